@@ -1,0 +1,130 @@
+// Package diag collects the diagnostics of a toolgen run: user errors and warnings, each at a
+// file:line:col position, printed all at once, sorted and de-duplicated, like the go command.
+package diag
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/toolgen-go/toolgen/gen/model"
+)
+
+// Severity separates errors, which fail the run, from warnings, which fail it only under
+// -strict.
+type Severity int
+
+const (
+	Error Severity = iota
+	Warning
+)
+
+// Diagnostic is one finding about the user's code.
+type Diagnostic struct {
+	Pos      model.Position
+	Severity Severity
+	Message  string // lower case, no trailing period
+	Hint     string // optional: how to fix it, printed on an indented second line
+}
+
+// List gathers diagnostics. The zero value is ready to use.
+type List struct {
+	items []Diagnostic
+}
+
+// Errorf records an error at pos.
+func (l *List) Errorf(pos model.Position, format string, args ...any) *Diagnostic {
+	return l.add(Diagnostic{Pos: pos, Severity: Error, Message: fmt.Sprintf(format, args...)})
+}
+
+// Warnf records a warning at pos.
+func (l *List) Warnf(pos model.Position, format string, args ...any) *Diagnostic {
+	return l.add(Diagnostic{Pos: pos, Severity: Warning, Message: fmt.Sprintf(format, args...)})
+}
+
+// Add records a diagnostic as it is.
+func (l *List) Add(d Diagnostic) { l.add(d) }
+
+// Merge appends every diagnostic of other.
+func (l *List) Merge(other *List) { l.items = append(l.items, other.items...) }
+
+func (l *List) add(d Diagnostic) *Diagnostic {
+	l.items = append(l.items, d)
+	return &l.items[len(l.items)-1]
+}
+
+// WithHint sets the hint of a diagnostic just recorded: l.Errorf(...).WithHint("...").
+// The pointer is valid until the next call that records a diagnostic.
+func (d *Diagnostic) WithHint(format string, args ...any) {
+	d.Hint = fmt.Sprintf(format, args...)
+}
+
+// HasErrors reports whether any error (or, when strict, any warning) was recorded.
+func (l *List) HasErrors(strict bool) bool {
+	for _, d := range l.items {
+		if d.Severity == Error || strict {
+			return true
+		}
+	}
+	return false
+}
+
+// Len is the number of diagnostics recorded.
+func (l *List) Len() int { return len(l.items) }
+
+// Items returns the diagnostics sorted by position, then severity and message, without
+// duplicates (the loader reports some errors twice).
+func (l *List) Items() []Diagnostic {
+	out := slices.Clone(l.items)
+	slices.SortStableFunc(out, compare)
+	return slices.CompactFunc(out, func(a, b Diagnostic) bool { return compare(a, b) == 0 && a.Hint == b.Hint })
+}
+
+func compare(a, b Diagnostic) int {
+	if c := strings.Compare(a.Pos.Filename, b.Pos.Filename); c != 0 {
+		return c
+	}
+	if c := a.Pos.Line - b.Pos.Line; c != 0 {
+		return c
+	}
+	if c := a.Pos.Column - b.Pos.Column; c != 0 {
+		return c
+	}
+	if c := int(a.Severity) - int(b.Severity); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Message, b.Message)
+}
+
+// Print writes every diagnostic as "file:line:col: message" (warnings as
+// "file:line:col: warning: message"), with file names relative to dir when they lie below it,
+// and the hint on an indented second line.
+func (l *List) Print(w io.Writer, dir string) {
+	for _, d := range l.Items() {
+		pos := d.Pos
+		pos.Filename = Relative(dir, pos.Filename)
+		prefix := ""
+		if d.Severity == Warning {
+			prefix = "warning: "
+		}
+		fmt.Fprintf(w, "%s: %s%s\n", pos, prefix, d.Message)
+		if d.Hint != "" {
+			fmt.Fprintf(w, "\thint: %s\n", d.Hint)
+		}
+	}
+}
+
+// Relative returns path relative to dir when it lies below dir, else path unchanged, using
+// forward slashes so output is the same on every system.
+func Relative(dir, path string) string {
+	if dir == "" || path == "" || !filepath.IsAbs(path) {
+		return filepath.ToSlash(path)
+	}
+	rel, err := filepath.Rel(dir, path)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(path)
+	}
+	return filepath.ToSlash(rel)
+}

@@ -1,0 +1,60 @@
+// Package suggest finds the closest known name to a misspelled one, for "did you mean" hints
+// in generation errors (directives, tag keys) and in argument problems (unknown properties).
+package suggest
+
+import "strings"
+
+// Closest returns the candidate nearest to word, or "" when none is near enough to be a likely
+// typo. Case differences count as small edits, so "Name" suggests "name" and "citty" suggests
+// "city". Ties go to the earlier candidate, which keeps hints deterministic.
+func Closest(word string, candidates []string) string {
+	best, bestDist := "", -1
+	lw := strings.ToLower(word)
+	for _, c := range candidates {
+		d := distance(lw, strings.ToLower(c))
+		if d > limit(word, c) {
+			continue
+		}
+		if bestDist < 0 || d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+// limit is how many edits still look like a typo: about a third of the longer word, at least
+// one and at most three, so short names do not match everything.
+func limit(a, b string) int {
+	n := max(len(a), len(b))
+	return min(max(n/3, 1), 3)
+}
+
+// distance is the optimal string alignment distance (Levenshtein plus adjacent
+// transpositions, the commonest typo), on bytes: names here are ASCII.
+func distance(a, b string) int {
+	if a == b {
+		return 0
+	}
+	// Three rows suffice for the transposition look-back.
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
