@@ -1,0 +1,39 @@
+package runtime_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+func ExampleRegistry_Invoke() {
+	type greetArgs struct {
+		Name string `json:"name"`
+	}
+	// Generated code returns tools like this one from its Tools function.
+	greet := jsonTool("greet", func(_ context.Context, a greetArgs) runtime.Result {
+		return runtime.TextResult("Hello, " + a.Name + "!")
+	})
+
+	reg := runtime.NewRegistry()
+	if err := reg.Add(greet); err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx := context.Background()
+
+	res := reg.Invoke(ctx, runtime.Call{ID: "call_1", Name: "greet", Args: []byte(`{"name":"Ada"}`)})
+	fmt.Println(res.Text, res.IsError, res.Attempts)
+
+	res = reg.Invoke(ctx, runtime.Call{ID: "call_2", Name: "gret", Args: []byte(`{"name":"Ada"}`)})
+	fmt.Println(res.Text)
+
+	res = reg.Invoke(ctx, runtime.Call{ID: "call_3", Name: "greet", Args: []byte(`{"nmae":"Ada"}`)})
+	fmt.Println(res.Text)
+	// Output:
+	// Hello, Ada! false 1
+	// unknown tool "gret"; did you mean "greet"? Available tools: greet
+	// invalid arguments for greet: /nmae: unknown property
+	// Correct the arguments and call greet again.
+}

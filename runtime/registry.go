@@ -1,0 +1,226 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/toolgen-go/toolgen/internal/suggest"
+)
+
+// ErrDuplicateTool is wrapped by the error of Registry.Add when a tool's name is already taken,
+// by a registered tool or by another tool in the same call.
+var ErrDuplicateTool = errors.New("duplicate tool name")
+
+// ErrUnknownTool is wrapped by the Err of an unknown-tool result and by the error of
+// Registry.Subset for a name the registry does not hold.
+var ErrUnknownTool = errors.New("unknown tool")
+
+// Registry holds tools by name and dispatches calls to them. It is safe for concurrent use:
+// tools can be added while calls are being invoked. The zero value is an empty registry with
+// default settings, ready to use.
+type Registry struct {
+	cfg registryConfig
+
+	mu    sync.RWMutex
+	tools map[string]Tool
+	names []string // the keys of tools, kept sorted so listings need no sort under the lock
+}
+
+// registryConfig holds the settings Options change. It is copied into every Subset, so a
+// per-agent toolkit behaves like the registry it came from.
+type registryConfig struct{}
+
+// Option configures a Registry in NewRegistry. Registry-wide policies (default timeouts,
+// retries, approval, middleware) are Options.
+type Option func(*registryConfig)
+
+// NewRegistry returns an empty registry configured by opts.
+func NewRegistry(opts ...Option) *Registry {
+	r := &Registry{}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&r.cfg)
+		}
+	}
+	return r
+}
+
+// Add registers tools. It refuses a tool without a name, with a name that does not match
+// ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$, with a name already registered or repeated within tools,
+// and a tool without Bind (unless it is a Client tool, which the caller executes). Add is
+// atomic: when any tool is refused, none is added, and the error names every refused tool,
+// one per line. errors.Is(err, ErrDuplicateTool) reports whether a name clash was among them.
+func (r *Registry) Add(tools ...Tool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+
+	var errs []error
+	seen := make(map[string]bool, len(tools))
+	for i, t := range tools {
+		if err := checkTool(t, i); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if _, taken := r.tools[t.Name]; taken {
+			errs = append(errs, fmt.Errorf("tool %q: %w: already registered", t.Name, ErrDuplicateTool))
+			continue
+		}
+		if seen[t.Name] {
+			errs = append(errs, fmt.Errorf("tool %q: %w: given more than once", t.Name, ErrDuplicateTool))
+			continue
+		}
+		seen[t.Name] = true
+	}
+	if len(errs) > 0 {
+		return &addError{errs: errs}
+	}
+
+	if r.tools == nil {
+		r.tools = make(map[string]Tool, len(tools))
+	}
+	for _, t := range tools {
+		r.tools[t.Name] = t
+		i, _ := slices.BinarySearch(r.names, t.Name)
+		r.names = slices.Insert(r.names, i, t.Name)
+	}
+	return nil
+}
+
+// addError lists every tool Add refused, under one heading, so the caller sees all mistakes
+// at once instead of fixing them one run at a time.
+type addError struct{ errs []error }
+
+func (e *addError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "runtime: refused %d of the tools given to Add; none was added:", len(e.errs))
+	for _, err := range e.errs {
+		b.WriteString("\n- ")
+		b.WriteString(err.Error())
+	}
+	return b.String()
+}
+
+func (e *addError) Unwrap() []error { return e.errs }
+
+// checkTool reports what makes t unusable on its own; i is its position in Add's arguments,
+// the only way to point at a tool without a name.
+func checkTool(t Tool, i int) error {
+	switch {
+	case t.Name == "":
+		return fmt.Errorf("tool #%d of Add: missing Name", i+1)
+	case !validName(t.Name):
+		return fmt.Errorf("tool %q: invalid name: must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$", t.Name)
+	case t.Bind == nil && !t.Client:
+		return fmt.Errorf("tool %q: missing Bind function", t.Name)
+	}
+	return nil
+}
+
+// validName reports whether name matches ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$, the name rule every
+// provider accepts.
+func validName(name string) bool {
+	if name == "" || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		case i > 0 && (c >= '0' && c <= '9' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Tool returns the tool registered under name.
+func (r *Registry) Tool(name string) (Tool, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	t, ok := r.tools[name]
+	return t, ok
+}
+
+// Names returns the names of all tools, sorted.
+func (r *Registry) Names() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return slices.Clone(r.names)
+}
+
+// Tools returns all tools, sorted by name.
+func (r *Registry) Tools() []Tool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]Tool, 0, len(r.names))
+	for _, name := range r.names {
+		out = append(out, r.tools[name])
+	}
+	return out
+}
+
+// ByTag returns the tools that have any of tags, sorted by name. With no tags it returns none.
+func (r *Registry) ByTag(tags ...string) []Tool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	var out []Tool
+	for _, name := range r.names {
+		t := r.tools[name]
+		if slices.ContainsFunc(t.Tags, func(tag string) bool { return slices.Contains(tags, tag) }) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Subset returns a new registry, with this registry's options, holding just the named tools:
+// the toolkit of one agent. Repeated names count once. When a name is unknown, the error names
+// every unknown name, with a "did you mean" hint where one is close, and no registry is returned.
+// The subset is independent: tools added to either registry later do not appear in the other.
+func (r *Registry) Subset(names ...string) (*Registry, error) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+
+	sub := &Registry{cfg: r.cfg, tools: make(map[string]Tool, len(names))}
+	var unknown []string
+	for _, name := range names {
+		t, ok := r.tools[name]
+		if !ok {
+			unknown = append(unknown, unknownName(name, r.names))
+			continue
+		}
+		if _, dup := sub.tools[name]; !dup {
+			sub.tools[name] = t
+			sub.names = append(sub.names, name)
+		}
+	}
+	if len(unknown) > 0 {
+		return nil, fmt.Errorf("runtime: subset: %w: %s", ErrUnknownTool, strings.Join(unknown, ", "))
+	}
+	slices.Sort(sub.names)
+	return sub, nil
+}
+
+// unknownName quotes name and adds a "did you mean" hint when a known name is close.
+func unknownName(name string, known []string) string {
+	if near := suggest.Closest(name, known); near != "" {
+		return fmt.Sprintf("%q (did you mean %q?)", name, near)
+	}
+	return fmt.Sprintf("%q", name)
+}
+
+// lookup returns the tool called name, or, when there is none, a snapshot of the sorted names
+// for the unknown-tool message. One read lock serves both, so the message lists the tools that
+// were registered when the lookup failed.
+func (r *Registry) lookup(name string) (Tool, []string, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if t, ok := r.tools[name]; ok {
+		return t, nil, true
+	}
+	return Tool{}, slices.Clone(r.names), false
+}
