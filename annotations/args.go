@@ -1,0 +1,488 @@
+package annotations
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/toolgen-go/toolgen/internal/suggest"
+)
+
+// The argument parsers below take the trimmed argument text and its byte offset in the
+// comment, and return problems whose offsets point at the offending word.
+
+// word is one argument word and its byte offset in the comment.
+type word struct {
+	text string
+	at   int
+}
+
+// words splits s (at offset at) into words separated by white space.
+func words(s string, at int) []word {
+	var out []word
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			i += size
+			continue
+		}
+		start := i
+		for i < len(s) {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if unicode.IsSpace(r) {
+				break
+			}
+			i += size
+		}
+		out = append(out, word{s[start:i], at + start})
+	}
+	return out
+}
+
+// single returns the only word of args, or a problem at the first extra word.
+func single(d *Directive, args string, at int) (word, []Problem) {
+	ws := words(args, at)
+	if len(ws) > 1 {
+		return ws[0], []Problem{{Offset: ws[1].at, Message: "unexpected argument " + strconv.Quote(ws[1].text),
+			Hint: "write " + d.Usage()}}
+	}
+	return ws[0], nil
+}
+
+var toolNamePattern = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
+
+// IsValidName reports whether name is acceptable as a tool name to every provider.
+func IsValidName(name string) bool { return toolNamePattern.MatchString(name) }
+
+// validNameLike turns s into a valid tool name for a hint, or "" when nothing of s survives.
+func validNameLike(s string) string {
+	var b strings.Builder
+	for _, r := range strings.Trim(s, "\"`'") {
+		switch {
+		case r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-'):
+			b.WriteRune(r)
+		case b.Len() > 0 && !strings.HasSuffix(b.String(), "_"):
+			b.WriteByte('_')
+		}
+	}
+	name := strings.TrimRight(b.String(), "_")
+	if name == "" {
+		return ""
+	}
+	if c := name[0]; '0' <= c && c <= '9' || c == '-' {
+		name = "_" + name
+	}
+	if len(name) > 64 {
+		name = name[:64]
+	}
+	return name
+}
+
+func parseName(d *Directive, args string, at int) (any, []Problem) {
+	if IsValidName(args) {
+		return args, nil
+	}
+	p := Problem{Offset: at, Message: "invalid tool name " + strconv.Quote(args),
+		Hint: "a name is 1 to 64 letters, digits, _ or -, not starting with a digit or -"}
+	if fixed := validNameLike(args); fixed != "" {
+		p.Hint += ", e.g. " + fixed
+	}
+	return nil, []Problem{p}
+}
+
+func parseText(_ *Directive, args string, _ int) (any, []Problem) { return args, nil }
+
+var listItemPattern = regexp.MustCompile(`^[a-zA-Z0-9_.:-]+$`)
+
+// parseList parses comma and/or space separated names (tags, filters).
+func parseList(what string) func(*Directive, string, int) (any, []Problem) {
+	return func(d *Directive, args string, at int) (any, []Problem) {
+		items, problems := listWords(d, args, at, what)
+		var out []string
+		seen := map[string]bool{}
+		for _, w := range items {
+			switch {
+			case !listItemPattern.MatchString(w.text):
+				problems = append(problems, Problem{Offset: w.at, Message: "invalid " + what + " " + strconv.Quote(w.text),
+					Hint: "use letters, digits and _ . : -"})
+			case seen[w.text]:
+				problems = append(problems, Problem{Offset: w.at, Message: "duplicate " + what + " " + strconv.Quote(w.text)})
+			default:
+				seen[w.text] = true
+				out = append(out, w.text)
+			}
+		}
+		if len(problems) > 0 {
+			return nil, problems
+		}
+		return out, nil
+	}
+}
+
+// listWords splits a list whose items are separated by commas, white space, or both. An empty
+// item between commas is a problem: it is usually a word lost in an edit.
+func listWords(d *Directive, args string, at int, what string) ([]word, []Problem) {
+	var out []word
+	var problems []Problem
+	start := 0
+	for i := 0; i <= len(args); i++ {
+		if i < len(args) && args[i] != ',' {
+			continue
+		}
+		part := words(args[start:i], at+start)
+		if len(part) == 0 {
+			problems = append(problems, Problem{Offset: at + start, Message: "empty " + what + " in the list",
+				Hint: "write " + d.Usage()})
+		}
+		out = append(out, part...)
+		start = i + 1
+	}
+	return out, problems
+}
+
+// parseDuration parses a positive Go duration.
+func parseDuration(s string, at int, what string) (time.Duration, *Problem) {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		p := &Problem{Offset: at, Message: "invalid " + what + " " + strconv.Quote(s),
+			Hint: "use Go duration syntax, e.g. 10s, 1m30s or 500ms"}
+		if _, err := strconv.ParseFloat(s, 64); err == nil {
+			p.Hint = "add a unit, e.g. " + s + "s"
+		}
+		return 0, p
+	}
+	if v <= 0 {
+		return 0, &Problem{Offset: at, Message: what + " must be positive, got " + s}
+	}
+	return v, nil
+}
+
+func parseTimeout(d *Directive, args string, at int) (any, []Problem) {
+	w, problems := single(d, args, at)
+	if problems != nil {
+		return nil, problems
+	}
+	if w.text == "none" {
+		return Timeout{None: true}, nil
+	}
+	v, p := parseDuration(w.text, w.at, "timeout")
+	if p != nil {
+		if strings.EqualFold(w.text, "none") || w.text == "0" {
+			p.Hint = "write none to disable the timeout"
+		}
+		return nil, []Problem{*p}
+	}
+	return Timeout{Duration: v}, nil
+}
+
+var retryKeys = []string{"max", "delay", "backoff", "maxdelay"}
+
+func parseRetry(d *Directive, args string, at int) (any, []Problem) {
+	r := Retry{Max: DefaultRetryMax, Delay: DefaultRetryDelay, Backoff: DefaultRetryBackoff, MaxDelay: DefaultRetryMaxDelay}
+	var problems []Problem
+	seen := map[string]bool{}
+	maxDelayAt := -1
+	for _, w := range words(args, at) {
+		key, value, ok := strings.Cut(w.text, "=")
+		valueAt := w.at + len(key) + 1
+		switch {
+		case !ok:
+			p := Problem{Offset: w.at, Message: "expected key=value, got " + strconv.Quote(w.text),
+				Hint: "write " + d.Usage()}
+			if c := suggest.Closest(key, retryKeys); c != "" {
+				p.Hint = "write " + c + "=VALUE"
+			}
+			problems = append(problems, p)
+			continue
+		case !contains(retryKeys, key):
+			p := Problem{Offset: w.at, Message: "unknown retry setting " + strconv.Quote(key),
+				Hint: "the settings are max, delay, backoff and maxdelay"}
+			if c := suggest.Closest(key, retryKeys); c != "" {
+				p.Hint = "did you mean " + c + "?"
+			}
+			problems = append(problems, p)
+			continue
+		case seen[key]:
+			problems = append(problems, Problem{Offset: w.at, Message: "duplicate retry setting " + key})
+			continue
+		case value == "":
+			problems = append(problems, Problem{Offset: valueAt, Message: "missing value for " + key})
+			continue
+		}
+		seen[key] = true
+		switch key {
+		case "max":
+			n, err := strconv.Atoi(value)
+			if err != nil || n < 1 {
+				problems = append(problems, Problem{Offset: valueAt,
+					Message: "retry max must be a whole number of retries, at least 1, got " + value})
+			}
+			r.Max = n
+		case "delay", "maxdelay":
+			v, p := parseDuration(value, valueAt, "retry "+key)
+			if p != nil {
+				problems = append(problems, *p)
+			}
+			if key == "delay" {
+				r.Delay = v
+			} else {
+				r.MaxDelay, maxDelayAt = v, valueAt
+			}
+		case "backoff":
+			f, err := strconv.ParseFloat(value, 64)
+			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < 1 {
+				problems = append(problems, Problem{Offset: valueAt,
+					Message: "retry backoff must be a number of at least 1, got " + value,
+					Hint:    "1 waits delay between every retry; 2 doubles the wait each time"})
+			}
+			r.Backoff = f
+		}
+	}
+	if len(problems) == 0 && r.MaxDelay < r.Delay {
+		off := maxDelayAt
+		if off < 0 {
+			off = at // maxdelay is the default: blame the whole line
+		}
+		problems = append(problems, Problem{Offset: off,
+			Message: fmt.Sprintf("retry maxdelay %v is shorter than delay %v", r.MaxDelay, r.Delay),
+			Hint:    "set maxdelay to at least delay"})
+	}
+	if len(problems) > 0 {
+		return nil, problems
+	}
+	return r, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func parseConfirm(_ *Directive, args string, _ int) (any, []Problem) {
+	return Confirm{Reason: args}, nil
+}
+
+var riskLevels = []string{"low", "medium", "high"}
+
+func parseRisk(d *Directive, args string, at int) (any, []Problem) {
+	w, problems := single(d, args, at)
+	if problems != nil {
+		return nil, problems
+	}
+	if contains(riskLevels, w.text) {
+		return w.text, nil
+	}
+	p := Problem{Offset: w.at, Message: "invalid risk " + strconv.Quote(w.text), Hint: "use low, medium or high"}
+	if c := suggest.Closest(w.text, riskLevels); c != "" {
+		p.Hint = "did you mean " + c + "?"
+	}
+	return nil, []Problem{p}
+}
+
+var hintNames = []string{"readonly", "idempotent", "destructive", "openworld"}
+
+func parseHints(d *Directive, args string, at int) (any, []Problem) {
+	items, problems := listWords(d, args, at, "hint")
+	var h Hints
+	seen := map[string]bool{}
+	for _, w := range items {
+		var flag *bool
+		switch w.text {
+		case "readonly":
+			flag = &h.ReadOnly
+		case "idempotent":
+			flag = &h.Idempotent
+		case "destructive":
+			flag = &h.Destructive
+		case "openworld":
+			flag = &h.OpenWorld
+		default:
+			p := Problem{Offset: w.at, Message: "unknown hint " + strconv.Quote(w.text),
+				Hint: "the hints are readonly, idempotent, destructive and openworld"}
+			// MCP spells them readOnlyHint, openWorldHint: drop the suffix before comparing.
+			if c := suggest.Closest(strings.TrimSuffix(strings.ToLower(w.text), "hint"), hintNames); c != "" {
+				p.Hint = "did you mean " + c + "?"
+			}
+			problems = append(problems, p)
+			continue
+		}
+		if seen[w.text] {
+			problems = append(problems, Problem{Offset: w.at, Message: "duplicate hint " + w.text})
+		}
+		seen[w.text] = true
+		*flag = true
+	}
+	if len(problems) > 0 {
+		return nil, problems
+	}
+	return h, nil
+}
+
+// parseExample parses `["SCENARIO"] JSON [=> EXPECTED]`.
+func parseExample(d *Directive, args string, at int) (any, []Problem) {
+	var ex Example
+	rest, restAt := args, at
+	if rest[0] == '"' || rest[0] == '`' {
+		quoted, err := strconv.QuotedPrefix(rest)
+		if err != nil {
+			return nil, []Problem{{Offset: restAt, Message: "unterminated or invalid scenario string",
+				Hint: `write the scenario as a Go string, e.g. "Weather in Tokyo"`}}
+		}
+		ex.Scenario, _ = strconv.Unquote(quoted) // QuotedPrefix accepted it
+		trimmed := strings.TrimLeftFunc(rest[len(quoted):], unicode.IsSpace)
+		restAt += len(rest) - len(trimmed)
+		rest = trimmed
+		if rest == "" {
+			return nil, []Problem{{Offset: restAt, Message: "missing JSON arguments after the scenario",
+				Hint: "write " + d.Usage()}}
+		}
+	}
+
+	end, p := jsonValueEnd(rest)
+	if p != nil {
+		if p.Offset == 0 && ex.Scenario == "" && unicode.IsLetter(rune(rest[0])) {
+			p.Hint = `quote the scenario as a Go string: "Weather in Tokyo" {"city":"Tokyo"}`
+		}
+		p.Offset += restAt
+		return nil, []Problem{*p}
+	}
+	ex.JSON, ex.JSONOffset = rest[:end], restAt
+
+	after := strings.TrimLeftFunc(rest[end:], unicode.IsSpace)
+	afterAt := restAt + len(rest) - len(after)
+	if after == "" {
+		return ex, nil
+	}
+	expected, ok := strings.CutPrefix(after, "=>")
+	if !ok {
+		return nil, []Problem{{Offset: afterAt, Message: "unexpected text after the JSON arguments",
+			Hint: "write => before the expected result: " + d.Usage()}}
+	}
+	ex.Expected = strings.TrimSpace(expected)
+	if ex.Expected == "" {
+		return nil, []Problem{{Offset: afterAt, Message: "missing expected result after =>"}}
+	}
+	return ex, nil
+}
+
+// jsonValueEnd returns the length of the JSON value at the start of s, or a problem whose
+// offset (into s) points at the bad byte.
+func jsonValueEnd(s string) (int, *Problem) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	if err == nil {
+		return int(dec.InputOffset()), nil
+	}
+	p := &Problem{Message: "invalid JSON arguments: " + strings.TrimPrefix(err.Error(), "json: ")}
+	var syntax *json.SyntaxError
+	switch {
+	case errors.As(err, &syntax):
+		p.Offset = max(int(syntax.Offset)-1, 0) // Offset counts the bytes read, the bad one included
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		p.Message = "invalid JSON arguments: the value is not complete"
+		p.Offset = len(s)
+	}
+	p.Hint = `write one JSON value, usually an object: {"city":"Tokyo"}`
+	return 0, p
+}
+
+func parseRelated(d *Directive, args string, at int) (any, []Problem) {
+	ws := words(args, at)
+	name := ws[0]
+	if !IsValidName(name.text) {
+		return nil, []Problem{{Offset: name.at, Message: "invalid tool name " + strconv.Quote(name.text),
+			Hint: "write " + d.Usage() + ", NAME being the related tool's name"}}
+	}
+	relation := strings.TrimSpace(args[len(name.text):])
+	return Related{Name: name.text, Relation: relation}, nil
+}
+
+var metaKeyPattern = regexp.MustCompile(`^[a-zA-Z0-9_.-]+$`)
+
+func parseMeta(d *Directive, args string, at int) (any, []Problem) {
+	key, value, ok := strings.Cut(args, "=")
+	if !ok {
+		return nil, []Problem{{Offset: at, Message: "expected key=value, got " + strconv.Quote(args),
+			Hint: "write " + d.Usage()}}
+	}
+	key = strings.TrimRightFunc(key, unicode.IsSpace)
+	if !metaKeyPattern.MatchString(key) {
+		return nil, []Problem{{Offset: at, Message: "invalid meta key " + strconv.Quote(key),
+			Hint: "use letters, digits and _ . -"}}
+	}
+	value = strings.TrimSpace(value)
+	if value == "" {
+		return nil, []Problem{{Offset: at + len(args), Message: "missing value for meta key " + key}}
+	}
+	return Meta{Key: key, Value: value}, nil
+}
+
+// sizeUnits are the byte multipliers //tool:maxresult accepts: SI units are powers of 1000,
+// IEC units powers of 1024, as the units say.
+var sizeUnits = map[string]int64{
+	"": 1, "B": 1,
+	"kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9,
+	"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30,
+}
+
+var sizeUnitNames = []string{"B", "KB", "MB", "GB", "KiB", "MiB", "GiB", "kB"}
+
+func parseMaxResult(d *Directive, args string, at int) (any, []Problem) {
+	w, problems := single(d, args, at)
+	if problems != nil {
+		return nil, problems
+	}
+	digits := 0
+	for digits < len(w.text) && '0' <= w.text[digits] && w.text[digits] <= '9' {
+		digits++
+	}
+	if digits == 0 {
+		return nil, []Problem{{Offset: w.at, Message: "invalid size " + strconv.Quote(w.text),
+			Hint: "write a whole number of bytes with an optional unit, e.g. 4096, 4KiB or 1MB"}}
+	}
+	unit := w.text[digits:]
+	mult, ok := sizeUnits[unit]
+	if !ok {
+		p := Problem{Offset: w.at + digits, Message: "unknown size unit " + strconv.Quote(unit),
+			Hint: "use B, KB, MB, GB (powers of 1000) or KiB, MiB, GiB (powers of 1024)"}
+		if c := suggest.Closest(unit, sizeUnitNames); c != "" {
+			p.Hint = "did you mean " + w.text[:digits] + c + "?"
+		}
+		return nil, []Problem{p}
+	}
+	n, err := strconv.ParseInt(w.text[:digits], 10, 64)
+	if err != nil || n > math.MaxInt64/mult {
+		return nil, []Problem{{Offset: w.at, Message: "size " + w.text + " is too large"}}
+	}
+	if n == 0 {
+		return nil, []Problem{{Offset: w.at, Message: "size must be positive, got " + w.text}}
+	}
+	return n * mult, nil
+}
+
+// parseCount parses a whole number >= 1 (maxcalls, modelretries).
+func parseCount(d *Directive, args string, at int) (any, []Problem) {
+	w, problems := single(d, args, at)
+	if problems != nil {
+		return nil, problems
+	}
+	n, err := strconv.Atoi(w.text)
+	if err != nil || n < 1 {
+		return nil, []Problem{{Offset: w.at, Message: "//tool:" + d.Name + " needs a whole number of at least 1, got " + strconv.Quote(w.text)}}
+	}
+	return n, nil
+}

@@ -1,0 +1,205 @@
+package annotations
+
+import "time"
+
+// Placements shared by several directives.
+const (
+	onHandler     = OnFunc | OnMethod          // execution policies: only a handler runs
+	onDescriptive = OnFunc | OnMethod | OnType // what describes a tool, client tools included
+)
+
+// Retry defaults, applied to the settings a //tool:retry line leaves out.
+const (
+	DefaultRetryMax      = 3
+	DefaultRetryDelay    = time.Second
+	DefaultRetryBackoff  = 2.0
+	DefaultRetryMaxDelay = 30 * time.Second
+)
+
+// Directives is the registry of every //tool: directive, in the order of the DESIGN.md table.
+// The parser, Help and Markdown all read it; nothing else lists directives.
+var Directives = []*Directive{
+	{
+		Name: "name", Targets: onDescriptive, Syntax: "NAME",
+		Help: "The tool name the model sees. The default is the Go name in snake_case " +
+			"(GetWeather becomes get_weather). It must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$, " +
+			"the strictest rule among the providers.",
+		parse: parseName,
+	},
+	{
+		Name: "title", Targets: onDescriptive, Syntax: "TEXT",
+		Help:  "A human-readable title for user interfaces (MCP title).",
+		parse: parseText,
+	},
+	{
+		Name: "description", Targets: onDescriptive, Repeatable: true, Syntax: "TEXT",
+		Help: "Replaces the first paragraph of the doc comment as the tool's description. " +
+			"Several lines are joined with spaces.",
+		parse: parseText,
+	},
+	{
+		Name: "tags", Targets: onDescriptive | OnPackage, Syntax: "TAG[,TAG...]",
+		Help: "Tags for grouping and filtering (Registry.ByTag), separated by commas or spaces; " +
+			"each of letters, digits and _ . : -. In the package doc comment they are the " +
+			"default tags of the package's tools that have none of their own.",
+		parse: parseList("tag"),
+	},
+	{
+		Name: "category", Targets: onDescriptive, Syntax: "NAME",
+		Help:  "One category, for grouping tools in a catalog.",
+		parse: parseText,
+	},
+	{
+		Name: "timeout", Targets: onHandler, Syntax: "DURATION|none",
+		Help: "The time limit of one call attempt, in Go duration syntax (10s, 1m30s, 500ms). " +
+			"Without it the registry default applies (30s); none disables the limit.",
+		parse: parseTimeout,
+	},
+	{
+		Name: "retry", Targets: onHandler, optionalArgs: true,
+		Syntax: "[max=N] [delay=DURATION] [backoff=FACTOR] [maxdelay=DURATION]",
+		Help: "Retries a call whose handler failed or timed out, waiting delay before the first " +
+			"retry and multiplying the wait by backoff each time, up to maxdelay. max is the " +
+			"number of retries after the first attempt. Omitted settings default to max=3 " +
+			"delay=1s backoff=2 maxdelay=30s. Invalid arguments and errors marked permanent " +
+			"are never retried.",
+		parse: parseRetry,
+	},
+	{
+		Name: "confirm", Targets: onHandler, optionalArgs: true, Syntax: "[REASON]",
+		Help: "The tool needs approval before it runs (permission \"confirm\" instead of " +
+			"\"auto\"); the optional reason is shown to whoever approves.",
+		parse: parseConfirm,
+	},
+	{
+		Name: "risk", Targets: onHandler, Syntax: "low|medium|high",
+		Help:  "The risk level shown to whoever approves a call.",
+		parse: parseRisk,
+	},
+	{
+		Name: "hints", Targets: onDescriptive, Syntax: "HINT[,HINT...]",
+		Help: "Behaviour hints (MCP tool annotations), separated by commas or spaces: readonly " +
+			"(changes nothing), idempotent (repeating a call has no further effect), " +
+			"destructive (may delete or overwrite), openworld (reaches outside systems).",
+		parse: parseHints,
+	},
+	{
+		Name: "example", Targets: onDescriptive, Repeatable: true,
+		Syntax: `["SCENARIO"] JSON [=> EXPECTED]`,
+		Help: "An example call: an optional Go-quoted scenario, the JSON arguments, and after " +
+			"=> an optional description of the expected result. The JSON must validate " +
+			"against the tool's schema when the code is generated.",
+		parse: parseExample,
+	},
+	{
+		Name: "trigger", Targets: onDescriptive, Repeatable: true, Syntax: "TEXT",
+		Help:  "When to use the tool (level-2 guidance for the model).",
+		parse: parseText,
+	},
+	{
+		Name: "prerequisite", Targets: onDescriptive, Repeatable: true, Syntax: "TEXT",
+		Help:  "What must hold or be done before calling the tool (level-2 guidance).",
+		parse: parseText,
+	},
+	{
+		Name: "warning", Targets: onDescriptive, Repeatable: true, Syntax: "TEXT",
+		Help:  "A caution for the model about using the tool (level-2 guidance).",
+		parse: parseText,
+	},
+	{
+		Name: "related", Targets: onDescriptive, Repeatable: true, Syntax: "NAME [RELATION]",
+		Help: "A related tool and, optionally, how it relates (\"use first\", \"undoes this\"). " +
+			"NAME must be a tool in the same catalog.",
+		parse: parseRelated,
+	},
+	{
+		Name: "filters", Targets: onHandler, Syntax: "FILTER[,FILTER...]",
+		Help: "Named middleware the registry applies to this tool, separated by commas or " +
+			"spaces, in order.",
+		parse: parseList("filter"),
+	},
+	{
+		Name: "meta", Targets: onDescriptive, Repeatable: true, Syntax: "KEY=VALUE",
+		Help: "Free metadata carried in the tool definition; the key is of letters, digits and " +
+			"_ . -, and keys are unique per tool.",
+		parse: parseMeta,
+	},
+	{
+		Name: "maxresult", Targets: onHandler, Syntax: "SIZE",
+		Help: "The largest result, in bytes, the model receives directly (4096, 512B, 4KB = " +
+			"4000, 4KiB = 4096, MB, MiB, GB, GiB); larger results go to the registry's offloader.",
+		parse: parseMaxResult,
+	},
+	{
+		Name: "maxcalls", Targets: onHandler, Syntax: "N",
+		Help:  "The most calls of this tool in one session (at least 1).",
+		parse: parseCount,
+	},
+	{
+		Name: "modelretries", Targets: onHandler, Syntax: "N",
+		Help: "How many times the tool may ask the model to correct its call and retry " +
+			"(runtime.AskRetry); at least 1.",
+		parse: parseCount,
+	},
+	{
+		Name: "sequential", Targets: onHandler, noArgs: true,
+		Help: "In a batch of parallel calls this tool runs alone: calls before it finish " +
+			"first, calls after it wait.",
+	},
+	{
+		Name: "client", Targets: OnType, noArgs: true,
+		Help: "On a type declaration: declares a client-side tool whose arguments are that " +
+			"struct type. toolgen emits its schema and provider definitions; the caller " +
+			"executes it.",
+	},
+}
+
+// Timeout is the value of //tool:timeout.
+type Timeout struct {
+	Duration time.Duration // > 0 unless None
+	None     bool          // //tool:timeout none: no time limit
+}
+
+// Retry is the value of //tool:retry, defaults filled in.
+type Retry struct {
+	Max      int           // retries after the first attempt, >= 1
+	Delay    time.Duration // wait before the first retry, > 0
+	Backoff  float64       // factor applied to the wait after each retry, >= 1
+	MaxDelay time.Duration // longest wait, >= Delay
+}
+
+// Confirm is the value of //tool:confirm.
+type Confirm struct {
+	Reason string // may be empty
+}
+
+// Hints is the value of //tool:hints. Contradictions (readonly with destructive) are left to
+// the check phase, which sees all of a tool's directives.
+type Hints struct {
+	ReadOnly    bool
+	Idempotent  bool
+	Destructive bool
+	OpenWorld   bool
+}
+
+// Example is the value of //tool:example.
+type Example struct {
+	Scenario string // unquoted; may be empty
+	JSON     string // the JSON arguments as written, syntactically valid
+	Expected string // the text after =>; may be empty
+	// JSONOffset is the byte offset of JSON in the comment text, so that schema errors found
+	// later can point at the arguments.
+	JSONOffset int
+}
+
+// Related is the value of //tool:related.
+type Related struct {
+	Name     string // a tool name
+	Relation string // free text; may be empty
+}
+
+// Meta is the value of //tool:meta.
+type Meta struct {
+	Key   string
+	Value string
+}
