@@ -64,12 +64,7 @@ func (r *Registry) resolve(name string) (Tool, Result, bool) {
 	}
 	if tool.Bind == nil {
 		// Only a Client tool can be registered without Bind: its caller runs it.
-		err := fmt.Errorf("tool %q is a client tool: the caller executes it, not the registry", name)
-		return Tool{}, Result{
-			Text:    fmt.Sprintf("%s cannot be run here: it is executed by the client.", name),
-			IsError: true,
-			Err:     err,
-		}, false
+		return Tool{}, ClientCallResult(name), false
 	}
 	return tool, Result{}, true
 }

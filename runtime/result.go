@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -43,4 +44,14 @@ func ErrorResult(err error) Result {
 // as text.
 func StructuredResult(data []byte) Result {
 	return Result{Text: string(data), Structured: json.RawMessage(data)}
+}
+
+// ClientCallResult is the result of asking the registry to run a client tool (//tool:client):
+// such a tool is declared to the model here but executed by the caller, so the registry refuses.
+func ClientCallResult(name string) Result {
+	return Result{
+		Text:    fmt.Sprintf("%s cannot be run here: it is executed by the client.", name),
+		IsError: true,
+		Err:     fmt.Errorf("tool %q is a client tool: the caller executes it, not the registry", name),
+	}
 }

@@ -19,6 +19,9 @@ type Severity int
 const (
 	Error Severity = iota
 	Warning
+	// Note is information that never fails a run, such as type errors in a package whose
+	// code calls not-yet-generated functions.
+	Note
 )
 
 // Diagnostic is one finding about the user's code.
@@ -61,10 +64,15 @@ func (d *Diagnostic) WithHint(format string, args ...any) {
 	d.Hint = fmt.Sprintf(format, args...)
 }
 
+// Notef records a note at pos.
+func (l *List) Notef(pos model.Position, format string, args ...any) *Diagnostic {
+	return l.add(Diagnostic{Pos: pos, Severity: Note, Message: fmt.Sprintf(format, args...)})
+}
+
 // HasErrors reports whether any error (or, when strict, any warning) was recorded.
 func (l *List) HasErrors(strict bool) bool {
 	for _, d := range l.items {
-		if d.Severity == Error || strict {
+		if d.Severity == Error || strict && d.Severity == Warning {
 			return true
 		}
 	}
@@ -106,12 +114,21 @@ func (l *List) Print(w io.Writer, dir string) {
 		pos := d.Pos
 		pos.Filename = Relative(dir, pos.Filename)
 		prefix := ""
-		if d.Severity == Warning {
+		switch d.Severity {
+		case Warning:
 			prefix = "warning: "
+		case Note:
+			prefix = "note: "
 		}
 		fmt.Fprintf(w, "%s: %s%s\n", pos, prefix, d.Message)
 		if d.Hint != "" {
-			fmt.Fprintf(w, "\thint: %s\n", d.Hint)
+			// Hints may quote another position ("previous //tool:name at …"); print it relative
+			// as well.
+			hint := d.Hint
+			if dir != "" {
+				hint = strings.ReplaceAll(hint, filepath.ToSlash(dir)+"/", "")
+			}
+			fmt.Fprintf(w, "\thint: %s\n", hint)
 		}
 	}
 }

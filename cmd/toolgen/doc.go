@@ -1,0 +1,64 @@
+// Toolgen turns ordinary typed Go functions into LLM tools at build time.
+//
+// A handler is a func (or method) with a typed argument struct whose doc comment holds at
+// least one //tool: directive:
+//
+//	// GetWeather gets the current weather for a city.
+//	//
+//	//tool:name get_weather
+//	//tool:timeout 10s
+//	func GetWeather(ctx context.Context, args WeatherArgs) (Weather, error)
+//
+// Add toolgen to the module as a tool and a go:generate line to the package:
+//
+//	go get -tool github.com/toolgen-go/toolgen/cmd/toolgen
+//
+//	//go:generate go tool toolgen
+//
+// Then go generate ./... writes tools_gen.go next to the handlers. It holds Tools() (and
+// <Receiver>Tools(r) for methods), returning runtime.Tool values with the JSON Schema of the
+// arguments and of the result, a decoder that validates the arguments while it decodes them
+// (every problem reported with its JSON Pointer path), and a guard that stops the package from
+// building when a handler changes and the file is stale. Register them with the runtime:
+//
+//	reg := runtime.NewRegistry()
+//	if err := reg.Add(weather.Tools()...); err != nil { ... }
+//	res := reg.Invoke(ctx, runtime.Call{ID: "call_1", Name: "get_weather", Args: args})
+//
+// # Usage
+//
+//	toolgen [flags] [packages]
+//
+// With no packages, toolgen processes the package in the current directory, which is where
+// go generate runs it. Patterns such as ./... are accepted.
+//
+// Flags:
+//
+//	-output NAME        name of the generated file in each package (default tools_gen.go)
+//	-schemas DIR        also write <tool>.schema.json (and <tool>.output.schema.json) files
+//	-tags LIST          extra build tags for loading, comma-separated
+//	-check              write nothing; print a unified diff and exit 1 when a file is stale
+//	-strict             treat warnings as errors
+//	-help-directives    print the reference of every directive and tag key
+//	-debug-model        print the parsed model (for bug reports)
+//	-v                  list the files written or removed
+//
+// toolgen loads packages with -tags=toolgen and starts every generated file with
+// //go:build !toolgen, so a stale generated file never breaks the next run.
+//
+// # Errors
+//
+// Mistakes in directives, tags, types or signatures are reported like compiler errors, as
+// file:line:col: message, with an indented hint where one helps; every error is reported, not
+// only the first, and nothing is written while there is one. Warnings (a parameter without a
+// description, say) print without failing unless -strict is given.
+//
+// Exit status: 0 on success, 1 when the code has errors or (with -check) a file is stale, 2
+// for bad flags or a failure that is not the code's fault.
+//
+// # Directives
+//
+// The annotation reference (every //tool: directive and every tool:"..." tag key) is printed
+// by toolgen -help-directives and reproduced in the README; both come from the registry in
+// package github.com/toolgen-go/toolgen/annotations.
+package main

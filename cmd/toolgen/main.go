@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/toolgen-go/toolgen/annotations"
+	"github.com/toolgen-go/toolgen/gen"
+	"github.com/toolgen-go/toolgen/gen/diag"
+	"github.com/toolgen-go/toolgen/gen/parse"
+)
+
+// Exit codes, as documented in the package doc.
+const (
+	exitOK    = 0
+	exitUser  = 1 // errors in the code, or stale files under -check
+	exitUsage = 2 // bad flags, or a failure that is not the user's code
+)
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is main without the process: tests call it directly.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("toolgen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		output     = fs.String("output", gen.DefaultOutput, "name of the generated file in each package")
+		schemas    = fs.String("schemas", "", "also write <tool>.schema.json files into this directory")
+		tags       = fs.String("tags", "", "comma-separated extra build tags for loading")
+		check      = fs.Bool("check", false, "write nothing; print a diff and exit 1 when generated files are stale")
+		strict     = fs.Bool("strict", false, "treat warnings as errors")
+		helpDirs   = fs.Bool("help-directives", false, "print the reference of every //tool: directive and tool:\"...\" tag key")
+		debugModel = fs.Bool("debug-model", false, "print the parsed model instead of generating (for bug reports)")
+		verbose    = fs.Bool("v", false, "list the files written or removed")
+	)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: toolgen [flags] [packages]\n\n")
+		fmt.Fprintf(stderr, "toolgen generates LLM tools from Go funcs with //tool: directives.\n")
+		fmt.Fprintf(stderr, "With no packages it processes the package in the current directory, as go generate runs it.\n")
+		fmt.Fprintf(stderr, "Documentation: https://pkg.go.dev/github.com/toolgen-go/toolgen/cmd/toolgen\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if *helpDirs {
+		fmt.Fprint(stdout, annotations.Help())
+		return exitOK
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgen: %v\n", err)
+		return exitUsage
+	}
+	cfg := gen.Config{
+		Dir:        dir,
+		Patterns:   fs.Args(),
+		Output:     *output,
+		SchemasDir: *schemas,
+		Strict:     *strict,
+	}
+	if *tags != "" {
+		cfg.Tags = strings.Split(*tags, ",")
+	}
+	res, err := gen.Generate(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgen: %v\n", err)
+		return exitUsage
+	}
+	res.Diagnostics.Print(stderr, dir)
+	if res.Failed(*strict) {
+		return exitUser
+	}
+	if *debugModel {
+		for _, p := range res.Packages {
+			parse.Dump(stdout, p)
+		}
+		return exitOK
+	}
+	if *check {
+		if d := res.Diff(dir); d != "" {
+			fmt.Fprint(stdout, d)
+			fmt.Fprintln(stderr, "toolgen: generated files are stale; run go generate")
+			return exitUser
+		}
+		return exitOK
+	}
+	changed, err := res.Write()
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgen: %v\n", err)
+		return exitUsage
+	}
+	if *verbose {
+		for _, path := range changed {
+			fmt.Fprintf(stderr, "toolgen: wrote %s\n", diag.Relative(dir, path))
+		}
+	}
+	return exitOK
+}

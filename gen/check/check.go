@@ -1,0 +1,150 @@
+package check
+
+import (
+	"cmp"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolgen-go/toolgen/gen/diag"
+	"github.com/toolgen-go/toolgen/gen/model"
+	"github.com/toolgen-go/toolgen/internal/suggest"
+)
+
+// Limits on descriptions, in characters (code points).
+const (
+	maxDescription  = 1024 // OpenAI rejects longer function descriptions
+	longDescription = 200  // longer first paragraphs cost context on every turn
+)
+
+// validName is what every provider accepts as a tool name.
+var validName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
+
+// Run checks every tool of a run (all packages together) and records diagnostics.
+func Run(pkgs []*model.Package, diags *diag.List) {
+	var tools []*model.Tool
+	for _, p := range pkgs {
+		if p == nil {
+			continue
+		}
+		for _, t := range p.Tools {
+			if t != nil {
+				tools = append(tools, t)
+			}
+		}
+	}
+	checkNames(tools, diags)
+	known := make([]string, 0, len(tools))
+	for _, t := range tools {
+		known = append(known, t.Name)
+	}
+	slices.Sort(known)
+	known = slices.Compact(known)
+	for _, t := range tools {
+		checkDescription(t, diags)
+		checkHints(t, diags)
+		checkRelated(t, known, diags)
+		checkSchemas(t, diags)
+	}
+	checkParameters(tools, diags)
+}
+
+// checkNames reports invalid names, and every repeat of a name after its first use in
+// position order, so the result does not depend on the order packages were loaded in.
+func checkNames(tools []*model.Tool, diags *diag.List) {
+	byName := map[string][]*model.Tool{}
+	var names []string
+	for _, t := range tools {
+		if !validName.MatchString(t.Name) {
+			diags.Errorf(t.Pos, "invalid tool name %q: it must match %s", t.Name, validName).
+				WithHint("name the tool with //tool:name, e.g. //tool:name %s", validSpelling(t.Name))
+		}
+		if byName[t.Name] == nil {
+			names = append(names, t.Name)
+		}
+		byName[t.Name] = append(byName[t.Name], t)
+	}
+	for _, name := range names {
+		same := byName[name]
+		slices.SortStableFunc(same, func(a, b *model.Tool) int { return comparePos(a.Pos, b.Pos) })
+		for _, t := range same[1:] {
+			diags.Errorf(t.Pos, "duplicate tool name %q", name).
+				WithHint("%s already declares it; tool names must be unique across the run: rename one with //tool:name", same[0].Pos)
+		}
+	}
+}
+
+func comparePos(a, b model.Position) int {
+	return cmp.Or(strings.Compare(a.Filename, b.Filename), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
+}
+
+// validSpelling turns a name into one that matches validName, for the hint.
+func validSpelling(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r == '_' || r == '-' || r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'):
+			b.WriteRune(r)
+		case r == ' ' || r == '.' || r == '/' || r == ':':
+			b.WriteByte('_')
+		}
+	}
+	s := b.String()
+	if s == "" || s[0] == '-' || s[0] >= '0' && s[0] <= '9' {
+		s = "_" + s
+	}
+	if len(s) > 64 {
+		s = s[:64]
+	}
+	return s
+}
+
+func checkDescription(t *model.Tool, diags *diag.List) {
+	n := utf8.RuneCountInString(strings.TrimSpace(t.Description))
+	switch {
+	case n == 0:
+		where := "a doc comment"
+		if t.Handler.Name != "" && !t.Client {
+			where = "a doc comment on " + t.Handler.Name
+		}
+		diags.Errorf(t.Pos, "tool %s has no description", t.Name).
+			WithHint("the model chooses tools by their description: write %s, or use //tool:description", where)
+	case n > maxDescription:
+		diags.Errorf(t.Pos, "description of tool %s is %d characters long, over the limit of %d", t.Name, n, maxDescription).
+			WithHint("keep the first paragraph short; the following paragraphs become the tool's detail")
+	case n > longDescription:
+		diags.Warnf(t.Pos, "description of tool %s is %d characters long, over %d", t.Name, n, longDescription).
+			WithHint("models read it on every turn: keep the first paragraph short and move the rest to later paragraphs (the tool's detail)")
+	}
+}
+
+func checkHints(t *model.Tool, diags *diag.List) {
+	h := t.Hints
+	if h.ReadOnly && h.Destructive {
+		diags.Errorf(t.Pos, "tool %s is hinted both readonly and destructive", t.Name).
+			WithHint("a tool that changes nothing cannot destroy anything: drop one of the two hints")
+	}
+	if t.Retry != nil && h.Destructive && !h.Idempotent {
+		diags.Errorf(t.Pos, "tool %s retries a destructive call that is not idempotent: a retry could repeat the damage", t.Name).
+			WithHint("add the idempotent hint if repeating the call is safe, or remove //tool:retry")
+	}
+	if h.Destructive && !t.Confirm {
+		diags.Warnf(t.Pos, "destructive tool %s runs without approval", t.Name).
+			WithHint("add //tool:confirm so that someone approves each call")
+	}
+}
+
+func checkRelated(t *model.Tool, known []string, diags *diag.List) {
+	for _, r := range t.Related {
+		if _, found := slices.BinarySearch(known, r.Name); found {
+			continue
+		}
+		d := diags.Errorf(r.Pos, "//tool:related names unknown tool %q", r.Name)
+		if s := suggest.Closest(r.Name, known); s != "" {
+			d.WithHint("did you mean %q?", s)
+		} else {
+			d.WithHint("a related tool must be declared in a package of the same toolgen run")
+		}
+	}
+}

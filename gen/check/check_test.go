@@ -1,0 +1,254 @@
+package check_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/toolgen-go/toolgen/gen/check"
+	"github.com/toolgen-go/toolgen/gen/diag"
+	"github.com/toolgen-go/toolgen/gen/model"
+)
+
+func at(line int) model.Position {
+	return model.Position{Filename: "weather.go", Line: line, Column: 6}
+}
+
+func str() *model.Type { return &model.Type{Kind: model.KindString} }
+
+// weatherTool is a tool that passes every check; each test case breaks one thing.
+func weatherTool() *model.Tool {
+	unit := &model.Type{Kind: model.KindString, Named: &model.GoName{Path: "example.com/weather", Name: "Unit"},
+		Enum: []*model.EnumValue{{String: "celsius"}, {String: "fahrenheit"}}}
+	args := &model.Type{Kind: model.KindStruct, Named: &model.GoName{Path: "example.com/weather", Name: "WeatherArgs"},
+		Fields: []*model.Field{
+			{Pos: at(3), GoName: "City", JSONName: "city", Type: str(), Required: true, Description: "City name."},
+			{Pos: at(4), GoName: "Unit", JSONName: "unit", Type: unit, Description: "Temperature unit."},
+			{Pos: at(5), GoName: "When", JSONName: "when", Type: &model.Type{Kind: model.KindTime}, Description: "Time of day."},
+		}}
+	return &model.Tool{
+		Pos: at(10), Name: "get_weather", Description: "Gets the current weather for a city.",
+		Handler: model.Handler{Name: "GetWeather", Context: true, Args: model.ArgsValue, Returns: model.ReturnText},
+		Args:    args,
+	}
+}
+
+func run(pkgs ...*model.Package) string {
+	var l diag.List
+	check.Run(pkgs, &l)
+	var b strings.Builder
+	l.Print(&b, "")
+	return b.String()
+}
+
+func pkg(tools ...*model.Tool) *model.Package {
+	return &model.Package{Path: "example.com/weather", Name: "weather", Tools: tools}
+}
+
+func TestRun(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(*model.Tool)
+		want   string
+	}{
+		{"valid tool", func(*model.Tool) {}, ""},
+		{"invalid name", func(t *model.Tool) { t.Name = "get weather!" },
+			"weather.go:10:6: invalid tool name \"get weather!\": it must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$\n" +
+				"\thint: name the tool with //tool:name, e.g. //tool:name get_weather\n"},
+		{"name starting with a digit", func(t *model.Tool) { t.Name = "3d-print" },
+			"weather.go:10:6: invalid tool name \"3d-print\": it must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$\n" +
+				"\thint: name the tool with //tool:name, e.g. //tool:name _3d-print\n"},
+		{"name too long", func(t *model.Tool) { t.Name = strings.Repeat("a", 65) },
+			"weather.go:10:6: invalid tool name \"" + strings.Repeat("a", 65) + "\": it must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$\n" +
+				"\thint: name the tool with //tool:name, e.g. //tool:name " + strings.Repeat("a", 64) + "\n"},
+		{"longest valid name", func(t *model.Tool) { t.Name = "_" + strings.Repeat("a-9", 21) }, ""},
+		{"no description", func(t *model.Tool) { t.Description = " \n" },
+			"weather.go:10:6: tool get_weather has no description\n" +
+				"\thint: the model chooses tools by their description: write a doc comment on GetWeather, or use //tool:description\n"},
+		{"client tool without description", func(t *model.Tool) { t.Description, t.Client, t.Handler = "", true, model.Handler{} },
+			"weather.go:10:6: tool get_weather has no description\n" +
+				"\thint: the model chooses tools by their description: write a doc comment, or use //tool:description\n"},
+		{"description over 1024 characters", func(t *model.Tool) { t.Description = strings.Repeat("x", 1025) },
+			"weather.go:10:6: description of tool get_weather is 1025 characters long, over the limit of 1024\n" +
+				"\thint: keep the first paragraph short; the following paragraphs become the tool's detail\n"},
+		{"description over 200 characters", func(t *model.Tool) { t.Description = strings.Repeat("x", 201) },
+			"weather.go:10:6: warning: description of tool get_weather is 201 characters long, over 200\n" +
+				"\thint: models read it on every turn: keep the first paragraph short and move the rest to later paragraphs (the tool's detail)\n"},
+		{"200 characters counted as code points", func(t *model.Tool) { t.Description = strings.Repeat("é", 200) }, ""},
+		{"readonly and destructive", func(t *model.Tool) {
+			t.Hints = model.Hints{ReadOnly: true, Destructive: true}
+			t.Confirm = true
+		}, "weather.go:10:6: tool get_weather is hinted both readonly and destructive\n" +
+			"\thint: a tool that changes nothing cannot destroy anything: drop one of the two hints\n"},
+		{"retry on a destructive tool", func(t *model.Tool) {
+			t.Hints.Destructive, t.Confirm, t.Retry = true, true, &model.Retry{Max: 3}
+		}, "weather.go:10:6: tool get_weather retries a destructive call that is not idempotent: a retry could repeat the damage\n" +
+			"\thint: add the idempotent hint if repeating the call is safe, or remove //tool:retry\n"},
+		{"retry on a destructive idempotent tool", func(t *model.Tool) {
+			t.Hints, t.Confirm, t.Retry = model.Hints{Destructive: true, Idempotent: true}, true, &model.Retry{Max: 3}
+		}, ""},
+		{"retry on a safe tool", func(t *model.Tool) { t.Retry = &model.Retry{Max: 3} }, ""},
+		{"destructive without confirm", func(t *model.Tool) { t.Hints.Destructive = true },
+			"weather.go:10:6: warning: destructive tool get_weather runs without approval\n" +
+				"\thint: add //tool:confirm so that someone approves each call\n"},
+		{"related to an unknown tool, near miss", func(t *model.Tool) {
+			t.Related = []model.Related{{Pos: at(8), Name: "get_wether"}}
+		}, "weather.go:8:6: //tool:related names unknown tool \"get_wether\"\n\thint: did you mean \"get_weather\"?\n"},
+		{"related to an unknown tool", func(t *model.Tool) {
+			t.Related = []model.Related{{Pos: at(8), Name: "send_email"}}
+		}, "weather.go:8:6: //tool:related names unknown tool \"send_email\"\n" +
+			"\thint: a related tool must be declared in a package of the same toolgen run\n"},
+		{"valid examples", func(t *model.Tool) {
+			t.Examples = []model.Example{{Pos: at(7), Args: `{"city":"Tokyo"}`},
+				{Pos: at(8), Scenario: "Both", Args: `{"city":"Oslo","unit":"celsius","when":"2024-05-01T10:00:00Z"}`}}
+		}, ""},
+		{"example that is not JSON", func(t *model.Tool) {
+			t.Examples = []model.Example{{Pos: at(7), Scenario: "Tokyo", Args: `{"city":"Tokyo"`}}
+		}, "weather.go:7:6: example \"Tokyo\" of get_weather is not valid JSON: unexpected EOF\n" +
+			"\thint: write the arguments as one JSON object, e.g. {\"city\":\"Tokyo\"}\n"},
+		{"example with trailing data", func(t *model.Tool) {
+			t.Examples = []model.Example{{Pos: at(7), Args: `{"city":"Tokyo"} {}`}}
+		}, "weather.go:7:6: example of get_weather is not valid JSON: invalid character after top-level value\n" +
+			"\thint: write the arguments as one JSON object, e.g. {\"city\":\"Tokyo\"}\n"},
+		{"example with every kind of problem", func(t *model.Tool) {
+			t.Examples = []model.Example{{Pos: at(7), Args: `{"unit":"kelvin","when":"noon","citty":"Tokyo"}`}}
+		}, "weather.go:7:6: example of get_weather does not match its input schema: " +
+			"(root): additional properties 'citty' not allowed; (root): missing property 'city'; " +
+			"/unit: value must be one of 'celsius', 'fahrenheit'; /when: 'noon' is not valid date-time: less than 20 characters long\n" +
+			"\thint: examples are shown to the model; fix the example or the argument types\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tool := weatherTool()
+			tt.change(tool)
+			if got := run(pkg(tool)); got != tt.want {
+				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestDuplicateNames checks that every repeat of a name, in any package of the run, is an
+// error pointing at the first declaration in position order, whatever the package order.
+func TestDuplicateNames(t *testing.T) {
+	first, second, third := weatherTool(), weatherTool(), weatherTool()
+	first.Pos = model.Position{Filename: "a/weather.go", Line: 10, Column: 6}
+	second.Pos = model.Position{Filename: "b/forecast.go", Line: 3, Column: 6}
+	third.Pos = model.Position{Filename: "b/forecast.go", Line: 20, Column: 6}
+	other := weatherTool()
+	other.Name = "get_forecast"
+	want := "b/forecast.go:3:6: duplicate tool name \"get_weather\"\n" +
+		"\thint: a/weather.go:10:6 already declares it; tool names must be unique across the run: rename one with //tool:name\n" +
+		"b/forecast.go:20:6: duplicate tool name \"get_weather\"\n" +
+		"\thint: a/weather.go:10:6 already declares it; tool names must be unique across the run: rename one with //tool:name\n"
+	if got := run(pkg(third, second, other), pkg(first)); got != want {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestRelatedAcrossPackages: a related tool may live in another package of the run.
+func TestRelatedAcrossPackages(t *testing.T) {
+	a, b := weatherTool(), weatherTool()
+	b.Name = "send_alert"
+	a.Related = []model.Related{{Pos: at(8), Name: "send_alert", Relation: "then"}}
+	if got := run(pkg(a), pkg(b)); got != "" {
+		t.Errorf("diagnostics:\n%s\nwant none", got)
+	}
+}
+
+// TestExampleThroughRefs validates an example against a schema with $defs and nullable
+// $refs: the problem in the object is reported, not the "want null" of the wrapper.
+func TestExampleThroughRefs(t *testing.T) {
+	item := &model.Type{Kind: model.KindStruct, Named: &model.GoName{Path: "example.com/shop", Name: "Item"},
+		Fields: []*model.Field{{Pos: at(2), JSONName: "sku", Type: str(), Required: true, Description: "Stock unit."}}}
+	tool := weatherTool()
+	tool.Args = &model.Type{Kind: model.KindStruct, Fields: []*model.Field{
+		{Pos: at(3), JSONName: "first", Type: item, Description: "First."},
+		{Pos: at(4), JSONName: "maybe", Type: &model.Type{Kind: model.KindPointer, Elem: item}, Description: "Maybe."},
+	}}
+	tool.Examples = []model.Example{
+		{Pos: at(7), Args: `{"first":{"sku":"a"},"maybe":null}`},
+		{Pos: at(8), Args: `{"first":{"sku":"a"},"maybe":{"sku":7}}`},
+	}
+	want := "weather.go:8:6: example of get_weather does not match its input schema: /maybe/sku: got number, want string\n" +
+		"\thint: examples are shown to the model; fix the example or the argument types\n"
+	if got := run(pkg(tool)); got != want {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestExampleWithoutArgs: a tool without arguments takes exactly {}.
+func TestExampleWithoutArgs(t *testing.T) {
+	tool := weatherTool()
+	tool.Args = nil
+	tool.Examples = []model.Example{{Pos: at(7), Args: `{}`}, {Pos: at(8), Args: `{"city":"Tokyo"}`}}
+	want := "weather.go:8:6: example of get_weather does not match its input schema: (root): additional properties 'city' not allowed\n" +
+		"\thint: examples are shown to the model; fix the example or the argument types\n"
+	if got := run(pkg(tool)); got != want {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestParameterDescriptions: a warning at each field without a description, nested fields
+// included, once per field even when two tools and two paths share its type.
+func TestParameterDescriptions(t *testing.T) {
+	node := &model.Type{Kind: model.KindStruct, Named: &model.GoName{Path: "example.com/tree", Name: "Node"}}
+	node.Fields = []*model.Field{
+		{Pos: at(2), GoName: "Name", JSONName: "name", Type: str()},
+		{Pos: at(3), GoName: "Next", JSONName: "next", Type: &model.Type{Kind: model.KindPointer, Elem: node}, Description: "Next node."},
+	}
+	a := weatherTool()
+	a.Args.Fields = append(a.Args.Fields,
+		&model.Field{Pos: at(6), GoName: "Nodes", JSONName: "nodes", Type: &model.Type{Kind: model.KindSlice, Elem: node}},
+		&model.Field{Pos: at(7), GoName: "ByName", JSONName: "by_name", Description: "Nodes by name.",
+			Type: &model.Type{Kind: model.KindMap, Key: str(), Elem: node}})
+	b := weatherTool()
+	b.Name = "get_tree"
+	b.Args = a.Args
+	want := "weather.go:2:6: warning: parameter \"name\" has no description\n" +
+		"\thint: the model sees only the name: add a doc comment or a line comment to field Name\n" +
+		"weather.go:6:6: warning: parameter \"nodes\" has no description\n" +
+		"\thint: the model sees only the name: add a doc comment or a line comment to field Nodes\n"
+	if got := run(pkg(a, b)); got != want {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
+	}
+	var l diag.List
+	check.Run([]*model.Package{pkg(a, b)}, &l)
+	if l.Len() != 2 {
+		t.Errorf("recorded %d diagnostics, want 2 (one per field)", l.Len())
+	}
+}
+
+// TestInternalSchemaError: a schema that fails the 2020-12 meta-schema is reported as
+// toolgen's fault. An invalid regular expression is the one way a model gets there.
+func TestInternalSchemaError(t *testing.T) {
+	tool := weatherTool()
+	tool.Args.Fields[0].Constraints.Pattern = "(unclosed"
+	tool.Result = &model.Type{Kind: model.KindStruct, Fields: []*model.Field{
+		{JSONName: "n", Type: str(), Constraints: model.Constraints{Pattern: "[z-a]"}}}}
+	tool.Examples = []model.Example{{Pos: at(7), Args: `{"city":1}`}}
+	got := run(pkg(tool))
+	for _, want := range []string{
+		"weather.go:10:6: internal error: toolgen emitted an invalid schema for get_weather: input schema: ",
+		"'(unclosed' is not valid regex",
+		"weather.go:10:6: internal error: toolgen emitted an invalid schema for get_weather: output schema: ",
+		"'[z-a]' is not valid regex",
+		"(please report)\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("diagnostics do not contain %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "example") {
+		t.Errorf("examples were checked against an invalid schema:\n%s", got)
+	}
+	if n := strings.Count(got, "\n"); n != 2 {
+		t.Errorf("want 2 single-line diagnostics, got %d lines:\n%s", n, got)
+	}
+}
+
+func TestNilInput(t *testing.T) {
+	if got := run(nil, &model.Package{Tools: []*model.Tool{nil}}); got != "" {
+		t.Errorf("diagnostics for nothing: %s", got)
+	}
+	check.Run(nil, &diag.List{})
+}

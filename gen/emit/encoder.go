@@ -1,0 +1,211 @@
+package emit
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/gen/model"
+)
+
+// The encoder emitted for a structured result writes exactly what the output schema
+// describes, with encoding/json's conventions for names, omitempty, omitzero, nil slices and
+// maps (null) and map key order, but toolgen's for time.Duration ("1h30m"). Inside generated
+// functions w is the *encode.Writer.
+
+// encodeValue renders the encoding of the value expression v of type t. v is evaluated once
+// per use, so callers pass a variable, an index or a field selector, never a call. Generated
+// encoders only ever see addressable values (locals, fields through pointers, slice items),
+// so named structs are passed to their encoder by pointer without a copy.
+func (g *generator) encodeValue(t *model.Type, v jen.Code) ([]jen.Code, error) {
+	// asIs converts v to the writer's parameter type unless it already has it.
+	asIs := func(kind model.Kind, bits int, typ *jen.Statement) jen.Code {
+		if t.Named == nil && t.Kind == kind && t.Bits == bits {
+			return v
+		}
+		return typ.Call(v)
+	}
+	w := func(method string, args ...jen.Code) jen.Code { return jen.Id("w").Dot(method).Call(args...) }
+	ifNil := func(body ...jen.Code) jen.Code {
+		return jen.If(jen.Add(v).Op("==").Nil()).Block(w("Null")).Else().Block(body...)
+	}
+	switch t.Kind {
+	case model.KindPointer:
+		n := g.local()
+		inner, err := g.encodeValue(t.Elem, jen.Parens(jen.Op("*").Id("p"+n)))
+		if err != nil {
+			return nil, err
+		}
+		return []jen.Code{jen.If(jen.Id("p"+n).Op(":=").Add(v), jen.Id("p"+n).Op("==").Nil()).Block(w("Null")).Else().Block(inner...)}, nil
+	case model.KindString:
+		return []jen.Code{w("String", asIs(model.KindString, 0, jen.String()))}, nil
+	case model.KindBool:
+		return []jen.Code{w("Bool", asIs(model.KindBool, 0, jen.Bool()))}, nil
+	case model.KindInt:
+		return []jen.Code{w("Int", asIs(model.KindInt, 64, jen.Int64()))}, nil
+	case model.KindUint:
+		return []jen.Code{w("Uint", asIs(model.KindUint, 64, jen.Uint64()))}, nil
+	case model.KindFloat:
+		return []jen.Code{w("Float", asIs(model.KindFloat, 64, jen.Float64()), jen.Lit(t.Bits))}, nil
+	case model.KindBytes:
+		return []jen.Code{ifNil(w("Bytes64", v))}, nil
+	case model.KindTime:
+		return []jen.Code{w("Time", v)}, nil
+	case model.KindDuration:
+		return []jen.Code{w("Duration", v)}, nil
+	case model.KindRawJSON:
+		return []jen.Code{w("Raw", v)}, nil
+	case model.KindAny:
+		return []jen.Code{w("Any", v)}, nil
+	case model.KindText:
+		if !t.TextMarshal {
+			// Only unmarshalling is customised: write it as encoding/json would.
+			return []jen.Code{w("Any", v)}, nil
+		}
+		n := g.local()
+		return []jen.Code{jen.Id("x" + n).Op(":=").Add(v), w("Text", jen.Op("&").Id("x"+n))}, nil
+	case model.KindStruct:
+		if t.Named != nil {
+			name, err := g.structEncoder(t)
+			if err != nil {
+				return nil, err
+			}
+			return []jen.Code{jen.Id(name).Call(jen.Id("w"), jen.Op("&").Add(v))}, nil
+		}
+		return g.encodeObject(t, v)
+	case model.KindSlice, model.KindArray:
+		n := g.local()
+		elem, err := g.encodeValue(t.Elem, jen.Add(v).Index(jen.Id("i"+n)))
+		if err != nil {
+			return nil, err
+		}
+		loop := []jen.Code{
+			w("ArrStart"),
+			jen.For(jen.Id("i" + n).Op(":=").Range().Add(v)).Block(elem...),
+			w("ArrEnd"),
+		}
+		if t.Kind == model.KindArray {
+			return loop, nil
+		}
+		return []jen.Code{ifNil(loop...)}, nil
+	case model.KindMap:
+		n := g.local()
+		k, e := "k"+n, "e"+n
+		elem, err := g.encodeValue(t.Elem, jen.Id(e))
+		if err != nil {
+			return nil, err
+		}
+		var loop jen.Code
+		switch t.Key.Kind {
+		case model.KindString:
+			body := append([]jen.Code{w("Field", jen.String().Call(jen.Id(k))), jen.Id(e).Op(":=").Add(v).Index(jen.Id(k))}, elem...)
+			loop = jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual(encodePath, "SortedStringKeys").Call(v)).Block(body...)
+		default:
+			sorted := map[model.Kind]string{model.KindInt: "SortedIntKeys", model.KindUint: "SortedUintKeys", model.KindText: "SortedTextKeys"}[t.Key.Kind]
+			args := []jen.Code{v}
+			if t.Key.Kind == model.KindText {
+				args = []jen.Code{jen.Id("w"), v}
+			}
+			body := append([]jen.Code{w("Field", jen.Id(k).Dot("Name")), jen.Id(e).Op(":=").Add(v).Index(jen.Id(k).Dot("Key"))}, elem...)
+			loop = jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual(encodePath, sorted).Call(args...)).Block(body...)
+		}
+		return []jen.Code{ifNil(w("ObjStart"), loop, w("ObjEnd"))}, nil
+	}
+	return nil, fmt.Errorf("internal error: no encoder for %s", t.Kind)
+}
+
+// structEncoder returns the name of the encode function of a named struct type, queueing its
+// emission the first time.
+func (g *generator) structEncoder(t *model.Type) (string, error) {
+	name := "toolgenEncode" + g.typeIdent(t)
+	if g.encoders[t] {
+		return name, nil
+	}
+	g.encoders[t] = true
+	typ, err := g.typeExpr(t)
+	if err != nil {
+		return "", err
+	}
+	g.pending = append(g.pending, func() error {
+		body, err := g.encodeObject(t, jen.Id("v"))
+		if err != nil {
+			return err
+		}
+		code := jen.Commentf("%s writes v as the output schema of %s describes it.", name, typeLabel(t)).Line().
+			Func().Id(name).Params(jen.Id("w").Op("*").Qual(encodePath, "Writer"), jen.Id("v").Op("*").Add(typ)).Block(body...)
+		g.encodeDecls = append(g.encodeDecls, decl{name: name, code: code})
+		return nil
+	})
+	return name, nil
+}
+
+// encodeObject writes the fields of a struct value v, honouring omitempty and omitzero, and
+// leaving out promoted fields behind a nil embedded pointer as encoding/json does.
+func (g *generator) encodeObject(t *model.Type, v jen.Code) ([]jen.Code, error) {
+	out := []jen.Code{jen.Id("w").Dot("ObjStart").Call()}
+	for _, f := range t.Fields {
+		access := jen.Add(v)
+		var guards []jen.Code
+		for _, e := range f.Embedded {
+			access = access.Clone().Dot(e.GoName)
+			if e.Pointer {
+				guards = append(guards, access.Clone().Op("!=").Nil())
+			}
+		}
+		field := access.Clone().Dot(f.GoName)
+		value, err := g.encodeValue(f.Type, field)
+		if err != nil {
+			return nil, fmt.Errorf("field %s: %w", f.GoName, err)
+		}
+		write := append([]jen.Code{jen.Id("w").Dot("Field").Call(jen.Lit(f.JSONName))}, value...)
+		if cond := omitCondition(f, field); cond != nil {
+			guards = append(guards, cond)
+		}
+		if len(guards) == 0 {
+			out = append(out, write...)
+			continue
+		}
+		cond := guards[0]
+		for _, gc := range guards[1:] {
+			cond = jen.Add(cond).Op("&&").Add(gc)
+		}
+		out = append(out, jen.If(cond).Block(write...))
+	}
+	return append(out, jen.Id("w").Dot("ObjEnd").Call()), nil
+}
+
+// omitCondition renders the condition under which an omitempty or omitzero field is written,
+// or nil when it always is.
+func omitCondition(f *model.Field, v *jen.Statement) jen.Code {
+	t := f.Type
+	if f.OmitEmpty {
+		switch t.Kind {
+		case model.KindString:
+			return jen.Add(v.Clone()).Op("!=").Lit("")
+		case model.KindBool:
+			return v.Clone()
+		case model.KindInt, model.KindUint, model.KindFloat, model.KindDuration:
+			return jen.Add(v.Clone()).Op("!=").Lit(0)
+		case model.KindPointer, model.KindAny:
+			return jen.Add(v.Clone()).Op("!=").Nil()
+		case model.KindSlice, model.KindMap, model.KindBytes, model.KindRawJSON, model.KindArray:
+			return jen.Len(v.Clone()).Op("!=").Lit(0)
+		}
+	}
+	if f.OmitZero {
+		switch t.Kind {
+		case model.KindString:
+			return jen.Add(v.Clone()).Op("!=").Lit("")
+		case model.KindBool:
+			return v.Clone()
+		case model.KindInt, model.KindUint, model.KindFloat, model.KindDuration:
+			return jen.Add(v.Clone()).Op("!=").Lit(0)
+		case model.KindPointer, model.KindAny, model.KindSlice, model.KindMap, model.KindBytes, model.KindRawJSON:
+			return jen.Add(v.Clone()).Op("!=").Nil()
+		case model.KindTime:
+			return jen.Op("!").Add(v.Clone()).Dot("IsZero").Call()
+		default:
+			return jen.Op("!").Qual(encodePath, "IsZero").Call(v.Clone())
+		}
+	}
+	return nil
+}

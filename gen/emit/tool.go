@@ -1,0 +1,214 @@
+package emit
+
+import (
+	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/gen/model"
+)
+
+// tool emits the bound-call type, its Run method, the Bind function and the signature guard
+// of one tool.
+func (g *generator) tool(t *model.Tool) error {
+	id := toolIdent(t)
+	callType := "toolgenCall" + id
+	h := t.Handler
+
+	var argsType jen.Code
+	if t.Args != nil {
+		var err error
+		if argsType, err = g.typeExpr(t.Args); err != nil {
+			return err
+		}
+	}
+
+	// The bound call: the receiver (methods) and the decoded arguments.
+	var fields []jen.Code
+	if h.Receiver != nil {
+		fields = append(fields, jen.Id("recv").Op("*").Id(h.Receiver.TypeName))
+	}
+	if argsType != nil {
+		fields = append(fields, jen.Id("args").Add(argsType))
+	}
+	g.f.Commentf("%s is a call of %s whose arguments passed validation.", callType, t.Name)
+	g.f.Type().Id(callType).Struct(fields...)
+	g.f.Line()
+
+	argsRet := jen.Nil()
+	if argsType != nil {
+		argsRet = jen.Op("&").Id("c").Dot("args")
+	}
+	g.f.Func().Params(jen.Id("c").Op("*").Id(callType)).Id("Args").Params().Any().Block(jen.Return(argsRet))
+	g.f.Line()
+
+	run, err := g.runBody(t)
+	if err != nil {
+		return err
+	}
+	g.f.Func().Params(jen.Id("c").Op("*").Id(callType)).Id("Run").
+		Params(jen.Id("ctx").Qual("context", "Context")).Qual(runtimePath, "Result").Block(run...)
+	g.f.Line()
+
+	// Bind: decode, then the args type's own Validate.
+	var body []jen.Code
+	newCall := jen.Dict{}
+	if h.Receiver != nil {
+		newCall[jen.Id("recv")] = jen.Id("r")
+	}
+	body = append(body, jen.Id("c").Op(":=").Op("&").Id(callType).Values(newCall))
+	if t.Args != nil {
+		decodeName, err := g.argsDecoder(t.Args)
+		if err != nil {
+			return err
+		}
+		body = append(body, jen.If(jen.Err().Op(":=").Id(decodeName).Call(jen.Id("data"), jen.Op("&").Id("c").Dot("args")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Err())))
+		if h.Validate {
+			body = append(body, jen.If(jen.Err().Op(":=").Id("c").Dot("args").Dot("Validate").Call(jen.Id("ctx")), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Qual(decodePath, "InvalidArgs").Call(jen.Err()))))
+		}
+	} else {
+		// A tool without arguments still refuses unknown ones: the model should learn it sent
+		// something the tool ignores.
+		body = append(body, jen.If(jen.Err().Op(":=").Qual(decodePath, "NoArgs").Call(jen.Id("data")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Err())))
+	}
+	body = append(body, jen.Return(jen.Id("c"), jen.Nil()))
+
+	bindSig := jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("data").Index().Byte()).
+		Params(jen.Qual(runtimePath, "BoundCall"), jen.Error())
+	bindName := "toolgenBind" + id
+	if h.Receiver != nil {
+		g.f.Commentf("%s returns the Bind function of %s for receiver r.", bindName, t.Name)
+		g.f.Func().Id(bindName).Params(jen.Id("r").Op("*").Id(h.Receiver.TypeName)).Add(bindSig).Block(
+			jen.Return(jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("data").Index().Byte()).
+				Params(jen.Qual(runtimePath, "BoundCall"), jen.Error()).Block(body...)))
+	} else {
+		g.f.Commentf("%s decodes and validates the arguments of %s.", bindName, t.Name)
+		g.f.Func().Id(bindName).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("data").Index().Byte()).
+			Params(jen.Qual(runtimePath, "BoundCall"), jen.Error()).Block(body...)
+	}
+	g.f.Line()
+
+	if !t.Client {
+		guard, err := g.guard(t, argsType)
+		if err != nil {
+			return err
+		}
+		g.f.Comment("A compile error here means the signature of " + h.Name + " changed: run go generate.")
+		g.f.Var().Id("_").Add(guard)
+		g.f.Line()
+	}
+	return nil
+}
+
+// handlerCall renders the call of the handler from inside Run.
+func (g *generator) handlerCall(t *model.Tool) jen.Code {
+	h := t.Handler
+	var args []jen.Code
+	if h.Context {
+		args = append(args, jen.Id("ctx"))
+	}
+	switch h.Args {
+	case model.ArgsValue:
+		args = append(args, jen.Id("c").Dot("args"))
+	case model.ArgsPointer:
+		args = append(args, jen.Op("&").Id("c").Dot("args"))
+	}
+	if h.Receiver != nil {
+		return jen.Id("c").Dot("recv").Dot(h.Name).Call(args...)
+	}
+	return g.qual(g.pkg.Path, h.Name).Call(args...)
+}
+
+// runBody renders Run: call the handler once and turn its results into a runtime.Result.
+func (g *generator) runBody(t *model.Tool) ([]jen.Code, error) {
+	if t.Client {
+		return []jen.Code{jen.Return(jen.Qual(runtimePath, "ClientCallResult").Call(jen.Lit(t.Name)))}, nil
+	}
+	errResult := jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePath, "ErrorResult").Call(jen.Err())))
+	call := g.handlerCall(t)
+	switch t.Handler.Returns {
+	case model.ReturnNone:
+		return []jen.Code{
+			jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Qual(runtimePath, "ErrorResult").Call(jen.Err()))),
+			jen.Return(jen.Qual(runtimePath, "TextResult").Call(jen.Lit("ok"))),
+		}, nil
+	case model.ReturnText:
+		return []jen.Code{
+			jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(call),
+			errResult,
+			jen.Return(jen.Qual(runtimePath, "TextResult").Call(jen.Id("out"))),
+		}, nil
+	case model.ReturnResult:
+		return []jen.Code{
+			jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(call),
+			errResult,
+			jen.Return(jen.Id("out")),
+		}, nil
+	}
+	encode, err := g.encodeValue(t.Result, jen.Id("out"))
+	// out is a local, so the encoders can take its address.
+	if err != nil {
+		return nil, err
+	}
+	body := []jen.Code{
+		jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(call),
+		errResult,
+		jen.Id("w").Op(":=").New(jen.Qual(encodePath, "Writer")),
+	}
+	body = append(body, encode...)
+	body = append(body,
+		jen.List(jen.Id("data"), jen.Err()).Op(":=").Id("w").Dot("Bytes").Call(),
+		jen.If(jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Qual(runtimePath, "ErrorResult").Call(
+				jen.Qual("fmt", "Errorf").Call(jen.Lit(t.Name+": encoding the result: %w"), jen.Err())))),
+		jen.Return(jen.Qual(runtimePath, "StructuredResult").Call(jen.Id("data"))),
+	)
+	return body, nil
+}
+
+// guard renders the type and value of `var _ TYPE = HANDLER`: the func type the generated code
+// was written for, so a changed handler is a compile error naming it.
+func (g *generator) guard(t *model.Tool, argsType jen.Code) (jen.Code, error) {
+	h := t.Handler
+	var params []jen.Code
+	if h.Receiver != nil {
+		recv := jen.Id(h.Receiver.TypeName)
+		if h.Receiver.Pointer {
+			recv = jen.Op("*").Id(h.Receiver.TypeName)
+		}
+		params = append(params, recv)
+	}
+	if h.Context {
+		params = append(params, jen.Qual("context", "Context"))
+	}
+	switch h.Args {
+	case model.ArgsValue:
+		params = append(params, argsType)
+	case model.ArgsPointer:
+		params = append(params, jen.Op("*").Add(argsType))
+	}
+	var results []jen.Code
+	switch h.Returns {
+	case model.ReturnText:
+		results = append(results, jen.String())
+	case model.ReturnResult:
+		results = append(results, jen.Qual(runtimePath, "Result"))
+	case model.ReturnStructured:
+		rt, err := g.typeExpr(t.Result)
+		if err != nil {
+			return nil, err
+		}
+		results = append(results, rt)
+	}
+	results = append(results, jen.Error())
+	value := g.qual(g.pkg.Path, h.Name)
+	if h.Receiver != nil {
+		if h.Receiver.Pointer {
+			value = jen.Parens(jen.Op("*").Id(h.Receiver.TypeName)).Dot(h.Name)
+		} else {
+			value = jen.Id(h.Receiver.TypeName).Dot(h.Name)
+		}
+	}
+	return jen.Func().Params(params...).Params(results...).Op("=").Add(value), nil
+}

@@ -1,0 +1,432 @@
+package parse
+
+import (
+	"cmp"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/toolgen-go/toolgen/annotations"
+	"github.com/toolgen-go/toolgen/gen/diag"
+	"github.com/toolgen-go/toolgen/gen/load"
+	"github.com/toolgen-go/toolgen/gen/model"
+)
+
+// Package builds the model of one loaded package: its tools (sorted by name), with every
+// diagnostic recorded in diags. It returns nil when the package declares no tools.
+//
+// Directive problems anywhere in the package are reported even when it declares no tools, so
+// a misspelled //tool:nmae on the only handler is an error, not silence.
+func Package(l *load.Loader, pkg *packages.Package, diags *diag.List) *model.Package {
+	if pkg == nil || pkg.Types == nil || pkg.TypesInfo == nil {
+		return nil
+	}
+	p := &parser{
+		l:       l,
+		pkg:     pkg,
+		diags:   diags,
+		sources: map[string]*source{pkg.PkgPath: newSource(pkg)},
+		named:   map[string]*model.Type{},
+	}
+	return p.parsePackage()
+}
+
+// parser holds the state of parsing one package. Named types are converted once and shared
+// (see convertNamed), which also makes recursive types terminate.
+type parser struct {
+	l       *load.Loader
+	pkg     *packages.Package
+	diags   *diag.List
+	sources map[string]*source     // declarations by import path; nil: no syntax available
+	named   map[string]*model.Type // by types.TypeString; nil: failed, already reported
+}
+
+// directive is one recognised //tool: line of a doc comment.
+type directive struct {
+	parsed *annotations.Parsed
+	pos    model.Position // the comment's "//"
+	at     func(offset int) model.Position
+}
+
+// docOwner is a declaration whose doc comment holds directives.
+type docOwner struct {
+	fn   *ast.FuncDecl
+	typ  *ast.TypeSpec
+	doc  *ast.CommentGroup
+	dirs []directive
+	// marked is set when the doc has a //tool: line, even one with problems, so the
+	// declaration still counts as a tool and its other errors are reported too.
+	marked bool
+}
+
+func (p *parser) parsePackage() *model.Package {
+	var owners []*docOwner
+	var pkgDirs []directive
+	for _, f := range p.pkg.Syntax {
+		fileOwners, fileDirs := p.scanFile(f)
+		owners = append(owners, fileOwners...)
+		pkgDirs = append(pkgDirs, fileDirs...)
+	}
+
+	out := &model.Package{Path: p.pkg.PkgPath, Name: p.pkg.Name, Dir: p.packageDir()}
+	p.checkDuplicates(pkgDirs)
+	for _, d := range pkgDirs {
+		if d.parsed.Directive.Name == "tags" {
+			if tags, ok := d.parsed.Value.([]string); ok {
+				out.DefaultTags = tags
+			}
+		}
+	}
+
+	for _, o := range owners {
+		var t *model.Tool
+		if o.fn != nil {
+			t = p.funcTool(o)
+		} else {
+			t = p.clientTool(o)
+		}
+		if t == nil {
+			continue
+		}
+		if len(t.Tags) == 0 && len(out.DefaultTags) > 0 {
+			t.Tags = slices.Clone(out.DefaultTags)
+		}
+		out.Tools = append(out.Tools, t)
+	}
+	if len(out.Tools) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(out.Tools, func(a, b *model.Tool) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Pos.Filename, b.Pos.Filename),
+			cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Column, b.Pos.Column))
+	})
+	return out
+}
+
+func (p *parser) packageDir() string {
+	for _, f := range p.pkg.GoFiles {
+		return filepath.Dir(f)
+	}
+	if p.pkg.Module != nil && p.pkg.Module.Dir != "" {
+		return p.pkg.Module.Dir
+	}
+	return ""
+}
+
+// scanFile reads every comment of f. Each comment group is classified by what it documents, so
+// that a directive in the wrong place (floating, in a body, on a field) is reported as
+// misplaced by the annotations package rather than ignored.
+func (p *parser) scanFile(f *ast.File) ([]*docOwner, []directive) {
+	targets := map[*ast.CommentGroup]annotations.Target{}
+	owners := map[*ast.CommentGroup]*docOwner{}
+	var ordered []*docOwner
+	own := func(cg *ast.CommentGroup, target annotations.Target, o *docOwner) {
+		if cg == nil {
+			return
+		}
+		targets[cg] = target
+		o.doc = cg
+		owners[cg] = o
+		ordered = append(ordered, o)
+	}
+	if f.Doc != nil {
+		targets[f.Doc] = annotations.OnPackage
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			target := annotations.OnFunc
+			if d.Recv != nil {
+				target = annotations.OnMethod
+			}
+			own(d.Doc, target, &docOwner{fn: d})
+		case *ast.GenDecl:
+			if d.Tok != token.TYPE {
+				continue
+			}
+			for _, s := range d.Specs {
+				ts := s.(*ast.TypeSpec)
+				doc := ts.Doc
+				// The doc above "type X ..." (or "type ( X ... )" with one spec) belongs to it.
+				if doc == nil && len(d.Specs) == 1 {
+					doc = d.Doc
+				}
+				own(doc, annotations.OnType, &docOwner{typ: ts})
+			}
+		}
+	}
+
+	var pkgDirs []directive
+	for _, cg := range f.Comments {
+		target := targets[cg]
+		for _, c := range cg.List {
+			parsed, problems := annotations.ParseComment(c.Text, target)
+			at := p.commentOffsets(c)
+			for _, pr := range problems {
+				p.problem(at(pr.Offset), pr)
+			}
+			o := owners[cg]
+			if o != nil && strings.HasPrefix(c.Text, "//tool:") {
+				o.marked = true
+			}
+			if parsed == nil || parsed.Directive == nil {
+				continue
+			}
+			d := directive{parsed: parsed, pos: at(0), at: at}
+			switch {
+			case o != nil:
+				o.dirs = append(o.dirs, d)
+			case target == annotations.OnPackage:
+				pkgDirs = append(pkgDirs, d)
+			}
+		}
+	}
+	var marked []*docOwner
+	for _, o := range ordered {
+		if o.marked {
+			marked = append(marked, o)
+		}
+	}
+	return marked, pkgDirs
+}
+
+// commentOffsets maps a byte offset in c.Text to a position. Block comments may span lines.
+func (p *parser) commentOffsets(c *ast.Comment) func(int) model.Position {
+	start := p.l.Position(c.Slash)
+	return func(off int) model.Position {
+		return advance(start, c.Text, off)
+	}
+}
+
+// advance moves pos over the first off bytes of text, which starts at pos.
+func advance(pos model.Position, text string, off int) model.Position {
+	off = min(max(off, 0), len(text))
+	for i := 0; i < off; i++ {
+		if text[i] == '\n' {
+			pos.Line++
+			pos.Column = 1
+		} else {
+			pos.Column++
+		}
+	}
+	return pos
+}
+
+func (p *parser) problem(pos model.Position, pr annotations.Problem) {
+	d := p.diags.Errorf(pos, "%s", pr.Message)
+	if pr.Hint != "" {
+		d.WithHint("%s", pr.Hint)
+	}
+}
+
+// checkDuplicates reports every repetition of a directive that may appear once, pointing back
+// at the first.
+func (p *parser) checkDuplicates(dirs []directive) {
+	first := map[string]model.Position{}
+	for _, d := range dirs {
+		name := d.parsed.Directive.Name
+		prev, seen := first[name]
+		if !seen {
+			first[name] = d.pos
+			continue
+		}
+		if d.parsed.Directive.Repeatable {
+			continue
+		}
+		p.diags.Errorf(d.pos, "duplicate //tool:%s", name).
+			WithHint("previous //tool:%s at %s; keep one", name, shortPos(prev))
+	}
+}
+
+// shortPos names a position by its base file name: duplicates sit in the same doc comment,
+// and an absolute path in a hint would make the output depend on the machine.
+func shortPos(pos model.Position) string {
+	pos.Filename = filepath.Base(pos.Filename)
+	return pos.String()
+}
+
+// toolNamePattern is the rule of DESIGN.md §2, the strictest among the providers.
+var toolNamePattern = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
+
+// newTool starts a tool from the directives of o: everything a doc comment says, whatever the
+// kind of declaration.
+func (p *parser) newTool(o *docOwner, goName string, namePos token.Pos) *model.Tool {
+	t := &model.Tool{Pos: p.l.Position(namePos), Name: SnakeCase(goName)}
+	p.checkDuplicates(o.dirs)
+	named := false
+	var description []string
+	seenMeta := map[string]model.Position{}
+	applied := map[string]bool{}
+	for _, d := range o.dirs {
+		// The first of a repeated single directive counts; checkDuplicates reported the rest.
+		if name := d.parsed.Directive.Name; !d.parsed.Directive.Repeatable {
+			if applied[name] {
+				continue
+			}
+			applied[name] = true
+		}
+		v := d.parsed.Value
+		if v == nil && d.parsed.Directive.Name != "sequential" && d.parsed.Directive.Name != "client" {
+			continue // the annotations package reported why
+		}
+		switch name := d.parsed.Directive.Name; name {
+		case "name":
+			t.Name, named = asString(v), true
+		case "title":
+			t.Title = asString(v)
+		case "description":
+			description = append(description, asString(v))
+		case "tags":
+			t.Tags = asStrings(v)
+		case "category":
+			t.Category = asString(v)
+		case "timeout":
+			if tv, ok := v.(annotations.Timeout); ok {
+				t.Timeout, t.NoTimeout = tv.Duration, tv.None
+			}
+		case "retry":
+			if r, ok := v.(annotations.Retry); ok {
+				t.Retry = &model.Retry{Max: r.Max, Delay: r.Delay, Backoff: r.Backoff, MaxDelay: r.MaxDelay}
+			}
+		case "confirm":
+			if c, ok := v.(annotations.Confirm); ok {
+				t.Confirm, t.ConfirmReason = true, c.Reason
+			}
+		case "risk":
+			t.Risk = asString(v)
+		case "hints":
+			if h, ok := v.(annotations.Hints); ok {
+				t.Hints = model.Hints{ReadOnly: h.ReadOnly, Idempotent: h.Idempotent,
+					Destructive: h.Destructive, OpenWorld: h.OpenWorld}
+			}
+		case "example":
+			if e, ok := v.(annotations.Example); ok {
+				t.Examples = append(t.Examples, model.Example{Pos: d.at(e.JSONOffset),
+					Scenario: e.Scenario, Args: e.JSON, Expected: e.Expected})
+			}
+		case "trigger":
+			t.Triggers = append(t.Triggers, asString(v))
+		case "prerequisite":
+			t.Prerequisites = append(t.Prerequisites, asString(v))
+		case "warning":
+			t.Warnings = append(t.Warnings, asString(v))
+		case "related":
+			if r, ok := v.(annotations.Related); ok {
+				t.Related = append(t.Related, model.Related{Pos: d.at(d.parsed.ArgsOffset),
+					Name: r.Name, Relation: r.Relation})
+			}
+		case "filters":
+			t.Filters = asStrings(v)
+		case "meta":
+			m, ok := v.(annotations.Meta)
+			if !ok {
+				continue
+			}
+			if prev, dup := seenMeta[m.Key]; dup {
+				p.diags.Errorf(d.at(d.parsed.ArgsOffset), "duplicate //tool:meta key %q", m.Key).
+					WithHint("previous //tool:meta %s at %s; keys are unique per tool", m.Key, shortPos(prev))
+				continue
+			}
+			seenMeta[m.Key] = d.at(d.parsed.ArgsOffset)
+			t.Meta = append(t.Meta, model.Meta{Key: m.Key, Value: m.Value})
+		case "maxresult":
+			if n, ok := v.(int64); ok {
+				t.MaxResult = n
+			}
+		case "maxcalls":
+			if n, ok := v.(int); ok {
+				t.MaxCalls = n
+			}
+		case "modelretries":
+			if n, ok := v.(int); ok {
+				t.ModelRetries = n
+			}
+		case "sequential":
+			t.Sequential = true
+		case "client":
+			t.Client = true
+		}
+	}
+	// An explicit //tool:name was checked by the annotations package; a derived name is
+	// checked here, since a Go name may hold letters no provider accepts.
+	if !named && !toolNamePattern.MatchString(t.Name) {
+		p.diags.Errorf(t.Pos, "tool name %q derived from %s is not a valid tool name", t.Name, goName).
+			WithHint("add //tool:name NAME matching %s", toolNamePattern)
+	}
+	t.Description, t.Detail = describe(o.doc, goName, description)
+	if t.Description == "" {
+		p.diags.Warnf(t.Pos, "tool %s has no description", t.Name).
+			WithHint("write a doc comment on %s: its first paragraph tells the model what the tool does", goName)
+	}
+	return t
+}
+
+func asString(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+func asStrings(v any) []string {
+	s, _ := v.([]string)
+	return slices.Clone(s)
+}
+
+// clientTool builds a client-side tool from a type whose doc holds //tool:client.
+func (p *parser) clientTool(o *docOwner) *model.Tool {
+	ts := o.typ
+	client := false
+	for _, d := range o.dirs {
+		if d.parsed.Directive.Name == "client" {
+			client = true
+		}
+	}
+	if !client {
+		if len(o.dirs) > 0 {
+			p.diags.Errorf(o.dirs[0].pos, "type %s has //tool: directives but no //tool:client", ts.Name.Name).
+				WithHint("add //tool:client to declare a client-side tool with these arguments, or move the directives to the handler func")
+		}
+		return nil
+	}
+	t := p.newTool(o, ts.Name.Name, ts.Name.Pos())
+	t.Client = true
+	obj, _ := p.pkg.TypesInfo.Defs[ts.Name].(*types.TypeName)
+	if obj == nil {
+		return t
+	}
+	if ts.TypeParams != nil {
+		p.diags.Errorf(t.Pos, "client tool type %s must not be generic", ts.Name.Name).
+			WithHint("declare a non-generic struct type, e.g. type %sArgs struct{ ... }", ts.Name.Name)
+		return t
+	}
+	if _, ok := obj.Type().Underlying().(*types.Struct); !ok {
+		p.diags.Errorf(t.Pos, "client tool type %s must be a struct type, found %s", ts.Name.Name, p.typeString(obj.Type().Underlying())).
+			WithHint("the arguments of a tool are a JSON object: declare a struct")
+		return t
+	}
+	t.Args = p.convert(obj.Type(), &site{root: ts.Name.Name, pos: t.Pos})
+	return t
+}
+
+// typeString spells t for messages: types of this package unqualified, others by package name.
+func (p *parser) typeString(t types.Type) string {
+	return types.TypeString(t, func(other *types.Package) string {
+		if other == p.pkg.Types {
+			return ""
+		}
+		return other.Name()
+	})
+}
+
+// errorf records an error with an optional hint.
+func (p *parser) errorf(pos model.Position, hint string, format string, args ...any) {
+	d := p.diags.Errorf(pos, format, args...)
+	if hint != "" {
+		d.WithHint("%s", hint)
+	}
+}

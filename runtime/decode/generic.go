@@ -1,0 +1,188 @@
+package decode
+
+import (
+	"encoding"
+	"strconv"
+	"time"
+)
+
+// SupportsGeneratedV1 is referenced by every generated file: when the runtime changes in a way
+// older generated code cannot follow, this constant is renamed and stale code fails to build
+// with a name that says why, instead of misbehaving.
+const SupportsGeneratedV1 = true
+
+// These generic helpers let generated code build values of types it need not spell out, such
+// as anonymous structs inside slices and maps.
+
+// Grow appends a zero element to *s and returns a pointer to it, valid until the next append.
+func Grow[S ~[]E, E any](s *S) *E {
+	var zero E
+	*s = append(*s, zero)
+	return &(*s)[len(*s)-1]
+}
+
+// EmptySlice returns s emptied, never nil: JSON [] decodes to an empty slice, as with
+// encoding/json.
+func EmptySlice[S ~[]E, E any](s S) S {
+	if s == nil {
+		return S{}
+	}
+	return s[:0]
+}
+
+// Alloc returns *p, allocating it first when nil.
+func Alloc[T any](p **T) *T {
+	if *p == nil {
+		*p = new(T)
+	}
+	return *p
+}
+
+// Ptr returns a pointer to a copy of v (defaults of pointer fields).
+func Ptr[T any](v T) *T { return &v }
+
+// MakeMap returns m, or a new map when m is nil.
+func MakeMap[M ~map[K]V, K comparable, V any](m M) M {
+	if m == nil {
+		return make(M)
+	}
+	return m
+}
+
+// MapElem returns the zero value of m's element type.
+func MapElem[M ~map[K]V, K comparable, V any](M) (v V) { return v }
+
+// StringKey converts a property name to the string key type of m.
+func StringKey[M ~map[K]V, K ~string, V any](_ M, key string) K { return K(key) }
+
+// IntKey converts a property name to the signed integer key type of m, within [min, max].
+func IntKey[M ~map[K]V, K ~int | ~int8 | ~int16 | ~int32 | ~int64, V any](_ M, ps *Problems, p *Path, key string, min, max int64) (K, bool) {
+	n, err := strconv.ParseInt(key, 10, 64)
+	if err != nil || !canonicalInt(key) || n < min || n > max {
+		ps.Add(p, "property name must be an integer between "+strconv.FormatInt(min, 10)+" and "+strconv.FormatInt(max, 10))
+		return 0, false
+	}
+	return K(n), true
+}
+
+// UintKey converts a property name to the unsigned integer key type of m, at most max.
+func UintKey[M ~map[K]V, K ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64, V any](_ M, ps *Problems, p *Path, key string, max uint64) (K, bool) {
+	n, err := strconv.ParseUint(key, 10, 64)
+	if err != nil || !canonicalInt(key) || n > max {
+		ps.Add(p, "property name must be an integer between 0 and "+strconv.FormatUint(max, 10))
+		return 0, false
+	}
+	return K(n), true
+}
+
+// canonicalInt accepts what the schema's propertyNames pattern ^-?(0|[1-9][0-9]*)$ accepts.
+func canonicalInt(s string) bool {
+	if len(s) > 0 && s[0] == '-' {
+		s = s[1:]
+	}
+	if s == "" || (s[0] == '0' && len(s) > 1) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// TextKey converts a property name to a key type implementing encoding.TextUnmarshaler.
+func TextKey[M ~map[K]V, K comparable, PK interface {
+	*K
+	encoding.TextUnmarshaler
+}, V any](_ M, ps *Problems, p *Path, key string) (K, bool) {
+	var k K
+	if err := PK(&k).UnmarshalText([]byte(key)); err != nil {
+		ps.Add(p, "property name is not accepted: "+err.Error())
+		return k, false
+	}
+	return k, true
+}
+
+// SkipDuplicate records a repeated property and skips its value.
+func SkipDuplicate(d *Decoder, ps *Problems, p *Path, name string) error {
+	q := p.Key(name)
+	ps.Duplicate(&q)
+	return d.Skip()
+}
+
+// SkipUnknown records a property the schema does not define and skips its value.
+func SkipUnknown(d *Decoder, ps *Problems, p *Path, key []byte, known []string) error {
+	ps.Unknown(p, key, known)
+	return d.Skip()
+}
+
+// Bound records a failed numeric bound: "must be at least 1, got 0".
+func (ps *Problems) Bound(p *Path, relation, limit, got string) {
+	ps.Add(p, "must be "+relation+" "+limit+", got "+got)
+}
+
+// Length records a failed string length bound, in characters (code points).
+func (ps *Problems) Length(p *Path, relation string, limit, got int) {
+	unit := " characters long, got "
+	if limit == 1 {
+		unit = " character long, got "
+	}
+	ps.Add(p, "must be "+relation+" "+strconv.Itoa(limit)+unit+strconv.Itoa(got))
+}
+
+// Count records a failed item or property count bound: "must have at most 10 items, got 12".
+func (ps *Problems) Count(p *Path, relation string, limit, got int, noun string) {
+	if limit != 1 {
+		noun += "s"
+	}
+	ps.Add(p, "must have "+relation+" "+strconv.Itoa(limit)+" "+noun+", got "+strconv.Itoa(got))
+}
+
+// Mismatch records a string that fails a pattern or format: what describes the expectation.
+func (ps *Problems) Mismatch(p *Path, what, got string) {
+	ps.Add(p, "must be "+what+", got "+Shown([]byte(strconv.Quote(got))))
+}
+
+// ApplyText hands a string already read (and checked) to a TextUnmarshaler.
+func ApplyText(ps *Problems, p *Path, v encoding.TextUnmarshaler, s string) {
+	if err := v.UnmarshalText([]byte(s)); err != nil {
+		ps.Add(p, "is not accepted: "+err.Error())
+	}
+}
+
+// FindDuplicate reports the first pair of equal items, for uniqueItems.
+func FindDuplicate[S ~[]E, E comparable](s S) (i, j int, found bool) {
+	if len(s) < 16 {
+		for j := 1; j < len(s); j++ {
+			for i := 0; i < j; i++ {
+				if s[i] == s[j] {
+					return i, j, true
+				}
+			}
+		}
+		return 0, 0, false
+	}
+	first := make(map[E]int, len(s))
+	for j, e := range s {
+		if i, ok := first[e]; ok {
+			return i, j, true
+		}
+		first[e] = j
+	}
+	return 0, 0, false
+}
+
+// Duplicates records a uniqueItems failure.
+func (ps *Problems) Duplicates(p *Path, i, j int) {
+	ps.Add(p, "must not contain duplicates, but items "+strconv.Itoa(i)+" and "+strconv.Itoa(j)+" are equal")
+}
+
+// MustTime parses an RFC 3339 default that toolgen validated when it generated the code.
+func MustTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		panic("toolgen: invalid generated default time " + strconv.Quote(s))
+	}
+	return t
+}

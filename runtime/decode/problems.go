@@ -1,0 +1,118 @@
+package decode
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/toolgen-go/toolgen/internal/suggest"
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// MaxProblems caps the problems kept for one call: a model that sends ten thousand bad items
+// needs the first few and a count, not a message larger than its context.
+const MaxProblems = 50
+
+// Problems collects what is wrong with one call's arguments. The zero value is ready to use;
+// nothing is allocated until the first problem.
+type Problems struct {
+	list    []runtime.Problem
+	dropped int
+}
+
+// Add records a problem at p.
+func (ps *Problems) Add(p *Path, message string) {
+	if len(ps.list) >= MaxProblems {
+		ps.dropped++
+		return
+	}
+	ps.list = append(ps.list, runtime.Problem{Path: p.String(), Message: message})
+}
+
+// Addf records a formatted problem at p.
+func (ps *Problems) Addf(p *Path, format string, args ...any) {
+	ps.Add(p, fmt.Sprintf(format, args...))
+}
+
+// Len is the number of problems found, including those beyond MaxProblems.
+func (ps *Problems) Len() int { return len(ps.list) + ps.dropped }
+
+// Merge records problems found elsewhere (a Validate method) after those already found.
+func (ps *Problems) Merge(problems []runtime.Problem) {
+	for _, p := range problems {
+		if len(ps.list) >= MaxProblems {
+			ps.dropped++
+			continue
+		}
+		ps.list = append(ps.list, p)
+	}
+}
+
+// Err returns nil when no problem was found, else an *runtime.ArgsError listing them.
+func (ps *Problems) Err() error {
+	if ps.Len() == 0 {
+		return nil
+	}
+	list := ps.list
+	if ps.dropped > 0 {
+		list = append(list, runtime.Problem{Message: fmt.Sprintf("… and %d more problems", ps.dropped)})
+	}
+	return &runtime.ArgsError{Problems: list}
+}
+
+// Missing records that the required property name of the object at p is absent.
+func (ps *Problems) Missing(p *Path, name string) {
+	q := p.Key(name)
+	ps.Add(&q, "required property is missing")
+}
+
+// Duplicate records that the property at p appears twice in its object. JSON parsers disagree
+// on which value wins, so a duplicate is refused rather than silently dropping one value.
+func (ps *Problems) Duplicate(p *Path) {
+	ps.Add(p, "property appears more than once")
+}
+
+// Unknown records a property of the object at p that the schema does not define, suggesting
+// the closest known name.
+func (ps *Problems) Unknown(p *Path, key []byte, known []string) {
+	k := string(key)
+	q := p.Key(k)
+	if guess := suggest.Closest(k, known); guess != "" {
+		ps.Add(&q, "unknown property, did you mean "+strconv.Quote(guess)+"?")
+		return
+	}
+	if len(known) == 0 {
+		ps.Add(&q, "unknown property; this object takes no properties")
+		return
+	}
+	ps.Add(&q, "unknown property; expected one of "+quoteList(known))
+}
+
+// NotOneOf records a value outside an enum; allowed is the list as the message shows it
+// (generated code precomputes it with QuoteList).
+func (ps *Problems) NotOneOf(p *Path, allowed string, got string) {
+	ps.Add(p, "must be one of "+allowed+", got "+got)
+}
+
+// QuoteList renders names as `"a", "b", "c"` for messages.
+func QuoteList(names ...string) string { return quoteList(names) }
+
+func quoteList(names []string) string {
+	var b strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(n))
+	}
+	return b.String()
+}
+
+// Shown renders a received value for a message: short values verbatim, long ones cut.
+func Shown(raw []byte) string {
+	const limit = 40
+	if len(raw) <= limit {
+		return string(raw)
+	}
+	return string(raw[:limit]) + "…"
+}

@@ -1,0 +1,451 @@
+package decode
+
+import (
+	"encoding"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/go-faster/jx"
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// Decoder reads JSON. It is jx's decoder, aliased so that generated code imports one package.
+type Decoder = jx.Decoder
+
+// Type is the JSON type of the next value, as Decoder.Next reports it.
+type Type = jx.Type
+
+// The JSON types generated code compares against.
+const (
+	Invalid = jx.Invalid
+	String  = jx.String
+	Number  = jx.Number
+	Null    = jx.Null
+	Bool    = jx.Bool
+	Array   = jx.Array
+	Object  = jx.Object
+)
+
+// Acquire returns a pooled decoder reading data; give it back with Release.
+func Acquire(data []byte) *Decoder {
+	d := jx.GetDecoder()
+	d.ResetBytes(data)
+	return d
+}
+
+// Release returns a decoder to the pool.
+func Release(d *Decoder) { jx.PutDecoder(d) }
+
+// Finish checks that nothing but white space follows the document's value.
+func Finish(d *Decoder) error {
+	if err := d.Skip(); err != io.EOF {
+		return &runtime.ArgsError{Problems: []runtime.Problem{{
+			Message: "the arguments must be a single JSON object; found more data after it"}}}
+	}
+	return nil
+}
+
+// SyntaxError turns a malformed-JSON error from the reader into an argument error: the only
+// problem that stops decoding.
+func SyntaxError(err error) error {
+	var ae *runtime.ArgsError
+	if errors.As(err, &ae) {
+		return err
+	}
+	msg := err.Error()
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		msg = "unexpected end of input"
+	}
+	return &runtime.ArgsError{Problems: []runtime.Problem{{
+		Message: "the arguments are not valid JSON: " + msg}}}
+}
+
+// Invalid turns the error of an args type's Validate method into an argument error whose
+// problems keep the paths of runtime.FieldError values.
+func InvalidArgs(err error) error {
+	return &runtime.ArgsError{Problems: runtime.ValidationProblems(err)}
+}
+
+var typeNames = [...]string{
+	jx.Invalid: "invalid JSON",
+	jx.String:  "a string",
+	jx.Number:  "a number",
+	jx.Null:    "null",
+	jx.Bool:    "a boolean",
+	jx.Array:   "an array",
+	jx.Object:  "an object",
+}
+
+// WrongType records that the value at p is not of the expected JSON type (want reads like
+// "a string") and consumes it, so decoding can go on. It returns an error only for malformed
+// JSON.
+func WrongType(d *Decoder, ps *Problems, p *Path, want string) error {
+	t := d.Next()
+	if t == jx.Invalid {
+		return d.Skip() // reports the syntax error
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return err
+	}
+	got := typeNames[t]
+	switch t {
+	case jx.String, jx.Number, jx.Bool:
+		got = Shown(raw)
+	}
+	ps.Add(p, "must be "+want+", got "+got)
+	return nil
+}
+
+// ReadString reads a string; ok is false when the value was not a string (a problem has been
+// recorded and the value skipped).
+func ReadString(d *Decoder, ps *Problems, p *Path) (s string, ok bool, err error) {
+	if d.Next() != jx.String {
+		return "", false, WrongType(d, ps, p, "a string")
+	}
+	s, err = d.Str()
+	return s, err == nil, err
+}
+
+// ReadStringBytes reads a string without copying it when it has no escapes; the bytes are
+// valid until the next read. Enum decoders use it to match values without allocating.
+func ReadStringBytes(d *Decoder, ps *Problems, p *Path) (b []byte, ok bool, err error) {
+	if d.Next() != jx.String {
+		return nil, false, WrongType(d, ps, p, "a string")
+	}
+	b, err = d.StrBytes()
+	return b, err == nil, err
+}
+
+// ReadBool reads a boolean.
+func ReadBool(d *Decoder, ps *Problems, p *Path) (v bool, ok bool, err error) {
+	if d.Next() != jx.Bool {
+		return false, false, WrongType(d, ps, p, "a boolean")
+	}
+	v, err = d.Bool()
+	return v, err == nil, err
+}
+
+// ReadInt reads an integer within [min, max], the range of the Go field's kind. JSON Schema
+// counts 2.0 and 1e3 as integers, so they are accepted; 2.5 is not.
+func ReadInt(d *Decoder, ps *Problems, p *Path, min, max int64) (v int64, ok bool, err error) {
+	if d.Next() != jx.Number {
+		return 0, false, WrongType(d, ps, p, "an integer")
+	}
+	raw, err := d.Num()
+	if err != nil {
+		return 0, false, err
+	}
+	if n, exact := parseInt(raw); exact {
+		if n < min {
+			ps.Add(p, "must be at least "+strconv.FormatInt(min, 10)+", got "+Shown(raw))
+			return 0, false, nil
+		}
+		if n > max {
+			ps.Add(p, "must be at most "+strconv.FormatInt(max, 10)+", got "+Shown(raw))
+			return 0, false, nil
+		}
+		return n, true, nil
+	}
+	f, integral := integralValue(raw)
+	switch {
+	case !integral:
+		ps.Add(p, "must be an integer, got "+Shown(raw))
+	case f < float64(min):
+		ps.Add(p, "must be at least "+strconv.FormatInt(min, 10)+", got "+Shown(raw))
+	case f >= -float64(math.MinInt64) || f > float64(max):
+		// float64(MaxInt64) rounds up to 2^63, hence the comparison with -MinInt64.
+		ps.Add(p, "must be at most "+strconv.FormatInt(max, 10)+", got "+Shown(raw))
+	default:
+		return int64(f), true, nil
+	}
+	return 0, false, nil
+}
+
+// ReadUint reads a non-negative integer at most max.
+func ReadUint(d *Decoder, ps *Problems, p *Path, max uint64) (v uint64, ok bool, err error) {
+	if d.Next() != jx.Number {
+		return 0, false, WrongType(d, ps, p, "an integer")
+	}
+	raw, err := d.Num()
+	if err != nil {
+		return 0, false, err
+	}
+	if len(raw) > 0 && raw[0] != '-' {
+		if n, err := strconv.ParseUint(string(raw), 10, 64); err == nil {
+			if n > max {
+				ps.Add(p, "must be at most "+strconv.FormatUint(max, 10)+", got "+Shown(raw))
+				return 0, false, nil
+			}
+			return n, true, nil
+		}
+	}
+	f, integral := integralValue(raw)
+	switch {
+	case !integral:
+		ps.Add(p, "must be an integer, got "+Shown(raw))
+	case f < 0:
+		ps.Add(p, "must be at least 0, got "+Shown(raw))
+	case f >= float64(math.MaxUint64) || f > float64(max):
+		ps.Add(p, "must be at most "+strconv.FormatUint(max, 10)+", got "+Shown(raw))
+	default:
+		return uint64(f), true, nil
+	}
+	return 0, false, nil
+}
+
+// ReadFloat reads a number that fits a float of the given bits (32 or 64). raw is the number's
+// JSON text, valid until the next read, for exact checks such as multipleOf.
+func ReadFloat(d *Decoder, ps *Problems, p *Path, bits int) (v float64, raw []byte, ok bool, err error) {
+	if d.Next() != jx.Number {
+		return 0, nil, false, WrongType(d, ps, p, "a number")
+	}
+	raw, err = d.Num()
+	if err != nil {
+		return 0, nil, false, err
+	}
+	v, err = strconv.ParseFloat(string(raw), bits)
+	if err != nil {
+		ps.Add(p, "must be a number within the range of a "+strconv.Itoa(bits)+"-bit float, got "+Shown(raw))
+		return 0, raw, false, nil
+	}
+	return v, raw, true, nil
+}
+
+// parseInt parses a plain JSON integer ("-12") exactly; exact is false for fractions,
+// exponents and values beyond int64.
+func parseInt(raw []byte) (n int64, exact bool) {
+	i, neg := 0, false
+	if len(raw) > 0 && raw[0] == '-' {
+		neg, i = true, 1
+	}
+	if i == len(raw) || len(raw)-i > 18 { // 18 digits always fit in int64
+		return 0, false
+	}
+	for ; i < len(raw); i++ {
+		c := raw[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// integralValue reports the value of a JSON number and whether it is a whole number, exactly:
+// decided on the decimal text, so 1e400 is integral and 1.0000000000000000001 is not.
+func integralValue(raw []byte) (float64, bool) {
+	r, ok := new(big.Rat).SetString(string(raw))
+	if !ok {
+		return 0, false
+	}
+	f, _ := r.Float64()
+	return f, r.IsInt()
+}
+
+// IsMultipleOf reports whether the JSON number raw is a multiple of the decimal m, computed
+// exactly on the decimal texts as JSON Schema validators do (0.3 is a multiple of 0.1).
+func IsMultipleOf(raw []byte, m string) bool {
+	x, ok1 := new(big.Rat).SetString(string(raw))
+	y, ok2 := new(big.Rat).SetString(m)
+	if !ok1 || !ok2 || y.Sign() == 0 {
+		return false
+	}
+	return x.Quo(x, y).IsInt()
+}
+
+// ReadTime reads an RFC 3339 date-time string.
+func ReadTime(d *Decoder, ps *Problems, p *Path) (t time.Time, ok bool, err error) {
+	s, ok, err := ReadString(d, ps, p)
+	if !ok {
+		return time.Time{}, false, err
+	}
+	if !IsDateTime(s) {
+		ps.Add(p, "must be an RFC 3339 date-time such as \"2024-01-02T15:04:05Z\", got "+strconv.Quote(s))
+		return time.Time{}, false, nil
+	}
+	t, err = time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		// RFC 3339 allows what Go's parser refuses: a lower-case t or z, and a leap second.
+		t, err = parseLenientDateTime(s)
+		if err != nil {
+			ps.Add(p, "must be a date-time Go can represent, got "+strconv.Quote(s))
+			return time.Time{}, false, nil
+		}
+	}
+	return t, true, nil
+}
+
+func parseLenientDateTime(s string) (time.Time, error) {
+	b := []byte(s)
+	leap := false
+	for i, c := range b {
+		switch {
+		case c == 't' || c == 'z':
+			b[i] = c - 'a' + 'A'
+		case i == 17 && c == '6' && len(b) > 18 && b[18] == '0':
+			b[17], b[18], leap = '5', '9', true // 23:59:60 → 23:59:59 plus one second
+		}
+	}
+	t, err := time.Parse(time.RFC3339Nano, string(b))
+	if leap && err == nil {
+		t = t.Add(time.Second)
+	}
+	return t, err
+}
+
+// ReadDuration reads a duration in Go syntax ("1h30m", "250ms").
+func ReadDuration(d *Decoder, ps *Problems, p *Path) (v time.Duration, ok bool, err error) {
+	s, ok, err := ReadString(d, ps, p)
+	if !ok {
+		return 0, false, err
+	}
+	v, perr := time.ParseDuration(s)
+	if perr != nil {
+		ps.Add(p, "must be a duration such as \"1h30m\" or \"250ms\", got "+strconv.Quote(s))
+		return 0, false, nil
+	}
+	return v, true, nil
+}
+
+// ReadBytes reads standard base64 (with padding), as encoding/json writes []byte.
+func ReadBytes(d *Decoder, ps *Problems, p *Path) (v []byte, ok bool, err error) {
+	s, ok, err := ReadString(d, ps, p)
+	if !ok {
+		return nil, false, err
+	}
+	// The decoder would skip line breaks; the schema's pattern does not allow them.
+	if strings.ContainsAny(s, "\r\n") {
+		ps.Add(p, "must be standard base64 without line breaks")
+		return nil, false, nil
+	}
+	v, err = base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		ps.Add(p, "must be standard base64 with padding, got "+Shown([]byte(s)))
+		return nil, false, nil
+	}
+	return v, true, nil
+}
+
+// ReadText reads a string into a type implementing encoding.TextUnmarshaler; its error becomes
+// the problem's message.
+func ReadText(d *Decoder, ps *Problems, p *Path, v encoding.TextUnmarshaler) (ok bool, err error) {
+	b, ok, err := ReadStringBytes(d, ps, p)
+	if !ok {
+		return false, err
+	}
+	if uerr := v.UnmarshalText(b); uerr != nil {
+		ps.Add(p, "is not accepted: "+uerr.Error())
+		return false, nil
+	}
+	return true, nil
+}
+
+// ReadRaw reads any JSON value and returns a copy of its text.
+func ReadRaw(d *Decoder) (json.RawMessage, error) {
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return json.RawMessage(append([]byte(nil), raw...)), nil
+}
+
+// ReadAny reads any JSON value as encoding/json decodes into an interface: map[string]any,
+// []any, string, float64, bool or nil.
+func ReadAny(d *Decoder) (any, error) {
+	switch d.Next() {
+	case jx.String:
+		return d.Str()
+	case jx.Number:
+		return d.Float64()
+	case jx.Bool:
+		return d.Bool()
+	case jx.Null:
+		return nil, d.Null()
+	case jx.Array:
+		out := []any{}
+		it, err := d.ArrIter()
+		if err != nil {
+			return nil, err
+		}
+		for it.Next() {
+			v, err := ReadAny(d)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, it.Err()
+	case jx.Object:
+		out := map[string]any{}
+		it, err := d.ObjIter()
+		if err != nil {
+			return nil, err
+		}
+		for it.Next() {
+			key := string(it.Key())
+			v, err := ReadAny(d)
+			if err != nil {
+				return nil, err
+			}
+			out[key] = v
+		}
+		return out, it.Err()
+	}
+	return nil, d.Skip()
+}
+
+// RuneCount is the length of s in code points, as JSON Schema counts minLength and maxLength.
+// An invalid byte counts as one, as it does once encoding/json has replaced it with U+FFFD.
+func RuneCount(s string) int { return utf8.RuneCountInString(s) }
+
+// NoArgs checks the arguments of a tool that takes none: an empty object (or nothing, or
+// null). Anything else is a problem, so a model learns the tool ignored what it sent.
+func NoArgs(data []byte) error {
+	d := Acquire(data)
+	defer Release(d)
+	var ps Problems
+	switch d.Next() {
+	case jx.Invalid:
+		if err := d.Skip(); err != io.EOF {
+			return SyntaxError(err)
+		}
+		return nil
+	case jx.Null:
+		if err := d.Null(); err != nil {
+			return SyntaxError(err)
+		}
+	case jx.Object:
+		it, err := d.ObjIter()
+		if err != nil {
+			return SyntaxError(err)
+		}
+		for it.Next() {
+			if err := SkipUnknown(d, &ps, nil, it.Key(), nil); err != nil {
+				return SyntaxError(err)
+			}
+		}
+		if err := it.Err(); err != nil {
+			return SyntaxError(err)
+		}
+	default:
+		if err := WrongType(d, &ps, nil, "an object"); err != nil {
+			return SyntaxError(err)
+		}
+	}
+	if err := Finish(d); err != nil {
+		return err
+	}
+	return ps.Err()
+}
