@@ -17,3 +17,5 @@ require (
 	golang.org/x/text v0.14.0 // indirect
 	golang.org/x/tools v0.52.0 // indirect
 )
+
+tool github.com/toolgen-go/toolgen/cmd/toolgen

@@ -168,7 +168,11 @@ func (p *parser) fill(mt *model.Type, t, u types.Type, syn ast.Expr, s *site) bo
 	// A type that decodes itself from a JSON string is a string, whatever its shape; the
 	// check comes after the identities of convertSyntax. Basic and pointer types have no
 	// methods of their own, and a named basic type is checked like any named type.
-	if _, isBasic := t.(*types.Basic); !isBasic {
+	_, isBasic := t.(*types.Basic)
+	// A pointer is T or null: its target is checked when the pointer case converts it (the
+	// method set of *T includes T's pointer methods, which would otherwise match here).
+	_, isPointer := t.(*types.Pointer)
+	if !isBasic && !isPointer {
 		if ok, ptr := implements(t, textUnmarshaler); ok {
 			mt.Kind = model.KindText
 			mt.TextPointer = ptr
