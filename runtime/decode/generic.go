@@ -17,6 +17,10 @@ const SupportsGeneratedV1 = true
 // Grow appends a zero element to *s and returns a pointer to it, valid until the next append.
 func Grow[S ~[]E, E any](s *S) *E {
 	var zero E
+	if cap(*s) == 0 {
+		// Start at four items, as encoding/json does, rather than growing 1, 2, 4.
+		*s = make(S, 0, 4)
+	}
 	*s = append(*s, zero)
 	return &(*s)[len(*s)-1]
 }

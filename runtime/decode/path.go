@@ -22,33 +22,33 @@ func (p *Path) Index(i int) Path { return Path{parent: p, index: i} }
 
 // String returns the JSON Pointer (RFC 6901): "" for the root, "/items/0/sku" below it.
 func (p *Path) String() string {
-	if p == nil {
-		return ""
-	}
-	var segs [16]*Path
-	levels := segs[:0]
-	for q := p; q != nil; q = q.parent {
-		levels = append(levels, q)
-	}
 	var b strings.Builder
-	for i := len(levels) - 1; i >= 0; i-- {
-		q := levels[i]
-		b.WriteByte('/')
-		if q.index >= 0 {
-			b.WriteString(strconv.Itoa(q.index))
-			continue
-		}
-		// RFC 6901: "~" is written "~0" and "/" is written "~1".
-		for j := 0; j < len(q.key); j++ {
-			switch c := q.key[j]; c {
-			case '~':
-				b.WriteString("~0")
-			case '/':
-				b.WriteString("~1")
-			default:
-				b.WriteByte(c)
-			}
+	p.write(&b)
+	return b.String()
+}
+
+// write appends the pointer of p, parents first. It copies bytes and never stores a *Path, so
+// paths stay on the decoder's stack: storing one anywhere would move every path of every call
+// to the heap.
+func (p *Path) write(b *strings.Builder) {
+	if p == nil {
+		return
+	}
+	p.parent.write(b)
+	b.WriteByte('/')
+	if p.index >= 0 {
+		b.WriteString(strconv.Itoa(p.index))
+		return
+	}
+	// RFC 6901: "~" is written "~0" and "/" is written "~1".
+	for j := 0; j < len(p.key); j++ {
+		switch c := p.key[j]; c {
+		case '~':
+			b.WriteString("~0")
+		case '/':
+			b.WriteString("~1")
+		default:
+			b.WriteByte(c)
 		}
 	}
-	return b.String()
 }

@@ -106,23 +106,35 @@ func WrongType(d *Decoder, ps *Problems, p *Path, want string) error {
 }
 
 // ReadString reads a string; ok is false when the value was not a string (a problem has been
-// recorded and the value skipped).
+// recorded and the value skipped). Strings decode as encoding/json decodes them.
 func ReadString(d *Decoder, ps *Problems, p *Path) (s string, ok bool, err error) {
 	if d.Next() != jx.String {
 		return "", false, WrongType(d, ps, p, "a string")
 	}
-	s, err = d.Str()
+	raw, err := d.Raw()
+	if err != nil {
+		return "", false, err
+	}
+	s, err = unquote(raw)
 	return s, err == nil, err
 }
 
-// ReadStringBytes reads a string without copying it when it has no escapes; the bytes are
-// valid until the next read. Enum decoders use it to match values without allocating.
+// ReadStringBytes reads a string without copying it when it has no escapes or non-ASCII
+// bytes; the bytes are valid until the next read. Enum decoders use it to match values without
+// allocating.
 func ReadStringBytes(d *Decoder, ps *Problems, p *Path) (b []byte, ok bool, err error) {
 	if d.Next() != jx.String {
 		return nil, false, WrongType(d, ps, p, "a string")
 	}
-	b, err = d.StrBytes()
-	return b, err == nil, err
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, false, err
+	}
+	if plain := raw[1 : len(raw)-1]; plainRun(plain) == len(plain) {
+		return plain, true, nil
+	}
+	s, err := unquote(raw)
+	return []byte(s), err == nil, err
 }
 
 // ReadBool reads a boolean.

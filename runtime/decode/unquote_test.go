@@ -1,0 +1,52 @@
+package decode
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// unquoteCases are string literals with every escape, surrogate pairs and lone halves,
+// invalid UTF-8, control characters and malformed escapes.
+var unquoteCases = []string{
+	`""`, `"plain"`, `"a\"b\\c\/d"`, `"\b\f\n\r\t"`, `"\u00e9\u4e16"`, `"\ud83d\ude00"`,
+	`"\ud83d"`, `"\ude00x"`, `"\ud83dx"`, `"\ud83d\u0041"`, "\"caf\xc3\xa9\"", "\"bad\xff\xfebytes\"",
+	"\"trunc\xe2\x82\"", "\"tab\there\"", `"\x"`, `"\u12"`, `"\u12g4"`, `"end\"`, "\"nul\x00\"",
+	`"` + string(make([]byte, 40)) + `"`, `"long plain text that spans more than eight bytes"`,
+	`"mixed é and \n escapes é"`,
+}
+
+// TestUnquoteMatchesEncodingJSON checks that strings decode exactly as encoding/json decodes
+// them, and that what it refuses, this refuses.
+func TestUnquoteMatchesEncodingJSON(t *testing.T) {
+	for _, c := range unquoteCases {
+		checkUnquote(t, []byte(c))
+	}
+}
+
+func FuzzUnquote(f *testing.F) {
+	for _, c := range unquoteCases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		lit := append(append([]byte{'"'}, body...), '"')
+		checkUnquote(t, lit)
+	})
+}
+
+func checkUnquote(t *testing.T, lit []byte) {
+	t.Helper()
+	var want string
+	wantErr := json.Unmarshal(lit, &want)
+	if wantErr != nil {
+		// encoding/json refuses the whole document, for example when the body ends the
+		// literal early; only a well-formed literal must decode equally.
+		if got, err := unquote(lit); err == nil && json.Valid(lit) {
+			t.Errorf("unquote(%q) = %q, but encoding/json refuses it: %v", lit, got, wantErr)
+		}
+		return
+	}
+	got, err := unquote(lit)
+	if err != nil || got != want {
+		t.Errorf("unquote(%q) = %q, %v; encoding/json gives %q", lit, got, err, want)
+	}
+}
