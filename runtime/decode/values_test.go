@@ -1,0 +1,194 @@
+package decode
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+func TestPathString(t *testing.T) {
+	var root *Path
+	items := root.Key("items")
+	first := items.Index(0)
+	odd := first.Key("a/b~c")
+	for _, c := range []struct {
+		p    *Path
+		want string
+	}{{root, ""}, {&items, "/items"}, {&first, "/items/0"}, {&odd, "/items/0/a~1b~0c"}} {
+		if got := c.p.String(); got != c.want {
+			t.Errorf("path = %q, want %q", got, c.want)
+		}
+	}
+}
+
+// problemsOf decodes one value with read and returns the problems recorded.
+func problemsOf(t *testing.T, doc string, read func(d *Decoder, ps *Problems, p *Path) error) []runtime.Problem {
+	t.Helper()
+	d := Acquire([]byte(doc))
+	defer Release(d)
+	var ps Problems
+	p := (*Path)(nil).Key("v")
+	if err := read(d, &ps, &p); err != nil {
+		t.Fatalf("%s: syntax error %v", doc, err)
+	}
+	return ps.list
+}
+
+func TestReadIntFollowsJSONSchemaIntegers(t *testing.T) {
+	cases := []struct {
+		doc     string
+		want    int64
+		problem string
+	}{
+		{"12", 12, ""},
+		{"-7", -7, ""},
+		{"2.0", 2, ""}, // JSON Schema: a number with a zero fraction is an integer
+		{"1e2", 100, ""},
+		{"-0", 0, ""},
+		{"1.5", 0, "/v: must be an integer, got 1.5"},
+		{"128", 0, "/v: must be at most 127, got 128"},
+		{"-129", 0, "/v: must be at least -128, got -129"},
+		{"1e400", 0, "/v: must be at most 127, got 1e400"},
+		{`"3"`, 0, `/v: must be an integer, got "3"`},
+		{"null", 0, "/v: must be an integer, got null"},
+	}
+	for _, c := range cases {
+		var got int64
+		problems := problemsOf(t, c.doc, func(d *Decoder, ps *Problems, p *Path) error {
+			v, _, err := ReadInt(d, ps, p, -128, 127)
+			got = v
+			return err
+		})
+		if c.problem == "" {
+			if len(problems) != 0 || got != c.want {
+				t.Errorf("%s: got %d %v, want %d", c.doc, got, problems, c.want)
+			}
+			continue
+		}
+		if len(problems) != 1 || problems[0].String() != c.problem {
+			t.Errorf("%s: problems %v, want %q", c.doc, problems, c.problem)
+		}
+	}
+}
+
+func TestReadUint(t *testing.T) {
+	problems := problemsOf(t, "-1", func(d *Decoder, ps *Problems, p *Path) error {
+		_, _, err := ReadUint(d, ps, p, 255)
+		return err
+	})
+	if len(problems) != 1 || problems[0].Message != "must be at least 0, got -1" {
+		t.Errorf("problems %v", problems)
+	}
+	problems = problemsOf(t, "18446744073709551615", func(d *Decoder, ps *Problems, p *Path) error {
+		v, ok, err := ReadUint(d, ps, p, 1<<64-1)
+		if !ok || v != 1<<64-1 {
+			t.Errorf("max uint64 read as %d, %v", v, ok)
+		}
+		return err
+	})
+	if len(problems) != 0 {
+		t.Errorf("problems %v", problems)
+	}
+}
+
+func TestReadDurationAndTime(t *testing.T) {
+	var dur time.Duration
+	problemsOf(t, `"1h30m"`, func(d *Decoder, ps *Problems, p *Path) error {
+		v, _, err := ReadDuration(d, ps, p)
+		dur = v
+		return err
+	})
+	if dur != 90*time.Minute {
+		t.Errorf("duration %v", dur)
+	}
+	var at time.Time
+	problems := problemsOf(t, `"2024-12-31t23:59:60z"`, func(d *Decoder, ps *Problems, p *Path) error {
+		v, _, err := ReadTime(d, ps, p)
+		at = v
+		return err
+	})
+	// RFC 3339 allows a lower-case t and z and a leap second, which Go's parser refuses.
+	if len(problems) != 0 || !at.Equal(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("leap second: %v %v", at, problems)
+	}
+}
+
+func TestProblemsAreCapped(t *testing.T) {
+	var ps Problems
+	for i := range MaxProblems + 7 {
+		p := (*Path)(nil).Index(i)
+		ps.Add(&p, "bad")
+	}
+	var ae *runtime.ArgsError
+	if !errors.As(ps.Err(), &ae) || len(ae.Problems) != MaxProblems+1 {
+		t.Fatalf("got %v", ps.Err())
+	}
+	if last := ae.Problems[MaxProblems].Message; last != "… and 7 more problems" {
+		t.Errorf("last problem %q", last)
+	}
+	if ps.Len() != MaxProblems+7 {
+		t.Errorf("Len %d", ps.Len())
+	}
+}
+
+func TestUnknownSuggests(t *testing.T) {
+	var ps Problems
+	ps.Unknown(nil, []byte("citty"), []string{"city", "unit"})
+	ps.Unknown(nil, []byte("zzz"), []string{"city", "unit"})
+	ps.Unknown(nil, []byte("x"), nil)
+	want := []string{
+		`/citty: unknown property, did you mean "city"?`,
+		`/zzz: unknown property; expected one of "city", "unit"`,
+		"/x: unknown property; this object takes no properties",
+	}
+	for i, w := range want {
+		if got := ps.list[i].String(); got != w {
+			t.Errorf("problem %d = %q, want %q", i, got, w)
+		}
+	}
+}
+
+func TestNoArgs(t *testing.T) {
+	for _, ok := range []string{"", " ", "{}", " { } ", "null"} {
+		if err := NoArgs([]byte(ok)); err != nil {
+			t.Errorf("NoArgs(%q) = %v", ok, err)
+		}
+	}
+	for doc, want := range map[string]string{
+		`{"x":1}`: "/x: unknown property; this object takes no properties",
+		`[1]`:     "must be an object, got an array",
+		`{} {}`:   "found more data after it",
+		`{`:       "not valid JSON",
+	} {
+		if err := NoArgs([]byte(doc)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("NoArgs(%q) = %v, want %q", doc, err, want)
+		}
+	}
+}
+
+func TestIsMultipleOfIsExact(t *testing.T) {
+	for _, c := range []struct {
+		raw, m string
+		want   bool
+	}{{"0.3", "0.1", true}, {"0.35", "0.1", false}, {"10", "2.5", true}, {"1e3", "7", false}, {"7", "0", false}} {
+		if got := IsMultipleOf([]byte(c.raw), c.m); got != c.want {
+			t.Errorf("IsMultipleOf(%s, %s) = %v", c.raw, c.m, got)
+		}
+	}
+}
+
+func ExampleProblems_Err() {
+	var ps Problems
+	city := (*Path)(nil).Key("city")
+	ps.Length(&city, "at least", 1, 0)
+	ps.Missing(nil, "unit")
+	fmt.Println(ps.Err())
+	// Output:
+	// invalid arguments:
+	// - /city: must be at least 1 character long, got 0
+	// - /unit: required property is missing
+}
