@@ -3,6 +3,7 @@ package decode
 import (
 	"encoding"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -138,7 +139,7 @@ func (ps *Problems) Length(p *Path, relation string, limit, got int) {
 // Count records a failed item or property count bound: "must have at most 10 items, got 12".
 func (ps *Problems) Count(p *Path, relation string, limit, got int, noun string) {
 	if limit != 1 {
-		noun += "s"
+		noun = plural(noun)
 	}
 	ps.Add(p, "must have "+relation+" "+strconv.Itoa(limit)+" "+noun+", got "+strconv.Itoa(got))
 }
@@ -189,4 +190,12 @@ func MustTime(s string) time.Time {
 		panic("toolgen: invalid generated default time " + strconv.Quote(s))
 	}
 	return t
+}
+
+// plural makes the plural of the nouns generated code counts with: item, property.
+func plural(noun string) string {
+	if strings.HasSuffix(noun, "y") {
+		return strings.TrimSuffix(noun, "y") + "ies"
+	}
+	return noun + "s"
 }

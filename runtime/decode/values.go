@@ -156,7 +156,15 @@ func ReadInt(d *Decoder, ps *Problems, p *Path, min, max int64) (v int64, ok boo
 	if err != nil {
 		return 0, false, err
 	}
-	if n, exact := parseInt(raw); exact {
+	n, exact := parseInt(raw)
+	if !exact {
+		// Nineteen digits may still fit; only a fraction, an exponent or an overflow needs the
+		// exact decimal path below.
+		if v, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+			n, exact = v, true
+		}
+	}
+	if exact {
 		if n < min {
 			ps.Add(p, "must be at least "+strconv.FormatInt(min, 10)+", got "+Shown(raw))
 			return 0, false, nil

@@ -3,6 +3,8 @@ package decode
 import (
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -72,6 +74,37 @@ func TestReadIntFollowsJSONSchemaIntegers(t *testing.T) {
 		if len(problems) != 1 || problems[0].String() != c.problem {
 			t.Errorf("%s: problems %v, want %q", c.doc, problems, c.problem)
 		}
+	}
+}
+
+func TestReadIntExtremes(t *testing.T) {
+	for _, doc := range []string{"9223372036854775807", "-9223372036854775808"} {
+		problems := problemsOf(t, doc, func(d *Decoder, ps *Problems, p *Path) error {
+			v, ok, err := ReadInt(d, ps, p, math.MinInt64, math.MaxInt64)
+			if !ok || strconv.FormatInt(v, 10) != doc {
+				t.Errorf("%s read as %d, %v", doc, v, ok)
+			}
+			return err
+		})
+		if len(problems) != 0 {
+			t.Errorf("%s: %v", doc, problems)
+		}
+	}
+	problems := problemsOf(t, "9223372036854775808", func(d *Decoder, ps *Problems, p *Path) error {
+		_, _, err := ReadInt(d, ps, p, math.MinInt64, math.MaxInt64)
+		return err
+	})
+	if len(problems) != 1 || problems[0].Message != "must be at most 9223372036854775807, got 9223372036854775808" {
+		t.Errorf("one past MaxInt64: %v", problems)
+	}
+}
+
+func TestCountPlural(t *testing.T) {
+	var ps Problems
+	ps.Count(nil, "at most", 3, 4, "property")
+	ps.Count(nil, "at least", 1, 0, "item")
+	if ps.list[0].Message != "must have at most 3 properties, got 4" || ps.list[1].Message != "must have at least 1 item, got 0" {
+		t.Errorf("got %v", ps.list)
 	}
 }
 
