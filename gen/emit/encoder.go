@@ -174,38 +174,38 @@ func (g *generator) encodeObject(t *model.Type, v jen.Code) ([]jen.Code, error) 
 }
 
 // omitCondition renders the condition under which an omitempty or omitzero field is written,
-// or nil when it always is.
+// or nil when it always is. Scalars and pointers are empty exactly when they are zero; the two
+// options differ on containers (omitempty: no items; omitzero: nil) and structs (omitempty
+// never omits them; omitzero asks IsZero).
 func omitCondition(f *model.Field, v *jen.Statement) jen.Code {
+	if !f.OmitEmpty && !f.OmitZero {
+		return nil
+	}
 	t := f.Type
+	switch t.Kind {
+	case model.KindString:
+		return jen.Add(v.Clone()).Op("!=").Lit("")
+	case model.KindBool:
+		return v.Clone()
+	case model.KindInt, model.KindUint, model.KindFloat, model.KindDuration:
+		return jen.Add(v.Clone()).Op("!=").Lit(0)
+	case model.KindPointer, model.KindAny:
+		return jen.Add(v.Clone()).Op("!=").Nil()
+	}
 	if f.OmitEmpty {
 		switch t.Kind {
-		case model.KindString:
-			return jen.Add(v.Clone()).Op("!=").Lit("")
-		case model.KindBool:
-			return v.Clone()
-		case model.KindInt, model.KindUint, model.KindFloat, model.KindDuration:
-			return jen.Add(v.Clone()).Op("!=").Lit(0)
-		case model.KindPointer, model.KindAny:
-			return jen.Add(v.Clone()).Op("!=").Nil()
 		case model.KindSlice, model.KindMap, model.KindBytes, model.KindRawJSON, model.KindArray:
 			return jen.Len(v.Clone()).Op("!=").Lit(0)
 		}
-	}
-	if f.OmitZero {
-		switch t.Kind {
-		case model.KindString:
-			return jen.Add(v.Clone()).Op("!=").Lit("")
-		case model.KindBool:
-			return v.Clone()
-		case model.KindInt, model.KindUint, model.KindFloat, model.KindDuration:
-			return jen.Add(v.Clone()).Op("!=").Lit(0)
-		case model.KindPointer, model.KindAny, model.KindSlice, model.KindMap, model.KindBytes, model.KindRawJSON:
-			return jen.Add(v.Clone()).Op("!=").Nil()
-		case model.KindTime:
-			return jen.Op("!").Add(v.Clone()).Dot("IsZero").Call()
-		default:
-			return jen.Op("!").Qual(encodePath, "IsZero").Call(v.Clone())
+		if !f.OmitZero {
+			return nil
 		}
 	}
-	return nil
+	switch t.Kind {
+	case model.KindSlice, model.KindMap, model.KindBytes, model.KindRawJSON:
+		return jen.Add(v.Clone()).Op("!=").Nil()
+	case model.KindTime:
+		return jen.Op("!").Add(v.Clone()).Dot("IsZero").Call()
+	}
+	return jen.Op("!").Qual(encodePath, "IsZero").Call(v.Clone())
 }
