@@ -48,8 +48,9 @@ type Tool struct {
 	// structured result, or nil.
 	InputSchema  json.RawMessage
 	OutputSchema json.RawMessage
-	// Schemas holds provider-specific variants of the input schema, keyed by provider name.
-	Schemas map[string]json.RawMessage
+	// Variants holds the input schema converted for each provider, keyed by the Variant*
+	// constants; generated code precomputes them so that nothing is converted at run time.
+	Variants map[string]Variant
 
 	// Bind decodes and validates raw JSON arguments in one pass. On success it returns a call
 	// ready to run; on invalid arguments it returns an *ArgsError listing every problem.
