@@ -36,10 +36,10 @@ func (g *generator) argsDecoder(t *model.Type) (string, error) {
 		return "", err
 	}
 	name := "toolgenDecodeArgs" + g.typeIdent(t)
-	if g.decoders[argsKey(t)] {
+	if g.argsDecoders[t] {
 		return name, nil
 	}
-	g.decoders[argsKey(t)] = true
+	g.argsDecoders[t] = true
 	typ, err := g.typeExpr(t)
 	if err != nil {
 		return "", err
@@ -58,9 +58,6 @@ func (g *generator) argsDecoder(t *model.Type) (string, error) {
 	g.decodeDecls = append(g.decodeDecls, decl{name: name, code: code})
 	return name, nil
 }
-
-// argsKey distinguishes the entry point of a type from its struct decoder in g.decoders.
-func argsKey(t *model.Type) *model.Type { return &model.Type{Kind: t.Kind, Named: t.Named, Elem: t} }
 
 // structDecoder returns the name of the decode function of a named struct type, queueing its
 // emission the first time.
@@ -158,7 +155,9 @@ func (g *generator) object(t *model.Type, target lvalue, at pathVar, label strin
 				jen.Continue(),
 			),
 			jen.Id(seen).Index(jen.Lit(word)).Op("|=").Lit(1).Op("<<").Lit(int(bit)),
-			jen.Id(q).Op(":=").Add(at.call("Key", jen.Lit(f.JSONName))),
+		}
+		if reportsAt(f.Type) {
+			body = append(body, jen.Id(q).Op(":=").Add(at.call("Key", jen.Lit(f.JSONName))))
 		}
 		body = append(body, value...)
 		cases = append(cases, jen.Case(jen.Lit(f.JSONName)).Block(body...))
@@ -315,6 +314,16 @@ func (g *generator) value(t *model.Type, c *model.Constraints, nullable bool, ta
 		return g.mapValue(t, c, target, at, label)
 	}
 	return nil, fmt.Errorf("internal error: no decoder for %s (%s)", label, t.Kind)
+}
+
+// reportsAt reports whether the decoding of a value of type t can record a problem, and so
+// needs its path: any JSON value is a valid json.RawMessage or any (null included, through a
+// pointer), so their decoding declares no path, which Go would reject as unused.
+func reportsAt(t *model.Type) bool {
+	for t.Kind == model.KindPointer {
+		t = t.Elem
+	}
+	return t.Kind != model.KindRawJSON && t.Kind != model.KindAny
 }
 
 // readInto renders `if a, ok, err := decode.READ(d, ps, at); err != nil { return err } else
@@ -628,11 +637,18 @@ func (g *generator) numberChecks(c *model.Constraints, v jen.Code, integer, unsi
 		if limit == nil {
 			return
 		}
-		lhs := jen.Add(v)
-		if integer && !(integralLimit(limit.Text, unsigned)) {
-			lhs = jen.Float64().Call(v)
+		var cond jen.Code
+		switch {
+		case !integer:
+			// A float64 comparison can be wrong when the number and the limit round to the same
+			// float64 (1e-400 and 0): CompareFloat then compares the decimals exactly.
+			cond = jen.Qual(decodePath, "CompareFloat").Call(v, rawText(), jen.Id(goNumber(limit.Text)), jen.Lit(limit.Text)).Op(op).Lit(0)
+		case integralLimit(limit.Text, unsigned):
+			cond = jen.Add(v).Op(op).Id(goNumber(limit.Text))
+		default:
+			cond = jen.Float64().Call(v).Op(op).Id(goNumber(limit.Text))
 		}
-		out = append(out, jen.If(lhs.Op(op).Id(goNumber(limit.Text))).Block(
+		out = append(out, jen.If(cond).Block(
 			jen.Id("ps").Dot("Bound").Call(at.ptr(), jen.Lit(relation), jen.Lit(limit.Text), got)))
 	}
 	bound(c.Minimum, "<", "at least")
@@ -675,10 +691,12 @@ func (g *generator) slice(t *model.Type, c *model.Constraints, target lvalue, at
 	if err != nil {
 		return nil, err
 	}
-	loopBody := append([]jen.Code{
-		jen.Id(q).Op(":=").Add(at.call("Index", jen.Id(i))),
-		jen.Id(e).Op(":=").Qual(decodePath, "Grow").Call(jen.Op("&").Add(target())),
-	}, elem...)
+	var loopBody []jen.Code
+	if reportsAt(t.Elem) {
+		loopBody = append(loopBody, jen.Id(q).Op(":=").Add(at.call("Index", jen.Id(i))))
+	}
+	loopBody = append(loopBody, jen.Id(e).Op(":=").Qual(decodePath, "Grow").Call(jen.Op("&").Add(target())))
+	loopBody = append(loopBody, elem...)
 	body := []jen.Code{
 		jen.List(jen.Id(it), jen.Err()).Op(":=").Id("d").Dot("ArrIter").Call(),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
@@ -714,10 +732,13 @@ func (g *generator) array(t *model.Type, c *model.Constraints, target lvalue, at
 	if err != nil {
 		return nil, err
 	}
-	loopBody := append([]jen.Code{
+	loopBody := []jen.Code{
 		jen.If(jen.Id(i).Op(">=").Lit(t.Len)).Block(returnIfErr(jen.Id("d").Dot("Skip").Call()), jen.Continue()),
-		jen.Id(q).Op(":=").Add(at.call("Index", jen.Id(i))),
-	}, elem...)
+	}
+	if reportsAt(t.Elem) {
+		loopBody = append(loopBody, jen.Id(q).Op(":=").Add(at.call("Index", jen.Id(i))))
+	}
+	loopBody = append(loopBody, elem...)
 	body := []jen.Code{
 		jen.List(jen.Id(it), jen.Err()).Op(":=").Id("d").Dot("ArrIter").Call(),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),

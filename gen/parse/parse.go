@@ -359,11 +359,8 @@ func (p *parser) newTool(o *docOwner, goName string, namePos token.Pos) *model.T
 		p.diags.Errorf(t.Pos, "tool name %q derived from %s is not a valid tool name", t.Name, goName).
 			WithHint("add //tool:name NAME matching %s", toolNamePattern)
 	}
+	// A missing description is an error, which the check phase reports with the others.
 	t.Description, t.Detail = describe(o.doc, goName, description)
-	if t.Description == "" {
-		p.diags.Warnf(t.Pos, "tool %s has no description", t.Name).
-			WithHint("write a doc comment on %s: its first paragraph tells the model what the tool does", goName)
-	}
 	return t
 }
 

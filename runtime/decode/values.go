@@ -285,6 +285,33 @@ func IsMultipleOf(raw []byte, m string) bool {
 	return x.Quo(x, y).IsInt()
 }
 
+// CompareNumber compares the JSON number raw with the decimal limit exactly, as JSON Schema
+// validators do, and returns -1, 0 or +1. A float64 comparison is exact except when raw and
+// limit round to the same float64 (5.000000000000000000001 and 5, 1e-400 and 0), so generated
+// code needs it only then. Text that is not a number compares as equal.
+func CompareNumber(raw []byte, limit string) int {
+	x, ok1 := new(big.Rat).SetString(string(raw))
+	y, ok2 := new(big.Rat).SetString(limit)
+	if !ok1 || !ok2 {
+		return 0
+	}
+	return x.Cmp(y)
+}
+
+// CompareFloat compares the number v, read from the JSON text raw, with a limit given both as
+// a float64 and as its decimal text: by float64 when that decides it, exactly when both round
+// to the same float64. Generated float bounds call it so that they agree with JSON Schema
+// validators, which compare decimals.
+func CompareFloat(v float64, raw []byte, limit float64, limitText string) int {
+	switch {
+	case v < limit:
+		return -1
+	case v > limit:
+		return 1
+	}
+	return CompareNumber(raw, limitText)
+}
+
 // ReadTime reads an RFC 3339 date-time string.
 func ReadTime(d *Decoder, ps *Problems, p *Path) (t time.Time, ok bool, err error) {
 	s, ok, err := ReadString(d, ps, p)
@@ -430,22 +457,21 @@ func ReadAny(d *Decoder) (any, error) {
 // An invalid byte counts as one, as it does once encoding/json has replaced it with U+FFFD.
 func RuneCount(s string) int { return utf8.RuneCountInString(s) }
 
-// NoArgs checks the arguments of a tool that takes none: an empty object (or nothing, or
-// null). Anything else is a problem, so a model learns the tool ignored what it sent.
+// NoArgs checks the arguments of a tool that takes none: an empty object, exactly as its
+// schema says, like the decoder of any other tool. Anything else is a problem, so a model
+// learns the tool ignored what it sent. (The registry turns no arguments and null into {}
+// before binding; Bind itself agrees with the schema.)
 func NoArgs(data []byte) error {
 	d := Acquire(data)
 	defer Release(d)
 	var ps Problems
 	switch d.Next() {
 	case jx.Invalid:
-		if err := d.Skip(); err != io.EOF {
-			return SyntaxError(err)
+		err := d.Skip()
+		if err == nil {
+			err = io.ErrUnexpectedEOF
 		}
-		return nil
-	case jx.Null:
-		if err := d.Null(); err != nil {
-			return SyntaxError(err)
-		}
+		return SyntaxError(err)
 	case jx.Object:
 		it, err := d.ObjIter()
 		if err != nil {

@@ -186,7 +186,7 @@ func TestUnknownSuggests(t *testing.T) {
 }
 
 func TestNoArgs(t *testing.T) {
-	for _, ok := range []string{"", " ", "{}", " { } ", "null"} {
+	for _, ok := range []string{"{}", " { } "} {
 		if err := NoArgs([]byte(ok)); err != nil {
 			t.Errorf("NoArgs(%q) = %v", ok, err)
 		}
@@ -196,9 +196,27 @@ func TestNoArgs(t *testing.T) {
 		`[1]`:     "must be an object, got an array",
 		`{} {}`:   "found more data after it",
 		`{`:       "not valid JSON",
+		`null`:    "must be an object, got null",
+		``:        "not valid JSON: unexpected end of input",
+		` `:       "not valid JSON: unexpected end of input",
 	} {
 		if err := NoArgs([]byte(doc)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("NoArgs(%q) = %v, want %q", doc, err, want)
+		}
+	}
+}
+
+func TestCompareNumberIsExact(t *testing.T) {
+	for _, c := range []struct {
+		raw, limit string
+		want       int
+	}{
+		{"5.000000000000000000001", "5", 1}, {"4.999999999999999999999", "5", -1}, {"5.0", "5", 0},
+		{"1e-400", "0", 1}, {"-1e-400", "0", -1}, {"-0", "0", 0}, {"0.1", "0.1", 0}, {"1e2", "100", 0},
+		{"x", "1", 0},
+	} {
+		if got := CompareNumber([]byte(c.raw), c.limit); got != c.want {
+			t.Errorf("CompareNumber(%s, %s) = %d, want %d", c.raw, c.limit, got, c.want)
 		}
 	}
 }

@@ -566,7 +566,7 @@ func toolgenDecodeItem(d *decode.Decoder, p *decode.Path, v *Item, ps *decode.Pr
 				if f9, raw9, ok9, err := decode.ReadFloat(d, ps, &q8, 64); err != nil {
 					return err
 				} else if ok9 {
-					if f9 <= 0 {
+					if decode.CompareFloat(f9, raw9, 0, "0") <= 0 {
 						ps.Bound(&q8, "greater than", "0", decode.Shown(raw9))
 					}
 					v.Price = float64(f9)
