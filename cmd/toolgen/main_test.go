@@ -71,9 +71,11 @@ func must(b []byte, err error) []byte {
 	return b
 }
 
-const handler = `package m
+// handler is a tool package. Its go:generate line is spliced in so that go generate in this
+// repository does not run it.
+var handler = `package m
 
-//go:generate go tool toolgen
+//go:` + `generate go tool toolgen
 
 import "context"
 
