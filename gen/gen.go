@@ -4,11 +4,13 @@
 // The pipeline runs in phases, each in its own package, with the model (gen/model) as the
 // only thing passed between them:
 //
-//	load   (gen/load)   go/packages, with -tags=toolgen so earlier output is ignored
-//	parse  (gen/parse)  directives, doc comments, types and tags → model, with positions
-//	check  (gen/check)  checks across tools and packages: names, examples, hints, …
-//	schema (gen/schema) model → JSON Schema 2020-12 (input and output)
-//	emit   (gen/emit)   model → Go source, with jennifer
+//	load     (gen/load)     go/packages, with -tags=toolgen so earlier output is ignored
+//	parse    (gen/parse)    directives, doc comments, types and tags → model, with positions
+//	check    (gen/check)    checks across tools and packages: names, examples, hints, …
+//	provider (gen/provider) what each enabled provider (-providers) cannot take, at the
+//	                        field concerned; emit embeds the same conversions as Tool.Variants
+//	schema   (gen/schema)   model → JSON Schema 2020-12 (input and output)
+//	emit     (gen/emit)     model → Go source, with jennifer
 //
 // Every user error is a diagnostic (gen/diag) at file:line:col; all are collected before
 // anything is written, and nothing is written when there is one. Generate returns the files
@@ -31,6 +33,7 @@ import (
 	"github.com/toolgen-go/toolgen/gen/load"
 	"github.com/toolgen-go/toolgen/gen/model"
 	"github.com/toolgen-go/toolgen/gen/parse"
+	"github.com/toolgen-go/toolgen/gen/provider"
 	"github.com/toolgen-go/toolgen/gen/schema"
 )
 
@@ -45,6 +48,9 @@ type Config struct {
 	Output     string   // generated file name; default DefaultOutput
 	SchemasDir string   // when set, also write <tool>.schema.json files there (relative to Dir)
 	Strict     bool     // warnings fail the run
+	// Providers limits the provider variants emitted and checked (gen/provider names: openai,
+	// anthropic, gemini, mcp); empty means all of them.
+	Providers []string
 }
 
 // File is one file toolgen owns: its absolute path and content. A nil Content means the file
@@ -77,6 +83,10 @@ func Generate(ctx context.Context, cfg Config) (*Result, error) {
 	if cfg.Output != filepath.Base(cfg.Output) || !strings.HasSuffix(cfg.Output, ".go") {
 		return nil, fmt.Errorf("-output must be a file name ending in .go, got %q", cfg.Output)
 	}
+	providers, err := provider.Parse(strings.Join(cfg.Providers, ","))
+	if err != nil {
+		return nil, fmt.Errorf("-providers: %w", err)
+	}
 	res := &Result{Diagnostics: &diag.List{}}
 	loader, pkgs, err := load.New(ctx, cfg.Dir, cfg.Patterns, cfg.Tags, res.Diagnostics)
 	if err != nil {
@@ -96,12 +106,13 @@ func Generate(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	slices.SortFunc(res.Packages, func(a, b *model.Package) int { return strings.Compare(a.Path, b.Path) })
 	check.Run(res.Packages, res.Diagnostics)
+	provider.Run(res.Packages, providers, res.Diagnostics)
 	if res.Failed(cfg.Strict) {
 		return res, nil
 	}
 
 	for _, m := range res.Packages {
-		src, err := emit.File(m)
+		src, err := emit.File(m, emit.Providers(providers...))
 		if err != nil {
 			return nil, err
 		}

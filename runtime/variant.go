@@ -1,6 +1,12 @@
 package runtime
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+)
 
 // Keys of Tool.Variants: the provider dialects toolgen precomputes when it generates code.
 const (
@@ -28,6 +34,10 @@ type Variant struct {
 	NullMeansAbsent []string
 	// Renames lists properties renamed because the provider rejects their names (Gemini).
 	Renames []Rename
+	// Loops lists the recursive places of the schema: the value at a Loop's Path has the shape
+	// of the value at its Target, an ancestor, so the pointers of NullMeansAbsent and Renames
+	// that lie below Target apply below Path as well, at any depth.
+	Loops []Loop
 	// Moved lists the keywords the provider cannot express: restated in the description and
 	// still enforced by the decoder, or dropped.
 	Moved []string
@@ -39,4 +49,147 @@ type Rename struct {
 	Path string
 	From string
 	To   string
+}
+
+// Loop is one recursive place of a schema: the value at Path (a JSON Pointer in canonical
+// names, "*" for every item) has the same shape as the value at Target, one of its ancestors.
+type Loop struct {
+	Path   string
+	Target string
+}
+
+// maxRestoreDepth bounds the nesting Restore follows, so hostile input cannot exhaust the stack.
+const maxRestoreDepth = 10000
+
+// Restore undoes the conversion on arguments a provider sent for this variant, giving the
+// arguments the canonical schema (and so the generated decoder) expects: a null at a
+// NullMeansAbsent place is removed, as if the model had left the property out, and a renamed
+// property gets its canonical name back. Other values are kept; strings may come back with
+// different escapes, numbers keep their text. Arguments that are not JSON come back unchanged
+// with the syntax error, so the caller can hand them to the decoder, which tells the model.
+func (v Variant) Restore(args []byte) ([]byte, error) {
+	if len(v.NullMeansAbsent) == 0 && len(v.Renames) == 0 {
+		return args, nil
+	}
+	r := restorer{absent: map[string]bool{}, renames: map[string]map[string]string{}, loops: map[string]string{}}
+	for _, p := range v.NullMeansAbsent {
+		r.absent[p] = true
+	}
+	for _, rn := range v.Renames {
+		if r.renames[rn.Path] == nil {
+			r.renames[rn.Path] = map[string]string{}
+		}
+		r.renames[rn.Path][rn.To] = rn.From
+	}
+	for _, l := range v.Loops {
+		r.loops[l.Path] = l.Target
+	}
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.UseNumber()
+	var buf bytes.Buffer
+	if err := r.value(dec, &buf, "", 0); err != nil {
+		return args, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return args, errors.New("invalid JSON: text after the arguments")
+	}
+	return buf.Bytes(), nil
+}
+
+type restorer struct {
+	absent  map[string]bool
+	renames map[string]map[string]string // object path → provider name → canonical name
+	loops   map[string]string
+}
+
+// at returns the place of the value at path, following loops back to their targets.
+func (r *restorer) at(path string) string {
+	if t, ok := r.loops[path]; ok {
+		return t
+	}
+	return path
+}
+
+func (r *restorer) value(dec *json.Decoder, buf *bytes.Buffer, path string, depth int) error {
+	if depth > maxRestoreDepth {
+		return errors.New("arguments nested too deeply")
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	delim, ok := tok.(json.Delim)
+	if !ok {
+		return writeToken(buf, tok)
+	}
+	switch delim {
+	case '[':
+		buf.WriteByte('[')
+		item := r.at(path + "/*")
+		for i := 0; dec.More(); i++ {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			if err := r.value(dec, buf, item, depth+1); err != nil {
+				return err
+			}
+		}
+		buf.WriteByte(']')
+	case '{':
+		buf.WriteByte('{')
+		written := 0
+		var member bytes.Buffer
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			key, _ := kt.(string)
+			if from, ok := r.renames[path][key]; ok {
+				key = from
+			}
+			place := path + "/" + escapePointer(key)
+			member.Reset()
+			if err := r.value(dec, &member, r.at(place), depth+1); err != nil {
+				return err
+			}
+			if r.absent[place] && bytes.Equal(member.Bytes(), []byte("null")) {
+				continue
+			}
+			if written > 0 {
+				buf.WriteByte(',')
+			}
+			written++
+			if err := writeToken(buf, key); err != nil {
+				return err
+			}
+			buf.WriteByte(':')
+			buf.Write(member.Bytes())
+		}
+		buf.WriteByte('}')
+	}
+	// The closing delimiter.
+	_, err = dec.Token()
+	return err
+}
+
+func writeToken(buf *bytes.Buffer, tok json.Token) error {
+	if n, ok := tok.(json.Number); ok {
+		buf.WriteString(n.String())
+		return nil
+	}
+	b, err := json.Marshal(tok)
+	if err != nil {
+		return err
+	}
+	buf.Write(b)
+	return nil
+}
+
+// escapePointer escapes a property name as a JSON Pointer token (RFC 6901).
+func escapePointer(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }

@@ -39,6 +39,12 @@
 //	-tags LIST          extra build tags for loading, comma-separated
 //	-check              write nothing; print a unified diff and exit 1 when a file is stale
 //	-strict             treat warnings as errors
+//	-providers LIST     providers whose schema variants are emitted and checked, comma-separated:
+//	                    openai, anthropic, gemini, mcp (default all)
+//	-explain TOOL       write nothing; print what TOOL is sent to each provider: every schema
+//	                    variant, what the runtime undoes, and each keyword moved or dropped,
+//	                    with positions
+//	-provider P         with -explain: only provider P
 //	-help-directives    print the reference of every directive and tag key
 //	-debug-model        print the parsed model (for bug reports)
 //	-v                  list the files written or removed

@@ -12,6 +12,8 @@ import (
 	"github.com/toolgen-go/toolgen/gen"
 	"github.com/toolgen-go/toolgen/gen/diag"
 	"github.com/toolgen-go/toolgen/gen/parse"
+	"github.com/toolgen-go/toolgen/gen/provider"
+	"github.com/toolgen-go/toolgen/internal/suggest"
 )
 
 // Exit codes, as documented in the package doc.
@@ -38,6 +40,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		helpDirs   = fs.Bool("help-directives", false, "print the reference of every //tool: directive and tool:\"...\" tag key")
 		debugModel = fs.Bool("debug-model", false, "print the parsed model instead of generating (for bug reports)")
 		verbose    = fs.Bool("v", false, "list the files written or removed")
+		providers  = fs.String("providers", strings.Join(provider.All, ","), "comma-separated providers whose schema variants are emitted and checked")
+		explain    = fs.String("explain", "", "write nothing; print what `TOOL` is sent to each provider (see -provider)")
+		explainFor = fs.String("provider", "", "with -explain: only this `provider` (default: all of -providers)")
 	)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: toolgen [flags] [packages]\n\n")
@@ -56,6 +61,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, annotations.Help())
 		return exitOK
 	}
+	enabled, err := provider.Parse(*providers)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgen: -providers: %v\n", err)
+		return exitUsage
+	}
+	explained := enabled
+	if *explainFor != "" {
+		if *explain == "" {
+			fmt.Fprintf(stderr, "toolgen: -provider needs -explain TOOL\n")
+			return exitUsage
+		}
+		if explained, err = provider.Parse(*explainFor); err != nil || len(explained) != 1 {
+			fmt.Fprintf(stderr, "toolgen: -provider: want one of %s, got %q\n", strings.Join(provider.All, ", "), *explainFor)
+			return exitUsage
+		}
+	}
 	dir, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintf(stderr, "toolgen: %v\n", err)
@@ -67,6 +88,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Output:     *output,
 		SchemasDir: *schemas,
 		Strict:     *strict,
+		Providers:  enabled,
 	}
 	if *tags != "" {
 		cfg.Tags = strings.Split(*tags, ",")
@@ -77,6 +99,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	res.Diagnostics.Print(stderr, dir)
+	if *explain != "" {
+		return explainTool(stdout, stderr, res, *explain, explained, dir, *strict)
+	}
 	if res.Failed(*strict) {
 		return exitUser
 	}
@@ -105,4 +130,29 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return exitOK
+}
+
+// explainTool prints what the tool named name is sent to each provider. It writes nothing, and
+// exits 1 when the tool is unknown or the code has errors (the explanation is printed anyway
+// when the tool was parsed, since the errors may be what it explains).
+func explainTool(stdout, stderr io.Writer, res *gen.Result, name string, providers []string, dir string, strict bool) int {
+	var names []string
+	for _, p := range res.Packages {
+		for _, t := range p.Tools {
+			if t.Name == name {
+				provider.Explain(stdout, t, providers, dir)
+				if res.Failed(strict) {
+					return exitUser
+				}
+				return exitOK
+			}
+			names = append(names, t.Name)
+		}
+	}
+	msg := fmt.Sprintf("toolgen: -explain: no tool named %q", name)
+	if s := suggest.Closest(name, names); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	}
+	fmt.Fprintln(stderr, msg)
+	return exitUser
 }

@@ -1,0 +1,90 @@
+package provider
+
+import (
+	"slices"
+
+	"github.com/toolgen-go/toolgen/gen/diag"
+	"github.com/toolgen-go/toolgen/gen/model"
+	"github.com/toolgen-go/toolgen/gen/schema"
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// Per-request limits that span tools: OpenAI refuses more than 128 tools, Gemini more than 128
+// function declarations (Vertex), Anthropic more than 20 strict tools.
+const (
+	maxToolsPerRequest  = 128
+	maxStrictAnthropic  = 20
+	mcpOutputRootNeeded = "object"
+)
+
+// Run converts every tool of the run for the enabled providers and records the errors and
+// warnings of the conversions in diags, each at the source position of the field (or type,
+// or tool) it concerns; notes stay for -explain. It also checks what spans tools or is not in
+// the input schema: the per-request tool counts, and MCP's object root for output schemas.
+func Run(pkgs []*model.Package, providers []string, diags *diag.List) {
+	var tools []*model.Tool
+	for _, p := range pkgs {
+		for _, t := range p.Tools {
+			if t != nil {
+				tools = append(tools, t)
+			}
+		}
+	}
+	strictAnthropic := 0
+	for _, t := range tools {
+		variants, findings := Convert(schema.Input(t), providers)
+		for _, f := range findings {
+			record(diags, t, f)
+		}
+		if _, ok := variants[runtime.VariantAnthropicStrict]; ok {
+			strictAnthropic++
+		}
+		if slices.Contains(providers, MCP) {
+			checkMCPOutput(t, diags)
+		}
+	}
+	if len(tools) > maxToolsPerRequest && (slices.Contains(providers, OpenAI) || slices.Contains(providers, Gemini)) {
+		diags.Warnf(tools[maxToolsPerRequest].Pos, "this run declares %d tools; OpenAI and Gemini take at most %d per request", len(tools), maxToolsPerRequest).
+			WithHint("send a subset per request (runtime.Registry.Subset)")
+	}
+	if strictAnthropic > maxStrictAnthropic {
+		diags.Warnf(tools[0].Pos, "%d tools have an Anthropic strict variant; a request takes at most %d strict tools", strictAnthropic, maxStrictAnthropic).
+			WithHint("send a subset per request, or send the others non-strict")
+	}
+}
+
+// record turns a finding into a diagnostic at its source position; notes are left out.
+func record(diags *diag.List, t *model.Tool, f Finding) {
+	pos := Locate(t, f.Pointer)
+	var d *diag.Diagnostic
+	switch f.Severity {
+	case diag.Error:
+		d = diags.Errorf(pos, "tool %s: %s", t.Name, f.Message)
+	case diag.Warning:
+		d = diags.Warnf(pos, "tool %s: %s", t.Name, f.Message)
+	default:
+		return
+	}
+	if f.Hint != "" {
+		d.WithHint("%s", f.Hint)
+	}
+}
+
+// checkMCPOutput warns when a structured result is not a JSON object: MCP (2025-06-18 and
+// 2025-11-25) restricts outputSchema to type "object" at the root. A result that may also be
+// null (a *R) still has an object root and passes.
+func checkMCPOutput(t *model.Tool, diags *diag.List) {
+	out := schema.Output(t)
+	if out == nil {
+		return
+	}
+	v, err := parse(out)
+	root, _ := v.(*object)
+	if err != nil || root == nil {
+		return
+	}
+	if !slices.Contains(types(root), mcpOutputRootNeeded) {
+		diags.Warnf(t.Pos, "tool %s: its result is not a JSON object, and MCP output schemas must have an object root", t.Name).
+			WithHint("return a struct (wrap a list or a value in a field), or return text")
+	}
+}

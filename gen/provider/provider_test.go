@@ -1,0 +1,318 @@
+package provider_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/toolgen-go/toolgen/examples/email/email"
+	"github.com/toolgen-go/toolgen/examples/orders/orders"
+	"github.com/toolgen-go/toolgen/examples/weather/weather"
+	"github.com/toolgen-go/toolgen/gen/agreement"
+	"github.com/toolgen-go/toolgen/gen/provider"
+	"github.com/toolgen-go/toolgen/gen/schema"
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// exampleTools are the tools of the example packages, as generated.
+func exampleTools() []runtime.Tool {
+	tools := weather.Tools()
+	tools = append(tools, email.OutboxTools(&email.Outbox{})...)
+	return append(tools, orders.ServiceTools(&orders.Service{})...)
+}
+
+// schemaCase is one canonical schema under test, with the decoder when there is one.
+type schemaCase struct {
+	name      string
+	canonical []byte
+	bind      func(context.Context, []byte) (runtime.BoundCall, error)
+}
+
+func allCases() []schemaCase {
+	var out []schemaCase
+	for _, t := range exampleTools() {
+		out = append(out, schemaCase{name: t.Name, canonical: t.InputSchema, bind: t.Bind})
+	}
+	for _, t := range handBuilt() {
+		out = append(out, schemaCase{name: t.Name, canonical: schema.Input(t)})
+	}
+	return out
+}
+
+func TestVariantsKeepToTheProviderSubsets(t *testing.T) {
+	// Which tools strict modes can take: maps and any values rule out OpenAI strict;
+	// recursion rules out Anthropic strict too.
+	wantOpenAIStrict := map[string]bool{"list_orders": false, "loose": false}
+	wantAnthropicStrict := map[string]bool{"list_orders": false, "loose": false, "recursive": false}
+	for _, c := range allCases() {
+		t.Run(c.name, func(t *testing.T) {
+			variants, _ := provider.Convert(c.canonical, provider.All)
+			for _, key := range []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema} {
+				if _, ok := variants[key]; !ok {
+					t.Fatalf("no %s variant", key)
+				}
+			}
+			oa := variants[runtime.VariantOpenAI]
+			if want, listed := wantOpenAIStrict[c.name]; oa.Strict != (want || !listed) {
+				t.Errorf("openai Strict = %v", oa.Strict)
+			}
+			if oa.Strict {
+				for _, p := range checkOpenAIStrict(oa.Schema) {
+					t.Errorf("openai strict: %s", p)
+				}
+			} else if !bytes.Contains(c.canonical, oa.Schema[1:]) || len(oa.NullMeansAbsent) > 0 {
+				t.Errorf("non-strict openai variant is not the canonical schema without $schema: %s", oa.Schema)
+			}
+			if got := variants[runtime.VariantAnthropic].Schema; !bytes.Equal(got, c.canonical) {
+				t.Errorf("anthropic variant differs from the canonical schema:\n%s", got)
+			}
+			as, ok := variants[runtime.VariantAnthropicStrict]
+			if want, listed := wantAnthropicStrict[c.name]; ok != (want || !listed) {
+				t.Errorf("anthropic_strict present = %v", ok)
+			}
+			if ok {
+				for _, p := range checkAnthropicStrict(as.Schema) {
+					t.Errorf("anthropic strict: %s", p)
+				}
+			}
+			for _, p := range checkGeminiParameters(variants[runtime.VariantGeminiParameters].Schema) {
+				t.Errorf("gemini parameters: %s", p)
+			}
+			for _, p := range checkGeminiJSONSchema(variants[runtime.VariantGeminiJSONSchema].Schema) {
+				t.Errorf("gemini jsonschema: %s", p)
+			}
+			// Every variant is still a JSON Schema a 2020-12 validator compiles.
+			for key, v := range variants {
+				if _, err := compile(v.Schema); err != nil {
+					t.Errorf("%s: does not compile: %v", key, err)
+				}
+			}
+		})
+	}
+}
+
+func TestGeneratedVariantsAreFresh(t *testing.T) {
+	for _, tool := range exampleTools() {
+		want, _ := provider.Convert(tool.InputSchema, provider.All)
+		if !reflect.DeepEqual(normalize(tool.Variants), normalize(want)) {
+			t.Errorf("%s: generated Variants differ from the conversion; run go run ./cmd/toolgen ./examples/...", tool.Name)
+		}
+	}
+}
+
+// normalize makes nil and empty slices compare equal.
+func normalize(m map[string]runtime.Variant) string {
+	b, _ := json.Marshal(m)
+	return strings.ReplaceAll(string(b), "null", "[]")
+}
+
+func compile(doc []byte) (*jsonschema.Schema, error) {
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	if err := c.AddResource("schema.json", v); err != nil {
+		return nil, err
+	}
+	return c.Compile("schema.json")
+}
+
+func valid(s *jsonschema.Schema, doc []byte) bool {
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+	return err == nil && s.Validate(v) == nil
+}
+
+// strictForm writes doc as OpenAI strict mode would: every optional property the document
+// leaves out is present with null. explicitNull reports a null the document itself has there.
+func strictForm(t *testing.T, doc []byte, v runtime.Variant) (out []byte, explicitNull bool) {
+	var val any
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	if err := dec.Decode(&val); err != nil {
+		t.Fatalf("corpus document %s: %v", doc, err)
+	}
+	loops := map[string]string{}
+	for _, l := range v.Loops {
+		loops[l.Path] = l.Target
+	}
+	at := func(p string) string {
+		if t, ok := loops[p]; ok {
+			return t
+		}
+		return p
+	}
+	var fill func(val any, path string)
+	fill = func(val any, path string) {
+		switch val := val.(type) {
+		case map[string]any:
+			for _, p := range v.NullMeansAbsent {
+				i := strings.LastIndex(p, "/")
+				if p[:i] == path {
+					if e, ok := val[p[i+1:]]; !ok {
+						val[p[i+1:]] = nil
+					} else if e == nil {
+						explicitNull = true
+					}
+				}
+			}
+			for k, e := range val {
+				fill(e, at(path+"/"+k))
+			}
+		case []any:
+			for _, e := range val {
+				fill(e, at(path+"/*"))
+			}
+		}
+	}
+	fill(val, "")
+	out, _ = json.Marshal(val)
+	return out, explicitNull
+}
+
+func accepts(bind func(context.Context, []byte) (runtime.BoundCall, error), doc []byte) bool {
+	_, err := bind(context.Background(), doc)
+	return err == nil
+}
+
+// TestOpenAIStrictAgreement: a document valid under the canonical schema, written the strict
+// way (absent ↔ null), is valid under the strict variant; after Restore the canonical
+// validator and the generated decoder say what they said of the original.
+func TestOpenAIStrictAgreement(t *testing.T) {
+	for _, c := range allCases() {
+		t.Run(c.name, func(t *testing.T) {
+			variants, _ := provider.Convert(c.canonical, provider.All)
+			v := variants[runtime.VariantOpenAI]
+			if !v.Strict {
+				t.Skip("not strict: nothing to undo")
+			}
+			canonical, err := compile(c.canonical)
+			if err != nil {
+				t.Fatal(err)
+			}
+			strict, err := compile(v.Schema)
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs := agreement.Corpus(c.canonical, agreement.CheckSeed)
+			checked := 0
+			for _, doc := range docs {
+				if !bytes.HasPrefix(bytes.TrimSpace(doc), []byte("{")) {
+					continue
+				}
+				sf, explicitNull := strictForm(t, doc, v)
+				if explicitNull {
+					// Strict mode cannot tell such a null from a left-out property: both are
+					// written null, and Restore reads null as left out, by design.
+					continue
+				}
+				ok := valid(canonical, doc)
+				if ok {
+					checked++
+					if !valid(strict, sf) {
+						t.Errorf("valid document %s: its strict form %s fails the strict variant", doc, sf)
+					}
+				}
+				restored, err := v.Restore(sf)
+				if err != nil {
+					t.Errorf("Restore(%s): %v", sf, err)
+					continue
+				}
+				if valid(canonical, restored) != ok {
+					t.Errorf("document %s (valid: %v): restored %s is not", doc, ok, restored)
+				}
+				if c.bind != nil && accepts(c.bind, restored) != accepts(c.bind, doc) {
+					t.Errorf("document %s: the decoder accepts it %v, restored %s %v", doc, accepts(c.bind, doc), restored, accepts(c.bind, restored))
+				}
+			}
+			if checked == 0 {
+				t.Fatalf("no valid document in a corpus of %d", len(docs))
+			}
+		})
+	}
+}
+
+// TestGeminiRenamesRoundTrip: arguments written with the names Gemini sees come back in
+// canonical names, at every depth of a recursive type.
+func TestGeminiRenamesRoundTrip(t *testing.T) {
+	variants, _ := provider.Convert(schema.Input(recursiveTool()), provider.All)
+	for _, key := range []string{runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema} {
+		v := variants[key]
+		if len(v.Renames) == 0 {
+			t.Fatalf("%s: no renames for child-nodes", key)
+		}
+		sent := `{"tree":{"label":"a","child_nodes":[{"child_nodes":[{"label":"c"}],"next":{"child_nodes":[]}}]},"sub":{"tree":{"child_nodes":[]}}}`
+		want := `{"tree":{"label":"a","child-nodes":[{"child-nodes":[{"label":"c"}],"next":{"child-nodes":[]}}]},"sub":{"tree":{"child-nodes":[]}}}`
+		got, err := v.Restore([]byte(sent))
+		if err != nil || string(got) != want {
+			t.Errorf("%s: Restore = %s, %v; want %s", key, got, err, want)
+		}
+		if !strings.Contains(string(v.Schema), `"child_nodes"`) || strings.Contains(string(v.Schema), `"child-nodes"`) {
+			t.Errorf("%s: schema does not use the new name: %s", key, v.Schema)
+		}
+	}
+	c, _ := provider.Convert(schema.Input(containersTool()), []string{provider.Gemini})
+	want := []runtime.Rename{{Path: "", From: "x-trace", To: "x_trace"}, {Path: "/inner", From: "deep-name", To: "deep_name"}, {Path: "/inner", From: "2nd", To: "_2nd"}}
+	got := c[runtime.VariantGeminiParameters].Renames
+	if !reflect.DeepEqual(sortedRenames(got), sortedRenames(want)) {
+		t.Errorf("renames = %+v, want %+v", got, want)
+	}
+}
+
+func sortedRenames(r []runtime.Rename) string {
+	var s []string
+	for _, x := range r {
+		s = append(s, x.Path+"|"+x.From+"|"+x.To)
+	}
+	slicesSort(s)
+	return strings.Join(s, ",")
+}
+
+func TestProvidersLimitTheVariants(t *testing.T) {
+	canonical := schema.Input(scalarsTool())
+	cases := map[string][]string{
+		"openai":         {runtime.VariantOpenAI},
+		"anthropic":      {runtime.VariantAnthropic, runtime.VariantAnthropicStrict},
+		"gemini":         {runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema},
+		"mcp":            nil,
+		"openai,gemini":  {runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema, runtime.VariantOpenAI},
+		"mcp,anthropic ": {runtime.VariantAnthropic, runtime.VariantAnthropicStrict},
+	}
+	for list, want := range cases {
+		providers, err := provider.Parse(list)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", list, err)
+		}
+		variants, _ := provider.Convert(canonical, providers)
+		var got []string
+		for k := range variants {
+			got = append(got, k)
+		}
+		slicesSort(got)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("-providers %s: variants %v, want %v", list, got, want)
+		}
+	}
+}
+
+func TestParse(t *testing.T) {
+	if got, err := provider.Parse(""); err != nil || !reflect.DeepEqual(got, provider.All) {
+		t.Errorf("Parse(\"\") = %v, %v", got, err)
+	}
+	if got, err := provider.Parse("gemini,openai,gemini"); err != nil || !reflect.DeepEqual(got, []string{"openai", "gemini"}) {
+		t.Errorf("Parse = %v, %v; want known order without duplicates", got, err)
+	}
+	_, err := provider.Parse("openai,antropic")
+	if err == nil || !strings.Contains(err.Error(), `did you mean "anthropic"?`) {
+		t.Errorf("Parse(antropic) error = %v", err)
+	}
+}
+
+func slicesSort(s []string) { sort.Strings(s) }
