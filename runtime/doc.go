@@ -37,8 +37,13 @@
 //   - IsError: whether the call failed; tell the model so where the provider has a flag for it.
 //   - Err: the Go error behind a failure, for logs and metrics; the model never reads it.
 //   - Duration: the wall time of the whole Invoke, decoding included.
-//   - Attempts: how many times the handler ran (0 when the call failed before it ran).
+//   - Attempts: how many attempts ran the handler (0 when the call ended before it ran).
 //   - Metadata: free data for the host, never sent to the model.
+//   - Kind: the [ErrorKind] of an error result.
+//   - Effects: what the handler asks the host to do; never sent to the model. A result with
+//     effects and no text is effect-only ([Result.EffectOnly]): provider adapters send the
+//     model nothing for it. Handlers build one with [EffectResult].
+//   - PendingApproval, ClientCall, Offloaded: see approval, client tools and result size below.
 //
 // # What the model sees when a call fails
 //
@@ -58,11 +63,127 @@
 //	Correct the arguments and call get_weather again.
 //
 // Handler error: the handler's returned error becomes an error result whose Text is the
-// error's message (see [ErrorResult]); the registry passes it through unchanged.
+// error's message (see [ErrorResult]): handler authors write error texts for the model. With
+// [WithSafeErrors] a plain Go error shows only its kind and a fixed message ("search failed
+// (unavailable): temporarily unavailable; try again later."), while errors made for the model
+// ([ModelError], [ModelErrorf], [AskRetry], argument problems) still pass their text. Either
+// way Err keeps the original error for the operator.
 //
-// Panic: a panic in the handler is recovered. The Text only says that the tool failed with
-// an internal error; the panic value, which may hold paths, queries or secrets, never reaches
-// the model. Err is a [*PanicError] carrying the value and the stack for the operator.
+// Panic: a panic in the handler (or in a middleware) is recovered. The Text only says that
+// the tool failed with an internal error; the panic value, which may hold paths, queries or
+// secrets, never reaches the model. Err is a [*PanicError] carrying the value and the stack.
+//
+// Every error result has a Kind ([KindOf] classifies Go errors): invalid_input, not_found,
+// permission, denied, limit, cancelled, unavailable, timeout or internal. Handlers choose a
+// kind with [ModelErrorf] (text for the model) or [WithKind] (text for the operator);
+// fs.ErrNotExist and fs.ErrPermission are recognised on their own. The kind decides retries:
+// unavailable, timeout and internal are retried, the others are not, and [Permanent] stops
+// retries for any error.
+//
+// # The order of a call
+//
+// Invoke takes each call through these steps; each may end the call with a result.
+//
+//  1. Resolve the tool by name (unknown tool).
+//  2. Middleware registered with [Registry.Use] or [WithMiddleware], first registered
+//     outermost; then the tool's //tool:filters, in the order the directive names them
+//     ([Registry.RegisterFilter]; Add refuses a tool naming an unregistered filter). A
+//     middleware sees the raw Call (and may rewrite its arguments before validation), may
+//     answer without going on, and sees the Result on the way back (and may redact it).
+//  3. Loop guards: the session's call limits ([WithLoopGuard], //tool:maxcalls). Refused
+//     calls still count against the limits they did not hit.
+//  4. Bind: decode and validate the arguments (invalid arguments).
+//  5. Repeats: with LoopGuard.RefuseRepeats, a call identical (tool and canonical arguments)
+//     to one that already succeeded in the session is answered with a notice, not run.
+//  6. Approval, for //tool:confirm tools (below). Only validated calls are approved.
+//  7. Client tools (//tool:client) stop here: the Result carries a [ClientCall] with the
+//     typed arguments; the host executes it and sends the outcome to the model under the
+//     call's id. The registry never runs a client tool.
+//  8. Attempts: the handler runs under the tool's timeout, and failed attempts are retried
+//     under its retry policy.
+//  9. AskRetry budget and safe errors decide the failure's text.
+//  10. Back through the filters and middleware (step 2, in reverse).
+//  11. Result size: a text over the tool's cap is offloaded (below).
+//
+// # Timeouts and abandoned goroutines
+//
+// Each attempt has a timeout: //tool:timeout, else [WithDefaultTimeout], else
+// [DefaultTimeout] (30s); //tool:timeout none disables it. The handler's ctx carries the
+// deadline. So that a handler ignoring its ctx cannot hold the call, an attempt with a
+// timeout runs on its own goroutine and the call returns a timeout result (Kind timeout,
+// Err a [*TimeoutError]) when the deadline passes. The handler's goroutine cannot be killed:
+// it is abandoned and keeps running until the handler returns, its result discarded. The
+// registry counts abandoned goroutines per tool; when a tool has [DefaultMaxAbandoned] (or
+// [WithMaxAbandoned]) of them, its further calls are refused as unavailable until some
+// return, so a hung dependency costs a bounded number of goroutines. Tools without a timeout
+// run on the caller's goroutine and are never abandoned. When the caller's ctx is cancelled,
+// the call ends with Kind cancelled in the same way.
+//
+// # Retries
+//
+// //tool:retry max=3 delay=1s backoff=2 maxdelay=10s (else [WithDefaultRetry]) retries a
+// failed attempt after delay·backoff^(n-1), capped at maxdelay, with "equal jitter" (half the
+// delay fixed, half random). Retried: handler errors of a retryable kind, panics, timeouts.
+// Never retried: invalid arguments, denials, [Permanent] errors, AskRetry, error results the
+// handler built without an Err, or anything once ctx is done; cancelling ctx also ends the
+// wait between attempts. Result.Attempts counts the attempts; CallInfo.Attempt tells the
+// handler which one it is.
+//
+// A handler can also ask the model to call again with guidance: return [AskRetry]("…"). The
+// model reads the guidance. Each tool may do so //tool:modelretries times per session (else
+// [WithModelRetries], else [DefaultModelRetries]); past that, the model is told to stop
+// calling the tool (Kind limit). This budget is separate from execution retries.
+//
+// # Approval
+//
+// A //tool:confirm tool never runs without a decision, made after its arguments are
+// validated. With [WithApprover], the [Approver] is called with an [ApprovalRequest] (tool,
+// call id, session, decoded and canonical arguments, reason, risk) and returns a [Decision];
+// it may approve with edited arguments, which the tool's decoder validates again before the
+// run. With [WithApprovalQueue], the call instead returns a result with PendingApproval set
+// to the request id (Text says the call waits for approval); the host lists
+// [Registry.Pending], resolves with [Registry.Approve], [Registry.ApproveWithArgs] or
+// [Registry.Deny], then invokes the same call again: an approved call runs exactly once, a
+// denied one reports the denial, and a third invocation is refused. The request id is an
+// HMAC, under a key only the registry holds, of the tool, call id, session and canonical
+// arguments: it cannot be forged, and approving it lets no other call run. A denial reaches
+// the model as an error result (Kind denied) with the reason. Without an approver or a queue,
+// confirm tools are refused (Kind permission): approval fails closed, as it does when the
+// approver returns an error or panics.
+//
+// # Sessions, call context and loop guards
+//
+// [Call].Session names the conversation (calls without one share the session ""), and
+// Call.UserData carries whatever the host wants handlers to see. A handler (or middleware)
+// reads them, with the tool name, call id and attempt, through [CallInfoFrom](ctx).
+// CallInfo.State is the session's key/value state ([SessionState]), kept by a [SessionStore]
+// ([MemoryStore] unless [WithSessionStore]). [WithLoopGuard] limits the calls of a session in
+// total and per tool, and can answer repeated identical calls with a notice instead of
+// running them. [Registry.EndSession] forgets everything about a session; call it when a
+// conversation ends.
+//
+// # Batches
+//
+// [Registry.InvokeAll] runs the calls of one model turn concurrently (bounded by
+// [WithBatchConcurrency]) and returns their results in call order. A //tool:sequential tool
+// is a barrier: it runs alone, after the calls before it and before the calls after it.
+//
+// # Result size
+//
+// A result whose Text is longer than //tool:maxresult (else [WithMaxResult], else
+// [DefaultMaxResult], 16 KiB) is cut: the full text goes to the [Offloader] ([WithOffloader];
+// by default a [FileOffloader] writing under the system's temporary directory), and the
+// model reads a preview followed by "[Result truncated: showing the first N of M bytes.
+// NOTE]", where NOTE is the offloader's sentence on how to get the rest. The whole text stays
+// within the cap; Structured is dropped (a cut document is not JSON) and Result.Offloaded
+// records what happened.
+//
+// # Observability
+//
+// [WithObserver] receives an [Event] at the start and end of every resolved call, for every
+// failed attempt and retry, and for every approval step, with durations and attempts.
+// [SlogObserver] logs them with log/slog. Argument values are left out unless the registry is
+// built [WithArgsInEvents].
 //
 // # The name clash with the standard library
 //

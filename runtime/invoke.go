@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -18,55 +19,167 @@ const maxListedTools = 50
 
 // Invoke runs one call from a model and returns what the model should read. It never panics
 // and never returns an error: every failure is an error Result (IsError set) whose Text is
-// written for the model and whose Err is the Go error for the operator.
+// written for the model, whose Kind classifies it and whose Err is the Go error for the
+// operator. The steps, in order, are documented in the package manual ("The order of a
+// call"): resolve, middleware, filters, loop guards, bind, repeat check, approval, client
+// tools, attempts (timeout and retry), AskRetry budget, safe errors, then the size cap.
 //
-// The call goes through three steps:
-//
-//  1. resolve: find the tool by name; an unknown name lists the available tools, with a
-//     "did you mean" hint.
-//  2. bind: decode and validate the arguments (empty, whitespace-only and null arguments
-//     count as {}); invalid arguments list every problem with its JSON Pointer path.
-//  3. run: call the handler once; a panic is recovered into an error result that hides the
-//     panic value from the model and keeps it, with the stack, in a *PanicError.
-//
-// Result.Duration is the wall time of the whole Invoke; Result.Attempts is 1 when the handler
-// ran and 0 when the call failed before it.
+// Result.Duration is the wall time of the whole Invoke; Result.Attempts is how many attempts
+// ran the handler (0 when the call ended before it).
 func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 	start := time.Now()
-	res := r.invoke(ctx, call)
+	e, cfg, names, ok := r.lookupCall(call.Name)
+	if !ok {
+		res := unknownToolResult(call.Name, names)
+		res.Duration = time.Since(start)
+		return res
+	}
+	store := cfg.store
+	if store == nil {
+		store = r.memoryStore()
+	}
+	st := &callState{Context: ctx, info: CallInfo{
+		Tool:     call.Name,
+		CallID:   call.ID,
+		Session:  call.Session,
+		UserData: call.UserData,
+		State:    SessionState{store: store, session: call.Session},
+	}}
+	if cfg.observer != nil {
+		ev := event(st, EventStart)
+		if cfg.argsInEvents {
+			ev.Args = json.RawMessage(call.Args)
+		}
+		cfg.observer(st, ev)
+	}
+
+	var res Result
+	if len(cfg.middleware) == 0 && len(e.tool.Filters) == 0 {
+		res = r.core(st, st, cfg, e, call)
+	} else {
+		res = r.throughMiddleware(st, cfg, e, call)
+	}
+	if res.IsError && res.Kind == "" {
+		res.Kind = KindOf(res.Err)
+		if res.Kind == "" {
+			res.Kind = KindInternal
+		}
+	}
+	res = r.capResult(st, cfg, e.tool, call, res)
 	res.Duration = time.Since(start)
+
+	if cfg.observer != nil {
+		ev := event(st, EventEnd)
+		ev.Attempt, ev.Duration, ev.IsError, ev.Err = res.Attempts, res.Duration, res.IsError, res.Err
+		if res.IsError {
+			ev.ErrKind = res.Kind
+		}
+		if cfg.argsInEvents {
+			ev.Args = json.RawMessage(call.Args)
+		}
+		cfg.observer(st, ev)
+	}
 	return res
 }
 
-// invoke is the pipeline; every step returns either what the next one needs or the final
-// error result.
-func (r *Registry) invoke(ctx context.Context, call Call) Result {
-	tool, failed, ok := r.resolve(call.Name)
-	if !ok {
-		return failed
+// memoryStore returns the registry's in-memory session store, created on first use.
+func (r *Registry) memoryStore() SessionStore {
+	r.storeOnce.Do(func() { r.store = &MemoryStore{} })
+	return r.store
+}
+
+// throughMiddleware runs the call through the registry's middleware and the tool's filters
+// around core. A panicking middleware is recovered like a panicking handler.
+func (r *Registry) throughMiddleware(st *callState, cfg *registryConfig, e *toolEntry, call Call) (res Result) {
+	filters := make([]Middleware, len(e.tool.Filters))
+	for i, name := range e.tool.Filters {
+		filters[i] = cfg.filters[name] // present: Add checked it, and filters are never unregistered
+	}
+	core := func(ctx context.Context, call Call) Result { return r.core(ctx, st, cfg, e, call) }
+	h := chain(core, cfg.middleware, filters)
+	defer func() {
+		if v := recover(); v != nil {
+			res = panicResult(e.tool.Name, v, res.Attempts)
+		}
+	}()
+	return h(st, call)
+}
+
+// core is the registry's own pipeline for a resolved tool; every step returns either what the
+// next one needs or the result that ends the call. ctx is what the middleware passed on (st
+// when there is none); st is the call's state.
+func (r *Registry) core(ctx context.Context, st *callState, cfg *registryConfig, e *toolEntry, call Call) Result {
+	tool := e.tool
+	if res, ok := r.admit(cfg, tool, call.Session); !ok {
+		return res
+	}
+	if tool.Bind == nil {
+		// Only a client tool can be registered without Bind: its arguments go to the host as
+		// they came.
+		return clientResult(call, json.RawMessage(normalizeArgs(call.Args)))
 	}
 	bound, failed, ok := bind(ctx, tool, call.Args)
 	if !ok {
 		return failed
 	}
-	// The run step is the seam for per-call policies. Timeouts, retries, approval and
-	// middleware wrap runOnce here, each a func(context.Context, Tool, BoundCall) Result
-	// around the next: they see only resolved tools with valid arguments, and a retry
-	// re-runs the bound call without decoding again.
-	return runOnce(ctx, tool, bound)
+
+	confirm := tool.Permission == PermissionConfirm
+	var canonical []byte
+	if confirm || cfg.guard.RefuseRepeats {
+		canonical = canonicalArgs(bound, call.Args)
+	}
+	var identity string
+	if cfg.guard.RefuseRepeats {
+		identity = callIdentity(tool.Name, canonical)
+		if r.repeated(call.Session, identity) {
+			return repeatResult(tool.Name, call.Session)
+		}
+	}
+	if confirm {
+		if bound, failed, ok = r.approve(ctx, cfg, tool, call, bound, canonical); !ok {
+			return failed
+		}
+	}
+	if tool.Client {
+		return clientResult(call, bound.Args())
+	}
+
+	res := r.execute(ctx, st, cfg, e, bound)
+	if res.IsError {
+		res = r.explainFailure(cfg, tool, call, res)
+	} else if identity != "" {
+		r.rememberSuccess(call.Session, identity)
+	}
+	return res
 }
 
-// resolve finds the tool a call names.
-func (r *Registry) resolve(name string) (Tool, Result, bool) {
-	tool, names, ok := r.lookup(name)
-	if !ok {
-		return Tool{}, unknownToolResult(name, names), false
+func clientResult(call Call, args any) Result {
+	return Result{ClientCall: &ClientCall{CallID: call.ID, Tool: call.Name, Args: args}}
+}
+
+// explainFailure decides what the model reads of a failed run: AskRetry guidance within the
+// tool's budget (and a stop notice past it), and, WithSafeErrors, only the kind of a plain Go
+// error.
+func (r *Registry) explainFailure(cfg *registryConfig, tool Tool, call Call, res Result) Result {
+	var ask *RetryRequest
+	switch {
+	case errors.As(res.Err, &ask):
+		budget := cfg.modelRetriesOf(tool)
+		if r.spendModelRetry(tool.Name, call.Session, budget) {
+			res.Text = fmt.Sprintf("%s\nCorrect the call and call %s again.", ask.Guidance, tool.Name)
+			res.Kind = KindInvalidInput
+			return res
+		}
+		res.Text = fmt.Sprintf("%s asked for a corrected call more often than allowed (%d times in this session), so it was not retried. Its last words: %s\nDo not call %s again; tell the user what went wrong.",
+			tool.Name, budget, ask.Guidance, tool.Name)
+		res.Kind = KindLimit
+		res.Err = fmt.Errorf("%w: tool %q spent its AskRetry budget of %d: %w", ErrCallLimit, tool.Name, budget, res.Err)
+	case cfg.safeErrors && res.Err != nil && !writtenForModel(res.Err):
+		kind := KindOf(res.Err)
+		res.Text = fmt.Sprintf("%s failed (%s): %s.", tool.Name, kind, kind.safeMessage())
+		res.Kind = kind
 	}
-	if tool.Bind == nil {
-		// Only a Client tool can be registered without Bind: its caller runs it.
-		return Tool{}, ClientCallResult(name), false
-	}
-	return tool, Result{}, true
+	return res
 }
 
 // unknownToolResult tells the model which tools exist, nearest match first.
@@ -94,6 +207,7 @@ func unknownToolResult(name string, names []string) Result {
 		Text:    b.String(),
 		IsError: true,
 		Err:     fmt.Errorf("%w %q", ErrUnknownTool, name),
+		Kind:    KindNotFound,
 	}
 }
 

@@ -3,9 +3,11 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/toolgen-go/toolgen/internal/suggest"
 )
@@ -22,35 +24,76 @@ var ErrUnknownTool = errors.New("unknown tool")
 // tools can be added while calls are being invoked. The zero value is an empty registry with
 // default settings, ready to use.
 type Registry struct {
-	cfg registryConfig
-
 	mu    sync.RWMutex
-	tools map[string]Tool
+	cfg   *registryConfig // never changed in place: Use and RegisterFilter replace it
+	tools map[string]*toolEntry
 	names []string // the keys of tools, kept sorted so listings need no sort under the lock
+
+	sessMu   sync.Mutex
+	sessions map[string]*sessionCounters
+
+	apMu        sync.Mutex
+	approvals   map[string]*queuedApproval
+	approvalSeq uint64
+
+	keyOnce sync.Once
+	key     [32]byte // signs approval request ids
+
+	storeOnce sync.Once
+	store     SessionStore
 }
 
-// registryConfig holds the settings Options change. It is copied into every Subset, so a
-// per-agent toolkit behaves like the registry it came from.
-type registryConfig struct{}
+// toolEntry is a registered tool and what the registry tracks about it across calls. A
+// Subset shares its entries, so the bound on abandoned goroutines holds across toolkits.
+type toolEntry struct {
+	tool      Tool
+	abandoned atomic.Int64 // attempts still running after their timeout
+}
 
-// Option configures a Registry in NewRegistry. Registry-wide policies (default timeouts,
-// retries, approval, middleware) are Options.
-type Option func(*registryConfig)
+// defaultConfig is the configuration of a zero Registry.
+var defaultConfig = &registryConfig{}
+
+// config returns the current configuration; the caller must hold r.mu.
+func (r *Registry) config() *registryConfig {
+	if r.cfg == nil {
+		return defaultConfig
+	}
+	return r.cfg
+}
+
+// updateConfig replaces the configuration with a changed copy; the caller must hold r.mu.
+func (r *Registry) updateConfig(change func(*registryConfig)) {
+	c := *r.config()
+	change(&c)
+	r.cfg = &c
+}
 
 // NewRegistry returns an empty registry configured by opts.
 func NewRegistry(opts ...Option) *Registry {
-	r := &Registry{}
+	cfg := &registryConfig{}
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&r.cfg)
+			opt(cfg)
 		}
 	}
-	return r
+	return &Registry{cfg: cfg}
+}
+
+// sessionStore returns the configured session store, or the registry's in-memory one.
+func (r *Registry) sessionStore() SessionStore {
+	r.mu.RLock()
+	store := r.config().store
+	r.mu.RUnlock()
+	if store != nil {
+		return store
+	}
+	return r.memoryStore()
 }
 
 // Add registers tools. It refuses a tool without a name, with a name that does not match
 // ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$, with a name already registered or repeated within tools,
-// and a tool without Bind (unless it is a Client tool, which the caller executes). Add is
+// a tool without Bind (unless it is a Client tool, which the caller executes), and a tool
+// whose //tool:filters names a filter not registered with RegisterFilter. Add is
 // atomic: when any tool is refused, none is added, and the error names every refused tool,
 // one per line. errors.Is(err, ErrDuplicateTool) reports whether a name clash was among them.
 func (r *Registry) Add(tools ...Tool) error {
@@ -61,6 +104,10 @@ func (r *Registry) Add(tools ...Tool) error {
 	seen := make(map[string]bool, len(tools))
 	for i, t := range tools {
 		if err := checkTool(t, i); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if err := checkFilters(t, r.config().filters); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -79,10 +126,10 @@ func (r *Registry) Add(tools ...Tool) error {
 	}
 
 	if r.tools == nil {
-		r.tools = make(map[string]Tool, len(tools))
+		r.tools = make(map[string]*toolEntry, len(tools))
 	}
 	for _, t := range tools {
-		r.tools[t.Name] = t
+		r.tools[t.Name] = &toolEntry{tool: t}
 		i, _ := slices.BinarySearch(r.names, t.Name)
 		r.names = slices.Insert(r.names, i, t.Name)
 	}
@@ -119,6 +166,21 @@ func checkTool(t Tool, i int) error {
 	return nil
 }
 
+// checkFilters reports the filters t names that are not registered.
+func checkFilters(t Tool, filters map[string]Middleware) error {
+	var unknown []string
+	known := slices.Sorted(maps.Keys(filters))
+	for _, name := range t.Filters {
+		if _, ok := filters[name]; !ok {
+			unknown = append(unknown, unknownName(name, known))
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	return fmt.Errorf("tool %q: unknown filter %s: register filters with RegisterFilter before adding the tools that name them", t.Name, strings.Join(unknown, ", "))
+}
+
 // validName reports whether name matches ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$, the name rule every
 // provider accepts.
 func validName(name string) bool {
@@ -141,8 +203,11 @@ func validName(name string) bool {
 func (r *Registry) Tool(name string) (Tool, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	t, ok := r.tools[name]
-	return t, ok
+	e, ok := r.tools[name]
+	if !ok {
+		return Tool{}, false
+	}
+	return e.tool, true
 }
 
 // Names returns the names of all tools, sorted.
@@ -158,7 +223,7 @@ func (r *Registry) Tools() []Tool {
 	defer r.mu.RUnlock()
 	out := make([]Tool, 0, len(r.names))
 	for _, name := range r.names {
-		out = append(out, r.tools[name])
+		out = append(out, r.tools[name].tool)
 	}
 	return out
 }
@@ -169,7 +234,7 @@ func (r *Registry) ByTag(tags ...string) []Tool {
 	defer r.mu.RUnlock()
 	var out []Tool
 	for _, name := range r.names {
-		t := r.tools[name]
+		t := r.tools[name].tool
 		if slices.ContainsFunc(t.Tags, func(tag string) bool { return slices.Contains(tags, tag) }) {
 			out = append(out, t)
 		}
@@ -177,15 +242,16 @@ func (r *Registry) ByTag(tags ...string) []Tool {
 	return out
 }
 
-// Subset returns a new registry, with this registry's options, holding just the named tools:
-// the toolkit of one agent. Repeated names count once. When a name is unknown, the error names
+// Subset returns a new registry, with this registry's options, middleware and filters,
+// holding just the named tools: the toolkit of one agent. Sessions, approval requests and the
+// in-memory session state are the subset's own. Repeated names count once. When a name is unknown, the error names
 // every unknown name, with a "did you mean" hint where one is close, and no registry is returned.
 // The subset is independent: tools added to either registry later do not appear in the other.
 func (r *Registry) Subset(names ...string) (*Registry, error) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 
-	sub := &Registry{cfg: r.cfg, tools: make(map[string]Tool, len(names))}
+	sub := &Registry{cfg: r.cfg, tools: make(map[string]*toolEntry, len(names))}
 	var unknown []string
 	for _, name := range names {
 		t, ok := r.tools[name]
@@ -214,13 +280,32 @@ func unknownName(name string, known []string) string {
 }
 
 // lookup returns the tool called name, or, when there is none, a snapshot of the sorted names
-// for the unknown-tool message. One read lock serves both, so the message lists the tools that
-// were registered when the lookup failed.
+// for the unknown-tool message.
 func (r *Registry) lookup(name string) (Tool, []string, bool) {
+	e, names, ok := r.lookupEntry(name)
+	if !ok {
+		return Tool{}, names, false
+	}
+	return e.tool, nil, true
+}
+
+// lookupEntry is lookup returning the entry. One read lock serves both outcomes, so the
+// unknown-tool message lists the tools that were registered when the lookup failed.
+func (r *Registry) lookupEntry(name string) (*toolEntry, []string, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	if t, ok := r.tools[name]; ok {
-		return t, nil, true
+	if e, ok := r.tools[name]; ok {
+		return e, nil, true
 	}
-	return Tool{}, slices.Clone(r.names), false
+	return nil, slices.Clone(r.names), false
+}
+
+// lookupCall is lookupEntry also returning the configuration the call runs under.
+func (r *Registry) lookupCall(name string) (*toolEntry, *registryConfig, []string, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if e, ok := r.tools[name]; ok {
+		return e, r.config(), nil, true
+	}
+	return nil, nil, slices.Clone(r.names), false
 }

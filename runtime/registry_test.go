@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -93,9 +94,13 @@ func TestAddAcceptsClientToolWithoutBind(t *testing.T) {
 	if err := reg.Add(runtime.Tool{Name: "pick_file", Client: true}); err != nil {
 		t.Fatalf("Add of a client tool: %v", err)
 	}
-	res := reg.Invoke(t.Context(), runtime.Call{Name: "pick_file"})
-	if !res.IsError || res.Text != "pick_file cannot be run here: it is executed by the client." {
-		t.Errorf("Invoke of a client tool = %+v", res)
+	// The registry does not run it: the host gets the call to execute.
+	res := reg.Invoke(t.Context(), runtime.Call{ID: "c1", Name: "pick_file", Args: []byte(`{"ext":"pdf"}`)})
+	if res.IsError || res.ClientCall == nil || res.ClientCall.CallID != "c1" || res.ClientCall.Tool != "pick_file" {
+		t.Fatalf("Invoke of a client tool = %+v", res)
+	}
+	if raw, ok := res.ClientCall.Args.(json.RawMessage); !ok || string(raw) != `{"ext":"pdf"}` {
+		t.Errorf("ClientCall.Args = %#v, want the raw arguments", res.ClientCall.Args)
 	}
 }
 

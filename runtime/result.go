@@ -11,6 +11,14 @@ type Call struct {
 	ID   string // the provider's call id, echoed in results
 	Name string // the tool name
 	Args []byte // the raw JSON arguments; empty or null means no arguments
+
+	// Session identifies the conversation the call belongs to. Loop guards, AskRetry budgets,
+	// repeated-call detection and session state are kept per session; calls without one share
+	// the session "".
+	Session string
+	// UserData is whatever the host wants its handlers to see (a user, a sandbox root, a
+	// database handle); handlers read it with CallInfoFrom. It never reaches the model.
+	UserData any
 }
 
 // Result is the outcome of a call.
@@ -30,6 +38,46 @@ type Result struct {
 	Attempts int
 	// Metadata is free data for the host; it never reaches the model.
 	Metadata map[string]any
+
+	// Kind classifies an error result (see ErrorKind); it is empty on success.
+	Kind ErrorKind
+	// Effects are what the handler asks the host to do (update a todo list, show a chart);
+	// they never reach the model. A result with Effects and no Text is effect-only: see
+	// EffectOnly.
+	Effects []any
+	// PendingApproval is the id of the approval request the call waits for, when the tool
+	// needs approval and the registry queues requests (WithApprovalQueue); "" otherwise.
+	PendingApproval string
+	// ClientCall is set when the tool is a client tool (//tool:client): the arguments are
+	// valid and the host must execute the call, then send its outcome to the model under the
+	// same call id.
+	ClientCall *ClientCall
+	// Offloaded is set when the result was larger than the tool's size cap: Text then holds a
+	// preview and a note, and the full text went to the registry's Offloader.
+	Offloaded *Offloaded
+}
+
+// EffectOnly reports whether the result carries effects for the host and nothing for the
+// model: provider adapters send no tool output for it.
+func (r Result) EffectOnly() bool {
+	return len(r.Effects) > 0 && r.Text == "" && r.Structured == nil && !r.IsError
+}
+
+// ClientCall is a validated call of a client tool, for the host to execute.
+type ClientCall struct {
+	CallID string // the call id to answer under
+	Tool   string
+	// Args are the decoded arguments (a pointer to the tool's args struct), or, for a client
+	// tool registered without Bind, the raw JSON as a json.RawMessage.
+	Args any
+}
+
+// Offloaded describes a result cut to its size cap.
+type Offloaded struct {
+	Size  int    // the size of the full text, in bytes
+	Shown int    // the bytes of it the model reads
+	Note  string // what the Offloader told the model about getting the rest; "" if it failed
+	Err   error  // why the Offloader failed, if it did
 }
 
 // TextResult returns a result the model reads as text.
@@ -46,8 +94,13 @@ func StructuredResult(data []byte) Result {
 	return Result{Text: string(data), Structured: json.RawMessage(data)}
 }
 
-// ClientCallResult is the result of asking the registry to run a client tool (//tool:client):
-// such a tool is declared to the model here but executed by the caller, so the registry refuses.
+// EffectResult returns an effect-only result: nothing for the model, effects for the host.
+func EffectResult(effects ...any) Result { return Result{Effects: effects} }
+
+// ClientCallResult is what the generated Run of a client tool (//tool:client) returns: such a
+// tool is declared to the model here but executed by the caller. The registry never calls
+// that Run (it returns a Result with ClientCall set instead); a program that runs a bound
+// client call by hand gets this error result.
 func ClientCallResult(name string) Result {
 	return Result{
 		Text:    fmt.Sprintf("%s cannot be run here: it is executed by the client.", name),

@@ -1,0 +1,268 @@
+package runtime_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// delays records the waits a registry asked for between retries, without waiting.
+type delays struct {
+	mu   sync.Mutex
+	list []time.Duration
+}
+
+func (d *delays) sleep(ctx context.Context, delay time.Duration) error {
+	d.mu.Lock()
+	d.list = append(d.list, delay)
+	d.mu.Unlock()
+	return ctx.Err()
+}
+
+func (d *delays) got() []time.Duration {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]time.Duration(nil), d.list...)
+}
+
+// fullJitter makes every wait the full backoff delay.
+func fullJitter() float64 { return 1 }
+
+func TestTimeoutHandlerSeesDeadline(t *testing.T) {
+	deadlineOf := func(tool runtime.Tool, opts ...runtime.Option) (time.Duration, bool) {
+		var left time.Duration
+		var has bool
+		tool.Bind = runTool(tool.Name, func(ctx context.Context) runtime.Result {
+			var d time.Time
+			d, has = ctx.Deadline()
+			left = time.Until(d)
+			return runtime.TextResult("ok")
+		}).Bind
+		reg := runtime.NewRegistry(opts...)
+		must(t, reg.Add(tool))
+		reg.Invoke(t.Context(), runtime.Call{Name: tool.Name})
+		return left, has
+	}
+	if left, has := deadlineOf(runtime.Tool{Name: "own", Timeout: time.Hour}); !has || left < 59*time.Minute || left > time.Hour {
+		t.Errorf("//tool:timeout 1h: deadline in %v (set: %v)", left, has)
+	}
+	if left, has := deadlineOf(runtime.Tool{Name: "default"}); !has || left > runtime.DefaultTimeout || left < runtime.DefaultTimeout-time.Minute {
+		t.Errorf("default timeout: deadline in %v (set: %v), want about %v", left, has, runtime.DefaultTimeout)
+	}
+	if left, has := deadlineOf(runtime.Tool{Name: "registry"}, runtime.WithDefaultTimeout(2*time.Hour)); !has || left < time.Hour {
+		t.Errorf("WithDefaultTimeout(2h): deadline in %v (set: %v)", left, has)
+	}
+	if _, has := deadlineOf(runtime.Tool{Name: "none", NoTimeout: true}); has {
+		t.Error("//tool:timeout none: the handler's ctx has a deadline")
+	}
+	if _, has := deadlineOf(runtime.Tool{Name: "off"}, runtime.WithDefaultTimeout(0)); has {
+		t.Error("WithDefaultTimeout(0): the handler's ctx has a deadline")
+	}
+}
+
+// hangingTool is a tool whose handler ignores its ctx and returns only when release is
+// closed; runs counts its starts.
+func hangingTool(name string, release <-chan struct{}, runs *atomic.Int32) runtime.Tool {
+	tool := runTool(name, func(context.Context) runtime.Result {
+		runs.Add(1)
+		<-release
+		return runtime.TextResult("late")
+	})
+	tool.Timeout = 20 * time.Millisecond
+	return tool
+}
+
+func TestTimeoutAbandonsAHandlerThatIgnoresCtx(t *testing.T) {
+	release := make(chan struct{})
+	var runs atomic.Int32
+	reg := runtime.NewRegistry(runtime.WithMaxAbandoned(1))
+	must(t, reg.Add(hangingTool("hang", release, &runs)))
+
+	res := reg.Invoke(t.Context(), runtime.Call{Name: "hang"})
+	var te *runtime.TimeoutError
+	if !res.IsError || res.Kind != runtime.KindTimeout || !errors.As(res.Err, &te) || !errors.Is(res.Err, context.DeadlineExceeded) {
+		t.Fatalf("a hung handler = %+v, want a timeout result", res)
+	}
+	if res.Text != "hang did not finish within its time limit of 20ms." || res.Attempts != 1 {
+		t.Errorf("Text = %q, Attempts = %d", res.Text, res.Attempts)
+	}
+
+	// The abandoned goroutine still runs: at the limit, the tool is refused without running.
+	res = reg.Invoke(t.Context(), runtime.Call{Name: "hang"})
+	if res.Kind != runtime.KindUnavailable || !errors.Is(res.Err, runtime.ErrTooManyAbandoned) || runs.Load() != 1 {
+		t.Fatalf("call at the abandoned limit = %+v, runs = %d", res, runs.Load())
+	}
+
+	// Once the handler returns, the tool runs again.
+	close(release)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		res = reg.Invoke(t.Context(), runtime.Call{Name: "hang"})
+		if !errors.Is(res.Err, runtime.ErrTooManyAbandoned) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the abandoned count never went down after the handler returned")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if res.IsError || res.Text != "late" || runs.Load() != 2 {
+		t.Errorf("after release: %+v, runs = %d", res, runs.Load())
+	}
+}
+
+func TestCancelledCallIsNotATimeout(t *testing.T) {
+	started := make(chan struct{})
+	reg := newRegistry(t, runTool("wait", func(ctx context.Context) runtime.Result {
+		close(started)
+		<-ctx.Done()
+		return runtime.ErrorResult(ctx.Err())
+	}))
+	ctx, cancel := context.WithCancel(t.Context())
+	go func() { <-started; cancel() }()
+	res := reg.Invoke(ctx, runtime.Call{Name: "wait"})
+	if res.Kind != runtime.KindCancelled || !errors.Is(res.Err, context.Canceled) || res.Text != "wait was cancelled before it finished." {
+		t.Errorf("cancelled call = %+v", res)
+	}
+}
+
+// flaky fails with fail(n) on attempt n until attempt succeedAt.
+func flaky(name string, succeedAt int, fail func(n int) runtime.Result) (runtime.Tool, *atomic.Int32) {
+	var n atomic.Int32
+	tool := runTool(name, func(context.Context) runtime.Result {
+		if k := int(n.Add(1)); k < succeedAt {
+			return fail(k)
+		}
+		return runtime.TextResult("ok")
+	})
+	return tool, &n
+}
+
+func TestRetryBacksOffAndRecordsAttempts(t *testing.T) {
+	var d delays
+	tool, runs := flaky("flaky", 4, func(n int) runtime.Result { return runtime.ErrorResult(fmt.Errorf("try %d failed", n)) })
+	tool.Retry = runtime.RetryPolicy{Max: 5, Delay: 100 * time.Millisecond, Backoff: 2, MaxDelay: 300 * time.Millisecond}
+	reg := runtime.NewRegistry(runtime.WithTestClock(d.sleep, fullJitter))
+	must(t, reg.Add(tool))
+
+	res := reg.Invoke(t.Context(), runtime.Call{Name: "flaky"})
+	if res.IsError || res.Attempts != 4 || runs.Load() != 4 {
+		t.Fatalf("result = %+v after %d runs, want success on attempt 4", res, runs.Load())
+	}
+	want := []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 300 * time.Millisecond}
+	if got := d.got(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("delays = %v, want %v (doubling, capped at maxdelay)", got, want)
+	}
+}
+
+func TestRetryJitterKeepsHalfTheDelay(t *testing.T) {
+	var d delays
+	tool, _ := flaky("flaky", 3, func(int) runtime.Result { return runtime.ErrorResult(errors.New("down")) })
+	tool.Retry = runtime.RetryPolicy{Max: 2, Delay: 100 * time.Millisecond, Backoff: 3}
+	reg := runtime.NewRegistry(runtime.WithTestClock(d.sleep, func() float64 { return 0 }))
+	must(t, reg.Add(tool))
+	reg.Invoke(t.Context(), runtime.Call{Name: "flaky"})
+	want := []time.Duration{50 * time.Millisecond, 150 * time.Millisecond}
+	if got := d.got(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("delays with zero jitter = %v, want %v", got, want)
+	}
+}
+
+func TestRetryGivesUpAfterMax(t *testing.T) {
+	tool, runs := flaky("down", 100, func(n int) runtime.Result {
+		return runtime.ErrorResult(fmt.Errorf("attempt %d: connection refused", n))
+	})
+	tool.Retry = runtime.RetryPolicy{Max: 2}
+	reg := newRegistry(t, tool)
+	res := reg.Invoke(t.Context(), runtime.Call{Name: "down"})
+	if !res.IsError || res.Attempts != 3 || runs.Load() != 3 || res.Text != "attempt 3: connection refused" {
+		t.Errorf("result = %+v after %d runs, want the third failure", res, runs.Load())
+	}
+}
+
+func TestRetryCoversPanicsAndTimeouts(t *testing.T) {
+	panics, _ := flaky("panics", 2, func(int) runtime.Result { panic("boom") })
+	panics.Retry = runtime.RetryPolicy{Max: 1}
+
+	release := make(chan struct{})
+	defer close(release)
+	var n atomic.Int32
+	slow := runTool("slow", func(context.Context) runtime.Result {
+		if n.Add(1) == 1 {
+			<-release // the first attempt hangs past its timeout
+		}
+		return runtime.TextResult("fast enough")
+	})
+	slow.Timeout, slow.Retry = 10*time.Millisecond, runtime.RetryPolicy{Max: 1}
+
+	reg := newRegistry(t, panics, slow)
+	for _, name := range []string{"panics", "slow"} {
+		res := reg.Invoke(t.Context(), runtime.Call{Name: name})
+		if res.IsError || res.Attempts != 2 {
+			t.Errorf("%s: %+v, want success on the retry", name, res)
+		}
+	}
+}
+
+func TestRetryNeverRepeatsFinalFailures(t *testing.T) {
+	cases := map[string]func(int) runtime.Result{
+		"permanent": func(int) runtime.Result { return runtime.ErrorResult(runtime.Permanent(errors.New("card declined"))) },
+		"not_found": func(int) runtime.Result {
+			return runtime.ErrorResult(runtime.ModelErrorf(runtime.KindNotFound, "no order 42"))
+		},
+		"permission": func(int) runtime.Result {
+			return runtime.ErrorResult(runtime.WithKind(errors.New("403"), runtime.KindPermission))
+		},
+		"model_text": func(int) runtime.Result { return runtime.Result{Text: "no such city", IsError: true} },
+		"ask_retry":  func(int) runtime.Result { return runtime.ErrorResult(runtime.AskRetry("use a real city")) },
+	}
+	for name, fail := range cases {
+		tool, runs := flaky(name, 100, fail)
+		tool.Retry = runtime.RetryPolicy{Max: 3}
+		reg := newRegistry(t, tool)
+		res := reg.Invoke(t.Context(), runtime.Call{Name: name})
+		if !res.IsError || res.Attempts != 1 || runs.Load() != 1 {
+			t.Errorf("%s: retried: %+v after %d runs", name, res, runs.Load())
+		}
+	}
+
+	// Invalid arguments never reach the handler, let alone a retry.
+	tool := weatherTool()
+	tool.Retry = runtime.RetryPolicy{Max: 3}
+	res := newRegistry(t, tool).Invoke(t.Context(), runtime.Call{Name: "get_weather", Args: []byte(`{"town":"Oslo"}`)})
+	if res.Kind != runtime.KindInvalidInput || res.Attempts != 0 {
+		t.Errorf("invalid arguments: %+v", res)
+	}
+}
+
+func TestCancellingCtxStopsTheRetryWait(t *testing.T) {
+	tool, runs := flaky("down", 100, func(int) runtime.Result { return runtime.ErrorResult(errors.New("down")) })
+	tool.Retry = runtime.RetryPolicy{Max: 5, Delay: time.Hour}
+	reg := newRegistry(t, tool)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan runtime.Result)
+	go func() { done <- reg.Invoke(ctx, runtime.Call{Name: "down"}) }()
+	for runs.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	cancel() // the registry now waits an hour before attempt 2; cancelling ends the wait
+	res := <-done
+	if !res.IsError || res.Attempts != 1 || runs.Load() != 1 {
+		t.Errorf("after cancel: %+v, runs = %d", res, runs.Load())
+	}
+}
+
+func TestDefaultRetry(t *testing.T) {
+	tool, runs := flaky("down", 100, func(int) runtime.Result { return runtime.ErrorResult(errors.New("down")) })
+	reg := runtime.NewRegistry(runtime.WithDefaultRetry(runtime.RetryPolicy{Max: 1}))
+	must(t, reg.Add(tool))
+	if res := reg.Invoke(t.Context(), runtime.Call{Name: "down"}); res.Attempts != 2 || runs.Load() != 2 {
+		t.Errorf("WithDefaultRetry(max 1): %d attempts", res.Attempts)
+	}
+}

@@ -1,0 +1,92 @@
+package runtime_test
+
+import (
+	"context"
+	"fmt"
+	goruntime "runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+func TestInvokeAllRunsConcurrentlyInCallOrder(t *testing.T) {
+	// Each of the two calls waits for the other to start: they finish only if they run at
+	// the same time, with no clock involved.
+	a, b := make(chan struct{}), make(chan struct{})
+	meet := func(mine, theirs chan struct{}, text string) runtime.Tool {
+		return runTool(text, func(ctx context.Context) runtime.Result {
+			close(mine)
+			select {
+			case <-theirs:
+				return runtime.TextResult(text)
+			case <-ctx.Done():
+				return runtime.ErrorResult(ctx.Err())
+			}
+		})
+	}
+	reg := newRegistry(t, meet(a, b, "first"), meet(b, a, "second"))
+	results := reg.InvokeAll(t.Context(), []runtime.Call{{Name: "first"}, {Name: "second"}, {Name: "nope"}})
+	if len(results) != 3 || results[0].Text != "first" || results[1].Text != "second" || results[2].Kind != runtime.KindNotFound {
+		t.Errorf("results = %+v", results)
+	}
+}
+
+func TestInvokeAllSequentialIsABarrier(t *testing.T) {
+	var tr tracer
+	step := func(name string) runtime.Tool {
+		return runTool(name, func(context.Context) runtime.Result {
+			tr.add("start " + name)
+			tr.add("end " + name)
+			return runtime.TextResult(name)
+		})
+	}
+	barrier := step("commit")
+	barrier.Sequential = true
+	reg := newRegistry(t, step("a"), step("b"), barrier, step("c"), step("d"))
+	calls := []runtime.Call{{Name: "a"}, {Name: "b"}, {Name: "commit"}, {Name: "c"}, {Name: "d"}}
+	for range 20 {
+		tr.log = nil
+		results := reg.InvokeAll(t.Context(), calls)
+		for i, c := range calls {
+			if results[i].Text != c.Name {
+				t.Fatalf("result %d = %q, want %q", i, results[i].Text, c.Name)
+			}
+		}
+		log := "," + strings.Join(tr.log, ",") + ","
+		at := func(s string) int { return strings.Index(log, ","+s+",") }
+		if !(at("end a") < at("start commit") && at("end b") < at("start commit") &&
+			at("end commit") < at("start c") && at("end commit") < at("start d")) {
+			t.Fatalf("the sequential call was not a barrier: %s", log)
+		}
+	}
+}
+
+func TestInvokeAllConcurrencyLimit(t *testing.T) {
+	var running, peak atomic.Int32
+	tool := runTool("work", func(context.Context) runtime.Result {
+		n := running.Add(1)
+		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+		}
+		for range 100 {
+			goruntime.Gosched() // stay running while the others start
+		}
+		running.Add(-1)
+		return runtime.TextResult("ok")
+	})
+	reg := runtime.NewRegistry(runtime.WithBatchConcurrency(2))
+	must(t, reg.Add(tool))
+	calls := make([]runtime.Call, 8)
+	for i := range calls {
+		calls[i] = runtime.Call{ID: fmt.Sprint(i), Name: "work"}
+	}
+	for i, res := range reg.InvokeAll(t.Context(), calls) {
+		if res.IsError {
+			t.Errorf("call %d: %+v", i, res)
+		}
+	}
+	if p := peak.Load(); p > 2 || p < 1 {
+		t.Errorf("%d calls ran at once, want at most 2", p)
+	}
+}

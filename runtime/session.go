@@ -1,0 +1,164 @@
+package runtime
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+)
+
+// CallInfo is what a handler (or a middleware) knows about the call it serves.
+type CallInfo struct {
+	Tool     string
+	CallID   string
+	Session  string
+	UserData any // Call.UserData
+	Attempt  int // 1 for the first attempt, 2 for the first retry, …
+	// State is the session's key/value state, kept between calls of the session.
+	State SessionState
+}
+
+// CallInfoFrom returns the call a handler's ctx belongs to. It is false outside a call made
+// through Registry.Invoke.
+func CallInfoFrom(ctx context.Context) (CallInfo, bool) {
+	st, ok := ctx.Value(callKey{}).(*callState)
+	if !ok {
+		return CallInfo{}, false
+	}
+	info := st.info
+	info.Attempt = int(st.attempt.Load())
+	return info, true
+}
+
+type callKey struct{}
+
+// callState is the context of one call: the caller's context plus what CallInfoFrom returns.
+// It is the context itself, so a call costs one allocation for both.
+type callState struct {
+	context.Context
+	info    CallInfo
+	attempt atomic.Int32 // read by handlers abandoned after a timeout while a retry runs
+}
+
+func (s *callState) Value(key any) any {
+	if key == (callKey{}) {
+		return s
+	}
+	return s.Context.Value(key)
+}
+
+// SessionStore keeps the key/value state of sessions. Implementations must be safe for
+// concurrent use; values are whatever handlers store (a store that persists outside the
+// process must document which types it can hold).
+type SessionStore interface {
+	Get(ctx context.Context, session, key string) (value any, ok bool, err error)
+	Set(ctx context.Context, session, key string, value any) error
+	// Update replaces the value under key with what fn returns, atomically with respect to
+	// other calls on the same key; ok tells fn whether there was a value. When fn returns an
+	// error, nothing changes and Update returns it.
+	Update(ctx context.Context, session, key string, fn func(old any, ok bool) (any, error)) error
+	Delete(ctx context.Context, session, key string) error
+	// Clear forgets every key of session.
+	Clear(ctx context.Context, session string) error
+}
+
+// SessionState is one session's view of a SessionStore, as handlers get it in CallInfo.
+// Its zero value (outside a call) holds nothing and refuses writes.
+type SessionState struct {
+	store   SessionStore
+	session string
+}
+
+// Get returns the value under key.
+func (s SessionState) Get(ctx context.Context, key string) (any, bool, error) {
+	if s.store == nil {
+		return nil, false, nil
+	}
+	return s.store.Get(ctx, s.session, key)
+}
+
+// Set stores value under key.
+func (s SessionState) Set(ctx context.Context, key string, value any) error {
+	if s.store == nil {
+		return errNoSession
+	}
+	return s.store.Set(ctx, s.session, key, value)
+}
+
+// Update replaces the value under key with what fn returns (see SessionStore.Update).
+func (s SessionState) Update(ctx context.Context, key string, fn func(old any, ok bool) (any, error)) error {
+	if s.store == nil {
+		return errNoSession
+	}
+	return s.store.Update(ctx, s.session, key, fn)
+}
+
+// Delete removes key.
+func (s SessionState) Delete(ctx context.Context, key string) error {
+	if s.store == nil {
+		return errNoSession
+	}
+	return s.store.Delete(ctx, s.session, key)
+}
+
+var errNoSession = ModelErrorf(KindInternal, "session state is only available during a call")
+
+// MemoryStore is the in-memory SessionStore a registry uses unless WithSessionStore says
+// otherwise. Its zero value is ready to use.
+type MemoryStore struct {
+	mu       sync.Mutex
+	sessions map[string]map[string]any
+}
+
+func (m *MemoryStore) Get(_ context.Context, session, key string) (any, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.sessions[session][key]
+	return v, ok, nil
+}
+
+func (m *MemoryStore) Set(_ context.Context, session, key string, value any) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.values(session)[key] = value
+	return nil
+}
+
+// Update holds the store's lock while fn runs: fn must be quick and must not use the store.
+func (m *MemoryStore) Update(_ context.Context, session, key string, fn func(old any, ok bool) (any, error)) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	values := m.values(session)
+	old, ok := values[key]
+	v, err := fn(old, ok)
+	if err != nil {
+		return err
+	}
+	values[key] = v
+	return nil
+}
+
+func (m *MemoryStore) Delete(_ context.Context, session, key string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.sessions[session], key)
+	return nil
+}
+
+func (m *MemoryStore) Clear(_ context.Context, session string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.sessions, session)
+	return nil
+}
+
+func (m *MemoryStore) values(session string) map[string]any {
+	if m.sessions == nil {
+		m.sessions = make(map[string]map[string]any)
+	}
+	v := m.sessions[session]
+	if v == nil {
+		v = make(map[string]any)
+		m.sessions[session] = v
+	}
+	return v
+}
