@@ -1,0 +1,70 @@
+package disclosure
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// Catalog renders level 1: one line per tool, "- name: description", in the order given
+// (Registry.Tools sorts by name). The description is folded onto one line; a tool without one
+// shows its title, or its name alone.
+//
+// When any tool has a Category, tools are grouped under "category:" headings, categories
+// sorted, and tools without a category come last under "other:".
+func Catalog(tools []runtime.Tool) string {
+	var b strings.Builder
+	grouped := slices.ContainsFunc(tools, func(t runtime.Tool) bool { return t.Category != "" })
+	if !grouped {
+		for _, t := range tools {
+			catalogLine(&b, t)
+		}
+		return strings.TrimRight(b.String(), "\n")
+	}
+	var categories []string
+	for _, t := range tools {
+		if t.Category != "" && !slices.Contains(categories, t.Category) {
+			categories = append(categories, t.Category)
+		}
+	}
+	slices.Sort(categories)
+	categories = append(categories, "") // uncategorised tools last
+	for i, c := range categories {
+		var in []runtime.Tool
+		for _, t := range tools {
+			if t.Category == c {
+				in = append(in, t)
+			}
+		}
+		if len(in) == 0 {
+			continue
+		}
+		if i > 0 && b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		if c == "" {
+			c = "other"
+		}
+		b.WriteString(oneLine(c))
+		b.WriteString(":\n")
+		for _, t := range in {
+			catalogLine(&b, t)
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func catalogLine(b *strings.Builder, t runtime.Tool) {
+	b.WriteString("- ")
+	b.WriteString(t.Name)
+	summary := t.Description
+	if summary == "" {
+		summary = t.Title
+	}
+	if summary = oneLine(summary); summary != "" {
+		b.WriteString(": ")
+		b.WriteString(summary)
+	}
+	b.WriteByte('\n')
+}

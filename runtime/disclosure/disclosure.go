@@ -1,0 +1,267 @@
+package disclosure
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/toolgen-go/toolgen/internal/suggest"
+	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/decode"
+)
+
+// InfoToolName is the name of the level-2 tool.
+const InfoToolName = "get_tool_info"
+
+// maxListedTools caps the names an unknown-name answer lists, as the registry does.
+const maxListedTools = 50
+
+// Disclosure exposes a registry progressively: the model starts with the catalog (level 1)
+// and the get_tool_info tool, and learns a tool's full contract (level 2) by asking for it.
+// Each tool the model asked about is revealed: Tools then declares its full schema too, so a
+// provider with a native tool API lets the model call it on the next turn.
+//
+// A Disclosure is safe for concurrent use. It reads the registry on every call, so tools added
+// to the registry later appear in the catalog and can be asked about.
+type Disclosure struct {
+	reg  *runtime.Registry
+	info runtime.Tool
+	// own holds only get_tool_info, so its calls get the registry's argument errors, result
+	// timing and panic recovery without adding a tool to the caller's registry.
+	own *runtime.Registry
+
+	mu       sync.Mutex
+	revealed map[string]bool
+}
+
+// New returns a Disclosure of reg. It refuses a registry that already holds a tool named
+// get_tool_info, which the level-2 tool would hide.
+func New(reg *runtime.Registry) (*Disclosure, error) {
+	if reg == nil {
+		return nil, fmt.Errorf("disclosure: nil registry")
+	}
+	if _, taken := reg.Tool(InfoToolName); taken {
+		return nil, fmt.Errorf("disclosure: the registry already has a tool named %q, the name of the level-2 tool", InfoToolName)
+	}
+	d := &Disclosure{reg: reg, revealed: make(map[string]bool)}
+	d.info = runtime.Tool{
+		Name:        InfoToolName,
+		Title:       "Get tool info",
+		Description: "Returns how to use a tool from the catalog: what it does, its parameters, examples, when to use it, prerequisites, warnings and related tools. Call it before using a tool for the first time.",
+		Permission:  runtime.PermissionAuto,
+		Hints:       runtime.Hints{ReadOnly: true, Idempotent: true},
+		Examples: []runtime.Example{{
+			Scenario: "Learn how to call get_weather",
+			Args:     json.RawMessage(`{"name":"get_weather"}`),
+		}},
+		InputSchema: json.RawMessage(infoSchema),
+		Bind:        d.bindInfo,
+	}
+	d.own = runtime.NewRegistry()
+	if err := d.own.Add(d.info); err != nil {
+		return nil, fmt.Errorf("disclosure: %w", err)
+	}
+	return d, nil
+}
+
+const infoSchema = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"description":"The tool's name, as the catalog lists it.","type":"string","minLength":1}},"required":["name"],"additionalProperties":false}`
+
+// InfoTool returns the get_tool_info tool. Declare it to the provider (Tools does) and route
+// its calls through Invoke.
+func (d *Disclosure) InfoTool() runtime.Tool { return d.info }
+
+// Catalog returns the level-1 text for the system prompt: how to learn more, then one line
+// per registered tool (see the package function Catalog).
+func (d *Disclosure) Catalog() string {
+	return "Tools you can use are listed below, one per line. Before using a tool for the first time, call " +
+		InfoToolName + " with its name to learn its parameters and how to use it.\n\n" + Catalog(d.reg.Tools())
+}
+
+// Tools returns the tools to declare to a provider: get_tool_info and every tool revealed so
+// far, sorted by name.
+func (d *Disclosure) Tools() []runtime.Tool {
+	d.mu.Lock()
+	names := make([]string, 0, len(d.revealed))
+	for name := range d.revealed {
+		names = append(names, name)
+	}
+	d.mu.Unlock()
+
+	out := []runtime.Tool{d.info}
+	for _, name := range names {
+		if t, ok := d.reg.Tool(name); ok {
+			out = append(out, t)
+		}
+	}
+	slices.SortFunc(out, func(a, b runtime.Tool) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// Reveal declares tools up front, as if the model had asked about them: a host that knows an
+// agent will need a tool saves it a round trip. Unknown names are an error, and nothing is
+// revealed then.
+func (d *Disclosure) Reveal(names ...string) error {
+	known := d.reg.Names()
+	var unknown []string
+	for _, name := range names {
+		if !slices.Contains(known, name) {
+			unknown = append(unknown, quoteWithHint(name, known))
+		}
+	}
+	if len(unknown) > 0 {
+		return fmt.Errorf("disclosure: reveal: %w: %s", runtime.ErrUnknownTool, strings.Join(unknown, ", "))
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, name := range names {
+		d.revealed[name] = true
+	}
+	return nil
+}
+
+// Tool returns the tool called name: get_tool_info, or a tool of the registry.
+func (d *Disclosure) Tool(name string) (runtime.Tool, bool) {
+	if name == InfoToolName {
+		return d.info, true
+	}
+	return d.reg.Tool(name)
+}
+
+// Invoke runs a call: get_tool_info is answered here, every other call goes to the registry.
+// A call to a tool not yet revealed still runs: the model may know its contract from
+// elsewhere, and the registry's argument errors guide it when it does not.
+func (d *Disclosure) Invoke(ctx context.Context, call runtime.Call) runtime.Result {
+	if call.Name == InfoToolName {
+		return d.own.Invoke(ctx, call)
+	}
+	return d.reg.Invoke(ctx, call)
+}
+
+// infoCall is a get_tool_info call whose argument passed validation.
+type infoCall struct {
+	d    *Disclosure
+	name string
+}
+
+func (c *infoCall) Args() any { return &c.name }
+
+func (c *infoCall) Run(context.Context) runtime.Result {
+	t, ok := c.d.Tool(c.name)
+	if !ok {
+		return unknownToolResult(c.name, c.d.reg.Names())
+	}
+	info, err := Describe(t)
+	if err != nil {
+		return runtime.Result{
+			Text:    fmt.Sprintf("no information is available for %s.", c.name),
+			IsError: true,
+			Err:     err,
+		}
+	}
+	if c.name != InfoToolName {
+		c.d.mu.Lock()
+		c.d.revealed[c.name] = true
+		c.d.mu.Unlock()
+	}
+	return runtime.TextResult(info.Text())
+}
+
+// unknownToolResult names the tools the model can ask about, nearest match first.
+func unknownToolResult(name string, names []string) runtime.Result {
+	var b strings.Builder
+	if near := suggest.Closest(name, names); near != "" {
+		fmt.Fprintf(&b, "no tool is named %q; did you mean %q?", name, near)
+	} else {
+		fmt.Fprintf(&b, "no tool is named %q.", name)
+	}
+	if len(names) == 0 {
+		b.WriteString(" No tools are available.")
+	} else {
+		listed := names[:min(len(names), maxListedTools)]
+		b.WriteString(" Available tools: ")
+		b.WriteString(strings.Join(listed, ", "))
+		if len(names) > len(listed) {
+			b.WriteString(", …")
+		}
+	}
+	return runtime.Result{
+		Text:    b.String(),
+		IsError: true,
+		Err:     fmt.Errorf("%s: %w %q", InfoToolName, runtime.ErrUnknownTool, name),
+	}
+}
+
+func quoteWithHint(name string, known []string) string {
+	if near := suggest.Closest(name, known); near != "" {
+		return fmt.Sprintf("%q (did you mean %q?)", name, near)
+	}
+	return fmt.Sprintf("%q", name)
+}
+
+// infoProps are the properties of get_tool_info, for did-you-mean hints.
+var infoProps = []string{"name"}
+
+// bindInfo decodes get_tool_info's arguments the way generated decoders do: in one pass,
+// reporting every problem (unknown properties with a hint, a missing or empty name, a wrong
+// type) with its JSON Pointer path.
+func (d *Disclosure) bindInfo(_ context.Context, data []byte) (runtime.BoundCall, error) {
+	call := &infoCall{d: d}
+	dec := decode.Acquire(data)
+	defer decode.Release(dec)
+	var ps decode.Problems
+	if err := decodeInfoArgs(dec, call, &ps); err != nil {
+		return nil, decode.SyntaxError(err)
+	}
+	if err := decode.Finish(dec); err != nil {
+		return nil, err
+	}
+	if err := ps.Err(); err != nil {
+		return nil, err
+	}
+	return call, nil
+}
+
+func decodeInfoArgs(d *decode.Decoder, call *infoCall, ps *decode.Problems) error {
+	if d.Next() != decode.Object {
+		return decode.WrongType(d, ps, nil, "an object")
+	}
+	it, err := d.ObjIter()
+	if err != nil {
+		return err
+	}
+	seen := false
+	for it.Next() {
+		if string(it.Key()) != "name" {
+			if err := decode.SkipUnknown(d, ps, nil, it.Key(), infoProps); err != nil {
+				return err
+			}
+			continue
+		}
+		if seen {
+			if err := decode.SkipDuplicate(d, ps, nil, "name"); err != nil {
+				return err
+			}
+			continue
+		}
+		seen = true
+		p := (*decode.Path)(nil).Key("name")
+		s, ok, err := decode.ReadString(d, ps, &p)
+		if err != nil {
+			return err
+		}
+		if ok && s == "" {
+			ps.Length(&p, "at least", 1, 0)
+		}
+		call.name = s
+	}
+	if err := it.Err(); err != nil {
+		return err
+	}
+	if !seen {
+		ps.Missing(nil, "name")
+	}
+	return nil
+}
