@@ -85,7 +85,7 @@ func (r *Registry) approvalID(tool, callID, session string, canonical []byte) st
 
 // approve decides a call of a //tool:confirm tool. It returns the call to run (the edited one
 // when the approver changed the arguments) or the result that ends the call.
-func (r *Registry) approve(ctx context.Context, cfg *registryConfig, tool Tool, call Call, bound BoundCall, canonical []byte) (BoundCall, Result, bool) {
+func (r *Registry) approve(ctx context.Context, cfg *registryConfig, tool *Tool, call Call, bound BoundCall, canonical []byte) (BoundCall, Result, bool) {
 	req := ApprovalRequest{
 		ID:      r.approvalID(tool.Name, call.ID, call.Session, canonical),
 		Tool:    tool.Name,
@@ -131,7 +131,7 @@ func askApprover(ctx context.Context, a Approver, req ApprovalRequest) (dec Deci
 	return a.Approve(ctx, req)
 }
 
-func (r *Registry) applyDecision(ctx context.Context, cfg *registryConfig, tool Tool, call Call, bound BoundCall, dec Decision) (BoundCall, Result, bool) {
+func (r *Registry) applyDecision(ctx context.Context, cfg *registryConfig, tool *Tool, call Call, bound BoundCall, dec Decision) (BoundCall, Result, bool) {
 	if !dec.Approved {
 		r.observeApproval(ctx, cfg, call, "denied", dec.By)
 		return nil, deniedResult(tool.Name, dec), false
@@ -163,7 +163,7 @@ func deniedResult(tool string, dec Decision) Result {
 
 // queueApproval answers a call from the approval queue: a new call becomes a pending request;
 // a decided one runs (once) or reports its denial.
-func (r *Registry) queueApproval(ctx context.Context, cfg *registryConfig, tool Tool, call Call, bound BoundCall, req ApprovalRequest) (BoundCall, Result, bool) {
+func (r *Registry) queueApproval(ctx context.Context, cfg *registryConfig, tool *Tool, call Call, bound BoundCall, req ApprovalRequest) (BoundCall, Result, bool) {
 	r.apMu.Lock()
 	if r.approvals == nil {
 		r.approvals = make(map[string]*queuedApproval)
@@ -236,7 +236,7 @@ func (r *Registry) ApproveWithArgs(id, by string, args json.RawMessage) error {
 	if !ok {
 		return fmt.Errorf("runtime: approve %s: tool %q: %w", id, name, ErrUnknownTool)
 	}
-	if _, failed, ok := bind(context.Background(), tool, args); !ok {
+	if _, failed, ok := bind(context.Background(), &tool, args); !ok {
 		return failed.Err
 	}
 	return r.decide(id, Decision{Approved: true, By: by, Args: slices.Clone(args)})

@@ -53,7 +53,7 @@ func (r *Registry) EndSession(ctx context.Context, session string) error {
 
 // admit counts a call against the session's limits, or refuses it when a limit is reached.
 // Sessions are only tracked when some limit applies, so calls without limits cost nothing.
-func (r *Registry) admit(cfg *registryConfig, tool Tool, session string) (Result, bool) {
+func (r *Registry) admit(cfg *registryConfig, tool *Tool, session string) (Result, bool) {
 	perTool, total := cfg.callLimitOf(tool), cfg.guard.MaxCalls
 	if perTool <= 0 && total <= 0 {
 		return Result{}, true

@@ -65,7 +65,7 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 			res.Kind = KindInternal
 		}
 	}
-	res = r.capResult(st, cfg, e.tool, call, res)
+	res = r.capResult(st, cfg, &e.tool, call, res)
 	res.Duration = time.Since(start)
 
 	if cfg.observer != nil {
@@ -109,7 +109,7 @@ func (r *Registry) throughMiddleware(st *callState, cfg *registryConfig, e *tool
 // next one needs or the result that ends the call. ctx is what the middleware passed on (st
 // when there is none); st is the call's state.
 func (r *Registry) core(ctx context.Context, st *callState, cfg *registryConfig, e *toolEntry, call Call) Result {
-	tool := e.tool
+	tool := &e.tool
 	if res, ok := r.admit(cfg, tool, call.Session); !ok {
 		return res
 	}
@@ -160,7 +160,7 @@ func clientResult(call Call, args any) Result {
 // explainFailure decides what the model reads of a failed run: AskRetry guidance within the
 // tool's budget (and a stop notice past it), and, WithSafeErrors, only the kind of a plain Go
 // error.
-func (r *Registry) explainFailure(cfg *registryConfig, tool Tool, call Call, res Result) Result {
+func (r *Registry) explainFailure(cfg *registryConfig, tool *Tool, call Call, res Result) Result {
 	var ask *RetryRequest
 	switch {
 	case errors.As(res.Err, &ask):
@@ -213,7 +213,7 @@ func unknownToolResult(name string, names []string) Result {
 
 // bind decodes the arguments. It guards against a panicking Bind too: generated decoders
 // should not panic, but a bug there must not take the host down.
-func bind(ctx context.Context, tool Tool, args []byte) (bound BoundCall, failed Result, ok bool) {
+func bind(ctx context.Context, tool *Tool, args []byte) (bound BoundCall, failed Result, ok bool) {
 	defer func() {
 		if v := recover(); v != nil {
 			bound, failed, ok = nil, panicResult(tool.Name, v, 0), false
@@ -266,7 +266,7 @@ func bindErrorResult(name string, err error) Result {
 }
 
 // runOnce runs the handler once; the handler has run whatever it returns, so Attempts is 1.
-func runOnce(ctx context.Context, tool Tool, call BoundCall) (res Result) {
+func runOnce(ctx context.Context, tool *Tool, call BoundCall) (res Result) {
 	defer func() {
 		if v := recover(); v != nil {
 			res = panicResult(tool.Name, v, 1)

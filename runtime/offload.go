@@ -59,7 +59,7 @@ func fileSafe(s string) string {
 // capResult cuts a result over the tool's cap to a preview and hands the full text to the
 // offloader. The notice after the preview counts against the cap too, so what the model
 // reads stays within it (a cap too small for any preview still gets the notice).
-func (r *Registry) capResult(ctx context.Context, cfg *registryConfig, tool Tool, call Call, res Result) Result {
+func (r *Registry) capResult(ctx context.Context, cfg *registryConfig, tool *Tool, call Call, res Result) Result {
 	limit := cfg.maxResultOf(tool)
 	if limit <= 0 || int64(len(res.Text)) <= limit {
 		return res

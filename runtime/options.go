@@ -161,7 +161,7 @@ func WithFilter(name string, mw Middleware) Option {
 	}
 }
 
-func (c *registryConfig) timeoutOf(t Tool) time.Duration {
+func (c *registryConfig) timeoutOf(t *Tool) time.Duration {
 	switch {
 	case t.NoTimeout:
 		return 0
@@ -175,14 +175,14 @@ func (c *registryConfig) timeoutOf(t Tool) time.Duration {
 	return DefaultTimeout
 }
 
-func (c *registryConfig) retryOf(t Tool) RetryPolicy {
+func (c *registryConfig) retryOf(t *Tool) RetryPolicy {
 	if t.Retry != (RetryPolicy{}) {
 		return t.Retry
 	}
 	return c.defaultRetry
 }
 
-func (c *registryConfig) maxResultOf(t Tool) int64 {
+func (c *registryConfig) maxResultOf(t *Tool) int64 {
 	switch {
 	case t.MaxResult > 0:
 		return t.MaxResult
@@ -194,7 +194,7 @@ func (c *registryConfig) maxResultOf(t Tool) int64 {
 	return DefaultMaxResult
 }
 
-func (c *registryConfig) modelRetriesOf(t Tool) int {
+func (c *registryConfig) modelRetriesOf(t *Tool) int {
 	switch {
 	case t.ModelRetries > 0:
 		return t.ModelRetries
@@ -204,7 +204,7 @@ func (c *registryConfig) modelRetriesOf(t Tool) int {
 	return DefaultModelRetries
 }
 
-func (c *registryConfig) callLimitOf(t Tool) int {
+func (c *registryConfig) callLimitOf(t *Tool) int {
 	if t.MaxCalls > 0 {
 		return t.MaxCalls
 	}

@@ -37,6 +37,9 @@ type callState struct {
 	context.Context
 	info    CallInfo
 	attempt atomic.Int32 // read by handlers abandoned after a timeout while a retry runs
+	// first is the deadline context of the first attempt with a timeout, kept here so that
+	// the common call allocates nothing for it; retries get their own.
+	first attemptCtx
 }
 
 func (s *callState) Value(key any) any {
