@@ -254,7 +254,7 @@ func (g *generator) toolLiteral(t *model.Tool, method bool) (jen.Code, error) {
 	if len(t.Examples) > 0 {
 		var items []jen.Code
 		for _, ex := range t.Examples {
-			ed := jen.Dict{jen.Id("Args"): jen.Qual("encoding/json", "RawMessage").Call(jen.Lit(ex.Args))}
+			ed := jen.Dict{jen.Id("Args"): jen.Qual("encoding/json", "RawMessage").Call(rawString([]byte(ex.Args)))}
 			if ex.Scenario != "" {
 				ed[jen.Id("Scenario")] = jen.Lit(ex.Scenario)
 			}

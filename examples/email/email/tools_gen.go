@@ -27,7 +27,7 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 		Description:   "Sends a plain-text email to one recipient, with optional copies.",
 		Detail:        "The message is queued at once; delivery is asynchronous.",
 		Examples: []runtime.Example{{
-			Args:     json.RawMessage("{\"to\":\"alice@example.com\",\"subject\":\"Q3\",\"body\":\"Summary attached.\"}"),
+			Args:     json.RawMessage(`{"to":"alice@example.com","subject":"Q3","body":"Summary attached."}`),
 			Scenario: "Send the Q3 summary",
 		}},
 		Hints:        runtime.Hints{OpenWorld: true},

@@ -22,7 +22,7 @@ func Tools() []runtime.Tool {
 	return []runtime.Tool{{
 		Bind:        toolgenBindListDir,
 		Description: "Lists a directory of the sandbox.",
-		Examples:    []runtime.Example{{Args: json.RawMessage("{\"path\":\".\"}")}},
+		Examples:    []runtime.Example{{Args: json.RawMessage(`{"path":"."}`)}},
 		Hints: runtime.Hints{
 			Idempotent: true,
 			ReadOnly:   true,
@@ -54,7 +54,7 @@ func Tools() []runtime.Tool {
 	}, {
 		Bind:        toolgenBindReadFile,
 		Description: "Reads a text file from the sandbox.",
-		Examples:    []runtime.Example{{Args: json.RawMessage("{\"path\":\"notes/todo.txt\"}")}},
+		Examples:    []runtime.Example{{Args: json.RawMessage(`{"path":"notes/todo.txt"}`)}},
 		Hints: runtime.Hints{
 			Idempotent: true,
 			ReadOnly:   true,
@@ -86,7 +86,7 @@ func Tools() []runtime.Tool {
 		Bind:          toolgenBindWriteFile,
 		ConfirmReason: "replaces the content of a file",
 		Description:   "Writes a text file in the sandbox, replacing it if it exists.",
-		Examples:      []runtime.Example{{Args: json.RawMessage("{\"path\":\"notes/todo.txt\",\"content\":\"- buy milk\\n\"}")}},
+		Examples:      []runtime.Example{{Args: json.RawMessage(`{"path":"notes/todo.txt","content":"- buy milk\n"}`)}},
 		Hints:         runtime.Hints{Destructive: true},
 		InputSchema:   json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the sandbox root; missing directories are created.","type":"string","minLength":1,"maxLength":1024},"content":{"description":"Content replaces the file's content.","type":"string","maxLength":100000}},"required":["path","content"],"additionalProperties":false}`),
 		Name:          "write_file",

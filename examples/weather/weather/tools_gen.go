@@ -26,7 +26,7 @@ func Tools() []runtime.Tool {
 		Description: "Gets the current weather for a city. Returns temperature and conditions.",
 		Detail:      "Use it when the user asks about the weather, temperature or forecast of a named city.",
 		Examples: []runtime.Example{{
-			Args:     json.RawMessage("{\"city\":\"Tokyo\"}"),
+			Args:     json.RawMessage(`{"city":"Tokyo"}`),
 			Expected: "Current weather for Tokyo in celsius",
 			Scenario: "Weather in Tokyo",
 		}},
