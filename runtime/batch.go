@@ -59,3 +59,42 @@ func (r *Registry) sequential(name string) bool {
 	e, _, ok := r.lookupEntry(name)
 	return ok && e.tool.Sequential
 }
+
+// Outcome is one call of a model turn after Dispatch: the call as the model wrote it, and its
+// result.
+type Outcome struct {
+	Call   Call
+	Result Result
+}
+
+// Dispatch runs the calls of one model turn with InvokeAll (concurrently, sequential tools
+// alone) and returns their outcomes in call order. Before validation it undoes the
+// conversion of the schema each call's tool was sent with: variantOf names that variant for a
+// tool (ok false: none, the arguments are taken as they are), and Variant.Restore turns its
+// nulls and renamed properties back. Arguments that do not parse stay as they are, so the
+// decoder tells the model what is wrong. The provider adapters (runtime/openai, anthropic,
+// gemini) call it with the variant they declared each tool with.
+func (r *Registry) Dispatch(ctx context.Context, calls []Call, variantOf func(Tool) (Variant, bool)) []Outcome {
+	restored := calls
+	if variantOf != nil {
+		restored = make([]Call, len(calls))
+		for i, call := range calls {
+			restored[i] = call
+			tool, ok := r.Tool(call.Name)
+			if !ok {
+				continue
+			}
+			if v, ok := variantOf(tool); ok {
+				if args, err := v.Restore(call.Args); err == nil {
+					restored[i].Args = args
+				}
+			}
+		}
+	}
+	results := r.InvokeAll(ctx, restored)
+	outs := make([]Outcome, len(calls))
+	for i := range calls {
+		outs[i] = Outcome{Call: calls[i], Result: results[i]}
+	}
+	return outs
+}

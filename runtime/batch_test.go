@@ -90,3 +90,35 @@ func TestInvokeAllConcurrencyLimit(t *testing.T) {
 		t.Errorf("%d calls ran at once, want at most 2", p)
 	}
 }
+
+// Dispatch undoes the variant a tool was sent with before validation: here an OpenAI strict
+// null for an optional property, which the tool's own decoder refuses.
+func TestDispatchRestoresVariantArguments(t *testing.T) {
+	tool := bindFunc("echo", func(ctx context.Context, raw []byte) (runtime.BoundCall, error) {
+		if strings.Contains(string(raw), "null") {
+			return nil, &runtime.ArgsError{Problems: []runtime.Problem{{Path: "/note", Message: "must be a string, got null"}}}
+		}
+		return runFunc(func(context.Context) runtime.Result { return runtime.TextResult(string(raw)) }), nil
+	})
+	tool.Variants = map[string]runtime.Variant{runtime.VariantOpenAI: {NullMeansAbsent: []string{"/note"}}}
+	reg := runtime.NewRegistry()
+	if err := reg.Add(tool); err != nil {
+		t.Fatal(err)
+	}
+	calls := []runtime.Call{{ID: "a", Name: "echo", Args: []byte(`{"text":"hi","note":null}`)}, {ID: "b", Name: "nope"}}
+	openAI := func(t runtime.Tool) (runtime.Variant, bool) { v, ok := t.Variants[runtime.VariantOpenAI]; return v, ok }
+
+	outs := reg.Dispatch(context.Background(), calls, openAI)
+	if len(outs) != 2 || outs[0].Call.ID != "a" || string(outs[0].Call.Args) != `{"text":"hi","note":null}` {
+		t.Fatalf("outcomes do not keep the calls as the model wrote them: %+v", outs)
+	}
+	if outs[0].Result.IsError || outs[0].Result.Text != `{"text":"hi"}` {
+		t.Errorf("restored call: %+v", outs[0].Result)
+	}
+	if !outs[1].Result.IsError || !strings.Contains(outs[1].Result.Text, `unknown tool "nope"`) {
+		t.Errorf("unknown tool: %+v", outs[1].Result)
+	}
+	if raw := reg.Dispatch(context.Background(), calls[:1], nil); !raw[0].Result.IsError {
+		t.Errorf("without a variant the null must reach the decoder: %+v", raw[0].Result)
+	}
+}

@@ -1,0 +1,81 @@
+package anthropic
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/packages/param"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// Outcome is one call after Dispatch, with what the model should read.
+type Outcome = runtime.Outcome
+
+// Dispatch runs the calls of one model turn through reg.InvokeAll (concurrently, a
+// Sequential tool alone) and returns their outcomes in call order. Anthropic receives optional
+// properties as optional (not as nullable), so there is nothing to undo before validation.
+// Set Session (and UserData) on the calls first to use the registry's per-session policies.
+//
+// A client tool's outcome has Result.ClientCall set: it is left out of ToolResults, and the
+// host runs it and answers with ToolResult under the same id, in the same user message.
+func Dispatch(ctx context.Context, reg *runtime.Registry, calls []runtime.Call) []Outcome {
+	return reg.Dispatch(ctx, calls, nil)
+}
+
+// answered reports whether the adapter answers the outcome itself: a client call waits for
+// the host.
+func answered(o Outcome) bool { return o.Result.ClientCall == nil }
+
+// ToolResult returns the tool_result block that answers the tool_use toolUseID with res:
+// the result's text as content and is_error on failure. An effect-only result (or an empty
+// text) gets no content: the effects are the host's, but the tool_use must still be answered.
+func ToolResult(toolUseID string, res runtime.Result) anthropic.ContentBlockParamUnion {
+	block := &anthropic.ToolResultBlockParam{ToolUseID: toolUseID}
+	if res.Text != "" && !res.EffectOnly() {
+		block.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: res.Text}}}
+	}
+	if res.IsError {
+		block.IsError = param.NewOpt(true)
+	}
+	return anthropic.ContentBlockParamUnion{OfToolResult: block}
+}
+
+// ToolResults returns one tool_result block per outcome, in order, leaving out client calls
+// (the host answers those). They go first in the next user message:
+// anthropic.NewUserMessage(blocks...).
+func ToolResults(outs []Outcome) []anthropic.ContentBlockParamUnion {
+	var blocks []anthropic.ContentBlockParamUnion
+	for _, o := range outs {
+		if answered(o) {
+			blocks = append(blocks, ToolResult(o.Call.ID, o.Result))
+		}
+	}
+	return blocks
+}
+
+// toolResult is a tool_result block on the wire.
+type toolResult struct {
+	Type      string `json:"type"`
+	ToolUseID string `json:"tool_use_id"`
+	Content   string `json:"content,omitempty"`
+	IsError   bool   `json:"is_error,omitempty"`
+}
+
+// ToolResultsJSON returns ToolResults as wire JSON: an array of
+// {"type":"tool_result","tool_use_id","content","is_error"?} for the content of the next
+// user message.
+func ToolResultsJSON(outs []Outcome) ([]byte, error) {
+	blocks := []toolResult{}
+	for _, o := range outs {
+		if answered(o) {
+			b := toolResult{Type: "tool_result", ToolUseID: o.Call.ID, IsError: o.Result.IsError}
+			if !o.Result.EffectOnly() {
+				b.Content = o.Result.Text
+			}
+			blocks = append(blocks, b)
+		}
+	}
+	return json.Marshal(blocks)
+}

@@ -1,0 +1,334 @@
+package anthropic_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
+
+	"github.com/toolgen-go/toolgen/runtime"
+	toolanthropic "github.com/toolgen-go/toolgen/runtime/anthropic"
+)
+
+// fakeAPI answers each request with the next canned body and records what it received.
+type fakeAPI struct {
+	mu      sync.Mutex
+	answers []string // a body; one starting with "event:" is sent as an event stream
+	bodies  [][]byte
+}
+
+func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	f.mu.Lock()
+	n := len(f.bodies)
+	f.bodies = append(f.bodies, body)
+	f.mu.Unlock()
+	if n >= len(f.answers) {
+		http.Error(w, `{"type":"error","error":{"type":"invalid_request_error","message":"unexpected request"}}`, http.StatusBadRequest)
+		return
+	}
+	if strings.HasPrefix(f.answers[n], "event:") {
+		w.Header().Set("Content-Type", "text/event-stream")
+	} else {
+		w.Header().Set("Content-Type", "application/json")
+	}
+	_, _ = io.WriteString(w, f.answers[n])
+}
+
+func (f *fakeAPI) request(t *testing.T, i int) map[string]any {
+	t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if i >= len(f.bodies) {
+		t.Fatalf("the server received %d requests, want at least %d", len(f.bodies), i+1)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(f.bodies[i], &m); err != nil {
+		t.Fatalf("request %d is not JSON: %v", i, err)
+	}
+	return m
+}
+
+func newClient(t *testing.T, f *fakeAPI) anthropic.Client {
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	return anthropic.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
+}
+
+func jsonEqual(t *testing.T, what string, got any, want string) {
+	t.Helper()
+	var w any
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatalf("bad want for %s: %v", what, err)
+	}
+	gotJSON, _ := json.Marshal(got)
+	wantJSON, _ := json.Marshal(w)
+	if string(gotJSON) != string(wantJSON) {
+		t.Errorf("%s:\n got %s\nwant %s", what, gotJSON, wantJSON)
+	}
+}
+
+func jsonValue(t *testing.T, data []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatalf("not JSON: %v: %s", err, data)
+	}
+	return v
+}
+
+// A parallel tool-use turn: a valid call, an invalid unit, a call the handler fails and a
+// client tool.
+const messageWithCalls = `{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-4-8","stop_reason":"tool_use","stop_sequence":null,
+ "content":[
+  {"type":"text","text":"I'll check."},
+  {"type":"tool_use","id":"toolu_1","name":"get_weather","input":{"city":"Tokyo"}},
+  {"type":"tool_use","id":"toolu_2","name":"get_weather","input":{"city":"Paris","unit":"kelvin"}},
+  {"type":"tool_use","id":"toolu_3","name":"get_weather","input":{"city":"Atlantis"}},
+  {"type":"tool_use","id":"toolu_4","name":"ask_user","input":{"question":"Which day?"}}],
+ "usage":{"input_tokens":10,"output_tokens":20}}`
+
+const messageFinal = `{"id":"msg_2","type":"message","role":"assistant","model":"claude-opus-4-8","stop_reason":"end_turn","stop_sequence":null,
+ "content":[{"type":"text","text":"21 degrees in Tokyo."}],"usage":{"input_tokens":10,"output_tokens":5}}`
+
+func TestMessagesRoundTrip(t *testing.T) {
+	reg := fixture.NewRegistry(fixture.WeatherTool(), fixture.AskUserTool())
+	api := &fakeAPI{answers: []string{messageWithCalls, messageFinal}}
+	client := newClient(t, api)
+	ctx := context.Background()
+
+	tools, err := toolanthropic.Tools(reg.Tools())
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := anthropic.MessageNewParams{
+		Model: "claude-opus-4-8", MaxTokens: 1024, Tools: tools,
+		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("Weather?"))},
+	}
+	msg, err := client.Messages.New(ctx, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jsonEqual(t, "tools sent", api.request(t, 0)["tools"], `[
+		{"name":"ask_user","description":"Asks the user a question.","input_schema":{"type":"object","properties":{"question":{"type":"string"}},"required":["question"],"additionalProperties":false}},
+		{"name":"get_weather","description":"Gets the current weather for a city.","input_schema":`+fixture.WeatherSchema+`}]`)
+
+	outs := toolanthropic.Dispatch(ctx, reg, toolanthropic.Calls(*msg))
+	if outs[3].Result.ClientCall == nil {
+		t.Fatalf("the client tool must come back to the host: %+v", outs[3])
+	}
+	blocks := toolanthropic.ToolResults(outs)
+	blocks = append(blocks, toolanthropic.ToolResult(outs[3].Call.ID, runtime.TextResult("Tomorrow.")))
+	params.Messages = append(params.Messages, msg.ToParam(), anthropic.NewUserMessage(blocks...))
+	if _, err := client.Messages.New(ctx, params); err != nil {
+		t.Fatal(err)
+	}
+
+	msgs := api.request(t, 1)["messages"].([]any)
+	if len(msgs) != 3 {
+		t.Fatalf("second request has %d messages, want user, assistant, user: %v", len(msgs), msgs)
+	}
+	content := msgs[2].(map[string]any)["content"].([]any)
+	if len(content) != 4 {
+		t.Fatalf("the results message has %d blocks, want 4 tool_result blocks: %v", len(content), content)
+	}
+	jsonEqual(t, "result of toolu_1", content[0],
+		`{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"text","text":"{\"city\":\"Tokyo\",\"temperature\":21,\"unit\":\"celsius\"}"}]}`)
+	invalid := content[1].(map[string]any)
+	text := invalid["content"].([]any)[0].(map[string]any)["text"].(string)
+	if invalid["tool_use_id"] != "toolu_2" || invalid["is_error"] != true ||
+		!strings.Contains(text, `/unit: must be one of "celsius", "fahrenheit", got "kelvin"`) {
+		t.Errorf("invalid-argument result: %v", invalid)
+	}
+	jsonEqual(t, "result of toolu_3", content[2],
+		`{"type":"tool_result","tool_use_id":"toolu_3","is_error":true,"content":[{"type":"text","text":"no weather station in Atlantis"}]}`)
+	jsonEqual(t, "host's answer to toolu_4", content[3],
+		`{"type":"tool_result","tool_use_id":"toolu_4","content":[{"type":"text","text":"Tomorrow."}]}`)
+}
+
+func TestStrictTools(t *testing.T) {
+	tools := []runtime.Tool{fixture.WeatherTool(), fixture.AskUserTool()}
+	wire, err := toolanthropic.ToolsJSON(tools, toolanthropic.Strict())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ask_user has no strict variant: declared as usual.
+	jsonEqual(t, "strict tools", jsonValue(t, wire), `[
+		{"name":"get_weather","description":"Gets the current weather for a city.","input_schema":`+fixture.WeatherAnthropicStrictSchema+`,"strict":true},
+		{"name":"ask_user","description":"Asks the user a question.","input_schema":{"type":"object","properties":{"question":{"type":"string"}},"required":["question"],"additionalProperties":false}}]`)
+	sdk, err := toolanthropic.Tools(tools, toolanthropic.Strict())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdkJSON, _ := json.Marshal(sdk)
+	jsonEqual(t, "wire vs SDK", jsonValue(t, wire), string(sdkJSON))
+
+	many := make([]runtime.Tool, 21)
+	for i := range many {
+		many[i] = fixture.WeatherTool()
+	}
+	if _, err := toolanthropic.ToolsJSON(many, toolanthropic.Strict()); err == nil || !strings.Contains(err.Error(), "at most 20") {
+		t.Errorf("21 strict tools: err = %v", err)
+	}
+	if _, err := toolanthropic.ToolsJSON(many); err != nil {
+		t.Errorf("21 tools without Strict: %v", err)
+	}
+}
+
+func TestMissingVariantIsRefused(t *testing.T) {
+	tool := fixture.WeatherTool()
+	delete(tool.Variants, runtime.VariantAnthropic)
+	if _, err := toolanthropic.Tools([]runtime.Tool{tool}); err == nil || !strings.Contains(err.Error(), "regenerate") {
+		t.Errorf("Tools: err = %v", err)
+	}
+	// With Strict, the strict variant is enough.
+	if _, err := toolanthropic.ToolsJSON([]runtime.Tool{tool}, toolanthropic.Strict()); err != nil {
+		t.Errorf("strict variant present: %v", err)
+	}
+}
+
+func TestWireResultsMatchSDK(t *testing.T) {
+	reg := fixture.NewRegistry(fixture.WeatherTool(), fixture.AskUserTool())
+	calls, err := toolanthropic.ParseCalls([]byte(messageWithCalls))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != 4 || calls[1].ID != "toolu_2" || string(calls[1].Args) != `{"city":"Paris","unit":"kelvin"}` {
+		t.Fatalf("parsed calls: %q", calls)
+	}
+	outs := toolanthropic.Dispatch(context.Background(), reg, calls)
+	wire, err := toolanthropic.ToolResultsJSON(outs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := jsonValue(t, wire).([]any)
+	if len(got) != 3 {
+		t.Fatalf("%d results, want 3 (the client call is the host's): %s", len(got), wire)
+	}
+	jsonEqual(t, "handler error", got[2], `{"type":"tool_result","tool_use_id":"toolu_3","content":"no weather station in Atlantis","is_error":true}`)
+	if _, err := toolanthropic.ParseCalls([]byte(`{"content":[`)); err == nil {
+		t.Error("truncated message: no error")
+	}
+}
+
+// Two tool_use blocks streamed as input_json_delta fragments, after a text block.
+const streamBody = `event: message_start
+data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-4-8","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":1}}}
+
+event: content_block_start
+data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}
+
+event: content_block_delta
+data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Checking."}}
+
+event: content_block_stop
+data: {"type":"content_block_stop","index":0}
+
+event: content_block_start
+data: {"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}}
+
+event: content_block_delta
+data: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":""}}
+
+event: content_block_delta
+data: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"city\": \"To"}}
+
+event: content_block_delta
+data: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"kyo\"}"}}
+
+event: content_block_stop
+data: {"type":"content_block_stop","index":1}
+
+event: content_block_start
+data: {"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"toolu_2","name":"get_weather","input":{}}}
+
+event: content_block_delta
+data: {"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":"{\"city\":\"Atlantis\"}"}}
+
+event: content_block_stop
+data: {"type":"content_block_stop","index":2}
+
+event: message_delta
+data: {"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":30}}
+
+event: message_stop
+data: {"type":"message_stop"}
+
+`
+
+func TestStreamWithSDK(t *testing.T) {
+	reg := fixture.NewRegistry(fixture.WeatherTool())
+	api := &fakeAPI{answers: []string{streamBody}}
+	client := newClient(t, api)
+	ctx := context.Background()
+
+	stream := client.Messages.NewStreaming(ctx, anthropic.MessageNewParams{
+		Model: "claude-opus-4-8", MaxTokens: 1024,
+		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("Weather?"))},
+	})
+	var acc toolanthropic.Stream
+	var events int
+	var completedAt []int
+	var outs []toolanthropic.Outcome
+	for stream.Next() {
+		events++
+		if call, ok := acc.Add(stream.Current()); ok {
+			completedAt = append(completedAt, events)
+			outs = append(outs, toolanthropic.Dispatch(ctx, reg, []runtime.Call{call})...)
+		}
+	}
+	if err := stream.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(completedAt) != 2 || completedAt[0] != 9 || completedAt[1] != 12 {
+		t.Errorf("calls completed at events %v, want [9 12] (their content_block_stop)", completedAt)
+	}
+	if len(outs) != 2 || string(outs[0].Call.Args) != `{"city": "Tokyo"}` || outs[0].Result.IsError || !outs[1].Result.IsError {
+		t.Errorf("outcomes: %+v", outs)
+	}
+
+	var fromWire toolanthropic.Stream
+	sc := bufio.NewScanner(strings.NewReader(streamBody))
+	for sc.Scan() {
+		if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+			if _, _, err := fromWire.AddJSON([]byte(data)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if len(fromWire.Calls()) != 2 || string(fromWire.Calls()[1].Args) != `{"city":"Atlantis"}` {
+		t.Errorf("calls from wire events: %q", fromWire.Calls())
+	}
+}
+
+func TestStreamToolWithoutInputFragments(t *testing.T) {
+	var acc toolanthropic.Stream
+	for _, ev := range []string{
+		`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_9","name":"list_all","input":{}}}`,
+		`{"type":"content_block_stop","index":0}`,
+	} {
+		if _, _, err := acc.AddJSON([]byte(ev)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if calls := acc.Calls(); len(calls) != 1 || string(calls[0].Args) != `{}` {
+		t.Errorf("a tool called without arguments: %q", calls)
+	}
+}
+
+func TestEffectOnlyResultSendsNoContent(t *testing.T) {
+	outs := []toolanthropic.Outcome{{Call: runtime.Call{ID: "toolu_1", Name: "update_todos"}, Result: runtime.EffectResult("todos changed")}}
+	wire, _ := toolanthropic.ToolResultsJSON(outs)
+	jsonEqual(t, "wire", jsonValue(t, wire), `[{"type":"tool_result","tool_use_id":"toolu_1"}]`)
+	sdk, _ := json.Marshal(toolanthropic.ToolResults(outs))
+	jsonEqual(t, "SDK", jsonValue(t, sdk), `[{"type":"tool_result","tool_use_id":"toolu_1"}]`)
+}

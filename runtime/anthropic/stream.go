@@ -1,0 +1,103 @@
+package anthropic
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/anthropics/anthropic-sdk-go"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// Stream assembles tool calls from the events of a streamed message. A tool_use block starts
+// with its id and name (content_block_start), its input arrives as input_json_delta
+// fragments, and the call is complete, and returned by Add, at its content_block_stop; so it
+// can be dispatched while the model writes the next block. A Stream is not safe for
+// concurrent use.
+type Stream struct {
+	blocks   map[int64]*streamBlock
+	complete []runtime.Call
+}
+
+type streamBlock struct {
+	id, name string
+	initial  string // the input given at the start, used when no fragment follows
+	input    strings.Builder
+}
+
+// streamEvent is the part of a stream event this assembler reads.
+type streamEvent struct {
+	Type         string `json:"type"`
+	Index        int64  `json:"index"`
+	ContentBlock struct {
+		Type  string          `json:"type"`
+		ID    string          `json:"id"`
+		Name  string          `json:"name"`
+		Input json.RawMessage `json:"input"`
+	} `json:"content_block"`
+	Delta struct {
+		Type        string `json:"type"`
+		PartialJSON string `json:"partial_json"`
+	} `json:"delta"`
+}
+
+// Add takes one event from the SDK's stream (stream.Current()) and returns the call it
+// completes, if any.
+func (s *Stream) Add(ev anthropic.MessageStreamEventUnion) (runtime.Call, bool) {
+	var e streamEvent
+	e.Type, e.Index = ev.Type, ev.Index
+	if ev.Type == "content_block_start" && ev.ContentBlock.Type == "tool_use" {
+		e.ContentBlock.Type, e.ContentBlock.ID, e.ContentBlock.Name = ev.ContentBlock.Type, ev.ContentBlock.ID, ev.ContentBlock.Name
+		if ev.ContentBlock.Input != nil {
+			e.ContentBlock.Input, _ = json.Marshal(ev.ContentBlock.Input)
+		}
+	}
+	e.Delta.Type, e.Delta.PartialJSON = ev.Delta.Type, ev.Delta.PartialJSON
+	return s.add(e)
+}
+
+// AddJSON takes one event as the JSON of a server-sent event's data and returns the call it
+// completes, if any.
+func (s *Stream) AddJSON(event []byte) (runtime.Call, bool, error) {
+	var e streamEvent
+	if err := json.Unmarshal(event, &e); err != nil {
+		return runtime.Call{}, false, fmt.Errorf("anthropic: parsing a stream event: %w", err)
+	}
+	call, ok := s.add(e)
+	return call, ok, nil
+}
+
+func (s *Stream) add(e streamEvent) (runtime.Call, bool) {
+	switch e.Type {
+	case "content_block_start":
+		if e.ContentBlock.Type != "tool_use" {
+			return runtime.Call{}, false
+		}
+		if s.blocks == nil {
+			s.blocks = make(map[int64]*streamBlock)
+		}
+		s.blocks[e.Index] = &streamBlock{id: e.ContentBlock.ID, name: e.ContentBlock.Name, initial: string(e.ContentBlock.Input)}
+	case "content_block_delta":
+		if b := s.blocks[e.Index]; b != nil && e.Delta.Type == "input_json_delta" {
+			b.input.WriteString(e.Delta.PartialJSON)
+		}
+	case "content_block_stop":
+		b := s.blocks[e.Index]
+		if b == nil {
+			return runtime.Call{}, false
+		}
+		delete(s.blocks, e.Index)
+		args := b.input.String()
+		if args == "" {
+			args = b.initial
+		}
+		call := runtime.Call{ID: b.id, Name: b.name, Args: []byte(args)}
+		s.complete = append(s.complete, call)
+		return call, true
+	}
+	return runtime.Call{}, false
+}
+
+// Calls returns every call completed so far, in completion order.
+func (s *Stream) Calls() []runtime.Call { return s.complete }

@@ -1,0 +1,241 @@
+package gemini_test
+
+import (
+	"context"
+	"encoding/json"
+	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"google.golang.org/genai"
+
+	"github.com/toolgen-go/toolgen/runtime"
+	toolgemini "github.com/toolgen-go/toolgen/runtime/gemini"
+)
+
+// fakeAPI answers each request with the next canned body and records what it received.
+type fakeAPI struct {
+	mu      sync.Mutex
+	answers []string
+	bodies  [][]byte
+}
+
+func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	f.mu.Lock()
+	n := len(f.bodies)
+	f.bodies = append(f.bodies, body)
+	f.mu.Unlock()
+	if n >= len(f.answers) {
+		http.Error(w, `{"error":{"code":400,"message":"unexpected request"}}`, http.StatusBadRequest)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = io.WriteString(w, f.answers[n])
+}
+
+func (f *fakeAPI) request(t *testing.T, i int) map[string]any {
+	t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if i >= len(f.bodies) {
+		t.Fatalf("the server received %d requests, want at least %d", len(f.bodies), i+1)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(f.bodies[i], &m); err != nil {
+		t.Fatalf("request %d is not JSON: %v", i, err)
+	}
+	return m
+}
+
+func newClient(t *testing.T, f *fakeAPI) *genai.Client {
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	client, err := genai.NewClient(context.Background(), &genai.ClientConfig{
+		APIKey: "test-key", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client
+}
+
+func jsonEqual(t *testing.T, what string, got any, want string) {
+	t.Helper()
+	var w any
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatalf("bad want for %s: %v", what, err)
+	}
+	gotJSON, _ := json.Marshal(got)
+	wantJSON, _ := json.Marshal(w)
+	if string(gotJSON) != string(wantJSON) {
+		t.Errorf("%s:\n got %s\nwant %s", what, gotJSON, wantJSON)
+	}
+}
+
+func jsonValue(t *testing.T, data []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatalf("not JSON: %v: %s", err, data)
+	}
+	return v
+}
+
+// zipTool has a property whose name Gemini rejects: the generator renamed it.
+func zipTool() runtime.Tool {
+	canonical := `{"type":"object","properties":{"zip-code":{"type":"string"}},"required":["zip-code"],"additionalProperties":false}`
+	renamed := `{"type":"object","properties":{"zip_code":{"type":"string"}},"required":["zip_code"]}`
+	return runtime.Tool{
+		Name: "lookup_zip", Description: "Finds the town of a zip code.", InputSchema: json.RawMessage(canonical),
+		Variants: map[string]runtime.Variant{runtime.VariantGeminiParameters: {
+			Schema:  json.RawMessage(renamed),
+			Renames: []runtime.Rename{{Path: "", From: "zip-code", To: "zip_code"}},
+		}},
+		Bind: func(_ context.Context, data []byte) (runtime.BoundCall, error) {
+			var args map[string]string
+			if err := json.Unmarshal(data, &args); err != nil || args["zip-code"] == "" || len(args) != 1 {
+				return nil, &runtime.ArgsError{Problems: []runtime.Problem{{Path: "/zip-code", Message: "required, got " + string(data)}}}
+			}
+			return textCall("Springfield, " + args["zip-code"]), nil
+		},
+	}
+}
+
+type textCall string
+
+func (c textCall) Args() any                          { return nil }
+func (c textCall) Run(context.Context) runtime.Result { return runtime.TextResult(string(c)) }
+
+// A parallel turn: a valid call, an invalid unit, a handler error, a renamed property and a
+// client tool.
+const responseWithCalls = `{"candidates":[{"content":{"role":"model","parts":[
+  {"functionCall":{"id":"fc_1","name":"get_weather","args":{"city":"Tokyo"}},"thoughtSignature":"c2lnbmF0dXJl"},
+  {"functionCall":{"id":"fc_2","name":"get_weather","args":{"city":"Paris","unit":"kelvin"}}},
+  {"functionCall":{"id":"fc_3","name":"get_weather","args":{"city":"Atlantis"}}},
+  {"functionCall":{"id":"fc_4","name":"lookup_zip","args":{"zip_code":"10001"}}},
+  {"functionCall":{"id":"fc_5","name":"ask_user","args":{"question":"Which day?"}}}]},
+ "finishReason":"STOP","index":0}],"modelVersion":"gemini-3-flash"}`
+
+const responseFinal = `{"candidates":[{"content":{"role":"model","parts":[{"text":"21 degrees in Tokyo."}]},"finishReason":"STOP","index":0}]}`
+
+func TestGenerateContentRoundTrip(t *testing.T) {
+	reg := fixture.NewRegistry(fixture.WeatherTool(), zipTool(), fixture.AskUserTool())
+	api := &fakeAPI{answers: []string{responseWithCalls, responseFinal}}
+	client := newClient(t, api)
+	ctx := context.Background()
+
+	tool, err := toolgemini.Tool(reg.Tools())
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := &genai.GenerateContentConfig{Tools: []*genai.Tool{tool}}
+	contents := []*genai.Content{genai.NewContentFromText("Weather in Tokyo?", genai.RoleUser)}
+	resp, err := client.Models.GenerateContent(ctx, "gemini-3-flash", contents, config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jsonEqual(t, "tools sent", api.request(t, 0)["tools"], `[{"functionDeclarations":[
+		{"name":"ask_user","description":"Asks the user a question.","parametersJsonSchema":{"type":"object","properties":{"question":{"type":"string"}},"required":["question"],"additionalProperties":false}},
+		{"name":"get_weather","description":"Gets the current weather for a city.","parametersJsonSchema":`+fixture.WeatherSchema+`},
+		{"name":"lookup_zip","description":"Finds the town of a zip code.","parameters":{"type":"object","properties":{"zip_code":{"type":"string"}},"required":["zip_code"]}}]}]`)
+
+	calls, err := toolgemini.Calls(resp.FunctionCalls())
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := toolgemini.Dispatch(ctx, reg, calls)
+	if cc := outs[4].Result.ClientCall; cc == nil || cc.CallID != "fc_5" {
+		t.Fatalf("the client tool must come back to the host: %+v", outs[4].Result)
+	}
+	parts := append(toolgemini.Responses(outs), toolgemini.Response(outs[4].Call, runtime.TextResult("Tomorrow.")))
+	contents = append(contents, resp.Candidates[0].Content, genai.NewContentFromParts(parts, genai.RoleUser))
+	if _, err := client.Models.GenerateContent(ctx, "gemini-3-flash", contents, config); err != nil {
+		t.Fatal(err)
+	}
+
+	sent := api.request(t, 1)["contents"].([]any)
+	if len(sent) != 3 {
+		t.Fatalf("second request has %d contents, want user, model, user", len(sent))
+	}
+	model := sent[1].(map[string]any)["parts"].([]any)[0].(map[string]any)
+	if model["thoughtSignature"] != "c2lnbmF0dXJl" {
+		t.Errorf("the model content must be replayed with its thought signature: %v", model)
+	}
+	answer := sent[2].(map[string]any)
+	if answer["role"] != "user" {
+		t.Errorf("results must be in a user content: %v", answer)
+	}
+	got := answer["parts"].([]any)
+	if len(got) != 5 {
+		t.Fatalf("%d parts, want 5", len(got))
+	}
+	jsonEqual(t, "fc_1", got[0], `{"functionResponse":{"id":"fc_1","name":"get_weather","response":{"output":{"city":"Tokyo","temperature":21,"unit":"celsius"}}}}`)
+	invalid := got[1].(map[string]any)["functionResponse"].(map[string]any)
+	if msg, _ := invalid["response"].(map[string]any)["error"].(string); invalid["id"] != "fc_2" ||
+		!strings.Contains(msg, `/unit: must be one of "celsius", "fahrenheit", got "kelvin"`) {
+		t.Errorf("invalid-argument response: %v", invalid)
+	}
+	jsonEqual(t, "fc_3", got[2], `{"functionResponse":{"id":"fc_3","name":"get_weather","response":{"error":"no weather station in Atlantis"}}}`)
+	jsonEqual(t, "fc_4 (renamed property restored)", got[3], `{"functionResponse":{"id":"fc_4","name":"lookup_zip","response":{"output":"Springfield, 10001"}}}`)
+	jsonEqual(t, "fc_5 (host's answer)", got[4], `{"functionResponse":{"id":"fc_5","name":"ask_user","response":{"output":"Tomorrow."}}}`)
+}
+
+func TestWireFormsMatchSDK(t *testing.T) {
+	reg := fixture.NewRegistry(fixture.WeatherTool(), zipTool(), fixture.AskUserTool())
+	wire, err := toolgemini.ToolsJSON(reg.Tools())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool, err := toolgemini.Tool(reg.Tools())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdk, _ := json.Marshal([]*genai.Tool{tool})
+	jsonEqual(t, "tools, wire vs SDK", jsonValue(t, wire), string(sdk))
+
+	calls, err := toolgemini.ParseCalls([]byte(responseWithCalls))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != 5 || calls[3].ID != "fc_4" || string(calls[3].Args) != `{"zip_code":"10001"}` {
+		t.Fatalf("parsed calls: %q", calls)
+	}
+	outs := toolgemini.Dispatch(context.Background(), reg, calls)
+	parts, err := toolgemini.ResponsesJSON(outs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdkParts, _ := json.Marshal(toolgemini.Responses(outs))
+	jsonEqual(t, "responses, wire vs SDK", jsonValue(t, parts), string(sdkParts))
+
+	// A Content on its own parses too, and a call without id or args is a call with {}.
+	calls, err = toolgemini.ParseCalls([]byte(`{"role":"model","parts":[{"text":"hm"},{"functionCall":{"name":"ask_user"}}]}`))
+	if err != nil || len(calls) != 1 || calls[0].ID != "" || string(calls[0].Args) != "{}" {
+		t.Errorf("content: %q, %v", calls, err)
+	}
+	if _, err := toolgemini.ParseCalls([]byte(`{"candidates":`)); err == nil {
+		t.Error("truncated response: no error")
+	}
+}
+
+func TestMissingVariantIsRefused(t *testing.T) {
+	tool := fixture.WeatherTool()
+	tool.Variants = map[string]runtime.Variant{runtime.VariantOpenAI: tool.Variants[runtime.VariantOpenAI]}
+	if _, err := toolgemini.Tool([]runtime.Tool{tool}); err == nil || !strings.Contains(err.Error(), "regenerate") {
+		t.Errorf("Tool: err = %v", err)
+	}
+	if _, err := toolgemini.ToolsJSON([]runtime.Tool{tool}); err == nil || !strings.Contains(err.Error(), `"get_weather"`) {
+		t.Errorf("ToolsJSON: err = %v", err)
+	}
+}
+
+func TestEffectOnlyResultSendsNothing(t *testing.T) {
+	part := toolgemini.Response(runtime.Call{ID: "fc_1", Name: "update_todos"}, runtime.EffectResult("todo list changed"))
+	got, _ := json.Marshal(part)
+	jsonEqual(t, "effect-only response", jsonValue(t, got), `{"functionResponse":{"id":"fc_1","name":"update_todos","response":{"output":""}}}`)
+}

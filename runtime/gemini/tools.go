@@ -1,0 +1,78 @@
+package gemini
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"google.golang.org/genai"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// variant returns the schema variant a tool is declared with, and whether it is the
+// parametersJsonSchema one. Dispatch restores arguments with the same variant.
+func variant(t runtime.Tool) (runtime.Variant, bool, error) {
+	if v, ok := t.Variants[runtime.VariantGeminiJSONSchema]; ok && len(v.Schema) > 0 {
+		return v, true, nil
+	}
+	if v, ok := t.Variants[runtime.VariantGeminiParameters]; ok && len(v.Schema) > 0 {
+		return v, false, nil
+	}
+	return runtime.Variant{}, false, fmt.Errorf("gemini: tool %q has neither a %q nor a %q schema variant: regenerate it with toolgen -providers including gemini",
+		t.Name, runtime.VariantGeminiJSONSchema, runtime.VariantGeminiParameters)
+}
+
+// declaration is a function declaration on the wire: exactly one of the two schema fields.
+type declaration struct {
+	Name                 string          `json:"name"`
+	Description          string          `json:"description,omitempty"`
+	Parameters           json.RawMessage `json:"parameters,omitempty"`
+	ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema,omitempty"`
+}
+
+// ToolsJSON returns the "tools" array of a generateContent request declaring tools:
+// [{"functionDeclarations":[{"name","description","parametersJsonSchema"|"parameters"}]}].
+func ToolsJSON(tools []runtime.Tool) ([]byte, error) {
+	decls := make([]declaration, 0, len(tools))
+	for _, t := range tools {
+		v, jsonSchema, err := variant(t)
+		if err != nil {
+			return nil, err
+		}
+		d := declaration{Name: t.Name, Description: t.Description}
+		if jsonSchema {
+			d.ParametersJSONSchema = v.Schema
+		} else {
+			d.Parameters = v.Schema
+		}
+		decls = append(decls, d)
+	}
+	return json.Marshal([]struct {
+		FunctionDeclarations []declaration `json:"functionDeclarations"`
+	}{{decls}})
+}
+
+// Tool returns tools as one SDK tool holding their function declarations, for
+// genai.GenerateContentConfig.Tools.
+func Tool(tools []runtime.Tool) (*genai.Tool, error) {
+	out := &genai.Tool{}
+	for _, t := range tools {
+		v, jsonSchema, err := variant(t)
+		if err != nil {
+			return nil, err
+		}
+		fd := &genai.FunctionDeclaration{Name: t.Name, Description: t.Description}
+		if jsonSchema {
+			// Raw JSON, so the SDK sends the schema byte for byte.
+			fd.ParametersJsonSchema = v.Schema
+		} else {
+			var s genai.Schema
+			if err := json.Unmarshal(v.Schema, &s); err != nil {
+				return nil, fmt.Errorf("gemini: tool %q: the %q variant is not a Gemini schema: %w", t.Name, runtime.VariantGeminiParameters, err)
+			}
+			fd.Parameters = &s
+		}
+		out.FunctionDeclarations = append(out.FunctionDeclarations, fd)
+	}
+	return out, nil
+}

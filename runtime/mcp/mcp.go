@@ -1,0 +1,168 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// emptyInput is the schema of a tool without arguments, as the spec recommends.
+var emptyInput = json.RawMessage(`{"type":"object","additionalProperties":false}`)
+
+// definition is a tool as tools/list lists it.
+type definition struct {
+	Name         string               `json:"name"`
+	Title        string               `json:"title,omitempty"`
+	Description  string               `json:"description,omitempty"`
+	InputSchema  json.RawMessage      `json:"inputSchema"`
+	OutputSchema json.RawMessage      `json:"outputSchema,omitempty"`
+	Annotations  *mcp.ToolAnnotations `json:"annotations,omitempty"`
+}
+
+func define(t runtime.Tool) definition {
+	d := definition{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema}
+	if len(d.InputSchema) == 0 {
+		d.InputSchema = emptyInput
+	}
+	if objectSchema(t.OutputSchema) {
+		d.OutputSchema = t.OutputSchema
+	}
+	if t.Hints != (runtime.Hints{}) {
+		d.Annotations = &mcp.ToolAnnotations{
+			ReadOnlyHint:    t.Hints.ReadOnly,
+			IdempotentHint:  t.Hints.Idempotent,
+			DestructiveHint: &t.Hints.Destructive,
+			OpenWorldHint:   &t.Hints.OpenWorld,
+		}
+	}
+	return d
+}
+
+// objectSchema reports whether a schema's root is an object: the only output schema MCP
+// (2025-11-25) allows. Other results are sent as text only.
+func objectSchema(schema json.RawMessage) bool {
+	var root struct {
+		Type any `json:"type"`
+	}
+	return len(schema) > 0 && json.Unmarshal(schema, &root) == nil && root.Type == "object"
+}
+
+// Tools returns tools as MCP tool definitions, for mcp.Server.AddTool or a tools/list result.
+func Tools(tools []runtime.Tool) []*mcp.Tool {
+	out := make([]*mcp.Tool, 0, len(tools))
+	for _, t := range tools {
+		d := define(t)
+		mt := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema, Annotations: d.Annotations}
+		if d.OutputSchema != nil {
+			mt.OutputSchema = d.OutputSchema
+		}
+		out = append(out, mt)
+	}
+	return out
+}
+
+// ToolsJSON returns the "tools" array of a tools/list result.
+func ToolsJSON(tools []runtime.Tool) ([]byte, error) {
+	defs := make([]definition, len(tools))
+	for i, t := range tools {
+		defs[i] = define(t)
+	}
+	return json.Marshal(defs)
+}
+
+// CallFromParams returns the call a tools/call request makes. MCP has no call id; requestID,
+// if the host has one (the JSON-RPC id), is used as Call.ID.
+func CallFromParams(params *mcp.CallToolParamsRaw, requestID string) runtime.Call {
+	if params == nil {
+		return runtime.Call{ID: requestID}
+	}
+	return runtime.Call{ID: requestID, Name: params.Name, Args: params.Arguments}
+}
+
+// ParseCall returns the call of tools/call params given as wire JSON:
+// {"name","arguments"?}.
+func ParseCall(params []byte, requestID string) (runtime.Call, error) {
+	var p struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return runtime.Call{}, fmt.Errorf("mcp: parsing tools/call params: %w", err)
+	}
+	if p.Name == "" {
+		return runtime.Call{}, errors.New("mcp: tools/call params have no tool name")
+	}
+	return runtime.Call{ID: requestID, Name: p.Name, Args: p.Arguments}, nil
+}
+
+// structured returns a result's structured JSON when it can be structuredContent: an object.
+func structured(res runtime.Result) json.RawMessage {
+	if res.IsError || res.Structured == nil {
+		return nil
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(res.Structured, &obj) != nil || obj == nil {
+		return nil
+	}
+	return res.Structured
+}
+
+// Result returns res as a CallToolResult: the text as text content (empty for an effect-only
+// result), a structured object also as structuredContent, and isError on failure.
+func Result(res runtime.Result) *mcp.CallToolResult {
+	out := &mcp.CallToolResult{Content: []mcp.Content{}, IsError: res.IsError}
+	if !res.EffectOnly() {
+		out.Content = append(out.Content, &mcp.TextContent{Text: res.Text})
+	}
+	if s := structured(res); s != nil {
+		out.StructuredContent = s
+	}
+	return out
+}
+
+// ResultJSON returns Result as wire JSON:
+// {"content":[{"type":"text","text"}],"structuredContent"?,"isError"?}.
+func ResultJSON(res runtime.Result) ([]byte, error) {
+	type text struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	wire := struct {
+		Content           []text          `json:"content"`
+		StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+		IsError           bool            `json:"isError,omitempty"`
+	}{Content: []text{}, StructuredContent: structured(res), IsError: res.IsError}
+	if !res.EffectOnly() {
+		wire.Content = append(wire.Content, text{Type: "text", Text: res.Text})
+	}
+	return json.Marshal(wire)
+}
+
+// AddTools serves tools (typically reg.Tools(), or a subset) on server, each call dispatched
+// through reg.Invoke. Client tools are skipped: the server cannot run them. A tool added
+// again replaces the earlier one, as with mcp.Server.AddTool.
+func AddTools(server *mcp.Server, reg *runtime.Registry, tools []runtime.Tool) {
+	for i, def := range Tools(tools) {
+		if tools[i].Client {
+			continue
+		}
+		server.AddTool(def, Handler(reg))
+	}
+}
+
+// Handler returns the MCP tool handler that runs a tools/call through reg.Invoke, with the
+// MCP session's id as the call's Session.
+func Handler(reg *runtime.Registry) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		call := CallFromParams(req.Params, "")
+		if req.Session != nil {
+			call.Session = req.Session.ID()
+		}
+		return Result(reg.Invoke(ctx, call)), nil
+	}
+}

@@ -1,0 +1,195 @@
+package openai_test
+
+import (
+	"context"
+	"encoding/json"
+	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/responses"
+
+	toolopenai "github.com/toolgen-go/toolgen/runtime/openai"
+)
+
+// fakeAPI answers each request with the next canned body and records what it received.
+type fakeAPI struct {
+	mu      sync.Mutex
+	answers []string // a body; one starting with "data:" is sent as an event stream
+	bodies  [][]byte
+}
+
+func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	f.mu.Lock()
+	n := len(f.bodies)
+	f.bodies = append(f.bodies, body)
+	f.mu.Unlock()
+	if n >= len(f.answers) {
+		http.Error(w, `{"error":{"message":"unexpected request"}}`, http.StatusBadRequest)
+		return
+	}
+	if strings.HasPrefix(f.answers[n], "data:") {
+		w.Header().Set("Content-Type", "text/event-stream")
+	} else {
+		w.Header().Set("Content-Type", "application/json")
+	}
+	_, _ = io.WriteString(w, f.answers[n])
+}
+
+func (f *fakeAPI) request(t *testing.T, i int) map[string]any {
+	t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if i >= len(f.bodies) {
+		t.Fatalf("the server received %d requests, want at least %d", len(f.bodies), i+1)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(f.bodies[i], &m); err != nil {
+		t.Fatalf("request %d is not JSON: %v", i, err)
+	}
+	return m
+}
+
+func newClient(t *testing.T, f *fakeAPI) openai.Client {
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	return openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
+}
+
+// jsonEqual fails the test when got (any JSON value, decoded) differs from the JSON text want.
+func jsonEqual(t *testing.T, what string, got any, want string) {
+	t.Helper()
+	var w any
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatalf("bad want for %s: %v", what, err)
+	}
+	gotJSON, _ := json.Marshal(got)
+	wantJSON, _ := json.Marshal(w)
+	if string(gotJSON) != string(wantJSON) {
+		t.Errorf("%s:\n got %s\nwant %s", what, gotJSON, wantJSON)
+	}
+}
+
+const chatToolsWire = `[{"type":"function","function":{"name":"get_weather","description":"Gets the current weather for a city.","parameters":` + fixture.WeatherOpenAISchema + `,"strict":true}}]`
+
+// A parallel tool-call turn: a valid call whose optional unit is null (strict mode), an
+// invalid unit, and a call the handler fails.
+const chatCompletionWithCalls = `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"gpt-5",
+ "choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"refusal":null,
+  "tool_calls":[
+   {"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Tokyo\",\"unit\":null}"}},
+   {"id":"call_2","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\",\"unit\":\"kelvin\"}"}},
+   {"id":"call_3","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Atlantis\",\"unit\":\"celsius\"}"}}]}}]}`
+
+const chatCompletionFinal = `{"id":"chatcmpl-2","object":"chat.completion","created":2,"model":"gpt-5",
+ "choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"It is 21 degrees in Tokyo."}}]}`
+
+func TestChatCompletionsRoundTrip(t *testing.T) {
+	reg := fixture.NewRegistry(fixture.WeatherTool())
+	api := &fakeAPI{answers: []string{chatCompletionWithCalls, chatCompletionFinal}}
+	client := newClient(t, api)
+	ctx := context.Background()
+
+	tools, err := toolopenai.ChatTools(reg.Tools())
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := openai.ChatCompletionNewParams{
+		Model:    "gpt-5",
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Weather in Tokyo, Paris and Atlantis?")},
+		Tools:    tools,
+	}
+	resp, err := client.Chat.Completions.New(ctx, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jsonEqual(t, "tools sent", api.request(t, 0)["tools"], chatToolsWire)
+
+	msg := resp.Choices[0].Message
+	outs := toolopenai.Dispatch(ctx, reg, toolopenai.ChatCalls(msg))
+	params.Messages = append(params.Messages, msg.ToParam())
+	params.Messages = append(params.Messages, toolopenai.ChatToolMessages(outs)...)
+	final, err := client.Chat.Completions.New(ctx, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := final.Choices[0].Message.Content; got != "It is 21 degrees in Tokyo." {
+		t.Errorf("final answer %q", got)
+	}
+
+	msgs := api.request(t, 1)["messages"].([]any)
+	if len(msgs) != 5 {
+		t.Fatalf("second request has %d messages, want user, assistant and 3 tool messages: %v", len(msgs), msgs)
+	}
+	assistant := msgs[1].(map[string]any)
+	if assistant["role"] != "assistant" || len(assistant["tool_calls"].([]any)) != 3 {
+		t.Errorf("the assistant turn is not echoed with its calls: %v", assistant)
+	}
+	jsonEqual(t, "result of call_1", msgs[2], `{"role":"tool","tool_call_id":"call_1","content":"{\"city\":\"Tokyo\",\"temperature\":21,\"unit\":\"celsius\"}"}`)
+	invalid := msgs[3].(map[string]any)
+	if invalid["tool_call_id"] != "call_2" || !strings.HasPrefix(invalid["content"].(string), "Error: invalid arguments for get_weather") ||
+		!strings.Contains(invalid["content"].(string), `/unit: must be one of "celsius", "fahrenheit", got "kelvin"`) {
+		t.Errorf("invalid-argument result: %v", invalid)
+	}
+	jsonEqual(t, "result of call_3", msgs[4], `{"role":"tool","tool_call_id":"call_3","content":"Error: no weather station in Atlantis"}`)
+}
+
+const responseWithCalls = `{"id":"resp_1","object":"response","created_at":1,"model":"gpt-5","status":"completed",
+ "output":[
+  {"type":"reasoning","id":"rs_1","summary":[]},
+  {"type":"function_call","id":"fc_1","call_id":"call_a","name":"get_weather","arguments":"{\"city\":\"Tokyo\",\"unit\":null}","status":"completed"},
+  {"type":"function_call","id":"fc_2","call_id":"call_b","name":"get_weather","arguments":"{\"city\":\"Atlantis\",\"unit\":null}","status":"completed"},
+  {"type":"function_call","id":"fc_3","call_id":"call_c","name":"get_weather","arguments":"{\"city\":\"\"","status":"completed"}]}`
+
+const responseFinal = `{"id":"resp_2","object":"response","created_at":2,"model":"gpt-5","status":"completed",
+ "output":[{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"output_text","text":"Done.","annotations":[]}]}]}`
+
+func TestResponsesRoundTrip(t *testing.T) {
+	reg := fixture.NewRegistry(fixture.WeatherTool())
+	api := &fakeAPI{answers: []string{responseWithCalls, responseFinal}}
+	client := newClient(t, api)
+	ctx := context.Background()
+
+	tools, err := toolopenai.ResponsesTools(reg.Tools())
+	if err != nil {
+		t.Fatal(err)
+	}
+	input := responses.ResponseInputParam{responses.ResponseInputItemParamOfMessage("Weather in Tokyo?", responses.EasyInputMessageRoleUser)}
+	resp, err := client.Responses.New(ctx, responses.ResponseNewParams{
+		Model: "gpt-5", Tools: tools,
+		Input: responses.ResponseNewParamsInputUnion{OfInputItemList: input},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jsonEqual(t, "tools sent", api.request(t, 0)["tools"],
+		`[{"type":"function","name":"get_weather","description":"Gets the current weather for a city.","parameters":`+fixture.WeatherOpenAISchema+`,"strict":true}]`)
+
+	outs := toolopenai.Dispatch(ctx, reg, toolopenai.ResponsesCalls(resp.Output))
+	input = append(input, toolopenai.ResponsesReplay(resp.Output)...)
+	input = append(input, toolopenai.ResponsesOutputs(outs)...)
+	if _, err := client.Responses.New(ctx, responses.ResponseNewParams{
+		Model: "gpt-5", Tools: tools,
+		Input: responses.ResponseNewParamsInputUnion{OfInputItemList: input},
+	}); err != nil {
+		t.Fatal(err)
+	}
+
+	items := api.request(t, 1)["input"].([]any)
+	if len(items) != 8 {
+		t.Fatalf("second request has %d input items, want message, reasoning, 3 calls, 3 outputs: %v", len(items), items)
+	}
+	jsonEqual(t, "output of call_a", items[5], `{"type":"function_call_output","call_id":"call_a","output":"{\"city\":\"Tokyo\",\"temperature\":21,\"unit\":\"celsius\"}"}`)
+	jsonEqual(t, "output of call_b", items[6], `{"type":"function_call_output","call_id":"call_b","output":"Error: no weather station in Atlantis"}`)
+	bad := items[7].(map[string]any)
+	if bad["call_id"] != "call_c" || !strings.HasPrefix(bad["output"].(string), "Error: invalid arguments for get_weather") {
+		t.Errorf("malformed arguments must come back as an error output: %v", bad)
+	}
+}

@@ -1,0 +1,198 @@
+package openai_test
+
+import (
+	"context"
+	"encoding/json"
+	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/toolgen-go/toolgen/runtime"
+	toolopenai "github.com/toolgen-go/toolgen/runtime/openai"
+)
+
+func jsonValue(t *testing.T, data []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatalf("not JSON: %v: %s", err, data)
+	}
+	return v
+}
+
+func TestToolsJSONMatchesSDK(t *testing.T) {
+	tools := []runtime.Tool{fixture.WeatherTool(), fixture.AskUserTool()}
+	chatWire, err := toolopenai.ChatToolsJSON(tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chatSDK, err := toolopenai.ChatTools(tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdkJSON, _ := json.Marshal(chatSDK)
+	jsonEqual(t, "Chat tools, wire vs SDK", jsonValue(t, chatWire), string(sdkJSON))
+	// Key order of properties survives: OpenAI writes arguments in schema order.
+	if !strings.Contains(string(sdkJSON), `"properties":{"city":`) {
+		t.Errorf("the SDK form lost the order of properties: %s", sdkJSON)
+	}
+
+	respWire, err := toolopenai.ResponsesToolsJSON(tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	respSDK, err := toolopenai.ResponsesTools(tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdkJSON, _ = json.Marshal(respSDK)
+	jsonEqual(t, "Responses tools, wire vs SDK", jsonValue(t, respWire), string(sdkJSON))
+}
+
+func TestNonStrictToolSaysStrictFalse(t *testing.T) {
+	tool := fixture.WeatherTool()
+	tool.Variants = map[string]runtime.Variant{runtime.VariantOpenAI: {Schema: json.RawMessage(fixture.WeatherSchema)}}
+	wire, err := toolopenai.ResponsesToolsJSON([]runtime.Tool{tool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(wire), `"strict":false`) {
+		t.Errorf("strict must always be explicit on Responses: %s", wire)
+	}
+}
+
+func TestMissingVariantIsRefused(t *testing.T) {
+	tool := fixture.WeatherTool()
+	tool.Variants = nil
+	for name, f := range map[string]func([]runtime.Tool) error{
+		"ChatTools":          func(ts []runtime.Tool) error { _, err := toolopenai.ChatTools(ts); return err },
+		"ChatToolsJSON":      func(ts []runtime.Tool) error { _, err := toolopenai.ChatToolsJSON(ts); return err },
+		"ResponsesTools":     func(ts []runtime.Tool) error { _, err := toolopenai.ResponsesTools(ts); return err },
+		"ResponsesToolsJSON": func(ts []runtime.Tool) error { _, err := toolopenai.ResponsesToolsJSON(ts); return err },
+	} {
+		err := f([]runtime.Tool{fixture.AskUserTool(), tool})
+		if err == nil || !strings.Contains(err.Error(), `"get_weather"`) || !strings.Contains(err.Error(), "regenerate") {
+			t.Errorf("%s: err = %v, want one naming the tool and saying to regenerate", name, err)
+		}
+	}
+}
+
+func TestParseCallsFromWireJSON(t *testing.T) {
+	var completion struct {
+		Choices []struct {
+			Message json.RawMessage `json:"message"`
+		} `json:"choices"`
+	}
+	if err := json.Unmarshal([]byte(chatCompletionWithCalls), &completion); err != nil {
+		t.Fatal(err)
+	}
+	calls, err := toolopenai.ParseChatCalls(completion.Choices[0].Message)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameCalls(t, calls, []runtime.Call{
+		{ID: "call_1", Name: "get_weather", Args: []byte(`{"city":"Tokyo","unit":null}`)},
+		{ID: "call_2", Name: "get_weather", Args: []byte(`{"city":"Paris","unit":"kelvin"}`)},
+		{ID: "call_3", Name: "get_weather", Args: []byte(`{"city":"Atlantis","unit":"celsius"}`)},
+	})
+
+	calls, err = toolopenai.ParseResponsesCalls([]byte(responseWithCalls))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != 3 || calls[0].ID != "call_a" {
+		t.Errorf("calls from a whole response: %q (the id must be the call_id)", calls)
+	}
+	var resp struct {
+		Output json.RawMessage `json:"output"`
+	}
+	_ = json.Unmarshal([]byte(responseWithCalls), &resp)
+	fromOutput, err := toolopenai.ParseResponsesCalls(resp.Output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameCalls(t, fromOutput, calls)
+
+	if _, err := toolopenai.ParseChatCalls([]byte(`{"tool_calls":`)); err == nil {
+		t.Error("truncated message: no error")
+	}
+	if _, err := toolopenai.ParseResponsesCalls([]byte(`"x"`)); err == nil {
+		t.Error("a string is neither a response nor an output array: no error")
+	}
+}
+
+func TestNullRestoreIsTargeted(t *testing.T) {
+	reg := fixture.NewRegistry(fixture.WeatherTool())
+	ctx := context.Background()
+	outs := toolopenai.Dispatch(ctx, reg, []runtime.Call{
+		// city is required: its null is the model's mistake, not an absent optional.
+		{ID: "1", Name: "get_weather", Args: []byte(`{"city":null,"unit":null}`)},
+		// Not JSON: the decoder reports it, untouched.
+		{ID: "2", Name: "get_weather", Args: []byte(`{"city":"Rome","unit":nul`)},
+		// Unknown tool: Invoke names the available ones.
+		{ID: "3", Name: "get_wether", Args: []byte(`{"unit":null}`)},
+	})
+	if !outs[0].Result.IsError || !strings.Contains(outs[0].Result.Text, "/city") || strings.Contains(outs[0].Result.Text, "/unit") {
+		t.Errorf("required null: %q", outs[0].Result.Text)
+	}
+	if !outs[1].Result.IsError {
+		t.Errorf("malformed JSON passed: %+v", outs[1].Result)
+	}
+	if !outs[2].Result.IsError || !strings.Contains(outs[2].Result.Text, "get_weather") {
+		t.Errorf("unknown tool: %q", outs[2].Result.Text)
+	}
+	if string(outs[0].Call.Args) != `{"city":null,"unit":null}` {
+		t.Errorf("Outcome.Call must keep the arguments as the model wrote them, got %s", outs[0].Call.Args)
+	}
+}
+
+func TestSequentialToolRunsAlone(t *testing.T) {
+	var mu sync.Mutex
+	var order []string
+	track := func(name string) {
+		mu.Lock()
+		defer mu.Unlock()
+		order = append(order, name)
+	}
+	mk := func(name string, sequential bool) runtime.Tool {
+		schema := json.RawMessage(`{"type":"object","additionalProperties":false}`)
+		return runtime.Tool{
+			Name: name, InputSchema: schema, Sequential: sequential,
+			Variants: map[string]runtime.Variant{runtime.VariantOpenAI: {Schema: schema, Strict: true}},
+			Bind: func(context.Context, []byte) (runtime.BoundCall, error) {
+				return runFunc(func() runtime.Result {
+					if name == "a" {
+						time.Sleep(30 * time.Millisecond) // without the barrier, b would overtake a
+					}
+					track(name)
+					return runtime.TextResult(name)
+				}), nil
+			},
+		}
+	}
+	reg := fixture.NewRegistry(mk("a", false), mk("b", true), mk("c", false))
+	outs := toolopenai.Dispatch(context.Background(), reg, []runtime.Call{{ID: "1", Name: "a"}, {ID: "2", Name: "b"}, {ID: "3", Name: "c"}})
+	if order[1] != "b" {
+		t.Errorf("order %v: the sequential tool must run after every call before it and before any after it", order)
+	}
+	for i, want := range []string{"a", "b", "c"} {
+		if outs[i].Result.Text != want {
+			t.Errorf("outcome %d = %q, want %q (outcomes keep call order)", i, outs[i].Result.Text, want)
+		}
+	}
+}
+
+type runFunc func() runtime.Result
+
+func (f runFunc) Args() any                          { return nil }
+func (f runFunc) Run(context.Context) runtime.Result { return f() }
+
+func TestEffectOnlyResultSendsNoContent(t *testing.T) {
+	outs := []toolopenai.Outcome{{Call: runtime.Call{ID: "call_1", Name: "update_todos"}, Result: runtime.EffectResult("todos changed")}}
+	chat, _ := toolopenai.ChatToolMessagesJSON(outs)
+	jsonEqual(t, "chat", jsonValue(t, chat), `[{"role":"tool","tool_call_id":"call_1","content":""}]`)
+	items, _ := toolopenai.ResponsesOutputsJSON(outs)
+	jsonEqual(t, "responses", jsonValue(t, items), `[{"type":"function_call_output","call_id":"call_1","output":""}]`)
+}
