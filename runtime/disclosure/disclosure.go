@@ -35,6 +35,8 @@ type Disclosure struct {
 
 	mu       sync.Mutex
 	revealed map[string]bool
+
+	all *runtime.Registry // the tools of reg and get_tool_info, for the provider adapters
 }
 
 // New returns a Disclosure of reg. It refuses a registry that already holds a tool named
@@ -64,8 +66,25 @@ func New(reg *runtime.Registry) (*Disclosure, error) {
 	if err := d.own.Add(d.info); err != nil {
 		return nil, fmt.Errorf("disclosure: %w", err)
 	}
+	all, err := reg.Subset(reg.Names()...)
+	if err == nil {
+		err = all.Add(d.info)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("disclosure: %w", err)
+	}
+	d.all = all
 	return d, nil
 }
+
+// Registry returns a registry that runs get_tool_info and every tool of the wrapped registry
+// (as it was at New), with the same options. The provider adapters dispatch through a
+// *runtime.Registry, so a host using one declares d.Tools() and dispatches with it:
+//
+//	params := openai.ChatTools(d.Tools())
+//	...
+//	outs := openai.Dispatch(ctx, d.Registry(), calls)
+func (d *Disclosure) Registry() *runtime.Registry { return d.all }
 
 const infoSchema = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"description":"The tool's name, as the catalog lists it.","type":"string","minLength":1}},"required":["name"],"additionalProperties":false}`
 

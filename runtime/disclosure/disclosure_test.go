@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -364,5 +365,32 @@ func TestConcurrentUse(t *testing.T) {
 	wg.Wait()
 	if got := len(d.Tools()); got != len(all)+1 {
 		t.Fatalf("got %d declared tools, want %d", got, len(all)+1)
+	}
+}
+
+// The provider adapters dispatch through a *runtime.Registry: Registry runs get_tool_info
+// (revealing the tool it describes) and every other tool.
+func TestRegistryForAdapters(t *testing.T) {
+	reg := runtime.NewRegistry()
+	if err := reg.Add(weather.Tools()...); err != nil {
+		t.Fatal(err)
+	}
+	d, err := New(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := d.Registry()
+	if got := all.Names(); !slices.Equal(got, []string{"get_tool_info", "get_weather"}) {
+		t.Fatalf("Registry names %v", got)
+	}
+	res := all.Invoke(context.Background(), runtime.Call{Name: InfoToolName, Args: []byte(`{"name":"get_weather"}`)})
+	if res.IsError || !strings.Contains(res.Text, "city") {
+		t.Fatalf("get_tool_info through Registry: %+v", res)
+	}
+	if got := names(d.Tools()); !slices.Equal(got, []string{"get_tool_info", "get_weather"}) {
+		t.Errorf("asking through Registry did not reveal get_weather: %v", got)
+	}
+	if res := all.Invoke(context.Background(), runtime.Call{Name: "get_weather", Args: []byte(`{"city":"Oslo"}`)}); res.IsError {
+		t.Errorf("get_weather through Registry: %+v", res)
 	}
 }

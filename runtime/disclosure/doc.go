@@ -20,6 +20,9 @@
 //	...
 //	res := d.Invoke(ctx, call)
 //
+// A provider adapter (runtime/openai, anthropic, gemini) dispatches through a registry:
+// give it d.Registry(), which runs get_tool_info and every tool of reg.
+//
 // At first Tools holds only get_tool_info. When the model asks about a tool, that tool is
 // revealed: from the next request on, Tools declares its full schema too, so a provider with
 // a native tool API lets the model call it (the "deferred loading" of tools). Reveal declares
