@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/toolgen-go/toolgen/gen/schema"
 	"io"
-	"unicode/utf8"
 )
 
 // The converters work on a small ordered JSON tree rather than map[string]any: OpenAI fills
@@ -165,7 +165,7 @@ func write(buf *bytes.Buffer, v any) {
 	case json.Number:
 		buf.WriteString(v.String())
 	case string:
-		writeString(buf, v)
+		schema.WriteString(buf, v)
 	case []any:
 		buf.WriteByte('[')
 		for i, e := range v {
@@ -181,7 +181,7 @@ func write(buf *bytes.Buffer, v any) {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			writeString(buf, k)
+			schema.WriteString(buf, k)
 			buf.WriteByte(':')
 			write(buf, v.vals[k])
 		}
@@ -191,48 +191,6 @@ func write(buf *bytes.Buffer, v any) {
 		// than breaking the document.
 		buf.WriteString("null")
 	}
-}
-
-// writeString writes s as a JSON string, leaving <, > and & readable as gen/schema does.
-func writeString(buf *bytes.Buffer, s string) {
-	const hex = "0123456789abcdef"
-	buf.WriteByte('"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				buf.WriteByte('\\')
-				buf.WriteByte(c)
-			case c == '\n':
-				buf.WriteString(`\n`)
-			case c == '\r':
-				buf.WriteString(`\r`)
-			case c == '\t':
-				buf.WriteString(`\t`)
-			case c < 0x20 || c == 0x7f:
-				buf.WriteString(`\u00`)
-				buf.WriteByte(hex[c>>4])
-				buf.WriteByte(hex[c&0xf])
-			default:
-				buf.WriteByte(c)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			buf.WriteString(`\ufffd`)
-		case r == '\u2028' || r == '\u2029':
-			buf.WriteString(`\u202`)
-			buf.WriteByte(hex[r&0xf])
-		default:
-			buf.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	buf.WriteByte('"')
 }
 
 // literal renders a JSON value for a description: compact, strings quoted.

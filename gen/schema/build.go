@@ -354,7 +354,7 @@ func integerBounds(k model.Kind, bits int) (lo, hi *number) {
 func enumLiteral(k model.Kind, v *model.EnumValue) string {
 	if k == model.KindString {
 		var buf bytes.Buffer
-		writeString(&buf, v.String)
+		WriteString(&buf, v.String)
 		return buf.String()
 	}
 	if k == model.KindUint && v.Int < 0 {

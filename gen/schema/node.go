@@ -161,28 +161,28 @@ func (n *node) write(buf *bytes.Buffer) {
 	buf.WriteByte('{')
 	if n.schema != "" {
 		w.key("$schema")
-		writeString(buf, n.schema)
+		WriteString(buf, n.schema)
 	}
 	if n.ref != "" {
 		w.key("$ref")
-		writeString(buf, n.ref)
+		WriteString(buf, n.ref)
 	}
 	if n.title != "" {
 		w.key("title")
-		writeString(buf, n.title)
+		WriteString(buf, n.title)
 	}
 	if d := n.fullDescription(); d != "" {
 		w.key("description")
-		writeString(buf, d)
+		WriteString(buf, d)
 	}
 	switch len(n.types) {
 	case 0:
 	case 1:
 		w.key("type")
-		writeString(buf, n.types[0])
+		WriteString(buf, n.types[0])
 	default:
 		w.key("type")
-		writeList(buf, n.types, writeString)
+		writeList(buf, n.types, WriteString)
 	}
 	if n.enum != nil { // an empty enum, which nothing matches, is written too
 		w.key("enum")
@@ -190,15 +190,15 @@ func (n *node) write(buf *bytes.Buffer) {
 	}
 	if n.format != "" {
 		w.key("format")
-		writeString(buf, n.format)
+		WriteString(buf, n.format)
 	}
 	if n.contentEncoding != "" {
 		w.key("contentEncoding")
-		writeString(buf, n.contentEncoding)
+		WriteString(buf, n.contentEncoding)
 	}
 	if n.pattern != "" {
 		w.key("pattern")
-		writeString(buf, n.pattern)
+		WriteString(buf, n.pattern)
 	}
 	w.number("minimum", n.minimum)
 	w.number("exclusiveMinimum", n.exclusiveMinimum)
@@ -225,7 +225,7 @@ func (n *node) write(buf *bytes.Buffer) {
 	}
 	if len(n.required) > 0 {
 		w.key("required")
-		writeList(buf, n.required, writeString)
+		writeList(buf, n.required, WriteString)
 	}
 	if n.closed {
 		w.key("additionalProperties")
@@ -276,7 +276,7 @@ func (w *objectWriter) key(k string) {
 		w.buf.WriteByte(',')
 	}
 	w.written = true
-	writeString(w.buf, k)
+	WriteString(w.buf, k)
 	w.buf.WriteByte(':')
 }
 
@@ -317,9 +317,10 @@ func writeList[T any](buf *bytes.Buffer, list []T, each func(*bytes.Buffer, T)) 
 
 func writeRaw(buf *bytes.Buffer, literal string) { buf.WriteString(literal) }
 
-// writeString writes s as a JSON string. Unlike encoding/json it leaves <, > and & alone, so
+// WriteString writes s as a JSON string. Unlike encoding/json it leaves <, > and & alone, so
 // descriptions stay readable to the model; invalid UTF-8 becomes U+FFFD, as in encoding/json.
-func writeString(buf *bytes.Buffer, s string) {
+// gen/provider writes the strings of converted schemas with it too.
+func WriteString(buf *bytes.Buffer, s string) {
 	const hex = "0123456789abcdef"
 	buf.WriteByte('"')
 	for i := 0; i < len(s); {
@@ -367,7 +368,7 @@ func literal(text string) string {
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, []byte(text)); err != nil {
 		buf.Reset()
-		writeString(&buf, text)
+		WriteString(&buf, text)
 	}
 	return buf.String()
 }
