@@ -30,7 +30,7 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 	start := time.Now()
 	e, cfg, names, ok := r.lookupCall(call.Name)
 	if !ok {
-		res := unknownToolResult(call.Name, names)
+		res := UnknownToolResult(call.Name, names)
 		res.Duration = time.Since(start)
 		return res
 	}
@@ -182,8 +182,10 @@ func (r *Registry) explainFailure(cfg *registryConfig, tool *Tool, call Call, re
 	return res
 }
 
-// unknownToolResult tells the model which tools exist, nearest match first.
-func unknownToolResult(name string, names []string) Result {
+// UnknownToolResult is the result of a call naming no known tool: the nearest name as a
+// suggestion and the available tools (names, sorted), so the model can correct its call.
+// Packages that answer calls outside a registry (disclosure's get_tool_info) use it too.
+func UnknownToolResult(name string, names []string) Result {
 	var b strings.Builder
 	switch near := suggest.Closest(name, names); {
 	case name == "":

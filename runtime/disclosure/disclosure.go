@@ -170,7 +170,7 @@ func (c *infoCall) Args() any { return &c.name }
 func (c *infoCall) Run(context.Context) runtime.Result {
 	t, ok := c.d.Tool(c.name)
 	if !ok {
-		return unknownToolResult(c.name, c.d.reg.Names())
+		return runtime.UnknownToolResult(c.name, c.d.reg.Names())
 	}
 	info, err := Describe(t)
 	if err != nil {
@@ -188,30 +188,6 @@ func (c *infoCall) Run(context.Context) runtime.Result {
 	return runtime.TextResult(info.Text())
 }
 
-// unknownToolResult names the tools the model can ask about, nearest match first.
-func unknownToolResult(name string, names []string) runtime.Result {
-	var b strings.Builder
-	if near := suggest.Closest(name, names); near != "" {
-		fmt.Fprintf(&b, "no tool is named %q; did you mean %q?", name, near)
-	} else {
-		fmt.Fprintf(&b, "no tool is named %q.", name)
-	}
-	if len(names) == 0 {
-		b.WriteString(" No tools are available.")
-	} else {
-		listed := names[:min(len(names), maxListedTools)]
-		b.WriteString(" Available tools: ")
-		b.WriteString(strings.Join(listed, ", "))
-		if len(names) > len(listed) {
-			b.WriteString(", …")
-		}
-	}
-	return runtime.Result{
-		Text:    b.String(),
-		IsError: true,
-		Err:     fmt.Errorf("%s: %w %q", InfoToolName, runtime.ErrUnknownTool, name),
-	}
-}
 
 func quoteWithHint(name string, known []string) string {
 	if near := suggest.Closest(name, known); near != "" {

@@ -98,18 +98,18 @@ func TestInfoUnknownTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := info(d, `{"name":"get_ordr"}`)
-	want := `no tool is named "get_ordr"; did you mean "get_order"? Available tools: create_order, get_order, get_weather, list_orders`
+	want := `unknown tool "get_ordr"; did you mean "get_order"? Available tools: create_order, get_order, get_weather, list_orders`
 	if !res.IsError || res.Text != want || !errors.Is(res.Err, runtime.ErrUnknownTool) {
 		t.Fatalf("got %+v", res)
 	}
-	if res := info(d, `{"name":"zzz"}`); res.Text != `no tool is named "zzz". Available tools: create_order, get_order, get_weather, list_orders` {
+	if res := info(d, `{"name":"zzz"}`); res.Text != `unknown tool "zzz". Available tools: create_order, get_order, get_weather, list_orders` {
 		t.Fatalf("got %q", res.Text)
 	}
 	empty, err := New(runtime.NewRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := info(empty, `{"name":"x"}`); res.Text != `no tool is named "x". No tools are available.` {
+	if res := info(empty, `{"name":"x"}`); res.Text != `unknown tool "x". No tools are available.` {
 		t.Fatalf("got %q", res.Text)
 	}
 }
