@@ -188,7 +188,6 @@ func (c *infoCall) Run(context.Context) runtime.Result {
 	return runtime.TextResult(info.Text())
 }
 
-
 func quoteWithHint(name string, known []string) string {
 	if near := suggest.Closest(name, known); near != "" {
 		return fmt.Sprintf("%q (did you mean %q?)", name, near)
