@@ -154,16 +154,10 @@ func (g *generator) runBody(t *model.Tool) ([]jen.Code, error) {
 	body := []jen.Code{
 		jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(call),
 		errResult,
-		jen.Id("w").Op(":=").New(jen.Qual(encodePath, "Writer")),
+		jen.Id("w").Op(":=").Qual(encodePath, "Acquire").Call(),
 	}
 	body = append(body, encode...)
-	body = append(body,
-		jen.List(jen.Id("data"), jen.Err()).Op(":=").Id("w").Dot("Bytes").Call(),
-		jen.If(jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Qual(runtimePath, "ErrorResult").Call(
-				jen.Qual("fmt", "Errorf").Call(jen.Lit(t.Name+": encoding the result: %w"), jen.Err())))),
-		jen.Return(jen.Qual(runtimePath, "StructuredResult").Call(jen.Id("data"))),
-	)
+	body = append(body, jen.Return(jen.Qual(encodePath, "Finish").Call(jen.Id("w"), jen.Lit(t.Name))))
 	return body, nil
 }
 

@@ -11,17 +11,21 @@
 package encode
 
 import (
+	"bytes"
 	"encoding"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-faster/jx"
+	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // Writer builds one JSON document.
@@ -182,4 +186,35 @@ func IsZero(v any) bool {
 		return z.IsZero()
 	}
 	return reflect.ValueOf(v).IsZero()
+}
+
+// writers pools Writers so that a structured result reuses a grown buffer instead of growing
+// a new one on every call.
+var writers = sync.Pool{New: func() any { return new(Writer) }}
+
+// maxPooled is the largest buffer kept in the pool; a rare huge result should not pin memory.
+const maxPooled = 64 << 10
+
+// Acquire returns an empty Writer from the pool; Finish gives it back.
+func Acquire() *Writer {
+	w := writers.Get().(*Writer)
+	w.e.Reset()
+	w.err = nil
+	return w
+}
+
+// Finish returns what w holds as a structured result of tool (a copy: w goes back to the
+// pool), or, when a value could not be encoded, an error result saying so.
+func Finish(w *Writer, tool string) runtime.Result {
+	data, err := w.Bytes()
+	var res runtime.Result
+	if err != nil {
+		res = runtime.ErrorResult(fmt.Errorf("%s: encoding the result: %w", tool, err))
+	} else {
+		res = runtime.StructuredResult(bytes.Clone(data))
+	}
+	if cap(w.e.Bytes()) <= maxPooled {
+		writers.Put(w)
+	}
+	return res
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"net/netip"
+	"strings"
 	"testing"
 	"time"
 )
@@ -76,5 +77,33 @@ func TestIsZero(t *testing.T) {
 	type pair struct{ A, B int }
 	if !IsZero(pair{}) || IsZero(pair{A: 1}) || !IsZero(time.Time{}) || IsZero(time.Now()) {
 		t.Error("IsZero disagrees with the zero value or the IsZero method")
+	}
+}
+
+func TestFinishCopiesAndReportsFailures(t *testing.T) {
+	w := Acquire()
+	w.ObjStart()
+	w.Field("a")
+	w.Int(1)
+	w.ObjEnd()
+	res := Finish(w, "t")
+	if res.IsError || res.Text != `{"a":1}` || string(res.Structured) != `{"a":1}` {
+		t.Fatalf("result %+v", res)
+	}
+	// The writer went back to the pool: what the next call writes must not show through.
+	w2 := Acquire()
+	w2.String("overwritten")
+	Finish(w2, "t")
+	if string(res.Structured) != `{"a":1}` {
+		t.Errorf("a result shares its bytes with a pooled writer: %s", res.Structured)
+	}
+
+	w3 := Acquire()
+	w3.Float(math.NaN(), 64)
+	if res := Finish(w3, "get_x"); !res.IsError || !strings.Contains(res.Err.Error(), "get_x: encoding the result") {
+		t.Errorf("failed encoding: %+v", res)
+	}
+	if w4 := Acquire(); w4.err != nil {
+		t.Error("a pooled writer kept the error of its last use")
 	}
 }

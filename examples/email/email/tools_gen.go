@@ -7,7 +7,6 @@ package email
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
@@ -82,13 +81,9 @@ func (c *toolgenCallOutboxSendEmail) Run(ctx context.Context) runtime.Result {
 	if err != nil {
 		return runtime.ErrorResult(err)
 	}
-	w := new(encode.Writer)
+	w := encode.Acquire()
 	toolgenEncodeReceipt(w, &out)
-	data, err := w.Bytes()
-	if err != nil {
-		return runtime.ErrorResult(fmt.Errorf("send_email: encoding the result: %w", err))
-	}
-	return runtime.StructuredResult(data)
+	return encode.Finish(w, "send_email")
 }
 
 // toolgenBindOutboxSendEmail returns the Bind function of send_email for receiver r.

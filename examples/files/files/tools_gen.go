@@ -7,7 +7,6 @@ package files
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
@@ -129,13 +128,9 @@ func (c *toolgenCallListDir) Run(ctx context.Context) runtime.Result {
 	if err != nil {
 		return runtime.ErrorResult(err)
 	}
-	w := new(encode.Writer)
+	w := encode.Acquire()
 	toolgenEncodeListing(w, &out)
-	data, err := w.Bytes()
-	if err != nil {
-		return runtime.ErrorResult(fmt.Errorf("list_dir: encoding the result: %w", err))
-	}
-	return runtime.StructuredResult(data)
+	return encode.Finish(w, "list_dir")
 }
 
 // toolgenBindListDir decodes and validates the arguments of list_dir.

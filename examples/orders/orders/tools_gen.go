@@ -7,7 +7,6 @@ package orders
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
@@ -131,13 +130,9 @@ func (c *toolgenCallServiceCreateOrder) Run(ctx context.Context) runtime.Result 
 	if err != nil {
 		return runtime.ErrorResult(err)
 	}
-	w := new(encode.Writer)
+	w := encode.Acquire()
 	toolgenEncodeOrder(w, &out)
-	data, err := w.Bytes()
-	if err != nil {
-		return runtime.ErrorResult(fmt.Errorf("create_order: encoding the result: %w", err))
-	}
-	return runtime.StructuredResult(data)
+	return encode.Finish(w, "create_order")
 }
 
 // toolgenBindServiceCreateOrder returns the Bind function of create_order for receiver r.
@@ -169,17 +164,13 @@ func (c *toolgenCallServiceGetOrder) Run(ctx context.Context) runtime.Result {
 	if err != nil {
 		return runtime.ErrorResult(err)
 	}
-	w := new(encode.Writer)
+	w := encode.Acquire()
 	if p1 := out; p1 == nil {
 		w.Null()
 	} else {
 		toolgenEncodeOrder(w, &(*p1))
 	}
-	data, err := w.Bytes()
-	if err != nil {
-		return runtime.ErrorResult(fmt.Errorf("get_order: encoding the result: %w", err))
-	}
-	return runtime.StructuredResult(data)
+	return encode.Finish(w, "get_order")
 }
 
 // toolgenBindServiceGetOrder returns the Bind function of get_order for receiver r.
@@ -211,13 +202,9 @@ func (c *toolgenCallServiceListOrders) Run(ctx context.Context) runtime.Result {
 	if err != nil {
 		return runtime.ErrorResult(err)
 	}
-	w := new(encode.Writer)
+	w := encode.Acquire()
 	toolgenEncodeOrderList(w, &out)
-	data, err := w.Bytes()
-	if err != nil {
-		return runtime.ErrorResult(fmt.Errorf("list_orders: encoding the result: %w", err))
-	}
-	return runtime.StructuredResult(data)
+	return encode.Finish(w, "list_orders")
 }
 
 // toolgenBindServiceListOrders returns the Bind function of list_orders for receiver r.

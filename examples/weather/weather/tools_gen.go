@@ -7,7 +7,6 @@ package weather
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
@@ -72,13 +71,9 @@ func (c *toolgenCallGetWeather) Run(ctx context.Context) runtime.Result {
 	if err != nil {
 		return runtime.ErrorResult(err)
 	}
-	w := new(encode.Writer)
+	w := encode.Acquire()
 	toolgenEncodeWeather(w, &out)
-	data, err := w.Bytes()
-	if err != nil {
-		return runtime.ErrorResult(fmt.Errorf("get_weather: encoding the result: %w", err))
-	}
-	return runtime.StructuredResult(data)
+	return encode.Finish(w, "get_weather")
 }
 
 // toolgenBindGetWeather decodes and validates the arguments of get_weather.
