@@ -46,7 +46,10 @@
 //     time.ParseDuration refuses ("3000000h");
 //   - duplicate property names: the decoder refuses them, while the validator, reading the
 //     document into a map, sees only the last;
-//   - documents that are not JSON at all: not one value, not UTF-8, malformed.
+//   - documents that are not JSON at all: not one value, not UTF-8, malformed;
+//   - arrays with uniqueItems whose number items differ only beyond float64 precision
+//     (5 and 5.0000000000000000001): the decoder compares the float64 values it stores, the
+//     validator the decimals. Corpus generates no such pair.
 //
 // Check's verdicts concern the schema only. A tool whose args type has a Validate method may
 // rightly refuse documents its schema allows; such tools need documents that Validate accepts.
