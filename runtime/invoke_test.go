@@ -203,6 +203,7 @@ func TestInvokeRecoversPanics(t *testing.T) {
 		runTool("crash", func(context.Context) runtime.Result { panic("cannot reach " + secret) }),
 		runTool("nil_map", func(context.Context) runtime.Result {
 			var m map[string]int
+			//lint:ignore SA5000 the test needs a runtime error panic
 			m["x"] = 1
 			return runtime.Result{}
 		}),

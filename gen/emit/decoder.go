@@ -24,9 +24,33 @@ import (
 // the *decode.Path of the value; inlined code names its locals with a numeric suffix so nested
 // containers never shadow each other.
 
-// lvalue renders a fresh expression for an assignable place each time it is called (jennifer
-// statements are mutable, so an expression used twice must be built twice).
-type lvalue func() *jen.Statement
+// lvalue is an assignable place of generated code. get renders a fresh expression for it each
+// time (jennifer statements are mutable, so an expression used twice must be built twice);
+// ptr names the pointer when the place is *ptr, so that its address renders as ptr, not
+// &(*ptr).
+type lvalue struct {
+	get func() *jen.Statement
+	ptr string
+}
+
+// place is the lvalue rendered by get.
+func place(get func() *jen.Statement) lvalue { return lvalue{get: get} }
+
+// deref is the lvalue *ptr.
+func deref(ptr string) lvalue {
+	return lvalue{get: func() *jen.Statement { return jen.Parens(jen.Op("*").Id(ptr)) }, ptr: ptr}
+}
+
+// structParam is the struct a decode function fills, *v: its fields are selected as v.Field.
+var structParam = lvalue{get: func() *jen.Statement { return jen.Id("v") }, ptr: "v"}
+
+// addr renders the address of the place.
+func (l lvalue) addr() jen.Code {
+	if l.ptr != "" {
+		return jen.Id(l.ptr)
+	}
+	return jen.Op("&").Add(l.get())
+}
 
 // argsDecoder emits, once per args type, the entry point Bind calls:
 // func toolgenDecodeArgsX(data []byte, v *X) error.
@@ -73,7 +97,7 @@ func (g *generator) structDecoder(t *model.Type) (string, error) {
 	}
 	g.pending = append(g.pending, func() error {
 		g.locals = 0
-		body, err := g.object(t, func() *jen.Statement { return jen.Id("v") }, "p", typeLabel(t))
+		body, err := g.object(t, structParam, "p", typeLabel(t))
 		if err != nil {
 			return err
 		}
@@ -187,7 +211,7 @@ func (g *generator) object(t *model.Type, target lvalue, at pathVar, label strin
 			if err != nil {
 				return nil, fmt.Errorf("field %s: %w", f.GoName, err)
 			}
-			loop = append(loop, jen.If(absent).Block(g.fieldTarget(target, f)().Op("=").Add(def)))
+			loop = append(loop, jen.If(absent).Block(g.fieldTarget(target, f).get().Op("=").Add(def)))
 		}
 	}
 	return []jen.Code{expectType(at, jen.Qual(decodePath, "Object"), "an object", loop)}, nil
@@ -214,8 +238,8 @@ func (g *generator) knownProps(t *model.Type) jen.Code {
 // fieldTarget renders the place of a field, through embedded structs; an embedded pointer is
 // allocated on first use, as encoding/json does.
 func (g *generator) fieldTarget(base lvalue, f *model.Field) lvalue {
-	return func() *jen.Statement {
-		s := base()
+	return place(func() *jen.Statement {
+		s := base.get()
 		for _, e := range f.Embedded {
 			if e.Pointer {
 				s = jen.Qual(decodePath, "Alloc").Call(jen.Op("&").Add(s).Dot(e.GoName))
@@ -224,7 +248,7 @@ func (g *generator) fieldTarget(base lvalue, f *model.Field) lvalue {
 			}
 		}
 		return s.Dot(f.GoName)
-	}
+	})
 }
 
 // value renders the decoding of one JSON value of type t with constraints c into target.
@@ -237,13 +261,13 @@ func (g *generator) value(t *model.Type, c *model.Constraints, nullable bool, ta
 		var onNull []jen.Code
 		if t.Kind == model.KindPointer {
 			ptr := "ptr" + g.local()
-			elemTarget := func() *jen.Statement { return jen.Parens(jen.Op("*").Id(ptr)) }
+			elemTarget := deref(ptr)
 			body, err := g.value(t.Elem, c, false, elemTarget, at, label)
 			if err != nil {
 				return nil, err
 			}
-			inner = append([]jen.Code{jen.Id(ptr).Op(":=").Qual(decodePath, "Alloc").Call(jen.Op("&").Add(target()))}, body...)
-			onNull = []jen.Code{target().Op("=").Nil()}
+			inner = append([]jen.Code{jen.Id(ptr).Op(":=").Qual(decodePath, "Alloc").Call(target.addr())}, body...)
+			onNull = []jen.Code{target.get().Op("=").Nil()}
 		} else {
 			body, err := g.value(t, c, false, target, at, label)
 			if err != nil {
@@ -270,7 +294,7 @@ func (g *generator) value(t *model.Type, c *model.Constraints, nullable bool, ta
 		if err != nil {
 			return nil, err
 		}
-		return []jen.Code{readInto("ReadBool", at, []string{"b" + n, "ok" + n}, target().Op("=").Add(conv))}, nil
+		return []jen.Code{readInto("ReadBool", at, []string{"b" + n, "ok" + n}, target.get().Op("=").Add(conv))}, nil
 	case model.KindInt, model.KindUint:
 		return g.integer(t, c, target, at)
 	case model.KindFloat:
@@ -281,13 +305,13 @@ func (g *generator) value(t *model.Type, c *model.Constraints, nullable bool, ta
 		if err != nil {
 			return nil, err
 		}
-		return []jen.Code{readInto("ReadBytes", at, []string{"b" + n, "ok" + n}, target().Op("=").Add(conv))}, nil
+		return []jen.Code{readInto("ReadBytes", at, []string{"b" + n, "ok" + n}, target.get().Op("=").Add(conv))}, nil
 	case model.KindTime:
 		n := g.local()
-		return []jen.Code{readInto("ReadTime", at, []string{"t" + n, "ok" + n}, target().Op("=").Id("t"+n))}, nil
+		return []jen.Code{readInto("ReadTime", at, []string{"t" + n, "ok" + n}, target.get().Op("=").Id("t"+n))}, nil
 	case model.KindDuration:
 		n := g.local()
-		return []jen.Code{readInto("ReadDuration", at, []string{"v" + n, "ok" + n}, target().Op("=").Id("v"+n))}, nil
+		return []jen.Code{readInto("ReadDuration", at, []string{"v" + n, "ok" + n}, target.get().Op("=").Id("v"+n))}, nil
 	case model.KindRawJSON, model.KindAny:
 		n := g.local()
 		read := "ReadRaw"
@@ -296,14 +320,14 @@ func (g *generator) value(t *model.Type, c *model.Constraints, nullable bool, ta
 		}
 		return []jen.Code{jen.If(jen.List(jen.Id("v"+n), jen.Err()).Op(":=").Qual(decodePath, read).Call(jen.Id("d")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Err()),
-		).Else().Block(target().Op("=").Id("v" + n))}, nil
+		).Else().Block(target.get().Op("=").Id("v" + n))}, nil
 	case model.KindStruct:
 		if t.Named != nil {
 			name, err := g.structDecoder(t)
 			if err != nil {
 				return nil, err
 			}
-			return []jen.Code{returnIfErr(jen.Id(name).Call(jen.Id("d"), at.ptr(), jen.Op("&").Add(target()), jen.Id("ps")))}, nil
+			return []jen.Code{returnIfErr(jen.Id(name).Call(jen.Id("d"), at.ptr(), target.addr(), jen.Id("ps")))}, nil
 		}
 		return g.object(t, target, at, label)
 	case model.KindSlice:
@@ -363,7 +387,7 @@ func (g *generator) stringValue(t *model.Type, c *model.Constraints, target lval
 	if err != nil {
 		return nil, err
 	}
-	then := append(checks, target().Op("=").Add(conv))
+	then := append(checks, target.get().Op("=").Add(conv))
 	return []jen.Code{readInto(read, at, []string{"s" + n, "ok" + n}, then...)}, nil
 }
 
@@ -477,7 +501,7 @@ func (g *generator) stringEnum(t *model.Type, c *model.Constraints, target lvalu
 		}
 		seen[ev.String] = true
 		shown = append(shown, ev.String)
-		cases = append(cases, jen.Case(jen.Lit(ev.String)).Block(target().Op("=").Add(g.qual(t.Named.Path, ev.GoName))))
+		cases = append(cases, jen.Case(jen.Lit(ev.String)).Block(target.get().Op("=").Add(g.qual(t.Named.Path, ev.GoName))))
 	}
 	cases = append(cases, jen.Default().Block(
 		jen.Id("ps").Dot("NotOneOf").Call(at.ptr(), jen.Lit(decode.QuoteList(shown...)), jen.Qual("strconv", "Quote").Call(jen.String().Call(jen.Id(b))))))
@@ -505,9 +529,9 @@ func (g *generator) textValue(t *model.Type, c *model.Constraints, target lvalue
 	}
 	if len(checks) == 0 {
 		return []jen.Code{jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Qual(decodePath, "ReadText").Call(
-			jen.Id("d"), jen.Id("ps"), at.ptr(), jen.Op("&").Add(target())), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))}, nil
+			jen.Id("d"), jen.Id("ps"), at.ptr(), target.addr()), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))}, nil
 	}
-	then := append(checks, jen.Qual(decodePath, "ApplyText").Call(jen.Id("ps"), at.ptr(), jen.Op("&").Add(target()), jen.Id("s"+n)))
+	then := append(checks, jen.Qual(decodePath, "ApplyText").Call(jen.Id("ps"), at.ptr(), target.addr(), jen.Id("s"+n)))
 	return []jen.Code{readInto("ReadString", at, []string{"s" + n, "ok" + n}, then...)}, nil
 }
 
@@ -548,7 +572,7 @@ func (g *generator) integer(t *model.Type, c *model.Constraints, target lvalue, 
 				continue
 			}
 			shown = append(shown, strconv.FormatInt(ev.Int, 10))
-			cases = append(cases, jen.Case(jen.Lit(ev.Int)).Block(target().Op("=").Add(g.qual(t.Named.Path, ev.GoName))))
+			cases = append(cases, jen.Case(jen.Lit(ev.Int)).Block(target.get().Op("=").Add(g.qual(t.Named.Path, ev.GoName))))
 		}
 		cases = append(cases, jen.Default().Block(
 			jen.Id("ps").Dot("NotOneOf").Call(at.ptr(), jen.Lit(strings.Join(shown, ", ")), format)))
@@ -569,7 +593,7 @@ func (g *generator) integer(t *model.Type, c *model.Constraints, target lvalue, 
 		if err != nil {
 			return nil, err
 		}
-		assign = append(assign, target().Op("=").Add(conv))
+		assign = append(assign, target.get().Op("=").Add(conv))
 	}
 	return []jen.Code{jen.If(jen.List(jen.Id(v), jen.Id("ok"+n), jen.Err()).Op(":=").Add(read), jen.Err().Op("!=").Nil()).Block(
 		jen.Return(jen.Err()),
@@ -615,7 +639,7 @@ func (g *generator) float(t *model.Type, c *model.Constraints, target lvalue, at
 	if err != nil {
 		return nil, err
 	}
-	then := append(checks, target().Op("=").Add(conv))
+	then := append(checks, target.get().Op("=").Add(conv))
 	return []jen.Code{jen.If(jen.List(jen.Id(v), jen.Id(rawVar), jen.Id("ok"+n), jen.Err()).Op(":=").Qual(decodePath, "ReadFloat").Call(
 		jen.Id("d"), jen.Id("ps"), at.ptr(), jen.Lit(t.Bits)), jen.Err().Op("!=").Nil()).Block(
 		jen.Return(jen.Err()),
@@ -642,11 +666,11 @@ func (g *generator) numberChecks(c *model.Constraints, v jen.Code, integer, unsi
 		case !integer:
 			// A float64 comparison can be wrong when the number and the limit round to the same
 			// float64 (1e-400 and 0): CompareFloat then compares the decimals exactly.
-			cond = jen.Qual(decodePath, "CompareFloat").Call(v, rawText(), jen.Id(goNumber(limit.Text)), jen.Lit(limit.Text)).Op(op).Lit(0)
+			cond = jen.Qual(decodePath, "CompareFloat").Call(v, rawText(), goNumber(limit), jen.Lit(limit.Text)).Op(op).Lit(0)
 		case integralLimit(limit.Text, unsigned):
-			cond = jen.Add(v).Op(op).Id(goNumber(limit.Text))
+			cond = jen.Add(v).Op(op).Add(goNumber(limit))
 		default:
-			cond = jen.Float64().Call(v).Op(op).Id(goNumber(limit.Text))
+			cond = jen.Float64().Call(v).Op(op).Add(goNumber(limit))
 		}
 		out = append(out, jen.If(cond).Block(
 			jen.Id("ps").Dot("Bound").Call(at.ptr(), jen.Lit(relation), jen.Lit(limit.Text), got)))
@@ -657,7 +681,7 @@ func (g *generator) numberChecks(c *model.Constraints, v jen.Code, integer, unsi
 	bound(c.ExclusiveMaximum, ">=", "less than")
 	if m := c.MultipleOf; m != nil {
 		if integer && integralLimit(m.Text, unsigned) {
-			out = append(out, jen.If(jen.Add(v).Op("%").Id(goNumber(m.Text)).Op("!=").Lit(0)).Block(
+			out = append(out, jen.If(jen.Add(v).Op("%").Add(goNumber(m)).Op("!=").Lit(0)).Block(
 				jen.Id("ps").Dot("Bound").Call(at.ptr(), jen.Lit("a multiple of"), jen.Lit(m.Text), got)))
 		} else {
 			out = append(out, jen.If(jen.Op("!").Qual(decodePath, "IsMultipleOf").Call(rawText(), jen.Lit(m.Text))).Block(
@@ -680,14 +704,14 @@ func integralLimit(text string, unsigned bool) bool {
 	return r.Num().IsInt64()
 }
 
-// goNumber renders a JSON number as a Go constant expression; JSON numbers are Go literals
-// except that Go needs a fraction or exponent kept as written, which it is.
-func goNumber(text string) string { return text }
+// goNumber renders a numeric keyword as a Go constant: JSON number syntax is a subset of Go's,
+// so the text is written as it was given (10 stays an integer constant, 1e-3 a float one).
+func goNumber(n *model.Number) jen.Code { return jen.Id(n.Text) }
 
 func (g *generator) slice(t *model.Type, c *model.Constraints, target lvalue, at pathVar, label string) ([]jen.Code, error) {
 	n := g.local()
 	it, i, q, e := "it"+n, "i"+n, "q"+n, "e"+n
-	elem, err := g.value(t.Elem, c.Items, false, func() *jen.Statement { return jen.Parens(jen.Op("*").Id(e)) }, pathVar(q), label+"[]")
+	elem, err := g.value(t.Elem, c.Items, false, deref(e), pathVar(q), label+"[]")
 	if err != nil {
 		return nil, err
 	}
@@ -695,18 +719,18 @@ func (g *generator) slice(t *model.Type, c *model.Constraints, target lvalue, at
 	if reportsAt(t.Elem) {
 		loopBody = append(loopBody, jen.Id(q).Op(":=").Add(at.call("Index", jen.Id(i))))
 	}
-	loopBody = append(loopBody, jen.Id(e).Op(":=").Qual(decodePath, "Grow").Call(jen.Op("&").Add(target())))
+	loopBody = append(loopBody, jen.Id(e).Op(":=").Qual(decodePath, "Grow").Call(target.addr()))
 	loopBody = append(loopBody, elem...)
 	body := []jen.Code{
 		jen.List(jen.Id(it), jen.Err()).Op(":=").Id("d").Dot("ArrIter").Call(),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		target().Op("=").Qual(decodePath, "EmptySlice").Call(target()),
+		target.get().Op("=").Qual(decodePath, "EmptySlice").Call(target.get()),
 		jen.For(jen.Id(i).Op(":=").Lit(0), jen.Id(it).Dot("Next").Call(), jen.Id(i).Op("++")).Block(loopBody...),
 		jen.If(jen.Err().Op(":=").Id(it).Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 	}
-	body = append(body, g.countChecks(c.MinItems, c.MaxItems, jen.Len(target()), at, "item")...)
+	body = append(body, g.countChecks(c.MinItems, c.MaxItems, jen.Len(target.get()), at, "item")...)
 	if c.UniqueItems {
-		body = append(body, jen.If(jen.List(jen.Id("a"+n), jen.Id("b"+n), jen.Id("dup"+n)).Op(":=").Qual(decodePath, "FindDuplicate").Call(target()), jen.Id("dup"+n)).Block(
+		body = append(body, jen.If(jen.List(jen.Id("a"+n), jen.Id("b"+n), jen.Id("dup"+n)).Op(":=").Qual(decodePath, "FindDuplicate").Call(target.get()), jen.Id("dup"+n)).Block(
 			jen.Id("ps").Dot("Duplicates").Call(at.ptr(), jen.Id("a"+n), jen.Id("b"+n))))
 	}
 	return []jen.Code{expectType(at, jen.Qual(decodePath, "Array"), "an array", body)}, nil
@@ -728,7 +752,7 @@ func (g *generator) countChecks(min, max *int, count jen.Code, at pathVar, noun 
 func (g *generator) array(t *model.Type, c *model.Constraints, target lvalue, at pathVar, label string) ([]jen.Code, error) {
 	n := g.local()
 	it, i, q := "it"+n, "i"+n, "q"+n
-	elem, err := g.value(t.Elem, c.Items, false, func() *jen.Statement { return target().Index(jen.Id(i)) }, pathVar(q), label+"[]")
+	elem, err := g.value(t.Elem, c.Items, false, place(func() *jen.Statement { return target.get().Index(jen.Id(i)) }), pathVar(q), label+"[]")
 	if err != nil {
 		return nil, err
 	}
@@ -756,22 +780,22 @@ func (g *generator) array(t *model.Type, c *model.Constraints, target lvalue, at
 func (g *generator) mapValue(t *model.Type, c *model.Constraints, target lvalue, at pathVar, label string) ([]jen.Code, error) {
 	n := g.local()
 	it, k, key, q, e, ok := "it"+n, "k"+n, "key"+n, "q"+n, "e"+n, "ok"+n
-	elem, err := g.value(t.Elem, c.Items, false, func() *jen.Statement { return jen.Id(e) }, pathVar(q), label+"{}")
+	elem, err := g.value(t.Elem, c.Items, false, place(func() *jen.Statement { return jen.Id(e) }), pathVar(q), label+"{}")
 	if err != nil {
 		return nil, err
 	}
 	var keyConv jen.Code
 	switch t.Key.Kind {
 	case model.KindString:
-		keyConv = jen.List(jen.Id(key), jen.Id(ok)).Op(":=").List(jen.Qual(decodePath, "StringKey").Call(target(), jen.Id(k)), jen.True())
+		keyConv = jen.List(jen.Id(key), jen.Id(ok)).Op(":=").List(jen.Qual(decodePath, "StringKey").Call(target.get(), jen.Id(k)), jen.True())
 	case model.KindInt:
 		min, max := intBounds(t.Key)
-		keyConv = jen.List(jen.Id(key), jen.Id(ok)).Op(":=").Qual(decodePath, "IntKey").Call(target(), jen.Id("ps"), pathVar(q).ptr(), jen.Id(k), min, max)
+		keyConv = jen.List(jen.Id(key), jen.Id(ok)).Op(":=").Qual(decodePath, "IntKey").Call(target.get(), jen.Id("ps"), pathVar(q).ptr(), jen.Id(k), min, max)
 	case model.KindUint:
 		_, max := intBounds(t.Key)
-		keyConv = jen.List(jen.Id(key), jen.Id(ok)).Op(":=").Qual(decodePath, "UintKey").Call(target(), jen.Id("ps"), pathVar(q).ptr(), jen.Id(k), max)
+		keyConv = jen.List(jen.Id(key), jen.Id(ok)).Op(":=").Qual(decodePath, "UintKey").Call(target.get(), jen.Id("ps"), pathVar(q).ptr(), jen.Id(k), max)
 	case model.KindText:
-		keyConv = jen.List(jen.Id(key), jen.Id(ok)).Op(":=").Qual(decodePath, "TextKey").Call(target(), jen.Id("ps"), pathVar(q).ptr(), jen.Id(k))
+		keyConv = jen.List(jen.Id(key), jen.Id(ok)).Op(":=").Qual(decodePath, "TextKey").Call(target.get(), jen.Id("ps"), pathVar(q).ptr(), jen.Id(k))
 	default:
 		return nil, fmt.Errorf("internal error: map key kind %s at %s", t.Key.Kind, label)
 	}
@@ -779,23 +803,23 @@ func (g *generator) mapValue(t *model.Type, c *model.Constraints, target lvalue,
 		jen.Id(k).Op(":=").String().Call(jen.Id(it).Dot("Key").Call()),
 		jen.Id(q).Op(":=").Add(at.call("Key", jen.Id(k))),
 		keyConv,
-		jen.If(jen.List(jen.Id("_"), jen.Id("dup"+n)).Op(":=").Add(target()).Index(jen.Id(key)), jen.Id(ok).Op("&&").Id("dup"+n)).Block(
+		jen.If(jen.List(jen.Id("_"), jen.Id("dup"+n)).Op(":=").Add(target.get()).Index(jen.Id(key)), jen.Id(ok).Op("&&").Id("dup"+n)).Block(
 			jen.Id("ps").Dot("Duplicate").Call(jen.Op("&").Id(q)),
 			returnIfErr(jen.Id("d").Dot("Skip").Call()),
 			jen.Continue(),
 		),
-		jen.Id(e).Op(":=").Qual(decodePath, "MapElem").Call(target()),
+		jen.Id(e).Op(":=").Qual(decodePath, "MapElem").Call(target.get()),
 	}
 	loopBody = append(loopBody, elem...)
-	loopBody = append(loopBody, jen.If(jen.Id(ok)).Block(target().Index(jen.Id(key)).Op("=").Id(e)))
+	loopBody = append(loopBody, jen.If(jen.Id(ok)).Block(target.get().Index(jen.Id(key)).Op("=").Id(e)))
 	body := []jen.Code{
 		jen.List(jen.Id(it), jen.Err()).Op(":=").Id("d").Dot("ObjIter").Call(),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		target().Op("=").Qual(decodePath, "MakeMap").Call(target()),
+		target.get().Op("=").Qual(decodePath, "MakeMap").Call(target.get()),
 		jen.For(jen.Id(it).Dot("Next").Call()).Block(loopBody...),
 		jen.If(jen.Err().Op(":=").Id(it).Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 	}
-	body = append(body, g.countChecks(c.MinProperties, c.MaxProperties, jen.Len(target()), at, "property")...)
+	body = append(body, g.countChecks(c.MinProperties, c.MaxProperties, jen.Len(target.get()), at, "property")...)
 	return []jen.Code{expectType(at, jen.Qual(decodePath, "Object"), "an object", body)}, nil
 }
 

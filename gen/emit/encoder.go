@@ -31,6 +31,15 @@ func (g *generator) encodeValue(t *model.Type, v jen.Code) ([]jen.Code, error) {
 	switch t.Kind {
 	case model.KindPointer:
 		n := g.local()
+		if t.Elem.Kind == model.KindStruct && t.Elem.Named != nil {
+			// The struct's encoder takes the pointer itself.
+			name, err := g.structEncoder(t.Elem)
+			if err != nil {
+				return nil, err
+			}
+			return []jen.Code{jen.If(jen.Id("p"+n).Op(":=").Add(v), jen.Id("p"+n).Op("==").Nil()).Block(w("Null")).Else().Block(
+				jen.Id(name).Call(jen.Id("w"), jen.Id("p"+n)))}, nil
+		}
 		inner, err := g.encodeValue(t.Elem, jen.Parens(jen.Op("*").Id("p"+n)))
 		if err != nil {
 			return nil, err

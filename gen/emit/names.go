@@ -106,7 +106,8 @@ func (g *generator) typeIdent(t *model.Type) string {
 
 func identFragment(t *model.Type) string {
 	if t.Named == nil {
-		return strings.Title(t.Kind.String()) //nolint:staticcheck // ASCII kind names only
+		k := t.Kind.String() // ASCII, lower case
+		return strings.ToUpper(k[:1]) + k[1:]
 	}
 	var b strings.Builder
 	b.WriteString(t.Named.Name)

@@ -16,9 +16,6 @@ import (
 // InfoToolName is the name of the level-2 tool.
 const InfoToolName = "get_tool_info"
 
-// maxListedTools caps the names an unknown-name answer lists, as the registry does.
-const maxListedTools = 50
-
 // Disclosure exposes a registry progressively: the model starts with the catalog (level 1)
 // and the get_tool_info tool, and learns a tool's full contract (level 2) by asking for it.
 // Each tool the model asked about is revealed: Tools then declares its full schema too, so a

@@ -168,7 +168,7 @@ func (c *toolgenCallServiceGetOrder) Run(ctx context.Context) runtime.Result {
 	if p1 := out; p1 == nil {
 		w.Null()
 	} else {
-		toolgenEncodeOrder(w, &(*p1))
+		toolgenEncodeOrder(w, p1)
 	}
 	return encode.Finish(w, "get_order")
 }
@@ -311,7 +311,7 @@ func toolgenDecodeCreateOrderArgs(d *decode.Decoder, p *decode.Path, v *CreateOr
 					for i4 := 0; it4.Next(); i4++ {
 						q4 := q3.Index(i4)
 						e4 := decode.Grow(&v.Items)
-						if err := toolgenDecodeItem(d, &q4, &(*e4), ps); err != nil {
+						if err := toolgenDecodeItem(d, &q4, e4, ps); err != nil {
 							return err
 						}
 					}
