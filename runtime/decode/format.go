@@ -1,8 +1,10 @@
 package decode
 
 import (
+	"maps"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -45,7 +47,7 @@ func FormatFunc(name string) (check func(string) bool, describe string, ok bool)
 
 // FormatNames returns the supported format names, sorted.
 func FormatNames() []string {
-	return []string{"date", "date-time", "duration", "email", "hostname", "ipv4", "ipv6", "time", "uri", "uuid"}
+	return slices.Sorted(maps.Keys(formats))
 }
 
 // IsDateTime reports whether s is an RFC 3339 date-time: a full-date, "T" or "t", and a
