@@ -71,6 +71,27 @@ func (v Variant) Restore(args []byte) ([]byte, error) {
 	if len(v.NullMeansAbsent) == 0 && len(v.Renames) == 0 {
 		return args, nil
 	}
+	if len(v.Renames) == 0 && len(v.Loops) == 0 && !escapedPointers(v.NullMeansAbsent) {
+		if out, general, err := dropNulls(args, v.NullMeansAbsent); !general {
+			return out, err
+		}
+	}
+	return v.restoreGeneral(args)
+}
+
+// escapedPointers reports a pattern with an RFC 6901 escape, which the fast path does not read.
+func escapedPointers(patterns []string) bool {
+	for _, p := range patterns {
+		if strings.IndexByte(p, '~') >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// restoreGeneral undoes every kind of conversion (nulls, renames, loops) by decoding and
+// re-encoding the arguments.
+func (v Variant) restoreGeneral(args []byte) ([]byte, error) {
 	r := restorer{absent: map[string]bool{}, renames: map[string]map[string]string{}, loops: map[string]string{}}
 	for _, p := range v.NullMeansAbsent {
 		r.absent[p] = true

@@ -234,7 +234,7 @@ func TestMissingVariantIsRefused(t *testing.T) {
 	}
 }
 
-func TestEffectOnlyResultSendsNothing(t *testing.T) {
+func TestEffectOnlyResultSendsEmptyOutput(t *testing.T) {
 	part := toolgemini.Response(runtime.Call{ID: "fc_1", Name: "update_todos"}, runtime.EffectResult("todo list changed"))
 	got, _ := json.Marshal(part)
 	jsonEqual(t, "effect-only response", jsonValue(t, got), `{"functionResponse":{"id":"fc_1","name":"update_todos","response":{"output":""}}}`)
