@@ -140,7 +140,7 @@ func (r *Registry) applyDecision(ctx context.Context, cfg *registryConfig, tool 
 	if dec.Args == nil {
 		return bound, Result{}, true
 	}
-	edited, failed, ok := bind(ctx, tool, dec.Args)
+	edited, failed, ok := bind(ctx, tool, nil, dec.Args)
 	if !ok {
 		failed.Text = "The arguments as edited by the approver are invalid, so the call was not run. " + failed.Text
 		return nil, failed, false
@@ -236,7 +236,7 @@ func (r *Registry) ApproveWithArgs(id, by string, args json.RawMessage) error {
 	if !ok {
 		return fmt.Errorf("runtime: approve %s: tool %q: %w", id, name, ErrUnknownTool)
 	}
-	if _, failed, ok := bind(context.Background(), &tool, args); !ok {
+	if _, failed, ok := bind(context.Background(), &tool, nil, args); !ok {
 		return failed.Err
 	}
 	return r.decide(id, Decision{Approved: true, By: by, Args: slices.Clone(args)})

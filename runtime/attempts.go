@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	goruntime "runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,9 +17,9 @@ func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConf
 	timeout := cfg.timeoutOf(&e.tool)
 	for attempt := 1; ; attempt++ {
 		st.attempt.Store(int32(attempt))
-		var began time.Time // only observers need the attempt's own duration
+		var began time.Duration // only observers need the attempt's own duration
 		if cfg.observer != nil {
-			began = time.Now()
+			began = monotonic()
 		}
 		res := runAttempt(ctx, cfg, e, bound, timeout)
 		res.Attempts = attempt
@@ -27,7 +28,7 @@ func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConf
 		}
 		if cfg.observer != nil {
 			ev := event(ctx, EventError)
-			ev.Attempt, ev.Duration, ev.Err, ev.ErrKind = attempt, time.Since(began), res.Err, KindOf(res.Err)
+			ev.Attempt, ev.Duration, ev.Err, ev.ErrKind = attempt, monotonic()-began, res.Err, KindOf(res.Err)
 			cfg.observer(ctx, ev)
 		}
 		if attempt > policy.Max || !retryable(res) || ctx.Err() != nil {
@@ -53,7 +54,9 @@ func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConf
 // unavailable until some return, so a hung dependency cannot pile up goroutines without end.
 //
 // Nothing here allocates on the common path: the first attempt's deadline context lives in
-// the call's state, the caller waits on a pooled timer, and workers are reused.
+// the call's frame, the attempt and its deadline timer are pooled, and workers are reused.
+// The caller waits on one channel; the timer and the worker each try to end the attempt, and
+// the first to do so signals it.
 func runAttempt(ctx context.Context, cfg *registryConfig, e *toolEntry, bound BoundCall, timeout time.Duration) Result {
 	if timeout <= 0 {
 		return runOnce(ctx, &e.tool, bound)
@@ -66,63 +69,57 @@ func runAttempt(ctx context.Context, cfg *registryConfig, e *toolEntry, bound Bo
 			Kind:    KindUnavailable,
 		}
 	}
-	actx := newAttemptCtx(ctx, time.Now().Add(timeout))
+	actx := newAttemptCtx(ctx, wallTime(monotonic()+timeout))
 	a := attemptPool.Get().(*attemptRun)
 	a.entry, a.ctx, a.bound = e, actx, bound
-	startWorker(a)
+	a.state.Store(attemptRunning)
+	a.refs.Store(2) // the caller and the worker
+	a.timer.Reset(timeout)
+	dispatch(a)
 
-	timer := timerPool.Get().(*time.Timer)
-	timer.Reset(time.Until(actx.deadline))
-	defer func() {
-		timer.Stop()
-		timerPool.Put(timer)
-	}()
+	if done := ctx.Done(); done == nil {
+		<-a.done
+	} else {
+		select {
+		case <-a.done:
+		case <-done:
+			if a.state.CompareAndSwap(attemptRunning, attemptCancelled) {
+				e.abandoned.Add(1)
+			} else {
+				<-a.done // the worker or the timer ended the attempt first
+			}
+		}
+	}
+	if !a.timer.Stop() {
+		// The timer fired: wait until its function is done with a, which may be reused
+		// as soon as both the caller and the worker let go of it.
+		for !a.expired.Load() {
+			goruntime.Gosched()
+		}
+	}
+	state := a.state.Load()
+	res := a.res
+	a.res = Result{}
+	a.unref()
 
-	var res Result
-	select {
-	case res = <-a.done:
-	case <-timer.C:
-		if abandon(a, e) {
-			actx.end(context.DeadlineExceeded)
-			return deadlineResult(ctx, e.tool.Name, timeout)
-		}
-		res = <-a.done // the handler finished as the deadline fired
-	case <-ctx.Done():
-		if abandon(a, e) {
-			actx.end(context.Cause(ctx))
-			return deadlineResult(ctx, e.tool.Name, timeout)
-		}
-		res = <-a.done
+	switch state {
+	case attemptExpired:
+		actx.end(context.DeadlineExceeded)
+		return deadlineResult(ctx, e.tool.Name, timeout)
+	case attemptCancelled:
+		actx.end(context.Cause(ctx))
+		return deadlineResult(ctx, e.tool.Name, timeout)
 	}
 	// The attempt is over: like the cancel of context.WithTimeout, end its ctx so that work the
 	// handler left behind stops.
 	ended := actx.Err()
 	actx.end(context.Canceled)
-	a.release()
 	if res.IsError && ended != nil {
 		// The handler gave up because its ctx ended: report why, not its wording of it.
 		return deadlineResult(ctx, e.tool.Name, timeout)
 	}
 	return res
 }
-
-// abandon tells the worker of a that nobody waits for its result any more, unless it already
-// finished; it reports whether the attempt was abandoned.
-func abandon(a *attemptRun, e *toolEntry) bool {
-	if a.state.CompareAndSwap(attemptRunning, attemptAbandoned) {
-		e.abandoned.Add(1)
-		return true
-	}
-	return false
-}
-
-// timerPool holds stopped timers for callers waiting on an attempt; since Go 1.23 a stopped
-// timer delivers no stale value, so a pooled timer can be reset safely.
-var timerPool = sync.Pool{New: func() any {
-	t := time.NewTimer(time.Hour)
-	t.Stop()
-	return t
-}}
 
 // deadlineResult reports an attempt that ended with its ctx: the caller's cancellation when
 // ctx is done, else the tool's timeout.
@@ -143,71 +140,139 @@ func deadlineResult(ctx context.Context, name string, timeout time.Duration) Res
 	}
 }
 
+// The states of an attempt: the first of the worker (finished), the deadline timer (expired)
+// and the caller's cancelled ctx (cancelled) to move it away from running decides how it ends.
 const (
 	attemptRunning int32 = iota
 	attemptFinished
-	attemptAbandoned
+	attemptExpired
+	attemptCancelled
 )
 
-// attemptRun is the meeting point of a waiting call and the worker running its handler.
-// Whichever of them moves state away from running first decides: the worker (finished: it
-// sends the result) or the waiter (abandoned: nobody will read the result, and the worker
-// releases the counter and the attemptRun itself). They are pooled, so a call with a timeout
-// allocates no channel.
+// attemptRun is the meeting point of a waiting call, its deadline timer and the worker
+// running its handler. It is pooled, with its channel and timer, so a call with a timeout
+// allocates none of them; it returns to the pool when both the caller and the worker have let
+// go of it (refs).
 type attemptRun struct {
-	state atomic.Int32
-	done  chan Result // capacity 1: the worker never blocks on it
-	entry *toolEntry
-	ctx   *attemptCtx
-	bound BoundCall
+	state   atomic.Int32
+	refs    atomic.Int32
+	done    chan struct{} // capacity 1: whoever ends the attempt sends once, without blocking
+	res     Result        // the handler's result, written before the worker signals done
+	timer   *time.Timer   // runs expire at the deadline
+	expired atomic.Bool   // expire ran to its end (only meaningful when the timer fired)
+	entry   *toolEntry
+	ctx     *attemptCtx
+	bound   BoundCall
 }
 
-var attemptPool = sync.Pool{New: func() any { return &attemptRun{done: make(chan Result, 1)} }}
+var attemptPool = sync.Pool{New: func() any {
+	a := &attemptRun{done: make(chan struct{}, 1)}
+	a.timer = time.AfterFunc(time.Hour, a.expire)
+	a.timer.Stop()
+	return a
+}}
 
+// expire ends the attempt at its deadline, unless it already ended.
+func (a *attemptRun) expire() {
+	if a.state.CompareAndSwap(attemptRunning, attemptExpired) {
+		a.entry.abandoned.Add(1)
+		a.done <- struct{}{}
+	}
+	a.expired.Store(true)
+}
+
+// run is the worker's side of an attempt.
 func (a *attemptRun) run() {
 	res := runOnce(a.ctx, &a.entry.tool, a.bound)
 	if a.state.CompareAndSwap(attemptRunning, attemptFinished) {
-		a.done <- res
-		return
+		a.res = res
+		a.done <- struct{}{}
+	} else {
+		a.entry.abandoned.Add(-1)
 	}
-	a.entry.abandoned.Add(-1)
-	a.release()
+	a.unref()
 }
 
-// release returns a to the pool; only the side that last touches a calls it.
-func (a *attemptRun) release() {
+// unref lets go of a; the last side to do so returns it to the pool.
+func (a *attemptRun) unref() {
+	if a.refs.Add(-1) != 0 {
+		return
+	}
 	a.entry, a.ctx, a.bound = nil, nil, nil
-	a.state.Store(attemptRunning)
+	a.expired.Store(false)
 	attemptPool.Put(a)
 }
 
-// Workers run attempts that have a timeout. A go statement allocates, so workers are kept
-// for a while after their attempt and take the next one from idleWorkers; a worker idle for
-// workerIdle ends. An abandoned attempt keeps its worker until the handler returns.
-var idleWorkers = make(chan *attemptRun)
+// Workers run attempts that have a timeout. A go statement allocates, so a worker is kept
+// after its attempt, parked on its own channel, and the next attempt goes to the most
+// recently parked one; a reaper ends workers idle for longer than workerIdle. An abandoned
+// attempt keeps its worker until the handler returns.
+type worker struct {
+	jobs chan *attemptRun // nil ends the worker
+	idle time.Duration    // monotonic time it parked
+}
 
 const workerIdle = 30 * time.Second
 
-func startWorker(a *attemptRun) {
-	select {
-	case idleWorkers <- a:
-	default:
-		go worker(a)
+var workers struct {
+	mu     sync.Mutex
+	idle   []*worker // a stack: the most recently parked last
+	reaper *time.Timer
+}
+
+// dispatch hands a to an idle worker, or to a new one.
+func dispatch(a *attemptRun) {
+	workers.mu.Lock()
+	var w *worker
+	if n := len(workers.idle); n > 0 {
+		w = workers.idle[n-1]
+		workers.idle[n-1] = nil
+		workers.idle = workers.idle[:n-1]
+	}
+	workers.mu.Unlock()
+	if w != nil {
+		w.jobs <- a
+		return
+	}
+	go (&worker{jobs: make(chan *attemptRun, 1)}).loop(a)
+}
+
+func (w *worker) loop(a *attemptRun) {
+	for a != nil {
+		a.run()
+		w.park()
+		a = <-w.jobs
 	}
 }
 
-func worker(a *attemptRun) {
-	idle := time.NewTimer(workerIdle)
-	defer idle.Stop()
-	for {
-		a.run()
-		idle.Reset(workerIdle)
-		select {
-		case a = <-idleWorkers:
-		case <-idle.C:
-			return
-		}
+func (w *worker) park() {
+	w.idle = monotonic()
+	workers.mu.Lock()
+	workers.idle = append(workers.idle, w)
+	if workers.reaper == nil {
+		workers.reaper = time.AfterFunc(workerIdle, reapWorkers)
 	}
+	workers.mu.Unlock()
+}
+
+// reapWorkers ends the workers idle for workerIdle, the oldest first, and comes back while
+// some remain.
+func reapWorkers() {
+	now := monotonic()
+	workers.mu.Lock()
+	defer workers.mu.Unlock()
+	n := 0
+	for n < len(workers.idle) && now-workers.idle[n].idle >= workerIdle {
+		workers.idle[n].jobs <- nil
+		workers.idle[n] = nil
+		n++
+	}
+	workers.idle = append(workers.idle[:0], workers.idle[n:]...)
+	if len(workers.idle) == 0 {
+		workers.reaper = nil
+		return
+	}
+	workers.reaper.Reset(workerIdle - (now - workers.idle[0].idle))
 }
 
 // attemptCtx is the ctx of one attempt with a timeout: the call's ctx plus a deadline. It

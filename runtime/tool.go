@@ -55,6 +55,10 @@ type Tool struct {
 	// Bind decodes and validates raw JSON arguments in one pass. On success it returns a call
 	// ready to run; on invalid arguments it returns an *ArgsError listing every problem.
 	Bind func(ctx context.Context, args []byte) (BoundCall, error)
+	// NewCall, when set, allocates a call that the registry binds itself, with room for the
+	// registry's per-call state: a call through the registry then allocates no more than one
+	// through Bind. Generated code sets it; a hand-written Tool may leave it nil.
+	NewCall func() UnboundCall
 }
 
 // BoundCall is a tool call whose arguments have been decoded and validated. The registry runs

@@ -310,10 +310,13 @@ func (g *generator) toolLiteral(t *model.Tool, method bool) (jen.Code, error) {
 		d[jen.Id("Variants")] = v
 	}
 	bind := jen.Id("toolgenBind" + toolIdent(t))
+	newCall := jen.Id("toolgenNew" + toolIdent(t))
 	if method {
 		bind = bind.Call(jen.Id("r"))
+		newCall = newCall.Call(jen.Id("r"))
 	}
 	d[jen.Id("Bind")] = bind
+	d[jen.Id("NewCall")] = newCall
 	return jen.Values(d), nil
 }
 

@@ -47,44 +47,82 @@ func (g *generator) tool(t *model.Tool) error {
 		Params(jen.Id("ctx").Qual("context", "Context")).Qual(runtimePath, "Result").Block(run...)
 	g.f.Line()
 
-	// Bind: decode, then the args type's own Validate.
+	// The Bind method: decode into c, then the args type's own Validate.
 	var body []jen.Code
-	newCall := jen.Dict{}
-	if h.Receiver != nil {
-		newCall[jen.Id("recv")] = jen.Id("r")
-	}
-	body = append(body, jen.Id("c").Op(":=").Op("&").Id(callType).Values(newCall))
 	if t.Args != nil {
 		decodeName, err := g.argsDecoder(t.Args)
 		if err != nil {
 			return err
 		}
-		body = append(body, jen.If(jen.Err().Op(":=").Id(decodeName).Call(jen.Id("data"), jen.Op("&").Id("c").Dot("args")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Err())))
+		decodeCall := jen.Id(decodeName).Call(jen.Id("data"), jen.Op("&").Id("c").Dot("args"))
 		if h.Validate {
-			body = append(body, jen.If(jen.Err().Op(":=").Id("c").Dot("args").Dot("Validate").Call(jen.Id("ctx")), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Nil(), jen.Qual(decodePath, "InvalidArgs").Call(jen.Err()))))
+			body = append(body,
+				jen.If(jen.Err().Op(":=").Add(decodeCall), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+				jen.If(jen.Err().Op(":=").Id("c").Dot("args").Dot("Validate").Call(jen.Id("ctx")), jen.Err().Op("!=").Nil()).Block(
+					jen.Return(jen.Qual(decodePath, "InvalidArgs").Call(jen.Err()))),
+				jen.Return(jen.Nil()))
+		} else {
+			body = append(body, jen.Return(decodeCall))
 		}
 	} else {
 		// A tool without arguments still refuses unknown ones: the model should learn it sent
 		// something the tool ignores.
-		body = append(body, jen.If(jen.Err().Op(":=").Qual(decodePath, "NoArgs").Call(jen.Id("data")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Err())))
+		body = append(body, jen.Return(jen.Qual(decodePath, "NoArgs").Call(jen.Id("data"))))
 	}
-	body = append(body, jen.Return(jen.Id("c"), jen.Nil()))
+	ctxParam := jen.Id("ctx")
+	if t.Args == nil || !h.Validate {
+		ctxParam = jen.Id("_")
+	}
+	g.f.Comment("Bind decodes and validates the arguments into c.")
+	g.f.Func().Params(jen.Id("c").Op("*").Id(callType)).Id("Bind").
+		Params(ctxParam.Qual("context", "Context"), jen.Id("data").Index().Byte()).Error().Block(body...)
+	g.f.Line()
+
+	// The framed call: what the registry allocates, with its per-call state inside, so that
+	// a call through the registry allocates no more than one through Bind.
+	framedType := "toolgenFramed" + id
+	g.f.Commentf("%s is a call of %s allocated by the registry, with its call frame.", framedType, t.Name)
+	g.f.Type().Id(framedType).Struct(jen.Id(callType), jen.Id("frame").Qual(runtimePath, "CallFrame"))
+	g.f.Line()
+	g.f.Func().Params(jen.Id("c").Op("*").Id(framedType)).Id("Frame").Params().Op("*").Qual(runtimePath, "CallFrame").
+		Block(jen.Return(jen.Op("&").Id("c").Dot("frame")))
+	g.f.Line()
+
+	newCall := jen.Dict{}
+	if h.Receiver != nil {
+		newCall[jen.Id("recv")] = jen.Id("r")
+	}
+	bindBody := []jen.Code{
+		jen.Id("c").Op(":=").Op("&").Id(callType).Values(newCall),
+		jen.If(jen.Err().Op(":=").Id("c").Dot("Bind").Call(jen.Id("ctx"), jen.Id("data")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Id("c"), jen.Nil()),
+	}
+	newBody := []jen.Code{jen.Return(jen.Op("&").Id(framedType).Values(jen.Dict{jen.Id(callType): jen.Id(callType).Values(newCall)}))}
+	if len(newCall) == 0 {
+		newBody = []jen.Code{jen.Return(jen.Op("&").Id(framedType).Values())}
+	}
 
 	bindSig := jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("data").Index().Byte()).
 		Params(jen.Qual(runtimePath, "BoundCall"), jen.Error())
-	bindName := "toolgenBind" + id
+	newSig := jen.Func().Params().Qual(runtimePath, "UnboundCall")
+	bindName, newName := "toolgenBind"+id, "toolgenNew"+id
 	if h.Receiver != nil {
 		g.f.Commentf("%s returns the Bind function of %s for receiver r.", bindName, t.Name)
 		g.f.Func().Id(bindName).Params(jen.Id("r").Op("*").Id(h.Receiver.TypeName)).Add(bindSig).Block(
 			jen.Return(jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("data").Index().Byte()).
-				Params(jen.Qual(runtimePath, "BoundCall"), jen.Error()).Block(body...)))
+				Params(jen.Qual(runtimePath, "BoundCall"), jen.Error()).Block(bindBody...)))
+		g.f.Line()
+		g.f.Commentf("%s returns the NewCall function of %s for receiver r.", newName, t.Name)
+		g.f.Func().Id(newName).Params(jen.Id("r").Op("*").Id(h.Receiver.TypeName)).Add(newSig).Block(
+			jen.Return(jen.Func().Params().Qual(runtimePath, "UnboundCall").Block(newBody...)))
 	} else {
 		g.f.Commentf("%s decodes and validates the arguments of %s.", bindName, t.Name)
 		g.f.Func().Id(bindName).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("data").Index().Byte()).
-			Params(jen.Qual(runtimePath, "BoundCall"), jen.Error()).Block(body...)
+			Params(jen.Qual(runtimePath, "BoundCall"), jen.Error()).Block(bindBody...)
+		g.f.Line()
+		g.f.Commentf("%s allocates a call of %s for the registry to bind.", newName, t.Name)
+		g.f.Func().Id(newName).Params().Qual(runtimePath, "UnboundCall").Block(newBody...)
 	}
 	g.f.Line()
 

@@ -32,6 +32,7 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 		Hints:        runtime.Hints{OpenWorld: true},
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line.","type":"string","minLength":1,"maxLength":200},"body":{"description":"Body text, plain text only.","type":"string","minLength":1,"maxLength":10000},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest).","type":"integer","minimum":1,"maximum":5}},"required":["to","subject","body"],"additionalProperties":false}`),
 		Name:         "send_email",
+		NewCall:      toolgenNewOutboxSendEmail(r),
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"message_id":{"description":"MessageID identifies the queued message.","type":"string"},"recipients":{"description":"Recipients is how many addresses the message goes to.","type":"integer"}},"required":["message_id","recipients"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionConfirm,
 		Retry: runtime.RetryPolicy{
@@ -86,14 +87,36 @@ func (c *toolgenCallOutboxSendEmail) Run(ctx context.Context) runtime.Result {
 	return encode.Finish(w, "send_email")
 }
 
+// Bind decodes and validates the arguments into c.
+func (c *toolgenCallOutboxSendEmail) Bind(_ context.Context, data []byte) error {
+	return toolgenDecodeArgsSendEmailArgs(data, &c.args)
+}
+
+// toolgenFramedOutboxSendEmail is a call of send_email allocated by the registry, with its call frame.
+type toolgenFramedOutboxSendEmail struct {
+	toolgenCallOutboxSendEmail
+	frame runtime.CallFrame
+}
+
+func (c *toolgenFramedOutboxSendEmail) Frame() *runtime.CallFrame {
+	return &c.frame
+}
+
 // toolgenBindOutboxSendEmail returns the Bind function of send_email for receiver r.
 func toolgenBindOutboxSendEmail(r *Outbox) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
 	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
 		c := &toolgenCallOutboxSendEmail{recv: r}
-		if err := toolgenDecodeArgsSendEmailArgs(data, &c.args); err != nil {
+		if err := c.Bind(ctx, data); err != nil {
 			return nil, err
 		}
 		return c, nil
+	}
+}
+
+// toolgenNewOutboxSendEmail returns the NewCall function of send_email for receiver r.
+func toolgenNewOutboxSendEmail(r *Outbox) func() runtime.UnboundCall {
+	return func() runtime.UnboundCall {
+		return &toolgenFramedOutboxSendEmail{toolgenCallOutboxSendEmail: toolgenCallOutboxSendEmail{recv: r}}
 	}
 }
 

@@ -28,6 +28,7 @@ func Tools() []runtime.Tool {
 		},
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the directory, relative to the sandbox root; \".\" is the root itself.","type":"string","maxLength":1024,"default":"."}},"additionalProperties":false}`),
 		Name:         "list_dir",
+		NewCall:      toolgenNewListDir,
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"entries":{"description":"Entries of the directory, sorted by name.","type":["array","null"],"items":{"description":"Entry is one file or directory.","type":"object","properties":{"name":{"description":"Name of the entry.","type":"string"},"dir":{"description":"Dir is true for a directory.","type":"boolean"},"size":{"description":"Size in bytes, for a file.","type":"integer"}},"required":["name","dir","size"],"additionalProperties":false}}},"required":["entries"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
 		Timeout:      5 * time.Second,
@@ -61,6 +62,7 @@ func Tools() []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the sandbox root, e.g. notes/todo.txt.","type":"string","minLength":1,"maxLength":1024}},"required":["path"],"additionalProperties":false}`),
 		MaxResult:   int64(8192),
 		Name:        "read_file",
+		NewCall:     toolgenNewReadFile,
 		Permission:  runtime.PermissionAuto,
 		Timeout:     5 * time.Second,
 		Variants: map[string]runtime.Variant{
@@ -89,6 +91,7 @@ func Tools() []runtime.Tool {
 		Hints:         runtime.Hints{Destructive: true},
 		InputSchema:   json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the sandbox root; missing directories are created.","type":"string","minLength":1,"maxLength":1024},"content":{"description":"Content replaces the file's content.","type":"string","maxLength":100000}},"required":["path","content"],"additionalProperties":false}`),
 		Name:          "write_file",
+		NewCall:       toolgenNewWriteFile,
 		Permission:    runtime.PermissionConfirm,
 		Risk:          runtime.Risk("medium"),
 		Sequential:    true,
@@ -133,13 +136,33 @@ func (c *toolgenCallListDir) Run(ctx context.Context) runtime.Result {
 	return encode.Finish(w, "list_dir")
 }
 
+// Bind decodes and validates the arguments into c.
+func (c *toolgenCallListDir) Bind(_ context.Context, data []byte) error {
+	return toolgenDecodeArgsListDirArgs(data, &c.args)
+}
+
+// toolgenFramedListDir is a call of list_dir allocated by the registry, with its call frame.
+type toolgenFramedListDir struct {
+	toolgenCallListDir
+	frame runtime.CallFrame
+}
+
+func (c *toolgenFramedListDir) Frame() *runtime.CallFrame {
+	return &c.frame
+}
+
 // toolgenBindListDir decodes and validates the arguments of list_dir.
 func toolgenBindListDir(ctx context.Context, data []byte) (runtime.BoundCall, error) {
 	c := &toolgenCallListDir{}
-	if err := toolgenDecodeArgsListDirArgs(data, &c.args); err != nil {
+	if err := c.Bind(ctx, data); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// toolgenNewListDir allocates a call of list_dir for the registry to bind.
+func toolgenNewListDir() runtime.UnboundCall {
+	return &toolgenFramedListDir{}
 }
 
 // A compile error here means the signature of ListDir changed: run go generate.
@@ -162,13 +185,33 @@ func (c *toolgenCallReadFile) Run(ctx context.Context) runtime.Result {
 	return runtime.TextResult(out)
 }
 
+// Bind decodes and validates the arguments into c.
+func (c *toolgenCallReadFile) Bind(_ context.Context, data []byte) error {
+	return toolgenDecodeArgsReadFileArgs(data, &c.args)
+}
+
+// toolgenFramedReadFile is a call of read_file allocated by the registry, with its call frame.
+type toolgenFramedReadFile struct {
+	toolgenCallReadFile
+	frame runtime.CallFrame
+}
+
+func (c *toolgenFramedReadFile) Frame() *runtime.CallFrame {
+	return &c.frame
+}
+
 // toolgenBindReadFile decodes and validates the arguments of read_file.
 func toolgenBindReadFile(ctx context.Context, data []byte) (runtime.BoundCall, error) {
 	c := &toolgenCallReadFile{}
-	if err := toolgenDecodeArgsReadFileArgs(data, &c.args); err != nil {
+	if err := c.Bind(ctx, data); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// toolgenNewReadFile allocates a call of read_file for the registry to bind.
+func toolgenNewReadFile() runtime.UnboundCall {
+	return &toolgenFramedReadFile{}
 }
 
 // A compile error here means the signature of ReadFile changed: run go generate.
@@ -191,13 +234,33 @@ func (c *toolgenCallWriteFile) Run(ctx context.Context) runtime.Result {
 	return runtime.TextResult(out)
 }
 
+// Bind decodes and validates the arguments into c.
+func (c *toolgenCallWriteFile) Bind(_ context.Context, data []byte) error {
+	return toolgenDecodeArgsWriteFileArgs(data, &c.args)
+}
+
+// toolgenFramedWriteFile is a call of write_file allocated by the registry, with its call frame.
+type toolgenFramedWriteFile struct {
+	toolgenCallWriteFile
+	frame runtime.CallFrame
+}
+
+func (c *toolgenFramedWriteFile) Frame() *runtime.CallFrame {
+	return &c.frame
+}
+
 // toolgenBindWriteFile decodes and validates the arguments of write_file.
 func toolgenBindWriteFile(ctx context.Context, data []byte) (runtime.BoundCall, error) {
 	c := &toolgenCallWriteFile{}
-	if err := toolgenDecodeArgsWriteFileArgs(data, &c.args); err != nil {
+	if err := c.Bind(ctx, data); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// toolgenNewWriteFile allocates a call of write_file for the registry to bind.
+func toolgenNewWriteFile() runtime.UnboundCall {
+	return &toolgenFramedWriteFile{}
 }
 
 // A compile error here means the signature of WriteFile changed: run go generate.

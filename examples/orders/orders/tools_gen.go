@@ -28,6 +28,7 @@ func ServiceTools(r *Service) []runtime.Tool {
 		InputSchema:   json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000}},"required":["customer","items","shipping"],"additionalProperties":false}`),
 		MaxResult:     int64(16384),
 		Name:          "create_order",
+		NewCall:       toolgenNewServiceCreateOrder(r),
 		OutputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000}},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}`),
 		Permission:    runtime.PermissionConfirm,
 		Related: []runtime.Related{{
@@ -67,6 +68,7 @@ func ServiceTools(r *Service) []runtime.Tool {
 		},
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"Order id, as create_order returned it.","type":"string","pattern":"^ord-[0-9]+$"}},"required":["id"],"additionalProperties":false}`),
 		Name:         "get_order",
+		NewCall:      toolgenNewServiceGetOrder(r),
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":["object","null"],"properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000}},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
 		Related:      []runtime.Related{{Name: "create_order"}},
@@ -96,6 +98,7 @@ func ServiceTools(r *Service) []runtime.Tool {
 		},
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"status":{"description":"Only orders in this status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":["integer","null"],"enum":[0,1,2,3,null]},"since":{"description":"Only orders placed at or after this time.","type":["string","null"],"format":"date-time"},"limit":{"description":"How many orders at most.","type":"integer","minimum":1,"maximum":100,"default":20},"customers":{"description":"Match on customer ids, by weight (higher first).","type":"object","maxProperties":10,"additionalProperties":{"type":"integer","minimum":0}}},"additionalProperties":false}`),
 		Name:         "list_orders",
+		NewCall:      toolgenNewServiceListOrders(r),
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"orders":{"description":"The orders, newest first.","type":["array","null"],"items":{"description":"Order is a placed order.","type":"object","properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000}},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}},"more":{"description":"Whether more orders match.","type":"boolean"}},"required":["orders","more"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
 		Tags:         []string{"orders"},
@@ -135,14 +138,36 @@ func (c *toolgenCallServiceCreateOrder) Run(ctx context.Context) runtime.Result 
 	return encode.Finish(w, "create_order")
 }
 
+// Bind decodes and validates the arguments into c.
+func (c *toolgenCallServiceCreateOrder) Bind(_ context.Context, data []byte) error {
+	return toolgenDecodeArgsCreateOrderArgs(data, &c.args)
+}
+
+// toolgenFramedServiceCreateOrder is a call of create_order allocated by the registry, with its call frame.
+type toolgenFramedServiceCreateOrder struct {
+	toolgenCallServiceCreateOrder
+	frame runtime.CallFrame
+}
+
+func (c *toolgenFramedServiceCreateOrder) Frame() *runtime.CallFrame {
+	return &c.frame
+}
+
 // toolgenBindServiceCreateOrder returns the Bind function of create_order for receiver r.
 func toolgenBindServiceCreateOrder(r *Service) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
 	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
 		c := &toolgenCallServiceCreateOrder{recv: r}
-		if err := toolgenDecodeArgsCreateOrderArgs(data, &c.args); err != nil {
+		if err := c.Bind(ctx, data); err != nil {
 			return nil, err
 		}
 		return c, nil
+	}
+}
+
+// toolgenNewServiceCreateOrder returns the NewCall function of create_order for receiver r.
+func toolgenNewServiceCreateOrder(r *Service) func() runtime.UnboundCall {
+	return func() runtime.UnboundCall {
+		return &toolgenFramedServiceCreateOrder{toolgenCallServiceCreateOrder: toolgenCallServiceCreateOrder{recv: r}}
 	}
 }
 
@@ -173,14 +198,36 @@ func (c *toolgenCallServiceGetOrder) Run(ctx context.Context) runtime.Result {
 	return encode.Finish(w, "get_order")
 }
 
+// Bind decodes and validates the arguments into c.
+func (c *toolgenCallServiceGetOrder) Bind(_ context.Context, data []byte) error {
+	return toolgenDecodeArgsGetOrderArgs(data, &c.args)
+}
+
+// toolgenFramedServiceGetOrder is a call of get_order allocated by the registry, with its call frame.
+type toolgenFramedServiceGetOrder struct {
+	toolgenCallServiceGetOrder
+	frame runtime.CallFrame
+}
+
+func (c *toolgenFramedServiceGetOrder) Frame() *runtime.CallFrame {
+	return &c.frame
+}
+
 // toolgenBindServiceGetOrder returns the Bind function of get_order for receiver r.
 func toolgenBindServiceGetOrder(r *Service) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
 	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
 		c := &toolgenCallServiceGetOrder{recv: r}
-		if err := toolgenDecodeArgsGetOrderArgs(data, &c.args); err != nil {
+		if err := c.Bind(ctx, data); err != nil {
 			return nil, err
 		}
 		return c, nil
+	}
+}
+
+// toolgenNewServiceGetOrder returns the NewCall function of get_order for receiver r.
+func toolgenNewServiceGetOrder(r *Service) func() runtime.UnboundCall {
+	return func() runtime.UnboundCall {
+		return &toolgenFramedServiceGetOrder{toolgenCallServiceGetOrder: toolgenCallServiceGetOrder{recv: r}}
 	}
 }
 
@@ -207,14 +254,36 @@ func (c *toolgenCallServiceListOrders) Run(ctx context.Context) runtime.Result {
 	return encode.Finish(w, "list_orders")
 }
 
+// Bind decodes and validates the arguments into c.
+func (c *toolgenCallServiceListOrders) Bind(_ context.Context, data []byte) error {
+	return toolgenDecodeArgsListOrdersArgs(data, &c.args)
+}
+
+// toolgenFramedServiceListOrders is a call of list_orders allocated by the registry, with its call frame.
+type toolgenFramedServiceListOrders struct {
+	toolgenCallServiceListOrders
+	frame runtime.CallFrame
+}
+
+func (c *toolgenFramedServiceListOrders) Frame() *runtime.CallFrame {
+	return &c.frame
+}
+
 // toolgenBindServiceListOrders returns the Bind function of list_orders for receiver r.
 func toolgenBindServiceListOrders(r *Service) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
 	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
 		c := &toolgenCallServiceListOrders{recv: r}
-		if err := toolgenDecodeArgsListOrdersArgs(data, &c.args); err != nil {
+		if err := c.Bind(ctx, data); err != nil {
 			return nil, err
 		}
 		return c, nil
+	}
+}
+
+// toolgenNewServiceListOrders returns the NewCall function of list_orders for receiver r.
+func toolgenNewServiceListOrders(r *Service) func() runtime.UnboundCall {
+	return func() runtime.UnboundCall {
+		return &toolgenFramedServiceListOrders{toolgenCallServiceListOrders: toolgenCallServiceListOrders{recv: r}}
 	}
 }
 

@@ -31,6 +31,7 @@ func Tools() []runtime.Tool {
 		}},
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo.","type":"string","minLength":1},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"description":"Days of forecast to include.","type":"integer","minimum":0,"maximum":7}},"required":["city"],"additionalProperties":false}`),
 		Name:         "get_weather",
+		NewCall:      toolgenNewGetWeather,
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"description":"City the weather is for.","type":"string"},"unit":{"description":"Unit of every temperature in the result. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"]},"temperature":{"description":"Temperature now.","type":"number"},"conditions":{"description":"Conditions now, e.g. \"sunny\".","type":"string"},"forecast":{"description":"Forecast for the following days, when asked for.","type":"array","items":{"description":"Day is one day of a forecast.","type":"object","properties":{"day":{"description":"Day counts from 1 (tomorrow).","type":"integer"},"high":{"description":"High is the day's highest temperature.","type":"number"},"low":{"description":"Low is the day's lowest temperature.","type":"number"}},"required":["day","high","low"],"additionalProperties":false}}},"required":["city","unit","temperature","conditions"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
 		Tags:         []string{"weather"},
@@ -76,13 +77,33 @@ func (c *toolgenCallGetWeather) Run(ctx context.Context) runtime.Result {
 	return encode.Finish(w, "get_weather")
 }
 
+// Bind decodes and validates the arguments into c.
+func (c *toolgenCallGetWeather) Bind(_ context.Context, data []byte) error {
+	return toolgenDecodeArgsWeatherArgs(data, &c.args)
+}
+
+// toolgenFramedGetWeather is a call of get_weather allocated by the registry, with its call frame.
+type toolgenFramedGetWeather struct {
+	toolgenCallGetWeather
+	frame runtime.CallFrame
+}
+
+func (c *toolgenFramedGetWeather) Frame() *runtime.CallFrame {
+	return &c.frame
+}
+
 // toolgenBindGetWeather decodes and validates the arguments of get_weather.
 func toolgenBindGetWeather(ctx context.Context, data []byte) (runtime.BoundCall, error) {
 	c := &toolgenCallGetWeather{}
-	if err := toolgenDecodeArgsWeatherArgs(data, &c.args); err != nil {
+	if err := c.Bind(ctx, data); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// toolgenNewGetWeather allocates a call of get_weather for the registry to bind.
+func toolgenNewGetWeather() runtime.UnboundCall {
+	return &toolgenFramedGetWeather{}
 }
 
 // A compile error here means the signature of GetWeather changed: run go generate.
