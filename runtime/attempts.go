@@ -110,12 +110,12 @@ func runAttempt(ctx context.Context, cfg *registryConfig, e *toolEntry, bound Bo
 		actx.end(context.Cause(ctx))
 		return deadlineResult(ctx, e.tool.Name, timeout)
 	}
+	// The handler failed because its ctx ended: report why, not its wording of it.
+	gaveUp := res.IsError && actx.Err() != nil
 	// The attempt is over: like the cancel of context.WithTimeout, end its ctx so that work the
 	// handler left behind stops.
-	ended := actx.Err()
 	actx.end(context.Canceled)
-	if res.IsError && ended != nil {
-		// The handler gave up because its ctx ended: report why, not its wording of it.
+	if gaveUp {
 		return deadlineResult(ctx, e.tool.Name, timeout)
 	}
 	return res
@@ -181,9 +181,9 @@ func (a *attemptRun) expire() {
 	a.expired.Store(true)
 }
 
-// run is the worker's side of an attempt.
-func (a *attemptRun) run() {
-	res := runOnce(a.ctx, &a.entry.tool, a.bound)
+// finish is the worker's side of the end of an attempt: it hands res to the caller, unless
+// the attempt was abandoned.
+func (a *attemptRun) finish(res Result) {
 	if a.state.CompareAndSwap(attemptRunning, attemptFinished) {
 		a.res = res
 		a.done <- struct{}{}
@@ -239,8 +239,11 @@ func dispatch(a *attemptRun) {
 
 func (w *worker) loop(a *attemptRun) {
 	for a != nil {
-		a.run()
+		res := runOnce(a.ctx, &a.entry.tool, a.bound)
+		// Idle before the caller learns the result, so that its next attempt finds this
+		// worker instead of starting another.
 		w.park()
+		a.finish(res)
 		a = <-w.jobs
 	}
 }

@@ -34,19 +34,8 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 		res.Duration = monotonic() - start
 		return res
 	}
-	store := cfg.store
-	if store == nil {
-		store = r.memoryStore()
-	}
 	st := newCallState(&e.tool)
-	st.Context = ctx
-	st.info = CallInfo{
-		Tool:     call.Name,
-		CallID:   call.ID,
-		Session:  call.Session,
-		UserData: call.UserData,
-		State:    SessionState{store: store, session: call.Session},
-	}
+	st.Context, st.info = ctx, callInfo(cfg, r, call)
 	if cfg.observer != nil {
 		ev := event(st, EventStart)
 		if cfg.argsInEvents {
@@ -84,6 +73,21 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 	return res
 }
 
+// callInfo is what CallInfoFrom tells the handlers of call.
+func callInfo(cfg *registryConfig, r *Registry, call Call) CallInfo {
+	store := cfg.store
+	if store == nil {
+		store = r.memoryStore()
+	}
+	return CallInfo{
+		Tool:     call.Name,
+		CallID:   call.ID,
+		Session:  call.Session,
+		UserData: call.UserData,
+		State:    SessionState{store: store, session: call.Session},
+	}
+}
+
 // memoryStore returns the registry's in-memory session store, created on first use.
 func (r *Registry) memoryStore() SessionStore {
 	r.storeOnce.Do(func() { r.store = &MemoryStore{} })
@@ -93,18 +97,48 @@ func (r *Registry) memoryStore() SessionStore {
 // throughMiddleware runs the call through the registry's middleware and the tool's filters
 // around core. A panicking middleware is recovered like a panicking handler.
 func (r *Registry) throughMiddleware(st *callState, cfg *registryConfig, e *toolEntry, call Call) (res Result) {
-	filters := make([]Middleware, len(e.tool.Filters))
-	for i, name := range e.tool.Filters {
-		filters[i] = cfg.filters[name] // present: Add checked it, and filters are never unregistered
-	}
-	core := func(ctx context.Context, call Call) Result { return r.core(ctx, st, cfg, e, call) }
-	h := chain(core, cfg.middleware, filters)
+	h := r.chainOf(cfg, e)
 	defer func() {
 		if v := recover(); v != nil {
 			res = panicResult(e.tool.Name, v, res.Attempts)
 		}
 	}()
 	return h(st, call)
+}
+
+// chainOf returns the middleware chain of e under cfg. Chains are built once per tool,
+// registry and configuration (Use and RegisterFilter make a new configuration), so a call
+// allocates nothing for its middleware; core finds the call's state in the ctx it gets.
+func (r *Registry) chainOf(cfg *registryConfig, e *toolEntry) Handler {
+	if c := e.chain.Load(); c != nil && c.reg == r && c.cfg == cfg {
+		return c.h
+	}
+	filters := make([]Middleware, len(e.tool.Filters))
+	for i, name := range e.tool.Filters {
+		filters[i] = cfg.filters[name] // present: Add checked it, and filters are never unregistered
+	}
+	core := func(ctx context.Context, call Call) Result {
+		st, ok := ctx.Value(callKey{}).(*callState)
+		if !ok {
+			// A middleware passed on a ctx of its own making: the handler gets a new
+			// state, still carrying the call.
+			st = newCallState(&e.tool)
+			st.Context, st.info = ctx, callInfo(cfg, r, call)
+			ctx = st
+		}
+		return r.core(ctx, st, cfg, e, call)
+	}
+	h := chain(core, cfg.middleware, filters)
+	e.chain.Store(&middlewareChain{reg: r, cfg: cfg, h: h})
+	return h
+}
+
+// middlewareChain is a tool's middleware chain, for the registry and configuration it was
+// built under.
+type middlewareChain struct {
+	reg *Registry
+	cfg *registryConfig
+	h   Handler
 }
 
 // core is the registry's own pipeline for a resolved tool; every step returns either what the

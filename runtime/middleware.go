@@ -14,6 +14,12 @@ type Handler func(ctx context.Context, call Call) Result
 // rewrite them), may answer without calling next (short-circuit), and sees the Result that
 // next returns (and may rewrite or redact it) before the size cap applies. A middleware reads
 // the tool name, call id and session with CallInfoFrom.
+//
+// The registry calls a Middleware once per tool to build that tool's chain (again after Use
+// or RegisterFilter change the configuration), and the Handler it returns serves every call
+// of the tool, possibly at the same time: keep per-call state in the call, not in the
+// closure. A middleware should pass on the ctx it got, or one derived from it, so that the
+// handler's CallInfoFrom finds the call.
 type Middleware func(next Handler) Handler
 
 // Use adds middleware applied to every call, outermost first: the first middleware given to

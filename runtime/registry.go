@@ -48,6 +48,7 @@ type Registry struct {
 type toolEntry struct {
 	tool      Tool
 	abandoned atomic.Int64 // attempts still running after their timeout
+	chain     atomic.Pointer[middlewareChain]
 }
 
 // defaultConfig is the configuration of a zero Registry.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync/atomic"
 
 	"github.com/toolgen-go/toolgen/runtime"
 )
@@ -73,4 +74,36 @@ func (f runFunc) Run(ctx context.Context) runtime.Result { return f(ctx) }
 // runTool is a tool that binds any arguments and whose handler is fn.
 func runTool(name string, fn func(ctx context.Context) runtime.Result) runtime.Tool {
 	return bindFunc(name, func(context.Context, []byte) (runtime.BoundCall, error) { return runFunc(fn), nil })
+}
+
+// framedTool is a tool built the way generated code builds one, with NewCall: the registry
+// binds the call it allocates. fn gets the raw arguments it was bound with; news counts the
+// calls NewCall allocated and binds the calls Tool.Bind made.
+func framedTool(name string, news, binds *atomic.Int32, fn func(ctx context.Context, args string) runtime.Result) runtime.Tool {
+	return runtime.Tool{
+		Name: name,
+		Bind: func(ctx context.Context, raw []byte) (runtime.BoundCall, error) {
+			binds.Add(1)
+			c := &framedCall{fn: fn}
+			return c, c.Bind(ctx, raw)
+		},
+		NewCall: func() runtime.UnboundCall {
+			news.Add(1)
+			return &framedCall{fn: fn}
+		},
+	}
+}
+
+type framedCall struct {
+	frame runtime.CallFrame
+	args  string
+	fn    func(ctx context.Context, args string) runtime.Result
+}
+
+func (c *framedCall) Args() any                              { return &c.args }
+func (c *framedCall) Run(ctx context.Context) runtime.Result { return c.fn(ctx, c.args) }
+func (c *framedCall) Frame() *runtime.CallFrame              { return &c.frame }
+func (c *framedCall) Bind(_ context.Context, raw []byte) error {
+	c.args = string(raw)
+	return nil
 }
