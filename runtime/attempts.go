@@ -205,20 +205,20 @@ func (a *attemptRun) unref() {
 
 // Workers run attempts that have a timeout. A go statement allocates, so a worker is kept
 // after its attempt, parked on its own channel, and the next attempt goes to the most
-// recently parked one; a reaper ends workers idle for longer than workerIdle. An abandoned
+// recently parked one; a reaper ends workers idle for longer than workers.idleFor. An abandoned
 // attempt keeps its worker until the handler returns.
 type worker struct {
 	jobs chan *attemptRun // nil ends the worker
 	idle time.Duration    // monotonic time it parked
 }
 
-const workerIdle = 30 * time.Second
-
-var workers struct {
-	mu     sync.Mutex
-	idle   []*worker // a stack: the most recently parked last
-	reaper *time.Timer
-}
+// workers are the parked workers, and how long one may stay parked (30s; tests shorten it).
+var workers = struct {
+	mu      sync.Mutex
+	idle    []*worker // a stack: the most recently parked last
+	reaper  *time.Timer
+	idleFor time.Duration
+}{idleFor: 30 * time.Second}
 
 // dispatch hands a to an idle worker, or to a new one.
 func dispatch(a *attemptRun) {
@@ -253,19 +253,19 @@ func (w *worker) park() {
 	workers.mu.Lock()
 	workers.idle = append(workers.idle, w)
 	if workers.reaper == nil {
-		workers.reaper = time.AfterFunc(workerIdle, reapWorkers)
+		workers.reaper = time.AfterFunc(workers.idleFor, reapWorkers)
 	}
 	workers.mu.Unlock()
 }
 
-// reapWorkers ends the workers idle for workerIdle, the oldest first, and comes back while
+// reapWorkers ends the workers idle for workers.idleFor, the oldest first, and comes back while
 // some remain.
 func reapWorkers() {
 	now := monotonic()
 	workers.mu.Lock()
 	defer workers.mu.Unlock()
 	n := 0
-	for n < len(workers.idle) && now-workers.idle[n].idle >= workerIdle {
+	for n < len(workers.idle) && now-workers.idle[n].idle >= workers.idleFor {
 		workers.idle[n].jobs <- nil
 		workers.idle[n] = nil
 		n++
@@ -275,7 +275,7 @@ func reapWorkers() {
 		workers.reaper = nil
 		return
 	}
-	workers.reaper.Reset(workerIdle - (now - workers.idle[0].idle))
+	workers.reaper.Reset(workers.idleFor - (now - workers.idle[0].idle))
 }
 
 // attemptCtx is the ctx of one attempt with a timeout: the call's ctx plus a deadline. It

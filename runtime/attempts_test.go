@@ -266,3 +266,35 @@ func TestDefaultRetry(t *testing.T) {
 		t.Errorf("WithDefaultRetry(max 1): %d attempts", res.Attempts)
 	}
 }
+
+// Workers that ran attempts with a timeout park, are reused, and end once idle for long.
+func TestParkedWorkersEnd(t *testing.T) {
+	defer runtime.SetWorkerIdle(50 * time.Millisecond)()
+	release := make(chan struct{})
+	var runs atomic.Int32
+	tool := runTool("busy", func(context.Context) runtime.Result {
+		runs.Add(1)
+		<-release
+		return runtime.TextResult("ok")
+	})
+	tool.Timeout = time.Minute
+	reg := runtime.NewRegistry()
+	must(t, reg.Add(tool))
+	var wg sync.WaitGroup
+	for range 3 { // three calls at once need three workers
+		wg.Go(func() { reg.Invoke(t.Context(), runtime.Call{Name: "busy"}) })
+	}
+	for runs.Load() < 3 {
+		time.Sleep(time.Millisecond)
+	}
+	close(release)
+	wg.Wait()
+	if n := runtime.ParkedWorkers(); n < 3 {
+		t.Fatalf("%d workers parked after three calls at once, want at least 3", n)
+	}
+	for start := time.Now(); runtime.ParkedWorkers() > 0; time.Sleep(5 * time.Millisecond) {
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("%d workers still parked 10s after their last attempt (idle limit 50ms)", runtime.ParkedWorkers())
+		}
+	}
+}

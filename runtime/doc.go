@@ -119,6 +119,20 @@
 // run on the caller's goroutine and are never abandoned. When the caller's ctx is cancelled,
 // the call ends with Kind cancelled in the same way.
 //
+// The goroutines are workers, reused from call to call and ended after 30 seconds without
+// work, so a call starts none. Handing the handler to a worker and its result back is the
+// price of the guarantee: about the cost of the rest of a small call (see the README's
+// benchmark). A tool whose handler cannot block, such as a pure computation, can say
+// //tool:timeout none and run on the caller's goroutine.
+//
+// # What a call allocates
+//
+// Nothing beyond what the generated Bind and Run allocate (the arguments' strings and
+// slices, the result's text). Generated code allocates each call it hands the registry with
+// a [CallFrame] inside ([Tool.NewCall]): the frame is the handler's ctx and holds the
+// call's bookkeeping, the first attempt's deadline included. Attempts, timers and workers
+// are pooled, and middleware chains are built once per tool (see [Middleware]).
+//
 // # Retries
 //
 // //tool:retry max=3 delay=1s backoff=2 maxdelay=10s (else [WithDefaultRetry]) retries a

@@ -10,3 +10,27 @@ import (
 func WithTestClock(sleep func(ctx context.Context, d time.Duration) error, jitter func() float64) Option {
 	return func(c *registryConfig) { c.sleep, c.jitter = sleep, jitter }
 }
+
+// SetWorkerIdle changes how long a worker may stay parked, and returns a function restoring
+// it.
+func SetWorkerIdle(d time.Duration) (restore func()) {
+	workers.mu.Lock()
+	defer workers.mu.Unlock()
+	old := workers.idleFor
+	workers.idleFor = d
+	if workers.reaper != nil {
+		workers.reaper.Reset(d)
+	}
+	return func() {
+		workers.mu.Lock()
+		workers.idleFor = old
+		workers.mu.Unlock()
+	}
+}
+
+// ParkedWorkers is the number of parked workers.
+func ParkedWorkers() int {
+	workers.mu.Lock()
+	defer workers.mu.Unlock()
+	return len(workers.idle)
+}
