@@ -14,7 +14,7 @@ func TestAttemptCtxSemantics(t *testing.T) {
 	parent := context.WithValue(context.Background(), callKeyT{}, "v")
 
 	t.Run("live", func(t *testing.T) {
-		c := newAttemptCtx(parent, time.Now().Add(time.Hour))
+		c := newAttemptCtx(parent, monotonic()+time.Hour)
 		if d, ok := c.Deadline(); !ok || time.Until(d) < 59*time.Minute {
 			t.Errorf("Deadline = %v, %v", d, ok)
 		}
@@ -35,7 +35,7 @@ func TestAttemptCtxSemantics(t *testing.T) {
 	})
 
 	t.Run("deadline without Done", func(t *testing.T) {
-		c := newAttemptCtx(parent, time.Now().Add(-time.Millisecond))
+		c := newAttemptCtx(parent, monotonic()-time.Millisecond)
 		if !errors.Is(c.Err(), context.DeadlineExceeded) {
 			t.Errorf("past deadline: Err %v", c.Err())
 		}
@@ -47,7 +47,7 @@ func TestAttemptCtxSemantics(t *testing.T) {
 	})
 
 	t.Run("deadline with Done", func(t *testing.T) {
-		c := newAttemptCtx(parent, time.Now().Add(20*time.Millisecond))
+		c := newAttemptCtx(parent, monotonic()+20*time.Millisecond)
 		done := c.Done()
 		<-done // closes by itself at the deadline
 		c.end(context.DeadlineExceeded)
@@ -58,7 +58,7 @@ func TestAttemptCtxSemantics(t *testing.T) {
 
 	t.Run("parent cancelled", func(t *testing.T) {
 		p, cancel := context.WithCancelCause(parent)
-		c := newAttemptCtx(p, time.Now().Add(time.Hour))
+		c := newAttemptCtx(p, monotonic()+time.Hour)
 		done := c.Done()
 		boom := errors.New("user left")
 		cancel(boom)
@@ -71,7 +71,7 @@ func TestAttemptCtxSemantics(t *testing.T) {
 	t.Run("parent deadline is earlier", func(t *testing.T) {
 		p, cancel := context.WithDeadline(parent, time.Now().Add(time.Minute))
 		defer cancel()
-		c := newAttemptCtx(p, time.Now().Add(time.Hour))
+		c := newAttemptCtx(p, monotonic()+time.Hour)
 		if d, _ := c.Deadline(); time.Until(d) > 2*time.Minute {
 			t.Errorf("Deadline %v ignores the parent's", d)
 		}
@@ -82,11 +82,11 @@ func TestAttemptCtxSemantics(t *testing.T) {
 // a context of its own, so an abandoned attempt's ctx never changes under its handler.
 func TestAttemptCtxFirstIsEmbedded(t *testing.T) {
 	st := &callState{Context: context.Background()}
-	first := newAttemptCtx(st, time.Now().Add(time.Hour))
+	first := newAttemptCtx(st, monotonic()+time.Hour)
 	if first != &st.first {
 		t.Fatal("first attempt allocated its context")
 	}
-	second := newAttemptCtx(st, time.Now().Add(time.Hour))
+	second := newAttemptCtx(st, monotonic()+time.Hour)
 	if second == first {
 		t.Fatal("a retry reused the first attempt's context")
 	}

@@ -69,7 +69,7 @@ func runAttempt(ctx context.Context, cfg *registryConfig, e *toolEntry, bound Bo
 			Kind:    KindUnavailable,
 		}
 	}
-	actx := newAttemptCtx(ctx, wallTime(monotonic()+timeout))
+	actx := newAttemptCtx(ctx, monotonic()+timeout)
 	a := attemptPool.Get().(*attemptRun)
 	a.entry, a.ctx, a.bound = e, actx, bound
 	a.state.Store(attemptRunning)
@@ -284,7 +284,7 @@ func reapWorkers() {
 // and defers to it, so Done, Err and context.Cause keep their usual meaning.
 type attemptCtx struct {
 	parent   context.Context
-	deadline time.Time
+	deadline time.Duration // by the monotonic clock (see monotonic)
 
 	mu     sync.Mutex
 	ended  error              // why the attempt ended early, or nil
@@ -292,7 +292,7 @@ type attemptCtx struct {
 	cancel context.CancelFunc // of real
 }
 
-func newAttemptCtx(parent context.Context, deadline time.Time) *attemptCtx {
+func newAttemptCtx(parent context.Context, deadline time.Duration) *attemptCtx {
 	if st, ok := parent.(*callState); ok && st.first.parent == nil {
 		// The first attempt of a call uses the context kept in the call's state.
 		c := &st.first
@@ -303,10 +303,11 @@ func newAttemptCtx(parent context.Context, deadline time.Time) *attemptCtx {
 }
 
 func (c *attemptCtx) Deadline() (time.Time, bool) {
-	if d, ok := c.parent.Deadline(); ok && d.Before(c.deadline) {
+	deadline := wallTime(c.deadline)
+	if d, ok := c.parent.Deadline(); ok && d.Before(deadline) {
 		return d, true
 	}
-	return c.deadline, true
+	return deadline, true
 }
 
 func (c *attemptCtx) Done() <-chan struct{} {
@@ -331,7 +332,7 @@ func (c *attemptCtx) Err() error {
 	if err := c.parent.Err(); err != nil {
 		return err
 	}
-	if !time.Now().Before(c.deadline) {
+	if monotonic() >= c.deadline {
 		return context.DeadlineExceeded
 	}
 	return nil
@@ -361,7 +362,7 @@ func (c *attemptCtx) realLocked() context.Context {
 		if cause == nil {
 			cause = context.DeadlineExceeded
 		}
-		c.real, c.cancel = context.WithDeadlineCause(c.parent, c.deadline, cause)
+		c.real, c.cancel = context.WithDeadlineCause(c.parent, wallTime(c.deadline), cause)
 		if c.ended != nil && c.ended != context.DeadlineExceeded {
 			c.cancel() // a past deadline has already ended it, as DeadlineExceeded
 		}

@@ -74,18 +74,12 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 }
 
 // callInfo is what CallInfoFrom tells the handlers of call.
-func callInfo(cfg *registryConfig, r *Registry, call Call) CallInfo {
+func callInfo(cfg *registryConfig, r *Registry, call Call) frameInfo {
 	store := cfg.store
 	if store == nil {
 		store = r.memoryStore()
 	}
-	return CallInfo{
-		Tool:     call.Name,
-		CallID:   call.ID,
-		Session:  call.Session,
-		UserData: call.UserData,
-		State:    SessionState{store: store, session: call.Session},
-	}
+	return frameInfo{tool: call.Name, callID: call.ID, session: call.Session, userData: call.UserData, store: store}
 }
 
 // memoryStore returns the registry's in-memory session store, created on first use.

@@ -101,7 +101,7 @@ func SlogObserver(l *slog.Logger) Observer {
 func event(ctx context.Context, kind EventKind) Event {
 	e := Event{Kind: kind}
 	if st, ok := ctx.Value(callKey{}).(*callState); ok {
-		e.Tool, e.CallID, e.Session = st.info.Tool, st.info.CallID, st.info.Session
+		e.Tool, e.CallID, e.Session = st.info.tool, st.info.callID, st.info.session
 	}
 	return e
 }

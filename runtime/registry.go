@@ -304,9 +304,12 @@ func (r *Registry) lookupEntry(name string) (*toolEntry, []string, bool) {
 // lookupCall is lookupEntry also returning the configuration the call runs under.
 func (r *Registry) lookupCall(name string) (*toolEntry, *registryConfig, []string, bool) {
 	r.mu.RLock()
-	defer r.mu.RUnlock()
-	if e, ok := r.tools[name]; ok {
-		return e, r.config(), nil, true
+	e, ok := r.tools[name]
+	cfg := r.config()
+	var names []string
+	if !ok {
+		names = slices.Clone(r.names)
 	}
-	return nil, nil, slices.Clone(r.names), false
+	r.mu.RUnlock()
+	return e, cfg, names, ok
 }

@@ -24,9 +24,14 @@ func CallInfoFrom(ctx context.Context) (CallInfo, bool) {
 	if !ok {
 		return CallInfo{}, false
 	}
-	info := st.info
-	info.Attempt = int(st.attempt.Load())
-	return info, true
+	return CallInfo{
+		Tool:     st.info.tool,
+		CallID:   st.info.callID,
+		Session:  st.info.session,
+		UserData: st.info.userData,
+		Attempt:  int(st.attempt.Load()),
+		State:    SessionState{store: st.info.store, session: st.info.session},
+	}, true
 }
 
 type callKey struct{}
@@ -36,7 +41,7 @@ type callKey struct{}
 // allocates (Tool.NewCall), so a call allocates nothing for it.
 type callState struct {
 	context.Context
-	info    CallInfo
+	info    frameInfo
 	attempt atomic.Int32 // read by handlers abandoned after a timeout while a retry runs
 	// first is the deadline context of the first attempt with a timeout, kept here so that
 	// the common call allocates nothing for it; retries get their own.
@@ -53,6 +58,13 @@ func (s *callState) Value(key any) any {
 		return s
 	}
 	return s.Context.Value(key)
+}
+
+// frameInfo is what CallInfoFrom returns, without what it derives.
+type frameInfo struct {
+	tool, callID, session string
+	userData              any
+	store                 SessionStore
 }
 
 // takeUnbound returns the call allocated with the frame, once.
