@@ -93,7 +93,7 @@ type UnboundCall interface {
 	Frame() *CallFrame
 }
 
-// newCallState returns the state of a call of e: in the frame of a call the tool allocates
+// newCallState returns the state of a call of tool: in the frame of a call the tool allocates
 // when it can (generated tools can), else on its own.
 func newCallState(tool *Tool) *callState {
 	if tool.NewCall != nil {
