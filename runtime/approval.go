@@ -232,7 +232,7 @@ func (r *Registry) ApproveWithArgs(id, by string, args json.RawMessage) error {
 	if q == nil {
 		return fmt.Errorf("runtime: approve %s: %w", id, ErrNoSuchApproval)
 	}
-	tool, _, ok := r.lookup(name)
+	tool, ok := r.Tool(name)
 	if !ok {
 		return fmt.Errorf("runtime: approve %s: tool %q: %w", id, name, ErrUnknownTool)
 	}
@@ -244,7 +244,7 @@ func (r *Registry) ApproveWithArgs(id, by string, args json.RawMessage) error {
 
 // Deny denies the pending request id; the model reads reason when the call is invoked again.
 func (r *Registry) Deny(id, reason string) error {
-	return r.decide(id, Decision{Reason: reason})
+	return r.DenyBy(id, "", reason)
 }
 
 // DenyBy is Deny recording who denied.

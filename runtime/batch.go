@@ -12,7 +12,7 @@ import (
 func (r *Registry) InvokeAll(ctx context.Context, calls []Call) []Result {
 	results := make([]Result, len(calls))
 	r.mu.RLock()
-	limit := r.cfg.batchConcurrency
+	limit := r.config().batchConcurrency
 	r.mu.RUnlock()
 	for start := 0; start < len(calls); {
 		if r.sequential(calls[start].Name) {
@@ -56,7 +56,7 @@ func (r *Registry) invokeGroup(ctx context.Context, calls []Call, results []Resu
 }
 
 func (r *Registry) sequential(name string) bool {
-	e, _, ok := r.lookupEntry(name)
+	e, _, _, ok := r.lookupCall(name)
 	return ok && e.tool.Sequential
 }
 

@@ -280,28 +280,10 @@ func unknownName(name string, known []string) string {
 	return fmt.Sprintf("%q", name)
 }
 
-// lookup returns the tool called name, or, when there is none, a snapshot of the sorted names
-// for the unknown-tool message.
-func (r *Registry) lookup(name string) (Tool, []string, bool) {
-	e, names, ok := r.lookupEntry(name)
-	if !ok {
-		return Tool{}, names, false
-	}
-	return e.tool, nil, true
-}
-
-// lookupEntry is lookup returning the entry. One read lock serves both outcomes, so the
-// unknown-tool message lists the tools that were registered when the lookup failed.
-func (r *Registry) lookupEntry(name string) (*toolEntry, []string, bool) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	if e, ok := r.tools[name]; ok {
-		return e, nil, true
-	}
-	return nil, slices.Clone(r.names), false
-}
-
-// lookupCall is lookupEntry also returning the configuration the call runs under.
+// lookupCall returns the entry of the tool called name and the configuration its call runs
+// under, or, when there is none, a snapshot of the sorted names for the unknown-tool message.
+// One read lock serves both outcomes, so the message lists the tools that were registered
+// when the lookup failed.
 func (r *Registry) lookupCall(name string) (*toolEntry, *registryConfig, []string, bool) {
 	r.mu.RLock()
 	e, ok := r.tools[name]

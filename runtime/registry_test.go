@@ -112,6 +112,12 @@ func TestZeroRegistryIsUsable(t *testing.T) {
 	if res := reg.Invoke(t.Context(), runtime.Call{Name: "t"}); res.Text != "ok" {
 		t.Errorf("Invoke = %+v", res)
 	}
+	// InvokeAll (and so every adapter's Dispatch) reads the batch settings.
+	for i, res := range reg.InvokeAll(t.Context(), []runtime.Call{{Name: "t"}, {Name: "t"}}) {
+		if res.Text != "ok" {
+			t.Errorf("InvokeAll, call %d = %+v", i, res)
+		}
+	}
 }
 
 func TestListingsAreSorted(t *testing.T) {
