@@ -83,9 +83,7 @@ func runAttempt(ctx context.Context, cfg *registryConfig, e *toolEntry, bound Bo
 		select {
 		case <-a.done:
 		case <-done:
-			if a.state.CompareAndSwap(attemptRunning, attemptCancelled) {
-				e.abandoned.Add(1)
-			} else {
+			if !a.abandon(attemptCancelled) {
 				<-a.done // the worker or the timer ended the attempt first
 			}
 		}
@@ -97,9 +95,7 @@ func runAttempt(ctx context.Context, cfg *registryConfig, e *toolEntry, bound Bo
 			goruntime.Gosched()
 		}
 	}
-	state := a.state.Load()
-	res := a.res
-	a.res = Result{}
+	state, res := a.state.Load(), a.res
 	a.unref()
 
 	switch state {
@@ -174,11 +170,21 @@ var attemptPool = sync.Pool{New: func() any {
 
 // expire ends the attempt at its deadline, unless it already ended.
 func (a *attemptRun) expire() {
-	if a.state.CompareAndSwap(attemptRunning, attemptExpired) {
-		a.entry.abandoned.Add(1)
+	if a.abandon(attemptExpired) {
 		a.done <- struct{}{}
 	}
 	a.expired.Store(true)
+}
+
+// abandon ends a running attempt on the caller's side (expired or cancelled): the worker's
+// result will be dropped, and the tool counts one more abandoned attempt until the handler
+// returns. It reports whether the attempt was still running.
+func (a *attemptRun) abandon(why int32) bool {
+	if a.state.CompareAndSwap(attemptRunning, why) {
+		a.entry.abandoned.Add(1)
+		return true
+	}
+	return false
 }
 
 // finish is the worker's side of the end of an attempt: it hands res to the caller, unless
@@ -198,7 +204,7 @@ func (a *attemptRun) unref() {
 	if a.refs.Add(-1) != 0 {
 		return
 	}
-	a.entry, a.ctx, a.bound = nil, nil, nil
+	a.entry, a.ctx, a.bound, a.res = nil, nil, nil, Result{}
 	a.expired.Store(false)
 	attemptPool.Put(a)
 }
