@@ -21,24 +21,16 @@ func Calls(msg anthropic.Message) []runtime.Call {
 	return calls
 }
 
-// ParseCalls returns the tool_use blocks of a message given as wire JSON, in order.
+// ParseCalls returns the tool_use blocks of a message given as wire JSON, in order, as Calls
+// does.
 func ParseCalls(message []byte) ([]runtime.Call, error) {
+	// Only content is read, into the SDK's type. The SDK's own decoder would accept any JSON
+	// for the message and for the array (as no calls); encoding/json refuses them.
 	var msg struct {
-		Content []struct {
-			Type  string          `json:"type"`
-			ID    string          `json:"id"`
-			Name  string          `json:"name"`
-			Input json.RawMessage `json:"input"`
-		} `json:"content"`
+		Content []anthropic.ContentBlockUnion `json:"content"`
 	}
 	if err := json.Unmarshal(message, &msg); err != nil {
 		return nil, fmt.Errorf("anthropic: parsing a message: %w", err)
 	}
-	var calls []runtime.Call
-	for _, b := range msg.Content {
-		if b.Type == "tool_use" {
-			calls = append(calls, runtime.Call{ID: b.ID, Name: b.Name, Args: []byte(b.Input)})
-		}
-	}
-	return calls, nil
+	return Calls(anthropic.Message{Content: msg.Content}), nil
 }

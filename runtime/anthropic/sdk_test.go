@@ -4,12 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/anthropics/anthropic-sdk-go"
@@ -17,73 +12,14 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	toolanthropic "github.com/toolgen-go/toolgen/runtime/anthropic"
+	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 )
 
-// fakeAPI answers each request with the next canned body and records what it received.
-type fakeAPI struct {
-	mu      sync.Mutex
-	answers []string // a body; one starting with "event:" is sent as an event stream
-	bodies  [][]byte
-}
-
-func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	f.mu.Lock()
-	n := len(f.bodies)
-	f.bodies = append(f.bodies, body)
-	f.mu.Unlock()
-	if n >= len(f.answers) {
-		http.Error(w, `{"type":"error","error":{"type":"invalid_request_error","message":"unexpected request"}}`, http.StatusBadRequest)
-		return
-	}
-	if strings.HasPrefix(f.answers[n], "event:") {
-		w.Header().Set("Content-Type", "text/event-stream")
-	} else {
-		w.Header().Set("Content-Type", "application/json")
-	}
-	_, _ = io.WriteString(w, f.answers[n])
-}
-
-func (f *fakeAPI) request(t *testing.T, i int) map[string]any {
-	t.Helper()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if i >= len(f.bodies) {
-		t.Fatalf("the server received %d requests, want at least %d", len(f.bodies), i+1)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(f.bodies[i], &m); err != nil {
-		t.Fatalf("request %d is not JSON: %v", i, err)
-	}
-	return m
-}
-
-func newClient(t *testing.T, f *fakeAPI) anthropic.Client {
-	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
-	return anthropic.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
-}
-
-func jsonEqual(t *testing.T, what string, got any, want string) {
-	t.Helper()
-	var w any
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatalf("bad want for %s: %v", what, err)
-	}
-	gotJSON, _ := json.Marshal(got)
-	wantJSON, _ := json.Marshal(w)
-	if string(gotJSON) != string(wantJSON) {
-		t.Errorf("%s:\n got %s\nwant %s", what, gotJSON, wantJSON)
-	}
-}
-
-func jsonValue(t *testing.T, data []byte) any {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		t.Fatalf("not JSON: %v: %s", err, data)
-	}
-	return v
+// newClient returns an SDK client talking to api, which answers an unexpected request with an
+// Anthropic error.
+func newClient(t *testing.T, api *fixture.FakeAPI) anthropic.Client {
+	api.ErrorBody = `{"type":"error","error":{"type":"invalid_request_error","message":"unexpected request"}}`
+	return anthropic.NewClient(option.WithBaseURL(api.Serve(t)), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
 }
 
 // A parallel tool-use turn: a valid call, an invalid unit, a call the handler fails and a
@@ -102,7 +38,7 @@ const messageFinal = `{"id":"msg_2","type":"message","role":"assistant","model":
 
 func TestMessagesRoundTrip(t *testing.T) {
 	reg := fixture.NewRegistry(fixture.WeatherTool(), fixture.AskUserTool())
-	api := &fakeAPI{answers: []string{messageWithCalls, messageFinal}}
+	api := &fixture.FakeAPI{Answers: []string{messageWithCalls, messageFinal}}
 	client := newClient(t, api)
 	ctx := context.Background()
 
@@ -118,7 +54,7 @@ func TestMessagesRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jsonEqual(t, "tools sent", api.request(t, 0)["tools"], `[
+	fixture.JSONEqual(t, "tools sent", api.Request(t, 0)["tools"], `[
 		{"name":"ask_user","description":"Asks the user a question.","input_schema":{"type":"object","properties":{"question":{"type":"string"}},"required":["question"],"additionalProperties":false}},
 		{"name":"get_weather","description":"Gets the current weather for a city.","input_schema":`+fixture.WeatherSchema+`}]`)
 
@@ -133,7 +69,7 @@ func TestMessagesRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	msgs := api.request(t, 1)["messages"].([]any)
+	msgs := api.Request(t, 1)["messages"].([]any)
 	if len(msgs) != 3 {
 		t.Fatalf("second request has %d messages, want user, assistant, user: %v", len(msgs), msgs)
 	}
@@ -141,7 +77,7 @@ func TestMessagesRoundTrip(t *testing.T) {
 	if len(content) != 4 {
 		t.Fatalf("the results message has %d blocks, want 4 tool_result blocks: %v", len(content), content)
 	}
-	jsonEqual(t, "result of toolu_1", content[0],
+	fixture.JSONEqual(t, "result of toolu_1", content[0],
 		`{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"text","text":"{\"city\":\"Tokyo\",\"temperature\":21,\"unit\":\"celsius\"}"}]}`)
 	invalid := content[1].(map[string]any)
 	text := invalid["content"].([]any)[0].(map[string]any)["text"].(string)
@@ -149,9 +85,9 @@ func TestMessagesRoundTrip(t *testing.T) {
 		!strings.Contains(text, `/unit: must be one of "celsius", "fahrenheit", got "kelvin"`) {
 		t.Errorf("invalid-argument result: %v", invalid)
 	}
-	jsonEqual(t, "result of toolu_3", content[2],
+	fixture.JSONEqual(t, "result of toolu_3", content[2],
 		`{"type":"tool_result","tool_use_id":"toolu_3","is_error":true,"content":[{"type":"text","text":"no weather station in Atlantis"}]}`)
-	jsonEqual(t, "host's answer to toolu_4", content[3],
+	fixture.JSONEqual(t, "host's answer to toolu_4", content[3],
 		`{"type":"tool_result","tool_use_id":"toolu_4","content":[{"type":"text","text":"Tomorrow."}]}`)
 }
 
@@ -162,7 +98,7 @@ func TestStrictTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	// ask_user has no strict variant: declared as usual.
-	jsonEqual(t, "strict tools", jsonValue(t, wire), `[
+	fixture.JSONEqual(t, "strict tools", fixture.JSONValue(t, wire), `[
 		{"name":"get_weather","description":"Gets the current weather for a city.","input_schema":`+fixture.WeatherAnthropicStrictSchema+`,"strict":true},
 		{"name":"ask_user","description":"Asks the user a question.","input_schema":{"type":"object","properties":{"question":{"type":"string"}},"required":["question"],"additionalProperties":false}}]`)
 	sdk, err := toolanthropic.Tools(tools, toolanthropic.Strict())
@@ -170,7 +106,7 @@ func TestStrictTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	sdkJSON, _ := json.Marshal(sdk)
-	jsonEqual(t, "wire vs SDK", jsonValue(t, wire), string(sdkJSON))
+	fixture.JSONEqual(t, "wire vs SDK", fixture.JSONValue(t, wire), string(sdkJSON))
 
 	many := make([]runtime.Tool, 21)
 	for i := range many {
@@ -210,13 +146,33 @@ func TestWireResultsMatchSDK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := jsonValue(t, wire).([]any)
+	got := fixture.JSONValue(t, wire).([]any)
 	if len(got) != 3 {
 		t.Fatalf("%d results, want 3 (the client call is the host's): %s", len(got), wire)
 	}
-	jsonEqual(t, "handler error", got[2], `{"type":"tool_result","tool_use_id":"toolu_3","content":"no weather station in Atlantis","is_error":true}`)
+	fixture.JSONEqual(t, "handler error", got[2], `{"type":"tool_result","tool_use_id":"toolu_3","content":"no weather station in Atlantis","is_error":true}`)
 	if _, err := toolanthropic.ParseCalls([]byte(`{"content":[`)); err == nil {
 		t.Error("truncated message: no error")
+	}
+	for _, bad := range []string{`"x"`, `{"content":"x"}`} {
+		if _, err := toolanthropic.ParseCalls([]byte(bad)); err == nil {
+			t.Errorf("ParseCalls(%s): no error", bad)
+		}
+	}
+}
+
+// Only tool_use blocks are calls (not server_tool_use), and the input is kept as the model
+// wrote it: spacing and number text included.
+func TestParseCallsKeepsInputText(t *testing.T) {
+	const input = `{"city": "Tokyo",  "days": 1.50}`
+	calls, err := toolanthropic.ParseCalls([]byte(`{"type":"message","role":"assistant","content":[
+		{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{"query":"weather"}},
+		{"type":"tool_use","id":"toolu_1","name":"get_weather","input":` + input + `}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != 1 || calls[0].ID != "toolu_1" || calls[0].Name != "get_weather" || string(calls[0].Args) != input {
+		t.Errorf("calls = %q, want toolu_1 with %s", calls, input)
 	}
 }
 
@@ -267,7 +223,7 @@ data: {"type":"message_stop"}
 
 func TestStreamWithSDK(t *testing.T) {
 	reg := fixture.NewRegistry(fixture.WeatherTool())
-	api := &fakeAPI{answers: []string{streamBody}}
+	api := &fixture.FakeAPI{Answers: []string{streamBody}}
 	client := newClient(t, api)
 	ctx := context.Background()
 
@@ -328,7 +284,7 @@ func TestStreamToolWithoutInputFragments(t *testing.T) {
 func TestEffectOnlyResultSendsNoContent(t *testing.T) {
 	outs := []toolanthropic.Outcome{{Call: runtime.Call{ID: "toolu_1", Name: "update_todos"}, Result: runtime.EffectResult("todos changed")}}
 	wire, _ := toolanthropic.ToolResultsJSON(outs)
-	jsonEqual(t, "wire", jsonValue(t, wire), `[{"type":"tool_result","tool_use_id":"toolu_1"}]`)
+	fixture.JSONEqual(t, "wire", fixture.JSONValue(t, wire), `[{"type":"tool_result","tool_use_id":"toolu_1"}]`)
 	sdk, _ := json.Marshal(toolanthropic.ToolResults(outs))
-	jsonEqual(t, "SDK", jsonValue(t, sdk), `[{"type":"tool_result","tool_use_id":"toolu_1"}]`)
+	fixture.JSONEqual(t, "SDK", fixture.JSONValue(t, sdk), `[{"type":"tool_result","tool_use_id":"toolu_1"}]`)
 }

@@ -23,13 +23,16 @@ type Outcome = runtime.Outcome
 // host runs it and answers with Response, in the same content and in call order.
 func Dispatch(ctx context.Context, reg *runtime.Registry, calls []runtime.Call) []Outcome {
 	return reg.Dispatch(ctx, calls, func(t runtime.Tool) (runtime.Variant, bool) {
-		v, _, err := variant(t)
-		return v, err == nil
+		v, _, ok := pick(t)
+		return v, ok
 	})
 }
 
-// response is the "response" object of a functionResponse: {"output": …} or {"error": …}.
-func response(res runtime.Result) map[string]any {
+// response is the "response" object of a functionResponse: {"output": …} or {"error": …}. A
+// structured result's output is its JSON value: decoded for the SDK (numbers as json.Number,
+// keeping their exact text), or, with raw (the wire form), the JSON itself, sent as it is. A
+// structured result that is not valid JSON is sent as its text.
+func response(res runtime.Result, raw bool) map[string]any {
 	switch {
 	case res.EffectOnly():
 		// Empty output: the effects are the host's, but Gemini wants one response per call
@@ -37,9 +40,14 @@ func response(res runtime.Result) map[string]any {
 		return map[string]any{"output": ""}
 	case res.IsError:
 		return map[string]any{"error": res.Text}
-	case res.Structured != nil:
+	case res.Structured == nil:
+	case raw:
+		if json.Valid(res.Structured) {
+			return map[string]any{"output": res.Structured}
+		}
+	default:
 		dec := json.NewDecoder(bytes.NewReader(res.Structured))
-		dec.UseNumber() // numbers keep their exact text
+		dec.UseNumber()
 		var v any
 		if dec.Decode(&v) == nil {
 			return map[string]any{"output": v}
@@ -50,7 +58,7 @@ func response(res runtime.Result) map[string]any {
 
 // Response returns the functionResponse part that answers call with res.
 func Response(call runtime.Call, res runtime.Result) *genai.Part {
-	return &genai.Part{FunctionResponse: &genai.FunctionResponse{ID: call.ID, Name: call.Name, Response: response(res)}}
+	return &genai.Part{FunctionResponse: &genai.FunctionResponse{ID: call.ID, Name: call.Name, Response: response(res, false)}}
 }
 
 // Responses returns one functionResponse part per outcome, in order, leaving out client calls
@@ -80,7 +88,7 @@ func ResponsesJSON(outs []Outcome) ([]byte, error) {
 	for _, o := range outs {
 		if o.Result.ClientCall == nil {
 			var p wireResponse
-			p.FunctionResponse.ID, p.FunctionResponse.Name, p.FunctionResponse.Response = o.Call.ID, o.Call.Name, response(o.Result)
+			p.FunctionResponse.ID, p.FunctionResponse.Name, p.FunctionResponse.Response = o.Call.ID, o.Call.Name, response(o.Result, true)
 			parts = append(parts, p)
 		}
 	}

@@ -3,87 +3,27 @@ package gemini_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"google.golang.org/genai"
 
 	"github.com/toolgen-go/toolgen/runtime"
 	toolgemini "github.com/toolgen-go/toolgen/runtime/gemini"
+	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 )
 
-// fakeAPI answers each request with the next canned body and records what it received.
-type fakeAPI struct {
-	mu      sync.Mutex
-	answers []string
-	bodies  [][]byte
-}
-
-func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	f.mu.Lock()
-	n := len(f.bodies)
-	f.bodies = append(f.bodies, body)
-	f.mu.Unlock()
-	if n >= len(f.answers) {
-		http.Error(w, `{"error":{"code":400,"message":"unexpected request"}}`, http.StatusBadRequest)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = io.WriteString(w, f.answers[n])
-}
-
-func (f *fakeAPI) request(t *testing.T, i int) map[string]any {
-	t.Helper()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if i >= len(f.bodies) {
-		t.Fatalf("the server received %d requests, want at least %d", len(f.bodies), i+1)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(f.bodies[i], &m); err != nil {
-		t.Fatalf("request %d is not JSON: %v", i, err)
-	}
-	return m
-}
-
-func newClient(t *testing.T, f *fakeAPI) *genai.Client {
-	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
+// newClient returns an SDK client talking to api, which answers an unexpected request with a
+// Gemini error.
+func newClient(t *testing.T, api *fixture.FakeAPI) *genai.Client {
+	api.ErrorBody = `{"error":{"code":400,"message":"unexpected request"}}`
 	client, err := genai.NewClient(context.Background(), &genai.ClientConfig{
-		APIKey: "test-key", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL},
+		APIKey: "test-key", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: api.Serve(t)},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return client
-}
-
-func jsonEqual(t *testing.T, what string, got any, want string) {
-	t.Helper()
-	var w any
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatalf("bad want for %s: %v", what, err)
-	}
-	gotJSON, _ := json.Marshal(got)
-	wantJSON, _ := json.Marshal(w)
-	if string(gotJSON) != string(wantJSON) {
-		t.Errorf("%s:\n got %s\nwant %s", what, gotJSON, wantJSON)
-	}
-}
-
-func jsonValue(t *testing.T, data []byte) any {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		t.Fatalf("not JSON: %v: %s", err, data)
-	}
-	return v
 }
 
 // zipTool has a property whose name Gemini rejects: the generator renamed it.
@@ -125,7 +65,7 @@ const responseFinal = `{"candidates":[{"content":{"role":"model","parts":[{"text
 
 func TestGenerateContentRoundTrip(t *testing.T) {
 	reg := fixture.NewRegistry(fixture.WeatherTool(), zipTool(), fixture.AskUserTool())
-	api := &fakeAPI{answers: []string{responseWithCalls, responseFinal}}
+	api := &fixture.FakeAPI{Answers: []string{responseWithCalls, responseFinal}}
 	client := newClient(t, api)
 	ctx := context.Background()
 
@@ -139,7 +79,7 @@ func TestGenerateContentRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jsonEqual(t, "tools sent", api.request(t, 0)["tools"], `[{"functionDeclarations":[
+	fixture.JSONEqual(t, "tools sent", api.Request(t, 0)["tools"], `[{"functionDeclarations":[
 		{"name":"ask_user","description":"Asks the user a question.","parametersJsonSchema":{"type":"object","properties":{"question":{"type":"string"}},"required":["question"],"additionalProperties":false}},
 		{"name":"get_weather","description":"Gets the current weather for a city.","parametersJsonSchema":`+fixture.WeatherSchema+`},
 		{"name":"lookup_zip","description":"Finds the town of a zip code.","parameters":{"type":"object","properties":{"zip_code":{"type":"string"}},"required":["zip_code"]}}]}]`)
@@ -158,7 +98,7 @@ func TestGenerateContentRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	sent := api.request(t, 1)["contents"].([]any)
+	sent := api.Request(t, 1)["contents"].([]any)
 	if len(sent) != 3 {
 		t.Fatalf("second request has %d contents, want user, model, user", len(sent))
 	}
@@ -174,15 +114,15 @@ func TestGenerateContentRoundTrip(t *testing.T) {
 	if len(got) != 5 {
 		t.Fatalf("%d parts, want 5", len(got))
 	}
-	jsonEqual(t, "fc_1", got[0], `{"functionResponse":{"id":"fc_1","name":"get_weather","response":{"output":{"city":"Tokyo","temperature":21,"unit":"celsius"}}}}`)
+	fixture.JSONEqual(t, "fc_1", got[0], `{"functionResponse":{"id":"fc_1","name":"get_weather","response":{"output":{"city":"Tokyo","temperature":21,"unit":"celsius"}}}}`)
 	invalid := got[1].(map[string]any)["functionResponse"].(map[string]any)
 	if msg, _ := invalid["response"].(map[string]any)["error"].(string); invalid["id"] != "fc_2" ||
 		!strings.Contains(msg, `/unit: must be one of "celsius", "fahrenheit", got "kelvin"`) {
 		t.Errorf("invalid-argument response: %v", invalid)
 	}
-	jsonEqual(t, "fc_3", got[2], `{"functionResponse":{"id":"fc_3","name":"get_weather","response":{"error":"no weather station in Atlantis"}}}`)
-	jsonEqual(t, "fc_4 (renamed property restored)", got[3], `{"functionResponse":{"id":"fc_4","name":"lookup_zip","response":{"output":"Springfield, 10001"}}}`)
-	jsonEqual(t, "fc_5 (host's answer)", got[4], `{"functionResponse":{"id":"fc_5","name":"ask_user","response":{"output":"Tomorrow."}}}`)
+	fixture.JSONEqual(t, "fc_3", got[2], `{"functionResponse":{"id":"fc_3","name":"get_weather","response":{"error":"no weather station in Atlantis"}}}`)
+	fixture.JSONEqual(t, "fc_4 (renamed property restored)", got[3], `{"functionResponse":{"id":"fc_4","name":"lookup_zip","response":{"output":"Springfield, 10001"}}}`)
+	fixture.JSONEqual(t, "fc_5 (host's answer)", got[4], `{"functionResponse":{"id":"fc_5","name":"ask_user","response":{"output":"Tomorrow."}}}`)
 }
 
 func TestWireFormsMatchSDK(t *testing.T) {
@@ -196,7 +136,7 @@ func TestWireFormsMatchSDK(t *testing.T) {
 		t.Fatal(err)
 	}
 	sdk, _ := json.Marshal([]*genai.Tool{tool})
-	jsonEqual(t, "tools, wire vs SDK", jsonValue(t, wire), string(sdk))
+	fixture.JSONEqual(t, "tools, wire vs SDK", fixture.JSONValue(t, wire), string(sdk))
 
 	calls, err := toolgemini.ParseCalls([]byte(responseWithCalls))
 	if err != nil {
@@ -211,7 +151,7 @@ func TestWireFormsMatchSDK(t *testing.T) {
 		t.Fatal(err)
 	}
 	sdkParts, _ := json.Marshal(toolgemini.Responses(outs))
-	jsonEqual(t, "responses, wire vs SDK", jsonValue(t, parts), string(sdkParts))
+	fixture.JSONEqual(t, "responses, wire vs SDK", fixture.JSONValue(t, parts), string(sdkParts))
 
 	// A Content on its own parses too, and a call without id or args is a call with {}.
 	calls, err = toolgemini.ParseCalls([]byte(`{"role":"model","parts":[{"text":"hm"},{"functionCall":{"name":"ask_user"}}]}`))
@@ -232,10 +172,73 @@ func TestMissingVariantIsRefused(t *testing.T) {
 	if _, err := toolgemini.ToolsJSON([]runtime.Tool{tool}); err == nil || !strings.Contains(err.Error(), `"get_weather"`) {
 		t.Errorf("ToolsJSON: err = %v", err)
 	}
+	// Dispatch still runs a call of such a tool (declared by other means), with nothing to
+	// restore.
+	outs := toolgemini.Dispatch(context.Background(), fixture.NewRegistry(tool), []runtime.Call{{ID: "fc_1", Name: "get_weather", Args: []byte(`{"city":"Tokyo"}`)}})
+	if outs[0].Result.IsError {
+		t.Errorf("a tool without a Gemini variant: %s", outs[0].Result.Text)
+	}
+}
+
+// A structured output is its JSON value in both forms: on the wire as the handler wrote it
+// (numbers keep their text), for the SDK decoded with json.Number. JSON that does not parse
+// is sent as text.
+func TestStructuredOutput(t *testing.T) {
+	call := runtime.Call{ID: "fc_1", Name: "stats"}
+	res := runtime.StructuredResult([]byte(`{"big": 12345678901234567890, "mean": 1.50, "tags": ["a<b"]}`))
+	wire, err := toolgemini.ResponsesJSON([]toolgemini.Outcome{{Call: call, Result: res}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `[{"functionResponse":{"id":"fc_1","name":"stats","response":{"output":{"big":12345678901234567890,"mean":1.50,"tags":["a\u003cb"]}}}}]`; string(wire) != want {
+		t.Errorf("wire:\n got %s\nwant %s", wire, want)
+	}
+	output, _ := toolgemini.Response(call, res).FunctionResponse.Response["output"].(map[string]any)
+	if output["big"] != json.Number("12345678901234567890") || output["mean"] != json.Number("1.50") {
+		t.Errorf("SDK output %#v: numbers must keep their text", output)
+	}
+
+	broken := runtime.Result{Text: `{"cut`, Structured: json.RawMessage(`{"cut`)}
+	wire, err = toolgemini.ResponsesJSON([]toolgemini.Outcome{{Call: call, Result: broken}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"functionResponse":{"id":"fc_1","name":"stats","response":{"output":"{\"cut"}}}]`
+	fixture.JSONEqual(t, "wire, not JSON", fixture.JSONValue(t, wire), want)
+	sdk, _ := json.Marshal([]*genai.Part{toolgemini.Response(call, broken)})
+	fixture.JSONEqual(t, "SDK, not JSON", fixture.JSONValue(t, sdk), want)
 }
 
 func TestEffectOnlyResultSendsEmptyOutput(t *testing.T) {
 	part := toolgemini.Response(runtime.Call{ID: "fc_1", Name: "update_todos"}, runtime.EffectResult("todo list changed"))
 	got, _ := json.Marshal(part)
-	jsonEqual(t, "effect-only response", jsonValue(t, got), `{"functionResponse":{"id":"fc_1","name":"update_todos","response":{"output":""}}}`)
+	fixture.JSONEqual(t, "effect-only response", fixture.JSONValue(t, got), `{"functionResponse":{"id":"fc_1","name":"update_todos","response":{"output":""}}}`)
+}
+
+// A tool generated without the parametersJsonSchema variant is declared with its "parameters"
+// (OpenAPI subset) schema, in both forms: the one the fixture carries for that.
+func TestParametersVariantWhenNoJSONSchema(t *testing.T) {
+	tool := fixture.WeatherTool()
+	delete(tool.Variants, runtime.VariantGeminiJSONSchema)
+	tools := []runtime.Tool{tool}
+	want := `[{"functionDeclarations":[{"name":"get_weather","description":"Gets the current weather for a city.","parameters":` + fixture.WeatherGeminiSchema + `}]}]`
+
+	wire, err := toolgemini.ToolsJSON(tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixture.JSONEqual(t, "wire", fixture.JSONValue(t, wire), want)
+
+	reg := fixture.NewRegistry(tool)
+	api := &fixture.FakeAPI{Answers: []string{responseFinal}}
+	sdkTool, err := toolgemini.Tool(reg.Tools())
+	if err != nil {
+		t.Fatal(err)
+	}
+	contents := []*genai.Content{genai.NewContentFromText("Weather?", genai.RoleUser)}
+	if _, err := newClient(t, api).Models.GenerateContent(context.Background(), "gemini-3-flash", contents,
+		&genai.GenerateContentConfig{Tools: []*genai.Tool{sdkTool}}); err != nil {
+		t.Fatal(err)
+	}
+	fixture.JSONEqual(t, "sent by the SDK", api.Request(t, 0)["tools"], want)
 }

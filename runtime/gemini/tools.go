@@ -9,14 +9,23 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
-// variant returns the schema variant a tool is declared with, and whether it is the
-// parametersJsonSchema one. Dispatch restores arguments with the same variant.
-func variant(t runtime.Tool) (runtime.Variant, bool, error) {
+// pick returns the schema variant a tool is declared with, whether it is the
+// parametersJsonSchema one, and whether the tool has a Gemini variant at all. Dispatch
+// restores arguments with the same variant.
+func pick(t runtime.Tool) (v runtime.Variant, jsonSchema, ok bool) {
 	if v, ok := t.Variants[runtime.VariantGeminiJSONSchema]; ok && len(v.Schema) > 0 {
-		return v, true, nil
+		return v, true, true
 	}
 	if v, ok := t.Variants[runtime.VariantGeminiParameters]; ok && len(v.Schema) > 0 {
-		return v, false, nil
+		return v, false, true
+	}
+	return runtime.Variant{}, false, false
+}
+
+// variant is pick for declaring a tool: a tool without a Gemini variant is an error.
+func variant(t runtime.Tool) (runtime.Variant, bool, error) {
+	if v, jsonSchema, ok := pick(t); ok {
+		return v, jsonSchema, nil
 	}
 	return runtime.Variant{}, false, fmt.Errorf("gemini: tool %q has neither a %q nor a %q schema variant: regenerate it with toolgen -providers including gemini",
 		t.Name, runtime.VariantGeminiJSONSchema, runtime.VariantGeminiParameters)

@@ -101,15 +101,22 @@ func ParseCall(params []byte, requestID string) (runtime.Call, error) {
 }
 
 // structured returns a result's structured JSON when it can be structuredContent: an object.
+// Result.Structured is JSON (the runtime drops it when it cuts a result to its size cap), so
+// its first non-space byte tells an object, without parsing the rest.
 func structured(res runtime.Result) json.RawMessage {
-	if res.IsError || res.Structured == nil {
+	if res.IsError {
 		return nil
 	}
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(res.Structured, &obj) != nil || obj == nil {
+	for _, c := range res.Structured {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '{':
+			return res.Structured
+		}
 		return nil
 	}
-	return res.Structured
+	return nil
 }
 
 // Result returns res as a CallToolResult: the text as text content (empty for an effect-only

@@ -3,7 +3,6 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,23 +11,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 	toolmcp "github.com/toolgen-go/toolgen/runtime/mcp"
 )
-
-func jsonEqual(t *testing.T, what string, got any, want string) {
-	t.Helper()
-	var w, g any
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatalf("bad want for %s: %v", what, err)
-	}
-	gotJSON, _ := json.Marshal(got)
-	_ = json.Unmarshal(gotJSON, &g)
-	gotJSON, _ = json.Marshal(g)
-	wantJSON, _ := json.Marshal(w)
-	if string(gotJSON) != string(wantJSON) {
-		t.Errorf("%s:\n got %s\nwant %s", what, gotJSON, wantJSON)
-	}
-}
 
 const weatherOutputSchema = `{"type":"object","properties":{"city":{"type":"string"},"unit":{"type":"string"},"temperature":{"type":"number"}},"required":["city","unit","temperature"],"additionalProperties":false}`
 
@@ -67,7 +52,7 @@ func TestServeOverStreamableHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jsonEqual(t, "tools/list", list.Tools, `[{"name":"get_weather","title":"Weather","description":"Gets the current weather for a city.",
+	fixture.JSONEqual(t, "tools/list", list.Tools, `[{"name":"get_weather","title":"Weather","description":"Gets the current weather for a city.",
 		"inputSchema":`+fixture.WeatherSchema+`,"outputSchema":`+weatherOutputSchema+`,
 		"annotations":{"readOnlyHint":true,"idempotentHint":false,"destructiveHint":false,"openWorldHint":true}}]`)
 
@@ -75,7 +60,7 @@ func TestServeOverStreamableHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jsonEqual(t, "valid call", res, `{"content":[{"type":"text","text":"{\"city\":\"Tokyo\",\"temperature\":21,\"unit\":\"celsius\"}"}],
+	fixture.JSONEqual(t, "valid call", res, `{"content":[{"type":"text","text":"{\"city\":\"Tokyo\",\"temperature\":21,\"unit\":\"celsius\"}"}],
 		"structuredContent":{"city":"Tokyo","temperature":21,"unit":"celsius"}}`)
 
 	res, err = session.CallTool(ctx, &mcp.CallToolParams{Name: "get_weather", Arguments: map[string]any{"city": "Paris", "unit": "kelvin"}})
@@ -91,7 +76,7 @@ func TestServeOverStreamableHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jsonEqual(t, "handler error", res, `{"content":[{"type":"text","text":"no weather station in Atlantis"}],"isError":true}`)
+	fixture.JSONEqual(t, "handler error", res, `{"content":[{"type":"text","text":"no weather station in Atlantis"}],"isError":true}`)
 
 	if _, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "ask_user", Arguments: map[string]any{"question": "?"}}); err == nil {
 		t.Error("a client tool must not be served")
@@ -105,9 +90,7 @@ func TestWireFormsMatchSDK(t *testing.T) {
 		t.Fatal(err)
 	}
 	sdk, _ := json.Marshal(toolmcp.Tools(tools))
-	var w any
-	_ = json.Unmarshal(wire, &w)
-	jsonEqual(t, "tools, wire vs SDK", w, string(sdk))
+	fixture.JSONEqual(t, "tools, wire vs SDK", fixture.JSONValue(t, wire), string(sdk))
 	if !strings.Contains(string(wire), `"name":"ping","description":"Checks the service.","inputSchema":{"type":"object","additionalProperties":false}}`) {
 		t.Errorf("a tool without schema or hints: %s", wire)
 	}
@@ -115,6 +98,9 @@ func TestWireFormsMatchSDK(t *testing.T) {
 	for _, res := range []runtime.Result{
 		runtime.StructuredResult([]byte(`{"a":1}`)),
 		runtime.StructuredResult([]byte(`[1,2]`)), // not an object: text only
+		runtime.StructuredResult([]byte(` "s"`)),
+		runtime.StructuredResult([]byte(`null`)),
+		runtime.StructuredResult([]byte("\n {\"b\": 2}")),
 		runtime.TextResult("plain"),
 		{Text: "bad", IsError: true},
 		runtime.EffectResult("refresh"),
@@ -124,17 +110,22 @@ func TestWireFormsMatchSDK(t *testing.T) {
 			t.Fatal(err)
 		}
 		sdk, _ := json.Marshal(toolmcp.Result(res))
-		var w any
-		_ = json.Unmarshal(wire, &w)
-		jsonEqual(t, "result "+res.Text, w, string(sdk))
+		fixture.JSONEqual(t, "result "+res.Text, fixture.JSONValue(t, wire), string(sdk))
 	}
 	effect, _ := toolmcp.ResultJSON(runtime.EffectResult("refresh"))
 	if string(effect) != `{"content":[]}` {
 		t.Errorf("an effect-only result sends nothing to the model: %s", effect)
 	}
-	array, _ := toolmcp.ResultJSON(runtime.StructuredResult([]byte(`[1,2]`)))
-	if strings.Contains(string(array), "structuredContent") {
-		t.Errorf("structuredContent must be an object: %s", array)
+	for _, data := range []string{`[1,2]`, ` "s"`, `null`, `42`, ``} {
+		res := runtime.StructuredResult([]byte(data))
+		wire, _ := toolmcp.ResultJSON(res)
+		if strings.Contains(string(wire), "structuredContent") || toolmcp.Result(res).StructuredContent != nil {
+			t.Errorf("structuredContent must be an object, got it for %q: %s", data, wire)
+		}
+	}
+	object, _ := toolmcp.ResultJSON(runtime.StructuredResult([]byte("\n {\"b\": 2}")))
+	if !strings.Contains(string(object), `"structuredContent":{"b":2}`) {
+		t.Errorf("an object after white space is structuredContent: %s", object)
 	}
 }
 

@@ -25,33 +25,18 @@ func ChatCalls(msg openai.ChatCompletionMessage) []runtime.Call {
 	return calls
 }
 
-// chatMessage is the part of a Chat Completions assistant message that carries calls.
-type chatMessage struct {
-	ToolCalls []struct {
-		ID       string `json:"id"`
-		Type     string `json:"type"`
-		Function struct {
-			Name      string `json:"name"`
-			Arguments string `json:"arguments"`
-		} `json:"function"`
-	} `json:"tool_calls"`
-}
-
 // ParseChatCalls returns the function calls of an assistant message given as wire JSON
-// (choices[i].message of a chat.completion), in order.
+// (choices[i].message of a chat.completion), in order, as ChatCalls does.
 func ParseChatCalls(message []byte) ([]runtime.Call, error) {
-	var msg chatMessage
+	// Only tool_calls is read, into the SDK's type. The SDK's own decoder would accept any
+	// JSON for the message and for the array (as no calls); encoding/json refuses them.
+	var msg struct {
+		ToolCalls []openai.ChatCompletionMessageToolCallUnion `json:"tool_calls"`
+	}
 	if err := json.Unmarshal(message, &msg); err != nil {
 		return nil, fmt.Errorf("openai: parsing a chat message: %w", err)
 	}
-	var calls []runtime.Call
-	for _, tc := range msg.ToolCalls {
-		if tc.Type != "" && tc.Type != "function" {
-			continue
-		}
-		calls = append(calls, runtime.Call{ID: tc.ID, Name: tc.Function.Name, Args: []byte(tc.Function.Arguments)})
-	}
-	return calls, nil
+	return ChatCalls(openai.ChatCompletionMessage{ToolCalls: msg.ToolCalls}), nil
 }
 
 // ResponsesCalls returns the function calls among a response's output items, in order. Each
@@ -68,35 +53,20 @@ func ResponsesCalls(output []responses.ResponseOutputItemUnion) []runtime.Call {
 	return calls
 }
 
-// responseItem is the part of a Responses output item that carries a function call.
-type responseItem struct {
-	Type      string `json:"type"`
-	ID        string `json:"id"`
-	CallID    string `json:"call_id"`
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
-}
-
 // ParseResponsesCalls returns the function calls of a response given as wire JSON: either the
-// whole response object or its "output" array.
+// whole response object or its "output" array. The calls are those of ResponsesCalls.
 func ParseResponsesCalls(data []byte) ([]runtime.Call, error) {
-	var items []responseItem
-	if err := json.Unmarshal(data, &items); err != nil {
+	var output []responses.ResponseOutputItemUnion
+	if err := json.Unmarshal(data, &output); err != nil {
 		var resp struct {
-			Output []responseItem `json:"output"`
+			Output []responses.ResponseOutputItemUnion `json:"output"`
 		}
 		if err2 := json.Unmarshal(data, &resp); err2 != nil {
 			return nil, fmt.Errorf("openai: parsing response output: %w", err2)
 		}
-		items = resp.Output
+		output = resp.Output
 	}
-	var calls []runtime.Call
-	for _, item := range items {
-		if item.Type == "function_call" {
-			calls = append(calls, runtime.Call{ID: item.CallID, Name: item.Name, Args: []byte(item.Arguments)})
-		}
-	}
-	return calls, nil
+	return ResponsesCalls(output), nil
 }
 
 // ResponsesReplay returns a response's output items as input items, verbatim, for the next

@@ -2,79 +2,20 @@ package openai_test
 
 import (
 	"context"
-	"encoding/json"
-	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
 
+	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 	toolopenai "github.com/toolgen-go/toolgen/runtime/openai"
 )
 
-// fakeAPI answers each request with the next canned body and records what it received.
-type fakeAPI struct {
-	mu      sync.Mutex
-	answers []string // a body; one starting with "data:" is sent as an event stream
-	bodies  [][]byte
-}
-
-func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	f.mu.Lock()
-	n := len(f.bodies)
-	f.bodies = append(f.bodies, body)
-	f.mu.Unlock()
-	if n >= len(f.answers) {
-		http.Error(w, `{"error":{"message":"unexpected request"}}`, http.StatusBadRequest)
-		return
-	}
-	if strings.HasPrefix(f.answers[n], "data:") {
-		w.Header().Set("Content-Type", "text/event-stream")
-	} else {
-		w.Header().Set("Content-Type", "application/json")
-	}
-	_, _ = io.WriteString(w, f.answers[n])
-}
-
-func (f *fakeAPI) request(t *testing.T, i int) map[string]any {
-	t.Helper()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if i >= len(f.bodies) {
-		t.Fatalf("the server received %d requests, want at least %d", len(f.bodies), i+1)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(f.bodies[i], &m); err != nil {
-		t.Fatalf("request %d is not JSON: %v", i, err)
-	}
-	return m
-}
-
-func newClient(t *testing.T, f *fakeAPI) openai.Client {
-	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
-	return openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
-}
-
-// jsonEqual fails the test when got (any JSON value, decoded) differs from the JSON text want.
-func jsonEqual(t *testing.T, what string, got any, want string) {
-	t.Helper()
-	var w any
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatalf("bad want for %s: %v", what, err)
-	}
-	gotJSON, _ := json.Marshal(got)
-	wantJSON, _ := json.Marshal(w)
-	if string(gotJSON) != string(wantJSON) {
-		t.Errorf("%s:\n got %s\nwant %s", what, gotJSON, wantJSON)
-	}
+// newClient returns an SDK client talking to api.
+func newClient(t *testing.T, api *fixture.FakeAPI) openai.Client {
+	return openai.NewClient(option.WithBaseURL(api.Serve(t)), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
 }
 
 const chatToolsWire = `[{"type":"function","function":{"name":"get_weather","description":"Gets the current weather for a city.","parameters":` + fixture.WeatherOpenAISchema + `,"strict":true}}]`
@@ -93,7 +34,7 @@ const chatCompletionFinal = `{"id":"chatcmpl-2","object":"chat.completion","crea
 
 func TestChatCompletionsRoundTrip(t *testing.T) {
 	reg := fixture.NewRegistry(fixture.WeatherTool())
-	api := &fakeAPI{answers: []string{chatCompletionWithCalls, chatCompletionFinal}}
+	api := &fixture.FakeAPI{Answers: []string{chatCompletionWithCalls, chatCompletionFinal}}
 	client := newClient(t, api)
 	ctx := context.Background()
 
@@ -110,7 +51,7 @@ func TestChatCompletionsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jsonEqual(t, "tools sent", api.request(t, 0)["tools"], chatToolsWire)
+	fixture.JSONEqual(t, "tools sent", api.Request(t, 0)["tools"], chatToolsWire)
 
 	msg := resp.Choices[0].Message
 	outs := toolopenai.Dispatch(ctx, reg, toolopenai.ChatCalls(msg))
@@ -124,7 +65,7 @@ func TestChatCompletionsRoundTrip(t *testing.T) {
 		t.Errorf("final answer %q", got)
 	}
 
-	msgs := api.request(t, 1)["messages"].([]any)
+	msgs := api.Request(t, 1)["messages"].([]any)
 	if len(msgs) != 5 {
 		t.Fatalf("second request has %d messages, want user, assistant and 3 tool messages: %v", len(msgs), msgs)
 	}
@@ -132,13 +73,13 @@ func TestChatCompletionsRoundTrip(t *testing.T) {
 	if assistant["role"] != "assistant" || len(assistant["tool_calls"].([]any)) != 3 {
 		t.Errorf("the assistant turn is not echoed with its calls: %v", assistant)
 	}
-	jsonEqual(t, "result of call_1", msgs[2], `{"role":"tool","tool_call_id":"call_1","content":"{\"city\":\"Tokyo\",\"temperature\":21,\"unit\":\"celsius\"}"}`)
+	fixture.JSONEqual(t, "result of call_1", msgs[2], `{"role":"tool","tool_call_id":"call_1","content":"{\"city\":\"Tokyo\",\"temperature\":21,\"unit\":\"celsius\"}"}`)
 	invalid := msgs[3].(map[string]any)
 	if invalid["tool_call_id"] != "call_2" || !strings.HasPrefix(invalid["content"].(string), "Error: invalid arguments for get_weather") ||
 		!strings.Contains(invalid["content"].(string), `/unit: must be one of "celsius", "fahrenheit", got "kelvin"`) {
 		t.Errorf("invalid-argument result: %v", invalid)
 	}
-	jsonEqual(t, "result of call_3", msgs[4], `{"role":"tool","tool_call_id":"call_3","content":"Error: no weather station in Atlantis"}`)
+	fixture.JSONEqual(t, "result of call_3", msgs[4], `{"role":"tool","tool_call_id":"call_3","content":"Error: no weather station in Atlantis"}`)
 }
 
 const responseWithCalls = `{"id":"resp_1","object":"response","created_at":1,"model":"gpt-5","status":"completed",
@@ -153,7 +94,7 @@ const responseFinal = `{"id":"resp_2","object":"response","created_at":2,"model"
 
 func TestResponsesRoundTrip(t *testing.T) {
 	reg := fixture.NewRegistry(fixture.WeatherTool())
-	api := &fakeAPI{answers: []string{responseWithCalls, responseFinal}}
+	api := &fixture.FakeAPI{Answers: []string{responseWithCalls, responseFinal}}
 	client := newClient(t, api)
 	ctx := context.Background()
 
@@ -169,7 +110,7 @@ func TestResponsesRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jsonEqual(t, "tools sent", api.request(t, 0)["tools"],
+	fixture.JSONEqual(t, "tools sent", api.Request(t, 0)["tools"],
 		`[{"type":"function","name":"get_weather","description":"Gets the current weather for a city.","parameters":`+fixture.WeatherOpenAISchema+`,"strict":true}]`)
 
 	outs := toolopenai.Dispatch(ctx, reg, toolopenai.ResponsesCalls(resp.Output))
@@ -182,12 +123,12 @@ func TestResponsesRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	items := api.request(t, 1)["input"].([]any)
+	items := api.Request(t, 1)["input"].([]any)
 	if len(items) != 8 {
 		t.Fatalf("second request has %d input items, want message, reasoning, 3 calls, 3 outputs: %v", len(items), items)
 	}
-	jsonEqual(t, "output of call_a", items[5], `{"type":"function_call_output","call_id":"call_a","output":"{\"city\":\"Tokyo\",\"temperature\":21,\"unit\":\"celsius\"}"}`)
-	jsonEqual(t, "output of call_b", items[6], `{"type":"function_call_output","call_id":"call_b","output":"Error: no weather station in Atlantis"}`)
+	fixture.JSONEqual(t, "output of call_a", items[5], `{"type":"function_call_output","call_id":"call_a","output":"{\"city\":\"Tokyo\",\"temperature\":21,\"unit\":\"celsius\"}"}`)
+	fixture.JSONEqual(t, "output of call_b", items[6], `{"type":"function_call_output","call_id":"call_b","output":"Error: no weather station in Atlantis"}`)
 	bad := items[7].(map[string]any)
 	if bad["call_id"] != "call_c" || !strings.HasPrefix(bad["output"].(string), "Error: invalid arguments for get_weather") {
 		t.Errorf("malformed arguments must come back as an error output: %v", bad)

@@ -138,6 +138,16 @@ type streamItem struct {
 	emitted      bool
 }
 
+// responseItem is the part of a Responses output item, in a stream event, that carries a
+// function call.
+type responseItem struct {
+	Type      string `json:"type"`
+	ID        string `json:"id"`
+	CallID    string `json:"call_id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
 // responsesEvent is the part of a stream event this assembler reads.
 type responsesEvent struct {
 	Type      string       `json:"type"`

@@ -3,7 +3,6 @@ package openai_test
 import (
 	"bufio"
 	"context"
-	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 	"strings"
 	"testing"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 	toolopenai "github.com/toolgen-go/toolgen/runtime/openai"
 )
 
@@ -67,7 +67,7 @@ func sameCalls(t *testing.T, got, want []runtime.Call) {
 
 func TestChatStreamWithSDK(t *testing.T) {
 	reg := fixture.NewRegistry(fixture.WeatherTool(), fixture.AskUserTool())
-	api := &fakeAPI{answers: []string{chatStreamBody}}
+	api := &fixture.FakeAPI{Answers: []string{chatStreamBody}}
 	client := newClient(t, api)
 	ctx := context.Background()
 
@@ -100,7 +100,7 @@ func TestChatStreamWithSDK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jsonEqual(t, "tool messages", jsonValue(t, wire),
+	fixture.JSONEqual(t, "tool messages", fixture.JSONValue(t, wire),
 		`[{"role":"tool","tool_call_id":"call_1","content":"{\"city\":\"Tokyo\",\"temperature\":21,\"unit\":\"celsius\"}"}]`)
 }
 
@@ -132,7 +132,7 @@ var responsesStreamBody = sse(
 
 func TestResponsesStreamWithSDK(t *testing.T) {
 	reg := fixture.NewRegistry(fixture.WeatherTool())
-	api := &fakeAPI{answers: []string{responsesStreamBody}}
+	api := &fixture.FakeAPI{Answers: []string{responsesStreamBody}}
 	client := newClient(t, api)
 	ctx := context.Background()
 
@@ -162,7 +162,7 @@ func TestResponsesStreamWithSDK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jsonEqual(t, "outputs", jsonValue(t, wire), `[
+	fixture.JSONEqual(t, "outputs", fixture.JSONValue(t, wire), `[
 		{"type":"function_call_output","call_id":"call_a","output":"{\"city\":\"Tokyo\",\"temperature\":21,\"unit\":\"celsius\"}"},
 		{"type":"function_call_output","call_id":"call_b","output":"Error: no weather station in Atlantis"}]`)
 }

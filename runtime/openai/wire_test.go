@@ -3,24 +3,13 @@ package openai_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 	toolopenai "github.com/toolgen-go/toolgen/runtime/openai"
 )
-
-func jsonValue(t *testing.T, data []byte) any {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		t.Fatalf("not JSON: %v: %s", err, data)
-	}
-	return v
-}
 
 func TestToolsJSONMatchesSDK(t *testing.T) {
 	tools := []runtime.Tool{fixture.WeatherTool(), fixture.AskUserTool()}
@@ -33,7 +22,7 @@ func TestToolsJSONMatchesSDK(t *testing.T) {
 		t.Fatal(err)
 	}
 	sdkJSON, _ := json.Marshal(chatSDK)
-	jsonEqual(t, "Chat tools, wire vs SDK", jsonValue(t, chatWire), string(sdkJSON))
+	fixture.JSONEqual(t, "Chat tools, wire vs SDK", fixture.JSONValue(t, chatWire), string(sdkJSON))
 	// Key order of properties survives: OpenAI writes arguments in schema order.
 	if !strings.Contains(string(sdkJSON), `"properties":{"city":`) {
 		t.Errorf("the SDK form lost the order of properties: %s", sdkJSON)
@@ -48,7 +37,7 @@ func TestToolsJSONMatchesSDK(t *testing.T) {
 		t.Fatal(err)
 	}
 	sdkJSON, _ = json.Marshal(respSDK)
-	jsonEqual(t, "Responses tools, wire vs SDK", jsonValue(t, respWire), string(sdkJSON))
+	fixture.JSONEqual(t, "Responses tools, wire vs SDK", fixture.JSONValue(t, respWire), string(sdkJSON))
 }
 
 func TestNonStrictToolSaysStrictFalse(t *testing.T) {
@@ -121,6 +110,38 @@ func TestParseCallsFromWireJSON(t *testing.T) {
 	if _, err := toolopenai.ParseResponsesCalls([]byte(`"x"`)); err == nil {
 		t.Error("a string is neither a response nor an output array: no error")
 	}
+	if _, err := toolopenai.ParseResponsesCalls([]byte(`[{"type":"function_call"`)); err == nil {
+		t.Error("truncated output: no error")
+	}
+	for _, bad := range []string{`"x"`, `{"tool_calls":"x"}`} {
+		if _, err := toolopenai.ParseChatCalls([]byte(bad)); err == nil {
+			t.Errorf("ParseChatCalls(%s): no error", bad)
+		}
+	}
+}
+
+// Custom-tool calls are skipped, and arguments are kept as the model wrote them: spacing and
+// number text included.
+func TestParseCallsSkipsCustomAndKeepsArgumentText(t *testing.T) {
+	const args = `{"city": "Tokyo",  "days": 1.50}`
+	quoted, _ := json.Marshal(args)
+	want := []runtime.Call{{ID: "call_2", Name: "get_weather", Args: []byte(args)}}
+
+	calls, err := toolopenai.ParseChatCalls([]byte(`{"role":"assistant","tool_calls":[
+		{"id":"call_1","type":"custom","custom":{"name":"grammar","input":"x"}},
+		{"id":"call_2","type":"function","function":{"name":"get_weather","arguments":` + string(quoted) + `}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameCalls(t, calls, want)
+
+	calls, err = toolopenai.ParseResponsesCalls([]byte(`[
+		{"type":"custom_tool_call","id":"ctc_1","call_id":"call_1","name":"grammar","input":"x"},
+		{"type":"function_call","id":"fc_2","call_id":"call_2","name":"get_weather","arguments":` + string(quoted) + `}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameCalls(t, calls, want)
 }
 
 func TestNullRestoreIsTargeted(t *testing.T) {
@@ -148,51 +169,10 @@ func TestNullRestoreIsTargeted(t *testing.T) {
 	}
 }
 
-func TestSequentialToolRunsAlone(t *testing.T) {
-	var mu sync.Mutex
-	var order []string
-	track := func(name string) {
-		mu.Lock()
-		defer mu.Unlock()
-		order = append(order, name)
-	}
-	mk := func(name string, sequential bool) runtime.Tool {
-		schema := json.RawMessage(`{"type":"object","additionalProperties":false}`)
-		return runtime.Tool{
-			Name: name, InputSchema: schema, Sequential: sequential,
-			Variants: map[string]runtime.Variant{runtime.VariantOpenAI: {Schema: schema, Strict: true}},
-			Bind: func(context.Context, []byte) (runtime.BoundCall, error) {
-				return runFunc(func() runtime.Result {
-					if name == "a" {
-						time.Sleep(30 * time.Millisecond) // without the barrier, b would overtake a
-					}
-					track(name)
-					return runtime.TextResult(name)
-				}), nil
-			},
-		}
-	}
-	reg := fixture.NewRegistry(mk("a", false), mk("b", true), mk("c", false))
-	outs := toolopenai.Dispatch(context.Background(), reg, []runtime.Call{{ID: "1", Name: "a"}, {ID: "2", Name: "b"}, {ID: "3", Name: "c"}})
-	if order[1] != "b" {
-		t.Errorf("order %v: the sequential tool must run after every call before it and before any after it", order)
-	}
-	for i, want := range []string{"a", "b", "c"} {
-		if outs[i].Result.Text != want {
-			t.Errorf("outcome %d = %q, want %q (outcomes keep call order)", i, outs[i].Result.Text, want)
-		}
-	}
-}
-
-type runFunc func() runtime.Result
-
-func (f runFunc) Args() any                          { return nil }
-func (f runFunc) Run(context.Context) runtime.Result { return f() }
-
 func TestEffectOnlyResultSendsNoContent(t *testing.T) {
 	outs := []toolopenai.Outcome{{Call: runtime.Call{ID: "call_1", Name: "update_todos"}, Result: runtime.EffectResult("todos changed")}}
 	chat, _ := toolopenai.ChatToolMessagesJSON(outs)
-	jsonEqual(t, "chat", jsonValue(t, chat), `[{"role":"tool","tool_call_id":"call_1","content":""}]`)
+	fixture.JSONEqual(t, "chat", fixture.JSONValue(t, chat), `[{"role":"tool","tool_call_id":"call_1","content":""}]`)
 	items, _ := toolopenai.ResponsesOutputsJSON(outs)
-	jsonEqual(t, "responses", jsonValue(t, items), `[{"type":"function_call_output","call_id":"call_1","output":""}]`)
+	fixture.JSONEqual(t, "responses", fixture.JSONValue(t, items), `[{"type":"function_call_output","call_id":"call_1","output":""}]`)
 }
