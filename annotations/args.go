@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -57,13 +58,16 @@ func single(d *Directive, args string, at int) (word, []Problem) {
 	return ws[0], nil
 }
 
-var toolNamePattern = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
+// NamePattern is the rule for tool names: what every provider accepts.
+const NamePattern = `^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`
+
+var toolNamePattern = regexp.MustCompile(NamePattern)
 
 // IsValidName reports whether name is acceptable as a tool name to every provider.
 func IsValidName(name string) bool { return toolNamePattern.MatchString(name) }
 
-// validNameLike turns s into a valid tool name for a hint, or "" when nothing of s survives.
-func validNameLike(s string) string {
+// SuggestName turns s into a valid tool name for a hint, or "" when nothing of s survives.
+func SuggestName(s string) string {
 	var b strings.Builder
 	for _, r := range strings.Trim(s, "\"`'") {
 		switch {
@@ -92,7 +96,7 @@ func parseName(d *Directive, args string, at int) (any, []Problem) {
 	}
 	p := Problem{Offset: at, Message: "invalid tool name " + strconv.Quote(args),
 		Hint: "a name is 1 to 64 letters, digits, _ or -, not starting with a digit or -"}
-	if fixed := validNameLike(args); fixed != "" {
+	if fixed := SuggestName(args); fixed != "" {
 		p.Hint += ", e.g. " + fixed
 	}
 	return nil, []Problem{p}
@@ -202,7 +206,7 @@ func parseRetry(d *Directive, args string, at int) (any, []Problem) {
 			}
 			problems = append(problems, p)
 			continue
-		case !contains(retryKeys, key):
+		case !slices.Contains(retryKeys, key):
 			p := Problem{Offset: w.at, Message: "unknown retry setting " + strconv.Quote(key),
 				Hint: "the settings are max, delay, backoff and maxdelay"}
 			if c := suggest.Closest(key, retryKeys); c != "" {
@@ -261,15 +265,6 @@ func parseRetry(d *Directive, args string, at int) (any, []Problem) {
 	return r, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func parseConfirm(_ *Directive, args string, _ int) (any, []Problem) {
 	return Confirm{Reason: args}, nil
 }
@@ -281,7 +276,7 @@ func parseRisk(d *Directive, args string, at int) (any, []Problem) {
 	if problems != nil {
 		return nil, problems
 	}
-	if contains(riskLevels, w.text) {
+	if slices.Contains(riskLevels, w.text) {
 		return w.text, nil
 	}
 	p := Problem{Offset: w.at, Message: "invalid risk " + strconv.Quote(w.text), Hint: "use low, medium or high"}

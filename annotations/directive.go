@@ -85,12 +85,10 @@ func (d *Directive) Usage() string {
 // Lookup returns the directive with this exact (lower-case) name, or nil.
 func Lookup(name string) *Directive { return directivesByName[name] }
 
-// DirectiveNames lists the directive names in registry order, for suggestions.
-func DirectiveNames() []string { return directiveNames }
-
 var (
 	directivesByName = indexDirectives()
-	directiveNames   = func() []string {
+	// directiveNames lists the directive names in registry order, for suggestions.
+	directiveNames = func() []string {
 		names := make([]string, len(Directives))
 		for i, d := range Directives {
 			names[i] = d.Name
@@ -113,7 +111,8 @@ type Parsed struct {
 	Args       string // raw argument text, trimmed
 	ArgsOffset int    // byte offset of Args within the comment text
 	// Value is the typed value of the arguments (see the package documentation for the type
-	// of each directive). It is nil when ParseComment also returned problems.
+	// of each directive; true for a directive without arguments). It is nil exactly when
+	// ParseComment also returned problems.
 	Value any
 }
 
@@ -182,7 +181,7 @@ func (d *Directive) parseArgs(args string, at int) (any, []Problem) {
 		return nil, []Problem{{Offset: at, Message: "//tool:" + d.Name + " takes no arguments",
 			Hint: "write " + d.Usage() + " alone on its line"}}
 	case d.noArgs:
-		return nil, nil
+		return true, nil // non-nil: a nil Value means the line had problems
 	case args == "" && !d.optionalArgs:
 		return nil, []Problem{{Offset: at, Message: "//tool:" + d.Name + " needs an argument",
 			Hint: "write " + d.Usage()}}

@@ -33,7 +33,7 @@
 //
 // The Value of each directive:
 //
-//	name                          string matching ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$
+//	name                          string matching NamePattern (see IsValidName)
 //	title, category, description  string (description is repeatable: the caller joins lines)
 //	trigger, prerequisite,        string, repeatable
 //	warning
@@ -48,7 +48,7 @@
 //	meta                          Meta: key=value, repeatable
 //	maxresult                     int64 bytes: 4096, 512B, 4KB (1000), 4KiB (1024), MB, MiB...
 //	maxcalls, modelretries        int >= 1
-//	sequential, client            nil: they take no arguments
+//	sequential, client            true: they take no arguments
 //
 // ParseComment checks one line. Duplicates of a non-repeatable directive, contradictions
 // between directives (readonly with destructive) and references to other tools are for the

@@ -2,6 +2,7 @@ package annotations
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -343,7 +344,7 @@ func checkTagValue(it *rawTagItem) *Problem {
 			}
 		}
 	case TagString:
-		if k.Name == "format" && !contains(Formats, it.Value) {
+		if k.Name == "format" && !slices.Contains(Formats, it.Value) {
 			p := &Problem{Offset: at, Message: "unknown format " + strconv.Quote(it.Value),
 				Hint: "the formats are " + strings.Join(Formats, ", ")}
 			if c := suggest.Closest(it.Value, Formats); c != "" {

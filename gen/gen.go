@@ -96,8 +96,8 @@ func Generate(ctx context.Context, cfg Config) (*Result, error) {
 	for _, p := range pkgs {
 		m := parse.Package(loader, p, res.Diagnostics)
 		if m == nil {
-			if len(p.GoFiles) > 0 {
-				without = append(without, filepath.Dir(p.GoFiles[0]))
+			if dir := load.PackageDir(p); dir != "" {
+				without = append(without, dir)
 			}
 			continue
 		}
@@ -161,9 +161,9 @@ func ownedByToolgen(path string) bool {
 
 // Write writes the files whose content differs from what is on disk (keeping modification
 // times, and so the build cache, of unchanged files) and removes stale ones. It returns the
-// paths it changed.
-func (r *Result) Write() ([]string, error) {
-	var changed []string
+// files it changed, in the order of r.Files: those with a nil Content were removed.
+func (r *Result) Write() ([]File, error) {
+	var changed []File
 	for _, f := range r.Files {
 		old, err := os.ReadFile(f.Path)
 		exists := err == nil
@@ -185,7 +185,7 @@ func (r *Result) Write() ([]string, error) {
 				return changed, err
 			}
 		}
-		changed = append(changed, f.Path)
+		changed = append(changed, f)
 	}
 	return changed, nil
 }

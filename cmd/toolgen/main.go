@@ -125,8 +125,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if *verbose {
-		for _, path := range changed {
-			fmt.Fprintf(stderr, "toolgen: wrote %s\n", diag.Relative(dir, path))
+		for _, f := range changed {
+			verb := "wrote"
+			if f.Content == nil {
+				verb = "removed"
+			}
+			fmt.Fprintf(stderr, "toolgen: %s %s\n", verb, diag.Relative(dir, f.Path))
 		}
 	}
 	return exitOK

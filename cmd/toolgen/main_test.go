@@ -149,8 +149,8 @@ func TestGenerateCheckAndRewrite(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "echo.go"), []byte("package m\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := toolgen(t); code != exitOK {
-		t.Fatalf("after removing the tool: exit %d, %s", code, stderr)
+	if code, _, stderr := toolgen(t, "-v"); code != exitOK || stderr != "toolgen: removed tools_gen.go\n" {
+		t.Fatalf("after removing the tool: exit %d, stderr %q; want it to say the file was removed", code, stderr)
 	}
 	if _, err := os.Stat(gen); !os.IsNotExist(err) {
 		t.Error("the generated file of a package without tools was not removed")
@@ -303,5 +303,110 @@ func main() {
 	want := "hi|true|invalid arguments for echo: /text: must be at least 1 character long, got 0\nCorrect the arguments and call echo again.\n"
 	if string(out) != want {
 		t.Errorf("program printed %q, want %q", out, want)
+	}
+}
+
+// debugSource adds to handler what the model dump writes in its own way: package default tags,
+// an enum with its constants, a recursive type, constraints on elements and a client tool.
+const debugSource = `// Package m has tools.
+//
+//tool:tags core
+package m
+
+// Unit is a temperature unit.
+type Unit string
+
+const (
+	Celsius    Unit = "celsius"    // Degrees Celsius.
+	Fahrenheit Unit = "fahrenheit" // Degrees Fahrenheit.
+)
+
+// Node is a tree.
+type Node struct {
+	// Name of the node.
+	Name string ` + "`json:\"name\"`" + `
+	// Children of the node.
+	Children []*Node ` + "`json:\"children,omitempty\"`" + `
+}
+
+// TreeArgs are the arguments of tree.
+type TreeArgs struct {
+	// Root of the tree.
+	Root Node ` + "`json:\"root\"`" + `
+	// Unit of the values.
+	Unit Unit ` + "`json:\"unit,omitempty\"`" + `
+	// Labels to show.
+	Labels []string ` + "`json:\"labels\" tool:\"maxItems=3,minLength=1\"`" + `
+}
+
+// Tree draws a tree.
+//
+//tool:sequential
+func Tree(args TreeArgs) (string, error) { return "", nil }
+
+// Pick asks the user to pick a colour.
+//
+//tool:client
+type Pick struct {
+	// Colors to choose from.
+	Colors []string ` + "`json:\"colors\"`" + `
+}
+`
+
+// TestDebugModel runs -debug-model, which prints the parsed model (parse.Dump) and writes nothing.
+func TestDebugModel(t *testing.T) {
+	newModule(t, map[string]string{"echo.go": handler, "tree.go": debugSource})
+	// Without gemini, whose schemas cut the recursive type with a warning.
+	code, stdout, stderr := toolgen(t, "-debug-model", "-providers", "openai,anthropic,mcp")
+	if code != exitOK || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	want := `package m example.com/m
+  default tags core
+tool echo @echo.go:16:6
+  handler Echo context=true args=value returns=text validate=false
+  description "Returns its text."
+  tags ["core"]
+  timeout 2s none=false
+  args struct example.com/m.EchoArgs doc="EchoArgs are the arguments of echo."
+    field text (Text) required desc="Text to echo back." @echo.go:10:2
+      tags minLength=1
+      type string
+tool pick @tree.go:40:6
+  client
+  description "Asks the user to pick a colour."
+  tags ["core"]
+  args struct example.com/m.Pick doc="Pick asks the user to pick a colour."
+    field colors (Colors) required desc="Colors to choose from." @tree.go:42:2
+      type slice
+        elem string
+tool tree @tree.go:35:6
+  handler Tree context=false args=value returns=text validate=false
+  description "Draws a tree."
+  tags ["core"]
+  maxresult=0 maxcalls=0 modelretries=0 sequential=true
+  args struct example.com/m.TreeArgs doc="TreeArgs are the arguments of tree."
+    field root (Root) required desc="Root of the tree." @tree.go:25:2
+      type struct example.com/m.Node doc="Node is a tree."
+        field name (Name) required desc="Name of the node." @tree.go:17:2
+          type string
+        field children (Children) omitempty desc="Children of the node." @tree.go:19:2
+          type slice
+            elem pointer
+              elem struct example.com/m.Node (see above)
+    field unit (Unit) omitempty desc="Unit of the values." @tree.go:27:2
+      type string example.com/m.Unit doc="Unit is a temperature unit."
+        const Celsius "celsius" doc="Degrees Celsius."
+        const Fahrenheit "fahrenheit" doc="Degrees Fahrenheit."
+    field labels (Labels) required desc="Labels to show." @tree.go:29:2
+      tags maxItems=3 items[minLength=1]
+      type slice
+        elem string
+`
+	if stdout != want {
+		t.Errorf("-debug-model printed:\n%s\nwant:\n%s", stdout, want)
+	}
+	if _, err := os.Stat("tools_gen.go"); err == nil {
+		t.Error("-debug-model wrote the generated file")
 	}
 }

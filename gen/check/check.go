@@ -1,12 +1,11 @@
 package check
 
 import (
-	"cmp"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolgen-go/toolgen/annotations"
 	"github.com/toolgen-go/toolgen/gen/diag"
 	"github.com/toolgen-go/toolgen/gen/model"
 	"github.com/toolgen-go/toolgen/internal/suggest"
@@ -18,21 +17,11 @@ const (
 	longDescription = 200  // longer first paragraphs cost context on every turn
 )
 
-// validName is what every provider accepts as a tool name.
-var validName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
-
 // Run checks every tool of a run (all packages together) and records diagnostics.
 func Run(pkgs []*model.Package, diags *diag.List) {
 	var tools []*model.Tool
 	for _, p := range pkgs {
-		if p == nil {
-			continue
-		}
-		for _, t := range p.Tools {
-			if t != nil {
-				tools = append(tools, t)
-			}
-		}
+		tools = append(tools, p.Tools...)
 	}
 	checkNames(tools, diags)
 	known := make([]string, 0, len(tools))
@@ -52,13 +41,21 @@ func Run(pkgs []*model.Package, diags *diag.List) {
 
 // checkNames reports invalid names, and every repeat of a name after its first use in
 // position order, so the result does not depend on the order packages were loaded in.
+//
+// This is the only check of a name derived from the Go name (a Go name may hold letters no
+// provider accepts); a //tool:name argument was checked by the annotations package, and an
+// invalid one leaves the derived name in place.
 func checkNames(tools []*model.Tool, diags *diag.List) {
 	byName := map[string][]*model.Tool{}
 	var names []string
 	for _, t := range tools {
-		if !validName.MatchString(t.Name) {
-			diags.Errorf(t.Pos, "invalid tool name %q: it must match %s", t.Name, validName).
-				WithHint("name the tool with //tool:name, e.g. //tool:name %s", validSpelling(t.Name))
+		if !annotations.IsValidName(t.Name) {
+			d := diags.Errorf(t.Pos, "invalid tool name %q: it must match %s", t.Name, annotations.NamePattern)
+			if s := annotations.SuggestName(t.Name); s != "" {
+				d.WithHint("name the tool with //tool:name, e.g. //tool:name %s", s)
+			} else {
+				d.WithHint("name the tool with //tool:name NAME")
+			}
 		}
 		if byName[t.Name] == nil {
 			names = append(names, t.Name)
@@ -67,37 +64,12 @@ func checkNames(tools []*model.Tool, diags *diag.List) {
 	}
 	for _, name := range names {
 		same := byName[name]
-		slices.SortStableFunc(same, func(a, b *model.Tool) int { return comparePos(a.Pos, b.Pos) })
+		slices.SortStableFunc(same, func(a, b *model.Tool) int { return a.Pos.Compare(b.Pos) })
 		for _, t := range same[1:] {
 			diags.Errorf(t.Pos, "duplicate tool name %q", name).
 				WithHint("%s already declares it; tool names must be unique across the run: rename one with //tool:name", same[0].Pos)
 		}
 	}
-}
-
-func comparePos(a, b model.Position) int {
-	return cmp.Or(strings.Compare(a.Filename, b.Filename), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
-}
-
-// validSpelling turns a name into one that matches validName, for the hint.
-func validSpelling(name string) string {
-	var b strings.Builder
-	for _, r := range name {
-		switch {
-		case r == '_' || r == '-' || r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'):
-			b.WriteRune(r)
-		case r == ' ' || r == '.' || r == '/' || r == ':':
-			b.WriteByte('_')
-		}
-	}
-	s := b.String()
-	if s == "" || s[0] == '-' || s[0] >= '0' && s[0] <= '9' {
-		s = "_" + s
-	}
-	if len(s) > 64 {
-		s = s[:64]
-	}
-	return s
 }
 
 func checkDescription(t *model.Tool, diags *diag.List) {

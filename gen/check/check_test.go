@@ -60,6 +60,9 @@ func TestRun(t *testing.T) {
 		{"name too long", func(t *model.Tool) { t.Name = strings.Repeat("a", 65) },
 			"weather.go:10:6: invalid tool name \"" + strings.Repeat("a", 65) + "\": it must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$\n" +
 				"\thint: name the tool with //tool:name, e.g. //tool:name " + strings.Repeat("a", 64) + "\n"},
+		{"name with nothing valid in it", func(t *model.Tool) { t.Name = "天気" },
+			"weather.go:10:6: invalid tool name \"天気\": it must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$\n" +
+				"\thint: name the tool with //tool:name NAME\n"},
 		{"longest valid name", func(t *model.Tool) { t.Name = "_" + strings.Repeat("a-9", 21) }, ""},
 		{"no description", func(t *model.Tool) { t.Description = " \n" },
 			"weather.go:10:6: tool get_weather has no description\n" +
@@ -244,11 +247,4 @@ func TestInternalSchemaError(t *testing.T) {
 	if n := strings.Count(got, "\n"); n != 2 {
 		t.Errorf("want 2 single-line diagnostics, got %d lines:\n%s", n, got)
 	}
-}
-
-func TestNilInput(t *testing.T) {
-	if got := run(nil, &model.Package{Tools: []*model.Tool{nil}}); got != "" {
-		t.Errorf("diagnostics for nothing: %s", got)
-	}
-	check.Run(nil, &diag.List{})
 }

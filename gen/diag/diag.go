@@ -3,6 +3,7 @@
 package diag
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -47,12 +48,6 @@ func (l *List) Warnf(pos model.Position, format string, args ...any) *Diagnostic
 	return l.add(Diagnostic{Pos: pos, Severity: Warning, Message: fmt.Sprintf(format, args...)})
 }
 
-// Add records a diagnostic as it is.
-func (l *List) Add(d Diagnostic) { l.add(d) }
-
-// Merge appends every diagnostic of other.
-func (l *List) Merge(other *List) { l.items = append(l.items, other.items...) }
-
 func (l *List) add(d Diagnostic) *Diagnostic {
 	l.items = append(l.items, d)
 	return &l.items[len(l.items)-1]
@@ -91,19 +86,7 @@ func (l *List) Items() []Diagnostic {
 }
 
 func compare(a, b Diagnostic) int {
-	if c := strings.Compare(a.Pos.Filename, b.Pos.Filename); c != 0 {
-		return c
-	}
-	if c := a.Pos.Line - b.Pos.Line; c != 0 {
-		return c
-	}
-	if c := a.Pos.Column - b.Pos.Column; c != 0 {
-		return c
-	}
-	if c := int(a.Severity) - int(b.Severity); c != 0 {
-		return c
-	}
-	return strings.Compare(a.Message, b.Message)
+	return cmp.Or(a.Pos.Compare(b.Pos), cmp.Compare(a.Severity, b.Severity), strings.Compare(a.Message, b.Message))
 }
 
 // Print writes every diagnostic as "file:line:col: message" (warnings as

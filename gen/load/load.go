@@ -22,7 +22,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 
 	"golang.org/x/tools/go/packages"
 
@@ -47,7 +46,6 @@ type Loader struct {
 	flags []string
 	fset  *token.FileSet
 
-	mu     sync.Mutex
 	roots  map[string]*packages.Package // root packages by import path
 	syntax map[string]*packages.Package // lazily loaded packages; nil when loading failed
 	// typeErrors holds the type errors of root packages, reported only for packages that
@@ -180,8 +178,7 @@ func (l *Loader) parseErrorPos(s string) model.Position {
 
 // Syntax returns the parsed files and type info of the package with the given import path,
 // loading it with syntax on first use (cached); used for doc comments and constant order of
-// types declared outside the root packages. Returns nil when it cannot be loaded. It is safe
-// for concurrent use.
+// types declared outside the root packages. Returns nil when it cannot be loaded.
 //
 // The package is type-checked on its own, so its types.Objects are not identical to the ones
 // the root packages import; callers match declarations by name.
@@ -189,8 +186,6 @@ func (l *Loader) Syntax(pkgPath string) *packages.Package {
 	if pkgPath == "" {
 		return nil
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	if p, ok := l.roots[pkgPath]; ok {
 		return p
 	}
@@ -207,18 +202,13 @@ func (l *Loader) Syntax(pkgPath string) *packages.Package {
 	return found
 }
 
-// Root returns the root package with the given import path, or nil.
-func (l *Loader) Root(pkgPath string) *packages.Package {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.roots[pkgPath]
+// PackageDir is the directory of the Go files of p, or "" when it has none.
+func PackageDir(p *packages.Package) string {
+	if len(p.GoFiles) == 0 {
+		return ""
+	}
+	return filepath.Dir(p.GoFiles[0])
 }
-
-// Dir is the absolute directory the patterns were resolved in.
-func (l *Loader) Dir() string { return l.dir }
-
-// Fset is the file set shared by every package the Loader loads.
-func (l *Loader) Fset() *token.FileSet { return l.fset }
 
 // Position converts pos, from any package this Loader loaded, to an absolute filename, line
 // and column. An invalid pos gives the zero Position.

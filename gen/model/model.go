@@ -8,7 +8,9 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -30,6 +32,12 @@ func (p Position) String() string {
 
 // IsValid reports whether the position names a file.
 func (p Position) IsValid() bool { return p.Filename != "" }
+
+// Compare orders positions by file name, then line, then column: -1, 0 or +1 as p is before,
+// at or after q.
+func (p Position) Compare(q Position) int {
+	return cmp.Or(strings.Compare(p.Filename, q.Filename), cmp.Compare(p.Line, q.Line), cmp.Compare(p.Column, q.Column))
+}
 
 // Package is one Go package that declares tools. The generated file goes into Dir.
 type Package struct {

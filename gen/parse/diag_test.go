@@ -82,10 +82,22 @@ func OnlyErr(ctx context.Context) error { return nil }
 //tool:client
 type Client string
 
-// Ünicode has a name no provider accepts.
+// Ünicode has a name no provider accepts: the check phase reports it, not parse.
 //
 //tool:timeout 1s
 func Ünicode(ctx context.Context) (string, error) { return "", nil } //tool:name x
+
+// Misplaced has directives that belong on a type, or have arguments they do not take.
+//
+//tool:client
+//tool:sequential now
+func Misplaced(ctx context.Context, a A) (string, error) { return "", nil }
+
+// Seq is a client tool with a policy of handlers.
+//
+//tool:client
+//tool:sequential
+type Seq struct{}
 `
 
 func TestDirectiveDiagnostics(t *testing.T) {
@@ -105,7 +117,9 @@ func TestDirectiveDiagnostics(t *testing.T) {
 		at(t, src, "func OnlyErr", "OnlyErr", "handler OnlyErr has an unsupported signature: a handler returning only error"),
 		at(t, src, "type Client", "Client", "client tool type Client must be a struct type, found string"),
 		at(t, src, "//tool:name x", "//", "//tool:name is not in a doc comment"),
-		at(t, src, "func Ünicode", "Ünicode", `tool name "ünicode" derived from Ünicode is not a valid tool name`),
+		fmt.Sprintf("m.go:%d:1: //tool:client is not allowed on a func", lineOf(t, src, "//tool:sequential now")-1),
+		at(t, src, "//tool:sequential now", "now", "//tool:sequential takes no arguments"),
+		fmt.Sprintf("m.go:%d:1: //tool:sequential is not allowed on a type", lineOf(t, src, "type Seq")-1),
 	})
 	msgs := r.messages()
 	for _, hint := range []string{
@@ -122,6 +136,15 @@ func TestDirectiveDiagnostics(t *testing.T) {
 	r.tool(t, "three")
 	if two := r.tool(t, "two"); two.Timeout.String() != "1s" {
 		t.Errorf("the first of duplicate directives counts: timeout %s", two.Timeout)
+	}
+	r.tool(t, "ünicode")
+	// A directive with problems is not applied, whatever its name.
+	if m := r.tool(t, "misplaced"); m.Client || m.Sequential || m.Handler.Name != "Misplaced" {
+		t.Errorf("misplaced: client=%t sequential=%t handler %q; want a handler tool without the directives",
+			m.Client, m.Sequential, m.Handler.Name)
+	}
+	if seq := r.tool(t, "seq"); !seq.Client || seq.Sequential {
+		t.Errorf("seq: client=%t sequential=%t; want a client tool without //tool:sequential", seq.Client, seq.Sequential)
 	}
 }
 

@@ -9,7 +9,8 @@ import (
 )
 
 // Dump writes the model of p in a stable, line-oriented text form: a debugging aid that
-// separates parse bugs from schema and emit bugs, and the format of this package's tests.
+// separates parse bugs from schema and emit bugs, printed by toolgen -debug-model (whose test
+// checks it) and by this package's tests when they fail.
 // Named types are written in full at their first use and by name afterwards, so recursive
 // types print finitely. Positions are written as base file name:line:col.
 func Dump(w io.Writer, p *model.Package) {

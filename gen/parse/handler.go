@@ -30,14 +30,10 @@ func (p *parser) funcTool(o *docOwner) *model.Tool {
 			"handler %s must not be generic", fd.Name.Name)
 		return t
 	}
-	if recv := sig.Recv(); recv != nil {
-		if !p.receiver(t, recv) {
-			return t
-		}
-	}
-	if !p.signature(t, sig) {
+	if recv := sig.Recv(); recv != nil && !p.receiver(t, recv) {
 		return t
 	}
+	p.signature(t, sig)
 	return t
 }
 

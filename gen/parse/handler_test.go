@@ -85,6 +85,15 @@ func (s Service) Ping(ctx context.Context) (string, error) { return "", errors.N
 type Pick struct {
 	Colors []string ` + "`json:\"colors\"`" + `
 }
+
+// Lookup asks the user to look something up.
+//
+//tool:client
+type (
+	Lookup struct {
+		Query string ` + "`json:\"query\"`" + `
+	}
+)
 `
 
 func TestHandlerForms(t *testing.T) {
@@ -97,7 +106,7 @@ func TestHandlerForms(t *testing.T) {
 	for _, tl := range r.pkg.Tools {
 		names = append(names, tl.Name)
 	}
-	if got := strings.Join(names, ","); got != "forecast,get_weather,no_args,no_ctx,pick,ping,search" {
+	if got := strings.Join(names, ","); got != "forecast,get_weather,lookup,no_args,no_ctx,pick,ping,search" {
 		t.Errorf("tools %s, want them sorted by name", got)
 	}
 
@@ -140,6 +149,13 @@ func TestHandlerForms(t *testing.T) {
 	if !pick.Client || pick.Handler != (model.Handler{}) || pick.Args.Named.Name != "Pick" ||
 		pick.Description != "Asks the user to pick a colour." {
 		t.Errorf("client tool: %+v", pick)
+	}
+	// The doc above a parenthesized declaration of one type documents that type, for the tool
+	// and for its args type ($defs description) alike.
+	lookup := r.tool(t, "lookup")
+	if !lookup.Client || lookup.Description != "Asks the user to look something up." ||
+		lookup.Args.Doc != "Lookup asks the user to look something up." {
+		t.Errorf("client tool in a type group: description %q, args doc %q", lookup.Description, lookup.Args.Doc)
 	}
 }
 

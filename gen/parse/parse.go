@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -74,9 +73,8 @@ func (p *parser) parsePackage() *model.Package {
 		pkgDirs = append(pkgDirs, fileDirs...)
 	}
 
-	out := &model.Package{Path: p.pkg.PkgPath, Name: p.pkg.Name, Dir: p.packageDir()}
-	p.checkDuplicates(pkgDirs)
-	for _, d := range pkgDirs {
+	out := &model.Package{Path: p.pkg.PkgPath, Name: p.pkg.Name, Dir: load.PackageDir(p.pkg)}
+	for _, d := range p.counted(pkgDirs) {
 		if d.parsed.Directive.Name == "tags" {
 			if tags, ok := d.parsed.Value.([]string); ok {
 				out.DefaultTags = tags
@@ -103,20 +101,9 @@ func (p *parser) parsePackage() *model.Package {
 		return nil
 	}
 	slices.SortStableFunc(out.Tools, func(a, b *model.Tool) int {
-		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Pos.Filename, b.Pos.Filename),
-			cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Column, b.Pos.Column))
+		return cmp.Or(strings.Compare(a.Name, b.Name), a.Pos.Compare(b.Pos))
 	})
 	return out
-}
-
-func (p *parser) packageDir() string {
-	for _, f := range p.pkg.GoFiles {
-		return filepath.Dir(f)
-	}
-	if p.pkg.Module != nil && p.pkg.Module.Dir != "" {
-		return p.pkg.Module.Dir
-	}
-	return ""
 }
 
 // scanFile reads every comment of f. Each comment group is classified by what it documents, so
@@ -152,12 +139,7 @@ func (p *parser) scanFile(f *ast.File) ([]*docOwner, []directive) {
 			}
 			for _, s := range d.Specs {
 				ts := s.(*ast.TypeSpec)
-				doc := ts.Doc
-				// The doc above "type X ..." (or "type ( X ... )" with one spec) belongs to it.
-				if doc == nil && len(d.Specs) == 1 {
-					doc = d.Doc
-				}
-				own(doc, annotations.OnType, &docOwner{typ: ts})
+				own(typeDoc(d, ts), annotations.OnType, &docOwner{typ: ts})
 			}
 		}
 	}
@@ -225,23 +207,25 @@ func (p *parser) problem(pos model.Position, pr annotations.Problem) {
 	}
 }
 
-// checkDuplicates reports every repetition of a directive that may appear once, pointing back
-// at the first.
-func (p *parser) checkDuplicates(dirs []directive) {
+// counted returns the directives of dirs that count: every repeatable one and the first of each
+// other, even when that first one had problems. It reports each repetition of a directive that
+// may appear once, pointing back at the first.
+func (p *parser) counted(dirs []directive) []directive {
 	first := map[string]model.Position{}
+	var out []directive
 	for _, d := range dirs {
 		name := d.parsed.Directive.Name
-		prev, seen := first[name]
-		if !seen {
+		if !d.parsed.Directive.Repeatable {
+			if prev, seen := first[name]; seen {
+				p.diags.Errorf(d.pos, "duplicate //tool:%s", name).
+					WithHint("previous //tool:%s at %s; keep one", name, shortPos(prev))
+				continue
+			}
 			first[name] = d.pos
-			continue
 		}
-		if d.parsed.Directive.Repeatable {
-			continue
-		}
-		p.diags.Errorf(d.pos, "duplicate //tool:%s", name).
-			WithHint("previous //tool:%s at %s; keep one", name, shortPos(prev))
+		out = append(out, d)
 	}
+	return out
 }
 
 // shortPos names a position by its base file name: duplicates sit in the same doc comment,
@@ -251,33 +235,21 @@ func shortPos(pos model.Position) string {
 	return pos.String()
 }
 
-// toolNamePattern is the rule of DESIGN.md §2, the strictest among the providers.
-var toolNamePattern = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
-
 // newTool starts a tool from the directives of o: everything a doc comment says, whatever the
-// kind of declaration.
+// kind of declaration. The name is derived from the Go name unless //tool:name gives one; the
+// check phase checks a derived name (see check.Run).
 func (p *parser) newTool(o *docOwner, goName string, namePos token.Pos) *model.Tool {
 	t := &model.Tool{Pos: p.l.Position(namePos), Name: SnakeCase(goName)}
-	p.checkDuplicates(o.dirs)
-	named := false
 	var description []string
 	seenMeta := map[string]model.Position{}
-	applied := map[string]bool{}
-	for _, d := range o.dirs {
-		// The first of a repeated single directive counts; checkDuplicates reported the rest.
-		if name := d.parsed.Directive.Name; !d.parsed.Directive.Repeatable {
-			if applied[name] {
-				continue
-			}
-			applied[name] = true
-		}
+	for _, d := range p.counted(o.dirs) {
 		v := d.parsed.Value
-		if v == nil && d.parsed.Directive.Name != "sequential" && d.parsed.Directive.Name != "client" {
-			continue // the annotations package reported why
+		if v == nil {
+			continue // the line had problems, which the annotations package reported
 		}
-		switch name := d.parsed.Directive.Name; name {
+		switch d.parsed.Directive.Name {
 		case "name":
-			t.Name, named = asString(v), true
+			t.Name = asString(v)
 		case "title":
 			t.Title = asString(v)
 		case "description":
@@ -292,7 +264,8 @@ func (p *parser) newTool(o *docOwner, goName string, namePos token.Pos) *model.T
 			}
 		case "retry":
 			if r, ok := v.(annotations.Retry); ok {
-				t.Retry = &model.Retry{Max: r.Max, Delay: r.Delay, Backoff: r.Backoff, MaxDelay: r.MaxDelay}
+				retry := model.Retry(r)
+				t.Retry = &retry
 			}
 		case "confirm":
 			if c, ok := v.(annotations.Confirm); ok {
@@ -302,8 +275,7 @@ func (p *parser) newTool(o *docOwner, goName string, namePos token.Pos) *model.T
 			t.Risk = asString(v)
 		case "hints":
 			if h, ok := v.(annotations.Hints); ok {
-				t.Hints = model.Hints{ReadOnly: h.ReadOnly, Idempotent: h.Idempotent,
-					Destructive: h.Destructive, OpenWorld: h.OpenWorld}
+				t.Hints = model.Hints(h)
 			}
 		case "example":
 			if e, ok := v.(annotations.Example); ok {
@@ -334,7 +306,7 @@ func (p *parser) newTool(o *docOwner, goName string, namePos token.Pos) *model.T
 				continue
 			}
 			seenMeta[m.Key] = d.at(d.parsed.ArgsOffset)
-			t.Meta = append(t.Meta, model.Meta{Key: m.Key, Value: m.Value})
+			t.Meta = append(t.Meta, model.Meta(m))
 		case "maxresult":
 			if n, ok := v.(int64); ok {
 				t.MaxResult = n
@@ -350,14 +322,8 @@ func (p *parser) newTool(o *docOwner, goName string, namePos token.Pos) *model.T
 		case "sequential":
 			t.Sequential = true
 		case "client":
-			t.Client = true
+			// clientTool sets Client: a tool is a client tool by the declaration it is on.
 		}
-	}
-	// An explicit //tool:name was checked by the annotations package; a derived name is
-	// checked here, since a Go name may hold letters no provider accepts.
-	if !named && !toolNamePattern.MatchString(t.Name) {
-		p.diags.Errorf(t.Pos, "tool name %q derived from %s is not a valid tool name", t.Name, goName).
-			WithHint("add //tool:name NAME matching %s", toolNamePattern)
 	}
 	// A missing description is an error, which the check phase reports with the others.
 	t.Description, t.Detail = describe(o.doc, goName, description)
@@ -374,16 +340,12 @@ func asStrings(v any) []string {
 	return slices.Clone(s)
 }
 
-// clientTool builds a client-side tool from a type whose doc holds //tool:client.
+// clientTool builds a client-side tool from a type whose doc holds //tool:client, even a
+// //tool:client line with problems (reported there), so that the tool's other errors are
+// reported too.
 func (p *parser) clientTool(o *docOwner) *model.Tool {
 	ts := o.typ
-	client := false
-	for _, d := range o.dirs {
-		if d.parsed.Directive.Name == "client" {
-			client = true
-		}
-	}
-	if !client {
+	if !slices.ContainsFunc(o.dirs, func(d directive) bool { return d.parsed.Directive.Name == "client" }) {
 		if len(o.dirs) > 0 {
 			p.diags.Errorf(o.dirs[0].pos, "type %s has //tool: directives but no //tool:client", ts.Name.Name).
 				WithHint("add //tool:client to declare a client-side tool with these arguments, or move the directives to the handler func")

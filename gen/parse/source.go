@@ -43,12 +43,7 @@ func newSource(pkg *packages.Package) *source {
 			for _, spec := range gd.Specs {
 				switch spec := spec.(type) {
 				case *ast.TypeSpec:
-					doc := spec.Doc
-					// The doc of an unparenthesized declaration sits on the GenDecl.
-					if doc == nil && !gd.Lparen.IsValid() {
-						doc = gd.Doc
-					}
-					s.types[spec.Name.Name] = typeDecl{spec: spec, doc: doc}
+					s.types[spec.Name.Name] = typeDecl{spec: spec, doc: typeDoc(gd, spec)}
 				case *ast.ValueSpec:
 					if gd.Tok != token.CONST {
 						continue
@@ -71,6 +66,16 @@ func newSource(pkg *packages.Package) *source {
 	return s
 }
 
+// typeDoc is the comment that documents the type ts of declaration gd: its own doc, or else the
+// doc above the declaration when ts is its only spec ("type X ..." or "type ( X ... )"). The
+// doc of a group of several types documents none of them.
+func typeDoc(gd *ast.GenDecl, ts *ast.TypeSpec) *ast.CommentGroup {
+	if ts.Doc == nil && len(gd.Specs) == 1 {
+		return gd.Doc
+	}
+	return ts.Doc
+}
+
 // structSyntax returns the struct type expression of the named type name, or nil when the
 // declaration is not a struct literal (an alias, a definition from another named type).
 func (s *source) structSyntax(name string) *ast.StructType {
@@ -81,18 +86,8 @@ func (s *source) structSyntax(name string) *ast.StructType {
 	if !ok {
 		return nil
 	}
-	st, _ := unparen(d.spec.Type).(*ast.StructType)
+	st, _ := ast.Unparen(d.spec.Type).(*ast.StructType)
 	return st
-}
-
-func unparen(e ast.Expr) ast.Expr {
-	for {
-		p, ok := e.(*ast.ParenExpr)
-		if !ok {
-			return e
-		}
-		e = p.X
-	}
 }
 
 // fieldSyntax pairs every field of st with its *ast.Field, or returns nil when the syntax does

@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -273,7 +274,7 @@ func (tc *tagContext) defaultValue(it *annotations.TagItem) {
 		tc.p.errorf(tc.at(it.ValueOffset), enumHint(t), "default of field %s: %s", tc.f.GoName, err)
 		return
 	}
-	if e := tc.cons[0].Enum; len(e) > 0 && !containsLiteral(e, lit) {
+	if e := tc.cons[0].Enum; len(e) > 0 && !slices.Contains(e, lit) {
 		tc.p.errorf(tc.at(it.ValueOffset), "make the default one of the enum members",
 			"default %s of field %s is not in its enum", lit.JSON, tc.f.GoName)
 		return
@@ -327,15 +328,6 @@ func checkIntBounds(tc *tagContext, loName string, lo *int, hiName string, hi *i
 	}
 }
 
-func containsLiteral(lits []model.Literal, l model.Literal) bool {
-	for _, x := range lits {
-		if x.JSON == l.JSON {
-			return true
-		}
-	}
-	return false
-}
-
 // enumHint lists the members of an enum type, for a value outside it.
 func enumHint(t *model.Type) string {
 	if len(t.Enum) == 0 {
@@ -357,7 +349,7 @@ func enumHint(t *model.Type) string {
 func literal(v string, t *model.Type) (model.Literal, string) {
 	switch t.Kind {
 	case model.KindString, model.KindText:
-		if t.Kind == model.KindString && len(t.Enum) > 0 && !enumHasString(t, v) {
+		if t.Kind == model.KindString && len(t.Enum) > 0 && !slices.ContainsFunc(t.Enum, func(e *model.EnumValue) bool { return e.String == v }) {
 			return model.Literal{}, fmt.Sprintf("%q is not a value of %s", v, t.Named.Name)
 		}
 		return model.Literal{JSON: jsonString(v)}, ""
@@ -372,7 +364,7 @@ func literal(v string, t *model.Type) (model.Literal, string) {
 		if err != nil {
 			return model.Literal{}, fmt.Sprintf("%q is not an integer of %s", v, modelTypeString(t))
 		}
-		if len(t.Enum) > 0 && !enumHasInt(t, n) {
+		if len(t.Enum) > 0 && !slices.ContainsFunc(t.Enum, func(e *model.EnumValue) bool { return e.Int == n }) {
 			return model.Literal{}, fmt.Sprintf("%d is not a value of %s", n, t.Named.Name)
 		}
 		return model.Literal{JSON: strconv.FormatInt(n, 10)}, ""
@@ -381,7 +373,7 @@ func literal(v string, t *model.Type) (model.Literal, string) {
 		if err != nil {
 			return model.Literal{}, fmt.Sprintf("%q is not an integer of %s", v, modelTypeString(t))
 		}
-		if len(t.Enum) > 0 && (n > math.MaxInt64 || !enumHasInt(t, int64(n))) {
+		if len(t.Enum) > 0 && (n > math.MaxInt64 || !slices.ContainsFunc(t.Enum, func(e *model.EnumValue) bool { return e.Int == int64(n) })) {
 			return model.Literal{}, fmt.Sprintf("%d is not a value of %s", n, t.Named.Name)
 		}
 		return model.Literal{JSON: strconv.FormatUint(n, 10)}, ""
@@ -412,24 +404,6 @@ func bitsOr64(bits int) int {
 		return 64
 	}
 	return bits
-}
-
-func enumHasString(t *model.Type, s string) bool {
-	for _, v := range t.Enum {
-		if v.String == s {
-			return true
-		}
-	}
-	return false
-}
-
-func enumHasInt(t *model.Type, n int64) bool {
-	for _, v := range t.Enum {
-		if v.Int == n {
-			return true
-		}
-	}
-	return false
 }
 
 // jsonString quotes s as JSON, leaving <, > and & alone (they are valid in JSON and a schema

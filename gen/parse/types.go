@@ -196,7 +196,7 @@ func (p *parser) fill(mt *model.Type, t, u types.Type, syn ast.Expr, s *site) bo
 		p.errorf(s.pos, hint, "unsupported type %s at %s", p.typeString(t), s)
 		return false
 	}
-	syn = unparenSyntax(syn)
+	syn = ast.Unparen(syn)
 	switch u := u.(type) {
 	case *types.Basic:
 		return p.fillBasic(mt, t, u, s, unsupported)
@@ -323,13 +323,6 @@ func (p *parser) fillMap(mt *model.Type, t types.Type, u *types.Map, syn ast.Exp
 	}
 	mt.Elem = p.convertSyntax(u.Elem(), valSyn, s.suffix("[]"))
 	return mt.Elem != nil
-}
-
-func unparenSyntax(e ast.Expr) ast.Expr {
-	if e == nil {
-		return nil
-	}
-	return unparen(e)
 }
 
 func arrayElem(syn ast.Expr) ast.Expr {
