@@ -88,7 +88,7 @@ func bareCall(tb testing.TB) func() {
 //     cheapest hand-off there is: what any timeout that holds for a handler ignoring its ctx
 //     must cost at least.
 //
-// The target is at most 25% over bare and no allocation beyond the Result.
+// The target is at most 25% over bare, and no allocation beyond what Bind and Run make.
 func BenchmarkInvoke(b *testing.B) {
 	b.Run("bare", func(b *testing.B) {
 		call := bareCall(b)
