@@ -9,9 +9,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/disclosure"
 )
 
@@ -42,7 +44,7 @@ type Dispatcher interface {
 // convert and an *runtime.ArgsError listing every problem. Any other error means t's input
 // schema cannot be read.
 func Arguments(t runtime.Tool, params []Param) (json.RawMessage, error) {
-	declared, err := disclosure.Parameters(t.InputSchema)
+	declared, err := parametersOf(t.InputSchema)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +59,8 @@ func Arguments(t runtime.Tool, params []Param) (json.RawMessage, error) {
 		} else {
 			var problem string
 			if value, problem = coerce(declared[i], p.Value); problem != "" {
-				problems = append(problems, runtime.Problem{Path: pointer(p.Name), Message: problem})
+				path := (*decode.Path)(nil).Key(p.Name)
+				problems = append(problems, runtime.Problem{Path: path.String(), Message: problem})
 				continue
 			}
 		}
@@ -73,6 +76,33 @@ func Arguments(t runtime.Tool, params []Param) (json.RawMessage, error) {
 		return b.Bytes(), &runtime.ArgsError{Tool: t.Name, Problems: problems}
 	}
 	return b.Bytes(), nil
+}
+
+// parameters caches what disclosure.Parameters reads from each input schema: schemas are
+// fixed when the code is generated, and reading one costs far more than the call it serves.
+var parameters struct {
+	mu       sync.RWMutex
+	bySchema map[string][]disclosure.Parameter
+}
+
+func parametersOf(schema json.RawMessage) ([]disclosure.Parameter, error) {
+	parameters.mu.RLock()
+	declared, ok := parameters.bySchema[string(schema)]
+	parameters.mu.RUnlock()
+	if ok {
+		return declared, nil
+	}
+	declared, err := disclosure.Parameters(schema)
+	if err != nil {
+		return nil, err
+	}
+	parameters.mu.Lock()
+	if parameters.bySchema == nil {
+		parameters.bySchema = make(map[string][]disclosure.Parameter)
+	}
+	parameters.bySchema[string(schema)] = declared
+	parameters.mu.Unlock()
+	return declared, nil
 }
 
 // coerce converts one value by its parameter's types; problem says why it cannot.
@@ -96,12 +126,11 @@ func coerce(p disclosure.Parameter, value string) (json.RawMessage, string) {
 		return json.RawMessage(text), ""
 	}
 	if has("array") && strings.HasPrefix(text, "[") || has("object") && strings.HasPrefix(text, "{") {
-		var v any
-		if err := json.Unmarshal([]byte(text), &v); err != nil {
+		// Compact validates as it goes; what the value holds is the decoder's to judge.
+		var c bytes.Buffer
+		if err := json.Compact(&c, []byte(text)); err != nil {
 			return nil, "must be " + wanted(p.Types) + ", got text that is not valid JSON (" + err.Error() + ")"
 		}
-		var c bytes.Buffer
-		_ = json.Compact(&c, []byte(text)) // valid: Unmarshal just read it
 		return c.Bytes(), ""
 	}
 	if has("string") {
@@ -147,11 +176,6 @@ func quote(s string) json.RawMessage {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s) // a string always encodes
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
-}
-
-// pointer is the JSON Pointer of a top-level property (RFC 6901 escapes "~" and "/").
-func pointer(name string) string {
-	return "/" + strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
 }
 
 // Invoke runs one parsed call through d: it finds the tool, converts the parameters with

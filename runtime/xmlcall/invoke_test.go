@@ -374,8 +374,21 @@ func FuzzArguments(f *testing.F) {
 			t.Fatalf("invalid JSON %q for %s=%q", args, name, value)
 		}
 		var argsErr *runtime.ArgsError
-		if err != nil && (!errors.As(err, &argsErr) || len(argsErr.Problems) != 1 || argsErr.Problems[0].Path != pointer(name)) {
+		if err != nil && (!errors.As(err, &argsErr) || len(argsErr.Problems) != 1 || argsErr.Problems[0].Path != "/"+strings.NewReplacer("~", "~0", "/", "~1").Replace(name)) {
 			t.Fatalf("%s=%q: got %v", name, value, err)
 		}
 	})
+}
+
+// BenchmarkArguments converts the parameters of one call: the schema's parameters are read
+// once, not per call.
+func BenchmarkArguments(b *testing.B) {
+	tool := sinkTool()
+	params := []Param{{Name: "count", Value: "3"}, {Name: "text", Value: "hello"}, {Name: "tags", Value: `["a","b"]`}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Arguments(tool, params); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
