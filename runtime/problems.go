@@ -71,15 +71,22 @@ func ValidationProblems(err error) []Problem {
 			}
 			return
 		}
-		var fe *fieldError
-		if errors.As(err, &fe) {
-			out = append(out, fe.p)
+		switch e := err.(type) {
+		case *fieldError:
+			out = append(out, e.p)
+			return
+		case *ArgsError:
+			out = append(out, e.Problems...)
 			return
 		}
+		var fe *fieldError
 		var ae *ArgsError
-		if errors.As(err, &ae) {
-			out = append(out, ae.Problems...)
-			return
+		if errors.As(err, &fe) || errors.As(err, &ae) {
+			// A wrapper of field errors, perhaps of a join of them: the paths are inside.
+			if inner := errors.Unwrap(err); inner != nil {
+				walk(inner)
+				return
+			}
 		}
 		out = append(out, Problem{Message: err.Error()})
 	}
