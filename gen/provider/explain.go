@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -11,13 +9,15 @@ import (
 	"github.com/toolgen-go/toolgen/gen/diag"
 	"github.com/toolgen-go/toolgen/gen/model"
 	"github.com/toolgen-go/toolgen/gen/schema"
+	"github.com/toolgen-go/toolgen/internal/mcptool"
+	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // Explain writes what toolgen sends tool t to each of the given providers, for
 // `toolgen -explain TOOL -provider P`: every variant indented, whether it is strict, what the
 // runtime undoes (null means absent, renames), every keyword moved into the description or
 // dropped, and every finding, each with its source position (relative to dir). MCP shows the
-// canonical schemas and the annotations from the hints.
+// canonical schemas, the title and the annotations runtime/mcp sends.
 func Explain(w io.Writer, t *model.Tool, providers []string, dir string) {
 	canonical := schema.Input(t)
 	variants, findings := Convert(canonical, providers)
@@ -38,7 +38,14 @@ func Explain(w io.Writer, t *model.Tool, providers []string, dir string) {
 			if out := schema.Output(t); out != nil {
 				fmt.Fprintf(w, "outputSchema:\n%s", schema.Indent(out))
 			}
-			fmt.Fprintf(w, "annotations: %s\n", mcpAnnotations(t))
+			if t.Title != "" {
+				fmt.Fprintf(w, "title: %s\n", t.Title)
+			}
+			if a := mcptool.JSON(runtimeHints(t.Hints)); a != nil {
+				fmt.Fprintf(w, "annotations: %s\n", a)
+			} else {
+				fmt.Fprintf(w, "annotations: none (the client assumes MCP's defaults)\n")
+			}
 			continue
 		}
 		for _, key := range variantsOf[p] {
@@ -80,28 +87,7 @@ func writeFinding(w io.Writer, pos func(string) string, f Finding) {
 	}
 }
 
-// mcpAnnotations renders the MCP annotations the directives set (title and hints); the others
-// keep their MCP defaults.
-func mcpAnnotations(t *model.Tool) string {
-	a := map[string]any{}
-	if t.Title != "" {
-		a["title"] = t.Title
-	}
-	if t.Hints.ReadOnly {
-		a["readOnlyHint"] = true
-	}
-	if t.Hints.Idempotent {
-		a["idempotentHint"] = true
-	}
-	if t.Hints.Destructive {
-		a["destructiveHint"] = true
-	}
-	if t.Hints.OpenWorld {
-		a["openWorldHint"] = true
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(a) // a map of strings and bools always encodes
-	return strings.TrimSpace(buf.String())
+// runtimeHints is the runtime.Hints the generated code declares for hints.
+func runtimeHints(h model.Hints) runtime.Hints {
+	return runtime.Hints{ReadOnly: h.ReadOnly, Idempotent: h.Idempotent, Destructive: h.Destructive, OpenWorld: h.OpenWorld}
 }

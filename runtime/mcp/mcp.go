@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolgen-go/toolgen/internal/mcptool"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -32,12 +33,13 @@ func define(t runtime.Tool) definition {
 	if objectSchema(t.OutputSchema) {
 		d.OutputSchema = t.OutputSchema
 	}
-	if t.Hints != (runtime.Hints{}) {
+	if a := mcptool.FromHints(t.Hints); a != nil {
 		d.Annotations = &mcp.ToolAnnotations{
-			ReadOnlyHint:    t.Hints.ReadOnly,
-			IdempotentHint:  t.Hints.Idempotent,
-			DestructiveHint: &t.Hints.Destructive,
-			OpenWorldHint:   &t.Hints.OpenWorld,
+			DestructiveHint: a.DestructiveHint,
+			IdempotentHint:  a.IdempotentHint,
+			OpenWorldHint:   a.OpenWorldHint,
+			ReadOnlyHint:    a.ReadOnlyHint,
+			Title:           a.Title,
 		}
 	}
 	return d

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolgen-go/toolgen/internal/mcptool"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 	toolmcp "github.com/toolgen-go/toolgen/runtime/mcp"
@@ -141,6 +142,38 @@ func TestParseCall(t *testing.T) {
 	for _, bad := range []string{`{"arguments":{}}`, `[`, `"x"`} {
 		if _, err := toolmcp.ParseCall([]byte(bad), ""); err == nil {
 			t.Errorf("ParseCall(%s): no error", bad)
+		}
+	}
+}
+
+// TestAnnotationsAsExplainShowsThem: the annotations tools/list sends, through the SDK and
+// through ToolsJSON, are the ones toolgen -explain prints (internal/mcptool), for every
+// combination of hints.
+func TestAnnotationsAsExplainShowsThem(t *testing.T) {
+	for bits := range 16 {
+		h := runtime.Hints{ReadOnly: bits&1 != 0, Idempotent: bits&2 != 0, Destructive: bits&4 != 0, OpenWorld: bits&8 != 0}
+		tool := runtime.Tool{Name: "x", Title: "X", Hints: h, Bind: fixture.BindWeather}
+		explained := mcptool.JSON(h)
+		sdk := toolmcp.Tools([]runtime.Tool{tool})[0].Annotations
+		wire, err := toolmcp.ToolsJSON([]runtime.Tool{tool})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var listed []struct {
+			Annotations json.RawMessage `json:"annotations"`
+		}
+		if err := json.Unmarshal(wire, &listed); err != nil {
+			t.Fatal(err)
+		}
+		if h == (runtime.Hints{}) {
+			if explained != nil || sdk != nil || listed[0].Annotations != nil {
+				t.Errorf("no hints: explained %s, SDK %+v, wire %s; want no annotations", explained, sdk, listed[0].Annotations)
+			}
+			continue
+		}
+		fromSDK, _ := json.Marshal(sdk)
+		if string(fromSDK) != string(explained) || string(listed[0].Annotations) != string(explained) {
+			t.Errorf("hints %+v: explained %s, SDK %s, wire %s", h, explained, fromSDK, listed[0].Annotations)
 		}
 	}
 }
