@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"strings"
+
+	"github.com/toolgen-go/toolgen/internal/jsonpointer"
 )
 
 // Keys of Tool.Variants: the provider dialects toolgen precomputes when it generates code.
@@ -169,7 +171,7 @@ func (r *restorer) value(dec *json.Decoder, buf *bytes.Buffer, path string, dept
 			if from, ok := r.renames[path][key]; ok {
 				key = from
 			}
-			place := path + "/" + escapePointer(key)
+			place := path + "/" + jsonpointer.Escape(key)
 			member.Reset()
 			if err := r.value(dec, &member, r.at(place), depth+1); err != nil {
 				return err
@@ -205,12 +207,4 @@ func writeToken(buf *bytes.Buffer, tok json.Token) error {
 	}
 	buf.Write(b)
 	return nil
-}
-
-// escapePointer escapes a property name as a JSON Pointer token (RFC 6901).
-func escapePointer(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }

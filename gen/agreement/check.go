@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/toolgen-go/toolgen/gen/schema"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -177,7 +178,7 @@ func compiled(schema []byte) (*jsonschema.Schema, error) {
 
 // goDuration is the syntax of a Go duration as toolgen's schema states it for
 // time.Duration fields.
-var goDuration = regexp.MustCompile(`^[-+]?(?:0|(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$`)
+var goDuration = regexp.MustCompile(schema.DurationPattern)
 
 // maxFloat32 is the largest float32; a number beyond it may overflow the Go field.
 var maxFloat32 = new(big.Rat).SetFloat64(math.MaxFloat32)

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/toolgen-go/toolgen/internal/jsonpointer"
 )
 
 // Corpus returns argument documents for a schema: valid instances built from the schema
@@ -109,18 +111,15 @@ func (g *generator) resolve(s any) any {
 	return s
 }
 
-// pointer looks up a same-document reference (RFC 6901 after the "#").
+// pointer looks up a same-document reference: a JSON Pointer in URI-fragment form, so
+// percent-encoded as gen/schema writes the names of non-ASCII types.
 func (g *generator) pointer(ref string) (any, bool) {
-	frag, ok := strings.CutPrefix(ref, "#")
+	ptr, ok := jsonpointer.RefPointer(ref)
 	if !ok {
 		return nil, false
 	}
 	cur := g.root
-	if frag == "" {
-		return cur, true
-	}
-	for _, tok := range strings.Split(strings.TrimPrefix(frag, "/"), "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+	for _, tok := range jsonpointer.Tokens(ptr) {
 		switch c := cur.(type) {
 		case map[string]any:
 			if cur, ok = c[tok]; !ok {

@@ -2,6 +2,7 @@ package agreement
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -215,5 +216,29 @@ func TestException(t *testing.T) {
 		if got := Exception([]byte(doc)); got != want {
 			t.Errorf("Exception(%s) = %q, want %q", doc, got, want)
 		}
+	}
+}
+
+// TestCorpusFollowsPercentEncodedRefs: gen/schema percent-encodes the $defs names of
+// non-ASCII types in $refs (Größe → "#/$defs/Gr%C3%B6%C3%9Fe"); the corpus must follow them
+// as it follows ASCII ones, or the type's keywords go untested.
+func TestCorpusFollowsPercentEncodedRefs(t *testing.T) {
+	def := `{"type":"object","properties":{"w":{"type":"integer","minimum":1}},"required":["w"],"additionalProperties":false}`
+	schema := `{"type":"object","properties":{"a":{"$ref":"#/$defs/Gr%C3%B6%C3%9Fe"},"b":{"$ref":"#/$defs/Size"}},` +
+		`"required":["a","b"],"additionalProperties":false,"$defs":{"Größe":` + def + `,"Size":` + def + `}}`
+	uses := map[string]int{}
+	for _, doc := range Corpus([]byte(schema), 1) {
+		var v map[string]any
+		if json.Unmarshal(doc, &v) != nil {
+			continue
+		}
+		for _, p := range []string{"a", "b"} {
+			if m, ok := v[p].(map[string]any); ok && m["w"] != nil {
+				uses[p]++
+			}
+		}
+	}
+	if uses["a"] == 0 || uses["a"] != uses["b"] {
+		t.Errorf("documents using the properties of Größe: %d, of Size: %d; want the same, not 0", uses["a"], uses["b"])
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/toolgen-go/toolgen/gen/diag"
 	"github.com/toolgen-go/toolgen/gen/model"
 	"github.com/toolgen-go/toolgen/gen/schema"
+	"github.com/toolgen-go/toolgen/internal/jsonpointer"
 )
 
 // schemaURL is where a compiled schema claims to live; nothing is ever fetched from it.
@@ -121,7 +122,7 @@ func pointer(tokens []string) string {
 	var b strings.Builder
 	for _, tok := range tokens {
 		b.WriteByte('/')
-		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(tok))
+		b.WriteString(jsonpointer.Escape(tok))
 	}
 	return b.String()
 }

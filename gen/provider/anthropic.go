@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/toolgen-go/toolgen/gen/diag"
+	"github.com/toolgen-go/toolgen/internal/jsonpointer"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -79,7 +80,7 @@ func convertAnthropicStrict(root *object) (v runtime.Variant, ok bool, findings 
 	if defs := doc.obj("$defs"); defs != nil {
 		for _, k := range defs.keys {
 			if d := defs.obj(k); d != nil {
-				c.node(d, "/$defs/"+pointerToken(k))
+				c.node(d, "/$defs/"+jsonpointer.Escape(k))
 			}
 		}
 	}
@@ -139,7 +140,7 @@ func (c *anthropicConversion) node(n *object, ptr string) {
 		n.set("additionalProperties", false)
 		if props := n.obj("properties"); props != nil {
 			for _, k := range props.keys {
-				c.node(props.obj(k), ptr+"/properties/"+pointerToken(k))
+				c.node(props.obj(k), ptr+"/properties/"+jsonpointer.Escape(k))
 			}
 		}
 	}

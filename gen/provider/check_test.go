@@ -2,12 +2,18 @@ package provider_test
 
 import (
 	"bytes"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pmezard/go-difflib/difflib"
 
 	"github.com/toolgen-go/toolgen/gen/diag"
 	"github.com/toolgen-go/toolgen/gen/model"
 	"github.com/toolgen-go/toolgen/gen/provider"
+	"github.com/toolgen-go/toolgen/gen/schema"
 )
 
 func runChecks(providers []string, tools ...*model.Tool) string {
@@ -120,6 +126,37 @@ func TestLocate(t *testing.T) {
 	}
 }
 
+// TestLocateClashingDefNames: two types named Unit are $defs entries weather.Unit and
+// units.Unit; each pointer leads to its own declaration, whichever the walk meets first.
+func TestLocateClashingDefNames(t *testing.T) {
+	unit := func(path string, line int) *model.Type {
+		u := &model.Type{Kind: model.KindStruct, Fields: []*model.Field{field(line+1, "v", kind(model.KindString), true)}}
+		u.Named = &model.GoName{Path: path, Name: "Unit"}
+		u.Pos = model.Position{Filename: "types.go", Line: line, Column: 6}
+		return u
+	}
+	theirs, ours := unit("example.com/units", 70), unit("example.com/weather", 80)
+	args := named("ClashArgs", &model.Type{Kind: model.KindStruct, Fields: []*model.Field{
+		field(91, "a", theirs, true), field(92, "b", theirs, true),
+		field(93, "c", ours, true), field(94, "d", ours, true),
+	}}, 90)
+	tl := tool("clash", args)
+	if in := string(schema.Input(tl)); !strings.Contains(in, `"#/$defs/weather.Unit"`) || !strings.Contains(in, `"#/$defs/units.Unit"`) {
+		t.Fatalf("the schema does not have the qualified names this test is about:\n%s", in)
+	}
+	for pointer, want := range map[string]string{
+		"/$defs/weather.Unit":              "types.go:80:6",
+		"/$defs/units.Unit":                "types.go:70:6",
+		"/$defs/weather.Unit/properties/v": "tools.go:81:2",
+		"/$defs/units.Unit/properties/v":   "tools.go:71:2",
+		"/$defs/Unit":                      "tools.go:1:6",
+	} {
+		if got := provider.Locate(tl, pointer).String(); got != want {
+			t.Errorf("Locate(%q) = %s, want %s", pointer, got, want)
+		}
+	}
+}
+
 func TestExplain(t *testing.T) {
 	var buf bytes.Buffer
 	provider.Explain(&buf, scalarsTool(), []string{provider.OpenAI, provider.MCP}, "")
@@ -133,15 +170,49 @@ func TestExplain(t *testing.T) {
 		"\ttools.go:12:2: /properties/site/format\n",
 		"\ttools.go:18:2: /properties/wait/allOf/0/pattern\n",
 		"== tool scalars, provider mcp ==\ninputSchema:\n{\n  \"$schema\"",
-		"annotations: {}",
+		"annotations: none (the client assumes MCP's defaults)\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in:\n%s", want, got)
 		}
 	}
+	// The annotations are what runtime/mcp sends (runtime/mcp tests that it sends these):
+	// every hint stated, the false ones too, and the title in the definition, not in them.
+	buf.Reset()
+	hinted := scalarsTool()
+	hinted.Title = "Scalars"
+	hinted.Hints = model.Hints{ReadOnly: true}
+	provider.Explain(&buf, hinted, []string{provider.MCP}, "")
+	if want := "title: Scalars\nannotations: {\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false,\"readOnlyHint\":true}\n"; !strings.HasSuffix(buf.String(), want) {
+		t.Errorf("MCP for a read-only tool: want the end %q in:\n%s", want, buf.String())
+	}
 	buf.Reset()
 	provider.Explain(&buf, recursiveTool(), []string{provider.Anthropic}, "")
 	if want := "variant anthropic_strict: none\ntools.go:56:2: note: no Anthropic strict variant: property /tree is recursive\ntools.go:57:2: note: no Anthropic strict variant: property /sub is recursive"; !strings.Contains(buf.String(), want) {
 		t.Errorf("missing %q in:\n%s", want, buf.String())
+	}
+}
+
+// TestNonASCIIRecursiveType: a recursive type whose $defs name is percent-encoded in its
+// $refs (Größe) is recognised as recursive like an ASCII one, so every provider converts it
+// the same way.
+func TestNonASCIIRecursiveType(t *testing.T) {
+	convert := func(name string) string {
+		tl := recursiveTool()
+		tl.Args.Fields[0].Type.Named.Name = name // the recursive Node
+		variants, findings := provider.Convert(schema.Input(tl), provider.All)
+		var b strings.Builder
+		for _, key := range slices.Sorted(maps.Keys(variants)) {
+			fmt.Fprintf(&b, "%s strict=%t loops=%v\n%s\n", key, variants[key].Strict, variants[key].Loops, variants[key].Schema)
+		}
+		for _, f := range findings {
+			fmt.Fprintf(&b, "%s %s %s\n", f.Variant, f.Pointer, f.Message)
+		}
+		return strings.ReplaceAll(strings.ReplaceAll(b.String(), "Gr%C3%B6%C3%9Fe", name), "Größe", name)
+	}
+	ascii, other := convert("Node"), strings.ReplaceAll(convert("Größe"), "Größe", "Node")
+	if ascii != other {
+		diff, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{A: difflib.SplitLines(ascii), B: difflib.SplitLines(other), FromFile: "Node", ToFile: "Größe", Context: 1})
+		t.Errorf("conversions differ:\n%s", diff)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolgen-go/toolgen/gen/diag"
+	"github.com/toolgen-go/toolgen/internal/jsonpointer"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -232,12 +233,12 @@ func (c *geminiConversion) renameProperties(n, props *object, ptr string, conver
 	for _, k := range props.keys {
 		child := props.obj(k)
 		if child != nil {
-			child = convert(child, ptr+"/properties/"+pointerToken(k))
+			child = convert(child, ptr+"/properties/"+jsonpointer.Escape(k))
 		}
 		name := k
 		if to, ok := renamed[k]; ok {
 			name = to
-			c.find(ptr+"/properties/"+pointerToken(k), diag.Note, "", "%s: property %q is sent as %q (Gemini property names must match %s)", c.variant, k, to, geminiName)
+			c.find(ptr+"/properties/"+jsonpointer.Escape(k), diag.Note, "", "%s: property %q is sent as %q (Gemini property names must match %s)", c.variant, k, to, geminiName)
 		}
 		if child == nil {
 			out.set(name, props.vals[k])
@@ -270,7 +271,7 @@ func convertGeminiJSONSchema(root *object) (runtime.Variant, []Finding) {
 	if defs := doc.obj("$defs"); defs != nil {
 		for _, k := range defs.keys {
 			if d := defs.obj(k); d != nil {
-				defs.set(k, c.jsonSchemaNode(d, "/$defs/"+pointerToken(k)))
+				defs.set(k, c.jsonSchemaNode(d, "/$defs/"+jsonpointer.Escape(k)))
 			}
 		}
 	}
@@ -401,7 +402,7 @@ func (c *geminiConversion) requiredCycles(root *object) {
 		}
 		for _, r := range n.list("required") {
 			if k, ok := r.(string); ok {
-				forced(props.obj(k), ptr+"/properties/"+pointerToken(k), out)
+				forced(props.obj(k), ptr+"/properties/"+jsonpointer.Escape(k), out)
 			}
 		}
 	}
@@ -414,8 +415,8 @@ func (c *geminiConversion) requiredCycles(root *object) {
 	if defs := root.obj("$defs"); defs != nil {
 		for _, k := range defs.keys {
 			var es []edge
-			forced(defs.obj(k), "/$defs/"+pointerToken(k), &es)
-			edges["#/$defs/"+pointerToken(k)] = es
+			forced(defs.obj(k), "/$defs/"+jsonpointer.Escape(k), &es)
+			edges[jsonpointer.DefRef(k)] = es
 		}
 	}
 	starts := make([]string, 0, len(edges))

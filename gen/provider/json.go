@@ -212,19 +212,3 @@ func types(n *object) []string {
 	}
 	return nil
 }
-
-// pointerToken escapes a property name for a JSON Pointer (RFC 6901).
-func pointerToken(s string) string {
-	var b []byte
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '~':
-			b = append(b, '~', '0')
-		case '/':
-			b = append(b, '~', '1')
-		default:
-			b = append(b, s[i])
-		}
-	}
-	return string(b)
-}

@@ -1,9 +1,9 @@
 package provider
 
 import (
-	"strings"
-
 	"github.com/toolgen-go/toolgen/gen/model"
+	"github.com/toolgen-go/toolgen/gen/schema"
+	"github.com/toolgen-go/toolgen/internal/jsonpointer"
 )
 
 // Locate maps a JSON Pointer into a tool's canonical input schema to the source position a
@@ -12,7 +12,7 @@ import (
 // through the model, not the schema, so it works however the schema inlined or referred to
 // the type: "properties/NAME" picks a field by JSON name, "items" and "additionalProperties"
 // step into an element, "anyOf/N" and "allOf/N" stay on the same type, and "$defs/NAME" picks
-// the named type whose $defs name NAME is.
+// the named type gen/schema named NAME.
 func Locate(t *model.Tool, pointer string) model.Position {
 	if t == nil {
 		return model.Position{}
@@ -22,7 +22,7 @@ func Locate(t *model.Tool, pointer string) model.Position {
 	if pointer == "" || typ == nil {
 		return pos
 	}
-	tokens := strings.Split(strings.TrimPrefix(pointer, "/"), "/")
+	tokens := jsonpointer.Tokens(pointer)
 	for i := 0; i < len(tokens); i++ {
 		typ = deref(typ)
 		if typ == nil {
@@ -34,7 +34,7 @@ func Locate(t *model.Tool, pointer string) model.Position {
 				return pos
 			}
 			i++
-			f := fieldNamed(typ, unescapeToken(tokens[i]))
+			f := fieldNamed(typ, tokens[i])
 			if f == nil {
 				return pos
 			}
@@ -51,7 +51,7 @@ func Locate(t *model.Tool, pointer string) model.Position {
 				return pos
 			}
 			i++
-			typ = namedType(t.Args, unescapeToken(tokens[i]))
+			typ = schema.InputDefs(t)[tokens[i]]
 			if typ != nil && typ.Pos.IsValid() {
 				pos = typ.Pos
 			}
@@ -80,47 +80,4 @@ func fieldNamed(t *model.Type, name string) *model.Field {
 		}
 	}
 	return nil
-}
-
-// namedType finds the type reachable from root whose $defs name is name. gen/schema names a
-// definition after the Go type, qualified by package ("units.Unit", "example.com.a.units.Unit")
-// when names clash, with type arguments appended for generics ("PageItem"): an exact or
-// qualified match wins over a generic prefix match, the longest prefix over shorter ones.
-func namedType(root *model.Type, name string) *model.Type {
-	var best *model.Type
-	bestScore := 0
-	seen := map[*model.Type]bool{}
-	var walk func(t *model.Type)
-	walk = func(t *model.Type) {
-		if t == nil || seen[t] {
-			return
-		}
-		seen[t] = true
-		if t.Named != nil {
-			n := t.Named.Name
-			score := 0
-			switch {
-			case name == n || strings.HasSuffix(name, "."+n):
-				score = 1000 + len(n)
-			case len(t.Named.TypeArgs) > 0 && strings.HasPrefix(name, n):
-				score = len(n)
-			}
-			if score > bestScore {
-				best, bestScore = t, score
-			}
-		}
-		walk(t.Elem)
-		walk(t.Key)
-		for _, f := range t.Fields {
-			if f != nil {
-				walk(f.Type)
-			}
-		}
-	}
-	walk(root)
-	return best
-}
-
-func unescapeToken(s string) string {
-	return strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolgen-go/toolgen/gen/diag"
+	"github.com/toolgen-go/toolgen/internal/jsonpointer"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -51,7 +52,7 @@ func convertOpenAI(root *object) (runtime.Variant, []Finding) {
 	if defs := doc.obj("$defs"); defs != nil {
 		for _, k := range defs.keys {
 			if d := defs.obj(k); d != nil {
-				defs.set(k, c.node(d, "/$defs/"+pointerToken(k)))
+				defs.set(k, c.node(d, "/$defs/"+jsonpointer.Escape(k)))
 			}
 		}
 	}
@@ -143,7 +144,7 @@ func (c *openAIConversion) object(n *object, ptr string) {
 	}
 	required := make([]any, 0, len(props.keys))
 	for _, k := range props.keys {
-		child := c.node(props.obj(k), ptr+"/properties/"+pointerToken(k))
+		child := c.node(props.obj(k), ptr+"/properties/"+jsonpointer.Escape(k))
 		if slices.Contains(optional, k) {
 			child = nullable(child)
 		}
@@ -232,7 +233,7 @@ func (c *openAIConversion) checkLimits(doc *object) {
 		}
 		if p := n.obj("properties"); p != nil {
 			for _, k := range p.keys {
-				walk(p.obj(k), ptr+"/properties/"+pointerToken(k), level)
+				walk(p.obj(k), ptr+"/properties/"+jsonpointer.Escape(k), level)
 			}
 		}
 		walk(n.obj("items"), ptr+"/items", level)
@@ -246,7 +247,7 @@ func (c *openAIConversion) checkLimits(doc *object) {
 	if defs := doc.obj("$defs"); defs != nil {
 		for _, k := range defs.keys {
 			chars += utf8.RuneCountInString(k)
-			walk(defs.obj(k), "/$defs/"+pointerToken(k), 0)
+			walk(defs.obj(k), "/$defs/"+jsonpointer.Escape(k), 0)
 		}
 	}
 	if props > openAIMaxProperties {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/toolgen-go/toolgen/internal/jsonpointer"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -54,7 +55,7 @@ func (w *instanceWalker) walk(n *object, path string) {
 	w.visit(path, n)
 	if props := n.obj("properties"); props != nil {
 		for _, k := range props.keys {
-			w.walk(props.obj(k), path+"/"+pointerToken(k))
+			w.walk(props.obj(k), path+"/"+jsonpointer.Escape(k))
 		}
 	}
 	w.walk(n.obj("items"), path+"/*")
@@ -75,7 +76,7 @@ func nullMeansAbsent(root *object) ([]string, []runtime.Loop) {
 	seen := map[string]bool{}
 	loops := walkInstances(root, func(path string, n *object) {
 		for _, k := range optionalProperties(n) {
-			p := path + "/" + pointerToken(k)
+			p := path + "/" + jsonpointer.Escape(k)
 			if !seen[p] {
 				seen[p] = true
 				out = append(out, p)

@@ -2,11 +2,11 @@ package provider
 
 import (
 	"fmt"
-	"net/url"
 	"slices"
 	"strings"
 
 	"github.com/toolgen-go/toolgen/gen/diag"
+	"github.com/toolgen-go/toolgen/internal/jsonpointer"
 	"github.com/toolgen-go/toolgen/internal/suggest"
 	"github.com/toolgen-go/toolgen/runtime"
 )
@@ -152,7 +152,7 @@ func eachNode(n *object, ptr string, fn func(ptr string, n *object)) {
 	for _, kw := range []string{"properties", "$defs"} {
 		if m := n.obj(kw); m != nil {
 			for _, k := range m.keys {
-				eachNode(m.obj(k), ptr+"/"+kw+"/"+pointerToken(k), fn)
+				eachNode(m.obj(k), ptr+"/"+kw+"/"+jsonpointer.Escape(k), fn)
 			}
 		}
 	}
@@ -173,14 +173,10 @@ func resolve(root *object, ref string) *object {
 	if ref == "#" {
 		return root
 	}
-	name, ok := strings.CutPrefix(ref, "#/$defs/")
-	if !ok || strings.Contains(name, "/") {
+	name, ok := jsonpointer.DefName(ref)
+	if !ok {
 		return nil
 	}
-	if u, err := url.PathUnescape(name); err == nil {
-		name = u
-	}
-	name = strings.NewReplacer("~1", "/", "~0", "~").Replace(name)
 	if defs := root.obj("$defs"); defs != nil {
 		return defs.obj(name)
 	}
@@ -189,11 +185,10 @@ func resolve(root *object, ref string) *object {
 
 // refPointer turns a local $ref into the JSON Pointer of its target.
 func refPointer(ref string) string {
-	p := strings.TrimPrefix(ref, "#")
-	if u, err := url.PathUnescape(p); err == nil {
-		return u
+	if p, ok := jsonpointer.RefPointer(ref); ok {
+		return p
 	}
-	return p
+	return strings.TrimPrefix(ref, "#")
 }
 
 // recursiveRefs returns the local $refs whose target can reach itself: "#" when anything
@@ -213,7 +208,7 @@ func recursiveRefs(root *object) map[string]bool {
 	collect("#", rootOnly)
 	if defs := root.obj("$defs"); defs != nil {
 		for _, k := range defs.keys {
-			collect("#/$defs/"+pointerToken(k), defs.obj(k))
+			collect(jsonpointer.DefRef(k), defs.obj(k))
 		}
 	}
 	out := map[string]bool{}
@@ -290,7 +285,7 @@ func (c *conversion) restateFrom(n, src *object, ptr, prefix string, keys ...str
 	for _, k := range src.keys {
 		if slices.Contains(keys, k) {
 			removed[k] = src.vals[k]
-			c.moved = append(c.moved, ptr+"/"+pointerToken(k))
+			c.moved = append(c.moved, ptr+"/"+jsonpointer.Escape(k))
 		}
 	}
 	for k := range removed {

@@ -1,12 +1,12 @@
 package schema
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/toolgen-go/toolgen/gen/model"
+	"github.com/toolgen-go/toolgen/internal/jsonpointer"
 )
 
 // plan decides which named types of one schema's tree go to $defs: a named struct used more
@@ -36,7 +36,7 @@ func plan(root *model.Type) (refs map[*model.Type]string, defs []defEntry) {
 	}
 	names := defNames(chosen)
 	for _, t := range chosen {
-		refs[t] = "#/$defs/" + escapeRef(names[t])
+		refs[t] = jsonpointer.DefRef(names[t])
 		defs = append(defs, defEntry{name: names[t], typ: t})
 	}
 	slices.SortFunc(defs, func(a, b defEntry) int { return strings.Compare(a.name, b.name) })
@@ -237,22 +237,4 @@ func identifier(s string) string {
 		}
 		return '_'
 	}, s)
-}
-
-// escapeRef turns a def name into a JSON Pointer token inside a URI fragment: "~" and "/"
-// as RFC 6901 says, then percent-encoding of anything a fragment cannot hold (non-ASCII
-// letters of Go identifiers).
-func escapeRef(name string) string {
-	name = strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
-	var b strings.Builder
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-			strings.IndexByte("-._~!$&'()*+,;=:@", c) >= 0 {
-			b.WriteByte(c)
-		} else {
-			fmt.Fprintf(&b, "%%%02X", c)
-		}
-	}
-	return b.String()
 }

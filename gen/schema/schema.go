@@ -23,6 +23,20 @@ func Input(t *model.Tool) []byte {
 	return document(throughPointers(t.Args), inputMode, false)
 }
 
+// InputDefs maps the name of each $defs entry of Input(t) to the named type it renders, so
+// that a JSON Pointer into the schema ("/$defs/units.Unit") leads back to the Go declaration.
+func InputDefs(t *model.Tool) map[string]*model.Type {
+	if t == nil || t.Args == nil {
+		return nil
+	}
+	_, defs := plan(throughPointers(t.Args))
+	out := make(map[string]*model.Type, len(defs))
+	for _, d := range defs {
+		out[d.name] = d.typ
+	}
+	return out
+}
+
 // Output returns the schema of a tool's structured result (t.Result != nil), else nil. It
 // describes what the generated encoder writes: see the package documentation for the rules.
 func Output(t *model.Tool) []byte {

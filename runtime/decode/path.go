@@ -3,6 +3,8 @@ package decode
 import (
 	"strconv"
 	"strings"
+
+	"github.com/toolgen-go/toolgen/internal/jsonpointer"
 )
 
 // Path is a JSON Pointer under construction. Each level is a value on the decoder's stack that
@@ -40,15 +42,5 @@ func (p *Path) write(b *strings.Builder) {
 		b.WriteString(strconv.Itoa(p.index))
 		return
 	}
-	// RFC 6901: "~" is written "~0" and "/" is written "~1".
-	for j := 0; j < len(p.key); j++ {
-		switch c := p.key[j]; c {
-		case '~':
-			b.WriteString("~0")
-		case '/':
-			b.WriteString("~1")
-		default:
-			b.WriteByte(c)
-		}
-	}
+	b.WriteString(jsonpointer.Escape(p.key))
 }

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/toolgen-go/toolgen/internal/jsonpointer"
 )
 
 // Parameter is one top-level argument of a tool, read from its input schema: what a model
@@ -116,16 +117,10 @@ func (r *schemaReader) resolve(s map[string]json.RawMessage) (json.RawMessage, b
 	if ref == "#" {
 		return r.raw, true
 	}
-	name, ok := strings.CutPrefix(ref, "#/$defs/")
-	if !ok || strings.Contains(name, "/") {
+	name, ok := jsonpointer.DefName(ref)
+	if !ok {
 		return nil, false
 	}
-	name, err := url.PathUnescape(name)
-	if err != nil {
-		return nil, false
-	}
-	// RFC 6901: "~1" is "/" and "~0" is "~", decoded in that order.
-	name = strings.ReplaceAll(strings.ReplaceAll(name, "~1", "/"), "~0", "~")
 	def, ok := r.defs[name]
 	return def, ok
 }
