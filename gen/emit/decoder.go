@@ -3,6 +3,7 @@ package emit
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/big"
 	"strconv"
 	"strings"
@@ -217,20 +218,22 @@ func (g *generator) object(t *model.Type, target lvalue, at pathVar, label strin
 	return []jen.Code{expectType(at, jen.Qual(decodePath, "Object"), "an object", loop)}, nil
 }
 
-// knownProps emits (once per struct type) the list of property names used in "did you mean"
-// hints, and returns a reference to it.
+// knownProps emits (once per struct type, named or not: an anonymous struct reached through a
+// named slice or map type is decoded inline wherever that type is used) the list of property
+// names used in "did you mean" hints, and returns a reference to it.
 func (g *generator) knownProps(t *model.Type) jen.Code {
+	if len(t.Fields) == 0 {
+		return jen.Nil()
+	}
+	if id, ok := g.props[t]; ok {
+		return jen.Id(id)
+	}
 	var names []jen.Code
 	for _, f := range t.Fields {
 		names = append(names, jen.Lit(f.JSONName))
 	}
-	if len(names) == 0 {
-		return jen.Nil()
-	}
 	id := "toolgenProps" + g.typeIdent(t)
-	if t.Named == nil {
-		id = fmt.Sprintf("toolgenProps%s%d", g.typeIdent(t), g.locals)
-	}
+	g.props[t] = id
 	g.decodeDecls = append(g.decodeDecls, decl{name: id, code: jen.Var().Id(id).Op("=").Index().String().Values(names...)})
 	return jen.Id(id)
 }
@@ -393,19 +396,7 @@ func (g *generator) stringValue(t *model.Type, c *model.Constraints, target lval
 
 // stringChecks renders the checks of the string keywords on the string variable v.
 func (g *generator) stringChecks(c *model.Constraints, v string, at pathVar) ([]jen.Code, error) {
-	var out []jen.Code
-	if c.MinLength != nil || c.MaxLength != nil {
-		n := "n" + v
-		out = append(out, jen.Id(n).Op(":=").Qual(decodePath, "RuneCount").Call(jen.Id(v)))
-		if c.MinLength != nil {
-			out = append(out, jen.If(jen.Id(n).Op("<").Lit(*c.MinLength)).Block(
-				jen.Id("ps").Dot("Length").Call(at.ptr(), jen.Lit("at least"), jen.Lit(*c.MinLength), jen.Id(n))))
-		}
-		if c.MaxLength != nil {
-			out = append(out, jen.If(jen.Id(n).Op(">").Lit(*c.MaxLength)).Block(
-				jen.Id("ps").Dot("Length").Call(at.ptr(), jen.Lit("at most"), jen.Lit(*c.MaxLength), jen.Id(n))))
-		}
-	}
+	out := lengthChecks(c, v, at)
 	if c.Pattern != "" {
 		fn, err := g.patternFunc(c.Pattern)
 		if err != nil {
@@ -441,18 +432,72 @@ func (g *generator) stringChecks(c *model.Constraints, v string, at pathVar) ([]
 	return out, nil
 }
 
-// formatFunc maps a format name to its checker in runtime/decode and the phrase messages use.
+// lengthChecks renders minLength and maxLength on the string variable v. They count code
+// points (decode.RuneCount; an invalid byte counts as one), and a code point is 1 to 4 bytes,
+// so a string of b bytes has between ceil(b/4) and b of them: the byte length settles most
+// strings, and only those it cannot settle are counted.
+//
+//   - minLength m can fail only when ceil(b/4) < m, that is b <= 4(m-1) (m = 1: b == 0);
+//   - maxLength M can fail only when b > M.
+func lengthChecks(c *model.Constraints, v string, at pathVar) []jen.Code {
+	min, max := c.MinLength, c.MaxLength
+	if min != nil && *min <= 0 {
+		min = nil // never fails
+	}
+	if min == nil && max == nil {
+		return nil
+	}
+	lenV := func() *jen.Statement { return jen.Len(jen.Id(v)) }
+	if min != nil && *min == 1 && max == nil {
+		// The one string shorter than a code point is the empty one.
+		return []jen.Code{jen.If(lenV().Op("==").Lit(0)).Block(
+			jen.Id("ps").Dot("Length").Call(at.ptr(), jen.Lit("at least"), jen.Lit(1), jen.Lit(0)))}
+	}
+	var maybe []jen.Code // the byte lengths for which a check may fail
+	always := false      // every byte length may fail: count every string
+	if min != nil {
+		switch {
+		case *min > math.MaxInt32/4: // 4(m-1) might not fit an int on 32-bit platforms
+			always = true
+		case max != nil && 4*(*min-1) >= *max: // no byte length passes both unseen
+			always = true
+		case *min == 1:
+			maybe = append(maybe, lenV().Op("==").Lit(0))
+		default:
+			maybe = append(maybe, lenV().Op("<=").Lit(4*(*min-1)))
+		}
+	}
+	if max != nil {
+		maybe = append(maybe, lenV().Op(">").Lit(*max))
+	}
+	n := "n" + v
+	body := []jen.Code{jen.Id(n).Op(":=").Qual(decodePath, "RuneCount").Call(jen.Id(v))}
+	if min != nil {
+		body = append(body, jen.If(jen.Id(n).Op("<").Lit(*min)).Block(
+			jen.Id("ps").Dot("Length").Call(at.ptr(), jen.Lit("at least"), jen.Lit(*min), jen.Id(n))))
+	}
+	if max != nil {
+		body = append(body, jen.If(jen.Id(n).Op(">").Lit(*max)).Block(
+			jen.Id("ps").Dot("Length").Call(at.ptr(), jen.Lit("at most"), jen.Lit(*max), jen.Id(n))))
+	}
+	if always {
+		return body
+	}
+	cond := maybe[0]
+	if len(maybe) == 2 {
+		cond = jen.Add(maybe[0]).Op("||").Add(maybe[1])
+	}
+	return []jen.Code{jen.If(cond).Block(body...)}
+}
+
+// formatFunc maps a format name to its checker in runtime/decode and the phrase messages use,
+// both read from runtime/decode's format registry.
 func formatFunc(format string) (fn, describe string, ok bool) {
 	_, describe, ok = decode.FormatFunc(format)
 	if !ok {
 		return "", "", false
 	}
-	names := map[string]string{
-		"date-time": "IsDateTime", "date": "IsDate", "time": "IsTime", "duration": "IsDuration",
-		"email": "IsEmail", "hostname": "IsHostname", "ipv4": "IsIPv4", "ipv6": "IsIPv6",
-		"uri": "IsURI", "uuid": "IsUUID",
-	}
-	fn, ok = names[format]
+	fn, ok = decode.FormatChecker(format)
 	return fn, describe, ok
 }
 
@@ -470,7 +515,7 @@ func (g *generator) patternFunc(expr string) (string, error) {
 		return "", fmt.Errorf("pattern %q: %w", expr, err)
 	}
 	g.patterns[expr] = name
-	g.patternDecls = append(g.patternDecls, jen.Commentf("%s matches %s.", name, strconv.Quote(expr)), code)
+	g.patternDecls = append(g.patternDecls, code)
 	return name, nil
 }
 
@@ -684,7 +729,7 @@ func (g *generator) numberChecks(c *model.Constraints, v jen.Code, integer, unsi
 			out = append(out, jen.If(jen.Add(v).Op("%").Add(goNumber(m)).Op("!=").Lit(0)).Block(
 				jen.Id("ps").Dot("Bound").Call(at.ptr(), jen.Lit("a multiple of"), jen.Lit(m.Text), got)))
 		} else {
-			out = append(out, jen.If(jen.Op("!").Qual(decodePath, "IsMultipleOf").Call(rawText(), jen.Lit(m.Text))).Block(
+			out = append(out, jen.If(jen.Op("!").Id(g.constant("toolgenMultiple", "MultipleOf", m.Text)).Dot("Divides").Call(rawText())).Block(
 				jen.Id("ps").Dot("Bound").Call(at.ptr(), jen.Lit("a multiple of"), jen.Lit(m.Text), got)))
 		}
 	}
@@ -784,10 +829,17 @@ func (g *generator) mapValue(t *model.Type, c *model.Constraints, target lvalue,
 	if err != nil {
 		return nil, err
 	}
+	// A string key always converts: the key is k itself, or k converted to the named key type,
+	// and there is no ok to test.
 	var keyConv jen.Code
+	stringKey := t.Key.Kind == model.KindString
 	switch t.Key.Kind {
 	case model.KindString:
-		keyConv = jen.List(jen.Id(key), jen.Id(ok)).Op(":=").List(jen.Qual(decodePath, "StringKey").Call(target.get(), jen.Id(k)), jen.True())
+		if t.Key.Named == nil {
+			key = k
+		} else {
+			keyConv = jen.Id(key).Op(":=").Qual(decodePath, "StringKey").Call(target.get(), jen.Id(k))
+		}
 	case model.KindInt:
 		min, max := intBounds(t.Key)
 		keyConv = jen.List(jen.Id(key), jen.Id(ok)).Op(":=").Qual(decodePath, "IntKey").Call(target.get(), jen.Id("ps"), pathVar(q).ptr(), jen.Id(k), min, max)
@@ -799,19 +851,32 @@ func (g *generator) mapValue(t *model.Type, c *model.Constraints, target lvalue,
 	default:
 		return nil, fmt.Errorf("internal error: map key kind %s at %s", t.Key.Kind, label)
 	}
+	dupCond := jen.Id(ok).Op("&&").Id("dup" + n)
+	if stringKey {
+		dupCond = jen.Id("dup" + n)
+	}
 	loopBody := []jen.Code{
 		jen.Id(k).Op(":=").String().Call(jen.Id(it).Dot("Key").Call()),
 		jen.Id(q).Op(":=").Add(at.call("Key", jen.Id(k))),
-		keyConv,
-		jen.If(jen.List(jen.Id("_"), jen.Id("dup"+n)).Op(":=").Add(target.get()).Index(jen.Id(key)), jen.Id(ok).Op("&&").Id("dup"+n)).Block(
+	}
+	if keyConv != nil {
+		loopBody = append(loopBody, keyConv)
+	}
+	loopBody = append(loopBody,
+		jen.If(jen.List(jen.Id("_"), jen.Id("dup"+n)).Op(":=").Add(target.get()).Index(jen.Id(key)), dupCond).Block(
 			jen.Id("ps").Dot("Duplicate").Call(jen.Op("&").Id(q)),
 			returnIfErr(jen.Id("d").Dot("Skip").Call()),
 			jen.Continue(),
 		),
 		jen.Id(e).Op(":=").Qual(decodePath, "MapElem").Call(target.get()),
-	}
+	)
 	loopBody = append(loopBody, elem...)
-	loopBody = append(loopBody, jen.If(jen.Id(ok)).Block(target.get().Index(jen.Id(key)).Op("=").Id(e)))
+	store := target.get().Index(jen.Id(key)).Op("=").Id(e)
+	if stringKey {
+		loopBody = append(loopBody, store)
+	} else {
+		loopBody = append(loopBody, jen.If(jen.Id(ok)).Block(store))
+	}
 	body := []jen.Code{
 		jen.List(jen.Id(it), jen.Err()).Op(":=").Id("d").Dot("ObjIter").Call(),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
@@ -870,7 +935,25 @@ func (g *generator) defaultValue(t *model.Type, lit *model.Literal) (jen.Code, e
 		if err := json.Unmarshal([]byte(lit.JSON), &s); err != nil {
 			return nil, fmt.Errorf("default %s is not a date-time string", lit.JSON)
 		}
-		return jen.Qual(decodePath, "MustTime").Call(jen.Lit(s)), nil
+		if _, err := time.Parse(time.RFC3339Nano, s); err != nil {
+			return nil, fmt.Errorf("default %s: %w", lit.JSON, err)
+		}
+		return jen.Id(g.constant("toolgenTime", "MustTime", s)), nil
 	}
 	return nil, fmt.Errorf("a default is not supported on a %s field", t.Kind)
+}
+
+// constant declares (once per text) a package-level variable holding the value decode.PARSE
+// makes of text, and returns its name: generated code parses a multipleOf decimal or a default
+// time once, at initialisation, rather than on every call.
+func (g *generator) constant(prefix, parse, text string) string {
+	key := parse + "\x00" + text
+	if name, ok := g.constants[key]; ok {
+		return name
+	}
+	g.constantCount[prefix]++
+	name := prefix + strconv.Itoa(g.constantCount[prefix])
+	g.constants[key] = name
+	g.decodeDecls = append(g.decodeDecls, decl{name: name, code: jen.Var().Id(name).Op("=").Qual(decodePath, parse).Call(jen.Lit(text))})
+	return name
 }

@@ -17,6 +17,12 @@ import (
 // encoders only ever see addressable values (locals, fields through pointers, slice items),
 // so named structs are passed to their encoder by pointer without a copy.
 func (g *generator) encodeValue(t *model.Type, v jen.Code) ([]jen.Code, error) {
+	return g.encodeValueOf(t, v, false)
+}
+
+// encodeValueOf is encodeValue; nonNil tells that the caller has checked that v is not nil (a
+// field behind its omitempty or omitzero guard), so no null branch is written for it.
+func (g *generator) encodeValueOf(t *model.Type, v jen.Code, nonNil bool) ([]jen.Code, error) {
 	// asIs converts v to the writer's parameter type unless it already has it.
 	asIs := func(kind model.Kind, bits int, typ *jen.Statement) jen.Code {
 		if t.Named == nil && t.Kind == kind && t.Bits == bits {
@@ -25,11 +31,24 @@ func (g *generator) encodeValue(t *model.Type, v jen.Code) ([]jen.Code, error) {
 		return typ.Call(v)
 	}
 	w := func(method string, args ...jen.Code) jen.Code { return jen.Id("w").Dot(method).Call(args...) }
-	ifNil := func(body ...jen.Code) jen.Code {
-		return jen.If(jen.Add(v).Op("==").Nil()).Block(w("Null")).Else().Block(body...)
+	ifNil := func(body ...jen.Code) []jen.Code {
+		if nonNil {
+			return body
+		}
+		return []jen.Code{jen.If(jen.Add(v).Op("==").Nil()).Block(w("Null")).Else().Block(body...)}
 	}
 	switch t.Kind {
 	case model.KindPointer:
+		if nonNil {
+			if t.Elem.Kind == model.KindStruct && t.Elem.Named != nil {
+				name, err := g.structEncoder(t.Elem)
+				if err != nil {
+					return nil, err
+				}
+				return []jen.Code{jen.Id(name).Call(jen.Id("w"), v)}, nil
+			}
+			return g.encodeValue(t.Elem, jen.Parens(jen.Op("*").Add(v)))
+		}
 		n := g.local()
 		if t.Elem.Kind == model.KindStruct && t.Elem.Named != nil {
 			// The struct's encoder takes the pointer itself.
@@ -56,7 +75,7 @@ func (g *generator) encodeValue(t *model.Type, v jen.Code) ([]jen.Code, error) {
 	case model.KindFloat:
 		return []jen.Code{w("Float", asIs(model.KindFloat, 64, jen.Float64()), jen.Lit(t.Bits))}, nil
 	case model.KindBytes:
-		return []jen.Code{ifNil(w("Bytes64", v))}, nil
+		return ifNil(w("Bytes64", v)), nil
 	case model.KindTime:
 		return []jen.Code{w("Time", v)}, nil
 	case model.KindDuration:
@@ -95,7 +114,7 @@ func (g *generator) encodeValue(t *model.Type, v jen.Code) ([]jen.Code, error) {
 		if t.Kind == model.KindArray {
 			return loop, nil
 		}
-		return []jen.Code{ifNil(loop...)}, nil
+		return ifNil(loop...), nil
 	case model.KindMap:
 		n := g.local()
 		k, e := "k"+n, "e"+n
@@ -117,7 +136,7 @@ func (g *generator) encodeValue(t *model.Type, v jen.Code) ([]jen.Code, error) {
 			body := append([]jen.Code{w("Field", jen.Id(k).Dot("Name")), jen.Id(e).Op(":=").Add(v).Index(jen.Id(k).Dot("Key"))}, elem...)
 			loop = jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual(encodePath, sorted).Call(args...)).Block(body...)
 		}
-		return []jen.Code{ifNil(w("ObjStart"), loop, w("ObjEnd"))}, nil
+		return ifNil(w("ObjStart"), loop, w("ObjEnd")), nil
 	}
 	return nil, fmt.Errorf("internal error: no encoder for %s", t.Kind)
 }
@@ -161,13 +180,14 @@ func (g *generator) encodeObject(t *model.Type, v jen.Code) ([]jen.Code, error) 
 			}
 		}
 		field := access.Clone().Dot(f.GoName)
-		value, err := g.encodeValue(f.Type, field)
+		omit, nonNil := g.omitCondition(f, field)
+		value, err := g.encodeValueOf(f.Type, field, nonNil)
 		if err != nil {
 			return nil, fmt.Errorf("field %s: %w", f.GoName, err)
 		}
 		write := append([]jen.Code{jen.Id("w").Dot("Field").Call(jen.Lit(f.JSONName))}, value...)
-		if cond := omitCondition(f, field); cond != nil {
-			guards = append(guards, cond)
+		if omit != nil {
+			guards = append(guards, omit)
 		}
 		if len(guards) == 0 {
 			out = append(out, write...)
@@ -183,14 +203,53 @@ func (g *generator) encodeObject(t *model.Type, v jen.Code) ([]jen.Code, error) 
 }
 
 // omitCondition renders the condition under which an omitempty or omitzero field is written,
-// or nil when it always is. Scalars and pointers are empty exactly when they are zero; the two
-// options differ on containers (omitempty: no items; omitzero: nil) and structs (omitempty
-// never omits them; omitzero asks IsZero).
-func omitCondition(f *model.Field, v *jen.Statement) jen.Code {
-	if !f.OmitEmpty && !f.OmitZero {
-		return nil
+// or nil when it always is, as encoding/json decides: omitempty leaves out false, 0, "", nil
+// pointers and interfaces, and empty slices, maps and arrays (never a struct); omitzero leaves
+// out what IsZero() reports when the type has that method, and the zero value otherwise. With
+// both, either leaves the field out. nonNil reports that the condition implies v != nil.
+func (g *generator) omitCondition(f *model.Field, v *jen.Statement) (cond jen.Code, nonNil bool) {
+	var conds []jen.Code
+	if f.OmitEmpty {
+		if c := emptyCondition(f.Type, v); c != nil {
+			conds = append(conds, c)
+		}
 	}
-	t := f.Type
+	if f.OmitZero {
+		c := g.zeroCondition(f.Type, v)
+		switch {
+		case len(conds) == 0:
+			conds = append(conds, c)
+		case fmt.Sprintf("%#v", c) == fmt.Sprintf("%#v", conds[0]):
+			// The two agree (scalars without an IsZero method): written once.
+		case f.Type.Kind == model.KindPointer:
+			conds = []jen.Code{c} // v != nil && !v.IsZero() implies v != nil
+		case !f.Type.IsZeroMethod && (f.Type.Kind == model.KindSlice || f.Type.Kind == model.KindMap ||
+			f.Type.Kind == model.KindBytes || f.Type.Kind == model.KindRawJSON):
+			// len(v) != 0 implies v != nil.
+		default:
+			conds = append(conds, c)
+		}
+	}
+	if len(conds) == 0 {
+		return nil, false
+	}
+	cond = conds[0]
+	if len(conds) == 2 {
+		cond = jen.Add(conds[0]).Op("&&").Add(conds[1])
+	}
+	switch f.Type.Kind {
+	case model.KindPointer:
+		nonNil = true // v != nil, alone or before && !v.IsZero()
+	case model.KindSlice, model.KindMap, model.KindBytes:
+		// len(v) != 0 and v != nil exclude nil; the IsZero method of a named slice or map
+		// alone does not.
+		nonNil = f.OmitEmpty || !f.Type.IsZeroMethod
+	}
+	return cond, nonNil
+}
+
+// emptyCondition renders `v is not empty` for omitempty, or nil when v never is.
+func emptyCondition(t *model.Type, v *jen.Statement) jen.Code {
 	switch t.Kind {
 	case model.KindString:
 		return jen.Add(v.Clone()).Op("!=").Lit("")
@@ -200,21 +259,42 @@ func omitCondition(f *model.Field, v *jen.Statement) jen.Code {
 		return jen.Add(v.Clone()).Op("!=").Lit(0)
 	case model.KindPointer, model.KindAny:
 		return jen.Add(v.Clone()).Op("!=").Nil()
+	case model.KindSlice, model.KindMap, model.KindBytes, model.KindRawJSON, model.KindArray:
+		return jen.Len(v.Clone()).Op("!=").Lit(0)
 	}
-	if f.OmitEmpty {
-		switch t.Kind {
-		case model.KindSlice, model.KindMap, model.KindBytes, model.KindRawJSON, model.KindArray:
-			return jen.Len(v.Clone()).Op("!=").Lit(0)
-		}
-		if !f.OmitZero {
-			return nil
-		}
-	}
-	switch t.Kind {
-	case model.KindSlice, model.KindMap, model.KindBytes, model.KindRawJSON:
-		return jen.Add(v.Clone()).Op("!=").Nil()
-	case model.KindTime:
+	return nil
+}
+
+// zeroCondition renders `v is not zero` for omitzero: !v.IsZero() when the type has the
+// method, else a comparison with the zero value; reflection (encode.IsZero) only for a type
+// that == cannot compare.
+func (g *generator) zeroCondition(t *model.Type, v *jen.Statement) jen.Code {
+	if t.IsZeroMethod || t.Kind == model.KindTime {
 		return jen.Op("!").Add(v.Clone()).Dot("IsZero").Call()
 	}
-	return jen.Op("!").Qual(encodePath, "IsZero").Call(v.Clone())
+	switch t.Kind {
+	case model.KindString, model.KindBool, model.KindInt, model.KindUint, model.KindFloat, model.KindDuration:
+		return emptyCondition(t, v) // for scalars, zero and empty are the same
+	case model.KindPointer:
+		// encoding/json: a nil pointer, or one whose IsZero (of *T, so of T too) says so.
+		if e := t.Elem; e.IsZeroMethod || e.Kind == model.KindTime {
+			return jen.Add(v.Clone()).Op("!=").Nil().Op("&&").Op("!").Add(v.Clone()).Dot("IsZero").Call()
+		}
+		return jen.Add(v.Clone()).Op("!=").Nil()
+	case model.KindAny, model.KindSlice, model.KindMap, model.KindBytes, model.KindRawJSON:
+		return jen.Add(v.Clone()).Op("!=").Nil()
+	}
+	if !t.Comparable {
+		return jen.Op("!").Qual(encodePath, "IsZero").Call(v.Clone())
+	}
+	// == with the zero value is what reflect.Value.IsZero computes for a comparable type. A
+	// named struct or an array is spelled as a composite literal; other types (unnamed
+	// structs, which cannot be spelled, and TextMarshalers of any shape) go through a generic
+	// helper, which neither boxes nor reflects.
+	if t.Kind == model.KindStruct && t.Named != nil || t.Kind == model.KindArray {
+		if typ, err := g.typeExpr(t); err == nil {
+			return jen.Add(v.Clone()).Op("!=").Parens(jen.Add(typ).Values())
+		}
+	}
+	return jen.Op("!").Qual(encodePath, "IsZeroValue").Call(v.Clone())
 }

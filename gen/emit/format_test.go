@@ -1,6 +1,8 @@
 package emit
 
 import (
+	"reflect"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -17,8 +19,15 @@ func TestFormatTablesAgree(t *testing.T) {
 		t.Errorf("runtime/decode supports %v, the annotations registry lists %v", got, registry)
 	}
 	for _, name := range annotations.Formats {
-		if fn, describe, ok := formatFunc(name); !ok || fn == "" || describe == "" {
+		fn, describe, ok := formatFunc(name)
+		if !ok || fn == "" || describe == "" {
 			t.Errorf("format %q has no checker in the emitter's table", name)
+			continue
+		}
+		// The name generated code calls is the function the registry checks with.
+		check, _, _ := decode.FormatFunc(name)
+		if got := runtime.FuncForPC(reflect.ValueOf(check).Pointer()).Name(); got != decodePath+"."+fn {
+			t.Errorf("format %q: generated code calls decode.%s, the registry checks with %s", name, fn, got)
 		}
 	}
 }

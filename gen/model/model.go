@@ -231,6 +231,14 @@ type Type struct {
 	// TextMarshal is set for KindText when the type also implements encoding.TextMarshaler, so
 	// the result encoder can write it back as a string.
 	TextMarshal bool
+
+	// Comparable is set when values of the type can be compared with == (go/types.Comparable,
+	// unexported and `json:"-"` fields included): the result encoder tests omitzero by
+	// comparing with the zero value, as reflect.Value.IsZero does, without reflection.
+	Comparable bool
+	// IsZeroMethod is set when the type, or its pointer, has an IsZero() bool method (not set
+	// on pointer types): encoding/json's omitzero calls it instead of comparing.
+	IsZeroMethod bool
 }
 
 // Field is one JSON property of a struct type.

@@ -64,6 +64,9 @@ var (
 	textMarshaler   = methodIface("MarshalText", false)
 	jsonUnmarshaler = methodIface("UnmarshalJSON", true)
 	jsonMarshaler   = methodIface("MarshalJSON", false)
+	// isZeroer is interface{ IsZero() bool }, which encoding/json's omitzero calls.
+	isZeroer = types.NewInterfaceType([]*types.Func{types.NewFunc(token.NoPos, nil, "IsZero",
+		types.NewSignatureType(nil, nil, nil, nil, types.NewTuple(types.NewVar(token.NoPos, nil, "", types.Typ[types.Bool])), false))}, nil).Complete()
 )
 
 // methodIface builds interface{ Unmarshal…([]byte) error } (in) or
@@ -172,6 +175,10 @@ func (p *parser) fill(mt *model.Type, t, u types.Type, syn ast.Expr, s *site) bo
 	// A pointer is T or null: its target is checked when the pointer case converts it (the
 	// method set of *T includes T's pointer methods, which would otherwise match here).
 	_, isPointer := t.(*types.Pointer)
+	mt.Comparable = types.Comparable(t)
+	if _, ptrKind := u.(*types.Pointer); !ptrKind {
+		mt.IsZeroMethod, _ = implements(t, isZeroer)
+	}
 	if !isBasic && !isPointer {
 		if ok, ptr := implements(t, textUnmarshaler); ok {
 			mt.Kind = model.KindText

@@ -20,21 +20,22 @@ import (
 type formatSpec struct {
 	check    func(string) bool
 	describe string
+	name     string // of check, which generated code calls
 }
 
 // formats is the registry of every format name a `format=` constraint may use; FormatFunc reads
 // it, and its keys are the names DESIGN.md lists.
 var formats = map[string]formatSpec{
-	"date-time": {IsDateTime, `an RFC 3339 date-time such as "2024-01-02T15:04:05Z"`},
-	"date":      {IsDate, `an RFC 3339 full-date such as "2024-01-02"`},
-	"time":      {IsTime, `an RFC 3339 full-time such as "15:04:05Z"`},
-	"duration":  {IsDuration, `an ISO 8601 duration such as "P3DT4H30M"`},
-	"email":     {IsEmail, `an email address such as "user@example.com"`},
-	"hostname":  {IsHostname, `a hostname such as "api.example.com"`},
-	"ipv4":      {IsIPv4, `an IPv4 address such as "192.0.2.1"`},
-	"ipv6":      {IsIPv6, `an IPv6 address such as "2001:db8::1"`},
-	"uri":       {IsURI, `an absolute URI such as "https://example.com/path"`},
-	"uuid":      {IsUUID, `a UUID such as "123e4567-e89b-12d3-a456-426614174000"`},
+	"date-time": {IsDateTime, `an RFC 3339 date-time such as "2024-01-02T15:04:05Z"`, "IsDateTime"},
+	"date":      {IsDate, `an RFC 3339 full-date such as "2024-01-02"`, "IsDate"},
+	"time":      {IsTime, `an RFC 3339 full-time such as "15:04:05Z"`, "IsTime"},
+	"duration":  {IsDuration, `an ISO 8601 duration such as "P3DT4H30M"`, "IsDuration"},
+	"email":     {IsEmail, `an email address such as "user@example.com"`, "IsEmail"},
+	"hostname":  {IsHostname, `a hostname such as "api.example.com"`, "IsHostname"},
+	"ipv4":      {IsIPv4, `an IPv4 address such as "192.0.2.1"`, "IsIPv4"},
+	"ipv6":      {IsIPv6, `an IPv6 address such as "2001:db8::1"`, "IsIPv6"},
+	"uri":       {IsURI, `an absolute URI such as "https://example.com/path"`, "IsURI"},
+	"uuid":      {IsUUID, `a UUID such as "123e4567-e89b-12d3-a456-426614174000"`, "IsUUID"},
 }
 
 // FormatFunc returns the checker for a JSON Schema format name and a short phrase describing a
@@ -43,6 +44,14 @@ var formats = map[string]formatSpec{
 func FormatFunc(name string) (check func(string) bool, describe string, ok bool) {
 	spec, ok := formats[name]
 	return spec.check, spec.describe, ok
+}
+
+// FormatChecker returns the name of the exported function of this package that checks a
+// format, which generated code calls (IsDateTime for "date-time"); ok is false for a name
+// toolgen does not support.
+func FormatChecker(name string) (fn string, ok bool) {
+	spec, ok := formats[name]
+	return spec.name, ok
 }
 
 // FormatNames returns the supported format names, sorted.

@@ -218,3 +218,11 @@ func Finish(w *Writer, tool string) runtime.Result {
 	}
 	return res
 }
+
+// IsZeroValue reports whether v is its type's zero value, compared with == as
+// reflect.Value.IsZero does for a comparable type, without boxing v: generated code calls it
+// for omitzero fields of comparable types it cannot spell, such as unnamed structs.
+func IsZeroValue[T comparable](v T) bool {
+	var zero T
+	return v == zero
+}

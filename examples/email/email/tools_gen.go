@@ -180,12 +180,14 @@ func toolgenDecodeSendEmailArgs(d *decode.Decoder, p *decode.Path, v *SendEmailA
 				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
 					return err
 				} else if ok5 {
-					ns5 := decode.RuneCount(s5)
-					if ns5 < 1 {
-						ps.Length(&q4, "at least", 1, ns5)
-					}
-					if ns5 > 200 {
-						ps.Length(&q4, "at most", 200, ns5)
+					if len(s5) == 0 || len(s5) > 200 {
+						ns5 := decode.RuneCount(s5)
+						if ns5 < 1 {
+							ps.Length(&q4, "at least", 1, ns5)
+						}
+						if ns5 > 200 {
+							ps.Length(&q4, "at most", 200, ns5)
+						}
 					}
 					v.Subject = s5
 				}
@@ -201,12 +203,14 @@ func toolgenDecodeSendEmailArgs(d *decode.Decoder, p *decode.Path, v *SendEmailA
 				if s7, ok7, err := decode.ReadString(d, ps, &q6); err != nil {
 					return err
 				} else if ok7 {
-					ns7 := decode.RuneCount(s7)
-					if ns7 < 1 {
-						ps.Length(&q6, "at least", 1, ns7)
-					}
-					if ns7 > 10000 {
-						ps.Length(&q6, "at most", 10000, ns7)
+					if len(s7) == 0 || len(s7) > 10000 {
+						ns7 := decode.RuneCount(s7)
+						if ns7 < 1 {
+							ps.Length(&q6, "at least", 1, ns7)
+						}
+						if ns7 > 10000 {
+							ps.Length(&q6, "at most", 10000, ns7)
+						}
 					}
 					v.Body = s7
 				}

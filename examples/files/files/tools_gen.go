@@ -334,9 +334,11 @@ func toolgenDecodeListDirArgs(d *decode.Decoder, p *decode.Path, v *ListDirArgs,
 				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
 					return err
 				} else if ok3 {
-					ns3 := decode.RuneCount(s3)
-					if ns3 > 1024 {
-						ps.Length(&q2, "at most", 1024, ns3)
+					if len(s3) > 1024 {
+						ns3 := decode.RuneCount(s3)
+						if ns3 > 1024 {
+							ps.Length(&q2, "at most", 1024, ns3)
+						}
 					}
 					v.Path = s3
 				}
@@ -382,12 +384,14 @@ func toolgenDecodeReadFileArgs(d *decode.Decoder, p *decode.Path, v *ReadFileArg
 				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
 					return err
 				} else if ok3 {
-					ns3 := decode.RuneCount(s3)
-					if ns3 < 1 {
-						ps.Length(&q2, "at least", 1, ns3)
-					}
-					if ns3 > 1024 {
-						ps.Length(&q2, "at most", 1024, ns3)
+					if len(s3) == 0 || len(s3) > 1024 {
+						ns3 := decode.RuneCount(s3)
+						if ns3 < 1 {
+							ps.Length(&q2, "at least", 1, ns3)
+						}
+						if ns3 > 1024 {
+							ps.Length(&q2, "at most", 1024, ns3)
+						}
 					}
 					v.Path = s3
 				}
@@ -433,12 +437,14 @@ func toolgenDecodeWriteFileArgs(d *decode.Decoder, p *decode.Path, v *WriteFileA
 				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
 					return err
 				} else if ok3 {
-					ns3 := decode.RuneCount(s3)
-					if ns3 < 1 {
-						ps.Length(&q2, "at least", 1, ns3)
-					}
-					if ns3 > 1024 {
-						ps.Length(&q2, "at most", 1024, ns3)
+					if len(s3) == 0 || len(s3) > 1024 {
+						ns3 := decode.RuneCount(s3)
+						if ns3 < 1 {
+							ps.Length(&q2, "at least", 1, ns3)
+						}
+						if ns3 > 1024 {
+							ps.Length(&q2, "at most", 1024, ns3)
+						}
 					}
 					v.Path = s3
 				}
@@ -454,9 +460,11 @@ func toolgenDecodeWriteFileArgs(d *decode.Decoder, p *decode.Path, v *WriteFileA
 				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
 					return err
 				} else if ok5 {
-					ns5 := decode.RuneCount(s5)
-					if ns5 > 100000 {
-						ps.Length(&q4, "at most", 100000, ns5)
+					if len(s5) > 100000 {
+						ns5 := decode.RuneCount(s5)
+						if ns5 > 100000 {
+							ps.Length(&q4, "at most", 100000, ns5)
+						}
 					}
 					v.Content = s5
 				}

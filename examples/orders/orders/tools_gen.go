@@ -418,9 +418,11 @@ func toolgenDecodeCreateOrderArgs(d *decode.Decoder, p *decode.Path, v *CreateOr
 				if s7, ok7, err := decode.ReadString(d, ps, &q6); err != nil {
 					return err
 				} else if ok7 {
-					ns7 := decode.RuneCount(s7)
-					if ns7 > 2000 {
-						ps.Length(&q6, "at most", 2000, ns7)
+					if len(s7) > 2000 {
+						ns7 := decode.RuneCount(s7)
+						if ns7 > 2000 {
+							ps.Length(&q6, "at most", 2000, ns7)
+						}
 					}
 					v.Notes = s7
 				}
@@ -472,12 +474,14 @@ func toolgenDecodeCustomer(d *decode.Decoder, p *decode.Path, v *Customer, ps *d
 				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
 					return err
 				} else if ok3 {
-					ns3 := decode.RuneCount(s3)
-					if ns3 < 1 {
-						ps.Length(&q2, "at least", 1, ns3)
-					}
-					if ns3 > 64 {
-						ps.Length(&q2, "at most", 64, ns3)
+					if len(s3) == 0 || len(s3) > 64 {
+						ns3 := decode.RuneCount(s3)
+						if ns3 < 1 {
+							ps.Length(&q2, "at least", 1, ns3)
+						}
+						if ns3 > 64 {
+							ps.Length(&q2, "at most", 64, ns3)
+						}
 					}
 					v.ID = s3
 				}
@@ -493,12 +497,14 @@ func toolgenDecodeCustomer(d *decode.Decoder, p *decode.Path, v *Customer, ps *d
 				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
 					return err
 				} else if ok5 {
-					ns5 := decode.RuneCount(s5)
-					if ns5 < 1 {
-						ps.Length(&q4, "at least", 1, ns5)
-					}
-					if ns5 > 200 {
-						ps.Length(&q4, "at most", 200, ns5)
+					if len(s5) == 0 || len(s5) > 200 {
+						ns5 := decode.RuneCount(s5)
+						if ns5 < 1 {
+							ps.Length(&q4, "at least", 1, ns5)
+						}
+						if ns5 > 200 {
+							ps.Length(&q4, "at most", 200, ns5)
+						}
 					}
 					v.Name = s5
 				}
@@ -631,12 +637,14 @@ func toolgenDecodeItem(d *decode.Decoder, p *decode.Path, v *Item, ps *decode.Pr
 				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
 					return err
 				} else if ok5 {
-					ns5 := decode.RuneCount(s5)
-					if ns5 < 1 {
-						ps.Length(&q4, "at least", 1, ns5)
-					}
-					if ns5 > 200 {
-						ps.Length(&q4, "at most", 200, ns5)
+					if len(s5) == 0 || len(s5) > 200 {
+						ns5 := decode.RuneCount(s5)
+						if ns5 < 1 {
+							ps.Length(&q4, "at least", 1, ns5)
+						}
+						if ns5 > 200 {
+							ps.Length(&q4, "at most", 200, ns5)
+						}
 					}
 					v.Name = s5
 				}
@@ -702,12 +710,14 @@ func toolgenDecodeItem(d *decode.Decoder, p *decode.Path, v *Item, ps *decode.Pr
 						if s12, ok12, err := decode.ReadString(d, ps, &q11); err != nil {
 							return err
 						} else if ok12 {
-							ns12 := decode.RuneCount(s12)
-							if ns12 < 1 {
-								ps.Length(&q11, "at least", 1, ns12)
-							}
-							if ns12 > 32 {
-								ps.Length(&q11, "at most", 32, ns12)
+							if len(s12) == 0 || len(s12) > 32 {
+								ns12 := decode.RuneCount(s12)
+								if ns12 < 1 {
+									ps.Length(&q11, "at least", 1, ns12)
+								}
+								if ns12 > 32 {
+									ps.Length(&q11, "at most", 32, ns12)
+								}
 							}
 							(*e11) = s12
 						}
@@ -855,8 +865,7 @@ func toolgenDecodeListOrdersArgs(d *decode.Decoder, p *decode.Path, v *ListOrder
 					for it11.Next() {
 						k11 := string(it11.Key())
 						q11 := q10.Key(k11)
-						key11, ok11 := decode.StringKey(v.Customers, k11), true
-						if _, dup11 := v.Customers[key11]; ok11 && dup11 {
+						if _, dup11 := v.Customers[k11]; dup11 {
 							ps.Duplicate(&q11)
 							if err := d.Skip(); err != nil {
 								return err
@@ -872,9 +881,7 @@ func toolgenDecodeListOrdersArgs(d *decode.Decoder, p *decode.Path, v *ListOrder
 							}
 							e11 = int(n12)
 						}
-						if ok11 {
-							v.Customers[key11] = e11
-						}
+						v.Customers[k11] = e11
 					}
 					if err := it11.Err(); err != nil {
 						return err
@@ -938,12 +945,14 @@ func toolgenDecodeShipping(d *decode.Decoder, p *decode.Path, v *Shipping, ps *d
 						if s4, ok4, err := decode.ReadString(d, ps, &q3); err != nil {
 							return err
 						} else if ok4 {
-							ns4 := decode.RuneCount(s4)
-							if ns4 < 1 {
-								ps.Length(&q3, "at least", 1, ns4)
-							}
-							if ns4 > 100 {
-								ps.Length(&q3, "at most", 100, ns4)
+							if len(s4) == 0 || len(s4) > 100 {
+								ns4 := decode.RuneCount(s4)
+								if ns4 < 1 {
+									ps.Length(&q3, "at least", 1, ns4)
+								}
+								if ns4 > 100 {
+									ps.Length(&q3, "at most", 100, ns4)
+								}
 							}
 							(*e3) = s4
 						}
@@ -970,12 +979,14 @@ func toolgenDecodeShipping(d *decode.Decoder, p *decode.Path, v *Shipping, ps *d
 				if s6, ok6, err := decode.ReadString(d, ps, &q5); err != nil {
 					return err
 				} else if ok6 {
-					ns6 := decode.RuneCount(s6)
-					if ns6 < 1 {
-						ps.Length(&q5, "at least", 1, ns6)
-					}
-					if ns6 > 100 {
-						ps.Length(&q5, "at most", 100, ns6)
+					if len(s6) == 0 || len(s6) > 100 {
+						ns6 := decode.RuneCount(s6)
+						if ns6 < 1 {
+							ps.Length(&q5, "at least", 1, ns6)
+						}
+						if ns6 > 100 {
+							ps.Length(&q5, "at most", 100, ns6)
+						}
 					}
 					v.City = s6
 				}
@@ -991,12 +1002,14 @@ func toolgenDecodeShipping(d *decode.Decoder, p *decode.Path, v *Shipping, ps *d
 				if s8, ok8, err := decode.ReadString(d, ps, &q7); err != nil {
 					return err
 				} else if ok8 {
-					ns8 := decode.RuneCount(s8)
-					if ns8 < 1 {
-						ps.Length(&q7, "at least", 1, ns8)
-					}
-					if ns8 > 20 {
-						ps.Length(&q7, "at most", 20, ns8)
+					if len(s8) == 0 || len(s8) > 20 {
+						ns8 := decode.RuneCount(s8)
+						if ns8 < 1 {
+							ps.Length(&q7, "at least", 1, ns8)
+						}
+						if ns8 > 20 {
+							ps.Length(&q7, "at most", 20, ns8)
+						}
 					}
 					v.PostalCode = s8
 				}
@@ -1123,15 +1136,11 @@ func toolgenEncodeItem(w *encode.Writer, v *Item) {
 	w.Float(v.Price, 64)
 	if len(v.Tags) != 0 {
 		w.Field("tags")
-		if v.Tags == nil {
-			w.Null()
-		} else {
-			w.ArrStart()
-			for i11 := range v.Tags {
-				w.String(v.Tags[i11])
-			}
-			w.ArrEnd()
+		w.ArrStart()
+		for i11 := range v.Tags {
+			w.String(v.Tags[i11])
 		}
+		w.ArrEnd()
 	}
 	w.ObjEnd()
 }
@@ -1153,17 +1162,13 @@ func toolgenEncodeOrder(w *encode.Writer, v *Order) {
 	toolgenEncodeCreateOrderArgs(w, &v.Request)
 	if len(v.Labels) != 0 {
 		w.Field("labels")
-		if v.Labels == nil {
-			w.Null()
-		} else {
-			w.ObjStart()
-			for _, k2 := range encode.SortedStringKeys(v.Labels) {
-				w.Field(string(k2))
-				e2 := v.Labels[k2]
-				w.String(e2)
-			}
-			w.ObjEnd()
+		w.ObjStart()
+		for _, k2 := range encode.SortedStringKeys(v.Labels) {
+			w.Field(string(k2))
+			e2 := v.Labels[k2]
+			w.String(e2)
 		}
+		w.ObjEnd()
 	}
 	w.Field("tracking")
 	if p3 := v.Tracking; p3 == nil {
@@ -1213,8 +1218,6 @@ func toolgenEncodeShipping(w *encode.Writer, v *Shipping) {
 	w.String(string(v.Country))
 	w.ObjEnd()
 }
-
-// toolgenPattern1 matches "^ord-[0-9]+$".
 
 // toolgenPattern1 reports whether s contains a match of the regular expression `^ord-[0-9]+$`,
 // as regexp.MatchString does. toolgen compiled the expression to a finite automaton
@@ -1295,8 +1298,6 @@ s5:
 		return false
 	}
 }
-
-// toolgenPattern2 matches "^[A-Z]{3}-[0-9]{4}$".
 
 // toolgenPattern2 reports whether s contains a match of the regular expression `^[A-Z]{3}-[0-9]{4}$`,
 // as regexp.MatchString does. toolgen compiled the expression to a finite automaton

@@ -149,9 +149,8 @@ func toolgenDecodeWeatherArgs(d *decode.Decoder, p *decode.Path, v *WeatherArgs,
 				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
 					return err
 				} else if ok3 {
-					ns3 := decode.RuneCount(s3)
-					if ns3 < 1 {
-						ps.Length(&q2, "at least", 1, ns3)
+					if len(s3) == 0 {
+						ps.Length(&q2, "at least", 1, 0)
 					}
 					v.City = s3
 				}
@@ -242,15 +241,11 @@ func toolgenEncodeWeather(w *encode.Writer, v *Weather) {
 	w.String(v.Conditions)
 	if len(v.Forecast) != 0 {
 		w.Field("forecast")
-		if v.Forecast == nil {
-			w.Null()
-		} else {
-			w.ArrStart()
-			for i1 := range v.Forecast {
-				toolgenEncodeDay(w, &v.Forecast[i1])
-			}
-			w.ArrEnd()
+		w.ArrStart()
+		for i1 := range v.Forecast {
+			toolgenEncodeDay(w, &v.Forecast[i1])
 		}
+		w.ArrEnd()
 	}
 	w.ObjEnd()
 }
