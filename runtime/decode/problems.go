@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolgen-go/toolgen/internal/suggest"
 	"github.com/toolgen-go/toolgen/runtime"
@@ -29,24 +30,8 @@ func (ps *Problems) Add(p *Path, message string) {
 	ps.list = append(ps.list, runtime.Problem{Path: p.String(), Message: message})
 }
 
-// Addf records a formatted problem at p.
-func (ps *Problems) Addf(p *Path, format string, args ...any) {
-	ps.Add(p, fmt.Sprintf(format, args...))
-}
-
 // Len is the number of problems found, including those beyond MaxProblems.
 func (ps *Problems) Len() int { return len(ps.list) + ps.dropped }
-
-// Merge records problems found elsewhere (a Validate method) after those already found.
-func (ps *Problems) Merge(problems []runtime.Problem) {
-	for _, p := range problems {
-		if len(ps.list) >= MaxProblems {
-			ps.dropped++
-			continue
-		}
-		ps.list = append(ps.list, p)
-	}
-}
 
 // Err returns nil when no problem was found, else an *runtime.ArgsError listing them.
 func (ps *Problems) Err() error {
@@ -108,11 +93,16 @@ func quoteList(names []string) string {
 	return b.String()
 }
 
-// Shown renders a received value for a message: short values verbatim, long ones cut.
+// Shown renders a received value for a message: short values verbatim, long ones cut, never
+// inside a character, so the model reads valid UTF-8.
 func Shown(raw []byte) string {
 	const limit = 40
 	if len(raw) <= limit {
 		return string(raw)
 	}
-	return string(raw[:limit]) + "…"
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(raw[cut]) {
+		cut--
+	}
+	return string(raw[:cut]) + "…"
 }

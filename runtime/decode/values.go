@@ -285,11 +285,11 @@ func IsMultipleOf(raw []byte, m string) bool {
 	return x.Quo(x, y).IsInt()
 }
 
-// CompareNumber compares the JSON number raw with the decimal limit exactly, as JSON Schema
+// compareNumber compares the JSON number raw with the decimal limit exactly, as JSON Schema
 // validators do, and returns -1, 0 or +1. A float64 comparison is exact except when raw and
 // limit round to the same float64 (5.000000000000000000001 and 5, 1e-400 and 0), so generated
 // code needs it only then. Text that is not a number compares as equal.
-func CompareNumber(raw []byte, limit string) int {
+func compareNumber(raw []byte, limit string) int {
 	x, ok1 := new(big.Rat).SetString(string(raw))
 	y, ok2 := new(big.Rat).SetString(limit)
 	if !ok1 || !ok2 {
@@ -309,7 +309,7 @@ func CompareFloat(v float64, raw []byte, limit float64, limitText string) int {
 	case v > limit:
 		return 1
 	}
-	return CompareNumber(raw, limitText)
+	return compareNumber(raw, limitText)
 }
 
 // ReadTime reads an RFC 3339 date-time string.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/toolgen-go/toolgen/runtime"
 )
@@ -215,8 +216,8 @@ func TestCompareNumberIsExact(t *testing.T) {
 		{"1e-400", "0", 1}, {"-1e-400", "0", -1}, {"-0", "0", 0}, {"0.1", "0.1", 0}, {"1e2", "100", 0},
 		{"x", "1", 0},
 	} {
-		if got := CompareNumber([]byte(c.raw), c.limit); got != c.want {
-			t.Errorf("CompareNumber(%s, %s) = %d, want %d", c.raw, c.limit, got, c.want)
+		if got := compareNumber([]byte(c.raw), c.limit); got != c.want {
+			t.Errorf("compareNumber(%s, %s) = %d, want %d", c.raw, c.limit, got, c.want)
 		}
 	}
 }
@@ -242,4 +243,14 @@ func ExampleProblems_Err() {
 	// invalid arguments:
 	// - /city: must be at least 1 character long, got 0
 	// - /unit: required property is missing
+}
+
+// A long value is cut for the message, never inside a character.
+func TestShownCutsWholeCharacters(t *testing.T) {
+	for _, s := range []string{strings.Repeat("é", 30), strings.Repeat("a", 39) + "日本語", strings.Repeat("🙂", 12)} {
+		got := Shown([]byte(s))
+		if !utf8.ValidString(got) || !strings.HasSuffix(got, "…") || !strings.HasPrefix(s, strings.TrimSuffix(got, "…")) {
+			t.Errorf("Shown(%q) = %q: want a valid prefix followed by …", s, got)
+		}
+	}
 }
