@@ -173,7 +173,7 @@ func checkFilters(t Tool, filters map[string]Middleware) error {
 	known := slices.Sorted(maps.Keys(filters))
 	for _, name := range t.Filters {
 		if _, ok := filters[name]; !ok {
-			unknown = append(unknown, unknownName(name, known))
+			unknown = append(unknown, suggest.Quoted(name, known))
 		}
 	}
 	if len(unknown) == 0 {
@@ -257,7 +257,7 @@ func (r *Registry) Subset(names ...string) (*Registry, error) {
 	for _, name := range names {
 		t, ok := r.tools[name]
 		if !ok {
-			unknown = append(unknown, unknownName(name, r.names))
+			unknown = append(unknown, suggest.Quoted(name, r.names))
 			continue
 		}
 		if _, dup := sub.tools[name]; !dup {
@@ -270,14 +270,6 @@ func (r *Registry) Subset(names ...string) (*Registry, error) {
 	}
 	slices.Sort(sub.names)
 	return sub, nil
-}
-
-// unknownName quotes name and adds a "did you mean" hint when a known name is close.
-func unknownName(name string, known []string) string {
-	if near := suggest.Closest(name, known); near != "" {
-		return fmt.Sprintf("%q (did you mean %q?)", name, near)
-	}
-	return fmt.Sprintf("%q", name)
 }
 
 // lookupCall returns the entry of the tool called name and the configuration its call runs

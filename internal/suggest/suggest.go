@@ -2,7 +2,10 @@
 // in generation errors (directives, tag keys) and in argument problems (unknown properties).
 package suggest
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Closest returns the candidate nearest to word, or "" when none is near enough to be a likely
 // typo. Case differences count as small edits, so "Name" suggests "name" and "citty" suggests
@@ -57,4 +60,13 @@ func distance(a, b string) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
+}
+
+// Quoted quotes name for a message and adds a "did you mean" hint when a candidate is close:
+// `"get_wether" (did you mean "get_weather"?)`.
+func Quoted(name string, candidates []string) string {
+	if near := Closest(name, candidates); near != "" {
+		return fmt.Sprintf("%q (did you mean %q?)", name, near)
+	}
+	return fmt.Sprintf("%q", name)
 }

@@ -124,7 +124,7 @@ func (d *Disclosure) Reveal(names ...string) error {
 	var unknown []string
 	for _, name := range names {
 		if !slices.Contains(known, name) {
-			unknown = append(unknown, quoteWithHint(name, known))
+			unknown = append(unknown, suggest.Quoted(name, known))
 		}
 	}
 	if len(unknown) > 0 {
@@ -183,13 +183,6 @@ func (c *infoCall) Run(context.Context) runtime.Result {
 		c.d.mu.Unlock()
 	}
 	return runtime.TextResult(info.Text())
-}
-
-func quoteWithHint(name string, known []string) string {
-	if near := suggest.Closest(name, known); near != "" {
-		return fmt.Sprintf("%q (did you mean %q?)", name, near)
-	}
-	return fmt.Sprintf("%q", name)
 }
 
 // infoProps are the properties of get_tool_info, for did-you-mean hints.
