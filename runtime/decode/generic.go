@@ -35,10 +35,11 @@ func EmptySlice[S ~[]E, E any](s S) S {
 	return s[:0]
 }
 
-// Alloc returns *p, allocating it first when nil.
-func Alloc[T any](p **T) *T {
+// Alloc returns *p, allocating it first when nil. P may be a named pointer type
+// (type Hint *struct{…}).
+func Alloc[P ~*T, T any](p *P) P {
 	if *p == nil {
-		*p = new(T)
+		*p = P(new(T))
 	}
 	return *p
 }
