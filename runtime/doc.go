@@ -174,7 +174,9 @@
 // ([MemoryStore] unless [WithSessionStore]). [WithLoopGuard] limits the calls of a session in
 // total and per tool, and can answer repeated identical calls with a notice instead of
 // running them. [Registry.EndSession] forgets everything about a session; call it when a
-// conversation ends.
+// conversation ends. The guards count in the registry's memory, unless the session store
+// implements [SharedCounters]: then the store counts, and replicas sharing it share each
+// session's limits (see runtime/redisstore).
 //
 // # Batches
 //

@@ -3,6 +3,8 @@ package runtime
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -53,40 +55,108 @@ func (r *Registry) EndSession(ctx context.Context, session string) error {
 
 // admit counts a call against the session's limits, or refuses it when a limit is reached.
 // Sessions are only tracked when some limit applies, so calls without limits cost nothing.
-func (r *Registry) admit(cfg *registryConfig, tool *Tool, session string) (Result, bool) {
+func (r *Registry) admit(ctx context.Context, cfg *registryConfig, tool *Tool, session string) (Result, bool) {
 	perTool, total := cfg.callLimitOf(tool), cfg.guard.MaxCalls
 	if perTool <= 0 && total <= 0 {
 		return Result{}, true
 	}
-	c := r.counters(session)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if total > 0 && c.total >= total {
+	refused := -1
+	if shared, ok := cfg.store.(SharedCounters); ok {
+		var err error
+		refused, err = shared.Acquire(ctx, session, []Counter{{Key: callsKey, Limit: total}, {Key: callsKey + "." + tool.Name, Limit: perTool}})
+		if err != nil {
+			return guardUnavailable(tool.Name, err), false
+		}
+	} else {
+		c := r.counters(session)
+		c.mu.Lock()
+		switch {
+		case total > 0 && c.total >= total:
+			refused = 0
+		case perTool > 0 && c.perTool[tool.Name] >= perTool:
+			refused = 1
+		default:
+			c.total++
+			c.perTool[tool.Name]++
+		}
+		c.mu.Unlock()
+	}
+	switch refused {
+	case 0:
 		return limitResult(fmt.Sprintf("This session reached its limit of %d tool calls; %s was not run. Answer with the information you already have.", total, tool.Name),
 			fmt.Errorf("%w: %d calls in session %q", ErrCallLimit, total, session)), false
-	}
-	if perTool > 0 && c.perTool[tool.Name] >= perTool {
+	case 1:
 		return limitResult(fmt.Sprintf("%s was already called %d times in this session, its limit; it was not run again. Use the results you have.", tool.Name, perTool),
 			fmt.Errorf("%w: %d calls of %q in session %q", ErrCallLimit, perTool, tool.Name, session)), false
 	}
-	c.total++
-	c.perTool[tool.Name]++
 	return Result{}, true
 }
 
 // repeated reports whether a call with key already succeeded in session.
-func (r *Registry) repeated(session, key string) bool {
+func (r *Registry) repeated(ctx context.Context, cfg *registryConfig, session, key string) (bool, error) {
+	if _, ok := cfg.store.(SharedCounters); ok {
+		_, seen, err := cfg.store.Get(ctx, session, succeededKey(key))
+		return seen, err
+	}
 	c := r.counters(session)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.succeeded[key]
+	return c.succeeded[key], nil
 }
 
-func (r *Registry) rememberSuccess(session, key string) {
+func (r *Registry) rememberSuccess(ctx context.Context, cfg *registryConfig, session, key string) {
+	if _, ok := cfg.store.(SharedCounters); ok {
+		// Best effort: when it fails, a later identical call runs again, as without the guard.
+		_ = cfg.store.Set(ctx, session, succeededKey(key), true)
+		return
+	}
 	c := r.counters(session)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.succeeded[key] = true
+}
+
+// SharedCounters is implemented by a SessionStore that keeps the loop guards' counts (call
+// limits, AskRetry budgets) itself, so that registries sharing the store, such as replicas
+// of a server behind a load balancer, share the limits of each session. With such a store the
+// registry also remembers successful calls (LoopGuard.RefuseRepeats) in the store, with Set
+// under keys that start with "toolgen.". Clear forgets a session's counters with its state.
+type SharedCounters interface {
+	// Acquire adds one to each of session's counters when every one is below its Limit
+	// (a Limit <= 0 never refuses), and returns -1; otherwise it changes nothing and returns
+	// the index of the first counter at its limit. It is atomic across every registry
+	// sharing the store.
+	Acquire(ctx context.Context, session string, counters []Counter) (refused int, err error)
+}
+
+// Counter names one count of a session for SharedCounters.Acquire, and its limit.
+type Counter struct {
+	Key   string
+	Limit int
+}
+
+// The keys of the registry's counts in a SharedCounters store.
+const (
+	callsKey      = "toolgen.calls"      // all calls; "toolgen.calls.<tool>" per tool
+	modelRetryKey = "toolgen.askretry."  // + tool: AskRetry guidance given
+	succeededPref = "toolgen.succeeded." // + hash of the call identity: a successful call
+)
+
+// succeededKey is the store key remembering a successful call: a hash, so that its length
+// does not grow with the arguments.
+func succeededKey(identity string) string {
+	sum := sha256.Sum256([]byte(identity))
+	return succeededPref + base64.RawURLEncoding.EncodeToString(sum[:])
+}
+
+// guardUnavailable refuses a call whose limits could not be checked: limits fail closed.
+func guardUnavailable(tool string, err error) Result {
+	return Result{
+		Text:    fmt.Sprintf("%s was not run: its call limits could not be checked. Try again later.", tool),
+		IsError: true,
+		Err:     fmt.Errorf("tool %q: loop guard store: %w", tool, err),
+		Kind:    KindUnavailable,
+	}
 }
 
 func repeatResult(tool, session string) Result {
@@ -95,8 +165,15 @@ func repeatResult(tool, session string) Result {
 }
 
 // spendModelRetry counts one AskRetry of tool in session and reports whether the budget
-// allowed it.
-func (r *Registry) spendModelRetry(tool, session string, budget int) bool {
+// allowed it. A shared store that fails counts as a spent budget.
+func (r *Registry) spendModelRetry(ctx context.Context, cfg *registryConfig, tool, session string, budget int) bool {
+	if shared, ok := cfg.store.(SharedCounters); ok {
+		if budget <= 0 {
+			return false
+		}
+		refused, err := shared.Acquire(ctx, session, []Counter{{Key: modelRetryKey + tool, Limit: budget}})
+		return err == nil && refused < 0
+	}
 	c := r.counters(session)
 	c.mu.Lock()
 	defer c.mu.Unlock()

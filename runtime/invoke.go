@@ -140,7 +140,7 @@ type middlewareChain struct {
 // when there is none); st is the call's state.
 func (r *Registry) core(ctx context.Context, st *callState, cfg *registryConfig, e *toolEntry, call Call) Result {
 	tool := &e.tool
-	if res, ok := r.admit(cfg, tool, call.Session); !ok {
+	if res, ok := r.admit(ctx, cfg, tool, call.Session); !ok {
 		return res
 	}
 	if tool.Bind == nil {
@@ -161,7 +161,10 @@ func (r *Registry) core(ctx context.Context, st *callState, cfg *registryConfig,
 	var identity string
 	if cfg.guard.RefuseRepeats {
 		identity = callIdentity(tool.Name, canonical)
-		if r.repeated(call.Session, identity) {
+		switch seen, err := r.repeated(ctx, cfg, call.Session, identity); {
+		case err != nil:
+			return guardUnavailable(tool.Name, err)
+		case seen:
 			return repeatResult(tool.Name, call.Session)
 		}
 	}
@@ -176,9 +179,9 @@ func (r *Registry) core(ctx context.Context, st *callState, cfg *registryConfig,
 
 	res := r.execute(ctx, st, cfg, e, bound)
 	if res.IsError {
-		res = r.explainFailure(cfg, tool, call, res)
+		res = r.explainFailure(ctx, cfg, tool, call, res)
 	} else if identity != "" {
-		r.rememberSuccess(call.Session, identity)
+		r.rememberSuccess(ctx, cfg, call.Session, identity)
 	}
 	return res
 }
@@ -190,12 +193,12 @@ func clientResult(call Call, args any) Result {
 // explainFailure decides what the model reads of a failed run: AskRetry guidance within the
 // tool's budget (and a stop notice past it), and, WithSafeErrors, only the kind of a plain Go
 // error.
-func (r *Registry) explainFailure(cfg *registryConfig, tool *Tool, call Call, res Result) Result {
+func (r *Registry) explainFailure(ctx context.Context, cfg *registryConfig, tool *Tool, call Call, res Result) Result {
 	var ask *RetryRequest
 	switch {
 	case errors.As(res.Err, &ask):
 		budget := cfg.modelRetriesOf(tool)
-		if r.spendModelRetry(tool.Name, call.Session, budget) {
+		if r.spendModelRetry(ctx, cfg, tool.Name, call.Session, budget) {
 			res.Text = fmt.Sprintf("%s\nCorrect the call and call %s again.", ask.Guidance, tool.Name)
 			res.Kind = KindInvalidInput
 			return res

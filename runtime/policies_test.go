@@ -12,6 +12,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -192,10 +195,18 @@ func TestAskRetryBudget(t *testing.T) {
 	}
 }
 
+// The loop guards behave the same with the registry's own counters and with a store that
+// keeps them (runtime.SharedCounters).
 func TestLoopGuards(t *testing.T) {
+	for name, store := range map[string]runtime.SessionStore{"registry counters": nil, "shared counters": &countingStore{}} {
+		t.Run(name, func(t *testing.T) { testLoopGuards(t, store) })
+	}
+}
+
+func testLoopGuards(t *testing.T, store runtime.SessionStore) {
 	limited := constTool("search", "results")
 	limited.MaxCalls = 2
-	reg := runtime.NewRegistry(runtime.WithLoopGuard(runtime.LoopGuard{MaxCalls: 4, RefuseRepeats: true}))
+	reg := runtime.NewRegistry(runtime.WithLoopGuard(runtime.LoopGuard{MaxCalls: 4, RefuseRepeats: true}), runtime.WithSessionStore(store))
 	must(t, reg.Add(limited, weatherTool()))
 
 	call := func(session, name, args string) runtime.Result {
@@ -229,6 +240,73 @@ func TestLoopGuards(t *testing.T) {
 	if res := call("b", "search", ""); res.IsError {
 		t.Errorf("after EndSession = %+v", res)
 	}
+}
+
+// countingStore is a MemoryStore that keeps the loop guards' counters, as a store shared by
+// replicas does.
+type countingStore struct {
+	runtime.MemoryStore
+	mu     sync.Mutex
+	counts map[string]int
+	fail   error
+}
+
+func (s *countingStore) Acquire(_ context.Context, session string, counters []runtime.Counter) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fail != nil {
+		return 0, s.fail
+	}
+	if s.counts == nil {
+		s.counts = map[string]int{}
+	}
+	for i, c := range counters {
+		if c.Limit > 0 && s.counts[session+"/"+c.Key] >= c.Limit {
+			return i, nil
+		}
+	}
+	for _, c := range counters {
+		s.counts[session+"/"+c.Key]++
+	}
+	return -1, nil
+}
+
+func (s *countingStore) Clear(ctx context.Context, session string) error {
+	s.mu.Lock()
+	for k := range s.counts {
+		if strings.HasPrefix(k, session+"/") {
+			delete(s.counts, k)
+		}
+	}
+	s.mu.Unlock()
+	return s.MemoryStore.Clear(ctx, session)
+}
+
+// Registries sharing a SharedCounters store share the limits and AskRetry budgets of a
+// session (replicas behind a load balancer), and a store that fails refuses limited calls.
+func TestSharedCountersAcrossRegistries(t *testing.T) {
+	store := &countingStore{}
+	limited := constTool("search", "results")
+	limited.MaxCalls = 2
+	asks := runTool("book", func(context.Context) runtime.Result { return runtime.ErrorResult(runtime.AskRetry("pick a later date")) })
+	replicas := make([]*runtime.Registry, 3)
+	for i := range replicas {
+		replicas[i] = runtime.NewRegistry(runtime.WithSessionStore(store))
+		must(t, replicas[i].Add(limited, asks))
+	}
+	call := func(i int, name string) runtime.Result {
+		return replicas[i].Invoke(t.Context(), runtime.Call{Name: name, Session: "s"})
+	}
+	require.False(t, call(0, "search").IsError)
+	require.False(t, call(1, "search").IsError)
+	assert.Equal(t, runtime.KindLimit, call(2, "search").Kind, "third search, on a third replica")
+	assert.Equal(t, runtime.KindInvalidInput, call(0, "book").Kind, "first AskRetry")
+	assert.Equal(t, runtime.KindLimit, call(1, "book").Kind, "second AskRetry on another replica, past the budget of 1")
+
+	store.fail = errors.New("connection refused")
+	res := replicas[0].Invoke(t.Context(), runtime.Call{Name: "search", Session: "other"})
+	assert.Equal(t, runtime.KindUnavailable, res.Kind, "limits fail closed")
+	assert.NotContains(t, res.Text, "connection refused", "the store's error is for the operator")
 }
 
 func TestCallInfoAndSessionState(t *testing.T) {
