@@ -288,7 +288,9 @@ func TestSharedCountersAcrossRegistries(t *testing.T) {
 	store := &countingStore{}
 	limited := constTool("search", "results")
 	limited.MaxCalls = 2
-	asks := runTool("book", func(context.Context) runtime.Result { return runtime.ErrorResult(runtime.AskRetry("pick a later date")) })
+	asks := runTool("book", func(context.Context) runtime.Result {
+		return runtime.ErrorResult(runtime.AskRetry("pick a later date"))
+	})
 	replicas := make([]*runtime.Registry, 3)
 	for i := range replicas {
 		replicas[i] = runtime.NewRegistry(runtime.WithSessionStore(store))
