@@ -1,0 +1,20 @@
+// Package redisstore keeps toolgen's shared state in Redis, so that replicas of a server
+// (stateless MCP behind a load balancer, say) serve any session: a call may land on any
+// replica, and a replica that dies takes nothing with it.
+//
+//	rdb := redis.NewClient(&redis.Options{Addr: "localhost:6379"})
+//	store := redisstore.New(rdb, redisstore.Options{})
+//	reg := runtime.NewRegistry(runtime.WithSessionStore(store), runtime.WithLoopGuard(guard))
+//
+// Store is a runtime.SessionStore: a session's state is one Redis hash, its values JSON (Get
+// returns them as encoding/json decodes into an any), its Update an optimistic transaction.
+// It is also a runtime.SharedCounters, so the loop guards (call limits, repeated calls) and
+// AskRetry budgets count in Redis, atomically across replicas, in a Lua script. A session
+// expires SessionTTL after its last write; Registry.EndSession deletes it at once.
+//
+// Keys start with Options.Prefix and hold a hash of the session id, never the id itself, in
+// braces, so that a Redis Cluster keeps a session's keys in one slot.
+//
+// The package is its own Go module, so programs that do not import it never download the
+// Redis client. Its tests start a redis-server (Debian's package) on a free loopback port.
+package redisstore

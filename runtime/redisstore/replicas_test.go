@@ -1,0 +1,284 @@
+package redisstore_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/runtime"
+	toolmcp "github.com/toolgen-go/toolgen/runtime/mcp"
+	"github.com/toolgen-go/toolgen/runtime/redisstore"
+)
+
+// conversationHeader names the conversation of a request. A stateless MCP server has no
+// session id, so the client says which conversation its calls belong to, and every replica
+// finds that session's state in Redis.
+const conversationHeader = "X-Conversation"
+
+// replica is one MCP server process: its own registry, sharing only Redis.
+type replica struct {
+	srv  *httptest.Server
+	reg  *runtime.Registry
+	runs *atomic.Int64 // handler runs on this replica
+}
+
+// newReplica serves tools over stateless streamable HTTP, each call in the session its
+// request names.
+func newReplica(t *testing.T, store *redisstore.Store, opts []runtime.Option, tools ...runtime.Tool) *replica {
+	rep := &replica{runs: new(atomic.Int64)}
+	counted := make([]runtime.Tool, len(tools))
+	for i, tl := range tools {
+		bind := tl.Bind
+		tl.Bind = func(ctx context.Context, args []byte) (runtime.BoundCall, error) {
+			b, err := bind(ctx, args)
+			if err != nil {
+				return nil, err
+			}
+			return countedCall{b, rep.runs}, nil
+		}
+		counted[i] = tl
+	}
+	rep.reg = runtime.NewRegistry(append([]runtime.Option{runtime.WithSessionStore(store)}, opts...)...)
+	require.NoError(t, rep.reg.Add(counted...))
+
+	server := mcp.NewServer(&mcp.Implementation{Name: "replica", Version: "1"}, nil)
+	for _, def := range toolmcp.Tools(counted) {
+		server.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			call := toolmcp.CallFromParams(req.Params, "")
+			call.Session = req.Extra.Header.Get(conversationHeader)
+			return toolmcp.Result(rep.reg.Invoke(ctx, call)), nil
+		})
+	}
+	rep.srv = httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+	t.Cleanup(rep.srv.Close)
+	return rep
+}
+
+// countedCall counts the runs of a bound call.
+type countedCall struct {
+	runtime.BoundCall
+	runs *atomic.Int64
+}
+
+func (c countedCall) Run(ctx context.Context) runtime.Result {
+	c.runs.Add(1)
+	return c.BoundCall.Run(ctx)
+}
+
+// roundRobin is a load balancer: each request goes to the next backend, and to the one
+// after it when a backend refuses the connection (a killed replica).
+type roundRobin struct {
+	backends []string
+	next     atomic.Uint64
+	served   sync.Map // backend → *atomic.Int64
+}
+
+func (rr *roundRobin) RoundTrip(req *http.Request) (*http.Response, error) {
+	body, err := io.ReadAll(req.Body)
+	if err != nil {
+		return nil, err
+	}
+	var lastErr error
+	for range rr.backends {
+		backend := rr.backends[rr.next.Add(1)%uint64(len(rr.backends))]
+		out := req.Clone(req.Context())
+		out.URL.Host, out.Host = strings.TrimPrefix(backend, "http://"), ""
+		out.Body = io.NopCloser(bytes.NewReader(body))
+		res, err := http.DefaultTransport.RoundTrip(out)
+		if errors.Is(err, syscall.ECONNREFUSED) {
+			lastErr = err
+			continue
+		}
+		if err == nil {
+			n, _ := rr.served.LoadOrStore(backend, new(atomic.Int64))
+			n.(*atomic.Int64).Add(1)
+		}
+		return res, err
+	}
+	return nil, lastErr
+}
+
+// balance serves the replicas behind one round-robin reverse proxy.
+func balance(t *testing.T, replicas []*replica) (*httptest.Server, *roundRobin) {
+	rr := &roundRobin{}
+	for _, r := range replicas {
+		rr.backends = append(rr.backends, r.srv.URL)
+	}
+	proxy := &httputil.ReverseProxy{
+		Rewrite:   func(pr *httputil.ProxyRequest) { pr.Out.URL.Scheme, pr.Out.URL.Host = "http", "backend" },
+		Transport: rr,
+	}
+	lb := httptest.NewServer(proxy)
+	t.Cleanup(lb.Close)
+	return lb, rr
+}
+
+// withHeader adds a header to every request.
+type withHeader struct {
+	key, value string
+}
+
+func (h withHeader) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	req.Header.Set(h.key, h.value)
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+// connect returns an MCP client session through the load balancer, in conversation.
+func connect(t *testing.T, url, conversation string) *mcp.ClientSession {
+	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{
+		Endpoint:             url,
+		HTTPClient:           &http.Client{Transport: withHeader{conversationHeader, conversation}},
+		DisableStandaloneSSE: true,
+		MaxRetries:           -1,
+	}, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// callText calls a tool and returns its text and whether it is an error.
+func callText(t *testing.T, cs *mcp.ClientSession, name string, args any) (string, bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	require.NoError(t, err)
+	require.Len(t, res.Content, 1)
+	return res.Content[0].(*mcp.TextContent).Text, res.IsError
+}
+
+// jsonTool is a tool whose arguments are any JSON object, handled by run.
+func jsonTool(name string, run func(ctx context.Context, args map[string]any) runtime.Result) runtime.Tool {
+	return runtime.Tool{
+		Name:        name,
+		InputSchema: json.RawMessage(`{"type":"object"}`),
+		Bind: func(_ context.Context, data []byte) (runtime.BoundCall, error) {
+			args := map[string]any{}
+			if err := json.Unmarshal(data, &args); err != nil {
+				return nil, &runtime.ArgsError{Problems: []runtime.Problem{{Message: "arguments must be a JSON object"}}}
+			}
+			return &jsonCall{args: args, run: run}, nil
+		},
+	}
+}
+
+type jsonCall struct {
+	args map[string]any
+	run  func(ctx context.Context, args map[string]any) runtime.Result
+}
+
+func (c *jsonCall) Args() any                              { return c.args }
+func (c *jsonCall) Run(ctx context.Context) runtime.Result { return c.run(ctx, c.args) }
+
+// remember appends a note to the session's notes and says how many there are.
+var remember = jsonTool("remember", func(ctx context.Context, args map[string]any) runtime.Result {
+	info, _ := runtime.CallInfoFrom(ctx)
+	var n int
+	err := info.State.Update(ctx, "notes", func(old any, _ bool) (any, error) {
+		notes, _ := old.([]any)
+		notes = append(notes, args["note"])
+		n = len(notes)
+		return notes, nil
+	})
+	if err != nil {
+		return runtime.ErrorResult(err)
+	}
+	return runtime.TextResult(fmt.Sprintf("%d notes", n))
+})
+
+// recall lists the session's notes.
+var recall = jsonTool("recall", func(ctx context.Context, _ map[string]any) runtime.Result {
+	info, _ := runtime.CallInfoFrom(ctx)
+	notes, _, err := info.State.Get(ctx, "notes")
+	if err != nil {
+		return runtime.ErrorResult(err)
+	}
+	data, _ := json.Marshal(notes)
+	return runtime.TextResult(string(data))
+})
+
+func searchTool() runtime.Tool {
+	t := jsonTool("search", func(_ context.Context, args map[string]any) runtime.Result {
+		return runtime.TextResult(fmt.Sprintf("results for %v", args["q"]))
+	})
+	t.MaxCalls = 3
+	return t
+}
+
+// Three stateless replicas behind a round-robin proxy: the loop guards count across
+// replicas, and a replica killed mid-session loses nothing of it.
+func TestReplicasShareLoopGuardsAndSessions(t *testing.T) {
+	redisSrv := startRedis(t)
+	store := redisstore.New(redisSrv.client(t), redisstore.Options{})
+	guard := runtime.WithLoopGuard(runtime.LoopGuard{MaxCalls: 8, RefuseRepeats: true})
+	replicas := make([]*replica, 3)
+	for i := range replicas {
+		replicas[i] = newReplica(t, store, []runtime.Option{guard}, searchTool(), remember, recall)
+	}
+	lb, rr := balance(t, replicas)
+	alice, bob := connect(t, lb.URL, "alice"), connect(t, lb.URL, "bob")
+
+	// Per-tool limit (3) across replicas: three searches land on three replicas; the fourth
+	// is refused wherever it lands.
+	for i := range 3 {
+		text, isErr := callText(t, alice, "search", map[string]any{"q": fmt.Sprint(i)})
+		require.False(t, isErr, text)
+	}
+	text, isErr := callText(t, alice, "search", map[string]any{"q": "3"})
+	assert.True(t, isErr)
+	assert.Contains(t, text, "already called 3 times in this session")
+	// Repeats are remembered across replicas too.
+	text, isErr = callText(t, bob, "search", map[string]any{"q": "x"})
+	require.False(t, isErr, text)
+	text, isErr = callText(t, bob, "search", map[string]any{"q": "x"})
+	assert.True(t, isErr)
+	assert.Contains(t, text, "already called with exactly these arguments")
+
+	text, _ = callText(t, alice, "remember", map[string]any{"note": "likes tea"})
+	assert.Equal(t, "1 notes", text)
+
+	// Kill a replica mid-session: the proxy sends its share to the others, and nothing of the
+	// session (state, counts) was in it.
+	replicas[1].srv.Close()
+	text, _ = callText(t, alice, "remember", map[string]any{"note": "lives in Oslo"})
+	assert.Equal(t, "2 notes", text)
+	text, _ = callText(t, alice, "recall", map[string]any{"try": 1})
+	assert.JSONEq(t, `["likes tea","lives in Oslo"]`, text)
+	text, _ = callText(t, bob, "recall", nil)
+	assert.Equal(t, "null", text, "bob's session does not see alice's notes")
+
+	// Alice made 6 calls (a refused one counts nothing); the session total is 8.
+	for try := 2; try <= 3; try++ {
+		text, isErr = callText(t, alice, "recall", map[string]any{"try": try})
+		require.False(t, isErr, text)
+	}
+	text, isErr = callText(t, alice, "recall", map[string]any{"try": 4})
+	assert.True(t, isErr)
+	assert.Contains(t, text, "limit of 8 tool calls")
+
+	for i, r := range replicas {
+		n, _ := rr.served.Load(r.srv.URL)
+		require.NotNil(t, n, "replica %d served nothing: the test would not show sharing", i)
+	}
+	var runs int64
+	for _, r := range replicas {
+		runs += r.runs.Load()
+	}
+	assert.Equal(t, int64(10), runs, "alice: 3 searches, 2 remember, 3 recall; bob: 1 search, 1 recall")
+}
