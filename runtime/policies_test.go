@@ -198,7 +198,7 @@ func TestAskRetryBudget(t *testing.T) {
 // The loop guards behave the same with the registry's own counters and with a store that
 // keeps them (runtime.SharedCounters).
 func TestLoopGuards(t *testing.T) {
-	for name, store := range map[string]runtime.SessionStore{"registry counters": nil, "shared counters": &countingStore{}} {
+	for name, store := range map[string]runtime.SessionStore{"registry counters": nil, "shared counters": &guardStore{}} {
 		t.Run(name, func(t *testing.T) { testLoopGuards(t, store) })
 	}
 }
@@ -242,16 +242,16 @@ func testLoopGuards(t *testing.T, store runtime.SessionStore) {
 	}
 }
 
-// countingStore is a MemoryStore that keeps the loop guards' counters, as a store shared by
+// guardStore is a MemoryStore that keeps the loop guards' counters, as a store shared by
 // replicas does.
-type countingStore struct {
+type guardStore struct {
 	runtime.MemoryStore
 	mu     sync.Mutex
 	counts map[string]int
 	fail   error
 }
 
-func (s *countingStore) Acquire(_ context.Context, session string, counters []runtime.Counter) (int, error) {
+func (s *guardStore) Acquire(_ context.Context, session string, counters []runtime.Counter) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.fail != nil {
@@ -271,7 +271,7 @@ func (s *countingStore) Acquire(_ context.Context, session string, counters []ru
 	return -1, nil
 }
 
-func (s *countingStore) Clear(ctx context.Context, session string) error {
+func (s *guardStore) Clear(ctx context.Context, session string) error {
 	s.mu.Lock()
 	for k := range s.counts {
 		if strings.HasPrefix(k, session+"/") {
@@ -285,7 +285,7 @@ func (s *countingStore) Clear(ctx context.Context, session string) error {
 // Registries sharing a SharedCounters store share the limits and AskRetry budgets of a
 // session (replicas behind a load balancer), and a store that fails refuses limited calls.
 func TestSharedCountersAcrossRegistries(t *testing.T) {
-	store := &countingStore{}
+	store := &guardStore{}
 	limited := constTool("search", "results")
 	limited.MaxCalls = 2
 	asks := runTool("book", func(context.Context) runtime.Result {
@@ -369,58 +369,6 @@ func TestEffects(t *testing.T) {
 	}
 	if res := reg.Invoke(t.Context(), runtime.Call{Name: "say"}); res.EffectOnly() {
 		t.Error("a text result is effect-only")
-	}
-}
-
-// memOffloader keeps offloaded texts in memory.
-type memOffloader struct{ got []string }
-
-func (m *memOffloader) Offload(_ context.Context, call runtime.Call, text string) (string, error) {
-	m.got = append(m.got, text)
-	return "Call fetch_result with id " + call.ID + " for the rest.", nil
-}
-
-func TestResultSizeCap(t *testing.T) {
-	big := strings.Repeat("é", 400) // 800 bytes, two per rune
-	capped := constTool("big", big)
-	capped.MaxResult = 700
-	off := &memOffloader{}
-	reg := runtime.NewRegistry(runtime.WithOffloader(off), runtime.WithMaxResult(10_000))
-	must(t, reg.Add(capped, constTool("fits", big)))
-
-	res := reg.Invoke(t.Context(), runtime.Call{ID: "c1", Name: "big"})
-	if len(off.got) != 1 || off.got[0] != big {
-		t.Fatalf("offloader got %d texts", len(off.got))
-	}
-	if len(res.Text) > 700 || res.Offloaded == nil || res.Offloaded.Size != 800 || res.Offloaded.Shown == 0 || res.Offloaded.Shown%2 != 0 {
-		t.Errorf("capped result: %d bytes, Offloaded = %+v", len(res.Text), res.Offloaded)
-	}
-	wantTail := fmt.Sprintf("[Result truncated: showing the first %d of 800 bytes. Call fetch_result with id c1 for the rest.]", res.Offloaded.Shown)
-	if !strings.HasSuffix(res.Text, wantTail) || !strings.HasPrefix(res.Text, "éé") {
-		t.Errorf("capped text = %q", res.Text)
-	}
-	if res := reg.Invoke(t.Context(), runtime.Call{Name: "fits"}); res.Text != big || res.Offloaded != nil {
-		t.Error("a result under the registry cap was cut")
-	}
-}
-
-func TestFileOffloaderIsTheDefault(t *testing.T) {
-	dir := t.TempDir()
-	reg := runtime.NewRegistry(runtime.WithOffloader(runtime.FileOffloader{Dir: dir}))
-	big := strings.Repeat("x", runtime.DefaultMaxResult+1)
-	must(t, reg.Add(constTool("big", big)))
-	res := reg.Invoke(t.Context(), runtime.Call{ID: "call/../1", Name: "big"})
-	if res.Offloaded == nil || len(res.Text) > runtime.DefaultMaxResult {
-		t.Fatalf("16 KiB default cap not applied: %d bytes", len(res.Text))
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil || len(entries) != 1 || !strings.HasPrefix(entries[0].Name(), "big-call1-") {
-		t.Fatalf("offload dir holds %v (%v)", entries, err)
-	}
-	path := dir + string(os.PathSeparator) + entries[0].Name()
-	data, _ := os.ReadFile(path)
-	if string(data) != big || !strings.Contains(res.Text, path) {
-		t.Errorf("file holds %d bytes; text mentions path: %v", len(data), strings.Contains(res.Text, path))
 	}
 }
 
