@@ -4,13 +4,18 @@
 //
 //	rdb := redis.NewClient(&redis.Options{Addr: "localhost:6379"})
 //	store := redisstore.New(rdb, redisstore.Options{})
-//	reg := runtime.NewRegistry(runtime.WithSessionStore(store), runtime.WithLoopGuard(guard))
+//	reg := runtime.NewRegistry(runtime.WithSessionStore(store), runtime.WithResultStore(store),
+//		runtime.WithLoopGuard(guard))
 //
 // Store is a runtime.SessionStore: a session's state is one Redis hash, its values JSON (Get
 // returns them as encoding/json decodes into an any), its Update an optimistic transaction.
 // It is also a runtime.SharedCounters, so the loop guards (call limits, repeated calls) and
 // AskRetry budgets count in Redis, atomically across replicas, in a Lua script. A session
 // expires SessionTTL after its last write; Registry.EndSession deletes it at once.
+//
+// Store is also a runtime.ResultStore (runtime.WithResultStore): a result cut to its size cap
+// is kept ResultMaxAge under an opaque id scoped to its session, readable in pages from any
+// replica, by the model's read_result tool or an MCP resources/read.
 //
 // Keys start with Options.Prefix and hold a hash of the session id, never the id itself, in
 // braces, so that a Redis Cluster keeps a session's keys in one slot.

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -281,4 +282,52 @@ func TestReplicasShareLoopGuardsAndSessions(t *testing.T) {
 		runs += r.runs.Load()
 	}
 	assert.Equal(t, int64(10), runs, "alice: 3 searches, 2 remember, 3 recall; bob: 1 search, 1 recall")
+}
+
+// readResult reads a page of a stored result of the calling session, as the workspace
+// toolkit's read_result does.
+var readResult = jsonTool(runtime.ReadResultTool, func(ctx context.Context, args map[string]any) runtime.Result {
+	id, _ := args["id"].(string)
+	offset, _ := args["offset"].(float64)
+	pg, err := runtime.ReadResult(ctx, id, int64(offset), 64)
+	if err != nil {
+		return runtime.ErrorResult(runtime.ModelErrorf(runtime.KindNotFound, "%v", err))
+	}
+	return runtime.TextResult(string(pg.Data))
+})
+
+// An offloaded result is readable from every replica, and only in its own session.
+func TestReplicasShareOffloadedResults(t *testing.T) {
+	redisSrv := startRedis(t)
+	store := redisstore.New(redisSrv.client(t), redisstore.Options{})
+	full := strings.Repeat("0123456789", 100)
+	report := jsonTool("report", func(context.Context, map[string]any) runtime.Result { return runtime.TextResult(full) })
+	report.MaxResult = 400
+	replicas := make([]*replica, 3)
+	for i := range replicas {
+		replicas[i] = newReplica(t, store, []runtime.Option{runtime.WithResultStore(store)}, report, readResult)
+	}
+	lb, _ := balance(t, replicas)
+	alice := connect(t, lb.URL, "alice")
+
+	text, isErr := callText(t, alice, "report", nil)
+	require.False(t, isErr, text)
+	id := regexp.MustCompile(`res_[0-9a-f]{24}`).FindString(text)
+	require.NotEmpty(t, id, text)
+
+	// Three reads go to three replicas; each finds the result.
+	for i := range 3 {
+		text, isErr = callText(t, alice, runtime.ReadResultTool, map[string]any{"id": id, "offset": 900 + i})
+		require.False(t, isErr, text)
+		assert.Equal(t, full[900+i:min(900+i+64, len(full))], text)
+	}
+	var runs int64
+	for i, r := range replicas {
+		assert.Positive(t, r.runs.Load(), "replica %d served no read", i)
+		runs += r.runs.Load()
+	}
+	assert.Equal(t, int64(4), runs, "the report, then three reads in a row, one on each replica")
+
+	text, isErr = callText(t, connect(t, lb.URL, "mallory"), runtime.ReadResultTool, map[string]any{"id": id})
+	assert.True(t, isErr, "another session cannot read it: %s", text)
 }

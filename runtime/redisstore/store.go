@@ -34,25 +34,39 @@ type Options struct {
 	// its last write (DefaultSessionTTL when zero), so that sessions nobody ends with
 	// Registry.EndSession do not stay forever.
 	SessionTTL time.Duration
+	// ResultMaxAge is how long a stored result stays readable (runtime.DefaultResultMaxAge
+	// when zero).
+	ResultMaxAge time.Duration
+	// ResultMaxBytes refuses results larger than this (runtime.DefaultResultMaxBytes when
+	// zero). Redis's maxmemory bounds them all.
+	ResultMaxBytes int64
 }
 
-// Store keeps toolgen's shared state in Redis: it is a runtime.SessionStore and
-// runtime.SharedCounters (the loop guards count in Redis). It is safe for concurrent use by
-// any number of registries and processes.
+// Store keeps toolgen's shared state in Redis: it is a runtime.SessionStore,
+// runtime.SharedCounters (the loop guards count in Redis) and a runtime.ResultStore. It is
+// safe for concurrent use by any number of registries and processes.
 type Store struct {
-	client redis.UniversalClient
-	prefix string
-	ttl    time.Duration
+	client         redis.UniversalClient
+	prefix         string
+	ttl            time.Duration
+	resultMaxAge   time.Duration
+	resultMaxBytes int64
 }
 
 // New returns a Store on client (a *redis.Client, *redis.ClusterClient or a failover client).
 func New(client redis.UniversalClient, opts Options) *Store {
-	s := &Store{client: client, prefix: opts.Prefix, ttl: opts.SessionTTL}
+	s := &Store{client: client, prefix: opts.Prefix, ttl: opts.SessionTTL, resultMaxAge: opts.ResultMaxAge, resultMaxBytes: opts.ResultMaxBytes}
 	if s.prefix == "" {
 		s.prefix = DefaultPrefix
 	}
 	if s.ttl <= 0 {
 		s.ttl = DefaultSessionTTL
+	}
+	if s.resultMaxAge <= 0 {
+		s.resultMaxAge = runtime.DefaultResultMaxAge
+	}
+	if s.resultMaxBytes <= 0 {
+		s.resultMaxBytes = runtime.DefaultResultMaxBytes
 	}
 	return s
 }

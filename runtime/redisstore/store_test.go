@@ -157,3 +157,56 @@ func TestStoreDownFailsClosed(t *testing.T) {
 	_, err := store.Acquire(context.Background(), "s", []runtime.Counter{{Key: "all", Limit: 1}})
 	assert.Error(t, err)
 }
+
+func TestResultsArePagedAndScopedToTheirSession(t *testing.T) {
+	srv := startRedis(t)
+	c := srv.client(t)
+	store := redisstore.New(c, redisstore.Options{ResultMaxAge: time.Hour, ResultMaxBytes: 1 << 10})
+	ctx := context.Background()
+
+	id, err := store.Put(ctx, runtime.StoredResult{Session: "s", Tool: "report", CallID: "c1", ContentType: runtime.ContentTypeJSON, Data: []byte(`{"rows":[1,2,3]}`)})
+	require.NoError(t, err)
+	assert.Regexp(t, `^res_[0-9a-f]{24}$`, id)
+
+	pg, err := store.Read(ctx, "s", id, 2, 4)
+	require.NoError(t, err)
+	assert.Equal(t, `rows`, string(pg.Data))
+	assert.Equal(t, int64(16), pg.Size)
+	assert.Equal(t, runtime.ContentTypeJSON, pg.ContentType)
+	assert.Equal(t, "report", pg.Tool)
+	assert.WithinDuration(t, time.Now().Add(time.Hour), pg.Expires, time.Minute)
+
+	pg, err = store.Read(ctx, "s", id, 10, 100)
+	require.NoError(t, err)
+	assert.Equal(t, `,2,3]}`, string(pg.Data), "a page at the end is shorter")
+	pg, err = store.Read(ctx, "s", id, 16, 10)
+	require.NoError(t, err)
+	assert.Empty(t, pg.Data, "past the end: only the facts")
+	pg, err = store.Read(ctx, "s", id, 0, 0)
+	require.NoError(t, err)
+	assert.Empty(t, pg.Data)
+	assert.Equal(t, int64(16), pg.Size)
+
+	for name, read := range map[string][2]string{
+		"another session": {"other", id},
+		"unknown id":      {"s", "res_000000000000000000000000"},
+		"not an id":       {"s", "*"},
+		"a key's suffix":  {"s", id + ":meta"},
+	} {
+		_, err := store.Read(ctx, read[0], read[1], 0, 10)
+		assert.ErrorIs(t, err, runtime.ErrResultNotFound, name)
+	}
+
+	_, err = store.Put(ctx, runtime.StoredResult{Session: "s", Data: make([]byte, 2<<10)})
+	assert.Error(t, err, "a result over ResultMaxBytes is refused")
+
+	keys, err := c.Keys(ctx, "*").Result()
+	require.NoError(t, err)
+	require.Len(t, keys, 2, "the result's bytes and its facts")
+	for _, k := range keys {
+		assert.NotContains(t, k, `"s"`)
+		ttl, err := c.PTTL(ctx, k).Result()
+		require.NoError(t, err)
+		assert.Greater(t, ttl, 59*time.Minute, "%s expires with the result", k)
+	}
+}
