@@ -18,30 +18,13 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 	toolotel "github.com/toolgen-go/toolgen/runtime/otel"
 )
 
-// echoCall is a bound call whose Run is fn.
-type echoCall struct {
-	args map[string]any
-	run  func(ctx context.Context) runtime.Result
-}
-
-func (c *echoCall) Args() any                              { return c.args }
-func (c *echoCall) Run(ctx context.Context) runtime.Result { return c.run(ctx) }
-
 // tool returns a tool named name whose handler is run; its arguments are any JSON object.
 func tool(name string, run func(ctx context.Context) runtime.Result) runtime.Tool {
-	return runtime.Tool{
-		Name: name,
-		Bind: func(_ context.Context, data []byte) (runtime.BoundCall, error) {
-			var args map[string]any
-			if err := json.Unmarshal(data, &args); err != nil {
-				return nil, &runtime.ArgsError{Problems: []runtime.Problem{{Message: "not a JSON object"}}}
-			}
-			return &echoCall{args: args, run: run}, nil
-		},
-	}
+	return fixture.JSONTool(name, func(ctx context.Context, _ map[string]any) runtime.Result { return run(ctx) })
 }
 
 func ok(text string) func(context.Context) runtime.Result {

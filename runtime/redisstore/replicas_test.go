@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 	toolmcp "github.com/toolgen-go/toolgen/runtime/mcp"
 	"github.com/toolgen-go/toolgen/runtime/redisstore"
 )
@@ -165,27 +166,7 @@ func callText(t *testing.T, cs *mcp.ClientSession, name string, args any) (strin
 }
 
 // jsonTool is a tool whose arguments are any JSON object, handled by run.
-func jsonTool(name string, run func(ctx context.Context, args map[string]any) runtime.Result) runtime.Tool {
-	return runtime.Tool{
-		Name:        name,
-		InputSchema: json.RawMessage(`{"type":"object"}`),
-		Bind: func(_ context.Context, data []byte) (runtime.BoundCall, error) {
-			args := map[string]any{}
-			if err := json.Unmarshal(data, &args); err != nil {
-				return nil, &runtime.ArgsError{Problems: []runtime.Problem{{Message: "arguments must be a JSON object"}}}
-			}
-			return &jsonCall{args: args, run: run}, nil
-		},
-	}
-}
-
-type jsonCall struct {
-	args map[string]any
-	run  func(ctx context.Context, args map[string]any) runtime.Result
-}
-
-func (c *jsonCall) Args() any                              { return c.args }
-func (c *jsonCall) Run(ctx context.Context) runtime.Result { return c.run(ctx, c.args) }
+var jsonTool = fixture.JSONTool
 
 // remember appends a note to the session's notes and says how many there are.
 var remember = jsonTool("remember", func(ctx context.Context, args map[string]any) runtime.Result {

@@ -1,0 +1,166 @@
+package temporal
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	sdktemporal "go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// InvokeActivity is the name of the activity that runs one tool call.
+const InvokeActivity = "toolgen.Invoke"
+
+// Call is a tool call as a workflow hands it to the activity: runtime.Call without what
+// cannot cross a process (UserData), plus the decision the workflow obtained for a
+// //tool:confirm tool.
+type Call struct {
+	ID      string          `json:"id,omitempty"`
+	Name    string          `json:"name"`
+	Args    json.RawMessage `json:"args,omitempty"`
+	Session string          `json:"session,omitempty"`
+	// Approval is the decision on a //tool:confirm call, set by the workflow (Workflows.Invoke)
+	// once a person decided; the activity's registry approves exactly that.
+	Approval *Approval `json:"approval,omitempty"`
+}
+
+// Result is what the model reads of a call, and what the host needs of it; it is the data a
+// workflow records, so it holds no Go error (Err is summarised in Kind and Text).
+type Result struct {
+	Text       string            `json:"text"`
+	Structured json.RawMessage   `json:"structured,omitempty"`
+	IsError    bool              `json:"isError,omitempty"`
+	Kind       runtime.ErrorKind `json:"kind,omitempty"`
+	Attempts   int               `json:"attempts,omitempty"` // Temporal's attempts of the activity
+}
+
+func resultOf(res runtime.Result) Result {
+	return Result{Text: res.Text, Structured: res.Structured, IsError: res.IsError, Kind: res.Kind, Attempts: res.Attempts}
+}
+
+// Activities runs tool calls as Temporal activities. Its registry runs each activity as one
+// attempt: Temporal retries under the tool's policy (see ActivityOptions), so a retry
+// survives the worker that failed.
+type Activities struct {
+	reg       *runtime.Registry
+	heartbeat time.Duration
+}
+
+// NewActivities returns the activities of tools, on a registry built with opts (a shared
+// session store, observers, …). The tools' retry policies are left to Temporal, and
+// //tool:confirm calls are approved by the workflow's decision (an approver in opts is
+// replaced).
+func NewActivities(tools []runtime.Tool, opts ...runtime.Option) (*Activities, error) {
+	once := make([]runtime.Tool, len(tools))
+	for i, t := range tools {
+		t.Retry = runtime.RetryPolicy{}
+		once[i] = t
+	}
+	opts = append(opts, runtime.WithDefaultRetry(runtime.RetryPolicy{}), runtime.WithApprover(workflowDecision{}))
+	reg := runtime.NewRegistry(opts...)
+	if err := reg.Add(once...); err != nil {
+		return nil, err
+	}
+	return &Activities{reg: reg, heartbeat: DefaultHeartbeat}, nil
+}
+
+// Register registers the activities on w.
+func (a *Activities) Register(w worker.ActivityRegistry) {
+	w.RegisterActivityWithOptions(a.Invoke, activity.RegisterOptions{Name: InvokeActivity})
+}
+
+// Invoke runs call once through the registry. A failure is returned as a Temporal
+// application error whose type is the runtime.ErrorKind ("permanent" for a runtime.Permanent
+// error), non-retryable unless the runtime would retry it, carrying the Result as details.
+// While the handler runs, the activity heartbeats, so that Temporal notices a dead worker
+// within the heartbeat timeout, not the start-to-close timeout.
+func (a *Activities) Invoke(ctx context.Context, call Call) (Result, error) {
+	stop := a.keepBeating(ctx)
+	defer stop()
+	ctx = context.WithValue(ctx, decisionKey{}, call.Approval)
+	res := a.reg.Invoke(ctx, runtime.Call{ID: call.ID, Name: call.Name, Args: call.Args, Session: call.Session})
+	out := resultOf(res)
+	out.Attempts = int(activity.GetInfo(ctx).Attempt)
+	if !res.IsError {
+		return out, nil
+	}
+	errType := string(res.Kind)
+	if runtime.IsPermanent(res.Err) {
+		errType = ErrPermanent
+	}
+	return out, sdktemporal.NewApplicationErrorWithOptions(res.Text, errType, sdktemporal.ApplicationErrorOptions{
+		NonRetryable: !retryable(res),
+		Details:      []any{out},
+	})
+}
+
+// ErrPermanent is the application error type of a failure the handler marked
+// runtime.Permanent.
+const ErrPermanent = "permanent"
+
+// retryable mirrors the registry's rule: a handler error of a retryable kind, not Permanent,
+// and not a text the handler built without an error.
+func retryable(res runtime.Result) bool {
+	return res.Err != nil && res.Kind.Retryable() && !runtime.IsPermanent(res.Err)
+}
+
+// DefaultHeartbeat is the heartbeat timeout ActivityOptions sets; the activity beats at a
+// third of it.
+const DefaultHeartbeat = 30 * time.Second
+
+// keepBeating heartbeats until stop is called.
+func (a *Activities) keepBeating(ctx context.Context) (stop func()) {
+	if !activity.IsActivity(ctx) {
+		return func() {}
+	}
+	every := a.heartbeat / 3
+	if hb := activity.GetInfo(ctx).HeartbeatTimeout; hb > 0 {
+		every = hb / 3
+	}
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				activity.RecordHeartbeat(ctx)
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// Progress reports a handler's progress: inside a Temporal activity, as a heartbeat carrying
+// details (a retry of the activity reads them with activity.GetHeartbeatDetails, to resume);
+// elsewhere it does nothing, so a handler can call it wherever it runs. Temporal throttles
+// heartbeats: between two sent, only the last details are kept.
+func Progress(ctx context.Context, details ...any) {
+	if activity.IsActivity(ctx) {
+		activity.RecordHeartbeat(ctx, details...)
+	}
+}
+
+type decisionKey struct{}
+
+// workflowDecision is the activity registry's approver: it approves what the workflow's
+// decision in the activity's input says, and refuses a confirm call that has none (a
+// workflow that did not ask, or a client calling the activity directly).
+type workflowDecision struct{}
+
+func (workflowDecision) Approve(ctx context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
+	a, _ := ctx.Value(decisionKey{}).(*Approval)
+	if a == nil || a.CallID != req.CallID {
+		return runtime.Decision{}, errors.New("no approval from the workflow for this call")
+	}
+	return runtime.Decision{Approved: a.Approved, By: a.By, Reason: a.Reason, Args: a.Args}, nil
+}

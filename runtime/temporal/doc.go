@@ -1,0 +1,47 @@
+// Package temporal runs toolgen tools as durable Temporal activities, so that long or
+// important tool calls survive a crash, and a call waiting for a person's approval waits in
+// a workflow, for as long as it takes, across worker restarts.
+//
+// Workers run the activities; workflows run calls through Workflows:
+//
+//	acts, err := tooltemporal.NewActivities(tools, runtime.WithSessionStore(store))
+//	flows := tooltemporal.NewWorkflows(tools, tooltemporal.Options{})
+//	w := worker.New(c, "tools", worker.Options{})
+//	acts.Register(w)
+//	flows.Register(w) // the ready-made workflow: one model turn's calls
+//
+//	// in a workflow of your own:
+//	results := flows.InvokeAll(ctx, calls)
+//
+// # Directives
+//
+// ActivityOptions maps a tool's directives: //tool:timeout becomes the start-to-close
+// timeout (plus a second of grace, so the runtime's own deadline reports a timeout the model
+// can read; //tool:timeout none is bounded by Options.NoTimeoutLimit), //tool:retry the
+// retry policy (maximum attempts, initial interval, backoff, maximum interval; Temporal adds
+// no jitter), and every activity heartbeats while its handler runs, so a dead worker is
+// noticed within Options.Heartbeat. A handler reports progress with Progress, which records a
+// heartbeat with details a retry can resume from.
+//
+// An activity runs one attempt through a registry; Temporal retries. Failures are
+// application errors whose type is the runtime.ErrorKind: invalid arguments, denials, limits
+// and errors marked runtime.Permanent are non-retryable. The final failure becomes a Result
+// written for the model, as Registry.Invoke would have made it.
+//
+// # Approval
+//
+// A //tool:confirm call is validated in the workflow, listed by the PendingQuery, and waits
+// for an Approval sent with the ApprovalSignal (client.SignalWorkflow(ctx, id, "",
+// tooltemporal.ApprovalSignal, tooltemporal.Approval{CallID: …, Approved: true, By: …})).
+// The wait is workflow state: workers may restart, and the call runs exactly once, as an
+// activity whose input carries the decision; the activity's registry approves nothing else.
+// A denial is a result the model reads; Options.ApprovalTimeout denies calls nobody decided.
+//
+// # Batches
+//
+// InvokeAll runs one turn's calls with Registry.InvokeAll's semantics: concurrently, a
+// //tool:sequential call alone as a barrier, results in call order.
+//
+// The package is its own Go module, so programs that do not import it never download the
+// Temporal SDK.
+package temporal
