@@ -3,6 +3,7 @@ package otel_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -27,40 +28,70 @@ func (discard) Shutdown(context.Context) error                             { ret
 //   - sdk: instrumented, every span sampled and batched to an exporter that drops it, and the
 //     histogram aggregated by the SDK.
 //
-// Divide noop and sdk by plain for the ratio the README reports.
+// BenchmarkOverheadRatio reports the ratios the README gives.
 func BenchmarkOverhead(b *testing.B) {
+	plain, noop, sdk := overheadCalls(b)
+	for _, c := range []struct {
+		name string
+		call func()
+	}{{"plain", plain}, {"noop", noop}, {"sdk", sdk}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c.call()
+			}
+		})
+	}
+}
+
+// BenchmarkOverheadRatio makes the three calls of BenchmarkOverhead in turn, in one loop, so
+// that a noisy machine slows them alike, and reports the ratios of noop and sdk to plain.
+func BenchmarkOverheadRatio(b *testing.B) {
+	plain, noop, sdk := overheadCalls(b)
+	var tPlain, tNoop, tSDK time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		plain()
+		t1 := time.Now()
+		noop()
+		t2 := time.Now()
+		sdk()
+		tPlain, tNoop, tSDK = tPlain+t1.Sub(t0), tNoop+t2.Sub(t1), tSDK+time.Since(t2)
+	}
+	b.ReportMetric(float64(tNoop)/float64(tPlain), "noop/plain")
+	b.ReportMetric(float64(tSDK)/float64(tPlain), "sdk/plain")
+}
+
+// overheadCalls returns a call of get_weather through a registry without instrumentation,
+// with it on the no-op providers, and with it on the SDK.
+func overheadCalls(b *testing.B) (plain, noop, sdk func()) {
 	args := []byte(`{"city":"Tokyo","unit":"celsius","days":3}`)
-	run := func(b *testing.B, opts ...runtime.Option) {
+	caller := func(opts ...runtime.Option) func() {
 		reg := runtime.NewRegistry(opts...)
 		if err := reg.Add(weather.Tools()...); err != nil {
 			b.Fatal(err)
 		}
 		call := runtime.Call{ID: "call_1", Name: "get_weather", Args: args, Session: "s"}
 		ctx := context.Background()
-		b.ReportAllocs()
-		for b.Loop() {
+		return func() {
 			if res := reg.Invoke(ctx, call); res.IsError {
 				b.Fatal(res.Text)
 			}
 		}
 	}
-	b.Run("plain", func(b *testing.B) { run(b) })
-	b.Run("noop", func(b *testing.B) {
-		in, err := toolotel.New()
-		if err != nil {
-			b.Fatal(err)
-		}
-		run(b, in.RegistryOptions(nil)...)
+	in, err := toolotel.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(discard{}), sdktrace.WithSampler(sdktrace.AlwaysSample()))
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
+	b.Cleanup(func() {
+		_ = tp.Shutdown(context.Background())
+		_ = mp.Shutdown(context.Background())
 	})
-	b.Run("sdk", func(b *testing.B) {
-		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(discard{}), sdktrace.WithSampler(sdktrace.AlwaysSample()))
-		mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
-		defer tp.Shutdown(context.Background())
-		defer mp.Shutdown(context.Background())
-		in, err := toolotel.New(toolotel.WithTracerProvider(tp), toolotel.WithMeterProvider(mp))
-		if err != nil {
-			b.Fatal(err)
-		}
-		run(b, in.RegistryOptions(nil)...)
-	})
+	traced, err := toolotel.New(toolotel.WithTracerProvider(tp), toolotel.WithMeterProvider(mp))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return caller(), caller(in.RegistryOptions(nil)...), caller(traced.RegistryOptions(nil)...)
 }
