@@ -128,12 +128,15 @@ func TestNonRetryableFailures(t *testing.T) {
 		return runtime.TextResult("found")
 	})
 	validated.Retry = runtime.RetryPolicy{Max: 5}
-	e := env(t, tooltemporal.Options{}, permanent, validated)
+
+	client := runtime.Tool{Name: "ask_user", Client: true}
+	e := env(t, tooltemporal.Options{}, permanent, validated, client)
 
 	results := turn(t, e,
 		tooltemporal.Call{ID: "c1", Name: "charge"},
 		tooltemporal.Call{ID: "c2", Name: "lookup", Args: json.RawMessage(`[1]`)},
-		tooltemporal.Call{ID: "c3", Name: "lokup"})
+		tooltemporal.Call{ID: "c3", Name: "lokup"},
+		tooltemporal.Call{ID: "c4", Name: "ask_user"})
 	assert.True(t, results[0].IsError)
 	assert.Equal(t, "card declined", results[0].Text)
 	assert.Equal(t, 1, results[0].Attempts, "runtime.Permanent is not retried")
@@ -146,6 +149,8 @@ func TestNonRetryableFailures(t *testing.T) {
 
 	assert.Equal(t, runtime.KindNotFound, results[2].Kind)
 	assert.Contains(t, results[2].Text, `did you mean "lookup"?`)
+
+	assert.Equal(t, runtime.KindPermission, results[3].Kind, "a client tool is not run by a worker")
 }
 
 func TestTimeoutEndsTheAttemptWithAResultForTheModel(t *testing.T) {

@@ -164,6 +164,9 @@ func (w *Workflows) Invoke(ctx workflow.Context, call Call) Result {
 	if !ok {
 		return resultOf(runtime.UnknownToolResult(call.Name, w.names))
 	}
+	if t.Client {
+		return Result{Text: fmt.Sprintf("%s cannot be run here: it is executed by the client.", t.Name), IsError: true, Kind: runtime.KindPermission}
+	}
 	if t.Permission == runtime.PermissionConfirm {
 		if t.Bind != nil {
 			// Binding decodes and validates, and runs nothing: deterministic, so it may run in
