@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -150,28 +149,4 @@ func ResultJSON(res runtime.Result) ([]byte, error) {
 		wire.Content = append(wire.Content, text{Type: "text", Text: res.Text})
 	}
 	return json.Marshal(wire)
-}
-
-// AddTools serves tools (typically reg.Tools(), or a subset) on server, each call dispatched
-// through reg.Invoke. Client tools are skipped: the server cannot run them. A tool added
-// again replaces the earlier one, as with mcp.Server.AddTool.
-func AddTools(server *mcp.Server, reg *runtime.Registry, tools []runtime.Tool) {
-	for i, def := range Tools(tools) {
-		if tools[i].Client {
-			continue
-		}
-		server.AddTool(def, Handler(reg))
-	}
-}
-
-// Handler returns the MCP tool handler that runs a tools/call through reg.Invoke, with the
-// MCP session's id as the call's Session.
-func Handler(reg *runtime.Registry) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		call := CallFromParams(req.Params, "")
-		if req.Session != nil {
-			call.Session = req.Session.ID()
-		}
-		return Result(reg.Invoke(ctx, call)), nil
-	}
 }
