@@ -42,6 +42,9 @@ type Registry struct {
 	storeOnce sync.Once
 	store     SessionStore
 
+	resultsOnce sync.Once
+	results     ResultStore
+
 	changes changeHooks // OnChange
 }
 
