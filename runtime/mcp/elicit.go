@@ -268,9 +268,14 @@ func (s *roundStates) sign(st roundState) string {
 	st.Expires = time.Now().Add(stateTTL).Unix()
 	st.Nonce = rand.Text()
 	data, _ := json.Marshal(st) // plain fields always encode
-	mac := hmac.New(sha256.New, s.key)
-	mac.Write(data)
-	return base64.RawURLEncoding.EncodeToString(data) + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
+	return base64.RawURLEncoding.EncodeToString(data) + "." + base64.RawURLEncoding.EncodeToString(s.mac(data))
+}
+
+// mac signs data with the server's key.
+func (s *roundStates) mac(data []byte) []byte {
+	m := hmac.New(sha256.New, s.key)
+	m.Write(data)
+	return m.Sum(nil)
 }
 
 // open verifies a state the client echoed for a call of tool by scope, and spends it.
@@ -282,9 +287,7 @@ func (s *roundStates) open(token, tool, scope string) (roundState, error) {
 	if !ok || err1 != nil || err2 != nil {
 		return st, errors.New("malformed")
 	}
-	want := hmac.New(sha256.New, s.key)
-	want.Write(data)
-	if !hmac.Equal(mac, want.Sum(nil)) || json.Unmarshal(data, &st) != nil {
+	if !hmac.Equal(mac, s.mac(data)) || json.Unmarshal(data, &st) != nil {
 		return st, errors.New("not issued by this server")
 	}
 	expires := time.Unix(st.Expires, 0)

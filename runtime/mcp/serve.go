@@ -56,6 +56,9 @@ type served struct {
 	sessionKey SessionKey
 	sessions   *sessions
 	states     *roundStates
+	// linkResults: the server serves stored results (AddTools), so a cut result links to its
+	// whole (Handler alone cannot).
+	linkResults bool
 
 	mu    sync.Mutex // guards names: the tools the server lists
 	names map[string]bool
@@ -90,6 +93,8 @@ func AddTools(server *mcp.Server, reg *runtime.Registry, tools []runtime.Tool, o
 
 func addTools(server *mcp.Server, reg *runtime.Registry, tools []runtime.Tool, opts []Option) *served {
 	s := newServed(reg, opts)
+	s.linkResults = true
+	server.AddResourceTemplate(resultTemplate, s.readResult)
 	var only map[string]bool
 	if tools != nil {
 		only = map[string]bool{}
@@ -192,7 +197,7 @@ func (s *served) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	if cc.round != nil && cc.round.pending != nil {
 		return s.ask(cc, call, elicitInput, cc.round.pending), nil
 	}
-	return Result(res), nil
+	return s.result(ctx, cc, call, res), nil
 }
 
 func progressToken(req *mcp.CallToolRequest) any {

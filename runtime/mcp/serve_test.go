@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -591,4 +592,119 @@ func TestToolListFollowsTheRegistry(t *testing.T) {
 	reg.Remove("call_info")
 	<-changed
 	assert.Equal(t, []string{"send_mail"}, names())
+}
+
+const rowsSchema = `{"type":"object","properties":{"rows":{"type":"array","items":{"type":"integer"}}},"required":["rows"],"additionalProperties":false}`
+
+// rowsTool returns n rows as a structured result with an outputSchema and a 300-byte cap.
+func rowsTool() runtime.Tool {
+	t := funcTool("rows", func(_ context.Context, args funcArgs) runtime.Result {
+		n, _ := args["n"].(float64)
+		rows := make([]int, int(n))
+		for i := range rows {
+			rows[i] = i
+		}
+		out, _ := json.Marshal(map[string]any{"rows": rows})
+		return runtime.StructuredResult(out)
+	})
+	t.OutputSchema = json.RawMessage(rowsSchema)
+	t.MaxResult = 300
+	return t
+}
+
+func TestLargeStructuredResultKeepsTheOutputSchema(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(rowsTool()))
+	everyTransport(t, reg, nil, func(t *testing.T, cs *mcp.ClientSession) {
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "rows", Arguments: map[string]any{"n": 1000}})
+		require.NoError(t, err)
+		require.False(t, res.IsError, "%+v", res.Content)
+
+		// structuredContent is the whole result, valid against the outputSchema.
+		data, _ := json.Marshal(res.StructuredContent)
+		var whole struct{ Rows []int }
+		require.NoError(t, json.Unmarshal(data, &whole))
+		assert.Len(t, whole.Rows, 1000)
+		assert.NoError(t, validate(rowsSchema, data))
+
+		// The model reads at most the cap.
+		require.Len(t, res.Content, 2)
+		text := res.Content[0].(*mcp.TextContent).Text
+		assert.LessOrEqual(t, len(text), 300)
+		assert.Contains(t, text, "Result truncated")
+		assert.NotContains(t, text, "/tmp")
+
+		// The whole result is a resource the client can read.
+		link := res.Content[1].(*mcp.ResourceLink)
+		assert.Equal(t, "application/json", link.MIMEType)
+		assert.EqualValues(t, len(data), *link.Size)
+		read, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: link.URI})
+		require.NoError(t, err)
+		assert.JSONEq(t, string(data), read.Contents[0].Text)
+
+		// A changed link reads nothing.
+		_, err = cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: link.URI[:len(link.URI)-2] + "xx"})
+		assert.Error(t, err)
+
+		// Small results are as before.
+		res, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "rows", Arguments: map[string]any{"n": 3}})
+		require.NoError(t, err)
+		require.Len(t, res.Content, 1)
+		assert.Equal(t, `{"rows":[0,1,2]}`, res.Content[0].(*mcp.TextContent).Text)
+	})
+}
+
+func TestStoredResultsBelongToTheirUser(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(rowsTool()))
+	url := httpServer(t, reg, true, auth.RequireBearerToken(bearer, nil))
+	ann := httpClient(t, url, headerTransport{"Authorization": "Bearer token-ann"}, nil)
+	bob := httpClient(t, url, headerTransport{"Authorization": "Bearer token-bob"}, nil)
+	res, err := ann.CallTool(t.Context(), &mcp.CallToolParams{Name: "rows", Arguments: map[string]any{"n": 1000}})
+	require.NoError(t, err)
+	link := res.Content[1].(*mcp.ResourceLink)
+	_, err = ann.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: link.URI})
+	require.NoError(t, err, "over stateless HTTP, on a request of its own")
+	_, err = bob.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: link.URI})
+	assert.Error(t, err, "another user holding the link")
+}
+
+func validate(schema string, data []byte) error {
+	var s jsonschema.Schema
+	if err := json.Unmarshal([]byte(schema), &s); err != nil {
+		return err
+	}
+	resolved, err := s.Resolve(nil)
+	if err != nil {
+		return err
+	}
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	return resolved.Validate(v)
+}
+
+func TestPartsGoNatively(t *testing.T) {
+	png := []byte("\x89PNG fake")
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(funcTool("chart", func(context.Context, funcArgs) runtime.Result {
+		return runtime.Result{Text: "Here is the chart.", Parts: []runtime.Part{
+			runtime.ImagePart("image/png", png),
+			runtime.AudioPart("audio/wav", []byte("RIFF")),
+			{Kind: runtime.PartResourceLink, URI: "https://example.com/data.csv", Name: "data.csv", MIMEType: "text/csv", Size: 42},
+			runtime.TextResourcePart("file:///report.md", "text/markdown", "# Report"),
+		}}
+	})))
+	cs := inMemory(t, reg, nil, nil)
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "chart", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	require.Len(t, res.Content, 5)
+	assert.Equal(t, "Here is the chart.", res.Content[0].(*mcp.TextContent).Text)
+	assert.Equal(t, &mcp.ImageContent{Data: png, MIMEType: "image/png"}, res.Content[1])
+	assert.Equal(t, &mcp.AudioContent{Data: []byte("RIFF"), MIMEType: "audio/wav"}, res.Content[2])
+	link := res.Content[3].(*mcp.ResourceLink)
+	assert.Equal(t, "https://example.com/data.csv", link.URI)
+	assert.EqualValues(t, 42, *link.Size)
+	assert.Equal(t, "# Report", res.Content[4].(*mcp.EmbeddedResource).Resource.Text)
 }
