@@ -15,13 +15,25 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
-// Option configures how AddTools and Handler serve a registry.
+// Option configures how AddTools and Handler serve a registry, and the server NewServer,
+// ServeStdio and HTTPHandler build.
 type Option func(*config)
 
 type config struct {
 	sessionKey SessionKey
 	linger     time.Duration
 	stateKey   []byte
+	server     server // NewServer, ServeStdio, HTTPHandler
+}
+
+func configure(opts []Option) config {
+	cfg := config{sessionKey: SessionPerConnection()}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&cfg)
+		}
+	}
+	return cfg
 }
 
 // WithSessionKey sets how a call's registry session is chosen (SessionPerConnection
@@ -65,12 +77,7 @@ type served struct {
 }
 
 func newServed(reg *runtime.Registry, opts []Option) *served {
-	cfg := config{sessionKey: SessionPerConnection()}
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&cfg)
-		}
-	}
+	cfg := configure(opts)
 	return &served{
 		reg:        reg,
 		sessionKey: cfg.sessionKey,

@@ -708,3 +708,34 @@ func TestPartsGoNatively(t *testing.T) {
 	assert.EqualValues(t, 42, *link.Size)
 	assert.Equal(t, "# Report", res.Content[4].(*mcp.EmbeddedResource).Resource.Text)
 }
+
+func TestHTTPHandlerHelper(t *testing.T) {
+	var runs atomic.Int32
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(callInfoTool(), rowsTool(), mailTool(&runs)))
+	for _, stateless := range []bool{false, true} {
+		t.Run(fmt.Sprint("stateless ", stateless), func(t *testing.T) {
+			opts := []toolmcp.Option{toolmcp.WithPageSize(2), toolmcp.WithBearerAuth(bearer, nil), toolmcp.WithImplementation("demo", "2.0.0")}
+			if stateless {
+				opts = append(opts, toolmcp.WithStateless())
+			}
+			srv := httptest.NewServer(toolmcp.HTTPHandler(reg, opts...))
+			t.Cleanup(srv.Close)
+
+			transport := &mcp.StreamableClientTransport{Endpoint: srv.URL}
+			_, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(t.Context(), transport, nil)
+			require.Error(t, err, "no token, no session")
+
+			cs := httpClient(t, srv.URL, headerTransport{"Authorization": "Bearer token-ann"}, nil)
+			page, err := cs.ListTools(t.Context(), nil)
+			require.NoError(t, err)
+			require.Len(t, page.Tools, 2)
+			require.NotEmpty(t, page.NextCursor)
+			rest, err := cs.ListTools(t.Context(), &mcp.ListToolsParams{Cursor: page.NextCursor})
+			require.NoError(t, err)
+			require.Len(t, rest.Tools, 1)
+			assert.Equal(t, "send_mail", rest.Tools[0].Name)
+			assert.Equal(t, "ann", callInfoOver(t, cs).User)
+		})
+	}
+}
