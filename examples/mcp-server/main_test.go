@@ -40,12 +40,16 @@ func inMemory(t *testing.T) *mcp.ClientSession {
 	return client(t, clientSide, nil)
 }
 
+// builtDir holds the server serverBinary built; TestMain removes it.
+var builtDir string
+
 // serverBinary builds the example once per test run.
 var serverBinary = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "mcp-server-test")
 	if err != nil {
 		return "", err
 	}
+	builtDir = dir
 	bin := filepath.Join(dir, "mcp-server")
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
 	if err != nil {

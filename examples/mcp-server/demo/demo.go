@@ -29,19 +29,22 @@ type Counted struct {
 	Reached int `json:"reached"`
 }
 
-// Count counts slowly to a number, reporting its progress; it stops when the call is cancelled.
+// Count counts slowly to a number, reporting its progress; it stops when the call is cancelled
+// (whoami then says where).
 //
 //tool:name count
 //tool:hints readonly,idempotent
 //tool:timeout 10m
 func Count(ctx context.Context, args CountArgs) (Counted, error) {
 	for i := 1; i <= args.To; i++ {
+		runtime.Progress(ctx, float64(i), float64(args.To), fmt.Sprintf("counted to %d", i))
 		select {
 		case <-ctx.Done():
-			return Counted{Reached: i - 1}, ctx.Err()
+			info, _ := runtime.CallInfoFrom(ctx)
+			_ = info.State.Set(context.WithoutCancel(ctx), "cancelled_at", i)
+			return Counted{Reached: i}, ctx.Err()
 		case <-time.After(time.Duration(args.StepMillis) * time.Millisecond):
 		}
-		runtime.Progress(ctx, float64(i), float64(args.To), fmt.Sprintf("counted to %d", i))
 	}
 	return Counted{Reached: args.To}, nil
 }
@@ -89,6 +92,8 @@ type Caller struct {
 	User string `json:"user"`
 	// Calls counts whoami calls in the session.
 	Calls int `json:"calls"`
+	// CancelledAt is where the last cancelled count of the session stopped (0: none was).
+	CancelledAt int `json:"cancelled_at"`
 }
 
 // Whoami says what the server knows of the call: its id, session and user.
@@ -100,6 +105,9 @@ func Whoami(ctx context.Context) (Caller, error) {
 	c := Caller{CallID: info.CallID, Session: info.Session}
 	if token := toolmcp.TokenInfo(ctx); token != nil {
 		c.User = token.UserID
+	}
+	if v, ok, _ := info.State.Get(ctx, "cancelled_at"); ok {
+		c.CancelledAt, _ = v.(int)
 	}
 	err := info.State.Update(ctx, "whoami_calls", func(old any, _ bool) (any, error) {
 		n, _ := old.(int)

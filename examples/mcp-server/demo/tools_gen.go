@@ -48,7 +48,7 @@ func Tools() []runtime.Tool {
 		},
 	}, {
 		Bind:        toolgenBindCount,
-		Description: "Counts slowly to a number, reporting its progress; it stops when the call is cancelled.",
+		Description: "Counts slowly to a number, reporting its progress; it stops when the call is cancelled (whoami then says where).",
 		Hints: runtime.Hints{
 			Idempotent: true,
 			ReadOnly:   true,
@@ -139,7 +139,7 @@ func Tools() []runtime.Tool {
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 		Name:         "whoami",
 		NewCall:      toolgenNewWhoami,
-		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"call_id":{"description":"CallID is the JSON-RPC id of the tools/call request.","type":"string"},"session":{"description":"Session is the registry session the call runs in.","type":"string"},"user":{"description":"User is the authenticated user, when the server checks bearer tokens.","type":"string"},"calls":{"description":"Calls counts whoami calls in the session.","type":"integer"}},"required":["call_id","session","user","calls"],"additionalProperties":false}`),
+		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"call_id":{"description":"CallID is the JSON-RPC id of the tools/call request.","type":"string"},"session":{"description":"Session is the registry session the call runs in.","type":"string"},"user":{"description":"User is the authenticated user, when the server checks bearer tokens.","type":"string"},"calls":{"description":"Calls counts whoami calls in the session.","type":"integer"},"cancelled_at":{"description":"CancelledAt is where the last cancelled count of the session stopped (0: none was).","type":"integer"}},"required":["call_id","session","user","calls","cancelled_at"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
 		Variants: map[string]runtime.Variant{
 			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)},
@@ -715,6 +715,8 @@ func toolgenEncodeCaller(w *encode.Writer, v *Caller) {
 	w.String(v.User)
 	w.Field("calls")
 	w.Int(int64(v.Calls))
+	w.Field("cancelled_at")
+	w.Int(int64(v.CancelledAt))
 	w.ObjEnd()
 }
 
