@@ -739,3 +739,42 @@ func TestHTTPHandlerHelper(t *testing.T) {
 		})
 	}
 }
+
+func TestSessionLingerKeepsStateForReconnects(t *testing.T) {
+	store := &countingStore{live: map[string]bool{}}
+	reg := runtime.NewRegistry(runtime.WithSessionStore(store))
+	require.NoError(t, reg.Add(callInfoTool()))
+	linger := toolmcp.WithSessionLinger(time.Hour)
+	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	tracked := toolmcp.AddToolsTracked(server, reg, nil, linger, toolmcp.WithSessionKey(toolmcp.SessionFunc(
+		func(context.Context, mcp.Request) (string, error) { return "shared", nil })))
+	for i := range 3 {
+		cs := connectInMemory(t, server, nil, nil)
+		assert.Equal(t, i+1, callInfoOver(t, cs).Calls, "the session outlives its connections")
+		require.NoError(t, cs.Close())
+	}
+	require.Eventually(t, func() bool { _, conns := tracked(); return conns == 0 }, 10*time.Second, time.Millisecond)
+	keys, _ := tracked()
+	assert.Equal(t, 1, keys, "lingering")
+	assert.Equal(t, 1, store.count())
+}
+
+// TestElicitAnswerIsValidated: on 2026-07-28 the answer comes with the call, from a client
+// that may not have checked it; Elicit checks it against the schema asked.
+func TestElicitAnswerIsValidated(t *testing.T) {
+	var runs atomic.Int32
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(askTool(&runs)))
+	cs := inMemory(t, reg, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return nil, errors.New("unused") },
+		MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: true},
+	}, nil)
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "ask_twice", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	require.True(t, res.NeedsInput())
+	bad := mcp.InputResponseMap{"toolgen_elicit": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": 42}}}
+	res, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "ask_twice", Arguments: map[string]any{}, InputResponses: bad, RequestState: res.RequestState})
+	require.NoError(t, err)
+	assert.True(t, res.IsError)
+	assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "does not match the requested schema")
+}

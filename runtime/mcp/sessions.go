@@ -77,9 +77,10 @@ func SessionFromHeader(name string) SessionKey {
 	}}
 }
 
-// SessionFunc keys a call by what fn returns: "" falls back to SessionPerConnection, an error
-// refuses the call with the error's text as the tool error.
-func SessionFunc(fn func(ctx context.Context, req *mcp.CallToolRequest) (string, error)) SessionKey {
+// SessionFunc keys a call by what fn returns for its request (req.GetExtra() has the HTTP
+// header and the verified token): "" falls back to SessionPerConnection, an error refuses the
+// call with the error's text as the tool error.
+func SessionFunc(fn func(ctx context.Context, req mcp.Request) (string, error)) SessionKey {
 	return SessionKey{key: func(ctx context.Context, req *mcp.CallToolRequest, conn string) (string, error) {
 		key, err := fn(ctx, req)
 		if err == nil && key == "" {
