@@ -33,7 +33,8 @@
 //
 // A handler sees the request through RequestFrom(ctx), TokenInfo(ctx) (the principal verified
 // by the go-sdk's auth.RequireBearerToken in front of the HTTP handler) and Header(ctx) (the
-// HTTP request's headers). runtime.Progress(ctx, done, total, message) sends
+// HTTP request's headers); WithUserData puts what a host derives from the request into
+// runtime.CallInfo.UserData, for handlers that do not import this package. runtime.Progress(ctx, done, total, message) sends
 // notifications/progress when the client gave a progress token, and nothing otherwise.
 // Cancellation reaches the handler's ctx: notifications/cancelled on stdio, in memory and
 // stateful HTTP; on stateless HTTP with protocol 2026-07-28 the client closing its request,
@@ -67,6 +68,11 @@
 // answer. The state is bound to the tool, the arguments and the caller, expires after 15
 // minutes and is accepted once, so an answer cannot be replayed or moved to another call.
 // Stateless HTTP on older protocols cannot reach the client: approval fails closed there.
+//
+// # Long-running tools
+//
+// Progress and cancellation are what a long call has: the MCP tasks extension (a call that
+// returns a task to poll) is not exposed by go-sdk v1.8.0, so it is not offered here.
 //
 // # The pieces alone
 //

@@ -20,6 +20,7 @@ import (
 type Option func(*config)
 
 type config struct {
+	userData   func(ctx context.Context, req *mcp.CallToolRequest) any
 	sessionKey SessionKey
 	linger     time.Duration
 	stateKey   []byte
@@ -46,6 +47,13 @@ func WithSessionKey(k SessionKey) Option {
 	}
 }
 
+// WithUserData sets what handlers see as runtime.CallInfo.UserData for each call: fn gets the
+// request (its Extra has the HTTP header and the verified token), so handlers written for the
+// runtime alone, without importing this package, can see the user.
+func WithUserData(fn func(ctx context.Context, req *mcp.CallToolRequest) any) Option {
+	return func(c *config) { c.userData = fn }
+}
+
 // WithSessionLinger keeps a registry session for d after the last MCP connection that used it
 // closed, before Registry.EndSession forgets it (at once otherwise). Useful with keys that
 // outlive a connection (SessionFromPrincipal, SessionFromHeader), above all over stateless
@@ -65,6 +73,7 @@ func WithStateKey(key []byte) Option {
 // served is one registry served on one mcp.Server.
 type served struct {
 	reg        *runtime.Registry
+	userData   func(ctx context.Context, req *mcp.CallToolRequest) any
 	sessionKey SessionKey
 	sessions   *sessions
 	states     *roundStates
@@ -80,6 +89,7 @@ func newServed(reg *runtime.Registry, opts []Option) *served {
 	cfg := configure(opts)
 	return &served{
 		reg:        reg,
+		userData:   cfg.userData,
 		sessionKey: cfg.sessionKey,
 		sessions:   newSessions(reg, cfg.linger),
 		states:     newRoundStates(cfg.stateKey),
@@ -178,6 +188,9 @@ func (s *served) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	}
 	defer s.sessions.hold(conn, key, !s.sessionKey.perRequest)()
 	call.Session = key
+	if s.userData != nil {
+		call.UserData = s.userData(ctx, req)
+	}
 
 	cc := &callContext{req: req, served: s, session: key}
 	ctx = context.WithValue(ctx, callContextKey{}, cc)

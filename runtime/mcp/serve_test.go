@@ -562,6 +562,21 @@ func TestSessionKeys(t *testing.T) {
 		require.NoError(t, err)
 		assert.True(t, res.IsError)
 	})
+	t.Run("user data", func(t *testing.T) {
+		tool := funcTool("user_data", func(ctx context.Context, _ funcArgs) runtime.Result {
+			info, _ := runtime.CallInfoFrom(ctx)
+			return runtime.TextResult(fmt.Sprint(info.UserData))
+		})
+		reg := runtime.NewRegistry()
+		require.NoError(t, reg.Add(tool))
+		url := httpServer(t, reg, true, requireAuth, toolmcp.WithUserData(func(_ context.Context, req *mcp.CallToolRequest) any {
+			return "user " + req.Extra.TokenInfo.UserID
+		}))
+		cs := httpClient(t, url, headerTransport{"Authorization": "Bearer token-ann"}, nil)
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "user_data", Arguments: map[string]any{}})
+		require.NoError(t, err)
+		assert.Equal(t, "user ann", res.Content[0].(*mcp.TextContent).Text)
+	})
 	t.Run("per request", func(t *testing.T) {
 		cs := inMemory(t, reg, nil, nil, toolmcp.WithSessionKey(toolmcp.SessionPerRequest()))
 		a, b := callInfoOver(t, cs), callInfoOver(t, cs)
@@ -571,27 +586,48 @@ func TestSessionKeys(t *testing.T) {
 }
 
 func TestToolListFollowsTheRegistry(t *testing.T) {
-	reg := runtime.NewRegistry()
-	require.NoError(t, reg.Add(callInfoTool()))
-	changed := make(chan struct{}, 10)
-	cs := inMemory(t, reg, &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} }}, legacy)
-	names := func() []string {
+	for name, sopts := range protocols {
+		t.Run(name, func(t *testing.T) {
+			reg := runtime.NewRegistry()
+			require.NoError(t, reg.Add(callInfoTool()))
+			changed := make(chan struct{}, 10)
+			cs := inMemory(t, reg, &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} }}, sopts)
+			names := func() []string {
+				list, err := cs.ListTools(t.Context(), nil)
+				require.NoError(t, err)
+				var out []string
+				for _, tool := range list.Tools {
+					out = append(out, tool.Name)
+				}
+				return out
+			}
+			assert.Equal(t, []string{"call_info"}, names())
+			var runs atomic.Int32
+			require.NoError(t, reg.Add(mailTool(&runs)))
+			<-changed
+			assert.Equal(t, []string{"call_info", "send_mail"}, names())
+			reg.Remove("call_info")
+			<-changed
+			assert.Equal(t, []string{"send_mail"}, names())
+		})
+	}
+
+	t.Run("a fixed list", func(t *testing.T) {
+		var runs atomic.Int32
+		reg := runtime.NewRegistry()
+		require.NoError(t, reg.Add(callInfoTool(), mailTool(&runs)))
+		server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+		toolmcp.AddTools(server, reg, []runtime.Tool{callInfoTool()})
+		cs := connectInMemory(t, server, nil, legacy)
+		require.NoError(t, reg.Add(rowsTool()))
 		list, err := cs.ListTools(t.Context(), nil)
 		require.NoError(t, err)
-		var out []string
-		for _, tool := range list.Tools {
-			out = append(out, tool.Name)
-		}
-		return out
-	}
-	assert.Equal(t, []string{"call_info"}, names())
-	var runs atomic.Int32
-	require.NoError(t, reg.Add(mailTool(&runs)))
-	<-changed
-	assert.Equal(t, []string{"call_info", "send_mail"}, names())
-	reg.Remove("call_info")
-	<-changed
-	assert.Equal(t, []string{"send_mail"}, names())
+		require.Len(t, list.Tools, 1, "tools added later are not in a fixed list")
+		reg.Remove("call_info")
+		list, err = cs.ListTools(t.Context(), nil)
+		require.NoError(t, err)
+		assert.Empty(t, list.Tools, "a listed tool removed from the registry goes")
+	})
 }
 
 const rowsSchema = `{"type":"object","properties":{"rows":{"type":"array","items":{"type":"integer"}}},"required":["rows"],"additionalProperties":false}`
