@@ -224,10 +224,16 @@ func (r *round) approver() runtime.Approver {
 	})
 }
 
+// hashArgs hashes arguments in a canonical form (object keys sorted, numbers as written), so
+// that a client that re-encodes them between rounds still matches.
 func hashArgs(args []byte) []byte {
-	var buf bytes.Buffer
-	if json.Compact(&buf, args) == nil {
-		args = buf.Bytes()
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) == nil {
+		if canonical, err := json.Marshal(v); err == nil {
+			args = canonical
+		}
 	}
 	sum := sha256.Sum256(args)
 	return sum[:]
@@ -237,7 +243,8 @@ func hashArgs(args []byte) []byte {
 // arguments and the caller, valid for stateTTL and accepted once.
 type roundState struct {
 	Tool     string              `json:"tool"`
-	Args     []byte              `json:"args"` // hashArgs of the canonical arguments
+	Call     []byte              `json:"call"` // hashArgs of the call's arguments
+	Args     []byte              `json:"args"` // hashArgs of the arguments the user approved
 	Scope    string              `json:"scope"`
 	Expires  int64               `json:"exp"`
 	Nonce    string              `json:"nonce"`

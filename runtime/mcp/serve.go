@@ -3,7 +3,9 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -249,6 +251,9 @@ func (s *served) openRound(ctx context.Context, cc *callContext, call runtime.Ca
 	p := cc.req.Params
 	if p.RequestState != "" {
 		st, err := s.states.open(p.RequestState, call.Name, s.scope(cc))
+		if err == nil && !hmac.Equal(st.Call, hashArgs(call.Args)) {
+			err = errors.New("issued for other arguments")
+		}
 		if err != nil {
 			return toolError("The answer sent with this call of %s cannot be used (%v), so it was not run; call it again without one.", call.Name, err)
 		}
@@ -298,7 +303,7 @@ func (s *served) ask(cc *callContext, call runtime.Call, key string, q *mcp.Elic
 }
 
 func (s *served) askState(cc *callContext, call runtime.Call, key string, q *mcp.ElicitParams, st roundState) *mcp.CallToolResult {
-	st.Tool, st.Scope, st.Asked = call.Name, s.scope(cc), key
+	st.Tool, st.Call, st.Scope, st.Asked = call.Name, hashArgs(call.Args), s.scope(cc), key
 	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{key: q}, RequestState: s.states.sign(st)}
 }
 
