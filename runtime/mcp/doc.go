@@ -7,6 +7,10 @@
 //	server := mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "1.0.0"}, nil)
 //	toolmcp.AddTools(server, reg, nil) // every tool of reg, now and later
 //
+// and for the common case the server itself is one call: ServeStdio(ctx, reg, opts...), or
+// HTTPHandler(reg, opts...) for streamable HTTP (stateful, or WithStateless; WithBearerAuth,
+// WithPageSize and the session options below).
+//
 // # Tools
 //
 // Each tool is listed with its canonical schemas (MCP speaks JSON Schema 2020-12, so no
@@ -38,7 +42,7 @@
 // notifications/progress when the client gave a progress token, and nothing otherwise.
 // Cancellation reaches the handler's ctx: notifications/cancelled on stdio, in memory and
 // stateful HTTP; on stateless HTTP with protocol 2026-07-28 the client closing its request,
-// when the handler is built with StreamableHTTPOptions.PropagateRequestCancellation (Serve
+// when the handler is built with StreamableHTTPOptions.PropagateRequestCancellation (HTTPHandler
 // sets it). Stateless HTTP on older protocols cannot route a cancellation to the request it
 // cancels: the handler runs to its end or its timeout.
 //
