@@ -41,7 +41,8 @@ func ExampleElicit() {
 		if action != "accept" {
 			return "The user did not answer.", nil
 		}
-		return content["answer"].(string), nil
+		answer, _ := content["answer"].(string) // validated against schema, but never trust a client
+		return answer, nil
 	}
 	_ = askUser
 }
