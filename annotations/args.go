@@ -481,3 +481,53 @@ func parseCount(d *Directive, args string, at int) (any, []Problem) {
 	}
 	return n, nil
 }
+
+func parseDefer(_ *Directive, args string, at int) (any, []Problem) {
+	switch args {
+	case "":
+		return Defer{}, nil
+	case "off":
+		return Defer{Off: true}, nil
+	}
+	return nil, []Problem{{Offset: at, Message: "unexpected argument " + strconv.Quote(args),
+		Hint: "//tool:defer takes no argument, or off to opt a tool out of its package's default"}}
+}
+
+// parseNamespace parses a tool-search namespace: a name like a tool's.
+func parseNamespace(_ *Directive, args string, at int) (any, []Problem) {
+	if IsValidName(args) {
+		return args, nil
+	}
+	p := Problem{Offset: at, Message: "invalid namespace " + strconv.Quote(args),
+		Hint: "a namespace is 1 to 64 letters, digits, _ or -, not starting with a digit or -"}
+	if fixed := SuggestName(args); fixed != "" {
+		p.Hint += ", e.g. " + fixed
+	}
+	return nil, []Problem{p}
+}
+
+var callerNames = []string{"direct", "code"}
+
+func parseCallers(d *Directive, args string, at int) (any, []Problem) {
+	items, problems := listWords(d, args, at, "caller")
+	var c Callers
+	for _, w := range items {
+		switch w.text {
+		case "direct":
+			c.Direct = true
+		case "code":
+			c.Code = true
+		default:
+			p := Problem{Offset: w.at, Message: "unknown caller " + strconv.Quote(w.text),
+				Hint: "the callers are direct and code"}
+			if s := suggest.Closest(strings.ToLower(w.text), callerNames); s != "" {
+				p.Hint = "did you mean " + s + "?"
+			}
+			problems = append(problems, p)
+		}
+	}
+	if len(problems) > 0 {
+		return nil, problems
+	}
+	return c, nil
+}

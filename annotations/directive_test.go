@@ -172,6 +172,17 @@ func TestDirectiveValues(t *testing.T) {
 		{text: "//tool:sequential please", problems: []want{{18, "//tool:sequential takes no arguments", "alone on its line"}}},
 		{text: "//tool:client", target: OnType, value: true},
 		{text: "//tool:client yes", target: OnType, problems: []want{{14, "//tool:client takes no arguments", ""}}},
+
+		// defer: "//tool:defer " is 13 bytes.
+		{text: "//tool:defer", value: Defer{}},
+		{text: "//tool:defer off", value: Defer{Off: true}},
+		{text: "//tool:defer later", problems: []want{{13, `unexpected argument "later"`, "off"}}},
+		{text: "//tool:namespace billing", value: "billing"},
+		{text: "//tool:namespace bill ing", problems: []want{{17, `invalid namespace "bill ing"`, "bill_ing"}}},
+		// callers: "//tool:callers " is 15 bytes.
+		{text: "//tool:callers direct,code", value: Callers{Direct: true, Code: true}},
+		{text: "//tool:callers code", value: Callers{Code: true}},
+		{text: "//tool:callers cod", problems: []want{{15, `unknown caller "cod"`, "did you mean code?"}}},
 	}
 	for _, c := range cases {
 		target := c.target
@@ -210,7 +221,7 @@ func TestEveryDirectiveHasAValidCase(t *testing.T) {
 		"timeout": "1s", "retry": "", "confirm": "", "risk": "low", "hints": "readonly",
 		"example": "{}", "trigger": "t", "prerequisite": "p", "warning": "w", "related": "other",
 		"filters": "f", "meta": "k=v", "maxresult": "1KiB", "maxcalls": "1", "modelretries": "1",
-		"sequential": "", "client": "",
+		"sequential": "", "client": "", "defer": "", "namespace": "billing", "callers": "direct",
 	}
 	for _, d := range Directives {
 		args, ok := samples[d.Name]
