@@ -15,9 +15,9 @@ import (
 
 type domain struct {
 	singular, plural, about string
-	synonym             string // another word a user may use
-	params              []string
-	tag                 string
+	synonym                 string // another word a user may use
+	params                  []string
+	tag                     string
 }
 
 var domains = []domain{

@@ -92,7 +92,7 @@ func registry(t *testing.T) *runtime.Registry {
 
 type answer string
 
-func (a answer) Args() any                            { return nil }
+func (a answer) Args() any                          { return nil }
 func (a answer) Run(context.Context) runtime.Result { return runtime.TextResult(string(a)) }
 
 func TestSearchRevealsPerSession(t *testing.T) {
