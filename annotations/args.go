@@ -58,12 +58,17 @@ func single(d *Directive, args string, at int) (word, []Problem) {
 	return ws[0], nil
 }
 
-// NamePattern is the rule for tool names: what every provider accepts.
-const NamePattern = `^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`
+// NamePattern is the rule for tool names: what Anthropic, Gemini and MCP accept. OpenAI takes
+// at most 64 characters; gen/provider warns about longer names when OpenAI is among the
+// providers.
+const NamePattern = `^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$`
+
+// MaxNameLength is the longest tool name NamePattern allows.
+const MaxNameLength = 128
 
 var toolNamePattern = regexp.MustCompile(NamePattern)
 
-// IsValidName reports whether name is acceptable as a tool name to every provider.
+// IsValidName reports whether name is a valid tool name (NamePattern).
 func IsValidName(name string) bool { return toolNamePattern.MatchString(name) }
 
 // SuggestName turns s into a valid tool name for a hint, or "" when nothing of s survives.
@@ -84,8 +89,8 @@ func SuggestName(s string) string {
 	if c := name[0]; '0' <= c && c <= '9' || c == '-' {
 		name = "_" + name
 	}
-	if len(name) > 64 {
-		name = name[:64]
+	if len(name) > MaxNameLength {
+		name = name[:MaxNameLength]
 	}
 	return name
 }
@@ -95,7 +100,7 @@ func parseName(d *Directive, args string, at int) (any, []Problem) {
 		return args, nil
 	}
 	p := Problem{Offset: at, Message: "invalid tool name " + strconv.Quote(args),
-		Hint: "a name is 1 to 64 letters, digits, _ or -, not starting with a digit or -"}
+		Hint: "a name is 1 to 128 letters, digits, _ or -, not starting with a digit or -"}
 	if fixed := SuggestName(args); fixed != "" {
 		p.Hint += ", e.g. " + fixed
 	}
@@ -499,7 +504,7 @@ func parseNamespace(_ *Directive, args string, at int) (any, []Problem) {
 		return args, nil
 	}
 	p := Problem{Offset: at, Message: "invalid namespace " + strconv.Quote(args),
-		Hint: "a namespace is 1 to 64 letters, digits, _ or -, not starting with a digit or -"}
+		Hint: "a namespace is 1 to 128 letters, digits, _ or -, not starting with a digit or -"}
 	if fixed := SuggestName(args); fixed != "" {
 		p.Hint += ", e.g. " + fixed
 	}

@@ -22,8 +22,9 @@ var Directives = []*Directive{
 	{
 		Name: "name", Targets: onDescriptive, Syntax: "NAME",
 		Help: "The tool name the model sees. The default is the Go name in snake_case " +
-			"(GetWeather becomes get_weather). It must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$, " +
-			"the strictest rule among the providers.",
+			"(GetWeather becomes get_weather). It must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$ " +
+			"(up to 128 characters, as Anthropic, Gemini and MCP allow); OpenAI takes at most 64, " +
+			"and toolgen warns about longer names when OpenAI is among the providers.",
 		parse: parseName,
 	},
 	{

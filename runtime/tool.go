@@ -13,7 +13,7 @@ import (
 // Registry.Add takes them. Slices and maps in a Tool are not copied by the registry: treat a
 // Tool as immutable once added.
 type Tool struct {
-	Name        string // ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$
+	Name        string // ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$ (OpenAI: at most 64 characters)
 	Title       string // human-readable title (MCP title)
 	Description string // what the model reads to choose the tool
 	Detail      string // level-2 detail: the rest of the doc comment
