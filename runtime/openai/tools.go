@@ -18,7 +18,7 @@ type Declaration struct {
 
 	DeferLoading   bool            // //tool:defer: OpenAI's tool search loads it when needed
 	AllowedCallers []string        // //tool:callers: "direct", "programmatic"
-	OutputSchema   json.RawMessage // the schema of a structured result, for programmatic callers
+	OutputSchema   json.RawMessage // the schema of a structured result, for code callers (//tool:callers code)
 	Namespace      string          // //tool:namespace: declared inside that namespace
 }
 
@@ -40,8 +40,13 @@ func Declarations(tools []runtime.Tool) ([]Declaration, error) {
 		out = append(out, Declaration{
 			Name: t.Name, Description: t.Description, Schema: v.Schema, Strict: v.Strict,
 			DeferLoading: t.Deferred, AllowedCallers: AllowedCallers(t.Callers),
-			OutputSchema: runtime.WithoutSchemaKeyword(t.OutputSchema), Namespace: t.Namespace,
+			Namespace: t.Namespace,
 		})
+		if t.Callers.Code {
+			// Code the model writes needs the result's shape; a direct call shows the model
+			// the result itself, so the schema would only cost context in every request.
+			out[len(out)-1].OutputSchema = runtime.WithoutSchemaKeyword(t.OutputSchema)
+		}
 	}
 	return out, nil
 }

@@ -29,7 +29,7 @@ func TestCatalogFields(t *testing.T) {
 	wire, err := toolanthropic.ToolsJSON(tools)
 	require.NoError(t, err)
 	const want = `[
-	 {"name":"forecast","description":"Gets the current weather for a city.","input_schema":` + fixture.WeatherSchema + `,"defer_loading":true,"input_examples":[{"city":"Tokyo"}]},
+	 {"name":"forecast","description":"Gets the current weather for a city.","input_schema":` + fixture.WeatherSchema + `,"defer_loading":true,"allowed_callers":["code_execution_20260521"],"input_examples":[{"city":"Tokyo"}]},
 	 {"name":"get_weather","description":"Gets the current weather for a city.","input_schema":` + fixture.WeatherSchema + `},
 	 {"name":"history","description":"Gets the current weather for a city.","input_schema":` + fixture.WeatherSchema + `,"allowed_callers":["direct","code_execution_20260521"]},
 	 {"type":"tool_search_tool_bm25_20251119","name":"tool_search_tool_bm25"}]`

@@ -27,7 +27,7 @@ func TestResponsesCatalogFields(t *testing.T) {
 	const want = `[
 	 {"type":"namespace","name":"weather","description":"The weather tools: forecast, history.","tools":[
 	   {"type":"function","name":"forecast","description":"Gets the current weather for a city.","parameters":` + fixture.WeatherOpenAISchema + `,"strict":true,
-	    "defer_loading":true,"output_schema":{"type":"object","properties":{"temperature":{"type":"number"}},"required":["temperature"],"additionalProperties":false}},
+	    "defer_loading":true,"allowed_callers":["programmatic"],"output_schema":{"type":"object","properties":{"temperature":{"type":"number"}},"required":["temperature"],"additionalProperties":false}},
 	   {"type":"function","name":"history","description":"Gets the current weather for a city.","parameters":` + fixture.WeatherOpenAISchema + `,"strict":true,
 	    "allowed_callers":["direct","programmatic"]}]},
 	 {"type":"function","name":"get_weather","description":"Gets the current weather for a city.","parameters":` + fixture.WeatherOpenAISchema + `,"strict":true},
