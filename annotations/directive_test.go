@@ -47,7 +47,7 @@ func TestDirectiveValues(t *testing.T) {
 		{text: "//tool:name _x-1", value: "_x-1"},
 		{text: "//tool:name get weather", problems: []want{{12, `invalid tool name "get weather"`, "e.g. get_weather"}}},
 		{text: "//tool:name 9lives", problems: []want{{12, `invalid tool name "9lives"`, "e.g. _9lives"}}},
-		{text: "//tool:name " + strings.Repeat("a", 65), problems: []want{{12, `invalid tool name "` + strings.Repeat("a", 65) + `"`, "1 to 64"}}},
+		{text: "//tool:name " + strings.Repeat("a", 129), problems: []want{{12, `invalid tool name "` + strings.Repeat("a", 129) + `"`, "1 to 128"}}},
 		{text: "//tool:name", problems: []want{{11, "//tool:name needs an argument", "write //tool:name NAME"}}},
 
 		{text: "//tool:title Get the weather", value: "Get the weather"},
@@ -417,9 +417,9 @@ func TestRegistry(t *testing.T) {
 
 func TestIsValidName(t *testing.T) {
 	for name, valid := range map[string]bool{
-		"get_weather": true, "_private": true, "a": true, "A-b_9": true, strings.Repeat("x", 64): true,
+		"get_weather": true, "_private": true, "a": true, "A-b_9": true, strings.Repeat("x", 128): true,
 		"": false, "9lives": false, "-x": false, "get weather": false, "a.b": false,
-		strings.Repeat("x", 65): false, "天気": false,
+		strings.Repeat("x", 129): false, "天気": false,
 	} {
 		if got := IsValidName(name); got != valid {
 			t.Errorf("IsValidName(%q) = %v, want %v", name, got, valid)
