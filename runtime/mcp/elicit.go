@@ -134,24 +134,28 @@ var approvalSchema = map[string]any{
 // maxShownArgs bounds the arguments an approval question shows.
 const maxShownArgs = 2000
 
-// approvalQuestion is what the user is asked to approve: the tool, its reason and risk, and
-// the arguments as the tool will get them.
-func approvalQuestion(tool, title, reason string, risk runtime.Risk, args []byte) *mcp.ElicitParams {
+// approvalQuestion is what the user is asked to approve: the tool and what it is for, what
+// this call does (its //tool:confirm reason) and its risk, and the arguments as the tool will
+// get them (canonical JSON: a model cannot break the layout with newlines in them).
+func approvalQuestion(tool runtime.Tool, reason string, risk runtime.Risk, args []byte) *mcp.ElicitParams {
 	var b strings.Builder
-	name := tool
-	if title != "" {
-		name = fmt.Sprintf("%s (%s)", title, tool)
+	name := tool.Name
+	if tool.Title != "" {
+		name = fmt.Sprintf("%s (%s)", tool.Title, tool.Name)
 	}
 	fmt.Fprintf(&b, "Allow %s to run?", name)
+	if tool.Description != "" {
+		fmt.Fprintf(&b, "\nTool: %s", tool.Description)
+	}
 	if reason != "" {
-		fmt.Fprintf(&b, "\nWhat it does: %s.", strings.TrimSuffix(reason, "."))
+		fmt.Fprintf(&b, "\nWhat this call does: %s.", strings.TrimSuffix(reason, "."))
 	}
 	if risk != "" {
 		fmt.Fprintf(&b, "\nRisk: %s.", risk)
 	}
 	shown := string(args)
 	if len(shown) > maxShownArgs {
-		shown = shown[:maxShownArgs] + "…"
+		shown = strings.ToValidUTF8(shown[:maxShownArgs], "") + "…"
 	}
 	fmt.Fprintf(&b, "\nArguments: %s", shown)
 	return &mcp.ElicitParams{Message: b.String(), RequestedSchema: approvalSchema}
@@ -177,8 +181,11 @@ func decisionOf(res *mcp.ElicitResult) runtime.Decision {
 // elicitApprover asks the user synchronously (protocols up to 2025-11-25).
 func elicitApprover(reg *runtime.Registry, ss *mcp.ServerSession) runtime.Approver {
 	return runtime.ApproverFunc(func(ctx context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
-		tool, _ := reg.Tool(req.Tool)
-		res, err := ss.Elicit(ctx, approvalQuestion(req.Tool, tool.Title, req.Reason, req.Risk, req.RawArgs))
+		tool, ok := reg.Tool(req.Tool)
+		if !ok {
+			tool.Name = req.Tool
+		}
+		res, err := ss.Elicit(ctx, approvalQuestion(tool, req.Reason, req.Risk, req.RawArgs))
 		if err != nil {
 			return runtime.Decision{}, err
 		}

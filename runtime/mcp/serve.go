@@ -291,7 +291,7 @@ func (s *served) openRound(ctx context.Context, cc *callContext, call runtime.Ca
 	if err != nil || bound.Args() == nil {
 		canonical = args
 	}
-	return s.askState(cc, call, approvalInput, approvalQuestion(tool.Name, tool.Title, tool.ConfirmReason, tool.Risk, canonical),
+	return s.askState(cc, call, approvalInput, approvalQuestion(tool, tool.ConfirmReason, tool.Risk, canonical),
 		roundState{Args: hashArgs(canonical)})
 }
 

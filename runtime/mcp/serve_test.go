@@ -247,6 +247,7 @@ func TestApprovalByElicitation(t *testing.T) {
 		assert.EqualValues(t, 1, runs.Load(), "approved: runs exactly once")
 		require.Len(t, asked, 1)
 		assert.Contains(t, asked[0], "Send mail (send_mail)")
+		assert.Contains(t, asked[0], "Tool: Test tool send_mail.")
 		assert.Contains(t, asked[0], "sends an email in the user's name")
 		assert.Contains(t, asked[0], "Risk: high")
 		assert.Contains(t, asked[0], `"to":"ann@example.com"`)
