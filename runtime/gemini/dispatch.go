@@ -1,13 +1,12 @@
 package gemini
 
 import (
-	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 
-	"google.golang.org/genai"
-
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/parttext"
 )
 
 // Outcome is one call after Dispatch, with what the model should read.
@@ -19,8 +18,8 @@ type Outcome = runtime.Outcome
 // (runtime.Variant.Restore): renamed properties get their names back. Set Session (and
 // UserData) on the calls first to use the registry's per-session policies.
 //
-// A client tool's outcome has Result.ClientCall set: it is left out of Responses, and the
-// host runs it and answers with Response, in the same content and in call order.
+// A client tool's outcome has Result.ClientCall set: it is left out of ResponsesJSON, and the
+// host runs it and answers in the same content and in call order.
 func Dispatch(ctx context.Context, reg *runtime.Registry, calls []runtime.Call) []Outcome {
 	return reg.Dispatch(ctx, calls, func(t runtime.Tool) (runtime.Variant, bool) {
 		v, _, ok := pick(t)
@@ -28,11 +27,20 @@ func Dispatch(ctx context.Context, reg *runtime.Registry, calls []runtime.Call) 
 	})
 }
 
-// response is the "response" object of a functionResponse: {"output": …} or {"error": …}. A
-// structured result's output is its JSON value: decoded for the SDK (numbers as json.Number,
-// keeping their exact text), or, with raw (the wire form), the JSON itself, sent as it is. A
-// structured result that is not valid JSON is sent as its text.
-func response(res runtime.Result, raw bool) map[string]any {
+// ResponseObject is the "response" object of the functionResponse that answers with res:
+// {"output": …} or {"error": …}. A structured result's output is its JSON, as a
+// json.RawMessage sent as it is (numbers keep their text); a structured result that is not
+// valid JSON is sent as its text. Parts Gemini does not take as function response parts
+// (see InlineParts) are described under "attachments", one text each.
+func ResponseObject(res runtime.Result) map[string]any {
+	obj := responseValue(res)
+	if _, notes := InlineParts(res); len(notes) > 0 {
+		obj["attachments"] = notes
+	}
+	return obj
+}
+
+func responseValue(res runtime.Result) map[string]any {
 	switch {
 	case res.EffectOnly():
 		// Empty output: the effects are the host's, but Gemini wants one response per call
@@ -40,37 +48,44 @@ func response(res runtime.Result, raw bool) map[string]any {
 		return map[string]any{"output": ""}
 	case res.IsError:
 		return map[string]any{"error": res.Text}
-	case res.Structured == nil:
-	case raw:
-		if json.Valid(res.Structured) {
-			return map[string]any{"output": res.Structured}
-		}
-	default:
-		dec := json.NewDecoder(bytes.NewReader(res.Structured))
-		dec.UseNumber()
-		var v any
-		if dec.Decode(&v) == nil {
-			return map[string]any{"output": v}
-		}
+	case res.Structured != nil && json.Valid(res.Structured):
+		return map[string]any{"output": json.RawMessage(res.Structured)}
 	}
 	return map[string]any{"output": res.Text}
 }
 
-// Response returns the functionResponse part that answers call with res.
-func Response(call runtime.Call, res runtime.Result) *genai.Part {
-	return &genai.Part{FunctionResponse: &genai.FunctionResponse{ID: call.ID, Name: call.Name, Response: response(res, false)}}
+// InlinePart is a part of a functionResponse on the wire: inline data.
+type InlinePart struct {
+	InlineData InlineData `json:"inlineData"`
 }
 
-// Responses returns one functionResponse part per outcome, in order, leaving out client calls
-// (the host answers those). Send them as genai.NewContentFromParts(parts, genai.RoleUser).
-func Responses(outs []Outcome) []*genai.Part {
-	var parts []*genai.Part
-	for _, o := range outs {
-		if o.Result.ClientCall == nil {
-			parts = append(parts, Response(o.Call, o.Result))
+// InlineData is the data of an InlinePart (Data encodes as base64, as the API takes bytes).
+type InlineData struct {
+	MIMEType    string `json:"mimeType"`
+	Data        []byte `json:"data"`
+	DisplayName string `json:"displayName,omitempty"`
+}
+
+// inlineTypes are the types Gemini reads in a function response's parts.
+var inlineTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/webp": true, "application/pdf": true}
+
+// InlineParts splits a result's parts between the functionResponse's parts (images in PNG,
+// JPEG or WebP and PDFs, as inline data, which Gemini 3 models read) and text notes for the
+// rest: resource links and embedded text resources as text, audio and other binary data as a
+// note that it was left out.
+func InlineParts(res runtime.Result) (parts []InlinePart, notes []string) {
+	for _, p := range res.Parts {
+		data, mime, binary := parttext.Binary(p)
+		switch {
+		case binary && inlineTypes[mime]:
+			parts = append(parts, InlinePart{InlineData: InlineData{MIMEType: mime, Data: data, DisplayName: cmp.Or(p.Name, p.URI)}})
+		case binary:
+			notes = append(notes, parttext.LeftOut(p, "Gemini function responses take images (PNG, JPEG, WebP) and PDFs only"))
+		default:
+			notes = append(notes, parttext.AsText(p, "Gemini"))
 		}
 	}
-	return parts
+	return parts, notes
 }
 
 type wireResponse struct {
@@ -78,17 +93,20 @@ type wireResponse struct {
 		ID       string         `json:"id,omitempty"`
 		Name     string         `json:"name"`
 		Response map[string]any `json:"response"`
+		Parts    []InlinePart   `json:"parts,omitempty"`
 	} `json:"functionResponse"`
 }
 
-// ResponsesJSON returns Responses as wire JSON: an array of
-// {"functionResponse":{"id"?,"name","response"}} parts for the next "user" content.
+// ResponsesJSON returns one functionResponse part per outcome, in order, as wire JSON: an
+// array of {"functionResponse":{"id"?,"name","response","parts"?}} parts for the next "user"
+// content. Client calls are left out (the host answers those).
 func ResponsesJSON(outs []Outcome) ([]byte, error) {
 	parts := []wireResponse{}
 	for _, o := range outs {
 		if o.Result.ClientCall == nil {
 			var p wireResponse
-			p.FunctionResponse.ID, p.FunctionResponse.Name, p.FunctionResponse.Response = o.Call.ID, o.Call.Name, response(o.Result, true)
+			p.FunctionResponse.ID, p.FunctionResponse.Name, p.FunctionResponse.Response = o.Call.ID, o.Call.Name, ResponseObject(o.Result)
+			p.FunctionResponse.Parts, _ = InlineParts(o.Result)
 			parts = append(parts, p)
 		}
 	}

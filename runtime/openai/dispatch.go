@@ -5,11 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/packages/param"
-	"github.com/openai/openai-go/v3/responses"
-
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/parttext"
 )
 
 // Outcome is one call after Dispatch, with what the model should read.
@@ -21,9 +18,8 @@ type Outcome = runtime.Outcome
 // a null where strict mode made an optional property nullable becomes an absent property.
 // Set Session (and UserData) on the calls first to use the registry's per-session policies.
 //
-// A client tool's outcome has Result.ClientCall set: it is left out of ChatToolMessages and
-// ResponsesOutputs, and the host runs it and answers with ChatToolMessage or ResponsesOutput
-// under the same call id.
+// A client tool's outcome has Result.ClientCall set: it is left out of ChatToolMessagesJSON
+// and ResponsesOutputsJSON, and the host runs it and answers under the same call id.
 func Dispatch(ctx context.Context, reg *runtime.Registry, calls []runtime.Call) []Outcome {
 	return reg.Dispatch(ctx, calls, func(t runtime.Tool) (runtime.Variant, bool) {
 		v, ok := t.Variants[runtime.VariantOpenAI]
@@ -35,10 +31,10 @@ func Dispatch(ctx context.Context, reg *runtime.Registry, calls []runtime.Call) 
 // the host.
 func answered(o Outcome) bool { return o.Result.ClientCall == nil }
 
-// content is what the model reads for a result. OpenAI has no error flag, so an error says so
+// Content is what the model reads for a result. OpenAI has no error flag, so an error says so
 // in its first word. An effect-only result reads as empty: the effects are the host's, but
 // the call id must still be answered or the API refuses the next request.
-func content(res runtime.Result) string {
+func Content(res runtime.Result) string {
 	if res.EffectOnly() {
 		return ""
 	}
@@ -48,23 +44,6 @@ func content(res runtime.Result) string {
 	return res.Text
 }
 
-// ChatToolMessage returns the tool message that answers call callID with res.
-func ChatToolMessage(callID string, res runtime.Result) openai.ChatCompletionMessageParamUnion {
-	return openai.ToolMessage(content(res), callID)
-}
-
-// ChatToolMessages returns one tool message per outcome, in order, leaving out client calls
-// (the host answers those). Send them right after the assistant message that made the calls.
-func ChatToolMessages(outs []Outcome) []openai.ChatCompletionMessageParamUnion {
-	var msgs []openai.ChatCompletionMessageParamUnion
-	for _, o := range outs {
-		if answered(o) {
-			msgs = append(msgs, ChatToolMessage(o.Call.ID, o.Result))
-		}
-	}
-	return msgs
-}
-
 // toolMessage is a Chat Completions tool message on the wire.
 type toolMessage struct {
 	Role       string `json:"role"`
@@ -72,54 +51,105 @@ type toolMessage struct {
 	Content    string `json:"content"`
 }
 
-// ChatToolMessagesJSON returns ChatToolMessages as wire JSON: an array of
-// {"role":"tool","tool_call_id","content"}.
+// ChatToolMessagesJSON returns one tool message per outcome, in order, as wire JSON: an array
+// of {"role":"tool","tool_call_id","content"}. Client calls are left out (the host answers
+// those). Send them right after the assistant message that made the calls.
 func ChatToolMessagesJSON(outs []Outcome) ([]byte, error) {
 	msgs := []toolMessage{}
 	for _, o := range outs {
 		if answered(o) {
-			msgs = append(msgs, toolMessage{Role: "tool", ToolCallID: o.Call.ID, Content: content(o.Result)})
+			msgs = append(msgs, toolMessage{Role: "tool", ToolCallID: o.Call.ID, Content: ChatContent(o.Result)})
 		}
 	}
 	return json.Marshal(msgs)
 }
 
-// ResponsesOutput returns the function_call_output item that answers the call whose call_id
-// is callID with res.
-func ResponsesOutput(callID string, res runtime.Result) responses.ResponseInputItemUnionParam {
-	return responses.ResponseInputItemUnionParam{OfFunctionCallOutput: &responses.ResponseInputItemFunctionCallOutputParam{
-		CallID: param.NewOpt(callID),
-		Output: responses.ResponseInputItemFunctionCallOutputOutputUnionParam{OfString: param.NewOpt(content(res))},
-	}}
-}
-
-// ResponsesOutputs returns one function_call_output item per outcome, in order, leaving out
-// client calls (the host answers those).
-func ResponsesOutputs(outs []Outcome) []responses.ResponseInputItemUnionParam {
-	var items []responses.ResponseInputItemUnionParam
-	for _, o := range outs {
-		if answered(o) {
-			items = append(items, ResponsesOutput(o.Call.ID, o.Result))
-		}
+// ChatContent is the content of the Chat Completions tool message that answers with res.
+// Tool messages carry text only, so a result's parts follow its text as text: a resource link
+// and an embedded text resource as such, an image, audio or other binary data as a note that
+// it was left out (a host that wants the model to see an image sends it in a user message).
+func ChatContent(res runtime.Result) string {
+	text := Content(res)
+	if len(res.Parts) == 0 {
+		return text
 	}
-	return items
+	lines := make([]string, 0, len(res.Parts)+1)
+	if text != "" {
+		lines = append(lines, text)
+	}
+	for _, p := range res.Parts {
+		lines = append(lines, parttext.AsText(p, "Chat Completions"))
+	}
+	return strings.Join(lines, "\n\n")
 }
 
 // callOutput is a Responses function_call_output input item on the wire.
 type callOutput struct {
 	Type   string `json:"type"`
 	CallID string `json:"call_id"`
-	Output string `json:"output"`
+	Output any    `json:"output"` // a string, or []OutputItem for a result with parts
 }
 
-// ResponsesOutputsJSON returns ResponsesOutputs as wire JSON: an array of
-// {"type":"function_call_output","call_id","output"}.
+// ResponsesOutputsJSON returns one function_call_output item per outcome, in order, as wire
+// JSON: an array of {"type":"function_call_output","call_id","output"}. Client calls are left
+// out (the host answers those). A result with parts gets an array output (see OutputItems).
 func ResponsesOutputsJSON(outs []Outcome) ([]byte, error) {
 	items := []callOutput{}
 	for _, o := range outs {
 		if answered(o) {
-			items = append(items, callOutput{Type: "function_call_output", CallID: o.Call.ID, Output: content(o.Result)})
+			item := callOutput{Type: "function_call_output", CallID: o.Call.ID, Output: Content(o.Result)}
+			if parts := OutputItems(o.Result); parts != nil {
+				item.Output = parts
+			}
+			items = append(items, item)
 		}
 	}
 	return json.Marshal(items)
+}
+
+// OutputItem is an item of a function_call_output's array output on the wire: input_text,
+// input_image or input_file.
+type OutputItem struct {
+	Type     string `json:"type"`
+	Text     string `json:"text,omitempty"`
+	ImageURL string `json:"image_url,omitempty"`
+	FileData string `json:"file_data,omitempty"`
+	Filename string `json:"filename,omitempty"`
+}
+
+// OutputItems returns the array output of the function_call_output answering a result with
+// parts, or nil for a result without (its output is the text, Content): the text first, then
+// each part as the Responses API takes it. Images (JPEG, PNG, GIF, WebP) become input_image
+// and PDFs input_file, both as data URLs; resource links and embedded text resources become
+// input_text; audio and other binary data cannot be sent, and an input_text says so.
+func OutputItems(res runtime.Result) []OutputItem {
+	if len(res.Parts) == 0 {
+		return nil
+	}
+	var out []OutputItem
+	if text := Content(res); text != "" {
+		out = append(out, OutputItem{Type: "input_text", Text: text})
+	}
+	for _, p := range res.Parts {
+		data, mime, binary := parttext.Binary(p)
+		switch {
+		case binary && parttext.WebImages[mime]:
+			out = append(out, OutputItem{Type: "input_image", ImageURL: parttext.DataURL(mime, data)})
+		case binary && mime == "application/pdf":
+			out = append(out, OutputItem{Type: "input_file", FileData: parttext.DataURL(mime, data), Filename: fileName(p.URI, "document.pdf")})
+		case binary:
+			out = append(out, OutputItem{Type: "input_text", Text: parttext.LeftOut(p, "function call outputs take images (JPEG, PNG, GIF, WebP) and PDFs only")})
+		default:
+			out = append(out, OutputItem{Type: "input_text", Text: parttext.AsText(p, "OpenAI")})
+		}
+	}
+	return out
+}
+
+// fileName is the last element of uri's path, or fallback.
+func fileName(uri, fallback string) string {
+	if i := strings.LastIndexByte(uri, '/'); i >= 0 && i < len(uri)-1 {
+		return uri[i+1:]
+	}
+	return fallback
 }
