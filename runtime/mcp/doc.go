@@ -46,6 +46,9 @@
 // sets it). Stateless HTTP on older protocols cannot route a cancellation to the request it
 // cancels: the handler runs to its end or its timeout.
 //
+// WithTraceContext(toolotel.ContextFromMeta) (runtime/otel) continues a client's trace in the
+// call: MCP clients put their trace context in the request's params._meta.
+//
 // # Sessions
 //
 // Each call runs in a registry session (runtime.Call.Session), the unit of loop guards, call

@@ -23,6 +23,7 @@ type Option func(*config)
 
 type config struct {
 	userData   func(ctx context.Context, req *mcp.CallToolRequest) any
+	traceCtx   func(ctx context.Context, meta map[string]any) context.Context
 	sessionKey SessionKey
 	linger     time.Duration
 	stateKey   []byte
@@ -56,6 +57,13 @@ func WithUserData(fn func(ctx context.Context, req *mcp.CallToolRequest) any) Op
 	return func(c *config) { c.userData = fn }
 }
 
+// WithTraceContext continues the client's trace in each call: extract gets the request's
+// params._meta, where MCP clients put their trace context (traceparent, tracestate), and
+// returns the ctx the call runs under. runtime/otel's ContextFromMeta is one.
+func WithTraceContext(extract func(ctx context.Context, meta map[string]any) context.Context) Option {
+	return func(c *config) { c.traceCtx = extract }
+}
+
 // WithSessionLinger keeps a registry session for d after the last MCP connection that used it
 // closed, before Registry.EndSession forgets it (at once otherwise). Useful with keys that
 // outlive a connection (SessionFromPrincipal, SessionFromHeader), above all over stateless
@@ -76,6 +84,7 @@ func WithStateKey(key []byte) Option {
 type served struct {
 	reg        *runtime.Registry
 	userData   func(ctx context.Context, req *mcp.CallToolRequest) any
+	traceCtx   func(ctx context.Context, meta map[string]any) context.Context
 	sessionKey SessionKey
 	sessions   *sessions
 	states     *roundStates
@@ -92,6 +101,7 @@ func newServed(reg *runtime.Registry, opts []Option) *served {
 	return &served{
 		reg:        reg,
 		userData:   cfg.userData,
+		traceCtx:   cfg.traceCtx,
 		sessionKey: cfg.sessionKey,
 		sessions:   newSessions(reg, cfg.linger),
 		states:     newRoundStates(cfg.stateKey),
@@ -181,6 +191,9 @@ func Handler(reg *runtime.Registry, opts ...Option) mcp.ToolHandler {
 
 // handle serves one tools/call.
 func (s *served) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if s.traceCtx != nil && req.Params != nil {
+		ctx = s.traceCtx(ctx, req.Params.Meta)
+	}
 	call := CallFromParams(req.Params, requestID(ctx))
 	conn, done := s.sessions.connection(req.Session)
 	defer done()
