@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync"
 	"time"
 
 	"go.temporal.io/sdk/activity"
@@ -78,11 +79,14 @@ func (a *Activities) Register(w worker.ActivityRegistry) {
 // application error whose type is the runtime.ErrorKind ("permanent" for a runtime.Permanent
 // error), non-retryable unless the runtime would retry it, carrying the Result as details.
 // While the handler runs, the activity heartbeats, so that Temporal notices a dead worker
-// within the heartbeat timeout, not the start-to-close timeout.
+// within the heartbeat timeout, not the start-to-close timeout; runtime.Progress in the
+// handler records a heartbeat with ProgressDetails.
 func (a *Activities) Invoke(ctx context.Context, call Call) (Result, error) {
-	stop := a.keepBeating(ctx)
+	beat := &heartbeat{}
+	stop := a.keepBeating(ctx, beat)
 	defer stop()
 	ctx = context.WithValue(ctx, decisionKey{}, call.Approval)
+	ctx = runtime.WithCallHooks(ctx, beat.hooks(ctx))
 	res := a.reg.Invoke(ctx, runtime.Call{ID: call.ID, Name: call.Name, Args: call.Args, Session: call.Session})
 	out := resultOf(res)
 	out.Attempts = int(activity.GetInfo(ctx).Attempt)
@@ -113,8 +117,33 @@ func retryable(res runtime.Result) bool {
 // third of it.
 const DefaultHeartbeat = 30 * time.Second
 
+// heartbeat is what an activity's heartbeats carry: the handler's last progress, repeated by
+// the periodic beats (a heartbeat replaces the details of the one before).
+type heartbeat struct {
+	mu   sync.Mutex
+	last []any
+}
+
+func (h *heartbeat) record(ctx context.Context, details ...any) {
+	h.mu.Lock()
+	if details != nil {
+		h.last = details
+	}
+	last := h.last
+	h.mu.Unlock()
+	activity.RecordHeartbeat(ctx, last...)
+}
+
+// hooks turn runtime.Progress into heartbeats of the activity of ctx. Temporal throttles
+// heartbeats: between two sent, only the last details are kept.
+func (h *heartbeat) hooks(ctx context.Context) *runtime.CallHooks {
+	return &runtime.CallHooks{Progress: func(_ context.Context, done, total float64, message string) {
+		h.record(ctx, ProgressDetails{Done: done, Total: total, Message: message})
+	}}
+}
+
 // keepBeating heartbeats until stop is called.
-func (a *Activities) keepBeating(ctx context.Context) (stop func()) {
+func (a *Activities) keepBeating(ctx context.Context, beat *heartbeat) (stop func()) {
 	if !activity.IsActivity(ctx) {
 		return func() {}
 	}
@@ -129,7 +158,7 @@ func (a *Activities) keepBeating(ctx context.Context) (stop func()) {
 		for {
 			select {
 			case <-t.C:
-				activity.RecordHeartbeat(ctx)
+				beat.record(ctx)
 			case <-done:
 				return
 			case <-ctx.Done():
@@ -140,14 +169,12 @@ func (a *Activities) keepBeating(ctx context.Context) (stop func()) {
 	return func() { close(done) }
 }
 
-// Progress reports a handler's progress: inside a Temporal activity, as a heartbeat carrying
-// details (a retry of the activity reads them with activity.GetHeartbeatDetails, to resume);
-// elsewhere it does nothing, so a handler can call it wherever it runs. Temporal throttles
-// heartbeats: between two sent, only the last details are kept.
-func Progress(ctx context.Context, details ...any) {
-	if activity.IsActivity(ctx) {
-		activity.RecordHeartbeat(ctx, details...)
-	}
+// ProgressDetails are the details of the heartbeat a handler's runtime.Progress records: a
+// retry of the activity reads the last with activity.GetHeartbeatDetails, to resume.
+type ProgressDetails struct {
+	Done    float64 `json:"done"`
+	Total   float64 `json:"total,omitempty"`
+	Message string  `json:"message,omitempty"`
 }
 
 type decisionKey struct{}

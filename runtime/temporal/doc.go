@@ -20,8 +20,8 @@
 // can read; //tool:timeout none is bounded by Options.NoTimeoutLimit), //tool:retry the
 // retry policy (maximum attempts, initial interval, backoff, maximum interval; Temporal adds
 // no jitter), and every activity heartbeats while its handler runs, so a dead worker is
-// noticed within Options.Heartbeat. A handler reports progress with Progress, which records a
-// heartbeat with details a retry can resume from.
+// noticed within Options.Heartbeat. A handler's runtime.Progress records a heartbeat with
+// ProgressDetails, which a retry can resume from.
 //
 // An activity runs one attempt through a registry; Temporal retries. Failures are
 // application errors whose type is the runtime.ErrorKind: invalid arguments, denials, limits

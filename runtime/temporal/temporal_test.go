@@ -164,23 +164,24 @@ func TestTimeoutEndsTheAttemptWithAResultForTheModel(t *testing.T) {
 	assert.Equal(t, "slow did not finish within its time limit of 50ms.", res.Text)
 }
 
+// runtime.Progress in a handler is a heartbeat of its activity.
 func TestProgressIsAHeartbeat(t *testing.T) {
 	long := jsonTool("index", func(ctx context.Context, _ map[string]any) runtime.Result {
 		for i := 1; i <= 3; i++ {
-			tooltemporal.Progress(ctx, i)
+			runtime.Progress(ctx, float64(i), 3, "indexing")
 		}
 		return runtime.TextResult("indexed")
 	})
 	e := env(t, tooltemporal.Options{}, long)
 	var (
 		mu   sync.Mutex
-		seen []int
+		seen []tooltemporal.ProgressDetails
 	)
 	e.SetOnActivityHeartbeatListener(func(_ *activity.Info, details converter.EncodedValues) {
-		var n int
-		if details.HasValues() && details.Get(&n) == nil {
+		var p tooltemporal.ProgressDetails
+		if details.HasValues() && details.Get(&p) == nil {
 			mu.Lock()
-			seen = append(seen, n)
+			seen = append(seen, p)
 			mu.Unlock()
 		}
 	})
@@ -190,7 +191,7 @@ func TestProgressIsAHeartbeat(t *testing.T) {
 	// Temporal throttles heartbeats: the first goes out at once, later ones at most every
 	// 80% of the heartbeat timeout (this call ends before).
 	require.NotEmpty(t, seen)
-	assert.Equal(t, 1, seen[0])
+	assert.Equal(t, tooltemporal.ProgressDetails{Done: 1, Total: 3, Message: "indexing"}, seen[0])
 }
 
 func deployTool(j *journal) runtime.Tool {
@@ -299,4 +300,35 @@ func TestInvokeAllHasSequentialBarriers(t *testing.T) {
 	assert.Less(t, at("end b"), at("start migrate"))
 	assert.Less(t, at("end migrate"), at("start c"))
 	assert.Equal(t, 2, peak, "a and b ran at the same time")
+}
+
+// While a handler runs, the activity keeps beating, and each beat repeats the last progress
+// (a heartbeat without details would clear it).
+func TestHeartbeatsRepeatTheLastProgress(t *testing.T) {
+	long := jsonTool("index", func(ctx context.Context, _ map[string]any) runtime.Result {
+		runtime.Progress(ctx, 1, 2, "half")
+		time.Sleep(2500 * time.Millisecond) // past Temporal's heartbeat throttle (80% of the timeout)
+		return runtime.TextResult("indexed")
+	})
+	e := env(t, tooltemporal.Options{Heartbeat: 2 * time.Second}, long)
+	var (
+		mu    sync.Mutex
+		beats []tooltemporal.ProgressDetails
+	)
+	e.SetOnActivityHeartbeatListener(func(_ *activity.Info, details converter.EncodedValues) {
+		var p tooltemporal.ProgressDetails
+		if !assert.True(t, details.HasValues(), "a beat without the last progress") || !assert.NoError(t, details.Get(&p)) {
+			return
+		}
+		mu.Lock()
+		beats = append(beats, p)
+		mu.Unlock()
+	})
+	assert.Equal(t, "indexed", turn(t, e, tooltemporal.Call{ID: "c1", Name: "index"})[0].Text)
+	mu.Lock()
+	defer mu.Unlock()
+	require.GreaterOrEqual(t, len(beats), 2, "the activity beats on its own while the handler runs")
+	for _, b := range beats {
+		assert.Equal(t, tooltemporal.ProgressDetails{Done: 1, Total: 2, Message: "half"}, b)
+	}
 }
