@@ -173,25 +173,13 @@ func TestProgressIsAHeartbeat(t *testing.T) {
 		return runtime.TextResult("indexed")
 	})
 	e := env(t, tooltemporal.Options{}, long)
-	var (
-		mu   sync.Mutex
-		seen []tooltemporal.ProgressDetails
-	)
-	e.SetOnActivityHeartbeatListener(func(_ *activity.Info, details converter.EncodedValues) {
-		var p tooltemporal.ProgressDetails
-		if details.HasValues() && details.Get(&p) == nil {
-			mu.Lock()
-			seen = append(seen, p)
-			mu.Unlock()
-		}
-	})
+	beats := progressBeats(t, e)
 	assert.Equal(t, "indexed", turn(t, e, tooltemporal.Call{ID: "c1", Name: "index"})[0].Text)
-	mu.Lock()
-	defer mu.Unlock()
+	seen := beats()
 	// Temporal throttles heartbeats: the first goes out at once, later ones at most every
 	// 80% of the heartbeat timeout (this call ends before).
 	require.NotEmpty(t, seen)
-	assert.Equal(t, tooltemporal.ProgressDetails{Done: 1, Total: 3, Message: "indexing"}, seen[0])
+	assert.Equal(t, &tooltemporal.ProgressDetails{Done: 1, Total: 3, Message: "indexing"}, seen[0])
 }
 
 func deployTool(j *journal) runtime.Tool {
@@ -311,24 +299,35 @@ func TestHeartbeatsRepeatTheLastProgress(t *testing.T) {
 		return runtime.TextResult("indexed")
 	})
 	e := env(t, tooltemporal.Options{Heartbeat: 2 * time.Second}, long)
+	recorded := progressBeats(t, e)
+	assert.Equal(t, "indexed", turn(t, e, tooltemporal.Call{ID: "c1", Name: "index"})[0].Text)
+	beats := recorded()
+	require.GreaterOrEqual(t, len(beats), 2, "the activity beats on its own while the handler runs")
+	for _, b := range beats {
+		assert.Equal(t, &tooltemporal.ProgressDetails{Done: 1, Total: 2, Message: "half"}, b, "every beat repeats the last progress")
+	}
+}
+
+// progressBeats records the heartbeats e sees; the function it returns lists their
+// ProgressDetails, nil for a beat without details.
+func progressBeats(t *testing.T, e *testsuite.TestWorkflowEnvironment) func() []*tooltemporal.ProgressDetails {
 	var (
 		mu    sync.Mutex
-		beats []tooltemporal.ProgressDetails
+		beats []*tooltemporal.ProgressDetails
 	)
 	e.SetOnActivityHeartbeatListener(func(_ *activity.Info, details converter.EncodedValues) {
-		var p tooltemporal.ProgressDetails
-		if !assert.True(t, details.HasValues(), "a beat without the last progress") || !assert.NoError(t, details.Get(&p)) {
-			return
+		var p *tooltemporal.ProgressDetails
+		if details.HasValues() {
+			p = new(tooltemporal.ProgressDetails)
+			assert.NoError(t, details.Get(p))
 		}
 		mu.Lock()
 		beats = append(beats, p)
 		mu.Unlock()
 	})
-	assert.Equal(t, "indexed", turn(t, e, tooltemporal.Call{ID: "c1", Name: "index"})[0].Text)
-	mu.Lock()
-	defer mu.Unlock()
-	require.GreaterOrEqual(t, len(beats), 2, "the activity beats on its own while the handler runs")
-	for _, b := range beats {
-		assert.Equal(t, tooltemporal.ProgressDetails{Done: 1, Total: 2, Message: "half"}, b)
+	return func() []*tooltemporal.ProgressDetails {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(beats)
 	}
 }
