@@ -26,6 +26,7 @@ type config struct {
 	traceCtx   func(ctx context.Context, meta map[string]any) context.Context
 	sessionKey SessionKey
 	linger     time.Duration
+	shared     bool
 	stateKey   []byte
 	server     server // NewServer, ServeStdio, HTTPHandler
 }
@@ -72,6 +73,15 @@ func WithSessionLinger(d time.Duration) Option {
 	return func(c *config) { c.linger = d }
 }
 
+// WithSharedSessions says that the registry's session store is shared with other replicas
+// (runtime/redisstore): a replica then never ends a registry session when its own
+// connections to it close, since others may still serve it; the store expires idle sessions,
+// or the host calls Registry.EndSession when a conversation ends (SessionPerRequest sessions
+// too are left to expire).
+func WithSharedSessions() Option {
+	return func(c *config) { c.shared = true }
+}
+
 // WithStateKey sets the key that signs the state of multi-round-trip calls (an approval or an
 // Elicit on protocol 2026-07-28): servers behind one load balancer share it, so that the
 // answer may reach another instance than the question. Random per AddTools otherwise. A
@@ -103,7 +113,7 @@ func newServed(reg *runtime.Registry, opts []Option) *served {
 		userData:   cfg.userData,
 		traceCtx:   cfg.traceCtx,
 		sessionKey: cfg.sessionKey,
-		sessions:   newSessions(reg, cfg.linger),
+		sessions:   newSessions(reg, cfg.linger, cfg.shared),
 		states:     newRoundStates(cfg.stateKey),
 		names:      map[string]bool{},
 	}

@@ -104,6 +104,7 @@ func principal(req *mcp.CallToolRequest) string {
 type sessions struct {
 	reg    *runtime.Registry
 	linger time.Duration
+	shared bool // the store is shared with other replicas: never end a session here
 
 	mu    sync.Mutex
 	conns map[*mcp.ServerSession]*connection
@@ -122,8 +123,8 @@ type keyUse struct {
 	timer *time.Timer // the pending EndSession while lingering
 }
 
-func newSessions(reg *runtime.Registry, linger time.Duration) *sessions {
-	return &sessions{reg: reg, linger: linger, conns: map[*mcp.ServerSession]*connection{}, keys: map[string]*keyUse{}}
+func newSessions(reg *runtime.Registry, linger time.Duration, shared bool) *sessions {
+	return &sessions{reg: reg, linger: linger, shared: shared, conns: map[*mcp.ServerSession]*connection{}, keys: map[string]*keyUse{}}
 }
 
 // connection returns the tracker's record of ss, watching for its end on first sight. A call
@@ -205,6 +206,10 @@ func (s *sessions) unref(key string) bool {
 		return false
 	}
 	if u.refs--; u.refs > 0 {
+		return false
+	}
+	if s.shared {
+		delete(s.keys, key)
 		return false
 	}
 	if s.linger <= 0 {

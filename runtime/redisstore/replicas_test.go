@@ -39,8 +39,9 @@ type replica struct {
 	runs *atomic.Int64 // handler runs on this replica
 }
 
-// newReplica serves tools over stateless streamable HTTP, each call in the session its
-// request names.
+// newReplica serves tools over stateless streamable HTTP through runtime/mcp, each call in
+// the session its request's header names. Every request is a connection of its own, so
+// without WithSharedSessions a replica would end (and clear in Redis) the session after each.
 func newReplica(t *testing.T, store *redisstore.Store, opts []runtime.Option, tools ...runtime.Tool) *replica {
 	rep := &replica{runs: new(atomic.Int64)}
 	counted := make([]runtime.Tool, len(tools))
@@ -59,18 +60,17 @@ func newReplica(t *testing.T, store *redisstore.Store, opts []runtime.Option, to
 	require.NoError(t, rep.reg.Add(counted...))
 
 	server := mcp.NewServer(&mcp.Implementation{Name: "replica", Version: "1"}, nil)
-	for _, def := range toolmcp.Tools(counted) {
-		server.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			call := toolmcp.CallFromParams(req.Params, "")
-			call.Session = req.Extra.Header.Get(conversationHeader)
-			return toolmcp.Result(rep.reg.Invoke(ctx, call)), nil
-		})
-	}
+	toolmcp.AddTools(server, rep.reg, nil, toolmcp.WithSessionKey(toolmcp.SessionFromHeader(conversationHeader)),
+		toolmcp.WithSharedSessions(), toolmcp.WithStateKey(replicasKey))
 	rep.srv = httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
 	t.Cleanup(rep.srv.Close)
 	return rep
 }
+
+// replicasKey signs what one replica hands a client for another to accept (the links to
+// stored results).
+var replicasKey = []byte("the replicas' shared signing key")
 
 // countedCall counts the runs of a bound call.
 type countedCall struct {
@@ -159,10 +159,16 @@ func connect(t *testing.T, url, conversation string) *mcp.ClientSession {
 // callText calls a tool and returns its text and whether it is an error.
 func callText(t *testing.T, cs *mcp.ClientSession, name string, args any) (string, bool) {
 	t.Helper()
+	res := callTool(t, cs, name, args)
+	require.NotEmpty(t, res.Content)
+	return res.Content[0].(*mcp.TextContent).Text, res.IsError
+}
+
+func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
+	t.Helper()
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
 	require.NoError(t, err)
-	require.Len(t, res.Content, 1)
-	return res.Content[0].(*mcp.TextContent).Text, res.IsError
+	return res
 }
 
 // jsonTool is a tool whose arguments are any JSON object, handled by run.
@@ -291,14 +297,17 @@ func TestReplicasShareOffloadedResults(t *testing.T) {
 	lb, _ := balance(t, replicas)
 	alice := connect(t, lb.URL, "alice")
 
-	text, isErr := callText(t, alice, "report", nil)
-	require.False(t, isErr, text)
+	res := callTool(t, alice, "report", nil)
+	require.False(t, res.IsError)
+	text := res.Content[0].(*mcp.TextContent).Text
 	id := regexp.MustCompile(`res_[0-9a-f]{24}`).FindString(text)
 	require.NotEmpty(t, id, text)
+	require.Len(t, res.Content, 2, "the preview and a link to the whole result")
+	link := res.Content[1].(*mcp.ResourceLink)
 
 	// Three reads go to three replicas; each finds the result.
 	for i := range 3 {
-		text, isErr = callText(t, alice, runtime.ReadResultTool, map[string]any{"id": id, "offset": 900 + i})
+		text, isErr := callText(t, alice, runtime.ReadResultTool, map[string]any{"id": id, "offset": 900 + i})
 		require.False(t, isErr, text)
 		assert.Equal(t, full[900+i:min(900+i+64, len(full))], text)
 	}
@@ -309,6 +318,14 @@ func TestReplicasShareOffloadedResults(t *testing.T) {
 	}
 	assert.Equal(t, int64(4), runs, "the report, then three reads in a row, one on each replica")
 
-	text, isErr = callText(t, connect(t, lb.URL, "mallory"), runtime.ReadResultTool, map[string]any{"id": id})
+	// The link the client got reads the whole result through resources/read, on any replica.
+	for range 3 {
+		read, err := alice.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: link.URI})
+		require.NoError(t, err)
+		require.Len(t, read.Contents, 1)
+		assert.Equal(t, full, read.Contents[0].Text)
+	}
+
+	text, isErr := callText(t, connect(t, lb.URL, "mallory"), runtime.ReadResultTool, map[string]any{"id": id})
 	assert.True(t, isErr, "another session cannot read it: %s", text)
 }
