@@ -40,9 +40,10 @@
 //   - Attempts: how many attempts ran the handler (0 when the call ended before it ran).
 //   - Metadata: free data for the host, never sent to the model.
 //   - Kind: the [ErrorKind] of an error result.
-//   - Effects: what the handler asks the host to do; never sent to the model. A result with
-//     effects and no text is effect-only ([Result.EffectOnly]): provider adapters send the
-//     model nothing for it. Handlers build one with [EffectResult].
+//   - Effects: what the handler asks the host to do, as typed values the host switches on
+//     ([Effect]); never sent to the model, and each reported to the observer (EventEffect). A
+//     result with effects and no text is effect-only ([Result.EffectOnly]): provider adapters
+//     send the model nothing for it. Handlers build one with [EffectResult].
 //   - PendingApproval, ClientCall, Offloaded: see approval, client tools and result size below.
 //
 // # What the model sees when a call fails

@@ -60,6 +60,7 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 	res.Duration = monotonic() - start
 
 	if cfg.observer != nil {
+		observeEffects(st, cfg, &res)
 		ev := event(st, EventEnd)
 		ev.Attempt, ev.Duration, ev.IsError, ev.Err = res.Attempts, res.Duration, res.IsError, res.Err
 		if res.IsError {

@@ -16,6 +16,7 @@ const (
 	EventRetry                         // a failed attempt will be retried after Delay
 	EventApproval                      // an approval step ended: Approval says how
 	EventEnd                           // the call ended (Duration, Attempts, IsError)
+	EventEffect                        // the result carries Effect (one event per effect, before EventEnd)
 )
 
 func (k EventKind) String() string {
@@ -30,6 +31,8 @@ func (k EventKind) String() string {
 		return "approval"
 	case EventEnd:
 		return "end"
+	case EventEffect:
+		return "effect"
 	}
 	return "unknown"
 }
@@ -53,6 +56,7 @@ type Event struct {
 	Approval   string
 	ApprovedBy string
 	Args       json.RawMessage // the raw arguments, only WithArgsInEvents
+	Effect     Effect          // EventEffect: the effect
 }
 
 // Observer receives the registry's events, synchronously on the goroutine of the call: it
@@ -78,6 +82,10 @@ func SlogObserver(l *slog.Logger) Observer {
 		case EventRetry:
 			level = slog.LevelWarn
 			attrs = append(attrs, slog.Int("attempt", e.Attempt), slog.Duration("delay", e.Delay))
+		case EventEffect:
+			if e.Effect != nil {
+				attrs = append(attrs, slog.String("effect", e.Effect.EffectName()))
+			}
 		case EventApproval:
 			attrs = append(attrs, slog.String("approval", e.Approval))
 			if e.ApprovedBy != "" {

@@ -170,7 +170,7 @@ func TestNullRestoreIsTargeted(t *testing.T) {
 }
 
 func TestEffectOnlyResultSendsNoContent(t *testing.T) {
-	outs := []toolopenai.Outcome{{Call: runtime.Call{ID: "call_1", Name: "update_todos"}, Result: runtime.EffectResult("todos changed")}}
+	outs := []toolopenai.Outcome{{Call: runtime.Call{ID: "call_1", Name: "update_todos"}, Result: runtime.EffectResult(fixture.Effect("todo_change"))}}
 	chat, _ := toolopenai.ChatToolMessagesJSON(outs)
 	fixture.JSONEqual(t, "chat", fixture.JSONValue(t, chat), `[{"role":"tool","tool_call_id":"call_1","content":""}]`)
 	items, _ := toolopenai.ResponsesOutputsJSON(outs)
