@@ -60,7 +60,7 @@ func TestSynchronousAnswerer(t *testing.T) {
 
 	// Answers that do not fit the question, and a failing answerer, are errors.
 	for args, want := range map[string]string{
-		`{"question":"Pick two?","options":["a","b"]}`:  "2 choices for a single-choice question",
+		`{"question":"Pick two?","options":["a","b"]}`:    "2 choices for a single-choice question",
 		`{"question":"Pick a colour?","options":["red"]}`: `"purple" is not one of the options`,
 		`{"question":"Answerer broken?"}`:                 "no choice and no text",
 		`{"question":"Unreachable?"}`:                     "asking the user failed: terminal closed",

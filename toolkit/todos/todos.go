@@ -77,7 +77,6 @@ type Toolkit struct {
 	MaxItems int
 }
 
-
 // stateKey is where a session's list lives in the session store.
 const stateKey = "toolgen/toolkit/todos"
 
