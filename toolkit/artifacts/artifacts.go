@@ -51,7 +51,7 @@ var (
 	ErrNotFound = errors.New("artifact not found")
 	ErrExists   = errors.New("artifact already exists")
 	// ErrConflict: the latest version is not the one the change was based on.
-	ErrConflict = errors.New("artifact changed meanwhile")
+	ErrConflict  = errors.New("artifact changed meanwhile")
 	ErrInvalidID = errors.New("invalid artifact id")
 )
 
