@@ -145,3 +145,15 @@ func postJSON(ctx context.Context, client *http.Client, endpoint string, headers
 	}
 	return json.Unmarshal(answer, out)
 }
+
+// SearcherFromEnv returns the search preset whose key is in the environment: Serper when
+// SERPER_API_KEY is set, else Firecrawl when FIRECRAWL_API_KEY is, else nil.
+func SearcherFromEnv() Searcher {
+	switch {
+	case os.Getenv("SERPER_API_KEY") != "":
+		return Serper{}
+	case os.Getenv("FIRECRAWL_API_KEY") != "":
+		return Firecrawl{}
+	}
+	return nil
+}

@@ -270,3 +270,13 @@ func cause(t *testing.T, res runtime.Result) error {
 	require.ErrorAs(t, res.Err, &me)
 	return me.Err
 }
+
+func TestSearcherFromEnv(t *testing.T) {
+	t.Setenv("SERPER_API_KEY", "")
+	t.Setenv("FIRECRAWL_API_KEY", "")
+	assert.Nil(t, web.SearcherFromEnv())
+	t.Setenv("FIRECRAWL_API_KEY", "fc")
+	assert.Equal(t, web.Firecrawl{}, web.SearcherFromEnv())
+	t.Setenv("SERPER_API_KEY", "s")
+	assert.Equal(t, web.Serper{}, web.SearcherFromEnv())
+}

@@ -1,0 +1,73 @@
+// Package presets returns ready tool sets, each in one call, for a registry or an MCP
+// server:
+//
+//	reg := runtime.NewRegistry()
+//	if err := reg.Add(presets.Research(presets.ResearchOptions{})...); err != nil { … }
+//	// or: toolmcp.AddTools(server, reg, reg.Tools())
+//
+//   - [Research]: web_search, web_fetch and the four artifact tools.
+//   - [Coding]: the workspace tools, the todo tools, ask_user and task.
+//
+// Each option left nil gets the toolkit's defaults: web search from the environment
+// (web.SearcherFromEnv: Serper, else Firecrawl, else none), the address guard on, artifacts
+// and todos in memory. A preset holds one name per tool: the aliases human_input and
+// call_subagent are left out (add them from their packages when a model expects them).
+package presets
+
+import (
+	"slices"
+
+	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/toolkit/artifacts"
+	"github.com/toolgen-go/toolgen/toolkit/ask"
+	"github.com/toolgen-go/toolgen/toolkit/subagent"
+	"github.com/toolgen-go/toolgen/toolkit/todos"
+	"github.com/toolgen-go/toolgen/toolkit/web"
+)
+
+// ResearchOptions configure Research; nil fields get defaults.
+type ResearchOptions struct {
+	Web       *web.Toolkit       // nil: the guard on, the searcher from the environment
+	Artifacts *artifacts.Toolkit // nil: artifacts in memory
+}
+
+// Research returns web_search, web_fetch, create_artifact, read_artifact, update_artifact
+// and rewrite_artifact.
+func Research(o ResearchOptions) []runtime.Tool {
+	if o.Web == nil {
+		o.Web = &web.Toolkit{Searcher: web.SearcherFromEnv()}
+	}
+	if o.Artifacts == nil {
+		o.Artifacts = &artifacts.Toolkit{}
+	}
+	return slices.Concat(web.ToolkitTools(o.Web), artifacts.ToolkitTools(o.Artifacts))
+}
+
+// AgentOptions configure the agent tools of Coding; nil fields get defaults.
+type AgentOptions struct {
+	Todos *todos.Toolkit // nil: at most one item in progress
+	// Ask answers ask_user; nil: no one can be asked (ask_user says so).
+	Ask *ask.Toolkit
+	// Subagents runs task; nil: task says sub-agents cannot run.
+	Subagents *subagent.Toolkit
+}
+
+// agentTools returns the todo tools, ask_user and task.
+func agentTools(o AgentOptions) []runtime.Tool {
+	if o.Todos == nil {
+		o.Todos = &todos.Toolkit{}
+	}
+	if o.Ask == nil {
+		o.Ask = &ask.Toolkit{}
+	}
+	if o.Subagents == nil {
+		o.Subagents = &subagent.Toolkit{}
+	}
+	return slices.Concat(todos.ToolkitTools(o.Todos), without(ask.ToolkitTools(o.Ask), "human_input"),
+		without(subagent.ToolkitTools(o.Subagents), "call_subagent"))
+}
+
+// without returns tools except those named.
+func without(tools []runtime.Tool, names ...string) []runtime.Tool {
+	return slices.DeleteFunc(tools, func(t runtime.Tool) bool { return slices.Contains(names, t.Name) })
+}
