@@ -1,12 +1,12 @@
 // Package presets returns ready tool sets, each in one call, for a registry or an MCP
 // server:
 //
-//	reg := runtime.NewRegistry()
-//	if err := reg.Add(presets.Research(presets.ResearchOptions{})...); err != nil { … }
-//	// or: toolmcp.AddTools(server, reg, reg.Tools())
+//		reg := runtime.NewRegistry()
+//		if err := reg.Add(presets.Research(presets.ResearchOptions{})...); err != nil { … }
+//		// or: toolmcp.AddTools(server, reg, reg.Tools())
 //
-//   - [Research]: web_search, web_fetch and the four artifact tools.
-//   - [Coding]: the workspace tools, the todo tools, ask_user and task.
+//	  - [Research]: web_search, web_fetch and the four artifact tools.
+//	  - [Coding]: the workspace tools, the todo tools, ask_user and task.
 //
 // Each option left nil gets the toolkit's defaults: web search from the environment
 // (web.SearcherFromEnv: Serper, else Firecrawl, else none), the address guard on, artifacts
