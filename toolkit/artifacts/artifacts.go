@@ -20,6 +20,9 @@
 // written with an exclusive create, so two concurrent updates cannot both become version N:
 // the second is told to read again.
 //
+// The tools that write are sequential (//tool:sequential): several edits in one turn apply
+// in the model's order instead of racing (the store would refuse all but one).
+//
 // Limits: [Toolkit.MaxBytes] per version (1 MiB by default), [Toolkit.MaxVersions] per
 // artifact (100); a long read_artifact result goes to the registry's result store like any
 // other result over the size cap.
@@ -108,6 +111,7 @@ type CreateArgs struct {
 // CreateArtifact creates a new artifact, a document kept with all its versions.
 //
 //tool:name create_artifact
+//tool:sequential
 //tool:timeout 10s
 //tool:related update_artifact
 //tool:example {"id":"report.md","content":"# Findings\n\nNone yet.\n"}
@@ -155,6 +159,7 @@ type UpdateArgs struct {
 // UpdateArtifact replaces one passage of an artifact, saving the result as a new version.
 //
 //tool:name update_artifact
+//tool:sequential
 //tool:timeout 10s
 //tool:example {"id":"report.md","old_text":"None yet.","new_text":"Two libraries qualify."}
 func (k *Toolkit) UpdateArtifact(ctx context.Context, args UpdateArgs) (string, error) {
@@ -183,6 +188,7 @@ type RewriteArgs struct {
 // RewriteArtifact replaces the whole text of an artifact, saving it as a new version.
 //
 //tool:name rewrite_artifact
+//tool:sequential
 //tool:timeout 10s
 //tool:example {"id":"report.md","content":"# Findings\n\nRewritten.\n"}
 func (k *Toolkit) RewriteArtifact(ctx context.Context, args RewriteArgs) (string, error) {

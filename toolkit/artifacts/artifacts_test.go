@@ -171,3 +171,18 @@ func TestStoreFailureHidesItsText(t *testing.T) {
 	require.ErrorAs(t, res.Err, &me)
 	assert.Contains(t, me.Err.Error(), file, "the operator gets the cause")
 }
+
+// Several edits of one artifact in one turn apply in order.
+func TestEditsOfOneTurnApplyInOrder(t *testing.T) {
+	c := newClient(t, &artifacts.Toolkit{})
+	c.ok("create_artifact", `{"id":"a","content":"one"}`, "Created artifact a (version 1, 3 bytes).")
+	results := c.reg.InvokeAll(t.Context(), []runtime.Call{
+		{Name: "update_artifact", Session: c.session, Args: []byte(`{"id":"a","old_text":"one","new_text":"one two"}`)},
+		{Name: "update_artifact", Session: c.session, Args: []byte(`{"id":"a","old_text":"two","new_text":"two three"}`)},
+		{Name: "rewrite_artifact", Session: c.session, Args: []byte(`{"id":"b","content":"x"}`)},
+	})
+	assert.False(t, results[0].IsError, results[0].Text)
+	assert.False(t, results[1].IsError, results[1].Text)
+	assert.True(t, results[2].IsError, "b does not exist")
+	c.ok("read_artifact", `{"id":"a"}`, "Artifact a, version 3 of 3:\none two three")
+}

@@ -28,6 +28,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		NewCall:     toolgenNewToolkitCreateArtifact(r),
 		Permission:  runtime.PermissionAuto,
 		Related:     []runtime.Related{{Name: "update_artifact"}},
+		Sequential:  true,
 		Timeout:     10 * time.Second,
 		Variants: map[string]runtime.Variant{
 			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID names the artifact, like a file name, e.g. report.md.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the artifact's text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`)},
@@ -87,6 +88,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Name:        "rewrite_artifact",
 		NewCall:     toolgenNewToolkitRewriteArtifact(r),
 		Permission:  runtime.PermissionAuto,
+		Sequential:  true,
 		Timeout:     10 * time.Second,
 		Variants: map[string]runtime.Variant{
 			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the whole new text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`)},
@@ -112,6 +114,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Name:        "update_artifact",
 		NewCall:     toolgenNewToolkitUpdateArtifact(r),
 		Permission:  runtime.PermissionAuto,
+		Sequential:  true,
 		Timeout:     10 * time.Second,
 		Variants: map[string]runtime.Variant{
 			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"old_text":{"description":"OldText is the passage to replace, quoted from the latest version with enough context to match one place only.","type":"string","minLength":1},"new_text":{"description":"NewText replaces it; empty deletes the passage.","type":"string"}},"required":["id","old_text","new_text"],"additionalProperties":false}`)},

@@ -43,7 +43,7 @@ func Research(o ResearchOptions) []runtime.Tool {
 	return slices.Concat(web.ToolkitTools(o.Web), artifacts.ToolkitTools(o.Artifacts))
 }
 
-// AgentOptions configure the agent tools of Coding; nil fields get defaults.
+// AgentOptions configure Agent; nil fields get defaults.
 type AgentOptions struct {
 	Todos *todos.Toolkit // nil: at most one item in progress
 	// Ask answers ask_user; nil: no one can be asked (ask_user says so).
@@ -52,8 +52,9 @@ type AgentOptions struct {
 	Subagents *subagent.Toolkit
 }
 
-// agentTools returns the todo tools, ask_user and task.
-func agentTools(o AgentOptions) []runtime.Tool {
+// Agent returns the tools every agent needs whatever its work: the todo tools (write_todos,
+// todo_add, todo_update, todo_list), ask_user and task. Coding includes them.
+func Agent(o AgentOptions) []runtime.Tool {
 	if o.Todos == nil {
 		o.Todos = &todos.Toolkit{}
 	}

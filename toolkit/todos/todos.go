@@ -21,6 +21,9 @@
 //		}
 //	}
 //
+// The tools are sequential (//tool:sequential): in a turn with several calls they run one
+// after another, in the model's order, so "complete item 1, start item 2" works as meant.
+//
 // Status is pending, in_progress or completed. At most [Toolkit.MaxInProgress] items may be
 // in progress at once (one by default, so the model works on one thing at a time); a list
 // breaking that rule is refused with an error naming the items. Ids are unique; a list holds
@@ -92,6 +95,7 @@ type WriteTodosArgs struct {
 // in_progress before starting it and completed as soon as it is done.
 //
 //tool:name write_todos
+//tool:sequential
 //tool:hints idempotent
 //tool:timeout 5s
 //tool:example "Plan a bug fix" {"todos":[{"id":"1","content":"Reproduce the bug","status":"in_progress"},{"id":"2","content":"Write a failing test","status":"pending"}]}
@@ -116,6 +120,7 @@ type TodoAddArgs struct {
 // TodoAdd adds one item at the end of the todo list.
 //
 //tool:name todo_add
+//tool:sequential
 //tool:timeout 5s
 //tool:example {"content":"Write the changelog"}
 func (k *Toolkit) TodoAdd(ctx context.Context, args TodoAddArgs) (runtime.Result, error) {
@@ -147,6 +152,7 @@ type TodoUpdateArgs struct {
 // TodoUpdate changes the status or the text of one todo item.
 //
 //tool:name todo_update
+//tool:sequential
 //tool:hints idempotent
 //tool:timeout 5s
 //tool:example "Finish an item" {"id":"1","status":"completed"}
@@ -175,6 +181,7 @@ func (k *Toolkit) TodoUpdate(ctx context.Context, args TodoUpdateArgs) (runtime.
 // TodoList shows the todo list of this conversation with each item's id and status.
 //
 //tool:name todo_list
+//tool:sequential
 //tool:hints readonly,idempotent
 //tool:timeout 5s
 func (k *Toolkit) TodoList(ctx context.Context) (string, error) {

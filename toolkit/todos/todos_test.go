@@ -93,6 +93,23 @@ func TestListRules(t *testing.T) {
 	assert.Contains(t, res.Text, `/todos/0/status: must be one of "pending", "in_progress", "completed"`)
 }
 
+// In one turn, "complete 1, start 2" runs in the model's order, not concurrently.
+func TestCallsOfOneTurnRunInOrder(t *testing.T) {
+	reg := newRegistry(t, &todos.Toolkit{})
+	call(t, reg, "s", "write_todos", `{"todos":[{"id":"1","content":"A","status":"in_progress"},{"id":"2","content":"B","status":"pending"}]}`)
+	for range 20 {
+		results := reg.InvokeAll(t.Context(), []runtime.Call{
+			{Name: "todo_update", Session: "s", Args: []byte(`{"id":"1","status":"completed"}`)},
+			{Name: "todo_update", Session: "s", Args: []byte(`{"id":"2","status":"in_progress"}`)},
+			{Name: "todo_update", Session: "s", Args: []byte(`{"id":"2","status":"completed"}`)},
+			{Name: "todo_update", Session: "s", Args: []byte(`{"id":"1","status":"in_progress"}`)},
+		})
+		for _, res := range results {
+			require.False(t, res.IsError, res.Text)
+		}
+	}
+}
+
 func TestAddUpdateList(t *testing.T) {
 	reg := newRegistry(t, &todos.Toolkit{})
 	res := call(t, reg, "s", "todo_add", `{"content":"Write tests"}`)
@@ -144,6 +161,6 @@ func TestEffectThroughAnthropicAdapter(t *testing.T) {
 	require.NoError(t, json.Unmarshal(wire, &blocks))
 	require.Len(t, blocks, 2)
 	assert.Equal(t, map[string]any{"type": "tool_result", "tool_use_id": "toolu_1"}, blocks[0], "nothing for the model")
-	// InvokeAll runs the two concurrently, so the listing shows the list before or after.
-	assert.Contains(t, []any{"The todo list is empty.", "[~] 1: Plan (in_progress)\n0 of 1 completed."}, blocks[1]["content"])
+	// The todo tools are sequential: the listing sees the list the call before it wrote.
+	assert.Equal(t, "[~] 1: Plan (in_progress)\n0 of 1 completed.", blocks[1]["content"])
 }

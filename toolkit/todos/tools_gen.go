@@ -26,6 +26,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Name:        "todo_add",
 		NewCall:     toolgenNewToolkitTodoAdd(r),
 		Permission:  runtime.PermissionAuto,
+		Sequential:  true,
 		Timeout:     5 * time.Second,
 		Variants: map[string]runtime.Variant{
 			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"id":{"description":"ID of the new item; by default the next free number.","type":"string","maxLength":64},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending"}},"required":["content"],"additionalProperties":false}`)},
@@ -57,6 +58,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Name:        "todo_list",
 		NewCall:     toolgenNewToolkitTodoList(r),
 		Permission:  runtime.PermissionAuto,
+		Sequential:  true,
 		Timeout:     5 * time.Second,
 		Variants: map[string]runtime.Variant{
 			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)},
@@ -83,6 +85,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Name:        "todo_update",
 		NewCall:     toolgenNewToolkitTodoUpdate(r),
 		Permission:  runtime.PermissionAuto,
+		Sequential:  true,
 		Timeout:     5 * time.Second,
 		Variants: map[string]runtime.Variant{
 			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the item to change.","type":"string","minLength":1,"maxLength":64},"status":{"description":"Status is the item's new status; omit it to keep the status. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]},"content":{"description":"Content is the item's new text; omit it to keep the text.","type":"string","maxLength":1000}},"required":["id"],"additionalProperties":false}`)},
@@ -116,6 +119,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Name:        "write_todos",
 		NewCall:     toolgenNewToolkitWriteTodos(r),
 		Permission:  runtime.PermissionAuto,
+		Sequential:  true,
 		Timeout:     5 * time.Second,
 		Variants: map[string]runtime.Variant{
 			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"todos":{"description":"Todos is the whole new list, in the order to work on it; it replaces the old one.","type":"array","maxItems":1000,"items":{"description":"Todo is one item of the list.","type":"object","properties":{"id":{"description":"ID identifies the item in todo_update, e.g. \"1\" or \"write-tests\".","type":"string","minLength":1,"maxLength":64},"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"status":{"description":"Status of the item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]}},"required":["id","content","status"],"additionalProperties":false}}},"required":["todos"],"additionalProperties":false}`)},
