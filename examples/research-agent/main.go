@@ -176,4 +176,6 @@ func fakeSerper(siteURL string) http.Handler {
 	})
 }
 
-func indent(s string) string { return "  " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ") }
+func indent(s string) string {
+	return "  " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ")
+}
