@@ -50,5 +50,5 @@ type CompactArgs struct {
 //tool:sequential
 //tool:example {"focus":"the open bugs and the decisions made so far"}
 func CompactConversation(_ context.Context, args CompactArgs) (runtime.Result, error) {
-	return runtime.EffectResult(Request{Focus: args.Focus}), nil
+	return runtime.EffectResult(Request(args)), nil
 }
