@@ -15,8 +15,9 @@
 //     a repeated call finds its answer whatever its call id; one session never sees another's
 //     answers. An answer is handed out once.
 //
-// With neither, the tool answers that no user can be asked, and the model carries on (fail
-// closed, as approvals do).
+// With both, the Answerer is asked first and the Queue takes the questions it cannot put to
+// a user (it returns [ErrNoUser]). With neither, the tool answers that no user can be asked,
+// and the model carries on (fail closed, as approvals do).
 //
 // The alias human_input is a second tool with the same arguments and handler: the model sees
 // both names, and a host that wants only one leaves the other out (runtime.Registry.Subset).
@@ -68,7 +69,7 @@ type AnswererFunc func(ctx context.Context, q Question) (Answer, error)
 // Answer calls f.
 func (f AnswererFunc) Answer(ctx context.Context, q Question) (Answer, error) { return f(ctx, q) }
 
-// Toolkit holds who answers. Answerer wins when both are set.
+// Toolkit holds who answers: the Answerer when it can reach a user, else the Queue.
 type Toolkit struct {
 	Answerer Answerer
 	Queue    *Queue
@@ -97,22 +98,29 @@ type AskArgs struct {
 func (k *Toolkit) AskUser(ctx context.Context, args AskArgs) (runtime.Result, error) {
 	info, _ := runtime.CallInfoFrom(ctx)
 	q := Question{Question: args.Question, Options: args.Options, MultiSelect: args.MultiSelect, Session: info.Session, CallID: info.CallID}
-	switch {
-	case k.Answerer != nil:
+	if k.Answerer != nil {
 		a, err := k.Answerer.Answer(ctx, q)
 		if err == nil {
 			err = check(q, a)
 		}
-		if err != nil {
+		switch {
+		case err == nil:
+			return runtime.TextResult(render(a)), nil
+		case !errors.Is(err, ErrNoUser):
 			return runtime.Result{}, fmt.Errorf("asking the user failed: %w", err)
 		}
-		return runtime.TextResult(render(a)), nil
-	case k.Queue != nil:
+	}
+	if k.Queue != nil {
 		return k.Queue.ask(q)
 	}
 	return runtime.Result{}, runtime.Permanent(runtime.ModelErrorf(runtime.KindUnavailable,
 		"no user can be asked here: go on with your best judgement and say which assumptions you made"))
 }
+
+// ErrNoUser is what an Answerer returns (wrapped or not) when it cannot reach a user for this
+// call, such as an MCP client without elicitation: the question then goes to the Queue, if
+// there is one.
+var ErrNoUser = errors.New("no user can be asked")
 
 // HumanInput asks the user a question and returns their answer (the same tool as ask_user).
 //

@@ -143,3 +143,18 @@ func TestQueueLimitPerSession(t *testing.T) {
 	assert.Equal(t, runtime.KindLimit, res.Kind)
 	assert.False(t, invoke(t, reg, "other", "ask_user", `{"question":"one more?"}`).IsError, "limits are per session")
 }
+
+// An Answerer that cannot reach a user hands the question to the Queue.
+func TestAnswererFallsBackToTheQueue(t *testing.T) {
+	unreachable := ask.AnswererFunc(func(context.Context, ask.Question) (ask.Answer, error) {
+		return ask.Answer{}, fmt.Errorf("client without elicitation: %w", ask.ErrNoUser)
+	})
+	queue := &ask.Queue{}
+	res := invoke(t, newRegistry(t, &ask.Toolkit{Answerer: unreachable, Queue: queue}), "s", "ask_user", dbQuestion)
+	require.False(t, res.IsError, res.Text)
+	assert.Len(t, queue.Pending(), 1)
+
+	res = invoke(t, newRegistry(t, &ask.Toolkit{Answerer: unreachable}), "s", "ask_user", dbQuestion)
+	require.True(t, res.IsError)
+	assert.Contains(t, res.Text, "no user can be asked here")
+}
