@@ -157,3 +157,42 @@ func SearcherFromEnv() Searcher {
 	}
 	return nil
 }
+
+// Scraper fetches a page through a scraping service and returns it as Markdown, with the URL
+// it was read from (after redirects).
+type Scraper interface {
+	Scrape(ctx context.Context, url string) (markdown, finalURL string, err error)
+}
+
+// Scrape reads a page through Firecrawl: POST {BaseURL}/v2/scrape with {"url","formats":
+// ["markdown"]}; the page is the answer's data.markdown, its URL data.metadata.sourceURL.
+// Firecrawl renders JavaScript and reads PDFs on its side.
+func (f Firecrawl) Scrape(ctx context.Context, pageURL string) (string, string, error) {
+	key := cmp.Or(f.APIKey, os.Getenv("FIRECRAWL_API_KEY"))
+	if key == "" {
+		return "", "", errors.New("web: Firecrawl: no API key (set FIRECRAWL_API_KEY)")
+	}
+	var answer struct {
+		Success bool   `json:"success"`
+		Error   string `json:"error"`
+		Data    struct {
+			Markdown string `json:"markdown"`
+			Metadata struct {
+				SourceURL  string `json:"sourceURL"`
+				StatusCode int    `json:"statusCode"`
+			} `json:"metadata"`
+		} `json:"data"`
+	}
+	body := map[string]any{"url": pageURL, "formats": []string{"markdown"}}
+	endpoint := strings.TrimSuffix(cmp.Or(f.BaseURL, "https://api.firecrawl.dev"), "/") + "/v2/scrape"
+	if err := postJSON(ctx, f.Client, endpoint, map[string]string{"Authorization": "Bearer " + key}, body, &answer); err != nil {
+		return "", "", fmt.Errorf("web: Firecrawl: %w", err)
+	}
+	if !answer.Success {
+		return "", "", fmt.Errorf("web: Firecrawl: scrape failed: %s", answer.Error)
+	}
+	if code := answer.Data.Metadata.StatusCode; code >= 400 {
+		return "", "", fmt.Errorf("web: Firecrawl: the page answered HTTP %d", code)
+	}
+	return answer.Data.Markdown, cmp.Or(answer.Data.Metadata.SourceURL, pageURL), nil
+}

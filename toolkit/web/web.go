@@ -29,6 +29,10 @@
 // POST /search with X-API-KEY, key from SERPER_API_KEY) and [Firecrawl] (POST /v2/search with
 // a bearer token, key from FIRECRAWL_API_KEY). Both take a BaseURL, for a proxy or a test
 // server. Without a Searcher, web_search answers that search is not configured.
+//
+// Firecrawl also scrapes: with [Toolkit.Scraper] set to web.Firecrawl{}, web_fetch reads
+// pages through POST /v2/scrape (JavaScript rendered, PDFs read on Firecrawl's side) instead
+// of fetching them itself.
 package web
 
 //go:generate go tool toolgen
@@ -39,6 +43,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/netip"
+	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -50,6 +56,9 @@ import (
 type Toolkit struct {
 	// Searcher answers web_search; nil: web_search says search is not configured.
 	Searcher Searcher
+	// Scraper, when set, reads pages for web_fetch instead of a direct GET (web.Firecrawl
+	// does both); the address guard then does not apply, as the service fetches the page.
+	Scraper Scraper
 
 	// Allow lists networks web_fetch may reach although the guard blocks them.
 	Allow []netip.Prefix
@@ -86,11 +95,7 @@ func (k *Toolkit) WebFetch(ctx context.Context, args FetchArgs) (string, error) 
 	if args.MaxBytes > 0 && args.MaxBytes < limit {
 		limit = args.MaxBytes
 	}
-	page, err := k.get(ctx, args.URL, limit)
-	if err != nil {
-		return "", err
-	}
-	text, err := render(page)
+	page, text, err := k.read(ctx, args.URL, limit)
 	if err != nil {
 		return "", err
 	}
@@ -99,6 +104,30 @@ func (k *Toolkit) WebFetch(ctx context.Context, args FetchArgs) (string, error) 
 		head += fmt.Sprintf("Note: only the first %d bytes of the page were read.\n", limit)
 	}
 	return head + "\n" + text, nil
+}
+
+// read fetches a page and renders it, directly or through the Scraper.
+func (k *Toolkit) read(ctx context.Context, rawURL string, limit int64) (fetched, string, error) {
+	if k.Scraper == nil {
+		page, err := k.get(ctx, rawURL, limit)
+		if err != nil {
+			return page, "", err
+		}
+		text, err := render(page)
+		return page, text, err
+	}
+	if u, err := url.Parse(rawURL); err != nil || checkURL(u) != nil {
+		return fetched{}, "", runtime.ModelErrorf(runtime.KindInvalidInput, "cannot fetch %q: only http and https URLs with a host and no credentials", rawURL)
+	}
+	md, final, err := k.Scraper.Scrape(ctx, rawURL)
+	if err != nil {
+		return fetched{}, "", &runtime.ModelError{Kind: runtime.KindUnavailable, Message: fmt.Sprintf("fetching %s failed; try again later", rawURL), Err: err}
+	}
+	page := fetched{url: final}
+	if int64(len(md)) > limit {
+		md, page.truncated = strings.ToValidUTF8(md[:limit], ""), true
+	}
+	return page, md, nil
 }
 
 // SearchArgs are the arguments of web_search.

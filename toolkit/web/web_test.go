@@ -280,3 +280,23 @@ func TestSearcherFromEnv(t *testing.T) {
 	t.Setenv("SERPER_API_KEY", "s")
 	assert.Equal(t, web.Serper{}, web.SearcherFromEnv())
 }
+
+func TestFirecrawlScraper(t *testing.T) {
+	fake := &fakeSearch{answer: `{"success":true,"data":{"markdown":"# Hello\n\nFrom Firecrawl.","metadata":{"title":"Hello","sourceURL":"https://example.com/final","statusCode":200}}}`}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	reg := newRegistry(t, &web.Toolkit{Scraper: web.Firecrawl{APIKey: "fc-key", BaseURL: srv.URL}})
+
+	res := fetch(t, reg, "https://example.com/start", 0)
+	require.False(t, res.IsError, res.Text)
+	assert.Equal(t, "POST /v2/scrape Bearer fc-key", fake.method+" "+fake.path+" "+fake.auth)
+	assert.Equal(t, map[string]any{"url": "https://example.com/start", "formats": []any{"markdown"}}, fake.body)
+	assert.Equal(t, "URL: https://example.com/final\n\n# Hello\n\nFrom Firecrawl.", res.Text)
+
+	res = fetch(t, reg, "https://example.com/start", 7)
+	assert.Equal(t, "URL: https://example.com/final\nNote: only the first 7 bytes of the page were read.\n\n# Hello", res.Text)
+
+	res = fetch(t, reg, "file:///etc/passwd", 0)
+	require.True(t, res.IsError)
+	assert.Contains(t, res.Text, "only http and https URLs")
+}
