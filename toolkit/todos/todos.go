@@ -104,7 +104,7 @@ func (k *Toolkit) WriteTodos(ctx context.Context, args WriteTodosArgs) (runtime.
 	if err := k.update(ctx, func([]Todo) ([]Todo, error) { return list, nil }); err != nil {
 		return runtime.Result{}, err
 	}
-	return runtime.EffectResult(Change{Todos: list}), nil
+	return runtime.EffectResult(Change{Todos: slices.Clone(list)}), nil // the host's copy, not the stored one
 }
 
 // TodoAddArgs are the arguments of todo_add.

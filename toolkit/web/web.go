@@ -13,6 +13,12 @@
 // longer page goes to the registry's result store, and the model reads the first part and
 // how to get the rest.
 //
+// What a hostile page costs: at most MaxBytes read (compressed bodies are capped after
+// decompression), the time limit, and the conversion of that many bytes. The PDF reader is the
+// weak spot: it is not hardened, so its panics are recovered, but a PDF whose compressed
+// streams expand enormously can use memory beyond the cap while the time limit runs; a host
+// that fetches untrusted PDFs at scale should run web_fetch in a process with a memory limit.
+//
 // Only http and https URLs with a host and without credentials are fetched. The address
 // guard is on by default: the dialer's Control hook, which runs after DNS resolution on the
 // very address about to be connected, refuses loopback, private, link-local (cloud metadata
