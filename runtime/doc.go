@@ -177,6 +177,12 @@
 // running them. [Registry.EndSession] forgets everything about a session; call it when a
 // conversation ends.
 //
+// A serving layer lends a call [CallHooks] ([WithCallHooks]): a handler's [Progress] reports
+// reach the client through them (runtime/mcp sends notifications/progress; elsewhere Progress
+// does nothing), and their Approver decides //tool:confirm calls when the registry has no
+// approver or queue of its own (runtime/mcp asks the user by elicitation).
+// [Registry.OnChange] tells a server that tools were added or removed ([Registry.Remove]).
+//
 // # Batches
 //
 // [Registry.InvokeAll] runs the calls of one model turn concurrently (bounded by

@@ -44,6 +44,8 @@ type Registry struct {
 
 	resultsOnce sync.Once
 	results     ResultStore
+
+	changes changeHooks // OnChange
 }
 
 // toolEntry is a registered tool and what the registry tracks about it across calls. A
@@ -101,6 +103,14 @@ func (r *Registry) sessionStore() SessionStore {
 // atomic: when any tool is refused, none is added, and the error names every refused tool,
 // one per line. errors.Is(err, ErrDuplicateTool) reports whether a name clash was among them.
 func (r *Registry) Add(tools ...Tool) error {
+	if err := r.add(tools); err != nil {
+		return err
+	}
+	r.notifyChange()
+	return nil
+}
+
+func (r *Registry) add(tools []Tool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 
