@@ -4,8 +4,8 @@
 // The host answers in one of two ways, chosen by the [Toolkit]'s fields:
 //
 //   - Synchronously, through an [Answerer]: the call blocks until the user answers (a
-//     terminal prompt, a UI dialog, MCP elicitation), and the model reads the answer as the
-//     tool's result. The Answerer must honour ctx; the call's time limit is one hour.
+//     terminal prompt, a UI dialog, MCP elicitation with toolkit/ask/askmcp), and the model
+//     reads the answer as the tool's result. The Answerer must honour ctx; the call's time limit is one hour.
 //   - Later, through a [Queue], as approvals do: the call returns at once with a note for the
 //     model that the question waits for the user, and a [Pending] effect for the host (also
 //     reported to the registry's observer). The host shows the question, records the user's

@@ -75,6 +75,21 @@ func TestElicitation(t *testing.T) {
 	text, _ = callText(t, cs, map[string]any{"question": "Which features?", "options": []string{"auth", "billing", "search"}, "multi_select": true})
 	assert.Equal(t, "The user chose: auth, search", text)
 
+	// An answer outside the options never reaches the model as a choice: the go-sdk client
+	// refuses to send it (and the server would refuse it, see runtime/mcp).
+	reply = &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choice": "Oracle"}}
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "ask_user", Arguments: map[string]any{"question": "Which database?", "options": []string{"PostgreSQL", "SQLite"}}})
+	if err == nil {
+		assert.True(t, res.IsError)
+	} else {
+		assert.ErrorContains(t, err, "does not match requested schema")
+	}
+
+	// An empty form counts as declined.
+	reply = &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}
+	text, _ = callText(t, cs, map[string]any{"question": "Which features?", "options": []string{"auth", "billing"}, "multi_select": true})
+	assert.Equal(t, "The user declined to answer.", text)
+
 	for _, action := range []string{"decline", "cancel"} {
 		reply = &mcp.ElicitResult{Action: action}
 		text, isErr = callText(t, cs, map[string]any{"question": "Delete it all?"})
