@@ -14,9 +14,13 @@ import (
 	"github.com/toolgen-go/toolgen/toolkit/ask/askmcp"
 )
 
+// protocols are the two ways the server reaches the user: an elicitation/create request (up to
+// 2025-11-25) and an input-required result the client answers by calling again (2026-07-28).
+var protocols = map[string]*mcp.ClientSessionOptions{"2025-11-25": {ProtocolVersion: "2025-11-25"}, "2026-07-28": nil}
+
 // connect serves reg over MCP in memory to a client that answers elicitations with answer
-// (nil: a client without the elicitation capability).
-func connect(t *testing.T, reg *runtime.Registry, answer func(*mcp.ElicitRequest) *mcp.ElicitResult) *mcp.ClientSession {
+// (nil: a client without the elicitation capability) and speaks protocol version.
+func connect(t *testing.T, reg *runtime.Registry, version string, answer func(*mcp.ElicitRequest) *mcp.ElicitResult) *mcp.ClientSession {
 	t.Helper()
 	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	toolmcp.AddTools(server, reg, reg.Tools())
@@ -30,7 +34,7 @@ func connect(t *testing.T, reg *runtime.Registry, answer func(*mcp.ElicitRequest
 			return answer(req), nil
 		}}
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, opts).Connect(t.Context(), ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, opts).Connect(t.Context(), ct, protocols[version])
 	require.NoError(t, err)
 	t.Cleanup(func() { cs.Close() })
 	return cs
@@ -52,9 +56,15 @@ func newRegistry(t *testing.T, k *ask.Toolkit) *runtime.Registry {
 }
 
 func TestElicitation(t *testing.T) {
+	for version := range protocols {
+		t.Run(version, func(t *testing.T) { testElicitation(t, version) })
+	}
+}
+
+func testElicitation(t *testing.T, version string) {
 	var asked *mcp.ElicitParams
 	var reply *mcp.ElicitResult
-	cs := connect(t, newRegistry(t, &ask.Toolkit{Answerer: askmcp.Answerer{}}), func(req *mcp.ElicitRequest) *mcp.ElicitResult {
+	cs := connect(t, newRegistry(t, &ask.Toolkit{Answerer: askmcp.Answerer{}}), version, func(req *mcp.ElicitRequest) *mcp.ElicitResult {
 		asked = req.Params
 		return reply
 	})
@@ -101,12 +111,14 @@ func TestElicitation(t *testing.T) {
 // Where the client cannot be asked, the question goes to the queue (or, without one, the
 // model is told no user can be asked).
 func TestWithoutElicitation(t *testing.T) {
-	queue := &ask.Queue{}
-	cs := connect(t, newRegistry(t, &ask.Toolkit{Answerer: askmcp.Answerer{}, Queue: queue}), nil)
-	text, isErr := callText(t, cs, map[string]any{"question": "Staging host?"})
-	require.False(t, isErr, text)
-	assert.Contains(t, text, "has not answered yet")
-	assert.Len(t, queue.Pending(), 1)
+	for version := range protocols {
+		queue := &ask.Queue{}
+		cs := connect(t, newRegistry(t, &ask.Toolkit{Answerer: askmcp.Answerer{}, Queue: queue}), version, nil)
+		text, isErr := callText(t, cs, map[string]any{"question": "Staging host?"})
+		require.False(t, isErr, text)
+		assert.Contains(t, text, "has not answered yet", version)
+		assert.Len(t, queue.Pending(), 1, version)
+	}
 
 	res := newRegistry(t, &ask.Toolkit{Answerer: askmcp.Answerer{}}).Invoke(t.Context(),
 		runtime.Call{Name: "ask_user", Args: []byte(`{"question":"Staging host?"}`)})
