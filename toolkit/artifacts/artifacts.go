@@ -158,6 +158,9 @@ type UpdateArgs struct {
 
 // UpdateArtifact replaces one passage of an artifact, saving the result as a new version.
 //
+// Quote old_text from the latest version, with enough around it to match one place only;
+// differences in whitespace are tolerated. For large changes use rewrite_artifact.
+//
 //tool:name update_artifact
 //tool:sequential
 //tool:timeout 10s

@@ -109,6 +109,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}, {
 		Bind:        toolgenBindToolkitUpdateArtifact(r),
 		Description: "Replaces one passage of an artifact, saving the result as a new version.",
+		Detail:      "Quote old_text from the latest version, with enough around it to match one place only; differences in whitespace are tolerated. For large changes use rewrite_artifact.",
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"id":"report.md","old_text":"None yet.","new_text":"Two libraries qualify."}`)}},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"old_text":{"description":"OldText is the passage to replace, quoted from the latest version with enough context to match one place only.","type":"string","minLength":1},"new_text":{"description":"NewText replaces it; empty deletes the passage.","type":"string"}},"required":["id","old_text","new_text"],"additionalProperties":false}`),
 		Name:        "update_artifact",

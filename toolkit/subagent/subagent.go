@@ -118,7 +118,8 @@ type TaskArgs struct {
 // Task hands a self-contained task to a sub-agent and returns its final answer.
 //
 // Use it for work that needs many steps of its own (research, a search through many files)
-// so that only the answer comes back into this conversation.
+// so that only the answer comes back into this conversation. A call with an unknown agent
+// is answered with the list of agents.
 //
 //tool:name task
 //tool:timeout 30m

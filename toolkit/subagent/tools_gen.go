@@ -47,7 +47,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}, {
 		Bind:        toolgenBindToolkitTask(r),
 		Description: "Hands a self-contained task to a sub-agent and returns its final answer.",
-		Detail:      "Use it for work that needs many steps of its own (research, a search through many files) so that only the answer comes back into this conversation.",
+		Detail:      "Use it for work that needs many steps of its own (research, a search through many files) so that only the answer comes back into this conversation. A call with an unknown agent is answered with the list of agents.",
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"description":"Survey HTML-to-Markdown libraries","prompt":"List maintained Go libraries that convert HTML to Markdown, with their licences.","agent":"researcher"}`),
 			Scenario: "Delegate research",
