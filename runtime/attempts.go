@@ -29,7 +29,7 @@ func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConf
 		if cfg.observer != nil {
 			ev := event(ctx, EventError)
 			ev.Attempt, ev.Duration, ev.Err, ev.ErrKind = attempt, monotonic()-began, res.Err, KindOf(res.Err)
-			cfg.observer(ctx, ev)
+			cfg.notify(ctx, ev)
 		}
 		if attempt > policy.Max || !retryable(res) || ctx.Err() != nil {
 			return res
@@ -38,7 +38,7 @@ func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConf
 		if cfg.observer != nil {
 			ev := event(ctx, EventRetry)
 			ev.Attempt, ev.Delay = attempt, delay
-			cfg.observer(ctx, ev)
+			cfg.notify(ctx, ev)
 		}
 		if cfg.wait(ctx, delay) != nil {
 			return res

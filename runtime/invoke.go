@@ -41,7 +41,7 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 		if cfg.argsInEvents {
 			ev.Args = json.RawMessage(call.Args)
 		}
-		cfg.observer(st, ev)
+		cfg.notify(st, ev)
 	}
 
 	var res Result
@@ -68,7 +68,7 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 		if cfg.argsInEvents {
 			ev.Args = json.RawMessage(call.Args)
 		}
-		cfg.observer(st, ev)
+		cfg.notify(st, ev)
 	}
 	return res
 }
@@ -204,10 +204,22 @@ func (r *Registry) explainFailure(cfg *registryConfig, tool *Tool, call Call, re
 			tool.Name, budget, ask.Guidance, tool.Name)
 		res.Kind = KindLimit
 		res.Err = fmt.Errorf("%w: tool %q spent its AskRetry budget of %d: %w", ErrCallLimit, tool.Name, budget, res.Err)
-	case cfg.safeErrors && res.Err != nil && !writtenForModel(res.Err):
-		kind := KindOf(res.Err)
-		res.Text = fmt.Sprintf("%s failed (%s): %s.", tool.Name, kind, kind.safeMessage())
-		res.Kind = kind
+	case cfg.safeErrors && res.Err != nil:
+		var panicked *PanicError
+		if errors.As(res.Err, &panicked) {
+			break // the text is the registry's own: "failed with an internal error"
+		}
+		text, direct, ok := modelText(res.Err)
+		switch {
+		case !ok:
+			kind := KindOf(res.Err)
+			res.Text = fmt.Sprintf("%s failed (%s): %s.", tool.Name, kind, kind.safeMessage())
+			res.Kind = kind
+		case !direct:
+			// An error written for the model, wrapped in text that was not (an API key in a
+			// fmt.Errorf prefix): the model reads only the inner error's own text.
+			res.Text = text
+		}
 	}
 	return res
 }

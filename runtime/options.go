@@ -94,7 +94,9 @@ func WithApprovalQueue() Option {
 // WithSafeErrors limits what the model reads of plain Go errors returned by handlers to their
 // kind and a fixed safe message ("search_web failed (unavailable): temporarily unavailable;
 // try again later."). Errors made for the model (ModelError, AskRetry, argument problems) and
-// the registry's own messages still pass their text. Result.Err keeps the original.
+// the registry's own messages still pass their text; such an error wrapped by a plain one
+// (fmt.Errorf("api_key=…: %w", ModelErrorf(…))) shows only its own text, never the wrapper's.
+// Result.Err keeps the original.
 func WithSafeErrors() Option {
 	return func(c *registryConfig) { c.safeErrors = true }
 }

@@ -1,0 +1,71 @@
+package runtime_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// A model error wrapped in words of the operator's (a key, a host name) shows the model only
+// its own text under WithSafeErrors.
+func TestSafeErrorsShowOnlyTheModelErrorsOwnText(t *testing.T) {
+	inner := runtime.ModelErrorf(runtime.KindNotFound, "no order with that id")
+	for name, err := range map[string]error{
+		"fmt.Errorf %w":  fmt.Errorf("api_key=sk-123 at db.internal: %w", inner),
+		"errors.Join":    errors.Join(errors.New("api_key=sk-123"), inner),
+		"permanent wrap": runtime.Permanent(fmt.Errorf("api_key=sk-123: %w", inner)),
+		"retry request":  fmt.Errorf("api_key=sk-123: %w", runtime.AskRetry("give a date in the future")),
+	} {
+		t.Run(name, func(t *testing.T) {
+			reg := runtime.NewRegistry(runtime.WithSafeErrors())
+			require.NoError(t, reg.Add(runTool("lookup", func(context.Context) runtime.Result { return runtime.ErrorResult(err) })))
+			res := reg.Invoke(t.Context(), runtime.Call{Name: "lookup"})
+			require.True(t, res.IsError)
+			assert.NotContains(t, res.Text, "sk-123")
+			assert.NotContains(t, res.Text, "db.internal")
+			assert.ErrorIs(t, res.Err, err, "the operator keeps the whole error")
+		})
+	}
+
+	// A model error returned as it is keeps its text, and so does one marked Permanent.
+	reg := runtime.NewRegistry(runtime.WithSafeErrors())
+	require.NoError(t, reg.Add(runTool("direct", func(context.Context) runtime.Result { return runtime.ErrorResult(runtime.Permanent(inner)) })))
+	assert.Equal(t, "no order with that id", reg.Invoke(t.Context(), runtime.Call{Name: "direct"}).Text)
+}
+
+// An observer that panics loses its event; the call, a batch and an adapter's Dispatch go on.
+func TestPanickingObserverIsContained(t *testing.T) {
+	for _, kind := range []runtime.EventKind{runtime.EventStart, runtime.EventError, runtime.EventRetry, runtime.EventEnd} {
+		t.Run(kind.String(), func(t *testing.T) {
+			reg := runtime.NewRegistry(runtime.WithObserver(func(_ context.Context, e runtime.Event) {
+				if e.Kind == kind {
+					panic("observer bug")
+				}
+			}))
+			calls := 0
+			tool := runTool("flaky", func(context.Context) runtime.Result {
+				calls++
+				if calls == 1 {
+					return runtime.ErrorResult(errors.New("transient"))
+				}
+				return runtime.TextResult("ok")
+			})
+			tool.Retry = runtime.RetryPolicy{Max: 1}
+			tool.NoTimeout = true
+			require.NoError(t, reg.Add(tool))
+			var res runtime.Result
+			require.NotPanics(t, func() { res = reg.Invoke(t.Context(), runtime.Call{Name: "flaky"}) })
+			assert.Equal(t, "ok", res.Text)
+			calls = 0
+			require.NotPanics(t, func() { reg.InvokeAll(t.Context(), []runtime.Call{{Name: "flaky"}}) })
+			calls = 0
+			require.NotPanics(t, func() { reg.Dispatch(t.Context(), []runtime.Call{{Name: "flaky"}}, nil) })
+		})
+	}
+}
