@@ -206,12 +206,9 @@ func (r *Registry) explainFailure(cfg *registryConfig, tool *Tool, call Call, re
 		res.Err = fmt.Errorf("%w: tool %q spent its AskRetry budget of %d: %w", ErrCallLimit, tool.Name, budget, res.Err)
 	case cfg.safeErrors && res.Err != nil:
 		var panicked *PanicError
-		if errors.As(res.Err, &panicked) {
-			break // the text is the registry's own: "failed with an internal error"
-		}
 		text, direct, ok := modelText(res.Err)
 		switch {
-		case !ok:
+		case !ok || errors.As(res.Err, &panicked):
 			kind := KindOf(res.Err)
 			res.Text = fmt.Sprintf("%s failed (%s): %s.", tool.Name, kind, kind.safeMessage())
 			res.Kind = kind
