@@ -16,15 +16,20 @@ import (
 // ApprovalRequest is a validated call of a //tool:confirm tool, waiting for a decision.
 type ApprovalRequest struct {
 	// ID names the request. The registry derives it, with a key only it knows, from the
-	// tool, call id, session and canonical arguments: a host cannot forge one, and an approval
-	// given for one call does not let any other call (other arguments, another call id) run.
+	// tool, call id, session and RawArgs: a host cannot forge one, and an approval given for
+	// one call does not let any other call (other arguments, another call id) run.
 	ID      string
 	Tool    string
 	CallID  string
 	Session string
-	Args    any             // the decoded, validated arguments (a pointer to the args struct)
-	RawArgs json.RawMessage // Args as canonical JSON: what the approver is shown
-	Reason  string          // the tool's //tool:confirm reason
+	Args    any // the decoded, validated arguments (a pointer to the args struct)
+	// RawArgs is what the approver is shown and what the approval covers: the canonical form
+	// of the JSON the model sent (keys sorted, escapes and numbers spelled one way, the
+	// schema's defaults added for absent properties), never the decoded Go value marshaled
+	// again, which can differ from what runs (a TextUnmarshaler without MarshalText marshals
+	// as {}).
+	RawArgs json.RawMessage
+	Reason  string // the tool's //tool:confirm reason
 	Risk    Risk
 }
 

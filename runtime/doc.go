@@ -160,7 +160,12 @@
 // [Registry.Deny], then invokes the same call again: an approved call runs exactly once, a
 // denied one reports the denial, and a third invocation is refused. The request id is an
 // HMAC, under a key only the registry holds, of the tool, call id, session and canonical
-// arguments: it cannot be forged, and approving it lets no other call run. A denial reaches
+// arguments: it cannot be forged, and approving it lets no other call run. The canonical
+// arguments (ApprovalRequest.RawArgs, what the approver is shown; also what the repeated-call
+// guard compares) are the JSON the model sent, once the decoder accepted it, with keys
+// sorted, strings and numbers spelled one way and the input schema's defaults added for
+// absent properties: never the decoded value marshaled again, which for a TextUnmarshaler
+// without MarshalText would read {} and let one approval cover another target. A denial reaches
 // the model as an error result (Kind denied) with the reason. Without an approver or a queue,
 // confirm tools are refused (Kind permission): approval fails closed, as it does when the
 // approver returns an error or panics.

@@ -34,3 +34,9 @@ func ParkedWorkers() int {
 	defer workers.mu.Unlock()
 	return len(workers.idle)
 }
+
+// CanonicalArgs is the canonical form of doc under the defaults of schema.
+func CanonicalArgs(doc, schema []byte) (string, error) {
+	out, err := canonicalJSON(doc, defaultsOf(schema))
+	return string(out), err
+}

@@ -156,7 +156,17 @@ func (r *Registry) core(ctx context.Context, st *callState, cfg *registryConfig,
 	confirm := tool.Permission == PermissionConfirm
 	var canonical []byte
 	if confirm || cfg.guard.RefuseRepeats {
-		canonical = canonicalArgs(bound, call.Args)
+		var err error
+		if canonical, err = e.canonicalArgs(call.Args); err != nil {
+			// The decoder accepted what this cannot read (or it nests too much to compare):
+			// nothing to bind an approval or a repeat to, so the call does not run.
+			return Result{
+				Text:    fmt.Sprintf("%s was not run: %v. Send simpler arguments.", tool.Name, err),
+				IsError: true,
+				Err:     fmt.Errorf("tool %q: canonical arguments: %w", tool.Name, err),
+				Kind:    KindInvalidInput,
+			}
+		}
 	}
 	var identity string
 	if cfg.guard.RefuseRepeats {

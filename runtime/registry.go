@@ -49,6 +49,9 @@ type toolEntry struct {
 	tool      Tool
 	abandoned atomic.Int64 // attempts still running after their timeout
 	chain     atomic.Pointer[middlewareChain]
+
+	defaultsOnce sync.Once
+	defaults     *argDefaults // of the input schema, for canonical arguments
 }
 
 // defaultConfig is the configuration of a zero Registry.
