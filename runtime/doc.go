@@ -112,12 +112,19 @@
 // deadline. So that a handler ignoring its ctx cannot hold the call, an attempt with a
 // timeout runs on its own goroutine and the call returns a timeout result (Kind timeout,
 // Err a [*TimeoutError]) when the deadline passes. The handler's goroutine cannot be killed:
-// it is abandoned and keeps running until the handler returns, its result discarded. The
-// registry counts abandoned goroutines per tool; when a tool has [DefaultMaxAbandoned] (or
-// [WithMaxAbandoned]) of them, its further calls are refused as unavailable until some
-// return, so a hung dependency costs a bounded number of goroutines. Tools without a timeout
-// run on the caller's goroutine and are never abandoned. When the caller's ctx is cancelled,
-// the call ends with Kind cancelled in the same way.
+// it is abandoned and keeps running until the handler returns, its result discarded. So that
+// a hung dependency costs a bounded number of goroutines however many calls arrive at once,
+// the registry bounds the attempts of a tool on worker goroutines, counting both those
+// running for their call and those abandoned: [DefaultMaxAbandoned] (16, [WithMaxAbandoned])
+// per tool, and inside that [DefaultMaxAbandonedPerSession] (8,
+// [WithMaxAbandonedPerSession]) per session, so one session's hung calls leave the tool to
+// the others. A call finding no free slot waits for one within its timeout, then fails as
+// unavailable ("busy", Err wraps [ErrToolBusy]); when abandoned attempts alone fill the
+// tool's or the session's bound, calls are refused at once as unavailable (Err wraps
+// [ErrTooManyAbandoned]) until some return. A handler that calls runtime.Goexit ends its
+// call with an internal error and frees its slot. Tools without a timeout run on the
+// caller's goroutine, are never abandoned and take no slot. When the caller's ctx is
+// cancelled, the call ends with Kind cancelled in the same way.
 //
 // The goroutines are workers, reused from call to call and ended after 30 seconds without
 // work, so a call starts none. Handing the handler to a worker and its result back is the

@@ -156,6 +156,9 @@ var (
 	// ErrTooManyAbandoned is wrapped by the Err of a result refused because too many earlier
 	// calls of the tool are still running after their timeout.
 	ErrTooManyAbandoned = errors.New("too many timed-out calls still running")
+	// ErrToolBusy is wrapped by the Err of a result that found every slot of its tool taken
+	// (WithMaxAbandoned, WithMaxAbandonedPerSession) until its timeout.
+	ErrToolBusy = errors.New("too many calls of the tool running")
 	// ErrNoSuchApproval is returned by Approve, ApproveWithArgs and Deny for an id that names
 	// no pending approval request.
 	ErrNoSuchApproval = errors.New("no such pending approval request")
@@ -188,7 +191,7 @@ func KindOf(err error) ErrorKind {
 		return KindDenied
 	case errors.Is(err, ErrCallLimit):
 		return KindLimit
-	case errors.Is(err, ErrTooManyAbandoned):
+	case errors.Is(err, ErrTooManyAbandoned), errors.Is(err, ErrToolBusy):
 		return KindUnavailable
 	case errors.Is(err, context.DeadlineExceeded):
 		return KindTimeout

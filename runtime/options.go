@@ -11,7 +11,9 @@ const (
 	DefaultTimeout      = 30 * time.Second // per attempt, for tools without //tool:timeout
 	DefaultMaxResult    = 16 << 10         // bytes of result text, for tools without //tool:maxresult
 	DefaultModelRetries = 1                // AskRetry budget per tool and session, without //tool:modelretries
-	DefaultMaxAbandoned = 16               // timed-out calls of one tool left running before the tool is refused
+	DefaultMaxAbandoned = 16               // attempts of one tool on worker goroutines, running or abandoned after their timeout
+	// DefaultMaxAbandonedPerSession is the share of those one session may hold.
+	DefaultMaxAbandonedPerSession = 8
 )
 
 // registryConfig holds the settings Options change. It is copied into every Subset, so a
@@ -31,6 +33,7 @@ type registryConfig struct {
 	observer         Observer
 	argsInEvents     bool
 	maxAbandoned     int // 0: DefaultMaxAbandoned
+	maxAbandonedSess int // 0: DefaultMaxAbandonedPerSession
 	batchConcurrency int // 0: every call of a group at once
 
 	middleware []Middleware
@@ -136,10 +139,22 @@ func WithArgsInEvents() Option {
 	return func(c *registryConfig) { c.argsInEvents = true }
 }
 
-// WithMaxAbandoned sets how many timed-out calls of one tool may still be running before
-// further calls of that tool are refused as unavailable (DefaultMaxAbandoned otherwise).
+// WithMaxAbandoned bounds the goroutines a hung tool can hold: at most n attempts of one tool
+// run on worker goroutines at once, counting those still running for their call and those
+// abandoned after their timeout (DefaultMaxAbandoned otherwise). A call finding every slot
+// taken waits for one within its attempt's timeout, then fails as unavailable ("busy"); when
+// abandoned attempts alone fill the bound, calls of the tool are refused at once as
+// unavailable until some return. The bound holds however many calls arrive together.
 func WithMaxAbandoned(n int) Option {
 	return func(c *registryConfig) { c.maxAbandoned = max(n, 1) }
+}
+
+// WithMaxAbandonedPerSession bounds, inside WithMaxAbandoned, the slots of one tool that the
+// calls of one session may hold (DefaultMaxAbandonedPerSession otherwise, and never more than
+// the tool's bound), so that one session's hung calls (a FIFO in one user's sandbox) leave
+// the tool available to the others. Calls without a session share the session "".
+func WithMaxAbandonedPerSession(n int) Option {
+	return func(c *registryConfig) { c.maxAbandonedSess = max(n, 1) }
 }
 
 // WithBatchConcurrency bounds how many calls of a batch InvokeAll runs at once (all of a
@@ -213,11 +228,16 @@ func (c *registryConfig) callLimitOf(t *Tool) int {
 	return c.guard.MaxCallsPerTool
 }
 
-func (c *registryConfig) abandonLimit() int64 {
+// abandonLimits returns the bounds on a tool's attempts on workers: in all, and per session.
+func (c *registryConfig) abandonLimits() (perTool, perSession int) {
+	perTool, perSession = DefaultMaxAbandoned, DefaultMaxAbandonedPerSession
 	if c.maxAbandoned > 0 {
-		return int64(c.maxAbandoned)
+		perTool = c.maxAbandoned
 	}
-	return DefaultMaxAbandoned
+	if c.maxAbandonedSess > 0 {
+		perSession = c.maxAbandonedSess
+	}
+	return perTool, min(perSession, perTool)
 }
 
 // maxRetryDelay bounds a backoff without MaxDelay, so that growth never overflows a Duration.

@@ -44,11 +44,11 @@ type Registry struct {
 }
 
 // toolEntry is a registered tool and what the registry tracks about it across calls. A
-// Subset shares its entries, so the bound on abandoned goroutines holds across toolkits.
+// Subset shares its entries, so the bound on worker goroutines holds across toolkits.
 type toolEntry struct {
-	tool      Tool
-	abandoned atomic.Int64 // attempts still running after their timeout
-	chain     atomic.Pointer[middlewareChain]
+	tool  Tool
+	slots attemptSlots // attempts on worker goroutines, running or abandoned
+	chain atomic.Pointer[middlewareChain]
 
 	defaultsOnce sync.Once
 	defaults     *argDefaults // of the input schema, for canonical arguments
