@@ -165,7 +165,17 @@
 // to the request id (Text says the call waits for approval); the host lists
 // [Registry.Pending], resolves with [Registry.Approve], [Registry.ApproveWithArgs] or
 // [Registry.Deny], then invokes the same call again: an approved call runs exactly once, a
-// denied one reports the denial, and a third invocation is refused. The request id is an
+// denied one reports the denial, and a third invocation is refused. A request expires after
+// [DefaultApprovalExpiry] (30 minutes, [WithApprovalExpiry]) if it is not decided, or not
+// invoked again once decided (a decision renews it): the call is then refused with a notice
+// that its request expired (Err wraps [ErrApprovalExpired]). The queue holds at most
+// [DefaultMaxPendingApprovalsPerSession] (16) live requests per session,
+// [DefaultMaxPendingApprovals] (1024) in all and [DefaultMaxPendingApprovalBytes] (64 MiB) of
+// their arguments ([WithMaxPendingApprovals]); a call past a bound is refused (Kind limit,
+// Err wraps [ErrApprovalLimit]). Requests live in an [ApprovalStore]: a [MemoryApprovalStore]
+// by default, or one shared by several processes ([WithApprovalStore]), whose insert-if-absent
+// and compare-and-set on the request's state keep "runs exactly once" across them.
+// A synchronous approver is waited for no longer than the call's ctx lives. The request id is an
 // HMAC, under a key only the registry holds, of the tool, call id, session and canonical
 // arguments: it cannot be forged, and approving it lets no other call run. The canonical
 // arguments (ApprovalRequest.RawArgs, what the approver is shown; also what the repeated-call

@@ -40,3 +40,8 @@ func CanonicalArgs(doc, schema []byte) (string, error) {
 	out, err := canonicalJSON(doc, defaultsOf(schema))
 	return string(out), err
 }
+
+// WithTestNow replaces the registry's clock (approval expiry).
+func WithTestNow(now func() time.Time) Option {
+	return func(c *registryConfig) { c.clock = now }
+}

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 )
@@ -38,15 +39,8 @@ func (r *Registry) EndSession(ctx context.Context, session string) error {
 	delete(r.sessions, session)
 	r.sessMu.Unlock()
 
-	r.apMu.Lock()
-	for id, p := range r.approvals {
-		if p.req.Session == session {
-			delete(r.approvals, id)
-		}
-	}
-	r.apMu.Unlock()
-
-	return r.sessionStore().Clear(ctx, session)
+	err := r.approvalStore(r.currentConfig()).ClearSession(ctx, session)
+	return errors.Join(err, r.sessionStore().Clear(ctx, session))
 }
 
 // admit counts a call against the session's limits, or refuses it when a limit is reached.

@@ -49,7 +49,9 @@ type Event struct {
 	ErrKind  ErrorKind     // EventError, EventEnd: the kind of the failure
 	Err      error         // EventError, EventEnd: the Go error
 	// Approval is, on EventApproval, one of "pending", "approved", "denied", "refused" (no
-	// approver configured) or "failed" (the approver returned an error).
+	// approver configured, or the approval queue is full), "expired" (the queued request
+	// expired) or "failed" (the approver returned an error or did not answer in time, or the
+	// approval store failed).
 	Approval   string
 	ApprovedBy string
 	Args       json.RawMessage // the raw arguments, only WithArgsInEvents

@@ -14,6 +14,14 @@ const (
 	DefaultMaxAbandoned = 16               // attempts of one tool on worker goroutines, running or abandoned after their timeout
 	// DefaultMaxAbandonedPerSession is the share of those one session may hold.
 	DefaultMaxAbandonedPerSession = 8
+
+	// Approval queue (WithApprovalQueue): how long a request lasts, and how many live
+	// requests (pending, or decided and not yet acted on) it holds per session and in all,
+	// and how many bytes of their arguments.
+	DefaultApprovalExpiry                = 30 * time.Minute
+	DefaultMaxPendingApprovals           = 1024
+	DefaultMaxPendingApprovalsPerSession = 16
+	DefaultMaxPendingApprovalBytes       = 64 << 20
 )
 
 // registryConfig holds the settings Options change. It is copied into every Subset, so a
@@ -25,6 +33,10 @@ type registryConfig struct {
 	offloader        Offloader
 	approver         Approver
 	approvalQueue    bool
+	approvalStore    ApprovalStore
+	approvalTTL      time.Duration  // 0: DefaultApprovalExpiry
+	approvalLimits   ApprovalLimits // zero fields: the defaults
+	clock            func() time.Time
 	safeErrors       bool
 	modelRetries     int // used when modelRetriesSet
 	modelRetriesSet  bool
@@ -82,16 +94,45 @@ func WithOffloader(o Offloader) Option {
 }
 
 // WithApprover sets the synchronous Approver that decides every call of a tool with
-// //tool:confirm. It takes precedence over WithApprovalQueue.
+// //tool:confirm. It takes precedence over WithApprovalQueue. The call waits for the approver
+// no longer than its ctx lives: an approver that ignores ctx is left running and its answer
+// dropped (the call fails, Kind cancelled).
 func WithApprover(a Approver) Option {
 	return func(c *registryConfig) { c.approver = a }
 }
 
 // WithApprovalQueue makes calls of //tool:confirm tools wait for Approve or Deny: Invoke
 // returns a result with PendingApproval set, and invoking the same call again after the
-// decision runs it (once) or reports the denial.
+// decision runs it (once) or reports the denial. Requests expire (WithApprovalExpiry) and
+// are bounded per session and in all (WithMaxPendingApprovals); they are kept in a
+// MemoryApprovalStore unless WithApprovalStore says otherwise.
 func WithApprovalQueue() Option {
 	return func(c *registryConfig) { c.approvalQueue = true }
+}
+
+// WithApprovalStore makes the approval queue (WithApprovalQueue, which it turns on) keep its
+// requests in s instead of in the registry's memory, for instance to share them between the
+// processes that serve one conversation.
+func WithApprovalStore(s ApprovalStore) Option {
+	return func(c *registryConfig) { c.approvalStore, c.approvalQueue = s, true }
+}
+
+// WithApprovalExpiry sets how long a queued approval request lasts (DefaultApprovalExpiry
+// otherwise): undecided by then, or decided and not invoked again by then, the call is refused
+// with a notice that its request expired. A decision renews the request for as long again.
+func WithApprovalExpiry(d time.Duration) Option {
+	return func(c *registryConfig) { c.approvalTTL = max(d, time.Second) }
+}
+
+// WithMaxPendingApprovals bounds the live requests of the approval queue (pending, or decided
+// and not yet acted on): perSession in one session, total in all
+// (DefaultMaxPendingApprovalsPerSession and DefaultMaxPendingApprovals otherwise; n <= 0 keeps
+// the default). A call past a bound is refused (Kind limit) and asked to wait for the
+// decisions. The bytes of arguments they hold are bounded too (DefaultMaxPendingApprovalBytes).
+func WithMaxPendingApprovals(perSession, total int) Option {
+	return func(c *registryConfig) {
+		c.approvalLimits.PerSession, c.approvalLimits.Total = max(perSession, 0), max(total, 0)
+	}
 }
 
 // WithSafeErrors limits what the model reads of plain Go errors returned by handlers to their
@@ -290,4 +331,33 @@ func (c *registryConfig) wait(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+func (c *registryConfig) approvalTTLOf() time.Duration {
+	if c.approvalTTL > 0 {
+		return c.approvalTTL
+	}
+	return DefaultApprovalExpiry
+}
+
+func (c *registryConfig) approvalLimitsOf() ApprovalLimits {
+	l := c.approvalLimits
+	if l.PerSession <= 0 {
+		l.PerSession = DefaultMaxPendingApprovalsPerSession
+	}
+	if l.Total <= 0 {
+		l.Total = DefaultMaxPendingApprovals
+	}
+	if l.Bytes <= 0 {
+		l.Bytes = DefaultMaxPendingApprovalBytes
+	}
+	return l
+}
+
+// now is the registry's clock (tests replace it).
+func (c *registryConfig) now() time.Time {
+	if c.clock != nil {
+		return c.clock()
+	}
+	return time.Now()
 }

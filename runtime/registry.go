@@ -32,9 +32,9 @@ type Registry struct {
 	sessMu   sync.Mutex
 	sessions map[string]*sessionCounters
 
-	apMu        sync.Mutex
-	approvals   map[string]*queuedApproval
-	approvalSeq uint64
+	approvalsOnce      sync.Once
+	approvals          *MemoryApprovalStore // unless WithApprovalStore
+	approversAbandoned atomic.Int64         // approvers still running after their call ended
 
 	keyOnce sync.Once
 	key     [32]byte // signs approval request ids
