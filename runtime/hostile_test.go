@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/deploy"
 )
 
 // A model error wrapped in words of the operator's (a key, a host name) shows the model only
@@ -68,4 +69,30 @@ func TestPanickingObserverIsContained(t *testing.T) {
 			require.NotPanics(t, func() { reg.Dispatch(t.Context(), []runtime.Call{{Name: "flaky"}}, nil) })
 		})
 	}
+}
+
+// The OpenAI restore path drops a null where strict mode made an optional property nullable;
+// it must not hide a duplicate key that every other path refuses.
+func TestRestoreKeepsDuplicateKeysVisible(t *testing.T) {
+	reg := runtime.NewRegistry(runtime.WithApprover(runtime.ApproverFunc(func(context.Context, runtime.ApprovalRequest) (runtime.Decision, error) {
+		return runtime.Decision{Approved: true}, nil
+	})))
+	require.NoError(t, reg.Add(deploy.Tools()...))
+	openAI := func(tool runtime.Tool) (runtime.Variant, bool) {
+		v, ok := tool.Variants[runtime.VariantOpenAI]
+		return v, ok
+	}
+	for _, args := range []string{
+		`{"target":"a","version":"1.2","region":null,"region":"us-east"}`,
+		`{"target":"a","version":"1.2","region":"us-east","region":null}`,
+		`{"target":"a","version":"1.2","region":null,"region":null}`,
+		`{"target":"a","version":"1.2","\u0072egion":null,"region":"us-east"}`, // the general restorer
+	} {
+		outs := reg.Dispatch(t.Context(), []runtime.Call{{Name: "deploy", Args: []byte(args)}}, openAI)
+		res := outs[0].Result
+		assert.Equal(t, runtime.KindInvalidInput, res.Kind, "%s: %s", args, res.Text)
+		assert.Contains(t, res.Text, "/region", args)
+	}
+	outs := reg.Dispatch(t.Context(), []runtime.Call{{Name: "deploy", Args: []byte(`{"target":"a","version":"1.2","region":null}`)}}, openAI)
+	assert.Equal(t, "deployed 1.2 to a in eu-west; restarted []", outs[0].Result.Text, "a lone null still means absent")
 }
