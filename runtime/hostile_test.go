@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -95,4 +97,39 @@ func TestRestoreKeepsDuplicateKeysVisible(t *testing.T) {
 	}
 	outs := reg.Dispatch(t.Context(), []runtime.Call{{Name: "deploy", Args: []byte(`{"target":"a","version":"1.2","region":null}`)}}, openAI)
 	assert.Equal(t, "deployed 1.2 to a in eu-west; restarted []", outs[0].Result.Text, "a lone null still means absent")
+}
+
+// A call naming a 10 MB tool is answered at once with a bounded message (it took 2.2 s and
+// echoed the name whole).
+func TestHugeUnknownToolNameIsCut(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(weatherTool()))
+	name := "get_weather" + strings.Repeat("é", 5<<20)
+	res := reg.Invoke(t.Context(), runtime.Call{Name: name})
+	assert.Equal(t, runtime.KindNotFound, res.Kind)
+	assert.ErrorIs(t, res.Err, runtime.ErrUnknownTool)
+	assert.Less(t, len(res.Text), 400, res.Text)
+	assert.Less(t, len(res.Err.Error()), 400)
+	assert.True(t, utf8.ValidString(res.Text), "cut at a character boundary")
+	assert.Contains(t, res.Text, "tool names have at most 64 characters")
+	assert.Contains(t, res.Text, "Available tools: get_weather")
+
+	// Through the batch and adapter path too.
+	outs := reg.Dispatch(t.Context(), []runtime.Call{{Name: name}}, nil)
+	assert.Less(t, len(outs[0].Result.Text), 400)
+
+	// A short typo still gets its hint.
+	assert.Contains(t, reg.Invoke(t.Context(), runtime.Call{Name: "get_wether"}).Text, `did you mean "get_weather"?`)
+}
+
+// A Bind error other than an *ArgsError is echoed within a bound.
+func TestLongBindErrorIsCut(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(bindFunc("picky", func(context.Context, []byte) (runtime.BoundCall, error) {
+		return nil, errors.New(strings.Repeat("x", 1<<20))
+	})))
+	res := reg.Invoke(t.Context(), runtime.Call{Name: "picky"})
+	assert.True(t, res.IsError)
+	assert.Less(t, len(res.Text), 2200)
+	assert.Contains(t, res.Text, "(1048576 bytes in all)")
 }

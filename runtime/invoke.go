@@ -28,6 +28,12 @@ const maxListedTools = 50
 // ran the handler (0 when the call ended before it).
 func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 	start := monotonic()
+	if len(call.Name) > MaxToolNameLength {
+		// No tool has such a name: answer before hashing it or searching for a near one.
+		res := UnknownToolResult(call.Name, r.Names())
+		res.Duration = monotonic() - start
+		return res
+	}
 	e, cfg, names, ok := r.lookupCall(call.Name)
 	if !ok {
 		res := UnknownToolResult(call.Name, names)
@@ -236,13 +242,21 @@ func (r *Registry) explainFailure(cfg *registryConfig, tool *Tool, call Call, re
 // Packages that answer calls outside a registry (disclosure's get_tool_info) use it too.
 func UnknownToolResult(name string, names []string) Result {
 	var b strings.Builder
-	switch near := suggest.Closest(name, names); {
+	near := ""
+	if len(name) <= MaxToolNameLength+3 {
+		// Longer, it is no typo of a registered name (at most 3 edits count as one), and
+		// the search's cost would grow with the name's length.
+		near = suggest.Closest(name, names)
+	}
+	switch {
 	case name == "":
 		b.WriteString("the call names no tool.")
 	case near != "":
-		fmt.Fprintf(&b, "unknown tool %q; did you mean %q?", name, near)
+		fmt.Fprintf(&b, "unknown tool %s; did you mean %q?", quotedName(name), near)
+	case len(name) > MaxToolNameLength:
+		fmt.Fprintf(&b, "unknown tool %s: tool names have at most %d characters.", quotedName(name), MaxToolNameLength)
 	default:
-		fmt.Fprintf(&b, "unknown tool %q.", name)
+		fmt.Fprintf(&b, "unknown tool %s.", quotedName(name))
 	}
 	if len(names) == 0 {
 		b.WriteString(" No tools are available.")
@@ -257,7 +271,7 @@ func UnknownToolResult(name string, names []string) Result {
 	return Result{
 		Text:    b.String(),
 		IsError: true,
-		Err:     fmt.Errorf("%w %q", ErrUnknownTool, name),
+		Err:     fmt.Errorf("%w %s", ErrUnknownTool, quotedName(name)),
 		Kind:    KindNotFound,
 	}
 }
@@ -326,7 +340,7 @@ func bindErrorResult(name string, err error) Result {
 		return Result{Text: named.Error() + retry, IsError: true, Err: &named}
 	}
 	return Result{
-		Text:    fmt.Sprintf("invalid arguments for %s: %v%s", name, err, retry),
+		Text:    fmt.Sprintf("invalid arguments for %s: %s%s", name, echoed(err.Error(), maxEchoedText), retry),
 		IsError: true,
 		Err:     err,
 	}

@@ -188,7 +188,7 @@ func checkFilters(t Tool, filters map[string]Middleware) error {
 // validName reports whether name matches ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$, the name rule every
 // provider accepts.
 func validName(name string) bool {
-	if name == "" || len(name) > 64 {
+	if name == "" || len(name) > MaxToolNameLength {
 		return false
 	}
 	for i := 0; i < len(name); i++ {
