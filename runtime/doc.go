@@ -214,6 +214,22 @@
 // within the cap; Structured is dropped (a cut document is not JSON) and Result.Offloaded
 // records what happened.
 //
+// # Limits
+//
+// What a model's calls can make the registry hold or spend is bounded (the README's "Limits"
+// table lists every limit with its default):
+//
+//   - worker goroutines per tool, running or abandoned: [DefaultMaxAbandoned],
+//     [WithMaxAbandoned]; per session inside it: [DefaultMaxAbandonedPerSession],
+//     [WithMaxAbandonedPerSession] (see "Timeouts and abandoned goroutines");
+//   - approval requests: [DefaultApprovalExpiry], [DefaultMaxPendingApprovalsPerSession],
+//     [DefaultMaxPendingApprovals], [DefaultMaxPendingApprovalBytes] ([WithApprovalExpiry],
+//     [WithMaxPendingApprovals], [ApprovalLimits] for a store of your own);
+//   - tool names: a call naming a tool longer than [MaxToolNameLength] is unknown at once,
+//     and messages repeat at most 100 bytes of a name and 2000 of a Bind error's text;
+//   - canonical arguments (approvals, repeats): the work of sorting them is bounded, past
+//     which the call is refused.
+//
 // # Observability
 //
 // [WithObserver] receives an [Event] at the start and end of every resolved call, for every
