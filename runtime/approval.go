@@ -59,11 +59,16 @@ func (f ApproverFunc) Approve(ctx context.Context, req ApprovalRequest) (Decisio
 	return f(ctx, req)
 }
 
-// approvalID derives the request id of a call: an HMAC under the registry's secret key of
-// every field that identifies it, each length-prefixed so no two field lists collide.
-func (r *Registry) approvalID(tool, callID, session string, canonical []byte) string {
-	r.keyOnce.Do(func() { rand.Read(r.key[:]) })
-	mac := hmac.New(sha256.New, r.key[:])
+// approvalID derives the request id of a call: an HMAC under the registry's secret key
+// (WithApprovalKey, else random) of every field that identifies it, each length-prefixed so
+// no two field lists collide.
+func (r *Registry) approvalID(cfg *registryConfig, tool, callID, session string, canonical []byte) string {
+	key := cfg.approvalKey
+	if key == nil {
+		r.keyOnce.Do(func() { rand.Read(r.key[:]) })
+		key = r.key[:]
+	}
+	mac := hmac.New(sha256.New, key)
 	for _, field := range [][]byte{[]byte(tool), []byte(callID), []byte(session), canonical} {
 		var n [8]byte
 		binary.BigEndian.PutUint64(n[:], uint64(len(field)))
@@ -77,7 +82,7 @@ func (r *Registry) approvalID(tool, callID, session string, canonical []byte) st
 // when the approver changed the arguments) or the result that ends the call.
 func (r *Registry) approve(ctx context.Context, cfg *registryConfig, tool *Tool, call Call, bound BoundCall, canonical []byte) (BoundCall, Result, bool) {
 	req := ApprovalRequest{
-		ID:      r.approvalID(tool.Name, call.ID, call.Session, canonical),
+		ID:      r.approvalID(cfg, tool.Name, call.ID, call.Session, canonical),
 		Tool:    tool.Name,
 		CallID:  call.ID,
 		Session: call.Session,

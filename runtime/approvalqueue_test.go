@@ -172,3 +172,26 @@ func TestSlowApproverDoesNotOutliveTheCallersDeadline(t *testing.T) {
 	defer mu.Unlock()
 	assert.Empty(t, sent)
 }
+
+// Two registries sharing a store and a key (two processes serving one conversation) derive the
+// same request id, and a decision taken through one is acted on once, through the other.
+func TestSharedApprovalStore(t *testing.T) {
+	store := &runtime.MemoryApprovalStore{}
+	key := []byte("0123456789abcdef0123456789abcdef")
+	clock := &testClock{now: time.Unix(1_700_000_000, 0)}
+	a, sentA := queueRegistry(t, clock, runtime.WithApprovalStore(store), runtime.WithApprovalKey(key))
+	b, sentB := queueRegistry(t, clock, runtime.WithApprovalStore(store), runtime.WithApprovalKey(key))
+
+	id := a.Invoke(t.Context(), mailCall("c1", "s")).PendingApproval
+	require.NotEmpty(t, id)
+	assert.Equal(t, id, b.Invoke(t.Context(), mailCall("c1", "s")).PendingApproval)
+	require.NoError(t, b.Approve(id, "ada"))
+	assert.False(t, a.Invoke(t.Context(), mailCall("c1", "s")).IsError)
+	assert.Equal(t, runtime.KindLimit, b.Invoke(t.Context(), mailCall("c1", "s")).Kind, "ran once across both")
+	assert.Len(t, *sentA, 1)
+	assert.Empty(t, *sentB)
+
+	// Without the shared key, the other registry's ids are its own.
+	c, _ := queueRegistry(t, clock, runtime.WithApprovalStore(store))
+	assert.NotEqual(t, id, c.Invoke(t.Context(), mailCall("c1", "s")).PendingApproval)
+}

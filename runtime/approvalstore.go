@@ -61,7 +61,7 @@ var ErrApprovalExpired = errors.New("the approval request expired")
 
 // ApprovalStore keeps the requests of the approval queue (WithApprovalQueue); the registry
 // uses a MemoryApprovalStore unless WithApprovalStore gives another, such as one shared by
-// several processes. Every method is atomic with respect to the others. A store must be safe
+// several processes (which then share a WithApprovalKey too). Every method is atomic with respect to the others. A store must be safe
 // for concurrent use and may drop a record after its Forget time.
 //
 // The registry drives the state machine through Add and Transition only, so that a decision

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"time"
 )
 
@@ -34,6 +35,7 @@ type registryConfig struct {
 	approver         Approver
 	approvalQueue    bool
 	approvalStore    ApprovalStore
+	approvalKey      []byte         // nil: a random key per registry
 	approvalTTL      time.Duration  // 0: DefaultApprovalExpiry
 	approvalLimits   ApprovalLimits // zero fields: the defaults
 	clock            func() time.Time
@@ -115,6 +117,14 @@ func WithApprovalQueue() Option {
 // processes that serve one conversation.
 func WithApprovalStore(s ApprovalStore) Option {
 	return func(c *registryConfig) { c.approvalStore, c.approvalQueue = s, true }
+}
+
+// WithApprovalKey sets the secret key approval request ids are derived with (a random key of
+// the registry's own otherwise). Processes that share an ApprovalStore must share the key, so
+// that each derives the same id for the same call; it must be secret and at least 32 random
+// bytes, or request ids could be forged.
+func WithApprovalKey(key []byte) Option {
+	return func(c *registryConfig) { c.approvalKey = slices.Clone(key) }
 }
 
 // WithApprovalExpiry sets how long a queued approval request lasts (DefaultApprovalExpiry
