@@ -10,7 +10,7 @@ import (
 const (
 	// MaxToolNameLength is the longest tool name a registry accepts (Add refuses longer ones).
 	// A call naming a longer tool is unknown at once: no "did you mean" search runs on it.
-	MaxToolNameLength = 64
+	MaxToolNameLength = 128
 	// maxEchoedName is the bytes of an unknown tool name a message repeats.
 	maxEchoedName = 100
 	// maxEchoedText is the bytes of a bind error's text (other than an *ArgsError, whose

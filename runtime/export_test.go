@@ -45,3 +45,6 @@ func CanonicalArgs(doc, schema []byte) (string, error) {
 func WithTestNow(now func() time.Time) Option {
 	return func(c *registryConfig) { c.clock = now }
 }
+
+// SetResultClock replaces a MemoryResultStore's clock.
+func SetResultClock(m *MemoryResultStore, now func() time.Time) { m.now = now }

@@ -111,7 +111,7 @@ func TestHugeUnknownToolNameIsCut(t *testing.T) {
 	assert.Less(t, len(res.Text), 400, res.Text)
 	assert.Less(t, len(res.Err.Error()), 400)
 	assert.True(t, utf8.ValidString(res.Text), "cut at a character boundary")
-	assert.Contains(t, res.Text, "tool names have at most 64 characters")
+	assert.Contains(t, res.Text, "tool names have at most 128 characters")
 	assert.Contains(t, res.Text, "Available tools: get_weather")
 
 	// Through the batch and adapter path too.
