@@ -66,8 +66,9 @@
 // error's message (see [ErrorResult]): handler authors write error texts for the model. With
 // [WithSafeErrors] a plain Go error shows only its kind and a fixed message ("search failed
 // (unavailable): temporarily unavailable; try again later."), while errors made for the model
-// ([ModelError], [ModelErrorf], [AskRetry], argument problems) still pass their text. Either
-// way Err keeps the original error for the operator.
+// ([ModelError], [ModelErrorf], [AskRetry], argument problems) still pass their text; one
+// wrapped in a plain error (fmt.Errorf("api_key=…: %w", err)) shows only its own text, never
+// the wrapper's. Either way Err keeps the original error for the operator.
 //
 // Panic: a panic in the handler (or in a middleware) is recovered. The Text only says that
 // the tool failed with an internal error; the panic value, which may hold paths, queries or
@@ -237,7 +238,8 @@
 // # Observability
 //
 // [WithObserver] receives an [Event] at the start and end of every resolved call, for every
-// failed attempt and retry, and for every approval step, with durations and attempts.
+// failed attempt and retry, and for every approval step, with durations and attempts. An
+// observer that panics loses that event; the panic never reaches the caller.
 // [SlogObserver] logs them with log/slog. Argument values are left out unless the registry is
 // built [WithArgsInEvents].
 //

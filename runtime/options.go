@@ -196,7 +196,8 @@ func WithArgsInEvents() Option {
 // abandoned after their timeout (DefaultMaxAbandoned otherwise). A call finding every slot
 // taken waits for one within its attempt's timeout, then fails as unavailable ("busy"); when
 // abandoned attempts alone fill the bound, calls of the tool are refused at once as
-// unavailable until some return. The bound holds however many calls arrive together.
+// unavailable until some return. The bound holds however many calls arrive together. It also
+// bounds the synchronous approvers still running after the call that asked them ended.
 func WithMaxAbandoned(n int) Option {
 	return func(c *registryConfig) { c.maxAbandoned = max(n, 1) }
 }
