@@ -510,7 +510,8 @@ func (b *defaultsBuilder) build(n *schemaNode, depth int) *argDefaults {
 		return b.build(b.defs[name], depth+1)
 	}
 	for _, alt := range append(slices.Clone(n.AnyOf), n.OneOf...) {
-		if d := b.build(alt, depth+1); d != nil {
+		// The first alternative that describes some structure ({"type":"null"} does not).
+		if d := b.build(alt, depth+1); d != nil && (len(d.props) > 0 || d.items != nil || d.additional != nil) {
 			return d
 		}
 	}

@@ -39,7 +39,7 @@ func TestCanonicalArgs(t *testing.T) {
 	schema := `{"type":"object","$defs":{"P":{"type":"object","properties":{"x":{"type":"integer","default":1.0}}}},
 		"properties":{"unit":{"type":"string","default":"celsius"},"p":{"$ref":"#/$defs/P"},
 		"list":{"type":"array","items":{"$ref":"#/$defs/P"}},"m":{"type":"object","additionalProperties":{"$ref":"#/$defs/P"}},
-		"opt":{"anyOf":[{"$ref":"#/$defs/P"},{"type":"null"}]}}}`
+		"opt":{"anyOf":[{"type":"null"},{"$ref":"#/$defs/P"}]}}}`
 	got, err := runtime.CanonicalArgs([]byte(`{"p":{},"list":[{},{"x":2}],"m":{"a":{}},"opt":{}}`), []byte(schema))
 	require.NoError(t, err)
 	assert.Equal(t, `{"list":[{"x":1},{"x":2}],"m":{"a":{"x":1}},"opt":{"x":1},"p":{"x":1},"unit":"celsius"}`, got)
