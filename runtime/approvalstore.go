@@ -65,9 +65,13 @@ var ErrApprovalExpired = errors.New("the approval request expired")
 // for concurrent use and may drop a record after its Forget time.
 //
 // The registry drives the state machine through Add and Transition only, so that a decision
-// is acted on exactly once even with many processes: Add is an insert-if-absent (Redis: SET
-// NX, with the limits checked in the same script or transaction), Transition a
-// compare-and-set on the state (Redis: a WATCH/MULTI transaction or a short Lua script).
+// is acted on exactly once even with many processes: Add is an insert-if-absent, Transition a
+// compare-and-set on the state. In Redis, for instance: a hash per record (state, decision,
+// the request as JSON without Args) expiring at Forget (EXPIREAT); a sorted set of live ids
+// per session and one in all, scored by Expires, and a counter of their RawArgs bytes; Add a
+// Lua script that drops ids scored below now from the sets, compares their sizes and the
+// counter with the limits, then HSETNX and ZADD; Transition a Lua script that sets the state
+// only when it still is from (removing the id from the sets when it moves to consumed).
 type ApprovalStore interface {
 	// Add stores rec, in state pending, unless a record with the same Request.ID exists, and
 	// returns the record stored under that id afterwards (the existing one, or rec). It
