@@ -32,6 +32,8 @@ type registryConfig struct {
 	argsInEvents     bool
 	maxAbandoned     int // 0: DefaultMaxAbandoned
 	batchConcurrency int // 0: every call of a group at once
+	repairer         Repairer
+	feedback         ArgsFeedback
 
 	middleware []Middleware
 	filters    map[string]Middleware

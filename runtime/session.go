@@ -51,6 +51,10 @@ type callState struct {
 	// Tool.Bind.
 	unbound UnboundCall
 	taken   atomic.Bool
+	// repairs are the changes made to the call before validation (repairs.go).
+	repairMu sync.Mutex
+	repairs  []Repair
+	observer Observer
 }
 
 func (s *callState) Value(key any) any {
