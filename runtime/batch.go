@@ -56,7 +56,12 @@ func (r *Registry) invokeGroup(ctx context.Context, calls []Call, results []Resu
 }
 
 func (r *Registry) sequential(name string) bool {
-	e, _, _, ok := r.lookupCall(name)
+	e, cfg, names, ok := r.lookupCall(name)
+	if !ok {
+		// A misspelled name the Repairer resolves is a call of that tool.
+		call := Call{Name: name}
+		e, _, ok = r.repairedName(cfg, &call, names)
+	}
 	return ok && e.tool.Sequential
 }
 

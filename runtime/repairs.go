@@ -98,19 +98,13 @@ func (r *Registry) repairedName(cfg *registryConfig, call *Call, names []string)
 	return e, fix, true
 }
 
-// RepairedName returns the registered tool that name means under the registry's Repairer
-// (WithRepair), for adapters that need the tool before they call Invoke (runtime/xmlcall
-// converts arguments by its schema). ok is false without a Repairer or a single match.
-func (r *Registry) RepairedName(name string) (string, bool) {
-	e, cfg, names, ok := r.lookupCall(name)
-	if ok {
-		return e.tool.Name, true
-	}
-	call := Call{Name: name}
-	if e, _, ok = r.repairedName(cfg, &call, names); !ok {
-		return "", false
-	}
-	return e.tool.Name, true
+// Repairer returns the registry's Repairer (WithRepair), or nil: adapters that need a tool
+// before they call Invoke (runtime/xmlcall converts arguments by its schema) resolve a
+// misspelled name with it. Invoke repairs the name again, and records it.
+func (r *Registry) Repairer() Repairer {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.config().repairer
 }
 
 // bindRepairing binds the call's arguments; when the decoder refuses them and the registry

@@ -75,7 +75,8 @@ func escapeText(s string) string { return textEscaper.Replace(s) }
 func escapeAttr(s string) string { return attrEscaper.Replace(s) }
 
 // RenderResult writes the result of call as a <tool_result> element for the model's next
-// turn, with the call's name and id; a failed call gets error="true". The text is entity-escaped, so a result can never
+// turn, with the call's name and id; a failed call gets error="true", and a call the lenient
+// reading recovered starts with what was recovered. The text is entity-escaped, so a result can never
 // close the element early or pass for a tool call.
 func RenderResult(call Call, res runtime.Result) string {
 	var b strings.Builder
@@ -99,6 +100,11 @@ func writeResult(b *strings.Builder, call Call, res runtime.Result) {
 		b.WriteString(` error="true"`)
 	}
 	b.WriteString(">\n")
+	if len(call.Recovered) > 0 {
+		// The model learns what it got wrong, though the call ran.
+		b.WriteString(escapeText("Your tool call was not well formed and was read leniently: " +
+			strings.Join(call.Recovered, "; ") + ".\n"))
+	}
 	b.WriteString(escapeText(res.Text))
 	b.WriteString("\n</tool_result>")
 }
