@@ -289,6 +289,7 @@ func conversionResult(ctx context.Context, tool runtime.Tool, converted json.Raw
 		Text:    named.Error() + "\nCorrect the arguments and call " + tool.Name + " again.",
 		IsError: true,
 		Err:     named,
+		Kind:    runtime.KindInvalidInput,
 	}
 }
 
