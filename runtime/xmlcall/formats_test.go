@@ -16,6 +16,7 @@ import (
 	"github.com/toolgen-go/toolgen/examples/orders/orders"
 	"github.com/toolgen-go/toolgen/examples/weather/weather"
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/disclosure"
 	"github.com/toolgen-go/toolgen/runtime/repair"
 )
 
@@ -218,6 +219,29 @@ func TestRunUsesInvokeAll(t *testing.T) {
 		require.False(t, o.Result.IsError, o.Result.Text)
 	}
 	assert.Equal(t, []string{"meet", "meet", "alone"}, order)
+}
+
+func TestRunThroughDisclosureUsesInvokeAll(t *testing.T) {
+	var arrived atomic.Int32
+	all := make(chan struct{})
+	var order []string
+	var mu sync.Mutex
+	reg := runtime.NewRegistry(runtime.WithRepair(repair.New()))
+	require.NoError(t, reg.Add(meeting(t, &arrived, all, &order, &mu)...))
+	require.NoError(t, reg.Add(weather.Tools()...))
+	d, err := disclosure.New(reg)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	turn := Run(ctx, d, `<tool_call name="meet"/><tool_call name="get_tool_info"><parameter name="name">meet</parameter></tool_call>`+
+		`<tool_call name="Meet"/><tool_call><name>getWeather</name><params><city>Oslo</city><days>1</days></params></tool_call>`)
+	require.Len(t, turn.Outcomes, 4)
+	for _, o := range turn.Outcomes {
+		require.False(t, o.Result.IsError, o.Result.Text)
+	}
+	assert.Equal(t, []string{"meet", "meet"}, order, "both meet calls ran at once, one through a repaired name")
+	assert.True(t, strings.HasPrefix(turn.Outcomes[1].Result.Text, "Tool: meet\n"))
+	assert.Contains(t, turn.Outcomes[3].Result.Text, `"forecast":[{"day":1`)
 }
 
 func TestRunWithRepair(t *testing.T) {
