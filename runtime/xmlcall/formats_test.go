@@ -308,3 +308,51 @@ func TestMarkdownExamplesParse(t *testing.T) {
 	require.NotEmpty(t, turn.Outcomes)
 	assert.False(t, turn.Outcomes[0].Result.IsError, turn.Outcomes[0].Result.Text)
 }
+
+// BenchmarkParseHostile reads replies of 1 MiB built to make a lenient reader slow (many
+// unclosed values, many raw "<", many end tags that close nothing), next to json.Valid on a
+// document of the same size as the baseline: reading stays linear in the reply's length.
+func BenchmarkParseHostile(b *testing.B) {
+	const size = 1 << 20
+	fill := func(prefix, unit string) string {
+		var s strings.Builder
+		s.WriteString(prefix)
+		for s.Len() < size-len(unit) {
+			s.WriteString(unit)
+		}
+		return s.String()
+	}
+	unclosed := func(value string) string {
+		var s strings.Builder
+		s.WriteString("<tool_call><name>f</name><params>")
+		for i := range DefaultMaxParams {
+			s.WriteString("<p" + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + ">")
+			s.WriteString(strings.Repeat(value, (size-8<<10)/DefaultMaxParams/len(value)))
+		}
+		return s.String()
+	}
+	replies := map[string]string{
+		"raw-lt":          unclosed("<"),
+		"false-end-tags":  unclosed("</p"),
+		"raw-ampersands":  fill("<tool_call><name>f</name><params><a>", "&"),
+		"many-end-tags":   fill("<tool_call><name>f</name><params><a>", "</zz>"),
+		"many-parameters": fill(`<tool_call name="f">`, `<parameter name="a">1</parameter>`),
+	}
+	doc := []byte(fill("[", `"abcdefgh",`) + `""]`)
+	b.Run("json.Valid", func(b *testing.B) {
+		b.SetBytes(int64(len(doc)))
+		for b.Loop() {
+			if !json.Valid(doc) {
+				b.Fatal("invalid")
+			}
+		}
+	})
+	for name, reply := range replies {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(reply)))
+			for b.Loop() {
+				_, _ = Parse(reply)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package xmlcall
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -199,6 +200,10 @@ type parser struct {
 	s         string
 	strict    bool
 	maxParams int
+	// stop is the hard stop found from stopFrom (hardStop).
+	stopValid      bool
+	stopFrom, stop int
+	closes         closeIndex // closedBefore's end tags
 }
 
 // fail builds the error for the problem at off; tool names the call being read, if known.
@@ -526,6 +531,18 @@ func (p *parser) value(call *Call, pos, start int, tag, name string) (string, in
 	if element {
 		what = "<" + tag + ">"
 	}
+	// Raw "<" and "&" are noted once per value, in the order met: formatting a note per
+	// character would make a value of many of them cost far more than its length.
+	var raw []byte
+	defer func() {
+		for _, c := range raw {
+			fix := "&lt;"
+			if c == '&' {
+				fix = "&amp;"
+			}
+			call.Recovered = appendOnce(call.Recovered, fmt.Sprintf("the value of %q holds a raw %q, read as text; write %s or wrap the value in <![CDATA[ ]]>", name, string(c), fix))
+		}
+	}()
 	unclosed := func(at int) (string, int, error) {
 		if p.strict {
 			return "", 0, p.fail(start, call.Name, "%s is not closed; end its value with </%s>", what, tag)
@@ -548,14 +565,19 @@ func (p *parser) value(call *Call, pos, start int, tag, name string) (string, in
 				pos = body + end + len("]]>")
 				continue
 			}
-			if end := p.closeTag(pos, tag); end >= 0 {
-				return b.String()[:kept], end, nil
+			// Only "</" and "<name" can be markup; a "<" before anything else is text.
+			if next := pos + 1; next < len(p.s) && (p.s[next] == '/' || isNameStart(p.s[next])) {
+				if end := p.closeTag(pos, tag); end >= 0 {
+					return b.String()[:kept], end, nil
+				}
+				if p.callEnds(pos) || p.isStart(pos, "parameter") || p.containerEnds(pos) ||
+					!closed && isNameStart(p.s[next]) {
+					return unclosed(pos)
+				}
 			}
-			if p.callEnds(pos) || p.isStart(pos, "parameter") || p.containerEnds(pos) ||
-				!closed && pos+1 < len(p.s) && isNameStart(p.s[pos+1]) {
-				return unclosed(pos)
+			if !slices.Contains(raw, c) {
+				raw = append(raw, c)
 			}
-			call.Recovered = appendOnce(call.Recovered, fmt.Sprintf("the value of %q holds a raw \"<\", read as text; write &lt; or wrap the value in <![CDATA[ ]]>", name))
 			b.WriteByte(c)
 			started, kept = true, b.Len()
 			pos++
@@ -564,7 +586,9 @@ func (p *parser) value(call *Call, pos, start int, tag, name string) (string, in
 				b.WriteString(r)
 				pos += n
 			} else {
-				call.Recovered = appendOnce(call.Recovered, fmt.Sprintf("the value of %q holds a raw \"&\", read as text; write &amp; or wrap the value in <![CDATA[ ]]>", name))
+				if !slices.Contains(raw, c) {
+					raw = append(raw, c)
+				}
 				b.WriteByte(c)
 				pos++
 			}
@@ -593,32 +617,82 @@ func (p *parser) containerEnds(off int) bool {
 	return false
 }
 
-// closedBefore reports whether </tag> appears after pos before the call or its container
-// ends: whether an element's value has its end tag at all. It skips CDATA sections, which
-// may hold anything.
+// closedBefore reports whether the end tag </tag> appears after pos before the call or its
+// container ends: whether an element's value has its end tag at all. The last end tag of
+// each name up to there is indexed once, for all the values of the container, so reading a
+// call costs about its length however its values are written. (An end tag inside a later
+// CDATA section counts: the value then runs to the end of the container, as a strict reading
+// would.)
 func (p *parser) closedBefore(pos int, tag string) bool {
-	for pos < len(p.s) {
-		i := strings.IndexByte(p.s[pos:], '<')
+	stop := p.hardStop(pos)
+	if p.closes.last == nil || p.closes.stop != stop || pos < p.closes.from {
+		p.closes = closeIndex{from: pos, stop: stop, last: make(map[string]int)}
+		for from := pos; from < stop; {
+			i := strings.Index(p.s[from:stop], "</")
+			if i < 0 {
+				break
+			}
+			at := from + i
+			n := at + 2
+			for n < stop && isNameByte(p.s[n]) {
+				n++
+			}
+			if name := p.s[at+2 : n]; name != "" && p.closeTag(at, name) >= 0 {
+				if _, known := p.closes.last[name]; known || len(p.closes.last) < maxIndexedNames {
+					p.closes.last[name] = at
+				} else {
+					p.closes.full = true
+				}
+			}
+			from = at + 2
+		}
+	}
+	if last, ok := p.closes.last[tag]; ok || !p.closes.full {
+		return ok && last >= pos
+	}
+	// A container of more end-tag names than the index keeps: search for this one.
+	end := "</" + tag
+	for from := pos; from < stop; {
+		i := strings.Index(p.s[from:stop], end)
 		if i < 0 {
 			return false
 		}
-		pos += i
-		switch {
-		case strings.HasPrefix(p.s[pos:], "<![CDATA["):
-			end := strings.Index(p.s[pos:], "]]>")
-			if end < 0 {
-				return false
-			}
-			pos += end + 3
-			continue
-		case p.closeTag(pos, tag) >= 0:
+		if p.closeTag(from+i, tag) >= 0 {
 			return true
-		case p.callEnds(pos) || p.containerEnds(pos):
-			return false
 		}
-		pos++
+		from += i + len(end)
 	}
 	return false
+}
+
+// maxIndexedNames bounds the names closedBefore indexes in one container: a container of
+// more distinct end tags than that is hostile, and pays a search per value (bounded by the
+// limit on parameters).
+const maxIndexedNames = 1024
+
+// closeIndex holds the offset of the last end tag of each name in [from, stop); full says
+// that some names were left out.
+type closeIndex struct {
+	from, stop int
+	last       map[string]int
+	full       bool
+}
+
+// hardStop returns the first offset at or after pos where the call or a container ends
+// (or the next call starts), len(s) when none does. The last answer is kept: it stays
+// right for every pos up to it.
+func (p *parser) hardStop(pos int) int {
+	if p.stopValid && p.stopFrom <= pos && pos <= p.stop {
+		return p.stop
+	}
+	stop := len(p.s)
+	for _, pat := range []string{"<tool_call", "</tool_call", "</params", "</parameters", "</arguments"} {
+		if i := strings.Index(p.s[pos:stop], pat); i >= 0 {
+			stop = pos + i
+		}
+	}
+	p.stopValid, p.stopFrom, p.stop = true, pos, stop
+	return stop
 }
 
 // appendOnce appends note unless it is already there.
