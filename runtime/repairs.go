@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"sync"
 )
 
 // Repair records one change the registry (or a sanitizing middleware) made to what the model
@@ -69,10 +70,22 @@ func NoteRepairs(ctx context.Context, repairs ...Repair) {
 	st.noteRepairs(repairs)
 }
 
+// repairLog holds the repairs of one call.
+type repairLog struct {
+	mu   sync.Mutex
+	list []Repair
+}
+
 func (s *callState) noteRepairs(repairs []Repair) {
-	s.repairMu.Lock()
-	s.repairs = append(s.repairs, repairs...)
-	s.repairMu.Unlock()
+	log := s.repairs.Load()
+	if log == nil {
+		// Most calls are never repaired: the log is made for the first repair.
+		s.repairs.CompareAndSwap(nil, &repairLog{})
+		log = s.repairs.Load()
+	}
+	log.mu.Lock()
+	log.list = append(log.list, repairs...)
+	log.mu.Unlock()
 	if s.observer != nil {
 		e := event(s, EventRepair)
 		e.Repairs = slices.Clone(repairs)
@@ -176,9 +189,13 @@ func RepairMessage(fix Repair) string {
 
 // withRepairs lists the call's repairs in the result's metadata.
 func withRepairs(st *callState, res Result) Result {
-	st.repairMu.Lock()
-	repairs := st.repairs
-	st.repairMu.Unlock()
+	log := st.repairs.Load()
+	if log == nil {
+		return res
+	}
+	log.mu.Lock()
+	repairs := log.list
+	log.mu.Unlock()
 	if len(repairs) == 0 {
 		return res
 	}

@@ -51,9 +51,9 @@ type callState struct {
 	// Tool.Bind.
 	unbound UnboundCall
 	taken   atomic.Bool
-	// repairs are the changes made to the call before validation (repairs.go).
-	repairMu sync.Mutex
-	repairs  []Repair
+	// repairs records the changes made to the call before validation (repairs.go), made on
+	// the first; observer receives them.
+	repairs  atomic.Pointer[repairLog]
 	observer Observer
 }
 

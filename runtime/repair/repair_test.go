@@ -255,3 +255,14 @@ func TestMaxStringLength(t *testing.T) {
 	assert.Contains(t, res.Text, "/unit: the string is 10 characters long")
 	assert.Equal(t, 0, res.Attempts)
 }
+
+func TestAnnotateAfterRepair(t *testing.T) {
+	reg := newRegistry(t, runtime.WithRepair(repair.New()), runtime.WithArgsFeedback(repair.Annotate))
+	res := reg.Invoke(context.Background(), runtime.Call{Name: "get_weather", Args: []byte(`{"citty":"Tokyo","days":"9"}`)})
+	require.True(t, res.IsError)
+	assert.Contains(t, res.Text, "```json\n{\n")
+	assert.Contains(t, res.Text, `  "days": "9", // ❌ a number was sent as the string "9"; write 9 without quotes; must be at most 7, got 9 (schema: {"maximum":7,"minimum":0,"type":"integer"})`)
+	assert.Contains(t, res.Text, `  "citty": "Tokyo", // ❌ unknown property, did you mean "city"?`)
+	assert.Contains(t, res.Text, `"city": undefined // ❌ required property is missing`)
+	assert.Empty(t, repairsOf(res), "nothing ran, so nothing was repaired")
+}
