@@ -69,6 +69,7 @@ type frameInfo struct {
 	tool, callID, session string
 	userData              any
 	store                 SessionStore
+	reg                   *Registry // for ReadResult
 }
 
 // takeUnbound returns the call allocated with the frame, once.

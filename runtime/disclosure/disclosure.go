@@ -78,7 +78,7 @@ func New(reg *runtime.Registry) (*Disclosure, error) {
 // (as it was at New), with the same options. The provider adapters dispatch through a
 // *runtime.Registry, so a host using one declares d.Tools() and dispatches with it:
 //
-//	params := openai.ChatTools(d.Tools())
+//	tools, err := openai.ChatToolsJSON(d.Tools())
 //	...
 //	outs := openai.Dispatch(ctx, d.Registry(), calls)
 func (d *Disclosure) Registry() *runtime.Registry { return d.all }

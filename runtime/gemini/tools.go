@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"google.golang.org/genai"
-
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -31,24 +29,24 @@ func variant(t runtime.Tool) (runtime.Variant, bool, error) {
 		t.Name, runtime.VariantGeminiJSONSchema, runtime.VariantGeminiParameters)
 }
 
-// declaration is a function declaration on the wire: exactly one of the two schema fields.
-type declaration struct {
+// Declaration is a function declaration on the wire: exactly one of the two schema fields.
+type Declaration struct {
 	Name                 string          `json:"name"`
 	Description          string          `json:"description,omitempty"`
 	Parameters           json.RawMessage `json:"parameters,omitempty"`
 	ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema,omitempty"`
 }
 
-// ToolsJSON returns the "tools" array of a generateContent request declaring tools:
-// [{"functionDeclarations":[{"name","description","parametersJsonSchema"|"parameters"}]}].
-func ToolsJSON(tools []runtime.Tool) ([]byte, error) {
-	decls := make([]declaration, 0, len(tools))
+// Declarations returns the function declaration of every tool, refusing the whole set when one
+// has no Gemini variant: a tool silently left out would be a tool the model never hears of.
+func Declarations(tools []runtime.Tool) ([]Declaration, error) {
+	decls := make([]Declaration, 0, len(tools))
 	for _, t := range tools {
 		v, jsonSchema, err := variant(t)
 		if err != nil {
 			return nil, err
 		}
-		d := declaration{Name: t.Name, Description: t.Description}
+		d := Declaration{Name: t.Name, Description: t.Description}
 		if jsonSchema {
 			d.ParametersJSONSchema = v.Schema
 		} else {
@@ -56,32 +54,17 @@ func ToolsJSON(tools []runtime.Tool) ([]byte, error) {
 		}
 		decls = append(decls, d)
 	}
-	return json.Marshal([]struct {
-		FunctionDeclarations []declaration `json:"functionDeclarations"`
-	}{{decls}})
+	return decls, nil
 }
 
-// Tool returns tools as one SDK tool holding their function declarations, for
-// genai.GenerateContentConfig.Tools.
-func Tool(tools []runtime.Tool) (*genai.Tool, error) {
-	out := &genai.Tool{}
-	for _, t := range tools {
-		v, jsonSchema, err := variant(t)
-		if err != nil {
-			return nil, err
-		}
-		fd := &genai.FunctionDeclaration{Name: t.Name, Description: t.Description}
-		if jsonSchema {
-			// Raw JSON, so the SDK sends the schema byte for byte.
-			fd.ParametersJsonSchema = v.Schema
-		} else {
-			var s genai.Schema
-			if err := json.Unmarshal(v.Schema, &s); err != nil {
-				return nil, fmt.Errorf("gemini: tool %q: the %q variant is not a Gemini schema: %w", t.Name, runtime.VariantGeminiParameters, err)
-			}
-			fd.Parameters = &s
-		}
-		out.FunctionDeclarations = append(out.FunctionDeclarations, fd)
+// ToolsJSON returns the "tools" array of a generateContent request declaring tools:
+// [{"functionDeclarations":[{"name","description","parametersJsonSchema"|"parameters"}]}].
+func ToolsJSON(tools []runtime.Tool) ([]byte, error) {
+	decls, err := Declarations(tools)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	return json.Marshal([]struct {
+		FunctionDeclarations []Declaration `json:"functionDeclarations"`
+	}{{decls}})
 }
