@@ -80,7 +80,7 @@ func foldName(s string) string {
 //   - a boolean sent as "true" or "false" (any case), where the schema allows a boolean and
 //     no string; "yes", "1" and "on" are not repaired;
 //   - null for an optional property whose schema does not allow null: the property is left
-//     out, so its default applies.
+//     out, so its default applies (a map's entry is not a property: null there stays).
 //
 // Nothing else changes: not a misspelled key, not a value of another type, not a string
 // where a number is wanted; the decoder reports those. The registry validates the repaired
@@ -140,8 +140,9 @@ func (w *walker) fix(v *value, s schema, path string) *value {
 		for i, key := range v.keys {
 			item := v.items[i]
 			p := path + "/" + jsonpointer.Escape(key)
-			prop, ok := obj.property(key)
-			if ok && item.isNull() && prop.types() != nil && !prop.allows("null") && !obj.required(key) {
+			prop, declared, ok := obj.property(key)
+			// Only a declared property is optional; dropping a map entry would change the map.
+			if declared && item.isNull() && prop.types() != nil && !prop.allows("null") && !obj.required(key) {
 				w.note(p, NullForOptional, "null", "(absent)")
 				continue
 			}

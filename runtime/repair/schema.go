@@ -123,17 +123,17 @@ func (s schema) only(t string) (schema, bool) {
 }
 
 // property returns the schema of the object member key, ok false when the object does not
-// define it.
-func (s schema) property(key string) (schema, bool) {
+// define it; declared is false for a member of a map (additionalProperties).
+func (s schema) property(key string) (sub schema, declared, ok bool) {
 	if props, ok := s.node["properties"].(map[string]any); ok {
 		if p, ok := props[key]; ok {
-			return s.sub(p), true
+			return s.sub(p), true, true
 		}
 	}
 	if ap, ok := s.node["additionalProperties"].(map[string]any); ok {
-		return s.sub(ap), true
+		return s.sub(ap), false, true
 	}
-	return schema{}, false
+	return schema{}, false, false
 }
 
 func (s schema) required(key string) bool {
@@ -157,7 +157,7 @@ func (s schema) item(i int) (schema, bool) {
 func (s schema) at(pointer string) (schema, bool) {
 	for _, tok := range jsonpointer.Tokens(pointer) {
 		if obj, ok := s.only("object"); ok {
-			if s, ok = obj.property(tok); ok {
+			if s, _, ok = obj.property(tok); ok {
 				continue
 			}
 		}
