@@ -56,7 +56,8 @@
 // Through a registry built WithRepair (runtime/repair), a misspelled tool name is resolved
 // before the parameters are converted (getWeather → get_weather), and an array or object
 // value that is not valid JSON (fenced, with trailing commas) goes to the registry as a
-// string for it to repair and record, or refuse.
+// string for it to repair and record, or refuse. The <tool_result> of a repaired call starts
+// with what was repaired, so the model does not make the mistake again.
 //
 // # Types come from the schema
 //

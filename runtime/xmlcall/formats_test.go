@@ -257,6 +257,7 @@ func TestRunWithRepair(t *testing.T) {
 	require.False(t, res.IsError, res.Text)
 	assert.Equal(t, []runtime.Repair{{Kind: repair.ToolName, From: "getWeather", To: "get_weather"}}, res.Metadata[runtime.MetadataRepairs])
 	assert.Contains(t, res.Text, `"forecast":[{"day":1`)
+	assert.Contains(t, turn.Results(), "\nYour tool call was repaired before it ran: the tool is called get_weather, not getWeather.\n{")
 
 	fenced := "<tool_call name=\"create_order\">\n<parameter name=\"customer\">{\"id\":\"c1\",\"name\":\"Ann\",\"email\":\"ann@example.com\",}</parameter>\n" +
 		"<parameter name=\"items\">```json\n[{\"sku\":\"ABC-1234\",\"name\":\"Pen\",\"qty\":2,\"price\":1.5}]\n```</parameter>\n" +

@@ -75,8 +75,9 @@ func escapeText(s string) string { return textEscaper.Replace(s) }
 func escapeAttr(s string) string { return attrEscaper.Replace(s) }
 
 // RenderResult writes the result of call as a <tool_result> element for the model's next
-// turn, with the call's name and id; a failed call gets error="true", and a call the lenient
-// reading recovered starts with what was recovered. The text is entity-escaped, so a result can never
+// turn, with the call's name and id; a failed call gets error="true", and the text of a call
+// the lenient reading recovered, or the registry repaired, starts with what was recovered or
+// repaired. The text is entity-escaped, so a result can never
 // close the element early or pass for a tool call.
 func RenderResult(call Call, res runtime.Result) string {
 	var b strings.Builder
@@ -100,10 +101,20 @@ func writeResult(b *strings.Builder, call Call, res runtime.Result) {
 		b.WriteString(` error="true"`)
 	}
 	b.WriteString(">\n")
+	// The model learns what it got wrong, though the call ran.
 	if len(call.Recovered) > 0 {
-		// The model learns what it got wrong, though the call ran.
 		b.WriteString(escapeText("Your tool call was not well formed and was read leniently: " +
 			strings.Join(call.Recovered, "; ") + ".\n"))
+	}
+	if repairs, _ := res.Metadata[runtime.MetadataRepairs].([]runtime.Repair); len(repairs) > 0 {
+		notes := make([]string, len(repairs))
+		for i, r := range repairs {
+			notes[i] = runtime.RepairMessage(r)
+			if r.Path != "" {
+				notes[i] = r.Path + ": " + notes[i]
+			}
+		}
+		b.WriteString(escapeText("Your tool call was repaired before it ran: " + strings.Join(notes, "; ") + ".\n"))
 	}
 	b.WriteString(escapeText(res.Text))
 	b.WriteString("\n</tool_result>")
