@@ -266,3 +266,30 @@ func TestAnnotateAfterRepair(t *testing.T) {
 	assert.Contains(t, res.Text, `"city": undefined // ❌ required property is missing`)
 	assert.Empty(t, repairsOf(res), "nothing ran, so nothing was repaired")
 }
+
+// FuzzRepair checks that whatever a model sends, repair and feedback never panic, a repaired
+// document is JSON, and every repair names a kind.
+func FuzzRepair(f *testing.F) {
+	for _, seed := range []string{
+		`{"city":"Tokyo","days":"3"}`, "```json\n{\"city\":\"x\",}\n```", `"{\"city\":\"x\"}"`,
+		`{"customer":"{\"id\":1,}","items":"[{\"qty\":\"2\"}]"}`, `{"unit":null,"days":"1e999999"}`, `{`, `[1,]`, `"\ud800"`,
+	} {
+		f.Add(seed)
+	}
+	tools := append(weather.Tools(), orders.ServiceTools(&orders.Service{})...)
+	r := repair.New()
+	f.Fuzz(func(t *testing.T, args string) {
+		for i := range tools {
+			out, repairs := r.RepairArgs(&tools[i], []byte(args))
+			if len(repairs) > 0 && !json.Valid(out) {
+				t.Fatalf("%s: repaired %q into invalid JSON %q", tools[i].Name, args, out)
+			}
+			for _, fix := range repairs {
+				if fix.Kind == "" {
+					t.Fatalf("a repair without a kind: %+v", fix)
+				}
+			}
+			_ = repair.Annotate(&tools[i], []byte(args), &runtime.ArgsError{Problems: []runtime.Problem{{Path: "/city", Message: "x"}, {Path: "", Message: "y"}, {Path: "/items/0/qty", Message: "z"}}})
+		}
+	})
+}
