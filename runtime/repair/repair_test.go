@@ -293,3 +293,18 @@ func FuzzRepair(f *testing.F) {
 		}
 	})
 }
+
+// TestDispatchRestoresARepairedName checks that a misspelled name still gets its provider
+// variant undone: OpenAI strict nulls are absent properties there, not repairs.
+func TestDispatchRestoresARepairedName(t *testing.T) {
+	reg := newRegistry(t, runtime.WithRepair(repair.New()))
+	openAI := func(tool runtime.Tool) (runtime.Variant, bool) {
+		v, ok := tool.Variants[runtime.VariantOpenAI]
+		return v, ok
+	}
+	outs := reg.Dispatch(context.Background(), []runtime.Call{{ID: "1", Name: "getWeather", Args: []byte(`{"city":"Oslo","unit":null,"days":null}`)}}, openAI)
+	require.Len(t, outs, 1)
+	res := outs[0].Result
+	require.False(t, res.IsError, res.Text)
+	assert.Equal(t, []string{" tool_name"}, kinds(repairsOf(res)))
+}
