@@ -120,6 +120,15 @@ func (r *Registry) Repairer() Repairer {
 	return r.config().repairer
 }
 
+// ArgsFeedback returns the registry's ArgsFeedback (WithArgsFeedback), or nil: adapters that
+// refuse arguments before Invoke (runtime/xmlcall, for values that do not convert) word
+// their refusals with it too.
+func (r *Registry) ArgsFeedback() ArgsFeedback {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.config().feedback
+}
+
 // bindRepairing binds the call's arguments; when the decoder refuses them and the registry
 // repairs calls, it binds the repaired arguments instead (call.Args then holds them, so
 // approval and the repeat guard see what runs). When that fails too, the model reads the

@@ -180,6 +180,9 @@ func (d *Disclosure) InvokeAll(ctx context.Context, calls []runtime.Call) []runt
 // Repairer returns the wrapped registry's Repairer (runtime.WithRepair), or nil.
 func (d *Disclosure) Repairer() runtime.Repairer { return d.reg.Repairer() }
 
+// ArgsFeedback returns the wrapped registry's ArgsFeedback (runtime.WithArgsFeedback), or nil.
+func (d *Disclosure) ArgsFeedback() runtime.ArgsFeedback { return d.reg.ArgsFeedback() }
+
 // Names returns the names of get_tool_info and every tool of the wrapped registry, sorted.
 func (d *Disclosure) Names() []string {
 	names := append(d.reg.Names(), InfoToolName)

@@ -57,7 +57,9 @@
 // before the parameters are converted (getWeather → get_weather), and an array or object
 // value that is not valid JSON (fenced, with trailing commas) goes to the registry as a
 // string for it to repair and record, or refuse. The <tool_result> of a repaired call starts
-// with what was repaired, so the model does not make the mistake again.
+// with what was repaired, so the model does not make the mistake again. A registry built
+// WithArgsFeedback words the refusal of values that do not convert as it words its own
+// (runtime/repair.Annotate: the arguments with each wrong value marked in place).
 //
 // # Types come from the schema
 //

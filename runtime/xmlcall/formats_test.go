@@ -357,3 +357,16 @@ func BenchmarkParseHostile(b *testing.B) {
 		})
 	}
 }
+
+func TestConversionFailuresGetTheRegistrysFeedback(t *testing.T) {
+	reg := runtime.NewRegistry(runtime.WithArgsFeedback(repair.Annotate))
+	require.NoError(t, reg.Add(weather.Tools()...))
+	turn := Run(context.Background(), reg, `<tool_call><name>get_weather</name><params><citty>Oslo</citty><days>three</days></params></tool_call>`)
+	res := turn.Outcomes[0].Result
+	require.True(t, res.IsError)
+	assert.Equal(t, runtime.KindInvalidInput, res.Kind)
+	assert.Contains(t, res.Text, "invalid arguments for get_weather; your arguments, each problem marked with ❌:\n```json\n{\n")
+	assert.Contains(t, res.Text, `  "citty": "Oslo", // ❌ unknown property, did you mean "city"?`)
+	assert.Contains(t, res.Text, `  "days": "three", // ❌ must be an integer, got "three" (schema: {"maximum":7,"minimum":0,"type":"integer"})`)
+	assert.Contains(t, res.Text, `  "city": undefined // ❌ required property is missing`)
+}

@@ -45,13 +45,15 @@ type Dispatcher interface {
 // convert and an *runtime.ArgsError listing every problem. Any other error means t's input
 // schema cannot be read.
 func Arguments(t runtime.Tool, params []Param) (json.RawMessage, error) {
-	return arguments(t, params, false)
+	return arguments(t, params, false, false)
 }
 
 // arguments is Arguments; with repairing, an array or object value that is not valid JSON is
 // passed on as a string, for the registry's Repairer to take out of a fence or rid of
-// trailing commas, and its decoder to refuse when it cannot.
-func arguments(t runtime.Tool, params []Param, repairing bool) (json.RawMessage, error) {
+// trailing commas, and its decoder to refuse when it cannot. With keepFailed, a value that
+// does not convert is written as a string instead of left out: the arguments as the model
+// meant them, for feedback that shows them.
+func arguments(t runtime.Tool, params []Param, repairing, keepFailed bool) (json.RawMessage, error) {
 	declared, err := parametersOf(t.InputSchema)
 	if err != nil {
 		return nil, err
@@ -69,7 +71,10 @@ func arguments(t runtime.Tool, params []Param, repairing bool) (json.RawMessage,
 			if value, problem = coerce(declared[i], p.Value, repairing); problem != "" {
 				path := (*decode.Path)(nil).Key(p.Name)
 				problems = append(problems, runtime.Problem{Path: path.String(), Message: problem})
-				continue
+				if !keepFailed {
+					continue
+				}
+				value = quote(p.Value)
 			}
 		}
 		if b.Len() > 1 {
@@ -216,6 +221,13 @@ type repairing interface {
 	Names() []string
 }
 
+// feedbackDispatcher is a Dispatcher with argument feedback (runtime.WithArgsFeedback): a
+// *runtime.Registry. Values that do not convert get the same feedback as the registry's
+// invalid arguments.
+type feedbackDispatcher interface {
+	ArgsFeedback() runtime.ArgsFeedback
+}
+
 // prepare finds the tool of call and converts its parameters into a native call; ok false
 // means the call ends here, with res.
 func prepare(ctx context.Context, d Dispatcher, call Call) (native runtime.Call, res runtime.Result, ok bool) {
@@ -236,11 +248,19 @@ func prepare(ctx context.Context, d Dispatcher, call Call) (native runtime.Call,
 	if !found {
 		return native, runtime.Result{}, true
 	}
-	args, err := arguments(tool, call.Params, repairer != nil)
+	args, err := arguments(tool, call.Params, repairer != nil, false)
 	var argsErr *runtime.ArgsError
 	switch {
 	case errors.As(err, &argsErr):
-		return native, conversionResult(ctx, tool, args, argsErr), false
+		res := conversionResult(ctx, tool, args, argsErr)
+		if fd, ok := d.(feedbackDispatcher); ok {
+			if f := fd.ArgsFeedback(); f != nil {
+				// The feedback shows the values that did not convert too, as the text written.
+				shown, _ := arguments(tool, call.Params, repairer != nil, true)
+				res.Text = f(&tool, shown, res.Err.(*runtime.ArgsError))
+			}
+		}
+		return native, res, false
 	case err != nil:
 		return native, runtime.Result{
 			Text:    fmt.Sprintf("%s cannot be called: its parameters cannot be read.", tool.Name),
