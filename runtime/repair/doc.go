@@ -17,7 +17,7 @@
 // are not numbers here: such strings are often codes, not quantities. A misspelled key, a
 // value of another type or an unknown enum value is never guessed: the model is told.
 //
-// testdata/corpus.jsonl holds 255 realistic bad calls, each labelled with what a careful
+// testdata/corpus.jsonl holds 259 realistic bad calls, each labelled with what a careful
 // repairer does with it; TestCorpus checks every label and fails when a call runs with a
 // changed meaning.
 //

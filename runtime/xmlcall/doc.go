@@ -37,7 +37,9 @@
 // Parse accepts what models write: several calls in one reply, prose around and between
 // them, values as raw text, entity-escaped text or CDATA, and attributes in either quote.
 // What models get wrong is read leniently and said: a missing closing tag, a raw "&" or "<"
-// in a value, parameters outside <params>, Markdown fences around calls. Call.Recovered lists
+// in a value, parameters outside <params>, Markdown fences around calls, a call written as
+// JSON inside <tool_call> ({"name": …, "arguments": {…}}, as Hermes and Qwen models write
+// calls; its arguments go to the tool as they are, in Call.Args). Call.Recovered lists
 // what was guessed, the result the model reads starts with it, and Result.Metadata holds it
 // under MetadataRecovered; Options.Strict refuses instead. Each call keeps its text in
 // Call.Raw. A block that cannot be read (a parameter without a name, stray text inside a

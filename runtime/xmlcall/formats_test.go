@@ -370,3 +370,36 @@ func TestConversionFailuresGetTheRegistrysFeedback(t *testing.T) {
 	assert.Contains(t, res.Text, `  "days": "three", // ❌ must be an integer, got "three" (schema: {"maximum":7,"minimum":0,"type":"integer"})`)
 	assert.Contains(t, res.Text, `  "city": undefined // ❌ required property is missing`)
 }
+
+func TestParseJSONBody(t *testing.T) {
+	r, err := Parse("<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\", \"days\": 2}}\n</tool_call>")
+	require.NoError(t, err)
+	require.Len(t, r.Calls, 1)
+	assert.Equal(t, "get_weather", r.Calls[0].Name)
+	assert.JSONEq(t, `{"city":"Oslo","days":2}`, string(r.Calls[0].Args))
+	assert.Equal(t, []string{"the call was written as JSON inside <tool_call>; write its parameters as XML"}, r.Calls[0].Recovered)
+
+	r, err = Parse(`<tool_call name="get_weather">{"city": "Oslo"}</tool_call>`)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"city":"Oslo"}`, string(r.Calls[0].Args))
+
+	for _, reply := range []string{
+		`<tool_call>{"city": "Oslo"}</tool_call>`,                                              // no name anywhere
+		`<tool_call>{"name": "a", "arguments": {}, "extra": 1}</tool_call>`,                    // not the layout
+		`<tool_call name="b">{"name": "a", "arguments": {}}</tool_call>`,                       // two names
+		`<tool_call name="a">{"city": "Oslo"}<parameter name="days">2</parameter></tool_call>`, // both ways
+		`<tool_call name="a">{"city": </tool_call>`,                                            // not JSON
+	} {
+		_, err := Parse(reply)
+		var se *SyntaxError
+		assert.ErrorAs(t, err, &se, reply)
+	}
+	_, err = Options{Strict: true}.Parse(`<tool_call name="get_weather">{"city": "Oslo"}</tool_call>`)
+	assert.Error(t, err)
+
+	// Run sends the JSON as it is: the decoder judges it, as a native call's.
+	turn := Run(context.Background(), exampleRegistry(t), `<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo", "days": "2"}}</tool_call>`)
+	assert.Contains(t, turn.Outcomes[0].Result.Text, "/days: must be an integer")
+	turn = Run(context.Background(), exampleRegistry(t), `<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo", "days": 2}}</tool_call>`)
+	assert.False(t, turn.Outcomes[0].Result.IsError, turn.Outcomes[0].Result.Text)
+}

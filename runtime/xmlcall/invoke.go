@@ -246,6 +246,11 @@ func prepare(ctx context.Context, d Dispatcher, call Call) (native runtime.Call,
 		}
 	}
 	if !found {
+		native.Args = call.Args
+		return native, runtime.Result{}, true
+	}
+	if call.Args != nil {
+		native.Args = call.Args
 		return native, runtime.Result{}, true
 	}
 	args, err := arguments(tool, call.Params, repairer != nil, false)

@@ -1,6 +1,7 @@
 package xmlcall
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -15,6 +16,10 @@ type Call struct {
 	Name string
 	// Params are the parameters, in the order written.
 	Params []Param
+	// Args holds the arguments of a call written as JSON inside the block ({"name": …,
+	// "arguments": {…}}, as Hermes and Qwen models write calls), read leniently; they go to
+	// the tool as they are, instead of Params.
+	Args json.RawMessage
 	// Offset is the byte offset of the block's "<tool_call" in the reply.
 	Offset int
 	// Raw is the block as the model wrote it, from "<tool_call" to its end.
@@ -126,7 +131,8 @@ func Parse(reply string) (Reply, error) { return Options{}.Parse(reply) }
 // Unless Strict, what models get wrong is recovered and recorded in Call.Recovered: a
 // missing </parameter>, </NAME>, </params> or </tool_call> (the value or block ends where the
 // next one starts), parameters written straight inside <tool_call>, raw "&" and "<" in
-// values, and Markdown code fences around calls (removed from Text). Each call keeps its
+// values, Markdown code fences around calls (removed from Text), and a call written as JSON
+// inside the block (Call.Args). Each call keeps its
 // text in Call.Raw.
 //
 // A block that cannot be read stops the parse: Parse returns the calls before it, the prose
@@ -364,10 +370,53 @@ func (p *parser) body(call *Call, start, pos int, selfClosing bool) (int, error)
 		case p.s[pos] == '<':
 			tag := p.tagName(pos)
 			return 0, p.fail(pos, call.Name, "unexpected %s inside %s; write each argument as <parameter name=\"NAME\">VALUE</parameter>, or as <NAME>VALUE</NAME> inside <params>", tag, where(call))
+		case p.s[pos] == '{' && !p.strict && call.Args == nil && len(call.Params) == 0:
+			end, ok := p.jsonBody(call, pos)
+			if !ok {
+				return 0, p.fail(pos, call.Name, "unexpected text %s inside %s; write each argument as <NAME>VALUE</NAME> inside <params>, or the call as {\"name\": \"TOOL_NAME\", \"arguments\": {…}}", shown(p.s[pos:]), where(call))
+			}
+			pos = end
 		default:
 			return 0, p.fail(pos, call.Name, "unexpected text %s inside %s; write each argument as <parameter name=\"NAME\">VALUE</parameter>, or as <NAME>VALUE</NAME> inside <params>", shown(p.s[pos:]), where(call))
 		}
 	}
+}
+
+// jsonBody reads a call written as JSON inside <tool_call>, as Hermes and Qwen models write
+// it: {"name": "TOOL", "arguments": {…}}, or the arguments object alone when the call is
+// named otherwise. ok is false when the text is not such an object.
+func (p *parser) jsonBody(call *Call, pos int) (end int, ok bool) {
+	dec := json.NewDecoder(strings.NewReader(p.s[pos:p.hardStop(pos)]))
+	var raw json.RawMessage
+	if dec.Decode(&raw) != nil {
+		return 0, false
+	}
+	end = pos + int(dec.InputOffset())
+	var body map[string]json.RawMessage
+	if json.Unmarshal(raw, &body) != nil {
+		return 0, false
+	}
+	name, hasName := body["name"]
+	args, hasArgs := body["arguments"]
+	if !hasArgs {
+		args, hasArgs = body["parameters"]
+	}
+	switch {
+	case hasName && hasArgs && len(body) == 2:
+		var n string
+		if json.Unmarshal(name, &n) != nil || strings.TrimSpace(n) == "" ||
+			call.Name != "" && call.Name != strings.TrimSpace(n) {
+			return 0, false
+		}
+		call.Name = strings.TrimSpace(n)
+	case call.Name != "":
+		args = raw // the object is the arguments
+	default:
+		return 0, false
+	}
+	call.Args = args
+	call.Recovered = append(call.Recovered, "the call was written as JSON inside <tool_call>; write its parameters as XML")
+	return end, true
 }
 
 // container returns the name of the parameter container element that starts at off, or "".
@@ -466,7 +515,11 @@ func (p *parser) tagName(off int) string {
 }
 
 // add appends a parameter, within the limit on parameters.
-func (p *parser) add(call *Call, param Param) error {
+func (p *parser) add(call *Call, param Param, at int) error {
+	if call.Args != nil {
+		// Which would win is a guess: neither does.
+		return p.fail(at, call.Name, "%s has its arguments as JSON and as XML parameters; write them one way", where(call))
+	}
 	if p.maxParams > 0 && len(call.Params) == p.maxParams {
 		return &LimitError{Limit: "parameters", Max: p.maxParams, Tool: call.Name}
 	}
@@ -491,7 +544,7 @@ func (p *parser) parameter(call *Call, start int) (int, error) {
 			return 0, err
 		}
 	}
-	return end, p.add(call, Param{Name: name, Value: value})
+	return end, p.add(call, Param{Name: name, Value: value}, start)
 }
 
 // element reads a parameter written as an element of its own: <city>Tokyo</city>.
@@ -511,7 +564,7 @@ func (p *parser) element(call *Call, start int) (int, error) {
 			return 0, err
 		}
 	}
-	return end, p.add(call, Param{Name: tag, Value: value})
+	return end, p.add(call, Param{Name: tag, Value: value}, start)
 }
 
 // value reads a value from pos up to its end tag </tag>; start is where its element starts
