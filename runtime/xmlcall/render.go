@@ -10,8 +10,9 @@ import (
 )
 
 // RenderCall writes c as a <tool_call> block that Parse reads back unchanged (ID included,
-// when set). Values are written raw when they can be, entity-escaped when they hold < or & on
-// one line, and as CDATA when they span lines around markup or start or end with white space.
+// when set; Raw, Recovered and Args, which only Parse fills, are not written). Values are
+// written raw when they can be, entity-escaped when they hold < or & on one line, and as
+// CDATA when they span lines around markup or start or end with white space.
 func RenderCall(c Call) string {
 	var b strings.Builder
 	writeCall(&b, c)
