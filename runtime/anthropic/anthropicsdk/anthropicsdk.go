@@ -31,20 +31,33 @@ func Tools(tools []runtime.Tool, opts ...toolanthropic.Option) ([]anthropic.Tool
 	if err != nil {
 		return nil, err
 	}
-	out := make([]anthropic.ToolUnionParam, len(decls))
-	for i, d := range decls {
+	out := make([]anthropic.ToolUnionParam, 0, len(decls)+1)
+	for _, d := range decls {
 		schema, err := inputSchema(d)
 		if err != nil {
 			return nil, err
 		}
-		p := &anthropic.ToolParam{Name: d.Name, InputSchema: schema}
+		p := &anthropic.ToolParam{Name: d.Name, InputSchema: schema, AllowedCallers: d.AllowedCallers}
 		if d.Description != "" {
 			p.Description = param.NewOpt(d.Description)
 		}
 		if d.Strict {
 			p.Strict = param.NewOpt(true)
 		}
-		out[i] = anthropic.ToolUnionParam{OfTool: p}
+		if d.DeferLoading {
+			p.DeferLoading = param.NewOpt(true)
+		}
+		for _, e := range d.InputExamples {
+			var example map[string]any
+			if err := json.Unmarshal(e, &example); err != nil {
+				return nil, fmt.Errorf("anthropic: tool %q: an example is not a JSON object: %w", d.Name, err)
+			}
+			p.InputExamples = append(p.InputExamples, example)
+		}
+		out = append(out, anthropic.ToolUnionParam{OfTool: p})
+	}
+	if toolanthropic.HasDeferred(decls) {
+		out = append(out, anthropic.ToolUnionParam{OfToolSearchToolBm25_20251119: &anthropic.ToolSearchToolBm25_20251119Param{Type: toolanthropic.ToolSearchType}})
 	}
 	return out, nil
 }

@@ -45,6 +45,9 @@ func Tool(tools []runtime.Tool) (*genai.Tool, error) {
 			}
 			fd.Parameters = &s
 		}
+		if d.ResponseJSONSchema != nil {
+			fd.ResponseJsonSchema = d.ResponseJSONSchema
+		}
 		out.FunctionDeclarations = append(out.FunctionDeclarations, fd)
 	}
 	return out, nil
