@@ -211,6 +211,19 @@
 // [WithBatchConcurrency]) and returns their results in call order. A //tool:sequential tool
 // is a barrier: it runs alone, after the calls before it and before the calls after it.
 //
+// # Repair and feedback
+//
+// [WithRepair] lets the registry fix what models get wrong when the schema leaves no doubt
+// (runtime/repair: a tool name in another case or separator style that matches exactly one
+// tool, fenced or double-encoded JSON, trailing commas, JSON, numbers or booleans sent as
+// strings, null for an optional property). It runs only on calls the decoder refused, and
+// the repaired arguments are validated in full; when they still fail, the model reads their
+// problems and every repair, and nothing runs. Each repair is listed in
+// Result.Metadata[MetadataRepairs] and sent to the observer as an EventRepair; a middleware
+// that sanitizes arguments records its changes the same way with [NoteRepairs].
+// [WithArgsFeedback] replaces the text of invalid-argument results, for instance with the
+// model's own arguments annotated in place (runtime/repair.Annotate).
+//
 // # Result size
 //
 // A result whose Text is longer than //tool:maxresult (else [WithMaxResult], else
@@ -244,8 +257,8 @@
 // # Observability
 //
 // [WithObserver] receives an [Event] at the start and end of every resolved call, for every
-// failed attempt and retry, and for every approval step, with durations and attempts. An
-// observer that panics loses that event; the panic never reaches the caller.
+// failed attempt and retry, for every approval step and every repair, with durations and
+// attempts. An observer that panics loses that event; the panic never reaches the caller.
 // [SlogObserver] logs them with log/slog. Argument values are left out unless the registry is
 // built [WithArgsInEvents].
 //

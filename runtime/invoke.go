@@ -35,19 +35,26 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 		return res
 	}
 	e, cfg, names, ok := r.lookupCall(call.Name)
+	var renamed Repair
+	if !ok {
+		e, renamed, ok = r.repairedName(cfg, &call, names)
+	}
 	if !ok {
 		res := UnknownToolResult(call.Name, names)
 		res.Duration = monotonic() - start
 		return res
 	}
 	st := newCallState(&e.tool)
-	st.Context, st.info = ctx, callInfo(cfg, r, call)
+	st.Context, st.info, st.observer = ctx, callInfo(cfg, r, call), cfg.observer
 	if cfg.observer != nil {
 		ev := event(st, EventStart)
 		if cfg.argsInEvents {
 			ev.Args = json.RawMessage(call.Args)
 		}
 		cfg.notify(st, ev)
+	}
+	if renamed.Kind != "" {
+		st.noteRepairs([]Repair{renamed})
 	}
 
 	var res Result
@@ -62,7 +69,7 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 			res.Kind = KindInternal
 		}
 	}
-	res = r.capResult(st, cfg, &e.tool, call, res)
+	res = withRepairs(st, r.capResult(st, cfg, &e.tool, call, res))
 	res.Duration = monotonic() - start
 
 	if cfg.observer != nil {
@@ -154,7 +161,7 @@ func (r *Registry) core(ctx context.Context, st *callState, cfg *registryConfig,
 		// they came.
 		return clientResult(call, json.RawMessage(normalizeArgs(call.Args)))
 	}
-	bound, failed, ok := bind(ctx, tool, st, call.Args)
+	bound, failed, ok := r.bindRepairing(ctx, st, cfg, tool, &call)
 	if !ok {
 		return failed
 	}

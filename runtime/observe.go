@@ -16,6 +16,7 @@ const (
 	EventRetry                         // a failed attempt will be retried after Delay
 	EventApproval                      // an approval step ended: Approval says how
 	EventEnd                           // the call ended (Duration, Attempts, IsError)
+	EventRepair                        // the call was repaired before validation (Repairs)
 )
 
 func (k EventKind) String() string {
@@ -30,6 +31,8 @@ func (k EventKind) String() string {
 		return "approval"
 	case EventEnd:
 		return "end"
+	case EventRepair:
+		return "repair"
 	}
 	return "unknown"
 }
@@ -55,6 +58,7 @@ type Event struct {
 	Approval   string
 	ApprovedBy string
 	Args       json.RawMessage // the raw arguments, only WithArgsInEvents
+	Repairs    []Repair        // EventRepair: what was changed (values shortened)
 }
 
 // Observer receives the registry's events, synchronously on the goroutine of the call: it
@@ -86,6 +90,9 @@ func SlogObserver(l *slog.Logger) Observer {
 			if e.ApprovedBy != "" {
 				attrs = append(attrs, slog.String("by", e.ApprovedBy))
 			}
+		case EventRepair:
+			level = slog.LevelWarn
+			attrs = append(attrs, slog.Any("repairs", e.Repairs))
 		case EventEnd:
 			attrs = append(attrs, slog.Int("attempts", e.Attempt), slog.Duration("duration", e.Duration))
 			if e.IsError {

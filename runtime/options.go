@@ -49,6 +49,8 @@ type registryConfig struct {
 	maxAbandoned     int // 0: DefaultMaxAbandoned
 	maxAbandonedSess int // 0: DefaultMaxAbandonedPerSession
 	batchConcurrency int // 0: every call of a group at once
+	repairer         Repairer
+	feedback         ArgsFeedback
 
 	middleware []Middleware
 	filters    map[string]Middleware
