@@ -156,12 +156,7 @@ func listWords(d *Directive, args string, at int, what string) ([]word, []Proble
 func parseDuration(s string, at int, what string) (time.Duration, *Problem) {
 	v, err := time.ParseDuration(s)
 	if err != nil {
-		p := &Problem{Offset: at, Message: "invalid " + what + " " + strconv.Quote(s),
-			Hint: "use Go duration syntax, e.g. 10s, 1m30s or 500ms"}
-		if _, err := strconv.ParseFloat(s, 64); err == nil {
-			p.Hint = "add a unit, e.g. " + s + "s"
-		}
-		return 0, p
+		return 0, notADuration(s, at, what)
 	}
 	if v <= 0 {
 		return 0, &Problem{Offset: at, Message: what + " must be positive, got " + s}
@@ -169,7 +164,54 @@ func parseDuration(s string, at int, what string) (time.Duration, *Problem) {
 	return v, nil
 }
 
+// notADuration explains text that is not in Go duration syntax, suggesting the duration the
+// user most likely meant ("10 seconds" → 10s).
+func notADuration(text string, at int, what string) *Problem {
+	p := &Problem{Offset: at, Message: what + " " + strconv.Quote(text) + " is not a Go duration",
+		Hint: "use Go duration syntax, e.g. 10s, 1m30s or 500ms"}
+	if s := suggestDuration(text); s != "" {
+		p.Hint = "did you mean " + s + "?"
+	}
+	return p
+}
+
+// durationUnits maps unit words people write to Go's duration units.
+var durationUnits = map[string]string{
+	"ns": "ns", "nanosecond": "ns", "nanoseconds": "ns",
+	"us": "us", "µs": "µs", "microsecond": "us", "microseconds": "us",
+	"ms": "ms", "msec": "ms", "msecs": "ms", "millis": "ms", "millisecond": "ms", "milliseconds": "ms",
+	"s": "s", "sec": "s", "secs": "s", "second": "s", "seconds": "s",
+	"m": "m", "min": "m", "mins": "m", "minute": "m", "minutes": "m",
+	"h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h",
+}
+
+// suggestDuration turns "10 seconds", "10sec", "1.5 min" or a bare "10" into the Go duration
+// meant (10s, 10s, 1.5m, 10s), or "" when it cannot tell.
+func suggestDuration(text string) string {
+	t := strings.ToLower(strings.Join(strings.Fields(text), ""))
+	i := 0
+	for i < len(t) && ('0' <= t[i] && t[i] <= '9' || t[i] == '.') {
+		i++
+	}
+	number, unit := t[:i], t[i:]
+	if _, err := strconv.ParseFloat(number, 64); err != nil {
+		return ""
+	}
+	if unit == "" {
+		unit = "s"
+	}
+	if u, ok := durationUnits[unit]; ok {
+		return number + u
+	}
+	return ""
+}
+
 func parseTimeout(d *Directive, args string, at int) (any, []Problem) {
+	if ws := words(args, at); len(ws) > 1 {
+		if s := suggestDuration(args); s != "" {
+			return nil, []Problem{*notADuration(args, at, "timeout")}
+		}
+	}
 	w, problems := single(d, args, at)
 	if problems != nil {
 		return nil, problems

@@ -109,7 +109,7 @@ var Directives = []*Directive{
 	{
 		Name: "related", Targets: onDescriptive, Repeatable: true, Syntax: "NAME [RELATION]",
 		Help: "A related tool and, optionally, how it relates (\"use first\", \"undoes this\"). " +
-			"NAME must be a tool in the same catalog.",
+			"NAME must be a tool of the same package (the same generated catalog).",
 		parse: parseRelated,
 	},
 	{

@@ -13,7 +13,11 @@ import (
 // Registry.Add takes them. Slices and maps in a Tool are not copied by the registry: treat a
 // Tool as immutable once added.
 type Tool struct {
-	Name        string // ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$
+	Name string // ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$
+	// Origin is where the tool was declared, for error messages such as Registry.Add's
+	// duplicate names: toolgen fills it with the Go package path and handler name
+	// ("example.com/agent/search.Search").
+	Origin      string
 	Title       string // human-readable title (MCP title)
 	Description string // what the model reads to choose the tool
 	Detail      string // level-2 detail: the rest of the doc comment

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/toolgen-go/toolgen/gen/check"
 	"github.com/toolgen-go/toolgen/gen/diag"
 	"github.com/toolgen-go/toolgen/gen/model"
@@ -95,11 +97,11 @@ func TestRun(t *testing.T) {
 				"\thint: add //tool:confirm so that someone approves each call\n"},
 		{"related to an unknown tool, near miss", func(t *model.Tool) {
 			t.Related = []model.Related{{Pos: at(8), Name: "get_wether"}}
-		}, "weather.go:8:6: //tool:related names unknown tool \"get_wether\"\n\thint: did you mean \"get_weather\"?\n"},
+		}, "weather.go:8:6: //tool:related names unknown tool \"get_wether\"; did you mean \"get_weather\"?\n"},
 		{"related to an unknown tool", func(t *model.Tool) {
 			t.Related = []model.Related{{Pos: at(8), Name: "send_email"}}
 		}, "weather.go:8:6: //tool:related names unknown tool \"send_email\"\n" +
-			"\thint: a related tool must be declared in a package of the same toolgen run\n"},
+			"\thint: a related tool must be declared in the same package (the same Tools() catalog)\n"},
 		{"valid examples", func(t *model.Tool) {
 			t.Examples = []model.Example{{Pos: at(7), Args: `{"city":"Tokyo"}`},
 				{Pos: at(8), Scenario: "Both", Args: `{"city":"Oslo","unit":"celsius","when":"2024-05-01T10:00:00Z"}`}}
@@ -130,32 +132,34 @@ func TestRun(t *testing.T) {
 	}
 }
 
-// TestDuplicateNames checks that every repeat of a name, in any package of the run, is an
-// error pointing at the first declaration in position order, whatever the package order.
+// TestDuplicateNames checks that every repeat of a name within a package is an error pointing
+// at the first declaration in position order, whatever the order, and that two packages may
+// each have a tool of that name (a registry given both refuses the second at run time).
 func TestDuplicateNames(t *testing.T) {
 	first, second, third := weatherTool(), weatherTool(), weatherTool()
-	first.Pos = model.Position{Filename: "a/weather.go", Line: 10, Column: 6}
+	first.Pos = model.Position{Filename: "b/weather.go", Line: 10, Column: 6}
 	second.Pos = model.Position{Filename: "b/forecast.go", Line: 3, Column: 6}
 	third.Pos = model.Position{Filename: "b/forecast.go", Line: 20, Column: 6}
 	other := weatherTool()
 	other.Name = "get_forecast"
-	want := "b/forecast.go:3:6: duplicate tool name \"get_weather\"\n" +
-		"\thint: a/weather.go:10:6 already declares it; tool names must be unique across the run: rename one with //tool:name\n" +
-		"b/forecast.go:20:6: duplicate tool name \"get_weather\"\n" +
-		"\thint: a/weather.go:10:6 already declares it; tool names must be unique across the run: rename one with //tool:name\n"
-	if got := run(pkg(third, second, other), pkg(first)); got != want {
-		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
-	}
+	elsewhere := weatherTool()
+	elsewhere.Pos = model.Position{Filename: "a/weather.go", Line: 10, Column: 6}
+	want := "b/forecast.go:20:6: duplicate tool name \"get_weather\"\n" +
+		"\thint: b/forecast.go:3:6 already declares it; tool names must be unique within a package (one Tools() catalog): rename one with //tool:name\n" +
+		"b/weather.go:10:6: duplicate tool name \"get_weather\"\n" +
+		"\thint: b/forecast.go:3:6 already declares it; tool names must be unique within a package (one Tools() catalog): rename one with //tool:name\n"
+	assert.Equal(t, want, run(pkg(third, first, second, other), pkg(elsewhere)))
 }
 
-// TestRelatedAcrossPackages: a related tool may live in another package of the run.
-func TestRelatedAcrossPackages(t *testing.T) {
+// TestRelatedInOtherPackage: a related tool must be in the same package, so that go generate
+// on that package alone agrees with a run over the module.
+func TestRelatedInOtherPackage(t *testing.T) {
 	a, b := weatherTool(), weatherTool()
 	b.Name = "send_alert"
 	a.Related = []model.Related{{Pos: at(8), Name: "send_alert", Relation: "then"}}
-	if got := run(pkg(a), pkg(b)); got != "" {
-		t.Errorf("diagnostics:\n%s\nwant none", got)
-	}
+	assert.Equal(t, "weather.go:8:6: //tool:related names unknown tool \"send_alert\"\n"+
+		"\thint: a related tool must be declared in the same package (the same Tools() catalog)\n", run(pkg(a), pkg(b)))
+	assert.Empty(t, run(pkg(a, b)))
 }
 
 // TestExampleThroughRefs validates an example against a schema with $defs and nullable

@@ -55,8 +55,24 @@ func (l *List) add(d Diagnostic) *Diagnostic {
 
 // WithHint sets the hint of a diagnostic just recorded: l.Errorf(...).WithHint("...").
 // The pointer is valid until the next call that records a diagnostic.
+//
+// A hint that is only a correction ("did you mean //tool:timeout?") joins the message
+// instead ("unknown directive //tool:timout; did you mean //tool:timeout?"): editors and CI
+// problem matchers read the file:line:col line alone, and the correction is what they must
+// not lose.
 func (d *Diagnostic) WithHint(format string, args ...any) {
-	d.Hint = fmt.Sprintf(format, args...)
+	hint := fmt.Sprintf(format, args...)
+	if IsCorrection(hint) {
+		d.Message += "; " + hint
+		return
+	}
+	d.Hint = hint
+}
+
+// IsCorrection reports whether a hint is a single "did you mean …?" question.
+func IsCorrection(hint string) bool {
+	return strings.HasPrefix(hint, "did you mean ") && strings.HasSuffix(hint, "?") &&
+		strings.Count(hint, "?") == 1 && !strings.Contains(hint, "\n")
 }
 
 // Notef records a note at pos.

@@ -18,6 +18,14 @@ import (
 // A compile error here means a handler changed since toolgen ran: run go generate.
 const _ = decode.SupportsGeneratedV1
 
+// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
+var _ = toolgenHandlerChangedRunGoGenerate((*Outbox).SendEmail)
+
+// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
+func toolgenHandlerChangedRunGoGenerate(func(*Outbox, context.Context, SendEmailArgs) (Receipt, error)) bool {
+	return true
+}
+
 // OutboxTools returns the tools implemented by methods of Outbox, bound to r, sorted by name.
 func OutboxTools(r *Outbox) []runtime.Tool {
 	return []runtime.Tool{{
@@ -33,6 +41,7 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line.","type":"string","minLength":1,"maxLength":200},"body":{"description":"Body text, plain text only.","type":"string","minLength":1,"maxLength":10000},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest).","type":"integer","minimum":1,"maximum":5}},"required":["to","subject","body"],"additionalProperties":false}`),
 		Name:         "send_email",
 		NewCall:      toolgenNewOutboxSendEmail(r),
+		Origin:       "github.com/toolgen-go/toolgen/examples/email/email.(*Outbox).SendEmail",
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"message_id":{"description":"MessageID identifies the queued message.","type":"string"},"recipients":{"description":"Recipients is how many addresses the message goes to.","type":"integer"}},"required":["message_id","recipients"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionConfirm,
 		Retry: runtime.RetryPolicy{
@@ -119,9 +128,6 @@ func toolgenNewOutboxSendEmail(r *Outbox) func() runtime.UnboundCall {
 		return &toolgenFramedOutboxSendEmail{toolgenCallOutboxSendEmail: toolgenCallOutboxSendEmail{recv: r}}
 	}
 }
-
-// A compile error here means the signature of SendEmail changed: run go generate.
-var _ func(*Outbox, context.Context, SendEmailArgs) (Receipt, error) = (*Outbox).SendEmail
 
 // toolgenDecodeArgsSendEmailArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsSendEmailArgs(data []byte, v *SendEmailArgs) error {
