@@ -78,3 +78,27 @@ func TestStaleSignatureFirstBuildError(t *testing.T) {
 		})
 	}
 }
+
+// checkDiffIsReadable fails unless a -check diff of a one-keyword change shows JSON one value
+// a line: short changed lines (the schemas, their variants, the decoder), not whole schemas.
+func checkDiffIsReadable(t *testing.T, diff string) {
+	t.Helper()
+	var changed []string
+	for line := range strings.Lines(diff) {
+		if (strings.HasPrefix(line, "+") || strings.HasPrefix(line, "-")) && !strings.HasPrefix(line, "+++") && !strings.HasPrefix(line, "---") {
+			changed = append(changed, line)
+			assert.Less(t, len(line), 120, "a changed line of the diff is long: %q", line)
+		}
+	}
+	assert.NotEmpty(t, changed)
+	assert.LessOrEqual(t, len(changed), 24, "diff:\n%s", diff)
+}
+
+// The README's quick start generates the bundled examples: it prints nothing, warnings
+// included, and -strict passes.
+func TestExamplesGenerateWithoutWarnings(t *testing.T) {
+	code, stdout, stderr := toolgen(t, "-check", "-strict", "../../examples/...")
+	assert.Equal(t, exitOK, code)
+	assert.Empty(t, stdout, "the examples' generated files are stale")
+	assert.Empty(t, stderr)
+}

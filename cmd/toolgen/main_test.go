@@ -141,9 +141,10 @@ func TestGenerateCheckAndRewrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, _ := toolgen(t, "-check")
-	if code != exitUser || !strings.Contains(stdout, "--- a/tools_gen.go") || !strings.Contains(stdout, `"minLength":2`) {
+	if code != exitUser || !strings.Contains(stdout, "--- a/tools_gen.go") || !strings.Contains(stdout, `"minLength": 2`) {
 		t.Fatalf("-check after an edit: exit %d, diff:\n%s", code, stdout)
 	}
+	checkDiffIsReadable(t, stdout)
 
 	// With the tool gone, its generated file is removed.
 	if err := os.WriteFile(filepath.Join(dir, "echo.go"), []byte("package m\n"), 0o644); err != nil {

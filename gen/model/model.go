@@ -257,6 +257,9 @@ type Field struct {
 	OmitZero    bool // json omitzero
 	Description string
 	Constraints Constraints
+	// Accept lists the providers (gen/provider names) whose loss at this field the user
+	// accepted with tool:"accept=…": their warnings about it are not reported.
+	Accept []string
 }
 
 // Embedded is one step through an embedded struct field.

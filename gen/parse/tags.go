@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/annotations"
 	"github.com/toolgen-go/toolgen/gen/model"
+	"github.com/toolgen-go/toolgen/internal/suggest"
 )
 
 // tagKey is the struct tag key holding toolgen's constraints.
@@ -72,6 +73,8 @@ func (p *parser) applyTag(f *model.Field, tag string, lit *ast.BasicLit, s *site
 				def = it
 			case "example":
 				examples = append(examples, *it)
+			case "accept":
+				tc.accept(it)
 			default:
 				tc.keyword(it)
 			}
@@ -95,6 +98,22 @@ func (p *parser) applyTag(f *model.Field, tag string, lit *ast.BasicLit, s *site
 		f.Required = true
 		if optional != nil {
 			p.errorf(at(optional.Offset), "keep one of them", "field %s is tagged both required and optional", f.GoName)
+		}
+	}
+}
+
+// accept records the providers whose loss at this field is accepted (tool:"accept=openai|gemini").
+func (tc *tagContext) accept(it *annotations.TagItem) {
+	for _, name := range it.List() {
+		if slices.Contains(annotations.Providers, name) {
+			tc.f.Accept = append(tc.f.Accept, name)
+			continue
+		}
+		d := tc.p.diags.Errorf(tc.at(it.ValueOffset), "accept=%s of field %s: %q is not a provider", it.Value, tc.f.GoName, name)
+		if c := suggest.Closest(name, annotations.Providers); c != "" {
+			d.WithHint("did you mean %s?", c)
+		} else {
+			d.WithHint("the providers are %s", strings.Join(annotations.Providers, ", "))
 		}
 	}
 }

@@ -1,7 +1,9 @@
 package provider
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/toolgen-go/toolgen/gen/diag"
 	"github.com/toolgen-go/toolgen/gen/model"
@@ -53,9 +55,13 @@ func Run(pkgs []*model.Package, providers []string, diags *diag.List) {
 	}
 }
 
-// record turns a finding into a diagnostic at its source position; notes are left out.
+// record turns a finding into a diagnostic at its source position; notes are left out, and so
+// are warnings about a field whose tag accepts the provider's loss (tool:"accept=gemini").
 func record(diags *diag.List, t *model.Tool, f Finding) {
-	pos := Locate(t, f.Pointer)
+	pos, field := locate(t, f.Pointer)
+	if f.Severity == diag.Warning && field != nil && slices.Contains(field.Accept, providerOf(f.Variant)) {
+		return
+	}
 	var d *diag.Diagnostic
 	switch f.Severity {
 	case diag.Error:
@@ -65,9 +71,24 @@ func record(diags *diag.List, t *model.Tool, f Finding) {
 	default:
 		return
 	}
-	if f.Hint != "" {
-		d.WithHint("%s", f.Hint)
+	hint := f.Hint
+	if p := providerOf(f.Variant); f.Severity == diag.Warning && field != nil && p != "" {
+		accept := fmt.Sprintf("to keep field %s as it is, add accept=%s to its tool tag", field.GoName, p)
+		hint = strings.TrimPrefix(hint+"; or, "+accept, "; or, ")
 	}
+	if hint != "" {
+		d.WithHint("%s", hint)
+	}
+}
+
+// providerOf names the provider that owns a variant key.
+func providerOf(variant string) string {
+	for p, variants := range variantsOf {
+		if slices.Contains(variants, variant) {
+			return p
+		}
+	}
+	return ""
 }
 
 // checkMCPOutput warns when a structured result is not a JSON object: MCP (2025-06-18 and

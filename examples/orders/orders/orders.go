@@ -121,7 +121,7 @@ type ListOrdersArgs struct {
 	// How many orders at most.
 	Limit int `json:"limit,omitempty" tool:"default=20,minimum=1,maximum=100"`
 	// Match on customer ids, by weight (higher first).
-	Customers map[string]int `json:"customers,omitempty" tool:"maxProperties=10,minimum=0"`
+	Customers map[string]int `json:"customers,omitempty" tool:"maxProperties=10,minimum=0,accept=openai|gemini"`
 }
 
 // OrderList is a page of orders.
