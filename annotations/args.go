@@ -448,6 +448,69 @@ func parseRelated(d *Directive, args string, at int) (any, []Problem) {
 	return Related{Name: name.text, Relation: relation}, nil
 }
 
+// parsePrerequisite reads CONDITION [| check TOOL] [| else ACTION].
+func parsePrerequisite(d *Directive, args string, at int) (any, []Problem) {
+	parts := strings.Split(args, "|")
+	pr := Prerequisite{Condition: strings.TrimSpace(parts[0])}
+	var problems []Problem
+	if pr.Condition == "" {
+		problems = append(problems, Problem{Offset: at, Message: "//tool:prerequisite needs a condition before the first |",
+			Hint: "write " + d.Usage()})
+	}
+	off := at + len(parts[0]) + 1
+	for _, part := range parts[1:] {
+		lead := len(part) - len(strings.TrimLeft(part, " \t"))
+		text := strings.TrimSpace(part)
+		word, rest, _ := strings.Cut(text, " ")
+		rest = strings.TrimSpace(rest)
+		switch {
+		case word == "check" && pr.Check == "" && IsValidName(rest):
+			pr.Check, pr.CheckOffset = rest, off+lead+len("check ")
+		case word == "else" && pr.Else == "" && rest != "":
+			pr.Else = rest
+		default:
+			p := Problem{Offset: off + lead, Message: "//tool:prerequisite part " + strconv.Quote(text) + " is neither check TOOL nor else ACTION, once each",
+				Hint: "write " + d.Usage()}
+			if c := suggest.Closest(word, []string{"check", "else"}); c != "" && c != word {
+				p.Hint = "did you mean " + c + "?"
+			}
+			problems = append(problems, p)
+		}
+		off += len(part) + 1
+	}
+	if problems != nil {
+		return nil, problems
+	}
+	return pr, nil
+}
+
+// parseLint reads [-]RULE[,[-]RULE...].
+func parseLint(d *Directive, args string, at int) (any, []Problem) {
+	ws, problems := listWords(d, args, at, "rule")
+	var out []LintSetting
+	names := make([]string, len(LintRules))
+	for i, r := range LintRules {
+		names[i] = r.Name
+	}
+	for _, w := range ws {
+		name, off := strings.CutPrefix(w.text, "-")
+		if !slices.Contains(names, name) {
+			p := Problem{Offset: w.at, Message: "unknown lint rule " + strconv.Quote(name),
+				Hint: "the rules are " + strings.Join(names, ", ")}
+			if c := suggest.Closest(name, names); c != "" {
+				p.Hint = "did you mean " + c + "?"
+			}
+			problems = append(problems, p)
+			continue
+		}
+		out = append(out, LintSetting{Rule: name, On: !off})
+	}
+	if problems != nil {
+		return nil, problems
+	}
+	return out, nil
+}
+
 var metaKeyPattern = regexp.MustCompile(`^[a-zA-Z0-9_.-]+$`)
 
 func parseMeta(d *Directive, args string, at int) (any, []Problem) {

@@ -54,7 +54,16 @@ func TestDirectiveValues(t *testing.T) {
 		{text: "//tool:description   Gets the weather.  ", value: "Gets the weather."},
 		{text: "//tool:category weather", value: "weather"},
 		{text: "//tool:trigger the user asks about weather", value: "the user asks about weather"},
-		{text: "//tool:prerequisite call login first", value: "call login first"},
+		{text: "//tool:prerequisite call login first", value: Prerequisite{Condition: "call login first"}},
+		// "//tool:prerequisite " is 20 bytes.
+		{text: "//tool:prerequisite the order exists | check get_order | else create it with create_order",
+			value: Prerequisite{Condition: "the order exists", Check: "get_order", Else: "create it with create_order", CheckOffset: 45}},
+		{text: "//tool:prerequisite the order exists | chek get_order", problems: []want{{39, `//tool:prerequisite part "chek get_order" is neither check TOOL nor else ACTION, once each`, "did you mean check?"}}},
+		{text: "//tool:prerequisite | else wait", problems: []want{{20, "//tool:prerequisite needs a condition before the first |", "write"}}},
+		{text: "//tool:workflow first find the user", value: "first find the user"},
+		// "//tool:lint " is 12 bytes.
+		{text: "//tool:lint -snake-case, optional-default", value: []LintSetting{{Rule: "snake-case"}, {Rule: "optional-default", On: true}}},
+		{text: "//tool:lint -snake_case", problems: []want{{12, `unknown lint rule "snake_case"`, "did you mean snake-case?"}}},
 		{text: "//tool:warning costs money", value: "costs money"},
 		{text: "//tool:warning", problems: []want{{14, "//tool:warning needs an argument", ""}}},
 
@@ -212,7 +221,7 @@ func TestEveryDirectiveHasAValidCase(t *testing.T) {
 		"timeout": "1s", "retry": "", "confirm": "", "risk": "low", "hints": "readonly",
 		"example": "{}", "trigger": "t", "prerequisite": "p", "warning": "w", "related": "other",
 		"filters": "f", "meta": "k=v", "maxresult": "1KiB", "maxcalls": "1", "modelretries": "1",
-		"sequential": "", "client": "",
+		"sequential": "", "client": "", "workflow": "w", "lint": "-snake-case",
 	}
 	for _, d := range Directives {
 		args, ok := samples[d.Name]

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -36,7 +37,8 @@ type Tool struct {
 
 	Examples      []Example
 	Triggers      []string
-	Prerequisites []string
+	Prerequisites []Prerequisite
+	Workflow      []string // the steps of the workflow the tool belongs to, in order
 	Warnings      []string
 	Related       []Related
 	Filters       []string
@@ -114,6 +116,30 @@ type Example struct {
 	Scenario string
 	Args     json.RawMessage
 	Expected string
+}
+
+// Prerequisite is what must hold before a call: the condition, optionally the tool that
+// checks it and what to do when it does not hold.
+type Prerequisite struct {
+	Condition string `json:"condition"`
+	Check     string `json:"check,omitempty"`
+	Else      string `json:"else,omitempty"`
+}
+
+// String reads as one sentence for a model: "the order exists (check with get_order; if
+// not, create it with create_order)".
+func (p Prerequisite) String() string {
+	var notes []string
+	if p.Check != "" {
+		notes = append(notes, "check with "+p.Check)
+	}
+	if p.Else != "" {
+		notes = append(notes, "if not, "+p.Else)
+	}
+	if len(notes) == 0 {
+		return p.Condition
+	}
+	return p.Condition + " (" + strings.Join(notes, "; ") + ")"
 }
 
 // Related names another tool and how it relates to this one.

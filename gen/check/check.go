@@ -26,9 +26,8 @@ const (
 // package makes go generate, which runs toolgen on one package at a time, and toolgen -check
 // ./... agree.
 func Run(pkgs []*model.Package, diags *diag.List) {
-	var tools []*model.Tool
+	w := parameterWalker{seen: map[walked]bool{}, reported: map[reportKey]bool{}, diags: diags}
 	for _, p := range pkgs {
-		tools = append(tools, p.Tools...)
 		checkNames(p.Tools, diags)
 		known := make([]string, 0, len(p.Tools))
 		for _, t := range p.Tools {
@@ -38,14 +37,14 @@ func Run(pkgs []*model.Package, diags *diag.List) {
 		known = slices.Compact(known)
 		for _, t := range p.Tools {
 			checkRelated(t, known, diags)
+			checkPrerequisites(t, known, diags)
+			checkDescription(p, t, diags)
+			checkHints(t, diags)
+			checkSchemas(t, diags)
+			checkLint(p, t, diags)
+			w.tool(p, t)
 		}
 	}
-	for _, t := range tools {
-		checkDescription(t, diags)
-		checkHints(t, diags)
-		checkSchemas(t, diags)
-	}
-	checkParameters(tools, diags)
 }
 
 // checkNames reports invalid names, and every repeat of a name after its first use in
@@ -81,7 +80,7 @@ func checkNames(tools []*model.Tool, diags *diag.List) {
 	}
 }
 
-func checkDescription(t *model.Tool, diags *diag.List) {
+func checkDescription(p *model.Package, t *model.Tool, diags *diag.List) {
 	n := utf8.RuneCountInString(strings.TrimSpace(t.Description))
 	switch {
 	case n == 0:
@@ -94,9 +93,10 @@ func checkDescription(t *model.Tool, diags *diag.List) {
 	case n > maxDescription:
 		diags.Errorf(t.Pos, "description of tool %s is %d characters long, over the limit of %d", t.Name, n, maxDescription).
 			WithHint("keep the first paragraph short; the following paragraphs become the tool's detail")
-	case n > longDescription:
+	case n > longDescription && model.LintOn(p, t, ruleDescriptionLength):
 		diags.Warnf(t.Pos, "description of tool %s is %d characters long, over %d", t.Name, n, longDescription).
-			WithHint("models read it on every turn: keep the first paragraph short and move the rest to later paragraphs (the tool's detail)")
+			WithHint("models read it on every turn: keep the first paragraph short and move the rest to later paragraphs (the tool's detail)%s",
+				offWith(ruleDescriptionLength))
 	}
 }
 
@@ -113,6 +113,25 @@ func checkHints(t *model.Tool, diags *diag.List) {
 	if h.Destructive && !t.Confirm {
 		diags.Warnf(t.Pos, "destructive tool %s runs without approval", t.Name).
 			WithHint("add //tool:confirm so that someone approves each call")
+	}
+}
+
+// checkPrerequisites checks that the tool a //tool:prerequisite names as its check is in the
+// package, as checkRelated does for //tool:related.
+func checkPrerequisites(t *model.Tool, known []string, diags *diag.List) {
+	for _, pr := range t.Prerequisites {
+		if pr.Check == "" {
+			continue
+		}
+		if _, found := slices.BinarySearch(known, pr.Check); found {
+			continue
+		}
+		d := diags.Errorf(pr.CheckPos, "//tool:prerequisite checks with unknown tool %q", pr.Check)
+		if s := suggest.Closest(pr.Check, known); s != "" {
+			d.WithHint("did you mean %q?", s)
+		} else {
+			d.WithHint("the checking tool must be declared in the same package (the same Tools() catalog)")
+		}
 	}
 }
 

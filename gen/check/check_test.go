@@ -24,8 +24,10 @@ func weatherTool() *model.Tool {
 	args := &model.Type{Kind: model.KindStruct, Named: &model.GoName{Path: "example.com/weather", Name: "WeatherArgs"},
 		Fields: []*model.Field{
 			{Pos: at(3), GoName: "City", JSONName: "city", Type: str(), Required: true, Description: "City name."},
-			{Pos: at(4), GoName: "Unit", JSONName: "unit", Type: unit, Description: "Temperature unit."},
-			{Pos: at(5), GoName: "When", JSONName: "when", Type: &model.Type{Kind: model.KindTime}, Description: "Time of day."},
+			{Pos: at(4), GoName: "Unit", JSONName: "unit", Type: unit, Description: "Temperature unit.",
+				Constraints: model.Constraints{Default: &model.Literal{JSON: `"celsius"`}}},
+			{Pos: at(5), GoName: "When", JSONName: "when", Type: &model.Type{Kind: model.KindPointer, Elem: &model.Type{Kind: model.KindTime}},
+				Description: "Time of day."},
 		}}
 	return &model.Tool{
 		Pos: at(10), Name: "get_weather", Description: "Gets the current weather for a city.",
@@ -65,7 +67,10 @@ func TestRun(t *testing.T) {
 		{"name with nothing valid in it", func(t *model.Tool) { t.Name = "天気" },
 			"weather.go:10:6: invalid tool name \"天気\": it must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$\n" +
 				"\thint: name the tool with //tool:name NAME\n"},
-		{"longest valid name", func(t *model.Tool) { t.Name = "_" + strings.Repeat("a-9", 21) }, ""},
+		{"longest valid name", func(t *model.Tool) {
+			t.Name = "_" + strings.Repeat("a-9", 21)
+			t.Lint = map[string]bool{"snake-case": false} // valid for every provider, though not snake_case
+		}, ""},
 		{"no description", func(t *model.Tool) { t.Description = " \n" },
 			"weather.go:10:6: tool get_weather has no description\n" +
 				"\thint: the model chooses tools by their description: write a doc comment on GetWeather, or use //tool:description\n"},
@@ -77,7 +82,7 @@ func TestRun(t *testing.T) {
 				"\thint: keep the first paragraph short; the following paragraphs become the tool's detail\n"},
 		{"description over 200 characters", func(t *model.Tool) { t.Description = strings.Repeat("x", 201) },
 			"weather.go:10:6: warning: description of tool get_weather is 201 characters long, over 200\n" +
-				"\thint: models read it on every turn: keep the first paragraph short and move the rest to later paragraphs (the tool's detail)\n"},
+				"\thint: models read it on every turn: keep the first paragraph short and move the rest to later paragraphs (the tool's detail); or turn the rule off with //tool:lint -description-length\n"},
 		{"200 characters counted as code points", func(t *model.Tool) { t.Description = strings.Repeat("é", 200) }, ""},
 		{"readonly and destructive", func(t *model.Tool) {
 			t.Hints = model.Hints{ReadOnly: true, Destructive: true}
@@ -200,7 +205,7 @@ func TestExampleWithoutArgs(t *testing.T) {
 func TestParameterDescriptions(t *testing.T) {
 	node := &model.Type{Kind: model.KindStruct, Named: &model.GoName{Path: "example.com/tree", Name: "Node"}}
 	node.Fields = []*model.Field{
-		{Pos: at(2), GoName: "Name", JSONName: "name", Type: str()},
+		{Pos: at(2), GoName: "Name", JSONName: "name", Type: str(), Required: true},
 		{Pos: at(3), GoName: "Next", JSONName: "next", Type: &model.Type{Kind: model.KindPointer, Elem: node}, Description: "Next node."},
 	}
 	a := weatherTool()
@@ -212,9 +217,9 @@ func TestParameterDescriptions(t *testing.T) {
 	b.Name = "get_tree"
 	b.Args = a.Args
 	want := "weather.go:2:6: warning: parameter \"name\" has no description\n" +
-		"\thint: the model sees only the name: add a doc comment or a line comment to field Name\n" +
+		"\thint: the model sees only the name: add a doc comment or a line comment to field Name; or turn the rule off with //tool:lint -parameter-description\n" +
 		"weather.go:6:6: warning: parameter \"nodes\" has no description\n" +
-		"\thint: the model sees only the name: add a doc comment or a line comment to field Nodes\n"
+		"\thint: the model sees only the name: add a doc comment or a line comment to field Nodes; or turn the rule off with //tool:lint -parameter-description\n"
 	if got := run(pkg(a, b)); got != want {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
 	}
@@ -251,4 +256,45 @@ func TestInternalSchemaError(t *testing.T) {
 	if n := strings.Count(got, "\n"); n != 2 {
 		t.Errorf("want 2 single-line diagnostics, got %d lines:\n%s", n, got)
 	}
+}
+
+// TestLintRules: each authoring rule warns, and //tool:lint on the tool or the package turns
+// it off.
+func TestLintRules(t *testing.T) {
+	tool := weatherTool()
+	tool.Name = "GetWeather"
+	tool.Detail = strings.Repeat("x", 2001)
+	tool.Args.Fields = append(tool.Args.Fields,
+		&model.Field{Pos: at(6), GoName: "Days", JSONName: "days", Type: &model.Type{Kind: model.KindInt}, Description: "Days."},
+		&model.Field{Pos: at(7), GoName: "Note", JSONName: "note", Type: str(), Required: true})
+	got := run(pkg(tool))
+	for _, want := range []string{
+		"weather.go:6:6: warning: optional parameter \"days\" has no default\n" +
+			"\thint: say what leaving it out means with default=VALUE in its tool tag, or make field Days a pointer; or turn the rule off with //tool:lint -optional-default\n",
+		"weather.go:7:6: warning: parameter \"note\" has no description\n",
+		"weather.go:10:6: warning: tool name \"GetWeather\" is not snake_case\n" +
+			"\thint: name it //tool:name get_weather; or turn the rule off with //tool:lint -snake-case\n",
+		"weather.go:10:6: warning: detail of tool GetWeather is 2001 characters long, over 2000\n",
+	} {
+		assert.Contains(t, got, want)
+	}
+	assert.Equal(t, 4, strings.Count(got, "warning:"), got)
+
+	tool.Lint = map[string]bool{"snake-case": false, "detail-length": false}
+	p := pkg(tool)
+	p.Lint = map[string]bool{"optional-default": false, "parameter-description": false}
+	assert.Empty(t, run(p))
+
+	// The tool's setting wins over the package's.
+	tool.Lint["optional-default"] = true
+	assert.Contains(t, run(p), "optional parameter \"days\" has no default")
+}
+
+// TestPrerequisiteCheckTool: the tool named to check a prerequisite must be in the package.
+func TestPrerequisiteCheckTool(t *testing.T) {
+	tool := weatherTool()
+	tool.Prerequisites = []model.Prerequisite{{Condition: "the city exists", Check: "get_wether", CheckPos: at(8)}}
+	assert.Equal(t, "weather.go:8:6: //tool:prerequisite checks with unknown tool \"get_wether\"; did you mean \"get_weather\"?\n", run(pkg(tool)))
+	tool.Prerequisites[0].Check = "get_weather"
+	assert.Empty(t, run(pkg(tool)))
 }

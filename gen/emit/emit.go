@@ -295,7 +295,21 @@ func (g *generator) toolLiteral(t *model.Tool, method bool) (jen.Code, error) {
 		d[jen.Id("Examples")] = jen.Index().Qual(runtimePath, "Example").Values(items...)
 	}
 	strs("Triggers", t.Triggers)
-	strs("Prerequisites", t.Prerequisites)
+	if len(t.Prerequisites) > 0 {
+		var items []jen.Code
+		for _, pr := range t.Prerequisites {
+			pd := jen.Dict{jen.Id("Condition"): jen.Lit(pr.Condition)}
+			if pr.Check != "" {
+				pd[jen.Id("Check")] = jen.Lit(pr.Check)
+			}
+			if pr.Else != "" {
+				pd[jen.Id("Else")] = jen.Lit(pr.Else)
+			}
+			items = append(items, jen.Values(pd))
+		}
+		d[jen.Id("Prerequisites")] = jen.Index().Qual(runtimePath, "Prerequisite").Values(items...)
+	}
+	strs("Workflow", t.Workflow)
 	strs("Warnings", t.Warnings)
 	if len(t.Related) > 0 {
 		var items []jen.Code

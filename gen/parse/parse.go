@@ -75,10 +75,13 @@ func (p *parser) parsePackage() *model.Package {
 
 	out := &model.Package{Path: p.pkg.PkgPath, Name: p.pkg.Name, Dir: load.PackageDir(p.pkg)}
 	for _, d := range p.counted(pkgDirs) {
-		if d.parsed.Directive.Name == "tags" {
+		switch d.parsed.Directive.Name {
+		case "tags":
 			if tags, ok := d.parsed.Value.([]string); ok {
 				out.DefaultTags = tags
 			}
+		case "lint":
+			out.Lint = lintSettings(d.parsed.Value)
 		}
 	}
 
@@ -200,6 +203,19 @@ func advance(pos model.Position, text string, off int) model.Position {
 	return pos
 }
 
+// lintSettings turns a //tool:lint value into rule → on.
+func lintSettings(v any) map[string]bool {
+	settings, _ := v.([]annotations.LintSetting)
+	if len(settings) == 0 {
+		return nil
+	}
+	m := make(map[string]bool, len(settings))
+	for _, s := range settings {
+		m[s.Rule] = s.On
+	}
+	return m
+}
+
 func (p *parser) problem(pos model.Position, pr annotations.Problem) {
 	d := p.diags.Errorf(pos, "%s", pr.Message)
 	if pr.Hint != "" {
@@ -285,7 +301,14 @@ func (p *parser) newTool(o *docOwner, goName string, namePos token.Pos) *model.T
 		case "trigger":
 			t.Triggers = append(t.Triggers, asString(v))
 		case "prerequisite":
-			t.Prerequisites = append(t.Prerequisites, asString(v))
+			if pr, ok := v.(annotations.Prerequisite); ok {
+				t.Prerequisites = append(t.Prerequisites, model.Prerequisite{Condition: pr.Condition,
+					Check: pr.Check, CheckPos: d.at(pr.CheckOffset), Else: pr.Else})
+			}
+		case "workflow":
+			t.Workflow = append(t.Workflow, asString(v))
+		case "lint":
+			t.Lint = lintSettings(v)
 		case "warning":
 			t.Warnings = append(t.Warnings, asString(v))
 		case "related":

@@ -89,7 +89,7 @@ type CreateOrderArgs struct {
 	// Where it goes.
 	Shipping Shipping `json:"shipping"`
 	// Notes for the warehouse.
-	Notes string `json:"notes,omitempty" tool:"maxLength=2000"`
+	Notes string `json:"notes,omitempty" tool:"maxLength=2000,default=''"`
 }
 
 // Order is a placed order.
