@@ -102,3 +102,49 @@ func TestExamplesGenerateWithoutWarnings(t *testing.T) {
 	assert.Empty(t, stdout, "the examples' generated files are stale")
 	assert.Empty(t, stderr)
 }
+
+// Paths in diagnostics are relative to the directory toolgen runs in, also above it (../),
+// as the go command prints them; a problem that is not at a position has no "-:" in front;
+// -v says when there are no tools.
+func TestPathsAndQuietCases(t *testing.T) {
+	dir := newModule(t, map[string]string{
+		"tools/t.go": `package tools
+
+import "context"
+
+// Args are arguments.
+type Args struct {
+	// Q is a query.
+	Q string ` + "`json:\"q\" tool:\"minLenght=1\"`" + `
+}
+
+// Find finds.
+//
+//tool:name find
+func Find(ctx context.Context, args Args) (string, error) { return "", nil }
+
+// Search searches.
+//
+//tool:name find
+func Search(ctx context.Context, args Args) (string, error) { return "", nil }
+`,
+		"sub/plain/p.go": "package plain\n",
+		"sub/empty/README": "nothing here\n",
+	})
+	t.Chdir(filepath.Join(dir, "sub"))
+
+	code, _, stderr := toolgen(t, "../tools")
+	assert.Equal(t, exitUser, code)
+	assert.Equal(t, `../tools/t.go:8:27: unknown tag key "minLenght"; did you mean minLength?
+../tools/t.go:19:6: duplicate tool name "find"
+	hint: ../tools/t.go:14:6 already declares it; tool names must be unique within a package (one Tools() catalog): rename one with //tool:name
+`, stderr)
+
+	code, _, stderr = toolgen(t, "./empty")
+	assert.Equal(t, exitUser, code)
+	assert.Equal(t, "toolgen: no Go files in empty\n", stderr)
+
+	code, _, stderr = toolgen(t, "-v", "./plain")
+	assert.Equal(t, exitOK, code)
+	assert.Equal(t, "toolgen: no tools in ./plain: no func, method or type has a //tool: directive in its doc comment\n", stderr)
+}

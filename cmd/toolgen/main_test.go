@@ -150,7 +150,7 @@ func TestGenerateCheckAndRewrite(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "echo.go"), []byte("package m\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := toolgen(t, "-v"); code != exitOK || stderr != "toolgen: removed tools_gen.go\n" {
+	if code, _, stderr := toolgen(t, "-v"); code != exitOK || !strings.HasSuffix(stderr, "toolgen: removed tools_gen.go\n") {
 		t.Fatalf("after removing the tool: exit %d, stderr %q; want it to say the file was removed", code, stderr)
 	}
 	if _, err := os.Stat(gen); !os.IsNotExist(err) {
@@ -335,7 +335,7 @@ type TreeArgs struct {
 	// Root of the tree.
 	Root Node ` + "`json:\"root\"`" + `
 	// Unit of the values.
-	Unit Unit ` + "`json:\"unit,omitempty\"`" + `
+	Unit Unit ` + "`json:\"unit,omitempty\" tool:\"default=celsius\"`" + `
 	// Labels to show.
 	Labels []string ` + "`json:\"labels\" tool:\"maxItems=3,minLength=1\"`" + `
 }
@@ -396,6 +396,7 @@ tool tree @tree.go:35:6
             elem pointer
               elem struct example.com/m.Node (see above)
     field unit (Unit) omitempty desc="Unit of the values." @tree.go:27:2
+      tags default="celsius"
       type string example.com/m.Unit doc="Unit is a temperature unit."
         const Celsius "celsius" doc="Degrees Celsius."
         const Fahrenheit "fahrenheit" doc="Degrees Fahrenheit."

@@ -354,9 +354,12 @@ func enumHint(t *model.Type) string {
 	}
 	var vals []string
 	for _, v := range t.Enum {
-		if t.Kind == model.KindString {
+		switch {
+		case t.Kind == model.KindString:
 			vals = append(vals, v.String)
-		} else {
+		case v.GoName != "":
+			vals = append(vals, fmt.Sprintf("%s (%d)", v.GoName, v.Int))
+		default:
 			vals = append(vals, strconv.FormatInt(v.Int, 10))
 		}
 	}
@@ -364,8 +367,14 @@ func enumHint(t *model.Type) string {
 }
 
 // literal converts a tag value to the canonical JSON text of a value of type t, or explains
-// why it cannot.
+// why it cannot. A value of an integer enum may be written as the constant's Go name
+// (default=High for High Level = iota).
 func literal(v string, t *model.Type) (model.Literal, string) {
+	if t.Kind == model.KindInt || t.Kind == model.KindUint {
+		if i := slices.IndexFunc(t.Enum, func(e *model.EnumValue) bool { return e.GoName == v && v != "" }); i >= 0 {
+			v = strconv.FormatInt(t.Enum[i].Int, 10)
+		}
+	}
 	switch t.Kind {
 	case model.KindString, model.KindText:
 		if t.Kind == model.KindString && len(t.Enum) > 0 && !slices.ContainsFunc(t.Enum, func(e *model.EnumValue) bool { return e.String == v }) {

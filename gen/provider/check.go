@@ -92,8 +92,8 @@ func providerOf(variant string) string {
 }
 
 // checkMCPOutput warns when a structured result is not a JSON object: MCP (2025-06-18 and
-// 2025-11-25) restricts outputSchema to type "object" at the root. A result that may also be
-// null (a *R) still has an object root and passes.
+// 2025-11-25) restricts outputSchema to type "object" at the root, so runtime/mcp declares
+// the tool without it. A result that may also be null (a *R) is warned about too.
 func checkMCPOutput(t *model.Tool, diags *diag.List) {
 	out := schema.Output(t)
 	if out == nil {
@@ -104,8 +104,14 @@ func checkMCPOutput(t *model.Tool, diags *diag.List) {
 	if err != nil || root == nil {
 		return
 	}
-	if !slices.Contains(types(root), mcpOutputRootNeeded) {
+	switch ts := types(root); {
+	case !slices.Contains(ts, mcpOutputRootNeeded):
 		diags.Warnf(t.Pos, "tool %s: its result is not a JSON object, and MCP output schemas must have an object root", t.Name).
 			WithHint("return a struct (wrap a list or a value in a field), or return text")
+	case slices.Contains(ts, "null"):
+		// A *T result: a nil result is null, which structuredContent cannot be, so MCP
+		// clients get the tool without its output schema.
+		diags.Warnf(t.Pos, "tool %s: its result is a pointer, which may be null, and MCP output schemas must have an object root: MCP clients get no output schema", t.Name).
+			WithHint("return the struct itself rather than a pointer (return an error when there is no result)")
 	}
 }

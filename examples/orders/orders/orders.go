@@ -205,16 +205,15 @@ func (s *Service) ListOrders(ctx context.Context, args ListOrdersArgs) (OrderLis
 //
 //tool:hints readonly,idempotent
 //tool:related create_order
-func (s *Service) GetOrder(ctx context.Context, args *GetOrderArgs) (*Order, error) {
+func (s *Service) GetOrder(ctx context.Context, args *GetOrderArgs) (Order, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for i := range s.orders {
-		if s.orders[i].ID == args.ID {
-			o := s.orders[i]
-			return &o, nil
+	for _, o := range s.orders {
+		if o.ID == args.ID {
+			return o, nil
 		}
 	}
-	return nil, fmt.Errorf("no order %q; list_orders shows the existing ids", args.ID)
+	return Order{}, fmt.Errorf("no order %q; list_orders shows the existing ids", args.ID)
 }
 
 func (s *Service) now() time.Time {
