@@ -128,7 +128,7 @@ func Find(ctx context.Context, args Args) (string, error) { return "", nil }
 //tool:name find
 func Search(ctx context.Context, args Args) (string, error) { return "", nil }
 `,
-		"sub/plain/p.go": "package plain\n",
+		"sub/plain/p.go":   "package plain\n",
 		"sub/empty/README": "nothing here\n",
 	})
 	t.Chdir(filepath.Join(dir, "sub"))
