@@ -171,6 +171,10 @@ func notADuration(text string, at int, what string) *Problem {
 		Hint: "use Go duration syntax, e.g. 10s, 1m30s or 500ms"}
 	if s := suggestDuration(text); s != "" {
 		p.Hint = "did you mean " + s + "?"
+		// A bare number of a hundred or more is as likely milliseconds (delay=100).
+		if n, err := strconv.ParseFloat(strings.TrimSpace(text), 64); err == nil && n >= 100 {
+			p.Hint = "did you mean " + strings.TrimSpace(text) + "ms or " + s + "?"
+		}
 	}
 	return p
 }

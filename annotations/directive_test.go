@@ -86,6 +86,7 @@ func TestDirectiveValues(t *testing.T) {
 		{text: "//tool:timeout -5s", problems: []want{{15, "timeout must be positive, got -5s", ""}}},
 		{text: "//tool:timeout None", problems: []want{{15, `timeout "None" is not a Go duration`, "write none"}}},
 		{text: "//tool:timeout 10 seconds", problems: []want{{15, `timeout "10 seconds" is not a Go duration`, "did you mean 10s?"}}},
+		{text: "//tool:timeout 500", problems: []want{{15, `timeout "500" is not a Go duration`, "did you mean 500ms or 500s?"}}},
 		{text: "//tool:timeout 1.5 min", problems: []want{{15, `timeout "1.5 min" is not a Go duration`, "did you mean 1.5m?"}}},
 		{text: "//tool:timeout 10s 20s", problems: []want{{19, `unexpected argument "20s"`, "//tool:timeout DURATION|none"}}},
 

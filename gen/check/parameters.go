@@ -55,8 +55,12 @@ func (w *parameterWalker) walk(t *model.Type) {
 					WithHint("the model sees only the name: add a doc comment or a line comment to field %s%s", f.GoName, offWith(ruleParameterDescription))
 			}
 			if w.rules.optionalDefault && !f.Required && scalar(f.Type) && f.Constraints.Default == nil && w.first(f, ruleOptionalDefault) {
+				example := "default=VALUE"
+				if f.Type.Kind == model.KindString && len(f.Type.Enum) == 0 {
+					example = "default=VALUE (default='' when empty means none)"
+				}
 				w.diags.Warnf(f.Pos, "optional parameter %q has no default", f.JSONName).
-					WithHint("say what leaving it out means with default=VALUE in its tool tag, or make field %s a pointer%s", f.GoName, offWith(ruleOptionalDefault))
+					WithHint("say what leaving it out means with %s in its tool tag, or make field %s a pointer%s", example, f.GoName, offWith(ruleOptionalDefault))
 			}
 			w.walk(f.Type)
 		}
