@@ -96,9 +96,13 @@ func (r *Registry) approve(ctx context.Context, cfg *registryConfig, tool *Tool,
 		Reason:  tool.ConfirmReason,
 		Risk:    tool.Risk,
 	}
+	approver := cfg.approver
+	if approver == nil && !cfg.approvalQueue {
+		approver = hookApprover(ctx) // the serving layer's way to ask the user (MCP elicitation)
+	}
 	switch {
-	case cfg.approver != nil:
-		dec, err := askApprover(ctx, cfg.approver, req)
+	case approver != nil:
+		dec, err := askApprover(ctx, approver, req)
 		if err != nil {
 			r.observeApproval(ctx, cfg, call, "failed", "")
 			return nil, Result{

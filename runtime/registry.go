@@ -42,6 +42,11 @@ type Registry struct {
 
 	storeOnce sync.Once
 	store     SessionStore
+
+	resultsOnce sync.Once
+	results     ResultStore
+
+	changes changeHooks // OnChange
 }
 
 // toolEntry is a registered tool and what the registry tracks about it across calls. A
@@ -93,12 +98,20 @@ func (r *Registry) sessionStore() SessionStore {
 }
 
 // Add registers tools. It refuses a tool without a name, with a name that does not match
-// ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$, with a name already registered or repeated within tools,
+// ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$, with a name already registered or repeated within tools,
 // a tool without Bind (unless it is a Client tool, which the caller executes), and a tool
 // whose //tool:filters names a filter not registered with RegisterFilter. Add is
 // atomic: when any tool is refused, none is added, and the error names every refused tool,
 // one per line. errors.Is(err, ErrDuplicateTool) reports whether a name clash was among them.
 func (r *Registry) Add(tools ...Tool) error {
+	if err := r.add(tools); err != nil {
+		return err
+	}
+	r.notifyChange()
+	return nil
+}
+
+func (r *Registry) add(tools []Tool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 
@@ -171,7 +184,7 @@ func checkTool(t Tool, i int) error {
 	case t.Name == "":
 		return fmt.Errorf("tool #%d of Add: missing Name", i+1)
 	case !validName(t.Name):
-		return fmt.Errorf("tool %q: invalid name: must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$", t.Name)
+		return fmt.Errorf("tool %q: invalid name: must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$", t.Name)
 	case t.Bind == nil && !t.Client:
 		return fmt.Errorf("tool %q: missing Bind function", t.Name)
 	}
@@ -196,7 +209,7 @@ func checkFilters(t Tool, filters map[string]Middleware) error {
 // validName reports whether name matches ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$, the name rule every
 // provider accepts.
 func validName(name string) bool {
-	if name == "" || len(name) > 64 {
+	if name == "" || len(name) > 128 {
 		return false
 	}
 	for i := 0; i < len(name); i++ {

@@ -47,6 +47,12 @@ type Package struct {
 	// DefaultTags come from //tool:tags in the package doc comment; they apply to tools
 	// without tags of their own.
 	DefaultTags []string
+	// DefaultDeferred, DefaultNamespace and DefaultCallers come from //tool:defer,
+	// //tool:namespace and //tool:callers in the package doc comment; parse applies them to
+	// the tools that say nothing of their own.
+	DefaultDeferred  bool
+	DefaultNamespace string
+	DefaultCallers   Callers
 	// Lint holds the package's //tool:lint settings: rule name → on. Rules not listed are on.
 	Lint  map[string]bool
 	Tools []*Tool // sorted by Name
@@ -93,6 +99,10 @@ type Tool struct {
 	ModelRetries int
 	Sequential   bool
 
+	Deferred  bool    // //tool:defer: left out of the model's context until a search finds it
+	Namespace string  // //tool:namespace: the OpenAI tool-search namespace
+	Callers   Callers // //tool:callers: who may call the tool; zero: the provider's default
+
 	// Args is the argument struct type (Kind Struct), or nil for a handler without arguments,
 	// whose schema is the empty object.
 	Args *Type
@@ -119,6 +129,12 @@ func LintOn(p *Package, t *Tool, rule string) bool {
 		return on
 	}
 	return true
+}
+
+// Callers says who may call a tool (//tool:callers).
+type Callers struct {
+	Direct bool // the model's own tool calls
+	Code   bool // code the model runs (programmatic calling, code execution)
 }
 
 // Handler describes the Go signature behind a tool.

@@ -184,13 +184,14 @@ func TestExplain(t *testing.T) {
 		}
 	}
 	// The annotations are what runtime/mcp sends (runtime/mcp tests that it sends these):
-	// every hint stated, the false ones too, and the title in the definition, not in them.
+	// the hints set, destructiveHint and openWorldHint left out when unset (MCP's cautious
+	// defaults apply), and the title in the definition, not in them.
 	buf.Reset()
 	hinted := scalarsTool()
 	hinted.Title = "Scalars"
 	hinted.Hints = model.Hints{ReadOnly: true}
 	provider.Explain(&buf, hinted, []string{provider.MCP}, "")
-	if want := "title: Scalars\nannotations: {\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false,\"readOnlyHint\":true}\n"; !strings.HasSuffix(buf.String(), want) {
+	if want := "title: Scalars\nannotations: {\"idempotentHint\":false,\"readOnlyHint\":true}\n"; !strings.HasSuffix(buf.String(), want) {
 		t.Errorf("MCP for a read-only tool: want the end %q in:\n%s", want, buf.String())
 	}
 	buf.Reset()
@@ -221,5 +222,16 @@ func TestNonASCIIRecursiveType(t *testing.T) {
 	if ascii != other {
 		diff, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{A: difflib.SplitLines(ascii), B: difflib.SplitLines(other), FromFile: "Node", ToFile: "Größe", Context: 1})
 		t.Errorf("conversions differ:\n%s", diff)
+	}
+}
+
+func TestRunWarnsAboutNamesOpenAIRefuses(t *testing.T) {
+	long := &model.Tool{Name: strings.Repeat("n", 65), Pos: model.Position{Filename: "tools.go", Line: 3, Column: 6}}
+	got := runChecks(provider.All, long)
+	if !strings.Contains(got, "tools.go:3:6: warning: tool name \""+long.Name+"\" has 65 characters; OpenAI refuses names over 64") {
+		t.Errorf("no warning about the name:\n%s", got)
+	}
+	if got := runChecks([]string{provider.Anthropic, provider.Gemini, provider.MCP}, long); strings.Contains(got, "OpenAI") {
+		t.Errorf("warned without OpenAI among the providers:\n%s", got)
 	}
 }

@@ -29,12 +29,14 @@ func variant(t runtime.Tool) (runtime.Variant, bool, error) {
 		t.Name, runtime.VariantGeminiJSONSchema, runtime.VariantGeminiParameters)
 }
 
-// Declaration is a function declaration on the wire: exactly one of the two schema fields.
+// Declaration is a function declaration on the wire: exactly one of the two schema fields,
+// and the result's schema when the tool has a structured result Gemini can read.
 type Declaration struct {
 	Name                 string          `json:"name"`
 	Description          string          `json:"description,omitempty"`
 	Parameters           json.RawMessage `json:"parameters,omitempty"`
 	ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema,omitempty"`
+	ResponseJSONSchema   json.RawMessage `json:"responseJsonSchema,omitempty"`
 }
 
 // Declarations returns the function declaration of every tool, refusing the whole set when one
@@ -46,7 +48,7 @@ func Declarations(tools []runtime.Tool) ([]Declaration, error) {
 		if err != nil {
 			return nil, err
 		}
-		d := Declaration{Name: t.Name, Description: t.Description}
+		d := Declaration{Name: t.Name, Description: t.Description, ResponseJSONSchema: responseSchema(t.OutputSchema)}
 		if jsonSchema {
 			d.ParametersJSONSchema = v.Schema
 		} else {
@@ -67,4 +69,66 @@ func ToolsJSON(tools []runtime.Tool) ([]byte, error) {
 	return json.Marshal([]struct {
 		FunctionDeclarations []Declaration `json:"functionDeclarations"`
 	}{{decls}})
+}
+
+// responseKeywords are the keywords Gemini documents for responseJsonSchema.
+var responseKeywords = map[string]bool{
+	"$id": true, "$defs": true, "$ref": true, "$anchor": true, "type": true, "format": true,
+	"title": true, "description": true, "enum": true, "items": true, "prefixItems": true,
+	"minItems": true, "maxItems": true, "minimum": true, "maximum": true, "anyOf": true,
+	"oneOf": true, "properties": true, "additionalProperties": true, "required": true,
+	"propertyOrdering": true,
+}
+
+// responseSchema is the responseJsonSchema of a tool whose result has schema out: the schema
+// without "$schema", when every keyword in it is one Gemini documents; nil otherwise (the
+// result then goes without a declared shape rather than with a request Gemini may refuse).
+func responseSchema(out json.RawMessage) json.RawMessage {
+	if len(out) == 0 {
+		return nil
+	}
+	bare := runtime.WithoutSchemaKeyword(out)
+	var root any
+	if json.Unmarshal(bare, &root) != nil || !onlyResponseKeywords(root, 0) {
+		return nil
+	}
+	return bare
+}
+
+// onlyResponseKeywords reports whether schema v uses only responseKeywords; the maps under
+// properties and $defs hold names, not keywords.
+func onlyResponseKeywords(v any, depth int) bool {
+	if depth > 64 {
+		return false
+	}
+	switch n := v.(type) {
+	case map[string]any:
+		for k, sub := range n {
+			if !responseKeywords[k] {
+				return false
+			}
+			if k == "properties" || k == "$defs" {
+				names, _ := sub.(map[string]any)
+				for _, s := range names {
+					if !onlyResponseKeywords(s, depth+1) {
+						return false
+					}
+				}
+				continue
+			}
+			if k == "enum" || k == "required" || k == "propertyOrdering" {
+				continue
+			}
+			if !onlyResponseKeywords(sub, depth+1) {
+				return false
+			}
+		}
+	case []any:
+		for _, s := range n {
+			if !onlyResponseKeywords(s, depth+1) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -31,20 +31,33 @@ func Tools(tools []runtime.Tool, opts ...toolanthropic.Option) ([]anthropic.Tool
 	if err != nil {
 		return nil, err
 	}
-	out := make([]anthropic.ToolUnionParam, len(decls))
-	for i, d := range decls {
+	out := make([]anthropic.ToolUnionParam, 0, len(decls)+1)
+	for _, d := range decls {
 		schema, err := inputSchema(d)
 		if err != nil {
 			return nil, err
 		}
-		p := &anthropic.ToolParam{Name: d.Name, InputSchema: schema}
+		p := &anthropic.ToolParam{Name: d.Name, InputSchema: schema, AllowedCallers: d.AllowedCallers}
 		if d.Description != "" {
 			p.Description = param.NewOpt(d.Description)
 		}
 		if d.Strict {
 			p.Strict = param.NewOpt(true)
 		}
-		out[i] = anthropic.ToolUnionParam{OfTool: p}
+		if d.DeferLoading {
+			p.DeferLoading = param.NewOpt(true)
+		}
+		for _, e := range d.InputExamples {
+			var example map[string]any
+			if err := json.Unmarshal(e, &example); err != nil {
+				return nil, fmt.Errorf("anthropic: tool %q: an example is not a JSON object: %w", d.Name, err)
+			}
+			p.InputExamples = append(p.InputExamples, example)
+		}
+		out = append(out, anthropic.ToolUnionParam{OfTool: p})
+	}
+	if toolanthropic.HasDeferred(decls) {
+		out = append(out, anthropic.ToolUnionParam{OfToolSearchToolBm25_20251119: &anthropic.ToolSearchToolBm25_20251119Param{Type: toolanthropic.ToolSearchType}})
 	}
 	return out, nil
 }
@@ -93,13 +106,30 @@ func Calls(msg anthropic.Message) []runtime.Call {
 // text) gets no content: the effects are the host's, but the tool_use must still be answered.
 func ToolResult(toolUseID string, res runtime.Result) anthropic.ContentBlockParamUnion {
 	block := &anthropic.ToolResultBlockParam{ToolUseID: toolUseID}
-	if text := toolanthropic.Content(res); text != "" {
+	if blocks := toolanthropic.Blocks(res); blocks != nil {
+		for _, b := range blocks {
+			block.Content = append(block.Content, contentBlock(b))
+		}
+	} else if text := toolanthropic.Content(res); text != "" {
 		block.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: text}}}
 	}
 	if res.IsError {
 		block.IsError = param.NewOpt(true)
 	}
 	return anthropic.ContentBlockParamUnion{OfToolResult: block}
+}
+
+// contentBlock returns a wire block of a tool_result (toolanthropic.Blocks) as the SDK's.
+func contentBlock(b toolanthropic.Block) anthropic.ToolResultBlockParamContentUnion {
+	switch b.Type {
+	case "image":
+		return anthropic.ToolResultBlockParamContentUnion{OfImage: &anthropic.ImageBlockParam{Source: anthropic.ImageBlockParamSourceUnion{
+			OfBase64: &anthropic.Base64ImageSourceParam{Data: b.Source.Data, MediaType: anthropic.Base64ImageSourceMediaType(b.Source.MediaType)}}}}
+	case "document":
+		return anthropic.ToolResultBlockParamContentUnion{OfDocument: &anthropic.DocumentBlockParam{Source: anthropic.DocumentBlockParamSourceUnion{
+			OfBase64: &anthropic.Base64PDFSourceParam{Data: b.Source.Data}}}}
+	}
+	return anthropic.ToolResultBlockParamContentUnion{OfText: &anthropic.TextBlockParam{Text: b.Text}}
 }
 
 // ToolResults returns one tool_result block per outcome, in order, leaving out client calls

@@ -60,17 +60,50 @@ func ResponsesTools(tools []runtime.Tool) ([]responses.ToolUnionParam, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]responses.ToolUnionParam, len(decls))
-	for i, d := range decls {
+	var out []responses.ToolUnionParam
+	spaces := map[string]*responses.NamespaceToolParam{}
+	for _, d := range decls {
 		params, err := schemaParams(d)
 		if err != nil {
 			return nil, err
 		}
-		fn := &responses.FunctionToolParam{Name: d.Name, Parameters: params, Strict: param.NewOpt(d.Strict)}
+		var output map[string]any
+		if len(d.OutputSchema) > 0 {
+			if err := json.Unmarshal(d.OutputSchema, &output); err != nil {
+				return nil, fmt.Errorf("openai: tool %q: the output schema is not a JSON object: %w", d.Name, err)
+			}
+		}
+		fn := responses.FunctionToolParam{Name: d.Name, Parameters: params, Strict: param.NewOpt(d.Strict),
+			AllowedCallers: d.AllowedCallers, OutputSchema: output}
 		if d.Description != "" {
 			fn.Description = param.NewOpt(d.Description)
 		}
-		out[i] = responses.ToolUnionParam{OfFunction: fn}
+		if d.DeferLoading {
+			fn.DeferLoading = param.NewOpt(true)
+		}
+		if d.Namespace == "" {
+			out = append(out, responses.ToolUnionParam{OfFunction: &fn})
+			continue
+		}
+		ns := spaces[d.Namespace]
+		if ns == nil {
+			ns = &responses.NamespaceToolParam{Name: d.Namespace}
+			spaces[d.Namespace] = ns
+			out = append(out, responses.ToolUnionParam{OfNamespace: ns})
+		}
+		member := responses.NamespaceToolToolFunctionParam{Name: fn.Name, Description: fn.Description, Strict: fn.Strict,
+			DeferLoading: fn.DeferLoading, AllowedCallers: fn.AllowedCallers, OutputSchema: fn.OutputSchema, Parameters: fn.Parameters}
+		ns.Tools = append(ns.Tools, responses.NamespaceToolToolUnionParam{OfFunction: &member})
+	}
+	for _, ns := range spaces {
+		names := make([]string, len(ns.Tools))
+		for i, t := range ns.Tools {
+			names[i] = t.OfFunction.Name
+		}
+		ns.Description = toolopenai.NamespaceDescription(ns.Name, names)
+	}
+	if toolopenai.HasDeferred(decls) {
+		out = append(out, responses.ToolUnionParam{OfToolSearch: &responses.ToolSearchToolParam{}})
 	}
 	return out, nil
 }
@@ -131,7 +164,7 @@ func ResponsesReplay(output []responses.ResponseOutputItemUnion) []responses.Res
 
 // ChatToolMessage returns the tool message that answers call callID with res.
 func ChatToolMessage(callID string, res runtime.Result) openai.ChatCompletionMessageParamUnion {
-	return openai.ToolMessage(toolopenai.Content(res), callID)
+	return openai.ToolMessage(toolopenai.ChatContent(res), callID)
 }
 
 // ChatToolMessages returns one tool message per outcome, in order, leaving out client calls
@@ -150,10 +183,30 @@ func ChatToolMessages(outs []toolopenai.Outcome) []openai.ChatCompletionMessageP
 // ResponsesOutput returns the function_call_output item that answers the call whose call_id
 // is callID with res.
 func ResponsesOutput(callID string, res runtime.Result) responses.ResponseInputItemUnionParam {
+	output := responses.ResponseInputItemFunctionCallOutputOutputUnionParam{OfString: param.NewOpt(toolopenai.Content(res))}
+	if items := toolopenai.OutputItems(res); items != nil {
+		output = responses.ResponseInputItemFunctionCallOutputOutputUnionParam{OfResponseFunctionCallOutputItemArray: outputItems(items)}
+	}
 	return responses.ResponseInputItemUnionParam{OfFunctionCallOutput: &responses.ResponseInputItemFunctionCallOutputParam{
 		CallID: param.NewOpt(callID),
-		Output: responses.ResponseInputItemFunctionCallOutputOutputUnionParam{OfString: param.NewOpt(toolopenai.Content(res))},
+		Output: output,
 	}}
+}
+
+// outputItems returns the wire items of an array output (toolopenai.OutputItems) as the SDK's.
+func outputItems(items []toolopenai.OutputItem) responses.ResponseFunctionCallOutputItemListParam {
+	out := make(responses.ResponseFunctionCallOutputItemListParam, len(items))
+	for i, it := range items {
+		switch it.Type {
+		case "input_image":
+			out[i].OfInputImage = &responses.ResponseInputImageContentParam{ImageURL: param.NewOpt(it.ImageURL)}
+		case "input_file":
+			out[i].OfInputFile = &responses.ResponseInputFileContentParam{FileData: param.NewOpt(it.FileData), Filename: param.NewOpt(it.Filename)}
+		default:
+			out[i].OfInputText = &responses.ResponseInputTextContentParam{Text: it.Text}
+		}
+	}
+	return out
 }
 
 // ResponsesOutputs returns one function_call_output item per outcome, in order, leaving out
