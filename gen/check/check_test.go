@@ -130,9 +130,7 @@ func TestRun(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tool := weatherTool()
 			tt.change(tool)
-			if got := run(pkg(tool)); got != tt.want {
-				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
-			}
+			assert.Equal(t, tt.want, run(pkg(tool)))
 		})
 	}
 }
@@ -183,9 +181,7 @@ func TestExampleThroughRefs(t *testing.T) {
 	}
 	want := "weather.go:8:6: example of get_weather does not match its input schema: /maybe/sku: got number, want string\n" +
 		"\thint: examples are shown to the model; fix the example or the argument types\n"
-	if got := run(pkg(tool)); got != want {
-		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
-	}
+	assert.Equal(t, want, run(pkg(tool)))
 }
 
 // TestExampleWithoutArgs: a tool without arguments takes exactly {}.
@@ -195,9 +191,7 @@ func TestExampleWithoutArgs(t *testing.T) {
 	tool.Examples = []model.Example{{Pos: at(7), Args: `{}`}, {Pos: at(8), Args: `{"city":"Tokyo"}`}}
 	want := "weather.go:8:6: example of get_weather does not match its input schema: (root): additional properties 'city' not allowed\n" +
 		"\thint: examples are shown to the model; fix the example or the argument types\n"
-	if got := run(pkg(tool)); got != want {
-		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
-	}
+	assert.Equal(t, want, run(pkg(tool)))
 }
 
 // TestParameterDescriptions: a warning at each field without a description, nested fields
@@ -220,14 +214,10 @@ func TestParameterDescriptions(t *testing.T) {
 		"\thint: the model sees only the name: add a doc comment or a line comment to field Name; or turn the rule off with //tool:lint -parameter-description\n" +
 		"weather.go:6:6: warning: parameter \"nodes\" has no description\n" +
 		"\thint: the model sees only the name: add a doc comment or a line comment to field Nodes; or turn the rule off with //tool:lint -parameter-description\n"
-	if got := run(pkg(a, b)); got != want {
-		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
-	}
+	assert.Equal(t, want, run(pkg(a, b)))
 	var l diag.List
 	check.Run([]*model.Package{pkg(a, b)}, &l)
-	if l.Len() != 2 {
-		t.Errorf("recorded %d diagnostics, want 2 (one per field)", l.Len())
-	}
+	assert.Equal(t, 2, l.Len(), "one diagnostic per field")
 }
 
 // TestInternalSchemaError: a schema that fails the 2020-12 meta-schema is reported as
@@ -246,16 +236,10 @@ func TestInternalSchemaError(t *testing.T) {
 		"'[z-a]' is not valid regex",
 		"(please report)\n",
 	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("diagnostics do not contain %q:\n%s", want, got)
-		}
+		assert.Contains(t, got, want)
 	}
-	if strings.Contains(got, "example") {
-		t.Errorf("examples were checked against an invalid schema:\n%s", got)
-	}
-	if n := strings.Count(got, "\n"); n != 2 {
-		t.Errorf("want 2 single-line diagnostics, got %d lines:\n%s", n, got)
-	}
+	assert.NotContains(t, got, "example", "examples were checked against an invalid schema")
+	assert.Equal(t, 2, strings.Count(got, "\n"), "two single-line diagnostics:\n%s", got)
 }
 
 // TestLintRules: each authoring rule warns, and //tool:lint on the tool or the package turns
