@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -118,7 +119,7 @@ func (r *Registry) add(tools []Tool) error {
 	defer r.mu.Unlock()
 
 	var errs []error
-	seen := make(map[string]bool, len(tools))
+	seen := make(map[string]Tool, len(tools))
 	for i, t := range tools {
 		if err := checkTool(t, i); err != nil {
 			errs = append(errs, err)
@@ -128,15 +129,15 @@ func (r *Registry) add(tools []Tool) error {
 			errs = append(errs, err)
 			continue
 		}
-		if _, taken := r.tools[t.Name]; taken {
-			errs = append(errs, fmt.Errorf("tool %q: %w: already registered", t.Name, ErrDuplicateTool))
+		if e, taken := r.tools[t.Name]; taken {
+			errs = append(errs, fmt.Errorf("tool %q: %w: already registered%s", t.Name, ErrDuplicateTool, origins(e.tool, t)))
 			continue
 		}
-		if seen[t.Name] {
-			errs = append(errs, fmt.Errorf("tool %q: %w: given more than once", t.Name, ErrDuplicateTool))
+		if first, ok := seen[t.Name]; ok {
+			errs = append(errs, fmt.Errorf("tool %q: %w: given more than once%s", t.Name, ErrDuplicateTool, origins(first, t)))
 			continue
 		}
-		seen[t.Name] = true
+		seen[t.Name] = t
 	}
 	if len(errs) > 0 {
 		return &addError{errs: errs}
@@ -151,6 +152,16 @@ func (r *Registry) add(tools []Tool) error {
 		r.names = slices.Insert(r.names, i, t.Name)
 	}
 	return nil
+}
+
+// origins says where two tools of one name come from, when generated code said so: two
+// packages may each declare a tool of a name, and only the registry sees both.
+func origins(first, second Tool) string {
+	if first.Origin == "" && second.Origin == "" {
+		return ""
+	}
+	or := func(s string) string { return cmp.Or(s, "an unknown place") }
+	return fmt.Sprintf(" (first from %s, then from %s; rename one with //tool:name)", or(first.Origin), or(second.Origin))
 }
 
 // addError lists every tool Add refused, under one heading, so the caller sees all mistakes

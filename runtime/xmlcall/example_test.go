@@ -32,7 +32,7 @@ func ExampleInstructions() {
 	// <detail>Use it when the user asks about the weather, temperature or forecast of a named city.</detail>
 	// <parameter name="city" type="string" required="true">City name, e.g. Beijing, Tokyo.</parameter>
 	// <parameter name="unit" type="string" required="false" default="celsius">Temperature unit. Values: "celsius" (degrees Celsius), "fahrenheit" (degrees Fahrenheit).</parameter>
-	// <parameter name="days" type="integer" required="false">Days of forecast to include.</parameter>
+	// <parameter name="days" type="integer" required="false" default="0">Days of forecast to include.</parameter>
 	// <example scenario="Weather in Tokyo" expected="Current weather for Tokyo in celsius">
 	// <tool_call name="get_weather">
 	// <parameter name="city">Tokyo</parameter>
