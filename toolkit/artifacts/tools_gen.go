@@ -17,6 +17,14 @@ import (
 // A compile error here means a handler changed since toolgen ran: run go generate.
 const _ = decode.SupportsGeneratedV1
 
+// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
+var _ = toolgenHandlerChangedRunGoGenerate((*Toolkit).CreateArtifact, (*Toolkit).ReadArtifact, (*Toolkit).RewriteArtifact, (*Toolkit).UpdateArtifact)
+
+// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
+func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, CreateArgs) (string, error), func(*Toolkit, context.Context, ReadArgs) (string, error), func(*Toolkit, context.Context, RewriteArgs) (string, error), func(*Toolkit, context.Context, UpdateArgs) (string, error)) bool {
+	return true
+}
+
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
 	return []runtime.Tool{{
@@ -26,6 +34,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID names the artifact, like a file name, e.g. report.md.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the artifact's text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
 		Name:        "create_artifact",
 		NewCall:     toolgenNewToolkitCreateArtifact(r),
+		Origin:      "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).CreateArtifact",
 		Permission:  runtime.PermissionAuto,
 		Related:     []runtime.Related{{Name: "update_artifact"}},
 		Sequential:  true,
@@ -60,6 +69,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 or left out reads the latest.","type":"integer","minimum":0}},"required":["id"],"additionalProperties":false}`),
 		Name:        "read_artifact",
 		NewCall:     toolgenNewToolkitReadArtifact(r),
+		Origin:      "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).ReadArtifact",
 		Permission:  runtime.PermissionAuto,
 		Timeout:     10 * time.Second,
 		Variants: map[string]runtime.Variant{
@@ -87,6 +97,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the whole new text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
 		Name:        "rewrite_artifact",
 		NewCall:     toolgenNewToolkitRewriteArtifact(r),
+		Origin:      "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).RewriteArtifact",
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     10 * time.Second,
@@ -114,6 +125,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"old_text":{"description":"OldText is the passage to replace, quoted from the latest version with enough context to match one place only.","type":"string","minLength":1},"new_text":{"description":"NewText replaces it; empty deletes the passage.","type":"string"}},"required":["id","old_text","new_text"],"additionalProperties":false}`),
 		Name:        "update_artifact",
 		NewCall:     toolgenNewToolkitUpdateArtifact(r),
+		Origin:      "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).UpdateArtifact",
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     10 * time.Second,
@@ -189,9 +201,6 @@ func toolgenNewToolkitCreateArtifact(r *Toolkit) func() runtime.UnboundCall {
 	}
 }
 
-// A compile error here means the signature of CreateArtifact changed: run go generate.
-var _ func(*Toolkit, context.Context, CreateArgs) (string, error) = (*Toolkit).CreateArtifact
-
 // toolgenCallToolkitReadArtifact is a call of read_artifact whose arguments passed validation.
 type toolgenCallToolkitReadArtifact struct {
 	recv *Toolkit
@@ -242,9 +251,6 @@ func toolgenNewToolkitReadArtifact(r *Toolkit) func() runtime.UnboundCall {
 		return &toolgenFramedToolkitReadArtifact{toolgenCallToolkitReadArtifact: toolgenCallToolkitReadArtifact{recv: r}}
 	}
 }
-
-// A compile error here means the signature of ReadArtifact changed: run go generate.
-var _ func(*Toolkit, context.Context, ReadArgs) (string, error) = (*Toolkit).ReadArtifact
 
 // toolgenCallToolkitRewriteArtifact is a call of rewrite_artifact whose arguments passed validation.
 type toolgenCallToolkitRewriteArtifact struct {
@@ -297,9 +303,6 @@ func toolgenNewToolkitRewriteArtifact(r *Toolkit) func() runtime.UnboundCall {
 	}
 }
 
-// A compile error here means the signature of RewriteArtifact changed: run go generate.
-var _ func(*Toolkit, context.Context, RewriteArgs) (string, error) = (*Toolkit).RewriteArtifact
-
 // toolgenCallToolkitUpdateArtifact is a call of update_artifact whose arguments passed validation.
 type toolgenCallToolkitUpdateArtifact struct {
 	recv *Toolkit
@@ -350,9 +353,6 @@ func toolgenNewToolkitUpdateArtifact(r *Toolkit) func() runtime.UnboundCall {
 		return &toolgenFramedToolkitUpdateArtifact{toolgenCallToolkitUpdateArtifact: toolgenCallToolkitUpdateArtifact{recv: r}}
 	}
 }
-
-// A compile error here means the signature of UpdateArtifact changed: run go generate.
-var _ func(*Toolkit, context.Context, UpdateArgs) (string, error) = (*Toolkit).UpdateArtifact
 
 // toolgenDecodeArgsCreateArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsCreateArgs(data []byte, v *CreateArgs) error {

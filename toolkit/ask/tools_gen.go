@@ -15,6 +15,14 @@ import (
 // A compile error here means a handler changed since toolgen ran: run go generate.
 const _ = decode.SupportsGeneratedV1
 
+// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
+var _ = toolgenHandlerChangedRunGoGenerate((*Toolkit).AskUser, (*Toolkit).HumanInput)
+
+// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
+func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, AskArgs) (runtime.Result, error), func(*Toolkit, context.Context, AskArgs) (runtime.Result, error)) bool {
+	return true
+}
+
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
 	return []runtime.Tool{{
@@ -29,6 +37,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question.","type":"string","minLength":1,"maxLength":2000},"options":{"description":"Options the user picks from; leave it out for a free-form answer.","type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":200}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean"}},"required":["question"],"additionalProperties":false}`),
 		Name:        "ask_user",
 		NewCall:     toolgenNewToolkitAskUser(r),
+		Origin:      "github.com/toolgen-go/toolgen/toolkit/ask.(*Toolkit).AskUser",
 		Permission:  runtime.PermissionAuto,
 		Timeout:     1 * time.Hour,
 		Variants: map[string]runtime.Variant{
@@ -61,6 +70,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question.","type":"string","minLength":1,"maxLength":2000},"options":{"description":"Options the user picks from; leave it out for a free-form answer.","type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":200}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean"}},"required":["question"],"additionalProperties":false}`),
 		Name:        "human_input",
 		NewCall:     toolgenNewToolkitHumanInput(r),
+		Origin:      "github.com/toolgen-go/toolgen/toolkit/ask.(*Toolkit).HumanInput",
 		Permission:  runtime.PermissionAuto,
 		Timeout:     1 * time.Hour,
 		Variants: map[string]runtime.Variant{
@@ -139,9 +149,6 @@ func toolgenNewToolkitAskUser(r *Toolkit) func() runtime.UnboundCall {
 	}
 }
 
-// A compile error here means the signature of AskUser changed: run go generate.
-var _ func(*Toolkit, context.Context, AskArgs) (runtime.Result, error) = (*Toolkit).AskUser
-
 // toolgenCallToolkitHumanInput is a call of human_input whose arguments passed validation.
 type toolgenCallToolkitHumanInput struct {
 	recv *Toolkit
@@ -192,9 +199,6 @@ func toolgenNewToolkitHumanInput(r *Toolkit) func() runtime.UnboundCall {
 		return &toolgenFramedToolkitHumanInput{toolgenCallToolkitHumanInput: toolgenCallToolkitHumanInput{recv: r}}
 	}
 }
-
-// A compile error here means the signature of HumanInput changed: run go generate.
-var _ func(*Toolkit, context.Context, AskArgs) (runtime.Result, error) = (*Toolkit).HumanInput
 
 // toolgenDecodeArgsAskArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsAskArgs(data []byte, v *AskArgs) error {

@@ -15,6 +15,14 @@ import (
 // A compile error here means a handler changed since toolgen ran: run go generate.
 const _ = decode.SupportsGeneratedV1
 
+// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
+var _ = toolgenHandlerChangedRunGoGenerate(CompactConversation)
+
+// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
+func toolgenHandlerChangedRunGoGenerate(func(context.Context, CompactArgs) (runtime.Result, error)) bool {
+	return true
+}
+
 // Tools returns the tools of package compact, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
 	return []runtime.Tool{{
@@ -26,6 +34,7 @@ func Tools() []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\".","type":"string","maxLength":2000}},"additionalProperties":false}`),
 		Name:        "compact_conversation",
 		NewCall:     toolgenNewCompactConversation,
+		Origin:      "github.com/toolgen-go/toolgen/toolkit/compact.CompactConversation",
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     5 * time.Second,
@@ -96,9 +105,6 @@ func toolgenBindCompactConversation(ctx context.Context, data []byte) (runtime.B
 func toolgenNewCompactConversation() runtime.UnboundCall {
 	return &toolgenFramedCompactConversation{}
 }
-
-// A compile error here means the signature of CompactConversation changed: run go generate.
-var _ func(context.Context, CompactArgs) (runtime.Result, error) = CompactConversation
 
 // toolgenDecodeArgsCompactArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsCompactArgs(data []byte, v *CompactArgs) error {

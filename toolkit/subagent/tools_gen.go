@@ -15,6 +15,14 @@ import (
 // A compile error here means a handler changed since toolgen ran: run go generate.
 const _ = decode.SupportsGeneratedV1
 
+// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
+var _ = toolgenHandlerChangedRunGoGenerate((*Toolkit).CallSubagent, (*Toolkit).Task)
+
+// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
+func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, TaskArgs) (runtime.Result, error), func(*Toolkit, context.Context, TaskArgs) (runtime.Result, error)) bool {
+	return true
+}
+
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
 	return []runtime.Tool{{
@@ -24,6 +32,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","minLength":1,"maxLength":200},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation.","type":"string","minLength":1,"maxLength":20000},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["description","prompt","agent"],"additionalProperties":false}`),
 		Name:        "call_subagent",
 		NewCall:     toolgenNewToolkitCallSubagent(r),
+		Origin:      "github.com/toolgen-go/toolgen/toolkit/subagent.(*Toolkit).CallSubagent",
 		Permission:  runtime.PermissionAuto,
 		Timeout:     30 * time.Minute,
 		Variants: map[string]runtime.Variant{
@@ -55,6 +64,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","minLength":1,"maxLength":200},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation.","type":"string","minLength":1,"maxLength":20000},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["description","prompt","agent"],"additionalProperties":false}`),
 		Name:        "task",
 		NewCall:     toolgenNewToolkitTask(r),
+		Origin:      "github.com/toolgen-go/toolgen/toolkit/subagent.(*Toolkit).Task",
 		Permission:  runtime.PermissionAuto,
 		Timeout:     30 * time.Minute,
 		Variants: map[string]runtime.Variant{
@@ -129,9 +139,6 @@ func toolgenNewToolkitCallSubagent(r *Toolkit) func() runtime.UnboundCall {
 	}
 }
 
-// A compile error here means the signature of CallSubagent changed: run go generate.
-var _ func(*Toolkit, context.Context, TaskArgs) (runtime.Result, error) = (*Toolkit).CallSubagent
-
 // toolgenCallToolkitTask is a call of task whose arguments passed validation.
 type toolgenCallToolkitTask struct {
 	recv *Toolkit
@@ -182,9 +189,6 @@ func toolgenNewToolkitTask(r *Toolkit) func() runtime.UnboundCall {
 		return &toolgenFramedToolkitTask{toolgenCallToolkitTask: toolgenCallToolkitTask{recv: r}}
 	}
 }
-
-// A compile error here means the signature of Task changed: run go generate.
-var _ func(*Toolkit, context.Context, TaskArgs) (runtime.Result, error) = (*Toolkit).Task
 
 // toolgenDecodeArgsTaskArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsTaskArgs(data []byte, v *TaskArgs) error {

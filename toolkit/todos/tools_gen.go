@@ -16,6 +16,14 @@ import (
 // A compile error here means a handler changed since toolgen ran: run go generate.
 const _ = decode.SupportsGeneratedV1
 
+// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
+var _ = toolgenHandlerChangedRunGoGenerate((*Toolkit).TodoAdd, (*Toolkit).TodoList, (*Toolkit).TodoUpdate, (*Toolkit).WriteTodos)
+
+// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
+func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, TodoAddArgs) (runtime.Result, error), func(*Toolkit, context.Context) (string, error), func(*Toolkit, context.Context, TodoUpdateArgs) (runtime.Result, error), func(*Toolkit, context.Context, WriteTodosArgs) (runtime.Result, error)) bool {
+	return true
+}
+
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
 	return []runtime.Tool{{
@@ -25,6 +33,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"id":{"description":"ID of the new item; by default the next free number.","type":"string","maxLength":64},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending"}},"required":["content"],"additionalProperties":false}`),
 		Name:        "todo_add",
 		NewCall:     toolgenNewToolkitTodoAdd(r),
+		Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).TodoAdd",
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     5 * time.Second,
@@ -57,6 +66,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 		Name:        "todo_list",
 		NewCall:     toolgenNewToolkitTodoList(r),
+		Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).TodoList",
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     5 * time.Second,
@@ -84,6 +94,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the item to change.","type":"string","minLength":1,"maxLength":64},"status":{"description":"Status is the item's new status; omit it to keep the status. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]},"content":{"description":"Content is the item's new text; omit it to keep the text.","type":"string","maxLength":1000}},"required":["id"],"additionalProperties":false}`),
 		Name:        "todo_update",
 		NewCall:     toolgenNewToolkitTodoUpdate(r),
+		Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).TodoUpdate",
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     5 * time.Second,
@@ -118,6 +129,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"todos":{"description":"Todos is the whole new list, in the order to work on it; it replaces the old one.","type":"array","maxItems":1000,"items":{"description":"Todo is one item of the list.","type":"object","properties":{"id":{"description":"ID identifies the item in todo_update, e.g. \"1\" or \"write-tests\".","type":"string","minLength":1,"maxLength":64},"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"status":{"description":"Status of the item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]}},"required":["id","content","status"],"additionalProperties":false}}},"required":["todos"],"additionalProperties":false}`),
 		Name:        "write_todos",
 		NewCall:     toolgenNewToolkitWriteTodos(r),
+		Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).WriteTodos",
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     5 * time.Second,
@@ -193,9 +205,6 @@ func toolgenNewToolkitTodoAdd(r *Toolkit) func() runtime.UnboundCall {
 	}
 }
 
-// A compile error here means the signature of TodoAdd changed: run go generate.
-var _ func(*Toolkit, context.Context, TodoAddArgs) (runtime.Result, error) = (*Toolkit).TodoAdd
-
 // toolgenCallToolkitTodoList is a call of todo_list whose arguments passed validation.
 type toolgenCallToolkitTodoList struct {
 	recv *Toolkit
@@ -245,9 +254,6 @@ func toolgenNewToolkitTodoList(r *Toolkit) func() runtime.UnboundCall {
 		return &toolgenFramedToolkitTodoList{toolgenCallToolkitTodoList: toolgenCallToolkitTodoList{recv: r}}
 	}
 }
-
-// A compile error here means the signature of TodoList changed: run go generate.
-var _ func(*Toolkit, context.Context) (string, error) = (*Toolkit).TodoList
 
 // toolgenCallToolkitTodoUpdate is a call of todo_update whose arguments passed validation.
 type toolgenCallToolkitTodoUpdate struct {
@@ -300,9 +306,6 @@ func toolgenNewToolkitTodoUpdate(r *Toolkit) func() runtime.UnboundCall {
 	}
 }
 
-// A compile error here means the signature of TodoUpdate changed: run go generate.
-var _ func(*Toolkit, context.Context, TodoUpdateArgs) (runtime.Result, error) = (*Toolkit).TodoUpdate
-
 // toolgenCallToolkitWriteTodos is a call of write_todos whose arguments passed validation.
 type toolgenCallToolkitWriteTodos struct {
 	recv *Toolkit
@@ -353,9 +356,6 @@ func toolgenNewToolkitWriteTodos(r *Toolkit) func() runtime.UnboundCall {
 		return &toolgenFramedToolkitWriteTodos{toolgenCallToolkitWriteTodos: toolgenCallToolkitWriteTodos{recv: r}}
 	}
 }
-
-// A compile error here means the signature of WriteTodos changed: run go generate.
-var _ func(*Toolkit, context.Context, WriteTodosArgs) (runtime.Result, error) = (*Toolkit).WriteTodos
 
 // toolgenDecodeArgsTodoAddArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsTodoAddArgs(data []byte, v *TodoAddArgs) error {

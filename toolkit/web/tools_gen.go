@@ -18,6 +18,14 @@ import (
 // A compile error here means a handler changed since toolgen ran: run go generate.
 const _ = decode.SupportsGeneratedV1
 
+// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
+var _ = toolgenHandlerChangedRunGoGenerate((*Toolkit).WebFetch, (*Toolkit).WebSearch)
+
+// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
+func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, FetchArgs) (string, error), func(*Toolkit, context.Context, SearchArgs) (SearchResults, error)) bool {
+	return true
+}
+
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
 	return []runtime.Tool{{
@@ -33,6 +41,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		MaxResult:   int64(32768),
 		Name:        "web_fetch",
 		NewCall:     toolgenNewToolkitWebFetch(r),
+		Origin:      "github.com/toolgen-go/toolgen/toolkit/web.(*Toolkit).WebFetch",
 		Permission:  runtime.PermissionAuto,
 		Timeout:     1 * time.Minute,
 		Variants: map[string]runtime.Variant{
@@ -69,6 +78,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"query":{"description":"Query to search for, as typed into a search engine.","type":"string","minLength":1,"maxLength":500},"num":{"description":"Num is how many results to return.","type":"integer","minimum":1,"maximum":20,"default":5}},"required":["query"],"additionalProperties":false}`),
 		Name:         "web_search",
 		NewCall:      toolgenNewToolkitWebSearch(r),
+		Origin:       "github.com/toolgen-go/toolgen/toolkit/web.(*Toolkit).WebSearch",
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"results":{"type":["array","null"],"items":{"description":"SearchResult is one result of a web search.","type":"object","properties":{"title":{"description":"Title of the page.","type":"string"},"url":{"description":"URL of the page.","type":"string"},"snippet":{"description":"Snippet is the search engine's excerpt of the page.","type":"string"}},"required":["title","url","snippet"],"additionalProperties":false}}},"required":["results"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
 		Timeout:      30 * time.Second,
@@ -145,9 +155,6 @@ func toolgenNewToolkitWebFetch(r *Toolkit) func() runtime.UnboundCall {
 	}
 }
 
-// A compile error here means the signature of WebFetch changed: run go generate.
-var _ func(*Toolkit, context.Context, FetchArgs) (string, error) = (*Toolkit).WebFetch
-
 // toolgenCallToolkitWebSearch is a call of web_search whose arguments passed validation.
 type toolgenCallToolkitWebSearch struct {
 	recv *Toolkit
@@ -200,9 +207,6 @@ func toolgenNewToolkitWebSearch(r *Toolkit) func() runtime.UnboundCall {
 		return &toolgenFramedToolkitWebSearch{toolgenCallToolkitWebSearch: toolgenCallToolkitWebSearch{recv: r}}
 	}
 }
-
-// A compile error here means the signature of WebSearch changed: run go generate.
-var _ func(*Toolkit, context.Context, SearchArgs) (SearchResults, error) = (*Toolkit).WebSearch
 
 // toolgenDecodeArgsFetchArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsFetchArgs(data []byte, v *FetchArgs) error {

@@ -16,6 +16,14 @@ import (
 // A compile error here means a handler changed since toolgen ran: run go generate.
 const _ = decode.SupportsGeneratedV1
 
+// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
+var _ = toolgenHandlerChangedRunGoGenerate(ListDir, ReadFile, WriteFile)
+
+// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
+func toolgenHandlerChangedRunGoGenerate(func(context.Context, ListDirArgs) (Listing, error), func(context.Context, ReadFileArgs) (string, error), func(context.Context, WriteFileArgs) (string, error)) bool {
+	return true
+}
+
 // Tools returns the tools of package files, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
 	return []runtime.Tool{{
@@ -29,6 +37,7 @@ func Tools() []runtime.Tool {
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the directory, relative to the sandbox root; \".\" is the root itself.","type":"string","maxLength":1024,"default":"."}},"additionalProperties":false}`),
 		Name:         "list_dir",
 		NewCall:      toolgenNewListDir,
+		Origin:       "github.com/toolgen-go/toolgen/examples/files/files.ListDir",
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"entries":{"description":"Entries of the directory, sorted by name.","type":["array","null"],"items":{"description":"Entry is one file or directory.","type":"object","properties":{"name":{"description":"Name of the entry.","type":"string"},"dir":{"description":"Dir is true for a directory.","type":"boolean"},"size":{"description":"Size in bytes, for a file.","type":"integer"}},"required":["name","dir","size"],"additionalProperties":false}}},"required":["entries"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
 		Timeout:      5 * time.Second,
@@ -63,6 +72,7 @@ func Tools() []runtime.Tool {
 		MaxResult:   int64(8192),
 		Name:        "read_file",
 		NewCall:     toolgenNewReadFile,
+		Origin:      "github.com/toolgen-go/toolgen/examples/files/files.ReadFile",
 		Permission:  runtime.PermissionAuto,
 		Timeout:     5 * time.Second,
 		Variants: map[string]runtime.Variant{
@@ -92,6 +102,7 @@ func Tools() []runtime.Tool {
 		InputSchema:   json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the sandbox root; missing directories are created.","type":"string","minLength":1,"maxLength":1024},"content":{"description":"Content replaces the file's content.","type":"string","maxLength":100000}},"required":["path","content"],"additionalProperties":false}`),
 		Name:          "write_file",
 		NewCall:       toolgenNewWriteFile,
+		Origin:        "github.com/toolgen-go/toolgen/examples/files/files.WriteFile",
 		Permission:    runtime.PermissionConfirm,
 		Risk:          runtime.Risk("medium"),
 		Sequential:    true,
@@ -165,9 +176,6 @@ func toolgenNewListDir() runtime.UnboundCall {
 	return &toolgenFramedListDir{}
 }
 
-// A compile error here means the signature of ListDir changed: run go generate.
-var _ func(context.Context, ListDirArgs) (Listing, error) = ListDir
-
 // toolgenCallReadFile is a call of read_file whose arguments passed validation.
 type toolgenCallReadFile struct {
 	args ReadFileArgs
@@ -214,9 +222,6 @@ func toolgenNewReadFile() runtime.UnboundCall {
 	return &toolgenFramedReadFile{}
 }
 
-// A compile error here means the signature of ReadFile changed: run go generate.
-var _ func(context.Context, ReadFileArgs) (string, error) = ReadFile
-
 // toolgenCallWriteFile is a call of write_file whose arguments passed validation.
 type toolgenCallWriteFile struct {
 	args WriteFileArgs
@@ -262,9 +267,6 @@ func toolgenBindWriteFile(ctx context.Context, data []byte) (runtime.BoundCall, 
 func toolgenNewWriteFile() runtime.UnboundCall {
 	return &toolgenFramedWriteFile{}
 }
-
-// A compile error here means the signature of WriteFile changed: run go generate.
-var _ func(context.Context, WriteFileArgs) (string, error) = WriteFile
 
 // toolgenDecodeArgsListDirArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsListDirArgs(data []byte, v *ListDirArgs) error {
