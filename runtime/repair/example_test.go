@@ -40,7 +40,7 @@ func ExampleAnnotate() {
 	// ```json
 	// {
 	//   "citty": "Tokyo", // ❌ unknown property, did you mean "city"?
-	//   "days": 9, // ❌ must be at most 7, got 9 (schema: {"maximum":7,"minimum":0,"type":"integer"})
+	//   "days": 9, // ❌ must be at most 7, got 9 (schema: {"default":0,"maximum":7,"minimum":0,"type":"integer"})
 	//   "city": undefined // ❌ required property is missing (schema: {"minLength":1,"type":"string"})
 	// }
 	// ```

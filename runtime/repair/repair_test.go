@@ -176,7 +176,7 @@ func TestAnnotate(t *testing.T) {
 	want := "invalid arguments for get_weather; your arguments, each problem marked with ❌:\n```json\n{\n" +
 		`  "citty": "Tokyo", // ❌ unknown property, did you mean "city"?` + "\n" +
 		`  "unit": "kelvin", // ❌ must be one of "celsius", "fahrenheit", got "kelvin" (schema: {"default":"celsius","enum":["celsius","fahrenheit"],"type":"string"})` + "\n" +
-		`  "days": 9, // ❌ must be at most 7, got 9 (schema: {"maximum":7,"minimum":0,"type":"integer"})` + "\n" +
+		`  "days": 9, // ❌ must be at most 7, got 9 (schema: {"default":0,"maximum":7,"minimum":0,"type":"integer"})` + "\n" +
 		`  "city": undefined // ❌ required property is missing (schema: {"minLength":1,"type":"string"})` + "\n" +
 		"}\n```\nCorrect the arguments and call get_weather again."
 	assert.Equal(t, want, res.Text)
@@ -261,7 +261,7 @@ func TestAnnotateAfterRepair(t *testing.T) {
 	res := reg.Invoke(context.Background(), runtime.Call{Name: "get_weather", Args: []byte(`{"citty":"Tokyo","days":"9"}`)})
 	require.True(t, res.IsError)
 	assert.Contains(t, res.Text, "```json\n{\n")
-	assert.Contains(t, res.Text, `  "days": "9", // ❌ a number was sent as the string "9"; write 9 without quotes; must be at most 7, got 9 (schema: {"maximum":7,"minimum":0,"type":"integer"})`)
+	assert.Contains(t, res.Text, `  "days": "9", // ❌ a number was sent as the string "9"; write 9 without quotes; must be at most 7, got 9 (schema: {"default":0,"maximum":7,"minimum":0,"type":"integer"})`)
 	assert.Contains(t, res.Text, `  "citty": "Tokyo", // ❌ unknown property, did you mean "city"?`)
 	assert.Contains(t, res.Text, `"city": undefined // ❌ required property is missing`)
 	assert.Empty(t, repairsOf(res), "nothing ran, so nothing was repaired")

@@ -136,6 +136,7 @@ func ExampleInstructionsMarkdown() {
 	// - unit: string (optional) - Temperature unit. Values: "celsius" (degrees Celsius), "fahrenheit" (degrees Fahrenheit).
 	//   Default: celsius
 	// - days: integer (optional) - Days of forecast to include.
+	//   Default: 0
 	// Example:
 	// <tool_call>
 	//   <name>get_weather</name>

@@ -367,7 +367,7 @@ func TestConversionFailuresGetTheRegistrysFeedback(t *testing.T) {
 	assert.Equal(t, runtime.KindInvalidInput, res.Kind)
 	assert.Contains(t, res.Text, "invalid arguments for get_weather; your arguments, each problem marked with ❌:\n```json\n{\n")
 	assert.Contains(t, res.Text, `  "citty": "Oslo", // ❌ unknown property, did you mean "city"?`)
-	assert.Contains(t, res.Text, `  "days": "three", // ❌ must be an integer, got "three" (schema: {"maximum":7,"minimum":0,"type":"integer"})`)
+	assert.Contains(t, res.Text, `  "days": "three", // ❌ must be an integer, got "three" (schema: {"default":0,"maximum":7,"minimum":0,"type":"integer"})`)
 	assert.Contains(t, res.Text, `  "city": undefined // ❌ required property is missing`)
 }
 

@@ -14,6 +14,14 @@ import (
 // A compile error here means a handler changed since toolgen ran: run go generate.
 const _ = decode.SupportsGeneratedV1
 
+// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
+var _ = toolgenHandlerChangedRunGoGenerate(Deploy)
+
+// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
+func toolgenHandlerChangedRunGoGenerate(func(context.Context, DeployArgs) (string, error)) bool {
+	return true
+}
+
 // Tools returns the tools of package deploy, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
 	return []runtime.Tool{{
@@ -24,6 +32,7 @@ func Tools() []runtime.Tool {
 		Name:          "deploy",
 		NewCall:       toolgenNewDeploy,
 		NoTimeout:     true,
+		Origin:        "github.com/toolgen-go/toolgen/runtime/internal/deploy.Deploy",
 		Permission:    runtime.PermissionConfirm,
 		Risk:          runtime.Risk("high"),
 		Variants: map[string]runtime.Variant{
@@ -92,9 +101,6 @@ func toolgenBindDeploy(ctx context.Context, data []byte) (runtime.BoundCall, err
 func toolgenNewDeploy() runtime.UnboundCall {
 	return &toolgenFramedDeploy{}
 }
-
-// A compile error here means the signature of Deploy changed: run go generate.
-var _ func(context.Context, DeployArgs) (string, error) = Deploy
 
 // toolgenDecodeArgsDeployArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsDeployArgs(data []byte, v *DeployArgs) error {
