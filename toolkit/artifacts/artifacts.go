@@ -126,8 +126,8 @@ func (k *Toolkit) CreateArtifact(ctx context.Context, args CreateArgs) (string, 
 type ReadArgs struct {
 	// ID of the artifact.
 	ID string `json:"id" tool:"pattern='^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'"`
-	// Version to read; 0 or left out reads the latest.
-	Version int `json:"version,omitempty" tool:"minimum=0"`
+	// Version to read; 0 reads the latest.
+	Version int `json:"version,omitempty" tool:"default=0,minimum=0"`
 }
 
 // ReadArtifact reads an artifact: its latest version, or an older one.

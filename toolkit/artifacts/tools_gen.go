@@ -66,27 +66,28 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			Idempotent: true,
 			ReadOnly:   true,
 		},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 or left out reads the latest.","type":"integer","minimum":0}},"required":["id"],"additionalProperties":false}`),
+		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 reads the latest.","type":"integer","minimum":0,"default":0}},"required":["id"],"additionalProperties":false}`),
 		Name:        "read_artifact",
 		NewCall:     toolgenNewToolkitReadArtifact(r),
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).ReadArtifact",
 		Permission:  runtime.PermissionAuto,
 		Timeout:     10 * time.Second,
 		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 or left out reads the latest.","type":"integer","minimum":0}},"required":["id"],"additionalProperties":false}`)},
+			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 reads the latest.","type":"integer","minimum":0,"default":0}},"required":["id"],"additionalProperties":false}`)},
 			runtime.VariantAnthropicStrict: {
 				Moved:  []string{"/properties/version/minimum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 or left out reads the latest. (≥ 0)","type":"integer"}},"required":["id"],"additionalProperties":false}`),
+				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 reads the latest. (≥ 0)","type":"integer","default":0}},"required":["id"],"additionalProperties":false}`),
 				Strict: true,
 			},
 			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/id/pattern"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact. (pattern: ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$)","type":"string"},"version":{"description":"Version to read; 0 or left out reads the latest.","type":"integer","minimum":0}},"required":["id"],"additionalProperties":false}`),
+				Moved:  []string{"/properties/id/pattern", "/properties/version/default"},
+				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact. (pattern: ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$)","type":"string"},"version":{"description":"Version to read; 0 reads the latest. (default: 0)","type":"integer","minimum":0}},"required":["id"],"additionalProperties":false}`),
 			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 or left out reads the latest.","type":"integer","minimum":0}},"required":["id"],"propertyOrdering":["id","version"]}`)},
+			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 reads the latest.","type":"integer","minimum":0,"default":0}},"required":["id"],"propertyOrdering":["id","version"]}`)},
 			runtime.VariantOpenAI: {
+				Moved:           []string{"/properties/version/default"},
 				NullMeansAbsent: []string{"/version"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 or left out reads the latest.","type":["integer","null"],"minimum":0}},"required":["id","version"],"additionalProperties":false}`),
+				Schema:          json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 reads the latest. (default: 0)","type":["integer","null"],"minimum":0}},"required":["id","version"],"additionalProperties":false}`),
 				Strict:          true,
 			},
 		},
@@ -533,6 +534,9 @@ func toolgenDecodeReadArgs(d *decode.Decoder, p *decode.Path, v *ReadArgs, ps *d
 		}
 		if seen1[0]&(1<<0) == 0 {
 			ps.Missing(p, "id")
+		}
+		if seen1[0]&(1<<1) == 0 {
+			v.Version = int(0)
 		}
 	}
 	return nil

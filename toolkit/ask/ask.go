@@ -82,7 +82,7 @@ type AskArgs struct {
 	// Options the user picks from; leave it out for a free-form answer.
 	Options []string `json:"options,omitempty" tool:"maxItems=20,uniqueItems,minLength=1,maxLength=200"`
 	// MultiSelect lets the user pick several options.
-	MultiSelect bool `json:"multi_select,omitempty"`
+	MultiSelect bool `json:"multi_select,omitempty" tool:"default=false"`
 }
 
 // AskUser asks the user a question and returns their answer.

@@ -35,8 +35,9 @@ func (Request) EffectName() string { return "compact_request" }
 
 // CompactArgs are the arguments of compact_conversation.
 type CompactArgs struct {
-	// Focus says what the summary must keep, e.g. "the failing test and the files changed".
-	Focus string `json:"focus,omitempty" tool:"maxLength=2000"`
+	// Focus says what the summary must keep, e.g. "the failing test and the files changed";
+	// empty leaves it to the host.
+	Focus string `json:"focus,omitempty" tool:"default='',maxLength=2000"`
 }
 
 // CompactConversation asks for the conversation so far to be summarized, to free context.

@@ -31,7 +31,7 @@ func Tools() []runtime.Tool {
 		Detail:      "Call it when the conversation has grown long and older turns are no longer needed word for word. The host replaces them with a summary that keeps what focus names.",
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"focus":"the open bugs and the decisions made so far"}`)}},
 		Hints:       runtime.Hints{Idempotent: true},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\".","type":"string","maxLength":2000}},"additionalProperties":false}`),
+		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host.","type":"string","maxLength":2000,"default":""}},"additionalProperties":false}`),
 		Name:        "compact_conversation",
 		NewCall:     toolgenNewCompactConversation,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/compact.CompactConversation",
@@ -39,21 +39,21 @@ func Tools() []runtime.Tool {
 		Sequential:  true,
 		Timeout:     5 * time.Second,
 		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\".","type":"string","maxLength":2000}},"additionalProperties":false}`)},
+			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host.","type":"string","maxLength":2000,"default":""}},"additionalProperties":false}`)},
 			runtime.VariantAnthropicStrict: {
 				Moved:  []string{"/properties/focus/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\". (at most 2000 chars)","type":"string"}},"additionalProperties":false}`),
+				Schema: json.RawMessage(`{"type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host. (at most 2000 chars)","type":"string","default":""}},"additionalProperties":false}`),
 				Strict: true,
 			},
 			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/focus/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\". (at most 2000 chars)","type":"string"}},"additionalProperties":false}`),
+				Moved:  []string{"/properties/focus/maxLength", "/properties/focus/default"},
+				Schema: json.RawMessage(`{"type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host. (at most 2000 chars; default: \"\")","type":"string"}},"additionalProperties":false}`),
 			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\".","type":"string","maxLength":2000}}}`)},
+			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host.","type":"string","maxLength":2000,"default":""}}}`)},
 			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/focus/maxLength"},
+				Moved:           []string{"/properties/focus/maxLength", "/properties/focus/default"},
 				NullMeansAbsent: []string{"/focus"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\". (at most 2000 chars)","type":["string","null"]}},"additionalProperties":false,"required":["focus"]}`),
+				Schema:          json.RawMessage(`{"type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host. (at most 2000 chars; default: \"\")","type":["string","null"]}},"additionalProperties":false,"required":["focus"]}`),
 				Strict:          true,
 			},
 		},
@@ -162,6 +162,9 @@ func toolgenDecodeCompactArgs(d *decode.Decoder, p *decode.Path, v *CompactArgs,
 		}
 		if err := it1.Err(); err != nil {
 			return err
+		}
+		if seen1[0]&(1<<0) == 0 {
+			v.Focus = ""
 		}
 	}
 	return nil

@@ -111,8 +111,8 @@ func (k *Toolkit) WriteTodos(ctx context.Context, args WriteTodosArgs) (runtime.
 type TodoAddArgs struct {
 	// Content says what to do, in a short imperative sentence.
 	Content string `json:"content" tool:"minLength=1,maxLength=1000"`
-	// ID of the new item; by default the next free number.
-	ID string `json:"id,omitempty" tool:"maxLength=64"`
+	// ID of the new item; empty takes the next free number.
+	ID string `json:"id,omitempty" tool:"default='',maxLength=64"`
 	// Status of the new item.
 	Status Status `json:"status,omitempty" tool:"default=pending"`
 }
@@ -143,10 +143,10 @@ func (k *Toolkit) TodoAdd(ctx context.Context, args TodoAddArgs) (runtime.Result
 type TodoUpdateArgs struct {
 	// ID of the item to change.
 	ID string `json:"id" tool:"minLength=1,maxLength=64"`
-	// Status is the item's new status; omit it to keep the status.
-	Status Status `json:"status,omitempty"`
-	// Content is the item's new text; omit it to keep the text.
-	Content string `json:"content,omitempty" tool:"maxLength=1000"`
+	// Status is the item's new status; null or left out keeps it.
+	Status *Status `json:"status,omitempty"`
+	// Content is the item's new text; empty keeps it.
+	Content string `json:"content,omitempty" tool:"default='',maxLength=1000"`
 }
 
 // TodoUpdate changes the status or the text of one todo item.
@@ -164,8 +164,8 @@ func (k *Toolkit) TodoUpdate(ctx context.Context, args TodoUpdateArgs) (runtime.
 			return nil, runtime.ModelErrorf(runtime.KindNotFound, "no todo with id %q; the ids are: %s", args.ID, ids(list))
 		}
 		after = slices.Clone(list)
-		if args.Status != "" {
-			after[i].Status = args.Status
+		if args.Status != nil {
+			after[i].Status = *args.Status
 		}
 		if args.Content != "" {
 			after[i].Content = args.Content

@@ -30,7 +30,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Bind:        toolgenBindToolkitTodoAdd(r),
 		Description: "Adds one item at the end of the todo list.",
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"content":"Write the changelog"}`)}},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"id":{"description":"ID of the new item; by default the next free number.","type":"string","maxLength":64},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending"}},"required":["content"],"additionalProperties":false}`),
+		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"id":{"description":"ID of the new item; empty takes the next free number.","type":"string","maxLength":64,"default":""},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending"}},"required":["content"],"additionalProperties":false}`),
 		Name:        "todo_add",
 		NewCall:     toolgenNewToolkitTodoAdd(r),
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).TodoAdd",
@@ -38,21 +38,21 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Sequential:  true,
 		Timeout:     5 * time.Second,
 		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"id":{"description":"ID of the new item; by default the next free number.","type":"string","maxLength":64},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending"}},"required":["content"],"additionalProperties":false}`)},
+			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"id":{"description":"ID of the new item; empty takes the next free number.","type":"string","maxLength":64,"default":""},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending"}},"required":["content"],"additionalProperties":false}`)},
 			runtime.VariantAnthropicStrict: {
 				Moved:  []string{"/properties/content/minLength", "/properties/content/maxLength", "/properties/id/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence. (1–1000 chars)","type":"string"},"id":{"description":"ID of the new item; by default the next free number. (at most 64 chars)","type":"string"},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending"}},"required":["content"],"additionalProperties":false}`),
+				Schema: json.RawMessage(`{"type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence. (1–1000 chars)","type":"string"},"id":{"description":"ID of the new item; empty takes the next free number. (at most 64 chars)","type":"string","default":""},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending"}},"required":["content"],"additionalProperties":false}`),
 				Strict: true,
 			},
 			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/content/minLength", "/properties/content/maxLength", "/properties/id/maxLength", "/properties/status/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence. (1–1000 chars)","type":"string"},"id":{"description":"ID of the new item; by default the next free number. (at most 64 chars)","type":"string"},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done). (default: \"pending\")","type":"string","enum":["pending","in_progress","completed"]}},"required":["content"],"additionalProperties":false}`),
+				Moved:  []string{"/properties/content/minLength", "/properties/content/maxLength", "/properties/id/maxLength", "/properties/id/default", "/properties/status/default"},
+				Schema: json.RawMessage(`{"type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence. (1–1000 chars)","type":"string"},"id":{"description":"ID of the new item; empty takes the next free number. (at most 64 chars; default: \"\")","type":"string"},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done). (default: \"pending\")","type":"string","enum":["pending","in_progress","completed"]}},"required":["content"],"additionalProperties":false}`),
 			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"id":{"description":"ID of the new item; by default the next free number.","type":"string","maxLength":64},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending","format":"enum"}},"required":["content"],"propertyOrdering":["content","id","status"]}`)},
+			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"id":{"description":"ID of the new item; empty takes the next free number.","type":"string","maxLength":64,"default":""},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending","format":"enum"}},"required":["content"],"propertyOrdering":["content","id","status"]}`)},
 			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/content/minLength", "/properties/content/maxLength", "/properties/id/maxLength", "/properties/status/default"},
+				Moved:           []string{"/properties/content/minLength", "/properties/content/maxLength", "/properties/id/maxLength", "/properties/id/default", "/properties/status/default"},
 				NullMeansAbsent: []string{"/id", "/status"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence. (1–1000 chars)","type":"string"},"id":{"description":"ID of the new item; by default the next free number. (at most 64 chars)","type":["string","null"]},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done). (default: \"pending\")","type":["string","null"],"enum":["pending","in_progress","completed",null]}},"required":["content","id","status"],"additionalProperties":false}`),
+				Schema:          json.RawMessage(`{"type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence. (1–1000 chars)","type":"string"},"id":{"description":"ID of the new item; empty takes the next free number. (at most 64 chars; default: \"\")","type":["string","null"]},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done). (default: \"pending\")","type":["string","null"],"enum":["pending","in_progress","completed",null]}},"required":["content","id","status"],"additionalProperties":false}`),
 				Strict:          true,
 			},
 		},
@@ -91,7 +91,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			Scenario: "Finish an item",
 		}},
 		Hints:       runtime.Hints{Idempotent: true},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the item to change.","type":"string","minLength":1,"maxLength":64},"status":{"description":"Status is the item's new status; omit it to keep the status. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]},"content":{"description":"Content is the item's new text; omit it to keep the text.","type":"string","maxLength":1000}},"required":["id"],"additionalProperties":false}`),
+		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the item to change.","type":"string","minLength":1,"maxLength":64},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":["string","null"],"enum":["pending","in_progress","completed",null]},"content":{"description":"Content is the item's new text; empty keeps it.","type":"string","maxLength":1000,"default":""}},"required":["id"],"additionalProperties":false}`),
 		Name:        "todo_update",
 		NewCall:     toolgenNewToolkitTodoUpdate(r),
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).TodoUpdate",
@@ -99,21 +99,21 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Sequential:  true,
 		Timeout:     5 * time.Second,
 		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the item to change.","type":"string","minLength":1,"maxLength":64},"status":{"description":"Status is the item's new status; omit it to keep the status. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]},"content":{"description":"Content is the item's new text; omit it to keep the text.","type":"string","maxLength":1000}},"required":["id"],"additionalProperties":false}`)},
+			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the item to change.","type":"string","minLength":1,"maxLength":64},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":["string","null"],"enum":["pending","in_progress","completed",null]},"content":{"description":"Content is the item's new text; empty keeps it.","type":"string","maxLength":1000,"default":""}},"required":["id"],"additionalProperties":false}`)},
 			runtime.VariantAnthropicStrict: {
 				Moved:  []string{"/properties/id/minLength", "/properties/id/maxLength", "/properties/content/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the item to change. (1–64 chars)","type":"string"},"status":{"description":"Status is the item's new status; omit it to keep the status. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]},"content":{"description":"Content is the item's new text; omit it to keep the text. (at most 1000 chars)","type":"string"}},"required":["id"],"additionalProperties":false}`),
+				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the item to change. (1–64 chars)","type":"string"},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":["string","null"],"enum":["pending","in_progress","completed",null]},"content":{"description":"Content is the item's new text; empty keeps it. (at most 1000 chars)","type":"string","default":""}},"required":["id"],"additionalProperties":false}`),
 				Strict: true,
 			},
 			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/id/minLength", "/properties/id/maxLength", "/properties/content/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the item to change. (1–64 chars)","type":"string"},"status":{"description":"Status is the item's new status; omit it to keep the status. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]},"content":{"description":"Content is the item's new text; omit it to keep the text. (at most 1000 chars)","type":"string"}},"required":["id"],"additionalProperties":false}`),
+				Moved:  []string{"/properties/id/minLength", "/properties/id/maxLength", "/properties/content/maxLength", "/properties/content/default"},
+				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the item to change. (1–64 chars)","type":"string"},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","anyOf":[{"type":"string","enum":["pending","in_progress","completed"]},{"type":"null"}]},"content":{"description":"Content is the item's new text; empty keeps it. (at most 1000 chars; default: \"\")","type":"string"}},"required":["id"],"additionalProperties":false}`),
 			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the item to change.","type":"string","minLength":1,"maxLength":64},"status":{"description":"Status is the item's new status; omit it to keep the status. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"format":"enum"},"content":{"description":"Content is the item's new text; omit it to keep the text.","type":"string","maxLength":1000}},"required":["id"],"propertyOrdering":["id","status","content"]}`)},
+			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the item to change.","type":"string","minLength":1,"maxLength":64},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"format":"enum","nullable":true},"content":{"description":"Content is the item's new text; empty keeps it.","type":"string","maxLength":1000,"default":""}},"required":["id"],"propertyOrdering":["id","status","content"]}`)},
 			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/id/minLength", "/properties/id/maxLength", "/properties/content/maxLength"},
+				Moved:           []string{"/properties/id/minLength", "/properties/id/maxLength", "/properties/content/maxLength", "/properties/content/default"},
 				NullMeansAbsent: []string{"/status", "/content"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the item to change. (1–64 chars)","type":"string"},"status":{"description":"Status is the item's new status; omit it to keep the status. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":["string","null"],"enum":["pending","in_progress","completed",null]},"content":{"description":"Content is the item's new text; omit it to keep the text. (at most 1000 chars)","type":["string","null"]}},"required":["id","status","content"],"additionalProperties":false}`),
+				Schema:          json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the item to change. (1–64 chars)","type":"string"},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":["string","null"],"enum":["pending","in_progress","completed",null]},"content":{"description":"Content is the item's new text; empty keeps it. (at most 1000 chars; default: \"\")","type":["string","null"]}},"required":["id","status","content"],"additionalProperties":false}`),
 				Strict:          true,
 			},
 		},
@@ -596,6 +596,9 @@ func toolgenDecodeTodoAddArgs(d *decode.Decoder, p *decode.Path, v *TodoAddArgs,
 		if seen1[0]&(1<<0) == 0 {
 			ps.Missing(p, "content")
 		}
+		if seen1[0]&(1<<1) == 0 {
+			v.ID = ""
+		}
 		if seen1[0]&(1<<2) == 0 {
 			v.Status = Pending
 		}
@@ -649,18 +652,26 @@ func toolgenDecodeTodoUpdateArgs(d *decode.Decoder, p *decode.Path, v *TodoUpdat
 				}
 				seen1[0] |= 1 << 1
 				q4 := p.Key("status")
-				if b5, ok5, err := decode.ReadStringBytes(d, ps, &q4); err != nil {
-					return err
-				} else if ok5 {
-					switch string(b5) {
-					case "pending":
-						v.Status = Pending
-					case "in_progress":
-						v.Status = InProgress
-					case "completed":
-						v.Status = Completed
-					default:
-						ps.NotOneOf(&q4, "\"pending\", \"in_progress\", \"completed\"", strconv.Quote(string(b5)))
+				if d.Next() == decode.Null {
+					if err := d.Null(); err != nil {
+						return err
+					}
+					v.Status = nil
+				} else {
+					ptr5 := decode.Alloc(&v.Status)
+					if b6, ok6, err := decode.ReadStringBytes(d, ps, &q4); err != nil {
+						return err
+					} else if ok6 {
+						switch string(b6) {
+						case "pending":
+							(*ptr5) = Pending
+						case "in_progress":
+							(*ptr5) = InProgress
+						case "completed":
+							(*ptr5) = Completed
+						default:
+							ps.NotOneOf(&q4, "\"pending\", \"in_progress\", \"completed\"", strconv.Quote(string(b6)))
+						}
 					}
 				}
 			case "content":
@@ -671,17 +682,17 @@ func toolgenDecodeTodoUpdateArgs(d *decode.Decoder, p *decode.Path, v *TodoUpdat
 					continue
 				}
 				seen1[0] |= 1 << 2
-				q6 := p.Key("content")
-				if s7, ok7, err := decode.ReadString(d, ps, &q6); err != nil {
+				q7 := p.Key("content")
+				if s8, ok8, err := decode.ReadString(d, ps, &q7); err != nil {
 					return err
-				} else if ok7 {
-					if len(s7) > 1000 {
-						ns7 := decode.RuneCount(s7)
-						if ns7 > 1000 {
-							ps.Length(&q6, "at most", 1000, ns7)
+				} else if ok8 {
+					if len(s8) > 1000 {
+						ns8 := decode.RuneCount(s8)
+						if ns8 > 1000 {
+							ps.Length(&q7, "at most", 1000, ns8)
 						}
 					}
-					v.Content = s7
+					v.Content = s8
 				}
 			default:
 				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsTodoUpdateArgs); err != nil {
@@ -694,6 +705,9 @@ func toolgenDecodeTodoUpdateArgs(d *decode.Decoder, p *decode.Path, v *TodoUpdat
 		}
 		if seen1[0]&(1<<0) == 0 {
 			ps.Missing(p, "id")
+		}
+		if seen1[0]&(1<<2) == 0 {
+			v.Content = ""
 		}
 	}
 	return nil

@@ -37,7 +37,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			OpenWorld: true,
 			ReadOnly:  true,
 		},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"url":{"description":"URL of the page, http or https.","type":"string","format":"uri","maxLength":4096},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; by default the host's limit.","type":"integer","minimum":1}},"required":["url"],"additionalProperties":false}`),
+		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"url":{"description":"URL of the page, http or https.","type":"string","format":"uri","maxLength":4096},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit.","type":"integer","minimum":0,"default":0}},"required":["url"],"additionalProperties":false}`),
 		MaxResult:   int64(32768),
 		Name:        "web_fetch",
 		NewCall:     toolgenNewToolkitWebFetch(r),
@@ -45,24 +45,24 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Permission:  runtime.PermissionAuto,
 		Timeout:     1 * time.Minute,
 		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"url":{"description":"URL of the page, http or https.","type":"string","format":"uri","maxLength":4096},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; by default the host's limit.","type":"integer","minimum":1}},"required":["url"],"additionalProperties":false}`)},
+			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"url":{"description":"URL of the page, http or https.","type":"string","format":"uri","maxLength":4096},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit.","type":"integer","minimum":0,"default":0}},"required":["url"],"additionalProperties":false}`)},
 			runtime.VariantAnthropicStrict: {
 				Moved:  []string{"/properties/url/maxLength", "/properties/max_bytes/minimum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"url":{"description":"URL of the page, http or https. (at most 4096 chars)","type":"string","format":"uri"},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; by default the host's limit. (≥ 1)","type":"integer"}},"required":["url"],"additionalProperties":false}`),
+				Schema: json.RawMessage(`{"type":"object","properties":{"url":{"description":"URL of the page, http or https. (at most 4096 chars)","type":"string","format":"uri"},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit. (≥ 0)","type":"integer","default":0}},"required":["url"],"additionalProperties":false}`),
 				Strict: true,
 			},
 			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/url/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"url":{"description":"URL of the page, http or https. (at most 4096 chars)","type":"string","format":"uri"},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; by default the host's limit.","type":"integer","minimum":1}},"required":["url"],"additionalProperties":false}`),
+				Moved:  []string{"/properties/url/maxLength", "/properties/max_bytes/default"},
+				Schema: json.RawMessage(`{"type":"object","properties":{"url":{"description":"URL of the page, http or https. (at most 4096 chars)","type":"string","format":"uri"},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit. (default: 0)","type":"integer","minimum":0}},"required":["url"],"additionalProperties":false}`),
 			},
 			runtime.VariantGeminiParameters: {
 				Moved:  []string{"/properties/url/format"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"url":{"description":"URL of the page, http or https. (format: uri)","type":"string","maxLength":4096},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; by default the host's limit.","type":"integer","minimum":1}},"required":["url"],"propertyOrdering":["url","max_bytes"]}`),
+				Schema: json.RawMessage(`{"type":"object","properties":{"url":{"description":"URL of the page, http or https. (format: uri)","type":"string","maxLength":4096},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit.","type":"integer","minimum":0,"default":0}},"required":["url"],"propertyOrdering":["url","max_bytes"]}`),
 			},
 			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/url/format", "/properties/url/maxLength"},
+				Moved:           []string{"/properties/url/format", "/properties/url/maxLength", "/properties/max_bytes/default"},
 				NullMeansAbsent: []string{"/max_bytes"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"url":{"description":"URL of the page, http or https. (format: uri) (at most 4096 chars)","type":"string"},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; by default the host's limit.","type":["integer","null"],"minimum":1}},"required":["url","max_bytes"],"additionalProperties":false}`),
+				Schema:          json.RawMessage(`{"type":"object","properties":{"url":{"description":"URL of the page, http or https. (format: uri) (at most 4096 chars)","type":"string"},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit. (default: 0)","type":["integer","null"],"minimum":0}},"required":["url","max_bytes"],"additionalProperties":false}`),
 				Strict:          true,
 			},
 		},
@@ -285,8 +285,8 @@ func toolgenDecodeFetchArgs(d *decode.Decoder, p *decode.Path, v *FetchArgs, ps 
 				if n5, ok5, err := decode.ReadInt(d, ps, &q4, math.MinInt64, math.MaxInt64); err != nil {
 					return err
 				} else if ok5 {
-					if n5 < 1 {
-						ps.Bound(&q4, "at least", "1", strconv.FormatInt(n5, 10))
+					if n5 < 0 {
+						ps.Bound(&q4, "at least", "0", strconv.FormatInt(n5, 10))
 					}
 					v.MaxBytes = int64(n5)
 				}
@@ -301,6 +301,9 @@ func toolgenDecodeFetchArgs(d *decode.Decoder, p *decode.Path, v *FetchArgs, ps 
 		}
 		if seen1[0]&(1<<0) == 0 {
 			ps.Missing(p, "url")
+		}
+		if seen1[0]&(1<<1) == 0 {
+			v.MaxBytes = int64(0)
 		}
 	}
 	return nil

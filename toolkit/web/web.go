@@ -83,8 +83,8 @@ type Toolkit struct {
 type FetchArgs struct {
 	// URL of the page, http or https.
 	URL string `json:"url" tool:"format=uri,maxLength=4096"`
-	// MaxBytes is the most bytes of the page to read; by default the host's limit.
-	MaxBytes int64 `json:"max_bytes,omitempty" tool:"minimum=1"`
+	// MaxBytes is the most bytes of the page to read; 0 means the host's limit.
+	MaxBytes int64 `json:"max_bytes,omitempty" tool:"default=0,minimum=0"`
 }
 
 // WebFetch fetches a web page or PDF and returns its content as Markdown or text.
