@@ -1,0 +1,236 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"regexp"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/toolkit/sandbox"
+)
+
+// Limits of grep; the package doc states them.
+const (
+	maxGrepFileBytes = 16 << 20 // larger files are skipped, and counted
+	maxGrepLineBytes = 300      // longer lines are cut in the output
+)
+
+// GrepArgs are the arguments of grep.
+type GrepArgs struct {
+	// Pattern is a regular expression in RE2 syntax (as Go's regexp), matched against each
+	// line, e.g. func \w+Handler or TODO|FIXME.
+	Pattern string `json:"pattern" tool:"minLength=1,maxLength=1024"`
+	// Path of the file or directory to search, relative to the workspace root.
+	Path string `json:"path,omitempty" tool:"default=.,maxLength=4096"`
+	// Glob keeps only files matching it: a pattern without / is matched against file names
+	// (*.go, *.{ts,tsx}), one with / against paths relative to path.
+	Glob string `json:"glob,omitempty" tool:"maxLength=1024"`
+	// CaseInsensitive ignores the case of letters.
+	CaseInsensitive bool `json:"case_insensitive,omitempty"`
+	// Context is the number of lines shown before and after each matching line.
+	Context int `json:"context,omitempty" tool:"minimum=0,maximum=20"`
+	// MaxResults is the most matching lines shown; the rest are counted.
+	MaxResults int `json:"max_results,omitempty" tool:"default=100,minimum=1,maximum=1000"`
+}
+
+// Grep searches the workspace's files for lines matching an RE2 regular expression, shown as
+// file:line: text, files sorted, at most max_results. Skips binary files and .git.
+//
+// Context lines are shown as file-line- text, and groups are separated by --. The last line
+// counts the matching lines not shown. Files over 16 MiB are skipped and counted.
+//
+//tool:name grep
+//tool:hints readonly,idempotent
+//tool:maxresult 64KiB
+//tool:example "Find a function's callers" {"pattern":"ParseConfig\\(","glob":"*.go"}
+//tool:example "TODOs with context" {"pattern":"TODO","path":"src","context":2,"case_insensitive":true}
+func (w *Workspace) Grep(ctx context.Context, args GrepArgs) (string, error) {
+	sb, start, err := w.resolve(ctx, args.Path)
+	if err != nil {
+		return "", err
+	}
+	g, err := newGrep(args)
+	if err != nil {
+		return "", err
+	}
+	if err := g.search(ctx, sb, start); err != nil {
+		return "", fileError(args.Path, err)
+	}
+	return g.report(), nil
+}
+
+type grep struct {
+	args     GrepArgs
+	line     *regexp.Regexp // matched against one line
+	anyLine  *regexp.Regexp // the same in multi-line mode, to skip files with no match fast
+	glob     string
+	globPath bool // the glob has a "/": match it against the path, not the name
+	out      strings.Builder
+	shown    int
+	total    int
+	files    int
+	skipped  int // large files not searched
+	buf      []byte
+	root     string
+}
+
+func newGrep(args GrepArgs) (*grep, error) {
+	expr := args.Pattern
+	if args.CaseInsensitive {
+		expr = "(?i)" + expr
+	}
+	line, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, modelError(runtime.KindInvalidInput, err, "pattern %q is not a valid RE2 regular expression: %v", args.Pattern, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+	}
+	if args.Glob != "" && !doublestar.ValidatePattern(args.Glob) {
+		return nil, modelError(runtime.KindInvalidInput, nil, "glob %q is not a valid pattern: check its brackets and braces", args.Glob)
+	}
+	return &grep{
+		args:     args,
+		line:     line,
+		anyLine:  regexp.MustCompile("(?m:" + expr + ")"),
+		glob:     args.Glob,
+		globPath: strings.Contains(args.Glob, "/"),
+	}, nil
+}
+
+// search greps the file or the tree at start, in sorted order.
+func (g *grep) search(ctx context.Context, sb sandbox.Sandbox, start string) error {
+	g.root = start
+	return fs.WalkDir(sb, start, func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if name == start {
+				return err
+			}
+			return nil // unreadable below the start: skipped, as grep -s does
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" && name != start {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || name != start && !g.globMatches(name, d.Name()) {
+			return nil
+		}
+		g.file(sb, name)
+		return nil
+	})
+}
+
+func (g *grep) globMatches(name, base string) bool {
+	switch {
+	case g.glob == "":
+		return true
+	case g.globPath:
+		return doublestar.MatchUnvalidated(g.glob, relativeTo(g.root, name))
+	}
+	return doublestar.MatchUnvalidated(g.glob, base)
+}
+
+// file greps one file; files it cannot read are skipped silently, as grep -s does.
+func (g *grep) file(fsys fs.FS, name string) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return
+	}
+	if info.Size() > maxGrepFileBytes {
+		g.skipped++
+		return
+	}
+	data, err := readAll(f, info.Size(), &g.buf)
+	if err != nil || bytes.IndexByte(data[:min(len(data), binarySniff)], 0) >= 0 || !g.anyLine.Match(data) {
+		return
+	}
+	g.files++
+	var lines [][]byte
+	for l := range bytes.Lines(data) {
+		lines = append(lines, l)
+	}
+	lastShown := -1 // index of the last line written, for context and separators
+	for i, l := range lines {
+		if !g.line.Match(bytes.TrimRight(l, "\r\n")) {
+			continue
+		}
+		g.total++
+		if g.shown >= g.args.MaxResults {
+			continue
+		}
+		g.shown++
+		from := max(i-g.args.Context, lastShown+1)
+		if g.args.Context > 0 && g.out.Len() > 0 && (lastShown < 0 || from > lastShown+1) {
+			g.out.WriteString("--\n")
+		}
+		for j := from; j < i; j++ {
+			g.write(name, j, "-", lines[j])
+		}
+		g.write(name, i, ":", l)
+		lastShown = i
+		for j := i + 1; j <= min(i+g.args.Context, len(lines)-1); j++ {
+			if g.line.Match(bytes.TrimRight(lines[j], "\r\n")) {
+				break // the next match writes itself
+			}
+			g.write(name, j, "-", lines[j])
+			lastShown = j
+		}
+	}
+}
+
+func (g *grep) write(name string, i int, sep string, line []byte) {
+	fmt.Fprintf(&g.out, "%s%s%d%s %s\n", name, sep, i+1, sep, shorten(string(bytes.TrimRight(line, "\r\n")), maxGrepLineBytes))
+}
+
+// readAll reads a file of the given size into *buf, reused from file to file.
+func readAll(r io.Reader, size int64, buf *[]byte) ([]byte, error) {
+	if int64(cap(*buf)) < size+1 {
+		*buf = make([]byte, size+1)
+	}
+	b := (*buf)[:cap(*buf)]
+	n := 0
+	for {
+		m, err := r.Read(b[n:])
+		n += m
+		if err == io.EOF {
+			return b[:n], nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == len(b) { // grew since the stat
+			return b[:n], nil
+		}
+	}
+}
+
+func (g *grep) report() string {
+	if g.total == 0 {
+		return fmt.Sprintf("[no lines match %s%s]", g.args.Pattern, g.skippedNote())
+	}
+	fmt.Fprintf(&g.out, "[%d matching lines in %d files", g.total, g.files)
+	if g.total > g.shown {
+		fmt.Fprintf(&g.out, "; the first %d shown, %d more: narrow the pattern, path or glob, or raise max_results", g.shown, g.total-g.shown)
+	}
+	g.out.WriteString(g.skippedNote() + "]")
+	return g.out.String()
+}
+
+func (g *grep) skippedNote() string {
+	if g.skipped == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d files over 16 MiB not searched", g.skipped)
+}
