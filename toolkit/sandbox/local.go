@@ -133,6 +133,9 @@ func (l *Local) WriteFile(_ context.Context, name string, data []byte) error {
 	dir, base := path.Split(name)
 	if dir != "" {
 		if err := l.root.MkdirAll(dir, 0o755); err != nil {
+			if errors.Is(err, fs.ErrExist) {
+				err = errNotDir // a file where a directory should be
+			}
 			return l.pathError("mkdir", strings.TrimSuffix(dir, "/"), err)
 		}
 	}
@@ -182,17 +185,19 @@ func randomSuffix() string {
 // pathError rewrites an error of the os package into one that names the file by its
 // sandbox name: the os errors of a Root-opened file carry the host path.
 func (l *Local) pathError(op, name string, err error) error {
+	// The innermost error, below the os package's PathErrors and LinkErrors, which may name
+	// host paths.
 	inner := err
-	var pe *fs.PathError
-	var le *os.LinkError
-	switch {
-	case errors.As(err, &pe):
-		inner = pe.Err
-	case errors.As(err, &le):
-		inner = le.Err
-	}
-	if inner != nil && inner.Error() == "path escapes from parent" {
-		inner = ErrEscape // os.Root's own error for an escape, which it does not export
+	for {
+		if inner.Error() == "path escapes from parent" {
+			inner = ErrEscape // os.Root's own error for an escape, which it does not export
+			break
+		}
+		next := errors.Unwrap(inner)
+		if next == nil {
+			break
+		}
+		inner = next
 	}
 	if inner != nil && strings.Contains(inner.Error(), l.dir) {
 		inner = errors.New(l.scrub(inner.Error()))

@@ -2,6 +2,7 @@ package workspace_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -194,4 +195,9 @@ func TestParity(t *testing.T) {
 			t.Run(c.name, func(t *testing.T) { c.check(t, h) })
 		}
 	})
+}
+
+func jsonString(s string) (string, error) {
+	b, err := json.Marshal(s)
+	return string(b), err
 }

@@ -1,0 +1,163 @@
+//go:build linux
+
+package workspace_test
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/toolkit/sandbox"
+	"golang.org/x/sys/unix"
+)
+
+// localWithOutside returns a harness over a local sandbox and a directory outside it holding
+// secret.txt.
+func localWithOutside(t *testing.T) (h *harness, dir, outside string) {
+	dir, outside = t.TempDir(), t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("SECRET\n"), 0o644))
+	sb, err := sandbox.OpenLocal(dir, sandbox.LocalOptions{})
+	require.NoError(t, err)
+	t.Cleanup(func() { sb.Close() })
+	return newHarness(t, sb, dir), dir, outside
+}
+
+func TestSymlinkEscapes(t *testing.T) {
+	h, dir, outside := localWithOutside(t)
+	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "out")))
+	require.NoError(t, os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(dir, "secret-link.txt")))
+	require.NoError(t, os.Symlink("../../"+filepath.Base(outside), filepath.Join(dir, "relative-out")))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "inside.txt"), []byte("inside\n"), 0o644))
+	require.NoError(t, os.Symlink("inside.txt", filepath.Join(dir, "inside-link.txt")))
+
+	for _, c := range []toolCase{
+		{tool: "read_file", args: `{"path":"out/secret.txt"}`, kind: runtime.KindPermission, contains: []string{`"out/secret.txt" is outside the workspace`}},
+		{tool: "read_file", args: `{"path":"secret-link.txt"}`, kind: runtime.KindPermission},
+		{tool: "read_file", args: `{"path":"relative-out/secret.txt"}`, kind: runtime.KindPermission},
+		{tool: "list_dir", args: `{"path":"out"}`, kind: runtime.KindPermission},
+		{tool: "write_file", args: `{"path":"out/new.txt","content":"pwned"}`, kind: runtime.KindPermission},
+		{tool: "edit_file", args: `{"path":"secret-link.txt","old_string":"SECRET","new_string":"pwned"}`, kind: runtime.KindPermission},
+		{tool: "grep", args: `{"pattern":"SECRET","path":"out"}`, kind: runtime.KindPermission},
+		{tool: "glob", args: `{"pattern":"*","path":"out"}`, kind: runtime.KindPermission},
+		// Walks do not follow links, so the secret is not found from the root either.
+		{tool: "grep", args: `{"pattern":"SECRET"}`, want: "[no lines match SECRET]"},
+		{tool: "glob", args: `{"pattern":"**/secret.txt"}`, want: "[no files match **/secret.txt]"},
+		// A link that stays inside is followed, as the kernel would.
+		{tool: "read_file", args: `{"path":"inside-link.txt"}`, want: "     1\tinside\n[inside-link.txt: lines 1-1 of 1]"},
+		// A write through a link replaces the link, never its target (which, being outside,
+		// does not exist for the workspace).
+		{tool: "write_file", args: `{"path":"secret-link.txt","content":"replaced"}`, want: "created secret-link.txt (8 bytes, 1 lines)"},
+	} {
+		t.Run(c.tool+" "+c.args, func(t *testing.T) { c.check(t, h) })
+	}
+	secret, err := os.ReadFile(filepath.Join(outside, "secret.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "SECRET\n", string(secret))
+	_, err = os.Stat(filepath.Join(outside, "new.txt"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// TestSymlinkSwap swaps a directory and a link out of the sandbox under the same name,
+// atomically and as fast as it can, while the tools read and write through that name: no
+// call may reach the outside, whichever the name is at each step of the call.
+func TestSymlinkSwap(t *testing.T) {
+	h, dir, outside := localWithOutside(t)
+	swapped, link := filepath.Join(dir, "d"), filepath.Join(dir, "link")
+	require.NoError(t, os.Mkdir(swapped, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(swapped, "secret.txt"), []byte("inside\n"), 0o644))
+	require.NoError(t, os.Symlink(outside, link))
+	if err := unix.Renameat2(unix.AT_FDCWD, swapped, unix.AT_FDCWD, link, unix.RENAME_EXCHANGE); err != nil {
+		t.Skip("no atomic exchange of names here:", err)
+	}
+
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for !stop.Load() {
+			unix.Renameat2(unix.AT_FDCWD, swapped, unix.AT_FDCWD, link, unix.RENAME_EXCHANGE)
+		}
+	})
+	reads, writes := 0, 0
+	for range 500 {
+		res := h.call("read_file", `{"path":"d/secret.txt"}`)
+		require.NotContains(t, res.Text, "SECRET")
+		if !res.IsError {
+			reads++
+		}
+		res = h.call("write_file", `{"path":"d/written.txt","content":"x"}`)
+		if !res.IsError {
+			writes++
+		}
+	}
+	stop.Store(true)
+	wg.Wait()
+	t.Logf("%d of 500 reads and %d of 500 writes went through the directory; the others met the link and were refused", reads, writes)
+	_, err := os.Stat(filepath.Join(outside, "written.txt"))
+	assert.ErrorIs(t, err, os.ErrNotExist, "a write went through the link")
+	entries, err := os.ReadDir(outside)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "only secret.txt is outside")
+}
+
+// TestHardLinks: a hard link planted in the sandbox may be another name of a file outside
+// it; the tools refuse to read or edit it, and a write replaces the name, not the file.
+func TestHardLinks(t *testing.T) {
+	h, dir, outside := localWithOutside(t)
+	if err := os.Link(filepath.Join(outside, "secret.txt"), filepath.Join(dir, "hard.txt")); err != nil {
+		t.Skip("no hard links across these directories:", err)
+	}
+	for _, c := range []toolCase{
+		{tool: "read_file", args: `{"path":"hard.txt"}`, kind: runtime.KindPermission, want: "hard.txt has several hard links, and the workspace does not read or edit such files"},
+		{tool: "edit_file", args: `{"path":"hard.txt","old_string":"SECRET","new_string":"pwned"}`, kind: runtime.KindPermission},
+		{tool: "grep", args: `{"pattern":"SECRET"}`, want: "[no lines match SECRET]"},
+		{tool: "write_file", args: `{"path":"hard.txt","content":"mine"}`, want: "replaced hard.txt (4 bytes, 1 lines)"},
+		{tool: "read_file", args: `{"path":"hard.txt"}`, want: "     1\tmine\n[hard.txt: lines 1-1 of 1]"},
+	} {
+		t.Run(c.tool, func(t *testing.T) { c.check(t, h) })
+	}
+	secret, err := os.ReadFile(filepath.Join(outside, "secret.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "SECRET\n", string(secret))
+}
+
+// TestBackslashNames: on Unix a backslash is part of a name, for the checks as for the
+// kernel, so `..\x` is a file name, not a way up.
+func TestBackslashNames(t *testing.T) {
+	h, dir, _ := localWithOutside(t)
+	for _, c := range []toolCase{
+		{tool: "write_file", args: `{"path":"a\\b.txt","content":"x"}`, want: `created a\b.txt (1 bytes, 1 lines)`},
+		{tool: "read_file", args: `{"path":"..\\..\\secret.txt"}`, kind: runtime.KindNotFound},
+		{tool: "write_file", args: `{"path":"..\\up.txt","content":"x"}`, want: `created ..\up.txt (1 bytes, 1 lines)`},
+		{tool: "list_dir", args: `{}`, want: "..\\up.txt (1 bytes)\na\\b.txt (1 bytes)\n[.: 2 entries]"},
+	} {
+		t.Run(c.tool+" "+c.args, func(t *testing.T) { c.check(t, h) })
+	}
+	_, err := os.Stat(filepath.Join(filepath.Dir(dir), "up.txt"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// TestNoSandbox: without a sandbox for the call, the tools refuse to run anywhere.
+func TestNoSandbox(t *testing.T) {
+	h := newHarness(t, nil, "")
+	res := h.call("list_dir", `{}`)
+	assert.True(t, res.IsError)
+	assert.Equal(t, "the workspace tools are not available in this conversation", res.Text)
+	assert.Equal(t, 1, res.Attempts)
+}
+
+// TestSandboxPerCall: one registry serves several users, each call in the sandbox it brings
+// (in its UserData or its context).
+func TestSandboxPerCall(t *testing.T) {
+	h := newHarness(t, nil, "")
+	alice := sandbox.NewMemory(map[string]string{"who.txt": "alice\n"})
+	bob := sandbox.NewMemory(map[string]string{"who.txt": "bob\n"})
+	res := h.reg.Invoke(t.Context(), runtime.Call{Name: "read_file", Args: []byte(`{"path":"who.txt"}`), UserData: alice})
+	assert.Contains(t, res.Text, "alice")
+	res = h.reg.Invoke(sandbox.NewContext(t.Context(), bob), runtime.Call{Name: "read_file", Args: []byte(`{"path":"who.txt"}`)})
+	assert.Contains(t, res.Text, "bob")
+}
