@@ -185,12 +185,16 @@
 // # Result size
 //
 // A result whose Text is longer than //tool:maxresult (else [WithMaxResult], else
-// [DefaultMaxResult], 16 KiB) is cut: the full text goes to the [Offloader] ([WithOffloader];
-// by default a [FileOffloader] writing under the system's temporary directory), and the
-// model reads a preview followed by "[Result truncated: showing the first N of M bytes.
-// NOTE]", where NOTE is the offloader's sentence on how to get the rest. The whole text stays
-// within the cap; Structured is dropped (a cut document is not JSON) and Result.Offloaded
-// records what happened.
+// [DefaultMaxResult], 16 KiB) is cut, so the model reads at most the cap: a preview followed
+// by "[Result truncated: showing the first N of M bytes. NOTE]". The full text of a
+// successful result goes to the registry's [ResultStore] ([WithResultStore]; by default a
+// [MemoryResultStore] that keeps results for an hour and 64 MiB in all) under an opaque id,
+// scoped to the call's session; NOTE names the id and, when the registry has a tool named
+// read_result (the workspace toolkit's), how to call it. No host path ever reaches the
+// model. Error results are cut and never stored. Structured is dropped from what the model
+// reads (a cut document is not JSON; the store keeps it whole) and Result.Offloaded records
+// the id, sizes and any store failure. A handler reads a stored result of its session with
+// [ReadResult]; a server (an MCP resources/read) with [Registry.ResultStore].
 //
 // # Observability
 //

@@ -34,3 +34,6 @@ func ParkedWorkers() int {
 	defer workers.mu.Unlock()
 	return len(workers.idle)
 }
+
+// SetResultClock replaces a MemoryResultStore's clock.
+func SetResultClock(m *MemoryResultStore, now func() time.Time) { m.now = now }

@@ -79,7 +79,7 @@ func callInfo(cfg *registryConfig, r *Registry, call Call) frameInfo {
 	if store == nil {
 		store = r.memoryStore()
 	}
-	return frameInfo{tool: call.Name, callID: call.ID, session: call.Session, userData: call.UserData, store: store}
+	return frameInfo{tool: call.Name, callID: call.ID, session: call.Session, userData: call.UserData, store: store, reg: r}
 }
 
 // memoryStore returns the registry's in-memory session store, created on first use.

@@ -20,7 +20,7 @@ type registryConfig struct {
 	defaultTimeout   time.Duration // 0: DefaultTimeout; <0: none
 	defaultRetry     RetryPolicy
 	maxResult        int64 // 0: DefaultMaxResult; <0: no cap
-	offloader        Offloader
+	results          ResultStore
 	approver         Approver
 	approvalQueue    bool
 	safeErrors       bool
@@ -72,10 +72,11 @@ func WithMaxResult(n int64) Option {
 	}
 }
 
-// WithOffloader sets where results over their size cap go (a FileOffloader under the
-// system's temporary directory otherwise).
-func WithOffloader(o Offloader) Option {
-	return func(c *registryConfig) { c.offloader = o }
+// WithResultStore sets where the full text of results over their size cap goes (a
+// MemoryResultStore with the default bounds otherwise). Use a DirResultStore to keep them out
+// of memory, or a shared store when replicas serve one conversation.
+func WithResultStore(s ResultStore) Option {
+	return func(c *registryConfig) { c.results = s }
 }
 
 // WithApprover sets the synchronous Approver that decides every call of a tool with

@@ -292,58 +292,6 @@ func TestEffects(t *testing.T) {
 	}
 }
 
-// memOffloader keeps offloaded texts in memory.
-type memOffloader struct{ got []string }
-
-func (m *memOffloader) Offload(_ context.Context, call runtime.Call, text string) (string, error) {
-	m.got = append(m.got, text)
-	return "Call fetch_result with id " + call.ID + " for the rest.", nil
-}
-
-func TestResultSizeCap(t *testing.T) {
-	big := strings.Repeat("é", 400) // 800 bytes, two per rune
-	capped := constTool("big", big)
-	capped.MaxResult = 700
-	off := &memOffloader{}
-	reg := runtime.NewRegistry(runtime.WithOffloader(off), runtime.WithMaxResult(10_000))
-	must(t, reg.Add(capped, constTool("fits", big)))
-
-	res := reg.Invoke(t.Context(), runtime.Call{ID: "c1", Name: "big"})
-	if len(off.got) != 1 || off.got[0] != big {
-		t.Fatalf("offloader got %d texts", len(off.got))
-	}
-	if len(res.Text) > 700 || res.Offloaded == nil || res.Offloaded.Size != 800 || res.Offloaded.Shown == 0 || res.Offloaded.Shown%2 != 0 {
-		t.Errorf("capped result: %d bytes, Offloaded = %+v", len(res.Text), res.Offloaded)
-	}
-	wantTail := fmt.Sprintf("[Result truncated: showing the first %d of 800 bytes. Call fetch_result with id c1 for the rest.]", res.Offloaded.Shown)
-	if !strings.HasSuffix(res.Text, wantTail) || !strings.HasPrefix(res.Text, "éé") {
-		t.Errorf("capped text = %q", res.Text)
-	}
-	if res := reg.Invoke(t.Context(), runtime.Call{Name: "fits"}); res.Text != big || res.Offloaded != nil {
-		t.Error("a result under the registry cap was cut")
-	}
-}
-
-func TestFileOffloaderIsTheDefault(t *testing.T) {
-	dir := t.TempDir()
-	reg := runtime.NewRegistry(runtime.WithOffloader(runtime.FileOffloader{Dir: dir}))
-	big := strings.Repeat("x", runtime.DefaultMaxResult+1)
-	must(t, reg.Add(constTool("big", big)))
-	res := reg.Invoke(t.Context(), runtime.Call{ID: "call/../1", Name: "big"})
-	if res.Offloaded == nil || len(res.Text) > runtime.DefaultMaxResult {
-		t.Fatalf("16 KiB default cap not applied: %d bytes", len(res.Text))
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil || len(entries) != 1 || !strings.HasPrefix(entries[0].Name(), "big-call1-") {
-		t.Fatalf("offload dir holds %v (%v)", entries, err)
-	}
-	path := dir + string(os.PathSeparator) + entries[0].Name()
-	data, _ := os.ReadFile(path)
-	if string(data) != big || !strings.Contains(res.Text, path) {
-		t.Errorf("file holds %d bytes; text mentions path: %v", len(data), strings.Contains(res.Text, path))
-	}
-}
-
 func TestClientTool(t *testing.T) {
 	ran := false
 	tool := jsonTool("pick_color", func(context.Context, weatherArgs) runtime.Result { ran = true; return runtime.Result{} })

@@ -41,6 +41,9 @@ type Registry struct {
 
 	storeOnce sync.Once
 	store     SessionStore
+
+	resultsOnce sync.Once
+	results     ResultStore
 }
 
 // toolEntry is a registered tool and what the registry tracks about it across calls. A

@@ -53,14 +53,17 @@ type Result struct {
 	// same call id.
 	ClientCall *ClientCall
 	// Offloaded is set when the result was larger than the tool's size cap: Text then holds a
-	// preview and a note, and the full text went to the registry's Offloader.
+	// preview and a note, and the full text went to the registry's ResultStore.
 	Offloaded *Offloaded
+	// Parts are what the result holds besides text: images, audio, links to resources,
+	// embedded resources. Adapters send each in the form its provider accepts (see Part).
+	Parts []Part
 }
 
 // EffectOnly reports whether the result carries effects for the host and nothing for the
 // model: provider adapters send no tool output for it.
 func (r Result) EffectOnly() bool {
-	return len(r.Effects) > 0 && r.Text == "" && r.Structured == nil && !r.IsError
+	return len(r.Effects) > 0 && r.Text == "" && r.Structured == nil && len(r.Parts) == 0 && !r.IsError
 }
 
 // ClientCall is a validated call of a client tool, for the host to execute.
@@ -74,10 +77,16 @@ type ClientCall struct {
 
 // Offloaded describes a result cut to its size cap.
 type Offloaded struct {
-	Size  int    // the size of the full text, in bytes
-	Shown int    // the bytes of it the model reads
-	Note  string // what the Offloader told the model about getting the rest; "" if it failed
-	Err   error  // why the Offloader failed, if it did
+	Size int // the size of the full text, in bytes
+	// Shown is how many bytes of it the model reads.
+	Shown int
+	// ID names the full text in the registry's ResultStore (ResultStore.Read with the call's
+	// session); "" when it was not stored (an error result, or the store failed).
+	ID string
+	// Note is what the model was told about reading the rest; "" when nothing was stored.
+	Note string
+	// Err is why the store failed, if it did.
+	Err error
 }
 
 // TextResult returns a result the model reads as text.

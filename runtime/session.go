@@ -65,6 +65,7 @@ type frameInfo struct {
 	tool, callID, session string
 	userData              any
 	store                 SessionStore
+	reg                   *Registry // for ReadResult
 }
 
 // takeUnbound returns the call allocated with the frame, once.

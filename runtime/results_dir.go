@@ -1,0 +1,190 @@
+package runtime
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+	"sync"
+	"time"
+)
+
+// DirResultStore is a ResultStore that keeps results as files in one directory, for results
+// that should not take memory or should outlive the process (not a replica's neighbours: for
+// those, use a shared store). The directory is created with mode 0700; an existing one that
+// is not a plain directory, or that others may read or write, is refused, so a directory
+// planted by another user is never used. Files are named by their opaque ids and removed when
+// they expire (after MaxAge) or to keep the directory within MaxBytes.
+type DirResultStore struct {
+	Dir      string        // required
+	MaxAge   time.Duration // 0: DefaultResultMaxAge
+	MaxBytes int64         // 0: DefaultResultMaxBytes
+
+	mu   sync.Mutex
+	root *os.Root
+}
+
+// dirResultHeader is the first line of a stored file: what a ResultPage tells besides data.
+type dirResultHeader struct {
+	Session     string    `json:"session"`
+	Tool        string    `json:"tool"`
+	ContentType string    `json:"content_type"`
+	Expires     time.Time `json:"expires"`
+}
+
+// open opens the directory once, creating it or checking that it is safe to use.
+func (d *DirResultStore) open() (*os.Root, error) {
+	if d.root != nil {
+		return d.root, nil
+	}
+	if d.Dir == "" {
+		return nil, errors.New("DirResultStore needs a Dir")
+	}
+	if err := os.Mkdir(d.Dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, err
+	}
+	info, err := os.Lstat(d.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("result directory %s is not a directory (a link or a file)", d.Dir)
+	}
+	if info.Mode().Perm()&0o077 != 0 {
+		return nil, fmt.Errorf("result directory %s is open to other users (mode %v); use a new directory or chmod 700 it", d.Dir, info.Mode().Perm())
+	}
+	if err := checkOwner(info); err != nil {
+		return nil, fmt.Errorf("result directory %s: %w", d.Dir, err)
+	}
+	root, err := os.OpenRoot(d.Dir)
+	if err != nil {
+		return nil, err
+	}
+	d.root = root
+	return root, nil
+}
+
+func (d *DirResultStore) limits() (time.Duration, int64) {
+	return (&MemoryResultStore{MaxAge: d.MaxAge, MaxBytes: d.MaxBytes}).limits()
+}
+
+// Put writes r to a new file, after removing expired files and, oldest first, as many others
+// as the new one needs room for.
+func (d *DirResultStore) Put(_ context.Context, r StoredResult) (string, error) {
+	age, size := d.limits()
+	if int64(len(r.Data)) > size {
+		return "", fmt.Errorf("result of %d bytes is larger than the store's %d", len(r.Data), size)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	root, err := d.open()
+	if err != nil {
+		return "", err
+	}
+	if err := d.sweep(root, time.Now(), size-int64(len(r.Data))); err != nil {
+		return "", err
+	}
+	id := newResultID()
+	header, err := json.Marshal(dirResultHeader{Session: r.Session, Tool: r.Tool, ContentType: r.ContentType, Expires: time.Now().Add(age)})
+	if err != nil {
+		return "", err
+	}
+	f, err := root.OpenFile(id, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", err
+	}
+	_, werr := f.Write(append(header, '\n'))
+	if werr == nil {
+		_, werr = f.Write(r.Data)
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		_ = root.Remove(id)
+		return "", werr
+	}
+	return id, nil
+}
+
+// sweep removes expired files, then the oldest until the directory holds at most keep bytes.
+func (d *DirResultStore) sweep(root *os.Root, now time.Time, keep int64) error {
+	entries, err := fs.ReadDir(root.FS(), ".")
+	if err != nil {
+		return err
+	}
+	type file struct {
+		name string
+		mod  time.Time
+		size int64
+	}
+	var files []file
+	var total int64
+	age, _ := d.limits()
+	for _, e := range entries {
+		if !validResultID(e.Name()) || !e.Type().IsRegular() {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		if now.Sub(info.ModTime()) >= age {
+			_ = root.Remove(e.Name())
+			continue
+		}
+		files = append(files, file{e.Name(), info.ModTime(), info.Size()})
+		total += info.Size()
+	}
+	slices.SortFunc(files, func(a, b file) int { return a.mod.Compare(b.mod) })
+	for _, f := range files {
+		if total <= keep {
+			break
+		}
+		_ = root.Remove(f.name)
+		total -= f.size
+	}
+	return nil
+}
+
+// Read returns a page of result id of session.
+func (d *DirResultStore) Read(_ context.Context, session, id string, offset, limit int64) (ResultPage, error) {
+	if !validResultID(id) {
+		return ResultPage{}, ErrResultNotFound
+	}
+	d.mu.Lock()
+	root, err := d.open()
+	d.mu.Unlock()
+	if err != nil {
+		return ResultPage{}, err
+	}
+	f, err := root.Open(id)
+	if err != nil {
+		return ResultPage{}, ErrResultNotFound
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return ResultPage{}, err
+	}
+	br := bufio.NewReader(f)
+	line, err := br.ReadBytes('\n')
+	var h dirResultHeader
+	if err != nil || json.Unmarshal(line, &h) != nil || h.Session != session || !time.Now().Before(h.Expires) {
+		return ResultPage{}, ErrResultNotFound
+	}
+	p := ResultPage{Size: info.Size() - int64(len(line)), ContentType: h.ContentType, Tool: h.Tool, Expires: h.Expires}
+	if offset < 0 || offset >= p.Size || limit <= 0 {
+		return p, nil
+	}
+	p.Data = make([]byte, min(limit, p.Size-offset))
+	if _, err := f.ReadAt(p.Data, int64(len(line))+offset); err != nil && !errors.Is(err, io.EOF) {
+		return ResultPage{}, err
+	}
+	return p, nil
+}
