@@ -208,6 +208,42 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			},
 		},
 	}, {
+		Bind:        toolgenBindWorkspaceReadResult(r),
+		Description: "Reads on in a result that was too long to show at once and was kept under an id; the last line says which bytes it shows, of how many, and how to read on.",
+		Detail:      "Results are kept for the conversation that produced them, for a while (an hour by default); an expired one is gone, and the tool that produced it has to run again.",
+		Examples: []runtime.Example{{
+			Args:     json.RawMessage(`{"id":"res_0123456789abcdef01234567","offset":15800}`),
+			Scenario: "Read on after the preview",
+		}},
+		Hints: runtime.Hints{
+			Idempotent: true,
+			ReadOnly:   true,
+		},
+		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the stored result, as the note of a cut result names it.","type":"string","minLength":1,"maxLength":128},"offset":{"description":"Offset is the byte to start at, as the note or the last page says.","type":"integer","minimum":0},"limit":{"description":"Limit is the most bytes to return.","type":"integer","minimum":1,"maximum":16000,"default":16000}},"required":["id"],"additionalProperties":false}`),
+		MaxResult:   int64(20480),
+		Name:        "read_result",
+		NewCall:     toolgenNewWorkspaceReadResult(r),
+		Permission:  runtime.PermissionAuto,
+		Variants: map[string]runtime.Variant{
+			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the stored result, as the note of a cut result names it.","type":"string","minLength":1,"maxLength":128},"offset":{"description":"Offset is the byte to start at, as the note or the last page says.","type":"integer","minimum":0},"limit":{"description":"Limit is the most bytes to return.","type":"integer","minimum":1,"maximum":16000,"default":16000}},"required":["id"],"additionalProperties":false}`)},
+			runtime.VariantAnthropicStrict: {
+				Moved:  []string{"/properties/id/minLength", "/properties/id/maxLength", "/properties/offset/minimum", "/properties/limit/minimum", "/properties/limit/maximum"},
+				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the stored result, as the note of a cut result names it. (1–128 chars)","type":"string"},"offset":{"description":"Offset is the byte to start at, as the note or the last page says. (≥ 0)","type":"integer"},"limit":{"description":"Limit is the most bytes to return. (1 to 16000)","type":"integer","default":16000}},"required":["id"],"additionalProperties":false}`),
+				Strict: true,
+			},
+			runtime.VariantGeminiJSONSchema: {
+				Moved:  []string{"/properties/id/minLength", "/properties/id/maxLength", "/properties/limit/default"},
+				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the stored result, as the note of a cut result names it. (1–128 chars)","type":"string"},"offset":{"description":"Offset is the byte to start at, as the note or the last page says.","type":"integer","minimum":0},"limit":{"description":"Limit is the most bytes to return. (default: 16000)","type":"integer","minimum":1,"maximum":16000}},"required":["id"],"additionalProperties":false}`),
+			},
+			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the stored result, as the note of a cut result names it.","type":"string","minLength":1,"maxLength":128},"offset":{"description":"Offset is the byte to start at, as the note or the last page says.","type":"integer","minimum":0},"limit":{"description":"Limit is the most bytes to return.","type":"integer","minimum":1,"maximum":16000,"default":16000}},"required":["id"],"propertyOrdering":["id","offset","limit"]}`)},
+			runtime.VariantOpenAI: {
+				Moved:           []string{"/properties/id/minLength", "/properties/id/maxLength", "/properties/limit/default"},
+				NullMeansAbsent: []string{"/offset", "/limit"},
+				Schema:          json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the stored result, as the note of a cut result names it. (1–128 chars)","type":"string"},"offset":{"description":"Offset is the byte to start at, as the note or the last page says.","type":["integer","null"],"minimum":0},"limit":{"description":"Limit is the most bytes to return. (default: 16000)","type":["integer","null"],"minimum":1,"maximum":16000}},"required":["id","offset","limit"],"additionalProperties":false}`),
+				Strict:          true,
+			},
+		},
+	}, {
 		Bind:          toolgenBindWorkspaceShell(r),
 		ConfirmReason: "runs a shell command on the host",
 		Description:   "Runs a command with sh -c in the workspace, with no input and a minimal environment, and returns its exit status and output. At timeout_ms it is killed with all it started.",
@@ -556,6 +592,60 @@ func toolgenNewWorkspaceReadFile(r *Workspace) func() runtime.UnboundCall {
 // A compile error here means the signature of ReadFile changed: run go generate.
 var _ func(*Workspace, context.Context, ReadFileArgs) (string, error) = (*Workspace).ReadFile
 
+// toolgenCallWorkspaceReadResult is a call of read_result whose arguments passed validation.
+type toolgenCallWorkspaceReadResult struct {
+	recv *Workspace
+	args ReadResultArgs
+}
+
+func (c *toolgenCallWorkspaceReadResult) Args() any {
+	return &c.args
+}
+
+func (c *toolgenCallWorkspaceReadResult) Run(ctx context.Context) runtime.Result {
+	out, err := c.recv.ReadResult(ctx, c.args)
+	if err != nil {
+		return runtime.ErrorResult(err)
+	}
+	return runtime.TextResult(out)
+}
+
+// Bind decodes and validates the arguments into c.
+func (c *toolgenCallWorkspaceReadResult) Bind(_ context.Context, data []byte) error {
+	return toolgenDecodeArgsReadResultArgs(data, &c.args)
+}
+
+// toolgenFramedWorkspaceReadResult is a call of read_result allocated by the registry, with its call frame.
+type toolgenFramedWorkspaceReadResult struct {
+	toolgenCallWorkspaceReadResult
+	frame runtime.CallFrame
+}
+
+func (c *toolgenFramedWorkspaceReadResult) Frame() *runtime.CallFrame {
+	return &c.frame
+}
+
+// toolgenBindWorkspaceReadResult returns the Bind function of read_result for receiver r.
+func toolgenBindWorkspaceReadResult(r *Workspace) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
+	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
+		c := &toolgenCallWorkspaceReadResult{recv: r}
+		if err := c.Bind(ctx, data); err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
+}
+
+// toolgenNewWorkspaceReadResult returns the NewCall function of read_result for receiver r.
+func toolgenNewWorkspaceReadResult(r *Workspace) func() runtime.UnboundCall {
+	return func() runtime.UnboundCall {
+		return &toolgenFramedWorkspaceReadResult{toolgenCallWorkspaceReadResult: toolgenCallWorkspaceReadResult{recv: r}}
+	}
+}
+
+// A compile error here means the signature of ReadResult changed: run go generate.
+var _ func(*Workspace, context.Context, ReadResultArgs) (string, error) = (*Workspace).ReadResult
+
 // toolgenCallWorkspaceShell is a call of shell whose arguments passed validation.
 type toolgenCallWorkspaceShell struct {
 	recv *Workspace
@@ -726,6 +816,20 @@ func toolgenDecodeArgsReadFileArgs(data []byte, v *ReadFileArgs) error {
 	defer decode.Release(d)
 	var ps decode.Problems
 	if err := toolgenDecodeReadFileArgs(d, nil, v, &ps); err != nil {
+		return decode.SyntaxError(err)
+	}
+	if err := decode.Finish(d); err != nil {
+		return err
+	}
+	return ps.Err()
+}
+
+// toolgenDecodeArgsReadResultArgs decodes and validates a JSON document of arguments into v, in one pass.
+func toolgenDecodeArgsReadResultArgs(data []byte, v *ReadResultArgs) error {
+	d := decode.Acquire(data)
+	defer decode.Release(d)
+	var ps decode.Problems
+	if err := toolgenDecodeReadResultArgs(d, nil, v, &ps); err != nil {
 		return decode.SyntaxError(err)
 	}
 	if err := decode.Finish(d); err != nil {
@@ -1241,6 +1345,99 @@ func toolgenDecodeReadFileArgs(d *decode.Decoder, p *decode.Path, v *ReadFileArg
 	return nil
 }
 
+// toolgenDecodeReadResultArgs decodes one ReadResultArgs value at path p.
+func toolgenDecodeReadResultArgs(d *decode.Decoder, p *decode.Path, v *ReadResultArgs, ps *decode.Problems) error {
+	if d.Next() != decode.Object {
+		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
+			return err
+		}
+	} else {
+		it1, err := d.ObjIter()
+		if err != nil {
+			return err
+		}
+		var seen1 [1]uint64
+		for it1.Next() {
+			switch string(it1.Key()) {
+			case "id":
+				if seen1[0]&(1<<0) != 0 {
+					if err := decode.SkipDuplicate(d, ps, p, "id"); err != nil {
+						return err
+					}
+					continue
+				}
+				seen1[0] |= 1 << 0
+				q2 := p.Key("id")
+				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+					return err
+				} else if ok3 {
+					if len(s3) == 0 || len(s3) > 128 {
+						ns3 := decode.RuneCount(s3)
+						if ns3 < 1 {
+							ps.Length(&q2, "at least", 1, ns3)
+						}
+						if ns3 > 128 {
+							ps.Length(&q2, "at most", 128, ns3)
+						}
+					}
+					v.ID = s3
+				}
+			case "offset":
+				if seen1[0]&(1<<1) != 0 {
+					if err := decode.SkipDuplicate(d, ps, p, "offset"); err != nil {
+						return err
+					}
+					continue
+				}
+				seen1[0] |= 1 << 1
+				q4 := p.Key("offset")
+				if n5, ok5, err := decode.ReadInt(d, ps, &q4, math.MinInt64, math.MaxInt64); err != nil {
+					return err
+				} else if ok5 {
+					if n5 < 0 {
+						ps.Bound(&q4, "at least", "0", strconv.FormatInt(n5, 10))
+					}
+					v.Offset = int64(n5)
+				}
+			case "limit":
+				if seen1[0]&(1<<2) != 0 {
+					if err := decode.SkipDuplicate(d, ps, p, "limit"); err != nil {
+						return err
+					}
+					continue
+				}
+				seen1[0] |= 1 << 2
+				q6 := p.Key("limit")
+				if n7, ok7, err := decode.ReadInt(d, ps, &q6, math.MinInt64, math.MaxInt64); err != nil {
+					return err
+				} else if ok7 {
+					if n7 < 1 {
+						ps.Bound(&q6, "at least", "1", strconv.FormatInt(n7, 10))
+					}
+					if n7 > 16000 {
+						ps.Bound(&q6, "at most", "16000", strconv.FormatInt(n7, 10))
+					}
+					v.Limit = int64(n7)
+				}
+			default:
+				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsReadResultArgs); err != nil {
+					return err
+				}
+			}
+		}
+		if err := it1.Err(); err != nil {
+			return err
+		}
+		if seen1[0]&(1<<0) == 0 {
+			ps.Missing(p, "id")
+		}
+		if seen1[0]&(1<<2) == 0 {
+			v.Limit = int64(16000)
+		}
+	}
+	return nil
+}
+
 // toolgenDecodeShellArgs decodes one ShellArgs value at path p.
 func toolgenDecodeShellArgs(d *decode.Decoder, p *decode.Path, v *ShellArgs, ps *decode.Problems) error {
 	if d.Next() != decode.Object {
@@ -1419,6 +1616,8 @@ var toolgenPropsGrepArgs = []string{"pattern", "path", "glob", "case_insensitive
 var toolgenPropsListDirArgs = []string{"path"}
 
 var toolgenPropsReadFileArgs = []string{"path", "offset", "limit"}
+
+var toolgenPropsReadResultArgs = []string{"id", "offset", "limit"}
 
 var toolgenPropsShellArgs = []string{"command", "workdir", "timeout_ms"}
 
