@@ -70,6 +70,9 @@ func lineAt(s string, at int) int { return strings.Count(s[:at], "\n") + 1 }
 // read_file numbers them, at most 60 lines in all.
 func changedLines(name, s string, spans [][2]int, n int) string {
 	lines := strings.SplitAfter(s, "\n")
+	if len(lines) > 1 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1] // after the last newline there is no line
+	}
 	var ranges [][2]int // 1-based, inclusive, merged
 	for _, sp := range spans {
 		from := max(lineAt(s, sp[0])-2, 1)
@@ -117,10 +120,10 @@ func notFound(name, content, old string) error {
 		score float64
 		text  string
 	}
-	var wanted []string
+	var wanted []pairs
 	for l := range strings.Lines(old) {
 		if t := strings.TrimSpace(l); t != "" && len(wanted) < 3 {
-			wanted = append(wanted, t)
+			wanted = append(wanted, pairsOf(t))
 		}
 	}
 	var best []candidate
@@ -133,7 +136,7 @@ func notFound(name, content, old string) error {
 		}
 		score := 0.0
 		for _, w := range wanted {
-			score = max(score, similarity(t, w))
+			score = max(score, w.similarity(t))
 		}
 		if score >= 0.5 {
 			best = append(best, candidate{n, score, strings.TrimRight(l, "\r\n")})
@@ -152,24 +155,41 @@ func notFound(name, content, old string) error {
 	return modelError(runtime.KindInvalidInput, nil, "%s", b.String())
 }
 
-// similarity is the Dice coefficient of the two strings' character pairs (1: the same pairs,
-// 0: none in common), over their first 200 bytes.
-func similarity(a, b string) float64 {
-	a, b = a[:min(len(a), 200)], b[:min(len(b), 200)]
+// pairs are the byte pairs of a line (its first 200 bytes), counted, to compare lines with.
+type pairs struct {
+	text  string
+	count map[string]int
+}
+
+func pairsOf(s string) pairs {
+	s = s[:min(len(s), 200)]
+	p := pairs{text: s, count: make(map[string]int, len(s))}
+	for i := 0; i+1 < len(s); i++ {
+		p.count[s[i:i+2]]++
+	}
+	return p
+}
+
+// similarity is the Dice coefficient of the pairs of p and of b (1: the same pairs, 0: none
+// in common).
+func (p pairs) similarity(b string) float64 {
+	a := p.text
+	b = b[:min(len(b), 200)]
 	if len(a) < 2 || len(b) < 2 {
 		if a == b {
 			return 1
 		}
 		return 0
 	}
-	pairs := make(map[string]int, len(a))
-	for i := 0; i+1 < len(a); i++ {
-		pairs[a[i:i+2]]++
+	if 3*min(len(a), len(b)) < max(len(a), len(b)) {
+		return 0 // too different in length to reach 0.5
 	}
+	used := make(map[string]int, 8)
 	common := 0
 	for i := 0; i+1 < len(b); i++ {
-		if pairs[b[i:i+2]] > 0 {
-			pairs[b[i:i+2]]--
+		pair := b[i : i+2]
+		if used[pair] < p.count[pair] {
+			used[pair]++
 			common++
 		}
 	}

@@ -91,10 +91,14 @@ func newGrep(args GrepArgs) (*grep, error) {
 	if args.Glob != "" && !doublestar.ValidatePattern(args.Glob) {
 		return nil, modelError(runtime.KindInvalidInput, nil, "glob %q is not a valid pattern: check its brackets and braces", args.Glob)
 	}
+	anyLine, err := regexp.Compile("(?m:" + expr + ")")
+	if err != nil { // one group deeper than RE2 allows
+		return nil, modelError(runtime.KindInvalidInput, err, "pattern %q is nested too deeply", args.Pattern)
+	}
 	return &grep{
 		args:     args,
 		line:     line,
-		anyLine:  regexp.MustCompile("(?m:" + expr + ")"),
+		anyLine:  anyLine,
 		glob:     args.Glob,
 		globPath: strings.Contains(args.Glob, "/"),
 	}, nil

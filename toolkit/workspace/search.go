@@ -122,18 +122,19 @@ func (w *Workspace) Glob(ctx context.Context, args GlobArgs) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !doublestar.ValidatePattern(args.Pattern) {
+	pattern := strings.TrimPrefix(args.Pattern, "./")
+	if !doublestar.ValidatePattern(pattern) {
 		return "", modelError(runtime.KindInvalidInput, nil, "%q is not a valid glob pattern: check its brackets and braces", args.Pattern)
 	}
 	// Walk only below the pattern's fixed part: src/**/*.go walks src.
-	base, _ := doublestar.SplitPattern(args.Pattern)
+	base, _ := doublestar.SplitPattern(pattern)
 	start := dir
 	if base != "." {
 		if start, err = walkStart(dir, base); err != nil {
 			return "", fileError(args.Pattern, err)
 		}
 	}
-	wantGit := strings.Contains(args.Pattern, ".git")
+	wantGit := strings.Contains(pattern, ".git")
 	var matches []string
 	total := 0
 	err = fs.WalkDir(sb, start, func(name string, d fs.DirEntry, err error) error {
@@ -152,7 +153,7 @@ func (w *Workspace) Glob(ctx context.Context, args GlobArgs) (string, error) {
 			}
 			return nil
 		}
-		if doublestar.MatchUnvalidated(args.Pattern, relativeTo(dir, name)) {
+		if doublestar.MatchUnvalidated(pattern, relativeTo(dir, name)) {
 			total++
 			if matches = append(matches, name); len(matches) >= 2*maxGlobResults {
 				matches = smallest(matches, maxGlobResults, identity)

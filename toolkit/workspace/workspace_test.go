@@ -157,6 +157,7 @@ func TestParity(t *testing.T) {
 		{name: "glob braces", tool: "glob", args: `{"pattern":"**/*.{md,txt}","path":"docs"}`, want: "docs/readme.md\n[1 files match **/*.{md,txt}]"},
 		{name: "glob skips .git", tool: "glob", args: `{"pattern":"**/config"}`, want: "[no files match **/config]"},
 		{name: "glob names .git", tool: "glob", args: `{"pattern":".git/*"}`, want: ".git/config\n[1 files match .git/*]"},
+		{name: "glob ./ prefix", tool: "glob", args: `{"pattern":"./a/*.go"}`, want: "a/b.go\n[1 files match ./a/*.go]"},
 		{name: "glob no match", tool: "glob", args: `{"pattern":"nothing/**"}`, want: "[no files match nothing/**]"},
 		{name: "glob bad pattern", tool: "glob", args: `{"pattern":"[a"}`, kind: runtime.KindInvalidInput},
 		{name: "glob escape", tool: "glob", args: `{"pattern":"../*"}`, kind: runtime.KindInvalidInput},
