@@ -72,9 +72,9 @@ var (
 	ErrNoRun = errors.New("this workspace cannot run commands")
 )
 
-// Clean turns a path a model sent into a sandbox name: "" and "/" mean nothing valid, ""
-// becomes ".", "./a//b/" becomes "a/b". An absolute path or one climbing above the root is
-// refused with an error wrapping ErrEscape, whose text quotes the path as sent.
+// Clean turns a path a model sent into a sandbox name: "" becomes ".", "./a//b/" becomes
+// "a/b", "a/../b" becomes "b". An absolute path, or one climbing above the root, is refused
+// with an error wrapping ErrEscape, whose text quotes the path as sent.
 func Clean(p string) (string, error) {
 	if p == "" {
 		return ".", nil
