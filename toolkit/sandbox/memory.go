@@ -98,16 +98,8 @@ func (m *Memory) Run(ctx context.Context, cmd Command) (int, error) {
 	if m.RunFunc == nil {
 		return -1, ErrNoRun
 	}
-	dir := cmd.Dir
-	if dir == "" {
-		dir = "."
-	}
-	info, err := m.Stat(dir)
-	if err != nil {
+	if _, err := commandDir(m, cmd); err != nil {
 		return -1, err
-	}
-	if !info.IsDir() {
-		return -1, &fs.PathError{Op: "chdir", Path: dir, Err: errNotDir}
 	}
 	return m.RunFunc(ctx, cmd)
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,16 +18,9 @@ import (
 // is killed: nothing the command started in the background outlives the call. The output
 // has every host spelling of the root replaced by ".".
 func (l *Local) Run(ctx context.Context, cmd Command) (int, error) {
-	dir := cmd.Dir
-	if dir == "" {
-		dir = "."
-	}
-	info, err := l.Stat(dir)
+	dir, err := commandDir(l, cmd)
 	if err != nil {
 		return -1, err
-	}
-	if !info.IsDir() {
-		return -1, &fs.PathError{Op: "chdir", Path: dir, Err: syscall.ENOTDIR}
 	}
 	out := cmd.Output
 	if out == nil {

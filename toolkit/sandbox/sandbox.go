@@ -94,6 +94,22 @@ func Clean(p string) (string, error) {
 
 func isVolumeLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
+// commandDir returns the directory cmd runs in, after checking that it is one.
+func commandDir(sb fs.StatFS, cmd Command) (string, error) {
+	dir := cmd.Dir
+	if dir == "" {
+		dir = "."
+	}
+	info, err := sb.Stat(dir)
+	if err != nil {
+		return "", err
+	}
+	if !info.IsDir() {
+		return "", &fs.PathError{Op: "chdir", Path: dir, Err: errNotDir}
+	}
+	return dir, nil
+}
+
 type contextKey struct{}
 
 // NewContext returns a copy of ctx that carries sb; FromContext finds it.

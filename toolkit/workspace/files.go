@@ -45,13 +45,9 @@ type ReadFileArgs struct {
 //tool:example "Read a file" {"path":"go.mod"}
 //tool:example "Read lines 200 to 299" {"path":"src/main.go","offset":200,"limit":100}
 func (w *Workspace) ReadFile(ctx context.Context, args ReadFileArgs) (string, error) {
-	sb, name, err := w.resolve(ctx, args.Path)
+	f, name, err := w.open(ctx, args.Path)
 	if err != nil {
 		return "", err
-	}
-	f, err := sb.Open(name)
-	if err != nil {
-		return "", fileError(args.Path, err)
 	}
 	defer f.Close()
 	info, err := f.Stat()

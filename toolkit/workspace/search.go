@@ -35,13 +35,9 @@ type ListDirArgs struct {
 //tool:maxresult 64KiB
 //tool:example "The workspace root" {"path":"."}
 func (w *Workspace) ListDir(ctx context.Context, args ListDirArgs) (string, error) {
-	sb, name, err := w.resolve(ctx, args.Path)
+	f, name, err := w.open(ctx, args.Path)
 	if err != nil {
 		return "", err
-	}
-	f, err := sb.Open(name)
-	if err != nil {
-		return "", fileError(args.Path, err)
 	}
 	defer f.Close()
 	dir, ok := f.(fs.ReadDirFile)

@@ -60,6 +60,19 @@ func (w *Workspace) resolve(ctx context.Context, p string) (sandbox.Sandbox, str
 	return sb, name, nil
 }
 
+// open opens the file or directory at the path the model sent, for reading.
+func (w *Workspace) open(ctx context.Context, p string) (fs.File, string, error) {
+	sb, name, err := w.resolve(ctx, p)
+	if err != nil {
+		return nil, "", err
+	}
+	f, err := sb.Open(name)
+	if err != nil {
+		return nil, "", fileError(p, err)
+	}
+	return f, name, nil
+}
+
 // modelError is an error the model reads as text, with err kept for the operator.
 func modelError(kind runtime.ErrorKind, err error, format string, args ...any) error {
 	return &runtime.ModelError{Kind: kind, Message: fmt.Sprintf(format, args...), Err: err}
