@@ -5,9 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -28,15 +26,6 @@ func TestClean(t *testing.T) {
 		assert.ErrorIs(t, err, ErrEscape, p)
 		assert.Contains(t, err.Error(), p)
 	}
-}
-
-// TestScrubAcrossChunks: the root's host path is replaced in command output even when the
-// output arrives a byte at a time.
-func TestScrubAcrossChunks(t *testing.T) {
-	l := &Local{hosts: []string{"/tmp/root-dir"}}
-	var out strings.Builder
-	l.copyScrubbed(&out, iotest.OneByteReader(strings.NewReader("in /tmp/root-dir/sub and /tmp/root-di and /tmp/root-dir")))
-	assert.Equal(t, "in ./sub and /tmp/root-di and .", out.String())
 }
 
 // TestLocalErrorsNameNoHostPath: every error of a local sandbox names files by their sandbox

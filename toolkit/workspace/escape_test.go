@@ -16,17 +16,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// localWithOutside returns a harness over a local sandbox and a directory outside it holding
-// secret.txt.
-func localWithOutside(t *testing.T) (h *harness, dir, outside string) {
-	dir, outside = t.TempDir(), t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("SECRET\n"), 0o644))
-	sb, err := sandbox.OpenLocal(dir, sandbox.LocalOptions{})
-	require.NoError(t, err)
-	t.Cleanup(func() { sb.Close() })
-	return newHarness(t, sb, dir), dir, outside
-}
-
 func TestSymlinkEscapes(t *testing.T) {
 	h, dir, outside := localWithOutside(t)
 	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "out")))

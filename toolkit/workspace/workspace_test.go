@@ -202,3 +202,14 @@ func jsonString(s string) (string, error) {
 	b, err := json.Marshal(s)
 	return string(b), err
 }
+
+// localWithOutside returns a harness over a local sandbox and a directory outside it holding
+// secret.txt.
+func localWithOutside(t *testing.T) (h *harness, dir, outside string) {
+	dir, outside = t.TempDir(), t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("SECRET\n"), 0o644))
+	sb, err := sandbox.OpenLocal(dir, sandbox.LocalOptions{})
+	require.NoError(t, err)
+	t.Cleanup(func() { sb.Close() })
+	return newHarness(t, sb, dir), dir, outside
+}
