@@ -91,14 +91,16 @@ func (l *Local) Open(name string) (fs.File, error) {
 	if err != nil {
 		return nil, l.pathError("open", name, err)
 	}
+	file := &localFile{l: l, f: f, name: name}
 	if !l.opts.AllowHardLinks {
 		info, err := f.Stat()
 		if err == nil && info.Mode().IsRegular() && hardLinks(info) > 1 {
 			f.Close()
 			return nil, &fs.PathError{Op: "open", Path: name, Err: ErrHardLink}
 		}
+		file.info = info // Stat's answer, as of the open (a system call less per file)
 	}
-	return &localFile{l: l, f: f, name: name}, nil
+	return file, nil
 }
 
 // Stat returns the file information of name, following symbolic links inside the sandbox.
@@ -218,9 +220,13 @@ type localFile struct {
 	l    *Local
 	f    *os.File
 	name string
+	info fs.FileInfo // from the hard-link check, when it ran
 }
 
 func (f *localFile) Stat() (fs.FileInfo, error) {
+	if f.info != nil {
+		return f.info, nil
+	}
 	info, err := f.f.Stat()
 	if err != nil {
 		return nil, f.l.pathError("stat", f.name, err)

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/toolgen-go/toolgen/runtime"
@@ -75,7 +76,6 @@ type grep struct {
 	total    int
 	files    int
 	skipped  int // large files not searched
-	buf      []byte
 	root     string
 }
 
@@ -104,10 +104,53 @@ func newGrep(args GrepArgs) (*grep, error) {
 	}, nil
 }
 
+// Files are grepped by a few workers at once (the work is mostly system calls, which overlap
+// even on few cores), and merged in walk order; at most grepWindow files are in flight, so
+// memory stays bounded by the window, not the tree.
+const (
+	grepWorkers = 4
+	grepWindow  = 16
+)
+
+// fileMatches is what grepping one file found.
+type fileMatches struct {
+	name    string
+	blocks  []matchBlock // one per matching line, at most max_results
+	matches int          // every matching line
+	tooBig  bool
+	done    chan struct{}
+}
+
+// matchBlock is a matching line as shown: the context before it, the line, the context after.
+type matchBlock struct {
+	text     string
+	separate bool // not adjacent to the block before it in the file: a "--" goes between
+}
+
 // search greps the file or the tree at start, in sorted order.
 func (g *grep) search(ctx context.Context, sb sandbox.Sandbox, start string) error {
 	g.root = start
-	return fs.WalkDir(sb, start, func(name string, d fs.DirEntry, err error) error {
+	jobs := make(chan *fileMatches)
+	order := make(chan *fileMatches, grepWindow)
+	var workers sync.WaitGroup
+	for range grepWorkers {
+		workers.Go(func() {
+			var buf []byte // reused from file to file
+			for fm := range jobs {
+				g.file(sb, fm, &buf)
+				close(fm.done)
+			}
+		})
+	}
+	merged := make(chan struct{})
+	go func() {
+		defer close(merged)
+		for fm := range order {
+			<-fm.done
+			g.merge(fm)
+		}
+	}()
+	err := fs.WalkDir(sb, start, func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if name == start {
 				return err
@@ -126,9 +169,16 @@ func (g *grep) search(ctx context.Context, sb sandbox.Sandbox, start string) err
 		if !d.Type().IsRegular() || name != start && !g.globMatches(name, d.Name()) {
 			return nil
 		}
-		g.file(sb, name)
+		fm := &fileMatches{name: name, done: make(chan struct{})}
+		order <- fm
+		jobs <- fm
 		return nil
 	})
+	close(jobs)
+	close(order)
+	workers.Wait()
+	<-merged
+	return err
 }
 
 func (g *grep) globMatches(name, base string) bool {
@@ -141,9 +191,9 @@ func (g *grep) globMatches(name, base string) bool {
 	return doublestar.MatchUnvalidated(g.glob, base)
 }
 
-// file greps one file; files it cannot read are skipped silently, as grep -s does.
-func (g *grep) file(fsys fs.FS, name string) {
-	f, err := fsys.Open(name)
+// file greps one file into fm; files it cannot read are skipped silently, as grep -s does.
+func (g *grep) file(fsys fs.FS, fm *fileMatches, buf *[]byte) {
+	f, err := fsys.Open(fm.name)
 	if err != nil {
 		return
 	}
@@ -153,71 +203,80 @@ func (g *grep) file(fsys fs.FS, name string) {
 		return
 	}
 	if info.Size() > maxGrepFileBytes {
-		g.skipped++
+		fm.tooBig = true
 		return
 	}
-	data, err := readAll(f, info.Size(), &g.buf)
+	data, err := readAll(f, info.Size(), buf)
 	if err != nil || bytes.IndexByte(data[:min(len(data), binarySniff)], 0) >= 0 || !g.anyLine.Match(data) {
 		return
 	}
-	g.files++
 	var lines [][]byte
 	for l := range bytes.Lines(data) {
-		lines = append(lines, l)
+		lines = append(lines, bytes.TrimRight(l, "\r\n"))
 	}
 	lastShown := -1 // index of the last line written, for context and separators
 	for i, l := range lines {
-		if !g.line.Match(bytes.TrimRight(l, "\r\n")) {
+		if !g.line.Match(l) {
 			continue
 		}
-		g.total++
-		if g.shown >= g.args.MaxResults {
+		fm.matches++
+		if len(fm.blocks) >= g.args.MaxResults {
 			continue
 		}
-		g.shown++
+		var b strings.Builder
 		from := max(i-g.args.Context, lastShown+1)
-		if g.args.Context > 0 && g.out.Len() > 0 && (lastShown < 0 || from > lastShown+1) {
-			g.out.WriteString("--\n")
-		}
 		for j := from; j < i; j++ {
-			g.write(name, j, "-", lines[j])
+			writeLine(&b, fm.name, j, "-", lines[j])
 		}
-		g.write(name, i, ":", l)
+		writeLine(&b, fm.name, i, ":", l)
+		separate := lastShown >= 0 && from > lastShown+1
 		lastShown = i
-		for j := i + 1; j <= min(i+g.args.Context, len(lines)-1); j++ {
-			if g.line.Match(bytes.TrimRight(lines[j], "\r\n")) {
-				break // the next match writes itself
-			}
-			g.write(name, j, "-", lines[j])
+		for j := i + 1; j <= min(i+g.args.Context, len(lines)-1) && !g.line.Match(lines[j]); j++ {
+			writeLine(&b, fm.name, j, "-", lines[j]) // up to the next match, which writes itself
 			lastShown = j
 		}
+		fm.blocks = append(fm.blocks, matchBlock{text: b.String(), separate: separate})
 	}
 }
 
-func (g *grep) write(name string, i int, sep string, line []byte) {
-	fmt.Fprintf(&g.out, "%s%s%d%s %s\n", name, sep, i+1, sep, shorten(string(bytes.TrimRight(line, "\r\n")), maxGrepLineBytes))
+// merge adds a file's matches to the output, in walk order, up to max_results lines.
+func (g *grep) merge(fm *fileMatches) {
+	if fm.tooBig {
+		g.skipped++
+	}
+	if fm.matches == 0 {
+		return
+	}
+	g.files++
+	g.total += fm.matches
+	for i, b := range fm.blocks {
+		if g.shown >= g.args.MaxResults {
+			return
+		}
+		g.shown++
+		if g.args.Context > 0 && g.out.Len() > 0 && (i == 0 || b.separate) {
+			g.out.WriteString("--\n")
+		}
+		g.out.WriteString(b.text)
+	}
 }
 
-// readAll reads a file of the given size into *buf, reused from file to file.
+func writeLine(b *strings.Builder, name string, i int, sep string, line []byte) {
+	fmt.Fprintf(b, "%s%s%d%s %s\n", name, sep, i+1, sep, shorten(string(line), maxGrepLineBytes))
+}
+
+// readAll reads the size bytes a file had when it was opened into *buf, reused from file to
+// file. It stops there without asking for the end of the file (a system call per file).
 func readAll(r io.Reader, size int64, buf *[]byte) ([]byte, error) {
-	if int64(cap(*buf)) < size+1 {
-		*buf = make([]byte, size+1)
+	if int64(cap(*buf)) < size {
+		*buf = make([]byte, size)
 	}
-	b := (*buf)[:cap(*buf)]
-	n := 0
-	for {
-		m, err := r.Read(b[n:])
-		n += m
-		if err == io.EOF {
-			return b[:n], nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if n == len(b) { // grew since the stat
-			return b[:n], nil
-		}
+	b := (*buf)[:size]
+	n, err := io.ReadFull(r, b)
+	if err == io.ErrUnexpectedEOF { // shrunk since it was opened
+		err = nil
 	}
+	return b[:n], err
 }
 
 func (g *grep) report() string {

@@ -78,17 +78,27 @@ func BenchmarkSearch(b *testing.B) {
 }
 
 // TestSpeed prints each tool's time as a ratio to the command's, measured in the same run:
-// go test ./toolkit/workspace -run TestSpeed -speed -v.
+// go test ./toolkit/workspace -run TestSpeed -speed -v. The two alternate for five rounds
+// and each keeps its best round, so a burst of load on a shared machine counts for neither.
 func TestSpeed(t *testing.T) {
 	if !*speed {
 		t.Skip("run with -speed")
 	}
 	reg, dir := repository(t)
 	for _, c := range speedCases {
-		tool := testing.Benchmark(benchTool(reg, c.tool, c.args))
-		command := testing.Benchmark(benchCommand(dir, c.command))
-		ratio := float64(tool.NsPerOp()) / float64(command.NsPerOp())
-		t.Logf("%s: %v against %v, %.2f×", c.name, time.Duration(tool.NsPerOp()), time.Duration(command.NsPerOp()), ratio)
+		best := func(old time.Duration, r testing.BenchmarkResult) time.Duration {
+			if d := time.Duration(r.NsPerOp()); old == 0 || d < old {
+				return d
+			}
+			return old
+		}
+		var tool, command time.Duration
+		for range 5 {
+			tool = best(tool, testing.Benchmark(benchTool(reg, c.tool, c.args)))
+			command = best(command, testing.Benchmark(benchCommand(dir, c.command)))
+		}
+		ratio := float64(tool) / float64(command)
+		t.Logf("%s: %v against %v, %.2f×", c.name, tool, command, ratio)
 		assert.LessOrEqual(t, ratio, 3.0, c.name)
 	}
 }
