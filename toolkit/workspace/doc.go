@@ -106,7 +106,7 @@
 //
 // Every tool's cost is bounded: read_file by the page and the 64 MiB counting budget,
 // edit_file by the 16 MiB file limit, list_dir and glob by the walk (memory by their caps),
-// grep by the walk and 16 MiB per file, shell by its timeout and 8 MiB of output, and all by
+// grep by the walk and four files of at most 16 MiB read at once, shell by its timeout and 8 MiB of output, and all by
 // their //tool:timeout (the registry's default of 30 seconds; 11 minutes for shell). Walks
 // check the call's ctx as they go.
 package workspace
