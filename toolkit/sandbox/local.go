@@ -148,7 +148,9 @@ func (l *Local) WriteFile(_ context.Context, name string, data []byte) error {
 		}
 		perm = info.Mode().Perm()
 	}
-	tmp := dir + "." + base + ".tmp-" + randomSuffix()
+	// Beside the target, so the rename stays in one directory; the name's start is enough
+	// to tell whose temporary file it is, and keeps the name within the system's limit.
+	tmp := dir + "." + base[:min(len(base), 100)] + ".tmp-" + randomSuffix()
 	f, err := l.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return l.pathError("write", name, err)

@@ -99,7 +99,7 @@ func changedLines(name, s string, spans [][2]int, n int) string {
 				b.WriteString("   ... (more changes; read_file shows them)\n")
 				return b.String()
 			}
-			fmt.Fprintf(&b, "%6d\t%s\n", l, strings.TrimRight(lines[l-1], "\r\n"))
+			fmt.Fprintf(&b, "%6d\t%s\n", l, shorten(strings.TrimRight(lines[l-1], "\r\n"), maxLineBytes))
 			shown++
 		}
 	}

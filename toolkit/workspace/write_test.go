@@ -68,3 +68,16 @@ func TestCaps(t *testing.T) {
 			"[620 matching lines in 620 files; the first 3 shown, 617 more: narrow the pattern, path or glob, or raise max_results]", res.Text)
 	})
 }
+
+// TestEditLongLine: the changed lines are cut as read_file cuts them, and a long name still
+// gets its temporary file.
+func TestEditLongLine(t *testing.T) {
+	long := strings.Repeat("x", 5000)
+	name := strings.Repeat("n", 250)
+	sandboxes(t, map[string]string{name: "a " + long + "\n"}, func(t *testing.T, h *harness) {
+		res := h.call("edit_file", `{"path":"`+name+`","old_string":"a ","new_string":"b "}`)
+		require.False(t, res.IsError, res.Text)
+		assert.Less(t, len(res.Text), 2600) // the name, one line cut at 2000 bytes and the frame
+		assert.Contains(t, res.Text, "     1\tb xxx")
+	})
+}
