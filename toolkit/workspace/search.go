@@ -12,6 +12,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/toolkit/sandbox"
 )
 
 // Caps of list_dir and glob; the package doc states them.
@@ -44,26 +45,39 @@ func (w *Workspace) ListDir(ctx context.Context, args ListDirArgs) (string, erro
 	if !ok {
 		return "", modelError(runtime.KindInvalidInput, nil, "%s is a file, not a directory; read_file reads it", args.Path)
 	}
-	// Keep the first entries by name while reading the directory in chunks: a directory of
-	// a million entries costs time, not memory.
+	entries, total, err := firstEntries(ctx, dir, maxListEntries)
+	if err != nil {
+		return "", fileError(args.Path, err)
+	}
+	return formatEntries(name, entries, total), nil
+}
+
+// firstEntries returns the first n entries of dir by name, and how many it has. It reads the
+// directory in chunks, keeping n: a directory of a million entries costs time, not memory.
+func firstEntries(ctx context.Context, dir fs.ReadDirFile, n int) ([]fs.DirEntry, int, error) {
 	var kept []fs.DirEntry
 	total := 0
 	for {
 		chunk, err := dir.ReadDir(1024)
 		total += len(chunk)
-		kept = smallest(append(kept, chunk...), maxListEntries, fs.DirEntry.Name)
-		if err != nil || len(chunk) == 0 {
-			if err != nil && !errors.Is(err, io.EOF) {
-				return "", fileError(args.Path, err)
-			}
-			break
+		kept = smallest(append(kept, chunk...), n, fs.DirEntry.Name)
+		if errors.Is(err, io.EOF) || err == nil && len(chunk) == 0 {
+			return kept, total, nil
+		}
+		if err != nil {
+			return nil, 0, err
 		}
 		if ctx.Err() != nil {
-			return "", ctx.Err()
+			return nil, 0, ctx.Err()
 		}
 	}
+}
+
+// formatEntries writes list_dir's lines: "name/" for a directory, "name@" for a symbolic
+// link, "name (N bytes)" for a file, then the count.
+func formatEntries(name string, entries []fs.DirEntry, total int) string {
 	var b strings.Builder
-	for _, e := range kept {
+	for _, e := range entries {
 		switch {
 		case e.IsDir():
 			fmt.Fprintf(&b, "%s/\n", e.Name())
@@ -78,11 +92,11 @@ func (w *Workspace) ListDir(ctx context.Context, args ListDirArgs) (string, erro
 		}
 	}
 	fmt.Fprintf(&b, "[%s: %d entries", name, total)
-	if total > len(kept) {
-		fmt.Fprintf(&b, ", the first %d shown; glob finds files by pattern", len(kept))
+	if total > len(entries) {
+		fmt.Fprintf(&b, ", the first %d shown; glob finds files by pattern", len(entries))
 	}
 	b.WriteString("]")
-	return b.String(), nil
+	return b.String()
 }
 
 // smallest sorts items by key and keeps the first n.
@@ -122,18 +136,27 @@ func (w *Workspace) Glob(ctx context.Context, args GlobArgs) (string, error) {
 	if !doublestar.ValidatePattern(pattern) {
 		return "", modelError(runtime.KindInvalidInput, nil, "%q is not a valid glob pattern: check its brackets and braces", args.Pattern)
 	}
-	// Walk only below the pattern's fixed part: src/**/*.go walks src.
-	base, _ := doublestar.SplitPattern(pattern)
-	start := dir
-	if base != "." {
-		if start, err = walkStart(dir, base); err != nil {
-			return "", fileError(args.Pattern, err)
-		}
+	start, err := walkStart(dir, pattern)
+	if err != nil {
+		return "", fileError(args.Pattern, err)
 	}
+	matches, total, err := glob(ctx, sb, dir, start, pattern)
+	if errors.Is(err, fs.ErrNotExist) && start != dir {
+		err = nil // the pattern's directory does not exist: nothing matches
+	}
+	if err != nil {
+		return "", fileError(args.Path, err)
+	}
+	return listing(matches, total, "files match "+args.Pattern, "narrow the pattern or path"), nil
+}
+
+// glob walks the tree at start for the files whose paths relative to dir match pattern, and
+// returns the first maxGlobResults of them, sorted, and how many there are.
+func glob(ctx context.Context, fsys fs.FS, dir, start, pattern string) ([]string, int, error) {
 	wantGit := strings.Contains(pattern, ".git")
 	var matches []string
 	total := 0
-	err = fs.WalkDir(sb, start, func(name string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(fsys, start, func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if name == start {
 				return err
@@ -157,23 +180,22 @@ func (w *Workspace) Glob(ctx context.Context, args GlobArgs) (string, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) && start != dir {
-			return listing(nil, 0, "files match "+args.Pattern, ""), nil
-		}
-		return "", fileError(args.Path, err)
-	}
 	// WalkDir visits "a/b" before "a.go"; the model gets them sorted as strings.
-	matches = smallest(matches, maxGlobResults, identity)
-	return listing(matches, total, "files match "+args.Pattern, "narrow the pattern or path"), nil
+	return smallest(matches, maxGlobResults, identity), total, err
 }
 
-// walkStart joins the pattern's fixed part to the search directory, within the sandbox.
-func walkStart(dir, base string) (string, error) {
-	if strings.HasPrefix(base, "/") || base == ".." || strings.HasPrefix(base, "../") || strings.Contains(base, "/../") {
+// walkStart returns where a glob walk starts: below the search directory dir, at the
+// pattern's fixed part (src/**/*.go walks src), which must stay inside dir.
+func walkStart(dir, pattern string) (string, error) {
+	base, _ := doublestar.SplitPattern(pattern)
+	if base == "." {
+		return dir, nil
+	}
+	inside, err := sandbox.Clean(base)
+	if err != nil || path.IsAbs(base) {
 		return "", &fs.PathError{Op: "glob", Path: base, Err: errPatternEscape}
 	}
-	return path.Join(dir, base), nil
+	return path.Join(dir, inside), nil
 }
 
 var errPatternEscape = fmt.Errorf("the pattern's directory is outside the search path: %w", fs.ErrInvalid)

@@ -161,6 +161,8 @@ func TestParity(t *testing.T) {
 		{name: "glob no match", tool: "glob", args: `{"pattern":"nothing/**"}`, want: "[no files match nothing/**]"},
 		{name: "glob bad pattern", tool: "glob", args: `{"pattern":"[a"}`, kind: runtime.KindInvalidInput},
 		{name: "glob escape", tool: "glob", args: `{"pattern":"../*"}`, kind: runtime.KindInvalidInput},
+		{name: "glob escape inside", tool: "glob", args: `{"pattern":"a/../../*"}`, kind: runtime.KindInvalidInput},
+		{name: "glob absolute", tool: "glob", args: `{"pattern":"/etc/*"}`, kind: runtime.KindInvalidInput},
 		{name: "glob path escape", tool: "glob", args: `{"pattern":"*","path":"../.."}`, kind: runtime.KindPermission},
 
 		{name: "grep sorted, .git skipped", tool: "grep", args: `{"pattern":"TODO"}`,
