@@ -58,12 +58,17 @@ func single(d *Directive, args string, at int) (word, []Problem) {
 	return ws[0], nil
 }
 
-// NamePattern is the rule for tool names: what every provider accepts.
-const NamePattern = `^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`
+// NamePattern is the rule for tool names: what Anthropic, Gemini and MCP accept. OpenAI takes
+// at most 64 characters; gen/provider warns about longer names when OpenAI is among the
+// providers.
+const NamePattern = `^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$`
+
+// MaxNameLength is the longest tool name NamePattern allows.
+const MaxNameLength = 128
 
 var toolNamePattern = regexp.MustCompile(NamePattern)
 
-// IsValidName reports whether name is acceptable as a tool name to every provider.
+// IsValidName reports whether name is a valid tool name (NamePattern).
 func IsValidName(name string) bool { return toolNamePattern.MatchString(name) }
 
 // SuggestName turns s into a valid tool name for a hint, or "" when nothing of s survives.
@@ -84,8 +89,8 @@ func SuggestName(s string) string {
 	if c := name[0]; '0' <= c && c <= '9' || c == '-' {
 		name = "_" + name
 	}
-	if len(name) > 64 {
-		name = name[:64]
+	if len(name) > MaxNameLength {
+		name = name[:MaxNameLength]
 	}
 	return name
 }
@@ -95,7 +100,7 @@ func parseName(d *Directive, args string, at int) (any, []Problem) {
 		return args, nil
 	}
 	p := Problem{Offset: at, Message: "invalid tool name " + strconv.Quote(args),
-		Hint: "a name is 1 to 64 letters, digits, _ or -, not starting with a digit or -"}
+		Hint: "a name is 1 to 128 letters, digits, _ or -, not starting with a digit or -"}
 	if fixed := SuggestName(args); fixed != "" {
 		p.Hint += ", e.g. " + fixed
 	}
@@ -480,4 +485,54 @@ func parseCount(d *Directive, args string, at int) (any, []Problem) {
 		return nil, []Problem{{Offset: w.at, Message: "//tool:" + d.Name + " needs a whole number of at least 1, got " + strconv.Quote(w.text)}}
 	}
 	return n, nil
+}
+
+func parseDefer(_ *Directive, args string, at int) (any, []Problem) {
+	switch args {
+	case "":
+		return Defer{}, nil
+	case "off":
+		return Defer{Off: true}, nil
+	}
+	return nil, []Problem{{Offset: at, Message: "unexpected argument " + strconv.Quote(args),
+		Hint: "//tool:defer takes no argument, or off to opt a tool out of its package's default"}}
+}
+
+// parseNamespace parses a tool-search namespace: a name like a tool's.
+func parseNamespace(_ *Directive, args string, at int) (any, []Problem) {
+	if IsValidName(args) {
+		return args, nil
+	}
+	p := Problem{Offset: at, Message: "invalid namespace " + strconv.Quote(args),
+		Hint: "a namespace is 1 to 128 letters, digits, _ or -, not starting with a digit or -"}
+	if fixed := SuggestName(args); fixed != "" {
+		p.Hint += ", e.g. " + fixed
+	}
+	return nil, []Problem{p}
+}
+
+var callerNames = []string{"direct", "code"}
+
+func parseCallers(d *Directive, args string, at int) (any, []Problem) {
+	items, problems := listWords(d, args, at, "caller")
+	var c Callers
+	for _, w := range items {
+		switch w.text {
+		case "direct":
+			c.Direct = true
+		case "code":
+			c.Code = true
+		default:
+			p := Problem{Offset: w.at, Message: "unknown caller " + strconv.Quote(w.text),
+				Hint: "the callers are direct and code"}
+			if s := suggest.Closest(strings.ToLower(w.text), callerNames); s != "" {
+				p.Hint = "did you mean " + s + "?"
+			}
+			problems = append(problems, p)
+		}
+	}
+	if len(problems) > 0 {
+		return nil, problems
+	}
+	return c, nil
 }

@@ -47,7 +47,7 @@ func TestDirectiveValues(t *testing.T) {
 		{text: "//tool:name _x-1", value: "_x-1"},
 		{text: "//tool:name get weather", problems: []want{{12, `invalid tool name "get weather"`, "e.g. get_weather"}}},
 		{text: "//tool:name 9lives", problems: []want{{12, `invalid tool name "9lives"`, "e.g. _9lives"}}},
-		{text: "//tool:name " + strings.Repeat("a", 65), problems: []want{{12, `invalid tool name "` + strings.Repeat("a", 65) + `"`, "1 to 64"}}},
+		{text: "//tool:name " + strings.Repeat("a", 129), problems: []want{{12, `invalid tool name "` + strings.Repeat("a", 129) + `"`, "1 to 128"}}},
 		{text: "//tool:name", problems: []want{{11, "//tool:name needs an argument", "write //tool:name NAME"}}},
 
 		{text: "//tool:title Get the weather", value: "Get the weather"},
@@ -172,6 +172,17 @@ func TestDirectiveValues(t *testing.T) {
 		{text: "//tool:sequential please", problems: []want{{18, "//tool:sequential takes no arguments", "alone on its line"}}},
 		{text: "//tool:client", target: OnType, value: true},
 		{text: "//tool:client yes", target: OnType, problems: []want{{14, "//tool:client takes no arguments", ""}}},
+
+		// defer: "//tool:defer " is 13 bytes.
+		{text: "//tool:defer", value: Defer{}},
+		{text: "//tool:defer off", value: Defer{Off: true}},
+		{text: "//tool:defer later", problems: []want{{13, `unexpected argument "later"`, "off"}}},
+		{text: "//tool:namespace billing", value: "billing"},
+		{text: "//tool:namespace bill ing", problems: []want{{17, `invalid namespace "bill ing"`, "bill_ing"}}},
+		// callers: "//tool:callers " is 15 bytes.
+		{text: "//tool:callers direct,code", value: Callers{Direct: true, Code: true}},
+		{text: "//tool:callers code", value: Callers{Code: true}},
+		{text: "//tool:callers cod", problems: []want{{15, `unknown caller "cod"`, "did you mean code?"}}},
 	}
 	for _, c := range cases {
 		target := c.target
@@ -210,7 +221,7 @@ func TestEveryDirectiveHasAValidCase(t *testing.T) {
 		"timeout": "1s", "retry": "", "confirm": "", "risk": "low", "hints": "readonly",
 		"example": "{}", "trigger": "t", "prerequisite": "p", "warning": "w", "related": "other",
 		"filters": "f", "meta": "k=v", "maxresult": "1KiB", "maxcalls": "1", "modelretries": "1",
-		"sequential": "", "client": "",
+		"sequential": "", "client": "", "defer": "", "namespace": "billing", "callers": "direct",
 	}
 	for _, d := range Directives {
 		args, ok := samples[d.Name]
@@ -406,9 +417,9 @@ func TestRegistry(t *testing.T) {
 
 func TestIsValidName(t *testing.T) {
 	for name, valid := range map[string]bool{
-		"get_weather": true, "_private": true, "a": true, "A-b_9": true, strings.Repeat("x", 64): true,
+		"get_weather": true, "_private": true, "a": true, "A-b_9": true, strings.Repeat("x", 128): true,
 		"": false, "9lives": false, "-x": false, "get weather": false, "a.b": false,
-		strings.Repeat("x", 65): false, "天気": false,
+		strings.Repeat("x", 129): false, "天気": false,
 	} {
 		if got := IsValidName(name); got != valid {
 			t.Errorf("IsValidName(%q) = %v, want %v", name, got, valid)

@@ -22,8 +22,9 @@ var Directives = []*Directive{
 	{
 		Name: "name", Targets: onDescriptive, Syntax: "NAME",
 		Help: "The tool name the model sees. The default is the Go name in snake_case " +
-			"(GetWeather becomes get_weather). It must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$, " +
-			"the strictest rule among the providers.",
+			"(GetWeather becomes get_weather). It must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$ " +
+			"(up to 128 characters, as Anthropic, Gemini and MCP allow); OpenAI takes at most 64, " +
+			"and toolgen warns about longer names when OpenAI is among the providers.",
 		parse: parseName,
 	},
 	{
@@ -147,6 +148,28 @@ var Directives = []*Directive{
 			"first, calls after it wait.",
 	},
 	{
+		Name: "defer", Targets: onDescriptive | OnPackage, optionalArgs: true, Syntax: "[off]",
+		Help: "Deferred loading: the tool's definition is left out of the model's context until " +
+			"a tool search finds it (OpenAI and Anthropic defer_loading; runtime/toolsearch for " +
+			"every other host). In the package doc comment it is the default of the package's " +
+			"tools; a tool opts out with //tool:defer off.",
+		parse: parseDefer,
+	},
+	{
+		Name: "namespace", Targets: onDescriptive | OnPackage, Syntax: "NAME",
+		Help: "The OpenAI tool-search namespace the tool is declared in (OpenAI advises fewer " +
+			"than 10 functions per namespace). In the package doc comment it is the default of " +
+			"the package's tools.",
+		parse: parseNamespace,
+	},
+	{
+		Name: "callers", Targets: onDescriptive | OnPackage, Syntax: "CALLER[,CALLER...]",
+		Help: "Who may call the tool: direct (the model's own tool calls) and code (code the " +
+			"model runs: OpenAI programmatic calling, Anthropic code execution). Sent as " +
+			"allowed_callers; without it the provider's default applies (direct calls only).",
+		parse: parseCallers,
+	},
+	{
 		Name: "client", Targets: OnType, noArgs: true,
 		Help: "On a type declaration: declares a client-side tool whose arguments are that " +
 			"struct type. toolgen emits its schema and provider definitions; the caller " +
@@ -166,6 +189,17 @@ type Retry struct {
 	Delay    time.Duration // wait before the first retry, > 0
 	Backoff  float64       // factor applied to the wait after each retry, >= 1
 	MaxDelay time.Duration // longest wait, >= Delay
+}
+
+// Defer is the value of //tool:defer.
+type Defer struct {
+	Off bool // //tool:defer off: not deferred, whatever the package default
+}
+
+// Callers is the value of //tool:callers.
+type Callers struct {
+	Direct bool // the model's own tool calls
+	Code   bool // calls from code the model runs (programmatic calling, code execution)
 }
 
 // Confirm is the value of //tool:confirm.

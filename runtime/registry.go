@@ -95,7 +95,7 @@ func (r *Registry) sessionStore() SessionStore {
 }
 
 // Add registers tools. It refuses a tool without a name, with a name that does not match
-// ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$, with a name already registered or repeated within tools,
+// ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$, with a name already registered or repeated within tools,
 // a tool without Bind (unless it is a Client tool, which the caller executes), and a tool
 // whose //tool:filters names a filter not registered with RegisterFilter. Add is
 // atomic: when any tool is refused, none is added, and the error names every refused tool,
@@ -163,7 +163,7 @@ func checkTool(t Tool, i int) error {
 	case t.Name == "":
 		return fmt.Errorf("tool #%d of Add: missing Name", i+1)
 	case !validName(t.Name):
-		return fmt.Errorf("tool %q: invalid name: must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$", t.Name)
+		return fmt.Errorf("tool %q: invalid name: must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$", t.Name)
 	case t.Bind == nil && !t.Client:
 		return fmt.Errorf("tool %q: missing Bind function", t.Name)
 	}
@@ -188,7 +188,7 @@ func checkFilters(t Tool, filters map[string]Middleware) error {
 // validName reports whether name matches ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$, the name rule every
 // provider accepts.
 func validName(name string) bool {
-	if name == "" || len(name) > 64 {
+	if name == "" || len(name) > 128 {
 		return false
 	}
 	for i := 0; i < len(name); i++ {

@@ -54,7 +54,7 @@ func TestAddNamesEveryRefusedTool(t *testing.T) {
 		runtime.Tool{Bind: constTool("x", "").Bind},
 		constTool("9lives", ""),
 		constTool("has space", ""),
-		constTool(strings.Repeat("a", 65), ""),
+		constTool(strings.Repeat("a", 129), ""),
 		runtime.Tool{Name: "no_bind"},
 	)
 	if err == nil {
@@ -62,9 +62,9 @@ func TestAddNamesEveryRefusedTool(t *testing.T) {
 	}
 	want := `runtime: refused 5 of the tools given to Add; none was added:
 - tool #2 of Add: missing Name
-- tool "9lives": invalid name: must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$
-- tool "has space": invalid name: must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$
-- tool "` + strings.Repeat("a", 65) + `": invalid name: must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$
+- tool "9lives": invalid name: must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$
+- tool "has space": invalid name: must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$
+- tool "` + strings.Repeat("a", 129) + `": invalid name: must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$
 - tool "no_bind": missing Bind function`
 	if err.Error() != want {
 		t.Errorf("error =\n%v\nwant\n%v", err, want)

@@ -13,7 +13,7 @@ import (
 // Registry.Add takes them. Slices and maps in a Tool are not copied by the registry: treat a
 // Tool as immutable once added.
 type Tool struct {
-	Name        string // ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$
+	Name        string // ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$ (OpenAI: at most 64 characters)
 	Title       string // human-readable title (MCP title)
 	Description string // what the model reads to choose the tool
 	Detail      string // level-2 detail: the rest of the doc comment
@@ -44,6 +44,16 @@ type Tool struct {
 	Sequential   bool  // runs alone in a batch of parallel calls
 	Client       bool  // declared here, executed by the caller
 
+	// Deferred marks a tool whose definition stays out of the model's context until a tool
+	// search finds it (//tool:defer): adapters send it with defer_loading where the provider
+	// searches, and runtime/toolsearch serves hosts that search themselves.
+	Deferred bool
+	// Namespace is the OpenAI tool-search namespace the tool is declared in (//tool:namespace).
+	Namespace string
+	// Callers says who may call the tool (//tool:callers); the zero value leaves it to the
+	// provider (direct calls only).
+	Callers Callers
+
 	// InputSchema is the JSON Schema (2020-12) of the arguments; OutputSchema that of a
 	// structured result, or nil.
 	InputSchema  json.RawMessage
@@ -69,6 +79,14 @@ type BoundCall interface {
 	Args() any
 	// Run calls the handler once and turns what it returns into a Result.
 	Run(ctx context.Context) Result
+}
+
+// Callers says who may call a tool: the model's own tool calls (Direct) and code the model
+// runs (Code: OpenAI programmatic calling, Anthropic code execution). Adapters send it as
+// allowed_callers.
+type Callers struct {
+	Direct bool
+	Code   bool
 }
 
 // RetryPolicy is a tool's //tool:retry policy. Max is the number of retries after the first

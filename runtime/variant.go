@@ -208,3 +208,16 @@ func writeToken(buf *bytes.Buffer, tok json.Token) error {
 	buf.Write(b)
 	return nil
 }
+
+// schemaKeywordPrefix is how every schema toolgen generates begins.
+const schemaKeywordPrefix = `{"$schema":"https://json-schema.org/draft/2020-12/schema",`
+
+// WithoutSchemaKeyword returns a generated schema without its leading "$schema" member, for
+// the provider fields that want a bare schema object (OpenAI output_schema, Gemini
+// responseJsonSchema). Other schemas come back unchanged.
+func WithoutSchemaKeyword(schema json.RawMessage) json.RawMessage {
+	if len(schema) > len(schemaKeywordPrefix) && string(schema[:len(schemaKeywordPrefix)]) == schemaKeywordPrefix {
+		return append(json.RawMessage{'{'}, schema[len(schemaKeywordPrefix):]...)
+	}
+	return schema
+}

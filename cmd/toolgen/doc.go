@@ -45,6 +45,9 @@
 //	                    variant, what the runtime undoes, and each keyword moved or dropped,
 //	                    with positions
 //	-provider P         with -explain: only provider P
+//	-report             write nothing; print what each tool's definition costs per provider:
+//	                    bytes as the adapters send it and estimated tokens (bytes/4), the
+//	                    catalog's total, and the total of the tools not deferred
 //	-help-directives    print the reference of every directive and tag key
 //	-debug-model        print the parsed model (for bug reports)
 //	-v                  list the files written or removed

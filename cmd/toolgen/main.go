@@ -13,6 +13,7 @@ import (
 	"github.com/toolgen-go/toolgen/gen/diag"
 	"github.com/toolgen-go/toolgen/gen/parse"
 	"github.com/toolgen-go/toolgen/gen/provider"
+	genreport "github.com/toolgen-go/toolgen/gen/report"
 	"github.com/toolgen-go/toolgen/internal/suggest"
 )
 
@@ -43,6 +44,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		providers  = fs.String("providers", strings.Join(provider.All, ","), "comma-separated providers whose schema variants are emitted and checked")
 		explain    = fs.String("explain", "", "write nothing; print what `TOOL` is sent to each provider (see -provider)")
 		explainFor = fs.String("provider", "", "with -explain: only this `provider` (default: all of -providers)")
+		report     = fs.Bool("report", false, "write nothing; print what each tool's definition costs per provider, in bytes and estimated tokens")
 	)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: toolgen [flags] [packages]\n\n")
@@ -101,6 +103,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	res.Diagnostics.Print(stderr, dir)
 	if *explain != "" {
 		return explainTool(stdout, stderr, res, *explain, explained, dir, *strict)
+	}
+	if *report {
+		genreport.Write(stdout, genreport.Measure(res.Packages, enabled), enabled)
+		if res.Failed(*strict) {
+			return exitUser
+		}
+		return exitOK
 	}
 	if res.Failed(*strict) {
 		return exitUser

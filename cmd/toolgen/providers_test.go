@@ -1,6 +1,9 @@
 package main
 
 import (
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,4 +109,15 @@ func TestExplainFlag(t *testing.T) {
 	if code, _, _ := toolgen(t, "-provider", "openai"); code != exitUsage {
 		t.Errorf("-provider without -explain: exit %d, want 2", code)
 	}
+}
+
+func TestReportFlag(t *testing.T) {
+	newModule(t, map[string]string{"echo.go": handler})
+	code, stdout, stderr := toolgen(t, "-report", "-providers", "openai,anthropic")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Regexp(t, `echo +\d+ +\d+ +\d+ +\d+`, stdout)
+	assert.Contains(t, stdout, "openai bytes")
+	assert.NotContains(t, stdout, "gemini", "-providers limits the columns")
+	_, err := os.Stat("tools_gen.go")
+	assert.Error(t, err, "-report writes nothing")
 }

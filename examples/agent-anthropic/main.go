@@ -22,6 +22,7 @@ import (
 	"github.com/toolgen-go/toolgen/examples/weather/weather"
 	"github.com/toolgen-go/toolgen/runtime"
 	toolanthropic "github.com/toolgen-go/toolgen/runtime/anthropic"
+	"github.com/toolgen-go/toolgen/runtime/anthropic/anthropicsdk"
 )
 
 // maxTurns bounds the loop, so a model that keeps calling tools cannot run it forever.
@@ -39,7 +40,7 @@ func run(ctx context.Context, out io.Writer) error {
 	if err := reg.Add(weather.Tools()...); err != nil {
 		return err
 	}
-	tools, err := toolanthropic.Tools(reg.Tools())
+	tools, err := anthropicsdk.Tools(reg.Tools())
 	if err != nil {
 		return err
 	}
@@ -71,7 +72,7 @@ func run(ctx context.Context, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		calls := toolanthropic.Calls(*msg)
+		calls := anthropicsdk.Calls(*msg)
 		if len(calls) == 0 {
 			fmt.Fprintln(out, "\n== answer")
 			for _, b := range msg.Content {
@@ -85,7 +86,7 @@ func run(ctx context.Context, out io.Writer) error {
 		for _, o := range outs {
 			fmt.Fprintf(out, "\n== %s %s %s\n%s\n", o.Call.ID, o.Call.Name, o.Call.Args, o.Result.Text)
 		}
-		params.Messages = append(params.Messages, msg.ToParam(), anthropic.NewUserMessage(toolanthropic.ToolResults(outs)...))
+		params.Messages = append(params.Messages, msg.ToParam(), anthropic.NewUserMessage(anthropicsdk.ToolResults(outs)...))
 	}
 	return fmt.Errorf("no answer after %d turns", maxTurns)
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/toolgen-go/toolgen/examples/weather/weather"
 	"github.com/toolgen-go/toolgen/runtime"
 	toolgemini "github.com/toolgen-go/toolgen/runtime/gemini"
+	"github.com/toolgen-go/toolgen/runtime/gemini/geminisdk"
 )
 
 // maxTurns bounds the loop, so a model that keeps calling tools cannot run it forever.
@@ -38,7 +39,7 @@ func run(ctx context.Context, out io.Writer) error {
 	if err := reg.Add(weather.Tools()...); err != nil {
 		return err
 	}
-	tool, err := toolgemini.Tool(reg.Tools())
+	tool, err := geminisdk.Tool(reg.Tools())
 	if err != nil {
 		return err
 	}
@@ -68,7 +69,7 @@ func run(ctx context.Context, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		calls, err := toolgemini.Calls(resp.FunctionCalls())
+		calls, err := geminisdk.Calls(resp.FunctionCalls())
 		if err != nil {
 			return err
 		}
@@ -81,7 +82,7 @@ func run(ctx context.Context, out io.Writer) error {
 			fmt.Fprintf(out, "\n== %s %s %s\n%s\n", o.Call.ID, o.Call.Name, o.Call.Args, o.Result.Text)
 		}
 		// The model's content goes back verbatim: it may carry thought signatures.
-		contents = append(contents, resp.Candidates[0].Content, genai.NewContentFromParts(toolgemini.Responses(outs), genai.RoleUser))
+		contents = append(contents, resp.Candidates[0].Content, genai.NewContentFromParts(geminisdk.Responses(outs), genai.RoleUser))
 	}
 	return fmt.Errorf("no answer after %d turns", maxTurns)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/toolgen-go/toolgen/examples/weather/weather"
 	"github.com/toolgen-go/toolgen/runtime"
 	toolopenai "github.com/toolgen-go/toolgen/runtime/openai"
+	"github.com/toolgen-go/toolgen/runtime/openai/openaisdk"
 )
 
 // maxTurns bounds the loop, so a model that keeps calling tools cannot run it forever.
@@ -39,7 +40,7 @@ func run(ctx context.Context, out io.Writer) error {
 	if err := reg.Add(weather.Tools()...); err != nil {
 		return err
 	}
-	tools, err := toolopenai.ChatTools(reg.Tools())
+	tools, err := openaisdk.ChatTools(reg.Tools())
 	if err != nil {
 		return err
 	}
@@ -75,7 +76,7 @@ func run(ctx context.Context, out io.Writer) error {
 			return fmt.Errorf("turn %d: the model returned no choice", turn)
 		}
 		msg := resp.Choices[0].Message
-		calls := toolopenai.ChatCalls(msg)
+		calls := openaisdk.ChatCalls(msg)
 		if len(calls) == 0 {
 			fmt.Fprintf(out, "\n== answer\n%s\n", msg.Content)
 			return nil
@@ -85,7 +86,7 @@ func run(ctx context.Context, out io.Writer) error {
 			fmt.Fprintf(out, "\n== %s %s %s\n%s\n", o.Call.ID, o.Call.Name, o.Call.Args, o.Result.Text)
 		}
 		params.Messages = append(params.Messages, msg.ToParam())
-		params.Messages = append(params.Messages, toolopenai.ChatToolMessages(outs)...)
+		params.Messages = append(params.Messages, openaisdk.ChatToolMessages(outs)...)
 	}
 	return fmt.Errorf("no answer after %d turns", maxTurns)
 }

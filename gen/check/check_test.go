@@ -52,16 +52,16 @@ func TestRun(t *testing.T) {
 	}{
 		{"valid tool", func(*model.Tool) {}, ""},
 		{"invalid name", func(t *model.Tool) { t.Name = "get weather!" },
-			"weather.go:10:6: invalid tool name \"get weather!\": it must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$\n" +
+			"weather.go:10:6: invalid tool name \"get weather!\": it must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$\n" +
 				"\thint: name the tool with //tool:name, e.g. //tool:name get_weather\n"},
 		{"name starting with a digit", func(t *model.Tool) { t.Name = "3d-print" },
-			"weather.go:10:6: invalid tool name \"3d-print\": it must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$\n" +
+			"weather.go:10:6: invalid tool name \"3d-print\": it must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$\n" +
 				"\thint: name the tool with //tool:name, e.g. //tool:name _3d-print\n"},
-		{"name too long", func(t *model.Tool) { t.Name = strings.Repeat("a", 65) },
-			"weather.go:10:6: invalid tool name \"" + strings.Repeat("a", 65) + "\": it must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$\n" +
-				"\thint: name the tool with //tool:name, e.g. //tool:name " + strings.Repeat("a", 64) + "\n"},
+		{"name too long", func(t *model.Tool) { t.Name = strings.Repeat("a", 129) },
+			"weather.go:10:6: invalid tool name \"" + strings.Repeat("a", 129) + "\": it must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$\n" +
+				"\thint: name the tool with //tool:name, e.g. //tool:name " + strings.Repeat("a", 128) + "\n"},
 		{"name with nothing valid in it", func(t *model.Tool) { t.Name = "天気" },
-			"weather.go:10:6: invalid tool name \"天気\": it must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$\n" +
+			"weather.go:10:6: invalid tool name \"天気\": it must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$\n" +
 				"\thint: name the tool with //tool:name NAME\n"},
 		{"longest valid name", func(t *model.Tool) { t.Name = "_" + strings.Repeat("a-9", 21) }, ""},
 		{"no description", func(t *model.Tool) { t.Description = " \n" },

@@ -3,7 +3,7 @@
 // in a diag.List; nothing stops at the first one.
 //
 // Errors (the run fails):
-//   - a tool name that does not match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$ (what every provider
+//   - a tool name that does not match ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$ (what every provider
 //     accepts); the hint offers a valid spelling;
 //   - the same tool name twice in the run, across all packages: reported at every tool after
 //     the first in position order, with a hint naming the first;

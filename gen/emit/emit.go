@@ -311,6 +311,20 @@ func (g *generator) toolLiteral(t *model.Tool, method bool) (jen.Code, error) {
 	if t.Client {
 		d[jen.Id("Client")] = jen.True()
 	}
+	if t.Deferred {
+		d[jen.Id("Deferred")] = jen.True()
+	}
+	str("Namespace", t.Namespace)
+	if c := t.Callers; c != (model.Callers{}) {
+		cd := jen.Dict{}
+		if c.Direct {
+			cd[jen.Id("Direct")] = jen.True()
+		}
+		if c.Code {
+			cd[jen.Id("Code")] = jen.True()
+		}
+		d[jen.Id("Callers")] = jen.Qual(runtimePath, "Callers").Values(cd)
+	}
 	d[jen.Id("InputSchema")] = jen.Qual("encoding/json", "RawMessage").Call(rawString(schema.Input(t)))
 	if out := schema.Output(t); out != nil {
 		d[jen.Id("OutputSchema")] = jen.Qual("encoding/json", "RawMessage").Call(rawString(out))

@@ -47,7 +47,13 @@ type Package struct {
 	// DefaultTags come from //tool:tags in the package doc comment; they apply to tools
 	// without tags of their own.
 	DefaultTags []string
-	Tools       []*Tool // sorted by Name
+	// DefaultDeferred, DefaultNamespace and DefaultCallers come from //tool:defer,
+	// //tool:namespace and //tool:callers in the package doc comment; parse applies them to
+	// the tools that say nothing of their own.
+	DefaultDeferred  bool
+	DefaultNamespace string
+	DefaultCallers   Callers
+	Tools            []*Tool // sorted by Name
 }
 
 // Tool is one tool: a handler func or method, or a client tool declared on a type.
@@ -87,12 +93,22 @@ type Tool struct {
 	ModelRetries int
 	Sequential   bool
 
+	Deferred  bool    // //tool:defer: left out of the model's context until a search finds it
+	Namespace string  // //tool:namespace: the OpenAI tool-search namespace
+	Callers   Callers // //tool:callers: who may call the tool; zero: the provider's default
+
 	// Args is the argument struct type (Kind Struct), or nil for a handler without arguments,
 	// whose schema is the empty object.
 	Args *Type
 	// Result is the structured result type, or nil when the result is text, a runtime.Result
 	// or absent.
 	Result *Type
+}
+
+// Callers says who may call a tool (//tool:callers).
+type Callers struct {
+	Direct bool // the model's own tool calls
+	Code   bool // code the model runs (programmatic calling, code execution)
 }
 
 // Handler describes the Go signature behind a tool.

@@ -105,6 +105,9 @@ func (d *dumper) tool(t *model.Tool) {
 	if t.MaxResult != 0 || t.MaxCalls != 0 || t.ModelRetries != 0 || t.Sequential {
 		d.line(1, "maxresult=%d maxcalls=%d modelretries=%d sequential=%t", t.MaxResult, t.MaxCalls, t.ModelRetries, t.Sequential)
 	}
+	if t.Deferred || t.Namespace != "" || t.Callers != (model.Callers{}) {
+		d.line(1, "deferred=%t namespace=%q callers direct=%t code=%t", t.Deferred, t.Namespace, t.Callers.Direct, t.Callers.Code)
+	}
 	if t.Args != nil {
 		d.typ(1, "args", t.Args)
 	}

@@ -75,10 +75,19 @@ func (p *parser) parsePackage() *model.Package {
 
 	out := &model.Package{Path: p.pkg.PkgPath, Name: p.pkg.Name, Dir: load.PackageDir(p.pkg)}
 	for _, d := range p.counted(pkgDirs) {
-		if d.parsed.Directive.Name == "tags" {
-			if tags, ok := d.parsed.Value.([]string); ok {
-				out.DefaultTags = tags
+		switch v := d.parsed.Value.(type) {
+		case []string:
+			if d.parsed.Directive.Name == "tags" {
+				out.DefaultTags = v
 			}
+		case annotations.Defer:
+			out.DefaultDeferred = !v.Off
+		case string:
+			if d.parsed.Directive.Name == "namespace" {
+				out.DefaultNamespace = v
+			}
+		case annotations.Callers:
+			out.DefaultCallers = model.Callers(v)
 		}
 	}
 
@@ -94,6 +103,15 @@ func (p *parser) parsePackage() *model.Package {
 		}
 		if len(t.Tags) == 0 && len(out.DefaultTags) > 0 {
 			t.Tags = slices.Clone(out.DefaultTags)
+		}
+		if !o.said("defer") {
+			t.Deferred = out.DefaultDeferred
+		}
+		if t.Namespace == "" {
+			t.Namespace = out.DefaultNamespace
+		}
+		if t.Callers == (model.Callers{}) {
+			t.Callers = out.DefaultCallers
 		}
 		out.Tools = append(out.Tools, t)
 	}
@@ -258,6 +276,16 @@ func (p *parser) newTool(o *docOwner, goName string, namePos token.Pos) *model.T
 			t.Tags = asStrings(v)
 		case "category":
 			t.Category = asString(v)
+		case "defer":
+			if dv, ok := v.(annotations.Defer); ok {
+				t.Deferred = !dv.Off
+			}
+		case "namespace":
+			t.Namespace = asString(v)
+		case "callers":
+			if c, ok := v.(annotations.Callers); ok {
+				t.Callers = model.Callers(c)
+			}
 		case "timeout":
 			if tv, ok := v.(annotations.Timeout); ok {
 				t.Timeout, t.NoTimeout = tv.Duration, tv.None
@@ -388,4 +416,15 @@ func (p *parser) errorf(pos model.Position, hint string, format string, args ...
 	if hint != "" {
 		d.WithHint("%s", hint)
 	}
+}
+
+// said reports whether o's doc comment holds the directive name, valid or not: a tool that
+// says anything of its own is not given the package's default.
+func (o *docOwner) said(name string) bool {
+	for _, d := range o.dirs {
+		if d.parsed != nil && d.parsed.Directive != nil && d.parsed.Directive.Name == name {
+			return true
+		}
+	}
+	return false
 }

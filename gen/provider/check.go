@@ -15,6 +15,7 @@ const (
 	maxToolsPerRequest  = 128
 	maxStrictAnthropic  = 20
 	mcpOutputRootNeeded = "object"
+	maxOpenAIName       = 64 // Anthropic, Gemini and MCP take 128
 )
 
 // Run converts every tool of the run for the enabled providers and records the errors and
@@ -41,6 +42,10 @@ func Run(pkgs []*model.Package, providers []string, diags *diag.List) {
 		}
 		if slices.Contains(providers, MCP) {
 			checkMCPOutput(t, diags)
+		}
+		if len(t.Name) > maxOpenAIName && slices.Contains(providers, OpenAI) {
+			diags.Warnf(t.Pos, "tool name %q has %d characters; OpenAI refuses names over %d", t.Name, len(t.Name), maxOpenAIName).
+				WithHint("shorten it with //tool:name, or leave openai out of -providers")
 		}
 	}
 	if len(tools) > maxToolsPerRequest && (slices.Contains(providers, OpenAI) || slices.Contains(providers, Gemini)) {

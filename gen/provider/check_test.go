@@ -216,3 +216,14 @@ func TestNonASCIIRecursiveType(t *testing.T) {
 		t.Errorf("conversions differ:\n%s", diff)
 	}
 }
+
+func TestRunWarnsAboutNamesOpenAIRefuses(t *testing.T) {
+	long := &model.Tool{Name: strings.Repeat("n", 65), Pos: model.Position{Filename: "tools.go", Line: 3, Column: 6}}
+	got := runChecks(provider.All, long)
+	if !strings.Contains(got, "tools.go:3:6: warning: tool name \""+long.Name+"\" has 65 characters; OpenAI refuses names over 64") {
+		t.Errorf("no warning about the name:\n%s", got)
+	}
+	if got := runChecks([]string{provider.Anthropic, provider.Gemini, provider.MCP}, long); strings.Contains(got, "OpenAI") {
+		t.Errorf("warned without OpenAI among the providers:\n%s", got)
+	}
+}

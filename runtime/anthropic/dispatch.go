@@ -4,9 +4,6 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/packages/param"
-
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -18,8 +15,8 @@ type Outcome = runtime.Outcome
 // properties as optional (not as nullable), so there is nothing to undo before validation.
 // Set Session (and UserData) on the calls first to use the registry's per-session policies.
 //
-// A client tool's outcome has Result.ClientCall set: it is left out of ToolResults, and the
-// host runs it and answers with ToolResult under the same id, in the same user message.
+// A client tool's outcome has Result.ClientCall set: it is left out of ToolResultsJSON, and
+// the host runs it and answers under the same id, in the same user message.
 func Dispatch(ctx context.Context, reg *runtime.Registry, calls []runtime.Call) []Outcome {
 	return reg.Dispatch(ctx, calls, nil)
 }
@@ -28,31 +25,13 @@ func Dispatch(ctx context.Context, reg *runtime.Registry, calls []runtime.Call) 
 // the host.
 func answered(o Outcome) bool { return o.Result.ClientCall == nil }
 
-// ToolResult returns the tool_result block that answers the tool_use toolUseID with res:
-// the result's text as content and is_error on failure. An effect-only result (or an empty
-// text) gets no content: the effects are the host's, but the tool_use must still be answered.
-func ToolResult(toolUseID string, res runtime.Result) anthropic.ContentBlockParamUnion {
-	block := &anthropic.ToolResultBlockParam{ToolUseID: toolUseID}
-	if res.Text != "" && !res.EffectOnly() {
-		block.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: res.Text}}}
+// Content is the text of the tool_result that answers with res: empty for an effect-only
+// result, whose effects are the host's.
+func Content(res runtime.Result) string {
+	if res.EffectOnly() {
+		return ""
 	}
-	if res.IsError {
-		block.IsError = param.NewOpt(true)
-	}
-	return anthropic.ContentBlockParamUnion{OfToolResult: block}
-}
-
-// ToolResults returns one tool_result block per outcome, in order, leaving out client calls
-// (the host answers those). They go first in the next user message:
-// anthropic.NewUserMessage(blocks...).
-func ToolResults(outs []Outcome) []anthropic.ContentBlockParamUnion {
-	var blocks []anthropic.ContentBlockParamUnion
-	for _, o := range outs {
-		if answered(o) {
-			blocks = append(blocks, ToolResult(o.Call.ID, o.Result))
-		}
-	}
-	return blocks
+	return res.Text
 }
 
 // toolResult is a tool_result block on the wire.
@@ -63,17 +42,17 @@ type toolResult struct {
 	IsError   bool   `json:"is_error,omitempty"`
 }
 
-// ToolResultsJSON returns ToolResults as wire JSON: an array of
-// {"type":"tool_result","tool_use_id","content","is_error"?} for the content of the next
-// user message.
+// ToolResultsJSON returns one tool_result block per outcome, in order, as wire JSON: an array
+// of {"type":"tool_result","tool_use_id","content","is_error"?} for the content of the next
+// user message. Client calls are left out (the host answers those). An effect-only result
+// (or an empty text) gets no content: the effects are the host's, but the tool_use must
+// still be answered.
 func ToolResultsJSON(outs []Outcome) ([]byte, error) {
 	blocks := []toolResult{}
 	for _, o := range outs {
 		if answered(o) {
 			b := toolResult{Type: "tool_result", ToolUseID: o.Call.ID, IsError: o.Result.IsError}
-			if !o.Result.EffectOnly() {
-				b.Content = o.Result.Text
-			}
+			b.Content = Content(o.Result)
 			blocks = append(blocks, b)
 		}
 	}

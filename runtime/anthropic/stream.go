@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/anthropics/anthropic-sdk-go"
-
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -26,8 +24,8 @@ type streamBlock struct {
 	input    strings.Builder
 }
 
-// streamEvent is the part of a stream event this assembler reads.
-type streamEvent struct {
+// StreamEvent is the part of a stream event this assembler reads.
+type StreamEvent struct {
 	Type         string `json:"type"`
 	Index        int64  `json:"index"`
 	ContentBlock struct {
@@ -42,33 +40,20 @@ type streamEvent struct {
 	} `json:"delta"`
 }
 
-// Add takes one event from the SDK's stream (stream.Current()) and returns the call it
-// completes, if any.
-func (s *Stream) Add(ev anthropic.MessageStreamEventUnion) (runtime.Call, bool) {
-	var e streamEvent
-	e.Type, e.Index = ev.Type, ev.Index
-	if ev.Type == "content_block_start" && ev.ContentBlock.Type == "tool_use" {
-		e.ContentBlock.Type, e.ContentBlock.ID, e.ContentBlock.Name = ev.ContentBlock.Type, ev.ContentBlock.ID, ev.ContentBlock.Name
-		if ev.ContentBlock.Input != nil {
-			e.ContentBlock.Input, _ = json.Marshal(ev.ContentBlock.Input)
-		}
-	}
-	e.Delta.Type, e.Delta.PartialJSON = ev.Delta.Type, ev.Delta.PartialJSON
-	return s.add(e)
-}
-
 // AddJSON takes one event as the JSON of a server-sent event's data and returns the call it
 // completes, if any.
 func (s *Stream) AddJSON(event []byte) (runtime.Call, bool, error) {
-	var e streamEvent
+	var e StreamEvent
 	if err := json.Unmarshal(event, &e); err != nil {
 		return runtime.Call{}, false, fmt.Errorf("anthropic: parsing a stream event: %w", err)
 	}
-	call, ok := s.add(e)
+	call, ok := s.AddEvent(e)
 	return call, ok, nil
 }
 
-func (s *Stream) add(e streamEvent) (runtime.Call, bool) {
+// AddEvent takes one event read in another form (the SDK's, in anthropicsdk) and returns the
+// call it completes, if any.
+func (s *Stream) AddEvent(e StreamEvent) (runtime.Call, bool) {
 	switch e.Type {
 	case "content_block_start":
 		if e.ContentBlock.Type != "tool_use" {

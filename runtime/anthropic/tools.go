@@ -1,11 +1,9 @@
 package anthropic
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
-
-	"github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/packages/param"
 
 	"github.com/toolgen-go/toolgen/runtime"
 )
@@ -16,43 +14,63 @@ const maxStrictTools = 20
 // Option changes how tools are declared.
 type Option func(*config)
 
-type config struct{ strict bool }
+type config struct {
+	strict        bool
+	codeExecution string
+}
+
+// DefaultCodeExecution is the code-execution tool version a //tool:callers code tool allows
+// calls from, unless CodeExecution names another.
+const DefaultCodeExecution = "code_execution_20260521"
+
+// CodeExecution names the code-execution tool version (e.g. "code_execution_20250825") whose
+// code may call //tool:callers code tools: Anthropic's allowed_callers names the version, and
+// it must match the code-execution tool the request declares.
+func CodeExecution(version string) Option { return func(c *config) { c.codeExecution = version } }
 
 // Strict declares every tool that has a strict variant (runtime.VariantAnthropicStrict) with
 // "strict": true, so that the model's inputs are guaranteed to match the schema. Tools
 // without one are declared as usual.
 func Strict() Option { return func(c *config) { c.strict = true } }
 
-// declaration is one tool as Anthropic receives it.
-type declaration struct {
-	name        string
-	description string
-	schema      json.RawMessage
-	strict      bool
+// Declaration is one tool as Anthropic receives it.
+type Declaration struct {
+	Name        string
+	Description string
+	Schema      json.RawMessage // the input_schema: the Anthropic (or, strict, the strict) variant
+	Strict      bool
+
+	DeferLoading   bool              // //tool:defer: Anthropic's tool search loads it when needed
+	AllowedCallers []string          // //tool:callers: "direct", the code-execution tool version
+	InputExamples  []json.RawMessage // the arguments of //tool:example lines (JSON objects)
 }
 
-func declarations(tools []runtime.Tool, opts []Option) ([]declaration, error) {
+// Declarations reads the Anthropic variant of every tool (the strict one under Strict, where
+// the tool has it), refusing the whole set when one lacks it: a tool silently left out would
+// be a tool the model never hears of.
+func Declarations(tools []runtime.Tool, opts ...Option) ([]Declaration, error) {
 	var cfg config
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
 		}
 	}
-	out := make([]declaration, 0, len(tools))
+	out := make([]Declaration, 0, len(tools))
 	strict := 0
 	for _, t := range tools {
-		if cfg.strict {
-			if v, ok := t.Variants[runtime.VariantAnthropicStrict]; ok && len(v.Schema) > 0 {
-				out = append(out, declaration{name: t.Name, description: t.Description, schema: v.Schema, strict: true})
-				strict++
-				continue
+		d := Declaration{Name: t.Name, Description: t.Description, DeferLoading: t.Deferred,
+			AllowedCallers: cfg.allowedCallers(t.Callers), InputExamples: inputExamples(t.Examples)}
+		if v, ok := t.Variants[runtime.VariantAnthropicStrict]; cfg.strict && ok && len(v.Schema) > 0 {
+			d.Schema, d.Strict = v.Schema, true
+			strict++
+		} else {
+			v, ok := t.Variants[runtime.VariantAnthropic]
+			if !ok || len(v.Schema) == 0 {
+				return nil, fmt.Errorf("anthropic: tool %q has no %q schema variant: regenerate it with toolgen -providers including anthropic", t.Name, runtime.VariantAnthropic)
 			}
+			d.Schema = v.Schema
 		}
-		v, ok := t.Variants[runtime.VariantAnthropic]
-		if !ok || len(v.Schema) == 0 {
-			return nil, fmt.Errorf("anthropic: tool %q has no %q schema variant: regenerate it with toolgen -providers including anthropic", t.Name, runtime.VariantAnthropic)
-		}
-		out = append(out, declaration{name: t.Name, description: t.Description, schema: v.Schema})
+		out = append(out, d)
 	}
 	if strict > maxStrictTools {
 		return nil, fmt.Errorf("anthropic: %d strict tools, but a request may hold at most %d: declare fewer tools (Registry.Subset) or drop the Strict option", strict, maxStrictTools)
@@ -60,75 +78,75 @@ func declarations(tools []runtime.Tool, opts []Option) ([]declaration, error) {
 	return out, nil
 }
 
+// allowedCallers is Anthropic's allowed_callers for c; nil leaves the default (direct calls).
+func (cfg config) allowedCallers(c runtime.Callers) []string {
+	var out []string
+	if c.Direct {
+		out = append(out, "direct")
+	}
+	if c.Code {
+		out = append(out, cmp.Or(cfg.codeExecution, DefaultCodeExecution))
+	}
+	return out
+}
+
+// inputExamples returns the arguments of the examples that are JSON objects, as
+// input_examples wants them.
+func inputExamples(examples []runtime.Example) []json.RawMessage {
+	var out []json.RawMessage
+	for _, e := range examples {
+		if len(e.Args) > 0 && e.Args[0] == '{' {
+			out = append(out, e.Args)
+		}
+	}
+	return out
+}
+
+// HasDeferred reports whether a declaration is deferred: the request then needs Anthropic's
+// tool search tool, which ToolsJSON adds.
+func HasDeferred(decls []Declaration) bool {
+	for _, d := range decls {
+		if d.DeferLoading {
+			return true
+		}
+	}
+	return false
+}
+
+// ToolSearchType and ToolSearchName are Anthropic's BM25 tool search tool, declared when tools
+// are deferred.
+const (
+	ToolSearchType = "tool_search_tool_bm25_20251119"
+	ToolSearchName = "tool_search_tool_bm25"
+)
+
 // tool is a tool definition on the wire.
 type tool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	InputSchema json.RawMessage `json:"input_schema"`
-	Strict      bool            `json:"strict,omitempty"`
+	Name           string            `json:"name"`
+	Description    string            `json:"description,omitempty"`
+	InputSchema    json.RawMessage   `json:"input_schema"`
+	Strict         bool              `json:"strict,omitempty"`
+	DeferLoading   bool              `json:"defer_loading,omitempty"`
+	AllowedCallers []string          `json:"allowed_callers,omitempty"`
+	InputExamples  []json.RawMessage `json:"input_examples,omitempty"`
 }
 
 // ToolsJSON returns the "tools" array of a Messages request declaring tools:
-// [{"name","description","input_schema","strict"?}].
+// [{"name","description","input_schema","strict"?}], with defer_loading, allowed_callers and
+// input_examples where the directives ask for them; when any tool is deferred, Anthropic's
+// BM25 tool search tool comes last, so the model can load them.
 func ToolsJSON(tools []runtime.Tool, opts ...Option) ([]byte, error) {
-	decls, err := declarations(tools, opts)
+	decls, err := Declarations(tools, opts...)
 	if err != nil {
 		return nil, err
 	}
-	wire := make([]tool, len(decls))
-	for i, d := range decls {
-		wire[i] = tool{Name: d.name, Description: d.description, InputSchema: d.schema, Strict: d.strict}
+	wire := make([]any, 0, len(decls)+1)
+	for _, d := range decls {
+		wire = append(wire, tool{Name: d.Name, Description: d.Description, InputSchema: d.Schema, Strict: d.Strict,
+			DeferLoading: d.DeferLoading, AllowedCallers: d.AllowedCallers, InputExamples: d.InputExamples})
+	}
+	if HasDeferred(decls) {
+		wire = append(wire, map[string]string{"type": ToolSearchType, "name": ToolSearchName})
 	}
 	return json.Marshal(wire)
-}
-
-// Tools returns tools as the SDK's tool params, for anthropic.MessageNewParams.Tools.
-func Tools(tools []runtime.Tool, opts ...Option) ([]anthropic.ToolUnionParam, error) {
-	decls, err := declarations(tools, opts)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]anthropic.ToolUnionParam, len(decls))
-	for i, d := range decls {
-		schema, err := inputSchema(d)
-		if err != nil {
-			return nil, err
-		}
-		p := &anthropic.ToolParam{Name: d.name, InputSchema: schema}
-		if d.description != "" {
-			p.Description = param.NewOpt(d.description)
-		}
-		if d.strict {
-			p.Strict = param.NewOpt(true)
-		}
-		out[i] = anthropic.ToolUnionParam{OfTool: p}
-	}
-	return out, nil
-}
-
-// inputSchema splits a schema into the SDK's fields. Values stay raw JSON, so nothing is
-// reordered or reformatted on the way (the model writes inputs in properties order).
-func inputSchema(d declaration) (anthropic.ToolInputSchemaParam, error) {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(d.schema, &top); err != nil {
-		return anthropic.ToolInputSchemaParam{}, fmt.Errorf("anthropic: tool %q: the schema variant is not a JSON object: %w", d.name, err)
-	}
-	var s anthropic.ToolInputSchemaParam
-	for k, v := range top {
-		switch k {
-		case "type": // always "object"; the SDK writes it
-		case "properties":
-			s.Properties = v
-		case "required":
-			if err := json.Unmarshal(v, &s.Required); err != nil {
-				return s, fmt.Errorf("anthropic: tool %q: required is not a list of names: %w", d.name, err)
-			}
-		default:
-			if s.ExtraFields == nil {
-				s.ExtraFields = make(map[string]any)
-			}
-			s.ExtraFields[k] = v
-		}
-	}
-	return s, nil
 }

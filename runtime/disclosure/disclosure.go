@@ -78,7 +78,7 @@ func New(reg *runtime.Registry) (*Disclosure, error) {
 // (as it was at New), with the same options. The provider adapters dispatch through a
 // *runtime.Registry, so a host using one declares d.Tools() and dispatches with it:
 //
-//	params := openai.ChatTools(d.Tools())
+//	tools, err := openai.ChatToolsJSON(d.Tools())
 //	...
 //	outs := openai.Dispatch(ctx, d.Registry(), calls)
 func (d *Disclosure) Registry() *runtime.Registry { return d.all }
@@ -90,10 +90,26 @@ const infoSchema = `{"$schema":"https://json-schema.org/draft/2020-12/schema","t
 func (d *Disclosure) InfoTool() runtime.Tool { return d.info }
 
 // Catalog returns the level-1 text for the system prompt: how to learn more, then one line
-// per registered tool (see the package function Catalog).
+// per registered tool (see the package function Catalog). Deferred tools (//tool:defer) are
+// left out, as they are from every provider's definitions: a model finds them with a search
+// (runtime/toolsearch's tool_search, or the provider's own), and the text says how many there
+// are.
 func (d *Disclosure) Catalog() string {
-	return "Tools you can use are listed below, one per line. Before using a tool for the first time, call " +
-		InfoToolName + " with its name to learn its parameters and how to use it.\n\n" + Catalog(d.reg.Tools())
+	var listed []runtime.Tool
+	deferred := 0
+	for _, t := range d.reg.Tools() {
+		if t.Deferred {
+			deferred++
+			continue
+		}
+		listed = append(listed, t)
+	}
+	text := "Tools you can use are listed below, one per line. Before using a tool for the first time, call " +
+		InfoToolName + " with its name to learn its parameters and how to use it.\n\n" + Catalog(listed)
+	if deferred > 0 {
+		text += fmt.Sprintf("\n\n%d more tools are not listed; search for them (tool_search) when none of the above fits the task.", deferred)
+	}
+	return text
 }
 
 // Tools returns the tools to declare to a provider: get_tool_info and every tool revealed so

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolgen-go/toolgen/runtime/toolsearch"
 	"reflect"
 	"slices"
 	"strings"
@@ -393,4 +396,28 @@ func TestRegistryForAdapters(t *testing.T) {
 	if res := all.Invoke(context.Background(), runtime.Call{Name: "get_weather", Args: []byte(`{"city":"Oslo"}`)}); res.IsError {
 		t.Errorf("get_weather through Registry: %+v", res)
 	}
+}
+
+// TestDeferredToolsWithSearch: deferred tools stay out of the catalog, tool_search finds
+// them, and get_tool_info explains the tool found.
+func TestDeferredToolsWithSearch(t *testing.T) {
+	reg := exampleRegistry(t)
+	hidden := reg.Tools()[0]
+	hidden.Name, hidden.Description, hidden.Deferred = "refund_invoice", "Refunds a paid invoice to the customer.", true
+	require.NoError(t, reg.Add(hidden))
+
+	d, err := New(reg)
+	require.NoError(t, err)
+	catalog := d.Catalog()
+	assert.NotContains(t, catalog, "refund_invoice")
+	assert.Contains(t, catalog, "1 more tools are not listed; search for them (tool_search)")
+
+	search, err := toolsearch.New(reg)
+	require.NoError(t, err)
+	found := search.Registry().Invoke(t.Context(), runtime.Call{Name: toolsearch.ToolName, Args: []byte(`{"query":"refund an invoice"}`)})
+	require.False(t, found.IsError, found.Text)
+	assert.Contains(t, found.Text, `"name":"refund_invoice"`)
+	res := info(d, `{"name":"refund_invoice"}`)
+	assert.False(t, res.IsError, res.Text)
+	assert.Contains(t, res.Text, "Refunds a paid invoice")
 }

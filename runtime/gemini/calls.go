@@ -4,31 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"google.golang.org/genai"
-
 	"github.com/toolgen-go/toolgen/runtime"
 )
-
-// Calls returns function calls as calls, in order (pass resp.FunctionCalls()). Call.ID is
-// the call's id, empty when the model gave none; the answer is then matched by name and
-// order.
-func Calls(fcs []*genai.FunctionCall) ([]runtime.Call, error) {
-	calls := make([]runtime.Call, 0, len(fcs))
-	for _, fc := range fcs {
-		if fc == nil {
-			continue
-		}
-		args := []byte("{}")
-		if fc.Args != nil {
-			var err error
-			if args, err = json.Marshal(fc.Args); err != nil {
-				return nil, fmt.Errorf("gemini: arguments of %s: %w", fc.Name, err)
-			}
-		}
-		calls = append(calls, runtime.Call{ID: fc.ID, Name: fc.Name, Args: args})
-	}
-	return calls, nil
-}
 
 // wireContent is the part of a Content that carries calls.
 type wireContent struct {

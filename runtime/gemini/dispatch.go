@@ -1,11 +1,8 @@
 package gemini
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-
-	"google.golang.org/genai"
 
 	"github.com/toolgen-go/toolgen/runtime"
 )
@@ -19,8 +16,8 @@ type Outcome = runtime.Outcome
 // (runtime.Variant.Restore): renamed properties get their names back. Set Session (and
 // UserData) on the calls first to use the registry's per-session policies.
 //
-// A client tool's outcome has Result.ClientCall set: it is left out of Responses, and the
-// host runs it and answers with Response, in the same content and in call order.
+// A client tool's outcome has Result.ClientCall set: it is left out of ResponsesJSON, and the
+// host runs it and answers in the same content and in call order.
 func Dispatch(ctx context.Context, reg *runtime.Registry, calls []runtime.Call) []Outcome {
 	return reg.Dispatch(ctx, calls, func(t runtime.Tool) (runtime.Variant, bool) {
 		v, _, ok := pick(t)
@@ -28,11 +25,11 @@ func Dispatch(ctx context.Context, reg *runtime.Registry, calls []runtime.Call) 
 	})
 }
 
-// response is the "response" object of a functionResponse: {"output": …} or {"error": …}. A
-// structured result's output is its JSON value: decoded for the SDK (numbers as json.Number,
-// keeping their exact text), or, with raw (the wire form), the JSON itself, sent as it is. A
-// structured result that is not valid JSON is sent as its text.
-func response(res runtime.Result, raw bool) map[string]any {
+// ResponseObject is the "response" object of the functionResponse that answers with res:
+// {"output": …} or {"error": …}. A structured result's output is its JSON, as a
+// json.RawMessage sent as it is (numbers keep their text); a structured result that is not
+// valid JSON is sent as its text.
+func ResponseObject(res runtime.Result) map[string]any {
 	switch {
 	case res.EffectOnly():
 		// Empty output: the effects are the host's, but Gemini wants one response per call
@@ -40,37 +37,10 @@ func response(res runtime.Result, raw bool) map[string]any {
 		return map[string]any{"output": ""}
 	case res.IsError:
 		return map[string]any{"error": res.Text}
-	case res.Structured == nil:
-	case raw:
-		if json.Valid(res.Structured) {
-			return map[string]any{"output": res.Structured}
-		}
-	default:
-		dec := json.NewDecoder(bytes.NewReader(res.Structured))
-		dec.UseNumber()
-		var v any
-		if dec.Decode(&v) == nil {
-			return map[string]any{"output": v}
-		}
+	case res.Structured != nil && json.Valid(res.Structured):
+		return map[string]any{"output": json.RawMessage(res.Structured)}
 	}
 	return map[string]any{"output": res.Text}
-}
-
-// Response returns the functionResponse part that answers call with res.
-func Response(call runtime.Call, res runtime.Result) *genai.Part {
-	return &genai.Part{FunctionResponse: &genai.FunctionResponse{ID: call.ID, Name: call.Name, Response: response(res, false)}}
-}
-
-// Responses returns one functionResponse part per outcome, in order, leaving out client calls
-// (the host answers those). Send them as genai.NewContentFromParts(parts, genai.RoleUser).
-func Responses(outs []Outcome) []*genai.Part {
-	var parts []*genai.Part
-	for _, o := range outs {
-		if o.Result.ClientCall == nil {
-			parts = append(parts, Response(o.Call, o.Result))
-		}
-	}
-	return parts
 }
 
 type wireResponse struct {
@@ -81,14 +51,15 @@ type wireResponse struct {
 	} `json:"functionResponse"`
 }
 
-// ResponsesJSON returns Responses as wire JSON: an array of
-// {"functionResponse":{"id"?,"name","response"}} parts for the next "user" content.
+// ResponsesJSON returns one functionResponse part per outcome, in order, as wire JSON: an
+// array of {"functionResponse":{"id"?,"name","response"}} parts for the next "user" content.
+// Client calls are left out (the host answers those).
 func ResponsesJSON(outs []Outcome) ([]byte, error) {
 	parts := []wireResponse{}
 	for _, o := range outs {
 		if o.Result.ClientCall == nil {
 			var p wireResponse
-			p.FunctionResponse.ID, p.FunctionResponse.Name, p.FunctionResponse.Response = o.Call.ID, o.Call.Name, response(o.Result, true)
+			p.FunctionResponse.ID, p.FunctionResponse.Name, p.FunctionResponse.Response = o.Call.ID, o.Call.Name, ResponseObject(o.Result)
 			parts = append(parts, p)
 		}
 	}

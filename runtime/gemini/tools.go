@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"google.golang.org/genai"
-
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -31,24 +29,26 @@ func variant(t runtime.Tool) (runtime.Variant, bool, error) {
 		t.Name, runtime.VariantGeminiJSONSchema, runtime.VariantGeminiParameters)
 }
 
-// declaration is a function declaration on the wire: exactly one of the two schema fields.
-type declaration struct {
+// Declaration is a function declaration on the wire: exactly one of the two schema fields,
+// and the result's schema when the tool has a structured result Gemini can read.
+type Declaration struct {
 	Name                 string          `json:"name"`
 	Description          string          `json:"description,omitempty"`
 	Parameters           json.RawMessage `json:"parameters,omitempty"`
 	ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema,omitempty"`
+	ResponseJSONSchema   json.RawMessage `json:"responseJsonSchema,omitempty"`
 }
 
-// ToolsJSON returns the "tools" array of a generateContent request declaring tools:
-// [{"functionDeclarations":[{"name","description","parametersJsonSchema"|"parameters"}]}].
-func ToolsJSON(tools []runtime.Tool) ([]byte, error) {
-	decls := make([]declaration, 0, len(tools))
+// Declarations returns the function declaration of every tool, refusing the whole set when one
+// has no Gemini variant: a tool silently left out would be a tool the model never hears of.
+func Declarations(tools []runtime.Tool) ([]Declaration, error) {
+	decls := make([]Declaration, 0, len(tools))
 	for _, t := range tools {
 		v, jsonSchema, err := variant(t)
 		if err != nil {
 			return nil, err
 		}
-		d := declaration{Name: t.Name, Description: t.Description}
+		d := Declaration{Name: t.Name, Description: t.Description, ResponseJSONSchema: responseSchema(t.OutputSchema)}
 		if jsonSchema {
 			d.ParametersJSONSchema = v.Schema
 		} else {
@@ -56,32 +56,79 @@ func ToolsJSON(tools []runtime.Tool) ([]byte, error) {
 		}
 		decls = append(decls, d)
 	}
+	return decls, nil
+}
+
+// ToolsJSON returns the "tools" array of a generateContent request declaring tools:
+// [{"functionDeclarations":[{"name","description","parametersJsonSchema"|"parameters"}]}].
+func ToolsJSON(tools []runtime.Tool) ([]byte, error) {
+	decls, err := Declarations(tools)
+	if err != nil {
+		return nil, err
+	}
 	return json.Marshal([]struct {
-		FunctionDeclarations []declaration `json:"functionDeclarations"`
+		FunctionDeclarations []Declaration `json:"functionDeclarations"`
 	}{{decls}})
 }
 
-// Tool returns tools as one SDK tool holding their function declarations, for
-// genai.GenerateContentConfig.Tools.
-func Tool(tools []runtime.Tool) (*genai.Tool, error) {
-	out := &genai.Tool{}
-	for _, t := range tools {
-		v, jsonSchema, err := variant(t)
-		if err != nil {
-			return nil, err
-		}
-		fd := &genai.FunctionDeclaration{Name: t.Name, Description: t.Description}
-		if jsonSchema {
-			// Raw JSON, so the SDK sends the schema byte for byte.
-			fd.ParametersJsonSchema = v.Schema
-		} else {
-			var s genai.Schema
-			if err := json.Unmarshal(v.Schema, &s); err != nil {
-				return nil, fmt.Errorf("gemini: tool %q: the %q variant is not a Gemini schema: %w", t.Name, runtime.VariantGeminiParameters, err)
-			}
-			fd.Parameters = &s
-		}
-		out.FunctionDeclarations = append(out.FunctionDeclarations, fd)
+// responseKeywords are the keywords Gemini documents for responseJsonSchema.
+var responseKeywords = map[string]bool{
+	"$id": true, "$defs": true, "$ref": true, "$anchor": true, "type": true, "format": true,
+	"title": true, "description": true, "enum": true, "items": true, "prefixItems": true,
+	"minItems": true, "maxItems": true, "minimum": true, "maximum": true, "anyOf": true,
+	"oneOf": true, "properties": true, "additionalProperties": true, "required": true,
+	"propertyOrdering": true,
+}
+
+// responseSchema is the responseJsonSchema of a tool whose result has schema out: the schema
+// without "$schema", when every keyword in it is one Gemini documents; nil otherwise (the
+// result then goes without a declared shape rather than with a request Gemini may refuse).
+func responseSchema(out json.RawMessage) json.RawMessage {
+	if len(out) == 0 {
+		return nil
 	}
-	return out, nil
+	bare := runtime.WithoutSchemaKeyword(out)
+	var root any
+	if json.Unmarshal(bare, &root) != nil || !onlyResponseKeywords(root, 0) {
+		return nil
+	}
+	return bare
+}
+
+// onlyResponseKeywords reports whether schema v uses only responseKeywords; the maps under
+// properties and $defs hold names, not keywords.
+func onlyResponseKeywords(v any, depth int) bool {
+	if depth > 64 {
+		return false
+	}
+	switch n := v.(type) {
+	case map[string]any:
+		for k, sub := range n {
+			if !responseKeywords[k] {
+				return false
+			}
+			if k == "properties" || k == "$defs" {
+				names, _ := sub.(map[string]any)
+				for _, s := range names {
+					if !onlyResponseKeywords(s, depth+1) {
+						return false
+					}
+				}
+				continue
+			}
+			if k == "enum" || k == "required" || k == "propertyOrdering" {
+				continue
+			}
+			if !onlyResponseKeywords(sub, depth+1) {
+				return false
+			}
+		}
+	case []any:
+		for _, s := range n {
+			if !onlyResponseKeywords(s, depth+1) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -5,10 +5,6 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/packages/param"
-	"github.com/openai/openai-go/v3/responses"
-
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -21,9 +17,8 @@ type Outcome = runtime.Outcome
 // a null where strict mode made an optional property nullable becomes an absent property.
 // Set Session (and UserData) on the calls first to use the registry's per-session policies.
 //
-// A client tool's outcome has Result.ClientCall set: it is left out of ChatToolMessages and
-// ResponsesOutputs, and the host runs it and answers with ChatToolMessage or ResponsesOutput
-// under the same call id.
+// A client tool's outcome has Result.ClientCall set: it is left out of ChatToolMessagesJSON
+// and ResponsesOutputsJSON, and the host runs it and answers under the same call id.
 func Dispatch(ctx context.Context, reg *runtime.Registry, calls []runtime.Call) []Outcome {
 	return reg.Dispatch(ctx, calls, func(t runtime.Tool) (runtime.Variant, bool) {
 		v, ok := t.Variants[runtime.VariantOpenAI]
@@ -35,10 +30,10 @@ func Dispatch(ctx context.Context, reg *runtime.Registry, calls []runtime.Call) 
 // the host.
 func answered(o Outcome) bool { return o.Result.ClientCall == nil }
 
-// content is what the model reads for a result. OpenAI has no error flag, so an error says so
+// Content is what the model reads for a result. OpenAI has no error flag, so an error says so
 // in its first word. An effect-only result reads as empty: the effects are the host's, but
 // the call id must still be answered or the API refuses the next request.
-func content(res runtime.Result) string {
+func Content(res runtime.Result) string {
 	if res.EffectOnly() {
 		return ""
 	}
@@ -48,23 +43,6 @@ func content(res runtime.Result) string {
 	return res.Text
 }
 
-// ChatToolMessage returns the tool message that answers call callID with res.
-func ChatToolMessage(callID string, res runtime.Result) openai.ChatCompletionMessageParamUnion {
-	return openai.ToolMessage(content(res), callID)
-}
-
-// ChatToolMessages returns one tool message per outcome, in order, leaving out client calls
-// (the host answers those). Send them right after the assistant message that made the calls.
-func ChatToolMessages(outs []Outcome) []openai.ChatCompletionMessageParamUnion {
-	var msgs []openai.ChatCompletionMessageParamUnion
-	for _, o := range outs {
-		if answered(o) {
-			msgs = append(msgs, ChatToolMessage(o.Call.ID, o.Result))
-		}
-	}
-	return msgs
-}
-
 // toolMessage is a Chat Completions tool message on the wire.
 type toolMessage struct {
 	Role       string `json:"role"`
@@ -72,37 +50,17 @@ type toolMessage struct {
 	Content    string `json:"content"`
 }
 
-// ChatToolMessagesJSON returns ChatToolMessages as wire JSON: an array of
-// {"role":"tool","tool_call_id","content"}.
+// ChatToolMessagesJSON returns one tool message per outcome, in order, as wire JSON: an array
+// of {"role":"tool","tool_call_id","content"}. Client calls are left out (the host answers
+// those). Send them right after the assistant message that made the calls.
 func ChatToolMessagesJSON(outs []Outcome) ([]byte, error) {
 	msgs := []toolMessage{}
 	for _, o := range outs {
 		if answered(o) {
-			msgs = append(msgs, toolMessage{Role: "tool", ToolCallID: o.Call.ID, Content: content(o.Result)})
+			msgs = append(msgs, toolMessage{Role: "tool", ToolCallID: o.Call.ID, Content: Content(o.Result)})
 		}
 	}
 	return json.Marshal(msgs)
-}
-
-// ResponsesOutput returns the function_call_output item that answers the call whose call_id
-// is callID with res.
-func ResponsesOutput(callID string, res runtime.Result) responses.ResponseInputItemUnionParam {
-	return responses.ResponseInputItemUnionParam{OfFunctionCallOutput: &responses.ResponseInputItemFunctionCallOutputParam{
-		CallID: param.NewOpt(callID),
-		Output: responses.ResponseInputItemFunctionCallOutputOutputUnionParam{OfString: param.NewOpt(content(res))},
-	}}
-}
-
-// ResponsesOutputs returns one function_call_output item per outcome, in order, leaving out
-// client calls (the host answers those).
-func ResponsesOutputs(outs []Outcome) []responses.ResponseInputItemUnionParam {
-	var items []responses.ResponseInputItemUnionParam
-	for _, o := range outs {
-		if answered(o) {
-			items = append(items, ResponsesOutput(o.Call.ID, o.Result))
-		}
-	}
-	return items
 }
 
 // callOutput is a Responses function_call_output input item on the wire.
@@ -112,13 +70,14 @@ type callOutput struct {
 	Output string `json:"output"`
 }
 
-// ResponsesOutputsJSON returns ResponsesOutputs as wire JSON: an array of
-// {"type":"function_call_output","call_id","output"}.
+// ResponsesOutputsJSON returns one function_call_output item per outcome, in order, as wire
+// JSON: an array of {"type":"function_call_output","call_id","output"}. Client calls are left
+// out (the host answers those).
 func ResponsesOutputsJSON(outs []Outcome) ([]byte, error) {
 	items := []callOutput{}
 	for _, o := range outs {
 		if answered(o) {
-			items = append(items, callOutput{Type: "function_call_output", CallID: o.Call.ID, Output: content(o.Result)})
+			items = append(items, callOutput{Type: "function_call_output", CallID: o.Call.ID, Output: Content(o.Result)})
 		}
 	}
 	return json.Marshal(items)

@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/responses"
-
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -38,22 +35,21 @@ type chatDelta struct {
 	} `json:"function"`
 }
 
-// Add takes one chunk from the SDK's stream (stream.Current()).
-func (s *ChatStream) Add(chunk openai.ChatCompletionChunk) {
-	for _, choice := range chunk.Choices {
-		if choice.Index != 0 {
-			continue
-		}
-		for _, tc := range choice.Delta.ToolCalls {
-			var d chatDelta
-			d.Index, d.ID, d.Function.Name, d.Function.Arguments = tc.Index, tc.ID, tc.Function.Name, tc.Function.Arguments
-			s.add(d)
-		}
-		if choice.FinishReason != "" {
-			s.done = true
-		}
-	}
+// ChatToolCallDelta is one tool-call fragment of a chunk's choice 0, for AddDelta.
+type ChatToolCallDelta struct {
+	Index               int64
+	ID, Name, Arguments string
 }
+
+// AddDelta takes one fragment of a chunk read in another form (the SDK's, in openaisdk).
+func (s *ChatStream) AddDelta(d ChatToolCallDelta) {
+	var wire chatDelta
+	wire.Index, wire.ID, wire.Function.Name, wire.Function.Arguments = d.Index, d.ID, d.Name, d.Arguments
+	s.add(wire)
+}
+
+// Finish records that choice 0 carried a finish_reason, for chunks read in another form.
+func (s *ChatStream) Finish() { s.done = true }
 
 // AddJSON takes one chunk as the JSON of a server-sent event's data. The terminating
 // "[DONE]" is accepted and ignored.
@@ -138,48 +134,29 @@ type streamItem struct {
 	emitted      bool
 }
 
-// responseItem is the part of a Responses output item, in a stream event, that carries a
-// function call.
-type responseItem struct {
-	Type      string `json:"type"`
-	ID        string `json:"id"`
-	CallID    string `json:"call_id"`
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
-}
-
-// responsesEvent is the part of a stream event this assembler reads.
-type responsesEvent struct {
-	Type      string       `json:"type"`
-	ItemID    string       `json:"item_id"`
-	Delta     string       `json:"delta"`
-	Arguments string       `json:"arguments"`
-	Item      responseItem `json:"item"`
-}
-
-// Add takes one event from the SDK's stream (stream.Current()) and returns the call it
-// completes, if any.
-func (s *ResponsesStream) Add(ev responses.ResponseStreamEventUnion) (runtime.Call, bool) {
-	e := responsesEvent{Type: ev.Type, ItemID: ev.ItemID, Delta: ev.Delta, Arguments: ev.Arguments}
-	if ev.Item.Type == "function_call" {
-		fc := ev.Item.AsFunctionCall()
-		e.Item = responseItem{Type: string(fc.Type), ID: fc.ID, CallID: fc.CallID, Name: fc.Name, Arguments: fc.Arguments}
-	}
-	return s.add(e)
+// ResponsesEvent is the part of a Responses stream event this assembler reads.
+type ResponsesEvent struct {
+	Type      string        `json:"type"`
+	ItemID    string        `json:"item_id"`
+	Delta     string        `json:"delta"`
+	Arguments string        `json:"arguments"`
+	Item      ResponsesItem `json:"item"`
 }
 
 // AddJSON takes one event as the JSON of a server-sent event's data and returns the call it
 // completes, if any.
 func (s *ResponsesStream) AddJSON(event []byte) (runtime.Call, bool, error) {
-	var e responsesEvent
+	var e ResponsesEvent
 	if err := json.Unmarshal(event, &e); err != nil {
 		return runtime.Call{}, false, fmt.Errorf("openai: parsing a response stream event: %w", err)
 	}
-	call, ok := s.add(e)
+	call, ok := s.AddEvent(e)
 	return call, ok, nil
 }
 
-func (s *ResponsesStream) add(e responsesEvent) (runtime.Call, bool) {
+// AddEvent takes one event read in another form (the SDK's, in openaisdk) and returns the
+// call it completes, if any.
+func (s *ResponsesStream) AddEvent(e ResponsesEvent) (runtime.Call, bool) {
 	switch e.Type {
 	case "response.output_item.added":
 		if e.Item.Type != "function_call" {

@@ -3,35 +3,82 @@ package openai
 import (
 	"encoding/json"
 	"fmt"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/packages/param"
-	"github.com/openai/openai-go/v3/responses"
-	"github.com/openai/openai-go/v3/shared"
+	"strings"
 
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
-// declaration is one tool as OpenAI receives it, whichever API carries it.
-type declaration struct {
-	name        string
-	description string
-	schema      json.RawMessage
-	strict      bool
+// Declaration is one tool as OpenAI receives it, whichever API carries it. The fields after
+// Strict exist on the Responses API only; Chat Completions has no place for them.
+type Declaration struct {
+	Name        string
+	Description string
+	Schema      json.RawMessage // the OpenAI variant of the input schema
+	Strict      bool
+
+	DeferLoading   bool            // //tool:defer: OpenAI's tool search loads it when needed
+	AllowedCallers []string        // //tool:callers: "direct", "programmatic"
+	OutputSchema   json.RawMessage // the schema of a structured result, for code callers (//tool:callers code)
+	Namespace      string          // //tool:namespace: declared inside that namespace
 }
 
-// declarations reads the OpenAI variant of every tool, refusing the whole set when one lacks
+// maxNameLength is OpenAI's limit on a function name.
+const maxNameLength = 64
+
+// Declarations reads the OpenAI variant of every tool, refusing the whole set when one lacks
 // it: a tool silently left out would be a tool the model never hears of.
-func declarations(tools []runtime.Tool) ([]declaration, error) {
-	out := make([]declaration, 0, len(tools))
+func Declarations(tools []runtime.Tool) ([]Declaration, error) {
+	out := make([]Declaration, 0, len(tools))
 	for _, t := range tools {
 		v, ok := t.Variants[runtime.VariantOpenAI]
 		if !ok || len(v.Schema) == 0 {
 			return nil, fmt.Errorf("openai: tool %q has no %q schema variant: regenerate it with toolgen -providers including openai", t.Name, runtime.VariantOpenAI)
 		}
-		out = append(out, declaration{name: t.Name, description: t.Description, schema: v.Schema, strict: v.Strict})
+		if len(t.Name) > maxNameLength {
+			return nil, fmt.Errorf("openai: tool %q: OpenAI refuses function names over %d characters", t.Name, maxNameLength)
+		}
+		out = append(out, Declaration{
+			Name: t.Name, Description: t.Description, Schema: v.Schema, Strict: v.Strict,
+			DeferLoading: t.Deferred, AllowedCallers: AllowedCallers(t.Callers),
+			Namespace: t.Namespace,
+		})
+		if t.Callers.Code {
+			// Code the model writes needs the result's shape; a direct call shows the model
+			// the result itself, so the schema would only cost context in every request.
+			out[len(out)-1].OutputSchema = runtime.WithoutSchemaKeyword(t.OutputSchema)
+		}
 	}
 	return out, nil
+}
+
+// AllowedCallers is OpenAI's allowed_callers for c: "direct" and "programmatic" (code the
+// model runs); nil leaves the default (direct calls only).
+func AllowedCallers(c runtime.Callers) []string {
+	var out []string
+	if c.Direct {
+		out = append(out, "direct")
+	}
+	if c.Code {
+		out = append(out, "programmatic")
+	}
+	return out
+}
+
+// NamespaceDescription is the description a namespace is declared with: OpenAI requires one,
+// and the tools it holds say best what it is for.
+func NamespaceDescription(name string, tools []string) string {
+	return fmt.Sprintf("The %s tools: %s.", name, strings.Join(tools, ", "))
+}
+
+// HasDeferred reports whether a declaration is deferred: the request then needs OpenAI's
+// hosted tool_search, which ResponsesToolsJSON adds.
+func HasDeferred(decls []Declaration) bool {
+	for _, d := range decls {
+		if d.DeferLoading {
+			return true
+		}
+	}
+	return false
 }
 
 // chatTool is a Chat Completions tool on the wire.
@@ -47,99 +94,81 @@ type functionDef struct {
 	Strict      bool            `json:"strict"`
 }
 
-// responsesTool is a Responses tool on the wire: the same fields, flat.
+// responsesTool is a Responses tool on the wire: the same fields, flat, and the Responses-only
+// ones.
 type responsesTool struct {
+	Type           string          `json:"type"`
+	Name           string          `json:"name"`
+	Description    string          `json:"description,omitempty"`
+	Parameters     json.RawMessage `json:"parameters"`
+	Strict         bool            `json:"strict"`
+	DeferLoading   bool            `json:"defer_loading,omitempty"`
+	AllowedCallers []string        `json:"allowed_callers,omitempty"`
+	OutputSchema   json.RawMessage `json:"output_schema,omitempty"`
+}
+
+// responsesNamespace groups the functions of one //tool:namespace.
+type responsesNamespace struct {
 	Type        string          `json:"type"`
 	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	Parameters  json.RawMessage `json:"parameters"`
-	Strict      bool            `json:"strict"`
+	Description string          `json:"description"`
+	Tools       []responsesTool `json:"tools"`
 }
 
 // ChatToolsJSON returns the "tools" array of a Chat Completions request declaring tools:
 // [{"type":"function","function":{"name","description","parameters","strict"}}].
 func ChatToolsJSON(tools []runtime.Tool) ([]byte, error) {
-	decls, err := declarations(tools)
+	decls, err := Declarations(tools)
 	if err != nil {
 		return nil, err
 	}
 	wire := make([]chatTool, len(decls))
 	for i, d := range decls {
-		wire[i] = chatTool{Type: "function", Function: functionDef{Name: d.name, Description: d.description, Parameters: d.schema, Strict: d.strict}}
+		wire[i] = chatTool{Type: "function", Function: functionDef{Name: d.Name, Description: d.Description, Parameters: d.Schema, Strict: d.Strict}}
 	}
 	return json.Marshal(wire)
 }
 
 // ResponsesToolsJSON returns the "tools" array of a Responses request declaring tools:
-// [{"type":"function","name","description","parameters","strict"}].
+// [{"type":"function","name","description","parameters","strict"}], with defer_loading,
+// allowed_callers and output_schema where the directives ask for them. Tools of a
+// //tool:namespace are declared inside {"type":"namespace","name","description","tools"}, at
+// the place of the first of them; when any tool is deferred, OpenAI's hosted
+// {"type":"tool_search"} comes last, so the model can load them.
 func ResponsesToolsJSON(tools []runtime.Tool) ([]byte, error) {
-	decls, err := declarations(tools)
+	decls, err := Declarations(tools)
 	if err != nil {
 		return nil, err
 	}
-	wire := make([]responsesTool, len(decls))
-	for i, d := range decls {
-		wire[i] = responsesTool{Type: "function", Name: d.name, Description: d.description, Parameters: d.schema, Strict: d.strict}
+	var wire []any
+	spaces := map[string]*responsesNamespace{}
+	for _, d := range decls {
+		fn := responsesTool{Type: "function", Name: d.Name, Description: d.Description, Parameters: d.Schema, Strict: d.Strict,
+			DeferLoading: d.DeferLoading, AllowedCallers: d.AllowedCallers, OutputSchema: d.OutputSchema}
+		if d.Namespace == "" {
+			wire = append(wire, fn)
+			continue
+		}
+		ns := spaces[d.Namespace]
+		if ns == nil {
+			ns = &responsesNamespace{Type: "namespace", Name: d.Namespace}
+			spaces[d.Namespace] = ns
+			wire = append(wire, ns)
+		}
+		ns.Tools = append(ns.Tools, fn)
+	}
+	for _, ns := range spaces {
+		names := make([]string, len(ns.Tools))
+		for i, t := range ns.Tools {
+			names[i] = t.Name
+		}
+		ns.Description = NamespaceDescription(ns.Name, names)
+	}
+	if HasDeferred(decls) {
+		wire = append(wire, map[string]string{"type": "tool_search"})
+	}
+	if wire == nil {
+		wire = []any{}
 	}
 	return json.Marshal(wire)
-}
-
-// ChatTools returns tools as the SDK's Chat Completions tool params, for
-// openai.ChatCompletionNewParams.Tools.
-func ChatTools(tools []runtime.Tool) ([]openai.ChatCompletionToolUnionParam, error) {
-	decls, err := declarations(tools)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]openai.ChatCompletionToolUnionParam, len(decls))
-	for i, d := range decls {
-		params, err := schemaParams(d)
-		if err != nil {
-			return nil, err
-		}
-		def := shared.FunctionDefinitionParam{Name: d.name, Parameters: params, Strict: param.NewOpt(d.strict)}
-		if d.description != "" {
-			def.Description = param.NewOpt(d.description)
-		}
-		out[i] = openai.ChatCompletionFunctionTool(def)
-	}
-	return out, nil
-}
-
-// ResponsesTools returns tools as the SDK's Responses tool params, for
-// responses.ResponseNewParams.Tools. Strict is always set, as the Responses API otherwise
-// decides on its own whether to enforce the schema.
-func ResponsesTools(tools []runtime.Tool) ([]responses.ToolUnionParam, error) {
-	decls, err := declarations(tools)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]responses.ToolUnionParam, len(decls))
-	for i, d := range decls {
-		params, err := schemaParams(d)
-		if err != nil {
-			return nil, err
-		}
-		fn := &responses.FunctionToolParam{Name: d.name, Parameters: params, Strict: param.NewOpt(d.strict)}
-		if d.description != "" {
-			fn.Description = param.NewOpt(d.description)
-		}
-		out[i] = responses.ToolUnionParam{OfFunction: fn}
-	}
-	return out, nil
-}
-
-// schemaParams turns a schema into the map the SDK wants. Each top-level value stays raw
-// JSON, so the order of "properties" (which OpenAI follows when it writes arguments) survives
-// the SDK's map.
-func schemaParams(d declaration) (map[string]any, error) {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(d.schema, &top); err != nil {
-		return nil, fmt.Errorf("openai: tool %q: the %q schema variant is not a JSON object: %w", d.name, runtime.VariantOpenAI, err)
-	}
-	params := make(map[string]any, len(top))
-	for k, v := range top {
-		params[k] = v
-	}
-	return params, nil
 }

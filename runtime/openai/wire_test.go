@@ -11,35 +11,6 @@ import (
 	toolopenai "github.com/toolgen-go/toolgen/runtime/openai"
 )
 
-func TestToolsJSONMatchesSDK(t *testing.T) {
-	tools := []runtime.Tool{fixture.WeatherTool(), fixture.AskUserTool()}
-	chatWire, err := toolopenai.ChatToolsJSON(tools)
-	if err != nil {
-		t.Fatal(err)
-	}
-	chatSDK, err := toolopenai.ChatTools(tools)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sdkJSON, _ := json.Marshal(chatSDK)
-	fixture.JSONEqual(t, "Chat tools, wire vs SDK", fixture.JSONValue(t, chatWire), string(sdkJSON))
-	// Key order of properties survives: OpenAI writes arguments in schema order.
-	if !strings.Contains(string(sdkJSON), `"properties":{"city":`) {
-		t.Errorf("the SDK form lost the order of properties: %s", sdkJSON)
-	}
-
-	respWire, err := toolopenai.ResponsesToolsJSON(tools)
-	if err != nil {
-		t.Fatal(err)
-	}
-	respSDK, err := toolopenai.ResponsesTools(tools)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sdkJSON, _ = json.Marshal(respSDK)
-	fixture.JSONEqual(t, "Responses tools, wire vs SDK", fixture.JSONValue(t, respWire), string(sdkJSON))
-}
-
 func TestNonStrictToolSaysStrictFalse(t *testing.T) {
 	tool := fixture.WeatherTool()
 	tool.Variants = map[string]runtime.Variant{runtime.VariantOpenAI: {Schema: json.RawMessage(fixture.WeatherSchema)}}
@@ -56,9 +27,7 @@ func TestMissingVariantIsRefused(t *testing.T) {
 	tool := fixture.WeatherTool()
 	tool.Variants = nil
 	for name, f := range map[string]func([]runtime.Tool) error{
-		"ChatTools":          func(ts []runtime.Tool) error { _, err := toolopenai.ChatTools(ts); return err },
 		"ChatToolsJSON":      func(ts []runtime.Tool) error { _, err := toolopenai.ChatToolsJSON(ts); return err },
-		"ResponsesTools":     func(ts []runtime.Tool) error { _, err := toolopenai.ResponsesTools(ts); return err },
 		"ResponsesToolsJSON": func(ts []runtime.Tool) error { _, err := toolopenai.ResponsesToolsJSON(ts); return err },
 	} {
 		err := f([]runtime.Tool{fixture.AskUserTool(), tool})
@@ -74,20 +43,20 @@ func TestParseCallsFromWireJSON(t *testing.T) {
 			Message json.RawMessage `json:"message"`
 		} `json:"choices"`
 	}
-	if err := json.Unmarshal([]byte(chatCompletionWithCalls), &completion); err != nil {
+	if err := json.Unmarshal([]byte(fixture.OpenAIChatCompletionWithCalls), &completion); err != nil {
 		t.Fatal(err)
 	}
 	calls, err := toolopenai.ParseChatCalls(completion.Choices[0].Message)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameCalls(t, calls, []runtime.Call{
+	fixture.SameCalls(t, calls, []runtime.Call{
 		{ID: "call_1", Name: "get_weather", Args: []byte(`{"city":"Tokyo","unit":null}`)},
 		{ID: "call_2", Name: "get_weather", Args: []byte(`{"city":"Paris","unit":"kelvin"}`)},
 		{ID: "call_3", Name: "get_weather", Args: []byte(`{"city":"Atlantis","unit":"celsius"}`)},
 	})
 
-	calls, err = toolopenai.ParseResponsesCalls([]byte(responseWithCalls))
+	calls, err = toolopenai.ParseResponsesCalls([]byte(fixture.OpenAIResponseWithCalls))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,12 +66,12 @@ func TestParseCallsFromWireJSON(t *testing.T) {
 	var resp struct {
 		Output json.RawMessage `json:"output"`
 	}
-	_ = json.Unmarshal([]byte(responseWithCalls), &resp)
+	_ = json.Unmarshal([]byte(fixture.OpenAIResponseWithCalls), &resp)
 	fromOutput, err := toolopenai.ParseResponsesCalls(resp.Output)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameCalls(t, fromOutput, calls)
+	fixture.SameCalls(t, fromOutput, calls)
 
 	if _, err := toolopenai.ParseChatCalls([]byte(`{"tool_calls":`)); err == nil {
 		t.Error("truncated message: no error")
@@ -133,7 +102,7 @@ func TestParseCallsSkipsCustomAndKeepsArgumentText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameCalls(t, calls, want)
+	fixture.SameCalls(t, calls, want)
 
 	calls, err = toolopenai.ParseResponsesCalls([]byte(`[
 		{"type":"custom_tool_call","id":"ctc_1","call_id":"call_1","name":"grammar","input":"x"},
@@ -141,7 +110,7 @@ func TestParseCallsSkipsCustomAndKeepsArgumentText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameCalls(t, calls, want)
+	fixture.SameCalls(t, calls, want)
 }
 
 func TestNullRestoreIsTargeted(t *testing.T) {
@@ -175,4 +144,32 @@ func TestEffectOnlyResultSendsNoContent(t *testing.T) {
 	fixture.JSONEqual(t, "chat", fixture.JSONValue(t, chat), `[{"role":"tool","tool_call_id":"call_1","content":""}]`)
 	items, _ := toolopenai.ResponsesOutputsJSON(outs)
 	fixture.JSONEqual(t, "responses", fixture.JSONValue(t, items), `[{"type":"function_call_output","call_id":"call_1","output":""}]`)
+}
+
+func TestChatStreamFromWireJSON(t *testing.T) {
+	var acc toolopenai.ChatStream
+	for _, data := range fixture.DataLines(fixture.OpenAIChatStream) {
+		if err := acc.AddJSON([]byte(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fixture.SameCalls(t, acc.Calls(), fixture.OpenAIStreamedChatCalls)
+	if err := acc.AddJSON([]byte(`{"choices":[`)); err == nil {
+		t.Error("a truncated chunk must be an error")
+	}
+}
+
+func TestResponsesStreamFromWireJSON(t *testing.T) {
+	var acc toolopenai.ResponsesStream
+	for _, data := range fixture.DataLines(fixture.OpenAIResponsesStream) {
+		if _, _, err := acc.AddJSON([]byte(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := len(acc.Calls()); got != 2 {
+		t.Fatalf("%d calls, want 2", got)
+	}
+	if _, _, err := acc.AddJSON([]byte(`not json`)); err == nil {
+		t.Error("a malformed event must be an error")
+	}
 }

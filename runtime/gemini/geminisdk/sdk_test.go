@@ -1,4 +1,4 @@
-package gemini_test
+package geminisdk_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	toolgemini "github.com/toolgen-go/toolgen/runtime/gemini"
+	"github.com/toolgen-go/toolgen/runtime/gemini/geminisdk"
 	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 )
 
@@ -69,7 +70,7 @@ func TestGenerateContentRoundTrip(t *testing.T) {
 	client := newClient(t, api)
 	ctx := context.Background()
 
-	tool, err := toolgemini.Tool(reg.Tools())
+	tool, err := geminisdk.Tool(reg.Tools())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func TestGenerateContentRoundTrip(t *testing.T) {
 		{"name":"get_weather","description":"Gets the current weather for a city.","parametersJsonSchema":`+fixture.WeatherSchema+`},
 		{"name":"lookup_zip","description":"Finds the town of a zip code.","parameters":{"type":"object","properties":{"zip_code":{"type":"string"}},"required":["zip_code"]}}]}]`)
 
-	calls, err := toolgemini.Calls(resp.FunctionCalls())
+	calls, err := geminisdk.Calls(resp.FunctionCalls())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestGenerateContentRoundTrip(t *testing.T) {
 	if cc := outs[4].Result.ClientCall; cc == nil || cc.CallID != "fc_5" {
 		t.Fatalf("the client tool must come back to the host: %+v", outs[4].Result)
 	}
-	parts := append(toolgemini.Responses(outs), toolgemini.Response(outs[4].Call, runtime.TextResult("Tomorrow.")))
+	parts := append(geminisdk.Responses(outs), geminisdk.Response(outs[4].Call, runtime.TextResult("Tomorrow.")))
 	contents = append(contents, resp.Candidates[0].Content, genai.NewContentFromParts(parts, genai.RoleUser))
 	if _, err := client.Models.GenerateContent(ctx, "gemini-3-flash", contents, config); err != nil {
 		t.Fatal(err)
@@ -131,7 +132,7 @@ func TestWireFormsMatchSDK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tool, err := toolgemini.Tool(reg.Tools())
+	tool, err := geminisdk.Tool(reg.Tools())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +151,7 @@ func TestWireFormsMatchSDK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sdkParts, _ := json.Marshal(toolgemini.Responses(outs))
+	sdkParts, _ := json.Marshal(geminisdk.Responses(outs))
 	fixture.JSONEqual(t, "responses, wire vs SDK", fixture.JSONValue(t, parts), string(sdkParts))
 
 	// A Content on its own parses too, and a call without id or args is a call with {}.
@@ -166,7 +167,7 @@ func TestWireFormsMatchSDK(t *testing.T) {
 func TestMissingVariantIsRefused(t *testing.T) {
 	tool := fixture.WeatherTool()
 	tool.Variants = map[string]runtime.Variant{runtime.VariantOpenAI: tool.Variants[runtime.VariantOpenAI]}
-	if _, err := toolgemini.Tool([]runtime.Tool{tool}); err == nil || !strings.Contains(err.Error(), "regenerate") {
+	if _, err := geminisdk.Tool([]runtime.Tool{tool}); err == nil || !strings.Contains(err.Error(), "regenerate") {
 		t.Errorf("Tool: err = %v", err)
 	}
 	if _, err := toolgemini.ToolsJSON([]runtime.Tool{tool}); err == nil || !strings.Contains(err.Error(), `"get_weather"`) {
@@ -193,7 +194,7 @@ func TestStructuredOutput(t *testing.T) {
 	if want := `[{"functionResponse":{"id":"fc_1","name":"stats","response":{"output":{"big":12345678901234567890,"mean":1.50,"tags":["a\u003cb"]}}}}]`; string(wire) != want {
 		t.Errorf("wire:\n got %s\nwant %s", wire, want)
 	}
-	output, _ := toolgemini.Response(call, res).FunctionResponse.Response["output"].(map[string]any)
+	output, _ := geminisdk.Response(call, res).FunctionResponse.Response["output"].(map[string]any)
 	if output["big"] != json.Number("12345678901234567890") || output["mean"] != json.Number("1.50") {
 		t.Errorf("SDK output %#v: numbers must keep their text", output)
 	}
@@ -205,12 +206,12 @@ func TestStructuredOutput(t *testing.T) {
 	}
 	want := `[{"functionResponse":{"id":"fc_1","name":"stats","response":{"output":"{\"cut"}}}]`
 	fixture.JSONEqual(t, "wire, not JSON", fixture.JSONValue(t, wire), want)
-	sdk, _ := json.Marshal([]*genai.Part{toolgemini.Response(call, broken)})
+	sdk, _ := json.Marshal([]*genai.Part{geminisdk.Response(call, broken)})
 	fixture.JSONEqual(t, "SDK, not JSON", fixture.JSONValue(t, sdk), want)
 }
 
 func TestEffectOnlyResultSendsEmptyOutput(t *testing.T) {
-	part := toolgemini.Response(runtime.Call{ID: "fc_1", Name: "update_todos"}, runtime.EffectResult("todo list changed"))
+	part := geminisdk.Response(runtime.Call{ID: "fc_1", Name: "update_todos"}, runtime.EffectResult("todo list changed"))
 	got, _ := json.Marshal(part)
 	fixture.JSONEqual(t, "effect-only response", fixture.JSONValue(t, got), `{"functionResponse":{"id":"fc_1","name":"update_todos","response":{"output":""}}}`)
 }
@@ -231,7 +232,7 @@ func TestParametersVariantWhenNoJSONSchema(t *testing.T) {
 
 	reg := fixture.NewRegistry(tool)
 	api := &fixture.FakeAPI{Answers: []string{responseFinal}}
-	sdkTool, err := toolgemini.Tool(reg.Tools())
+	sdkTool, err := geminisdk.Tool(reg.Tools())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package anthropic_test
+package anthropicsdk_test
 
 import (
 	"bufio"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	toolanthropic "github.com/toolgen-go/toolgen/runtime/anthropic"
+	"github.com/toolgen-go/toolgen/runtime/anthropic/anthropicsdk"
 	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 )
 
@@ -42,7 +43,7 @@ func TestMessagesRoundTrip(t *testing.T) {
 	client := newClient(t, api)
 	ctx := context.Background()
 
-	tools, err := toolanthropic.Tools(reg.Tools())
+	tools, err := anthropicsdk.Tools(reg.Tools())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,12 +59,12 @@ func TestMessagesRoundTrip(t *testing.T) {
 		{"name":"ask_user","description":"Asks the user a question.","input_schema":{"type":"object","properties":{"question":{"type":"string"}},"required":["question"],"additionalProperties":false}},
 		{"name":"get_weather","description":"Gets the current weather for a city.","input_schema":`+fixture.WeatherSchema+`}]`)
 
-	outs := toolanthropic.Dispatch(ctx, reg, toolanthropic.Calls(*msg))
+	outs := toolanthropic.Dispatch(ctx, reg, anthropicsdk.Calls(*msg))
 	if outs[3].Result.ClientCall == nil {
 		t.Fatalf("the client tool must come back to the host: %+v", outs[3])
 	}
-	blocks := toolanthropic.ToolResults(outs)
-	blocks = append(blocks, toolanthropic.ToolResult(outs[3].Call.ID, runtime.TextResult("Tomorrow.")))
+	blocks := anthropicsdk.ToolResults(outs)
+	blocks = append(blocks, anthropicsdk.ToolResult(outs[3].Call.ID, runtime.TextResult("Tomorrow.")))
 	params.Messages = append(params.Messages, msg.ToParam(), anthropic.NewUserMessage(blocks...))
 	if _, err := client.Messages.New(ctx, params); err != nil {
 		t.Fatal(err)
@@ -101,7 +102,7 @@ func TestStrictTools(t *testing.T) {
 	fixture.JSONEqual(t, "strict tools", fixture.JSONValue(t, wire), `[
 		{"name":"get_weather","description":"Gets the current weather for a city.","input_schema":`+fixture.WeatherAnthropicStrictSchema+`,"strict":true},
 		{"name":"ask_user","description":"Asks the user a question.","input_schema":{"type":"object","properties":{"question":{"type":"string"}},"required":["question"],"additionalProperties":false}}]`)
-	sdk, err := toolanthropic.Tools(tools, toolanthropic.Strict())
+	sdk, err := anthropicsdk.Tools(tools, toolanthropic.Strict())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func TestStrictTools(t *testing.T) {
 func TestMissingVariantIsRefused(t *testing.T) {
 	tool := fixture.WeatherTool()
 	delete(tool.Variants, runtime.VariantAnthropic)
-	if _, err := toolanthropic.Tools([]runtime.Tool{tool}); err == nil || !strings.Contains(err.Error(), "regenerate") {
+	if _, err := anthropicsdk.Tools([]runtime.Tool{tool}); err == nil || !strings.Contains(err.Error(), "regenerate") {
 		t.Errorf("Tools: err = %v", err)
 	}
 	// With Strict, the strict variant is enough.
@@ -158,21 +159,6 @@ func TestWireResultsMatchSDK(t *testing.T) {
 		if _, err := toolanthropic.ParseCalls([]byte(bad)); err == nil {
 			t.Errorf("ParseCalls(%s): no error", bad)
 		}
-	}
-}
-
-// Only tool_use blocks are calls (not server_tool_use), and the input is kept as the model
-// wrote it: spacing and number text included.
-func TestParseCallsKeepsInputText(t *testing.T) {
-	const input = `{"city": "Tokyo",  "days": 1.50}`
-	calls, err := toolanthropic.ParseCalls([]byte(`{"type":"message","role":"assistant","content":[
-		{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{"query":"weather"}},
-		{"type":"tool_use","id":"toolu_1","name":"get_weather","input":` + input + `}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(calls) != 1 || calls[0].ID != "toolu_1" || calls[0].Name != "get_weather" || string(calls[0].Args) != input {
-		t.Errorf("calls = %q, want toolu_1 with %s", calls, input)
 	}
 }
 
@@ -231,7 +217,7 @@ func TestStreamWithSDK(t *testing.T) {
 		Model: "claude-opus-4-8", MaxTokens: 1024,
 		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("Weather?"))},
 	})
-	var acc toolanthropic.Stream
+	var acc anthropicsdk.Stream
 	var events int
 	var completedAt []int
 	var outs []toolanthropic.Outcome
@@ -252,7 +238,7 @@ func TestStreamWithSDK(t *testing.T) {
 		t.Errorf("outcomes: %+v", outs)
 	}
 
-	var fromWire toolanthropic.Stream
+	var fromWire anthropicsdk.Stream
 	sc := bufio.NewScanner(strings.NewReader(streamBody))
 	for sc.Scan() {
 		if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
@@ -266,25 +252,10 @@ func TestStreamWithSDK(t *testing.T) {
 	}
 }
 
-func TestStreamToolWithoutInputFragments(t *testing.T) {
-	var acc toolanthropic.Stream
-	for _, ev := range []string{
-		`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_9","name":"list_all","input":{}}}`,
-		`{"type":"content_block_stop","index":0}`,
-	} {
-		if _, _, err := acc.AddJSON([]byte(ev)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if calls := acc.Calls(); len(calls) != 1 || string(calls[0].Args) != `{}` {
-		t.Errorf("a tool called without arguments: %q", calls)
-	}
-}
-
 func TestEffectOnlyResultSendsNoContent(t *testing.T) {
 	outs := []toolanthropic.Outcome{{Call: runtime.Call{ID: "toolu_1", Name: "update_todos"}, Result: runtime.EffectResult("todos changed")}}
 	wire, _ := toolanthropic.ToolResultsJSON(outs)
 	fixture.JSONEqual(t, "wire", fixture.JSONValue(t, wire), `[{"type":"tool_result","tool_use_id":"toolu_1"}]`)
-	sdk, _ := json.Marshal(toolanthropic.ToolResults(outs))
+	sdk, _ := json.Marshal(anthropicsdk.ToolResults(outs))
 	fixture.JSONEqual(t, "SDK", fixture.JSONValue(t, sdk), `[{"type":"tool_result","tool_use_id":"toolu_1"}]`)
 }

@@ -1,4 +1,4 @@
-package openai_test
+package openaisdk_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 	toolopenai "github.com/toolgen-go/toolgen/runtime/openai"
+	"github.com/toolgen-go/toolgen/runtime/openai/openaisdk"
 )
 
 // newClient returns an SDK client talking to api.
@@ -20,25 +21,13 @@ func newClient(t *testing.T, api *fixture.FakeAPI) openai.Client {
 
 const chatToolsWire = `[{"type":"function","function":{"name":"get_weather","description":"Gets the current weather for a city.","parameters":` + fixture.WeatherOpenAISchema + `,"strict":true}}]`
 
-// A parallel tool-call turn: a valid call whose optional unit is null (strict mode), an
-// invalid unit, and a call the handler fails.
-const chatCompletionWithCalls = `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"gpt-5",
- "choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"refusal":null,
-  "tool_calls":[
-   {"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Tokyo\",\"unit\":null}"}},
-   {"id":"call_2","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\",\"unit\":\"kelvin\"}"}},
-   {"id":"call_3","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Atlantis\",\"unit\":\"celsius\"}"}}]}}]}`
-
-const chatCompletionFinal = `{"id":"chatcmpl-2","object":"chat.completion","created":2,"model":"gpt-5",
- "choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"It is 21 degrees in Tokyo."}}]}`
-
 func TestChatCompletionsRoundTrip(t *testing.T) {
 	reg := fixture.NewRegistry(fixture.WeatherTool())
-	api := &fixture.FakeAPI{Answers: []string{chatCompletionWithCalls, chatCompletionFinal}}
+	api := &fixture.FakeAPI{Answers: []string{fixture.OpenAIChatCompletionWithCalls, fixture.OpenAIChatCompletionFinal}}
 	client := newClient(t, api)
 	ctx := context.Background()
 
-	tools, err := toolopenai.ChatTools(reg.Tools())
+	tools, err := openaisdk.ChatTools(reg.Tools())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,9 +43,9 @@ func TestChatCompletionsRoundTrip(t *testing.T) {
 	fixture.JSONEqual(t, "tools sent", api.Request(t, 0)["tools"], chatToolsWire)
 
 	msg := resp.Choices[0].Message
-	outs := toolopenai.Dispatch(ctx, reg, toolopenai.ChatCalls(msg))
+	outs := toolopenai.Dispatch(ctx, reg, openaisdk.ChatCalls(msg))
 	params.Messages = append(params.Messages, msg.ToParam())
-	params.Messages = append(params.Messages, toolopenai.ChatToolMessages(outs)...)
+	params.Messages = append(params.Messages, openaisdk.ChatToolMessages(outs)...)
 	final, err := client.Chat.Completions.New(ctx, params)
 	if err != nil {
 		t.Fatal(err)
@@ -82,23 +71,13 @@ func TestChatCompletionsRoundTrip(t *testing.T) {
 	fixture.JSONEqual(t, "result of call_3", msgs[4], `{"role":"tool","tool_call_id":"call_3","content":"Error: no weather station in Atlantis"}`)
 }
 
-const responseWithCalls = `{"id":"resp_1","object":"response","created_at":1,"model":"gpt-5","status":"completed",
- "output":[
-  {"type":"reasoning","id":"rs_1","summary":[]},
-  {"type":"function_call","id":"fc_1","call_id":"call_a","name":"get_weather","arguments":"{\"city\":\"Tokyo\",\"unit\":null}","status":"completed"},
-  {"type":"function_call","id":"fc_2","call_id":"call_b","name":"get_weather","arguments":"{\"city\":\"Atlantis\",\"unit\":null}","status":"completed"},
-  {"type":"function_call","id":"fc_3","call_id":"call_c","name":"get_weather","arguments":"{\"city\":\"\"","status":"completed"}]}`
-
-const responseFinal = `{"id":"resp_2","object":"response","created_at":2,"model":"gpt-5","status":"completed",
- "output":[{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"output_text","text":"Done.","annotations":[]}]}]}`
-
 func TestResponsesRoundTrip(t *testing.T) {
 	reg := fixture.NewRegistry(fixture.WeatherTool())
-	api := &fixture.FakeAPI{Answers: []string{responseWithCalls, responseFinal}}
+	api := &fixture.FakeAPI{Answers: []string{fixture.OpenAIResponseWithCalls, fixture.OpenAIResponseFinal}}
 	client := newClient(t, api)
 	ctx := context.Background()
 
-	tools, err := toolopenai.ResponsesTools(reg.Tools())
+	tools, err := openaisdk.ResponsesTools(reg.Tools())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,9 +92,9 @@ func TestResponsesRoundTrip(t *testing.T) {
 	fixture.JSONEqual(t, "tools sent", api.Request(t, 0)["tools"],
 		`[{"type":"function","name":"get_weather","description":"Gets the current weather for a city.","parameters":`+fixture.WeatherOpenAISchema+`,"strict":true}]`)
 
-	outs := toolopenai.Dispatch(ctx, reg, toolopenai.ResponsesCalls(resp.Output))
-	input = append(input, toolopenai.ResponsesReplay(resp.Output)...)
-	input = append(input, toolopenai.ResponsesOutputs(outs)...)
+	outs := toolopenai.Dispatch(ctx, reg, openaisdk.ResponsesCalls(resp.Output))
+	input = append(input, openaisdk.ResponsesReplay(resp.Output)...)
+	input = append(input, openaisdk.ResponsesOutputs(outs)...)
 	if _, err := client.Responses.New(ctx, responses.ResponseNewParams{
 		Model: "gpt-5", Tools: tools,
 		Input: responses.ResponseNewParamsInputUnion{OfInputItemList: input},

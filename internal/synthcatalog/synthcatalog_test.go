@@ -1,0 +1,69 @@
+package synthcatalog_test
+
+import (
+	"flag"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/internal/synthcatalog"
+)
+
+var sizes = flag.String("catalog", "", "measure catalogs of these sizes (e.g. 10,100,1000) and print the README's table")
+
+// buildToolgen builds cmd/toolgen into dir.
+func buildToolgen(t *testing.T, dir string) (bin, root string) {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	require.NoError(t, err)
+	bin = filepath.Join(dir, "toolgen")
+	out, err := exec.Command("go", "build", "-o", bin, filepath.Join(root, "cmd", "toolgen")).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return bin, root
+}
+
+// TestSmallCatalogBuildsAndRuns generates a catalog of 6 tools, builds the program that
+// registers them and runs it: the synthetic catalog the cost table measures is valid input.
+func TestSmallCatalogBuildsAndRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a module")
+	}
+	dir := t.TempDir()
+	bin, root := buildToolgen(t, dir)
+	mod := filepath.Join(dir, "m")
+	c, err := synthcatalog.Measure(mod, root, bin, 6)
+	require.NoError(t, err)
+	require.Positive(t, c.GeneratedBytes)
+	out, err := exec.Command(filepath.Join(mod, "with.bin")).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	require.Equal(t, "6", strings.TrimSpace(string(out)), "the program registers every tool")
+}
+
+// TestCatalogCost prints what catalogs of the sizes given by -catalog cost (the README's
+// table). go test ./internal/synthcatalog -run TestCatalogCost -catalog 10,100,1000 -v
+func TestCatalogCost(t *testing.T) {
+	if *sizes == "" {
+		t.Skip("pass -catalog 10,100,1000")
+	}
+	dir := t.TempDir()
+	bin, root := buildToolgen(t, dir)
+	t.Logf("| tools | toolgen | generated Go | per tool | go build with it | without | ratio | binary growth | per tool |")
+	t.Logf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	for _, s := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(s)
+		require.NoError(t, err)
+		c, err := synthcatalog.Measure(filepath.Join(dir, s), root, bin, n)
+		require.NoError(t, err)
+		t.Logf("| %d | %.2f s | %s, %dk lines | %.1f KB | %.1f s | %.2f s | %.1f× | %s | %.1f KB |",
+			n, c.Toolgen.Seconds(), mb(c.GeneratedBytes), c.GeneratedLines/1000, float64(c.GeneratedBytes)/float64(n)/1000,
+			c.BuildWith.Seconds(), c.BuildWithout.Seconds(), c.BuildWith.Seconds()/c.BuildWithout.Seconds(),
+			mb(c.BinaryGrowth), float64(c.BinaryGrowth)/float64(n)/1000)
+	}
+}
+
+func mb(n int64) string { return fmt.Sprintf("%.2f MB", float64(n)/1e6) }

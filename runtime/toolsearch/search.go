@@ -1,0 +1,161 @@
+package toolsearch
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+//go:generate go tool toolgen
+
+// ToolName is the name of the search tool.
+const ToolName = "tool_search"
+
+// foundKey is the session-state key under which the tools a session's searches found are kept.
+const foundKey = "toolsearch.found"
+
+// maxFound bounds the tools one session can have found, so that a model searching in a loop
+// cannot grow what every later request declares without end.
+const maxFound = 64
+
+// Search serves a registry's deferred tools through tool_search: the model starts with the
+// tools that are not deferred and tool_search, and every tool a search returns is declared
+// from then on in that session. It works with any provider, and beside runtime/disclosure.
+//
+// A Search is safe for concurrent use. It reads the registry on every search, so tools added
+// later are found.
+type Search struct {
+	reg *runtime.Registry
+	all *runtime.Registry // the registry's tools and tool_search, for the adapters
+
+	mu    sync.Mutex
+	index *Index
+	names []string // the registry's names when index was built
+}
+
+// New returns a Search over reg. It refuses a registry that already has a tool named
+// tool_search.
+func New(reg *runtime.Registry) (*Search, error) {
+	if reg == nil {
+		return nil, fmt.Errorf("toolsearch: nil registry")
+	}
+	if _, taken := reg.Tool(ToolName); taken {
+		return nil, fmt.Errorf("toolsearch: the registry already has a tool named %q", ToolName)
+	}
+	s := &Search{reg: reg}
+	all, err := reg.Subset(reg.Names()...)
+	if err == nil {
+		err = all.Add(SearchTools(s)...)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("toolsearch: %w", err)
+	}
+	s.all = all
+	return s, nil
+}
+
+// Registry returns a registry that runs tool_search and every tool of the wrapped registry
+// (as it was at New), with the same options: the adapters dispatch through it.
+func (s *Search) Registry() *runtime.Registry { return s.all }
+
+// Tools returns the tools to declare to the model in session: tool_search, every tool that is
+// not deferred, and every deferred tool a search of the session found, sorted by name.
+func (s *Search) Tools(ctx context.Context, session string) []runtime.Tool {
+	found := s.found(ctx, session)
+	out := SearchTools(s)
+	for _, t := range s.reg.Tools() {
+		if !t.Deferred || slices.Contains(found, t.Name) {
+			out = append(out, t)
+		}
+	}
+	slices.SortFunc(out, func(a, b runtime.Tool) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// Find returns the names of the k tools that match query best.
+func (s *Search) Find(query string, k int) []Hit {
+	return s.currentIndex().Search(query, k)
+}
+
+// currentIndex returns the index of the registry's tools, rebuilt when they changed.
+func (s *Search) currentIndex() *Index {
+	names := s.reg.Names()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.index == nil || !slices.Equal(names, s.names) {
+		s.index, s.names = NewIndex(s.reg.Tools()), names
+	}
+	return s.index
+}
+
+func (s *Search) found(ctx context.Context, session string) []string {
+	v, ok, err := s.all.Session(session).Get(ctx, foundKey)
+	if !ok || err != nil {
+		return nil
+	}
+	names, _ := v.([]string)
+	return names
+}
+
+// SearchArgs are the arguments of tool_search.
+type SearchArgs struct {
+	// Words describing the task, e.g. "refund a customer's invoice".
+	Query string `json:"query" tool:"minLength=1,maxLength=500"`
+	// How many tools to return.
+	Limit int `json:"limit,omitempty" tool:"default=5,minimum=1,maximum=20"`
+}
+
+// SearchResult is what tool_search returns.
+type SearchResult struct {
+	// Tools found, best match first; each can be called from now on.
+	Tools []Found `json:"tools"`
+}
+
+// Found is one tool a search found.
+type Found struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// ToolSearch finds tools for a task among the tools not yet available. Returns the best matches, each callable from the next turn on.
+//
+// Use it when no available tool fits the task: describe the task in a few words.
+//
+//tool:name tool_search
+//tool:hints readonly,idempotent
+//tool:timeout none
+//tool:example "Find a tool to refund an invoice" {"query":"refund invoice"}
+func (s *Search) ToolSearch(ctx context.Context, args SearchArgs) (SearchResult, error) {
+	hits := s.Find(args.Query, args.Limit)
+	res := SearchResult{Tools: []Found{}}
+	var names []string
+	for _, h := range hits {
+		if t, ok := s.reg.Tool(h.Name); ok {
+			res.Tools = append(res.Tools, Found{Name: t.Name, Description: t.Description})
+			names = append(names, t.Name)
+		}
+	}
+	if info, ok := runtime.CallInfoFrom(ctx); ok && len(names) > 0 {
+		err := info.State.Update(ctx, foundKey, func(old any, _ bool) (any, error) {
+			prev, _ := old.([]string)
+			merged := slices.Clone(prev)
+			for _, n := range names {
+				if !slices.Contains(merged, n) {
+					merged = append(merged, n)
+				}
+			}
+			if len(merged) > maxFound { // the oldest finds make room
+				merged = merged[len(merged)-maxFound:]
+			}
+			return merged, nil
+		})
+		if err != nil {
+			return SearchResult{}, err
+		}
+	}
+	return res, nil
+}
