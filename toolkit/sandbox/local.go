@@ -87,20 +87,27 @@ func (l *Local) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
-	f, err := l.root.Open(name)
+	// Non-blocking, so that opening a named pipe returns at once instead of waiting for a
+	// writer that may never come; it is then refused below.
+	f, err := l.root.OpenFile(name, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
 		return nil, l.pathError("open", name, err)
 	}
-	file := &localFile{l: l, f: f, name: name}
-	if !l.opts.AllowHardLinks {
-		info, err := f.Stat()
-		if err == nil && info.Mode().IsRegular() && hardLinks(info) > 1 {
-			f.Close()
-			return nil, &fs.PathError{Op: "open", Path: name, Err: ErrHardLink}
-		}
-		file.info = info // Stat's answer, as of the open (a system call less per file)
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, l.pathError("open", name, err)
 	}
-	return file, nil
+	switch {
+	case !info.Mode().IsRegular() && !info.IsDir():
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+	case !l.opts.AllowHardLinks && info.Mode().IsRegular() && hardLinks(info) > 1:
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: name, Err: ErrHardLink}
+	}
+	// Stat answers with info, as of the open: a system call less per file.
+	return &localFile{l: l, f: f, name: name, info: info}, nil
 }
 
 // Stat returns the file information of name, following symbolic links inside the sandbox.
@@ -222,19 +229,10 @@ type localFile struct {
 	l    *Local
 	f    *os.File
 	name string
-	info fs.FileInfo // from the hard-link check, when it ran
+	info fs.FileInfo
 }
 
-func (f *localFile) Stat() (fs.FileInfo, error) {
-	if f.info != nil {
-		return f.info, nil
-	}
-	info, err := f.f.Stat()
-	if err != nil {
-		return nil, f.l.pathError("stat", f.name, err)
-	}
-	return info, nil
-}
+func (f *localFile) Stat() (fs.FileInfo, error) { return f.info, nil }
 
 func (f *localFile) Read(p []byte) (int, error) {
 	n, err := f.f.Read(p)

@@ -68,6 +68,9 @@ var (
 	// ErrHardLink is the error for a file with more than one hard link: another name of the
 	// same file may lie outside the sandbox, so writing or reading it could reach there.
 	ErrHardLink = errors.New("the file has several hard links, and the workspace does not read such files")
+	// ErrNotRegular is the error for opening what is neither a file nor a directory: a named
+	// pipe (whose reader waits for a writer), a device or a socket.
+	ErrNotRegular = errors.New("not a regular file or directory")
 	// ErrNoRun is the error of a sandbox that runs no processes.
 	ErrNoRun = errors.New("this workspace cannot run commands")
 )

@@ -114,6 +114,22 @@ func TestHardLinks(t *testing.T) {
 	assert.Equal(t, "SECRET\n", string(secret))
 }
 
+// TestNamedPipe: a named pipe in the sandbox (planted, or made by a command) would block a
+// reader until a writer comes; the tools refuse it at once.
+func TestNamedPipe(t *testing.T) {
+	h, dir, _ := localWithOutside(t)
+	require.NoError(t, unix.Mkfifo(filepath.Join(dir, "pipe"), 0o644))
+	for _, c := range []toolCase{
+		{tool: "read_file", args: `{"path":"pipe"}`, kind: runtime.KindInvalidInput, want: "pipe is not a file or a directory (a pipe, a device or a socket); the workspace does not open those"},
+		{tool: "list_dir", args: `{"path":"pipe"}`, kind: runtime.KindInvalidInput},
+		{tool: "edit_file", args: `{"path":"pipe","old_string":"a","new_string":"b"}`, kind: runtime.KindInvalidInput},
+		{tool: "grep", args: `{"pattern":"a","path":"pipe"}`, want: "[no lines match a]"},
+		{tool: "grep", args: `{"pattern":"a"}`, want: "[no lines match a]"},
+	} {
+		t.Run(c.tool, func(t *testing.T) { c.check(t, h) })
+	}
+}
+
 // TestBackslashNames: on Unix a backslash is part of a name, for the checks as for the
 // kernel, so `..\x` is a file name, not a way up.
 func TestBackslashNames(t *testing.T) {

@@ -89,6 +89,8 @@ func fileError(p string, err error) error {
 			"%q is outside the workspace: paths are relative to the workspace root (e.g. src/main.go), without .. above it, and symbolic links out of it are not followed", p)
 	case errors.Is(err, sandbox.ErrHardLink):
 		return modelError(runtime.KindPermission, err, "%s has several hard links, and the workspace does not read or edit such files", p)
+	case errors.Is(err, sandbox.ErrNotRegular):
+		return modelError(runtime.KindInvalidInput, err, "%s is not a file or a directory (a pipe, a device or a socket); the workspace does not open those", p)
 	case errors.Is(err, sandbox.ErrNoRun):
 		return modelError(runtime.KindUnavailable, err, "this workspace cannot run commands")
 	case errors.Is(err, fs.ErrNotExist):
