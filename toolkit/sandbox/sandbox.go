@@ -5,8 +5,9 @@
 //     outside the directory: ".." and absolute names are refused, and a symbolic link that
 //     leads out is refused when it is used, even when it is swapped in between a check and
 //     the use (the kernel resolves every step relative to the root). A file with more than
-//     one hard link is refused too (see [LocalOptions.AllowHardLinks]). Processes start in
-//     the directory.
+//     one hard link is refused too (see [LocalOptions.AllowHardLinks]), and so is anything
+//     that is neither a file nor a directory (opening a named pipe would block). Processes
+//     start in the directory.
 //   - [Memory] keeps files in memory, for tests of agents and of the tools themselves; it
 //     runs processes only through a function the test gives it.
 //

@@ -38,7 +38,8 @@
 // an os.Root: a symbolic link that leads out of the root is refused when it is used, even if
 // it was swapped in after a check, and a link inside the root is followed. Files with more
 // than one hard link are not read or edited (another name of the same file may be outside);
-// writes replace the name with a new file, so they never write through a link. No text the
+// writes replace the name with a new file, so they never write through a link. Named pipes,
+// devices and sockets are refused (opening a pipe would wait for a writer). No text the
 // model reads names a host path: errors name files by their paths in the sandbox, and the
 // root's host path is replaced by "." in shell output.
 //
