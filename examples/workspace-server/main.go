@@ -40,7 +40,7 @@ func main() {
 	addr := flag.String("http", "", "serve streamable HTTP on this address instead of stdio")
 	flag.StringVar(&opts.root, "root", ".", "the directory the tools work in")
 	flag.BoolVar(&opts.yes, "yes", false, "approve every write, edit and command (trusted local use only)")
-	flag.StringVar(&opts.allow, "allow", "", `shell command prefixes to approve, comma-separated, e.g. "go test,go vet,git status"`)
+	flag.StringVar(&opts.allow, "allow", "", `shell command prefixes to approve, comma-separated, e.g. "git status,ls" (see workspace.AllowCommands for prefixes not to allow)`)
 	flag.Parse()
 
 	server, sb, err := newServer(opts)

@@ -118,11 +118,18 @@ func (h *headTail) String() string {
 // Why this is safe: without quotes, $, `, ;, &, |, <, >, (, ), globs, ~, braces, backslashes
 // or newlines, sh -c runs the command as one simple command whose words are taken literally:
 // no second command, no substitution, no redirection, no expansion to file names the model
-// may have planted. The prefix fixes the program (and, with more words, its subcommand); the
-// model chooses only the words after it. So choose prefixes whose remaining arguments cannot
-// run other programs: "go test" lets the model add -exec=PROG, "git" lets it add -c
-// core.pager=…, "find" lets it add -exec. "go vet", "git status", "git diff", "ls" are
-// reasonable; the working directory is any directory of the workspace.
+// may have planted. The prefix fixes the program (and, with more words, its subcommand).
+//
+// What it does not make safe: the model chooses the words after the prefix, so a prefix is
+// only as safe as every flag of its command. Many run other programs or write files:
+// "go test" takes -exec=PROG, "go vet" -vettool=PROG, "go build" and "go list" -toolexec,
+// "git" -c KEY=VALUE, "git diff" and "git log" --output=FILE, "find" -exec and -delete,
+// "make" any target. "git status" and "ls" are reasonable; so is a whole command given as
+// the prefix, when the model is not meant to add to it but may. The working directory is
+// any directory of the workspace.
+//
+// The registry consults an Approver only when it has one (runtime.WithApprover); with an
+// approval queue (runtime.WithApprovalQueue) every call waits for the host.
 func AllowCommands(next runtime.Approver, prefixes ...string) runtime.Approver {
 	return runtime.ApproverFunc(func(ctx context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
 		if args, ok := req.Args.(*ShellArgs); ok && req.Tool == "shell" && allowedCommand(args.Command, prefixes) {
