@@ -46,7 +46,7 @@ func ExampleAllowCommands() {
 		fmt.Fprintf(cmd.Output, "ran %s\n", cmd.Script)
 		return 0, nil
 	}
-	reg := runtime.NewRegistry(runtime.WithApprover(workspace.AllowCommands(askTheUser, "go vet", "git status")))
+	reg := runtime.NewRegistry(runtime.WithApprover(workspace.AllowCommands(askTheUser, "git status", "ls")))
 	if err := reg.Add(workspace.WorkspaceTools(workspace.New(sb))...); err != nil {
 		panic(err)
 	}

@@ -124,9 +124,9 @@ func (h *headTail) String() string {
 // only as safe as every flag of its command. Many run other programs or write files:
 // "go test" takes -exec=PROG, "go vet" -vettool=PROG, "go build" and "go list" -toolexec,
 // "git" -c KEY=VALUE, "git diff" and "git log" --output=FILE, "find" -exec and -delete,
-// "make" any target. "git status" and "ls" are reasonable; so is a whole command given as
-// the prefix, when the model is not meant to add to it but may. The working directory is
-// any directory of the workspace.
+// "make" any target. "git status" and "ls" are reasonable. A whole command given as a
+// prefix ("go vet ./...") still lets the model add words after it. The working directory
+// is any directory of the workspace.
 //
 // The registry consults an Approver only when it has one (runtime.WithApprover); with an
 // approval queue (runtime.WithApprovalQueue) every call waits for the host.
