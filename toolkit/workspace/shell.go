@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -125,8 +126,10 @@ func (h *headTail) String() string {
 // "go test" takes -exec=PROG, "go vet" -vettool=PROG, "go build" and "go list" -toolexec,
 // "git" -c KEY=VALUE, "git diff" and "git log" --output=FILE, "find" -exec and -delete,
 // "make" any target. "git status" and "ls" are reasonable. A whole command given as a
-// prefix ("go vet ./...") still lets the model add words after it. The working directory
-// is any directory of the workspace.
+// prefix ("go vet ./...") still lets the model add words after it. Words that name a path
+// out of the workspace (absolute, also after "=", or climbing with "..") are not approved
+// here, but a symbolic link inside the workspace may still lead out: "cat" or "ls" can read
+// through one. The working directory is any directory of the workspace.
 //
 // The registry consults an Approver only when it has one (runtime.WithApprover); with an
 // approval queue (runtime.WithApprovalQueue) every call waits for the host.
@@ -142,6 +145,15 @@ func AllowCommands(next runtime.Approver, prefixes ...string) runtime.Approver {
 	})
 }
 
+// leavesWorkspace reports whether a word of a command names a path outside the workspace:
+// absolute (as a whole or after "="), or climbing with "..".
+func leavesWorkspace(word string) bool {
+	if _, value, ok := strings.Cut(word, "="); ok {
+		return leavesWorkspace(value)
+	}
+	return strings.HasPrefix(word, "/") || slices.Contains(strings.Split(word, "/"), "..")
+}
+
 // allowedCommand reports whether command is a prefix, or a prefix and more words, made only
 // of characters sh takes literally.
 func allowedCommand(command string, prefixes []string) bool {
@@ -151,6 +163,11 @@ func allowedCommand(command string, prefixes []string) bool {
 		}
 	}
 	command = strings.TrimSpace(command)
+	for _, word := range strings.Fields(command) {
+		if leavesWorkspace(word) {
+			return false
+		}
+	}
 	for _, p := range prefixes {
 		p = strings.TrimSpace(p)
 		if p != "" && (command == p || strings.HasPrefix(command, p+" ")) {

@@ -170,6 +170,12 @@ func TestAllowCommands(t *testing.T) {
 		"go vet \\\nrm":               false,
 		"git status -c core.pager=rm": true, // words after the prefix are the model's: choose prefixes accordingly
 		"gofmt -w .":                  false,
+		"ls /etc":                     false, // out of the workspace
+		"ls ../..":                    false,
+		"ls src/../..":                false,
+		"ls --color=/x":               false,
+		"ls -la src/..":               false, // climbs, even if it stays inside: not worth telling apart
+		"ls src/a..b":                 true,
 	}
 	for command, approved := range cases {
 		asked = nil
