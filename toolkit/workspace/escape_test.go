@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/toolkit/sandbox"
+	"github.com/toolgen-go/toolgen/toolkit/workspace"
 	"golang.org/x/sys/unix"
 )
 
@@ -158,7 +159,9 @@ func TestNoSandbox(t *testing.T) {
 // TestSandboxPerCall: one registry serves several users, each call in the sandbox it brings
 // (in its UserData or its context).
 func TestSandboxPerCall(t *testing.T) {
-	h := newHarness(t, nil, "")
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(workspace.WorkspaceTools(nil)...))
+	h := &harness{t: t, reg: reg}
 	alice := sandbox.NewMemory(map[string]string{"who.txt": "alice\n"})
 	bob := sandbox.NewMemory(map[string]string{"who.txt": "bob\n"})
 	res := h.reg.Invoke(t.Context(), runtime.Call{Name: "read_file", Args: []byte(`{"path":"who.txt"}`), UserData: alice})

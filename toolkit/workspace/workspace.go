@@ -36,7 +36,7 @@ func (w *Workspace) sandbox(ctx context.Context) (sandbox.Sandbox, error) {
 			return sb, nil
 		}
 	}
-	if w.Sandbox != nil {
+	if w != nil && w.Sandbox != nil { // WorkspaceTools(nil) works like New(nil)
 		return w.Sandbox, nil
 	}
 	// The host's mistake, not the model's: say little, keep the detail for the operator.
