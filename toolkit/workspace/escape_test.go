@@ -12,8 +12,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/toolkit/sandbox"
-	"github.com/toolgen-go/toolgen/toolkit/workspace"
 	"golang.org/x/sys/unix"
 )
 
@@ -145,27 +143,4 @@ func TestBackslashNames(t *testing.T) {
 	}
 	_, err := os.Stat(filepath.Join(filepath.Dir(dir), "up.txt"))
 	assert.ErrorIs(t, err, os.ErrNotExist)
-}
-
-// TestNoSandbox: without a sandbox for the call, the tools refuse to run anywhere.
-func TestNoSandbox(t *testing.T) {
-	h := newHarness(t, nil, "")
-	res := h.call("list_dir", `{}`)
-	assert.True(t, res.IsError)
-	assert.Equal(t, "the workspace tools are not available in this conversation", res.Text)
-	assert.Equal(t, 1, res.Attempts)
-}
-
-// TestSandboxPerCall: one registry serves several users, each call in the sandbox it brings
-// (in its UserData or its context).
-func TestSandboxPerCall(t *testing.T) {
-	reg := runtime.NewRegistry()
-	require.NoError(t, reg.Add(workspace.WorkspaceTools(nil)...))
-	h := &harness{t: t, reg: reg}
-	alice := sandbox.NewMemory(map[string]string{"who.txt": "alice\n"})
-	bob := sandbox.NewMemory(map[string]string{"who.txt": "bob\n"})
-	res := h.reg.Invoke(t.Context(), runtime.Call{Name: "read_file", Args: []byte(`{"path":"who.txt"}`), UserData: alice})
-	assert.Contains(t, res.Text, "alice")
-	res = h.reg.Invoke(sandbox.NewContext(t.Context(), bob), runtime.Call{Name: "read_file", Args: []byte(`{"path":"who.txt"}`)})
-	assert.Contains(t, res.Text, "bob")
 }
