@@ -32,9 +32,9 @@ type Registry struct {
 	sessMu   sync.Mutex
 	sessions map[string]*sessionCounters
 
-	apMu        sync.Mutex
-	approvals   map[string]*queuedApproval
-	approvalSeq uint64
+	approvalsOnce      sync.Once
+	approvals          *MemoryApprovalStore // unless WithApprovalStore
+	approversAbandoned atomic.Int64         // approvers still running after their call ended
 
 	keyOnce sync.Once
 	key     [32]byte // signs approval request ids
@@ -44,14 +44,19 @@ type Registry struct {
 
 	resultsOnce sync.Once
 	results     ResultStore
+
+	changes changeHooks // OnChange
 }
 
 // toolEntry is a registered tool and what the registry tracks about it across calls. A
-// Subset shares its entries, so the bound on abandoned goroutines holds across toolkits.
+// Subset shares its entries, so the bound on worker goroutines holds across toolkits.
 type toolEntry struct {
-	tool      Tool
-	abandoned atomic.Int64 // attempts still running after their timeout
-	chain     atomic.Pointer[middlewareChain]
+	tool  Tool
+	slots attemptSlots // attempts on worker goroutines, running or abandoned
+	chain atomic.Pointer[middlewareChain]
+
+	defaultsOnce sync.Once
+	defaults     *argDefaults // of the input schema, for canonical arguments
 }
 
 // defaultConfig is the configuration of a zero Registry.
@@ -101,6 +106,14 @@ func (r *Registry) sessionStore() SessionStore {
 // atomic: when any tool is refused, none is added, and the error names every refused tool,
 // one per line. errors.Is(err, ErrDuplicateTool) reports whether a name clash was among them.
 func (r *Registry) Add(tools ...Tool) error {
+	if err := r.add(tools); err != nil {
+		return err
+	}
+	r.notifyChange()
+	return nil
+}
+
+func (r *Registry) add(tools []Tool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 
@@ -185,10 +198,9 @@ func checkFilters(t Tool, filters map[string]Middleware) error {
 	return fmt.Errorf("tool %q: unknown filter %s: register filters with RegisterFilter before adding the tools that name them", t.Name, strings.Join(unknown, ", "))
 }
 
-// validName reports whether name matches ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$, the name rule every
-// provider accepts.
+// validName reports whether name matches ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$.
 func validName(name string) bool {
-	if name == "" || len(name) > 128 {
+	if name == "" || len(name) > MaxToolNameLength {
 		return false
 	}
 	for i := 0; i < len(name); i++ {

@@ -177,13 +177,14 @@ func TestExplain(t *testing.T) {
 		}
 	}
 	// The annotations are what runtime/mcp sends (runtime/mcp tests that it sends these):
-	// every hint stated, the false ones too, and the title in the definition, not in them.
+	// the hints set, destructiveHint and openWorldHint left out when unset (MCP's cautious
+	// defaults apply), and the title in the definition, not in them.
 	buf.Reset()
 	hinted := scalarsTool()
 	hinted.Title = "Scalars"
 	hinted.Hints = model.Hints{ReadOnly: true}
 	provider.Explain(&buf, hinted, []string{provider.MCP}, "")
-	if want := "title: Scalars\nannotations: {\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false,\"readOnlyHint\":true}\n"; !strings.HasSuffix(buf.String(), want) {
+	if want := "title: Scalars\nannotations: {\"idempotentHint\":false,\"readOnlyHint\":true}\n"; !strings.HasSuffix(buf.String(), want) {
 		t.Errorf("MCP for a read-only tool: want the end %q in:\n%s", want, buf.String())
 	}
 	buf.Reset()

@@ -20,20 +20,24 @@ type Annotations struct {
 }
 
 // FromHints returns the annotations of a tool with hints h, or nil for a tool without hints,
-// which then sends none and leaves the client to MCP's defaults. A tool with any hint sends
-// all four, the false ones too: MCP's defaults for destructiveHint and openWorldHint are true,
-// which a tool that states its hints does not mean. The title travels in the tool definition,
-// not here.
+// which then sends none and leaves the client to MCP's defaults. A tool sends only the hints
+// its directives set: an unset destructiveHint or openWorldHint is left out, so the client
+// assumes MCP's cautious defaults (true) rather than being told the tool is harmless or
+// closed. readOnlyHint and idempotentHint are always present, false when unset, because the
+// SDK's mcp.ToolAnnotations always encodes them; false is their MCP default, so the client
+// reads the same as if they were absent. The title travels in the tool definition, not here.
 func FromHints(h runtime.Hints) *Annotations {
 	if h == (runtime.Hints{}) {
 		return nil
 	}
-	return &Annotations{
-		ReadOnlyHint:    h.ReadOnly,
-		IdempotentHint:  h.Idempotent,
-		DestructiveHint: &h.Destructive,
-		OpenWorldHint:   &h.OpenWorld,
+	a := &Annotations{ReadOnlyHint: h.ReadOnly, IdempotentHint: h.Idempotent}
+	if h.Destructive {
+		a.DestructiveHint = &h.Destructive
 	}
+	if h.OpenWorld {
+		a.OpenWorldHint = &h.OpenWorld
+	}
+	return a
 }
 
 // JSON returns the annotations of a tool with hints h as they appear in its tools/list entry,

@@ -21,7 +21,9 @@
 //     (runtime.Result.EffectOnly) is answered with an empty tool_result: the effects stay
 //     with the host, and the tool_use still gets the answer the API requires.
 //  4. Answer: ToolResultsJSON (anthropicsdk.ToolResults) gives one tool_result block per
-//     dispatched call, in call order, with "is_error": true on failures. Put them first in
+//     dispatched call, in call order, with "is_error": true on failures. A result with parts
+//     (runtime.Part) gets content blocks (Blocks): images and PDF documents as base64 blocks,
+//     links and text resources as text, and a note for what cannot be sent (audio). Put them first in
 //     the next user message, with the host's answers to client calls and only then any text: the API requires every tool_use to be answered in the message
 //     right after it.
 package anthropic

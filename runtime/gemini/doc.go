@@ -25,4 +25,7 @@
 //     content, after the model's content replayed verbatim (it may carry thought signatures).
 //     An effect-only result (runtime.Result.EffectOnly) is answered with an empty output:
 //     the effects stay with the host, and the call still gets the answer Gemini requires.
+//     A result's parts (runtime.Part) become the functionResponse's inline parts (PNG,
+//     JPEG, WebP, PDF; InlineParts); links, text resources and a note for what cannot be sent
+//     (audio) go under "attachments" in the response object.
 package gemini

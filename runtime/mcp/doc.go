@@ -1,26 +1,86 @@
 // Package mcp serves a toolgen registry over the Model Context Protocol, through the official
-// Go SDK (github.com/modelcontextprotocol/go-sdk) or on the wire (JSON).
+// Go SDK (github.com/modelcontextprotocol/go-sdk), which stays the transport, or on the wire
+// (JSON).
 //
 // With the SDK, one call does it all:
 //
 //	server := mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "1.0.0"}, nil)
-//	toolmcp.AddTools(server, reg, reg.Tools())
+//	toolmcp.AddTools(server, reg, nil) // every tool of reg, now and later
+//
+// and for the common case the server itself is one call: ServeStdio(ctx, reg, opts...), or
+// HTTPHandler(reg, opts...) for streamable HTTP (stateful, or WithStateless; WithBearerAuth,
+// WithPageSize and the session options below).
+//
+// # Tools
 //
 // Each tool is listed with its canonical schemas (MCP speaks JSON Schema 2020-12, so no
 // provider variant is needed): inputSchema, and outputSchema when the tool returns a
-// structured object. Its title is Tool.Title and its annotations come from Tool.Hints
-// (readOnlyHint, destructiveHint, idempotentHint, openWorldHint); a tool without hints is
-// sent without annotations, so clients apply the protocol's cautious defaults instead of
-// being told it is harmless. Client tools (//tool:client) are not served: an MCP server runs
-// its tools, and a client tool is run by the host that declared it.
+// structured object. Its title is Tool.Title and its annotations come from Tool.Hints: only
+// the hints the directives set are sent (true), the others are left out, so a client applies
+// the protocol's cautious defaults (destructive, open world) to what the tool does not claim;
+// a tool without hints is sent without annotations. Client tools (//tool:client) are not
+// served: an MCP server runs its tools, and a client tool is run by the host that declared it.
 //
-// A tools/call goes through Registry.Invoke with the MCP session's id as runtime.Call.Session,
-// so per-session policies apply per connected client. Invalid arguments, handler errors and
-// unknown tools are results with isError set, written for the model to correct itself (the
-// 2025-11-25 rule: argument errors are tool errors, not protocol errors). A structured result
-// becomes structuredContent with the same JSON as text content, as the spec asks for
-// compatibility; an effect-only result (runtime.Result.EffectOnly) sends empty content.
+// AddTools with nil serves every tool of the registry and follows it: tools added with
+// Registry.Add or removed with Registry.Remove later reach clients through
+// notifications/tools/list_changed. With a list it serves those tools, and drops one that is
+// removed from the registry.
 //
-// The pieces are also available alone: Tools and ToolsJSON for tools/list, CallFromParams and
-// ParseCall for tools/call params, and Result and ResultJSON for the CallToolResult.
+// # Calls
+//
+// A tools/call goes through Registry.Invoke. Its call id (runtime.CallInfo.CallID) is the
+// JSON-RPC request id. Invalid arguments, handler errors and unknown tools are results with
+// isError set, written for the model to correct itself (the 2025-11-25 rule: argument errors
+// are tool errors, not protocol errors). A structured result becomes structuredContent with
+// the same JSON as text content, as the spec asks for compatibility; an effect-only result
+// (runtime.Result.EffectOnly) sends empty content.
+//
+// A handler sees the request through RequestFrom(ctx), TokenInfo(ctx) (the principal verified
+// by the go-sdk's auth.RequireBearerToken in front of the HTTP handler) and Header(ctx) (the
+// HTTP request's headers); WithUserData puts what a host derives from the request into
+// runtime.CallInfo.UserData, for handlers that do not import this package. runtime.Progress(ctx, done, total, message) sends
+// notifications/progress when the client gave a progress token, and nothing otherwise.
+// Cancellation reaches the handler's ctx: notifications/cancelled on stdio, in memory and
+// stateful HTTP; on stateless HTTP with protocol 2026-07-28 the client closing its request,
+// when the handler is built with StreamableHTTPOptions.PropagateRequestCancellation (HTTPHandler
+// sets it). Stateless HTTP on older protocols cannot route a cancellation to the request it
+// cancels: the handler runs to its end or its timeout.
+//
+// # Sessions
+//
+// Each call runs in a registry session (runtime.Call.Session), the unit of loop guards, call
+// limits, AskRetry budgets and session state. WithSessionKey chooses it:
+// SessionPerConnection (the default: the stdio or in-memory connection, or the
+// Mcp-Session-Id of stateful HTTP; every request of stateless HTTP is its own, so clients are
+// never merged), SessionFromPrincipal (the authenticated user), SessionFromHeader (a
+// client-supplied header, scoped by the user), SessionPerRequest, or SessionFunc. A registry
+// session ends (Registry.EndSession) when the last MCP connection that used it closes, or
+// WithSessionLinger later.
+//
+// # Approval and elicitation
+//
+// A //tool:confirm tool, when the registry has no Approver and no approval queue of its own,
+// is approved by the user through MCP elicitation when the client supports it: the user is
+// shown the tool, what it does (its //tool:confirm reason), its risk and the arguments, and
+// approves or denies; an approved call runs exactly once. A client without elicitation gets
+// the refusal the registry gives without an approver: approval fails closed. Elicit lets any
+// handler ask the user a question during a call.
+//
+// On protocols up to 2025-11-25 the server sends elicitation/create and waits. Protocol
+// 2026-07-28 forbids requests from the server: the call returns the question as an
+// input-required result (SEP-2322) with a signed state, and the client calls again with the
+// answer. The state is bound to the tool, the arguments and the caller, expires after 15
+// minutes and is accepted once, so an answer cannot be replayed or moved to another call.
+// Stateless HTTP on older protocols cannot reach the client: approval fails closed there.
+//
+// # Long-running tools
+//
+// Progress and cancellation are what a long call has: the MCP tasks extension (a call that
+// returns a task to poll) is not exposed by go-sdk v1.8.0, so it is not offered here.
+//
+// # The pieces alone
+//
+// Tools and ToolsJSON for tools/list, CallFromParams and ParseCall for tools/call params, and
+// Result and ResultJSON for the CallToolResult, for a host with its own transport; Handler
+// for a server that adds tools itself.
 package mcp

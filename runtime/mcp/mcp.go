@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -121,12 +120,18 @@ func structured(res runtime.Result) json.RawMessage {
 	return nil
 }
 
-// Result returns res as a CallToolResult: the text as text content (empty for an effect-only
-// result), a structured object also as structuredContent, and isError on failure.
+// Result returns res as a CallToolResult: the text as text content (none for an effect-only
+// result, or for a result of parts alone), its parts natively (image, audio, resource_link,
+// embedded resource), a structured object also as structuredContent, and isError on failure.
 func Result(res runtime.Result) *mcp.CallToolResult {
 	out := &mcp.CallToolResult{Content: []mcp.Content{}, IsError: res.IsError}
-	if !res.EffectOnly() {
+	if !res.EffectOnly() && (res.Text != "" || len(res.Parts) == 0) {
 		out.Content = append(out.Content, &mcp.TextContent{Text: res.Text})
+	}
+	for _, p := range res.Parts {
+		if c := content(p); c != nil {
+			out.Content = append(out.Content, c)
+		}
 	}
 	if s := structured(res); s != nil {
 		out.StructuredContent = s
@@ -134,44 +139,35 @@ func Result(res runtime.Result) *mcp.CallToolResult {
 	return out
 }
 
+// content returns a part as MCP content, or nil for a part of an unknown kind.
+func content(p runtime.Part) mcp.Content {
+	switch p.Kind {
+	case runtime.PartImage:
+		return &mcp.ImageContent{Data: p.Data, MIMEType: p.MIMEType}
+	case runtime.PartAudio:
+		return &mcp.AudioContent{Data: p.Data, MIMEType: p.MIMEType}
+	case runtime.PartResourceLink:
+		link := &mcp.ResourceLink{URI: p.URI, Name: p.Name, Title: p.Title, Description: p.Description, MIMEType: p.MIMEType}
+		if link.Name == "" {
+			link.Name = p.URI // required by the schema
+		}
+		if p.Size > 0 {
+			size := p.Size
+			link.Size = &size
+		}
+		return link
+	case runtime.PartResource:
+		rc := &mcp.ResourceContents{URI: p.URI, MIMEType: p.MIMEType, Text: p.Text}
+		if p.Text == "" {
+			rc.Blob = p.Data
+		}
+		return &mcp.EmbeddedResource{Resource: rc}
+	}
+	return nil
+}
+
 // ResultJSON returns Result as wire JSON:
-// {"content":[{"type":"text","text"}],"structuredContent"?,"isError"?}.
+// {"content":[{"type":"text","text"},…],"structuredContent"?,"isError"?}.
 func ResultJSON(res runtime.Result) ([]byte, error) {
-	type text struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	wire := struct {
-		Content           []text          `json:"content"`
-		StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
-		IsError           bool            `json:"isError,omitempty"`
-	}{Content: []text{}, StructuredContent: structured(res), IsError: res.IsError}
-	if !res.EffectOnly() {
-		wire.Content = append(wire.Content, text{Type: "text", Text: res.Text})
-	}
-	return json.Marshal(wire)
-}
-
-// AddTools serves tools (typically reg.Tools(), or a subset) on server, each call dispatched
-// through reg.Invoke. Client tools are skipped: the server cannot run them. A tool added
-// again replaces the earlier one, as with mcp.Server.AddTool.
-func AddTools(server *mcp.Server, reg *runtime.Registry, tools []runtime.Tool) {
-	for i, def := range Tools(tools) {
-		if tools[i].Client {
-			continue
-		}
-		server.AddTool(def, Handler(reg))
-	}
-}
-
-// Handler returns the MCP tool handler that runs a tools/call through reg.Invoke, with the
-// MCP session's id as the call's Session.
-func Handler(reg *runtime.Registry) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		call := CallFromParams(req.Params, "")
-		if req.Session != nil {
-			call.Session = req.Session.ID()
-		}
-		return Result(reg.Invoke(ctx, call)), nil
-	}
+	return json.Marshal(Result(res))
 }

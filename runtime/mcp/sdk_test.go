@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/toolgen-go/toolgen/internal/mcptool"
 	"github.com/toolgen-go/toolgen/runtime"
@@ -55,7 +56,7 @@ func TestServeOverStreamableHTTP(t *testing.T) {
 	}
 	fixture.JSONEqual(t, "tools/list", list.Tools, `[{"name":"get_weather","title":"Weather","description":"Gets the current weather for a city.",
 		"inputSchema":`+fixture.WeatherSchema+`,"outputSchema":`+weatherOutputSchema+`,
-		"annotations":{"readOnlyHint":true,"idempotentHint":false,"destructiveHint":false,"openWorldHint":true}}]`)
+		"annotations":{"readOnlyHint":true,"idempotentHint":false,"openWorldHint":true}}]`)
 
 	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_weather", Arguments: map[string]any{"city": "Tokyo"}})
 	if err != nil {
@@ -170,6 +171,9 @@ func TestAnnotationsAsExplainShowsThem(t *testing.T) {
 				t.Errorf("no hints: explained %s, SDK %+v, wire %s; want no annotations", explained, sdk, listed[0].Annotations)
 			}
 			continue
+		}
+		for hint, set := range map[string]bool{"destructiveHint": h.Destructive, "openWorldHint": h.OpenWorld} {
+			assert.Equal(t, set, strings.Contains(string(explained), hint), "hints %+v: %s is sent only when set: %s", h, hint, explained)
 		}
 		fromSDK, _ := json.Marshal(sdk)
 		if string(fromSDK) != string(explained) || string(listed[0].Annotations) != string(explained) {

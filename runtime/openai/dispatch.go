@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/parttext"
 )
 
 // Outcome is one call after Dispatch, with what the model should read.
@@ -57,28 +58,98 @@ func ChatToolMessagesJSON(outs []Outcome) ([]byte, error) {
 	msgs := []toolMessage{}
 	for _, o := range outs {
 		if answered(o) {
-			msgs = append(msgs, toolMessage{Role: "tool", ToolCallID: o.Call.ID, Content: Content(o.Result)})
+			msgs = append(msgs, toolMessage{Role: "tool", ToolCallID: o.Call.ID, Content: ChatContent(o.Result)})
 		}
 	}
 	return json.Marshal(msgs)
+}
+
+// ChatContent is the content of the Chat Completions tool message that answers with res.
+// Tool messages carry text only, so a result's parts follow its text as text: a resource link
+// and an embedded text resource as such, an image, audio or other binary data as a note that
+// it was left out (a host that wants the model to see an image sends it in a user message).
+func ChatContent(res runtime.Result) string {
+	text := Content(res)
+	if len(res.Parts) == 0 {
+		return text
+	}
+	lines := make([]string, 0, len(res.Parts)+1)
+	if text != "" {
+		lines = append(lines, text)
+	}
+	for _, p := range res.Parts {
+		lines = append(lines, parttext.AsText(p, "Chat Completions"))
+	}
+	return strings.Join(lines, "\n\n")
 }
 
 // callOutput is a Responses function_call_output input item on the wire.
 type callOutput struct {
 	Type   string `json:"type"`
 	CallID string `json:"call_id"`
-	Output string `json:"output"`
+	Output any    `json:"output"` // a string, or []OutputItem for a result with parts
 }
 
 // ResponsesOutputsJSON returns one function_call_output item per outcome, in order, as wire
 // JSON: an array of {"type":"function_call_output","call_id","output"}. Client calls are left
-// out (the host answers those).
+// out (the host answers those). A result with parts gets an array output (see OutputItems).
 func ResponsesOutputsJSON(outs []Outcome) ([]byte, error) {
 	items := []callOutput{}
 	for _, o := range outs {
 		if answered(o) {
-			items = append(items, callOutput{Type: "function_call_output", CallID: o.Call.ID, Output: Content(o.Result)})
+			item := callOutput{Type: "function_call_output", CallID: o.Call.ID, Output: Content(o.Result)}
+			if parts := OutputItems(o.Result); parts != nil {
+				item.Output = parts
+			}
+			items = append(items, item)
 		}
 	}
 	return json.Marshal(items)
+}
+
+// OutputItem is an item of a function_call_output's array output on the wire: input_text,
+// input_image or input_file.
+type OutputItem struct {
+	Type     string `json:"type"`
+	Text     string `json:"text,omitempty"`
+	ImageURL string `json:"image_url,omitempty"`
+	FileData string `json:"file_data,omitempty"`
+	Filename string `json:"filename,omitempty"`
+}
+
+// OutputItems returns the array output of the function_call_output answering a result with
+// parts, or nil for a result without (its output is the text, Content): the text first, then
+// each part as the Responses API takes it. Images (JPEG, PNG, GIF, WebP) become input_image
+// and PDFs input_file, both as data URLs; resource links and embedded text resources become
+// input_text; audio and other binary data cannot be sent, and an input_text says so.
+func OutputItems(res runtime.Result) []OutputItem {
+	if len(res.Parts) == 0 {
+		return nil
+	}
+	var out []OutputItem
+	if text := Content(res); text != "" {
+		out = append(out, OutputItem{Type: "input_text", Text: text})
+	}
+	for _, p := range res.Parts {
+		data, mime, binary := parttext.Binary(p)
+		switch {
+		case binary && parttext.WebImages[mime]:
+			out = append(out, OutputItem{Type: "input_image", ImageURL: parttext.DataURL(mime, data)})
+		case binary && mime == "application/pdf":
+			out = append(out, OutputItem{Type: "input_file", FileData: parttext.DataURL(mime, data), Filename: fileName(p.URI, "document.pdf")})
+		case binary:
+			out = append(out, OutputItem{Type: "input_text", Text: parttext.LeftOut(p, "function call outputs take images (JPEG, PNG, GIF, WebP) and PDFs only")})
+		default:
+			out = append(out, OutputItem{Type: "input_text", Text: parttext.AsText(p, "OpenAI")})
+		}
+	}
+	return out
+}
+
+// fileName is the last element of uri's path, or fallback.
+func fileName(uri, fallback string) string {
+	if i := strings.LastIndexByte(uri, '/'); i >= 0 && i < len(uri)-1 {
+		return uri[i+1:]
+	}
+	return fallback
 }

@@ -26,7 +26,10 @@
 //     ResponsesOutputs) give one tool message or function_call_output item per dispatched
 //     call, in call order. OpenAI has no error flag, so an error result's text is prefixed
 //     with "Error: " (Content). The host answers a client call the same way, with an
-//     Outcome of its own.
+//     Outcome of its own. A result's parts (runtime.Part) go to Responses as an array
+//     output (OutputItems): images as input_image, PDFs as input_file, links and text
+//     resources as input_text, and a note for what cannot be sent (audio). Chat Completions
+//     tool messages carry text only: the parts follow the text as text (ChatContent).
 //
 // Pairing: Chat results carry the call's tool_call_id; Responses results carry its call_id
 // (not the item id). The assistant message (Chat) or the function_call and reasoning items

@@ -245,7 +245,7 @@ func TestRunMalformedBlock(t *testing.T) {
 	reply := "Checking.\n<tool_call name=\"get_weather\"><parameter name=\"city\">Rome</parameter></tool_call>\n" +
 		"<tool_call name=\"get_weather\"><parameter name=\"city\">Oslo</tool_call>\n" +
 		"<tool_call name=\"get_weather\"><parameter name=\"city\">Paris</parameter></tool_call>"
-	turn := Run(context.Background(), reg, reply)
+	turn := Options{Strict: true}.Run(context.Background(), reg, reply)
 	var se *SyntaxError
 	if !errors.As(turn.Err, &se) {
 		t.Fatalf("Err: got %v", turn.Err)

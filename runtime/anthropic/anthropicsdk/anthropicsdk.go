@@ -106,13 +106,30 @@ func Calls(msg anthropic.Message) []runtime.Call {
 // text) gets no content: the effects are the host's, but the tool_use must still be answered.
 func ToolResult(toolUseID string, res runtime.Result) anthropic.ContentBlockParamUnion {
 	block := &anthropic.ToolResultBlockParam{ToolUseID: toolUseID}
-	if text := toolanthropic.Content(res); text != "" {
+	if blocks := toolanthropic.Blocks(res); blocks != nil {
+		for _, b := range blocks {
+			block.Content = append(block.Content, contentBlock(b))
+		}
+	} else if text := toolanthropic.Content(res); text != "" {
 		block.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: text}}}
 	}
 	if res.IsError {
 		block.IsError = param.NewOpt(true)
 	}
 	return anthropic.ContentBlockParamUnion{OfToolResult: block}
+}
+
+// contentBlock returns a wire block of a tool_result (toolanthropic.Blocks) as the SDK's.
+func contentBlock(b toolanthropic.Block) anthropic.ToolResultBlockParamContentUnion {
+	switch b.Type {
+	case "image":
+		return anthropic.ToolResultBlockParamContentUnion{OfImage: &anthropic.ImageBlockParam{Source: anthropic.ImageBlockParamSourceUnion{
+			OfBase64: &anthropic.Base64ImageSourceParam{Data: b.Source.Data, MediaType: anthropic.Base64ImageSourceMediaType(b.Source.MediaType)}}}}
+	case "document":
+		return anthropic.ToolResultBlockParamContentUnion{OfDocument: &anthropic.DocumentBlockParam{Source: anthropic.DocumentBlockParamSourceUnion{
+			OfBase64: &anthropic.Base64PDFSourceParam{Data: b.Source.Data}}}}
+	}
+	return anthropic.ToolResultBlockParamContentUnion{OfText: &anthropic.TextBlockParam{Text: b.Text}}
 }
 
 // ToolResults returns one tool_result block per outcome, in order, leaving out client calls

@@ -9,6 +9,8 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime"
 	toolanthropic "github.com/toolgen-go/toolgen/runtime/anthropic"
@@ -258,4 +260,24 @@ func TestEffectOnlyResultSendsNoContent(t *testing.T) {
 	fixture.JSONEqual(t, "wire", fixture.JSONValue(t, wire), `[{"type":"tool_result","tool_use_id":"toolu_1"}]`)
 	sdk, _ := json.Marshal(anthropicsdk.ToolResults(outs))
 	fixture.JSONEqual(t, "SDK", fixture.JSONValue(t, sdk), `[{"type":"tool_result","tool_use_id":"toolu_1"}]`)
+}
+
+func TestPartsAsContentBlocks(t *testing.T) {
+	outs := []toolanthropic.Outcome{{Call: runtime.Call{ID: "toolu_1", Name: "chart"}, Result: fixture.PartsResult()}}
+	wire, err := toolanthropic.ToolResultsJSON(outs)
+	require.NoError(t, err)
+	fixture.JSONEqual(t, "wire", fixture.JSONValue(t, wire), `[{"type":"tool_result","tool_use_id":"toolu_1","content":[
+		{"type":"text","text":"Here is the chart."},
+		{"type":"image","source":{"type":"base64","media_type":"image/png","data":"UE5H"}},
+		{"type":"text","text":"[The tool also returned audio (audio/wav), 4 bytes, not shown here: Anthropic tool results take images (JPEG, PNG, GIF, WebP) and PDFs only.]"},
+		{"type":"text","text":"Resource: data.csv <https://example.com/data.csv> (text/csv, 42 bytes)"},
+		{"type":"text","text":"Resource <file:///report.md> (text/markdown):\n# Report"},
+		{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBERg=="}}]}]`)
+	sdk, err := json.Marshal(anthropicsdk.ToolResults(outs))
+	require.NoError(t, err)
+	fixture.JSONEqual(t, "SDK", fixture.JSONValue(t, sdk), string(wire))
+
+	// A result without parts keeps its plain string content.
+	plain, _ := toolanthropic.ToolResultsJSON([]toolanthropic.Outcome{{Call: runtime.Call{ID: "toolu_2"}, Result: runtime.TextResult("hi")}})
+	assert.JSONEq(t, `[{"type":"tool_result","tool_use_id":"toolu_2","content":"hi"}]`, string(plain))
 }

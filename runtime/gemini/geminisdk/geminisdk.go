@@ -87,7 +87,13 @@ func Response(call runtime.Call, res runtime.Result) *genai.Part {
 			obj["output"] = v
 		}
 	}
-	return &genai.Part{FunctionResponse: &genai.FunctionResponse{ID: call.ID, Name: call.Name, Response: obj}}
+	fr := &genai.FunctionResponse{ID: call.ID, Name: call.Name, Response: obj}
+	inline, _ := toolgemini.InlineParts(res)
+	for _, p := range inline {
+		fr.Parts = append(fr.Parts, &genai.FunctionResponsePart{InlineData: &genai.FunctionResponseBlob{
+			MIMEType: p.InlineData.MIMEType, Data: p.InlineData.Data, DisplayName: p.InlineData.DisplayName}})
+	}
+	return &genai.Part{FunctionResponse: fr}
 }
 
 // Responses returns one functionResponse part per outcome, in order, leaving out client calls

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"google.golang.org/genai"
 
 	"github.com/toolgen-go/toolgen/runtime"
@@ -242,4 +243,21 @@ func TestParametersVariantWhenNoJSONSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	fixture.JSONEqual(t, "sent by the SDK", api.Request(t, 0)["tools"], want)
+}
+
+func TestPartsInFunctionResponses(t *testing.T) {
+	outs := []toolgemini.Outcome{{Call: runtime.Call{ID: "c1", Name: "chart"}, Result: fixture.PartsResult()}}
+	wire, err := toolgemini.ResponsesJSON(outs)
+	require.NoError(t, err)
+	fixture.JSONEqual(t, "wire", fixture.JSONValue(t, wire), `[{"functionResponse":{"id":"c1","name":"chart",
+		"response":{"output":"Here is the chart.","attachments":[
+			"[The tool also returned audio (audio/wav), 4 bytes, not shown here: Gemini function responses take images (PNG, JPEG, WebP) and PDFs only.]",
+			"Resource: data.csv <https://example.com/data.csv> (text/csv, 42 bytes)",
+			"Resource <file:///report.md> (text/markdown):\n# Report"]},
+		"parts":[
+			{"inlineData":{"mimeType":"image/png","data":"UE5H"}},
+			{"inlineData":{"mimeType":"application/pdf","data":"JVBERg==","displayName":"file:///report.pdf"}}]}}]`)
+	sdk, err := json.Marshal(geminisdk.Responses(outs))
+	require.NoError(t, err)
+	fixture.JSONEqual(t, "SDK", fixture.JSONValue(t, sdk), string(wire))
 }

@@ -164,7 +164,7 @@ func ResponsesReplay(output []responses.ResponseOutputItemUnion) []responses.Res
 
 // ChatToolMessage returns the tool message that answers call callID with res.
 func ChatToolMessage(callID string, res runtime.Result) openai.ChatCompletionMessageParamUnion {
-	return openai.ToolMessage(toolopenai.Content(res), callID)
+	return openai.ToolMessage(toolopenai.ChatContent(res), callID)
 }
 
 // ChatToolMessages returns one tool message per outcome, in order, leaving out client calls
@@ -183,10 +183,30 @@ func ChatToolMessages(outs []toolopenai.Outcome) []openai.ChatCompletionMessageP
 // ResponsesOutput returns the function_call_output item that answers the call whose call_id
 // is callID with res.
 func ResponsesOutput(callID string, res runtime.Result) responses.ResponseInputItemUnionParam {
+	output := responses.ResponseInputItemFunctionCallOutputOutputUnionParam{OfString: param.NewOpt(toolopenai.Content(res))}
+	if items := toolopenai.OutputItems(res); items != nil {
+		output = responses.ResponseInputItemFunctionCallOutputOutputUnionParam{OfResponseFunctionCallOutputItemArray: outputItems(items)}
+	}
 	return responses.ResponseInputItemUnionParam{OfFunctionCallOutput: &responses.ResponseInputItemFunctionCallOutputParam{
 		CallID: param.NewOpt(callID),
-		Output: responses.ResponseInputItemFunctionCallOutputOutputUnionParam{OfString: param.NewOpt(toolopenai.Content(res))},
+		Output: output,
 	}}
+}
+
+// outputItems returns the wire items of an array output (toolopenai.OutputItems) as the SDK's.
+func outputItems(items []toolopenai.OutputItem) responses.ResponseFunctionCallOutputItemListParam {
+	out := make(responses.ResponseFunctionCallOutputItemListParam, len(items))
+	for i, it := range items {
+		switch it.Type {
+		case "input_image":
+			out[i].OfInputImage = &responses.ResponseInputImageContentParam{ImageURL: param.NewOpt(it.ImageURL)}
+		case "input_file":
+			out[i].OfInputFile = &responses.ResponseInputFileContentParam{FileData: param.NewOpt(it.FileData), Filename: param.NewOpt(it.Filename)}
+		default:
+			out[i].OfInputText = &responses.ResponseInputTextContentParam{Text: it.Text}
+		}
+	}
+	return out
 }
 
 // ResponsesOutputs returns one function_call_output item per outcome, in order, leaving out

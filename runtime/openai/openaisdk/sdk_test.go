@@ -2,13 +2,16 @@ package openaisdk_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
+	"github.com/stretchr/testify/require"
 
+	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 	toolopenai "github.com/toolgen-go/toolgen/runtime/openai"
 	"github.com/toolgen-go/toolgen/runtime/openai/openaisdk"
@@ -112,4 +115,29 @@ func TestResponsesRoundTrip(t *testing.T) {
 	if bad["call_id"] != "call_c" || !strings.HasPrefix(bad["output"].(string), "Error: invalid arguments for get_weather") {
 		t.Errorf("malformed arguments must come back as an error output: %v", bad)
 	}
+}
+
+func TestPartsInFunctionCallOutputs(t *testing.T) {
+	outs := []toolopenai.Outcome{{Call: runtime.Call{ID: "call_1", Name: "chart"}, Result: fixture.PartsResult()}}
+	wire, err := toolopenai.ResponsesOutputsJSON(outs)
+	require.NoError(t, err)
+	fixture.JSONEqual(t, "Responses wire", fixture.JSONValue(t, wire), `[{"type":"function_call_output","call_id":"call_1","output":[
+		{"type":"input_text","text":"Here is the chart."},
+		{"type":"input_image","image_url":"data:image/png;base64,UE5H"},
+		{"type":"input_text","text":"[The tool also returned audio (audio/wav), 4 bytes, not shown here: function call outputs take images (JPEG, PNG, GIF, WebP) and PDFs only.]"},
+		{"type":"input_text","text":"Resource: data.csv <https://example.com/data.csv> (text/csv, 42 bytes)"},
+		{"type":"input_text","text":"Resource <file:///report.md> (text/markdown):\n# Report"},
+		{"type":"input_file","file_data":"data:application/pdf;base64,JVBERg==","filename":"report.pdf"}]}]`)
+	sdk, err := json.Marshal(openaisdk.ResponsesOutputs(outs))
+	require.NoError(t, err)
+	fixture.JSONEqual(t, "Responses SDK", fixture.JSONValue(t, sdk), string(wire))
+
+	// Chat Completions tool messages carry text only: the parts follow as text.
+	chat, err := toolopenai.ChatToolMessagesJSON(outs)
+	require.NoError(t, err)
+	fixture.JSONEqual(t, "Chat wire", fixture.JSONValue(t, chat), `[{"role":"tool","tool_call_id":"call_1","content":
+		"Here is the chart.\n\n[The tool also returned image (image/png), 3 bytes, not shown here: Chat Completions tool results carry text only.]\n\n[The tool also returned audio (audio/wav), 4 bytes, not shown here: Chat Completions tool results carry text only.]\n\nResource: data.csv <https://example.com/data.csv> (text/csv, 42 bytes)\n\nResource <file:///report.md> (text/markdown):\n# Report\n\n[The tool also returned embedded resource <file:///report.pdf> (application/pdf), 4 bytes, not shown here: Chat Completions tool results carry text only.]"}]`)
+	chatSDK, err := json.Marshal(openaisdk.ChatToolMessages(outs))
+	require.NoError(t, err)
+	fixture.JSONEqual(t, "Chat SDK", fixture.JSONValue(t, chatSDK), string(chat))
 }

@@ -1,0 +1,123 @@
+package runtime
+
+import (
+	"context"
+	"slices"
+	"sync"
+)
+
+// CallHooks are what a serving layer (runtime/mcp) lends the calls it makes: a way to report
+// progress to the client and a way to ask the user for approval. Install them in the ctx given
+// to Invoke with WithCallHooks; handlers never see them, they call Progress.
+type CallHooks struct {
+	// Progress receives what the handler reports with Progress. Nil: reports are dropped.
+	Progress func(ctx context.Context, done, total float64, message string)
+	// Approver decides a call of a //tool:confirm tool when the registry has neither an
+	// Approver (WithApprover) nor an approval queue (WithApprovalQueue), which would otherwise
+	// refuse it: runtime/mcp asks the user through MCP elicitation. It is called as an
+	// Approver is: once per call, an error or a panic denies.
+	Approver Approver
+}
+
+type callHooksKey struct{}
+
+// WithCallHooks returns ctx carrying hooks for the calls invoked under it.
+func WithCallHooks(ctx context.Context, hooks *CallHooks) context.Context {
+	return context.WithValue(ctx, callHooksKey{}, hooks)
+}
+
+func callHooksFrom(ctx context.Context) *CallHooks {
+	h, _ := ctx.Value(callHooksKey{}).(*CallHooks)
+	return h
+}
+
+// Progress tells whoever waits for the running call how far it got: done of total units
+// (total 0 when unknown) and an optional message. Over MCP it becomes notifications/progress
+// when the client asked for progress; elsewhere it does nothing, so handlers call it freely.
+func Progress(ctx context.Context, done, total float64, message string) {
+	if h := callHooksFrom(ctx); h != nil && h.Progress != nil {
+		h.Progress(ctx, done, total, message)
+	}
+}
+
+// hookApprover returns the approver the serving layer lent the call, or nil.
+func hookApprover(ctx context.Context) Approver {
+	if h := callHooksFrom(ctx); h != nil {
+		return h.Approver
+	}
+	return nil
+}
+
+// DecidesApprovals reports whether the registry decides //tool:confirm calls itself, with an
+// Approver or an approval queue; when it does not, a call is decided by the approver of its
+// CallHooks or refused.
+func (r *Registry) DecidesApprovals() bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	c := r.config()
+	return c.approver != nil || c.approvalQueue
+}
+
+// changeHooks are the functions OnChange registered.
+type changeHooks struct {
+	mu  sync.Mutex
+	seq int
+	fns map[int]func()
+}
+
+// OnChange registers fn to be called after tools are added to or removed from the registry
+// (Add, Remove), for a server that must tell its clients (MCP's tools/list_changed). fn runs
+// on the goroutine that changed the registry, after the change, without the registry's lock.
+// The returned function unregisters fn.
+func (r *Registry) OnChange(fn func()) (cancel func()) {
+	h := &r.changes
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.fns == nil {
+		h.fns = make(map[int]func())
+	}
+	h.seq++
+	id := h.seq
+	h.fns[id] = fn
+	return func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		delete(h.fns, id)
+	}
+}
+
+// notifyChange calls the OnChange functions; the caller must not hold r.mu.
+func (r *Registry) notifyChange() {
+	h := &r.changes
+	h.mu.Lock()
+	fns := make([]func(), 0, len(h.fns))
+	for _, fn := range h.fns {
+		fns = append(fns, fn)
+	}
+	h.mu.Unlock()
+	for _, fn := range fns {
+		fn()
+	}
+}
+
+// Remove unregisters the named tools and reports how many it held. Calls already running
+// finish; later calls of a removed tool are unknown-tool results.
+func (r *Registry) Remove(names ...string) int {
+	r.mu.Lock()
+	n := 0
+	for _, name := range names {
+		if _, ok := r.tools[name]; !ok {
+			continue
+		}
+		delete(r.tools, name)
+		if i, found := slices.BinarySearch(r.names, name); found {
+			r.names = slices.Delete(r.names, i, i+1)
+		}
+		n++
+	}
+	r.mu.Unlock()
+	if n > 0 {
+		r.notifyChange()
+	}
+	return n
+}

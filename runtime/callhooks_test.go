@@ -1,0 +1,100 @@
+package runtime_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+type progressReport struct {
+	Done, Total float64
+	Message     string
+}
+
+func TestProgressReachesTheHookAndIsANoOpElsewhere(t *testing.T) {
+	tool := jsonTool("count", func(ctx context.Context, _ struct{}) runtime.Result {
+		for i := range 3 {
+			runtime.Progress(ctx, float64(i+1), 3, "step")
+		}
+		return runtime.TextResult("done")
+	})
+	reg := newRegistry(t, tool)
+
+	// Without hooks nothing happens and nothing breaks.
+	res := reg.Invoke(t.Context(), runtime.Call{Name: "count", Args: []byte(`{}`)})
+	require.False(t, res.IsError, res.Text)
+	runtime.Progress(t.Context(), 1, 1, "outside a call")
+
+	var got []progressReport
+	ctx := runtime.WithCallHooks(t.Context(), &runtime.CallHooks{Progress: func(_ context.Context, done, total float64, msg string) {
+		got = append(got, progressReport{done, total, msg})
+	}})
+	res = reg.Invoke(ctx, runtime.Call{Name: "count", Args: []byte(`{}`)})
+	require.False(t, res.IsError, res.Text)
+	assert.Equal(t, []progressReport{{1, 3, "step"}, {2, 3, "step"}, {3, 3, "step"}}, got)
+}
+
+func TestHookApproverDecidesOnlyWhenTheRegistryDoesNot(t *testing.T) {
+	var sent []mailArgs
+	var mu sync.Mutex
+	var asked []runtime.ApprovalRequest
+	hooks := &runtime.CallHooks{Approver: runtime.ApproverFunc(func(_ context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
+		asked = append(asked, req)
+		return runtime.Decision{Approved: req.RawArgs != nil && string(req.RawArgs) == `{"body":"hi","to":"a@b.c"}`, Reason: "not that one"}, nil
+	})}
+	ctx := runtime.WithCallHooks(t.Context(), hooks)
+
+	reg := newRegistry(t, mailTool(&sent, &mu))
+	require.False(t, reg.DecidesApprovals())
+	res := reg.Invoke(ctx, runtime.Call{Name: "send_mail", Args: []byte(`{"to":"a@b.c","body":"hi"}`)})
+	require.False(t, res.IsError, res.Text)
+	res = reg.Invoke(ctx, runtime.Call{Name: "send_mail", Args: []byte(`{"to":"x@b.c","body":"hi"}`)})
+	assert.Equal(t, runtime.KindDenied, res.Kind)
+	assert.Contains(t, res.Text, "not that one")
+	assert.Len(t, sent, 1, "one approved call ran once, the denied one did not")
+	assert.Len(t, asked, 2)
+	assert.Equal(t, "sends mail for the user", asked[0].Reason)
+
+	// A registry with its own approver keeps it: the hook is not asked.
+	own := runtime.NewRegistry(runtime.WithApprover(runtime.ApproverFunc(func(context.Context, runtime.ApprovalRequest) (runtime.Decision, error) {
+		return runtime.Decision{Reason: "the registry's approver says no"}, nil
+	})))
+	require.NoError(t, own.Add(mailTool(&sent, &mu)))
+	require.True(t, own.DecidesApprovals())
+	res = own.Invoke(ctx, runtime.Call{Name: "send_mail", Args: []byte(`{"to":"a@b.c","body":"hi"}`)})
+	assert.Contains(t, res.Text, "the registry's approver says no")
+	assert.Len(t, asked, 2)
+	queued := runtime.NewRegistry(runtime.WithApprovalQueue())
+	require.NoError(t, queued.Add(mailTool(&sent, &mu)))
+	res = queued.Invoke(ctx, runtime.Call{Name: "send_mail", Args: []byte(`{"to":"a@b.c","body":"hi"}`)})
+	assert.NotEmpty(t, res.PendingApproval, "the queue still holds the call")
+	assert.Len(t, asked, 2)
+}
+
+func TestOnChangeAndRemove(t *testing.T) {
+	reg := runtime.NewRegistry()
+	changes := 0
+	cancel := reg.OnChange(func() {
+		changes++
+		_ = reg.Names() // the registry's lock is not held
+	})
+	require.NoError(t, reg.Add(jsonTool("a", func(context.Context, struct{}) runtime.Result { return runtime.TextResult("") })))
+	assert.Equal(t, 1, changes)
+	require.Error(t, reg.Add(runtime.Tool{Name: "a"}))
+	assert.Equal(t, 1, changes, "a refused Add changes nothing")
+	assert.Equal(t, 0, reg.Remove("nope"))
+	assert.Equal(t, 1, changes)
+	assert.Equal(t, 1, reg.Remove("a", "nope"))
+	assert.Equal(t, 2, changes)
+	assert.Empty(t, reg.Names())
+	res := reg.Invoke(t.Context(), runtime.Call{Name: "a"})
+	assert.True(t, res.IsError, "a removed tool is unknown")
+	cancel()
+	require.NoError(t, reg.Add(jsonTool("b", func(context.Context, struct{}) runtime.Result { return runtime.TextResult("") })))
+	assert.Equal(t, 2, changes, "cancelled")
+}

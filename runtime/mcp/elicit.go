@@ -1,0 +1,329 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// ErrNotMCPCall is returned by Elicit outside a tools/call served by this package.
+var ErrNotMCPCall = errors.New("mcp: not inside a tools/call served by runtime/mcp")
+
+// ErrNoElicitation is returned by Elicit when the client cannot be asked: it did not declare
+// the elicitation capability, or it cannot be reached (stateless HTTP on a protocol before
+// 2026-07-28, where the server cannot send requests to the client).
+var ErrNoElicitation = errors.New("mcp: the client does not support elicitation")
+
+// errInputRequired ends a handler's run when Elicit needs the client's answer on protocol
+// 2026-07-28: the call returns the question (an input-required result) and the client calls
+// again with the answer. Permanent: retrying cannot answer it.
+var errInputRequired = runtime.Permanent(errors.New("mcp: waiting for the client's answer; the call runs again with it"))
+
+// Elicit asks the user, through the MCP client, for input during a tool call: message says
+// what is asked, requestedSchema (a flat JSON Schema object of primitive properties, as MCP
+// elicitation allows; nil for a plain confirmation) what to fill in. It returns the user's
+// action ("accept", "decline" or "cancel") and, on accept, the content, validated against
+// requestedSchema. It fails with ErrNotMCPCall outside an MCP call and ErrNoElicitation when
+// the client cannot be asked.
+//
+// On protocols up to 2025-11-25 the server sends elicitation/create and waits for the answer.
+// On 2026-07-28, which forbids requests from the server, the call instead returns the
+// question to the client (an input-required result, SEP-2322) and the client calls the tool
+// again with the answer: the handler runs again from the start, and Elicit then returns the
+// answer. So a handler that elicits must return Elicit's error as it is, and do nothing
+// before Elicit that must not happen twice.
+func Elicit(ctx context.Context, message string, requestedSchema any) (action string, content map[string]any, err error) {
+	c := callContextFrom(ctx)
+	if c == nil {
+		return "", nil, ErrNotMCPCall
+	}
+	if !canElicit(c.req.Session) {
+		return "", nil, ErrNoElicitation
+	}
+	params := &mcp.ElicitParams{Message: message, RequestedSchema: requestedSchema}
+	if !multiRound(c.req.Session) {
+		res, err := c.req.Session.Elicit(ctx, params)
+		if err != nil {
+			return "", nil, err
+		}
+		return res.Action, res.Content, nil
+	}
+	answer, err := c.round.elicit(params)
+	if err != nil {
+		return "", nil, err
+	}
+	if answer.Action == "accept" {
+		if err := validateAnswer(requestedSchema, answer.Content); err != nil {
+			return "", nil, err
+		}
+	}
+	return answer.Action, answer.Content, nil
+}
+
+// validateAnswer checks a client's elicitation answer against the schema asked with it: the
+// SDK does so for elicitation/create, not for answers that come with a call.
+func validateAnswer(schema any, content map[string]any) error {
+	if schema == nil {
+		return nil
+	}
+	data, err := json.Marshal(schema)
+	if err != nil {
+		return err
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(data, &s); err != nil {
+		return err
+	}
+	resolved, err := s.Resolve(nil)
+	if err != nil {
+		return err
+	}
+	if err := resolved.Validate(content); err != nil {
+		return fmt.Errorf("mcp: the client's answer does not match the requested schema: %w", err)
+	}
+	return nil
+}
+
+// canElicit reports whether the client of ss declared elicitation. A stateless HTTP request on
+// an older protocol has no declared capabilities, so it cannot be asked.
+func canElicit(ss *mcp.ServerSession) bool {
+	if ss == nil {
+		return false
+	}
+	p := ss.InitializeParams()
+	return p != nil && p.Capabilities != nil && p.Capabilities.Elicitation != nil
+}
+
+// multiRound reports whether ss speaks protocol 2026-07-28 or later, where the server asks by
+// returning input requests instead of sending requests.
+func multiRound(ss *mcp.ServerSession) bool {
+	p := ss.InitializeParams()
+	return p != nil && p.ProtocolVersion >= "2026-07-28"
+}
+
+// Keys of the input requests toolgen sends.
+const (
+	approvalInput = "toolgen_approval"
+	elicitInput   = "toolgen_elicit"
+)
+
+// approvalSchema is the form a user answers an approval with.
+var approvalSchema = map[string]any{
+	"type": "object",
+	"properties": map[string]any{
+		"approve": map[string]any{"type": "boolean", "title": "Approve", "description": "Run this call"},
+		"reason":  map[string]any{"type": "string", "title": "Reason", "description": "Why not (told to the model when you deny)"},
+	},
+	"required": []string{"approve"},
+}
+
+// maxShownArgs bounds the arguments an approval question shows.
+const maxShownArgs = 2000
+
+// approvalQuestion is what the user is asked to approve: the tool and what it is for, what
+// this call does (its //tool:confirm reason) and its risk, and the arguments as the tool will
+// get them (canonical JSON: a model cannot break the layout with newlines in them).
+func approvalQuestion(tool runtime.Tool, reason string, risk runtime.Risk, args []byte) *mcp.ElicitParams {
+	var b strings.Builder
+	name := tool.Name
+	if tool.Title != "" {
+		name = fmt.Sprintf("%s (%s)", tool.Title, tool.Name)
+	}
+	fmt.Fprintf(&b, "Allow %s to run?", name)
+	if tool.Description != "" {
+		fmt.Fprintf(&b, "\nTool: %s", tool.Description)
+	}
+	if reason != "" {
+		fmt.Fprintf(&b, "\nWhat this call does: %s.", strings.TrimSuffix(reason, "."))
+	}
+	if risk != "" {
+		fmt.Fprintf(&b, "\nRisk: %s.", risk)
+	}
+	shown := string(args)
+	if len(shown) > maxShownArgs {
+		shown = strings.ToValidUTF8(shown[:maxShownArgs], "") + "…"
+	}
+	fmt.Fprintf(&b, "\nArguments: %s", shown)
+	return &mcp.ElicitParams{Message: b.String(), RequestedSchema: approvalSchema}
+}
+
+// decisionOf turns the user's answer to an approval question into a decision: only an
+// accepted form with approve true approves.
+func decisionOf(res *mcp.ElicitResult) runtime.Decision {
+	const by = "user (MCP elicitation)"
+	if res == nil {
+		return runtime.Decision{By: by, Reason: "no answer"}
+	}
+	if res.Action == "accept" {
+		if approve, _ := res.Content["approve"].(bool); approve {
+			return runtime.Decision{Approved: true, By: by}
+		}
+		reason, _ := res.Content["reason"].(string)
+		return runtime.Decision{By: by, Reason: reason}
+	}
+	return runtime.Decision{By: by, Reason: "the user " + map[string]string{"decline": "declined", "cancel": "dismissed the question"}[res.Action]}
+}
+
+// elicitApprover asks the user synchronously (protocols up to 2025-11-25).
+func elicitApprover(reg *runtime.Registry, ss *mcp.ServerSession) runtime.Approver {
+	return runtime.ApproverFunc(func(ctx context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
+		tool, ok := reg.Tool(req.Tool)
+		if !ok {
+			tool.Name = req.Tool
+		}
+		res, err := ss.Elicit(ctx, approvalQuestion(tool, req.Reason, req.Risk, req.RawArgs))
+		if err != nil {
+			return runtime.Decision{}, err
+		}
+		return decisionOf(res), nil
+	})
+}
+
+// round is the multi-round-trip state of one tools/call on protocol 2026-07-28: the answers
+// the client gave so far and the question this run asks.
+type round struct {
+	mu       sync.Mutex
+	answers  []*mcp.ElicitResult // answers to the handler's Elicit calls, in order
+	next     int
+	pending  *mcp.ElicitParams // the question to return
+	approval *runtime.Decision // the user's decision, when the call was approved or denied
+	argsHash []byte            // the arguments the decision was made on
+}
+
+func (r *round) elicit(p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.next < len(r.answers) {
+		a := r.answers[r.next]
+		r.next++
+		return a, nil
+	}
+	if r.pending == nil {
+		r.pending = p
+	}
+	return nil, errInputRequired
+}
+
+// approver decides the call from the decision an earlier round brought.
+func (r *round) approver() runtime.Approver {
+	return runtime.ApproverFunc(func(_ context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
+		if r.approval == nil {
+			return runtime.Decision{}, errors.New("mcp: no approval answer")
+		}
+		if !hmac.Equal(hashArgs(req.RawArgs), r.argsHash) {
+			return runtime.Decision{By: r.approval.By, Reason: "the arguments differ from those the user was shown"}, nil
+		}
+		return *r.approval, nil
+	})
+}
+
+// hashArgs hashes arguments in a canonical form (object keys sorted, numbers as written), so
+// that a client that re-encodes them between rounds still matches.
+func hashArgs(args []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) == nil {
+		if canonical, err := json.Marshal(v); err == nil {
+			args = canonical
+		}
+	}
+	sum := sha256.Sum256(args)
+	return sum[:]
+}
+
+// roundState is the requestState of an input-required result: signed, bound to the tool, the
+// arguments and the caller, valid for stateTTL and accepted once.
+type roundState struct {
+	Tool     string              `json:"tool"`
+	Call     []byte              `json:"call"` // hashArgs of the call's arguments
+	Args     []byte              `json:"args"` // hashArgs of the arguments the user approved
+	Scope    string              `json:"scope"`
+	Expires  int64               `json:"exp"`
+	Nonce    string              `json:"nonce"`
+	Asked    string              `json:"asked"` // approvalInput or elicitInput
+	Approved bool                `json:"approved,omitempty"`
+	Answers  []*mcp.ElicitResult `json:"answers,omitempty"`
+}
+
+const stateTTL = 15 * time.Minute
+
+// roundStates signs and checks round states and remembers the nonces already used.
+type roundStates struct {
+	key []byte
+
+	mu    sync.Mutex
+	spent map[string]time.Time // nonce → expiry
+}
+
+func newRoundStates(key []byte) *roundStates {
+	if len(key) == 0 {
+		key = make([]byte, 32)
+		rand.Read(key)
+	}
+	return &roundStates{key: key, spent: map[string]time.Time{}}
+}
+
+func (s *roundStates) sign(st roundState) string {
+	st.Expires = time.Now().Add(stateTTL).Unix()
+	st.Nonce = rand.Text()
+	data, _ := json.Marshal(st) // plain fields always encode
+	return base64.RawURLEncoding.EncodeToString(data) + "." + base64.RawURLEncoding.EncodeToString(s.mac(data))
+}
+
+// mac signs data with the server's key.
+func (s *roundStates) mac(data []byte) []byte {
+	m := hmac.New(sha256.New, s.key)
+	m.Write(data)
+	return m.Sum(nil)
+}
+
+// open verifies a state the client echoed for a call of tool by scope, and spends it.
+func (s *roundStates) open(token, tool, scope string) (roundState, error) {
+	var st roundState
+	body, sig, ok := strings.Cut(token, ".")
+	data, err1 := base64.RawURLEncoding.DecodeString(body)
+	mac, err2 := base64.RawURLEncoding.DecodeString(sig)
+	if !ok || err1 != nil || err2 != nil {
+		return st, errors.New("malformed")
+	}
+	if !hmac.Equal(mac, s.mac(data)) || json.Unmarshal(data, &st) != nil {
+		return st, errors.New("not issued by this server")
+	}
+	expires := time.Unix(st.Expires, 0)
+	now := time.Now()
+	switch {
+	case now.After(expires):
+		return st, errors.New("expired")
+	case st.Tool != tool || st.Scope != scope:
+		return st, errors.New("issued for another call")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, used := s.spent[st.Nonce]; used {
+		return st, errors.New("already used")
+	}
+	if len(s.spent) >= 4096 {
+		for nonce, exp := range s.spent {
+			if now.After(exp) {
+				delete(s.spent, nonce)
+			}
+		}
+	}
+	s.spent[st.Nonce] = expires
+	return st, nil
+}

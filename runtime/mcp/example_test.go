@@ -1,0 +1,48 @@
+package mcp_test
+
+import (
+	"context"
+	"log"
+	"net/http"
+
+	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
+	toolmcp "github.com/toolgen-go/toolgen/runtime/mcp"
+)
+
+// A server over stateless streamable HTTP, each user's calls in one session kept ten minutes
+// after their last connection, behind a bearer token check.
+func ExampleHTTPHandler() {
+	reg := runtime.NewRegistry()
+	if err := reg.Add(fixture.WeatherTool()); err != nil { // your package's Tools()...
+		log.Fatal(err)
+	}
+	verify := bearer // an auth.TokenVerifier: checks the token, returns its user
+	handler := toolmcp.HTTPHandler(reg,
+		toolmcp.WithStateless(),
+		toolmcp.WithBearerAuth(verify, nil),
+		toolmcp.WithSessionKey(toolmcp.SessionFromPrincipal()),
+	)
+	_ = http.Handler(handler) // http.ListenAndServe(":8080", handler)
+}
+
+// A handler that asks the user during a call, as an ask_user tool does.
+func ExampleElicit() {
+	askUser := func(ctx context.Context, question string) (string, error) {
+		schema := map[string]any{
+			"type":       "object",
+			"properties": map[string]any{"answer": map[string]any{"type": "string"}},
+			"required":   []string{"answer"},
+		}
+		action, content, err := toolmcp.Elicit(ctx, question, schema)
+		if err != nil {
+			return "", err // return it as it is: on 2026-07-28 the call comes back with the answer
+		}
+		if action != "accept" {
+			return "The user did not answer.", nil
+		}
+		answer, _ := content["answer"].(string) // validated against schema, but never trust a client
+		return answer, nil
+	}
+	_ = askUser
+}

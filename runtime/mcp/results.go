@@ -1,0 +1,126 @@
+package mcp
+
+import (
+	"context"
+	"crypto/hmac"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// A result over its tool's size cap reaches the client as the preview the model reads (text
+// content), a resource_link to the whole result, and, for a tool with an outputSchema, the
+// whole structuredContent, so that it still validates: the cap bounds what the model reads,
+// not the structured data a host validates. The link's URI names the stored result, the
+// registry session it belongs to and the user who may read it, signed by the server:
+// resources/read serves it to that user (or, without auth, to whoever holds the link) until
+// the registry's ResultStore lets it expire. It works over stateless HTTP too, where the
+// reading request is a connection of its own. It is never a host path.
+
+// resultURIPrefix is where stored results are served.
+const resultURIPrefix = "toolgen://results/"
+
+// resultTemplate lists stored results as a resource template.
+var resultTemplate = &mcp.ResourceTemplate{
+	Name:        "toolgen-result",
+	Title:       "Stored tool result",
+	Description: "The whole result of a tool call that was cut to its size cap, for a while after the call.",
+	URITemplate: resultURIPrefix + "{token}",
+}
+
+// resultRef is what a result's URI names.
+type resultRef struct {
+	ID      string `json:"id"`
+	Session string `json:"s"`
+	User    string `json:"u,omitempty"`
+}
+
+func (s *served) resultURI(ref resultRef) string {
+	data, _ := json.Marshal(ref) // strings always encode
+	return resultURIPrefix + base64.RawURLEncoding.EncodeToString(data) + "." + base64.RawURLEncoding.EncodeToString(s.states.mac(data))
+}
+
+func (s *served) parseResultURI(uri string) (resultRef, bool) {
+	var ref resultRef
+	token, ok := strings.CutPrefix(uri, resultURIPrefix)
+	body, sig, ok2 := strings.Cut(token, ".")
+	data, err1 := base64.RawURLEncoding.DecodeString(body)
+	mac, err2 := base64.RawURLEncoding.DecodeString(sig)
+	if !ok || !ok2 || err1 != nil || err2 != nil || !hmac.Equal(mac, s.states.mac(data)) {
+		return ref, false
+	}
+	return ref, json.Unmarshal(data, &ref) == nil
+}
+
+// readResult serves resources/read of a stored result.
+func (s *served) readResult(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	ref, ok := s.parseResultURI(uri)
+	if !ok || ref.User != requestPrincipal(req) {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	store := s.reg.ResultStore()
+	facts, err := store.Read(ctx, ref.Session, ref.ID, 0, 0)
+	if err == nil {
+		facts, err = store.Read(ctx, ref.Session, ref.ID, 0, facts.Size)
+	}
+	if errors.Is(err, runtime.ErrResultNotFound) {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: facts.ContentType, Text: string(facts.Data)}}}, nil
+}
+
+// requestPrincipal is the authenticated user of any request, or "".
+func requestPrincipal(req mcp.Request) string {
+	if extra := req.GetExtra(); extra != nil && extra.TokenInfo != nil {
+		return extra.TokenInfo.UserID
+	}
+	return ""
+}
+
+// result turns what Invoke returned into the CallToolResult: a stored result gets its link
+// and, for a tool with an outputSchema, its whole structuredContent.
+func (s *served) result(ctx context.Context, cc *callContext, call runtime.Call, res runtime.Result) *mcp.CallToolResult {
+	out := Result(res)
+	if res.IsError {
+		return out
+	}
+	tool, _ := s.reg.Tool(call.Name)
+	declared := objectSchema(tool.OutputSchema)
+	if off := res.Offloaded; off != nil && off.ID != "" {
+		store := s.reg.ResultStore()
+		facts, err := store.Read(ctx, call.Session, off.ID, 0, 0)
+		if err == nil && s.linkResults {
+			size := facts.Size
+			out.Content = append(out.Content, &mcp.ResourceLink{
+				URI:         s.resultURI(resultRef{ID: off.ID, Session: call.Session, User: principal(cc.req)}),
+				Name:        off.ID,
+				Title:       "Whole result of " + call.Name,
+				Description: fmt.Sprintf("The whole result (%d bytes); readable with resources/read until %s.", size, facts.Expires.UTC().Format(time.RFC3339)),
+				MIMEType:    facts.ContentType,
+				Size:        &size,
+			})
+		}
+		if err == nil && declared && facts.ContentType == runtime.ContentTypeJSON {
+			if whole, err := store.Read(ctx, call.Session, off.ID, 0, facts.Size); err == nil {
+				out.StructuredContent = json.RawMessage(whole.Data)
+			}
+		}
+	}
+	if declared && out.StructuredContent == nil {
+		// The outputSchema promises structuredContent; a result without it is refused by
+		// clients, so say what went wrong instead.
+		return toolError("%s produced a result that could not be sent as its declared structured output (it was too large to keep, or not an object).", call.Name)
+	}
+	return out
+}

@@ -1,0 +1,312 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// Option configures how AddTools and Handler serve a registry, and the server NewServer,
+// ServeStdio and HTTPHandler build.
+type Option func(*config)
+
+type config struct {
+	userData   func(ctx context.Context, req *mcp.CallToolRequest) any
+	sessionKey SessionKey
+	linger     time.Duration
+	stateKey   []byte
+	server     server // NewServer, ServeStdio, HTTPHandler
+}
+
+func configure(opts []Option) config {
+	cfg := config{sessionKey: SessionPerConnection()}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&cfg)
+		}
+	}
+	return cfg
+}
+
+// WithSessionKey sets how a call's registry session is chosen (SessionPerConnection
+// otherwise).
+func WithSessionKey(k SessionKey) Option {
+	return func(c *config) {
+		if k.key != nil {
+			c.sessionKey = k
+		}
+	}
+}
+
+// WithUserData sets what handlers see as runtime.CallInfo.UserData for each call: fn gets the
+// request (its Extra has the HTTP header and the verified token), so handlers written for the
+// runtime alone, without importing this package, can see the user.
+func WithUserData(fn func(ctx context.Context, req *mcp.CallToolRequest) any) Option {
+	return func(c *config) { c.userData = fn }
+}
+
+// WithSessionLinger keeps a registry session for d after the last MCP connection that used it
+// closed, before Registry.EndSession forgets it (at once otherwise). Useful with keys that
+// outlive a connection (SessionFromPrincipal, SessionFromHeader), above all over stateless
+// HTTP, where every request is a connection of its own.
+func WithSessionLinger(d time.Duration) Option {
+	return func(c *config) { c.linger = d }
+}
+
+// WithStateKey sets the key that signs the state of multi-round-trip calls (an approval or an
+// Elicit on protocol 2026-07-28): servers behind one load balancer share it, so that the
+// answer may reach another instance than the question. Random per AddTools otherwise. A
+// state is accepted once per instance.
+func WithStateKey(key []byte) Option {
+	return func(c *config) { c.stateKey = slices.Clone(key) }
+}
+
+// served is one registry served on one mcp.Server.
+type served struct {
+	reg        *runtime.Registry
+	userData   func(ctx context.Context, req *mcp.CallToolRequest) any
+	sessionKey SessionKey
+	sessions   *sessions
+	states     *roundStates
+	// linkResults: the server serves stored results (AddTools), so a cut result links to its
+	// whole (Handler alone cannot).
+	linkResults bool
+
+	mu    sync.Mutex // guards names: the tools the server lists
+	names map[string]bool
+}
+
+func newServed(reg *runtime.Registry, opts []Option) *served {
+	cfg := configure(opts)
+	return &served{
+		reg:        reg,
+		userData:   cfg.userData,
+		sessionKey: cfg.sessionKey,
+		sessions:   newSessions(reg, cfg.linger),
+		states:     newRoundStates(cfg.stateKey),
+		names:      map[string]bool{},
+	}
+}
+
+// AddTools serves tools on server, each call dispatched through reg.Invoke, and returns at
+// once. With tools nil it serves every tool of reg and follows the registry: tools added to
+// it or removed from it later are added to or removed from the server, which tells clients
+// (notifications/tools/list_changed). With a list (typically a subset), it serves those, and
+// removes one from the server when it is removed from the registry. Client tools are skipped:
+// the server cannot run them. A tool added again replaces the earlier one, as with
+// mcp.Server.AddTool.
+func AddTools(server *mcp.Server, reg *runtime.Registry, tools []runtime.Tool, opts ...Option) {
+	addTools(server, reg, tools, opts)
+}
+
+func addTools(server *mcp.Server, reg *runtime.Registry, tools []runtime.Tool, opts []Option) *served {
+	s := newServed(reg, opts)
+	s.linkResults = true
+	server.AddResourceTemplate(resultTemplate, s.readResult)
+	var only map[string]bool
+	if tools != nil {
+		only = map[string]bool{}
+		for _, t := range tools {
+			only[t.Name] = true
+		}
+		s.add(server, tools)
+	} else {
+		s.add(server, reg.Tools())
+	}
+	reg.OnChange(func() { s.sync(server, only) })
+	return s
+}
+
+// add serves tools on server.
+func (s *served) add(server *mcp.Server, tools []runtime.Tool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	handler := s.handle
+	for i, def := range Tools(tools) {
+		if tools[i].Client {
+			continue
+		}
+		server.AddTool(def, handler)
+		s.names[def.Name] = true
+	}
+}
+
+// sync brings the server's tools in line with the registry (those named in only, when set).
+func (s *served) sync(server *mcp.Server, only map[string]bool) {
+	current := s.reg.Tools()
+	held := map[string]bool{}
+	var added []runtime.Tool
+	s.mu.Lock()
+	for _, t := range current {
+		if t.Client || only != nil && !only[t.Name] {
+			continue
+		}
+		held[t.Name] = true
+		if !s.names[t.Name] {
+			added = append(added, t)
+		}
+	}
+	var removed []string
+	for name := range s.names {
+		if !held[name] {
+			removed = append(removed, name)
+			delete(s.names, name)
+		}
+	}
+	s.mu.Unlock()
+	if len(removed) > 0 {
+		server.RemoveTools(removed...)
+	}
+	if len(added) > 0 {
+		s.add(server, added)
+	}
+}
+
+// Handler returns the MCP tool handler that runs a tools/call through reg.Invoke (see
+// AddTools for what it does), for a server that adds tools itself.
+func Handler(reg *runtime.Registry, opts ...Option) mcp.ToolHandler {
+	return newServed(reg, opts).handle
+}
+
+// handle serves one tools/call.
+func (s *served) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	call := CallFromParams(req.Params, requestID(ctx))
+	conn, done := s.sessions.connection(req.Session)
+	defer done()
+	key, err := s.sessionKey.key(ctx, req, conn.id)
+	if err != nil {
+		return Result(runtime.ErrorResult(err)), nil
+	}
+	defer s.sessions.hold(conn, key, !s.sessionKey.perRequest)()
+	call.Session = key
+	if s.userData != nil {
+		call.UserData = s.userData(ctx, req)
+	}
+
+	cc := &callContext{req: req, served: s, session: key}
+	ctx = context.WithValue(ctx, callContextKey{}, cc)
+	hooks := &runtime.CallHooks{}
+	if token := progressToken(req); token != nil {
+		ss := req.Session
+		hooks.Progress = func(ctx context.Context, done, total float64, message string) {
+			_ = ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: done, Total: total, Message: message})
+		}
+	}
+	if canElicit(req.Session) {
+		if !multiRound(req.Session) {
+			hooks.Approver = elicitApprover(s.reg, req.Session)
+		} else {
+			if res := s.openRound(ctx, cc, call); res != nil {
+				return res, nil
+			}
+			if cc.round.approval != nil {
+				hooks.Approver = cc.round.approver()
+			}
+		}
+	}
+	res := s.reg.Invoke(runtime.WithCallHooks(ctx, hooks), call)
+	if cc.round != nil && cc.round.pending != nil {
+		return s.ask(cc, call, elicitInput, cc.round.pending), nil
+	}
+	return s.result(ctx, cc, call, res), nil
+}
+
+func progressToken(req *mcp.CallToolRequest) any {
+	if req.Session == nil || req.Params == nil {
+		return nil
+	}
+	return req.Params.GetProgressToken()
+}
+
+// scope binds a round's state to the caller: its registry session when that outlives a
+// connection (principal, header), else its authenticated user. A connection does not do:
+// over stateless HTTP the answer comes on a new one.
+func (s *served) scope(cc *callContext) string {
+	if s.sessionKey.perRequest || strings.HasPrefix(cc.session, "conn:") {
+		return "user:" + principal(cc.req)
+	}
+	return cc.session
+}
+
+// maxRounds bounds the questions one call may ask on protocol 2026-07-28.
+const maxRounds = 16
+
+// openRound reads the answers a call brings (protocol 2026-07-28) into cc.round. It returns
+// the result that ends the call instead: an invalid state, or the approval question when the
+// call needs approval and brings no answer.
+func (s *served) openRound(ctx context.Context, cc *callContext, call runtime.Call) *mcp.CallToolResult {
+	rd := &round{}
+	cc.round = rd
+	p := cc.req.Params
+	if p.RequestState != "" {
+		st, err := s.states.open(p.RequestState, call.Name, s.scope(cc))
+		if err == nil && !hmac.Equal(st.Call, hashArgs(call.Args)) {
+			err = errors.New("issued for other arguments")
+		}
+		if err != nil {
+			return toolError("The answer sent with this call of %s cannot be used (%v), so it was not run; call it again without one.", call.Name, err)
+		}
+		rd.answers, rd.argsHash = st.Answers, st.Args
+		if st.Approved {
+			rd.approval = &runtime.Decision{Approved: true, By: "user (MCP elicitation)"}
+		}
+		answer, _ := p.InputResponses[st.Asked].(*mcp.ElicitResult)
+		switch {
+		case answer == nil:
+			return toolError("This call of %s came back without the answer to its question, so it was not run.", call.Name)
+		case st.Asked == approvalInput:
+			d := decisionOf(answer)
+			rd.approval = &d
+		case len(rd.answers) >= maxRounds:
+			return toolError("%s asked more than %d questions in one call; it was stopped.", call.Name, maxRounds)
+		default:
+			rd.answers = append(rd.answers, answer)
+		}
+		return nil
+	}
+	tool, ok := s.reg.Tool(call.Name)
+	if !ok || tool.Client || tool.Permission != runtime.PermissionConfirm || s.reg.DecidesApprovals() {
+		return nil
+	}
+	args := call.Args
+	if trimmed := bytes.TrimSpace(args); len(trimmed) == 0 || string(trimmed) == "null" {
+		args = []byte("{}")
+	}
+	bound, err := tool.Bind(ctx, args)
+	if err != nil {
+		return nil // Invoke reports the invalid arguments; nothing to approve
+	}
+	canonical, err := json.Marshal(bound.Args())
+	if err != nil || bound.Args() == nil {
+		canonical = args
+	}
+	return s.askState(cc, call, approvalInput, approvalQuestion(tool, tool.ConfirmReason, tool.Risk, canonical),
+		roundState{Args: hashArgs(canonical)})
+}
+
+// ask returns the question a handler's Elicit asked, with the state that brings the earlier
+// answers back.
+func (s *served) ask(cc *callContext, call runtime.Call, key string, q *mcp.ElicitParams) *mcp.CallToolResult {
+	rd := cc.round
+	return s.askState(cc, call, key, q, roundState{Args: rd.argsHash, Approved: rd.approval != nil && rd.approval.Approved, Answers: rd.answers})
+}
+
+func (s *served) askState(cc *callContext, call runtime.Call, key string, q *mcp.ElicitParams, st roundState) *mcp.CallToolResult {
+	st.Tool, st.Call, st.Scope, st.Asked = call.Name, hashArgs(call.Args), s.scope(cc), key
+	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{key: q}, RequestState: s.states.sign(st)}
+}
+
+func toolError(format string, args ...any) *mcp.CallToolResult {
+	return Result(runtime.Result{Text: fmt.Sprintf(format, args...), IsError: true})
+}

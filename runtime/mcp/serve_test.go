@@ -1,0 +1,839 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/runtime"
+	toolmcp "github.com/toolgen-go/toolgen/runtime/mcp"
+)
+
+// funcArgs are the arguments of the test tools: any JSON object.
+type funcArgs map[string]any
+
+type funcCall struct {
+	args funcArgs
+	fn   func(ctx context.Context, args funcArgs) runtime.Result
+}
+
+func (c funcCall) Args() any                              { return &c.args }
+func (c funcCall) Run(ctx context.Context) runtime.Result { return c.fn(ctx, c.args) }
+
+// funcTool is a tool taking any JSON object and running fn.
+func funcTool(name string, fn func(ctx context.Context, args funcArgs) runtime.Result) runtime.Tool {
+	return runtime.Tool{
+		Name:        name,
+		Description: "Test tool " + name + ".",
+		InputSchema: json.RawMessage(`{"type":"object"}`),
+		Bind: func(_ context.Context, raw []byte) (runtime.BoundCall, error) {
+			var args funcArgs
+			if err := json.Unmarshal(raw, &args); err != nil {
+				return nil, &runtime.ArgsError{Problems: []runtime.Problem{{Message: "arguments must be an object"}}}
+			}
+			if _, bad := args["bad"]; bad {
+				return nil, &runtime.ArgsError{Problems: []runtime.Problem{{Path: "/bad", Message: "unknown property"}}}
+			}
+			return funcCall{args: args, fn: fn}, nil
+		},
+	}
+}
+
+// callInfoTool reports what the handler sees of its call.
+func callInfoTool() runtime.Tool {
+	return funcTool("call_info", func(ctx context.Context, _ funcArgs) runtime.Result {
+		info, _ := runtime.CallInfoFrom(ctx)
+		n := 0
+		_ = info.State.Update(ctx, "calls", func(old any, _ bool) (any, error) {
+			n, _ = old.(int)
+			n++
+			return n, nil
+		})
+		user := ""
+		if ti := toolmcp.TokenInfo(ctx); ti != nil {
+			user = ti.UserID
+		}
+		out, _ := json.Marshal(map[string]any{"id": info.CallID, "session": info.Session, "calls": n, "user": user, "header": toolmcp.Header(ctx).Get("X-Conversation")})
+		return runtime.StructuredResult(out)
+	})
+}
+
+type callInfo struct {
+	ID, Session, User, Header string
+	Calls                     int
+}
+
+func callInfoOf(t *testing.T, res *mcp.CallToolResult) callInfo {
+	t.Helper()
+	require.False(t, res.IsError, "%+v", res.Content)
+	var info callInfo
+	data, _ := json.Marshal(res.StructuredContent)
+	require.NoError(t, json.Unmarshal(data, &info))
+	return info
+}
+
+// inMemory connects a client with opts to a server serving reg.
+func inMemory(t *testing.T, reg *runtime.Registry, copts *mcp.ClientOptions, sopts *mcp.ClientSessionOptions, opts ...toolmcp.Option) *mcp.ClientSession {
+	t.Helper()
+	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	toolmcp.AddTools(server, reg, nil, opts...)
+	return connectInMemory(t, server, copts, sopts)
+}
+
+func connectInMemory(t *testing.T, server *mcp.Server, copts *mcp.ClientOptions, sopts *mcp.ClientSessionOptions) *mcp.ClientSession {
+	t.Helper()
+	serverSide, clientSide := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(t.Context(), serverSide, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, copts).Connect(t.Context(), clientSide, sopts)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// legacy makes a client speak 2025-11-25, where the server sends requests to the client.
+var legacy = &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}
+
+// protocols are the two ways a server reaches the user: a request to the client (up to
+// 2025-11-25) and an input-required result (2026-07-28).
+var protocols = map[string]*mcp.ClientSessionOptions{"2025-11-25": legacy, "2026-07-28": nil}
+
+func TestCallIDIsTheRequestID(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(callInfoTool()))
+	cs := inMemory(t, reg, nil, nil)
+	ids := map[string]bool{}
+	for range 3 {
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "call_info", Arguments: map[string]any{}})
+		require.NoError(t, err)
+		info := callInfoOf(t, res)
+		require.NotEmpty(t, info.ID, "the call id is the JSON-RPC request id")
+		ids[info.ID] = true
+		_, err = strconv.Atoi(info.ID)
+		assert.NoError(t, err, "the go-sdk client numbers its requests")
+	}
+	assert.Len(t, ids, 3, "each request its own id")
+}
+
+// everyTransport connects a client with copts to reg served in every way: in memory on both
+// protocols, stateful HTTP and stateless HTTP on both protocols.
+func everyTransport(t *testing.T, reg *runtime.Registry, copts *mcp.ClientOptions, run func(t *testing.T, cs *mcp.ClientSession)) {
+	for name, sopts := range protocols {
+		t.Run("memory "+name, func(t *testing.T) { run(t, inMemory(t, reg, copts, sopts)) })
+		t.Run("stateless HTTP "+name, func(t *testing.T) {
+			run(t, httpClientWith(t, httpServer(t, reg, true, nil), nil, copts, sopts))
+		})
+	}
+	t.Run("stateful HTTP", func(t *testing.T) { run(t, httpClientWith(t, httpServer(t, reg, false, nil), nil, copts, nil)) })
+}
+
+func TestProgressReachesTheClient(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(funcTool("slow", func(ctx context.Context, _ funcArgs) runtime.Result {
+		for i := range 3 {
+			runtime.Progress(ctx, float64(i+1), 3, fmt.Sprintf("step %d", i+1))
+		}
+		return runtime.TextResult("done")
+	})))
+	var mu sync.Mutex
+	var got []string
+	copts := &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, fmt.Sprintf("%v %v/%v %s", req.Params.ProgressToken, req.Params.Progress, req.Params.Total, req.Params.Message))
+	}}
+	everyTransport(t, reg, copts, func(t *testing.T, cs *mcp.ClientSession) {
+		mu.Lock()
+		got = nil
+		mu.Unlock()
+		params := &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{}}
+		params.SetProgressToken("tok")
+		res, err := cs.CallTool(t.Context(), params)
+		require.NoError(t, err)
+		require.False(t, res.IsError)
+		require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(got) == 3 }, 5*time.Second, time.Millisecond)
+		assert.Equal(t, []string{"tok 1/3 step 1", "tok 2/3 step 2", "tok 3/3 step 3"}, got)
+
+		// Without a token, nothing is sent.
+		mu.Lock()
+		got = nil
+		mu.Unlock()
+		_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{}})
+		require.NoError(t, err)
+		assert.Empty(t, got)
+	})
+}
+
+func TestCancellationReachesTheHandler(t *testing.T) {
+	var started, cancelled chan error
+	reg := runtime.NewRegistry()
+	tool := funcTool("wait", func(ctx context.Context, _ funcArgs) runtime.Result {
+		started <- nil
+		<-ctx.Done()
+		cancelled <- ctx.Err()
+		return runtime.ErrorResult(ctx.Err())
+	})
+	tool.NoTimeout = true
+	require.NoError(t, reg.Add(tool))
+	everyTransport(t, reg, nil, func(t *testing.T, cs *mcp.ClientSession) {
+		if strings.HasPrefix(t.Name(), "TestCancellationReachesTheHandler/stateless_HTTP_2025") {
+			t.Skip("stateless HTTP before 2026-07-28 cannot route notifications/cancelled to the request (documented)")
+		}
+		started, cancelled = make(chan error, 1), make(chan error, 1)
+		ctx, cancel := context.WithCancel(t.Context())
+		go func() { <-started; cancel() }()
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "wait", Arguments: map[string]any{}})
+		require.Error(t, err)
+		assert.ErrorIs(t, <-cancelled, context.Canceled)
+	})
+}
+
+// mailTool is a //tool:confirm tool that counts its runs.
+func mailTool(runs *atomic.Int32) runtime.Tool {
+	t := funcTool("send_mail", func(_ context.Context, args funcArgs) runtime.Result {
+		runs.Add(1)
+		return runtime.TextResult(fmt.Sprintf("sent to %v", args["to"]))
+	})
+	t.Title = "Send mail"
+	t.Permission, t.ConfirmReason, t.Risk = runtime.PermissionConfirm, "sends an email in the user's name", runtime.RiskHigh
+	return t
+}
+
+func TestApprovalByElicitation(t *testing.T) {
+	var runs atomic.Int32
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(mailTool(&runs)))
+	var asked []string
+	var answer *mcp.ElicitResult
+	copts := &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		asked = append(asked, req.Params.Message)
+		return answer, nil
+	}}
+	everyTransport(t, reg, copts, func(t *testing.T, cs *mcp.ClientSession) {
+		runs.Store(0)
+		asked = nil
+		call := &mcp.CallToolParams{Name: "send_mail", Arguments: map[string]any{"to": "ann@example.com"}}
+		if strings.HasPrefix(t.Name(), "TestApprovalByElicitation/stateless_HTTP_2025") {
+			// No capabilities and no way to reach the client: fail closed.
+			res, err := cs.CallTool(t.Context(), call)
+			require.NoError(t, err)
+			assert.True(t, res.IsError)
+			assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "needs the user's approval")
+			assert.Zero(t, runs.Load())
+			return
+		}
+
+		answer = &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}
+		res, err := cs.CallTool(t.Context(), call)
+		require.NoError(t, err)
+		require.False(t, res.IsError, "%s", res.Content[0].(*mcp.TextContent).Text)
+		assert.Equal(t, "sent to ann@example.com", res.Content[0].(*mcp.TextContent).Text)
+		assert.EqualValues(t, 1, runs.Load(), "approved: runs exactly once")
+		require.Len(t, asked, 1)
+		assert.Contains(t, asked[0], "Send mail (send_mail)")
+		assert.Contains(t, asked[0], "Tool: Test tool send_mail.")
+		assert.Contains(t, asked[0], "sends an email in the user's name")
+		assert.Contains(t, asked[0], "Risk: high")
+		assert.Contains(t, asked[0], `"to":"ann@example.com"`)
+
+		answer = &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": false, "reason": "not to Ann"}}
+		res, err = cs.CallTool(t.Context(), call)
+		require.NoError(t, err)
+		assert.True(t, res.IsError)
+		assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "not to Ann")
+		answer = &mcp.ElicitResult{Action: "decline"}
+		res, err = cs.CallTool(t.Context(), call)
+		require.NoError(t, err)
+		assert.True(t, res.IsError)
+		assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "declined")
+		assert.EqualValues(t, 1, runs.Load(), "denied calls do not run")
+
+		// Invalid arguments are reported without asking.
+		res, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "send_mail", Arguments: map[string]any{"bad": 1}})
+		require.NoError(t, err)
+		assert.True(t, res.IsError)
+		assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "/bad")
+		assert.Len(t, asked, 3)
+	})
+}
+
+func TestApprovalFailsClosedWithoutElicitation(t *testing.T) {
+	for name, sopts := range protocols {
+		t.Run(name, func(t *testing.T) {
+			var runs atomic.Int32
+			reg := runtime.NewRegistry()
+			require.NoError(t, reg.Add(mailTool(&runs)))
+			cs := inMemory(t, reg, nil, sopts)
+			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "send_mail", Arguments: map[string]any{"to": "ann@example.com"}})
+			require.NoError(t, err)
+			assert.True(t, res.IsError)
+			assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "needs the user's approval")
+			assert.Zero(t, runs.Load())
+		})
+	}
+}
+
+// TestApprovalStateIsAcceptedOnce: on 2026-07-28 the answer comes back with a signed state; a
+// replayed answer, a forged one or one for other arguments runs nothing.
+func TestApprovalStateIsAcceptedOnce(t *testing.T) {
+	var runs atomic.Int32
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(mailTool(&runs)))
+	cs := inMemory(t, reg, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return nil, errors.New("unused") },
+		MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: true},
+	}, nil)
+	call := &mcp.CallToolParams{Name: "send_mail", Arguments: map[string]any{"to": "ann@example.com"}}
+	res, err := cs.CallTool(t.Context(), call)
+	require.NoError(t, err)
+	require.True(t, res.NeedsInput())
+	require.Contains(t, res.InputRequests, "toolgen_approval")
+	assert.Zero(t, runs.Load(), "nothing runs before the answer")
+
+	yes := mcp.InputResponseMap{"toolgen_approval": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}}
+	other := &mcp.CallToolParams{Name: "send_mail", Arguments: map[string]any{"to": "eve@example.com"}, InputResponses: yes, RequestState: res.RequestState}
+	res2, err := cs.CallTool(t.Context(), other)
+	require.NoError(t, err)
+	assert.True(t, res2.IsError, "an answer for other arguments")
+	assert.Contains(t, res2.Content[0].(*mcp.TextContent).Text, "other arguments")
+
+	res, err = cs.CallTool(t.Context(), call)
+	require.NoError(t, err)
+	answered := &mcp.CallToolParams{Name: "send_mail", Arguments: call.Arguments, InputResponses: yes, RequestState: res.RequestState}
+	res2, err = cs.CallTool(t.Context(), answered)
+	require.NoError(t, err)
+	require.False(t, res2.IsError, "%v", res2.Content)
+	res2, err = cs.CallTool(t.Context(), answered)
+	require.NoError(t, err)
+	assert.True(t, res2.IsError, "replayed")
+	assert.Contains(t, res2.Content[0].(*mcp.TextContent).Text, "already used")
+	forged := &mcp.CallToolParams{Name: "send_mail", Arguments: call.Arguments, InputResponses: yes, RequestState: "e30." + res.RequestState[len(res.RequestState)-10:]}
+	res2, err = cs.CallTool(t.Context(), forged)
+	require.NoError(t, err)
+	assert.True(t, res2.IsError, "forged")
+	assert.EqualValues(t, 1, runs.Load())
+}
+
+// TestApprovalCoversWhatRuns: a middleware that changes the arguments after the user approved
+// them makes the approval void.
+func TestApprovalCoversWhatRuns(t *testing.T) {
+	var runs atomic.Int32
+	rewrite := func(next runtime.Handler) runtime.Handler {
+		return func(ctx context.Context, call runtime.Call) runtime.Result {
+			call.Args = []byte(`{"to":"eve@example.com"}`)
+			return next(ctx, call)
+		}
+	}
+	reg := runtime.NewRegistry(runtime.WithMiddleware(rewrite))
+	require.NoError(t, reg.Add(mailTool(&runs)))
+	cs := inMemory(t, reg, &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
+	}}, nil)
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "send_mail", Arguments: map[string]any{"to": "ann@example.com"}})
+	require.NoError(t, err)
+	assert.True(t, res.IsError)
+	assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "differ from those the user was shown")
+	assert.Zero(t, runs.Load())
+}
+
+// askTool asks the user twice, as the agent toolkit's ask_user does, and reports the answers.
+func askTool(before *atomic.Int32) runtime.Tool {
+	schema := map[string]any{"type": "object", "properties": map[string]any{"answer": map[string]any{"type": "string"}}, "required": []string{"answer"}}
+	return funcTool("ask_twice", func(ctx context.Context, _ funcArgs) runtime.Result {
+		before.Add(1)
+		var answers []string
+		for _, q := range []string{"first?", "second?"} {
+			action, content, err := toolmcp.Elicit(ctx, q, schema)
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			answers = append(answers, fmt.Sprintf("%s:%v", action, content["answer"]))
+		}
+		return runtime.TextResult(fmt.Sprint(answers))
+	})
+}
+
+func TestElicitFromAHandler(t *testing.T) {
+	var runs atomic.Int32
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(askTool(&runs)))
+	var asked []string
+	copts := &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		asked = append(asked, req.Params.Message)
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": "yes to " + req.Params.Message}}, nil
+	}}
+	everyTransport(t, reg, copts, func(t *testing.T, cs *mcp.ClientSession) {
+		asked = nil
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "ask_twice", Arguments: map[string]any{}})
+		require.NoError(t, err)
+		text := res.Content[0].(*mcp.TextContent).Text
+		if strings.HasPrefix(t.Name(), "TestElicitFromAHandler/stateless_HTTP_2025") {
+			assert.True(t, res.IsError)
+			assert.Contains(t, text, "does not support elicitation")
+			return
+		}
+		require.False(t, res.IsError, text)
+		assert.Equal(t, "[accept:yes to first? accept:yes to second?]", text)
+		assert.Equal(t, []string{"first?", "second?"}, asked)
+	})
+
+	t.Run("client without elicitation", func(t *testing.T) {
+		var runs atomic.Int32
+		reg := runtime.NewRegistry()
+		require.NoError(t, reg.Add(askTool(&runs)))
+		cs := inMemory(t, reg, nil, nil)
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "ask_twice", Arguments: map[string]any{}})
+		require.NoError(t, err)
+		assert.True(t, res.IsError)
+		assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "does not support elicitation")
+	})
+	t.Run("outside MCP", func(t *testing.T) {
+		_, _, err := toolmcp.Elicit(t.Context(), "?", nil)
+		assert.ErrorIs(t, err, toolmcp.ErrNotMCPCall)
+	})
+}
+
+// countingStore is a session store that counts the sessions holding state.
+type countingStore struct {
+	runtime.MemoryStore
+	mu   sync.Mutex
+	live map[string]bool
+}
+
+func (s *countingStore) Update(ctx context.Context, session, key string, fn func(any, bool) (any, error)) error {
+	s.mu.Lock()
+	s.live[session] = true
+	s.mu.Unlock()
+	return s.MemoryStore.Update(ctx, session, key, fn)
+}
+
+func (s *countingStore) Clear(ctx context.Context, session string) error {
+	s.mu.Lock()
+	delete(s.live, session)
+	s.mu.Unlock()
+	return s.MemoryStore.Clear(ctx, session)
+}
+
+func (s *countingStore) count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.live)
+}
+
+func TestSessionsEndWithTheirConnection(t *testing.T) {
+	store := &countingStore{live: map[string]bool{}}
+	reg := runtime.NewRegistry(runtime.WithSessionStore(store))
+	require.NoError(t, reg.Add(callInfoTool()))
+	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	tracked := toolmcp.AddToolsTracked(server, reg, nil)
+	ctx := t.Context()
+	sessions := map[string]bool{}
+	for range 1000 {
+		serverSide, clientSide := mcp.NewInMemoryTransports()
+		ss, err := server.Connect(ctx, serverSide, nil)
+		require.NoError(t, err)
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(ctx, clientSide, nil)
+		require.NoError(t, err)
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "call_info", Arguments: map[string]any{}})
+		require.NoError(t, err)
+		info := callInfoOf(t, res)
+		require.Equal(t, 1, info.Calls, "a new connection starts a new session")
+		sessions[info.Session] = true
+		require.NoError(t, cs.Close())
+		_ = ss.Wait()
+	}
+	assert.Len(t, sessions, 1000)
+	require.Eventually(t, func() bool { return store.count() == 0 }, 10*time.Second, time.Millisecond,
+		"sessions with state left: %d", store.count())
+	keys, conns := tracked()
+	assert.Zero(t, keys, "registry sessions tracked")
+	assert.Zero(t, conns, "connections tracked")
+}
+
+// httpServer serves reg over streamable HTTP on loopback, stateful or stateless, behind
+// middleware.
+func httpServer(t *testing.T, reg *runtime.Registry, stateless bool, wrap func(http.Handler) http.Handler, opts ...toolmcp.Option) string {
+	t.Helper()
+	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	toolmcp.AddTools(server, reg, nil, opts...)
+	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{Stateless: stateless, PropagateRequestCancellation: true})
+	if wrap != nil {
+		h = wrap(h)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// headerTransport adds headers to every request.
+type headerTransport map[string]string
+
+func (h headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	for k, v := range h {
+		req.Header.Set(k, v)
+	}
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+func httpClient(t *testing.T, url string, headers headerTransport, sopts *mcp.ClientSessionOptions) *mcp.ClientSession {
+	return httpClientWith(t, url, headers, nil, sopts)
+}
+
+func httpClientWith(t *testing.T, url string, headers headerTransport, copts *mcp.ClientOptions, sopts *mcp.ClientSessionOptions) *mcp.ClientSession {
+	t.Helper()
+	transport := &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: headers}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, copts).Connect(t.Context(), transport, sopts)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+func callInfoOver(t *testing.T, cs *mcp.ClientSession) callInfo {
+	t.Helper()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "call_info", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	return callInfoOf(t, res)
+}
+
+func TestStatelessHTTPKeepsClientsApart(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(callInfoTool()))
+	for name, sopts := range protocols {
+		t.Run(name, func(t *testing.T) {
+			url := httpServer(t, reg, true, nil)
+			a, b := httpClient(t, url, nil, sopts), httpClient(t, url, nil, sopts)
+			ia, ib := callInfoOver(t, a), callInfoOver(t, b)
+			assert.NotEqual(t, ia.Session, ib.Session)
+			assert.Equal(t, 1, ia.Calls)
+			assert.Equal(t, 1, ib.Calls)
+			assert.NotEmpty(t, ia.ID)
+		})
+	}
+	t.Run("stateful", func(t *testing.T) {
+		url := httpServer(t, reg, false, nil)
+		a, b := httpClient(t, url, nil, nil), httpClient(t, url, nil, nil)
+		assert.Equal(t, 1, callInfoOver(t, a).Calls)
+		assert.Equal(t, 2, callInfoOver(t, a).Calls, "one connection, one session")
+		assert.Equal(t, 1, callInfoOver(t, b).Calls)
+	})
+}
+
+// bearer is a token verifier accepting "token-<user>".
+func bearer(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+	user, ok := cutPrefix(token, "token-")
+	if !ok {
+		return nil, auth.ErrInvalidToken
+	}
+	return &auth.TokenInfo{UserID: user, Expiration: time.Now().Add(time.Hour)}, nil
+}
+
+func cutPrefix(s, prefix string) (string, bool) {
+	if len(s) < len(prefix) || s[:len(prefix)] != prefix {
+		return "", false
+	}
+	return s[len(prefix):], true
+}
+
+func TestSessionKeys(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(callInfoTool()))
+	requireAuth := auth.RequireBearerToken(bearer, nil)
+
+	t.Run("principal over stateless HTTP", func(t *testing.T) {
+		url := httpServer(t, reg, true, requireAuth, toolmcp.WithSessionKey(toolmcp.SessionFromPrincipal()), toolmcp.WithSessionLinger(time.Hour))
+		ann1 := httpClient(t, url, headerTransport{"Authorization": "Bearer token-ann"}, nil)
+		ann2 := httpClient(t, url, headerTransport{"Authorization": "Bearer token-ann"}, nil)
+		bob := httpClient(t, url, headerTransport{"Authorization": "Bearer token-bob"}, nil)
+		i := callInfoOver(t, ann1)
+		assert.Equal(t, "ann", i.User, "the principal reaches the handler")
+		assert.Equal(t, 1, i.Calls)
+		assert.Equal(t, 2, callInfoOver(t, ann2).Calls, "one user, one session")
+		assert.Equal(t, 1, callInfoOver(t, bob).Calls)
+	})
+	t.Run("header scoped by principal", func(t *testing.T) {
+		url := httpServer(t, reg, true, requireAuth, toolmcp.WithSessionKey(toolmcp.SessionFromHeader("X-Conversation")), toolmcp.WithSessionLinger(time.Hour))
+		ann := httpClient(t, url, headerTransport{"Authorization": "Bearer token-ann", "X-Conversation": "c1"}, nil)
+		ann2 := httpClient(t, url, headerTransport{"Authorization": "Bearer token-ann", "X-Conversation": "c2"}, nil)
+		bob := httpClient(t, url, headerTransport{"Authorization": "Bearer token-bob", "X-Conversation": "c1"}, nil)
+		i := callInfoOver(t, ann)
+		assert.Equal(t, "c1", i.Header, "the request's headers reach the handler")
+		assert.Equal(t, 2, callInfoOver(t, ann).Calls)
+		assert.Equal(t, 1, callInfoOver(t, ann2).Calls, "another conversation")
+		assert.Equal(t, 1, callInfoOver(t, bob).Calls, "another user with the same header value")
+	})
+	t.Run("no principal", func(t *testing.T) {
+		cs := inMemory(t, reg, nil, nil, toolmcp.WithSessionKey(toolmcp.SessionFromPrincipal()))
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "call_info", Arguments: map[string]any{}})
+		require.NoError(t, err)
+		assert.True(t, res.IsError)
+	})
+	t.Run("user data", func(t *testing.T) {
+		tool := funcTool("user_data", func(ctx context.Context, _ funcArgs) runtime.Result {
+			info, _ := runtime.CallInfoFrom(ctx)
+			return runtime.TextResult(fmt.Sprint(info.UserData))
+		})
+		reg := runtime.NewRegistry()
+		require.NoError(t, reg.Add(tool))
+		url := httpServer(t, reg, true, requireAuth, toolmcp.WithUserData(func(_ context.Context, req *mcp.CallToolRequest) any {
+			return "user " + req.Extra.TokenInfo.UserID
+		}))
+		cs := httpClient(t, url, headerTransport{"Authorization": "Bearer token-ann"}, nil)
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "user_data", Arguments: map[string]any{}})
+		require.NoError(t, err)
+		assert.Equal(t, "user ann", res.Content[0].(*mcp.TextContent).Text)
+	})
+	t.Run("per request", func(t *testing.T) {
+		cs := inMemory(t, reg, nil, nil, toolmcp.WithSessionKey(toolmcp.SessionPerRequest()))
+		a, b := callInfoOver(t, cs), callInfoOver(t, cs)
+		assert.NotEqual(t, a.Session, b.Session)
+		assert.Equal(t, 1, b.Calls)
+	})
+}
+
+func TestToolListFollowsTheRegistry(t *testing.T) {
+	for name, sopts := range protocols {
+		t.Run(name, func(t *testing.T) {
+			reg := runtime.NewRegistry()
+			require.NoError(t, reg.Add(callInfoTool()))
+			changed := make(chan struct{}, 10)
+			cs := inMemory(t, reg, &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} }}, sopts)
+			names := func() []string {
+				list, err := cs.ListTools(t.Context(), nil)
+				require.NoError(t, err)
+				var out []string
+				for _, tool := range list.Tools {
+					out = append(out, tool.Name)
+				}
+				return out
+			}
+			assert.Equal(t, []string{"call_info"}, names())
+			var runs atomic.Int32
+			require.NoError(t, reg.Add(mailTool(&runs)))
+			<-changed
+			assert.Equal(t, []string{"call_info", "send_mail"}, names())
+			reg.Remove("call_info")
+			<-changed
+			assert.Equal(t, []string{"send_mail"}, names())
+		})
+	}
+
+	t.Run("a fixed list", func(t *testing.T) {
+		var runs atomic.Int32
+		reg := runtime.NewRegistry()
+		require.NoError(t, reg.Add(callInfoTool(), mailTool(&runs)))
+		server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+		toolmcp.AddTools(server, reg, []runtime.Tool{callInfoTool()})
+		cs := connectInMemory(t, server, nil, legacy)
+		require.NoError(t, reg.Add(rowsTool()))
+		list, err := cs.ListTools(t.Context(), nil)
+		require.NoError(t, err)
+		require.Len(t, list.Tools, 1, "tools added later are not in a fixed list")
+		reg.Remove("call_info")
+		list, err = cs.ListTools(t.Context(), nil)
+		require.NoError(t, err)
+		assert.Empty(t, list.Tools, "a listed tool removed from the registry goes")
+	})
+}
+
+const rowsSchema = `{"type":"object","properties":{"rows":{"type":"array","items":{"type":"integer"}}},"required":["rows"],"additionalProperties":false}`
+
+// rowsTool returns n rows as a structured result with an outputSchema and a 300-byte cap.
+func rowsTool() runtime.Tool {
+	t := funcTool("rows", func(_ context.Context, args funcArgs) runtime.Result {
+		n, _ := args["n"].(float64)
+		rows := make([]int, int(n))
+		for i := range rows {
+			rows[i] = i
+		}
+		out, _ := json.Marshal(map[string]any{"rows": rows})
+		return runtime.StructuredResult(out)
+	})
+	t.OutputSchema = json.RawMessage(rowsSchema)
+	t.MaxResult = 300
+	return t
+}
+
+func TestLargeStructuredResultKeepsTheOutputSchema(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(rowsTool()))
+	everyTransport(t, reg, nil, func(t *testing.T, cs *mcp.ClientSession) {
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "rows", Arguments: map[string]any{"n": 1000}})
+		require.NoError(t, err)
+		require.False(t, res.IsError, "%+v", res.Content)
+
+		// structuredContent is the whole result, valid against the outputSchema.
+		data, _ := json.Marshal(res.StructuredContent)
+		var whole struct{ Rows []int }
+		require.NoError(t, json.Unmarshal(data, &whole))
+		assert.Len(t, whole.Rows, 1000)
+		assert.NoError(t, validate(rowsSchema, data))
+
+		// The model reads at most the cap.
+		require.Len(t, res.Content, 2)
+		text := res.Content[0].(*mcp.TextContent).Text
+		assert.LessOrEqual(t, len(text), 300)
+		assert.Contains(t, text, "Result truncated")
+		assert.NotContains(t, text, "/tmp")
+
+		// The whole result is a resource the client can read.
+		link := res.Content[1].(*mcp.ResourceLink)
+		assert.Equal(t, "application/json", link.MIMEType)
+		assert.EqualValues(t, len(data), *link.Size)
+		read, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: link.URI})
+		require.NoError(t, err)
+		assert.JSONEq(t, string(data), read.Contents[0].Text)
+
+		// A changed link reads nothing.
+		_, err = cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: link.URI[:len(link.URI)-2] + "xx"})
+		assert.Error(t, err)
+
+		// Small results are as before.
+		res, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "rows", Arguments: map[string]any{"n": 3}})
+		require.NoError(t, err)
+		require.Len(t, res.Content, 1)
+		assert.Equal(t, `{"rows":[0,1,2]}`, res.Content[0].(*mcp.TextContent).Text)
+	})
+}
+
+func TestStoredResultsBelongToTheirUser(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(rowsTool()))
+	url := httpServer(t, reg, true, auth.RequireBearerToken(bearer, nil))
+	ann := httpClient(t, url, headerTransport{"Authorization": "Bearer token-ann"}, nil)
+	bob := httpClient(t, url, headerTransport{"Authorization": "Bearer token-bob"}, nil)
+	res, err := ann.CallTool(t.Context(), &mcp.CallToolParams{Name: "rows", Arguments: map[string]any{"n": 1000}})
+	require.NoError(t, err)
+	link := res.Content[1].(*mcp.ResourceLink)
+	_, err = ann.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: link.URI})
+	require.NoError(t, err, "over stateless HTTP, on a request of its own")
+	_, err = bob.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: link.URI})
+	assert.Error(t, err, "another user holding the link")
+}
+
+func validate(schema string, data []byte) error {
+	var s jsonschema.Schema
+	if err := json.Unmarshal([]byte(schema), &s); err != nil {
+		return err
+	}
+	resolved, err := s.Resolve(nil)
+	if err != nil {
+		return err
+	}
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	return resolved.Validate(v)
+}
+
+func TestPartsGoNatively(t *testing.T) {
+	png := []byte("\x89PNG fake")
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(funcTool("chart", func(context.Context, funcArgs) runtime.Result {
+		return runtime.Result{Text: "Here is the chart.", Parts: []runtime.Part{
+			runtime.ImagePart("image/png", png),
+			runtime.AudioPart("audio/wav", []byte("RIFF")),
+			{Kind: runtime.PartResourceLink, URI: "https://example.com/data.csv", Name: "data.csv", MIMEType: "text/csv", Size: 42},
+			runtime.TextResourcePart("file:///report.md", "text/markdown", "# Report"),
+		}}
+	})))
+	cs := inMemory(t, reg, nil, nil)
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "chart", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	require.Len(t, res.Content, 5)
+	assert.Equal(t, "Here is the chart.", res.Content[0].(*mcp.TextContent).Text)
+	assert.Equal(t, &mcp.ImageContent{Data: png, MIMEType: "image/png"}, res.Content[1])
+	assert.Equal(t, &mcp.AudioContent{Data: []byte("RIFF"), MIMEType: "audio/wav"}, res.Content[2])
+	link := res.Content[3].(*mcp.ResourceLink)
+	assert.Equal(t, "https://example.com/data.csv", link.URI)
+	assert.EqualValues(t, 42, *link.Size)
+	assert.Equal(t, "# Report", res.Content[4].(*mcp.EmbeddedResource).Resource.Text)
+}
+
+func TestHTTPHandlerHelper(t *testing.T) {
+	var runs atomic.Int32
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(callInfoTool(), rowsTool(), mailTool(&runs)))
+	for _, stateless := range []bool{false, true} {
+		t.Run(fmt.Sprint("stateless ", stateless), func(t *testing.T) {
+			opts := []toolmcp.Option{toolmcp.WithPageSize(2), toolmcp.WithBearerAuth(bearer, nil), toolmcp.WithImplementation("demo", "2.0.0")}
+			if stateless {
+				opts = append(opts, toolmcp.WithStateless())
+			}
+			srv := httptest.NewServer(toolmcp.HTTPHandler(reg, opts...))
+			t.Cleanup(srv.Close)
+
+			transport := &mcp.StreamableClientTransport{Endpoint: srv.URL}
+			_, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(t.Context(), transport, nil)
+			require.Error(t, err, "no token, no session")
+
+			cs := httpClient(t, srv.URL, headerTransport{"Authorization": "Bearer token-ann"}, nil)
+			page, err := cs.ListTools(t.Context(), nil)
+			require.NoError(t, err)
+			require.Len(t, page.Tools, 2)
+			require.NotEmpty(t, page.NextCursor)
+			rest, err := cs.ListTools(t.Context(), &mcp.ListToolsParams{Cursor: page.NextCursor})
+			require.NoError(t, err)
+			require.Len(t, rest.Tools, 1)
+			assert.Equal(t, "send_mail", rest.Tools[0].Name)
+			assert.Equal(t, "ann", callInfoOver(t, cs).User)
+		})
+	}
+}
+
+func TestSessionLingerKeepsStateForReconnects(t *testing.T) {
+	store := &countingStore{live: map[string]bool{}}
+	reg := runtime.NewRegistry(runtime.WithSessionStore(store))
+	require.NoError(t, reg.Add(callInfoTool()))
+	linger := toolmcp.WithSessionLinger(time.Hour)
+	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	tracked := toolmcp.AddToolsTracked(server, reg, nil, linger, toolmcp.WithSessionKey(toolmcp.SessionFunc(
+		func(context.Context, mcp.Request) (string, error) { return "shared", nil })))
+	for i := range 3 {
+		cs := connectInMemory(t, server, nil, nil)
+		assert.Equal(t, i+1, callInfoOver(t, cs).Calls, "the session outlives its connections")
+		require.NoError(t, cs.Close())
+	}
+	require.Eventually(t, func() bool { _, conns := tracked(); return conns == 0 }, 10*time.Second, time.Millisecond)
+	keys, _ := tracked()
+	assert.Equal(t, 1, keys, "lingering")
+	assert.Equal(t, 1, store.count())
+}
+
+// TestElicitAnswerIsValidated: on 2026-07-28 the answer comes with the call, from a client
+// that may not have checked it; Elicit checks it against the schema asked.
+func TestElicitAnswerIsValidated(t *testing.T) {
+	var runs atomic.Int32
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(askTool(&runs)))
+	cs := inMemory(t, reg, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return nil, errors.New("unused") },
+		MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: true},
+	}, nil)
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "ask_twice", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	require.True(t, res.NeedsInput())
+	bad := mcp.InputResponseMap{"toolgen_elicit": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": 42}}}
+	res, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "ask_twice", Arguments: map[string]any{}, InputResponses: bad, RequestState: res.RequestState})
+	require.NoError(t, err)
+	assert.True(t, res.IsError)
+	assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "does not match the requested schema")
+}

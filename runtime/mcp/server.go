@@ -1,0 +1,102 @@
+package mcp
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// The common case in three lines: a registry, its tools, a server.
+//
+//	reg := runtime.NewRegistry()
+//	reg.Add(weather.Tools()...)
+//	log.Fatal(toolmcp.ServeStdio(ctx, reg))
+//
+// or, over streamable HTTP:
+//
+//	log.Fatal(http.ListenAndServe(":8080", toolmcp.HTTPHandler(reg, toolmcp.WithStateless())))
+//
+// Where results over their cap are kept is the registry's choice (runtime.WithResultStore).
+
+// server is what the helpers configure beyond AddTools.
+type server struct {
+	name, version string
+	options       mcp.ServerOptions
+	stateless     bool
+	verifier      auth.TokenVerifier
+	authOptions   *auth.RequireBearerTokenOptions
+}
+
+// WithImplementation names the server to clients ("toolgen", "1.0.0" otherwise).
+func WithImplementation(name, version string) Option {
+	return func(c *config) { c.server.name, c.server.version = name, version }
+}
+
+// WithPageSize sets how many tools one tools/list page holds (the SDK's default otherwise).
+func WithPageSize(n int) Option {
+	return func(c *config) { c.server.options.PageSize = max(n, 0) }
+}
+
+// WithServerOptions sets the go-sdk's server options (instructions, logger, keepalive, …);
+// WithPageSize applies on top of them.
+func WithServerOptions(o mcp.ServerOptions) Option {
+	return func(c *config) {
+		pageSize := c.server.options.PageSize
+		c.server.options = o
+		if pageSize > 0 {
+			c.server.options.PageSize = pageSize
+		}
+	}
+}
+
+// WithStateless makes HTTPHandler stateless: no Mcp-Session-Id, every request on its own, as
+// the 2026-07-28 protocol has it, and the client's closing its request cancels the call.
+// Every request is then its own registry session unless WithSessionKey says otherwise.
+func WithStateless() Option {
+	return func(c *config) { c.server.stateless = true }
+}
+
+// WithBearerAuth puts the go-sdk's auth.RequireBearerToken in front of HTTPHandler: requests
+// without a token the verifier accepts are refused with 401, and the verified token
+// (auth.TokenInfo, its UserID the principal) reaches handlers through TokenInfo(ctx) and can
+// key sessions (SessionFromPrincipal).
+func WithBearerAuth(verifier auth.TokenVerifier, opts *auth.RequireBearerTokenOptions) Option {
+	return func(c *config) { c.server.verifier, c.server.authOptions = verifier, opts }
+}
+
+// NewServer returns a go-sdk server serving every tool of reg, following the registry
+// (AddTools with nil), configured by opts.
+func NewServer(reg *runtime.Registry, opts ...Option) *mcp.Server {
+	cfg := configure(opts)
+	name, version := cfg.server.name, cfg.server.version
+	if name == "" {
+		name, version = "toolgen", "1.0.0"
+	}
+	options := cfg.server.options
+	server := mcp.NewServer(&mcp.Implementation{Name: name, Version: version}, &options)
+	AddTools(server, reg, nil, opts...)
+	return server
+}
+
+// ServeStdio serves reg over stdin and stdout until the input closes or ctx is done, for
+// clients that start the server (desktop apps, IDEs).
+func ServeStdio(ctx context.Context, reg *runtime.Registry, opts ...Option) error {
+	return NewServer(reg, opts...).Run(ctx, &mcp.StdioTransport{})
+}
+
+// HTTPHandler returns a streamable HTTP handler serving reg: stateful (sessions by
+// Mcp-Session-Id) unless WithStateless, behind WithBearerAuth when set.
+func HTTPHandler(reg *runtime.Registry, opts ...Option) http.Handler {
+	cfg := configure(opts)
+	server := NewServer(reg, opts...)
+	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{Stateless: cfg.server.stateless, PropagateRequestCancellation: true})
+	if cfg.server.verifier != nil {
+		h = auth.RequireBearerToken(cfg.server.verifier, cfg.server.authOptions)(h)
+	}
+	return h
+}

@@ -1,0 +1,240 @@
+package mcp
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// SessionKey chooses the registry session of a call (runtime.Call.Session): the unit of loop
+// guards, call limits, AskRetry budgets, session state and stored results. Choose it with
+// SessionPerConnection (the default), SessionFromPrincipal, SessionFromHeader,
+// SessionPerRequest or SessionFunc.
+type SessionKey struct {
+	key func(ctx context.Context, req *mcp.CallToolRequest, conn string) (string, error)
+	// perRequest sessions end when their call returns.
+	perRequest bool
+}
+
+// SessionPerConnection keys a call by the MCP connection it came on: the stdio or in-memory
+// connection, or the Mcp-Session-Id of stateful streamable HTTP. Stateless HTTP has no
+// connection beyond the request, so there every call is its own session, as with
+// SessionPerRequest: separate clients are never merged. The key is a random id the server
+// picks, so a client cannot choose another's.
+func SessionPerConnection() SessionKey {
+	return SessionKey{key: func(_ context.Context, _ *mcp.CallToolRequest, conn string) (string, error) {
+		return "conn:" + conn, nil
+	}}
+}
+
+// SessionPerRequest makes every tools/call its own session, ended when the call returns:
+// nothing carries over from call to call (no loop guard across calls, no session state).
+func SessionPerRequest() SessionKey {
+	return SessionKey{perRequest: true, key: func(context.Context, *mcp.CallToolRequest, string) (string, error) {
+		return "req:" + rand.Text(), nil
+	}}
+}
+
+// ErrNoPrincipal is the error of a call SessionFromPrincipal cannot key: it carries no
+// authenticated user (auth.TokenInfo with a UserID, from the go-sdk's auth.RequireBearerToken).
+var ErrNoPrincipal = errors.New("mcp: the call has no authenticated user to key its session by")
+
+// SessionFromPrincipal keys a call by its authenticated user: auth.TokenInfo.UserID, set by
+// the go-sdk's auth.RequireBearerToken middleware in front of the HTTP handler. Every
+// connection of one user shares the session, over stateless HTTP too; a call without a user
+// is refused (ErrNoPrincipal). Use WithSessionLinger so that state outlives one request.
+func SessionFromPrincipal() SessionKey {
+	return SessionKey{key: func(_ context.Context, req *mcp.CallToolRequest, _ string) (string, error) {
+		if user := principal(req); user != "" {
+			return "user:" + user, nil
+		}
+		return "", ErrNoPrincipal
+	}}
+}
+
+// SessionFromHeader keys a call by the value of a client-supplied HTTP header (for instance
+// "X-Conversation-Id"), so that a client running several conversations, or one reconnecting
+// over stateless HTTP, keeps each apart. The value is scoped by the authenticated user, when
+// there is one, so that one user cannot reach another's session by sending the same value;
+// without a user, anyone who knows a value shares its session, so prefer it behind auth. A
+// call without the header falls back to SessionPerConnection.
+func SessionFromHeader(name string) SessionKey {
+	return SessionKey{key: func(_ context.Context, req *mcp.CallToolRequest, conn string) (string, error) {
+		var v string
+		if req.Extra != nil && req.Extra.Header != nil {
+			v = req.Extra.Header.Get(name)
+		}
+		if v == "" {
+			return "conn:" + conn, nil
+		}
+		return "user:" + principal(req) + "\x00header:" + v, nil
+	}}
+}
+
+// SessionFunc keys a call by what fn returns for its request (req.GetExtra() has the HTTP
+// header and the verified token): "" falls back to SessionPerConnection, an error refuses the
+// call with the error's text as the tool error.
+func SessionFunc(fn func(ctx context.Context, req mcp.Request) (string, error)) SessionKey {
+	return SessionKey{key: func(ctx context.Context, req *mcp.CallToolRequest, conn string) (string, error) {
+		key, err := fn(ctx, req)
+		if err == nil && key == "" {
+			key = "conn:" + conn
+		}
+		return key, err
+	}}
+}
+
+// principal is the authenticated user of a call, or "".
+func principal(req *mcp.CallToolRequest) string {
+	if req.Extra != nil && req.Extra.TokenInfo != nil {
+		return req.Extra.TokenInfo.UserID
+	}
+	return ""
+}
+
+// sessions ends registry sessions when the last MCP connection that used them closes (after
+// the linger time, if any), so what the registry keeps per session does not grow with the
+// number of clients served.
+type sessions struct {
+	reg    *runtime.Registry
+	linger time.Duration
+
+	mu    sync.Mutex
+	conns map[*mcp.ServerSession]*connection
+	keys  map[string]*keyUse
+}
+
+// connection is one MCP session as the tracker knows it.
+type connection struct {
+	id   string // random: the key of SessionPerConnection
+	keys map[string]bool
+}
+
+// keyUse counts the connections and running calls that hold a registry session.
+type keyUse struct {
+	refs  int
+	timer *time.Timer // the pending EndSession while lingering
+}
+
+func newSessions(reg *runtime.Registry, linger time.Duration) *sessions {
+	return &sessions{reg: reg, linger: linger, conns: map[*mcp.ServerSession]*connection{}, keys: map[string]*keyUse{}}
+}
+
+// connection returns the tracker's record of ss, watching for its end on first sight. A call
+// without a session (a handler called directly) gets a record of its own that ends with the
+// call (done).
+func (s *sessions) connection(ss *mcp.ServerSession) (conn *connection, done func()) {
+	if ss == nil {
+		c := &connection{id: rand.Text(), keys: map[string]bool{}}
+		return c, func() { s.close(c) }
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.conns[ss]
+	if c == nil {
+		c = &connection{id: rand.Text(), keys: map[string]bool{}}
+		s.conns[ss] = c
+		go func() {
+			_ = ss.Wait()
+			s.mu.Lock()
+			delete(s.conns, ss)
+			s.mu.Unlock()
+			s.close(c)
+		}()
+	}
+	return c, func() {}
+}
+
+// hold records that a call runs under key (until release) and, when tied, that conn uses it
+// (until conn closes).
+func (s *sessions) hold(conn *connection, key string, tied bool) (release func()) {
+	s.mu.Lock()
+	if tied && conn.keys != nil && !conn.keys[key] {
+		conn.keys[key] = true
+		s.ref(key)
+	}
+	s.ref(key)
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		ended := s.unref(key)
+		s.mu.Unlock()
+		if ended {
+			s.end(key)
+		}
+	}
+}
+
+// close releases the keys conn held.
+func (s *sessions) close(conn *connection) {
+	var ended []string
+	s.mu.Lock()
+	for key := range conn.keys {
+		if s.unref(key) {
+			ended = append(ended, key)
+		}
+	}
+	conn.keys = nil
+	s.mu.Unlock()
+	s.end(ended...)
+}
+
+// ref and unref run under s.mu. unref reports whether the session is to end now.
+func (s *sessions) ref(key string) {
+	u := s.keys[key]
+	if u == nil {
+		u = &keyUse{}
+		s.keys[key] = u
+	}
+	if u.timer != nil {
+		u.timer.Stop()
+		u.timer = nil
+	}
+	u.refs++
+}
+
+func (s *sessions) unref(key string) bool {
+	u := s.keys[key]
+	if u == nil {
+		return false
+	}
+	if u.refs--; u.refs > 0 {
+		return false
+	}
+	if s.linger <= 0 {
+		delete(s.keys, key)
+		return true
+	}
+	u.timer = time.AfterFunc(s.linger, func() {
+		s.mu.Lock()
+		expired := s.keys[key] == u && u.refs == 0
+		if expired {
+			delete(s.keys, key)
+		}
+		s.mu.Unlock()
+		if expired {
+			s.end(key)
+		}
+	})
+	return false
+}
+
+// end ends registry sessions; the caller must not hold s.mu (a session store may be slow).
+func (s *sessions) end(keys ...string) {
+	for _, key := range keys {
+		_ = s.reg.EndSession(context.Background(), key)
+	}
+}
+
+// open reports how many registry sessions and connections the tracker holds; tests use it.
+func (s *sessions) open() (keys, conns int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.keys), len(s.conns)
+}
