@@ -5,10 +5,11 @@
 //	go run ./examples/workspace-server -root ~/src/project        # stdio
 //	go run ./examples/workspace-server -root . -http :8080       # http://localhost:8080
 //
-// write_file, edit_file and shell need approval. This server has no one to ask, so it refuses
-// them, unless -yes approves every call (for trusted, local use only: the model can then run
-// any command as you) or -allow approves the shell commands starting with the given
-// prefixes (see workspace.AllowCommands).
+// write_file, edit_file and shell need approval. By default the server asks the user through
+// the client (MCP elicitation), and refuses when the client cannot ask. -yes approves every
+// call instead (for trusted, local use only: the model can then run any command as you);
+// -allow approves the shell commands starting with the given prefixes (see
+// workspace.AllowCommands) and, without -yes, refuses every other call that needs approval.
 package main
 
 import (
@@ -49,12 +50,10 @@ func main() {
 		os.Exit(1)
 	}
 	defer sb.Close()
-	if !opts.yes {
-		log.Print("write_file, edit_file and shell calls are refused (run with -yes to approve them all)")
-	}
 	if *addr != "" {
 		log.Printf("serving the workspace %s over MCP on http://%s", opts.root, *addr)
-		handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+		handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+			&mcp.StreamableHTTPOptions{PropagateRequestCancellation: true})
 		log.Fatal(http.ListenAndServe(*addr, handler))
 	}
 	if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
@@ -69,7 +68,7 @@ func newServer(opts options) (*mcp.Server, *sandbox.Local, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var approver runtime.Approver // nil: confirm tools are refused
+	var approver runtime.Approver // nil: the server asks the user through the client
 	if opts.yes {
 		approver = runtime.ApproverFunc(func(context.Context, runtime.ApprovalRequest) (runtime.Decision, error) {
 			return runtime.Decision{Approved: true, By: "-yes"}, nil
@@ -87,7 +86,5 @@ func newServer(opts options) (*mcp.Server, *sandbox.Local, error) {
 		sb.Close()
 		return nil, nil, err
 	}
-	server := mcp.NewServer(&mcp.Implementation{Name: "toolgen-workspace", Version: "1.0.0"}, nil)
-	toolmcp.AddTools(server, reg, reg.Tools())
-	return server, sb, nil
+	return toolmcp.NewServer(reg, toolmcp.WithImplementation("toolgen-workspace", "1.0.0")), sb, nil
 }

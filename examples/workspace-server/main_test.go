@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,11 @@ import (
 
 // connect starts the server on a temporary directory and returns a client session to it.
 func connect(t *testing.T, opts options) (*mcp.ClientSession, string) {
+	return connectClient(t, opts, nil)
+}
+
+// connectClient is connect with the client's options (an elicitation handler).
+func connectClient(t *testing.T, opts options, clientOpts *mcp.ClientOptions) (*mcp.ClientSession, string) {
 	opts.root = t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(opts.root, "hello.txt"), []byte("hello\n"), 0o644))
 	server, sb, err := newServer(opts)
@@ -22,7 +28,7 @@ func connect(t *testing.T, opts options) (*mcp.ClientSession, string) {
 	ss, err := server.Connect(t.Context(), serverSide, nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(t.Context(), clientSide, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, clientOpts).Connect(t.Context(), clientSide, nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { cs.Close() })
 	return cs, opts.root
@@ -57,7 +63,8 @@ func TestServer(t *testing.T) {
 	assert.True(t, isErr)
 	assert.NotContains(t, text, root)
 
-	// Without -yes, nothing that changes the workspace runs.
+	// Without -yes, and with a client that cannot ask its user, nothing that changes the
+	// workspace runs.
 	for _, c := range []struct {
 		tool string
 		args map[string]any
@@ -88,4 +95,28 @@ func TestServerYesAndAllow(t *testing.T) {
 	assert.True(t, strings.HasSuffix(text, "\nhello\n"), text)
 	text, isErr = call(t, cs, "shell", map[string]any{"command": "cat hello.txt; touch z"})
 	assert.True(t, isErr, text)
+}
+
+// TestServerAsksTheUser: without -yes, a client that can ask its user (MCP elicitation)
+// decides each call that needs approval.
+func TestServerAsksTheUser(t *testing.T) {
+	var asked []string
+	answer := true
+	cs, root := connectClient(t, options{}, &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			asked = append(asked, req.Params.Message)
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": answer}}, nil
+		},
+	})
+	text, isErr := call(t, cs, "write_file", map[string]any{"path": "new.txt", "content": "yes\n"})
+	require.False(t, isErr, text)
+	answer = false
+	text, isErr = call(t, cs, "write_file", map[string]any{"path": "no.txt", "content": "no\n"})
+	assert.True(t, isErr, text)
+	require.Len(t, asked, 2)
+	assert.Contains(t, asked[0], "write_file")
+	_, err := os.Stat(filepath.Join(root, "new.txt"))
+	assert.NoError(t, err)
+	_, err = os.Stat(filepath.Join(root, "no.txt"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
 }
