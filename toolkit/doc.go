@@ -11,6 +11,19 @@
 //     list_dir, glob, grep, shell and read_result, for coding and ops agents.
 //   - [github.com/toolgen-go/toolgen/toolkit/sandbox]: where the workspace tools read, write
 //     and run: a directory through os.Root, memory for tests, or a Sandbox of your own.
+//   - [github.com/toolgen-go/toolgen/toolkit/todos]: write_todos, todo_add, todo_update and
+//     todo_list, a plan per session.
+//   - [github.com/toolgen-go/toolgen/toolkit/ask]: ask_user (alias human_input), answered by
+//     the host now or later, or by MCP elicitation (toolkit/ask/askmcp).
+//   - [github.com/toolgen-go/toolgen/toolkit/subagent]: task (alias call_subagent), run by
+//     the host's Runner with the sub-agent's own tools.
+//   - [github.com/toolgen-go/toolgen/toolkit/compact]: compact_conversation, for the host.
+//   - [github.com/toolgen-go/toolgen/toolkit/artifacts]: create, read, update and rewrite
+//     versioned documents.
+//   - [github.com/toolgen-go/toolgen/toolkit/web]: web_fetch (guarded against private
+//     addresses) and web_search (Serper, Firecrawl).
+//   - [github.com/toolgen-go/toolgen/toolkit/presets]: ready sets (research, coding) in one
+//     call.
 //
 // Everything a model sends them is untrusted: they stay inside their sandbox, bound their
 // cost, and show the model no host path.

@@ -10,7 +10,8 @@
 //
 // Each option left nil gets the toolkit's defaults: web search from the environment
 // (web.SearcherFromEnv: Serper, else Firecrawl, else none), the address guard on, artifacts
-// and todos in memory. A preset holds one name per tool: the aliases human_input and
+// and todos in memory, a workspace whose sandbox each call brings, no one to ask and no
+// sub-agents (ask_user and task then say so). A preset holds one name per tool: the aliases human_input and
 // call_subagent are left out (add them from their packages when a model expects them).
 package presets
 
@@ -23,6 +24,7 @@ import (
 	"github.com/toolgen-go/toolgen/toolkit/subagent"
 	"github.com/toolgen-go/toolgen/toolkit/todos"
 	"github.com/toolgen-go/toolgen/toolkit/web"
+	"github.com/toolgen-go/toolgen/toolkit/workspace"
 )
 
 // ResearchOptions configure Research; nil fields get defaults.
@@ -31,8 +33,9 @@ type ResearchOptions struct {
 	Artifacts *artifacts.Toolkit // nil: artifacts in memory
 }
 
-// Research returns web_search, web_fetch, create_artifact, read_artifact, update_artifact
-// and rewrite_artifact.
+// Research returns web_search, web_fetch, create_artifact, read_artifact, update_artifact,
+// rewrite_artifact and read_result (a long page is cut to web_fetch's cap and kept by the
+// registry; read_result reads on).
 func Research(o ResearchOptions) []runtime.Tool {
 	if o.Web == nil {
 		o.Web = &web.Toolkit{Searcher: web.SearcherFromEnv()}
@@ -40,7 +43,8 @@ func Research(o ResearchOptions) []runtime.Tool {
 	if o.Artifacts == nil {
 		o.Artifacts = &artifacts.Toolkit{}
 	}
-	return slices.Concat(web.ToolkitTools(o.Web), artifacts.ToolkitTools(o.Artifacts))
+	readResult := slices.DeleteFunc(workspace.WorkspaceTools(workspace.New(nil)), func(t runtime.Tool) bool { return t.Name != "read_result" })
+	return slices.Concat(web.ToolkitTools(o.Web), artifacts.ToolkitTools(o.Artifacts), readResult)
 }
 
 // AgentOptions configure Agent; nil fields get defaults.
@@ -71,4 +75,39 @@ func Agent(o AgentOptions) []runtime.Tool {
 // without returns tools except those named.
 func without(tools []runtime.Tool, names ...string) []runtime.Tool {
 	return slices.DeleteFunc(tools, func(t runtime.Tool) bool { return slices.Contains(names, t.Name) })
+}
+
+// CodingOptions configure Coding; nil fields get defaults.
+type CodingOptions struct {
+	// Workspace holds the sandbox; nil: each call brings its own (its UserData or ctx, see
+	// toolkit/workspace), and a call without one is refused.
+	Workspace *workspace.Workspace
+	AgentOptions
+}
+
+// Coding returns the workspace tools (read_file, write_file, edit_file, list_dir, glob, grep,
+// shell, read_result) and Agent's (the todo tools, ask_user, task). write_file, edit_file and
+// shell need approval: give the registry an approver (runtime.WithApprover, or
+// workspace.AllowCommands around one).
+func Coding(o CodingOptions) []runtime.Tool {
+	if o.Workspace == nil {
+		o.Workspace = workspace.New(nil)
+	}
+	return slices.Concat(workspace.WorkspaceTools(o.Workspace), Agent(o.AgentOptions))
+}
+
+// Union joins tool sets, keeping the first tool of each name: Research and Coding both hold
+// read_result, which serves any result the registry kept.
+func Union(sets ...[]runtime.Tool) []runtime.Tool {
+	var out []runtime.Tool
+	seen := map[string]bool{}
+	for _, set := range sets {
+		for _, t := range set {
+			if !seen[t.Name] {
+				seen[t.Name] = true
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }
