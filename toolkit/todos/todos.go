@@ -28,6 +28,8 @@
 // in progress at once (one by default, so the model works on one thing at a time); a list
 // breaking that rule is refused with an error naming the items. Ids are unique; a list holds
 // at most [Toolkit.MaxItems] items. [Current] reads a session's list from a handler's ctx.
+// The list is stored as a []Todo of plain strings: a SessionStore that persists outside the
+// process must be able to hold that type (it marshals to JSON as it is).
 //
 //	reg.Add(todos.ToolkitTools(&todos.Toolkit{})...)
 package todos
