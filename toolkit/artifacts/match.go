@@ -4,15 +4,21 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
+// maxListed bounds the line numbers an ambiguity error lists.
+const maxListed = 10
+
 // replaceOnce replaces the one place old matches in text with repl: exactly, else ignoring
-// differences in whitespace. how is "" for an exact match and a note otherwise.
+// differences in whitespace. how is "" for an exact match and a note otherwise. Its cost is
+// linear in the sizes of text and old (strings.Index), whatever the model sends.
 func replaceOnce(text, old, repl string) (out, how string, err error) {
-	if n := strings.Count(text, old); n == 1 {
-		return strings.Replace(text, old, repl, 1), "", nil
-	} else if n > 1 {
-		return "", "", ambiguous(text, exactMatches(text, old))
+	if matches := exactMatches(text, old); len(matches) == 1 {
+		m := matches[0]
+		return text[:m[0]] + repl + text[m[1]:], "", nil
+	} else if len(matches) > 1 {
+		return "", "", ambiguous(text, matches)
 	}
 	matches := looseMatches(text, old)
 	switch len(matches) {
@@ -33,80 +39,76 @@ func replaceOnce(text, old, repl string) (out, how string, err error) {
 	return "", "", ambiguous(text, matches)
 }
 
-// ambiguous is the error for old_text matching several places.
+// ambiguous is the error for old_text matching several places (matches in order).
 func ambiguous(text string, matches [][2]int) error {
-	lines := make([]string, len(matches))
-	for i, m := range matches {
-		lines[i] = fmt.Sprint(1 + strings.Count(text[:m[0]], "\n"))
+	var lines []string
+	line, from := 1, 0
+	for _, m := range matches[:min(len(matches), maxListed)] {
+		line += strings.Count(text[from:m[0]], "\n")
+		from = m[0]
+		lines = append(lines, fmt.Sprint(line))
 	}
-	return fmt.Errorf("old_text matches %d places (lines %s): quote more of the text around the passage so that it matches one place only",
-		len(matches), strings.Join(lines, ", "))
+	more := ""
+	if len(matches) > maxListed {
+		more = ", …"
+	}
+	return fmt.Errorf("old_text matches %d places (lines %s%s): quote more of the text around the passage so that it matches one place only",
+		len(matches), strings.Join(lines, ", "), more)
 }
 
+// exactMatches returns the byte ranges of old in text, without overlaps.
 func exactMatches(text, old string) [][2]int {
 	var out [][2]int
-	for i := 0; ; {
+	for i := 0; i <= len(text); {
 		j := strings.Index(text[i:], old)
 		if j < 0 {
-			return out
+			break
 		}
 		out = append(out, [2]int{i + j, i + j + len(old)})
-		i += j + len(old)
+		i += j + max(len(old), 1)
 	}
+	return out
 }
 
-// looseMatches finds old in text with every run of whitespace matching any other run: old's
-// words (runs of non-space) must follow one another in text with only whitespace between
-// them; the first may end a longer word and the last may begin one (a single word is
-// searched for as it is). It returns byte ranges
-// of text, from the first word to the last, without overlaps.
+// looseMatches finds old in text with every run of whitespace matching any other run: both
+// are collapsed (runs of whitespace to one space, old trimmed) and searched as strings, so
+// old's inner words must be whole words of text, while its first may end a longer word and
+// its last begin one. It returns byte ranges of text, from the first word to the last.
 func looseMatches(text, old string) [][2]int {
-	want := strings.Fields(old)
-	switch len(want) {
-	case 0:
+	want, _ := collapse(strings.TrimSpace(old))
+	if want == "" {
 		return nil
-	case 1:
-		return exactMatches(text, want[0])
 	}
-	words := fields(text)
+	hay, at := collapse(text)
 	var out [][2]int
-	for i := 0; i+len(want) <= len(words); i++ {
-		first, last := words[i], words[i+len(want)-1]
-		if !strings.HasSuffix(text[first[0]:first[1]], want[0]) {
-			continue
-		}
-		ok := true
-		for j := 1; j < len(want)-1 && ok; j++ {
-			w := words[i+j]
-			ok = text[w[0]:w[1]] == want[j]
-		}
-		if !ok || !strings.HasPrefix(text[last[0]:last[1]], want[len(want)-1]) {
-			continue
-		}
-		start := first[1] - len(want[0])
-		end := last[0] + len(want[len(want)-1])
-		out = append(out, [2]int{start, end})
-		i += len(want) - 1
+	for _, m := range exactMatches(hay, want) {
+		out = append(out, [2]int{int(at[m[0]]), int(at[m[1]-1]) + 1})
 	}
 	return out
 }
 
-// fields returns the byte ranges of text's runs of non-space characters.
-func fields(text string) [][2]int {
-	var out [][2]int
-	start := -1
-	for i, r := range text {
+// collapse returns s with each run of whitespace replaced by one space, and for each byte of
+// the result the offset of the byte of s it came from.
+func collapse(s string) (string, []int32) {
+	var b strings.Builder
+	b.Grow(len(s))
+	at := make([]int32, 0, len(s))
+	space := false
+	for i, r := range s {
 		if unicode.IsSpace(r) {
-			if start >= 0 {
-				out = append(out, [2]int{start, i})
-				start = -1
+			if !space {
+				b.WriteByte(' ')
+				at = append(at, int32(i))
 			}
-		} else if start < 0 {
-			start = i
+			space = true
+			continue
+		}
+		space = false
+		_, n := utf8.DecodeRuneInString(s[i:]) // 1 for an invalid byte
+		b.WriteString(s[i : i+n])
+		for k := range n {
+			at = append(at, int32(i+k))
 		}
 	}
-	if start >= 0 {
-		out = append(out, [2]int{start, len(text)})
-	}
-	return out
+	return b.String(), at
 }

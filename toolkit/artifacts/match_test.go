@@ -1,6 +1,7 @@
 package artifacts
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,6 +27,9 @@ func TestReplaceOnce(t *testing.T) {
 		{name: "middle words must match whole", text: "a bb c", old: "a b c", err: "not found"},
 		{name: "single word with other whitespace", text: "alpha beta", old: "  beta\n", repl: "gamma", want: "alpha gamma", how: " (old_text matched ignoring whitespace)"},
 		{name: "delete", text: "keep drop keep", old: " drop", repl: "", want: "keep keep"},
+		{name: "multibyte and replacement characters", text: "é\uFFFD\xff  ü end", old: "é\uFFFD\xff ü", repl: "x",
+			want: "x end", how: " (old_text matched ignoring whitespace)"},
+		{name: "many places, ten listed", text: strings.Repeat("x\n", 12), old: "x", err: "old_text matches 12 places (lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, …)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, how, err := replaceOnce(c.text, c.old, c.repl)
@@ -39,4 +43,15 @@ func TestReplaceOnce(t *testing.T) {
 			assert.Equal(t, c.how, how)
 		})
 	}
+}
+
+// A passage built to make a word-by-word search quadratic (every word matches the first word
+// of old, old fails only at its last) is searched in linear time: at 1 MiB a quadratic search
+// would not finish within the test's time limit.
+func TestLooseMatchIsLinear(t *testing.T) {
+	text := strings.Repeat("a  ", 350_000)
+	old := strings.Repeat("a ", 50_000) + "b"
+	_, _, err := replaceOnce(text, old, "")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "not found")
 }
