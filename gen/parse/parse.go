@@ -144,13 +144,28 @@ func (p *parser) noteUntaggedHandlers(tools []*docOwner) {
 				continue
 			}
 			fn, _ := p.pkg.TypesInfo.Defs[fd.Name].(*types.Func)
-			if fn == nil || !handlerShaped(fn.Type().(*types.Signature)) {
+			if fn == nil || !handlerShaped(fn.Type().(*types.Signature)) || funcAdapter(fn) {
 				continue
 			}
 			p.diags.Notef(p.l.Position(fd.Name.Pos()), "%s has a tool handler's signature but no //tool: directive, so it is not a tool", fd.Name.Name).
 				WithHint("to make it one, add //tool:name %s to its doc comment", SnakeCase(fd.Name.Name))
 		}
 	}
+}
+
+// funcAdapter reports whether fn is a method of a func type (type AnswererFunc func(…) with
+// its Answer method): the way Go adapts a function to an interface, never a forgotten tool.
+func funcAdapter(fn *types.Func) bool {
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return false
+	}
+	t := recv.Type()
+	if ptr, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = ptr.Elem()
+	}
+	_, isFunc := t.Underlying().(*types.Signature)
+	return isFunc
 }
 
 // handlerShaped reports whether sig is func(context.Context, T or *T) (R, error) or error, T
