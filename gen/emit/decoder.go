@@ -599,7 +599,7 @@ func (g *generator) integer(t *model.Type, c *model.Constraints, target lvalue, 
 		read = jen.Qual(decodePath, "ReadUint").Call(jen.Id("d"), jen.Id("ps"), at.ptr(), max)
 		format = jen.Qual("strconv", "FormatUint").Call(jen.Id(v), jen.Lit(10))
 	}
-	checks := g.numberChecks(c, jen.Id(v), true, t.Kind == model.KindUint, at, format, func() jen.Code {
+	checks := g.numberChecks(c, jen.Id(v), true, t.Kind == model.KindUint, t.Bits, at, format, func() jen.Code {
 		return jen.Index().Byte().Call(format)
 	})
 	var assign []jen.Code
@@ -661,7 +661,7 @@ func (g *generator) float(t *model.Type, c *model.Constraints, target lvalue, at
 	n := g.local()
 	v, raw := "f"+n, "raw"+n
 	format := jen.Qual(decodePath, "Shown").Call(jen.Id(raw))
-	checks := g.numberChecks(c, jen.Id(v), false, false, at, format, func() jen.Code { return jen.Id(raw) })
+	checks := g.numberChecks(c, jen.Id(v), false, false, t.Bits, at, format, func() jen.Code { return jen.Id(raw) })
 	if len(c.Enum) > 0 {
 		var vals, shown []string
 		for _, lit := range c.Enum {
@@ -700,7 +700,7 @@ func usesRaw(c *model.Constraints) bool {
 
 // numberChecks renders the numeric keywords on v. Integer variables compare with integral
 // limits directly; other limits compare in float64.
-func (g *generator) numberChecks(c *model.Constraints, v jen.Code, integer, unsigned bool, at pathVar, got jen.Code, rawText func() jen.Code) []jen.Code {
+func (g *generator) numberChecks(c *model.Constraints, v jen.Code, integer, unsigned bool, bits int, at pathVar, got jen.Code, rawText func() jen.Code) []jen.Code {
 	var out []jen.Code
 	bound := func(limit *model.Number, op, relation string) {
 		if limit == nil {
@@ -709,9 +709,19 @@ func (g *generator) numberChecks(c *model.Constraints, v jen.Code, integer, unsi
 		var cond jen.Code
 		switch {
 		case !integer:
-			// A float64 comparison can be wrong when the number and the limit round to the same
-			// float64 (1e-400 and 0): CompareFloat then compares the decimals exactly.
-			cond = jen.Qual(decodePath, "CompareFloat").Call(v, rawText(), goNumber(limit), jen.Lit(limit.Text)).Op(op).Lit(0)
+			// The decimal sent and the float it becomes are both held to the bound: 1e-400 is
+			// greater than 0, but the handler would get 0.
+			n := g.local()
+			sent, held := "sent"+n, "held"+n
+			out = append(out, jen.If(
+				jen.List(jen.Id(sent), jen.Id(held)).Op(":=").Qual(decodePath, "CompareFloat").Call(v, rawText(), jen.Lit(bits), goNumber(limit), jen.Lit(limit.Text)),
+				jen.Id(sent).Op(op).Lit(0),
+			).Block(
+				jen.Id("ps").Dot("Bound").Call(at.ptr(), jen.Lit(relation), jen.Lit(limit.Text), got),
+			).Else().If(jen.Id(held).Op(op).Lit(0)).Block(
+				jen.Id("ps").Dot("Rounded").Call(at.ptr(), jen.Lit(relation), jen.Lit(limit.Text), got, v, jen.Lit(bits)),
+			))
+			return
 		case integralLimit(limit.Text, unsigned):
 			cond = jen.Add(v).Op(op).Add(goNumber(limit))
 		default:

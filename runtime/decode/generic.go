@@ -200,3 +200,10 @@ func plural(noun string) string {
 	}
 	return noun + "s"
 }
+
+// Rounded records a number that meets a bound as sent but not as the float it becomes:
+// "must be greater than 0, got 1e-400, which rounds to 0 as a 64-bit float".
+func (ps *Problems) Rounded(p *Path, relation, limit, got string, v float64, bits int) {
+	ps.Add(p, "must be "+relation+" "+limit+", got "+got+", which rounds to "+
+		strconv.FormatFloat(v, 'g', -1, bits)+" as a "+strconv.Itoa(bits)+"-bit float; send a value that stays "+relation+" "+limit+" once rounded")
+}

@@ -222,17 +222,6 @@ func TestCompareNumberIsExact(t *testing.T) {
 	}
 }
 
-func TestIsMultipleOfIsExact(t *testing.T) {
-	for _, c := range []struct {
-		raw, m string
-		want   bool
-	}{{"0.3", "0.1", true}, {"0.35", "0.1", false}, {"10", "2.5", true}, {"1e3", "7", false}, {"7", "0", false}} {
-		if got := IsMultipleOf([]byte(c.raw), c.m); got != c.want {
-			t.Errorf("IsMultipleOf(%s, %s) = %v", c.raw, c.m, got)
-		}
-	}
-}
-
 func ExampleProblems_Err() {
 	var ps Problems
 	city := (*Path)(nil).Key("city")

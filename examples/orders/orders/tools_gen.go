@@ -680,8 +680,10 @@ func toolgenDecodeItem(d *decode.Decoder, p *decode.Path, v *Item, ps *decode.Pr
 				if f9, raw9, ok9, err := decode.ReadFloat(d, ps, &q8, 64); err != nil {
 					return err
 				} else if ok9 {
-					if decode.CompareFloat(f9, raw9, 0, "0") <= 0 {
+					if sent10, held10 := decode.CompareFloat(f9, raw9, 64, 0, "0"); sent10 <= 0 {
 						ps.Bound(&q8, "greater than", "0", decode.Shown(raw9))
+					} else if held10 <= 0 {
+						ps.Rounded(&q8, "greater than", "0", decode.Shown(raw9), f9, 64)
 					}
 					v.Price = float64(f9)
 				}
@@ -693,40 +695,40 @@ func toolgenDecodeItem(d *decode.Decoder, p *decode.Path, v *Item, ps *decode.Pr
 					continue
 				}
 				seen1[0] |= 1 << 4
-				q10 := p.Key("tags")
+				q11 := p.Key("tags")
 				if d.Next() != decode.Array {
-					if err := decode.WrongType(d, ps, &q10, "an array"); err != nil {
+					if err := decode.WrongType(d, ps, &q11, "an array"); err != nil {
 						return err
 					}
 				} else {
-					it11, err := d.ArrIter()
+					it12, err := d.ArrIter()
 					if err != nil {
 						return err
 					}
 					v.Tags = decode.EmptySlice(v.Tags)
-					for i11 := 0; it11.Next(); i11++ {
-						q11 := q10.Index(i11)
-						e11 := decode.Grow(&v.Tags)
-						if s12, ok12, err := decode.ReadString(d, ps, &q11); err != nil {
+					for i12 := 0; it12.Next(); i12++ {
+						q12 := q11.Index(i12)
+						e12 := decode.Grow(&v.Tags)
+						if s13, ok13, err := decode.ReadString(d, ps, &q12); err != nil {
 							return err
-						} else if ok12 {
-							if len(s12) == 0 || len(s12) > 32 {
-								ns12 := decode.RuneCount(s12)
-								if ns12 < 1 {
-									ps.Length(&q11, "at least", 1, ns12)
+						} else if ok13 {
+							if len(s13) == 0 || len(s13) > 32 {
+								ns13 := decode.RuneCount(s13)
+								if ns13 < 1 {
+									ps.Length(&q12, "at least", 1, ns13)
 								}
-								if ns12 > 32 {
-									ps.Length(&q11, "at most", 32, ns12)
+								if ns13 > 32 {
+									ps.Length(&q12, "at most", 32, ns13)
 								}
 							}
-							(*e11) = s12
+							(*e12) = s13
 						}
 					}
-					if err := it11.Err(); err != nil {
+					if err := it12.Err(); err != nil {
 						return err
 					}
 					if len(v.Tags) > 10 {
-						ps.Count(&q10, "at most", 10, len(v.Tags), "item")
+						ps.Count(&q11, "at most", 10, len(v.Tags), "item")
 					}
 				}
 			default:
