@@ -83,6 +83,7 @@ type Tool struct {
 	Meta          []Meta // in source order; keys unique
 
 	MaxResult    int64 // bytes; 0: the registry default
+	MaxArgs      int64 // bytes of the argument document; 0: the registry default
 	MaxCalls     int
 	ModelRetries int
 	Sequential   bool

@@ -105,6 +105,9 @@ func (d *dumper) tool(t *model.Tool) {
 	if t.MaxResult != 0 || t.MaxCalls != 0 || t.ModelRetries != 0 || t.Sequential {
 		d.line(1, "maxresult=%d maxcalls=%d modelretries=%d sequential=%t", t.MaxResult, t.MaxCalls, t.ModelRetries, t.Sequential)
 	}
+	if t.MaxArgs != 0 {
+		d.line(1, "maxargs=%d", t.MaxArgs)
+	}
 	if t.Args != nil {
 		d.typ(1, "args", t.Args)
 	}

@@ -3,8 +3,8 @@ package decode
 import (
 	"math"
 	"math/big"
-	goruntime "runtime"
 	"regexp"
+	goruntime "runtime"
 	"strconv"
 	"strings"
 	"testing"

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-		"strconv"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -112,6 +112,28 @@ func ReadString(d *Decoder, ps *Problems, p *Path) (s string, ok bool, err error
 	raw, err := d.Raw()
 	if err != nil {
 		return "", false, err
+	}
+	s, err = unquote(raw)
+	return s, err == nil, err
+}
+
+// ReadStringMax reads a string of at most max code points (maxLength): a longer one is
+// counted on its JSON text and refused without being built, so a 10 MB string against
+// maxLength=100 allocates nothing.
+func ReadStringMax(d *Decoder, ps *Problems, p *Path, max int) (s string, ok bool, err error) {
+	if d.Next() != jx.String {
+		return "", false, WrongType(d, ps, p, "a string")
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return "", false, err
+	}
+	// A code point takes at least one byte of the literal: only a longer body can exceed max.
+	if body := raw[1 : len(raw)-1]; len(body) > max {
+		if n := literalRunes(body); n > max {
+			ps.Length(p, "at most", max, n)
+			return "", false, nil
+		}
 	}
 	s, err = unquote(raw)
 	return s, err == nil, err

@@ -331,15 +331,9 @@ func toolgenDecodeListDirArgs(d *decode.Decoder, p *decode.Path, v *ListDirArgs,
 				}
 				seen1[0] |= 1 << 0
 				q2 := p.Key("path")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 1024); err != nil {
 					return err
 				} else if ok3 {
-					if len(s3) > 1024 {
-						ns3 := decode.RuneCount(s3)
-						if ns3 > 1024 {
-							ps.Length(&q2, "at most", 1024, ns3)
-						}
-					}
 					v.Path = s3
 				}
 			default:
@@ -381,17 +375,11 @@ func toolgenDecodeReadFileArgs(d *decode.Decoder, p *decode.Path, v *ReadFileArg
 				}
 				seen1[0] |= 1 << 0
 				q2 := p.Key("path")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 1024); err != nil {
 					return err
 				} else if ok3 {
-					if len(s3) == 0 || len(s3) > 1024 {
-						ns3 := decode.RuneCount(s3)
-						if ns3 < 1 {
-							ps.Length(&q2, "at least", 1, ns3)
-						}
-						if ns3 > 1024 {
-							ps.Length(&q2, "at most", 1024, ns3)
-						}
+					if len(s3) == 0 {
+						ps.Length(&q2, "at least", 1, 0)
 					}
 					v.Path = s3
 				}
@@ -434,17 +422,11 @@ func toolgenDecodeWriteFileArgs(d *decode.Decoder, p *decode.Path, v *WriteFileA
 				}
 				seen1[0] |= 1 << 0
 				q2 := p.Key("path")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 1024); err != nil {
 					return err
 				} else if ok3 {
-					if len(s3) == 0 || len(s3) > 1024 {
-						ns3 := decode.RuneCount(s3)
-						if ns3 < 1 {
-							ps.Length(&q2, "at least", 1, ns3)
-						}
-						if ns3 > 1024 {
-							ps.Length(&q2, "at most", 1024, ns3)
-						}
+					if len(s3) == 0 {
+						ps.Length(&q2, "at least", 1, 0)
 					}
 					v.Path = s3
 				}
@@ -457,15 +439,9 @@ func toolgenDecodeWriteFileArgs(d *decode.Decoder, p *decode.Path, v *WriteFileA
 				}
 				seen1[0] |= 1 << 1
 				q4 := p.Key("content")
-				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
+				if s5, ok5, err := decode.ReadStringMax(d, ps, &q4, 100000); err != nil {
 					return err
 				} else if ok5 {
-					if len(s5) > 100000 {
-						ns5 := decode.RuneCount(s5)
-						if ns5 > 100000 {
-							ps.Length(&q4, "at most", 100000, ns5)
-						}
-					}
 					v.Content = s5
 				}
 			default:
