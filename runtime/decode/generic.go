@@ -142,12 +142,12 @@ func (ps *Problems) Count(p *Path, relation string, limit, got int, noun string)
 	if limit != 1 {
 		noun = plural(noun)
 	}
-	ps.Add(p, "must have "+relation+" "+strconv.Itoa(limit)+" "+noun+", got "+strconv.Itoa(got))
+	ps.addReserved(p, "must have "+relation+" "+strconv.Itoa(limit)+" "+noun+", got "+strconv.Itoa(got))
 }
 
 // Mismatch records a string that fails a pattern or format: what describes the expectation.
 func (ps *Problems) Mismatch(p *Path, what, got string) {
-	ps.Add(p, "must be "+what+", got "+Shown([]byte(strconv.Quote(got))))
+	ps.Add(p, "must be "+what+", got "+quotedShown(got))
 }
 
 // ApplyText hands a string already read (and checked) to a TextUnmarshaler.

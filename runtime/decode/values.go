@@ -63,7 +63,7 @@ func SyntaxError(err error) error {
 		msg = "unexpected end of input"
 	}
 	return &runtime.ArgsError{Problems: []runtime.Problem{{
-		Message: "the arguments are not valid JSON: " + msg}}}
+		Message: "the arguments are not valid JSON: " + cutText(msg, MaxProblemMessage)}}}
 }
 
 // Invalid turns the error of an args type's Validate method into an argument error whose
@@ -332,7 +332,7 @@ func ReadTime(d *Decoder, ps *Problems, p *Path) (t time.Time, ok bool, err erro
 		return time.Time{}, false, err
 	}
 	if !IsDateTime(s) {
-		ps.Add(p, "must be an RFC 3339 date-time such as \"2024-01-02T15:04:05Z\", got "+strconv.Quote(s))
+		ps.Add(p, "must be an RFC 3339 date-time such as \"2024-01-02T15:04:05Z\", got "+quotedShown(s))
 		return time.Time{}, false, nil
 	}
 	t, err = time.Parse(time.RFC3339Nano, s)
@@ -340,7 +340,7 @@ func ReadTime(d *Decoder, ps *Problems, p *Path) (t time.Time, ok bool, err erro
 		// RFC 3339 allows what Go's parser refuses: a lower-case t or z, and a leap second.
 		t, err = parseLenientDateTime(s)
 		if err != nil {
-			ps.Add(p, "must be a date-time Go can represent, got "+strconv.Quote(s))
+			ps.Add(p, "must be a date-time Go can represent, got "+quotedShown(s))
 			return time.Time{}, false, nil
 		}
 	}
@@ -373,7 +373,7 @@ func ReadDuration(d *Decoder, ps *Problems, p *Path) (v time.Duration, ok bool, 
 	}
 	v, perr := time.ParseDuration(s)
 	if perr != nil {
-		ps.Add(p, "must be a duration such as \"1h30m\" or \"250ms\", got "+strconv.Quote(s))
+		ps.Add(p, "must be a duration such as \"1h30m\" or \"250ms\", got "+quotedShown(s))
 		return 0, false, nil
 	}
 	return v, true, nil
