@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolgen-go/toolgen/examples/orders/orders"
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/xmlcall"
 )
 
 // hostileOrder is a valid create_order document with a hole the cases fill: the items, or
@@ -130,4 +131,29 @@ func allocated(f func()) uint64 {
 	f()
 	goruntime.ReadMemStats(&after)
 	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestHostileNumbersThroughXMLCall sends huge exponents through the XML call path, which
+// converts parameters to JSON and leaves numbers to the same generated decoder: their cost
+// stays that of their length there too.
+func TestHostileNumbersThroughXMLCall(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(orders.ServiceTools(&orders.Service{})...))
+	var reply strings.Builder
+	for range 100 {
+		reply.WriteString(xmlcall.RenderCall(xmlcall.Call{Name: "list_orders", Params: []xmlcall.Param{{Name: "limit", Value: "1e999999"}}}))
+	}
+	turn := xmlcall.Run(context.Background(), reg, reply.String())
+	require.Len(t, turn.Outcomes, 100)
+	assert.Contains(t, turn.Outcomes[99].Result.Text, "/limit: must be at most")
+	ours := fastest(func() { xmlcall.Run(context.Background(), reg, reply.String()) })
+	doc := []byte(`{"limit":1e999999}`)
+	theirs := fastest(func() {
+		for range 100 {
+			var v orders.ListOrdersArgs
+			_ = json.Unmarshal(doc, &v)
+		}
+	})
+	// The XML path parses markup too; 100 numbers at 40 ms each took seconds.
+	assert.LessOrEqual(t, ours, 50*theirs+5*time.Millisecond, "xmlcall %v, encoding/json %v", ours, theirs)
 }
