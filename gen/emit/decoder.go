@@ -728,7 +728,7 @@ func (g *generator) numberChecks(c *model.Constraints, v jen.Code, integer, unsi
 			n := g.local()
 			sent, held := "sent"+n, "held"+n
 			out = append(out, jen.If(
-				jen.List(jen.Id(sent), jen.Id(held)).Op(":=").Qual(decodePath, "CompareFloat").Call(v, rawText(), jen.Lit(bits), goNumber(limit), jen.Lit(limit.Text)),
+				jen.List(jen.Id(sent), jen.Id(held)).Op(":=").Qual(decodePath, "CompareFloat"+strconv.Itoa(bits)).Call(v, rawText(), goNumber(limit), jen.Lit(limit.Text)),
 				jen.Id(sent).Op(op).Lit(0),
 			).Block(
 				jen.Id("ps").Dot("Bound").Call(at.ptr(), jen.Lit(relation), jen.Lit(limit.Text), got),

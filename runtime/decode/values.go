@@ -295,34 +295,36 @@ func compareNumber(raw []byte, limit string) int {
 	return x.cmp(&y)
 }
 
-// CompareFloat compares a number with a bound given both as a float64 and as its decimal
+// CompareFloat64 compares a number with a bound given both as a float64 and as its decimal
 // text, twice: sent compares the decimal the model sent (raw) exactly, held compares the Go
-// value v it was read into with the bound as the same Go type holds it (a float of the given
-// bits), as the handler's own comparison would. They differ when v rounds onto or across the
-// bound: 1e-400 is greater than 0, but as a float64 it is 0. Generated float bounds refuse a
-// number when either fails, saying which.
-func CompareFloat(v float64, raw []byte, bits int, limit float64, limitText string) (sent, held int) {
-	// The nearest float64 to a decimal is never on the other side of the nearest float64 to
-	// another decimal, so a float64 comparison settles the decimals except on a tie; a
-	// float32 rounds coarser, so it always compares the decimals.
-	switch {
-	case bits == 64 && v < limit:
-		sent = -1
-	case bits == 64 && v > limit:
-		sent = 1
-	default:
-		sent = compareNumber(raw, limitText)
+// value v it was read into with the bound as a float64, as the handler's own comparison
+// would. They differ when v rounds onto or across the bound: 1e-400 is greater than 0, but as
+// a float64 it is 0. Generated float bounds refuse a number when either fails, saying which.
+func CompareFloat64(v float64, raw []byte, limit float64, limitText string) (sent, held int) {
+	// Small enough to inline. The nearest float64 to a decimal is never on the other side of
+	// the nearest float64 to another decimal, so a float64 on either side of the bound's
+	// float64 is on that side of the bound, as sent and as held.
+	if v > limit {
+		return 1, 1
 	}
-	if bits == 32 {
-		limit = float64(float32(limit))
+	if v < limit {
+		return -1, -1
 	}
+	return compareNumber(raw, limitText), 0 // v is the bound's float64: only the decimal may differ
+}
+
+// CompareFloat32 is CompareFloat64 for a float32 field: v is the float32 read, and held
+// compares it with the bound as a float32. A float32 rounds coarser than the bound's float64,
+// so the decimal is always compared exactly.
+func CompareFloat32(v float64, raw []byte, limit float64, limitText string) (sent, held int) {
+	limit = float64(float32(limit))
 	switch {
 	case v < limit:
 		held = -1
 	case v > limit:
 		held = 1
 	}
-	return sent, held
+	return compareNumber(raw, limitText), held
 }
 
 // ReadTime reads an RFC 3339 date-time string.

@@ -663,7 +663,7 @@ func toolgenDecodeItem(d *decode.Decoder, p *decode.Path, v *Item, ps *decode.Pr
 				if f9, raw9, ok9, err := decode.ReadFloat(d, ps, &q8, 64); err != nil {
 					return err
 				} else if ok9 {
-					if sent10, held10 := decode.CompareFloat(f9, raw9, 64, 0, "0"); sent10 <= 0 {
+					if sent10, held10 := decode.CompareFloat64(f9, raw9, 0, "0"); sent10 <= 0 {
 						ps.Bound(&q8, "greater than", "0", decode.Shown(raw9))
 					} else if held10 <= 0 {
 						ps.Rounded(&q8, "greater than", "0", decode.Shown(raw9), f9, 64)
