@@ -29,7 +29,7 @@ func MultipleOf(m string) *Multiple {
 }
 
 // Divides reports whether the JSON number raw is a multiple of m, computed exactly on the
-// decimal texts as JSON Schema validators do (0.3 is a multiple of 0.1), like IsMultipleOf.
+// decimal texts as JSON Schema validators do (0.3 is a multiple of 0.1).
 // Numbers of up to 19 significant digits take a path that does not allocate; any other costs
 // time linear in its digits, whatever its exponent.
 func (m *Multiple) Divides(raw []byte) bool {

@@ -20,7 +20,7 @@ var multipleCases = []struct {
 	{"x", "1", false},
 }
 
-func TestMultipleDividesAsIsMultipleOf(t *testing.T) {
+func TestMultipleDividesAsMathBig(t *testing.T) {
 	for _, c := range multipleCases {
 		if got := ratMultiple(c.raw, c.m); got != c.want {
 			t.Errorf("math/big: %s multiple of %s = %v", c.raw, c.m, got)

@@ -286,4 +286,11 @@ func TestProblemTextIsCapped(t *testing.T) {
 	if !strings.Contains(text, "more problems") {
 		t.Errorf("dropped problems not counted: %q", text[len(text)-100:])
 	}
+	// The JSON reader's errors may quote the input (a megabyte-long number, say).
+	d2 := Acquire([]byte(`{"v":1` + strings.Repeat("0", 1<<20) + `}`))
+	defer Release(d2)
+	_, rerr := ReadAny(d2)
+	if msg := SyntaxError(rerr).Error(); rerr == nil || len(msg) > MaxProblemMessage+100 {
+		t.Errorf("reader error shown in %d bytes", len(msg))
+	}
 }
