@@ -540,7 +540,7 @@ func parseMeta(d *Directive, args string, at int) (any, []Problem) {
 	return Meta{Key: key, Value: value}, nil
 }
 
-// sizeUnits are the byte multipliers //tool:maxresult accepts: SI units are powers of 1000,
+// sizeUnits are the byte multipliers //tool:maxresult and //tool:maxargs accept: SI units are powers of 1000,
 // IEC units powers of 1024, as the units say.
 var sizeUnits = map[string]int64{
 	"": 1, "B": 1,
@@ -550,7 +550,8 @@ var sizeUnits = map[string]int64{
 
 var sizeUnitNames = []string{"B", "KB", "MB", "GB", "KiB", "MiB", "GiB", "kB"}
 
-func parseMaxResult(d *Directive, args string, at int) (any, []Problem) {
+// parseSize reads the SIZE of //tool:maxresult and //tool:maxargs.
+func parseSize(d *Directive, args string, at int) (any, []Problem) {
 	w, problems := single(d, args, at)
 	if problems != nil {
 		return nil, problems

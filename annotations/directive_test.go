@@ -173,6 +173,9 @@ func TestDirectiveValues(t *testing.T) {
 		{text: "//tool:maxresult 0", problems: []want{{17, "size must be positive, got 0", ""}}},
 		{text: "//tool:maxresult 9999999999999GiB", problems: []want{{17, "size 9999999999999GiB is too large", ""}}},
 
+		{text: "//tool:maxargs 4MiB", value: int64(4 << 20)},
+		{text: "//tool:maxargs 0", problems: []want{{15, "size must be positive, got 0", ""}}},
+		{text: "//tool:maxargs 4mb", problems: []want{{16, `unknown size unit "mb"`, "did you mean 4MB?"}}},
 		{text: "//tool:maxcalls 5", value: 5},
 		{text: "//tool:maxcalls 0", problems: []want{{16, `//tool:maxcalls needs a whole number of at least 1, got "0"`, ""}}},
 		{text: "//tool:maxcalls many", problems: []want{{16, `//tool:maxcalls needs a whole number of at least 1, got "many"`, ""}}},
@@ -232,7 +235,7 @@ func TestEveryDirectiveHasAValidCase(t *testing.T) {
 		"name": "get_weather", "title": "T", "description": "D", "tags": "a", "category": "c",
 		"timeout": "1s", "retry": "", "confirm": "", "risk": "low", "hints": "readonly",
 		"example": "{}", "trigger": "t", "prerequisite": "p", "warning": "w", "related": "other",
-		"filters": "f", "meta": "k=v", "maxresult": "1KiB", "maxcalls": "1", "modelretries": "1",
+		"filters": "f", "meta": "k=v", "maxresult": "1KiB", "maxargs": "4MiB", "maxcalls": "1", "modelretries": "1",
 		"sequential": "", "client": "", "defer": "", "namespace": "billing", "callers": "direct",
 		"workflow": "w", "lint": "-snake-case",
 	}

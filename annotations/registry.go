@@ -137,7 +137,14 @@ var Directives = []*Directive{
 		Name: "maxresult", Targets: onHandler, Syntax: "SIZE",
 		Help: "The largest result, in bytes, the model receives directly (4096, 512B, 4KB = " +
 			"4000, 4KiB = 4096, MB, MiB, GB, GiB); larger results go to the registry's offloader.",
-		parse: parseMaxResult,
+		parse: parseSize,
+	},
+	{
+		Name: "maxargs", Targets: onHandler, Syntax: "SIZE",
+		Help: "The largest argument document, in bytes, the tool accepts (units as for maxresult); " +
+			"a larger call is refused before it is decoded. Without it the registry's limit applies " +
+			"(runtime.WithMaxArgsBytes, 1 MiB by default).",
+		parse: parseSize,
 	},
 	{
 		Name: "maxcalls", Targets: onHandler, Syntax: "N",

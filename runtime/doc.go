@@ -94,7 +94,11 @@
 //     answer without going on, and sees the Result on the way back (and may redact it).
 //  3. Loop guards: the session's call limits ([WithLoopGuard], //tool:maxcalls). Refused
 //     calls still count against the limits they did not hit.
-//  4. Bind: decode and validate the arguments (invalid arguments).
+//  4. Bind: decode and validate the arguments (invalid arguments). A document over the
+//     tool's size limit (//tool:maxargs, else [WithMaxArgsBytes], else
+//     [DefaultMaxArgsBytes], 1 MiB) or nested deeper than [WithMaxArgsDepth] (else
+//     [DefaultMaxArgsDepth], 128) is refused before it is decoded, so that no document makes
+//     decoding cost more than these limits allow.
 //  5. Repeats: with LoopGuard.RefuseRepeats, a call identical (tool and canonical arguments)
 //     to one that already succeeded in the session is answered with a notice, not run.
 //  6. Approval, for //tool:confirm tools (below). Only validated calls are approved.

@@ -157,6 +157,9 @@ func (r *Registry) core(ctx context.Context, st *callState, cfg *registryConfig,
 	if res, ok := r.admit(cfg, tool, call.Session); !ok {
 		return res
 	}
+	if res, ok := cfg.admitArgs(tool, call.Args); !ok {
+		return res
+	}
 	if tool.Bind == nil {
 		// Only a client tool can be registered without Bind: its arguments go to the host as
 		// they came.

@@ -55,6 +55,9 @@ type registryConfig struct {
 	middleware []Middleware
 	filters    map[string]Middleware
 
+	maxArgsBytes int64 // 0: DefaultMaxArgsBytes
+	maxArgsDepth int   // 0: DefaultMaxArgsDepth
+
 	// sleep waits between retry attempts and jitter draws in [0,1); tests replace both.
 	sleep  func(ctx context.Context, d time.Duration) error
 	jitter func() float64

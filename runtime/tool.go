@@ -45,6 +45,7 @@ type Tool struct {
 	Metadata      map[string]string
 
 	MaxResult    int64 // result size cap in bytes; 0 means the registry default
+	MaxArgs      int64 // argument document size limit in bytes; 0 means the registry default
 	MaxCalls     int   // most calls in one session; 0 means no limit
 	ModelRetries int   // how often the tool may ask the model to retry
 	Sequential   bool  // runs alone in a batch of parallel calls

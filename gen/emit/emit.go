@@ -330,6 +330,9 @@ func (g *generator) toolLiteral(t *model.Tool, method bool) (jen.Code, error) {
 		}
 		d[jen.Id("Metadata")] = jen.Map(jen.String()).String().Values(md)
 	}
+	if t.MaxArgs > 0 {
+		d[jen.Id("MaxArgs")] = jen.Lit(t.MaxArgs)
+	}
 	if t.MaxResult > 0 {
 		d[jen.Id("MaxResult")] = jen.Lit(t.MaxResult)
 	}

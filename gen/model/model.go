@@ -95,6 +95,7 @@ type Tool struct {
 	Lint map[string]bool
 
 	MaxResult    int64 // bytes; 0: the registry default
+	MaxArgs      int64 // bytes of the argument document; 0: the registry default
 	MaxCalls     int
 	ModelRetries int
 	Sequential   bool

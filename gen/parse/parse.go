@@ -419,6 +419,10 @@ func (p *parser) newTool(o *docOwner, goName string, namePos token.Pos) *model.T
 			if n, ok := v.(int64); ok {
 				t.MaxResult = n
 			}
+		case "maxargs":
+			if n, ok := v.(int64); ok {
+				t.MaxArgs = n
+			}
 		case "maxcalls":
 			if n, ok := v.(int); ok {
 				t.MaxCalls = n

@@ -84,11 +84,14 @@ func TestNobodyToAsk(t *testing.T) {
 
 func TestArgumentsAreValidated(t *testing.T) {
 	reg := newRegistry(t, &ask.Toolkit{Queue: &ask.Queue{}})
-	res := invoke(t, reg, "", "ask_user", `{"question":"","options":["a","a",""]}`)
+	res := invoke(t, reg, "", "ask_user", `{"question":"","options":["a","a"]}`)
 	require.True(t, res.IsError)
 	assert.Contains(t, res.Text, "/question: ")
-	assert.Contains(t, res.Text, "/options: ")
-	assert.Contains(t, res.Text, "/options/2: ")
+	assert.Contains(t, res.Text, "/options: ", "duplicate options")
+	// uniqueItems is judged once every item is valid (an invalid item holds no value to compare).
+	res = invoke(t, reg, "", "ask_user", `{"question":"q","options":["a",""]}`)
+	require.True(t, res.IsError)
+	assert.Contains(t, res.Text, "/options/1: ")
 }
 
 func TestQueue(t *testing.T) {

@@ -237,17 +237,11 @@ func toolgenDecodeAskArgs(d *decode.Decoder, p *decode.Path, v *AskArgs, ps *dec
 				}
 				seen1[0] |= 1 << 0
 				q2 := p.Key("question")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 2000); err != nil {
 					return err
 				} else if ok3 {
-					if len(s3) == 0 || len(s3) > 2000 {
-						ns3 := decode.RuneCount(s3)
-						if ns3 < 1 {
-							ps.Length(&q2, "at least", 1, ns3)
-						}
-						if ns3 > 2000 {
-							ps.Length(&q2, "at most", 2000, ns3)
-						}
+					if len(s3) == 0 {
+						ps.Length(&q2, "at least", 1, 0)
 					}
 					v.Question = s3
 				}
@@ -265,25 +259,27 @@ func toolgenDecodeAskArgs(d *decode.Decoder, p *decode.Path, v *AskArgs, ps *dec
 						return err
 					}
 				} else {
+					before5 := ps.Len()
 					it5, err := d.ArrIter()
 					if err != nil {
 						return err
 					}
 					v.Options = decode.EmptySlice(v.Options)
-					for i5 := 0; it5.Next(); i5++ {
+					i5 := 0
+					for ; it5.Next(); i5++ {
+						if i5 >= 20 {
+							if err := d.Skip(); err != nil {
+								return err
+							}
+							continue
+						}
 						q5 := q4.Index(i5)
 						e5 := decode.Grow(&v.Options)
-						if s6, ok6, err := decode.ReadString(d, ps, &q5); err != nil {
+						if s6, ok6, err := decode.ReadStringMax(d, ps, &q5, 200); err != nil {
 							return err
 						} else if ok6 {
-							if len(s6) == 0 || len(s6) > 200 {
-								ns6 := decode.RuneCount(s6)
-								if ns6 < 1 {
-									ps.Length(&q5, "at least", 1, ns6)
-								}
-								if ns6 > 200 {
-									ps.Length(&q5, "at most", 200, ns6)
-								}
+							if len(s6) == 0 {
+								ps.Length(&q5, "at least", 1, 0)
 							}
 							(*e5) = s6
 						}
@@ -291,11 +287,14 @@ func toolgenDecodeAskArgs(d *decode.Decoder, p *decode.Path, v *AskArgs, ps *dec
 					if err := it5.Err(); err != nil {
 						return err
 					}
-					if len(v.Options) > 20 {
-						ps.Count(&q4, "at most", 20, len(v.Options), "item")
+					clean5 := ps.Len() == before5
+					if i5 > 20 {
+						ps.Count(&q4, "at most", 20, i5, "item")
 					}
-					if a5, b5, dup5 := decode.FindDuplicate(v.Options); dup5 {
-						ps.Duplicates(&q4, a5, b5)
+					if clean5 {
+						if a5, b5, dup5 := decode.FindDuplicate(v.Options); dup5 {
+							ps.Duplicates(&q4, a5, b5)
+						}
 					}
 				}
 			case "multi_select":

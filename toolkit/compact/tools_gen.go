@@ -143,15 +143,9 @@ func toolgenDecodeCompactArgs(d *decode.Decoder, p *decode.Path, v *CompactArgs,
 				}
 				seen1[0] |= 1 << 0
 				q2 := p.Key("focus")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 2000); err != nil {
 					return err
 				} else if ok3 {
-					if len(s3) > 2000 {
-						ns3 := decode.RuneCount(s3)
-						if ns3 > 2000 {
-							ps.Length(&q2, "at most", 2000, ns3)
-						}
-					}
 					v.Focus = s3
 				}
 			default:

@@ -227,17 +227,11 @@ func toolgenDecodeTaskArgs(d *decode.Decoder, p *decode.Path, v *TaskArgs, ps *d
 				}
 				seen1[0] |= 1 << 0
 				q2 := p.Key("description")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 200); err != nil {
 					return err
 				} else if ok3 {
-					if len(s3) == 0 || len(s3) > 200 {
-						ns3 := decode.RuneCount(s3)
-						if ns3 < 1 {
-							ps.Length(&q2, "at least", 1, ns3)
-						}
-						if ns3 > 200 {
-							ps.Length(&q2, "at most", 200, ns3)
-						}
+					if len(s3) == 0 {
+						ps.Length(&q2, "at least", 1, 0)
 					}
 					v.Description = s3
 				}
@@ -250,17 +244,11 @@ func toolgenDecodeTaskArgs(d *decode.Decoder, p *decode.Path, v *TaskArgs, ps *d
 				}
 				seen1[0] |= 1 << 1
 				q4 := p.Key("prompt")
-				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
+				if s5, ok5, err := decode.ReadStringMax(d, ps, &q4, 20000); err != nil {
 					return err
 				} else if ok5 {
-					if len(s5) == 0 || len(s5) > 20000 {
-						ns5 := decode.RuneCount(s5)
-						if ns5 < 1 {
-							ps.Length(&q4, "at least", 1, ns5)
-						}
-						if ns5 > 20000 {
-							ps.Length(&q4, "at most", 20000, ns5)
-						}
+					if len(s5) == 0 {
+						ps.Length(&q4, "at least", 1, 0)
 					}
 					v.Prompt = s5
 				}
@@ -273,17 +261,11 @@ func toolgenDecodeTaskArgs(d *decode.Decoder, p *decode.Path, v *TaskArgs, ps *d
 				}
 				seen1[0] |= 1 << 2
 				q6 := p.Key("agent")
-				if s7, ok7, err := decode.ReadString(d, ps, &q6); err != nil {
+				if s7, ok7, err := decode.ReadStringMax(d, ps, &q6, 64); err != nil {
 					return err
 				} else if ok7 {
-					if len(s7) == 0 || len(s7) > 64 {
-						ns7 := decode.RuneCount(s7)
-						if ns7 < 1 {
-							ps.Length(&q6, "at least", 1, ns7)
-						}
-						if ns7 > 64 {
-							ps.Length(&q6, "at most", 64, ns7)
-						}
+					if len(s7) == 0 {
+						ps.Length(&q6, "at least", 1, 0)
 					}
 					v.Agent = s7
 				}

@@ -422,17 +422,11 @@ func toolgenDecodeTodo(d *decode.Decoder, p *decode.Path, v *Todo, ps *decode.Pr
 				}
 				seen1[0] |= 1 << 0
 				q2 := p.Key("id")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 64); err != nil {
 					return err
 				} else if ok3 {
-					if len(s3) == 0 || len(s3) > 64 {
-						ns3 := decode.RuneCount(s3)
-						if ns3 < 1 {
-							ps.Length(&q2, "at least", 1, ns3)
-						}
-						if ns3 > 64 {
-							ps.Length(&q2, "at most", 64, ns3)
-						}
+					if len(s3) == 0 {
+						ps.Length(&q2, "at least", 1, 0)
 					}
 					v.ID = s3
 				}
@@ -445,17 +439,11 @@ func toolgenDecodeTodo(d *decode.Decoder, p *decode.Path, v *Todo, ps *decode.Pr
 				}
 				seen1[0] |= 1 << 1
 				q4 := p.Key("content")
-				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
+				if s5, ok5, err := decode.ReadStringMax(d, ps, &q4, 1000); err != nil {
 					return err
 				} else if ok5 {
-					if len(s5) == 0 || len(s5) > 1000 {
-						ns5 := decode.RuneCount(s5)
-						if ns5 < 1 {
-							ps.Length(&q4, "at least", 1, ns5)
-						}
-						if ns5 > 1000 {
-							ps.Length(&q4, "at most", 1000, ns5)
-						}
+					if len(s5) == 0 {
+						ps.Length(&q4, "at least", 1, 0)
 					}
 					v.Content = s5
 				}
@@ -527,17 +515,11 @@ func toolgenDecodeTodoAddArgs(d *decode.Decoder, p *decode.Path, v *TodoAddArgs,
 				}
 				seen1[0] |= 1 << 0
 				q2 := p.Key("content")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 1000); err != nil {
 					return err
 				} else if ok3 {
-					if len(s3) == 0 || len(s3) > 1000 {
-						ns3 := decode.RuneCount(s3)
-						if ns3 < 1 {
-							ps.Length(&q2, "at least", 1, ns3)
-						}
-						if ns3 > 1000 {
-							ps.Length(&q2, "at most", 1000, ns3)
-						}
+					if len(s3) == 0 {
+						ps.Length(&q2, "at least", 1, 0)
 					}
 					v.Content = s3
 				}
@@ -550,15 +532,9 @@ func toolgenDecodeTodoAddArgs(d *decode.Decoder, p *decode.Path, v *TodoAddArgs,
 				}
 				seen1[0] |= 1 << 1
 				q4 := p.Key("id")
-				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
+				if s5, ok5, err := decode.ReadStringMax(d, ps, &q4, 64); err != nil {
 					return err
 				} else if ok5 {
-					if len(s5) > 64 {
-						ns5 := decode.RuneCount(s5)
-						if ns5 > 64 {
-							ps.Length(&q4, "at most", 64, ns5)
-						}
-					}
 					v.ID = s5
 				}
 			case "status":
@@ -629,17 +605,11 @@ func toolgenDecodeTodoUpdateArgs(d *decode.Decoder, p *decode.Path, v *TodoUpdat
 				}
 				seen1[0] |= 1 << 0
 				q2 := p.Key("id")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 64); err != nil {
 					return err
 				} else if ok3 {
-					if len(s3) == 0 || len(s3) > 64 {
-						ns3 := decode.RuneCount(s3)
-						if ns3 < 1 {
-							ps.Length(&q2, "at least", 1, ns3)
-						}
-						if ns3 > 64 {
-							ps.Length(&q2, "at most", 64, ns3)
-						}
+					if len(s3) == 0 {
+						ps.Length(&q2, "at least", 1, 0)
 					}
 					v.ID = s3
 				}
@@ -683,15 +653,9 @@ func toolgenDecodeTodoUpdateArgs(d *decode.Decoder, p *decode.Path, v *TodoUpdat
 				}
 				seen1[0] |= 1 << 2
 				q7 := p.Key("content")
-				if s8, ok8, err := decode.ReadString(d, ps, &q7); err != nil {
+				if s8, ok8, err := decode.ReadStringMax(d, ps, &q7, 1000); err != nil {
 					return err
 				} else if ok8 {
-					if len(s8) > 1000 {
-						ns8 := decode.RuneCount(s8)
-						if ns8 > 1000 {
-							ps.Length(&q7, "at most", 1000, ns8)
-						}
-					}
 					v.Content = s8
 				}
 			default:
@@ -746,7 +710,14 @@ func toolgenDecodeWriteTodosArgs(d *decode.Decoder, p *decode.Path, v *WriteTodo
 						return err
 					}
 					v.Todos = decode.EmptySlice(v.Todos)
-					for i3 := 0; it3.Next(); i3++ {
+					i3 := 0
+					for ; it3.Next(); i3++ {
+						if i3 >= 1000 {
+							if err := d.Skip(); err != nil {
+								return err
+							}
+							continue
+						}
 						q3 := q2.Index(i3)
 						e3 := decode.Grow(&v.Todos)
 						if err := toolgenDecodeTodo(d, &q3, e3, ps); err != nil {
@@ -756,8 +727,8 @@ func toolgenDecodeWriteTodosArgs(d *decode.Decoder, p *decode.Path, v *WriteTodo
 					if err := it3.Err(); err != nil {
 						return err
 					}
-					if len(v.Todos) > 1000 {
-						ps.Count(&q2, "at most", 1000, len(v.Todos), "item")
+					if i3 > 1000 {
+						ps.Count(&q2, "at most", 1000, i3, "item")
 					}
 				}
 			default:

@@ -259,15 +259,9 @@ func toolgenDecodeFetchArgs(d *decode.Decoder, p *decode.Path, v *FetchArgs, ps 
 				}
 				seen1[0] |= 1 << 0
 				q2 := p.Key("url")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 4096); err != nil {
 					return err
 				} else if ok3 {
-					if len(s3) > 4096 {
-						ns3 := decode.RuneCount(s3)
-						if ns3 > 4096 {
-							ps.Length(&q2, "at most", 4096, ns3)
-						}
-					}
 					if !decode.IsURI(s3) {
 						ps.Mismatch(&q2, "an absolute URI such as \"https://example.com/path\"", s3)
 					}
@@ -332,17 +326,11 @@ func toolgenDecodeSearchArgs(d *decode.Decoder, p *decode.Path, v *SearchArgs, p
 				}
 				seen1[0] |= 1 << 0
 				q2 := p.Key("query")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 500); err != nil {
 					return err
 				} else if ok3 {
-					if len(s3) == 0 || len(s3) > 500 {
-						ns3 := decode.RuneCount(s3)
-						if ns3 < 1 {
-							ps.Length(&q2, "at least", 1, ns3)
-						}
-						if ns3 > 500 {
-							ps.Length(&q2, "at most", 500, ns3)
-						}
+					if len(s3) == 0 {
+						ps.Length(&q2, "at least", 1, 0)
 					}
 					v.Query = s3
 				}

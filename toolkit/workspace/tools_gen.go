@@ -881,17 +881,11 @@ func toolgenDecodeEditFileArgs(d *decode.Decoder, p *decode.Path, v *EditFileArg
 				}
 				seen1[0] |= 1 << 0
 				q2 := p.Key("path")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 4096); err != nil {
 					return err
 				} else if ok3 {
-					if len(s3) == 0 || len(s3) > 4096 {
-						ns3 := decode.RuneCount(s3)
-						if ns3 < 1 {
-							ps.Length(&q2, "at least", 1, ns3)
-						}
-						if ns3 > 4096 {
-							ps.Length(&q2, "at most", 4096, ns3)
-						}
+					if len(s3) == 0 {
+						ps.Length(&q2, "at least", 1, 0)
 					}
 					v.Path = s3
 				}
@@ -988,17 +982,11 @@ func toolgenDecodeGlobArgs(d *decode.Decoder, p *decode.Path, v *GlobArgs, ps *d
 				}
 				seen1[0] |= 1 << 0
 				q2 := p.Key("pattern")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 1024); err != nil {
 					return err
 				} else if ok3 {
-					if len(s3) == 0 || len(s3) > 1024 {
-						ns3 := decode.RuneCount(s3)
-						if ns3 < 1 {
-							ps.Length(&q2, "at least", 1, ns3)
-						}
-						if ns3 > 1024 {
-							ps.Length(&q2, "at most", 1024, ns3)
-						}
+					if len(s3) == 0 {
+						ps.Length(&q2, "at least", 1, 0)
 					}
 					v.Pattern = s3
 				}
@@ -1011,15 +999,9 @@ func toolgenDecodeGlobArgs(d *decode.Decoder, p *decode.Path, v *GlobArgs, ps *d
 				}
 				seen1[0] |= 1 << 1
 				q4 := p.Key("path")
-				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
+				if s5, ok5, err := decode.ReadStringMax(d, ps, &q4, 4096); err != nil {
 					return err
 				} else if ok5 {
-					if len(s5) > 4096 {
-						ns5 := decode.RuneCount(s5)
-						if ns5 > 4096 {
-							ps.Length(&q4, "at most", 4096, ns5)
-						}
-					}
 					v.Path = s5
 				}
 			default:
@@ -1064,17 +1046,11 @@ func toolgenDecodeGrepArgs(d *decode.Decoder, p *decode.Path, v *GrepArgs, ps *d
 				}
 				seen1[0] |= 1 << 0
 				q2 := p.Key("pattern")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 1024); err != nil {
 					return err
 				} else if ok3 {
-					if len(s3) == 0 || len(s3) > 1024 {
-						ns3 := decode.RuneCount(s3)
-						if ns3 < 1 {
-							ps.Length(&q2, "at least", 1, ns3)
-						}
-						if ns3 > 1024 {
-							ps.Length(&q2, "at most", 1024, ns3)
-						}
+					if len(s3) == 0 {
+						ps.Length(&q2, "at least", 1, 0)
 					}
 					v.Pattern = s3
 				}
@@ -1087,15 +1063,9 @@ func toolgenDecodeGrepArgs(d *decode.Decoder, p *decode.Path, v *GrepArgs, ps *d
 				}
 				seen1[0] |= 1 << 1
 				q4 := p.Key("path")
-				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
+				if s5, ok5, err := decode.ReadStringMax(d, ps, &q4, 4096); err != nil {
 					return err
 				} else if ok5 {
-					if len(s5) > 4096 {
-						ns5 := decode.RuneCount(s5)
-						if ns5 > 4096 {
-							ps.Length(&q4, "at most", 4096, ns5)
-						}
-					}
 					v.Path = s5
 				}
 			case "glob":
@@ -1107,15 +1077,9 @@ func toolgenDecodeGrepArgs(d *decode.Decoder, p *decode.Path, v *GrepArgs, ps *d
 				}
 				seen1[0] |= 1 << 2
 				q6 := p.Key("glob")
-				if s7, ok7, err := decode.ReadString(d, ps, &q6); err != nil {
+				if s7, ok7, err := decode.ReadStringMax(d, ps, &q6, 1024); err != nil {
 					return err
 				} else if ok7 {
-					if len(s7) > 1024 {
-						ns7 := decode.RuneCount(s7)
-						if ns7 > 1024 {
-							ps.Length(&q6, "at most", 1024, ns7)
-						}
-					}
 					v.Glob = s7
 				}
 			case "case_insensitive":
@@ -1226,15 +1190,9 @@ func toolgenDecodeListDirArgs(d *decode.Decoder, p *decode.Path, v *ListDirArgs,
 				}
 				seen1[0] |= 1 << 0
 				q2 := p.Key("path")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 4096); err != nil {
 					return err
 				} else if ok3 {
-					if len(s3) > 4096 {
-						ns3 := decode.RuneCount(s3)
-						if ns3 > 4096 {
-							ps.Length(&q2, "at most", 4096, ns3)
-						}
-					}
 					v.Path = s3
 				}
 			default:
@@ -1276,17 +1234,11 @@ func toolgenDecodeReadFileArgs(d *decode.Decoder, p *decode.Path, v *ReadFileArg
 				}
 				seen1[0] |= 1 << 0
 				q2 := p.Key("path")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 4096); err != nil {
 					return err
 				} else if ok3 {
-					if len(s3) == 0 || len(s3) > 4096 {
-						ns3 := decode.RuneCount(s3)
-						if ns3 < 1 {
-							ps.Length(&q2, "at least", 1, ns3)
-						}
-						if ns3 > 4096 {
-							ps.Length(&q2, "at most", 4096, ns3)
-						}
+					if len(s3) == 0 {
+						ps.Length(&q2, "at least", 1, 0)
 					}
 					v.Path = s3
 				}
@@ -1372,17 +1324,11 @@ func toolgenDecodeReadResultArgs(d *decode.Decoder, p *decode.Path, v *ReadResul
 				}
 				seen1[0] |= 1 << 0
 				q2 := p.Key("id")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 128); err != nil {
 					return err
 				} else if ok3 {
-					if len(s3) == 0 || len(s3) > 128 {
-						ns3 := decode.RuneCount(s3)
-						if ns3 < 1 {
-							ps.Length(&q2, "at least", 1, ns3)
-						}
-						if ns3 > 128 {
-							ps.Length(&q2, "at most", 128, ns3)
-						}
+					if len(s3) == 0 {
+						ps.Length(&q2, "at least", 1, 0)
 					}
 					v.ID = s3
 				}
@@ -1468,17 +1414,11 @@ func toolgenDecodeShellArgs(d *decode.Decoder, p *decode.Path, v *ShellArgs, ps 
 				}
 				seen1[0] |= 1 << 0
 				q2 := p.Key("command")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 65536); err != nil {
 					return err
 				} else if ok3 {
-					if len(s3) == 0 || len(s3) > 65536 {
-						ns3 := decode.RuneCount(s3)
-						if ns3 < 1 {
-							ps.Length(&q2, "at least", 1, ns3)
-						}
-						if ns3 > 65536 {
-							ps.Length(&q2, "at most", 65536, ns3)
-						}
+					if len(s3) == 0 {
+						ps.Length(&q2, "at least", 1, 0)
 					}
 					v.Command = s3
 				}
@@ -1491,15 +1431,9 @@ func toolgenDecodeShellArgs(d *decode.Decoder, p *decode.Path, v *ShellArgs, ps 
 				}
 				seen1[0] |= 1 << 1
 				q4 := p.Key("workdir")
-				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
+				if s5, ok5, err := decode.ReadStringMax(d, ps, &q4, 4096); err != nil {
 					return err
 				} else if ok5 {
-					if len(s5) > 4096 {
-						ns5 := decode.RuneCount(s5)
-						if ns5 > 4096 {
-							ps.Length(&q4, "at most", 4096, ns5)
-						}
-					}
 					v.Workdir = s5
 				}
 			case "timeout_ms":
@@ -1567,17 +1501,11 @@ func toolgenDecodeWriteFileArgs(d *decode.Decoder, p *decode.Path, v *WriteFileA
 				}
 				seen1[0] |= 1 << 0
 				q2 := p.Key("path")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 4096); err != nil {
 					return err
 				} else if ok3 {
-					if len(s3) == 0 || len(s3) > 4096 {
-						ns3 := decode.RuneCount(s3)
-						if ns3 < 1 {
-							ps.Length(&q2, "at least", 1, ns3)
-						}
-						if ns3 > 4096 {
-							ps.Length(&q2, "at most", 4096, ns3)
-						}
+					if len(s3) == 0 {
+						ps.Length(&q2, "at least", 1, 0)
 					}
 					v.Path = s3
 				}

@@ -183,17 +183,11 @@ func toolgenDecodeSendEmailArgs(d *decode.Decoder, p *decode.Path, v *SendEmailA
 				}
 				seen1[0] |= 1 << 1
 				q4 := p.Key("subject")
-				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
+				if s5, ok5, err := decode.ReadStringMax(d, ps, &q4, 200); err != nil {
 					return err
 				} else if ok5 {
-					if len(s5) == 0 || len(s5) > 200 {
-						ns5 := decode.RuneCount(s5)
-						if ns5 < 1 {
-							ps.Length(&q4, "at least", 1, ns5)
-						}
-						if ns5 > 200 {
-							ps.Length(&q4, "at most", 200, ns5)
-						}
+					if len(s5) == 0 {
+						ps.Length(&q4, "at least", 1, 0)
 					}
 					v.Subject = s5
 				}
@@ -206,17 +200,11 @@ func toolgenDecodeSendEmailArgs(d *decode.Decoder, p *decode.Path, v *SendEmailA
 				}
 				seen1[0] |= 1 << 2
 				q6 := p.Key("body")
-				if s7, ok7, err := decode.ReadString(d, ps, &q6); err != nil {
+				if s7, ok7, err := decode.ReadStringMax(d, ps, &q6, 10000); err != nil {
 					return err
 				} else if ok7 {
-					if len(s7) == 0 || len(s7) > 10000 {
-						ns7 := decode.RuneCount(s7)
-						if ns7 < 1 {
-							ps.Length(&q6, "at least", 1, ns7)
-						}
-						if ns7 > 10000 {
-							ps.Length(&q6, "at most", 10000, ns7)
-						}
+					if len(s7) == 0 {
+						ps.Length(&q6, "at least", 1, 0)
 					}
 					v.Body = s7
 				}
@@ -239,7 +227,14 @@ func toolgenDecodeSendEmailArgs(d *decode.Decoder, p *decode.Path, v *SendEmailA
 						return err
 					}
 					v.CC = decode.EmptySlice(v.CC)
-					for i9 := 0; it9.Next(); i9++ {
+					i9 := 0
+					for ; it9.Next(); i9++ {
+						if i9 >= 20 {
+							if err := d.Skip(); err != nil {
+								return err
+							}
+							continue
+						}
 						q9 := q8.Index(i9)
 						e9 := decode.Grow(&v.CC)
 						if s10, ok10, err := decode.ReadString(d, ps, &q9); err != nil {
@@ -254,8 +249,8 @@ func toolgenDecodeSendEmailArgs(d *decode.Decoder, p *decode.Path, v *SendEmailA
 					if err := it9.Err(); err != nil {
 						return err
 					}
-					if len(v.CC) > 20 {
-						ps.Count(&q8, "at most", 20, len(v.CC), "item")
+					if i9 > 20 {
+						ps.Count(&q8, "at most", 20, i9, "item")
 					}
 				}
 			case "priority":

@@ -375,7 +375,14 @@ func toolgenDecodeCreateOrderArgs(d *decode.Decoder, p *decode.Path, v *CreateOr
 						return err
 					}
 					v.Items = decode.EmptySlice(v.Items)
-					for i4 := 0; it4.Next(); i4++ {
+					i4 := 0
+					for ; it4.Next(); i4++ {
+						if i4 >= 100 {
+							if err := d.Skip(); err != nil {
+								return err
+							}
+							continue
+						}
 						q4 := q3.Index(i4)
 						e4 := decode.Grow(&v.Items)
 						if err := toolgenDecodeItem(d, &q4, e4, ps); err != nil {
@@ -385,11 +392,11 @@ func toolgenDecodeCreateOrderArgs(d *decode.Decoder, p *decode.Path, v *CreateOr
 					if err := it4.Err(); err != nil {
 						return err
 					}
-					if len(v.Items) < 1 {
-						ps.Count(&q3, "at least", 1, len(v.Items), "item")
+					if i4 < 1 {
+						ps.Count(&q3, "at least", 1, i4, "item")
 					}
-					if len(v.Items) > 100 {
-						ps.Count(&q3, "at most", 100, len(v.Items), "item")
+					if i4 > 100 {
+						ps.Count(&q3, "at most", 100, i4, "item")
 					}
 				}
 			case "shipping":
@@ -413,15 +420,9 @@ func toolgenDecodeCreateOrderArgs(d *decode.Decoder, p *decode.Path, v *CreateOr
 				}
 				seen1[0] |= 1 << 3
 				q6 := p.Key("notes")
-				if s7, ok7, err := decode.ReadString(d, ps, &q6); err != nil {
+				if s7, ok7, err := decode.ReadStringMax(d, ps, &q6, 2000); err != nil {
 					return err
 				} else if ok7 {
-					if len(s7) > 2000 {
-						ns7 := decode.RuneCount(s7)
-						if ns7 > 2000 {
-							ps.Length(&q6, "at most", 2000, ns7)
-						}
-					}
 					v.Notes = s7
 				}
 			default:
@@ -472,17 +473,11 @@ func toolgenDecodeCustomer(d *decode.Decoder, p *decode.Path, v *Customer, ps *d
 				}
 				seen1[0] |= 1 << 0
 				q2 := p.Key("id")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 64); err != nil {
 					return err
 				} else if ok3 {
-					if len(s3) == 0 || len(s3) > 64 {
-						ns3 := decode.RuneCount(s3)
-						if ns3 < 1 {
-							ps.Length(&q2, "at least", 1, ns3)
-						}
-						if ns3 > 64 {
-							ps.Length(&q2, "at most", 64, ns3)
-						}
+					if len(s3) == 0 {
+						ps.Length(&q2, "at least", 1, 0)
 					}
 					v.ID = s3
 				}
@@ -495,17 +490,11 @@ func toolgenDecodeCustomer(d *decode.Decoder, p *decode.Path, v *Customer, ps *d
 				}
 				seen1[0] |= 1 << 1
 				q4 := p.Key("name")
-				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
+				if s5, ok5, err := decode.ReadStringMax(d, ps, &q4, 200); err != nil {
 					return err
 				} else if ok5 {
-					if len(s5) == 0 || len(s5) > 200 {
-						ns5 := decode.RuneCount(s5)
-						if ns5 < 1 {
-							ps.Length(&q4, "at least", 1, ns5)
-						}
-						if ns5 > 200 {
-							ps.Length(&q4, "at most", 200, ns5)
-						}
+					if len(s5) == 0 {
+						ps.Length(&q4, "at least", 1, 0)
 					}
 					v.Name = s5
 				}
@@ -635,17 +624,11 @@ func toolgenDecodeItem(d *decode.Decoder, p *decode.Path, v *Item, ps *decode.Pr
 				}
 				seen1[0] |= 1 << 1
 				q4 := p.Key("name")
-				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
+				if s5, ok5, err := decode.ReadStringMax(d, ps, &q4, 200); err != nil {
 					return err
 				} else if ok5 {
-					if len(s5) == 0 || len(s5) > 200 {
-						ns5 := decode.RuneCount(s5)
-						if ns5 < 1 {
-							ps.Length(&q4, "at least", 1, ns5)
-						}
-						if ns5 > 200 {
-							ps.Length(&q4, "at most", 200, ns5)
-						}
+					if len(s5) == 0 {
+						ps.Length(&q4, "at least", 1, 0)
 					}
 					v.Name = s5
 				}
@@ -681,8 +664,10 @@ func toolgenDecodeItem(d *decode.Decoder, p *decode.Path, v *Item, ps *decode.Pr
 				if f9, raw9, ok9, err := decode.ReadFloat(d, ps, &q8, 64); err != nil {
 					return err
 				} else if ok9 {
-					if decode.CompareFloat(f9, raw9, 0, "0") <= 0 {
+					if sent10, held10 := decode.CompareFloat64(f9, raw9, 0, "0"); sent10 <= 0 {
 						ps.Bound(&q8, "greater than", "0", decode.Shown(raw9))
+					} else if held10 <= 0 {
+						ps.Rounded(&q8, "greater than", "0", decode.Shown(raw9), f9, 64)
 					}
 					v.Price = float64(f9)
 				}
@@ -694,40 +679,41 @@ func toolgenDecodeItem(d *decode.Decoder, p *decode.Path, v *Item, ps *decode.Pr
 					continue
 				}
 				seen1[0] |= 1 << 4
-				q10 := p.Key("tags")
+				q11 := p.Key("tags")
 				if d.Next() != decode.Array {
-					if err := decode.WrongType(d, ps, &q10, "an array"); err != nil {
+					if err := decode.WrongType(d, ps, &q11, "an array"); err != nil {
 						return err
 					}
 				} else {
-					it11, err := d.ArrIter()
+					it12, err := d.ArrIter()
 					if err != nil {
 						return err
 					}
 					v.Tags = decode.EmptySlice(v.Tags)
-					for i11 := 0; it11.Next(); i11++ {
-						q11 := q10.Index(i11)
-						e11 := decode.Grow(&v.Tags)
-						if s12, ok12, err := decode.ReadString(d, ps, &q11); err != nil {
-							return err
-						} else if ok12 {
-							if len(s12) == 0 || len(s12) > 32 {
-								ns12 := decode.RuneCount(s12)
-								if ns12 < 1 {
-									ps.Length(&q11, "at least", 1, ns12)
-								}
-								if ns12 > 32 {
-									ps.Length(&q11, "at most", 32, ns12)
-								}
+					i12 := 0
+					for ; it12.Next(); i12++ {
+						if i12 >= 10 {
+							if err := d.Skip(); err != nil {
+								return err
 							}
-							(*e11) = s12
+							continue
+						}
+						q12 := q11.Index(i12)
+						e12 := decode.Grow(&v.Tags)
+						if s13, ok13, err := decode.ReadStringMax(d, ps, &q12, 32); err != nil {
+							return err
+						} else if ok13 {
+							if len(s13) == 0 {
+								ps.Length(&q12, "at least", 1, 0)
+							}
+							(*e12) = s13
 						}
 					}
-					if err := it11.Err(); err != nil {
+					if err := it12.Err(); err != nil {
 						return err
 					}
-					if len(v.Tags) > 10 {
-						ps.Count(&q10, "at most", 10, len(v.Tags), "item")
+					if i12 > 10 {
+						ps.Count(&q11, "at most", 10, i12, "item")
 					}
 				}
 			default:
@@ -863,7 +849,15 @@ func toolgenDecodeListOrdersArgs(d *decode.Decoder, p *decode.Path, v *ListOrder
 						return err
 					}
 					v.Customers = decode.MakeMap(v.Customers)
+					n11 := 0
 					for it11.Next() {
+						n11++
+						if n11 > 10 {
+							if err := d.Skip(); err != nil {
+								return err
+							}
+							continue
+						}
 						k11 := string(it11.Key())
 						q11 := q10.Key(k11)
 						if _, dup11 := v.Customers[k11]; dup11 {
@@ -887,8 +881,11 @@ func toolgenDecodeListOrdersArgs(d *decode.Decoder, p *decode.Path, v *ListOrder
 					if err := it11.Err(); err != nil {
 						return err
 					}
-					if len(v.Customers) > 10 {
-						ps.Count(&q10, "at most", 10, len(v.Customers), "property")
+					if n11 <= 10 {
+						n11 = len(v.Customers)
+					}
+					if n11 > 10 {
+						ps.Count(&q10, "at most", 10, n11, "property")
 					}
 				}
 			default:
@@ -940,20 +937,21 @@ func toolgenDecodeShipping(d *decode.Decoder, p *decode.Path, v *Shipping, ps *d
 						return err
 					}
 					v.Lines = decode.EmptySlice(v.Lines)
-					for i3 := 0; it3.Next(); i3++ {
+					i3 := 0
+					for ; it3.Next(); i3++ {
+						if i3 >= 3 {
+							if err := d.Skip(); err != nil {
+								return err
+							}
+							continue
+						}
 						q3 := q2.Index(i3)
 						e3 := decode.Grow(&v.Lines)
-						if s4, ok4, err := decode.ReadString(d, ps, &q3); err != nil {
+						if s4, ok4, err := decode.ReadStringMax(d, ps, &q3, 100); err != nil {
 							return err
 						} else if ok4 {
-							if len(s4) == 0 || len(s4) > 100 {
-								ns4 := decode.RuneCount(s4)
-								if ns4 < 1 {
-									ps.Length(&q3, "at least", 1, ns4)
-								}
-								if ns4 > 100 {
-									ps.Length(&q3, "at most", 100, ns4)
-								}
+							if len(s4) == 0 {
+								ps.Length(&q3, "at least", 1, 0)
 							}
 							(*e3) = s4
 						}
@@ -961,11 +959,11 @@ func toolgenDecodeShipping(d *decode.Decoder, p *decode.Path, v *Shipping, ps *d
 					if err := it3.Err(); err != nil {
 						return err
 					}
-					if len(v.Lines) < 1 {
-						ps.Count(&q2, "at least", 1, len(v.Lines), "item")
+					if i3 < 1 {
+						ps.Count(&q2, "at least", 1, i3, "item")
 					}
-					if len(v.Lines) > 3 {
-						ps.Count(&q2, "at most", 3, len(v.Lines), "item")
+					if i3 > 3 {
+						ps.Count(&q2, "at most", 3, i3, "item")
 					}
 				}
 			case "city":
@@ -977,17 +975,11 @@ func toolgenDecodeShipping(d *decode.Decoder, p *decode.Path, v *Shipping, ps *d
 				}
 				seen1[0] |= 1 << 1
 				q5 := p.Key("city")
-				if s6, ok6, err := decode.ReadString(d, ps, &q5); err != nil {
+				if s6, ok6, err := decode.ReadStringMax(d, ps, &q5, 100); err != nil {
 					return err
 				} else if ok6 {
-					if len(s6) == 0 || len(s6) > 100 {
-						ns6 := decode.RuneCount(s6)
-						if ns6 < 1 {
-							ps.Length(&q5, "at least", 1, ns6)
-						}
-						if ns6 > 100 {
-							ps.Length(&q5, "at most", 100, ns6)
-						}
+					if len(s6) == 0 {
+						ps.Length(&q5, "at least", 1, 0)
 					}
 					v.City = s6
 				}
@@ -1000,17 +992,11 @@ func toolgenDecodeShipping(d *decode.Decoder, p *decode.Path, v *Shipping, ps *d
 				}
 				seen1[0] |= 1 << 2
 				q7 := p.Key("postal_code")
-				if s8, ok8, err := decode.ReadString(d, ps, &q7); err != nil {
+				if s8, ok8, err := decode.ReadStringMax(d, ps, &q7, 20); err != nil {
 					return err
 				} else if ok8 {
-					if len(s8) == 0 || len(s8) > 20 {
-						ns8 := decode.RuneCount(s8)
-						if ns8 < 1 {
-							ps.Length(&q7, "at least", 1, ns8)
-						}
-						if ns8 > 20 {
-							ps.Length(&q7, "at most", 20, ns8)
-						}
+					if len(s8) == 0 {
+						ps.Length(&q7, "at least", 1, 0)
 					}
 					v.PostalCode = s8
 				}
