@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"compress/zlib"
 	"cmp"
 	"context"
 	"errors"
@@ -183,6 +184,9 @@ func pdfText(f fetched) (text string, err error) {
 			err = runtime.ModelErrorf(runtime.KindInvalidInput, "the PDF at %s could not be read", f.url)
 		}
 	}()
+	if !pdfExpandsWithin(f.body, maxPDFExpansion) {
+		return "", runtime.ModelErrorf(runtime.KindLimit, "the PDF at %s expands to more than %d MiB when decompressed, so it was not read", f.url, maxPDFExpansion>>20)
+	}
 	r, err := pdf.NewReader(bytes.NewReader(f.body), int64(len(f.body)))
 	if err != nil {
 		return "", runtime.ModelErrorf(runtime.KindInvalidInput, "the PDF at %s could not be read: %v", f.url, err)
@@ -197,4 +201,37 @@ func pdfText(f fetched) (text string, err error) {
 		return "", runtime.ModelErrorf(runtime.KindInvalidInput, "the text of the PDF at %s could not be read: %v", f.url, err)
 	}
 	return strings.ToValidUTF8(string(out), "\uFFFD"), nil
+}
+
+// maxPDFExpansion bounds what the compressed streams of a PDF may expand to, in all, before
+// the reader (which decompresses each stream whole) is given the file.
+const maxPDFExpansion = 64 << 20
+
+// pdfExpandsWithin reports whether the Flate streams of a PDF ("stream" … data) expand to at
+// most limit bytes in all. It decompresses each into nothing, stopping as soon as the sum
+// passes the limit, so a compression bomb costs the limit's worth of work, not its size in
+// memory. Streams that are not zlib data are left to the reader.
+func pdfExpandsWithin(body []byte, limit int64) bool {
+	var total int64
+	for off := 0; ; {
+		i := bytes.Index(body[off:], []byte("stream"))
+		if i < 0 {
+			return true
+		}
+		at := off + i
+		off = at + len("stream")
+		if bytes.HasSuffix(body[:at], []byte("end")) {
+			continue // "endstream"
+		}
+		data := bytes.TrimPrefix(bytes.TrimPrefix(body[off:], []byte("\r")), []byte("\n"))
+		zr, err := zlib.NewReader(bytes.NewReader(data))
+		if err != nil {
+			continue
+		}
+		n, _ := io.Copy(io.Discard, io.LimitReader(zr, limit-total+1))
+		total += n
+		if total > limit {
+			return false
+		}
+	}
 }

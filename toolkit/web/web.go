@@ -14,10 +14,10 @@
 // how to get the rest.
 //
 // What a hostile page costs: at most MaxBytes read (compressed bodies are capped after
-// decompression), the time limit, and the conversion of that many bytes. The PDF reader is the
-// weak spot: it is not hardened, so its panics are recovered, but a PDF whose compressed
-// streams expand enormously can use memory beyond the cap while the time limit runs; a host
-// that fetches untrusted PDFs at scale should run web_fetch in a process with a memory limit.
+// decompression), the time limit, and the conversion of that many bytes. The PDF reader is not
+// hardened, so its panics are recovered, and a PDF whose compressed streams expand past 64 MiB
+// in all is refused before the reader sees it (a compression bomb costs that much
+// decompression into nothing, not memory). Other filters than Flate are left to the reader.
 //
 // Only http and https URLs with a host and without credentials are fetched. The address
 // guard is on by default: the dialer's Control hook, which runs after DNS resolution on the
