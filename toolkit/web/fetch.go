@@ -2,8 +2,8 @@ package web
 
 import (
 	"bytes"
-	"compress/zlib"
 	"cmp"
+	"compress/zlib"
 	"context"
 	"errors"
 	"fmt"
