@@ -161,12 +161,7 @@ func listWords(d *Directive, args string, at int, what string) ([]word, []Proble
 func parseDuration(s string, at int, what string) (time.Duration, *Problem) {
 	v, err := time.ParseDuration(s)
 	if err != nil {
-		p := &Problem{Offset: at, Message: "invalid " + what + " " + strconv.Quote(s),
-			Hint: "use Go duration syntax, e.g. 10s, 1m30s or 500ms"}
-		if _, err := strconv.ParseFloat(s, 64); err == nil {
-			p.Hint = "add a unit, e.g. " + s + "s"
-		}
-		return 0, p
+		return 0, notADuration(s, at, what)
 	}
 	if v <= 0 {
 		return 0, &Problem{Offset: at, Message: what + " must be positive, got " + s}
@@ -174,7 +169,58 @@ func parseDuration(s string, at int, what string) (time.Duration, *Problem) {
 	return v, nil
 }
 
+// notADuration explains text that is not in Go duration syntax, suggesting the duration the
+// user most likely meant ("10 seconds" → 10s).
+func notADuration(text string, at int, what string) *Problem {
+	p := &Problem{Offset: at, Message: what + " " + strconv.Quote(text) + " is not a Go duration",
+		Hint: "use Go duration syntax, e.g. 10s, 1m30s or 500ms"}
+	if s := suggestDuration(text); s != "" {
+		p.Hint = "did you mean " + s + "?"
+		// A bare number of a hundred or more is as likely milliseconds (delay=100).
+		if n, err := strconv.ParseFloat(strings.TrimSpace(text), 64); err == nil && n >= 100 {
+			p.Hint = "did you mean " + strings.TrimSpace(text) + "ms or " + s + "?"
+		}
+	}
+	return p
+}
+
+// durationUnits maps unit words people write to Go's duration units.
+var durationUnits = map[string]string{
+	"ns": "ns", "nanosecond": "ns", "nanoseconds": "ns",
+	"us": "us", "µs": "µs", "microsecond": "us", "microseconds": "us",
+	"ms": "ms", "msec": "ms", "msecs": "ms", "millis": "ms", "millisecond": "ms", "milliseconds": "ms",
+	"s": "s", "sec": "s", "secs": "s", "second": "s", "seconds": "s",
+	"m": "m", "min": "m", "mins": "m", "minute": "m", "minutes": "m",
+	"h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h",
+}
+
+// suggestDuration turns "10 seconds", "10sec", "1.5 min" or a bare "10" into the Go duration
+// meant (10s, 10s, 1.5m, 10s), or "" when it cannot tell.
+func suggestDuration(text string) string {
+	t := strings.ToLower(strings.Join(strings.Fields(text), ""))
+	i := 0
+	for i < len(t) && ('0' <= t[i] && t[i] <= '9' || t[i] == '.') {
+		i++
+	}
+	number, unit := t[:i], t[i:]
+	if _, err := strconv.ParseFloat(number, 64); err != nil {
+		return ""
+	}
+	if unit == "" {
+		unit = "s"
+	}
+	if u, ok := durationUnits[unit]; ok {
+		return number + u
+	}
+	return ""
+}
+
 func parseTimeout(d *Directive, args string, at int) (any, []Problem) {
+	if ws := words(args, at); len(ws) > 1 {
+		if s := suggestDuration(args); s != "" {
+			return nil, []Problem{*notADuration(args, at, "timeout")}
+		}
+	}
 	w, problems := single(d, args, at)
 	if problems != nil {
 		return nil, problems
@@ -411,6 +457,69 @@ func parseRelated(d *Directive, args string, at int) (any, []Problem) {
 	return Related{Name: name.text, Relation: relation}, nil
 }
 
+// parsePrerequisite reads CONDITION [| check TOOL] [| else ACTION].
+func parsePrerequisite(d *Directive, args string, at int) (any, []Problem) {
+	parts := strings.Split(args, "|")
+	pr := Prerequisite{Condition: strings.TrimSpace(parts[0])}
+	var problems []Problem
+	if pr.Condition == "" {
+		problems = append(problems, Problem{Offset: at, Message: "//tool:prerequisite needs a condition before the first |",
+			Hint: "write " + d.Usage()})
+	}
+	off := at + len(parts[0]) + 1
+	for _, part := range parts[1:] {
+		lead := len(part) - len(strings.TrimLeft(part, " \t"))
+		text := strings.TrimSpace(part)
+		word, rest, _ := strings.Cut(text, " ")
+		rest = strings.TrimSpace(rest)
+		switch {
+		case word == "check" && pr.Check == "" && IsValidName(rest):
+			pr.Check, pr.CheckOffset = rest, off+lead+len("check ")
+		case word == "else" && pr.Else == "" && rest != "":
+			pr.Else = rest
+		default:
+			p := Problem{Offset: off + lead, Message: "//tool:prerequisite part " + strconv.Quote(text) + " is neither check TOOL nor else ACTION, once each",
+				Hint: "write " + d.Usage()}
+			if c := suggest.Closest(word, []string{"check", "else"}); c != "" && c != word {
+				p.Hint = "did you mean " + c + "?"
+			}
+			problems = append(problems, p)
+		}
+		off += len(part) + 1
+	}
+	if problems != nil {
+		return nil, problems
+	}
+	return pr, nil
+}
+
+// parseLint reads [-]RULE[,[-]RULE...].
+func parseLint(d *Directive, args string, at int) (any, []Problem) {
+	ws, problems := listWords(d, args, at, "rule")
+	var out []LintSetting
+	names := make([]string, len(LintRules))
+	for i, r := range LintRules {
+		names[i] = r.Name
+	}
+	for _, w := range ws {
+		name, off := strings.CutPrefix(w.text, "-")
+		if !slices.Contains(names, name) {
+			p := Problem{Offset: w.at, Message: "unknown lint rule " + strconv.Quote(name),
+				Hint: "the rules are " + strings.Join(names, ", ")}
+			if c := suggest.Closest(name, names); c != "" {
+				p.Hint = "did you mean " + c + "?"
+			}
+			problems = append(problems, p)
+			continue
+		}
+		out = append(out, LintSetting{Rule: name, On: !off})
+	}
+	if problems != nil {
+		return nil, problems
+	}
+	return out, nil
+}
+
 var metaKeyPattern = regexp.MustCompile(`^[a-zA-Z0-9_.-]+$`)
 
 func parseMeta(d *Directive, args string, at int) (any, []Problem) {
@@ -431,7 +540,7 @@ func parseMeta(d *Directive, args string, at int) (any, []Problem) {
 	return Meta{Key: key, Value: value}, nil
 }
 
-// sizeUnits are the byte multipliers //tool:maxresult accepts: SI units are powers of 1000,
+// sizeUnits are the byte multipliers //tool:maxresult and //tool:maxargs accept: SI units are powers of 1000,
 // IEC units powers of 1024, as the units say.
 var sizeUnits = map[string]int64{
 	"": 1, "B": 1,
@@ -441,7 +550,8 @@ var sizeUnits = map[string]int64{
 
 var sizeUnitNames = []string{"B", "KB", "MB", "GB", "KiB", "MiB", "GiB", "kB"}
 
-func parseMaxResult(d *Directive, args string, at int) (any, []Problem) {
+// parseSize reads the SIZE of //tool:maxresult and //tool:maxargs.
+func parseSize(d *Directive, args string, at int) (any, []Problem) {
 	w, problems := single(d, args, at)
 	if problems != nil {
 		return nil, problems

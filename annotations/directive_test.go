@@ -54,7 +54,16 @@ func TestDirectiveValues(t *testing.T) {
 		{text: "//tool:description   Gets the weather.  ", value: "Gets the weather."},
 		{text: "//tool:category weather", value: "weather"},
 		{text: "//tool:trigger the user asks about weather", value: "the user asks about weather"},
-		{text: "//tool:prerequisite call login first", value: "call login first"},
+		{text: "//tool:prerequisite call login first", value: Prerequisite{Condition: "call login first"}},
+		// "//tool:prerequisite " is 20 bytes.
+		{text: "//tool:prerequisite the order exists | check get_order | else create it with create_order",
+			value: Prerequisite{Condition: "the order exists", Check: "get_order", Else: "create it with create_order", CheckOffset: 45}},
+		{text: "//tool:prerequisite the order exists | chek get_order", problems: []want{{39, `//tool:prerequisite part "chek get_order" is neither check TOOL nor else ACTION, once each`, "did you mean check?"}}},
+		{text: "//tool:prerequisite | else wait", problems: []want{{20, "//tool:prerequisite needs a condition before the first |", "write"}}},
+		{text: "//tool:workflow first find the user", value: "first find the user"},
+		// "//tool:lint " is 12 bytes.
+		{text: "//tool:lint -snake-case, optional-default", value: []LintSetting{{Rule: "snake-case"}, {Rule: "optional-default", On: true}}},
+		{text: "//tool:lint -snake_case", problems: []want{{12, `unknown lint rule "snake_case"`, "did you mean snake-case?"}}},
 		{text: "//tool:warning costs money", value: "costs money"},
 		{text: "//tool:warning", problems: []want{{14, "//tool:warning needs an argument", ""}}},
 
@@ -71,11 +80,14 @@ func TestDirectiveValues(t *testing.T) {
 		{text: "//tool:timeout 10s", value: Timeout{Duration: 10 * time.Second}},
 		{text: "//tool:timeout 1m30s", value: Timeout{Duration: 90 * time.Second}},
 		{text: "//tool:timeout none", value: Timeout{None: true}},
-		{text: "//tool:timeout 10", problems: []want{{15, `invalid timeout "10"`, "add a unit, e.g. 10s"}}},
-		{text: "//tool:timeout soon", problems: []want{{15, `invalid timeout "soon"`, "Go duration syntax"}}},
+		{text: "//tool:timeout 10", problems: []want{{15, `timeout "10" is not a Go duration`, "did you mean 10s?"}}},
+		{text: "//tool:timeout soon", problems: []want{{15, `timeout "soon" is not a Go duration`, "Go duration syntax"}}},
 		{text: "//tool:timeout 0", problems: []want{{15, "timeout must be positive, got 0", "write none"}}},
 		{text: "//tool:timeout -5s", problems: []want{{15, "timeout must be positive, got -5s", ""}}},
-		{text: "//tool:timeout None", problems: []want{{15, `invalid timeout "None"`, "write none"}}},
+		{text: "//tool:timeout None", problems: []want{{15, `timeout "None" is not a Go duration`, "write none"}}},
+		{text: "//tool:timeout 10 seconds", problems: []want{{15, `timeout "10 seconds" is not a Go duration`, "did you mean 10s?"}}},
+		{text: "//tool:timeout 500", problems: []want{{15, `timeout "500" is not a Go duration`, "did you mean 500ms or 500s?"}}},
+		{text: "//tool:timeout 1.5 min", problems: []want{{15, `timeout "1.5 min" is not a Go duration`, "did you mean 1.5m?"}}},
 		{text: "//tool:timeout 10s 20s", problems: []want{{19, `unexpected argument "20s"`, "//tool:timeout DURATION|none"}}},
 
 		// retry: "//tool:retry " is 13 bytes; defaults fill what is left out.
@@ -89,7 +101,7 @@ func TestDirectiveValues(t *testing.T) {
 		{text: "//tool:retry max=0", problems: []want{{17, "retry max must be a whole number of retries, at least 1, got 0", ""}}},
 		{text: "//tool:retry max=x delay=1", problems: []want{
 			{17, "retry max must be a whole number of retries, at least 1, got x", ""},
-			{25, `invalid retry delay "1"`, "add a unit"},
+			{25, `retry delay "1" is not a Go duration`, "did you mean 1s?"},
 		}},
 		{text: "//tool:retry max=", problems: []want{{17, "missing value for max", ""}}},
 		{text: "//tool:retry max=2 max=3", problems: []want{{19, "duplicate retry setting max", ""}}},
@@ -161,6 +173,9 @@ func TestDirectiveValues(t *testing.T) {
 		{text: "//tool:maxresult 0", problems: []want{{17, "size must be positive, got 0", ""}}},
 		{text: "//tool:maxresult 9999999999999GiB", problems: []want{{17, "size 9999999999999GiB is too large", ""}}},
 
+		{text: "//tool:maxargs 4MiB", value: int64(4 << 20)},
+		{text: "//tool:maxargs 0", problems: []want{{15, "size must be positive, got 0", ""}}},
+		{text: "//tool:maxargs 4mb", problems: []want{{16, `unknown size unit "mb"`, "did you mean 4MB?"}}},
 		{text: "//tool:maxcalls 5", value: 5},
 		{text: "//tool:maxcalls 0", problems: []want{{16, `//tool:maxcalls needs a whole number of at least 1, got "0"`, ""}}},
 		{text: "//tool:maxcalls many", problems: []want{{16, `//tool:maxcalls needs a whole number of at least 1, got "many"`, ""}}},
@@ -220,8 +235,9 @@ func TestEveryDirectiveHasAValidCase(t *testing.T) {
 		"name": "get_weather", "title": "T", "description": "D", "tags": "a", "category": "c",
 		"timeout": "1s", "retry": "", "confirm": "", "risk": "low", "hints": "readonly",
 		"example": "{}", "trigger": "t", "prerequisite": "p", "warning": "w", "related": "other",
-		"filters": "f", "meta": "k=v", "maxresult": "1KiB", "maxcalls": "1", "modelretries": "1",
+		"filters": "f", "meta": "k=v", "maxresult": "1KiB", "maxargs": "4MiB", "maxcalls": "1", "modelretries": "1",
 		"sequential": "", "client": "", "defer": "", "namespace": "billing", "callers": "direct",
+		"workflow": "w", "lint": "-snake-case",
 	}
 	for _, d := range Directives {
 		args, ok := samples[d.Name]
@@ -263,7 +279,7 @@ func TestPlacement(t *testing.T) {
 		// Placement and argument problems are reported together.
 		{"//tool:timeout soon", OnType, []want{
 			{0, "//tool:timeout is not allowed on a type: it belongs in the doc comment of a func or method", ""},
-			{15, `invalid timeout "soon"`, ""},
+			{15, `timeout "soon" is not a Go duration`, ""},
 		}},
 	}
 	for _, c := range cases {

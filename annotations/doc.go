@@ -47,6 +47,7 @@
 //	related                       Related: NAME [RELATION], repeatable
 //	meta                          Meta: key=value, repeatable
 //	maxresult                     int64 bytes: 4096, 512B, 4KB (1000), 4KiB (1024), MB, MiB...
+//	maxargs                       int64 bytes, as maxresult
 //	maxcalls, modelretries        int >= 1
 //	sequential, client            true: they take no arguments
 //

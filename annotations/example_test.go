@@ -20,7 +20,7 @@ func ExampleParseComment() {
 	// Output:
 	// timeout 10s 0
 	// 0: unknown directive //tool:timout (did you mean //tool:timeout?)
-	// 15: invalid timeout "10" (add a unit, e.g. 10s)
+	// 15: timeout "10" is not a Go duration (did you mean 10s?)
 }
 
 func ExampleParseTag() {

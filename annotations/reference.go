@@ -29,6 +29,10 @@ func Help() string {
 		wrap(&b, k.Help, "    ", 96)
 	}
 	b.WriteString("\nFormats (format=): " + strings.Join(Formats, ", ") + "\n")
+	b.WriteString("\nLint rules (//tool:lint -RULE turns one off); warnings, errors under -strict:\n")
+	for _, r := range LintRules {
+		fmt.Fprintf(&b, "%-24s %s\n", r.Name, r.Help)
+	}
 	return b.String()
 }
 
@@ -81,6 +85,12 @@ func Markdown() string {
 		b.WriteString(code(f))
 	}
 	b.WriteString(".\n")
+	b.WriteString("\n### Lint rules\n\nAuthoring rules (those of the OpenAkita tool specification). Each finding is a warning, an " +
+		"error under `-strict`; `//tool:lint -RULE` on a tool, or in the package doc comment, turns a rule off.\n\n")
+	b.WriteString("| rule | checks |\n|---|---|\n")
+	for _, r := range LintRules {
+		fmt.Fprintf(&b, "| %s | %s |\n", code(r.Name), cell(r.Help))
+	}
 	return b.String()
 }
 

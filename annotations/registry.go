@@ -98,8 +98,16 @@ var Directives = []*Directive{
 		parse: parseText,
 	},
 	{
-		Name: "prerequisite", Targets: onDescriptive, Repeatable: true, Syntax: "TEXT",
-		Help:  "What must hold or be done before calling the tool (level-2 guidance).",
+		Name: "prerequisite", Targets: onDescriptive, Repeatable: true, Syntax: "CONDITION [| check TOOL] [| else ACTION]",
+		Help: "What must hold before calling the tool (level-2 guidance), optionally with the tool that checks it " +
+			"and what to do when it does not hold: `//tool:prerequisite the order exists | check get_order | else create it with create_order`. " +
+			"TOOL must be a tool of the same package.",
+		parse: parsePrerequisite,
+	},
+	{
+		Name: "workflow", Targets: onDescriptive, Repeatable: true, Syntax: "STEP",
+		Help: "One step of the workflow the tool belongs to; the lines are the steps in order " +
+			"(`//tool:workflow find the user with find_user`). Shown to the model at level 2 as a numbered list.",
 		parse: parseText,
 	},
 	{
@@ -110,7 +118,7 @@ var Directives = []*Directive{
 	{
 		Name: "related", Targets: onDescriptive, Repeatable: true, Syntax: "NAME [RELATION]",
 		Help: "A related tool and, optionally, how it relates (\"use first\", \"undoes this\"). " +
-			"NAME must be a tool in the same catalog.",
+			"NAME must be a tool of the same package (the same generated catalog).",
 		parse: parseRelated,
 	},
 	{
@@ -129,7 +137,14 @@ var Directives = []*Directive{
 		Name: "maxresult", Targets: onHandler, Syntax: "SIZE",
 		Help: "The largest result, in bytes, the model receives directly (4096, 512B, 4KB = " +
 			"4000, 4KiB = 4096, MB, MiB, GB, GiB); larger results go to the registry's offloader.",
-		parse: parseMaxResult,
+		parse: parseSize,
+	},
+	{
+		Name: "maxargs", Targets: onHandler, Syntax: "SIZE",
+		Help: "The largest argument document, in bytes, the tool accepts (units as for maxresult); " +
+			"a larger call is refused before it is decoded. Without it the registry's limit applies " +
+			"(runtime.WithMaxArgsBytes, 1 MiB by default).",
+		parse: parseSize,
 	},
 	{
 		Name: "maxcalls", Targets: onHandler, Syntax: "N",
@@ -146,6 +161,12 @@ var Directives = []*Directive{
 		Name: "sequential", Targets: onHandler, noArgs: true,
 		Help: "In a batch of parallel calls this tool runs alone: calls before it finish " +
 			"first, calls after it wait.",
+	},
+	{
+		Name: "lint", Targets: onDescriptive | OnPackage, Syntax: "[-]RULE[,[-]RULE...]",
+		Help: "Turns authoring rules off (-RULE) or back on (RULE) for this tool, or in the package doc comment " +
+			"for every tool of the package. Rules report warnings (errors under -strict); see the list of rules.",
+		parse: parseLint,
 	},
 	{
 		Name: "defer", Targets: onDescriptive | OnPackage, optionalArgs: true, Syntax: "[off]",
@@ -230,6 +251,37 @@ type Example struct {
 type Related struct {
 	Name     string // a tool name
 	Relation string // free text; may be empty
+}
+
+// Prerequisite is the value of //tool:prerequisite.
+type Prerequisite struct {
+	Condition string // what must hold
+	Check     string // a tool that checks it; may be empty
+	Else      string // what to do when it does not hold; may be empty
+	// CheckOffset is the byte offset of Check in the comment text, for errors found later.
+	CheckOffset int
+}
+
+// LintSetting is one item of //tool:lint: a rule turned on or off.
+type LintSetting struct {
+	Rule string
+	On   bool
+}
+
+// LintRule is an authoring rule: its finding is a warning, an error under -strict, and
+// //tool:lint -NAME turns it off.
+type LintRule struct {
+	Name string
+	Help string
+}
+
+// LintRules are the authoring rules toolgen checks, those of the OpenAkita tool specification.
+var LintRules = []LintRule{
+	{"snake-case", "Tool names are snake_case: lower-case letters, digits and underscores."},
+	{"description-length", "The description (the doc comment's first paragraph) is at most 200 characters: models read it on every turn."},
+	{"detail-length", "The detail (the doc comment's later paragraphs) is at most 2000 characters."},
+	{"parameter-description", "Every parameter has a description (a doc or line comment on its field)."},
+	{"optional-default", "Every optional scalar parameter (not a pointer) has a default=, so the model knows what leaving it out means."},
 }
 
 // Meta is the value of //tool:meta.

@@ -106,7 +106,14 @@ var TagKeys = []*TagKey{
 	{Name: "example", Value: TagLiteral, Applies: AppliesAny,
 		Help: "An example value, converted by the field's type; shown to the model."},
 	{Name: "deprecated", Value: TagFlag, Applies: AppliesAny, Help: "The property is deprecated; models should avoid it."},
+	{Name: "accept", Value: TagList, Applies: AppliesAny,
+		Help: "Accepts what the schema variants of these providers (openai, anthropic, gemini, mcp) lose at this field, " +
+			"so toolgen stops warning about it: `accept=openai|gemini` on a map field, which OpenAI strict mode and " +
+			"Gemini parameters cannot describe. The decoder still enforces every constraint."},
 }
+
+// Providers are the values accept= takes: the providers toolgen emits schema variants for.
+var Providers = []string{"openai", "anthropic", "gemini", "mcp"}
 
 // Formats are the values format= accepts.
 var Formats = []string{"date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uri", "uuid"}

@@ -20,9 +20,11 @@ package gen
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -191,7 +193,9 @@ func (r *Result) Write() ([]File, error) {
 }
 
 // Diff compares the files with what is on disk and returns a unified diff of every difference
-// (paths relative to dir), empty when everything is up to date.
+// (paths relative to dir), empty when everything is up to date. It is for reading: JSON in
+// raw string literals (schemas, examples) is shown indented on both sides, so that changing
+// one keyword is a one-line change rather than two long lines.
 func (r *Result) Diff(dir string) string {
 	var b strings.Builder
 	for _, f := range r.Files {
@@ -207,8 +211,8 @@ func (r *Result) Diff(dir string) string {
 		}
 		name := diag.Relative(dir, f.Path)
 		text, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-			A:        difflib.SplitLines(string(old)),
-			B:        difflib.SplitLines(string(f.Content)),
+			A:        difflib.SplitLines(indentJSONLiterals(string(old))),
+			B:        difflib.SplitLines(indentJSONLiterals(string(f.Content))),
 			FromFile: "a/" + name,
 			ToFile:   "b/" + name,
 			Context:  3,
@@ -219,4 +223,19 @@ func (r *Result) Diff(dir string) string {
 		b.WriteString(text)
 	}
 	return b.String()
+}
+
+// jsonLiteral matches a raw string literal holding a JSON object or array.
+var jsonLiteral = regexp.MustCompile("`[{\\[][^`]*`")
+
+// indentJSONLiterals rewrites every raw string literal of src holding valid JSON as indented
+// JSON, one value per line, for Diff.
+func indentJSONLiterals(src string) string {
+	return jsonLiteral.ReplaceAllStringFunc(src, func(lit string) string {
+		var b bytes.Buffer
+		if err := json.Indent(&b, []byte(lit[1:len(lit)-1]), "\t", "  "); err != nil {
+			return lit
+		}
+		return "`\n\t" + b.String() + "\n`"
+	})
 }

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -9,22 +8,30 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
+	"time"
 )
 
 // ApprovalRequest is a validated call of a //tool:confirm tool, waiting for a decision.
 type ApprovalRequest struct {
 	// ID names the request. The registry derives it, with a key only it knows, from the
-	// tool, call id, session and canonical arguments: a host cannot forge one, and an approval
-	// given for one call does not let any other call (other arguments, another call id) run.
+	// tool, call id, session and RawArgs: a host cannot forge one, and an approval given for
+	// one call does not let any other call (other arguments, another call id) run.
 	ID      string
 	Tool    string
 	CallID  string
 	Session string
-	Args    any             // the decoded, validated arguments (a pointer to the args struct)
-	RawArgs json.RawMessage // Args as canonical JSON: what the approver is shown
-	Reason  string          // the tool's //tool:confirm reason
+	Args    any // the decoded, validated arguments (a pointer to the args struct)
+	// RawArgs is what the approver is shown and what the approval covers: the canonical form
+	// of the JSON the model sent (keys sorted, escapes and numbers spelled one way, the
+	// schema's defaults added for absent properties), never the decoded Go value marshaled
+	// again, which can differ from what runs (a TextUnmarshaler without MarshalText marshals
+	// as {}).
+	RawArgs json.RawMessage
+	Reason  string // the tool's //tool:confirm reason
 	Risk    Risk
 }
 
@@ -52,28 +59,16 @@ func (f ApproverFunc) Approve(ctx context.Context, req ApprovalRequest) (Decisio
 	return f(ctx, req)
 }
 
-type approvalState int
-
-const (
-	approvalPending approvalState = iota
-	approvalApproved
-	approvalDenied
-	approvalSpent // decided and answered: an approved call ran, a denied one was reported
-)
-
-// queuedApproval is one request of the approval queue.
-type queuedApproval struct {
-	seq      uint64
-	req      ApprovalRequest
-	state    approvalState
-	decision Decision
-}
-
-// approvalID derives the request id of a call: an HMAC under the registry's secret key of
-// every field that identifies it, each length-prefixed so no two field lists collide.
-func (r *Registry) approvalID(tool, callID, session string, canonical []byte) string {
-	r.keyOnce.Do(func() { rand.Read(r.key[:]) })
-	mac := hmac.New(sha256.New, r.key[:])
+// approvalID derives the request id of a call: an HMAC under the registry's secret key
+// (WithApprovalKey, else random) of every field that identifies it, each length-prefixed so
+// no two field lists collide.
+func (r *Registry) approvalID(cfg *registryConfig, tool, callID, session string, canonical []byte) string {
+	key := cfg.approvalKey
+	if key == nil {
+		r.keyOnce.Do(func() { rand.Read(r.key[:]) })
+		key = r.key[:]
+	}
+	mac := hmac.New(sha256.New, key)
 	for _, field := range [][]byte{[]byte(tool), []byte(callID), []byte(session), canonical} {
 		var n [8]byte
 		binary.BigEndian.PutUint64(n[:], uint64(len(field)))
@@ -87,7 +82,7 @@ func (r *Registry) approvalID(tool, callID, session string, canonical []byte) st
 // when the approver changed the arguments) or the result that ends the call.
 func (r *Registry) approve(ctx context.Context, cfg *registryConfig, tool *Tool, call Call, bound BoundCall, canonical []byte) (BoundCall, Result, bool) {
 	req := ApprovalRequest{
-		ID:      r.approvalID(tool.Name, call.ID, call.Session, canonical),
+		ID:      r.approvalID(cfg, tool.Name, call.ID, call.Session, canonical),
 		Tool:    tool.Name,
 		CallID:  call.ID,
 		Session: call.Session,
@@ -102,9 +97,17 @@ func (r *Registry) approve(ctx context.Context, cfg *registryConfig, tool *Tool,
 	}
 	switch {
 	case approver != nil:
-		dec, err := askApprover(ctx, approver, req)
+		dec, err := r.askApprover(ctx, cfg, approver, req)
 		if err != nil {
 			r.observeApproval(ctx, cfg, call, "failed", "")
+			if ctx.Err() != nil {
+				return nil, Result{
+					Text:    fmt.Sprintf("%s was not run: the call was cancelled or timed out while waiting for its approval.", tool.Name),
+					IsError: true,
+					Err:     fmt.Errorf("tool %q: approver: %w", tool.Name, err),
+					Kind:    KindCancelled,
+				}, false
+			}
 			return nil, Result{
 				Text:    fmt.Sprintf("%s was not run: its approval could not be obtained.", tool.Name),
 				IsError: true,
@@ -126,7 +129,52 @@ func (r *Registry) approve(ctx context.Context, cfg *registryConfig, tool *Tool,
 }
 
 // askApprover calls the approver, turning a panic into an error so that it denies the call.
-func askApprover(ctx context.Context, a Approver, req ApprovalRequest) (dec Decision, err error) {
+// An approver that ignores ctx does not hold the call past its deadline: when ctx can end, the
+// approver runs on its own goroutine, and the call stops waiting when ctx ends; its late
+// answer is dropped. Such abandoned approvers are bounded like abandoned handlers: past the
+// registry's WithMaxAbandoned, approval fails at once.
+func (r *Registry) askApprover(ctx context.Context, cfg *registryConfig, a Approver, req ApprovalRequest) (Decision, error) {
+	if ctx.Done() == nil {
+		return callApprover(ctx, a, req)
+	}
+	limit, _ := cfg.abandonLimits()
+	if n := r.approversAbandoned.Load(); n >= int64(limit) {
+		return Decision{}, fmt.Errorf("%w: %d earlier approvers still have not answered", ErrTooManyAbandoned, n)
+	}
+	type answer struct {
+		dec Decision
+		err error
+	}
+	const (
+		asking int32 = iota
+		answered
+		gaveUp
+	)
+	var state atomic.Int32
+	answers := make(chan answer, 1)
+	go func() {
+		dec, err := callApprover(ctx, a, req)
+		if state.CompareAndSwap(asking, answered) {
+			answers <- answer{dec, err}
+		} else {
+			r.approversAbandoned.Add(-1)
+		}
+	}()
+	select {
+	case ans := <-answers:
+		return ans.dec, ans.err
+	case <-ctx.Done():
+		if state.CompareAndSwap(asking, gaveUp) {
+			r.approversAbandoned.Add(1)
+			return Decision{}, fmt.Errorf("the approver did not answer before the call ended: %w", context.Cause(ctx))
+		}
+		ans := <-answers
+		return ans.dec, ans.err
+	}
+}
+
+// callApprover calls the approver, turning a panic into an error.
+func callApprover(ctx context.Context, a Approver, req ApprovalRequest) (dec Decision, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			dec, err = Decision{}, fmt.Errorf("approver panicked: %v", v)
@@ -165,59 +213,94 @@ func deniedResult(tool string, dec Decision) Result {
 	}
 }
 
-// queueApproval answers a call from the approval queue: a new call becomes a pending request;
-// a decided one runs (once) or reports its denial.
+// queueApproval answers a call from the approval queue: a new call becomes a pending request
+// (within the queue's limits); a decided one runs (once) or reports its denial; an expired one
+// is refused.
 func (r *Registry) queueApproval(ctx context.Context, cfg *registryConfig, tool *Tool, call Call, bound BoundCall, req ApprovalRequest) (BoundCall, Result, bool) {
-	r.apMu.Lock()
-	if r.approvals == nil {
-		r.approvals = make(map[string]*queuedApproval)
+	store, now := r.approvalStore(cfg), cfg.now()
+	ttl := cfg.approvalTTLOf()
+	rec, err := store.Add(ctx, ApprovalRecord{Request: req, Created: now, Expires: now.Add(ttl), Forget: now.Add(2 * ttl)}, cfg.approvalLimitsOf(), now)
+	switch {
+	case errors.Is(err, ErrApprovalLimit):
+		r.observeApproval(ctx, cfg, call, "refused", "")
+		return nil, limitResult(fmt.Sprintf("%s was not run: too many calls are already waiting for the user's approval. Wait for the user to decide on them before asking again.", tool.Name),
+			fmt.Errorf("tool %q: %w", tool.Name, err)), false
+	case err != nil:
+		r.observeApproval(ctx, cfg, call, "failed", "")
+		return nil, Result{
+			Text:    fmt.Sprintf("%s was not run: its approval could not be obtained.", tool.Name),
+			IsError: true,
+			Err:     fmt.Errorf("tool %q: approval store: %w", tool.Name, err),
+			Kind:    KindUnavailable,
+		}, false
 	}
-	q := r.approvals[req.ID]
-	if q == nil {
-		r.approvalSeq++
-		q = &queuedApproval{seq: r.approvalSeq, req: req}
-		r.approvals[req.ID] = q
+	if rec.State != ApprovalConsumed && !now.Before(rec.Expires) {
+		r.observeApproval(ctx, cfg, call, "expired", "")
+		return nil, Result{
+			Text: fmt.Sprintf("%s was not run: its approval request %s expired before it was decided and acted on (requests last %v). Ask the user again if it is still needed.",
+				tool.Name, req.ID, ttl),
+			IsError: true,
+			Err:     fmt.Errorf("tool %q: %w: request %s", tool.Name, ErrApprovalExpired, req.ID),
+			Kind:    KindDenied,
+		}, false
 	}
-	state, dec := q.state, q.decision
-	if state == approvalApproved || state == approvalDenied {
-		q.state = approvalSpent // claimed under the lock: a decision is acted on exactly once
-	}
-	r.apMu.Unlock()
-
-	switch state {
-	case approvalPending:
+	switch rec.State {
+	case ApprovalPending:
 		r.observeApproval(ctx, cfg, call, "pending", "")
 		return nil, Result{
 			Text:            fmt.Sprintf("%s is waiting for the user's approval (request %s); it has not run yet.", tool.Name, req.ID),
 			PendingApproval: req.ID,
 		}, false
-	case approvalSpent:
-		return nil, limitResult(fmt.Sprintf("This call of %s was already decided and answered; it was not run again.", tool.Name),
-			fmt.Errorf("%w: approval request %s of %q already used", ErrCallLimit, req.ID, tool.Name)), false
-	}
-	return r.applyDecision(ctx, cfg, tool, call, bound, dec)
-}
-
-// Pending returns the approval requests waiting for a decision, oldest first.
-func (r *Registry) Pending() []ApprovalRequest {
-	r.apMu.Lock()
-	defer r.apMu.Unlock()
-	var qs []*queuedApproval
-	for _, q := range r.approvals {
-		if q.state == approvalPending {
-			qs = append(qs, q)
+	case ApprovalApproved, ApprovalDenied:
+		// Claimed by a compare-and-set: a decision is acted on exactly once.
+		claimed, ok, err := store.Transition(ctx, req.ID, rec.State, ApprovalConsumed, Decision{}, time.Time{}, time.Time{})
+		if err == nil && ok {
+			return r.applyDecision(ctx, cfg, tool, call, bound, claimed.Decision)
 		}
 	}
-	slices.SortFunc(qs, func(a, b *queuedApproval) int { return cmp.Compare(a.seq, b.seq) })
-	out := make([]ApprovalRequest, len(qs))
-	for i, q := range qs {
-		out[i] = q.req
+	return nil, limitResult(fmt.Sprintf("This call of %s was already decided and answered; it was not run again.", tool.Name),
+		fmt.Errorf("%w: approval request %s of %q already used", ErrCallLimit, req.ID, tool.Name)), false
+}
+
+// approvalStore returns the configured approval store, or the registry's in-memory one.
+func (r *Registry) approvalStore(cfg *registryConfig) ApprovalStore {
+	if cfg.approvalStore != nil {
+		return cfg.approvalStore
+	}
+	r.approvalsOnce.Do(func() { r.approvals = &MemoryApprovalStore{} })
+	return r.approvals
+}
+
+func (r *Registry) currentConfig() *registryConfig {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.config()
+}
+
+// Pending returns the approval requests waiting for a decision and not expired, oldest first.
+func (r *Registry) Pending() []ApprovalRequest {
+	cfg := r.currentConfig()
+	recs, err := r.approvalStore(cfg).Pending(context.Background(), cfg.now())
+	if err != nil {
+		return nil
+	}
+	out := make([]ApprovalRequest, len(recs))
+	for i, rec := range recs {
+		out[i] = rec.Request
+		if out[i].Args == nil {
+			// A store outside the process keeps no Go values: decode the arguments again.
+			if tool, ok := r.Tool(rec.Request.Tool); ok && tool.Bind != nil {
+				if bound, _, ok := bind(context.Background(), &tool, nil, rec.Request.RawArgs); ok {
+					out[i].Args = bound.Args()
+				}
+			}
+		}
 	}
 	return out
 }
 
 // Approve approves the pending request id on behalf of by. The call runs, once, when it is
-// invoked again (same tool, call id, session and arguments).
+// invoked again (same tool, call id, session and arguments) before the request expires.
 func (r *Registry) Approve(id, by string) error {
 	return r.decide(id, Decision{Approved: true, By: by})
 }
@@ -226,19 +309,17 @@ func (r *Registry) Approve(id, by string) error {
 // tool's validation: when they do not, the error lists the problems (an *ArgsError) and the
 // request stays pending.
 func (r *Registry) ApproveWithArgs(id, by string, args json.RawMessage) error {
-	r.apMu.Lock()
-	q := r.approvals[id]
-	var name string
-	if q != nil {
-		name = q.req.Tool
-	}
-	r.apMu.Unlock()
-	if q == nil {
+	cfg := r.currentConfig()
+	rec, ok, err := r.approvalStore(cfg).Get(context.Background(), id)
+	switch {
+	case err != nil:
+		return fmt.Errorf("runtime: approve %s: %w", id, err)
+	case !ok:
 		return fmt.Errorf("runtime: approve %s: %w", id, ErrNoSuchApproval)
 	}
-	tool, ok := r.Tool(name)
+	tool, ok := r.Tool(rec.Request.Tool)
 	if !ok {
-		return fmt.Errorf("runtime: approve %s: tool %q: %w", id, name, ErrUnknownTool)
+		return fmt.Errorf("runtime: approve %s: tool %q: %w", id, rec.Request.Tool, ErrUnknownTool)
 	}
 	if _, failed, ok := bind(context.Background(), &tool, nil, args); !ok {
 		return failed.Err
@@ -256,18 +337,30 @@ func (r *Registry) DenyBy(id, by, reason string) error {
 	return r.decide(id, Decision{By: by, Reason: reason})
 }
 
+// decide moves the pending request id to its decision, which renews its expiry: the call
+// then has as long to be invoked again as the request had to be decided.
 func (r *Registry) decide(id string, dec Decision) error {
-	r.apMu.Lock()
-	defer r.apMu.Unlock()
-	q := r.approvals[id]
-	if q == nil || q.state != approvalPending {
+	cfg := r.currentConfig()
+	store, now, ttl := r.approvalStore(cfg), cfg.now(), cfg.approvalTTLOf()
+	rec, ok, err := store.Get(context.Background(), id)
+	switch {
+	case err != nil:
+		return fmt.Errorf("runtime: decide %s: %w", id, err)
+	case !ok || rec.State != ApprovalPending:
 		return fmt.Errorf("runtime: decide %s: %w", id, ErrNoSuchApproval)
+	case !now.Before(rec.Expires):
+		return fmt.Errorf("runtime: decide %s: %w", id, ErrApprovalExpired)
 	}
-	q.decision = dec
+	to := ApprovalDenied
 	if dec.Approved {
-		q.state = approvalApproved
-	} else {
-		q.state = approvalDenied
+		to = ApprovalApproved
+	}
+	_, ok, err = store.Transition(context.Background(), id, ApprovalPending, to, dec, now.Add(ttl), now.Add(2*ttl))
+	switch {
+	case err != nil:
+		return fmt.Errorf("runtime: decide %s: %w", id, err)
+	case !ok:
+		return fmt.Errorf("runtime: decide %s: %w", id, ErrNoSuchApproval)
 	}
 	return nil
 }

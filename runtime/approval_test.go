@@ -68,7 +68,7 @@ func TestSyncApprover(t *testing.T) {
 	}
 	req := asked[0]
 	if req.Tool != "send_mail" || req.CallID != "c1" || req.Session != "s" || req.Reason != "sends mail for the user" ||
-		req.Risk != runtime.RiskHigh || req.Args.(*mailArgs).To != "a@b.c" || string(req.RawArgs) != `{"to":"a@b.c","body":"hi"}` || req.ID == "" {
+		req.Risk != runtime.RiskHigh || req.Args.(*mailArgs).To != "a@b.c" || string(req.RawArgs) != `{"body":"hi","to":"a@b.c"}` || req.ID == "" {
 		t.Errorf("ApprovalRequest = %+v", req)
 	}
 

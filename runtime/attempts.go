@@ -21,7 +21,7 @@ func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConf
 		if cfg.observer != nil {
 			began = monotonic()
 		}
-		res := runAttempt(ctx, cfg, e, bound, timeout)
+		res := runAttempt(ctx, cfg, e, st.info.session, bound, timeout)
 		res.Attempts = attempt
 		if !res.IsError {
 			return res
@@ -29,7 +29,7 @@ func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConf
 		if cfg.observer != nil {
 			ev := event(ctx, EventError)
 			ev.Attempt, ev.Duration, ev.Err, ev.ErrKind = attempt, monotonic()-began, res.Err, KindOf(res.Err)
-			cfg.observer(ctx, ev)
+			cfg.notify(ctx, ev)
 		}
 		if attempt > policy.Max || !retryable(res) || ctx.Err() != nil {
 			return res
@@ -38,7 +38,7 @@ func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConf
 		if cfg.observer != nil {
 			ev := event(ctx, EventRetry)
 			ev.Attempt, ev.Delay = attempt, delay
-			cfg.observer(ctx, ev)
+			cfg.notify(ctx, ev)
 		}
 		if cfg.wait(ctx, delay) != nil {
 			return res
@@ -49,29 +49,24 @@ func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConf
 // runAttempt runs the handler once. Without a timeout it runs on the caller's goroutine.
 // With one, it runs on a worker goroutine so that a handler ignoring its ctx cannot hold the
 // call past the deadline: the call returns a timeout result on time and the worker is
-// abandoned, still running, until the handler returns. Abandoned attempts are counted per
-// tool; at the tool's limit (WithMaxAbandoned) further calls of the tool are refused as
-// unavailable until some return, so a hung dependency cannot pile up goroutines without end.
+// abandoned, still running, until the handler returns. The attempts on workers, running or
+// abandoned, are bounded per tool and per session (see attemptSlots), so a hung dependency
+// cannot pile up goroutines without end, however many calls arrive at once.
 //
 // Nothing here allocates on the common path: the first attempt's deadline context lives in
 // the call's frame, the attempt and its deadline timer are pooled, and workers are reused.
 // The caller waits on one channel; the timer and the worker each try to end the attempt, and
 // the first to do so signals it.
-func runAttempt(ctx context.Context, cfg *registryConfig, e *toolEntry, bound BoundCall, timeout time.Duration) Result {
+func runAttempt(ctx context.Context, cfg *registryConfig, e *toolEntry, session string, bound BoundCall, timeout time.Duration) Result {
 	if timeout <= 0 {
 		return runOnce(ctx, &e.tool, bound)
 	}
-	if e.abandoned.Load() >= cfg.abandonLimit() {
-		return Result{
-			Text:    fmt.Sprintf("%s is unavailable: earlier calls of it are still running past their timeout. Try again later.", e.tool.Name),
-			IsError: true,
-			Err:     fmt.Errorf("tool %q: %w (%d)", e.tool.Name, ErrTooManyAbandoned, e.abandoned.Load()),
-			Kind:    KindUnavailable,
-		}
+	if res, ok := e.slots.acquire(ctx, cfg, e, session, timeout); !ok {
+		return res
 	}
 	actx := newAttemptCtx(ctx, monotonic()+timeout)
 	a := attemptPool.Get().(*attemptRun)
-	a.entry, a.ctx, a.bound = e, actx, bound
+	a.entry, a.session, a.ctx, a.bound = e, session, actx, bound
 	a.state.Store(attemptRunning)
 	a.refs.Store(2) // the caller and the worker
 	a.timer.Reset(timeout)
@@ -157,6 +152,7 @@ type attemptRun struct {
 	timer   *time.Timer   // runs expire at the deadline
 	expired atomic.Bool   // expire ran to its end (only meaningful when the timer fired)
 	entry   *toolEntry
+	session string
 	ctx     *attemptCtx
 	bound   BoundCall
 }
@@ -181,7 +177,7 @@ func (a *attemptRun) expire() {
 // returns. It reports whether the attempt was still running.
 func (a *attemptRun) abandon(why int32) bool {
 	if a.state.CompareAndSwap(attemptRunning, why) {
-		a.entry.abandoned.Add(1)
+		a.entry.slots.abandon(a.session)
 		return true
 	}
 	return false
@@ -192,9 +188,10 @@ func (a *attemptRun) abandon(why int32) bool {
 func (a *attemptRun) finish(res Result) {
 	if a.state.CompareAndSwap(attemptRunning, attemptFinished) {
 		a.res = res
+		a.entry.slots.release(a.session, false)
 		a.done <- struct{}{}
 	} else {
-		a.entry.abandoned.Add(-1)
+		a.entry.slots.release(a.session, true)
 	}
 	a.unref()
 }
@@ -204,7 +201,7 @@ func (a *attemptRun) unref() {
 	if a.refs.Add(-1) != 0 {
 		return
 	}
-	a.entry, a.ctx, a.bound, a.res = nil, nil, nil, Result{}
+	a.entry, a.session, a.ctx, a.bound, a.res = nil, "", nil, nil, Result{}
 	a.expired.Store(false)
 	attemptPool.Put(a)
 }
@@ -244,8 +241,18 @@ func dispatch(a *attemptRun) {
 }
 
 func (w *worker) loop(a *attemptRun) {
+	var running *attemptRun
+	defer func() {
+		if running != nil {
+			// The handler called runtime.Goexit: this goroutine ends with it, but the attempt
+			// still ends, its slot is freed and its caller gets a result.
+			running.finish(goexitResult(running.entry.tool.Name))
+		}
+	}()
 	for a != nil {
+		running = a
 		res := runOnce(a.ctx, &a.entry.tool, a.bound)
+		running = nil
 		// Idle before the caller learns the result, so that its next attempt finds this
 		// worker instead of starting another.
 		w.park()
@@ -389,4 +396,8 @@ func (c *attemptCtx) end(why error) {
 	if c.cancel != nil && why != context.DeadlineExceeded {
 		c.cancel()
 	}
+}
+
+func goexitResult(tool string) Result {
+	return internalErrorResult(tool, fmt.Errorf("tool %q: the handler called runtime.Goexit", tool), 1)
 }

@@ -56,8 +56,22 @@ func (r *Registry) invokeGroup(ctx context.Context, calls []Call, results []Resu
 }
 
 func (r *Registry) sequential(name string) bool {
-	e, _, _, ok := r.lookupCall(name)
-	return ok && e.tool.Sequential
+	t, ok := r.toolOrRepaired(name)
+	return ok && t.Sequential
+}
+
+// toolOrRepaired returns the tool called name, or the one a misspelled name means under the
+// Repairer: a call Invoke repairs is a call of that tool in a batch, and in its provider's
+// schema variant.
+func (r *Registry) toolOrRepaired(name string) (Tool, bool) {
+	e, cfg, names, ok := r.lookupCall(name)
+	if !ok {
+		call := Call{Name: name}
+		if e, _, ok = r.repairedName(cfg, &call, names); !ok {
+			return Tool{}, false
+		}
+	}
+	return e.tool, true
 }
 
 // Outcome is one call of a model turn after Dispatch: the call as the model wrote it, and its
@@ -80,7 +94,7 @@ func (r *Registry) Dispatch(ctx context.Context, calls []Call, variantOf func(To
 		restored = make([]Call, len(calls))
 		for i, call := range calls {
 			restored[i] = call
-			tool, ok := r.Tool(call.Name)
+			tool, ok := r.toolOrRepaired(call.Name)
 			if !ok {
 				continue
 			}

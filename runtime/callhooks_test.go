@@ -45,7 +45,7 @@ func TestHookApproverDecidesOnlyWhenTheRegistryDoesNot(t *testing.T) {
 	var asked []runtime.ApprovalRequest
 	hooks := &runtime.CallHooks{Approver: runtime.ApproverFunc(func(_ context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
 		asked = append(asked, req)
-		return runtime.Decision{Approved: req.RawArgs != nil && string(req.RawArgs) == `{"to":"a@b.c","body":"hi"}`, Reason: "not that one"}, nil
+		return runtime.Decision{Approved: req.RawArgs != nil && string(req.RawArgs) == `{"body":"hi","to":"a@b.c"}`, Reason: "not that one"}, nil
 	})}
 	ctx := runtime.WithCallHooks(t.Context(), hooks)
 

@@ -17,7 +17,7 @@ const module = "github.com/toolgen-go/toolgen/"
 func TestNoProviderSDKOutsideTheSDKPackages(t *testing.T) {
 	for _, pkg := range []string{
 		"runtime", "runtime/decode", "runtime/encode", "runtime/disclosure", "runtime/xmlcall",
-		"runtime/openai", "runtime/anthropic", "runtime/gemini",
+		"runtime/openai", "runtime/anthropic", "runtime/gemini", "runtime/toolsearch",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			sdk, err := fixture.ProviderSDKDeps(module + pkg)

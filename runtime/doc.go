@@ -40,9 +40,10 @@
 //   - Attempts: how many attempts ran the handler (0 when the call ended before it ran).
 //   - Metadata: free data for the host, never sent to the model.
 //   - Kind: the [ErrorKind] of an error result.
-//   - Effects: what the handler asks the host to do; never sent to the model. A result with
-//     effects and no text is effect-only ([Result.EffectOnly]): provider adapters send the
-//     model nothing for it. Handlers build one with [EffectResult].
+//   - Effects: what the handler asks the host to do, as typed values the host switches on
+//     ([Effect]); never sent to the model, and each reported to the observer (EventEffect). A
+//     result with effects and no text is effect-only ([Result.EffectOnly]): provider adapters
+//     send the model nothing for it. Handlers build one with [EffectResult].
 //   - PendingApproval, ClientCall, Offloaded: see approval, client tools and result size below.
 //
 // # What the model sees when a call fails
@@ -66,8 +67,9 @@
 // error's message (see [ErrorResult]): handler authors write error texts for the model. With
 // [WithSafeErrors] a plain Go error shows only its kind and a fixed message ("search failed
 // (unavailable): temporarily unavailable; try again later."), while errors made for the model
-// ([ModelError], [ModelErrorf], [AskRetry], argument problems) still pass their text. Either
-// way Err keeps the original error for the operator.
+// ([ModelError], [ModelErrorf], [AskRetry], argument problems) still pass their text; one
+// wrapped in a plain error (fmt.Errorf("api_key=…: %w", err)) shows only its own text, never
+// the wrapper's. Either way Err keeps the original error for the operator.
 //
 // Panic: a panic in the handler (or in a middleware) is recovered. The Text only says that
 // the tool failed with an internal error; the panic value, which may hold paths, queries or
@@ -92,7 +94,11 @@
 //     answer without going on, and sees the Result on the way back (and may redact it).
 //  3. Loop guards: the session's call limits ([WithLoopGuard], //tool:maxcalls). Refused
 //     calls still count against the limits they did not hit.
-//  4. Bind: decode and validate the arguments (invalid arguments).
+//  4. Bind: decode and validate the arguments (invalid arguments). A document over the
+//     tool's size limit (//tool:maxargs, else [WithMaxArgsBytes], else
+//     [DefaultMaxArgsBytes], 1 MiB) or nested deeper than [WithMaxArgsDepth] (else
+//     [DefaultMaxArgsDepth], 128) is refused before it is decoded, so that no document makes
+//     decoding cost more than these limits allow.
 //  5. Repeats: with LoopGuard.RefuseRepeats, a call identical (tool and canonical arguments)
 //     to one that already succeeded in the session is answered with a notice, not run.
 //  6. Approval, for //tool:confirm tools (below). Only validated calls are approved.
@@ -112,12 +118,19 @@
 // deadline. So that a handler ignoring its ctx cannot hold the call, an attempt with a
 // timeout runs on its own goroutine and the call returns a timeout result (Kind timeout,
 // Err a [*TimeoutError]) when the deadline passes. The handler's goroutine cannot be killed:
-// it is abandoned and keeps running until the handler returns, its result discarded. The
-// registry counts abandoned goroutines per tool; when a tool has [DefaultMaxAbandoned] (or
-// [WithMaxAbandoned]) of them, its further calls are refused as unavailable until some
-// return, so a hung dependency costs a bounded number of goroutines. Tools without a timeout
-// run on the caller's goroutine and are never abandoned. When the caller's ctx is cancelled,
-// the call ends with Kind cancelled in the same way.
+// it is abandoned and keeps running until the handler returns, its result discarded. So that
+// a hung dependency costs a bounded number of goroutines however many calls arrive at once,
+// the registry bounds the attempts of a tool on worker goroutines, counting both those
+// running for their call and those abandoned: [DefaultMaxAbandoned] (64, [WithMaxAbandoned])
+// per tool, and inside that [DefaultMaxAbandonedPerSession] (16,
+// [WithMaxAbandonedPerSession]) per session, so one session's hung calls leave the tool to
+// the others. A call finding no free slot waits for one within its timeout, then fails as
+// unavailable ("busy", Err wraps [ErrToolBusy]); when abandoned attempts alone fill the
+// tool's or the session's bound, calls are refused at once as unavailable (Err wraps
+// [ErrTooManyAbandoned]) until some return. A handler that calls runtime.Goexit ends its
+// call with an internal error and frees its slot. Tools without a timeout run on the
+// caller's goroutine, are never abandoned and take no slot. When the caller's ctx is
+// cancelled, the call ends with Kind cancelled in the same way.
 //
 // The goroutines are workers, reused from call to call and ended after 30 seconds without
 // work, so a call starts none. Handing the handler to a worker and its result back is the
@@ -158,9 +171,24 @@
 // to the request id (Text says the call waits for approval); the host lists
 // [Registry.Pending], resolves with [Registry.Approve], [Registry.ApproveWithArgs] or
 // [Registry.Deny], then invokes the same call again: an approved call runs exactly once, a
-// denied one reports the denial, and a third invocation is refused. The request id is an
+// denied one reports the denial, and a third invocation is refused. A request expires after
+// [DefaultApprovalExpiry] (30 minutes, [WithApprovalExpiry]) if it is not decided, or not
+// invoked again once decided (a decision renews it): the call is then refused with a notice
+// that its request expired (Err wraps [ErrApprovalExpired]). The queue holds at most
+// [DefaultMaxPendingApprovalsPerSession] (16) live requests per session,
+// [DefaultMaxPendingApprovals] (1024) in all and [DefaultMaxPendingApprovalBytes] (64 MiB) of
+// their arguments ([WithMaxPendingApprovals]); a call past a bound is refused (Kind limit,
+// Err wraps [ErrApprovalLimit]). Requests live in an [ApprovalStore]: a [MemoryApprovalStore]
+// by default, or one shared by several processes ([WithApprovalStore]), whose insert-if-absent
+// and compare-and-set on the request's state keep "runs exactly once" across them.
+// A synchronous approver is waited for no longer than the call's ctx lives. The request id is an
 // HMAC, under a key only the registry holds, of the tool, call id, session and canonical
-// arguments: it cannot be forged, and approving it lets no other call run. A denial reaches
+// arguments: it cannot be forged, and approving it lets no other call run. The canonical
+// arguments (ApprovalRequest.RawArgs, what the approver is shown; also what the repeated-call
+// guard compares) are the JSON the model sent, once the decoder accepted it, with keys
+// sorted, strings and numbers spelled one way and the input schema's defaults added for
+// absent properties: never the decoded value marshaled again, which for a TextUnmarshaler
+// without MarshalText would read {} and let one approval cover another target. A denial reaches
 // the model as an error result (Kind denied) with the reason. Without an approver or a queue,
 // confirm tools are refused (Kind permission): approval fails closed, as it does when the
 // approver returns an error or panics.
@@ -190,6 +218,19 @@
 // [WithBatchConcurrency]) and returns their results in call order. A //tool:sequential tool
 // is a barrier: it runs alone, after the calls before it and before the calls after it.
 //
+// # Repair and feedback
+//
+// [WithRepair] lets the registry fix what models get wrong when the schema leaves no doubt
+// (runtime/repair: a tool name in another case or separator style that matches exactly one
+// tool, fenced or double-encoded JSON, trailing commas, JSON, numbers or booleans sent as
+// strings, null for an optional property). It runs only on calls the decoder refused, and
+// the repaired arguments are validated in full; when they still fail, the model reads their
+// problems and every repair, and nothing runs. Each repair is listed in
+// Result.Metadata[MetadataRepairs] and sent to the observer as an EventRepair; a middleware
+// that sanitizes arguments records its changes the same way with [NoteRepairs].
+// [WithArgsFeedback] replaces the text of invalid-argument results, for instance with the
+// model's own arguments annotated in place (runtime/repair.Annotate).
+//
 // # Result size
 //
 // A result whose Text is longer than //tool:maxresult (else [WithMaxResult], else
@@ -204,10 +245,27 @@
 // the id, sizes and any store failure. A handler reads a stored result of its session with
 // [ReadResult]; a server (an MCP resources/read) with [Registry.ResultStore].
 //
+// # Limits
+//
+// What a model's calls can make the registry hold or spend is bounded (the README's "Limits"
+// table lists every limit with its default):
+//
+//   - worker goroutines per tool, running or abandoned: [DefaultMaxAbandoned],
+//     [WithMaxAbandoned]; per session inside it: [DefaultMaxAbandonedPerSession],
+//     [WithMaxAbandonedPerSession] (see "Timeouts and abandoned goroutines");
+//   - approval requests: [DefaultApprovalExpiry], [DefaultMaxPendingApprovalsPerSession],
+//     [DefaultMaxPendingApprovals], [DefaultMaxPendingApprovalBytes] ([WithApprovalExpiry],
+//     [WithMaxPendingApprovals], [ApprovalLimits] for a store of your own);
+//   - tool names: a call naming a tool longer than [MaxToolNameLength] is unknown at once,
+//     and messages repeat at most 100 bytes of a name and 2000 of a Bind error's text;
+//   - canonical arguments (approvals, repeats): the work of sorting them is bounded, past
+//     which the call is refused.
+//
 // # Observability
 //
 // [WithObserver] receives an [Event] at the start and end of every resolved call, for every
-// failed attempt and retry, and for every approval step, with durations and attempts.
+// failed attempt and retry, for every approval step and every repair, with durations and
+// attempts. An observer that panics loses that event; the panic never reaches the caller.
 // [SlogObserver] logs them with log/slog. Argument values are left out unless the registry is
 // built [WithArgsInEvents].
 //

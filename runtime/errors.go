@@ -156,6 +156,9 @@ var (
 	// ErrTooManyAbandoned is wrapped by the Err of a result refused because too many earlier
 	// calls of the tool are still running after their timeout.
 	ErrTooManyAbandoned = errors.New("too many timed-out calls still running")
+	// ErrToolBusy is wrapped by the Err of a result that found every slot of its tool taken
+	// (WithMaxAbandoned, WithMaxAbandonedPerSession) until its timeout.
+	ErrToolBusy = errors.New("too many calls of the tool running")
 	// ErrNoSuchApproval is returned by Approve, ApproveWithArgs and Deny for an id that names
 	// no pending approval request.
 	ErrNoSuchApproval = errors.New("no such pending approval request")
@@ -188,7 +191,7 @@ func KindOf(err error) ErrorKind {
 		return KindDenied
 	case errors.Is(err, ErrCallLimit):
 		return KindLimit
-	case errors.Is(err, ErrTooManyAbandoned):
+	case errors.Is(err, ErrTooManyAbandoned), errors.Is(err, ErrToolBusy):
 		return KindUnavailable
 	case errors.Is(err, context.DeadlineExceeded):
 		return KindTimeout
@@ -209,11 +212,39 @@ func retryable(res Result) bool {
 	return res.IsError && res.Err != nil && !IsPermanent(res.Err) && KindOf(res.Err).Retryable()
 }
 
-// writtenForModel reports whether an error's text was meant for the model, so that
-// WithSafeErrors passes it through.
-func writtenForModel(err error) bool {
-	var me *ModelError
-	var rr *RetryRequest
-	var ae *ArgsError
-	return errors.As(err, &me) || errors.As(err, &rr) || errors.As(err, &ae)
+// modelText finds, for WithSafeErrors, the text in err written for the model: that of the
+// outermost ModelError, AskRetry or argument error in its chain. direct reports that err's own
+// text is that text (err is such an error, or marks one with Permanent or WithKind, which add
+// no words); otherwise a wrapper added words of its own, which the model must not read.
+func modelText(err error) (text string, direct, ok bool) {
+	direct = true
+	for err != nil {
+		switch e := err.(type) {
+		case *ModelError:
+			return e.Message, direct, true
+		case *RetryRequest:
+			return e.Guidance, direct, true
+		case *ArgsError:
+			return e.Error(), direct, true
+		case *permanentError, *kindError:
+			// Transparent: their text is the wrapped error's.
+		default:
+			direct = false
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			err = u.Unwrap()
+		case interface{ Unwrap() []error }:
+			// errors.Join and multi-%w: the first branch written for the model.
+			for _, e := range u.Unwrap() {
+				if text, _, ok := modelText(e); ok {
+					return text, false, true
+				}
+			}
+			return "", false, false
+		default:
+			return "", false, false
+		}
+	}
+	return "", false, false
 }

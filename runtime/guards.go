@@ -1,11 +1,10 @@
 package runtime
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 )
@@ -42,15 +41,8 @@ func (r *Registry) EndSession(ctx context.Context, session string) error {
 	delete(r.sessions, session)
 	r.sessMu.Unlock()
 
-	r.apMu.Lock()
-	for id, p := range r.approvals {
-		if p.req.Session == session {
-			delete(r.approvals, id)
-		}
-	}
-	r.apMu.Unlock()
-
-	return r.sessionStore().Clear(ctx, session)
+	err := r.approvalStore(r.currentConfig()).ClearSession(ctx, session)
+	return errors.Join(err, r.sessionStore().Clear(ctx, session))
 }
 
 // admit counts a call against the session's limits, or refuses it when a limit is reached.
@@ -188,20 +180,12 @@ func limitResult(text string, err error) Result {
 	return Result{Text: text, IsError: true, Err: err, Kind: KindLimit}
 }
 
-// canonicalArgs is the JSON of the decoded arguments: defaults applied, properties in the
-// args struct's order, so that two calls meaning the same thing compare equal. When the
-// arguments do not marshal, the compacted raw JSON stands in.
-func canonicalArgs(bound BoundCall, raw []byte) []byte {
-	if args := bound.Args(); args != nil {
-		if data, err := json.Marshal(args); err == nil {
-			return data
-		}
-	}
-	var buf bytes.Buffer
-	if json.Compact(&buf, normalizeArgs(raw)) != nil {
-		return normalizeArgs(raw)
-	}
-	return buf.Bytes()
+// canonicalArgs is the canonical form (see canonical.go) of the arguments the model sent,
+// which the tool's decoder has accepted: defaults applied, keys sorted, so that two calls
+// meaning the same thing compare equal and an approval covers exactly what runs.
+func (e *toolEntry) canonicalArgs(raw []byte) ([]byte, error) {
+	e.defaultsOnce.Do(func() { e.defaults = defaultsOf(e.tool.InputSchema) })
+	return canonicalJSON(normalizeArgs(raw), e.defaults)
 }
 
 // callIdentity identifies a call by tool and canonical arguments.

@@ -28,20 +28,33 @@ const maxListedTools = 50
 // ran the handler (0 when the call ended before it).
 func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 	start := monotonic()
+	if len(call.Name) > MaxToolNameLength {
+		// No tool has such a name: answer before hashing it or searching for a near one.
+		res := UnknownToolResult(call.Name, r.Names())
+		res.Duration = monotonic() - start
+		return res
+	}
 	e, cfg, names, ok := r.lookupCall(call.Name)
+	var renamed Repair
+	if !ok {
+		e, renamed, ok = r.repairedName(cfg, &call, names)
+	}
 	if !ok {
 		res := UnknownToolResult(call.Name, names)
 		res.Duration = monotonic() - start
 		return res
 	}
 	st := newCallState(&e.tool)
-	st.Context, st.info = ctx, callInfo(cfg, r, call)
+	st.Context, st.info, st.observer = ctx, callInfo(cfg, r, call), cfg.observer
 	if cfg.observer != nil {
 		ev := event(st, EventStart)
 		if cfg.argsInEvents {
 			ev.Args = json.RawMessage(call.Args)
 		}
-		cfg.observer(st, ev)
+		cfg.notify(st, ev)
+	}
+	if renamed.Kind != "" {
+		st.noteRepairs([]Repair{renamed})
 	}
 
 	var res Result
@@ -56,10 +69,11 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 			res.Kind = KindInternal
 		}
 	}
-	res = r.capResult(st, cfg, &e.tool, call, res)
+	res = withRepairs(st, r.capResult(st, cfg, &e.tool, call, res))
 	res.Duration = monotonic() - start
 
 	if cfg.observer != nil {
+		observeEffects(st, cfg, &res)
 		ev := event(st, EventEnd)
 		ev.Attempt, ev.Duration, ev.IsError, ev.Err = res.Attempts, res.Duration, res.IsError, res.Err
 		if res.IsError {
@@ -68,7 +82,7 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 		if cfg.argsInEvents {
 			ev.Args = json.RawMessage(call.Args)
 		}
-		cfg.observer(st, ev)
+		cfg.notify(st, ev)
 	}
 	return res
 }
@@ -143,12 +157,15 @@ func (r *Registry) core(ctx context.Context, st *callState, cfg *registryConfig,
 	if res, ok := r.admit(ctx, cfg, tool, call.Session); !ok {
 		return res
 	}
+	if res, ok := cfg.admitArgs(tool, call.Args); !ok {
+		return res
+	}
 	if tool.Bind == nil {
 		// Only a client tool can be registered without Bind: its arguments go to the host as
 		// they came.
 		return clientResult(call, json.RawMessage(normalizeArgs(call.Args)))
 	}
-	bound, failed, ok := bind(ctx, tool, st, call.Args)
+	bound, failed, ok := r.bindRepairing(ctx, st, cfg, tool, &call)
 	if !ok {
 		return failed
 	}
@@ -156,7 +173,17 @@ func (r *Registry) core(ctx context.Context, st *callState, cfg *registryConfig,
 	confirm := tool.Permission == PermissionConfirm
 	var canonical []byte
 	if confirm || cfg.guard.RefuseRepeats {
-		canonical = canonicalArgs(bound, call.Args)
+		var err error
+		if canonical, err = e.canonicalArgs(call.Args); err != nil {
+			// The decoder accepted what this cannot read (or it nests too much to compare):
+			// nothing to bind an approval or a repeat to, so the call does not run.
+			return Result{
+				Text:    fmt.Sprintf("%s was not run: %v. Send simpler arguments.", tool.Name, err),
+				IsError: true,
+				Err:     fmt.Errorf("tool %q: canonical arguments: %w", tool.Name, err),
+				Kind:    KindInvalidInput,
+			}
+		}
 	}
 	var identity string
 	if cfg.guard.RefuseRepeats {
@@ -207,10 +234,19 @@ func (r *Registry) explainFailure(ctx context.Context, cfg *registryConfig, tool
 			tool.Name, budget, ask.Guidance, tool.Name)
 		res.Kind = KindLimit
 		res.Err = fmt.Errorf("%w: tool %q spent its AskRetry budget of %d: %w", ErrCallLimit, tool.Name, budget, res.Err)
-	case cfg.safeErrors && res.Err != nil && !writtenForModel(res.Err):
-		kind := KindOf(res.Err)
-		res.Text = fmt.Sprintf("%s failed (%s): %s.", tool.Name, kind, kind.safeMessage())
-		res.Kind = kind
+	case cfg.safeErrors && res.Err != nil:
+		var panicked *PanicError
+		text, direct, ok := modelText(res.Err)
+		switch {
+		case !ok || errors.As(res.Err, &panicked):
+			kind := KindOf(res.Err)
+			res.Text = fmt.Sprintf("%s failed (%s): %s.", tool.Name, kind, kind.safeMessage())
+			res.Kind = kind
+		case !direct:
+			// An error written for the model, wrapped in text that was not (an API key in a
+			// fmt.Errorf prefix): the model reads only the inner error's own text.
+			res.Text = text
+		}
 	}
 	return res
 }
@@ -220,13 +256,21 @@ func (r *Registry) explainFailure(ctx context.Context, cfg *registryConfig, tool
 // Packages that answer calls outside a registry (disclosure's get_tool_info) use it too.
 func UnknownToolResult(name string, names []string) Result {
 	var b strings.Builder
-	switch near := suggest.Closest(name, names); {
+	near := ""
+	if len(name) <= MaxToolNameLength+3 {
+		// Longer, it is no typo of a registered name (at most 3 edits count as one), and
+		// the search's cost would grow with the name's length.
+		near = suggest.Closest(name, names)
+	}
+	switch {
 	case name == "":
 		b.WriteString("the call names no tool.")
 	case near != "":
-		fmt.Fprintf(&b, "unknown tool %q; did you mean %q?", name, near)
+		fmt.Fprintf(&b, "unknown tool %s; did you mean %q?", quotedName(name), near)
+	case len(name) > MaxToolNameLength:
+		fmt.Fprintf(&b, "unknown tool %s: tool names have at most %d characters.", quotedName(name), MaxToolNameLength)
 	default:
-		fmt.Fprintf(&b, "unknown tool %q.", name)
+		fmt.Fprintf(&b, "unknown tool %s.", quotedName(name))
 	}
 	if len(names) == 0 {
 		b.WriteString(" No tools are available.")
@@ -241,7 +285,7 @@ func UnknownToolResult(name string, names []string) Result {
 	return Result{
 		Text:    b.String(),
 		IsError: true,
-		Err:     fmt.Errorf("%w %q", ErrUnknownTool, name),
+		Err:     fmt.Errorf("%w %s", ErrUnknownTool, quotedName(name)),
 		Kind:    KindNotFound,
 	}
 }
@@ -310,7 +354,7 @@ func bindErrorResult(name string, err error) Result {
 		return Result{Text: named.Error() + retry, IsError: true, Err: &named}
 	}
 	return Result{
-		Text:    fmt.Sprintf("invalid arguments for %s: %v%s", name, err, retry),
+		Text:    fmt.Sprintf("invalid arguments for %s: %s%s", name, echoed(err.Error(), maxEchoedText), retry),
 		IsError: true,
 		Err:     err,
 	}

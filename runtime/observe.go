@@ -16,6 +16,8 @@ const (
 	EventRetry                         // a failed attempt will be retried after Delay
 	EventApproval                      // an approval step ended: Approval says how
 	EventEnd                           // the call ended (Duration, Attempts, IsError)
+	EventRepair                        // the call was repaired before validation (Repairs)
+	EventEffect                        // the result carries Effect (one event per effect, before EventEnd)
 )
 
 func (k EventKind) String() string {
@@ -30,6 +32,10 @@ func (k EventKind) String() string {
 		return "approval"
 	case EventEnd:
 		return "end"
+	case EventRepair:
+		return "repair"
+	case EventEffect:
+		return "effect"
 	}
 	return "unknown"
 }
@@ -49,14 +55,19 @@ type Event struct {
 	ErrKind  ErrorKind     // EventError, EventEnd: the kind of the failure
 	Err      error         // EventError, EventEnd: the Go error
 	// Approval is, on EventApproval, one of "pending", "approved", "denied", "refused" (no
-	// approver configured) or "failed" (the approver returned an error).
+	// approver configured, or the approval queue is full), "expired" (the queued request
+	// expired) or "failed" (the approver returned an error or did not answer in time, or the
+	// approval store failed).
 	Approval   string
 	ApprovedBy string
 	Args       json.RawMessage // the raw arguments, only WithArgsInEvents
+	Repairs    []Repair        // EventRepair: what was changed (values shortened)
+	Effect     Effect          // EventEffect: the effect
 }
 
 // Observer receives the registry's events, synchronously on the goroutine of the call: it
-// must be quick and safe for concurrent use.
+// must be quick and safe for concurrent use. A panic in it is recovered and the event lost;
+// the call goes on.
 type Observer func(ctx context.Context, e Event)
 
 // SlogObserver returns an Observer that logs events to l: starts, approvals and ends at
@@ -78,11 +89,18 @@ func SlogObserver(l *slog.Logger) Observer {
 		case EventRetry:
 			level = slog.LevelWarn
 			attrs = append(attrs, slog.Int("attempt", e.Attempt), slog.Duration("delay", e.Delay))
+		case EventEffect:
+			if e.Effect != nil {
+				attrs = append(attrs, slog.String("effect", e.Effect.EffectName()))
+			}
 		case EventApproval:
 			attrs = append(attrs, slog.String("approval", e.Approval))
 			if e.ApprovedBy != "" {
 				attrs = append(attrs, slog.String("by", e.ApprovedBy))
 			}
+		case EventRepair:
+			level = slog.LevelWarn
+			attrs = append(attrs, slog.Any("repairs", e.Repairs))
 		case EventEnd:
 			attrs = append(attrs, slog.Int("attempts", e.Attempt), slog.Duration("duration", e.Duration))
 			if e.IsError {
@@ -115,5 +133,12 @@ func (r *Registry) observeApproval(ctx context.Context, cfg *registryConfig, cal
 	if cfg.argsInEvents {
 		e.Args = json.RawMessage(call.Args)
 	}
-	cfg.observer(ctx, e)
+	cfg.notify(ctx, e)
+}
+
+// notify hands e to the observer. An observer that panics loses the event and nothing else:
+// the panic never reaches the caller of Invoke, InvokeAll or an adapter's Dispatch.
+func (c *registryConfig) notify(ctx context.Context, e Event) {
+	defer func() { _ = recover() }()
+	c.observer(ctx, e)
 }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"time"
 )
 
@@ -11,7 +12,17 @@ const (
 	DefaultTimeout      = 30 * time.Second // per attempt, for tools without //tool:timeout
 	DefaultMaxResult    = 16 << 10         // bytes of result text, for tools without //tool:maxresult
 	DefaultModelRetries = 1                // AskRetry budget per tool and session, without //tool:modelretries
-	DefaultMaxAbandoned = 16               // timed-out calls of one tool left running before the tool is refused
+	DefaultMaxAbandoned = 64               // attempts of one tool on worker goroutines, running or abandoned after their timeout
+	// DefaultMaxAbandonedPerSession is the share of those one session may hold.
+	DefaultMaxAbandonedPerSession = 16
+
+	// Approval queue (WithApprovalQueue): how long a request lasts, and how many live
+	// requests (pending, or decided and not yet acted on) it holds per session and in all,
+	// and how many bytes of their arguments.
+	DefaultApprovalExpiry                = 30 * time.Minute
+	DefaultMaxPendingApprovals           = 1024
+	DefaultMaxPendingApprovalsPerSession = 16
+	DefaultMaxPendingApprovalBytes       = 64 << 20
 )
 
 // registryConfig holds the settings Options change. It is copied into every Subset, so a
@@ -23,6 +34,11 @@ type registryConfig struct {
 	results          ResultStore
 	approver         Approver
 	approvalQueue    bool
+	approvalStore    ApprovalStore
+	approvalKey      []byte         // nil: a random key per registry
+	approvalTTL      time.Duration  // 0: DefaultApprovalExpiry
+	approvalLimits   ApprovalLimits // zero fields: the defaults
+	clock            func() time.Time
 	safeErrors       bool
 	modelRetries     int // used when modelRetriesSet
 	modelRetriesSet  bool
@@ -31,10 +47,16 @@ type registryConfig struct {
 	observer         Observer
 	argsInEvents     bool
 	maxAbandoned     int // 0: DefaultMaxAbandoned
+	maxAbandonedSess int // 0: DefaultMaxAbandonedPerSession
 	batchConcurrency int // 0: every call of a group at once
+	repairer         Repairer
+	feedback         ArgsFeedback
 
 	middleware []Middleware
 	filters    map[string]Middleware
+
+	maxArgsBytes int64 // 0: DefaultMaxArgsBytes
+	maxArgsDepth int   // 0: DefaultMaxArgsDepth
 
 	// sleep waits between retry attempts and jitter draws in [0,1); tests replace both.
 	sleep  func(ctx context.Context, d time.Duration) error
@@ -80,22 +102,61 @@ func WithResultStore(s ResultStore) Option {
 }
 
 // WithApprover sets the synchronous Approver that decides every call of a tool with
-// //tool:confirm. It takes precedence over WithApprovalQueue.
+// //tool:confirm. It takes precedence over WithApprovalQueue. The call waits for the approver
+// no longer than its ctx lives: an approver that ignores ctx is left running and its answer
+// dropped (the call fails, Kind cancelled).
 func WithApprover(a Approver) Option {
 	return func(c *registryConfig) { c.approver = a }
 }
 
 // WithApprovalQueue makes calls of //tool:confirm tools wait for Approve or Deny: Invoke
 // returns a result with PendingApproval set, and invoking the same call again after the
-// decision runs it (once) or reports the denial.
+// decision runs it (once) or reports the denial. Requests expire (WithApprovalExpiry) and
+// are bounded per session and in all (WithMaxPendingApprovals); they are kept in a
+// MemoryApprovalStore unless WithApprovalStore says otherwise.
 func WithApprovalQueue() Option {
 	return func(c *registryConfig) { c.approvalQueue = true }
+}
+
+// WithApprovalStore makes the approval queue (WithApprovalQueue, which it turns on) keep its
+// requests in s instead of in the registry's memory, for instance to share them between the
+// processes that serve one conversation.
+func WithApprovalStore(s ApprovalStore) Option {
+	return func(c *registryConfig) { c.approvalStore, c.approvalQueue = s, true }
+}
+
+// WithApprovalKey sets the secret key approval request ids are derived with (a random key of
+// the registry's own otherwise). Processes that share an ApprovalStore must share the key, so
+// that each derives the same id for the same call; it must be secret and at least 32 random
+// bytes, or request ids could be forged.
+func WithApprovalKey(key []byte) Option {
+	return func(c *registryConfig) { c.approvalKey = slices.Clone(key) }
+}
+
+// WithApprovalExpiry sets how long a queued approval request lasts (DefaultApprovalExpiry
+// otherwise): undecided by then, or decided and not invoked again by then, the call is refused
+// with a notice that its request expired. A decision renews the request for as long again.
+func WithApprovalExpiry(d time.Duration) Option {
+	return func(c *registryConfig) { c.approvalTTL = max(d, time.Second) }
+}
+
+// WithMaxPendingApprovals bounds the live requests of the approval queue (pending, or decided
+// and not yet acted on): perSession in one session, total in all
+// (DefaultMaxPendingApprovalsPerSession and DefaultMaxPendingApprovals otherwise; n <= 0 keeps
+// the default). A call past a bound is refused (Kind limit) and asked to wait for the
+// decisions. The bytes of arguments they hold are bounded too (DefaultMaxPendingApprovalBytes).
+func WithMaxPendingApprovals(perSession, total int) Option {
+	return func(c *registryConfig) {
+		c.approvalLimits.PerSession, c.approvalLimits.Total = max(perSession, 0), max(total, 0)
+	}
 }
 
 // WithSafeErrors limits what the model reads of plain Go errors returned by handlers to their
 // kind and a fixed safe message ("search_web failed (unavailable): temporarily unavailable;
 // try again later."). Errors made for the model (ModelError, AskRetry, argument problems) and
-// the registry's own messages still pass their text. Result.Err keeps the original.
+// the registry's own messages still pass their text; such an error wrapped by a plain one
+// (fmt.Errorf("api_key=…: %w", ModelErrorf(…))) shows only its own text, never the wrapper's.
+// Result.Err keeps the original.
 func WithSafeErrors() Option {
 	return func(c *registryConfig) { c.safeErrors = true }
 }
@@ -135,10 +196,23 @@ func WithArgsInEvents() Option {
 	return func(c *registryConfig) { c.argsInEvents = true }
 }
 
-// WithMaxAbandoned sets how many timed-out calls of one tool may still be running before
-// further calls of that tool are refused as unavailable (DefaultMaxAbandoned otherwise).
+// WithMaxAbandoned bounds the goroutines a hung tool can hold: at most n attempts of one tool
+// run on worker goroutines at once, counting those still running for their call and those
+// abandoned after their timeout (DefaultMaxAbandoned otherwise). A call finding every slot
+// taken waits for one within its attempt's timeout, then fails as unavailable ("busy"); when
+// abandoned attempts alone fill the bound, calls of the tool are refused at once as
+// unavailable until some return. The bound holds however many calls arrive together. It also
+// bounds the synchronous approvers still running after the call that asked them ended.
 func WithMaxAbandoned(n int) Option {
 	return func(c *registryConfig) { c.maxAbandoned = max(n, 1) }
+}
+
+// WithMaxAbandonedPerSession bounds, inside WithMaxAbandoned, the slots of one tool that the
+// calls of one session may hold (DefaultMaxAbandonedPerSession otherwise, and never more than
+// the tool's bound), so that one session's hung calls (a FIFO in one user's sandbox) leave
+// the tool available to the others. Calls without a session share the session "".
+func WithMaxAbandonedPerSession(n int) Option {
+	return func(c *registryConfig) { c.maxAbandonedSess = max(n, 1) }
 }
 
 // WithBatchConcurrency bounds how many calls of a batch InvokeAll runs at once (all of a
@@ -212,11 +286,16 @@ func (c *registryConfig) callLimitOf(t *Tool) int {
 	return c.guard.MaxCallsPerTool
 }
 
-func (c *registryConfig) abandonLimit() int64 {
+// abandonLimits returns the bounds on a tool's attempts on workers: in all, and per session.
+func (c *registryConfig) abandonLimits() (perTool, perSession int) {
+	perTool, perSession = DefaultMaxAbandoned, DefaultMaxAbandonedPerSession
 	if c.maxAbandoned > 0 {
-		return int64(c.maxAbandoned)
+		perTool = c.maxAbandoned
 	}
-	return DefaultMaxAbandoned
+	if c.maxAbandonedSess > 0 {
+		perSession = c.maxAbandonedSess
+	}
+	return perTool, min(perSession, perTool)
 }
 
 // maxRetryDelay bounds a backoff without MaxDelay, so that growth never overflows a Duration.
@@ -269,4 +348,33 @@ func (c *registryConfig) wait(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+func (c *registryConfig) approvalTTLOf() time.Duration {
+	if c.approvalTTL > 0 {
+		return c.approvalTTL
+	}
+	return DefaultApprovalExpiry
+}
+
+func (c *registryConfig) approvalLimitsOf() ApprovalLimits {
+	l := c.approvalLimits
+	if l.PerSession <= 0 {
+		l.PerSession = DefaultMaxPendingApprovalsPerSession
+	}
+	if l.Total <= 0 {
+		l.Total = DefaultMaxPendingApprovals
+	}
+	if l.Bytes <= 0 {
+		l.Bytes = DefaultMaxPendingApprovalBytes
+	}
+	return l
+}
+
+// now is the registry's clock (tests replace it).
+func (c *registryConfig) now() time.Time {
+	if c.clock != nil {
+		return c.clock()
+	}
+	return time.Now()
 }

@@ -358,20 +358,6 @@ func TestCallInfoAndSessionState(t *testing.T) {
 	}
 }
 
-func TestEffects(t *testing.T) {
-	type todo struct{ Items []string }
-	reg := newRegistry(t, runTool("update_todos", func(context.Context) runtime.Result {
-		return runtime.EffectResult(todo{[]string{"write tests"}})
-	}), constTool("say", "hi"))
-	res := reg.Invoke(t.Context(), runtime.Call{Name: "update_todos"})
-	if !res.EffectOnly() || res.Text != "" || len(res.Effects) != 1 || res.Effects[0].(todo).Items[0] != "write tests" {
-		t.Errorf("effect result = %+v", res)
-	}
-	if res := reg.Invoke(t.Context(), runtime.Call{Name: "say"}); res.EffectOnly() {
-		t.Error("a text result is effect-only")
-	}
-}
-
 func TestClientTool(t *testing.T) {
 	ran := false
 	tool := jsonTool("pick_color", func(context.Context, weatherArgs) runtime.Result { ran = true; return runtime.Result{} })

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -32,9 +33,9 @@ type Registry struct {
 	sessMu   sync.Mutex
 	sessions map[string]*sessionCounters
 
-	apMu        sync.Mutex
-	approvals   map[string]*queuedApproval
-	approvalSeq uint64
+	approvalsOnce      sync.Once
+	approvals          *MemoryApprovalStore // unless WithApprovalStore
+	approversAbandoned atomic.Int64         // approvers still running after their call ended
 
 	keyOnce sync.Once
 	key     [32]byte // signs approval request ids
@@ -49,11 +50,14 @@ type Registry struct {
 }
 
 // toolEntry is a registered tool and what the registry tracks about it across calls. A
-// Subset shares its entries, so the bound on abandoned goroutines holds across toolkits.
+// Subset shares its entries, so the bound on worker goroutines holds across toolkits.
 type toolEntry struct {
-	tool      Tool
-	abandoned atomic.Int64 // attempts still running after their timeout
-	chain     atomic.Pointer[middlewareChain]
+	tool  Tool
+	slots attemptSlots // attempts on worker goroutines, running or abandoned
+	chain atomic.Pointer[middlewareChain]
+
+	defaultsOnce sync.Once
+	defaults     *argDefaults // of the input schema, for canonical arguments
 }
 
 // defaultConfig is the configuration of a zero Registry.
@@ -115,7 +119,7 @@ func (r *Registry) add(tools []Tool) error {
 	defer r.mu.Unlock()
 
 	var errs []error
-	seen := make(map[string]bool, len(tools))
+	seen := make(map[string]Tool, len(tools))
 	for i, t := range tools {
 		if err := checkTool(t, i); err != nil {
 			errs = append(errs, err)
@@ -125,15 +129,15 @@ func (r *Registry) add(tools []Tool) error {
 			errs = append(errs, err)
 			continue
 		}
-		if _, taken := r.tools[t.Name]; taken {
-			errs = append(errs, fmt.Errorf("tool %q: %w: already registered", t.Name, ErrDuplicateTool))
+		if e, taken := r.tools[t.Name]; taken {
+			errs = append(errs, fmt.Errorf("tool %q: %w: already registered%s", t.Name, ErrDuplicateTool, origins(e.tool, t)))
 			continue
 		}
-		if seen[t.Name] {
-			errs = append(errs, fmt.Errorf("tool %q: %w: given more than once", t.Name, ErrDuplicateTool))
+		if first, ok := seen[t.Name]; ok {
+			errs = append(errs, fmt.Errorf("tool %q: %w: given more than once%s", t.Name, ErrDuplicateTool, origins(first, t)))
 			continue
 		}
-		seen[t.Name] = true
+		seen[t.Name] = t
 	}
 	if len(errs) > 0 {
 		return &addError{errs: errs}
@@ -148,6 +152,16 @@ func (r *Registry) add(tools []Tool) error {
 		r.names = slices.Insert(r.names, i, t.Name)
 	}
 	return nil
+}
+
+// origins says where two tools of one name come from, when generated code said so: two
+// packages may each declare a tool of a name, and only the registry sees both.
+func origins(first, second Tool) string {
+	if first.Origin == "" && second.Origin == "" {
+		return ""
+	}
+	or := func(s string) string { return cmp.Or(s, "an unknown place") }
+	return fmt.Sprintf(" (first from %s, then from %s; rename one with //tool:name)", or(first.Origin), or(second.Origin))
 }
 
 // addError lists every tool Add refused, under one heading, so the caller sees all mistakes
@@ -195,10 +209,9 @@ func checkFilters(t Tool, filters map[string]Middleware) error {
 	return fmt.Errorf("tool %q: unknown filter %s: register filters with RegisterFilter before adding the tools that name them", t.Name, strings.Join(unknown, ", "))
 }
 
-// validName reports whether name matches ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$, the name rule every
-// provider accepts.
+// validName reports whether name matches ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$.
 func validName(name string) bool {
-	if name == "" || len(name) > 128 {
+	if name == "" || len(name) > MaxToolNameLength {
 		return false
 	}
 	for i := 0; i < len(name); i++ {

@@ -30,6 +30,10 @@ func dropNulls(args []byte, absent []string) (out []byte, general bool, err erro
 var (
 	errRestoreSyntax  = errors.New("invalid JSON in the arguments")
 	errTooDeepForFast = errors.New("deeper than the fast path keeps")
+	// errDroppedDuplicate refuses to restore an object in which a null to drop has a
+	// duplicate key: dropping it would hide the duplicate ({"unit":null,"unit":"kelvin"})
+	// from the decoder, which refuses duplicates on every other path.
+	errDroppedDuplicate = errors.New("a property given twice in the arguments")
 )
 
 // fastDepth is the nesting the fast path follows; deeper arguments (rare in tool calls) go to
@@ -147,6 +151,9 @@ func (w *nullWalker) push(seg pathSegment) error {
 }
 
 func (w *nullWalker) object() error {
+	start := w.i
+	var droppedBuf [4]pathSegment
+	dropped := droppedBuf[:0] // keys of the members dropped from this object
 	w.i++
 	w.emitByte('{')
 	w.space()
@@ -181,6 +188,7 @@ func (w *nullWalker) object() error {
 		if w.nullHere() && w.matches() {
 			w.found = true
 			w.i += len("null")
+			dropped = append(dropped, pathSegment{keyStart, keyEnd})
 		} else {
 			if wrote {
 				w.emitByte(',')
@@ -202,12 +210,53 @@ func (w *nullWalker) object() error {
 		switch c {
 		case '}':
 			w.emitByte('}')
+			if len(dropped) > 0 && w.duplicates(start, dropped) {
+				return errDroppedDuplicate
+			}
 			return nil
 		case ',':
 		default:
 			return errRestoreSyntax
 		}
 	}
+}
+
+// duplicates reports whether a dropped key appears more than once among the keys of the
+// object at src[start:w.i]. Drops happen only at the places the patterns name, so objects
+// read again are few and shallow.
+func (w *nullWalker) duplicates(start int, dropped []pathSegment) bool {
+	var countsBuf [4]int
+	counts := countsBuf[:0]
+	for range dropped {
+		counts = append(counts, 0)
+	}
+	r := nullWalker{src: w.src[:w.i], i: start + 1}
+	for {
+		r.space()
+		if r.i >= len(r.src) || r.src[r.i] != '"' {
+			break
+		}
+		keyStart := r.i
+		if r.skipString() != nil {
+			break
+		}
+		key := r.src[keyStart:r.i]
+		for i, d := range dropped {
+			if bytes.Equal(key, w.src[d.start:d.end]) {
+				if counts[i]++; counts[i] > 1 {
+					return true
+				}
+			}
+		}
+		r.space()
+		r.i++ // the colon
+		if r.value() != nil {
+			break
+		}
+		r.space()
+		r.i++ // the comma or the closing brace
+	}
+	return false
 }
 
 func (w *nullWalker) array() error {

@@ -20,6 +20,9 @@ var restoreSeeds = []string{
 	`{"l":[{"x":null},{"x":2}]}`,
 	`[null]`,
 	`{"a":null,}`,
+	`{"a":null,"a":1}`,
+	`{"a":1,"b":{"c":2,"c":null}}`,
+	`{"l":[{"x":null,"y":1,"x":null}]}`,
 	strings.Repeat(`{"b":`, 70) + `null` + strings.Repeat(`}`, 70),
 }
 

@@ -41,10 +41,10 @@ type Result struct {
 
 	// Kind classifies an error result (see ErrorKind); it is empty on success.
 	Kind ErrorKind
-	// Effects are what the handler asks the host to do (update a todo list, show a chart);
-	// they never reach the model. A result with Effects and no Text is effect-only: see
-	// EffectOnly.
-	Effects []any
+	// Effects are what the handler asks the host to do (update a todo list, show a chart),
+	// as typed values the host switches on (see Effect); they never reach the model. A
+	// result with Effects and no Text is effect-only: see EffectOnly.
+	Effects []Effect
 	// PendingApproval is the id of the approval request the call waits for, when the tool
 	// needs approval and the registry queues requests (WithApprovalQueue); "" otherwise.
 	PendingApproval string
@@ -104,7 +104,7 @@ func StructuredResult(data []byte) Result {
 }
 
 // EffectResult returns an effect-only result: nothing for the model, effects for the host.
-func EffectResult(effects ...any) Result { return Result{Effects: effects} }
+func EffectResult(effects ...Effect) Result { return Result{Effects: effects} }
 
 // ClientCallResult is what the generated Run of a client tool (//tool:client) returns: such a
 // tool is declared to the model here but executed by the caller. The registry never calls

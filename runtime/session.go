@@ -51,6 +51,10 @@ type callState struct {
 	// Tool.Bind.
 	unbound UnboundCall
 	taken   atomic.Bool
+	// repairs records the changes made to the call before validation (repairs.go), made on
+	// the first; observer receives them.
+	repairs  atomic.Pointer[repairLog]
+	observer Observer
 }
 
 func (s *callState) Value(key any) any {

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -13,7 +14,11 @@ import (
 // Registry.Add takes them. Slices and maps in a Tool are not copied by the registry: treat a
 // Tool as immutable once added.
 type Tool struct {
-	Name        string // ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$ (OpenAI: at most 64 characters)
+	Name string // ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$ (OpenAI: at most 64 characters)
+	// Origin is where the tool was declared, for error messages such as Registry.Add's
+	// duplicate names: toolgen fills it with the Go package path and handler name
+	// ("example.com/agent/search.Search").
+	Origin      string
 	Title       string // human-readable title (MCP title)
 	Description string // what the model reads to choose the tool
 	Detail      string // level-2 detail: the rest of the doc comment
@@ -32,13 +37,15 @@ type Tool struct {
 
 	Examples      []Example
 	Triggers      []string
-	Prerequisites []string
+	Prerequisites []Prerequisite
+	Workflow      []string // the steps of the workflow the tool belongs to, in order
 	Warnings      []string
 	Related       []Related
 	Filters       []string
 	Metadata      map[string]string
 
 	MaxResult    int64 // result size cap in bytes; 0 means the registry default
+	MaxArgs      int64 // argument document size limit in bytes; 0 means the registry default
 	MaxCalls     int   // most calls in one session; 0 means no limit
 	ModelRetries int   // how often the tool may ask the model to retry
 	Sequential   bool  // runs alone in a batch of parallel calls
@@ -128,6 +135,30 @@ type Example struct {
 	Scenario string
 	Args     json.RawMessage
 	Expected string
+}
+
+// Prerequisite is what must hold before a call: the condition, optionally the tool that
+// checks it and what to do when it does not hold.
+type Prerequisite struct {
+	Condition string `json:"condition"`
+	Check     string `json:"check,omitempty"`
+	Else      string `json:"else,omitempty"`
+}
+
+// String reads as one sentence for a model: "the order exists (check with get_order; if
+// not, create it with create_order)".
+func (p Prerequisite) String() string {
+	var notes []string
+	if p.Check != "" {
+		notes = append(notes, "check with "+p.Check)
+	}
+	if p.Else != "" {
+		notes = append(notes, "if not, "+p.Else)
+	}
+	if len(notes) == 0 {
+		return p.Condition
+	}
+	return p.Condition + " (" + strings.Join(notes, "; ") + ")"
 }
 
 // Related names another tool and how it relates to this one.

@@ -68,7 +68,10 @@ const maxRestoreDepth = 10000
 // NullMeansAbsent place is removed, as if the model had left the property out, and a renamed
 // property gets its canonical name back. Other values are kept; strings may come back with
 // different escapes, numbers keep their text. Arguments that are not JSON come back unchanged
-// with the syntax error, so the caller can hand them to the decoder, which tells the model.
+// with the syntax error, so the caller can hand them to the decoder, which tells the model;
+// so do arguments in which a null to remove has its key given again in the same object
+// ({"unit":null,"unit":"kelvin"}), so that the decoder refuses the duplicate as it does on
+// every other path, instead of seeing only the second value.
 func (v Variant) Restore(args []byte) ([]byte, error) {
 	if len(v.NullMeansAbsent) == 0 && len(v.Renames) == 0 {
 		return args, nil
@@ -162,6 +165,7 @@ func (r *restorer) value(dec *json.Decoder, buf *bytes.Buffer, path string, dept
 		buf.WriteByte('{')
 		written := 0
 		var member bytes.Buffer
+		var keys, dropped []string
 		for dec.More() {
 			kt, err := dec.Token()
 			if err != nil {
@@ -176,7 +180,9 @@ func (r *restorer) value(dec *json.Decoder, buf *bytes.Buffer, path string, dept
 			if err := r.value(dec, &member, r.at(place), depth+1); err != nil {
 				return err
 			}
+			keys = append(keys, key)
 			if r.absent[place] && bytes.Equal(member.Bytes(), []byte("null")) {
+				dropped = append(dropped, key)
 				continue
 			}
 			if written > 0 {
@@ -190,6 +196,18 @@ func (r *restorer) value(dec *json.Decoder, buf *bytes.Buffer, path string, dept
 			buf.Write(member.Bytes())
 		}
 		buf.WriteByte('}')
+		for _, d := range dropped {
+			// Dropping a null must not hide a duplicate key from the decoder.
+			n := 0
+			for _, k := range keys {
+				if k == d {
+					n++
+				}
+			}
+			if n > 1 {
+				return errDroppedDuplicate
+			}
+		}
 	}
 	// The closing delimiter.
 	_, err = dec.Token()

@@ -50,7 +50,7 @@
 //	                    catalog's total, and the total of the tools not deferred
 //	-help-directives    print the reference of every directive and tag key
 //	-debug-model        print the parsed model (for bug reports)
-//	-v                  list the files written or removed
+//	-v                  list the files written or removed, and say when no package holds a tool
 //
 // toolgen loads packages with -tags=toolgen and starts every generated file with
 // //go:build !toolgen, so a stale generated file never breaks the next run.
@@ -58,9 +58,18 @@
 // # Errors
 //
 // Mistakes in directives, tags, types or signatures are reported like compiler errors, as
-// file:line:col: message, with an indented hint where one helps; every error is reported, not
-// only the first, and nothing is written while there is one. Warnings (a parameter without a
-// description, say) print without failing unless -strict is given.
+// file:line:col: message (paths relative to the current directory), with the correction in
+// the message line ("unknown directive //tool:timout; did you mean //tool:timeout?") and an
+// indented hint where more help helps; every error is reported, not only the first, and
+// nothing is written while there is one. Warnings (a parameter without a description, a
+// provider that cannot express a field) print without failing unless -strict is given; each
+// says how to answer it (tool:"accept=PROVIDER", //tool:lint -RULE). Notes never fail a run.
+//
+// Tool names are unique within a package (the catalog its Tools() returns), so go generate,
+// which runs toolgen on one package at a time, and toolgen -check ./... agree.
+//
+// -check prints the diff with the JSON in generated raw strings (schemas) indented, so that a
+// one-keyword change is a one-line change.
 //
 // Exit status: 0 on success, 1 when the code has errors or (with -check) a file is stale, 2
 // for bad flags or a failure that is not the code's fault.

@@ -134,6 +134,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if *verbose {
+		if len(res.Packages) == 0 {
+			patterns := "."
+			if len(cfg.Patterns) > 0 {
+				patterns = strings.Join(cfg.Patterns, " ")
+			}
+			fmt.Fprintf(stderr, "toolgen: no tools in %s: no func, method or type has a //tool: directive in its doc comment\n", patterns)
+		}
 		for _, f := range changed {
 			verb := "wrote"
 			if f.Content == nil {

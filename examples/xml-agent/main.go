@@ -16,12 +16,15 @@ import (
 	"github.com/toolgen-go/toolgen/examples/weather/weather"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/disclosure"
+	"github.com/toolgen-go/toolgen/runtime/repair"
 	"github.com/toolgen-go/toolgen/runtime/xmlcall"
 )
 
 // replies are what the scripted model writes, one per turn: it learns about get_weather,
 // calls it twice in one reply (once with a value that is not an integer), then corrects the
-// failed call.
+// failed call, sloppily: in the other XML layout, with the tool name in camel case and a
+// closing tag missing. The registry repairs the name and the reading recovers the tag, and
+// the result tells the model both.
 var replies = []string{
 	`Let me see how the weather tool works.
 <tool_call name="get_tool_info">
@@ -35,9 +38,12 @@ var replies = []string{
 <parameter name="days">two</parameter>
 </tool_call>`,
 	`Sorry, fixing the forecast length.
-<tool_call name="get_weather">
-<parameter name="city">Oslo</parameter>
-<parameter name="days">2</parameter>
+<tool_call>
+  <name>getWeather</name>
+  <params>
+    <city>Oslo</city>
+    <days>2
+  </params>
 </tool_call>`,
 }
 
@@ -49,7 +55,7 @@ func main() {
 }
 
 func run(ctx context.Context, w io.Writer) error {
-	reg := runtime.NewRegistry()
+	reg := runtime.NewRegistry(runtime.WithRepair(repair.New()))
 	if err := reg.Add(weather.Tools()...); err != nil {
 		return err
 	}

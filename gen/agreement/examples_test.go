@@ -8,6 +8,7 @@ import (
 	"github.com/toolgen-go/toolgen/examples/weather/weather"
 	"github.com/toolgen-go/toolgen/gen/agreement"
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/toolkit/workspace"
 )
 
 // exampleTools are the tools of every example package: the generated code users see first.
@@ -16,6 +17,8 @@ func exampleTools() map[string][]runtime.Tool {
 		"weather": weather.Tools(),
 		"email":   email.OutboxTools(&email.Outbox{}),
 		"orders":  orders.ServiceTools(&orders.Service{}),
+		// The built-in toolkits are generated code users run as is.
+		"workspace": workspace.WorkspaceTools(workspace.New(nil)),
 	}
 }
 

@@ -17,30 +17,38 @@ const (
 	longDescription = 200  // longer first paragraphs cost context on every turn
 )
 
-// Run checks every tool of a run (all packages together) and records diagnostics.
+// Run checks every tool of a run and records diagnostics.
+//
+// Names are checked per package: a package's generated catalog (its Tools()) is what a
+// registry receives at once, so a name must be unique there and a //tool:related name must be
+// in it. Two packages may both declare search (two agents in one module each want one); a
+// registry given both refuses the second at run time, naming both origins. Checking per
+// package makes go generate, which runs toolgen on one package at a time, and toolgen -check
+// ./... agree.
 func Run(pkgs []*model.Package, diags *diag.List) {
-	var tools []*model.Tool
+	w := parameterWalker{seen: map[walked]bool{}, reported: map[reportKey]bool{}, diags: diags}
 	for _, p := range pkgs {
-		tools = append(tools, p.Tools...)
+		checkNames(p.Tools, diags)
+		known := make([]string, 0, len(p.Tools))
+		for _, t := range p.Tools {
+			known = append(known, t.Name)
+		}
+		slices.Sort(known)
+		known = slices.Compact(known)
+		for _, t := range p.Tools {
+			checkRelated(t, known, diags)
+			checkPrerequisites(t, known, diags)
+			checkDescription(p, t, diags)
+			checkHints(t, diags)
+			checkSchemas(t, diags)
+			checkLint(p, t, diags)
+			w.tool(p, t)
+		}
 	}
-	checkNames(tools, diags)
-	known := make([]string, 0, len(tools))
-	for _, t := range tools {
-		known = append(known, t.Name)
-	}
-	slices.Sort(known)
-	known = slices.Compact(known)
-	for _, t := range tools {
-		checkDescription(t, diags)
-		checkHints(t, diags)
-		checkRelated(t, known, diags)
-		checkSchemas(t, diags)
-	}
-	checkParameters(tools, diags)
 }
 
 // checkNames reports invalid names, and every repeat of a name after its first use in
-// position order, so the result does not depend on the order packages were loaded in.
+// position order, so the result does not depend on the order files were loaded in.
 //
 // This is the only check of a name derived from the Go name (a Go name may hold letters no
 // provider accepts); a //tool:name argument was checked by the annotations package, and an
@@ -67,12 +75,12 @@ func checkNames(tools []*model.Tool, diags *diag.List) {
 		slices.SortStableFunc(same, func(a, b *model.Tool) int { return a.Pos.Compare(b.Pos) })
 		for _, t := range same[1:] {
 			diags.Errorf(t.Pos, "duplicate tool name %q", name).
-				WithHint("%s already declares it; tool names must be unique across the run: rename one with //tool:name", same[0].Pos)
+				WithHint("%s already declares it; tool names must be unique within a package (one Tools() catalog): rename one with //tool:name", same[0].Pos)
 		}
 	}
 }
 
-func checkDescription(t *model.Tool, diags *diag.List) {
+func checkDescription(p *model.Package, t *model.Tool, diags *diag.List) {
 	n := utf8.RuneCountInString(strings.TrimSpace(t.Description))
 	switch {
 	case n == 0:
@@ -85,9 +93,10 @@ func checkDescription(t *model.Tool, diags *diag.List) {
 	case n > maxDescription:
 		diags.Errorf(t.Pos, "description of tool %s is %d characters long, over the limit of %d", t.Name, n, maxDescription).
 			WithHint("keep the first paragraph short; the following paragraphs become the tool's detail")
-	case n > longDescription:
+	case n > longDescription && model.LintOn(p, t, ruleDescriptionLength):
 		diags.Warnf(t.Pos, "description of tool %s is %d characters long, over %d", t.Name, n, longDescription).
-			WithHint("models read it on every turn: keep the first paragraph short and move the rest to later paragraphs (the tool's detail)")
+			WithHint("models read it on every turn: keep the first paragraph short and move the rest to later paragraphs (the tool's detail)%s",
+				offWith(ruleDescriptionLength))
 	}
 }
 
@@ -107,6 +116,25 @@ func checkHints(t *model.Tool, diags *diag.List) {
 	}
 }
 
+// checkPrerequisites checks that the tool a //tool:prerequisite names as its check is in the
+// package, as checkRelated does for //tool:related.
+func checkPrerequisites(t *model.Tool, known []string, diags *diag.List) {
+	for _, pr := range t.Prerequisites {
+		if pr.Check == "" {
+			continue
+		}
+		if _, found := slices.BinarySearch(known, pr.Check); found {
+			continue
+		}
+		d := diags.Errorf(pr.CheckPos, "//tool:prerequisite checks with unknown tool %q", pr.Check)
+		if s := suggest.Closest(pr.Check, known); s != "" {
+			d.WithHint("did you mean %q?", s)
+		} else {
+			d.WithHint("the checking tool must be declared in the same package (the same Tools() catalog)")
+		}
+	}
+}
+
 func checkRelated(t *model.Tool, known []string, diags *diag.List) {
 	for _, r := range t.Related {
 		if _, found := slices.BinarySearch(known, r.Name); found {
@@ -116,7 +144,7 @@ func checkRelated(t *model.Tool, known []string, diags *diag.List) {
 		if s := suggest.Closest(r.Name, known); s != "" {
 			d.WithHint("did you mean %q?", s)
 		} else {
-			d.WithHint("a related tool must be declared in a package of the same toolgen run")
+			d.WithHint("a related tool must be declared in the same package (the same Tools() catalog)")
 		}
 	}
 }

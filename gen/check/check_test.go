@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/toolgen-go/toolgen/gen/check"
 	"github.com/toolgen-go/toolgen/gen/diag"
 	"github.com/toolgen-go/toolgen/gen/model"
@@ -22,8 +24,10 @@ func weatherTool() *model.Tool {
 	args := &model.Type{Kind: model.KindStruct, Named: &model.GoName{Path: "example.com/weather", Name: "WeatherArgs"},
 		Fields: []*model.Field{
 			{Pos: at(3), GoName: "City", JSONName: "city", Type: str(), Required: true, Description: "City name."},
-			{Pos: at(4), GoName: "Unit", JSONName: "unit", Type: unit, Description: "Temperature unit."},
-			{Pos: at(5), GoName: "When", JSONName: "when", Type: &model.Type{Kind: model.KindTime}, Description: "Time of day."},
+			{Pos: at(4), GoName: "Unit", JSONName: "unit", Type: unit, Description: "Temperature unit.",
+				Constraints: model.Constraints{Default: &model.Literal{JSON: `"celsius"`}}},
+			{Pos: at(5), GoName: "When", JSONName: "when", Type: &model.Type{Kind: model.KindPointer, Elem: &model.Type{Kind: model.KindTime}},
+				Description: "Time of day."},
 		}}
 	return &model.Tool{
 		Pos: at(10), Name: "get_weather", Description: "Gets the current weather for a city.",
@@ -63,7 +67,10 @@ func TestRun(t *testing.T) {
 		{"name with nothing valid in it", func(t *model.Tool) { t.Name = "天気" },
 			"weather.go:10:6: invalid tool name \"天気\": it must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$\n" +
 				"\thint: name the tool with //tool:name NAME\n"},
-		{"longest valid name", func(t *model.Tool) { t.Name = "_" + strings.Repeat("a-9", 21) }, ""},
+		{"longest valid name", func(t *model.Tool) {
+			t.Name = "_" + strings.Repeat("a-9", 21)
+			t.Lint = map[string]bool{"snake-case": false} // valid for every provider, though not snake_case
+		}, ""},
 		{"no description", func(t *model.Tool) { t.Description = " \n" },
 			"weather.go:10:6: tool get_weather has no description\n" +
 				"\thint: the model chooses tools by their description: write a doc comment on GetWeather, or use //tool:description\n"},
@@ -75,7 +82,7 @@ func TestRun(t *testing.T) {
 				"\thint: keep the first paragraph short; the following paragraphs become the tool's detail\n"},
 		{"description over 200 characters", func(t *model.Tool) { t.Description = strings.Repeat("x", 201) },
 			"weather.go:10:6: warning: description of tool get_weather is 201 characters long, over 200\n" +
-				"\thint: models read it on every turn: keep the first paragraph short and move the rest to later paragraphs (the tool's detail)\n"},
+				"\thint: models read it on every turn: keep the first paragraph short and move the rest to later paragraphs (the tool's detail); or turn the rule off with //tool:lint -description-length\n"},
 		{"200 characters counted as code points", func(t *model.Tool) { t.Description = strings.Repeat("é", 200) }, ""},
 		{"readonly and destructive", func(t *model.Tool) {
 			t.Hints = model.Hints{ReadOnly: true, Destructive: true}
@@ -95,11 +102,11 @@ func TestRun(t *testing.T) {
 				"\thint: add //tool:confirm so that someone approves each call\n"},
 		{"related to an unknown tool, near miss", func(t *model.Tool) {
 			t.Related = []model.Related{{Pos: at(8), Name: "get_wether"}}
-		}, "weather.go:8:6: //tool:related names unknown tool \"get_wether\"\n\thint: did you mean \"get_weather\"?\n"},
+		}, "weather.go:8:6: //tool:related names unknown tool \"get_wether\"; did you mean \"get_weather\"?\n"},
 		{"related to an unknown tool", func(t *model.Tool) {
 			t.Related = []model.Related{{Pos: at(8), Name: "send_email"}}
 		}, "weather.go:8:6: //tool:related names unknown tool \"send_email\"\n" +
-			"\thint: a related tool must be declared in a package of the same toolgen run\n"},
+			"\thint: a related tool must be declared in the same package (the same Tools() catalog)\n"},
 		{"valid examples", func(t *model.Tool) {
 			t.Examples = []model.Example{{Pos: at(7), Args: `{"city":"Tokyo"}`},
 				{Pos: at(8), Scenario: "Both", Args: `{"city":"Oslo","unit":"celsius","when":"2024-05-01T10:00:00Z"}`}}
@@ -123,39 +130,39 @@ func TestRun(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tool := weatherTool()
 			tt.change(tool)
-			if got := run(pkg(tool)); got != tt.want {
-				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
-			}
+			assert.Equal(t, tt.want, run(pkg(tool)))
 		})
 	}
 }
 
-// TestDuplicateNames checks that every repeat of a name, in any package of the run, is an
-// error pointing at the first declaration in position order, whatever the package order.
+// TestDuplicateNames checks that every repeat of a name within a package is an error pointing
+// at the first declaration in position order, whatever the order, and that two packages may
+// each have a tool of that name (a registry given both refuses the second at run time).
 func TestDuplicateNames(t *testing.T) {
 	first, second, third := weatherTool(), weatherTool(), weatherTool()
-	first.Pos = model.Position{Filename: "a/weather.go", Line: 10, Column: 6}
+	first.Pos = model.Position{Filename: "b/weather.go", Line: 10, Column: 6}
 	second.Pos = model.Position{Filename: "b/forecast.go", Line: 3, Column: 6}
 	third.Pos = model.Position{Filename: "b/forecast.go", Line: 20, Column: 6}
 	other := weatherTool()
 	other.Name = "get_forecast"
-	want := "b/forecast.go:3:6: duplicate tool name \"get_weather\"\n" +
-		"\thint: a/weather.go:10:6 already declares it; tool names must be unique across the run: rename one with //tool:name\n" +
-		"b/forecast.go:20:6: duplicate tool name \"get_weather\"\n" +
-		"\thint: a/weather.go:10:6 already declares it; tool names must be unique across the run: rename one with //tool:name\n"
-	if got := run(pkg(third, second, other), pkg(first)); got != want {
-		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
-	}
+	elsewhere := weatherTool()
+	elsewhere.Pos = model.Position{Filename: "a/weather.go", Line: 10, Column: 6}
+	want := "b/forecast.go:20:6: duplicate tool name \"get_weather\"\n" +
+		"\thint: b/forecast.go:3:6 already declares it; tool names must be unique within a package (one Tools() catalog): rename one with //tool:name\n" +
+		"b/weather.go:10:6: duplicate tool name \"get_weather\"\n" +
+		"\thint: b/forecast.go:3:6 already declares it; tool names must be unique within a package (one Tools() catalog): rename one with //tool:name\n"
+	assert.Equal(t, want, run(pkg(third, first, second, other), pkg(elsewhere)))
 }
 
-// TestRelatedAcrossPackages: a related tool may live in another package of the run.
-func TestRelatedAcrossPackages(t *testing.T) {
+// TestRelatedInOtherPackage: a related tool must be in the same package, so that go generate
+// on that package alone agrees with a run over the module.
+func TestRelatedInOtherPackage(t *testing.T) {
 	a, b := weatherTool(), weatherTool()
 	b.Name = "send_alert"
 	a.Related = []model.Related{{Pos: at(8), Name: "send_alert", Relation: "then"}}
-	if got := run(pkg(a), pkg(b)); got != "" {
-		t.Errorf("diagnostics:\n%s\nwant none", got)
-	}
+	assert.Equal(t, "weather.go:8:6: //tool:related names unknown tool \"send_alert\"\n"+
+		"\thint: a related tool must be declared in the same package (the same Tools() catalog)\n", run(pkg(a), pkg(b)))
+	assert.Empty(t, run(pkg(a, b)))
 }
 
 // TestExampleThroughRefs validates an example against a schema with $defs and nullable
@@ -174,9 +181,7 @@ func TestExampleThroughRefs(t *testing.T) {
 	}
 	want := "weather.go:8:6: example of get_weather does not match its input schema: /maybe/sku: got number, want string\n" +
 		"\thint: examples are shown to the model; fix the example or the argument types\n"
-	if got := run(pkg(tool)); got != want {
-		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
-	}
+	assert.Equal(t, want, run(pkg(tool)))
 }
 
 // TestExampleWithoutArgs: a tool without arguments takes exactly {}.
@@ -186,9 +191,7 @@ func TestExampleWithoutArgs(t *testing.T) {
 	tool.Examples = []model.Example{{Pos: at(7), Args: `{}`}, {Pos: at(8), Args: `{"city":"Tokyo"}`}}
 	want := "weather.go:8:6: example of get_weather does not match its input schema: (root): additional properties 'city' not allowed\n" +
 		"\thint: examples are shown to the model; fix the example or the argument types\n"
-	if got := run(pkg(tool)); got != want {
-		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
-	}
+	assert.Equal(t, want, run(pkg(tool)))
 }
 
 // TestParameterDescriptions: a warning at each field without a description, nested fields
@@ -196,7 +199,7 @@ func TestExampleWithoutArgs(t *testing.T) {
 func TestParameterDescriptions(t *testing.T) {
 	node := &model.Type{Kind: model.KindStruct, Named: &model.GoName{Path: "example.com/tree", Name: "Node"}}
 	node.Fields = []*model.Field{
-		{Pos: at(2), GoName: "Name", JSONName: "name", Type: str()},
+		{Pos: at(2), GoName: "Name", JSONName: "name", Type: str(), Required: true},
 		{Pos: at(3), GoName: "Next", JSONName: "next", Type: &model.Type{Kind: model.KindPointer, Elem: node}, Description: "Next node."},
 	}
 	a := weatherTool()
@@ -208,17 +211,13 @@ func TestParameterDescriptions(t *testing.T) {
 	b.Name = "get_tree"
 	b.Args = a.Args
 	want := "weather.go:2:6: warning: parameter \"name\" has no description\n" +
-		"\thint: the model sees only the name: add a doc comment or a line comment to field Name\n" +
+		"\thint: the model sees only the name: add a doc comment or a line comment to field Name; or turn the rule off with //tool:lint -parameter-description\n" +
 		"weather.go:6:6: warning: parameter \"nodes\" has no description\n" +
-		"\thint: the model sees only the name: add a doc comment or a line comment to field Nodes\n"
-	if got := run(pkg(a, b)); got != want {
-		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
-	}
+		"\thint: the model sees only the name: add a doc comment or a line comment to field Nodes; or turn the rule off with //tool:lint -parameter-description\n"
+	assert.Equal(t, want, run(pkg(a, b)))
 	var l diag.List
 	check.Run([]*model.Package{pkg(a, b)}, &l)
-	if l.Len() != 2 {
-		t.Errorf("recorded %d diagnostics, want 2 (one per field)", l.Len())
-	}
+	assert.Equal(t, 2, l.Len(), "one diagnostic per field")
 }
 
 // TestInternalSchemaError: a schema that fails the 2020-12 meta-schema is reported as
@@ -237,14 +236,49 @@ func TestInternalSchemaError(t *testing.T) {
 		"'[z-a]' is not valid regex",
 		"(please report)\n",
 	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("diagnostics do not contain %q:\n%s", want, got)
-		}
+		assert.Contains(t, got, want)
 	}
-	if strings.Contains(got, "example") {
-		t.Errorf("examples were checked against an invalid schema:\n%s", got)
+	assert.NotContains(t, got, "example", "examples were checked against an invalid schema")
+	assert.Equal(t, 2, strings.Count(got, "\n"), "two single-line diagnostics:\n%s", got)
+}
+
+// TestLintRules: each authoring rule warns, and //tool:lint on the tool or the package turns
+// it off.
+func TestLintRules(t *testing.T) {
+	tool := weatherTool()
+	tool.Name = "GetWeather"
+	tool.Detail = strings.Repeat("x", 2001)
+	tool.Args.Fields = append(tool.Args.Fields,
+		&model.Field{Pos: at(6), GoName: "Days", JSONName: "days", Type: &model.Type{Kind: model.KindInt}, Description: "Days."},
+		&model.Field{Pos: at(7), GoName: "Note", JSONName: "note", Type: str(), Required: true})
+	got := run(pkg(tool))
+	for _, want := range []string{
+		"weather.go:6:6: warning: optional parameter \"days\" has no default\n" +
+			"\thint: say what leaving it out means with default=VALUE in its tool tag, or make field Days a pointer; or turn the rule off with //tool:lint -optional-default\n",
+		"weather.go:7:6: warning: parameter \"note\" has no description\n",
+		"weather.go:10:6: warning: tool name \"GetWeather\" is not snake_case\n" +
+			"\thint: name it //tool:name get_weather; or turn the rule off with //tool:lint -snake-case\n",
+		"weather.go:10:6: warning: detail of tool GetWeather is 2001 characters long, over 2000\n",
+	} {
+		assert.Contains(t, got, want)
 	}
-	if n := strings.Count(got, "\n"); n != 2 {
-		t.Errorf("want 2 single-line diagnostics, got %d lines:\n%s", n, got)
-	}
+	assert.Equal(t, 4, strings.Count(got, "warning:"), got)
+
+	tool.Lint = map[string]bool{"snake-case": false, "detail-length": false}
+	p := pkg(tool)
+	p.Lint = map[string]bool{"optional-default": false, "parameter-description": false}
+	assert.Empty(t, run(p))
+
+	// The tool's setting wins over the package's.
+	tool.Lint["optional-default"] = true
+	assert.Contains(t, run(p), "optional parameter \"days\" has no default")
+}
+
+// TestPrerequisiteCheckTool: the tool named to check a prerequisite must be in the package.
+func TestPrerequisiteCheckTool(t *testing.T) {
+	tool := weatherTool()
+	tool.Prerequisites = []model.Prerequisite{{Condition: "the city exists", Check: "get_wether", CheckPos: at(8)}}
+	assert.Equal(t, "weather.go:8:6: //tool:prerequisite checks with unknown tool \"get_wether\"; did you mean \"get_weather\"?\n", run(pkg(tool)))
+	tool.Prerequisites[0].Check = "get_weather"
+	assert.Empty(t, run(pkg(tool)))
 }

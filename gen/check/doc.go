@@ -5,12 +5,14 @@
 // Errors (the run fails):
 //   - a tool name that does not match ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$ (what every provider
 //     accepts); the hint offers a valid spelling;
-//   - the same tool name twice in the run, across all packages: reported at every tool after
-//     the first in position order, with a hint naming the first;
+//   - the same tool name twice in one package (one generated Tools() catalog): reported at
+//     every tool after the first in position order, with a hint naming the first. Two
+//     packages may use one name; a registry given both refuses the second at run time;
 //   - a tool without a description, or with one over 1024 characters (OpenAI's limit);
 //   - a //tool:example whose JSON is malformed or does not validate against the tool's
 //     input schema, listing each problem with its JSON Pointer;
-//   - a //tool:related naming a tool that is not in the run, with a "did you mean" hint;
+//   - a //tool:related naming a tool that is not in the same package, with a "did you mean"
+//     hint;
 //   - contradictory hints: readonly with destructive;
 //   - //tool:retry on a tool hinted destructive but not idempotent, since a retry could
 //     repeat the damage;

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -55,8 +56,24 @@ func (l *List) add(d Diagnostic) *Diagnostic {
 
 // WithHint sets the hint of a diagnostic just recorded: l.Errorf(...).WithHint("...").
 // The pointer is valid until the next call that records a diagnostic.
+//
+// A hint that is only a correction ("did you mean //tool:timeout?") joins the message
+// instead ("unknown directive //tool:timout; did you mean //tool:timeout?"): editors and CI
+// problem matchers read the file:line:col line alone, and the correction is what they must
+// not lose.
 func (d *Diagnostic) WithHint(format string, args ...any) {
-	d.Hint = fmt.Sprintf(format, args...)
+	hint := fmt.Sprintf(format, args...)
+	if IsCorrection(hint) {
+		d.Message += "; " + hint
+		return
+	}
+	d.Hint = hint
+}
+
+// IsCorrection reports whether a hint is a single "did you mean …?" question.
+func IsCorrection(hint string) bool {
+	return strings.HasPrefix(hint, "did you mean ") && strings.HasSuffix(hint, "?") &&
+		strings.Count(hint, "?") == 1 && !strings.Contains(hint, "\n")
 }
 
 // Notef records a note at pos.
@@ -103,27 +120,42 @@ func (l *List) Print(w io.Writer, dir string) {
 		case Note:
 			prefix = "note: "
 		}
-		fmt.Fprintf(w, "%s: %s%s\n", pos, prefix, d.Message)
+		if !pos.IsValid() {
+			// Not about a place in the code (go list's "no Go files in DIR"): no "-:" in front,
+			// and the directory relative, as the rest of the output.
+			msg := d.Message
+			if dir != "" {
+				msg = strings.ReplaceAll(msg, filepath.ToSlash(dir)+"/", "")
+				msg = strings.ReplaceAll(msg, " "+filepath.ToSlash(dir), " .")
+			}
+			fmt.Fprintf(w, "toolgen: %s%s\n", prefix, msg)
+		} else {
+			fmt.Fprintf(w, "%s: %s%s\n", pos, prefix, d.Message)
+		}
 		if d.Hint != "" {
 			// Hints may quote another position ("previous //tool:name at …"); print it relative
 			// as well.
 			hint := d.Hint
 			if dir != "" {
-				hint = strings.ReplaceAll(hint, filepath.ToSlash(dir)+"/", "")
+				hint = absPath.ReplaceAllStringFunc(hint, func(path string) string { return Relative(dir, path) })
 			}
 			fmt.Fprintf(w, "\thint: %s\n", hint)
 		}
 	}
 }
 
-// Relative returns path relative to dir when it lies below dir, else path unchanged, using
-// forward slashes so output is the same on every system.
+// absPath matches an absolute path to a Go file in a hint.
+var absPath = regexp.MustCompile(`(?:[A-Za-z]:)?[/\\][^\s:;,"]+\.go`)
+
+// Relative returns path relative to dir, as the go command prints paths: below dir as is
+// (a.go), elsewhere with ../ when that is shorter than the absolute path; forward slashes, so
+// output is the same on every system.
 func Relative(dir, path string) string {
 	if dir == "" || path == "" || !filepath.IsAbs(path) {
 		return filepath.ToSlash(path)
 	}
 	rel, err := filepath.Rel(dir, path)
-	if err != nil || strings.HasPrefix(rel, "..") {
+	if err != nil || strings.HasPrefix(rel, "..") && len(rel) >= len(path) {
 		return filepath.ToSlash(path)
 	}
 	return filepath.ToSlash(rel)

@@ -297,7 +297,7 @@ func (g *generator) value(t *model.Type, c *model.Constraints, nullable bool, ta
 		if err != nil {
 			return nil, err
 		}
-		return []jen.Code{readInto("ReadBool", at, []string{"b" + n, "ok" + n}, target.get().Op("=").Add(conv))}, nil
+		return []jen.Code{readInto("ReadBool", at, []string{"b" + n, "ok" + n}, nil, target.get().Op("=").Add(conv))}, nil
 	case model.KindInt, model.KindUint:
 		return g.integer(t, c, target, at)
 	case model.KindFloat:
@@ -308,13 +308,13 @@ func (g *generator) value(t *model.Type, c *model.Constraints, nullable bool, ta
 		if err != nil {
 			return nil, err
 		}
-		return []jen.Code{readInto("ReadBytes", at, []string{"b" + n, "ok" + n}, target.get().Op("=").Add(conv))}, nil
+		return []jen.Code{readInto("ReadBytes", at, []string{"b" + n, "ok" + n}, nil, target.get().Op("=").Add(conv))}, nil
 	case model.KindTime:
 		n := g.local()
-		return []jen.Code{readInto("ReadTime", at, []string{"t" + n, "ok" + n}, target.get().Op("=").Id("t"+n))}, nil
+		return []jen.Code{readInto("ReadTime", at, []string{"t" + n, "ok" + n}, nil, target.get().Op("=").Id("t"+n))}, nil
 	case model.KindDuration:
 		n := g.local()
-		return []jen.Code{readInto("ReadDuration", at, []string{"v" + n, "ok" + n}, target.get().Op("=").Id("v"+n))}, nil
+		return []jen.Code{readInto("ReadDuration", at, []string{"v" + n, "ok" + n}, nil, target.get().Op("=").Id("v"+n))}, nil
 	case model.KindRawJSON, model.KindAny:
 		n := g.local()
 		read := "ReadRaw"
@@ -355,14 +355,15 @@ func reportsAt(t *model.Type) bool {
 
 // readInto renders `if a, ok, err := decode.READ(d, ps, at); err != nil { return err } else
 // if ok { then }`.
-func readInto(read string, at pathVar, vars []string, then ...jen.Code) jen.Code {
+func readInto(read string, at pathVar, vars []string, extra []jen.Code, then ...jen.Code) jen.Code {
 	var lhs []jen.Code
 	for _, v := range vars {
 		lhs = append(lhs, jen.Id(v))
 	}
 	lhs = append(lhs, jen.Err())
 	ok := vars[len(vars)-1]
-	return jen.If(jen.List(lhs...).Op(":=").Qual(decodePath, read).Call(jen.Id("d"), jen.Id("ps"), at.ptr()), jen.Err().Op("!=").Nil()).Block(
+	args := append([]jen.Code{jen.Id("d"), jen.Id("ps"), at.ptr()}, extra...)
+	return jen.If(jen.List(lhs...).Op(":=").Qual(decodePath, read).Call(args...), jen.Err().Op("!=").Nil()).Block(
 		jen.Return(jen.Err()),
 	).Else().If(jen.Id(ok)).Block(then...)
 }
@@ -382,6 +383,7 @@ func (g *generator) convert(t *model.Type, v jen.Code) (jen.Code, error) {
 func (g *generator) stringValue(t *model.Type, c *model.Constraints, target lvalue, at pathVar, read string) ([]jen.Code, error) {
 	n := g.local()
 	s := jen.Id("s" + n)
+	read, extra, c := readStringMax(read, c)
 	checks, err := g.stringChecks(c, "s"+n, at)
 	if err != nil {
 		return nil, err
@@ -391,7 +393,18 @@ func (g *generator) stringValue(t *model.Type, c *model.Constraints, target lval
 		return nil, err
 	}
 	then := append(checks, target.get().Op("=").Add(conv))
-	return []jen.Code{readInto(read, at, []string{"s" + n, "ok" + n}, then...)}, nil
+	return []jen.Code{readInto(read, at, []string{"s" + n, "ok" + n}, extra, then...)}, nil
+}
+
+// readStringMax moves maxLength into the read, decode.ReadStringMax, which refuses a longer
+// string before building it; the other string keywords stay checks on the string read.
+func readStringMax(read string, c *model.Constraints) (string, []jen.Code, *model.Constraints) {
+	if c.MaxLength == nil || read != "ReadString" {
+		return read, nil, c
+	}
+	rest := *c
+	rest.MaxLength = nil
+	return "ReadStringMax", []jen.Code{jen.Lit(*c.MaxLength)}, &rest
 }
 
 // stringChecks renders the checks of the string keywords on the string variable v.
@@ -562,22 +575,23 @@ func (g *generator) stringEnum(t *model.Type, c *model.Constraints, target lvalu
 		then = append(then, checks...)
 	}
 	then = append(then, jen.Switch(jen.String().Call(jen.Id(b))).Block(cases...))
-	return []jen.Code{readInto("ReadStringBytes", at, []string{b, "ok" + n}, then...)}, nil
+	return []jen.Code{readInto("ReadStringBytes", at, []string{b, "ok" + n}, nil, then...)}, nil
 }
 
 // textValue decodes a type implementing encoding.TextUnmarshaler.
 func (g *generator) textValue(t *model.Type, c *model.Constraints, target lvalue, at pathVar) ([]jen.Code, error) {
 	n := g.local()
-	checks, err := g.stringChecks(c, "s"+n, at)
+	read, extra, rest := readStringMax("ReadString", c)
+	checks, err := g.stringChecks(rest, "s"+n, at)
 	if err != nil {
 		return nil, err
 	}
-	if len(checks) == 0 {
+	if len(checks) == 0 && extra == nil {
 		return []jen.Code{jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Qual(decodePath, "ReadText").Call(
 			jen.Id("d"), jen.Id("ps"), at.ptr(), target.addr()), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))}, nil
 	}
 	then := append(checks, jen.Qual(decodePath, "ApplyText").Call(jen.Id("ps"), at.ptr(), target.addr(), jen.Id("s"+n)))
-	return []jen.Code{readInto("ReadString", at, []string{"s" + n, "ok" + n}, then...)}, nil
+	return []jen.Code{readInto(read, at, []string{"s" + n, "ok" + n}, extra, then...)}, nil
 }
 
 // intBounds renders the range of an integer kind for ReadInt / ReadUint.
@@ -599,7 +613,7 @@ func (g *generator) integer(t *model.Type, c *model.Constraints, target lvalue, 
 		read = jen.Qual(decodePath, "ReadUint").Call(jen.Id("d"), jen.Id("ps"), at.ptr(), max)
 		format = jen.Qual("strconv", "FormatUint").Call(jen.Id(v), jen.Lit(10))
 	}
-	checks := g.numberChecks(c, jen.Id(v), true, t.Kind == model.KindUint, at, format, func() jen.Code {
+	checks := g.numberChecks(c, jen.Id(v), true, t.Kind == model.KindUint, t.Bits, at, format, func() jen.Code {
 		return jen.Index().Byte().Call(format)
 	})
 	var assign []jen.Code
@@ -661,7 +675,7 @@ func (g *generator) float(t *model.Type, c *model.Constraints, target lvalue, at
 	n := g.local()
 	v, raw := "f"+n, "raw"+n
 	format := jen.Qual(decodePath, "Shown").Call(jen.Id(raw))
-	checks := g.numberChecks(c, jen.Id(v), false, false, at, format, func() jen.Code { return jen.Id(raw) })
+	checks := g.numberChecks(c, jen.Id(v), false, false, t.Bits, at, format, func() jen.Code { return jen.Id(raw) })
 	if len(c.Enum) > 0 {
 		var vals, shown []string
 		for _, lit := range c.Enum {
@@ -700,7 +714,7 @@ func usesRaw(c *model.Constraints) bool {
 
 // numberChecks renders the numeric keywords on v. Integer variables compare with integral
 // limits directly; other limits compare in float64.
-func (g *generator) numberChecks(c *model.Constraints, v jen.Code, integer, unsigned bool, at pathVar, got jen.Code, rawText func() jen.Code) []jen.Code {
+func (g *generator) numberChecks(c *model.Constraints, v jen.Code, integer, unsigned bool, bits int, at pathVar, got jen.Code, rawText func() jen.Code) []jen.Code {
 	var out []jen.Code
 	bound := func(limit *model.Number, op, relation string) {
 		if limit == nil {
@@ -709,9 +723,19 @@ func (g *generator) numberChecks(c *model.Constraints, v jen.Code, integer, unsi
 		var cond jen.Code
 		switch {
 		case !integer:
-			// A float64 comparison can be wrong when the number and the limit round to the same
-			// float64 (1e-400 and 0): CompareFloat then compares the decimals exactly.
-			cond = jen.Qual(decodePath, "CompareFloat").Call(v, rawText(), goNumber(limit), jen.Lit(limit.Text)).Op(op).Lit(0)
+			// The decimal sent and the float it becomes are both held to the bound: 1e-400 is
+			// greater than 0, but the handler would get 0.
+			n := g.local()
+			sent, held := "sent"+n, "held"+n
+			out = append(out, jen.If(
+				jen.List(jen.Id(sent), jen.Id(held)).Op(":=").Qual(decodePath, "CompareFloat"+strconv.Itoa(bits)).Call(v, rawText(), goNumber(limit), jen.Lit(limit.Text)),
+				jen.Id(sent).Op(op).Lit(0),
+			).Block(
+				jen.Id("ps").Dot("Bound").Call(at.ptr(), jen.Lit(relation), jen.Lit(limit.Text), got),
+			).Else().If(jen.Id(held).Op(op).Lit(0)).Block(
+				jen.Id("ps").Dot("Rounded").Call(at.ptr(), jen.Lit(relation), jen.Lit(limit.Text), got, v, jen.Lit(bits)),
+			))
+			return
 		case integralLimit(limit.Text, unsigned):
 			cond = jen.Add(v).Op(op).Add(goNumber(limit))
 		default:
@@ -761,6 +785,11 @@ func (g *generator) slice(t *model.Type, c *model.Constraints, target lvalue, at
 		return nil, err
 	}
 	var loopBody []jen.Code
+	if c.MaxItems != nil {
+		// Items past maxItems are counted and skipped, never built: a document of a million
+		// items against maxItems=100 allocates a hundred.
+		loopBody = append(loopBody, jen.If(jen.Id(i).Op(">=").Lit(*c.MaxItems)).Block(returnIfErr(jen.Id("d").Dot("Skip").Call()), jen.Continue()))
+	}
 	if reportsAt(t.Elem) {
 		loopBody = append(loopBody, jen.Id(q).Op(":=").Add(at.call("Index", jen.Id(i))))
 	}
@@ -770,13 +799,29 @@ func (g *generator) slice(t *model.Type, c *model.Constraints, target lvalue, at
 		jen.List(jen.Id(it), jen.Err()).Op(":=").Id("d").Dot("ArrIter").Call(),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		target.get().Op("=").Qual(decodePath, "EmptySlice").Call(target.get()),
-		jen.For(jen.Id(i).Op(":=").Lit(0), jen.Id(it).Dot("Next").Call(), jen.Id(i).Op("++")).Block(loopBody...),
-		jen.If(jen.Err().Op(":=").Id(it).Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 	}
-	body = append(body, g.countChecks(c.MinItems, c.MaxItems, jen.Len(target.get()), at, "item")...)
+	count := jen.Len(target.get())
+	if c.MaxItems != nil {
+		// The index advances past skipped items too: after the loop it counts the items sent.
+		count = jen.Id(i)
+		body = append(body,
+			jen.Id(i).Op(":=").Lit(0),
+			jen.For(jen.Empty(), jen.Id(it).Dot("Next").Call(), jen.Id(i).Op("++")).Block(loopBody...))
+	} else {
+		body = append(body, jen.For(jen.Id(i).Op(":=").Lit(0), jen.Id(it).Dot("Next").Call(), jen.Id(i).Op("++")).Block(loopBody...))
+	}
+	body = append(body, jen.If(jen.Err().Op(":=").Id(it).Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 	if c.UniqueItems {
-		body = append(body, jen.If(jen.List(jen.Id("a"+n), jen.Id("b"+n), jen.Id("dup"+n)).Op(":=").Qual(decodePath, "FindDuplicate").Call(target.get()), jen.Id("dup"+n)).Block(
-			jen.Id("ps").Dot("Duplicates").Call(at.ptr(), jen.Id("a"+n), jen.Id("b"+n))))
+		// Items that failed hold no value to compare, so uniqueness is judged only when every
+		// item read was valid.
+		body = append([]jen.Code{jen.Id("before" + n).Op(":=").Id("ps").Dot("Len").Call()}, body...)
+		body = append(body, jen.Id("clean"+n).Op(":=").Id("ps").Dot("Len").Call().Op("==").Id("before"+n))
+	}
+	body = append(body, g.countChecks(c.MinItems, c.MaxItems, count, at, "item")...)
+	if c.UniqueItems {
+		body = append(body, jen.If(jen.Id("clean"+n)).Block(
+			jen.If(jen.List(jen.Id("a"+n), jen.Id("b"+n), jen.Id("dup"+n)).Op(":=").Qual(decodePath, "FindDuplicate").Call(target.get()), jen.Id("dup"+n)).Block(
+				jen.Id("ps").Dot("Duplicates").Call(at.ptr(), jen.Id("a"+n), jen.Id("b"+n)))))
 	}
 	return []jen.Code{expectType(at, jen.Qual(decodePath, "Array"), "an array", body)}, nil
 }
@@ -855,10 +900,19 @@ func (g *generator) mapValue(t *model.Type, c *model.Constraints, target lvalue,
 	if stringKey {
 		dupCond = jen.Id("dup" + n)
 	}
-	loopBody := []jen.Code{
+	var loopBody []jen.Code
+	count := jen.Len(target.get())
+	if c.MaxProperties != nil {
+		// Properties past maxProperties are counted and skipped, never built.
+		count = jen.Id("n" + n)
+		loopBody = append(loopBody,
+			jen.Id("n"+n).Op("++"),
+			jen.If(jen.Id("n"+n).Op(">").Lit(*c.MaxProperties)).Block(returnIfErr(jen.Id("d").Dot("Skip").Call()), jen.Continue()))
+	}
+	loopBody = append(loopBody,
 		jen.Id(k).Op(":=").String().Call(jen.Id(it).Dot("Key").Call()),
 		jen.Id(q).Op(":=").Add(at.call("Key", jen.Id(k))),
-	}
+	)
 	if keyConv != nil {
 		loopBody = append(loopBody, keyConv)
 	}
@@ -881,10 +935,19 @@ func (g *generator) mapValue(t *model.Type, c *model.Constraints, target lvalue,
 		jen.List(jen.Id(it), jen.Err()).Op(":=").Id("d").Dot("ObjIter").Call(),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		target.get().Op("=").Qual(decodePath, "MakeMap").Call(target.get()),
+	}
+	if c.MaxProperties != nil {
+		body = append(body, jen.Id("n"+n).Op(":=").Lit(0))
+	}
+	body = append(body,
 		jen.For(jen.Id(it).Dot("Next").Call()).Block(loopBody...),
 		jen.If(jen.Err().Op(":=").Id(it).Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+	)
+	if c.MaxProperties != nil {
+		// Duplicates were refused, not counted twice: count what the map holds plus what was skipped.
+		body = append(body, jen.If(jen.Id("n"+n).Op("<=").Lit(*c.MaxProperties)).Block(jen.Id("n"+n).Op("=").Len(target.get())))
 	}
-	body = append(body, g.countChecks(c.MinProperties, c.MaxProperties, jen.Len(target.get()), at, "property")...)
+	body = append(body, g.countChecks(c.MinProperties, c.MaxProperties, count, at, "property")...)
 	return []jen.Code{expectType(at, jen.Qual(decodePath, "Object"), "an object", body)}, nil
 }
 

@@ -109,6 +109,9 @@ func (g *generator) generate() error {
 	g.f.Comment("A compile error here means a handler changed since toolgen ran: run go generate.")
 	g.f.Const().Id("_").Op("=").Qual(decodePath, "SupportsGeneratedV1")
 	g.f.Line()
+	if err := g.guards(); err != nil {
+		return err
+	}
 
 	groups := groupByReceiver(g.pkg.Tools)
 	for _, grp := range groups {
@@ -201,6 +204,22 @@ func (g *generator) toolsFunc(grp receiverGroup) error {
 	return nil
 }
 
+// origin names where a tool was declared, for the registry's duplicate-name error: the
+// package path and the Go name of its handler (of its args type, for a client tool). No line
+// number: it would change the generated file with every edit above the handler.
+func origin(pkg *model.Package, t *model.Tool) string {
+	h := t.Handler
+	switch {
+	case t.Client && t.Args != nil && t.Args.Named != nil:
+		return pkg.Path + "." + t.Args.Named.Name
+	case h.Receiver != nil && h.Receiver.Pointer:
+		return pkg.Path + ".(*" + h.Receiver.TypeName + ")." + h.Name
+	case h.Receiver != nil:
+		return pkg.Path + "." + h.Receiver.TypeName + "." + h.Name
+	}
+	return pkg.Path + "." + h.Name
+}
+
 // toolLiteral renders one runtime.Tool value.
 func (g *generator) toolLiteral(t *model.Tool, method bool) (jen.Code, error) {
 	d := jen.Dict{}
@@ -219,6 +238,7 @@ func (g *generator) toolLiteral(t *model.Tool, method bool) (jen.Code, error) {
 		}
 	}
 	str("Name", t.Name)
+	str("Origin", origin(g.pkg, t))
 	str("Title", t.Title)
 	str("Description", t.Description)
 	str("Detail", t.Detail)
@@ -275,7 +295,21 @@ func (g *generator) toolLiteral(t *model.Tool, method bool) (jen.Code, error) {
 		d[jen.Id("Examples")] = jen.Index().Qual(runtimePath, "Example").Values(items...)
 	}
 	strs("Triggers", t.Triggers)
-	strs("Prerequisites", t.Prerequisites)
+	if len(t.Prerequisites) > 0 {
+		var items []jen.Code
+		for _, pr := range t.Prerequisites {
+			pd := jen.Dict{jen.Id("Condition"): jen.Lit(pr.Condition)}
+			if pr.Check != "" {
+				pd[jen.Id("Check")] = jen.Lit(pr.Check)
+			}
+			if pr.Else != "" {
+				pd[jen.Id("Else")] = jen.Lit(pr.Else)
+			}
+			items = append(items, jen.Values(pd))
+		}
+		d[jen.Id("Prerequisites")] = jen.Index().Qual(runtimePath, "Prerequisite").Values(items...)
+	}
+	strs("Workflow", t.Workflow)
 	strs("Warnings", t.Warnings)
 	if len(t.Related) > 0 {
 		var items []jen.Code
@@ -295,6 +329,9 @@ func (g *generator) toolLiteral(t *model.Tool, method bool) (jen.Code, error) {
 			md[jen.Lit(m.Key)] = jen.Lit(m.Value)
 		}
 		d[jen.Id("Metadata")] = jen.Map(jen.String()).String().Values(md)
+	}
+	if t.MaxArgs > 0 {
+		d[jen.Id("MaxArgs")] = jen.Lit(t.MaxArgs)
 	}
 	if t.MaxResult > 0 {
 		d[jen.Id("MaxResult")] = jen.Lit(t.MaxResult)

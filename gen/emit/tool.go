@@ -1,6 +1,8 @@
 package emit
 
 import (
+	"fmt"
+
 	"github.com/dave/jennifer/jen"
 	"github.com/toolgen-go/toolgen/gen/model"
 )
@@ -125,16 +127,39 @@ func (g *generator) tool(t *model.Tool) error {
 		g.f.Func().Id(newName).Params().Qual(runtimePath, "UnboundCall").Block(newBody...)
 	}
 	g.f.Line()
+	return nil
+}
 
-	if !t.Client {
-		guard, err := g.guard(t, argsType)
-		if err != nil {
-			return err
+// guardFunc is named so that the compiler's error reads as the advice it is: "cannot use
+// GetWeather (value of type …) as … value in argument to toolgenHandlerChangedRunGoGenerate".
+const guardFunc = "toolgenHandlerChangedRunGoGenerate"
+
+// guards emits, at the top of the file, one call passing every handler to a function whose
+// parameters have the signatures toolgen generated for. A handler changed since then fails
+// the build there, and since the compiler reports errors in position order, that is the first
+// error, before any in the generated code that uses the handler.
+func (g *generator) guards() error {
+	var params, handlers []jen.Code
+	for _, t := range g.pkg.Tools {
+		if t.Client {
+			continue
 		}
-		g.f.Comment("A compile error here means the signature of " + h.Name + " changed: run go generate.")
-		g.f.Var().Id("_").Add(guard)
-		g.f.Line()
+		sig, value, err := g.guard(t)
+		if err != nil {
+			return fmt.Errorf("tool %s: %w", t.Name, err)
+		}
+		params = append(params, sig)
+		handlers = append(handlers, value)
 	}
+	if len(handlers) == 0 {
+		return nil
+	}
+	g.f.Commentf("A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.")
+	g.f.Var().Id("_").Op("=").Id(guardFunc).Call(handlers...)
+	g.f.Line()
+	g.f.Commentf("%s takes every handler with the signature toolgen generated code for.", guardFunc)
+	g.f.Func().Id(guardFunc).Params(params...).Bool().Block(jen.Return(jen.True()))
+	g.f.Line()
 	return nil
 }
 
@@ -199,10 +224,16 @@ func (g *generator) runBody(t *model.Tool) ([]jen.Code, error) {
 	return body, nil
 }
 
-// guard renders the type and value of `var _ TYPE = HANDLER`: the func type the generated code
-// was written for, so a changed handler is a compile error naming it.
-func (g *generator) guard(t *model.Tool, argsType jen.Code) (jen.Code, error) {
+// guard renders the func type the generated code was written for and the handler as a value
+// (a method expression for a method), for guards.
+func (g *generator) guard(t *model.Tool) (sig, value jen.Code, err error) {
 	h := t.Handler
+	var argsType jen.Code
+	if t.Args != nil {
+		if argsType, err = g.typeExpr(t.Args); err != nil {
+			return nil, nil, err
+		}
+	}
 	var params []jen.Code
 	if h.Receiver != nil {
 		recv := jen.Id(h.Receiver.TypeName)
@@ -229,12 +260,12 @@ func (g *generator) guard(t *model.Tool, argsType jen.Code) (jen.Code, error) {
 	case model.ReturnStructured:
 		rt, err := g.typeExpr(t.Result)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		results = append(results, rt)
 	}
 	results = append(results, jen.Error())
-	value := g.qual(g.pkg.Path, h.Name)
+	value = g.qual(g.pkg.Path, h.Name)
 	if h.Receiver != nil {
 		if h.Receiver.Pointer {
 			value = jen.Parens(jen.Op("*").Id(h.Receiver.TypeName)).Dot(h.Name)
@@ -242,5 +273,5 @@ func (g *generator) guard(t *model.Tool, argsType jen.Code) (jen.Code, error) {
 			value = jen.Id(h.Receiver.TypeName).Dot(h.Name)
 		}
 	}
-	return jen.Func().Params(params...).Params(results...).Op("=").Add(value), nil
+	return jen.Func().Params(params...).Params(results...), value, nil
 }

@@ -53,7 +53,9 @@ type Package struct {
 	DefaultDeferred  bool
 	DefaultNamespace string
 	DefaultCallers   Callers
-	Tools            []*Tool // sorted by Name
+	// Lint holds the package's //tool:lint settings: rule name → on. Rules not listed are on.
+	Lint  map[string]bool
+	Tools []*Tool // sorted by Name
 }
 
 // Tool is one tool: a handler func or method, or a client tool declared on a type.
@@ -82,13 +84,18 @@ type Tool struct {
 
 	Examples      []Example
 	Triggers      []string
-	Prerequisites []string
+	Prerequisites []Prerequisite
+	Workflow      []string // steps, in order
 	Warnings      []string
 	Related       []Related
 	Filters       []string
 	Meta          []Meta // in source order; keys unique
 
+	// Lint holds the tool's //tool:lint settings, which override the package's.
+	Lint map[string]bool
+
 	MaxResult    int64 // bytes; 0: the registry default
+	MaxArgs      int64 // bytes of the argument document; 0: the registry default
 	MaxCalls     int
 	ModelRetries int
 	Sequential   bool
@@ -103,6 +110,26 @@ type Tool struct {
 	// Result is the structured result type, or nil when the result is text, a runtime.Result
 	// or absent.
 	Result *Type
+}
+
+// Prerequisite is one //tool:prerequisite.
+type Prerequisite struct {
+	Condition string
+	Check     string   // a tool of the package that checks the condition; may be empty
+	CheckPos  Position // of Check
+	Else      string   // what to do when it does not hold; may be empty
+}
+
+// LintOn reports whether rule applies to tool t of package p: the tool's //tool:lint wins over
+// the package's, and a rule neither mentions is on.
+func LintOn(p *Package, t *Tool, rule string) bool {
+	if on, ok := t.Lint[rule]; ok {
+		return on
+	}
+	if on, ok := p.Lint[rule]; ok {
+		return on
+	}
+	return true
 }
 
 // Callers says who may call a tool (//tool:callers).
@@ -273,6 +300,9 @@ type Field struct {
 	OmitZero    bool // json omitzero
 	Description string
 	Constraints Constraints
+	// Accept lists the providers (gen/provider names) whose loss at this field the user
+	// accepted with tool:"accept=…": their warnings about it are not reported.
+	Accept []string
 }
 
 // Embedded is one step through an embedded struct field.

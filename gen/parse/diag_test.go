@@ -104,7 +104,7 @@ func TestDirectiveDiagnostics(t *testing.T) {
 	src := directiveErrors
 	r := parseFiles(t, map[string]string{"m.go": src})
 	wantErrors(t, r, []string{
-		at(t, src, "//tool:nmae", "//", "unknown directive //tool:nmae"),
+		at(t, src, "//tool:nmae", "//", "unknown directive //tool:nmae; did you mean //tool:name?"),
 		at(t, src, "//tool:timeout 2s", "//", "duplicate //tool:timeout"),
 		at(t, src, "//tool:meta k=2", "k=2", `duplicate //tool:meta key "k"`),
 		at(t, src, "\t//tool:timeout 1s", "//", "//tool:timeout is not in a doc comment"),
@@ -123,7 +123,6 @@ func TestDirectiveDiagnostics(t *testing.T) {
 	})
 	msgs := r.messages()
 	for _, hint := range []string{
-		"hint: did you mean //tool:name?",
 		"hint: previous //tool:timeout at m.go:" + fmt.Sprint(lineOf(t, src, "//tool:timeout 1s")) + ":1; keep one",
 		"hint: a handler is one of func(ctx context.Context, args T) (R, error)",
 	} {

@@ -93,7 +93,10 @@ func (d *dumper) tool(t *model.Tool) {
 		d.line(1, "example %q %s => %q @%s", e.Scenario, e.Args, e.Expected, shortPosition(e.Pos))
 	}
 	list("triggers", t.Triggers)
-	list("prerequisites", t.Prerequisites)
+	for _, pr := range t.Prerequisites {
+		d.line(1, "prerequisite %q check %q else %q", pr.Condition, pr.Check, pr.Else)
+	}
+	list("workflow", t.Workflow)
 	list("warnings", t.Warnings)
 	for _, r := range t.Related {
 		d.line(1, "related %s %q", r.Name, r.Relation)
@@ -107,6 +110,9 @@ func (d *dumper) tool(t *model.Tool) {
 	}
 	if t.Deferred || t.Namespace != "" || t.Callers != (model.Callers{}) {
 		d.line(1, "deferred=%t namespace=%q callers direct=%t code=%t", t.Deferred, t.Namespace, t.Callers.Direct, t.Callers.Code)
+	}
+	if t.MaxArgs != 0 {
+		d.line(1, "maxargs=%d", t.MaxArgs)
 	}
 	if t.Args != nil {
 		d.typ(1, "args", t.Args)

@@ -154,6 +154,12 @@ func (p *parser) jsonTag(v *types.Var, fsyn *ast.Field, tag string, s *site) (na
 	if tags == nil {
 		return "", opts, false
 	}
+	for _, key := range tags.Keys() {
+		if misspelledToolKey(key) {
+			p.errorf(pos, "toolgen reads constraints only from the tool key, so these are ignored",
+				"struct tag key %q of field %s is not toolgen's; did you mean tool:%q?", key, v.Name(), tagValue(tags, key))
+		}
+	}
 	jt, err := tags.Get("json")
 	if err != nil || jt == nil {
 		return "", opts, false
@@ -185,6 +191,29 @@ func (p *parser) jsonTag(v *types.Var, fsyn *ast.Field, tag string, s *site) (na
 		}
 	}
 	return name, opts, false
+}
+
+// otherTagKeys are tag keys of other libraries that look like tool: they are left alone.
+var otherTagKeys = []string{"toml"}
+
+// misspelledToolKey reports whether a struct tag key other than tool is most likely meant to
+// be tool: a longer word starting with it (tools, toolgen, tool_) or a typo of it (tol, Tool),
+// but not another library's key (toml).
+func misspelledToolKey(key string) bool {
+	lower := strings.ToLower(key)
+	if key == tagKey || slices.Contains(otherTagKeys, lower) {
+		return false
+	}
+	return strings.HasPrefix(lower, tagKey) || suggest.Closest(key, []string{tagKey}) != ""
+}
+
+// tagValue is the value of key in a parsed struct tag, options included.
+func tagValue(tags *structtag.Tags, key string) string {
+	t, err := tags.Get(key)
+	if err != nil {
+		return ""
+	}
+	return t.Value()
 }
 
 // validJSONName is encoding/json's rule for tag names; an invalid one falls back to the Go name.

@@ -144,7 +144,8 @@ func (p *parser) args(t *model.Tool, v *types.Var) bool {
 }
 
 // hasValidate reports whether the method set of *T has Validate(context.Context) error. A
-// Validate with another signature would silently not run, so it is a warning.
+// Validate with another signature would silently not run, so it is a warning, at the method:
+// that is what to change, and tools sharing the args type then share one warning.
 func (p *parser) hasValidate(t *model.Tool, at types.Type) bool {
 	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(at), true, p.pkg.Types, "Validate")
 	m, ok := obj.(*types.Func)
@@ -156,7 +157,11 @@ func (p *parser) hasValidate(t *model.Tool, at types.Type) bool {
 		sig.Results().Len() == 1 && isError(sig.Results().At(0).Type()) && !sig.Variadic() {
 		return true
 	}
-	p.diags.Warnf(t.Pos, "method Validate of %s is %s, not Validate(context.Context) error; it will not run",
+	pos := p.l.Position(m.Pos())
+	if !pos.IsValid() {
+		pos = t.Pos
+	}
+	p.diags.Warnf(pos, "method Validate of %s is %s, not Validate(context.Context) error; it will not run",
 		p.typeString(at), p.typeString(sig)).
 		WithHint("change its signature to Validate(ctx context.Context) error so toolgen calls it after decoding")
 	return false

@@ -88,6 +88,8 @@ func (p *parser) parsePackage() *model.Package {
 			}
 		case annotations.Callers:
 			out.DefaultCallers = model.Callers(v)
+		case []annotations.LintSetting:
+			out.Lint = lintSettings(v)
 		}
 	}
 
@@ -118,10 +120,68 @@ func (p *parser) parsePackage() *model.Package {
 	if len(out.Tools) == 0 {
 		return nil
 	}
+	p.noteUntaggedHandlers(owners)
 	slices.SortStableFunc(out.Tools, func(a, b *model.Tool) int {
 		return cmp.Or(strings.Compare(a.Name, b.Name), a.Pos.Compare(b.Pos))
 	})
 	return out
+}
+
+// noteUntaggedHandlers notes each exported func or method of a package with tools that has a
+// handler's signature (ctx and an args struct in, a result and an error out) but no //tool:
+// line: a forgotten directive would otherwise leave the tool out without a word.
+func (p *parser) noteUntaggedHandlers(tools []*docOwner) {
+	isTool := map[*ast.FuncDecl]bool{}
+	for _, o := range tools {
+		if o.fn != nil {
+			isTool[o.fn] = true
+		}
+	}
+	for _, f := range p.pkg.Syntax {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || isTool[fd] || !fd.Name.IsExported() {
+				continue
+			}
+			fn, _ := p.pkg.TypesInfo.Defs[fd.Name].(*types.Func)
+			if fn == nil || !handlerShaped(fn.Type().(*types.Signature)) || funcAdapter(fn) {
+				continue
+			}
+			p.diags.Notef(p.l.Position(fd.Name.Pos()), "%s has a tool handler's signature but no //tool: directive, so it is not a tool", fd.Name.Name).
+				WithHint("to make it one, add //tool:name %s to its doc comment", SnakeCase(fd.Name.Name))
+		}
+	}
+}
+
+// funcAdapter reports whether fn is a method of a func type (type AnswererFunc func(…) with
+// its Answer method): the way Go adapts a function to an interface, never a forgotten tool.
+func funcAdapter(fn *types.Func) bool {
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return false
+	}
+	t := recv.Type()
+	if ptr, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = ptr.Elem()
+	}
+	_, isFunc := t.Underlying().(*types.Signature)
+	return isFunc
+}
+
+// handlerShaped reports whether sig is func(context.Context, T or *T) (R, error) or error, T
+// a struct: the form of a tool handler, rare in code that is not one.
+func handlerShaped(sig *types.Signature) bool {
+	params, results := sig.Params(), sig.Results()
+	if params.Len() != 2 || !isContext(params.At(0).Type()) || results.Len() < 1 || results.Len() > 2 ||
+		!isError(results.At(results.Len()-1).Type()) {
+		return false
+	}
+	at := params.At(1).Type()
+	if ptr, ok := types.Unalias(at).(*types.Pointer); ok {
+		at = ptr.Elem()
+	}
+	_, isStruct := at.Underlying().(*types.Struct)
+	return isStruct
 }
 
 // scanFile reads every comment of f. Each comment group is classified by what it documents, so
@@ -216,6 +276,19 @@ func advance(pos model.Position, text string, off int) model.Position {
 		}
 	}
 	return pos
+}
+
+// lintSettings turns a //tool:lint value into rule → on.
+func lintSettings(v any) map[string]bool {
+	settings, _ := v.([]annotations.LintSetting)
+	if len(settings) == 0 {
+		return nil
+	}
+	m := make(map[string]bool, len(settings))
+	for _, s := range settings {
+		m[s.Rule] = s.On
+	}
+	return m
 }
 
 func (p *parser) problem(pos model.Position, pr annotations.Problem) {
@@ -313,7 +386,14 @@ func (p *parser) newTool(o *docOwner, goName string, namePos token.Pos) *model.T
 		case "trigger":
 			t.Triggers = append(t.Triggers, asString(v))
 		case "prerequisite":
-			t.Prerequisites = append(t.Prerequisites, asString(v))
+			if pr, ok := v.(annotations.Prerequisite); ok {
+				t.Prerequisites = append(t.Prerequisites, model.Prerequisite{Condition: pr.Condition,
+					Check: pr.Check, CheckPos: d.at(pr.CheckOffset), Else: pr.Else})
+			}
+		case "workflow":
+			t.Workflow = append(t.Workflow, asString(v))
+		case "lint":
+			t.Lint = lintSettings(v)
 		case "warning":
 			t.Warnings = append(t.Warnings, asString(v))
 		case "related":
@@ -338,6 +418,10 @@ func (p *parser) newTool(o *docOwner, goName string, namePos token.Pos) *model.T
 		case "maxresult":
 			if n, ok := v.(int64); ok {
 				t.MaxResult = n
+			}
+		case "maxargs":
+			if n, ok := v.(int64); ok {
+				t.MaxArgs = n
 			}
 		case "maxcalls":
 			if n, ok := v.(int); ok {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/annotations"
 	"github.com/toolgen-go/toolgen/gen/model"
+	"github.com/toolgen-go/toolgen/internal/suggest"
 )
 
 // tagKey is the struct tag key holding toolgen's constraints.
@@ -72,6 +73,8 @@ func (p *parser) applyTag(f *model.Field, tag string, lit *ast.BasicLit, s *site
 				def = it
 			case "example":
 				examples = append(examples, *it)
+			case "accept":
+				tc.accept(it)
 			default:
 				tc.keyword(it)
 			}
@@ -95,6 +98,22 @@ func (p *parser) applyTag(f *model.Field, tag string, lit *ast.BasicLit, s *site
 		f.Required = true
 		if optional != nil {
 			p.errorf(at(optional.Offset), "keep one of them", "field %s is tagged both required and optional", f.GoName)
+		}
+	}
+}
+
+// accept records the providers whose loss at this field is accepted (tool:"accept=openai|gemini").
+func (tc *tagContext) accept(it *annotations.TagItem) {
+	for _, name := range it.List() {
+		if slices.Contains(annotations.Providers, name) {
+			tc.f.Accept = append(tc.f.Accept, name)
+			continue
+		}
+		d := tc.p.diags.Errorf(tc.at(it.ValueOffset), "accept=%s of field %s: %q is not a provider", it.Value, tc.f.GoName, name)
+		if c := suggest.Closest(name, annotations.Providers); c != "" {
+			d.WithHint("did you mean %s?", c)
+		} else {
+			d.WithHint("the providers are %s", strings.Join(annotations.Providers, ", "))
 		}
 	}
 }
@@ -335,9 +354,12 @@ func enumHint(t *model.Type) string {
 	}
 	var vals []string
 	for _, v := range t.Enum {
-		if t.Kind == model.KindString {
+		switch {
+		case t.Kind == model.KindString:
 			vals = append(vals, v.String)
-		} else {
+		case v.GoName != "":
+			vals = append(vals, fmt.Sprintf("%s (%d)", v.GoName, v.Int))
+		default:
 			vals = append(vals, strconv.FormatInt(v.Int, 10))
 		}
 	}
@@ -345,8 +367,14 @@ func enumHint(t *model.Type) string {
 }
 
 // literal converts a tag value to the canonical JSON text of a value of type t, or explains
-// why it cannot.
+// why it cannot. A value of an integer enum may be written as the constant's Go name
+// (default=High for High Level = iota).
 func literal(v string, t *model.Type) (model.Literal, string) {
+	if t.Kind == model.KindInt || t.Kind == model.KindUint {
+		if i := slices.IndexFunc(t.Enum, func(e *model.EnumValue) bool { return e.GoName == v && v != "" }); i >= 0 {
+			v = strconv.FormatInt(t.Enum[i].Int, 10)
+		}
+	}
 	switch t.Kind {
 	case model.KindString, model.KindText:
 		if t.Kind == model.KindString && len(t.Enum) > 0 && !slices.ContainsFunc(t.Enum, func(e *model.EnumValue) bool { return e.String == v }) {

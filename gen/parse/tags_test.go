@@ -165,13 +165,10 @@ func TestTagDiagnostics(t *testing.T) {
 		at(t, src, "Fixed   [3]int", "maxItems", "maxItems does not apply to the fixed-length array [3]int (field Fixed)"),
 		at(t, src, "Both    string", "optional", "field Both is tagged both required and optional"),
 		at(t, src, "Num     int", "abc", `default of field Num: "abc" is not an integer of int`),
-		at(t, src, "Typo    string", "minLenght", `unknown tag key "minLenght"`),
+		at(t, src, "Typo    string", "minLenght", `unknown tag key "minLenght"; did you mean minLength?`),
 		at(t, src, "Uniq    [][]int", "uniqueItems", "uniqueItems needs scalar items"),
 		at(t, src, "Small   int8", "300", `enum member "300" of field Small: "300" is not an integer of int8`),
 		at(t, src, "Outside string", "c\"", `default "c" of field Outside is not in its enum`),
 		at(t, src, "Time    time.Time", "minLength", "minLength does not apply to time.Time (field Time)"),
 	})
-	if !strings.Contains(r.messages(), "hint: did you mean minLength?") {
-		t.Errorf("missing the did-you-mean hint of minLenght:\n%s", r.messages())
-	}
 }

@@ -1,7 +1,9 @@
 package provider
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/toolgen-go/toolgen/gen/diag"
 	"github.com/toolgen-go/toolgen/gen/model"
@@ -58,9 +60,13 @@ func Run(pkgs []*model.Package, providers []string, diags *diag.List) {
 	}
 }
 
-// record turns a finding into a diagnostic at its source position; notes are left out.
+// record turns a finding into a diagnostic at its source position; notes are left out, and so
+// are warnings about a field whose tag accepts the provider's loss (tool:"accept=gemini").
 func record(diags *diag.List, t *model.Tool, f Finding) {
-	pos := Locate(t, f.Pointer)
+	pos, field := locate(t, f.Pointer)
+	if f.Severity == diag.Warning && field != nil && slices.Contains(field.Accept, providerOf(f.Variant)) {
+		return
+	}
 	var d *diag.Diagnostic
 	switch f.Severity {
 	case diag.Error:
@@ -70,14 +76,29 @@ func record(diags *diag.List, t *model.Tool, f Finding) {
 	default:
 		return
 	}
-	if f.Hint != "" {
-		d.WithHint("%s", f.Hint)
+	hint := f.Hint
+	if p := providerOf(f.Variant); f.Severity == diag.Warning && field != nil && p != "" {
+		accept := fmt.Sprintf("to keep field %s as it is, add accept=%s to its tool tag", field.GoName, p)
+		hint = strings.TrimPrefix(hint+"; or, "+accept, "; or, ")
+	}
+	if hint != "" {
+		d.WithHint("%s", hint)
 	}
 }
 
+// providerOf names the provider that owns a variant key.
+func providerOf(variant string) string {
+	for p, variants := range variantsOf {
+		if slices.Contains(variants, variant) {
+			return p
+		}
+	}
+	return ""
+}
+
 // checkMCPOutput warns when a structured result is not a JSON object: MCP (2025-06-18 and
-// 2025-11-25) restricts outputSchema to type "object" at the root. A result that may also be
-// null (a *R) still has an object root and passes.
+// 2025-11-25) restricts outputSchema to type "object" at the root, so runtime/mcp declares
+// the tool without it. A result that may also be null (a *R) is warned about too.
 func checkMCPOutput(t *model.Tool, diags *diag.List) {
 	out := schema.Output(t)
 	if out == nil {
@@ -88,8 +109,14 @@ func checkMCPOutput(t *model.Tool, diags *diag.List) {
 	if err != nil || root == nil {
 		return
 	}
-	if !slices.Contains(types(root), mcpOutputRootNeeded) {
+	switch ts := types(root); {
+	case !slices.Contains(ts, mcpOutputRootNeeded):
 		diags.Warnf(t.Pos, "tool %s: its result is not a JSON object, and MCP output schemas must have an object root", t.Name).
 			WithHint("return a struct (wrap a list or a value in a field), or return text")
+	case slices.Contains(ts, "null"):
+		// A *T result: a nil result is null, which structuredContent cannot be, so MCP
+		// clients get the tool without its output schema.
+		diags.Warnf(t.Pos, "tool %s: its result is a pointer, which may be null, and MCP output schemas must have an object root: MCP clients get no output schema", t.Name).
+			WithHint("return the struct itself rather than a pointer (return an error when there is no result)")
 	}
 }

@@ -14,33 +14,41 @@ import (
 // step into an element, "anyOf/N" and "allOf/N" stay on the same type, and "$defs/NAME" picks
 // the named type gen/schema named NAME.
 func Locate(t *model.Tool, pointer string) model.Position {
+	pos, _ := locate(t, pointer)
+	return pos
+}
+
+// locate is Locate that also returns the last struct field the pointer passes through, or
+// nil.
+func locate(t *model.Tool, pointer string) (pos model.Position, field *model.Field) {
 	if t == nil {
-		return model.Position{}
+		return model.Position{}, nil
 	}
-	pos := t.Pos
+	pos = t.Pos
 	typ := t.Args
 	if pointer == "" || typ == nil {
-		return pos
+		return pos, field
 	}
 	tokens := jsonpointer.Tokens(pointer)
 	for i := 0; i < len(tokens); i++ {
 		typ = deref(typ)
 		if typ == nil {
-			return pos
+			return pos, field
 		}
 		switch tokens[i] {
 		case "properties":
 			if i+1 >= len(tokens) {
-				return pos
+				return pos, field
 			}
 			i++
 			f := fieldNamed(typ, tokens[i])
 			if f == nil {
-				return pos
+				return pos, field
 			}
 			if f.Pos.IsValid() {
 				pos = f.Pos
 			}
+			field = f
 			typ = f.Type
 		case "items", "additionalProperties":
 			typ = typ.Elem
@@ -48,7 +56,7 @@ func Locate(t *model.Tool, pointer string) model.Position {
 			i++ // the branch index: same Go type
 		case "$defs":
 			if i+1 >= len(tokens) {
-				return pos
+				return pos, field
 			}
 			i++
 			typ = schema.InputDefs(t)[tokens[i]]
@@ -57,10 +65,10 @@ func Locate(t *model.Tool, pointer string) model.Position {
 			}
 		default:
 			// A keyword ("minLength"): the position of the node that holds it.
-			return pos
+			return pos, field
 		}
 	}
-	return pos
+	return pos, field
 }
 
 func deref(t *model.Type) *model.Type {

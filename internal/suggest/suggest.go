@@ -12,8 +12,18 @@ import (
 // "city". Ties go to the earlier candidate, which keeps hints deterministic.
 func Closest(word string, candidates []string) string {
 	best, bestDist := "", -1
-	lw := strings.ToLower(word)
+	lw := ""
 	for _, c := range candidates {
+		// The distance is at least the difference in length, so a word far longer or shorter
+		// than a candidate (a 10 MB name) is not compared with it at all. Lower-casing may
+		// change a text's length up to threefold (the Kelvin sign is three bytes, k one),
+		// hence the slack.
+		if farApart(len(word), len(c)) || farApart(len(c), len(word)) {
+			continue
+		}
+		if lw == "" {
+			lw = strings.ToLower(word)
+		}
 		d := distance(lw, strings.ToLower(c))
 		if d > limit(word, c) {
 			continue
@@ -70,3 +80,7 @@ func Quoted(name string, candidates []string) string {
 	}
 	return fmt.Sprintf("%q", name)
 }
+
+// farApart reports whether texts of a and b bytes, lower-cased, differ in length by more than
+// any limit allows.
+func farApart(a, b int) bool { return a > 5*b+9 }

@@ -1,6 +1,9 @@
 package suggest
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestClosest(t *testing.T) {
 	directives := []string{"name", "title", "description", "tags", "timeout", "retry", "related"}
@@ -25,5 +28,22 @@ func TestClosest(t *testing.T) {
 	}
 	if got := Closest("zzzz", props); got != "" {
 		t.Errorf("Closest(zzzz) = %q, want none", got)
+	}
+}
+
+// A huge word is not compared with short candidates: the cost is the count of candidates, not
+// the word's length times theirs (a 10 MB unknown tool name took 2.2 s).
+func TestClosestSkipsFarLengths(t *testing.T) {
+	word := strings.Repeat("n", 10<<20)
+	allocs := testing.AllocsPerRun(2, func() {
+		if got := Closest(word, []string{"name", "title"}); got != "" {
+			t.Errorf("Closest = %q", got)
+		}
+	})
+	if allocs > 0 {
+		t.Errorf("Closest allocated %v times for a word it cannot match", allocs)
+	}
+	if got := Closest("KELVİN", []string{"kelvin"}); got != "kelvin" {
+		t.Errorf("Closest(KELVİN) = %q", got)
 	}
 }

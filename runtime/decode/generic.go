@@ -142,12 +142,12 @@ func (ps *Problems) Count(p *Path, relation string, limit, got int, noun string)
 	if limit != 1 {
 		noun = plural(noun)
 	}
-	ps.Add(p, "must have "+relation+" "+strconv.Itoa(limit)+" "+noun+", got "+strconv.Itoa(got))
+	ps.addReserved(p, "must have "+relation+" "+strconv.Itoa(limit)+" "+noun+", got "+strconv.Itoa(got))
 }
 
 // Mismatch records a string that fails a pattern or format: what describes the expectation.
 func (ps *Problems) Mismatch(p *Path, what, got string) {
-	ps.Add(p, "must be "+what+", got "+Shown([]byte(strconv.Quote(got))))
+	ps.Add(p, "must be "+what+", got "+quotedShown(got))
 }
 
 // ApplyText hands a string already read (and checked) to a TextUnmarshaler.
@@ -199,4 +199,11 @@ func plural(noun string) string {
 		return strings.TrimSuffix(noun, "y") + "ies"
 	}
 	return noun + "s"
+}
+
+// Rounded records a number that meets a bound as sent but not as the float it becomes:
+// "must be greater than 0, got 1e-400, which rounds to 0 as a 64-bit float".
+func (ps *Problems) Rounded(p *Path, relation, limit, got string, v float64, bits int) {
+	ps.Add(p, "must be "+relation+" "+limit+", got "+got+", which rounds to "+
+		strconv.FormatFloat(v, 'g', -1, bits)+" as a "+strconv.Itoa(bits)+"-bit float; send a value that stays "+relation+" "+limit+" once rounded")
 }

@@ -1,7 +1,6 @@
 package decode
 
 import (
-	"math/big"
 	"math/bits"
 	"strconv"
 )
@@ -13,20 +12,16 @@ type Multiple struct {
 	// decimal does not fit, and every check then takes the exact path.
 	mant uint64
 	exp  int
-	rat  *big.Rat // nil for zero, which divides nothing
+	div  divisor
 }
 
 // MultipleOf parses the decimal m of a multipleOf keyword that toolgen validated when it
 // generated the code.
 func MultipleOf(m string) *Multiple {
-	r, ok := new(big.Rat).SetString(m)
-	if !ok {
+	if _, ok := parseNumberString(m); !ok {
 		panic("toolgen: invalid generated multipleOf " + strconv.Quote(m))
 	}
-	if r.Sign() == 0 {
-		return &Multiple{}
-	}
-	out := &Multiple{rat: r}
+	out := &Multiple{div: newDivisor(m)}
 	if mant, exp, ok := decimal([]byte(m)); ok {
 		out.mant, out.exp = mant, exp
 	}
@@ -34,10 +29,11 @@ func MultipleOf(m string) *Multiple {
 }
 
 // Divides reports whether the JSON number raw is a multiple of m, computed exactly on the
-// decimal texts as JSON Schema validators do (0.3 is a multiple of 0.1), like IsMultipleOf.
-// Numbers of up to 19 significant digits take a path that does not allocate.
+// decimal texts as JSON Schema validators do (0.3 is a multiple of 0.1).
+// Numbers of up to 19 significant digits take a path that does not allocate; any other costs
+// time linear in its digits, whatever its exponent.
 func (m *Multiple) Divides(raw []byte) bool {
-	if m.rat == nil {
+	if m.div.invalid {
 		return false
 	}
 	if m.mant != 0 {
@@ -45,11 +41,8 @@ func (m *Multiple) Divides(raw []byte) bool {
 			return divides(x, exp, m.mant, m.exp)
 		}
 	}
-	x, ok := new(big.Rat).SetString(string(raw))
-	if !ok {
-		return false
-	}
-	return x.Quo(x, m.rat).IsInt()
+	x, ok := parseNumber(raw)
+	return ok && m.div.divides(&x)
 }
 
 // divides reports whether x × 10^xe is a multiple of m × 10^me (m > 0, neither with

@@ -22,11 +22,31 @@ func (p *Path) Key(key string) Path { return Path{parent: p, key: key, index: -1
 // Index returns the path of item i below p.
 func (p *Path) Index(i int) Path { return Path{parent: p, index: i} }
 
-// String returns the JSON Pointer (RFC 6901): "" for the root, "/items/0/sku" below it.
+// Caps on what a path shows the model: a property name the model invented may be megabytes
+// long, and a recursive type may nest thousands of levels.
+const (
+	maxPathKey  = 64  // bytes of one property name
+	maxPathText = 256 // bytes of the whole pointer
+)
+
+// String returns the JSON Pointer (RFC 6901): "" for the root, "/items/0/sku" below it. A
+// long property name is cut to its first 64 bytes and marked with "…", and a pointer longer
+// than 256 bytes keeps its first and last segments around "/…".
 func (p *Path) String() string {
 	var b strings.Builder
 	p.write(&b)
-	return b.String()
+	s := b.String()
+	if len(s) <= maxPathText {
+		return s
+	}
+	// The start says where the value is, the end what it is: keep both, whole segments.
+	head := s[:maxPathText/2]
+	head = head[:strings.LastIndexByte(head, '/')]
+	tail := s[len(s)-maxPathText/2:]
+	if i := strings.IndexByte(tail, '/'); i >= 0 {
+		tail = tail[i:]
+	}
+	return head + "/…" + tail
 }
 
 // write appends the pointer of p, parents first. It copies bytes and never stores a *Path, so
@@ -40,6 +60,11 @@ func (p *Path) write(b *strings.Builder) {
 	b.WriteByte('/')
 	if p.index >= 0 {
 		b.WriteString(strconv.Itoa(p.index))
+		return
+	}
+	if len(p.key) > maxPathKey {
+		b.WriteString(jsonpointer.Escape(cutText(p.key, maxPathKey)))
+		b.WriteString("…")
 		return
 	}
 	b.WriteString(jsonpointer.Escape(p.key))

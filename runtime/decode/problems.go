@@ -14,21 +14,55 @@ import (
 // needs the first few and a count, not a message larger than its context.
 const MaxProblems = 50
 
+// Caps on the text of problems, whatever the model sent: every value a message shows is cut
+// (Shown), and so is any message (an UnmarshalText error may echo its input) and path; once
+// the problems kept add up to MaxProblemsText bytes, further ones are only counted.
+const (
+	MaxProblemMessage = 512
+	MaxProblemsText   = 8 << 10
+)
+
 // Problems collects what is wrong with one call's arguments. The zero value is ready to use;
 // nothing is allocated until the first problem.
 type Problems struct {
 	list    []runtime.Problem
 	dropped int
+	text    int // bytes of the paths and messages in list
 }
 
 // Add records a problem at p.
 func (ps *Problems) Add(p *Path, message string) {
-	if len(ps.list) >= MaxProblems {
+	if ps.full() {
 		ps.dropped++
 		return
 	}
-	ps.list = append(ps.list, runtime.Problem{Path: p.String(), Message: message})
+	if len(message) > MaxProblemMessage {
+		message = cutText(message, MaxProblemMessage) + "…"
+	}
+	path := p.String()
+	ps.text += len(path) + len(message)
+	ps.list = append(ps.list, runtime.Problem{Path: path, Message: message})
 }
+
+// reserved is the room kept past MaxProblems for problems of whole containers (too many
+// items): reported after their items, they would otherwise be lost in the count whenever the
+// items had problems of their own, and they say what to fix first.
+const reserved = 10
+
+// addReserved records a problem of a whole container, in the reserved room when the list is
+// full. Its message is short and its path capped, so the room adds at most a few KB.
+func (ps *Problems) addReserved(p *Path, message string) {
+	if !ps.full() || len(ps.list) >= MaxProblems+reserved {
+		ps.Add(p, message)
+		return
+	}
+	path := p.String()
+	ps.text += len(path) + len(message)
+	ps.list = append(ps.list, runtime.Problem{Path: path, Message: message})
+}
+
+// full reports whether further problems are only counted.
+func (ps *Problems) full() bool { return len(ps.list) >= MaxProblems || ps.text >= MaxProblemsText }
 
 // Len is the number of problems found, including those beyond MaxProblems.
 func (ps *Problems) Len() int { return len(ps.list) + ps.dropped }
@@ -60,6 +94,10 @@ func (ps *Problems) Duplicate(p *Path) {
 // Unknown records a property of the object at p that the schema does not define, suggesting
 // the closest known name.
 func (ps *Problems) Unknown(p *Path, key []byte, known []string) {
+	if ps.full() {
+		ps.dropped++ // counted only: no copy of the key, no suggestion
+		return
+	}
 	k := string(key)
 	q := p.Key(k)
 	if guess := suggest.Closest(k, known); guess != "" {
@@ -76,7 +114,7 @@ func (ps *Problems) Unknown(p *Path, key []byte, known []string) {
 // NotOneOf records a value outside an enum; allowed is the list as the message shows it
 // (generated code precomputes it with QuoteList).
 func (ps *Problems) NotOneOf(p *Path, allowed string, got string) {
-	ps.Add(p, "must be one of "+allowed+", got "+got)
+	ps.Add(p, "must be one of "+allowed+", got "+Shown([]byte(got)))
 }
 
 // QuoteList renders names as `"a", "b", "c"` for messages.
@@ -105,4 +143,20 @@ func Shown(raw []byte) string {
 		cut--
 	}
 	return string(raw[:cut]) + "…"
+}
+
+// quotedShown is Shown of strconv.Quote(s), without quoting all of a long s first.
+func quotedShown(s string) string {
+	return Shown([]byte(strconv.Quote(cutText(s, 64))))
+}
+
+// cutText returns s cut to at most n bytes, at a character boundary.
+func cutText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"bytes"
 	"errors"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -132,4 +133,32 @@ func hex4(b []byte) (rune, bool) {
 		r = r<<4 | rune(c)
 	}
 	return r, true
+}
+
+// literalRunes counts the code points of the string the body of a JSON string literal
+// decodes to, as unquote decodes it, without building the string: maxLength is decided before
+// a string past it is copied.
+func literalRunes(body []byte) int {
+	n := 0
+	for i := 0; i < len(body); {
+		j := bytes.IndexByte(body[i:], '\\')
+		if j < 0 {
+			return n + utf8.RuneCount(body[i:])
+		}
+		n += utf8.RuneCount(body[i : i+j])
+		i += j
+		n++
+		if i+1 >= len(body) || body[i+1] != 'u' {
+			i += 2
+			continue
+		}
+		r, _ := hex4(body[min(i+2, len(body)):])
+		i += 6
+		if utf16.IsSurrogate(r) && i+1 < len(body) && body[i] == '\\' && body[i+1] == 'u' {
+			if r2, ok := hex4(body[min(i+2, len(body)):]); ok && utf16.DecodeRune(r, r2) != utf8.RuneError {
+				i += 6
+			}
+		}
+	}
+	return n
 }

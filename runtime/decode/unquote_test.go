@@ -3,6 +3,7 @@ package decode
 import (
 	"encoding/json"
 	"testing"
+	"unicode/utf8"
 )
 
 // unquoteCases are string literals with every escape, surrogate pairs and lone halves,
@@ -50,6 +51,10 @@ func checkUnquote(t *testing.T, lit []byte) {
 	got, err := unquote(lit)
 	if err != nil || got != want {
 		t.Errorf("unquote(%q) = %q, %v; encoding/json gives %q", lit, got, err, want)
+	}
+	// maxLength is decided on the literal, before the string is built.
+	if n, want := literalRunes(lit[1:len(lit)-1]), utf8.RuneCountInString(want); n != want {
+		t.Errorf("literalRunes(%q) = %d; the string has %d code points", lit, n, want)
 	}
 }
 

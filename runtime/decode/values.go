@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"math"
-	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -65,7 +63,7 @@ func SyntaxError(err error) error {
 		msg = "unexpected end of input"
 	}
 	return &runtime.ArgsError{Problems: []runtime.Problem{{
-		Message: "the arguments are not valid JSON: " + msg}}}
+		Message: "the arguments are not valid JSON: " + cutText(msg, MaxProblemMessage)}}}
 }
 
 // Invalid turns the error of an args type's Validate method into an argument error whose
@@ -119,6 +117,28 @@ func ReadString(d *Decoder, ps *Problems, p *Path) (s string, ok bool, err error
 	return s, err == nil, err
 }
 
+// ReadStringMax reads a string of at most max code points (maxLength): a longer one is
+// counted on its JSON text and refused without being built, so a 10 MB string against
+// maxLength=100 allocates nothing.
+func ReadStringMax(d *Decoder, ps *Problems, p *Path, max int) (s string, ok bool, err error) {
+	if d.Next() != jx.String {
+		return "", false, WrongType(d, ps, p, "a string")
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return "", false, err
+	}
+	// A code point takes at least one byte of the literal: only a longer body can exceed max.
+	if body := raw[1 : len(raw)-1]; len(body) > max {
+		if n := literalRunes(body); n > max {
+			ps.Length(p, "at most", max, n)
+			return "", false, nil
+		}
+	}
+	s, err = unquote(raw)
+	return s, err == nil, err
+}
+
 // ReadStringBytes reads a string without copying it when it has no escapes or non-ASCII
 // bytes; the bytes are valid until the next read. Enum decoders use it to match values without
 // allocating.
@@ -147,7 +167,9 @@ func ReadBool(d *Decoder, ps *Problems, p *Path) (v bool, ok bool, err error) {
 }
 
 // ReadInt reads an integer within [min, max], the range of the Go field's kind. JSON Schema
-// counts 2.0 and 1e3 as integers, so they are accepted; 2.5 is not.
+// counts 2.0 and 1e3 as integers, so they are accepted exactly; 2.5 is not, nor is a value
+// beyond the range (never rounded or clamped into it). The cost is the literal's length,
+// whatever its exponent.
 func ReadInt(d *Decoder, ps *Problems, p *Path, min, max int64) (v int64, ok bool, err error) {
 	if d.Next() != jx.Number {
 		return 0, false, WrongType(d, ps, p, "an integer")
@@ -158,39 +180,36 @@ func ReadInt(d *Decoder, ps *Problems, p *Path, min, max int64) (v int64, ok boo
 	}
 	n, exact := parseInt(raw)
 	if !exact {
-		// Nineteen digits may still fit; only a fraction, an exponent or an overflow needs the
-		// exact decimal path below.
-		if v, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
-			n, exact = v, true
+		x, ok := parseNumber(raw)
+		if !ok || !x.integral() {
+			ps.Add(p, "must be an integer, got "+Shown(raw))
+			return 0, false, nil
 		}
-	}
-	if exact {
-		if n < min {
+		mag, fits := x.magnitude()
+		switch {
+		case x.neg && (!fits || mag > uint64(-(min+1))+1):
 			ps.Add(p, "must be at least "+strconv.FormatInt(min, 10)+", got "+Shown(raw))
 			return 0, false, nil
-		}
-		if n > max {
+		case !x.neg && (!fits || mag > uint64(max)):
 			ps.Add(p, "must be at most "+strconv.FormatInt(max, 10)+", got "+Shown(raw))
 			return 0, false, nil
+		case x.neg:
+			return -int64(mag), true, nil // -int64(1<<63) is MinInt64, as it should be
 		}
-		return n, true, nil
+		return int64(mag), true, nil
 	}
-	f, integral := integralValue(raw)
-	switch {
-	case !integral:
-		ps.Add(p, "must be an integer, got "+Shown(raw))
-	case f < float64(min):
+	if n < min {
 		ps.Add(p, "must be at least "+strconv.FormatInt(min, 10)+", got "+Shown(raw))
-	case f >= -float64(math.MinInt64) || f > float64(max):
-		// float64(MaxInt64) rounds up to 2^63, hence the comparison with -MinInt64.
-		ps.Add(p, "must be at most "+strconv.FormatInt(max, 10)+", got "+Shown(raw))
-	default:
-		return int64(f), true, nil
+		return 0, false, nil
 	}
-	return 0, false, nil
+	if n > max {
+		ps.Add(p, "must be at most "+strconv.FormatInt(max, 10)+", got "+Shown(raw))
+		return 0, false, nil
+	}
+	return n, true, nil
 }
 
-// ReadUint reads a non-negative integer at most max.
+// ReadUint reads a non-negative integer at most max, exactly as ReadInt reads signed ones.
 func ReadUint(d *Decoder, ps *Problems, p *Path, max uint64) (v uint64, ok bool, err error) {
 	if d.Next() != jx.Number {
 		return 0, false, WrongType(d, ps, p, "an integer")
@@ -199,25 +218,26 @@ func ReadUint(d *Decoder, ps *Problems, p *Path, max uint64) (v uint64, ok bool,
 	if err != nil {
 		return 0, false, err
 	}
-	if len(raw) > 0 && raw[0] != '-' {
-		if n, err := strconv.ParseUint(string(raw), 10, 64); err == nil {
-			if n > max {
-				ps.Add(p, "must be at most "+strconv.FormatUint(max, 10)+", got "+Shown(raw))
-				return 0, false, nil
-			}
-			return n, true, nil
+	if n, exact := parseInt(raw); exact && n >= 0 {
+		if uint64(n) > max {
+			ps.Add(p, "must be at most "+strconv.FormatUint(max, 10)+", got "+Shown(raw))
+			return 0, false, nil
 		}
+		return uint64(n), true, nil
 	}
-	f, integral := integralValue(raw)
-	switch {
-	case !integral:
+	x, ok := parseNumber(raw)
+	if !ok || !x.integral() {
 		ps.Add(p, "must be an integer, got "+Shown(raw))
-	case f < 0:
+		return 0, false, nil
+	}
+	mag, fits := x.magnitude()
+	switch {
+	case x.neg && mag != 0 || x.neg && !fits:
 		ps.Add(p, "must be at least 0, got "+Shown(raw))
-	case f >= float64(math.MaxUint64) || f > float64(max):
+	case !fits || mag > max:
 		ps.Add(p, "must be at most "+strconv.FormatUint(max, 10)+", got "+Shown(raw))
 	default:
-		return uint64(f), true, nil
+		return mag, true, nil
 	}
 	return 0, false, nil
 }
@@ -263,53 +283,48 @@ func parseInt(raw []byte) (n int64, exact bool) {
 	return n, true
 }
 
-// integralValue reports the value of a JSON number and whether it is a whole number, exactly:
-// decided on the decimal text, so 1e400 is integral and 1.0000000000000000001 is not.
-func integralValue(raw []byte) (float64, bool) {
-	r, ok := new(big.Rat).SetString(string(raw))
-	if !ok {
-		return 0, false
-	}
-	f, _ := r.Float64()
-	return f, r.IsInt()
-}
-
-// IsMultipleOf reports whether the JSON number raw is a multiple of the decimal m, computed
-// exactly on the decimal texts as JSON Schema validators do (0.3 is a multiple of 0.1).
-func IsMultipleOf(raw []byte, m string) bool {
-	x, ok1 := new(big.Rat).SetString(string(raw))
-	y, ok2 := new(big.Rat).SetString(m)
-	if !ok1 || !ok2 || y.Sign() == 0 {
-		return false
-	}
-	return x.Quo(x, y).IsInt()
-}
-
 // compareNumber compares the JSON number raw with the decimal limit exactly, as JSON Schema
-// validators do, and returns -1, 0 or +1. A float64 comparison is exact except when raw and
-// limit round to the same float64 (5.000000000000000000001 and 5, 1e-400 and 0), so generated
-// code needs it only then. Text that is not a number compares as equal.
+// validators do, and returns -1, 0 or +1, in time linear in the texts whatever their
+// exponents. Text that is not a number compares as equal.
 func compareNumber(raw []byte, limit string) int {
-	x, ok1 := new(big.Rat).SetString(string(raw))
-	y, ok2 := new(big.Rat).SetString(limit)
+	x, ok1 := parseNumber(raw)
+	y, ok2 := parseNumberString(limit)
 	if !ok1 || !ok2 {
 		return 0
 	}
-	return x.Cmp(y)
+	return x.cmp(&y)
 }
 
-// CompareFloat compares the number v, read from the JSON text raw, with a limit given both as
-// a float64 and as its decimal text: by float64 when that decides it, exactly when both round
-// to the same float64. Generated float bounds call it so that they agree with JSON Schema
-// validators, which compare decimals.
-func CompareFloat(v float64, raw []byte, limit float64, limitText string) int {
+// CompareFloat64 compares a number with a bound given both as a float64 and as its decimal
+// text, twice: sent compares the decimal the model sent (raw) exactly, held compares the Go
+// value v it was read into with the bound as a float64, as the handler's own comparison
+// would. They differ when v rounds onto or across the bound: 1e-400 is greater than 0, but as
+// a float64 it is 0. Generated float bounds refuse a number when either fails, saying which.
+func CompareFloat64(v float64, raw []byte, limit float64, limitText string) (sent, held int) {
+	// Small enough to inline. The nearest float64 to a decimal is never on the other side of
+	// the nearest float64 to another decimal, so a float64 on either side of the bound's
+	// float64 is on that side of the bound, as sent and as held.
+	if v > limit {
+		return 1, 1
+	}
+	if v < limit {
+		return -1, -1
+	}
+	return compareNumber(raw, limitText), 0 // v is the bound's float64: only the decimal may differ
+}
+
+// CompareFloat32 is CompareFloat64 for a float32 field: v is the float32 read, and held
+// compares it with the bound as a float32. A float32 rounds coarser than the bound's float64,
+// so the decimal is always compared exactly.
+func CompareFloat32(v float64, raw []byte, limit float64, limitText string) (sent, held int) {
+	limit = float64(float32(limit))
 	switch {
 	case v < limit:
-		return -1
+		held = -1
 	case v > limit:
-		return 1
+		held = 1
 	}
-	return compareNumber(raw, limitText)
+	return compareNumber(raw, limitText), held
 }
 
 // ReadTime reads an RFC 3339 date-time string.
@@ -319,7 +334,7 @@ func ReadTime(d *Decoder, ps *Problems, p *Path) (t time.Time, ok bool, err erro
 		return time.Time{}, false, err
 	}
 	if !IsDateTime(s) {
-		ps.Add(p, "must be an RFC 3339 date-time such as \"2024-01-02T15:04:05Z\", got "+strconv.Quote(s))
+		ps.Add(p, "must be an RFC 3339 date-time such as \"2024-01-02T15:04:05Z\", got "+quotedShown(s))
 		return time.Time{}, false, nil
 	}
 	t, err = time.Parse(time.RFC3339Nano, s)
@@ -327,7 +342,7 @@ func ReadTime(d *Decoder, ps *Problems, p *Path) (t time.Time, ok bool, err erro
 		// RFC 3339 allows what Go's parser refuses: a lower-case t or z, and a leap second.
 		t, err = parseLenientDateTime(s)
 		if err != nil {
-			ps.Add(p, "must be a date-time Go can represent, got "+strconv.Quote(s))
+			ps.Add(p, "must be a date-time Go can represent, got "+quotedShown(s))
 			return time.Time{}, false, nil
 		}
 	}
@@ -360,7 +375,7 @@ func ReadDuration(d *Decoder, ps *Problems, p *Path) (v time.Duration, ok bool, 
 	}
 	v, perr := time.ParseDuration(s)
 	if perr != nil {
-		ps.Add(p, "must be a duration such as \"1h30m\" or \"250ms\", got "+strconv.Quote(s))
+		ps.Add(p, "must be a duration such as \"1h30m\" or \"250ms\", got "+quotedShown(s))
 		return 0, false, nil
 	}
 	return v, true, nil

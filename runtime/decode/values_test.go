@@ -222,17 +222,6 @@ func TestCompareNumberIsExact(t *testing.T) {
 	}
 }
 
-func TestIsMultipleOfIsExact(t *testing.T) {
-	for _, c := range []struct {
-		raw, m string
-		want   bool
-	}{{"0.3", "0.1", true}, {"0.35", "0.1", false}, {"10", "2.5", true}, {"1e3", "7", false}, {"7", "0", false}} {
-		if got := IsMultipleOf([]byte(c.raw), c.m); got != c.want {
-			t.Errorf("IsMultipleOf(%s, %s) = %v", c.raw, c.m, got)
-		}
-	}
-}
-
 func ExampleProblems_Err() {
 	var ps Problems
 	city := (*Path)(nil).Key("city")
@@ -252,5 +241,56 @@ func TestShownCutsWholeCharacters(t *testing.T) {
 		if !utf8.ValidString(got) || !strings.HasSuffix(got, "…") || !strings.HasPrefix(s, strings.TrimSuffix(got, "…")) {
 			t.Errorf("Shown(%q) = %q: want a valid prefix followed by …", s, got)
 		}
+	}
+}
+
+// What a problem echoes is capped, however large the value, key or nesting the model sent: the
+// depth of a recursive type and a 1 MB property name once made messages of 70 KB.
+func TestProblemTextIsCapped(t *testing.T) {
+	var ps Problems
+	var p *Path
+	paths := make([]Path, 5000)
+	for i := range paths {
+		paths[i] = p.Key("children")
+		p = &paths[i]
+	}
+	ps.Add(p, "deep")
+	key := strings.Repeat("k", 1<<20)
+	ps.Unknown(nil, []byte(key), []string{"name"})
+	ps.Add(nil, "is not accepted: "+strings.Repeat("echo ", 100_000))
+	d := Acquire([]byte(`"` + strings.Repeat("x", 1<<20) + `"`))
+	defer Release(d)
+	if _, _, err := ReadTime(d, &ps, nil); err != nil {
+		t.Fatal(err)
+	}
+	for range 1000 {
+		ps.Add(p, strings.Repeat("m", MaxProblemMessage))
+	}
+	err := ps.Err()
+	if err == nil {
+		t.Fatal("no problems")
+	}
+	text := err.Error()
+	if len(text) > MaxProblemsText+4<<10 {
+		t.Errorf("problem text is %d bytes", len(text))
+	}
+	for _, pr := range err.(*runtime.ArgsError).Problems[:4] {
+		if len(pr.Path) > 260 || len(pr.Message) > MaxProblemMessage+3 {
+			t.Errorf("problem not capped: path %d bytes, message %d bytes", len(pr.Path), len(pr.Message))
+		}
+	}
+	first := err.(*runtime.ArgsError).Problems[0].Path
+	if !strings.HasPrefix(first, "/children/children/") || !strings.HasSuffix(first, "/children") || !strings.Contains(first, "/…/") {
+		t.Errorf("deep path shown as %q", first)
+	}
+	if !strings.Contains(text, "more problems") {
+		t.Errorf("dropped problems not counted: %q", text[len(text)-100:])
+	}
+	// The JSON reader's errors may quote the input (a megabyte-long number, say).
+	d2 := Acquire([]byte(`{"v":1` + strings.Repeat("0", 1<<20) + `}`))
+	defer Release(d2)
+	_, rerr := ReadAny(d2)
+	if msg := SyntaxError(rerr).Error(); rerr == nil || len(msg) > MaxProblemMessage+100 {
+		t.Errorf("reader error shown in %d bytes", len(msg))
 	}
 }

@@ -172,6 +172,40 @@ func (d *Disclosure) Invoke(ctx context.Context, call runtime.Call) runtime.Resu
 	return d.reg.Invoke(ctx, call)
 }
 
+// InvokeAll runs the calls of one model turn as Registry.InvokeAll does (concurrently,
+// //tool:sequential tools as barriers, results in call order); get_tool_info calls, which
+// change nothing, are answered first, here. runtime/xmlcall runs a reply's calls with it.
+func (d *Disclosure) InvokeAll(ctx context.Context, calls []runtime.Call) []runtime.Result {
+	results := make([]runtime.Result, len(calls))
+	var rest []runtime.Call
+	var at []int
+	for i, call := range calls {
+		if call.Name == InfoToolName {
+			results[i] = d.own.Invoke(ctx, call)
+			continue
+		}
+		rest = append(rest, call)
+		at = append(at, i)
+	}
+	for k, res := range d.reg.InvokeAll(ctx, rest) {
+		results[at[k]] = res
+	}
+	return results
+}
+
+// Repairer returns the wrapped registry's Repairer (runtime.WithRepair), or nil.
+func (d *Disclosure) Repairer() runtime.Repairer { return d.reg.Repairer() }
+
+// ArgsFeedback returns the wrapped registry's ArgsFeedback (runtime.WithArgsFeedback), or nil.
+func (d *Disclosure) ArgsFeedback() runtime.ArgsFeedback { return d.reg.ArgsFeedback() }
+
+// Names returns the names of get_tool_info and every tool of the wrapped registry, sorted.
+func (d *Disclosure) Names() []string {
+	names := append(d.reg.Names(), InfoToolName)
+	slices.Sort(names)
+	return names
+}
+
 // infoCall is a get_tool_info call whose argument passed validation.
 type infoCall struct {
 	d    *Disclosure

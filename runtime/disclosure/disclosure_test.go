@@ -230,7 +230,8 @@ func TestDescribeAllSections(t *testing.T) {
 		Detail:        "The file is gone for good.",
 		InputSchema:   json.RawMessage(`{"type":"object"}`),
 		Triggers:      []string{"the user asks to remove a file"},
-		Prerequisites: []string{"list the directory first"},
+		Prerequisites: []runtime.Prerequisite{{Condition: "the file exists", Check: "list_dir", Else: "ask the user for the path"}, {Condition: "nobody needs it"}},
+		Workflow:      []string{"list_dir to find the file", "delete_file", "restore if\nthe user regrets it"},
 		Warnings:      []string{"cannot be undone", "follows\nsymlinks"},
 		Related:       []runtime.Related{{Name: "list_dir", Relation: "prerequisite"}, {Name: "restore"}},
 		Permission:    runtime.PermissionConfirm,
@@ -255,8 +256,14 @@ Examples:
 Use it when:
 - the user asks to remove a file
 
+Workflow:
+1. list_dir to find the file
+2. delete_file
+3. restore if the user regrets it
+
 Before calling it:
-- list the directory first
+- the file exists (check with list_dir; if not, ask the user for the path)
+- nobody needs it
 
 Warnings:
 - cannot be undone

@@ -18,12 +18,13 @@ type Info struct {
 	Parameters  []Parameter `json:"parameters"`
 	// InputSchema is the tool's full input schema, for parameters whose structure the
 	// parameter list cannot show.
-	InputSchema   json.RawMessage   `json:"input_schema,omitempty"`
-	Examples      []runtime.Example `json:"examples,omitempty"`
-	Triggers      []string          `json:"triggers,omitempty"`
-	Prerequisites []string          `json:"prerequisites,omitempty"`
-	Warnings      []string          `json:"warnings,omitempty"`
-	Related       []runtime.Related `json:"related,omitempty"`
+	InputSchema   json.RawMessage        `json:"input_schema,omitempty"`
+	Examples      []runtime.Example      `json:"examples,omitempty"`
+	Triggers      []string               `json:"triggers,omitempty"`
+	Prerequisites []runtime.Prerequisite `json:"prerequisites,omitempty"`
+	Workflow      []string               `json:"workflow,omitempty"`
+	Warnings      []string               `json:"warnings,omitempty"`
+	Related       []runtime.Related      `json:"related,omitempty"`
 	// Confirm is set when a call waits for approval; ConfirmReason says why, Risk how much is
 	// at stake.
 	Confirm       bool         `json:"confirm,omitempty"`
@@ -47,6 +48,7 @@ func Describe(t runtime.Tool) (Info, error) {
 		Examples:      t.Examples,
 		Triggers:      t.Triggers,
 		Prerequisites: t.Prerequisites,
+		Workflow:      t.Workflow,
 		Warnings:      t.Warnings,
 		Related:       t.Related,
 		Confirm:       t.Permission == runtime.PermissionConfirm,
@@ -137,7 +139,17 @@ func (i Info) Text() string {
 		}
 	}
 	list(&b, "Use it when:", i.Triggers)
-	list(&b, "Before calling it:", i.Prerequisites)
+	if len(i.Workflow) > 0 {
+		b.WriteString("\nWorkflow:\n")
+		for n, step := range i.Workflow {
+			fmt.Fprintf(&b, "%d. %s\n", n+1, oneLine(step))
+		}
+	}
+	prereqs := make([]string, len(i.Prerequisites))
+	for n, p := range i.Prerequisites {
+		prereqs[n] = p.String()
+	}
+	list(&b, "Before calling it:", prereqs)
 	list(&b, "Warnings:", i.Warnings)
 	if len(i.Related) > 0 {
 		b.WriteString("\nRelated tools:\n")

@@ -105,7 +105,7 @@ func TestWireFormsMatchSDK(t *testing.T) {
 		runtime.StructuredResult([]byte("\n {\"b\": 2}")),
 		runtime.TextResult("plain"),
 		{Text: "bad", IsError: true},
-		runtime.EffectResult("refresh"),
+		runtime.EffectResult(fixture.Effect("refresh")),
 	} {
 		wire, err := toolmcp.ResultJSON(res)
 		if err != nil {
@@ -114,7 +114,7 @@ func TestWireFormsMatchSDK(t *testing.T) {
 		sdk, _ := json.Marshal(toolmcp.Result(res))
 		fixture.JSONEqual(t, "result "+res.Text, fixture.JSONValue(t, wire), string(sdk))
 	}
-	effect, _ := toolmcp.ResultJSON(runtime.EffectResult("refresh"))
+	effect, _ := toolmcp.ResultJSON(runtime.EffectResult(fixture.Effect("refresh")))
 	if string(effect) != `{"content":[]}` {
 		t.Errorf("an effect-only result sends nothing to the model: %s", effect)
 	}

@@ -3,24 +3,55 @@ package openai_test
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 	toolopenai "github.com/toolgen-go/toolgen/runtime/openai"
 )
 
+// firstMessage returns choices[0].message of a chat.completion.
+func firstMessage(t *testing.T, completion string) json.RawMessage {
+	t.Helper()
+	var c struct {
+		Choices []struct {
+			Message json.RawMessage `json:"message"`
+		} `json:"choices"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(completion), &c))
+	require.NotEmpty(t, c.Choices)
+	return c.Choices[0].Message
+}
+
+// One Chat turn on the wire alone, without the SDK: declarations, calls, results.
+func TestWireTurn(t *testing.T) {
+	reg := fixture.NewRegistry(fixture.WeatherTool())
+	tools, err := toolopenai.ChatToolsJSON(reg.Tools())
+	require.NoError(t, err)
+	assert.JSONEq(t, `[{"type":"function","function":{"name":"get_weather","description":"Gets the current weather for a city.","parameters":`+
+		fixture.WeatherOpenAISchema+`,"strict":true}}]`, string(tools))
+
+	calls, err := toolopenai.ParseChatCalls(firstMessage(t, fixture.OpenAIChatCompletionWithCalls))
+	require.NoError(t, err)
+	msgs, err := toolopenai.ChatToolMessagesJSON(toolopenai.Dispatch(context.Background(), reg, calls))
+	require.NoError(t, err)
+	var got []map[string]string
+	require.NoError(t, json.Unmarshal(msgs, &got))
+	require.Len(t, got, 3)
+	assert.Equal(t, map[string]string{"role": "tool", "tool_call_id": "call_1", "content": `{"city":"Tokyo","temperature":21,"unit":"celsius"}`}, got[0])
+	assert.Contains(t, got[1]["content"], `Error: invalid arguments for get_weather`)
+	assert.Equal(t, "Error: no weather station in Atlantis", got[2]["content"])
+}
+
 func TestNonStrictToolSaysStrictFalse(t *testing.T) {
 	tool := fixture.WeatherTool()
 	tool.Variants = map[string]runtime.Variant{runtime.VariantOpenAI: {Schema: json.RawMessage(fixture.WeatherSchema)}}
 	wire, err := toolopenai.ResponsesToolsJSON([]runtime.Tool{tool})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(wire), `"strict":false`) {
-		t.Errorf("strict must always be explicit on Responses: %s", wire)
-	}
+	require.NoError(t, err)
+	assert.Contains(t, string(wire), `"strict":false`, "strict must always be explicit on Responses")
 }
 
 func TestMissingVariantIsRefused(t *testing.T) {
@@ -31,25 +62,15 @@ func TestMissingVariantIsRefused(t *testing.T) {
 		"ResponsesToolsJSON": func(ts []runtime.Tool) error { _, err := toolopenai.ResponsesToolsJSON(ts); return err },
 	} {
 		err := f([]runtime.Tool{fixture.AskUserTool(), tool})
-		if err == nil || !strings.Contains(err.Error(), `"get_weather"`) || !strings.Contains(err.Error(), "regenerate") {
-			t.Errorf("%s: err = %v, want one naming the tool and saying to regenerate", name, err)
-		}
+		require.Error(t, err, name)
+		assert.Contains(t, err.Error(), `"get_weather"`, name)
+		assert.Contains(t, err.Error(), "regenerate", name)
 	}
 }
 
 func TestParseCallsFromWireJSON(t *testing.T) {
-	var completion struct {
-		Choices []struct {
-			Message json.RawMessage `json:"message"`
-		} `json:"choices"`
-	}
-	if err := json.Unmarshal([]byte(fixture.OpenAIChatCompletionWithCalls), &completion); err != nil {
-		t.Fatal(err)
-	}
-	calls, err := toolopenai.ParseChatCalls(completion.Choices[0].Message)
-	if err != nil {
-		t.Fatal(err)
-	}
+	calls, err := toolopenai.ParseChatCalls(firstMessage(t, fixture.OpenAIChatCompletionWithCalls))
+	require.NoError(t, err)
 	fixture.SameCalls(t, calls, []runtime.Call{
 		{ID: "call_1", Name: "get_weather", Args: []byte(`{"city":"Tokyo","unit":null}`)},
 		{ID: "call_2", Name: "get_weather", Args: []byte(`{"city":"Paris","unit":"kelvin"}`)},
@@ -57,35 +78,25 @@ func TestParseCallsFromWireJSON(t *testing.T) {
 	})
 
 	calls, err = toolopenai.ParseResponsesCalls([]byte(fixture.OpenAIResponseWithCalls))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(calls) != 3 || calls[0].ID != "call_a" {
-		t.Errorf("calls from a whole response: %q (the id must be the call_id)", calls)
-	}
+	require.NoError(t, err)
+	require.Len(t, calls, 3)
+	assert.Equal(t, "call_a", calls[0].ID, "the id must be the call_id")
 	var resp struct {
 		Output json.RawMessage `json:"output"`
 	}
-	_ = json.Unmarshal([]byte(fixture.OpenAIResponseWithCalls), &resp)
+	require.NoError(t, json.Unmarshal([]byte(fixture.OpenAIResponseWithCalls), &resp))
 	fromOutput, err := toolopenai.ParseResponsesCalls(resp.Output)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	fixture.SameCalls(t, fromOutput, calls)
 
-	if _, err := toolopenai.ParseChatCalls([]byte(`{"tool_calls":`)); err == nil {
-		t.Error("truncated message: no error")
+	for _, bad := range []string{`{"tool_calls":`, `"x"`, `{"tool_calls":"x"}`} {
+		_, err := toolopenai.ParseChatCalls([]byte(bad))
+		assert.Error(t, err, "ParseChatCalls(%s)", bad)
 	}
-	if _, err := toolopenai.ParseResponsesCalls([]byte(`"x"`)); err == nil {
-		t.Error("a string is neither a response nor an output array: no error")
-	}
-	if _, err := toolopenai.ParseResponsesCalls([]byte(`[{"type":"function_call"`)); err == nil {
-		t.Error("truncated output: no error")
-	}
-	for _, bad := range []string{`"x"`, `{"tool_calls":"x"}`} {
-		if _, err := toolopenai.ParseChatCalls([]byte(bad)); err == nil {
-			t.Errorf("ParseChatCalls(%s): no error", bad)
-		}
+	// A string is neither a response nor an output array; the other is truncated.
+	for _, bad := range []string{`"x"`, `[{"type":"function_call"`} {
+		_, err := toolopenai.ParseResponsesCalls([]byte(bad))
+		assert.Error(t, err, "ParseResponsesCalls(%s)", bad)
 	}
 }
 
@@ -99,24 +110,19 @@ func TestParseCallsSkipsCustomAndKeepsArgumentText(t *testing.T) {
 	calls, err := toolopenai.ParseChatCalls([]byte(`{"role":"assistant","tool_calls":[
 		{"id":"call_1","type":"custom","custom":{"name":"grammar","input":"x"}},
 		{"id":"call_2","type":"function","function":{"name":"get_weather","arguments":` + string(quoted) + `}}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	fixture.SameCalls(t, calls, want)
 
 	calls, err = toolopenai.ParseResponsesCalls([]byte(`[
 		{"type":"custom_tool_call","id":"ctc_1","call_id":"call_1","name":"grammar","input":"x"},
 		{"type":"function_call","id":"fc_2","call_id":"call_2","name":"get_weather","arguments":` + string(quoted) + `}]`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	fixture.SameCalls(t, calls, want)
 }
 
 func TestNullRestoreIsTargeted(t *testing.T) {
 	reg := fixture.NewRegistry(fixture.WeatherTool())
-	ctx := context.Background()
-	outs := toolopenai.Dispatch(ctx, reg, []runtime.Call{
+	outs := toolopenai.Dispatch(context.Background(), reg, []runtime.Call{
 		// city is required: its null is the model's mistake, not an absent optional.
 		{ID: "1", Name: "get_weather", Args: []byte(`{"city":null,"unit":null}`)},
 		// Not JSON: the decoder reports it, untouched.
@@ -124,52 +130,41 @@ func TestNullRestoreIsTargeted(t *testing.T) {
 		// Unknown tool: Invoke names the available ones.
 		{ID: "3", Name: "get_wether", Args: []byte(`{"unit":null}`)},
 	})
-	if !outs[0].Result.IsError || !strings.Contains(outs[0].Result.Text, "/city") || strings.Contains(outs[0].Result.Text, "/unit") {
-		t.Errorf("required null: %q", outs[0].Result.Text)
-	}
-	if !outs[1].Result.IsError {
-		t.Errorf("malformed JSON passed: %+v", outs[1].Result)
-	}
-	if !outs[2].Result.IsError || !strings.Contains(outs[2].Result.Text, "get_weather") {
-		t.Errorf("unknown tool: %q", outs[2].Result.Text)
-	}
-	if string(outs[0].Call.Args) != `{"city":null,"unit":null}` {
-		t.Errorf("Outcome.Call must keep the arguments as the model wrote them, got %s", outs[0].Call.Args)
-	}
+	assert.True(t, outs[0].Result.IsError)
+	assert.Contains(t, outs[0].Result.Text, "/city", "required null")
+	assert.NotContains(t, outs[0].Result.Text, "/unit", "optional null")
+	assert.True(t, outs[1].Result.IsError, "malformed JSON passed")
+	assert.True(t, outs[2].Result.IsError)
+	assert.Contains(t, outs[2].Result.Text, "get_weather", "unknown tool")
+	assert.Equal(t, `{"city":null,"unit":null}`, string(outs[0].Call.Args), "Outcome.Call keeps the arguments as the model wrote them")
 }
 
 func TestEffectOnlyResultSendsNoContent(t *testing.T) {
-	outs := []toolopenai.Outcome{{Call: runtime.Call{ID: "call_1", Name: "update_todos"}, Result: runtime.EffectResult("todos changed")}}
-	chat, _ := toolopenai.ChatToolMessagesJSON(outs)
-	fixture.JSONEqual(t, "chat", fixture.JSONValue(t, chat), `[{"role":"tool","tool_call_id":"call_1","content":""}]`)
-	items, _ := toolopenai.ResponsesOutputsJSON(outs)
-	fixture.JSONEqual(t, "responses", fixture.JSONValue(t, items), `[{"type":"function_call_output","call_id":"call_1","output":""}]`)
+	outs := []toolopenai.Outcome{{Call: runtime.Call{ID: "call_1", Name: "update_todos"}, Result: runtime.EffectResult(fixture.Effect("todo_change"))}}
+	chat, err := toolopenai.ChatToolMessagesJSON(outs)
+	require.NoError(t, err)
+	assert.JSONEq(t, `[{"role":"tool","tool_call_id":"call_1","content":""}]`, string(chat))
+	items, err := toolopenai.ResponsesOutputsJSON(outs)
+	require.NoError(t, err)
+	assert.JSONEq(t, `[{"type":"function_call_output","call_id":"call_1","output":""}]`, string(items))
 }
 
 func TestChatStreamFromWireJSON(t *testing.T) {
 	var acc toolopenai.ChatStream
 	for _, data := range fixture.DataLines(fixture.OpenAIChatStream) {
-		if err := acc.AddJSON([]byte(data)); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, acc.AddJSON([]byte(data)))
 	}
 	fixture.SameCalls(t, acc.Calls(), fixture.OpenAIStreamedChatCalls)
-	if err := acc.AddJSON([]byte(`{"choices":[`)); err == nil {
-		t.Error("a truncated chunk must be an error")
-	}
+	assert.Error(t, acc.AddJSON([]byte(`{"choices":[`)), "a truncated chunk")
 }
 
 func TestResponsesStreamFromWireJSON(t *testing.T) {
 	var acc toolopenai.ResponsesStream
 	for _, data := range fixture.DataLines(fixture.OpenAIResponsesStream) {
-		if _, _, err := acc.AddJSON([]byte(data)); err != nil {
-			t.Fatal(err)
-		}
+		_, _, err := acc.AddJSON([]byte(data))
+		require.NoError(t, err)
 	}
-	if got := len(acc.Calls()); got != 2 {
-		t.Fatalf("%d calls, want 2", got)
-	}
-	if _, _, err := acc.AddJSON([]byte(`not json`)); err == nil {
-		t.Error("a malformed event must be an error")
-	}
+	assert.Len(t, acc.Calls(), 2)
+	_, _, err := acc.AddJSON([]byte(`not json`))
+	assert.Error(t, err, "a malformed event")
 }

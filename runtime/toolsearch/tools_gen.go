@@ -17,6 +17,14 @@ import (
 // A compile error here means a handler changed since toolgen ran: run go generate.
 const _ = decode.SupportsGeneratedV1
 
+// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
+var _ = toolgenHandlerChangedRunGoGenerate((*Search).ToolSearch)
+
+// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
+func toolgenHandlerChangedRunGoGenerate(func(*Search, context.Context, SearchArgs) (SearchResult, error)) bool {
+	return true
+}
+
 // SearchTools returns the tools implemented by methods of Search, bound to r, sorted by name.
 func SearchTools(r *Search) []runtime.Tool {
 	return []runtime.Tool{{
@@ -35,6 +43,7 @@ func SearchTools(r *Search) []runtime.Tool {
 		Name:         "tool_search",
 		NewCall:      toolgenNewSearchToolSearch(r),
 		NoTimeout:    true,
+		Origin:       "github.com/toolgen-go/toolgen/runtime/toolsearch.(*Search).ToolSearch",
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"tools":{"description":"Tools found, best match first; each can be called from now on.","type":["array","null"],"items":{"description":"Found is one tool a search found.","type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"}},"required":["name","description"],"additionalProperties":false}}},"required":["tools"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
 		Variants: map[string]runtime.Variant{
@@ -112,9 +121,6 @@ func toolgenNewSearchToolSearch(r *Search) func() runtime.UnboundCall {
 	}
 }
 
-// A compile error here means the signature of ToolSearch changed: run go generate.
-var _ func(*Search, context.Context, SearchArgs) (SearchResult, error) = (*Search).ToolSearch
-
 // toolgenDecodeArgsSearchArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsSearchArgs(data []byte, v *SearchArgs) error {
 	d := decode.Acquire(data)
@@ -152,17 +158,11 @@ func toolgenDecodeSearchArgs(d *decode.Decoder, p *decode.Path, v *SearchArgs, p
 				}
 				seen1[0] |= 1 << 0
 				q2 := p.Key("query")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 500); err != nil {
 					return err
 				} else if ok3 {
-					if len(s3) == 0 || len(s3) > 500 {
-						ns3 := decode.RuneCount(s3)
-						if ns3 < 1 {
-							ps.Length(&q2, "at least", 1, ns3)
-						}
-						if ns3 > 500 {
-							ps.Length(&q2, "at most", 500, ns3)
-						}
+					if len(s3) == 0 {
+						ps.Length(&q2, "at least", 1, 0)
 					}
 					v.Query = s3
 				}

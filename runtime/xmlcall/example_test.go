@@ -32,7 +32,7 @@ func ExampleInstructions() {
 	// <detail>Use it when the user asks about the weather, temperature or forecast of a named city.</detail>
 	// <parameter name="city" type="string" required="true">City name, e.g. Beijing, Tokyo.</parameter>
 	// <parameter name="unit" type="string" required="false" default="celsius">Temperature unit. Values: "celsius" (degrees Celsius), "fahrenheit" (degrees Fahrenheit).</parameter>
-	// <parameter name="days" type="integer" required="false">Days of forecast to include.</parameter>
+	// <parameter name="days" type="integer" required="false" default="0">Days of forecast to include.</parameter>
 	// <example scenario="Weather in Tokyo" expected="Current weather for Tokyo in celsius">
 	// <tool_call name="get_weather">
 	// <parameter name="city">Tokyo</parameter>
@@ -90,9 +90,17 @@ Done.`
 	}
 	fmt.Printf("%q\n", r.Text)
 
-	_, err = xmlcall.Parse(`<tool_call name="get_weather">
-<parameter name="city">Tokyo
-</tool_call>`)
+	// The seed's layout, fenced, with a closing tag missing: read leniently, and said so.
+	sloppy := "```xml\n<tool_call>\n  <name>get_weather</name>\n  <params>\n    <city>Tokyo\n  </params>\n</tool_call>\n```"
+	r, err = xmlcall.Parse(sloppy)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s %q %q\n", r.Calls[0].Name, r.Calls[0].Params, r.Text)
+	for _, note := range r.Calls[0].Recovered {
+		fmt.Println("  recovered:", note)
+	}
+	_, err = xmlcall.Options{Strict: true}.Parse(sloppy)
 	fmt.Println(err)
 	// Output:
 	// q1 run_sql
@@ -100,5 +108,58 @@ Done.`
 	//   note = "a < b && c"
 	//   raw = "x < y"
 	// "Sure.\n\nDone."
-	// line 2, column 1: <parameter name="city"> is not closed; end its value with </parameter>
+	// get_weather [{"city" "Tokyo"}] ""
+	//   recovered: the closing </city> of "city" was missing
+	//   recovered: the call was wrapped in a Markdown code fence; write tool calls without one
+	// line 5, column 5: <city> is not closed; end its value with </city>
+}
+
+func ExampleInstructionsMarkdown() {
+	fmt.Print(xmlcall.InstructionsMarkdown(weather.Tools()))
+	// Output:
+	// To use a tool, write a tool call in your reply, in this form:
+	//
+	// <tool_call>
+	//   <name>TOOL_NAME</name>
+	//   <params>
+	//     <PARAMETER_NAME><![CDATA[VALUE]]></PARAMETER_NAME>
+	//   </params>
+	// </tool_call>
+	//
+	// ## Tools
+	//
+	// ### get_weather
+	// Description: Gets the current weather for a city. Returns temperature and conditions.
+	// Use it when the user asks about the weather, temperature or forecast of a named city.
+	// Parameters:
+	// - city: string (required) - City name, e.g. Beijing, Tokyo.
+	// - unit: string (optional) - Temperature unit. Values: "celsius" (degrees Celsius), "fahrenheit" (degrees Fahrenheit).
+	//   Default: celsius
+	// - days: integer (optional) - Days of forecast to include.
+	//   Default: 0
+	// Example:
+	// <tool_call>
+	//   <name>get_weather</name>
+	//   <params>
+	//     <city><![CDATA[CITY]]></city>
+	//     <unit><![CDATA[celsius]]></unit>
+	//     <days><![CDATA[0]]></days>
+	//   </params>
+	// </tool_call>
+	// Example (Weather in Tokyo):
+	// <tool_call>
+	//   <name>get_weather</name>
+	//   <params>
+	//     <city><![CDATA[Tokyo]]></city>
+	//   </params>
+	// </tool_call>
+	// Expected: Current weather for Tokyo in celsius
+	//
+	// ## Notes
+	//
+	// - Wrap each value in <![CDATA[ and ]]> so it is kept exactly as written, markup included.
+	// - Write strings as plain text, numbers as digits, booleans as true or false, null as null, and arrays and objects as JSON.
+	// - Leave out optional parameters you do not need: their default applies.
+	// - Write the call without a Markdown code fence around it.
+	// - You may write several tool calls in one reply; they may run at the same time. Then stop: the results come back in <tool_result> elements, one per call, in order.
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,6 +45,15 @@ type Dispatcher interface {
 // convert and an *runtime.ArgsError listing every problem. Any other error means t's input
 // schema cannot be read.
 func Arguments(t runtime.Tool, params []Param) (json.RawMessage, error) {
+	return arguments(t, params, false, false)
+}
+
+// arguments is Arguments; with repairing, an array or object value that is not valid JSON is
+// passed on as a string, for the registry's Repairer to take out of a fence or rid of
+// trailing commas, and its decoder to refuse when it cannot. With keepFailed, a value that
+// does not convert is written as a string instead of left out: the arguments as the model
+// meant them, for feedback that shows them.
+func arguments(t runtime.Tool, params []Param, repairing, keepFailed bool) (json.RawMessage, error) {
 	declared, err := parametersOf(t.InputSchema)
 	if err != nil {
 		return nil, err
@@ -58,10 +68,13 @@ func Arguments(t runtime.Tool, params []Param) (json.RawMessage, error) {
 			value = quote(p.Value)
 		} else {
 			var problem string
-			if value, problem = coerce(declared[i], p.Value); problem != "" {
+			if value, problem = coerce(declared[i], p.Value, repairing); problem != "" {
 				path := (*decode.Path)(nil).Key(p.Name)
 				problems = append(problems, runtime.Problem{Path: path.String(), Message: problem})
-				continue
+				if !keepFailed {
+					continue
+				}
+				value = quote(p.Value)
 			}
 		}
 		if b.Len() > 1 {
@@ -106,7 +119,7 @@ func parametersOf(schema json.RawMessage) ([]disclosure.Parameter, error) {
 }
 
 // coerce converts one value by its parameter's types; problem says why it cannot.
-func coerce(p disclosure.Parameter, value string) (json.RawMessage, string) {
+func coerce(p disclosure.Parameter, value string, repairing bool) (json.RawMessage, string) {
 	text := strings.TrimSpace(value)
 	if len(p.Types) == 0 {
 		var c bytes.Buffer
@@ -125,10 +138,14 @@ func coerce(p disclosure.Parameter, value string) (json.RawMessage, string) {
 	if (has("integer") || has("number")) && isNumber(text) {
 		return json.RawMessage(text), ""
 	}
-	if has("array") && strings.HasPrefix(text, "[") || has("object") && strings.HasPrefix(text, "{") {
+	if has("array") && strings.HasPrefix(text, "[") || has("object") && strings.HasPrefix(text, "{") ||
+		repairing && (has("array") || has("object")) && strings.HasPrefix(text, "```") {
 		// Compact validates as it goes; what the value holds is the decoder's to judge.
 		var c bytes.Buffer
 		if err := json.Compact(&c, []byte(text)); err != nil {
+			if repairing {
+				return quote(value), ""
+			}
 			return nil, "must be " + wanted(p.Types) + ", got text that is not valid JSON (" + err.Error() + ")"
 		}
 		return c.Bytes(), ""
@@ -186,29 +203,96 @@ func quote(s string) json.RawMessage {
 // problems together with the other problems of the call (a missing required parameter, a
 // value out of range), which the tool's Bind reports on the arguments that did convert; Bind
 // only decodes, so asking it runs nothing. An unknown tool is left to d, which names the
-// available tools.
+// available tools (or, when d is a registry WithRepair, finds the tool a misspelled name
+// means).
 func Invoke(ctx context.Context, d Dispatcher, call Call) runtime.Result {
 	start := time.Now()
-	tool, ok := d.Tool(call.Name)
+	native, res, ok := prepare(ctx, d, call)
 	if !ok {
-		return d.Invoke(ctx, runtime.Call{ID: call.ID, Name: call.Name})
+		res.Duration = time.Since(start)
+		return recovered(call, res)
 	}
-	args, err := Arguments(tool, call.Params)
+	return recovered(call, d.Invoke(ctx, native))
+}
+
+// repairing is a Dispatcher that repairs calls: a *runtime.Registry.
+type repairing interface {
+	Repairer() runtime.Repairer
+	Names() []string
+}
+
+// feedbackDispatcher is a Dispatcher with argument feedback (runtime.WithArgsFeedback): a
+// *runtime.Registry. Values that do not convert get the same feedback as the registry's
+// invalid arguments.
+type feedbackDispatcher interface {
+	ArgsFeedback() runtime.ArgsFeedback
+}
+
+// prepare finds the tool of call and converts its parameters into a native call; ok false
+// means the call ends here, with res.
+func prepare(ctx context.Context, d Dispatcher, call Call) (native runtime.Call, res runtime.Result, ok bool) {
+	native = runtime.Call{ID: call.ID, Name: call.Name}
+	var repairer runtime.Repairer
+	rd, isRepairing := d.(repairing)
+	if isRepairing {
+		repairer = rd.Repairer()
+	}
+	tool, found := d.Tool(call.Name)
+	if !found && repairer != nil {
+		// The registry repairs the name again, and records it; the parameters need the
+		// tool's schema now.
+		if name, ok := repairer.RepairName(call.Name, rd.Names()); ok {
+			tool, found = d.Tool(name)
+		}
+	}
+	if !found {
+		native.Args = call.Args
+		return native, runtime.Result{}, true
+	}
+	if call.Args != nil {
+		native.Args = call.Args
+		return native, runtime.Result{}, true
+	}
+	args, err := arguments(tool, call.Params, repairer != nil, false)
 	var argsErr *runtime.ArgsError
 	switch {
 	case errors.As(err, &argsErr):
 		res := conversionResult(ctx, tool, args, argsErr)
-		res.Duration = time.Since(start)
-		return res
-	case err != nil:
-		return runtime.Result{
-			Text:     fmt.Sprintf("%s cannot be called: its parameters cannot be read.", call.Name),
-			IsError:  true,
-			Err:      err,
-			Duration: time.Since(start),
+		if fd, ok := d.(feedbackDispatcher); ok {
+			if f := fd.ArgsFeedback(); f != nil {
+				// The feedback shows the values that did not convert too, as the text written.
+				shown, _ := arguments(tool, call.Params, repairer != nil, true)
+				res.Text = f(&tool, shown, res.Err.(*runtime.ArgsError))
+			}
 		}
+		return native, res, false
+	case err != nil:
+		return native, runtime.Result{
+			Text:    fmt.Sprintf("%s cannot be called: its parameters cannot be read.", tool.Name),
+			IsError: true,
+			Err:     err,
+		}, false
 	}
-	return d.Invoke(ctx, runtime.Call{ID: call.ID, Name: call.Name, Args: args})
+	native.Args = args
+	return native, runtime.Result{}, true
+}
+
+// MetadataRecovered is the key of Result.Metadata under which Run and Invoke list what the
+// lenient reading of a call recovered (Call.Recovered).
+const MetadataRecovered = "xmlcall.recovered"
+
+// recovered records in res what the reading of call had to recover.
+func recovered(call Call, res runtime.Result) runtime.Result {
+	if len(call.Recovered) == 0 {
+		return res
+	}
+	md := maps.Clone(res.Metadata)
+	if md == nil {
+		md = make(map[string]any, 1)
+	}
+	md[MetadataRecovered] = slices.Clone(call.Recovered)
+	res.Metadata = md
+	return res
 }
 
 // conversionResult reports the values that did not convert and, from the tool's decoder, the
@@ -230,6 +314,7 @@ func conversionResult(ctx context.Context, tool runtime.Tool, converted json.Raw
 		Text:    named.Error() + "\nCorrect the arguments and call " + tool.Name + " again.",
 		IsError: true,
 		Err:     named,
+		Kind:    runtime.KindInvalidInput,
 	}
 }
 
@@ -269,22 +354,86 @@ type Turn struct {
 	Err error
 }
 
-// Run parses a reply and invokes its calls through d, one after another in the order
-// written, so a call sees the effects of those before it. A malformed block stops the
-// reading: the calls before it run, and the model is told where the block went wrong and
-// that it and anything after it did not run.
+// Run parses a reply with the zero Options and invokes its calls: see Options.Run.
 func Run(ctx context.Context, d Dispatcher, reply string) Turn {
-	r, err := Parse(reply)
+	return Options{}.Run(ctx, d, reply)
+}
+
+// batch is a Dispatcher that runs the calls of a turn together: *runtime.Registry.
+type batch interface {
+	InvokeAll(ctx context.Context, calls []runtime.Call) []runtime.Result
+}
+
+// Run parses a reply and invokes its calls through d as native calls of one turn run: with
+// d's InvokeAll when it has one (a *runtime.Registry), concurrently, with //tool:sequential
+// tools as barriers; otherwise one after another in the order written. Results come back in
+// the reply's order.
+//
+// A malformed block stops the reading: the calls before it run, and the model is told where
+// the block went wrong and that it and anything after it did not run. A reply over one of
+// the limits runs nothing, and the model is told which limit it passed.
+func (o Options) Run(ctx context.Context, d Dispatcher, reply string) Turn {
+	r, err := o.Parse(reply)
 	turn := Turn{Text: r.Text, Err: err}
-	for _, c := range r.Calls {
-		turn.Outcomes = append(turn.Outcomes, Outcome{Call: c, Result: Invoke(ctx, d, c)})
+	var limit *LimitError
+	if errors.As(err, &limit) {
+		turn.Outcomes = []Outcome{{Call: Call{ID: "call_1", Name: limit.Tool}, Result: limitResult(limit)}}
+		return turn
 	}
+	turn.Outcomes = invokeAll(ctx, d, r.Calls)
 	var syntax *SyntaxError
 	if errors.As(err, &syntax) {
 		call := Call{ID: "call_" + strconv.Itoa(len(r.Calls)+1), Name: syntax.Tool, Offset: syntax.Offset}
 		turn.Outcomes = append(turn.Outcomes, Outcome{Call: call, Result: malformedResult(syntax)})
 	}
 	return turn
+}
+
+// invokeAll runs calls as one turn.
+func invokeAll(ctx context.Context, d Dispatcher, calls []Call) []Outcome {
+	if len(calls) == 0 {
+		return nil
+	}
+	outs := make([]Outcome, len(calls))
+	b, ok := d.(batch)
+	if !ok {
+		for i, c := range calls {
+			outs[i] = Outcome{Call: c, Result: Invoke(ctx, d, c)}
+		}
+		return outs
+	}
+	start := time.Now()
+	var natives []runtime.Call
+	var at []int // at[k]: the call natives[k] came from
+	for i, c := range calls {
+		outs[i].Call = c
+		native, res, ok := prepare(ctx, d, c)
+		if !ok {
+			res.Duration = time.Since(start)
+			outs[i].Result = recovered(c, res)
+			continue
+		}
+		natives = append(natives, native)
+		at = append(at, i)
+	}
+	for k, res := range b.InvokeAll(ctx, natives) {
+		outs[at[k]].Result = recovered(calls[at[k]], res)
+	}
+	return outs
+}
+
+// limitResult tells the model which limit its reply passed.
+func limitResult(e *LimitError) runtime.Result {
+	var text string
+	switch e.Limit {
+	case "bytes":
+		text = fmt.Sprintf("Your reply is longer than %d bytes, so none of its tool calls was run. Write shorter calls.", e.Max)
+	case "calls":
+		text = fmt.Sprintf("Your reply has more than %d tool calls, so none was run. Make at most %d calls in one reply.", e.Max, e.Max)
+	default:
+		text = fmt.Sprintf("A call of %s in your reply has more than %d parameters, so none of its tool calls was run. Write at most %d parameters per call.", e.Tool, e.Max, e.Max)
+	}
+	return runtime.Result{Text: text, IsError: true, Err: e, Kind: runtime.KindLimit}
 }
 
 // malformedResult tells the model which block could not be read and why.

@@ -245,7 +245,7 @@ func TestRunMalformedBlock(t *testing.T) {
 	reply := "Checking.\n<tool_call name=\"get_weather\"><parameter name=\"city\">Rome</parameter></tool_call>\n" +
 		"<tool_call name=\"get_weather\"><parameter name=\"city\">Oslo</tool_call>\n" +
 		"<tool_call name=\"get_weather\"><parameter name=\"city\">Paris</parameter></tool_call>"
-	turn := Run(context.Background(), reg, reply)
+	turn := Options{Strict: true}.Run(context.Background(), reg, reply)
 	var se *SyntaxError
 	if !errors.As(turn.Err, &se) {
 		t.Fatalf("Err: got %v", turn.Err)
@@ -306,7 +306,7 @@ func TestInstructionsShowStructure(t *testing.T) {
 	for _, want := range []string{
 		`<parameter name="customer" type="object" required="true">Who orders. JSON Schema: {"type":"object","properties":{"id":`,
 		`<parameter name="items" type="array of object" required="true">What is ordered. JSON Schema: {"type":"array","minItems":1,`,
-		`<parameter name="notes" type="string" required="false">Notes for the warehouse.</parameter>`,
+		`<parameter name="notes" type="string" required="false" default="">Notes for the warehouse.</parameter>`,
 		`<parameter name="since" type="string (date-time) or null" required="false">Only orders placed at or after this time.</parameter>`,
 		`<parameter name="limit" type="integer" required="false" default="20">How many orders at most.</parameter>`,
 		`"pattern":"^[A-Z]{3}-[0-9]{4}$"`,

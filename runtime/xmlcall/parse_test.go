@@ -43,12 +43,15 @@ func TestParseAccepts(t *testing.T) {
 		{
 			name:  "entities, numeric references and unknown entities",
 			reply: `<tool_call name="f"><parameter name="v">&lt;a&gt; &amp; &quot;q&quot; &apos;s&apos; &#60;&#x3E;&#X263A; &nbsp; &#0; &#xD800; & x</parameter></tool_call>`,
-			calls: []Call{{ID: "call_1", Name: "f", Params: []Param{{"v", `<a> & "q" 's' <>☺ &nbsp; &#0; &#xD800; & x`}}}},
+			calls: []Call{{ID: "call_1", Name: "f", Params: []Param{{"v", `<a> & "q" 's' <>☺ &nbsp; &#0; &#xD800; & x`}},
+				Recovered: []string{`the value of "v" holds a raw "&", read as text; write &amp; or wrap the value in <![CDATA[ ]]>`}}},
 		},
 		{
 			name:  "raw text with markup characters",
 			reply: `<tool_call name="f"><parameter name="v">x < y && <b>bold</b></parameter></tool_call>`,
-			calls: []Call{{ID: "call_1", Name: "f", Params: []Param{{"v", "x < y && <b>bold</b>"}}}},
+			calls: []Call{{ID: "call_1", Name: "f", Params: []Param{{"v", "x < y && <b>bold</b>"}}, Recovered: []string{
+				`the value of "v" holds a raw "<", read as text; write &lt; or wrap the value in <![CDATA[ ]]>`,
+				`the value of "v" holds a raw "&", read as text; write &amp; or wrap the value in <![CDATA[ ]]>`}}},
 		},
 		{
 			name:  "layout white space is trimmed, inner and referenced white space kept",
@@ -80,6 +83,12 @@ func TestParseAccepts(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
+			for i, c := range r.Calls {
+				if !strings.HasPrefix(tt.reply[c.Offset:], c.Raw) || !strings.HasPrefix(c.Raw, "<tool_call") || !strings.HasSuffix(c.Raw, ">") {
+					t.Errorf("call %d: Raw %q is not the block", i, c.Raw)
+				}
+				r.Calls[i].Raw = ""
+			}
 			if !reflect.DeepEqual(r.Calls, tt.calls) {
 				t.Errorf("calls:\n got %+v\nwant %+v", r.Calls, tt.calls)
 			}
@@ -99,8 +108,13 @@ func TestParseRejects(t *testing.T) {
 		tool      string
 		before    int // calls parsed before the error
 	}{
-		{"no name", "ok\n<tool_call>\n</tool_call>", `the <tool_call> has no name attribute; write <tool_call name="TOOL_NAME">`, 2, 1, "", 0},
-		{"empty name", `<tool_call name=" "/>`, "has no name attribute", 1, 1, "", 0},
+		{"no name", "ok\n<tool_call>\n</tool_call>", `the <tool_call> names no tool; write <name>TOOL_NAME</name> inside it, or <tool_call name="TOOL_NAME">`, 2, 1, "", 0},
+		{"empty name", `<tool_call name=" "/>`, "has an empty name attribute", 1, 1, "", 0},
+		{"empty name element", `<tool_call><name> </name></tool_call>`, "the <name> of a <tool_call> is empty", 1, 12, "", 0},
+		{"two names", `<tool_call name="a"><name>b</name></tool_call>`, `the <tool_call> names two tools, "a" and "b"`, 1, 21, "a", 0},
+		{"params not closed", `<tool_call><name>a</name><params><x>1</x></tool_call>`, `<params> in <tool_call name="a"> is not closed; end it with </params>`, 1, 26, "a", 0},
+		{"element not closed", "<tool_call><name>a</name><params><x>1\n<y>2</y></params></tool_call>", `<x> is not closed; end its value with </x>`, 1, 34, "a", 0},
+		{"text in params", `<tool_call><name>a</name><params>x</params></tool_call>`, `unexpected text "x</params></tool_call>" inside <params>`, 1, 34, "a", 0},
 		{"call not closed", "<tool_call name=\"f\">\n<parameter name=\"a\">1</parameter>\n", `<tool_call name="f"> is not closed; end it with </tool_call>`, 1, 1, "f", 0},
 		{"next call before close", `<tool_call name="f"><tool_call name="g"/>`, "end it with </tool_call> before the next <tool_call>", 1, 1, "f", 0},
 		{"parameter not closed before end of call", "<tool_call name=\"f\">\n  <parameter name=\"city\">Tokyo\n</tool_call>", `<parameter name="city"> is not closed; end its value with </parameter>`, 2, 3, "f", 0},
@@ -109,7 +123,7 @@ func TestParseRejects(t *testing.T) {
 		{"parameter without name", `<tool_call name="f"><parameter>1</parameter></tool_call>`, `a <parameter> has no name attribute`, 1, 21, "f", 0},
 		{"CDATA not closed", `<tool_call name="f"><parameter name="a"><![CDATA[x</parameter></tool_call>`, `a CDATA section in <parameter name="a"> is not closed; end it with ]]>`, 1, 41, "f", 0},
 		{"stray text", `<tool_call name="f">{"city": "Tokyo"}</tool_call>`, `unexpected text "{\"city\": \"Tokyo\"}</tool_call>" inside <tool_call name="f">`, 1, 21, "f", 0},
-		{"stray element", `<tool_call name="f"><city>Tokyo</city></tool_call>`, `unexpected <city> inside <tool_call name="f">; write each argument as <parameter name="NAME">VALUE</parameter>`, 1, 21, "f", 0},
+		{"stray element", `<tool_call name="f"><city>Tokyo</city></tool_call>`, `unexpected <city> inside <tool_call name="f">; write each argument as <parameter name="NAME">VALUE</parameter>, or as <NAME>VALUE</NAME> inside <params>`, 1, 21, "f", 0},
 		{"unquoted attribute", `<tool_call name=f>`, `the value of the attribute name of <tool_call> must be in quotes`, 1, 12, "", 0},
 		{"attribute without value", `<tool_call name>`, `the attribute name of <tool_call> has no value`, 1, 12, "", 0},
 		{"attribute quote not closed", "<tool_call name=\"f>\n<parameter name=\"a\">1</parameter></tool_call>", `the value of the attribute name of <tool_call> has no closing quote`, 1, 17, "", 0},
@@ -122,7 +136,7 @@ func TestParseRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := Parse(tt.reply)
+			r, err := Options{Strict: true}.Parse(tt.reply)
 			var se *SyntaxError
 			if !errors.As(err, &se) {
 				t.Fatalf("got error %v, want a *SyntaxError", err)
@@ -144,7 +158,7 @@ func TestParseRejects(t *testing.T) {
 }
 
 func TestSyntaxErrorText(t *testing.T) {
-	_, err := Parse("a\nb <tool_call name=\"f\">")
+	_, err := Options{Strict: true}.Parse("a\nb <tool_call name=\"f\">")
 	want := `line 2, column 3: <tool_call name="f"> is not closed; end it with </tool_call>`
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %s", err, want)
@@ -172,7 +186,7 @@ func roundTrip(t *testing.T, call Call) {
 	if err != nil {
 		t.Fatalf("Parse(%q): %v", text, err)
 	}
-	call.Offset = len("prose ")
+	call.Offset, call.Raw = len("prose "), text
 	if len(r.Calls) != 1 || !reflect.DeepEqual(r.Calls[0], call) {
 		t.Fatalf("round trip of %q:\n got %#v\nwant %#v", text, r.Calls, call)
 	}

@@ -10,8 +10,9 @@ import (
 )
 
 // RenderCall writes c as a <tool_call> block that Parse reads back unchanged (ID included,
-// when set). Values are written raw when they can be, entity-escaped when they hold < or & on
-// one line, and as CDATA when they span lines around markup or start or end with white space.
+// when set; Raw, Recovered and Args, which only Parse fills, are not written). Values are
+// written raw when they can be, entity-escaped when they hold < or & on one line, and as
+// CDATA when they span lines around markup or start or end with white space.
 func RenderCall(c Call) string {
 	var b strings.Builder
 	writeCall(&b, c)
@@ -75,7 +76,9 @@ func escapeText(s string) string { return textEscaper.Replace(s) }
 func escapeAttr(s string) string { return attrEscaper.Replace(s) }
 
 // RenderResult writes the result of call as a <tool_result> element for the model's next
-// turn, with the call's name and id; a failed call gets error="true". The text is entity-escaped, so a result can never
+// turn, with the call's name and id; a failed call gets error="true", and the text of a call
+// the lenient reading recovered, or the registry repaired, starts with what was recovered or
+// repaired. The text is entity-escaped, so a result can never
 // close the element early or pass for a tool call.
 func RenderResult(call Call, res runtime.Result) string {
 	var b strings.Builder
@@ -99,6 +102,21 @@ func writeResult(b *strings.Builder, call Call, res runtime.Result) {
 		b.WriteString(` error="true"`)
 	}
 	b.WriteString(">\n")
+	// The model learns what it got wrong, though the call ran.
+	if len(call.Recovered) > 0 {
+		b.WriteString(escapeText("Your tool call was not well formed and was read leniently: " +
+			strings.Join(call.Recovered, "; ") + ".\n"))
+	}
+	if repairs, _ := res.Metadata[runtime.MetadataRepairs].([]runtime.Repair); len(repairs) > 0 {
+		notes := make([]string, len(repairs))
+		for i, r := range repairs {
+			notes[i] = runtime.RepairMessage(r)
+			if r.Path != "" {
+				notes[i] = r.Path + ": " + notes[i]
+			}
+		}
+		b.WriteString(escapeText("Your tool call was repaired before it ran: " + strings.Join(notes, "; ") + ".\n"))
+	}
 	b.WriteString(escapeText(res.Text))
 	b.WriteString("\n</tool_result>")
 }

@@ -21,7 +21,7 @@ type SendEmailArgs struct {
 	// Carbon-copy recipients.
 	CC []string `json:"cc,omitempty" tool:"maxItems=20,format=email"`
 	// Priority from 1 (highest) to 5 (lowest).
-	Priority int `json:"priority,omitempty" tool:"minimum=1,maximum=5"`
+	Priority int `json:"priority,omitempty" tool:"minimum=1,maximum=5,default=3"`
 }
 
 // Receipt confirms a message was queued.

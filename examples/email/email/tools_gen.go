@@ -18,6 +18,14 @@ import (
 // A compile error here means a handler changed since toolgen ran: run go generate.
 const _ = decode.SupportsGeneratedV1
 
+// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
+var _ = toolgenHandlerChangedRunGoGenerate((*Outbox).SendEmail)
+
+// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
+func toolgenHandlerChangedRunGoGenerate(func(*Outbox, context.Context, SendEmailArgs) (Receipt, error)) bool {
+	return true
+}
+
 // OutboxTools returns the tools implemented by methods of Outbox, bound to r, sorted by name.
 func OutboxTools(r *Outbox) []runtime.Tool {
 	return []runtime.Tool{{
@@ -30,9 +38,10 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 			Scenario: "Send the Q3 summary",
 		}},
 		Hints:        runtime.Hints{OpenWorld: true},
-		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line.","type":"string","minLength":1,"maxLength":200},"body":{"description":"Body text, plain text only.","type":"string","minLength":1,"maxLength":10000},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest).","type":"integer","minimum":1,"maximum":5}},"required":["to","subject","body"],"additionalProperties":false}`),
+		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line.","type":"string","minLength":1,"maxLength":200},"body":{"description":"Body text, plain text only.","type":"string","minLength":1,"maxLength":10000},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest).","type":"integer","minimum":1,"maximum":5,"default":3}},"required":["to","subject","body"],"additionalProperties":false}`),
 		Name:         "send_email",
 		NewCall:      toolgenNewOutboxSendEmail(r),
+		Origin:       "github.com/toolgen-go/toolgen/examples/email/email.(*Outbox).SendEmail",
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"message_id":{"description":"MessageID identifies the queued message.","type":"string"},"recipients":{"description":"Recipients is how many addresses the message goes to.","type":"integer"}},"required":["message_id","recipients"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionConfirm,
 		Retry: runtime.RetryPolicy{
@@ -43,24 +52,24 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 		},
 		Risk: runtime.Risk("high"),
 		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line.","type":"string","minLength":1,"maxLength":200},"body":{"description":"Body text, plain text only.","type":"string","minLength":1,"maxLength":10000},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest).","type":"integer","minimum":1,"maximum":5}},"required":["to","subject","body"],"additionalProperties":false}`)},
+			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line.","type":"string","minLength":1,"maxLength":200},"body":{"description":"Body text, plain text only.","type":"string","minLength":1,"maxLength":10000},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest).","type":"integer","minimum":1,"maximum":5,"default":3}},"required":["to","subject","body"],"additionalProperties":false}`)},
 			runtime.VariantAnthropicStrict: {
 				Moved:  []string{"/properties/subject/minLength", "/properties/subject/maxLength", "/properties/body/minLength", "/properties/body/maxLength", "/properties/cc/maxItems", "/properties/priority/minimum", "/properties/priority/maximum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line. (1–200 chars)","type":"string"},"body":{"description":"Body text, plain text only. (1–10000 chars)","type":"string"},"cc":{"description":"Carbon-copy recipients. (at most 20 items)","type":"array","items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest). (1 to 5)","type":"integer"}},"required":["to","subject","body"],"additionalProperties":false}`),
+				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line. (1–200 chars)","type":"string"},"body":{"description":"Body text, plain text only. (1–10000 chars)","type":"string"},"cc":{"description":"Carbon-copy recipients. (at most 20 items)","type":"array","items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest). (1 to 5)","type":"integer","default":3}},"required":["to","subject","body"],"additionalProperties":false}`),
 				Strict: true,
 			},
 			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/subject/minLength", "/properties/subject/maxLength", "/properties/body/minLength", "/properties/body/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line. (1–200 chars)","type":"string"},"body":{"description":"Body text, plain text only. (1–10000 chars)","type":"string"},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest).","type":"integer","minimum":1,"maximum":5}},"required":["to","subject","body"],"additionalProperties":false}`),
+				Moved:  []string{"/properties/subject/minLength", "/properties/subject/maxLength", "/properties/body/minLength", "/properties/body/maxLength", "/properties/priority/default"},
+				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line. (1–200 chars)","type":"string"},"body":{"description":"Body text, plain text only. (1–10000 chars)","type":"string"},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest). (default: 3)","type":"integer","minimum":1,"maximum":5}},"required":["to","subject","body"],"additionalProperties":false}`),
 			},
 			runtime.VariantGeminiParameters: {
 				Moved:  []string{"/properties/to/format", "/properties/cc/items/format"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"Recipient address. (format: email)","type":"string"},"subject":{"description":"Subject line.","type":"string","minLength":1,"maxLength":200},"body":{"description":"Body text, plain text only.","type":"string","minLength":1,"maxLength":10000},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","description":"(format: email)"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest).","type":"integer","minimum":1,"maximum":5}},"required":["to","subject","body"],"propertyOrdering":["to","subject","body","cc","priority"]}`),
+				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"Recipient address. (format: email)","type":"string"},"subject":{"description":"Subject line.","type":"string","minLength":1,"maxLength":200},"body":{"description":"Body text, plain text only.","type":"string","minLength":1,"maxLength":10000},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","description":"(format: email)"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest).","type":"integer","minimum":1,"maximum":5,"default":3}},"required":["to","subject","body"],"propertyOrdering":["to","subject","body","cc","priority"]}`),
 			},
 			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/subject/minLength", "/properties/subject/maxLength", "/properties/body/minLength", "/properties/body/maxLength"},
+				Moved:           []string{"/properties/subject/minLength", "/properties/subject/maxLength", "/properties/body/minLength", "/properties/body/maxLength", "/properties/priority/default"},
 				NullMeansAbsent: []string{"/cc", "/priority"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line. (1–200 chars)","type":"string"},"body":{"description":"Body text, plain text only. (1–10000 chars)","type":"string"},"cc":{"description":"Carbon-copy recipients.","type":["array","null"],"maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest).","type":["integer","null"],"minimum":1,"maximum":5}},"required":["to","subject","body","cc","priority"],"additionalProperties":false}`),
+				Schema:          json.RawMessage(`{"type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line. (1–200 chars)","type":"string"},"body":{"description":"Body text, plain text only. (1–10000 chars)","type":"string"},"cc":{"description":"Carbon-copy recipients.","type":["array","null"],"maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest). (default: 3)","type":["integer","null"],"minimum":1,"maximum":5}},"required":["to","subject","body","cc","priority"],"additionalProperties":false}`),
 				Strict:          true,
 			},
 		},
@@ -120,9 +129,6 @@ func toolgenNewOutboxSendEmail(r *Outbox) func() runtime.UnboundCall {
 	}
 }
 
-// A compile error here means the signature of SendEmail changed: run go generate.
-var _ func(*Outbox, context.Context, SendEmailArgs) (Receipt, error) = (*Outbox).SendEmail
-
 // toolgenDecodeArgsSendEmailArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsSendEmailArgs(data []byte, v *SendEmailArgs) error {
 	d := decode.Acquire(data)
@@ -177,17 +183,11 @@ func toolgenDecodeSendEmailArgs(d *decode.Decoder, p *decode.Path, v *SendEmailA
 				}
 				seen1[0] |= 1 << 1
 				q4 := p.Key("subject")
-				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
+				if s5, ok5, err := decode.ReadStringMax(d, ps, &q4, 200); err != nil {
 					return err
 				} else if ok5 {
-					if len(s5) == 0 || len(s5) > 200 {
-						ns5 := decode.RuneCount(s5)
-						if ns5 < 1 {
-							ps.Length(&q4, "at least", 1, ns5)
-						}
-						if ns5 > 200 {
-							ps.Length(&q4, "at most", 200, ns5)
-						}
+					if len(s5) == 0 {
+						ps.Length(&q4, "at least", 1, 0)
 					}
 					v.Subject = s5
 				}
@@ -200,17 +200,11 @@ func toolgenDecodeSendEmailArgs(d *decode.Decoder, p *decode.Path, v *SendEmailA
 				}
 				seen1[0] |= 1 << 2
 				q6 := p.Key("body")
-				if s7, ok7, err := decode.ReadString(d, ps, &q6); err != nil {
+				if s7, ok7, err := decode.ReadStringMax(d, ps, &q6, 10000); err != nil {
 					return err
 				} else if ok7 {
-					if len(s7) == 0 || len(s7) > 10000 {
-						ns7 := decode.RuneCount(s7)
-						if ns7 < 1 {
-							ps.Length(&q6, "at least", 1, ns7)
-						}
-						if ns7 > 10000 {
-							ps.Length(&q6, "at most", 10000, ns7)
-						}
+					if len(s7) == 0 {
+						ps.Length(&q6, "at least", 1, 0)
 					}
 					v.Body = s7
 				}
@@ -233,7 +227,14 @@ func toolgenDecodeSendEmailArgs(d *decode.Decoder, p *decode.Path, v *SendEmailA
 						return err
 					}
 					v.CC = decode.EmptySlice(v.CC)
-					for i9 := 0; it9.Next(); i9++ {
+					i9 := 0
+					for ; it9.Next(); i9++ {
+						if i9 >= 20 {
+							if err := d.Skip(); err != nil {
+								return err
+							}
+							continue
+						}
 						q9 := q8.Index(i9)
 						e9 := decode.Grow(&v.CC)
 						if s10, ok10, err := decode.ReadString(d, ps, &q9); err != nil {
@@ -248,8 +249,8 @@ func toolgenDecodeSendEmailArgs(d *decode.Decoder, p *decode.Path, v *SendEmailA
 					if err := it9.Err(); err != nil {
 						return err
 					}
-					if len(v.CC) > 20 {
-						ps.Count(&q8, "at most", 20, len(v.CC), "item")
+					if i9 > 20 {
+						ps.Count(&q8, "at most", 20, i9, "item")
 					}
 				}
 			case "priority":
@@ -289,6 +290,9 @@ func toolgenDecodeSendEmailArgs(d *decode.Decoder, p *decode.Path, v *SendEmailA
 		}
 		if seen1[0]&(1<<2) == 0 {
 			ps.Missing(p, "body")
+		}
+		if seen1[0]&(1<<4) == 0 {
+			v.Priority = int(3)
 		}
 	}
 	return nil

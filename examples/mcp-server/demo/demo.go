@@ -20,7 +20,7 @@ type CountArgs struct {
 	// To is the number to count to.
 	To int `json:"to" tool:"minimum=1,maximum=1000"`
 	// StepMillis is the pause after each number, in milliseconds.
-	StepMillis int `json:"step_millis,omitempty" tool:"minimum=0,maximum=60000"`
+	StepMillis int `json:"step_millis,omitempty" tool:"minimum=0,maximum=60000,default=0"`
 }
 
 // Counted is what count returns.

@@ -18,6 +18,14 @@ import (
 // A compile error here means a handler changed since toolgen ran: run go generate.
 const _ = decode.SupportsGeneratedV1
 
+// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
+var _ = toolgenHandlerChangedRunGoGenerate(Ask, Count, SendNote, GetTable, Whoami)
+
+// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
+func toolgenHandlerChangedRunGoGenerate(func(context.Context, AskArgs) (string, error), func(context.Context, CountArgs) (Counted, error), func(context.Context, NoteArgs) (string, error), func(context.Context, TableArgs) (Table, error), func(context.Context) (Caller, error)) bool {
+	return true
+}
+
 // Tools returns the tools of package demo, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
 	return []runtime.Tool{{
@@ -27,6 +35,7 @@ func Tools() []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question to ask the user.","type":"string","minLength":1}},"required":["question"],"additionalProperties":false}`),
 		Name:        "ask",
 		NewCall:     toolgenNewAsk,
+		Origin:      "github.com/toolgen-go/toolgen/examples/mcp-server/demo.Ask",
 		Permission:  runtime.PermissionAuto,
 		Variants: map[string]runtime.Variant{
 			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question to ask the user.","type":"string","minLength":1}},"required":["question"],"additionalProperties":false}`)},
@@ -53,24 +62,29 @@ func Tools() []runtime.Tool {
 			Idempotent: true,
 			ReadOnly:   true,
 		},
-		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds.","type":"integer","minimum":0,"maximum":60000}},"required":["to"],"additionalProperties":false}`),
+		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds.","type":"integer","minimum":0,"maximum":60000,"default":0}},"required":["to"],"additionalProperties":false}`),
 		Name:         "count",
 		NewCall:      toolgenNewCount,
+		Origin:       "github.com/toolgen-go/toolgen/examples/mcp-server/demo.Count",
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"reached":{"description":"Reached is the last number counted.","type":"integer"}},"required":["reached"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
 		Timeout:      10 * time.Minute,
 		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds.","type":"integer","minimum":0,"maximum":60000}},"required":["to"],"additionalProperties":false}`)},
+			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds.","type":"integer","minimum":0,"maximum":60000,"default":0}},"required":["to"],"additionalProperties":false}`)},
 			runtime.VariantAnthropicStrict: {
 				Moved:  []string{"/properties/to/minimum", "/properties/to/maximum", "/properties/step_millis/minimum", "/properties/step_millis/maximum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is the number to count to. (1 to 1000)","type":"integer"},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds. (0 to 60000)","type":"integer"}},"required":["to"],"additionalProperties":false}`),
+				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is the number to count to. (1 to 1000)","type":"integer"},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds. (0 to 60000)","type":"integer","default":0}},"required":["to"],"additionalProperties":false}`),
 				Strict: true,
 			},
-			runtime.VariantGeminiJSONSchema: {Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds.","type":"integer","minimum":0,"maximum":60000}},"required":["to"],"additionalProperties":false}`)},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds.","type":"integer","minimum":0,"maximum":60000}},"required":["to"],"propertyOrdering":["to","step_millis"]}`)},
+			runtime.VariantGeminiJSONSchema: {
+				Moved:  []string{"/properties/step_millis/default"},
+				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds. (default: 0)","type":"integer","minimum":0,"maximum":60000}},"required":["to"],"additionalProperties":false}`),
+			},
+			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds.","type":"integer","minimum":0,"maximum":60000,"default":0}},"required":["to"],"propertyOrdering":["to","step_millis"]}`)},
 			runtime.VariantOpenAI: {
+				Moved:           []string{"/properties/step_millis/default"},
 				NullMeansAbsent: []string{"/step_millis"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds.","type":["integer","null"],"minimum":0,"maximum":60000}},"required":["to","step_millis"],"additionalProperties":false}`),
+				Schema:          json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds. (default: 0)","type":["integer","null"],"minimum":0,"maximum":60000}},"required":["to","step_millis"],"additionalProperties":false}`),
 				Strict:          true,
 			},
 		},
@@ -85,6 +99,7 @@ func Tools() []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"To is who gets the note.","type":"string","minLength":1},"text":{"description":"Text of the note.","type":"string","minLength":1}},"required":["to","text"],"additionalProperties":false}`),
 		Name:        "send_note",
 		NewCall:     toolgenNewSendNote,
+		Origin:      "github.com/toolgen-go/toolgen/examples/mcp-server/demo.SendNote",
 		Permission:  runtime.PermissionConfirm,
 		Risk:        runtime.Risk("medium"),
 		Variants: map[string]runtime.Variant{
@@ -116,6 +131,7 @@ func Tools() []runtime.Tool {
 		MaxResult:    int64(1024),
 		Name:         "table",
 		NewCall:      toolgenNewGetTable,
+		Origin:       "github.com/toolgen-go/toolgen/examples/mcp-server/demo.GetTable",
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"rows":{"description":"Rows of the table.","type":["array","null"],"items":{"description":"Row is one row of a table.","type":"object","properties":{"n":{"description":"N is the row's number.","type":"integer"},"square":{"description":"Square is N squared.","type":"integer"}},"required":["n","square"],"additionalProperties":false}}},"required":["rows"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
 		Variants: map[string]runtime.Variant{
@@ -139,6 +155,7 @@ func Tools() []runtime.Tool {
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 		Name:         "whoami",
 		NewCall:      toolgenNewWhoami,
+		Origin:       "github.com/toolgen-go/toolgen/examples/mcp-server/demo.Whoami",
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"call_id":{"description":"CallID is the JSON-RPC id of the tools/call request.","type":"string"},"session":{"description":"Session is the registry session the call runs in.","type":"string"},"user":{"description":"User is the authenticated user, when the server checks bearer tokens.","type":"string"},"calls":{"description":"Calls counts whoami calls in the session.","type":"integer"},"cancelled_at":{"description":"CancelledAt is where the last cancelled count of the session stopped (0: none was).","type":"integer"}},"required":["call_id","session","user","calls","cancelled_at"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
 		Variants: map[string]runtime.Variant{
@@ -203,9 +220,6 @@ func toolgenNewAsk() runtime.UnboundCall {
 	return &toolgenFramedAsk{}
 }
 
-// A compile error here means the signature of Ask changed: run go generate.
-var _ func(context.Context, AskArgs) (string, error) = Ask
-
 // toolgenCallCount is a call of count whose arguments passed validation.
 type toolgenCallCount struct {
 	args CountArgs
@@ -254,9 +268,6 @@ func toolgenNewCount() runtime.UnboundCall {
 	return &toolgenFramedCount{}
 }
 
-// A compile error here means the signature of Count changed: run go generate.
-var _ func(context.Context, CountArgs) (Counted, error) = Count
-
 // toolgenCallSendNote is a call of send_note whose arguments passed validation.
 type toolgenCallSendNote struct {
 	args NoteArgs
@@ -302,9 +313,6 @@ func toolgenBindSendNote(ctx context.Context, data []byte) (runtime.BoundCall, e
 func toolgenNewSendNote() runtime.UnboundCall {
 	return &toolgenFramedSendNote{}
 }
-
-// A compile error here means the signature of SendNote changed: run go generate.
-var _ func(context.Context, NoteArgs) (string, error) = SendNote
 
 // toolgenCallGetTable is a call of table whose arguments passed validation.
 type toolgenCallGetTable struct {
@@ -354,9 +362,6 @@ func toolgenNewGetTable() runtime.UnboundCall {
 	return &toolgenFramedGetTable{}
 }
 
-// A compile error here means the signature of GetTable changed: run go generate.
-var _ func(context.Context, TableArgs) (Table, error) = GetTable
-
 // toolgenCallWhoami is a call of whoami whose arguments passed validation.
 type toolgenCallWhoami struct{}
 
@@ -402,9 +407,6 @@ func toolgenBindWhoami(ctx context.Context, data []byte) (runtime.BoundCall, err
 func toolgenNewWhoami() runtime.UnboundCall {
 	return &toolgenFramedWhoami{}
 }
-
-// A compile error here means the signature of Whoami changed: run go generate.
-var _ func(context.Context) (Caller, error) = Whoami
 
 // toolgenDecodeArgsAskArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsAskArgs(data []byte, v *AskArgs) error {
@@ -574,6 +576,9 @@ func toolgenDecodeCountArgs(d *decode.Decoder, p *decode.Path, v *CountArgs, ps 
 		}
 		if seen1[0]&(1<<0) == 0 {
 			ps.Missing(p, "to")
+		}
+		if seen1[0]&(1<<1) == 0 {
+			v.StepMillis = int(0)
 		}
 	}
 	return nil

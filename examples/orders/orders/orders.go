@@ -89,7 +89,7 @@ type CreateOrderArgs struct {
 	// Where it goes.
 	Shipping Shipping `json:"shipping"`
 	// Notes for the warehouse.
-	Notes string `json:"notes,omitempty" tool:"maxLength=2000"`
+	Notes string `json:"notes,omitempty" tool:"maxLength=2000,default=''"`
 }
 
 // Order is a placed order.
@@ -121,7 +121,7 @@ type ListOrdersArgs struct {
 	// How many orders at most.
 	Limit int `json:"limit,omitempty" tool:"default=20,minimum=1,maximum=100"`
 	// Match on customer ids, by weight (higher first).
-	Customers map[string]int `json:"customers,omitempty" tool:"maxProperties=10,minimum=0"`
+	Customers map[string]int `json:"customers,omitempty" tool:"maxProperties=10,minimum=0,accept=openai|gemini"`
 }
 
 // OrderList is a page of orders.
@@ -205,16 +205,15 @@ func (s *Service) ListOrders(ctx context.Context, args ListOrdersArgs) (OrderLis
 //
 //tool:hints readonly,idempotent
 //tool:related create_order
-func (s *Service) GetOrder(ctx context.Context, args *GetOrderArgs) (*Order, error) {
+func (s *Service) GetOrder(ctx context.Context, args *GetOrderArgs) (Order, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for i := range s.orders {
-		if s.orders[i].ID == args.ID {
-			o := s.orders[i]
-			return &o, nil
+	for _, o := range s.orders {
+		if o.ID == args.ID {
+			return o, nil
 		}
 	}
-	return nil, fmt.Errorf("no order %q; list_orders shows the existing ids", args.ID)
+	return Order{}, fmt.Errorf("no order %q; list_orders shows the existing ids", args.ID)
 }
 
 func (s *Service) now() time.Time {

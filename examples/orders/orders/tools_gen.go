@@ -18,6 +18,14 @@ import (
 // A compile error here means a handler changed since toolgen ran: run go generate.
 const _ = decode.SupportsGeneratedV1
 
+// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
+var _ = toolgenHandlerChangedRunGoGenerate((*Service).CreateOrder, (*Service).GetOrder, (*Service).ListOrders)
+
+// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
+func toolgenHandlerChangedRunGoGenerate(func(*Service, context.Context, CreateOrderArgs) (Order, error), func(*Service, context.Context, *GetOrderArgs) (Order, error), func(*Service, context.Context, ListOrdersArgs) (OrderList, error)) bool {
+	return true
+}
+
 // ServiceTools returns the tools implemented by methods of Service, bound to r, sorted by name.
 func ServiceTools(r *Service) []runtime.Tool {
 	return []runtime.Tool{{
@@ -25,11 +33,12 @@ func ServiceTools(r *Service) []runtime.Tool {
 		ConfirmReason: "places a paid order",
 		Description:   "Places an order for a customer.",
 		Detail:        "Check stock with the catalog first when the user is unsure about availability.",
-		InputSchema:   json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000}},"required":["customer","items","shipping"],"additionalProperties":false}`),
+		InputSchema:   json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false}`),
 		MaxResult:     int64(16384),
 		Name:          "create_order",
 		NewCall:       toolgenNewServiceCreateOrder(r),
-		OutputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000}},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}`),
+		Origin:        "github.com/toolgen-go/toolgen/examples/orders/orders.(*Service).CreateOrder",
+		OutputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}`),
 		Permission:    runtime.PermissionConfirm,
 		Related: []runtime.Related{{
 			Name:     "get_order",
@@ -38,24 +47,24 @@ func ServiceTools(r *Service) []runtime.Tool {
 		Risk: runtime.Risk("medium"),
 		Tags: []string{"orders"},
 		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000}},"required":["customer","items","shipping"],"additionalProperties":false}`)},
+			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false}`)},
 			runtime.VariantAnthropicStrict: {
 				Moved:  []string{"/properties/customer/properties/id/minLength", "/properties/customer/properties/id/maxLength", "/properties/customer/properties/name/minLength", "/properties/customer/properties/name/maxLength", "/properties/items/maxItems", "/properties/items/items/properties/name/minLength", "/properties/items/items/properties/name/maxLength", "/properties/items/items/properties/qty/minimum", "/properties/items/items/properties/qty/maximum", "/properties/items/items/properties/price/exclusiveMinimum", "/properties/items/items/properties/tags/maxItems", "/properties/items/items/properties/tags/items/minLength", "/properties/items/items/properties/tags/items/maxLength", "/properties/shipping/properties/lines/maxItems", "/properties/shipping/properties/lines/items/minLength", "/properties/shipping/properties/lines/items/maxLength", "/properties/shipping/properties/city/minLength", "/properties/shipping/properties/city/maxLength", "/properties/shipping/properties/postal_code/minLength", "/properties/shipping/properties/postal_code/maxLength", "/properties/notes/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM. (1–64 chars)","type":"string"},"name":{"description":"Full name. (1–200 chars)","type":"string"},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered. (at most 100 items)","type":"array","minItems":1,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name. (1–200 chars)","type":"string"},"qty":{"description":"Quantity ordered. (1 to 1000)","type":"integer"},"price":{"description":"Unit price in the store currency. (> 0)","type":"number"},"tags":{"description":"Free-form labels. (at most 10 items)","type":"array","items":{"type":"string","description":"(1–32 chars)"}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines. (at most 3 items)","type":"array","minItems":1,"items":{"type":"string","description":"(1–100 chars)"}},"city":{"description":"City or town. (1–100 chars)","type":"string"},"postal_code":{"description":"Postal or ZIP code. (1–20 chars)","type":"string"},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse. (at most 2000 chars)","type":"string"}},"required":["customer","items","shipping"],"additionalProperties":false}`),
+				Schema: json.RawMessage(`{"type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM. (1–64 chars)","type":"string"},"name":{"description":"Full name. (1–200 chars)","type":"string"},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered. (at most 100 items)","type":"array","minItems":1,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name. (1–200 chars)","type":"string"},"qty":{"description":"Quantity ordered. (1 to 1000)","type":"integer"},"price":{"description":"Unit price in the store currency. (> 0)","type":"number"},"tags":{"description":"Free-form labels. (at most 10 items)","type":"array","items":{"type":"string","description":"(1–32 chars)"}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines. (at most 3 items)","type":"array","minItems":1,"items":{"type":"string","description":"(1–100 chars)"}},"city":{"description":"City or town. (1–100 chars)","type":"string"},"postal_code":{"description":"Postal or ZIP code. (1–20 chars)","type":"string"},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse. (at most 2000 chars)","type":"string","default":""}},"required":["customer","items","shipping"],"additionalProperties":false}`),
 				Strict: true,
 			},
 			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/customer/properties/id/minLength", "/properties/customer/properties/id/maxLength", "/properties/customer/properties/name/minLength", "/properties/customer/properties/name/maxLength", "/properties/items/items/properties/sku/pattern", "/properties/items/items/properties/name/minLength", "/properties/items/items/properties/name/maxLength", "/properties/items/items/properties/price/exclusiveMinimum", "/properties/items/items/properties/tags/items/minLength", "/properties/items/items/properties/tags/items/maxLength", "/properties/shipping/properties/lines/items/minLength", "/properties/shipping/properties/lines/items/maxLength", "/properties/shipping/properties/city/minLength", "/properties/shipping/properties/city/maxLength", "/properties/shipping/properties/postal_code/minLength", "/properties/shipping/properties/postal_code/maxLength", "/properties/notes/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM. (1–64 chars)","type":"string"},"name":{"description":"Full name. (1–200 chars)","type":"string"},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits. (pattern: ^[A-Z]{3}-[0-9]{4}$)","type":"string"},"name":{"description":"Product name. (1–200 chars)","type":"string"},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency. (> 0)","type":"number"},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","description":"(1–32 chars)"}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","description":"(1–100 chars)"}},"city":{"description":"City or town. (1–100 chars)","type":"string"},"postal_code":{"description":"Postal or ZIP code. (1–20 chars)","type":"string"},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse. (at most 2000 chars)","type":"string"}},"required":["customer","items","shipping"],"additionalProperties":false}`),
+				Moved:  []string{"/properties/customer/properties/id/minLength", "/properties/customer/properties/id/maxLength", "/properties/customer/properties/name/minLength", "/properties/customer/properties/name/maxLength", "/properties/items/items/properties/sku/pattern", "/properties/items/items/properties/name/minLength", "/properties/items/items/properties/name/maxLength", "/properties/items/items/properties/price/exclusiveMinimum", "/properties/items/items/properties/tags/items/minLength", "/properties/items/items/properties/tags/items/maxLength", "/properties/shipping/properties/lines/items/minLength", "/properties/shipping/properties/lines/items/maxLength", "/properties/shipping/properties/city/minLength", "/properties/shipping/properties/city/maxLength", "/properties/shipping/properties/postal_code/minLength", "/properties/shipping/properties/postal_code/maxLength", "/properties/notes/maxLength", "/properties/notes/default"},
+				Schema: json.RawMessage(`{"type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM. (1–64 chars)","type":"string"},"name":{"description":"Full name. (1–200 chars)","type":"string"},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits. (pattern: ^[A-Z]{3}-[0-9]{4}$)","type":"string"},"name":{"description":"Product name. (1–200 chars)","type":"string"},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency. (> 0)","type":"number"},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","description":"(1–32 chars)"}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","description":"(1–100 chars)"}},"city":{"description":"City or town. (1–100 chars)","type":"string"},"postal_code":{"description":"Postal or ZIP code. (1–20 chars)","type":"string"},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse. (at most 2000 chars; default: \"\")","type":"string"}},"required":["customer","items","shipping"],"additionalProperties":false}`),
 			},
 			runtime.VariantGeminiParameters: {
 				Moved:  []string{"/properties/customer/properties/email/format", "/properties/items/items/properties/price/exclusiveMinimum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email. (format: email)","type":"string"}},"required":["id","name","email"],"propertyOrdering":["id","name","email"]},"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency. (> 0)","type":"number"},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"propertyOrdering":["sku","name","qty","price","tags"]}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"],"format":"enum"}},"required":["lines","city","postal_code","country"],"propertyOrdering":["lines","city","postal_code","country"]},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000}},"required":["customer","items","shipping"],"propertyOrdering":["customer","items","shipping","notes"]}`),
+				Schema: json.RawMessage(`{"type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email. (format: email)","type":"string"}},"required":["id","name","email"],"propertyOrdering":["id","name","email"]},"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency. (> 0)","type":"number"},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"propertyOrdering":["sku","name","qty","price","tags"]}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"],"format":"enum"}},"required":["lines","city","postal_code","country"],"propertyOrdering":["lines","city","postal_code","country"]},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"propertyOrdering":["customer","items","shipping","notes"]}`),
 			},
 			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/customer/properties/id/minLength", "/properties/customer/properties/id/maxLength", "/properties/customer/properties/name/minLength", "/properties/customer/properties/name/maxLength", "/properties/items/items/properties/name/minLength", "/properties/items/items/properties/name/maxLength", "/properties/items/items/properties/tags/items/minLength", "/properties/items/items/properties/tags/items/maxLength", "/properties/shipping/properties/lines/items/minLength", "/properties/shipping/properties/lines/items/maxLength", "/properties/shipping/properties/city/minLength", "/properties/shipping/properties/city/maxLength", "/properties/shipping/properties/postal_code/minLength", "/properties/shipping/properties/postal_code/maxLength", "/properties/notes/maxLength"},
+				Moved:           []string{"/properties/customer/properties/id/minLength", "/properties/customer/properties/id/maxLength", "/properties/customer/properties/name/minLength", "/properties/customer/properties/name/maxLength", "/properties/items/items/properties/name/minLength", "/properties/items/items/properties/name/maxLength", "/properties/items/items/properties/tags/items/minLength", "/properties/items/items/properties/tags/items/maxLength", "/properties/shipping/properties/lines/items/minLength", "/properties/shipping/properties/lines/items/maxLength", "/properties/shipping/properties/city/minLength", "/properties/shipping/properties/city/maxLength", "/properties/shipping/properties/postal_code/minLength", "/properties/shipping/properties/postal_code/maxLength", "/properties/notes/maxLength", "/properties/notes/default"},
 				NullMeansAbsent: []string{"/notes", "/items/*/tags"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM. (1–64 chars)","type":"string"},"name":{"description":"Full name. (1–200 chars)","type":"string"},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name. (1–200 chars)","type":"string"},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":["array","null"],"maxItems":10,"items":{"type":"string","description":"(1–32 chars)"}}},"required":["sku","name","qty","price","tags"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","description":"(1–100 chars)"}},"city":{"description":"City or town. (1–100 chars)","type":"string"},"postal_code":{"description":"Postal or ZIP code. (1–20 chars)","type":"string"},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse. (at most 2000 chars)","type":["string","null"]}},"required":["customer","items","shipping","notes"],"additionalProperties":false}`),
+				Schema:          json.RawMessage(`{"type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM. (1–64 chars)","type":"string"},"name":{"description":"Full name. (1–200 chars)","type":"string"},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name. (1–200 chars)","type":"string"},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":["array","null"],"maxItems":10,"items":{"type":"string","description":"(1–32 chars)"}}},"required":["sku","name","qty","price","tags"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","description":"(1–100 chars)"}},"city":{"description":"City or town. (1–100 chars)","type":"string"},"postal_code":{"description":"Postal or ZIP code. (1–20 chars)","type":"string"},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse. (at most 2000 chars; default: \"\")","type":["string","null"]}},"required":["customer","items","shipping","notes"],"additionalProperties":false}`),
 				Strict:          true,
 			},
 		},
@@ -69,7 +78,8 @@ func ServiceTools(r *Service) []runtime.Tool {
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"Order id, as create_order returned it.","type":"string","pattern":"^ord-[0-9]+$"}},"required":["id"],"additionalProperties":false}`),
 		Name:         "get_order",
 		NewCall:      toolgenNewServiceGetOrder(r),
-		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":["object","null"],"properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000}},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}`),
+		Origin:       "github.com/toolgen-go/toolgen/examples/orders/orders.(*Service).GetOrder",
+		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
 		Related:      []runtime.Related{{Name: "create_order"}},
 		Tags:         []string{"orders"},
@@ -99,7 +109,8 @@ func ServiceTools(r *Service) []runtime.Tool {
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"status":{"description":"Only orders in this status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":["integer","null"],"enum":[0,1,2,3,null]},"since":{"description":"Only orders placed at or after this time.","type":["string","null"],"format":"date-time"},"limit":{"description":"How many orders at most.","type":"integer","minimum":1,"maximum":100,"default":20},"customers":{"description":"Match on customer ids, by weight (higher first).","type":"object","maxProperties":10,"additionalProperties":{"type":"integer","minimum":0}}},"additionalProperties":false}`),
 		Name:         "list_orders",
 		NewCall:      toolgenNewServiceListOrders(r),
-		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"orders":{"description":"The orders, newest first.","type":["array","null"],"items":{"description":"Order is a placed order.","type":"object","properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000}},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}},"more":{"description":"Whether more orders match.","type":"boolean"}},"required":["orders","more"],"additionalProperties":false}`),
+		Origin:       "github.com/toolgen-go/toolgen/examples/orders/orders.(*Service).ListOrders",
+		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"orders":{"description":"The orders, newest first.","type":["array","null"],"items":{"description":"Order is a placed order.","type":"object","properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}},"more":{"description":"Whether more orders match.","type":"boolean"}},"required":["orders","more"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
 		Tags:         []string{"orders"},
 		Timeout:      5 * time.Second,
@@ -171,9 +182,6 @@ func toolgenNewServiceCreateOrder(r *Service) func() runtime.UnboundCall {
 	}
 }
 
-// A compile error here means the signature of CreateOrder changed: run go generate.
-var _ func(*Service, context.Context, CreateOrderArgs) (Order, error) = (*Service).CreateOrder
-
 // toolgenCallServiceGetOrder is a call of get_order whose arguments passed validation.
 type toolgenCallServiceGetOrder struct {
 	recv *Service
@@ -190,11 +198,7 @@ func (c *toolgenCallServiceGetOrder) Run(ctx context.Context) runtime.Result {
 		return runtime.ErrorResult(err)
 	}
 	w := encode.Acquire()
-	if p1 := out; p1 == nil {
-		w.Null()
-	} else {
-		toolgenEncodeOrder(w, p1)
-	}
+	toolgenEncodeOrder(w, &out)
 	return encode.Finish(w, "get_order")
 }
 
@@ -230,9 +234,6 @@ func toolgenNewServiceGetOrder(r *Service) func() runtime.UnboundCall {
 		return &toolgenFramedServiceGetOrder{toolgenCallServiceGetOrder: toolgenCallServiceGetOrder{recv: r}}
 	}
 }
-
-// A compile error here means the signature of GetOrder changed: run go generate.
-var _ func(*Service, context.Context, *GetOrderArgs) (*Order, error) = (*Service).GetOrder
 
 // toolgenCallServiceListOrders is a call of list_orders whose arguments passed validation.
 type toolgenCallServiceListOrders struct {
@@ -286,9 +287,6 @@ func toolgenNewServiceListOrders(r *Service) func() runtime.UnboundCall {
 		return &toolgenFramedServiceListOrders{toolgenCallServiceListOrders: toolgenCallServiceListOrders{recv: r}}
 	}
 }
-
-// A compile error here means the signature of ListOrders changed: run go generate.
-var _ func(*Service, context.Context, ListOrdersArgs) (OrderList, error) = (*Service).ListOrders
 
 // toolgenDecodeArgsCreateOrderArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsCreateOrderArgs(data []byte, v *CreateOrderArgs) error {
@@ -377,7 +375,14 @@ func toolgenDecodeCreateOrderArgs(d *decode.Decoder, p *decode.Path, v *CreateOr
 						return err
 					}
 					v.Items = decode.EmptySlice(v.Items)
-					for i4 := 0; it4.Next(); i4++ {
+					i4 := 0
+					for ; it4.Next(); i4++ {
+						if i4 >= 100 {
+							if err := d.Skip(); err != nil {
+								return err
+							}
+							continue
+						}
 						q4 := q3.Index(i4)
 						e4 := decode.Grow(&v.Items)
 						if err := toolgenDecodeItem(d, &q4, e4, ps); err != nil {
@@ -387,11 +392,11 @@ func toolgenDecodeCreateOrderArgs(d *decode.Decoder, p *decode.Path, v *CreateOr
 					if err := it4.Err(); err != nil {
 						return err
 					}
-					if len(v.Items) < 1 {
-						ps.Count(&q3, "at least", 1, len(v.Items), "item")
+					if i4 < 1 {
+						ps.Count(&q3, "at least", 1, i4, "item")
 					}
-					if len(v.Items) > 100 {
-						ps.Count(&q3, "at most", 100, len(v.Items), "item")
+					if i4 > 100 {
+						ps.Count(&q3, "at most", 100, i4, "item")
 					}
 				}
 			case "shipping":
@@ -415,15 +420,9 @@ func toolgenDecodeCreateOrderArgs(d *decode.Decoder, p *decode.Path, v *CreateOr
 				}
 				seen1[0] |= 1 << 3
 				q6 := p.Key("notes")
-				if s7, ok7, err := decode.ReadString(d, ps, &q6); err != nil {
+				if s7, ok7, err := decode.ReadStringMax(d, ps, &q6, 2000); err != nil {
 					return err
 				} else if ok7 {
-					if len(s7) > 2000 {
-						ns7 := decode.RuneCount(s7)
-						if ns7 > 2000 {
-							ps.Length(&q6, "at most", 2000, ns7)
-						}
-					}
 					v.Notes = s7
 				}
 			default:
@@ -443,6 +442,9 @@ func toolgenDecodeCreateOrderArgs(d *decode.Decoder, p *decode.Path, v *CreateOr
 		}
 		if seen1[0]&(1<<2) == 0 {
 			ps.Missing(p, "shipping")
+		}
+		if seen1[0]&(1<<3) == 0 {
+			v.Notes = ""
 		}
 	}
 	return nil
@@ -471,17 +473,11 @@ func toolgenDecodeCustomer(d *decode.Decoder, p *decode.Path, v *Customer, ps *d
 				}
 				seen1[0] |= 1 << 0
 				q2 := p.Key("id")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
+				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 64); err != nil {
 					return err
 				} else if ok3 {
-					if len(s3) == 0 || len(s3) > 64 {
-						ns3 := decode.RuneCount(s3)
-						if ns3 < 1 {
-							ps.Length(&q2, "at least", 1, ns3)
-						}
-						if ns3 > 64 {
-							ps.Length(&q2, "at most", 64, ns3)
-						}
+					if len(s3) == 0 {
+						ps.Length(&q2, "at least", 1, 0)
 					}
 					v.ID = s3
 				}
@@ -494,17 +490,11 @@ func toolgenDecodeCustomer(d *decode.Decoder, p *decode.Path, v *Customer, ps *d
 				}
 				seen1[0] |= 1 << 1
 				q4 := p.Key("name")
-				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
+				if s5, ok5, err := decode.ReadStringMax(d, ps, &q4, 200); err != nil {
 					return err
 				} else if ok5 {
-					if len(s5) == 0 || len(s5) > 200 {
-						ns5 := decode.RuneCount(s5)
-						if ns5 < 1 {
-							ps.Length(&q4, "at least", 1, ns5)
-						}
-						if ns5 > 200 {
-							ps.Length(&q4, "at most", 200, ns5)
-						}
+					if len(s5) == 0 {
+						ps.Length(&q4, "at least", 1, 0)
 					}
 					v.Name = s5
 				}
@@ -634,17 +624,11 @@ func toolgenDecodeItem(d *decode.Decoder, p *decode.Path, v *Item, ps *decode.Pr
 				}
 				seen1[0] |= 1 << 1
 				q4 := p.Key("name")
-				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
+				if s5, ok5, err := decode.ReadStringMax(d, ps, &q4, 200); err != nil {
 					return err
 				} else if ok5 {
-					if len(s5) == 0 || len(s5) > 200 {
-						ns5 := decode.RuneCount(s5)
-						if ns5 < 1 {
-							ps.Length(&q4, "at least", 1, ns5)
-						}
-						if ns5 > 200 {
-							ps.Length(&q4, "at most", 200, ns5)
-						}
+					if len(s5) == 0 {
+						ps.Length(&q4, "at least", 1, 0)
 					}
 					v.Name = s5
 				}
@@ -680,8 +664,10 @@ func toolgenDecodeItem(d *decode.Decoder, p *decode.Path, v *Item, ps *decode.Pr
 				if f9, raw9, ok9, err := decode.ReadFloat(d, ps, &q8, 64); err != nil {
 					return err
 				} else if ok9 {
-					if decode.CompareFloat(f9, raw9, 0, "0") <= 0 {
+					if sent10, held10 := decode.CompareFloat64(f9, raw9, 0, "0"); sent10 <= 0 {
 						ps.Bound(&q8, "greater than", "0", decode.Shown(raw9))
+					} else if held10 <= 0 {
+						ps.Rounded(&q8, "greater than", "0", decode.Shown(raw9), f9, 64)
 					}
 					v.Price = float64(f9)
 				}
@@ -693,40 +679,41 @@ func toolgenDecodeItem(d *decode.Decoder, p *decode.Path, v *Item, ps *decode.Pr
 					continue
 				}
 				seen1[0] |= 1 << 4
-				q10 := p.Key("tags")
+				q11 := p.Key("tags")
 				if d.Next() != decode.Array {
-					if err := decode.WrongType(d, ps, &q10, "an array"); err != nil {
+					if err := decode.WrongType(d, ps, &q11, "an array"); err != nil {
 						return err
 					}
 				} else {
-					it11, err := d.ArrIter()
+					it12, err := d.ArrIter()
 					if err != nil {
 						return err
 					}
 					v.Tags = decode.EmptySlice(v.Tags)
-					for i11 := 0; it11.Next(); i11++ {
-						q11 := q10.Index(i11)
-						e11 := decode.Grow(&v.Tags)
-						if s12, ok12, err := decode.ReadString(d, ps, &q11); err != nil {
-							return err
-						} else if ok12 {
-							if len(s12) == 0 || len(s12) > 32 {
-								ns12 := decode.RuneCount(s12)
-								if ns12 < 1 {
-									ps.Length(&q11, "at least", 1, ns12)
-								}
-								if ns12 > 32 {
-									ps.Length(&q11, "at most", 32, ns12)
-								}
+					i12 := 0
+					for ; it12.Next(); i12++ {
+						if i12 >= 10 {
+							if err := d.Skip(); err != nil {
+								return err
 							}
-							(*e11) = s12
+							continue
+						}
+						q12 := q11.Index(i12)
+						e12 := decode.Grow(&v.Tags)
+						if s13, ok13, err := decode.ReadStringMax(d, ps, &q12, 32); err != nil {
+							return err
+						} else if ok13 {
+							if len(s13) == 0 {
+								ps.Length(&q12, "at least", 1, 0)
+							}
+							(*e12) = s13
 						}
 					}
-					if err := it11.Err(); err != nil {
+					if err := it12.Err(); err != nil {
 						return err
 					}
-					if len(v.Tags) > 10 {
-						ps.Count(&q10, "at most", 10, len(v.Tags), "item")
+					if i12 > 10 {
+						ps.Count(&q11, "at most", 10, i12, "item")
 					}
 				}
 			default:
@@ -862,7 +849,15 @@ func toolgenDecodeListOrdersArgs(d *decode.Decoder, p *decode.Path, v *ListOrder
 						return err
 					}
 					v.Customers = decode.MakeMap(v.Customers)
+					n11 := 0
 					for it11.Next() {
+						n11++
+						if n11 > 10 {
+							if err := d.Skip(); err != nil {
+								return err
+							}
+							continue
+						}
 						k11 := string(it11.Key())
 						q11 := q10.Key(k11)
 						if _, dup11 := v.Customers[k11]; dup11 {
@@ -886,8 +881,11 @@ func toolgenDecodeListOrdersArgs(d *decode.Decoder, p *decode.Path, v *ListOrder
 					if err := it11.Err(); err != nil {
 						return err
 					}
-					if len(v.Customers) > 10 {
-						ps.Count(&q10, "at most", 10, len(v.Customers), "property")
+					if n11 <= 10 {
+						n11 = len(v.Customers)
+					}
+					if n11 > 10 {
+						ps.Count(&q10, "at most", 10, n11, "property")
 					}
 				}
 			default:
@@ -939,20 +937,21 @@ func toolgenDecodeShipping(d *decode.Decoder, p *decode.Path, v *Shipping, ps *d
 						return err
 					}
 					v.Lines = decode.EmptySlice(v.Lines)
-					for i3 := 0; it3.Next(); i3++ {
+					i3 := 0
+					for ; it3.Next(); i3++ {
+						if i3 >= 3 {
+							if err := d.Skip(); err != nil {
+								return err
+							}
+							continue
+						}
 						q3 := q2.Index(i3)
 						e3 := decode.Grow(&v.Lines)
-						if s4, ok4, err := decode.ReadString(d, ps, &q3); err != nil {
+						if s4, ok4, err := decode.ReadStringMax(d, ps, &q3, 100); err != nil {
 							return err
 						} else if ok4 {
-							if len(s4) == 0 || len(s4) > 100 {
-								ns4 := decode.RuneCount(s4)
-								if ns4 < 1 {
-									ps.Length(&q3, "at least", 1, ns4)
-								}
-								if ns4 > 100 {
-									ps.Length(&q3, "at most", 100, ns4)
-								}
+							if len(s4) == 0 {
+								ps.Length(&q3, "at least", 1, 0)
 							}
 							(*e3) = s4
 						}
@@ -960,11 +959,11 @@ func toolgenDecodeShipping(d *decode.Decoder, p *decode.Path, v *Shipping, ps *d
 					if err := it3.Err(); err != nil {
 						return err
 					}
-					if len(v.Lines) < 1 {
-						ps.Count(&q2, "at least", 1, len(v.Lines), "item")
+					if i3 < 1 {
+						ps.Count(&q2, "at least", 1, i3, "item")
 					}
-					if len(v.Lines) > 3 {
-						ps.Count(&q2, "at most", 3, len(v.Lines), "item")
+					if i3 > 3 {
+						ps.Count(&q2, "at most", 3, i3, "item")
 					}
 				}
 			case "city":
@@ -976,17 +975,11 @@ func toolgenDecodeShipping(d *decode.Decoder, p *decode.Path, v *Shipping, ps *d
 				}
 				seen1[0] |= 1 << 1
 				q5 := p.Key("city")
-				if s6, ok6, err := decode.ReadString(d, ps, &q5); err != nil {
+				if s6, ok6, err := decode.ReadStringMax(d, ps, &q5, 100); err != nil {
 					return err
 				} else if ok6 {
-					if len(s6) == 0 || len(s6) > 100 {
-						ns6 := decode.RuneCount(s6)
-						if ns6 < 1 {
-							ps.Length(&q5, "at least", 1, ns6)
-						}
-						if ns6 > 100 {
-							ps.Length(&q5, "at most", 100, ns6)
-						}
+					if len(s6) == 0 {
+						ps.Length(&q5, "at least", 1, 0)
 					}
 					v.City = s6
 				}
@@ -999,17 +992,11 @@ func toolgenDecodeShipping(d *decode.Decoder, p *decode.Path, v *Shipping, ps *d
 				}
 				seen1[0] |= 1 << 2
 				q7 := p.Key("postal_code")
-				if s8, ok8, err := decode.ReadString(d, ps, &q7); err != nil {
+				if s8, ok8, err := decode.ReadStringMax(d, ps, &q7, 20); err != nil {
 					return err
 				} else if ok8 {
-					if len(s8) == 0 || len(s8) > 20 {
-						ns8 := decode.RuneCount(s8)
-						if ns8 < 1 {
-							ps.Length(&q7, "at least", 1, ns8)
-						}
-						if ns8 > 20 {
-							ps.Length(&q7, "at most", 20, ns8)
-						}
+					if len(s8) == 0 {
+						ps.Length(&q7, "at least", 1, 0)
 					}
 					v.PostalCode = s8
 				}
@@ -1163,18 +1150,18 @@ func toolgenEncodeOrder(w *encode.Writer, v *Order) {
 	if len(v.Labels) != 0 {
 		w.Field("labels")
 		w.ObjStart()
-		for _, k2 := range encode.SortedStringKeys(v.Labels) {
-			w.Field(string(k2))
-			e2 := v.Labels[k2]
-			w.String(e2)
+		for _, k1 := range encode.SortedStringKeys(v.Labels) {
+			w.Field(string(k1))
+			e1 := v.Labels[k1]
+			w.String(e1)
 		}
 		w.ObjEnd()
 	}
 	w.Field("tracking")
-	if p3 := v.Tracking; p3 == nil {
+	if p2 := v.Tracking; p2 == nil {
 		w.Null()
 	} else {
-		w.String((*p3))
+		w.String((*p2))
 	}
 	w.ObjEnd()
 }

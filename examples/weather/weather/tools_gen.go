@@ -18,6 +18,14 @@ import (
 // A compile error here means a handler changed since toolgen ran: run go generate.
 const _ = decode.SupportsGeneratedV1
 
+// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
+var _ = toolgenHandlerChangedRunGoGenerate(GetWeather)
+
+// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
+func toolgenHandlerChangedRunGoGenerate(func(context.Context, WeatherArgs) (Weather, error)) bool {
+	return true
+}
+
 // Tools returns the tools of package weather, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
 	return []runtime.Tool{{
@@ -29,29 +37,30 @@ func Tools() []runtime.Tool {
 			Expected: "Current weather for Tokyo in celsius",
 			Scenario: "Weather in Tokyo",
 		}},
-		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo.","type":"string","minLength":1},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"description":"Days of forecast to include.","type":"integer","minimum":0,"maximum":7}},"required":["city"],"additionalProperties":false}`),
+		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo.","type":"string","minLength":1},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"description":"Days of forecast to include.","type":"integer","minimum":0,"maximum":7,"default":0}},"required":["city"],"additionalProperties":false}`),
 		Name:         "get_weather",
 		NewCall:      toolgenNewGetWeather,
+		Origin:       "github.com/toolgen-go/toolgen/examples/weather/weather.GetWeather",
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"description":"City the weather is for.","type":"string"},"unit":{"description":"Unit of every temperature in the result. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"]},"temperature":{"description":"Temperature now.","type":"number"},"conditions":{"description":"Conditions now, e.g. \"sunny\".","type":"string"},"forecast":{"description":"Forecast for the following days, when asked for.","type":"array","items":{"description":"Day is one day of a forecast.","type":"object","properties":{"day":{"description":"Day counts from 1 (tomorrow).","type":"integer"},"high":{"description":"High is the day's highest temperature.","type":"number"},"low":{"description":"Low is the day's lowest temperature.","type":"number"}},"required":["day","high","low"],"additionalProperties":false}}},"required":["city","unit","temperature","conditions"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
 		Tags:         []string{"weather"},
 		Timeout:      10 * time.Second,
 		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo.","type":"string","minLength":1},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"description":"Days of forecast to include.","type":"integer","minimum":0,"maximum":7}},"required":["city"],"additionalProperties":false}`)},
+			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo.","type":"string","minLength":1},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"description":"Days of forecast to include.","type":"integer","minimum":0,"maximum":7,"default":0}},"required":["city"],"additionalProperties":false}`)},
 			runtime.VariantAnthropicStrict: {
 				Moved:  []string{"/properties/city/minLength", "/properties/days/minimum", "/properties/days/maximum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo. (at least 1 char)","type":"string"},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"description":"Days of forecast to include. (0 to 7)","type":"integer"}},"required":["city"],"additionalProperties":false}`),
+				Schema: json.RawMessage(`{"type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo. (at least 1 char)","type":"string"},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"description":"Days of forecast to include. (0 to 7)","type":"integer","default":0}},"required":["city"],"additionalProperties":false}`),
 				Strict: true,
 			},
 			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/city/minLength", "/properties/unit/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo. (at least 1 char)","type":"string"},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit). (default: \"celsius\")","type":"string","enum":["celsius","fahrenheit"]},"days":{"description":"Days of forecast to include.","type":"integer","minimum":0,"maximum":7}},"required":["city"],"additionalProperties":false}`),
+				Moved:  []string{"/properties/city/minLength", "/properties/unit/default", "/properties/days/default"},
+				Schema: json.RawMessage(`{"type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo. (at least 1 char)","type":"string"},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit). (default: \"celsius\")","type":"string","enum":["celsius","fahrenheit"]},"days":{"description":"Days of forecast to include. (default: 0)","type":"integer","minimum":0,"maximum":7}},"required":["city"],"additionalProperties":false}`),
 			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo.","type":"string","minLength":1},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"],"default":"celsius","format":"enum"},"days":{"description":"Days of forecast to include.","type":"integer","minimum":0,"maximum":7}},"required":["city"],"propertyOrdering":["city","unit","days"]}`)},
+			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo.","type":"string","minLength":1},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"],"default":"celsius","format":"enum"},"days":{"description":"Days of forecast to include.","type":"integer","minimum":0,"maximum":7,"default":0}},"required":["city"],"propertyOrdering":["city","unit","days"]}`)},
 			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/city/minLength", "/properties/unit/default"},
+				Moved:           []string{"/properties/city/minLength", "/properties/unit/default", "/properties/days/default"},
 				NullMeansAbsent: []string{"/unit", "/days"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo. (at least 1 char)","type":"string"},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit). (default: \"celsius\")","type":["string","null"],"enum":["celsius","fahrenheit",null]},"days":{"description":"Days of forecast to include.","type":["integer","null"],"minimum":0,"maximum":7}},"required":["city","unit","days"],"additionalProperties":false}`),
+				Schema:          json.RawMessage(`{"type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo. (at least 1 char)","type":"string"},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit). (default: \"celsius\")","type":["string","null"],"enum":["celsius","fahrenheit",null]},"days":{"description":"Days of forecast to include. (default: 0)","type":["integer","null"],"minimum":0,"maximum":7}},"required":["city","unit","days"],"additionalProperties":false}`),
 				Strict:          true,
 			},
 		},
@@ -105,9 +114,6 @@ func toolgenBindGetWeather(ctx context.Context, data []byte) (runtime.BoundCall,
 func toolgenNewGetWeather() runtime.UnboundCall {
 	return &toolgenFramedGetWeather{}
 }
-
-// A compile error here means the signature of GetWeather changed: run go generate.
-var _ func(context.Context, WeatherArgs) (Weather, error) = GetWeather
 
 // toolgenDecodeArgsWeatherArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsWeatherArgs(data []byte, v *WeatherArgs) error {
@@ -209,6 +215,9 @@ func toolgenDecodeWeatherArgs(d *decode.Decoder, p *decode.Path, v *WeatherArgs,
 		}
 		if seen1[0]&(1<<1) == 0 {
 			v.Unit = Celsius
+		}
+		if seen1[0]&(1<<2) == 0 {
+			v.Days = int(0)
 		}
 	}
 	return nil

@@ -25,7 +25,7 @@ type WeatherArgs struct {
 	// Temperature unit.
 	Unit Unit `json:"unit,omitempty" tool:"default=celsius"`
 	// Days of forecast to include.
-	Days int `json:"days,omitempty" tool:"minimum=0,maximum=7"`
+	Days int `json:"days,omitempty" tool:"minimum=0,maximum=7,default=0"`
 }
 
 // Weather is the current weather of a city, with an optional forecast.

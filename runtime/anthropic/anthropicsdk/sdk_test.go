@@ -255,7 +255,7 @@ func TestStreamWithSDK(t *testing.T) {
 }
 
 func TestEffectOnlyResultSendsNoContent(t *testing.T) {
-	outs := []toolanthropic.Outcome{{Call: runtime.Call{ID: "toolu_1", Name: "update_todos"}, Result: runtime.EffectResult("todos changed")}}
+	outs := []toolanthropic.Outcome{{Call: runtime.Call{ID: "toolu_1", Name: "update_todos"}, Result: runtime.EffectResult(fixture.Effect("todo_change"))}}
 	wire, _ := toolanthropic.ToolResultsJSON(outs)
 	fixture.JSONEqual(t, "wire", fixture.JSONValue(t, wire), `[{"type":"tool_result","tool_use_id":"toolu_1"}]`)
 	sdk, _ := json.Marshal(anthropicsdk.ToolResults(outs))

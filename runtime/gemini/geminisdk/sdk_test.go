@@ -212,7 +212,7 @@ func TestStructuredOutput(t *testing.T) {
 }
 
 func TestEffectOnlyResultSendsEmptyOutput(t *testing.T) {
-	part := geminisdk.Response(runtime.Call{ID: "fc_1", Name: "update_todos"}, runtime.EffectResult("todo list changed"))
+	part := geminisdk.Response(runtime.Call{ID: "fc_1", Name: "update_todos"}, runtime.EffectResult(fixture.Effect("todo_change")))
 	got, _ := json.Marshal(part)
 	fixture.JSONEqual(t, "effect-only response", fixture.JSONValue(t, got), `{"functionResponse":{"id":"fc_1","name":"update_todos","response":{"output":""}}}`)
 }

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// weatherPackage has a structured result and a method tool, so that a stale signature breaks
+// generated code in several places: Run, the result encoder and the guard.
+const weatherPackage = `package m
+
+import "context"
+
+// Args are the arguments.
+type Args struct {
+	// City to look up.
+	City string ` + "`json:\"city\"`" + `
+}
+
+// Weather is a report.
+type Weather struct {
+	// Temperature in degrees.
+	Temperature float64 ` + "`json:\"temperature\"`" + `
+}
+
+// GetWeather gets the weather.
+//
+//tool:name get_weather
+func GetWeather(ctx context.Context, args Args) (Weather, error) { return Weather{}, nil }
+
+// Station is a weather station.
+type Station struct{}
+
+// Ping pings the station.
+//
+//tool:name ping
+func (s *Station) Ping(ctx context.Context, args Args) (string, error) { return "pong", nil }
+`
+
+// A handler whose result type changed after generating: the first error of a real go build
+// says, in the guard's name, to run go generate.
+func TestStaleSignatureFirstBuildError(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go build")
+	}
+	dir := newModule(t, map[string]string{"weather.go": weatherPackage})
+	code, _, stderr := toolgen(t)
+	require.Equal(t, exitOK, code, stderr)
+
+	for name, edit := range map[string][2]string{
+		"result type": {"(Weather, error) { return Weather{}, nil }", "(string, error) { return \"\", nil }"},
+		"args type":   {"func (s *Station) Ping(ctx context.Context, args Args)", "func (s *Station) Ping(ctx context.Context, args *Args)"},
+		"no context":  {"func GetWeather(ctx context.Context, args Args)", "func GetWeather(args Args)"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			changed := strings.Replace(weatherPackage, edit[0], edit[1], 1)
+			require.NotEqual(t, weatherPackage, changed)
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "weather.go"), []byte(changed), 0o644))
+			cmd := exec.Command("go", "build", "./...")
+			cmd.Dir = dir
+			out, err := cmd.CombinedOutput()
+			require.Error(t, err, "the stale package built")
+			var first string
+			for line := range strings.Lines(string(out)) {
+				if !strings.HasPrefix(line, "#") {
+					first = line
+					break
+				}
+			}
+			assert.Contains(t, first, "tools_gen.go:", "the first error is in the generated file:\n%s", out)
+			assert.Contains(t, first, "in argument to toolgenHandlerChangedRunGoGenerate", "the first error is the guard's:\n%s", out)
+		})
+	}
+}
+
+// checkDiffIsReadable fails unless a -check diff of a one-keyword change shows JSON one value
+// a line: short changed lines (the schemas, their variants, the decoder), not whole schemas.
+func checkDiffIsReadable(t *testing.T, diff string) {
+	t.Helper()
+	var changed []string
+	for line := range strings.Lines(diff) {
+		if (strings.HasPrefix(line, "+") || strings.HasPrefix(line, "-")) && !strings.HasPrefix(line, "+++") && !strings.HasPrefix(line, "---") {
+			changed = append(changed, line)
+			assert.Less(t, len(line), 120, "a changed line of the diff is long: %q", line)
+		}
+	}
+	assert.NotEmpty(t, changed)
+	assert.LessOrEqual(t, len(changed), 24, "diff:\n%s", diff)
+}
+
+// The README's quick start generates the bundled examples: it prints nothing, warnings
+// included, and -strict passes.
+func TestExamplesGenerateWithoutWarnings(t *testing.T) {
+	code, stdout, stderr := toolgen(t, "-check", "-strict", "../../examples/...")
+	assert.Equal(t, exitOK, code)
+	assert.Empty(t, stdout, "the examples' generated files are stale")
+	assert.Empty(t, stderr)
+}
+
+// Paths in diagnostics are relative to the directory toolgen runs in, also above it (../),
+// as the go command prints them; a problem that is not at a position has no "-:" in front;
+// -v says when there are no tools.
+func TestPathsAndQuietCases(t *testing.T) {
+	dir := newModule(t, map[string]string{
+		"tools/t.go": `package tools
+
+import "context"
+
+// Args are arguments.
+type Args struct {
+	// Q is a query.
+	Q string ` + "`json:\"q\" tool:\"minLenght=1\"`" + `
+}
+
+// Find finds.
+//
+//tool:name find
+func Find(ctx context.Context, args Args) (string, error) { return "", nil }
+
+// Search searches.
+//
+//tool:name find
+func Search(ctx context.Context, args Args) (string, error) { return "", nil }
+`,
+		"sub/plain/p.go":   "package plain\n",
+		"sub/empty/README": "nothing here\n",
+	})
+	t.Chdir(filepath.Join(dir, "sub"))
+
+	code, _, stderr := toolgen(t, "../tools")
+	assert.Equal(t, exitUser, code)
+	assert.Equal(t, `../tools/t.go:8:27: unknown tag key "minLenght"; did you mean minLength?
+../tools/t.go:19:6: duplicate tool name "find"
+	hint: ../tools/t.go:14:6 already declares it; tool names must be unique within a package (one Tools() catalog): rename one with //tool:name
+`, stderr)
+
+	code, _, stderr = toolgen(t, "./empty")
+	assert.Equal(t, exitUser, code)
+	assert.Equal(t, "toolgen: no Go files in empty\n", stderr)
+
+	code, _, stderr = toolgen(t, "-v", "./plain")
+	assert.Equal(t, exitOK, code)
+	assert.Equal(t, "toolgen: no tools in ./plain: no func, method or type has a //tool: directive in its doc comment\n", stderr)
+}

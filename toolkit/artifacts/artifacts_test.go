@@ -1,0 +1,188 @@
+package artifacts_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/toolkit/artifacts"
+)
+
+// stores runs a test against each Store.
+func stores(t *testing.T, test func(t *testing.T, store artifacts.Store)) {
+	t.Run("memory", func(t *testing.T) { test(t, &artifacts.MemoryStore{}) })
+	t.Run("dir", func(t *testing.T) { test(t, artifacts.DirStore{Dir: filepath.Join(t.TempDir(), "store")}) })
+}
+
+type client struct {
+	t       *testing.T
+	reg     *runtime.Registry
+	session string
+}
+
+func newClient(t *testing.T, k *artifacts.Toolkit) client {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(artifacts.ToolkitTools(k)...))
+	return client{t, reg, "s1"}
+}
+
+func (c client) call(name, args string) runtime.Result {
+	c.t.Helper()
+	return c.reg.Invoke(c.t.Context(), runtime.Call{Name: name, Args: []byte(args), Session: c.session})
+}
+
+func (c client) ok(name, args, want string) {
+	c.t.Helper()
+	res := c.call(name, args)
+	require.False(c.t, res.IsError, res.Text)
+	assert.Equal(c.t, want, res.Text)
+}
+
+func (c client) fails(name, args, want string) {
+	c.t.Helper()
+	res := c.call(name, args)
+	require.True(c.t, res.IsError, res.Text)
+	assert.Contains(c.t, res.Text, want)
+}
+
+func TestArtifactTools(t *testing.T) {
+	stores(t, func(t *testing.T, store artifacts.Store) {
+		c := newClient(t, &artifacts.Toolkit{Store: store})
+		c.ok("create_artifact", `{"id":"report.md","content":"# Report\n\nNone yet.\n"}`, "Created artifact report.md (version 1, 20 bytes).")
+		c.fails("create_artifact", `{"id":"report.md","content":"x"}`, "artifact report.md already exists")
+		c.ok("update_artifact", `{"id":"report.md","old_text":"None yet.","new_text":"Two libraries."}`, "Updated artifact report.md to version 2.")
+		c.ok("update_artifact", `{"id":"report.md","old_text":"#  Report\n Two","new_text":"# Findings\n\nTwo"}`,
+			"Updated artifact report.md to version 3 (old_text matched ignoring whitespace).")
+		c.ok("read_artifact", `{"id":"report.md"}`, "Artifact report.md, version 3 of 3:\n# Findings\n\nTwo libraries.\n")
+		c.ok("read_artifact", `{"id":"report.md","version":1}`, "Artifact report.md, version 1 of 3:\n# Report\n\nNone yet.\n")
+		c.fails("read_artifact", `{"id":"report.md","version":9}`, "artifact report.md has no version 9: its versions are 1 to 3")
+		c.fails("update_artifact", `{"id":"report.md","old_text":"Three","new_text":"Four"}`, "old_text does not fit artifact report.md (version 3): old_text was not found")
+		c.ok("rewrite_artifact", `{"id":"report.md","content":"a\na\n"}`, "Rewrote artifact report.md: version 4, 4 bytes.")
+		c.fails("update_artifact", `{"id":"report.md","old_text":"a","new_text":"b"}`, "old_text matches 2 places (lines 1, 2)")
+		c.ok("read_artifact", `{"id":"report.md"}`, "Artifact report.md, version 4 of 4:\na\na\n")
+
+		c.fails("read_artifact", `{"id":"nope"}`, "no artifact nope: create it with create_artifact")
+		c.fails("rewrite_artifact", `{"id":"nope","content":"x"}`, "no artifact nope")
+		c.fails("update_artifact", `{"id":"nope","old_text":"x","new_text":"y"}`, "no artifact nope")
+		c.fails("create_artifact", `{"id":"../etc/passwd","content":"x"}`, "/id: ")
+		c.fails("read_artifact", `{"id":".."}`, "/id: ")
+
+		// Another session sees none of it.
+		other := c
+		other.session = "s2"
+		other.fails("read_artifact", `{"id":"report.md"}`, "no artifact report.md")
+		other.ok("create_artifact", `{"id":"report.md","content":"mine"}`, "Created artifact report.md (version 1, 4 bytes).")
+		c.ok("read_artifact", `{"id":"report.md","version":1}`, "Artifact report.md, version 1 of 4:\n# Report\n\nNone yet.\n")
+	})
+}
+
+func TestArtifactLimits(t *testing.T) {
+	stores(t, func(t *testing.T, store artifacts.Store) {
+		c := newClient(t, &artifacts.Toolkit{Store: store, MaxBytes: 10, MaxVersions: 2})
+		c.fails("create_artifact", `{"id":"a","content":"01234567890"}`, "artifact a would be 11 bytes, over the limit of 10")
+		c.ok("create_artifact", `{"id":"a","content":"v1"}`, "Created artifact a (version 1, 2 bytes).")
+		c.ok("rewrite_artifact", `{"id":"a","content":"v2"}`, "Rewrote artifact a: version 2, 2 bytes.")
+		c.fails("rewrite_artifact", `{"id":"a","content":"v3"}`, "artifact a has 2 versions, the most allowed")
+	})
+}
+
+func TestStoreRefusesBadIDs(t *testing.T) {
+	stores(t, func(t *testing.T, store artifacts.Store) {
+		for _, id := range []string{"", ".", "..", "../x", "a/b", "/etc/passwd", `a\b`, ".hidden", "x\x00"} {
+			require.ErrorIs(t, store.Save(t.Context(), "s", id, 0, "x"), artifacts.ErrInvalidID, id)
+			_, err := store.Load(t.Context(), "s", id, 0)
+			require.ErrorIs(t, err, artifacts.ErrInvalidID, id)
+		}
+	})
+}
+
+// Concurrent updates of one artifact: each either makes the next version or is told to read
+// again; no version is lost or written twice.
+func TestConcurrentUpdates(t *testing.T) {
+	stores(t, func(t *testing.T, store artifacts.Store) {
+		ctx := t.Context()
+		require.NoError(t, store.Save(ctx, "s", "a", 0, "v1"))
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		won := 0
+		for i := range 8 {
+			wg.Go(func() {
+				err := store.Save(ctx, "s", "a", 1, fmt.Sprint("writer ", i))
+				if err == nil {
+					mu.Lock()
+					won++
+					mu.Unlock()
+					return
+				}
+				assert.ErrorIs(t, err, artifacts.ErrConflict)
+			})
+		}
+		wg.Wait()
+		assert.Equal(t, 1, won)
+		a, err := store.Load(ctx, "s", "a", 0)
+		require.NoError(t, err)
+		assert.Equal(t, 2, a.Version)
+		assert.Contains(t, a.Content, "writer ")
+	})
+}
+
+// A symbolic link planted inside the store's directory does not lead the store out of it.
+func TestDirStoreStaysInside(t *testing.T) {
+	base := t.TempDir()
+	outside := filepath.Join(base, "outside")
+	require.NoError(t, os.Mkdir(outside, 0o700))
+	store := artifacts.DirStore{Dir: filepath.Join(base, "store")}
+	ctx := context.Background()
+	require.NoError(t, store.Save(ctx, "s", "a", 0, "v1"))
+
+	// Swap the artifact's directory for a link to a directory outside the store.
+	entries, err := os.ReadDir(store.Dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 1)
+	scopeDir := filepath.Join(store.Dir, entries[0].Name())
+	require.NoError(t, os.Rename(filepath.Join(scopeDir, "a"), filepath.Join(base, "moved")))
+	require.NoError(t, os.Symlink(outside, filepath.Join(scopeDir, "a")))
+
+	err = store.Save(ctx, "s", "a", 0, "escaped")
+	require.Error(t, err)
+	_, err = store.Load(ctx, "s", "a", 0)
+	require.Error(t, err)
+	left, err := os.ReadDir(outside)
+	require.NoError(t, err)
+	assert.Empty(t, left, "nothing written outside the store")
+}
+
+// A store failure reaches the model without its text, which may hold host paths.
+func TestStoreFailureHidesItsText(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o600))
+	c := newClient(t, &artifacts.Toolkit{Store: artifacts.DirStore{Dir: filepath.Join(file, "store")}})
+	res := c.call("create_artifact", `{"id":"a","content":"x"}`)
+	require.True(t, res.IsError)
+	assert.Equal(t, "the artifact store failed; try again later", res.Text)
+	var me *runtime.ModelError
+	require.ErrorAs(t, res.Err, &me)
+	assert.Contains(t, me.Err.Error(), file, "the operator gets the cause")
+}
+
+// Several edits of one artifact in one turn apply in order.
+func TestEditsOfOneTurnApplyInOrder(t *testing.T) {
+	c := newClient(t, &artifacts.Toolkit{})
+	c.ok("create_artifact", `{"id":"a","content":"one"}`, "Created artifact a (version 1, 3 bytes).")
+	results := c.reg.InvokeAll(t.Context(), []runtime.Call{
+		{Name: "update_artifact", Session: c.session, Args: []byte(`{"id":"a","old_text":"one","new_text":"one two"}`)},
+		{Name: "update_artifact", Session: c.session, Args: []byte(`{"id":"a","old_text":"two","new_text":"two three"}`)},
+		{Name: "rewrite_artifact", Session: c.session, Args: []byte(`{"id":"b","content":"x"}`)},
+	})
+	assert.False(t, results[0].IsError, results[0].Text)
+	assert.False(t, results[1].IsError, results[1].Text)
+	assert.True(t, results[2].IsError, "b does not exist")
+	c.ok("read_artifact", `{"id":"a"}`, "Artifact a, version 3 of 3:\none two three")
+}

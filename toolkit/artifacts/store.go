@@ -1,0 +1,178 @@
+package artifacts
+
+import (
+	"cmp"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// MemoryStore keeps artifacts in memory. Its zero value is ready to use.
+type MemoryStore struct {
+	// MaxBytes bounds the bytes of every version of every scope together: 0 means 64 MiB.
+	// A Save past it fails.
+	MaxBytes int64
+
+	mu    sync.Mutex
+	size  int64
+	items map[[2]string][]string // scope, id → versions
+}
+
+func (m *MemoryStore) Save(_ context.Context, scope, id string, base int, content string) error {
+	if err := CheckID(id); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	key := [2]string{scope, id}
+	versions := m.items[key]
+	switch {
+	case base == 0 && len(versions) > 0:
+		return ErrExists
+	case base > 0 && len(versions) == 0:
+		return ErrNotFound
+	case base != len(versions):
+		return ErrConflict
+	}
+	if limit := cmp.Or(m.MaxBytes, 64<<20); m.size+int64(len(content)) > limit {
+		return fmt.Errorf("artifacts: the store is full (%d bytes)", limit)
+	}
+	if m.items == nil {
+		m.items = make(map[[2]string][]string)
+	}
+	m.items[key] = append(versions, content)
+	m.size += int64(len(content))
+	return nil
+}
+
+func (m *MemoryStore) Load(_ context.Context, scope, id string, version int) (Artifact, error) {
+	if err := CheckID(id); err != nil {
+		return Artifact{}, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	versions := m.items[[2]string{scope, id}]
+	if version == 0 {
+		version = len(versions)
+	}
+	if version < 1 || version > len(versions) {
+		return Artifact{}, ErrNotFound
+	}
+	return Artifact{ID: id, Version: version, Latest: len(versions), Content: versions[version-1]}, nil
+}
+
+// DirStore keeps artifacts under a directory, one file per version:
+// <Dir>/<hash of the scope>/<id>/<version>.txt. Every file operation goes through an os.Root
+// on Dir, ids are checked (CheckID) and scopes hashed, so nothing reaches outside Dir. Files
+// are written whole under a temporary name, then linked to their version's name, which fails
+// when the version exists: a version is never overwritten and never seen half-written.
+type DirStore struct {
+	Dir string
+}
+
+func (d DirStore) open(id string) (*os.Root, error) {
+	if err := CheckID(id); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(d.Dir, 0o700); err != nil {
+		return nil, err
+	}
+	return os.OpenRoot(d.Dir)
+}
+
+// dirOf is the directory of artifact id in scope, inside the root.
+func dirOf(scope, id string) string {
+	sum := sha256.Sum256([]byte(scope))
+	return path.Join(hex.EncodeToString(sum[:16]), id)
+}
+
+func (d DirStore) Save(_ context.Context, scope, id string, base int, content string) error {
+	root, err := d.open(id)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	dir := dirOf(scope, id)
+	latest, err := latestVersion(root, dir)
+	if err != nil {
+		return err
+	}
+	switch {
+	case base == 0 && latest > 0:
+		return ErrExists
+	case base > 0 && latest == 0:
+		return ErrNotFound
+	case base != latest:
+		return ErrConflict
+	}
+	if err := root.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tmp := path.Join(dir, "tmp-"+rand.Text())
+	if err := root.WriteFile(tmp, []byte(content), 0o600); err != nil {
+		return err
+	}
+	defer root.Remove(tmp)
+	if err := root.Link(tmp, path.Join(dir, strconv.Itoa(base+1)+".txt")); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return ErrConflict
+		}
+		return err
+	}
+	return nil
+}
+
+func (d DirStore) Load(_ context.Context, scope, id string, version int) (Artifact, error) {
+	root, err := d.open(id)
+	if err != nil {
+		return Artifact{}, err
+	}
+	defer root.Close()
+	dir := dirOf(scope, id)
+	latest, err := latestVersion(root, dir)
+	if err != nil {
+		return Artifact{}, err
+	}
+	if version == 0 {
+		version = latest
+	}
+	if version < 1 || version > latest {
+		return Artifact{}, ErrNotFound
+	}
+	data, err := root.ReadFile(path.Join(dir, strconv.Itoa(version)+".txt"))
+	if err != nil {
+		return Artifact{}, err
+	}
+	return Artifact{ID: id, Version: version, Latest: latest, Content: string(data)}, nil
+}
+
+// latestVersion is the highest version file in dir, 0 when there is none.
+func latestVersion(root *os.Root, dir string) (int, error) {
+	f, err := root.Open(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	} else if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return 0, err
+	}
+	latest := 0
+	for _, n := range names {
+		if v, err := strconv.Atoi(strings.TrimSuffix(n, ".txt")); err == nil && strings.HasSuffix(n, ".txt") && v > latest {
+			latest = v
+		}
+	}
+	return latest, nil
+}

@@ -1,0 +1,284 @@
+package sandbox
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// DefaultEnv names the host environment variables a Local sandbox's commands inherit when
+// LocalOptions.Env is nil. HOME and TMPDIR are left out on purpose: their values are host
+// paths, which the model would read in a command's output.
+var DefaultEnv = []string{"PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ"}
+
+// LocalOptions configures a Local sandbox.
+type LocalOptions struct {
+	// Env names the host environment variables commands inherit (nil: DefaultEnv). Every
+	// other variable of the host, its secrets included, stays out.
+	Env []string
+	// Vars are more variables for commands, as "KEY=value"; they win over Env.
+	Vars []string
+	// AllowHardLinks lets Open read regular files with more than one hard link. By default
+	// such a file is refused with ErrHardLink: a link planted in the sandbox may be another
+	// name of a file outside it (os.Root cannot tell, since a hard link is not a path).
+	// Writes never go through a link either way: WriteFile replaces the name with a new file.
+	AllowHardLinks bool
+}
+
+// Local is a sandbox in a directory of the host. Its files go through an os.Root (see the
+// package doc); its commands run with "sh -c" in the directory, stdin closed, in a process
+// group of their own that is killed when the command ends or its ctx is done.
+//
+// Commands are not confined to the directory: a shell can read anything its user may. What
+// a command may do is decided by approving it (the shell tool asks by default) and by the
+// user the host runs as; for isolation, run the host in a container, or implement Sandbox
+// over one.
+type Local struct {
+	root  *os.Root
+	dir   string   // the host path of the root, never shown to a model
+	hosts []string // host spellings of dir that command output is scrubbed of
+	env   []string
+	opts  LocalOptions
+}
+
+// OpenLocal opens the directory dir as a sandbox. Close it when done.
+func OpenLocal(dir string, opts LocalOptions) (*Local, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(abs)
+	if err != nil {
+		return nil, err // for the host, who chose dir: it may name it
+	}
+	hosts := []string{abs}
+	if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
+		hosts = append(hosts, real)
+	}
+	// The longest first, so that a path containing the other is replaced whole.
+	slices.SortFunc(hosts, func(a, b string) int { return len(b) - len(a) })
+	names := opts.Env
+	if names == nil {
+		names = DefaultEnv
+	}
+	var env []string
+	for _, name := range names {
+		if v, ok := os.LookupEnv(name); ok {
+			env = append(env, name+"="+v)
+		}
+	}
+	return &Local{root: root, dir: abs, hosts: hosts, env: append(env, opts.Vars...), opts: opts}, nil
+}
+
+// Close releases the directory.
+func (l *Local) Close() error { return l.root.Close() }
+
+// Open opens name for reading.
+func (l *Local) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	// Non-blocking, so that opening a named pipe returns at once instead of waiting for a
+	// writer that may never come; it is then refused below.
+	f, err := l.root.OpenFile(name, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, l.pathError("open", name, err)
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, l.pathError("open", name, err)
+	}
+	switch {
+	case !info.Mode().IsRegular() && !info.IsDir():
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+	case !l.opts.AllowHardLinks && info.Mode().IsRegular() && hardLinks(info) > 1:
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: name, Err: ErrHardLink}
+	}
+	// Stat answers with info, as of the open: a system call less per file.
+	return &localFile{l: l, f: f, name: name, info: info}, nil
+}
+
+// Stat returns the file information of name, following symbolic links inside the sandbox.
+func (l *Local) Stat(name string) (fs.FileInfo, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrInvalid}
+	}
+	info, err := l.root.Stat(name)
+	if err != nil {
+		return nil, l.pathError("stat", name, err)
+	}
+	return info, nil
+}
+
+// ReadDir lists the directory name, sorted by name.
+func (l *Local) ReadDir(name string) ([]fs.DirEntry, error) {
+	f, err := l.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	entries, err := f.(fs.ReadDirFile).ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
+}
+
+// WriteFile writes data to a new file beside name, then renames it over name.
+func (l *Local) WriteFile(_ context.Context, name string, data []byte) error {
+	if !fs.ValidPath(name) || name == "." {
+		return &fs.PathError{Op: "write", Path: name, Err: fs.ErrInvalid}
+	}
+	dir, base := path.Split(name)
+	if dir != "" {
+		if err := l.root.MkdirAll(dir, 0o755); err != nil {
+			if errors.Is(err, fs.ErrExist) {
+				err = errNotDir // a file where a directory should be
+			}
+			return l.pathError("mkdir", strings.TrimSuffix(dir, "/"), err)
+		}
+	}
+	perm := fs.FileMode(0o644)
+	if info, err := l.root.Stat(name); err == nil {
+		if info.IsDir() {
+			return &fs.PathError{Op: "write", Path: name, Err: errIsDir}
+		}
+		perm = info.Mode().Perm()
+	}
+	// Beside the target, so the rename stays in one directory; the name's start is enough
+	// to tell whose temporary file it is, and keeps the name within the system's limit.
+	tmp := dir + "." + base[:min(len(base), 100)] + ".tmp-" + randomSuffix()
+	f, err := l.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return l.pathError("write", name, err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = l.root.Chmod(tmp, perm) // the umask may have narrowed it
+	}
+	if err == nil {
+		err = l.root.Rename(tmp, name)
+	}
+	if err != nil {
+		l.root.Remove(tmp)
+		return l.pathError("write", name, err)
+	}
+	return nil
+}
+
+var (
+	errIsDir  = errors.New("is a directory")
+	errNotDir = errors.New("not a directory")
+)
+
+func randomSuffix() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// pathError rewrites an error of the os package into one that names the file by its
+// sandbox name: the os errors of a Root-opened file carry the host path.
+func (l *Local) pathError(op, name string, err error) error {
+	// The innermost error, below the os package's PathErrors and LinkErrors, which may name
+	// host paths.
+	inner := err
+	for {
+		if inner.Error() == "path escapes from parent" {
+			inner = ErrEscape // os.Root's own error for an escape, which it does not export
+			break
+		}
+		next := errors.Unwrap(inner)
+		if next == nil {
+			break
+		}
+		inner = next
+	}
+	if inner != nil && strings.Contains(inner.Error(), l.dir) {
+		inner = errors.New(l.scrub(inner.Error()))
+	}
+	return &fs.PathError{Op: op, Path: name, Err: inner}
+}
+
+// scrub replaces the host spellings of the root in s by ".".
+func (l *Local) scrub(s string) string {
+	for _, h := range l.hosts {
+		s = strings.ReplaceAll(s, h, ".")
+	}
+	return s
+}
+
+// localFile is a file opened through the root, whose errors name it by its sandbox name.
+type localFile struct {
+	l    *Local
+	f    *os.File
+	name string
+	info fs.FileInfo
+}
+
+func (f *localFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+
+func (f *localFile) Read(p []byte) (int, error) {
+	n, err := f.f.Read(p)
+	if err != nil && err != io.EOF {
+		err = f.l.pathError("read", f.name, err)
+	}
+	return n, err
+}
+
+func (f *localFile) Seek(offset int64, whence int) (int64, error) {
+	n, err := f.f.Seek(offset, whence)
+	if err != nil {
+		err = f.l.pathError("seek", f.name, err)
+	}
+	return n, err
+}
+
+func (f *localFile) Close() error { return f.f.Close() }
+
+// ReadDir reads the next n entries of a directory; their Info looks the entry up through the
+// root (the os package's would stat a host path).
+func (f *localFile) ReadDir(n int) ([]fs.DirEntry, error) {
+	entries, err := f.f.ReadDir(n)
+	if err != nil && err != io.EOF {
+		err = f.l.pathError("readdir", f.name, err)
+	}
+	for i, e := range entries {
+		entries[i] = localEntry{DirEntry: e, l: f.l, name: path.Join(f.name, e.Name())}
+	}
+	return entries, err
+}
+
+type localEntry struct {
+	fs.DirEntry
+	l    *Local
+	name string
+}
+
+func (e localEntry) Info() (fs.FileInfo, error) {
+	info, err := e.l.root.Lstat(e.name)
+	if err != nil {
+		return nil, e.l.pathError("lstat", e.name, err)
+	}
+	return info, nil
+}
+
+// runGrace is how long a command's output is still read after its process group was
+// killed: a process that left the group (setsid) may hold the pipe open.
+const runGrace = 500 * time.Millisecond

@@ -1,0 +1,77 @@
+package sandbox
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestClean(t *testing.T) {
+	for p, want := range map[string]string{
+		"": ".", ".": ".", "./": ".", "a": "a", "./a//b/": "a/b", "a/../b": "b", "a/..": ".",
+		`a\b`: `a\b`, `..\x`: `..\x`, "C:/x": "C:/x", "-rf": "-rf",
+	} {
+		got, err := Clean(p)
+		require.NoError(t, err, p)
+		assert.Equal(t, want, got, p)
+		assert.True(t, fs.ValidPath(got), got)
+	}
+	for _, p := range []string{"/", "/etc/passwd", "..", "../x", "a/../../x", "./../x"} {
+		_, err := Clean(p)
+		assert.ErrorIs(t, err, ErrEscape, p)
+		assert.Contains(t, err.Error(), p)
+	}
+}
+
+// TestLocalErrorsNameNoHostPath: every error of a local sandbox names files by their sandbox
+// names.
+func TestLocalErrorsNameNoHostPath(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "file"), []byte("x"), 0o644))
+	require.NoError(t, os.Symlink("/", filepath.Join(dir, "up")))
+	l, err := OpenLocal(dir, LocalOptions{})
+	require.NoError(t, err)
+	defer l.Close()
+
+	_, err1 := l.Open("missing")
+	_, err2 := l.Open("up/etc/passwd")
+	_, err3 := l.ReadDir("file")
+	err4 := l.WriteFile(t.Context(), "file/x", nil)
+	err5 := l.WriteFile(t.Context(), "up/x", nil)
+	_, err6 := l.Stat("up")
+	f, err := l.Open("file")
+	require.NoError(t, err)
+	_, err7 := f.(fs.ReadDirFile).ReadDir(-1)
+	f.Close()
+	for i, err := range []error{err1, err2, err3, err4, err5, err6, err7} {
+		require.Error(t, err, i)
+		assert.NotContains(t, err.Error(), dir, "error %d", i+1)
+	}
+	assert.ErrorIs(t, err1, fs.ErrNotExist)
+	for _, err := range []error{err2, err5, err6} {
+		assert.ErrorIs(t, err, ErrEscape)
+	}
+}
+
+func TestMemory(t *testing.T) {
+	m := NewMemory(map[string]string{"a/b.txt": "b"})
+	require.NoError(t, m.WriteFile(t.Context(), "a/c/d.txt", []byte("d")))
+	data, err := fs.ReadFile(m, "a/c/d.txt")
+	require.NoError(t, err)
+	assert.Equal(t, "d", string(data))
+	assert.Error(t, m.WriteFile(t.Context(), "a/b.txt/x", nil), "a file is not a directory")
+	assert.Error(t, m.WriteFile(t.Context(), "a", nil), "a directory is not a file")
+	assert.ErrorIs(t, m.WriteFile(t.Context(), "../x", nil), fs.ErrInvalid)
+	_, err = m.Run(t.Context(), Command{Script: "ls"})
+	assert.True(t, errors.Is(err, ErrNoRun))
+	entries, err := m.ReadDir("a")
+	require.NoError(t, err)
+	require.Len(t, entries, 2)
+	assert.Equal(t, "b.txt", entries[0].Name())
+	assert.Equal(t, "c", entries[1].Name())
+}

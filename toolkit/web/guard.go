@@ -1,0 +1,91 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"syscall"
+)
+
+// ErrBlockedAddress is wrapped by the error of a connection the address guard refused.
+var ErrBlockedAddress = errors.New("address not allowed")
+
+// blocked are the networks web_fetch never connects to unless allowed: this host, private
+// networks, link-local (cloud metadata at 169.254.169.254 among them), carrier-grade NAT
+// (Alibaba's metadata at 100.100.100.200 among them), multicast, and reserved ranges.
+var blocked = func() []netip.Prefix {
+	var out []netip.Prefix
+	for _, s := range []string{
+		"0.0.0.0/8",       // "this network", unspecified
+		"10.0.0.0/8",      // private
+		"100.64.0.0/10",   // carrier-grade NAT
+		"127.0.0.0/8",     // loopback
+		"169.254.0.0/16",  // link-local, cloud metadata
+		"172.16.0.0/12",   // private
+		"192.0.0.0/24",    // IETF protocol assignments
+		"192.0.2.0/24",    // documentation
+		"192.168.0.0/16",  // private
+		"198.18.0.0/15",   // benchmarking
+		"198.51.100.0/24", // documentation
+		"203.0.113.0/24",  // documentation
+		"224.0.0.0/4",     // multicast
+		"240.0.0.0/4",     // reserved, broadcast
+		"::/128",          // unspecified
+		"::1/128",         // loopback
+		"64:ff9b:1::/48",  // local-use NAT64
+		"100::/64",        // discard
+		"2001:db8::/32",   // documentation
+		"fc00::/7",        // unique local (AWS metadata fd00:ec2::254 among them)
+		"fe80::/10",       // link-local
+		"ff00::/8",        // multicast
+	} {
+		out = append(out, netip.MustParsePrefix(s))
+	}
+	return out
+}()
+
+// nat64 is the well-known NAT64 prefix: its addresses stand for the IPv4 address in their
+// last four bytes, which is checked instead.
+var nat64 = netip.MustParsePrefix("64:ff9b::/96")
+
+// allowedAddr reports whether addr may be connected to: not in a blocked network, or in one
+// of allow.
+func allowedAddr(addr netip.Addr, allow []netip.Prefix) bool {
+	addr = addr.Unmap().WithZone("") // a zone would make Contains false
+	for _, p := range allow {
+		if p.Contains(addr) {
+			return true
+		}
+	}
+	if nat64.Contains(addr) {
+		b := addr.As16()
+		addr = netip.AddrFrom4([4]byte(b[12:]))
+	}
+	if !addr.IsValid() {
+		return false
+	}
+	for _, p := range blocked {
+		if p.Contains(addr) {
+			return false
+		}
+	}
+	return true
+}
+
+// guardControl is a net.Dialer Control hook: it runs after DNS resolution, on the address
+// about to be connected, for the first request and every redirect, so neither a redirect nor
+// a name that resolves (or re-resolves) to a private address gets through.
+func guardControl(allow []netip.Prefix) func(network, address string, _ syscall.RawConn) error {
+	return func(network, address string, _ syscall.RawConn) error {
+		host, _, err := net.SplitHostPort(address)
+		if err != nil {
+			return fmt.Errorf("%w: %s", ErrBlockedAddress, address)
+		}
+		ip, err := netip.ParseAddr(host)
+		if err != nil || !allowedAddr(ip, allow) {
+			return fmt.Errorf("%w: %s is a local, private or reserved address", ErrBlockedAddress, host)
+		}
+		return nil
+	}
+}

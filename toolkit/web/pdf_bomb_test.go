@@ -1,0 +1,37 @@
+package web
+
+import (
+	"bytes"
+	"compress/zlib"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// pdfWithStream returns a minimal PDF-shaped body holding one Flate stream of n zero bytes.
+func pdfWithStream(t *testing.T, n int) []byte {
+	t.Helper()
+	var z bytes.Buffer
+	w := zlib.NewWriter(&z)
+	zero := make([]byte, 1<<20)
+	for left := n; left > 0; left -= len(zero) {
+		_, err := w.Write(zero[:min(left, len(zero))])
+		assert.NoError(t, err)
+	}
+	assert.NoError(t, w.Close())
+	body := []byte("%PDF-1.4\n1 0 obj\n<< /Length 0 /Filter /FlateDecode >>\nstream\r\n")
+	body = append(body, z.Bytes()...)
+	return append(body, []byte("\nendstream\nendobj\n%%EOF\n")...)
+}
+
+func TestPDFCompressionBombIsRefused(t *testing.T) {
+	small := pdfWithStream(t, 1<<20)
+	assert.True(t, pdfExpandsWithin(small, maxPDFExpansion), "1 MiB of content is read")
+
+	bomb := pdfWithStream(t, 200<<20) // about 200 KB on the wire
+	assert.Less(t, len(bomb), 1<<20)
+	assert.False(t, pdfExpandsWithin(bomb, maxPDFExpansion), "200 MiB of content is refused")
+
+	_, err := pdfText(fetched{url: "https://example.test/bomb.pdf", body: bomb})
+	assert.ErrorContains(t, err, "expands to more than 64 MiB")
+}

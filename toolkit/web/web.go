@@ -1,0 +1,172 @@
+// Package web gives a model the web: web_fetch {url, max_bytes} reads a page, web_search
+// {query, num} searches.
+//
+// # web_fetch
+//
+// An HTTP(S) GET with a time limit ([Toolkit.Timeout], 30s), a cap on the bytes read
+// ([Toolkit.MaxBytes], 5 MiB; the model may ask for less with max_bytes) and at most
+// [Toolkit.MaxRedirects] redirects (5). HTML becomes Markdown (through
+// github.com/JohannesKaufmann/html-to-markdown/v2, relative links made absolute), a PDF
+// becomes its plain text (through github.com/ledongthuc/pdf, a pure-Go reader; a PDF cut by
+// the size cap is refused, as is one the reader cannot parse), text and JSON pass as they are,
+// and other content is refused with its type and size. The result is capped at 32 KiB: a
+// longer page goes to the registry's result store, and the model reads the first part and
+// how to get the rest.
+//
+// What a hostile page costs: at most MaxBytes read (compressed bodies are capped after
+// decompression), the time limit, and the conversion of that many bytes. The PDF reader is not
+// hardened, so its panics are recovered, and a PDF whose compressed streams expand past 64 MiB
+// in all is refused before the reader sees it (a compression bomb costs that much
+// decompression into nothing, not memory). Other filters than Flate are left to the reader.
+//
+// Only http and https URLs with a host and without credentials are fetched. The address
+// guard is on by default: the dialer's Control hook, which runs after DNS resolution on the
+// very address about to be connected, refuses loopback, private, link-local (cloud metadata
+// among them), carrier-grade NAT, multicast, unspecified and reserved addresses. Because it
+// checks the connection and not the URL, it also covers redirects and names that resolve, or
+// are rebound, to such addresses. No proxy is used (a proxy from the environment would be
+// the address checked). [Toolkit.Allow] lets chosen networks through (a test server on
+// 127.0.0.1, an intranet); [Toolkit.AllowPrivate] turns the guard off.
+//
+// # web_search
+//
+// web_search asks the [Toolkit.Searcher] and returns each result's title, URL and snippet.
+// Two presets speak their services' documented HTTP APIs: [Serper] (Google results,
+// POST /search with X-API-KEY, key from SERPER_API_KEY) and [Firecrawl] (POST /v2/search with
+// a bearer token, key from FIRECRAWL_API_KEY). Both take a BaseURL, for a proxy or a test
+// server. Without a Searcher, web_search answers that search is not configured.
+//
+// Firecrawl also scrapes: with [Toolkit.Scraper] set to web.Firecrawl{}, web_fetch reads
+// pages through POST /v2/scrape (JavaScript rendered, PDFs read on Firecrawl's side) instead
+// of fetching them itself.
+package web
+
+//go:generate go tool toolgen
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// Toolkit holds the settings of web_fetch and the searcher of web_search. Its zero value
+// fetches with the defaults and the guard on, and has no searcher.
+type Toolkit struct {
+	// Searcher answers web_search; nil: web_search says search is not configured.
+	Searcher Searcher
+	// Scraper, when set, reads pages for web_fetch instead of a direct GET (web.Firecrawl
+	// does both); the address guard then does not apply, as the service fetches the page.
+	Scraper Scraper
+
+	// Allow lists networks web_fetch may reach although the guard blocks them.
+	Allow []netip.Prefix
+	// AllowPrivate turns the address guard off: only for trusted models on trusted networks.
+	AllowPrivate bool
+	MaxBytes     int64         // the most bytes read of a body: 0 means DefaultMaxBytes
+	MaxRedirects int           // 0 means DefaultMaxRedirects
+	Timeout      time.Duration // the whole fetch: 0 means DefaultTimeout
+	UserAgent    string        // "" means "toolgen-web-fetch/1"
+
+	once sync.Once
+	http *http.Client
+}
+
+// FetchArgs are the arguments of web_fetch.
+type FetchArgs struct {
+	// URL of the page, http or https.
+	URL string `json:"url" tool:"format=uri,maxLength=4096"`
+	// MaxBytes is the most bytes of the page to read; 0 means the host's limit.
+	MaxBytes int64 `json:"max_bytes,omitempty" tool:"default=0,minimum=0"`
+}
+
+// WebFetch fetches a web page or PDF and returns its content as Markdown or text.
+//
+// Use it to read a page found with web_search or named by the user.
+//
+//tool:name web_fetch
+//tool:hints readonly,openworld
+//tool:timeout 60s
+//tool:maxresult 32KiB
+//tool:example {"url":"https://go.dev/doc/go1.26"}
+func (k *Toolkit) WebFetch(ctx context.Context, args FetchArgs) (string, error) {
+	limit := cmp.Or(k.MaxBytes, DefaultMaxBytes)
+	if args.MaxBytes > 0 && args.MaxBytes < limit {
+		limit = args.MaxBytes
+	}
+	page, text, err := k.read(ctx, args.URL, limit)
+	if err != nil {
+		return "", err
+	}
+	head := "URL: " + page.url + "\n"
+	if page.truncated {
+		head += fmt.Sprintf("Note: only the first %d bytes of the page were read.\n", limit)
+	}
+	return head + "\n" + text, nil
+}
+
+// read fetches a page and renders it, directly or through the Scraper.
+func (k *Toolkit) read(ctx context.Context, rawURL string, limit int64) (fetched, string, error) {
+	if k.Scraper == nil {
+		page, err := k.get(ctx, rawURL, limit)
+		if err != nil {
+			return page, "", err
+		}
+		text, err := render(page)
+		return page, text, err
+	}
+	if u, err := url.Parse(rawURL); err != nil || checkURL(u) != nil {
+		return fetched{}, "", runtime.ModelErrorf(runtime.KindInvalidInput, "cannot fetch %q: only http and https URLs with a host and no credentials", rawURL)
+	}
+	md, final, err := k.Scraper.Scrape(ctx, rawURL)
+	if err != nil {
+		return fetched{}, "", &runtime.ModelError{Kind: runtime.KindUnavailable, Message: fmt.Sprintf("fetching %s failed; try again later", rawURL), Err: err}
+	}
+	page := fetched{url: final}
+	if int64(len(md)) > limit {
+		md, page.truncated = strings.ToValidUTF8(md[:limit], ""), true
+	}
+	return page, md, nil
+}
+
+// SearchArgs are the arguments of web_search.
+type SearchArgs struct {
+	// Query to search for, as typed into a search engine.
+	Query string `json:"query" tool:"minLength=1,maxLength=500"`
+	// Num is how many results to return.
+	Num int `json:"num,omitempty" tool:"default=5,minimum=1,maximum=20"`
+}
+
+// SearchResults are the results of web_search, best first.
+type SearchResults struct {
+	Results []SearchResult `json:"results"`
+}
+
+// WebSearch searches the web and returns the title, URL and snippet of each result.
+//
+// Use it to find pages about a topic; read a page with web_fetch.
+//
+//tool:name web_search
+//tool:hints readonly,openworld
+//tool:timeout 30s
+//tool:example {"query":"html to markdown go library","num":5}
+func (k *Toolkit) WebSearch(ctx context.Context, args SearchArgs) (SearchResults, error) {
+	if k.Searcher == nil {
+		return SearchResults{}, runtime.Permanent(runtime.ModelErrorf(runtime.KindUnavailable, "web search is not configured here: work from what you know, or fetch a URL you know"))
+	}
+	results, err := k.Searcher.Search(ctx, args.Query, args.Num)
+	if err != nil {
+		return SearchResults{}, &runtime.ModelError{Kind: runtime.KindUnavailable, Message: "the search failed; try again later", Err: err}
+	}
+	if len(results) > args.Num {
+		results = results[:args.Num]
+	}
+	return SearchResults{Results: append([]SearchResult{}, results...)}, nil
+}
