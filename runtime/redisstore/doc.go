@@ -17,6 +17,11 @@
 // is kept ResultMaxAge under an opaque id scoped to its session, readable in pages from any
 // replica, by the model's read_result tool or an MCP resources/read.
 //
+// Store.Approvals is the approval queue's runtime.ApprovalStore (runtime.WithApprovalStore,
+// with a runtime.WithApprovalKey every replica shares): a request made through one replica is
+// listed and decided through any other, and its call runs once, since Add and Transition are
+// an insert-if-absent and a compare-and-set in Lua scripts, under the runtime's limits.
+//
 // Keys start with Options.Prefix and hold a hash of the session id, never the id itself, in
 // braces, so that a Redis Cluster keeps a session's keys in one slot.
 //

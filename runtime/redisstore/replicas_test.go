@@ -329,3 +329,56 @@ func TestReplicasShareOffloadedResults(t *testing.T) {
 	text, isErr := callText(t, connect(t, lb.URL, "mallory"), runtime.ReadResultTool, map[string]any{"id": id})
 	assert.True(t, isErr, "another session cannot read it: %s", text)
 }
+
+// An approval requested through one replica is decided through another, and the approved
+// call runs exactly once though every replica is asked to run it at the same time.
+func TestReplicasShareTheApprovalQueue(t *testing.T) {
+	redisSrv := startRedis(t)
+	store := redisstore.New(redisSrv.client(t), redisstore.Options{})
+	deploy := jsonTool("deploy", func(_ context.Context, args map[string]any) runtime.Result {
+		return runtime.TextResult(fmt.Sprintf("deployed to %v", args["env"]))
+	})
+	deploy.Permission = runtime.PermissionConfirm
+	opts := []runtime.Option{runtime.WithApprovalStore(store.Approvals()), runtime.WithApprovalKey([]byte("the replicas' approval key"))}
+	replicas := make([]*replica, 3)
+	for i := range replicas {
+		replicas[i] = newReplica(t, store, opts, deploy)
+	}
+	call := runtime.Call{ID: "call_1", Name: "deploy", Args: []byte(`{"env":"prod"}`), Session: "alice"}
+	ctx := context.Background()
+
+	res := replicas[0].reg.Invoke(ctx, call)
+	require.NotEmpty(t, res.PendingApproval, res.Text)
+	pending := replicas[1].reg.Pending()
+	require.Len(t, pending, 1, "another replica lists the request")
+	assert.Equal(t, res.PendingApproval, pending[0].ID)
+	assert.JSONEq(t, `{"env":"prod"}`, string(pending[0].RawArgs))
+
+	require.NoError(t, replicas[1].reg.Approve(res.PendingApproval, "bob"))
+	assert.Error(t, replicas[2].reg.Approve(res.PendingApproval, "eve"), "a decision is made once")
+
+	results := make([]runtime.Result, len(replicas))
+	var wg sync.WaitGroup
+	for i, r := range replicas {
+		wg.Go(func() { results[i] = r.reg.Invoke(ctx, call) })
+	}
+	wg.Wait()
+	var ran, runs int64
+	for i, r := range replicas {
+		runs += r.runs.Load()
+		if !results[i].IsError {
+			ran++
+			assert.Equal(t, "deployed to prod", results[i].Text)
+		} else {
+			assert.Equal(t, runtime.KindLimit, results[i].Kind, results[i].Text)
+		}
+	}
+	assert.Equal(t, int64(1), ran, "one replica ran the approved call")
+	assert.Equal(t, int64(1), runs)
+	assert.Empty(t, replicas[0].reg.Pending())
+
+	require.NoError(t, replicas[2].reg.EndSession(ctx, "alice"))
+	_, found, err := store.Approvals().Get(ctx, res.PendingApproval)
+	require.NoError(t, err)
+	assert.False(t, found, "EndSession forgets the session's requests")
+}

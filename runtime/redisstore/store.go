@@ -43,7 +43,8 @@ type Options struct {
 }
 
 // Store keeps toolgen's shared state in Redis: it is a runtime.SessionStore,
-// runtime.SharedCounters (the loop guards count in Redis) and a runtime.ResultStore. It is
+// runtime.SharedCounters (the loop guards count in Redis) and a runtime.ResultStore;
+// Approvals is its runtime.ApprovalStore. It is
 // safe for concurrent use by any number of registries and processes.
 type Store struct {
 	client         redis.UniversalClient
@@ -80,8 +81,13 @@ var (
 // session id, a user's conversation id) makes a short key of safe characters, in braces so
 // that a Redis Cluster keeps all of a session's keys in one slot.
 func (s *Store) sessionTag(session string) string {
+	return s.prefix + "{" + s.sessionHash(session) + "}"
+}
+
+// sessionHash names session in keys.
+func (s *Store) sessionHash(session string) string {
 	sum := sha256.Sum256([]byte(session))
-	return s.prefix + "{" + base64.RawURLEncoding.EncodeToString(sum[:18]) + "}"
+	return base64.RawURLEncoding.EncodeToString(sum[:18])
 }
 
 // stateKey is the hash holding a session's state ("v:" fields, JSON) and its loop-guard
