@@ -95,16 +95,19 @@ func SuggestName(s string) string {
 	return name
 }
 
-func parseName(d *Directive, args string, at int) (any, []Problem) {
-	if IsValidName(args) {
-		return args, nil
+// parseNameOf returns the parser of a name with the tool-name rule: a tool's, a namespace's.
+func parseNameOf(what string) func(*Directive, string, int) (any, []Problem) {
+	return func(_ *Directive, args string, at int) (any, []Problem) {
+		if IsValidName(args) {
+			return args, nil
+		}
+		p := Problem{Offset: at, Message: "invalid " + what + " " + strconv.Quote(args),
+			Hint: "a " + strings.TrimPrefix(what, "tool ") + " is 1 to 128 letters, digits, _ or -, not starting with a digit or -"}
+		if fixed := SuggestName(args); fixed != "" {
+			p.Hint += ", e.g. " + fixed
+		}
+		return nil, []Problem{p}
 	}
-	p := Problem{Offset: at, Message: "invalid tool name " + strconv.Quote(args),
-		Hint: "a name is 1 to 128 letters, digits, _ or -, not starting with a digit or -"}
-	if fixed := SuggestName(args); fixed != "" {
-		p.Hint += ", e.g. " + fixed
-	}
-	return nil, []Problem{p}
 }
 
 func parseText(_ *Directive, args string, _ int) (any, []Problem) { return args, nil }
@@ -606,19 +609,6 @@ func parseDefer(_ *Directive, args string, at int) (any, []Problem) {
 	}
 	return nil, []Problem{{Offset: at, Message: "unexpected argument " + strconv.Quote(args),
 		Hint: "//tool:defer takes no argument, or off to opt a tool out of its package's default"}}
-}
-
-// parseNamespace parses a tool-search namespace: a name like a tool's.
-func parseNamespace(_ *Directive, args string, at int) (any, []Problem) {
-	if IsValidName(args) {
-		return args, nil
-	}
-	p := Problem{Offset: at, Message: "invalid namespace " + strconv.Quote(args),
-		Hint: "a namespace is 1 to 128 letters, digits, _ or -, not starting with a digit or -"}
-	if fixed := SuggestName(args); fixed != "" {
-		p.Hint += ", e.g. " + fixed
-	}
-	return nil, []Problem{p}
 }
 
 var callerNames = []string{"direct", "code"}

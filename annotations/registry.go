@@ -25,7 +25,7 @@ var Directives = []*Directive{
 			"(GetWeather becomes get_weather). It must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$ " +
 			"(up to 128 characters, as Anthropic, Gemini and MCP allow); OpenAI takes at most 64, " +
 			"and toolgen warns about longer names when OpenAI is among the providers.",
-		parse: parseName,
+		parse: parseNameOf("tool name"),
 	},
 	{
 		Name: "title", Targets: onDescriptive, Syntax: "TEXT",
@@ -181,7 +181,7 @@ var Directives = []*Directive{
 		Help: "The OpenAI tool-search namespace the tool is declared in (OpenAI advises fewer " +
 			"than 10 functions per namespace). In the package doc comment it is the default of " +
 			"the package's tools.",
-		parse: parseNamespace,
+		parse: parseNameOf("namespace"),
 	},
 	{
 		Name: "callers", Targets: onDescriptive | OnPackage, Syntax: "CALLER[,CALLER...]",

@@ -85,17 +85,18 @@ func (r *Registry) ResultStore() ResultStore {
 	return r.results
 }
 
-// newResultID returns an opaque, unguessable id: ids are the only key to a stored result
-// within a session, and a model may try others.
-func newResultID() string {
+// NewResultID returns an opaque, unguessable id, "res_" and 24 hex digits from crypto/rand:
+// ids are the only key to a stored result within a session, and a model may try others.
+// Stores of other packages use it so that every store's ids have one form.
+func NewResultID() string {
 	var b [12]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
 	return "res_" + hex.EncodeToString(b[:])
 }
 
-// validResultID reports whether id has the form newResultID gives, so a store never uses
-// anything else as a key or a file name.
-func validResultID(id string) bool {
+// ValidResultID reports whether id has the form NewResultID gives: a store checks it before
+// what a model sent becomes part of a key or a file name.
+func ValidResultID(id string) bool {
 	if len(id) != 4+24 || id[:4] != "res_" {
 		return false
 	}

@@ -89,7 +89,7 @@ func (d *DirResultStore) Put(_ context.Context, r StoredResult) (string, error) 
 	if err := d.sweep(root, time.Now(), size-int64(len(r.Data))); err != nil {
 		return "", err
 	}
-	id := newResultID()
+	id := NewResultID()
 	header, err := json.Marshal(dirResultHeader{Session: r.Session, Tool: r.Tool, ContentType: r.ContentType, Expires: time.Now().Add(age)})
 	if err != nil {
 		return "", err
@@ -127,7 +127,7 @@ func (d *DirResultStore) sweep(root *os.Root, now time.Time, keep int64) error {
 	var total int64
 	age, _ := d.limits()
 	for _, e := range entries {
-		if !validResultID(e.Name()) || !e.Type().IsRegular() {
+		if !ValidResultID(e.Name()) || !e.Type().IsRegular() {
 			continue
 		}
 		info, err := e.Info()
@@ -154,7 +154,7 @@ func (d *DirResultStore) sweep(root *os.Root, now time.Time, keep int64) error {
 
 // Read returns a page of result id of session.
 func (d *DirResultStore) Read(_ context.Context, session, id string, offset, limit int64) (ResultPage, error) {
-	if !validResultID(id) {
+	if !ValidResultID(id) {
 		return ResultPage{}, ErrResultNotFound
 	}
 	d.mu.Lock()

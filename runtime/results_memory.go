@@ -53,7 +53,7 @@ func (m *MemoryResultStore) Put(_ context.Context, r StoredResult) (string, erro
 	if n > size {
 		return "", fmt.Errorf("result of %d bytes is larger than the store's %d", n, size)
 	}
-	id := newResultID()
+	id := NewResultID()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.clock()

@@ -2,8 +2,6 @@ package redisstore
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -22,24 +20,6 @@ func (s *Store) resultKeys(session, id string) (data, meta string) {
 	return data, data + ":meta"
 }
 
-// newResultID returns an opaque id of the form the runtime's stores use: "res_" and 24 hex
-// digits from crypto/rand, unguessable within a session.
-func newResultID() string {
-	var b [12]byte
-	_, _ = rand.Read(b[:])
-	return "res_" + hex.EncodeToString(b[:])
-}
-
-// validResultID reports whether id has newResultID's form, so that what a model sends never
-// becomes part of a key otherwise.
-func validResultID(id string) bool {
-	if len(id) != 4+24 || id[:4] != "res_" {
-		return false
-	}
-	_, err := hex.DecodeString(id[4:])
-	return err == nil
-}
-
 // Put keeps a result for Options.ResultMaxAge under a new id in its session. A result larger
 // than Options.ResultMaxBytes is refused; the total is bounded by the expiry and by Redis's
 // own maxmemory.
@@ -47,7 +27,7 @@ func (s *Store) Put(ctx context.Context, r runtime.StoredResult) (string, error)
 	if n := int64(len(r.Data)); n > s.resultMaxBytes {
 		return "", fmt.Errorf("redisstore: result of %d bytes is larger than the store's %d", n, s.resultMaxBytes)
 	}
-	id := newResultID()
+	id := runtime.NewResultID()
 	data, meta := s.resultKeys(r.Session, id)
 	_, err := s.client.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.Set(ctx, data, r.Data, s.resultMaxAge)
@@ -64,7 +44,7 @@ func (s *Store) Put(ctx context.Context, r runtime.StoredResult) (string, error)
 // Read returns up to limit bytes of result id of session from offset, in one round trip.
 // runtime.ErrResultNotFound when the id is malformed, unknown, expired or another session's.
 func (s *Store) Read(ctx context.Context, session, id string, offset, limit int64) (runtime.ResultPage, error) {
-	if !validResultID(id) {
+	if !runtime.ValidResultID(id) {
 		return runtime.ResultPage{}, runtime.ErrResultNotFound
 	}
 	data, meta := s.resultKeys(session, id)
