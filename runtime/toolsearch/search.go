@@ -76,18 +76,25 @@ func (s *Search) Tools(ctx context.Context, session string) []runtime.Tool {
 	return out
 }
 
-// Find returns the names of the k tools that match query best.
+// Find returns the k deferred tools that match query best: the others are declared already.
 func (s *Search) Find(query string, k int) []Hit {
 	return s.currentIndex().Search(query, k)
 }
 
-// currentIndex returns the index of the registry's tools, rebuilt when they changed.
+// currentIndex returns the index of the registry's deferred tools, rebuilt when the
+// registry's tools changed.
 func (s *Search) currentIndex() *Index {
 	names := s.reg.Names()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.index == nil || !slices.Equal(names, s.names) {
-		s.index, s.names = NewIndex(s.reg.Tools()), names
+		var deferred []runtime.Tool
+		for _, t := range s.reg.Tools() {
+			if t.Deferred {
+				deferred = append(deferred, t)
+			}
+		}
+		s.index, s.names = NewIndex(deferred), names
 	}
 	return s.index
 }

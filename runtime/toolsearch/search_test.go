@@ -148,3 +148,12 @@ func TestNewRefusesAShadowedName(t *testing.T) {
 	_, err := toolsearch.New(reg)
 	assert.Error(t, err)
 }
+
+func TestSearchFindsOnlyDeferredTools(t *testing.T) {
+	s, err := toolsearch.New(registry(t))
+	require.NoError(t, err)
+	for _, h := range s.Find("hello say", 20) {
+		assert.NotEqual(t, "say_hello", h.Name, "a tool declared up front is not a search result")
+	}
+	assert.NotEmpty(t, s.Find("refund payment", 5))
+}
