@@ -91,31 +91,21 @@ func (r *Registry) approve(ctx context.Context, cfg *registryConfig, tool *Tool,
 		Reason:  tool.ConfirmReason,
 		Risk:    tool.Risk,
 	}
-	approver := cfg.approver
-	if approver == nil && !cfg.approvalQueue {
+	if cfg.approver != nil {
+		dec, err := r.askApprover(ctx, cfg, cfg.approver, req)
+		if !errors.Is(err, ErrUndecided) {
+			return r.decided(ctx, cfg, tool, call, bound, dec, err)
+		}
+		// passed on: to the queue, or to the hook approver
+	}
+	var approver Approver
+	if !cfg.approvalQueue {
 		approver = hookApprover(ctx) // the serving layer's way to ask the user (MCP elicitation)
 	}
 	switch {
 	case approver != nil:
 		dec, err := r.askApprover(ctx, cfg, approver, req)
-		if err != nil {
-			r.observeApproval(ctx, cfg, call, "failed", "")
-			if ctx.Err() != nil {
-				return nil, Result{
-					Text:    fmt.Sprintf("%s was not run: the call was cancelled or timed out while waiting for its approval.", tool.Name),
-					IsError: true,
-					Err:     fmt.Errorf("tool %q: approver: %w", tool.Name, err),
-					Kind:    KindCancelled,
-				}, false
-			}
-			return nil, Result{
-				Text:    fmt.Sprintf("%s was not run: its approval could not be obtained.", tool.Name),
-				IsError: true,
-				Err:     fmt.Errorf("tool %q: approver failed: %w", tool.Name, err),
-				Kind:    KindDenied,
-			}, false
-		}
-		return r.applyDecision(ctx, cfg, tool, call, bound, dec)
+		return r.decided(ctx, cfg, tool, call, bound, dec, err)
 	case cfg.approvalQueue:
 		return r.queueApproval(ctx, cfg, tool, call, bound, req)
 	}
@@ -126,6 +116,28 @@ func (r *Registry) approve(ctx context.Context, cfg *registryConfig, tool *Tool,
 		Err:     fmt.Errorf("tool %q: %w", tool.Name, ErrNoApprover),
 		Kind:    KindPermission,
 	}, false
+}
+
+// decided turns an approver's answer into the call to run or the result that ends it.
+func (r *Registry) decided(ctx context.Context, cfg *registryConfig, tool *Tool, call Call, bound BoundCall, dec Decision, err error) (BoundCall, Result, bool) {
+	if err != nil {
+		r.observeApproval(ctx, cfg, call, "failed", "")
+		if ctx.Err() != nil {
+			return nil, Result{
+				Text:    fmt.Sprintf("%s was not run: the call was cancelled or timed out while waiting for its approval.", tool.Name),
+				IsError: true,
+				Err:     fmt.Errorf("tool %q: approver: %w", tool.Name, err),
+				Kind:    KindCancelled,
+			}, false
+		}
+		return nil, Result{
+			Text:    fmt.Sprintf("%s was not run: its approval could not be obtained.", tool.Name),
+			IsError: true,
+			Err:     fmt.Errorf("tool %q: approver failed: %w", tool.Name, err),
+			Kind:    KindDenied,
+		}, false
+	}
+	return r.applyDecision(ctx, cfg, tool, call, bound, dec)
 }
 
 // askApprover calls the approver, turning a panic into an error so that it denies the call.

@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 
@@ -97,4 +98,46 @@ func TestOnChangeAndRemove(t *testing.T) {
 	cancel()
 	require.NoError(t, reg.Add(jsonTool("b", func(context.Context, struct{}) runtime.Result { return runtime.TextResult("") })))
 	assert.Equal(t, 2, changes, "cancelled")
+}
+
+// TestUndecidedPassesTheDecisionOn: an approver that decides only some calls returns
+// ErrUndecided for the others, which then go to the queue, else to the call's hook approver,
+// else are refused.
+func TestUndecidedPassesTheDecisionOn(t *testing.T) {
+	var sent []mailArgs
+	var mu sync.Mutex
+	partial := runtime.ApproverFunc(func(_ context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
+		if strings.Contains(string(req.RawArgs), "trusted@b.c") {
+			return runtime.Decision{Approved: true, By: "allowlist"}, nil
+		}
+		return runtime.Decision{}, runtime.ErrUndecided
+	})
+	trusted := []byte(`{"to":"trusted@b.c","body":"hi"}`)
+	other := []byte(`{"to":"x@b.c","body":"hi"}`)
+
+	// No queue, no hook: refused as if there were no approver.
+	reg := runtime.NewRegistry(runtime.WithApprover(partial))
+	require.NoError(t, reg.Add(mailTool(&sent, &mu)))
+	require.False(t, reg.Invoke(t.Context(), runtime.Call{Name: "send_mail", Args: trusted}).IsError)
+	res := reg.Invoke(t.Context(), runtime.Call{Name: "send_mail", Args: other})
+	assert.Equal(t, runtime.KindPermission, res.Kind)
+	assert.ErrorIs(t, res.Err, runtime.ErrNoApprover)
+
+	// A hook approver (MCP elicitation) gets the undecided call.
+	var asked int
+	ctx := runtime.WithCallHooks(t.Context(), &runtime.CallHooks{Approver: runtime.ApproverFunc(func(context.Context, runtime.ApprovalRequest) (runtime.Decision, error) {
+		asked++
+		return runtime.Decision{Approved: true, By: "user"}, nil
+	})})
+	require.False(t, reg.Invoke(ctx, runtime.Call{Name: "send_mail", Args: other}).IsError)
+	require.False(t, reg.Invoke(ctx, runtime.Call{Name: "send_mail", Args: trusted}).IsError)
+	assert.Equal(t, 1, asked, "only the undecided call reaches the hook")
+
+	// With a queue, the undecided call waits there.
+	queued := runtime.NewRegistry(runtime.WithApprover(partial), runtime.WithApprovalQueue())
+	require.NoError(t, queued.Add(mailTool(&sent, &mu)))
+	res = queued.Invoke(ctx, runtime.Call{Name: "send_mail", Args: other})
+	assert.NotEmpty(t, res.PendingApproval)
+	assert.Equal(t, 1, asked, "the queue, not the hook")
+	assert.Len(t, sent, 3)
 }

@@ -150,6 +150,12 @@ var (
 	// ErrNoApprover is wrapped by the Err of a result refused because the tool needs approval
 	// and the registry has neither an Approver nor an approval queue: approval fails closed.
 	ErrNoApprover = errors.New("the tool needs approval and no approver is configured")
+	// ErrUndecided, returned by an Approver (WithApprover), passes the decision on: to the
+	// approval queue when the registry has one (WithApprovalQueue), else to the approver the
+	// serving layer lends the call (MCP elicitation), else the call is refused as if there
+	// were no approver. An approver that decides only some calls (workspace.AllowCommands)
+	// returns it for the others.
+	ErrUndecided = errors.New("the approver leaves this call to be decided elsewhere")
 	// ErrCallLimit is wrapped by the Err of a result refused by a loop guard: a call limit,
 	// a repeated call, or an exhausted AskRetry budget.
 	ErrCallLimit = errors.New("call limit reached")

@@ -9,7 +9,9 @@
 // the client (MCP elicitation), and refuses when the client cannot ask. -yes approves every
 // call instead (for trusted, local use only: the model can then run any command as you);
 // -allow approves the shell commands starting with the given prefixes (see
-// workspace.AllowCommands) and, without -yes, refuses every other call that needs approval.
+// workspace.AllowCommands) without asking; without -yes, every other call that needs approval
+// is left to the user: asked by elicitation where the protocol lets the server ask during a
+// call (2025-11-25), refused otherwise.
 package main
 
 import (

@@ -114,7 +114,9 @@ func (h *headTail) String() string {
 // AllowCommands returns an Approver that approves, without asking, the shell calls whose
 // command is one of prefixes or starts with one followed by a space, and that hold only
 // letters, digits, spaces and the characters . _ - / : = , + @ %. Every other request goes to
-// next (nil denies it).
+// next; with next nil it is left undecided (runtime.ErrUndecided), so the registry's approval
+// queue, or the serving layer's way to ask the user (MCP elicitation), decides it, and
+// without either it is refused.
 //
 // Why this is safe: without quotes, $, `, ;, &, |, <, >, (, ), globs, ~, braces, backslashes
 // or newlines, sh -c runs the command as one simple command whose words are taken literally:
@@ -131,15 +133,15 @@ func (h *headTail) String() string {
 // here, but a symbolic link inside the workspace may still lead out: "cat" or "ls" can read
 // through one. The working directory is any directory of the workspace.
 //
-// The registry consults an Approver only when it has one (runtime.WithApprover); with an
-// approval queue (runtime.WithApprovalQueue) every call waits for the host.
+// Install it with runtime.WithApprover; it decides before an approval queue or MCP
+// elicitation is asked.
 func AllowCommands(next runtime.Approver, prefixes ...string) runtime.Approver {
 	return runtime.ApproverFunc(func(ctx context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
 		if args, ok := req.Args.(*ShellArgs); ok && req.Tool == "shell" && allowedCommand(args.Command, prefixes) {
 			return runtime.Decision{Approved: true, By: "workspace.AllowCommands"}, nil
 		}
 		if next == nil {
-			return runtime.Decision{By: "workspace.AllowCommands", Reason: "only allowlisted commands may run here"}, nil
+			return runtime.Decision{}, runtime.ErrUndecided
 		}
 		return next.Approve(ctx, req)
 	})

@@ -196,3 +196,22 @@ func TestAllowCommands(t *testing.T) {
 	assert.Equal(t, runtime.KindDenied, res.Kind)
 	assert.Equal(t, []string{"write_file"}, asked)
 }
+
+// TestAllowCommandsLeavesTheRestToTheQueue: with no next approver, a command off the list is
+// not denied but left to the registry's approval queue, while a listed one runs at once.
+func TestAllowCommandsLeavesTheRestToTheQueue(t *testing.T) {
+	sb := sandbox.NewMemory(nil)
+	var ran []string
+	sb.RunFunc = func(_ context.Context, c sandbox.Command) (int, error) {
+		ran = append(ran, c.Script)
+		return 0, nil
+	}
+	reg := runtime.NewRegistry(runtime.WithApprover(workspace.AllowCommands(nil, "ls")), runtime.WithApprovalQueue())
+	require.NoError(t, reg.Add(workspace.WorkspaceTools(workspace.New(sb))...))
+
+	res := reg.Invoke(t.Context(), runtime.Call{ID: "1", Name: "shell", Args: []byte(`{"command":"ls"}`)})
+	require.False(t, res.IsError, res.Text)
+	res = reg.Invoke(t.Context(), runtime.Call{ID: "2", Name: "shell", Args: []byte(`{"command":"rm -rf build"}`)})
+	assert.NotEmpty(t, res.PendingApproval, "left to the queue: %s", res.Text)
+	assert.Equal(t, []string{"ls"}, ran)
+}
