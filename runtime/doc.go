@@ -167,7 +167,8 @@
 // validated. With [WithApprover], the [Approver] is called with an [ApprovalRequest] (tool,
 // call id, session, decoded and canonical arguments, reason, risk) and returns a [Decision];
 // it may approve with edited arguments, which the tool's decoder validates again before the
-// run. With [WithApprovalQueue], the call instead returns a result with PendingApproval set
+// run, or return [ErrUndecided] to pass the call on (to the queue below, else to the serving
+// layer's approver, else the refusal). With [WithApprovalQueue], the call instead returns a result with PendingApproval set
 // to the request id (Text says the call waits for approval); the host lists
 // [Registry.Pending], resolves with [Registry.Approve], [Registry.ApproveWithArgs] or
 // [Registry.Deny], then invokes the same call again: an approved call runs exactly once, a
