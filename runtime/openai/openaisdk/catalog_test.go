@@ -37,7 +37,7 @@ func TestResponsesCatalogFields(t *testing.T) {
 
 func TestLongNamesRefused(t *testing.T) {
 	tool := fixture.WeatherTool()
-	tool.Name = "a_" + string(make([]byte, 0)) + "very_long_name_that_goes_past_the_sixty_four_characters_openai_allows"
+	tool.Name = "a_very_long_name_that_goes_past_the_sixty_four_characters_openai_allows" // 70, within the registry's 128
 	_, err := toolopenai.ResponsesToolsJSON(fixture.NewRegistry(tool).Tools())
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "over 64 characters")
