@@ -17,7 +17,7 @@
 // in the registry's session store, at most 64 per session). Found tools are revealed per
 // session: one conversation's searches never change what another is declared.
 //
-// The index is built on the first search and again whenever the registry's tools change: no
+// The index (of the tools the registry held at New) is built on the first search: no
 // I/O, about 10 ms for 300 tools; a search over 300 tools takes about 50 µs (BenchmarkSearch).
 // Terms are lower-cased words split at snake_case, kebab-case and camelCase boundaries, with
 // stop words removed, a light English stemming (invoices → invoice) and the common verbs

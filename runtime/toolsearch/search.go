@@ -26,11 +26,11 @@ const maxFound = 64
 // tools that are not deferred and tool_search, and every tool a search returns is declared
 // from then on in that session. It works with any provider, and beside runtime/disclosure.
 //
-// A Search is safe for concurrent use. It reads the registry on every search, so tools added
-// later are found.
+// A Search is safe for concurrent use. It serves the tools the registry held at New, as its
+// Registry runs them: a tool added later is neither found nor declared (it could not be
+// called through Registry); make a new Search for it.
 type Search struct {
-	reg *runtime.Registry
-	all *runtime.Registry // the registry's tools and tool_search, for the adapters
+	all *runtime.Registry // the registry's tools at New and tool_search, for the adapters
 
 	mu    sync.Mutex
 	index *Index
@@ -46,7 +46,7 @@ func New(reg *runtime.Registry) (*Search, error) {
 	if _, taken := reg.Tool(ToolName); taken {
 		return nil, fmt.Errorf("toolsearch: the registry already has a tool named %q", ToolName)
 	}
-	s := &Search{reg: reg}
+	s := &Search{}
 	all, err := reg.Subset(reg.Names()...)
 	if err == nil {
 		err = all.Add(SearchTools(s)...)
@@ -67,8 +67,8 @@ func (s *Search) Registry() *runtime.Registry { return s.all }
 func (s *Search) Tools(ctx context.Context, session string) []runtime.Tool {
 	found := s.found(ctx, session)
 	out := SearchTools(s)
-	for _, t := range s.reg.Tools() {
-		if !t.Deferred || slices.Contains(found, t.Name) {
+	for _, t := range s.all.Tools() {
+		if t.Name != ToolName && (!t.Deferred || slices.Contains(found, t.Name)) {
 			out = append(out, t)
 		}
 	}
@@ -84,12 +84,12 @@ func (s *Search) Find(query string, k int) []Hit {
 // currentIndex returns the index of the registry's deferred tools, rebuilt when the
 // registry's tools changed.
 func (s *Search) currentIndex() *Index {
-	names := s.reg.Names()
+	names := s.all.Names()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.index == nil || !slices.Equal(names, s.names) {
 		var deferred []runtime.Tool
-		for _, t := range s.reg.Tools() {
+		for _, t := range s.all.Tools() {
 			if t.Deferred {
 				deferred = append(deferred, t)
 			}
@@ -141,7 +141,7 @@ func (s *Search) ToolSearch(ctx context.Context, args SearchArgs) (SearchResult,
 	res := SearchResult{Tools: []Found{}}
 	var names []string
 	for _, h := range hits {
-		if t, ok := s.reg.Tool(h.Name); ok {
+		if t, ok := s.all.Tool(h.Name); ok {
 			res.Tools = append(res.Tools, Found{Name: t.Name, Description: t.Description})
 			names = append(names, t.Name)
 		}

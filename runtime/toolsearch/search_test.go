@@ -157,3 +157,17 @@ func TestSearchFindsOnlyDeferredTools(t *testing.T) {
 	}
 	assert.NotEmpty(t, s.Find("refund payment", 5))
 }
+
+// TestToolsAddedLaterAreNotOffered: a tool added to the registry after New cannot run through
+// Search.Registry, so it is neither found nor declared.
+func TestToolsAddedLaterAreNotOffered(t *testing.T) {
+	reg := registry(t)
+	s, err := toolsearch.New(reg)
+	require.NoError(t, err)
+	late := runtime.Tool{Name: "late_tool", Description: "Refunds late fees.", Deferred: true,
+		Bind: func(context.Context, []byte) (runtime.BoundCall, error) { return answer("late"), nil }}
+	require.NoError(t, reg.Add(late))
+	for _, h := range s.Find("refund late fees", 20) {
+		assert.NotEqual(t, "late_tool", h.Name)
+	}
+}
