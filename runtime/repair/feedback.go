@@ -33,8 +33,11 @@ const maxFeedbackArgs = 16 << 10
 // inside a string) is listed after them. Arguments over 16 KiB get the plain list.
 func Annotate(tool *runtime.Tool, args []byte, err *runtime.ArgsError) string {
 	retry := "\nCorrect the arguments and call " + tool.Name + " again."
+	if len(args) > maxFeedbackArgs {
+		return err.Error() + retry // checked before parsing, so large arguments cost no parse
+	}
 	doc, perr := parse(args)
-	if len(args) > maxFeedbackArgs || perr != nil || doc.kind != kindObject {
+	if perr != nil || doc.kind != kindObject {
 		return err.Error() + retry
 	}
 	root, _ := rootSchema(tool.InputSchema)

@@ -3,6 +3,7 @@ package repair_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 	"testing"
 
@@ -307,4 +308,18 @@ func TestDispatchRestoresARepairedName(t *testing.T) {
 	res := outs[0].Result
 	require.False(t, res.IsError, res.Text)
 	assert.Equal(t, []string{" tool_name"}, kinds(repairsOf(res)))
+}
+
+// Arguments over Annotate's bound get the plain problem list without being read into a
+// tree first: a model sending a large document must not cost a parse of all of it.
+func TestAnnotateDoesNotParseLargeArgs(t *testing.T) {
+	tool, ok := newRegistry(t).Tool("get_weather")
+	require.True(t, ok)
+	args := []byte(`{"city":[` + strings.Repeat(`1,`, 256<<10) + `1]}`)
+	argsErr := &runtime.ArgsError{Problems: []runtime.Problem{{Path: "/city", Message: "must be a string"}}}
+	var text string
+	allocs := testing.AllocsPerRun(3, func() { text = repair.Annotate(&tool, args, argsErr) })
+	assert.NotContains(t, text, "```", "large arguments get the plain list")
+	assert.Contains(t, text, "must be a string")
+	assert.Less(t, allocs, 100.0, "the arguments are not parsed")
 }
