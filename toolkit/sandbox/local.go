@@ -210,8 +210,9 @@ func (l *Local) pathError(op, name string, err error) error {
 		}
 		inner = next
 	}
-	if inner != nil && strings.Contains(inner.Error(), l.dir) {
-		inner = errors.New(l.scrub(inner.Error()))
+	// Any host spelling: through a symlinked dir, the error may name only the resolved one.
+	if msg := inner.Error(); l.scrub(msg) != msg {
+		inner = errors.New(l.scrub(msg))
 	}
 	return &fs.PathError{Op: op, Path: name, Err: inner}
 }

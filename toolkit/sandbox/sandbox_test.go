@@ -75,3 +75,19 @@ func TestMemory(t *testing.T) {
 	assert.Equal(t, "b.txt", entries[0].Name())
 	assert.Equal(t, "c", entries[1].Name())
 }
+
+// TestLocalErrorsScrubResolvedRoot: when the sandbox directory is reached through a symlink,
+// an error naming only its resolved host path is scrubbed too.
+func TestLocalErrorsScrubResolvedRoot(t *testing.T) {
+	target := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	require.NoError(t, os.Symlink(target, link))
+	l, err := OpenLocal(link, LocalOptions{})
+	require.NoError(t, err)
+	defer l.Close()
+	resolved, err := filepath.EvalSymlinks(link)
+	require.NoError(t, err)
+	err = l.pathError("read", "f", errors.New("cannot read "+resolved+"/f"))
+	assert.NotContains(t, err.Error(), resolved)
+	assert.Contains(t, err.Error(), "cannot read ./f")
+}

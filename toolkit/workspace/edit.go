@@ -36,6 +36,11 @@ func replace(name, content, old, new string, all bool) (string, string, error) {
 			"old_string occurs %d times in %s (lines %s%s); include more of the surrounding lines to make it unique, or set replace_all to change every one",
 			len(starts), name, strings.Join(lines, ", "), more)
 	}
+	// replace_all multiplies new_string by the occurrences: bound the result before building it.
+	if size := int64(len(content)) + int64(len(starts))*int64(len(new)-len(old)); size > maxEditBytes {
+		return "", "", modelError(runtime.KindLimit, nil,
+			"replacing the %d occurrences would make %s %d bytes, over the %d this tool handles", len(starts), name, size, int64(maxEditBytes))
+	}
 	var b strings.Builder
 	var spans [][2]int // the replacements' byte ranges in the new content
 	prev := 0
