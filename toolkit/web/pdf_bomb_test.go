@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"compress/zlib"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -34,4 +35,17 @@ func TestPDFCompressionBombIsRefused(t *testing.T) {
 
 	_, err := pdfText(fetched{url: "https://example.test/bomb.pdf", body: bomb})
 	assert.ErrorContains(t, err, "expands to more than 64 MiB")
+}
+
+func TestDeeplyNestedListsAreRefused(t *testing.T) {
+	page := "<html><body>" + strings.Repeat("<ul><li>x", 200) + strings.Repeat("</li></ul>", 200) + "</body></html>"
+	assert.Equal(t, 200, listDepth([]byte(page)))
+	_, err := render(fetched{url: "https://example.test/", contentType: "text/html", body: []byte(page)})
+	assert.ErrorContains(t, err, "nests lists 200 deep")
+
+	normal := "<ul><li>a<ul><li>b</li></ul></li></ul><table><tr><td>c</td></tr></table>"
+	assert.Equal(t, 2, listDepth([]byte(normal)))
+	md, err := render(fetched{url: "https://example.test/", contentType: "text/html", body: []byte(normal)})
+	assert.NoError(t, err)
+	assert.Contains(t, md, "b")
 }
