@@ -133,3 +133,32 @@ func TestLongBindErrorIsCut(t *testing.T) {
 	assert.Less(t, len(res.Text), 2200)
 	assert.Contains(t, res.Text, "(1048576 bytes in all)")
 }
+
+// nameRepairer repairs every unknown name to the first registered one, and no arguments.
+type nameRepairer struct{}
+
+func (nameRepairer) RepairName(_ string, names []string) (string, bool) { return names[0], true }
+func (nameRepairer) RepairArgs(*runtime.Tool, []byte) ([]byte, []runtime.Repair) {
+	return nil, nil
+}
+
+// The events of repairs and effects are contained too: an observer panicking on one does not
+// reach the caller, and the call's result stays whole.
+func TestPanickingObserverOnRepairOrEffectIsContained(t *testing.T) {
+	for _, kind := range []runtime.EventKind{runtime.EventRepair, runtime.EventEffect} {
+		t.Run(kind.String(), func(t *testing.T) {
+			reg := runtime.NewRegistry(runtime.WithRepair(nameRepairer{}), runtime.WithObserver(func(_ context.Context, e runtime.Event) {
+				if e.Kind == kind {
+					panic("observer bug")
+				}
+			}))
+			require.NoError(t, reg.Add(runTool("update_todos", func(context.Context) runtime.Result {
+				return runtime.Result{Text: "updated", Effects: []runtime.Effect{todoChange{[]string{"a"}}}}
+			})))
+			var res runtime.Result
+			require.NotPanics(t, func() { res = reg.Invoke(t.Context(), runtime.Call{Name: "update_todo"}) })
+			assert.Equal(t, "updated", res.Text)
+			assert.Len(t, res.Effects, 1)
+		})
+	}
+}

@@ -89,7 +89,7 @@ func (s *callState) noteRepairs(repairs []Repair) {
 	if s.observer != nil {
 		e := event(s, EventRepair)
 		e.Repairs = slices.Clone(repairs)
-		s.observer(s, e)
+		s.observer.notify(s, e)
 	}
 }
 
