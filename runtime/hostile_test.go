@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"unicode/utf8"
 
@@ -161,4 +162,29 @@ func TestPanickingObserverOnRepairOrEffectIsContained(t *testing.T) {
 			assert.Len(t, res.Effects, 1)
 		})
 	}
+}
+
+// lengthRecorder is a Repairer that records the longest name it was asked to repair.
+type lengthRecorder struct{ longest atomic.Int64 }
+
+func (l *lengthRecorder) RepairName(name string, _ []string) (string, bool) {
+	if n := int64(len(name)); n > l.longest.Load() {
+		l.longest.Store(n)
+	}
+	return "", false
+}
+func (*lengthRecorder) RepairArgs(*runtime.Tool, []byte) ([]byte, []runtime.Repair) { return nil, nil }
+
+// A name longer than any tool's is never handed to the Repairer, in a batch or through
+// Dispatch as in Invoke: a Repairer's cost may grow with the name.
+func TestHugeToolNameSkipsTheRepairer(t *testing.T) {
+	repairer := &lengthRecorder{}
+	reg := runtime.NewRegistry(runtime.WithRepair(repairer))
+	require.NoError(t, reg.Add(weatherTool()))
+	name := "get_weather" + strings.Repeat("x", 1<<20)
+	calls := []runtime.Call{{Name: name}, {Name: name}}
+	assert.Equal(t, runtime.KindNotFound, reg.Invoke(t.Context(), calls[0]).Kind)
+	assert.Equal(t, runtime.KindNotFound, reg.InvokeAll(t.Context(), calls)[0].Kind)
+	assert.Equal(t, runtime.KindNotFound, reg.Dispatch(t.Context(), calls, nil)[0].Result.Kind)
+	assert.LessOrEqual(t, repairer.longest.Load(), int64(runtime.MaxToolNameLength))
 }
