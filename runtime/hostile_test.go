@@ -188,3 +188,31 @@ func TestHugeToolNameSkipsTheRepairer(t *testing.T) {
 	assert.Equal(t, runtime.KindNotFound, reg.Dispatch(t.Context(), calls, nil)[0].Result.Kind)
 	assert.LessOrEqual(t, repairer.longest.Load(), int64(runtime.MaxToolNameLength))
 }
+
+// A middleware's NoteRepairs reaches the observer and the result's metadata.
+func TestNoteRepairsFromMiddlewareIsObserved(t *testing.T) {
+	var observed atomic.Int32
+	reg := runtime.NewRegistry(runtime.WithObserver(func(_ context.Context, e runtime.Event) {
+		if e.Kind == runtime.EventRepair && len(e.Repairs) == 1 && e.Repairs[0].Kind == "trailing_comma" {
+			observed.Add(1)
+		}
+	}))
+	reg.Use(func(next runtime.Handler) runtime.Handler {
+		return func(ctx context.Context, call runtime.Call) runtime.Result {
+			runtime.NoteRepairs(ctx, runtime.Repair{Kind: "trailing_comma"})
+			return next(ctx, call)
+		}
+	})
+	require.NoError(t, reg.Add(constTool("say", "hi")))
+	res := reg.Invoke(t.Context(), runtime.Call{Name: "say"})
+	assert.Equal(t, "hi", res.Text)
+	assert.Equal(t, []runtime.Repair{{Kind: "trailing_comma"}}, res.Metadata[runtime.MetadataRepairs])
+	assert.Equal(t, int32(1), observed.Load())
+}
+
+// Every generated call embeds a CallFrame, so its size is paid on every call: each word
+// added to it can move the call into the next allocation size class (an observer field
+// the call's config already holds cost the weather example 32 bytes a call).
+func TestCallFrameStaysSmall(t *testing.T) {
+	assert.LessOrEqual(t, runtime.FrameSize, uintptr(216))
+}
