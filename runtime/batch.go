@@ -64,6 +64,9 @@ func (r *Registry) sequential(name string) bool {
 // Repairer: a call Invoke repairs is a call of that tool in a batch, and in its provider's
 // schema variant.
 func (r *Registry) toolOrRepaired(name string) (Tool, bool) {
+	if len(name) > MaxToolNameLength {
+		return Tool{}, false // as in Invoke: no tool has such a name, nor repairs to it
+	}
 	e, cfg, names, ok := r.lookupCall(name)
 	if !ok {
 		call := Call{Name: name}

@@ -32,6 +32,6 @@ func observeEffects(ctx context.Context, cfg *registryConfig, res *Result) {
 	for _, eff := range res.Effects {
 		ev := event(ctx, EventEffect)
 		ev.Effect = eff
-		cfg.observer(ctx, ev)
+		cfg.notify(ctx, ev)
 	}
 }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"time"
+	"unsafe"
 )
 
 // WithTestClock replaces the wait between retries and the jitter source, so tests see the
@@ -48,3 +49,6 @@ func WithTestNow(now func() time.Time) Option {
 
 // SetResultClock replaces a MemoryResultStore's clock.
 func SetResultClock(m *MemoryResultStore, now func() time.Time) { m.now = now }
+
+// FrameSize is the size of the CallFrame generated calls embed.
+const FrameSize = unsafe.Sizeof(CallFrame{})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"unicode/utf8"
 
@@ -132,4 +133,86 @@ func TestLongBindErrorIsCut(t *testing.T) {
 	assert.True(t, res.IsError)
 	assert.Less(t, len(res.Text), 2200)
 	assert.Contains(t, res.Text, "(1048576 bytes in all)")
+}
+
+// nameRepairer repairs every unknown name to the first registered one, and no arguments.
+type nameRepairer struct{}
+
+func (nameRepairer) RepairName(_ string, names []string) (string, bool) { return names[0], true }
+func (nameRepairer) RepairArgs(*runtime.Tool, []byte) ([]byte, []runtime.Repair) {
+	return nil, nil
+}
+
+// The events of repairs and effects are contained too: an observer panicking on one does not
+// reach the caller, and the call's result stays whole.
+func TestPanickingObserverOnRepairOrEffectIsContained(t *testing.T) {
+	for _, kind := range []runtime.EventKind{runtime.EventRepair, runtime.EventEffect} {
+		t.Run(kind.String(), func(t *testing.T) {
+			reg := runtime.NewRegistry(runtime.WithRepair(nameRepairer{}), runtime.WithObserver(func(_ context.Context, e runtime.Event) {
+				if e.Kind == kind {
+					panic("observer bug")
+				}
+			}))
+			require.NoError(t, reg.Add(runTool("update_todos", func(context.Context) runtime.Result {
+				return runtime.Result{Text: "updated", Effects: []runtime.Effect{todoChange{[]string{"a"}}}}
+			})))
+			var res runtime.Result
+			require.NotPanics(t, func() { res = reg.Invoke(t.Context(), runtime.Call{Name: "update_todo"}) })
+			assert.Equal(t, "updated", res.Text)
+			assert.Len(t, res.Effects, 1)
+		})
+	}
+}
+
+// lengthRecorder is a Repairer that records the longest name it was asked to repair.
+type lengthRecorder struct{ longest atomic.Int64 }
+
+func (l *lengthRecorder) RepairName(name string, _ []string) (string, bool) {
+	if n := int64(len(name)); n > l.longest.Load() {
+		l.longest.Store(n)
+	}
+	return "", false
+}
+func (*lengthRecorder) RepairArgs(*runtime.Tool, []byte) ([]byte, []runtime.Repair) { return nil, nil }
+
+// A name longer than any tool's is never handed to the Repairer, in a batch or through
+// Dispatch as in Invoke: a Repairer's cost may grow with the name.
+func TestHugeToolNameSkipsTheRepairer(t *testing.T) {
+	repairer := &lengthRecorder{}
+	reg := runtime.NewRegistry(runtime.WithRepair(repairer))
+	require.NoError(t, reg.Add(weatherTool()))
+	name := "get_weather" + strings.Repeat("x", 1<<20)
+	calls := []runtime.Call{{Name: name}, {Name: name}}
+	assert.Equal(t, runtime.KindNotFound, reg.Invoke(t.Context(), calls[0]).Kind)
+	assert.Equal(t, runtime.KindNotFound, reg.InvokeAll(t.Context(), calls)[0].Kind)
+	assert.Equal(t, runtime.KindNotFound, reg.Dispatch(t.Context(), calls, nil)[0].Result.Kind)
+	assert.LessOrEqual(t, repairer.longest.Load(), int64(runtime.MaxToolNameLength))
+}
+
+// A middleware's NoteRepairs reaches the observer and the result's metadata.
+func TestNoteRepairsFromMiddlewareIsObserved(t *testing.T) {
+	var observed atomic.Int32
+	reg := runtime.NewRegistry(runtime.WithObserver(func(_ context.Context, e runtime.Event) {
+		if e.Kind == runtime.EventRepair && len(e.Repairs) == 1 && e.Repairs[0].Kind == "trailing_comma" {
+			observed.Add(1)
+		}
+	}))
+	reg.Use(func(next runtime.Handler) runtime.Handler {
+		return func(ctx context.Context, call runtime.Call) runtime.Result {
+			runtime.NoteRepairs(ctx, runtime.Repair{Kind: "trailing_comma"})
+			return next(ctx, call)
+		}
+	})
+	require.NoError(t, reg.Add(constTool("say", "hi")))
+	res := reg.Invoke(t.Context(), runtime.Call{Name: "say"})
+	assert.Equal(t, "hi", res.Text)
+	assert.Equal(t, []runtime.Repair{{Kind: "trailing_comma"}}, res.Metadata[runtime.MetadataRepairs])
+	assert.Equal(t, int32(1), observed.Load())
+}
+
+// Every generated call embeds a CallFrame, so its size is paid on every call: each word
+// added to it can move the call into the next allocation size class (an observer field
+// the call's config already holds cost the weather example 32 bytes a call).
+func TestCallFrameStaysSmall(t *testing.T) {
+	assert.LessOrEqual(t, runtime.FrameSize, uintptr(216))
 }

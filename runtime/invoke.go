@@ -45,7 +45,7 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 		return res
 	}
 	st := newCallState(&e.tool)
-	st.Context, st.info, st.observer = ctx, callInfo(cfg, r, call), cfg.observer
+	st.Context, st.info = ctx, callInfo(cfg, r, call)
 	if cfg.observer != nil {
 		ev := event(st, EventStart)
 		if cfg.argsInEvents {
@@ -54,7 +54,7 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 		cfg.notify(st, ev)
 	}
 	if renamed.Kind != "" {
-		st.noteRepairs([]Repair{renamed})
+		st.noteRepairs(cfg.observer, []Repair{renamed})
 	}
 
 	var res Result

@@ -139,6 +139,10 @@ func (r *Registry) observeApproval(ctx context.Context, cfg *registryConfig, cal
 // notify hands e to the observer. An observer that panics loses the event and nothing else:
 // the panic never reaches the caller of Invoke, InvokeAll or an adapter's Dispatch.
 func (c *registryConfig) notify(ctx context.Context, e Event) {
+	c.observer.notify(ctx, e)
+}
+
+func (o Observer) notify(ctx context.Context, e Event) {
 	defer func() { _ = recover() }()
-	c.observer(ctx, e)
+	o(ctx, e)
 }

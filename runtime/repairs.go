@@ -67,7 +67,11 @@ func NoteRepairs(ctx context.Context, repairs ...Repair) {
 	if !ok || len(repairs) == 0 {
 		return
 	}
-	st.noteRepairs(repairs)
+	var observer Observer
+	if st.info.reg != nil {
+		observer = st.info.reg.currentConfig().observer
+	}
+	st.noteRepairs(observer, repairs)
 }
 
 // repairLog holds the repairs of one call.
@@ -76,7 +80,7 @@ type repairLog struct {
 	list []Repair
 }
 
-func (s *callState) noteRepairs(repairs []Repair) {
+func (s *callState) noteRepairs(observer Observer, repairs []Repair) {
 	log := s.repairs.Load()
 	if log == nil {
 		// Most calls are never repaired: the log is made for the first repair.
@@ -86,10 +90,10 @@ func (s *callState) noteRepairs(repairs []Repair) {
 	log.mu.Lock()
 	log.list = append(log.list, repairs...)
 	log.mu.Unlock()
-	if s.observer != nil {
+	if observer != nil {
 		e := event(s, EventRepair)
 		e.Repairs = slices.Clone(repairs)
-		s.observer(s, e)
+		observer.notify(s, e)
 	}
 }
 
@@ -142,7 +146,7 @@ func (r *Registry) bindRepairing(ctx context.Context, st *callState, cfg *regist
 	if cfg.repairer != nil {
 		if args, repairs := cfg.repairer.RepairArgs(tool, sent); len(repairs) > 0 {
 			if b, again, ok := bind(ctx, tool, st, args); ok {
-				st.noteRepairs(repairs)
+				st.noteRepairs(cfg.observer, repairs)
 				call.Args = args
 				return b, Result{}, true
 			} else if isArgsError(again.Err) {

@@ -52,9 +52,8 @@ type callState struct {
 	unbound UnboundCall
 	taken   atomic.Bool
 	// repairs records the changes made to the call before validation (repairs.go), made on
-	// the first; observer receives them.
-	repairs  atomic.Pointer[repairLog]
-	observer Observer
+	// the first.
+	repairs atomic.Pointer[repairLog]
 }
 
 func (s *callState) Value(key any) any {
