@@ -221,7 +221,10 @@ func TestDirResultStore(t *testing.T) {
 		s := &runtime.DirResultStore{Dir: filepath.Join(t.TempDir(), "r"), MaxBytes: 100}
 		first, err := s.Put(t.Context(), runtime.StoredResult{Data: make([]byte, 60)})
 		require.NoError(t, err)
-		time.Sleep(10 * time.Millisecond) // distinct modification times order the files
+		// Make the first file older by its modification time, which orders the files, rather
+		// than by a sleep that a coarse clock could leave tied.
+		older := time.Now().Add(-time.Minute)
+		require.NoError(t, os.Chtimes(filepath.Join(s.Dir, first), older, older))
 		_, err = s.Put(t.Context(), runtime.StoredResult{Data: make([]byte, 60)})
 		require.NoError(t, err)
 		_, err = s.Read(t.Context(), "", first, 0, 1)

@@ -35,7 +35,9 @@ func (w *Workspace) ReadResult(ctx context.Context, args ReadResultArgs) (string
 		return "", modelError(runtime.KindNotFound, err, "no kept result %q in this conversation: it may have expired; run the tool that produced it again", args.ID)
 	}
 	if err != nil {
-		return "", err
+		// The store's own error may name its directory or server: the operator reads it in
+		// Result.Err, the model only that the store failed.
+		return "", modelError(runtime.KindUnavailable, err, "the result store failed; try again later")
 	}
 	if args.Offset >= page.Size {
 		return "", modelError(runtime.KindInvalidInput, nil, "offset %d is past the end of result %s (%d bytes)", args.Offset, args.ID, page.Size)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/toolkit/sandbox"
+	"github.com/toolgen-go/toolgen/toolkit/workspace"
 )
 
 var keptAs = regexp.MustCompile(`kept as "(res_[0-9a-f]+)".*\{"id":"res_[0-9a-f]+","offset":(\d+)\}`)
@@ -115,4 +116,23 @@ func TestShellOutputBounded(t *testing.T) {
 	assert.True(t, strings.HasPrefix(text, "START\naaa"))
 	assert.True(t, strings.HasSuffix(text, "aaa\nEND\n"))
 	assert.True(t, strings.Contains(text, "aaa"+gap+"aaa"), "no %q in the middle", gap)
+}
+
+// brokenStore is a result store whose errors name a host directory.
+type brokenStore struct{ runtime.MemoryResultStore }
+
+func (*brokenStore) Read(context.Context, string, string, int64, int64) (runtime.ResultPage, error) {
+	return runtime.ResultPage{}, fmt.Errorf("open /srv/secret-results/res_x: permission denied")
+}
+
+func TestReadResultHidesTheStoresError(t *testing.T) {
+	reg := runtime.NewRegistry(runtime.WithResultStore(&brokenStore{}))
+	require.NoError(t, reg.Add(workspace.WorkspaceTools(workspace.New(sandbox.NewMemory(nil)))...))
+	res := reg.Invoke(t.Context(), runtime.Call{Name: "read_result", Args: []byte(`{"id":"res_0123456789abcdef01234567"}`)})
+	require.True(t, res.IsError)
+	assert.NotContains(t, res.Text, "/srv/secret-results")
+	assert.Contains(t, res.Text, "the result store failed")
+	var me *runtime.ModelError
+	require.ErrorAs(t, res.Err, &me)
+	assert.ErrorContains(t, me.Err, "/srv/secret-results", "the operator keeps the cause")
 }
