@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -324,18 +325,42 @@ func restrictEnum(typeEnum []string, tagEnum []model.Literal, null bool) []strin
 // rawLiteral is the key of a literal that is not a JSON scalar: only the same text equals it.
 type rawLiteral string
 
+// ratKey is the key of a JSON number: its exact value, so that 2^53 and 2^53+1, one float64,
+// stay two keys.
+type ratKey string
+
 // literalKey is the value of a JSON scalar as a map key, so that "caf\u00e9" and "café" are
 // one key, and 1 and 1.0 another.
 func literalKey(s string) any {
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
 	var v any
-	if json.Unmarshal([]byte(s), &v) != nil {
+	if d.Decode(&v) != nil || d.More() {
 		return rawLiteral(s)
 	}
-	switch v.(type) {
-	case string, float64, bool, nil:
+	switch v := v.(type) {
+	case json.Number:
+		// big.Rat expands an exponent exactly, so a huge one (a typo) keeps its text instead.
+		if !hugeExponent(string(v)) {
+			if r, ok := new(big.Rat).SetString(string(v)); ok {
+				return ratKey(r.RatString())
+			}
+		}
+		return rawLiteral(s)
+	case string, bool, nil:
 		return v
 	}
 	return rawLiteral(s)
+}
+
+// hugeExponent reports whether a JSON number's exponent is beyond ±1000 (or unreadable).
+func hugeExponent(n string) bool {
+	i := strings.IndexAny(n, "eE")
+	if i < 0 {
+		return false
+	}
+	e, err := strconv.Atoi(strings.TrimPrefix(n[i+1:], "+"))
+	return err != nil || e > 1000 || e < -1000
 }
 
 func tagNumber(n *model.Number) *number {

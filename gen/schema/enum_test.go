@@ -39,3 +39,10 @@ func BenchmarkRestrictEnum10000(b *testing.B) {
 		restrictEnum(typeEnum, tagEnum, false)
 	}
 }
+
+// Integers past 2^53 are distinct values although their float64s are one: an int64 enum keeps
+// them all, as the decoder does.
+func TestRestrictEnumKeepsLargeIntegersApart(t *testing.T) {
+	got := restrictEnum(nil, []model.Literal{{JSON: `9007199254740992`}, {JSON: `9007199254740993`}, {JSON: `9007199254740993.0`}, {JSON: `1e400`}, {JSON: `10e399`}}, false)
+	assert.Equal(t, []string{`9007199254740992`, `9007199254740993`, `1e400`}, got)
+}

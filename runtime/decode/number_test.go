@@ -298,3 +298,17 @@ func TestHugeExponentsAreDecidedOnTheDigits(t *testing.T) {
 	assert.False(t, MultipleOf("123456789012345678901234567891").Divides([]byte("123456789012345678901234567890e999999")))
 	assert.True(t, MultipleOf("1e-999999").Divides([]byte("3")))
 }
+
+// ReadInt is exported with any range, not only a kind's: a range that leaves out zero holds for
+// literals with a fraction or exponent (-5.0, 2e1, 0e0) as it does for plain ones.
+func TestReadIntRangeWithoutZero(t *testing.T) {
+	ranges := [][2]int64{{1, 10}, {-10, -1}, {5, math.MaxInt64}, {math.MinInt64, -5}}
+	for _, raw := range []string{"-5.0", "-5e0", "5.0", "2e1", "-2e1", "0e0", "0.0", "1e1", "-1e1", "7.00", "-7.00"} {
+		for _, r := range ranges {
+			wantV, wantOK := ratInt(raw, r[0], r[1])
+			v, ok := readInt(raw, r[0], r[1])
+			assert.Equal(t, wantOK, ok, "ReadInt(%s) in [%d, %d]", raw, r[0], r[1])
+			assert.Equal(t, wantV, v, "ReadInt(%s) in [%d, %d]", raw, r[0], r[1])
+		}
+	}
+}

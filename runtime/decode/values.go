@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -185,18 +186,21 @@ func ReadInt(d *Decoder, ps *Problems, p *Path, min, max int64) (v int64, ok boo
 			ps.Add(p, "must be an integer, got "+Shown(raw))
 			return 0, false, nil
 		}
+		// Beyond an int64 it is outside any range; within, the checks below hold for any
+		// [min, max], one that leaves out zero too.
 		mag, fits := x.magnitude()
 		switch {
-		case x.neg && (!fits || mag > uint64(-(min+1))+1):
+		case x.neg && (!fits || mag > 1<<63):
 			ps.Add(p, "must be at least "+strconv.FormatInt(min, 10)+", got "+Shown(raw))
 			return 0, false, nil
-		case !x.neg && (!fits || mag > uint64(max)):
+		case !x.neg && (!fits || mag > math.MaxInt64):
 			ps.Add(p, "must be at most "+strconv.FormatInt(max, 10)+", got "+Shown(raw))
 			return 0, false, nil
 		case x.neg:
-			return -int64(mag), true, nil // -int64(1<<63) is MinInt64, as it should be
+			n = -int64(mag) // -int64(1<<63) is MinInt64, as it should be
+		default:
+			n = int64(mag)
 		}
-		return int64(mag), true, nil
 	}
 	if n < min {
 		ps.Add(p, "must be at least "+strconv.FormatInt(min, 10)+", got "+Shown(raw))
