@@ -45,9 +45,33 @@ var blocked = func() []netip.Prefix {
 	return out
 }()
 
-// nat64 is the well-known NAT64 prefix: its addresses stand for the IPv4 address in their
-// last four bytes, which is checked instead.
-var nat64 = netip.MustParsePrefix("64:ff9b::/96")
+// IPv6 forms that carry an IPv4 address, which is checked as well: whoever routes them
+// (NAT64, a 6to4 or Teredo relay, a host that still speaks IPv4-compatible addresses)
+// delivers to that IPv4 address.
+var (
+	nat64      = netip.MustParsePrefix("64:ff9b::/96")    // well-known NAT64: last four bytes
+	compatible = netip.MustParsePrefix("::/96")           // IPv4-compatible (deprecated): last four bytes
+	siit       = netip.MustParsePrefix("::ffff:0:0:0/96") // SIIT IPv4-translated: last four bytes
+	sixToFour  = netip.MustParsePrefix("2002::/16")       // 6to4: bytes 2 to 5
+	teredo     = netip.MustParsePrefix("2001::/32")       // Teredo: the client, last four bytes inverted
+)
+
+// embeddedIPv4 returns the IPv4 address an IPv6 address of one of the forms above carries.
+func embeddedIPv4(addr netip.Addr) (netip.Addr, bool) {
+	if !addr.Is6() {
+		return netip.Addr{}, false
+	}
+	b := addr.As16()
+	switch {
+	case nat64.Contains(addr), siit.Contains(addr), compatible.Contains(addr) && addr != netip.IPv6Unspecified() && addr != netip.IPv6Loopback():
+		return netip.AddrFrom4([4]byte(b[12:])), true
+	case sixToFour.Contains(addr):
+		return netip.AddrFrom4([4]byte(b[2:6])), true
+	case teredo.Contains(addr):
+		return netip.AddrFrom4([4]byte{^b[12], ^b[13], ^b[14], ^b[15]}), true
+	}
+	return netip.Addr{}, false
+}
 
 // allowedAddr reports whether addr may be connected to: not in a blocked network, or in one
 // of allow.
@@ -58,19 +82,22 @@ func allowedAddr(addr netip.Addr, allow []netip.Prefix) bool {
 			return true
 		}
 	}
-	if nat64.Contains(addr) {
-		b := addr.As16()
-		addr = netip.AddrFrom4([4]byte(b[12:]))
-	}
-	if !addr.IsValid() {
+	if !addr.IsValid() || inBlocked(addr) {
 		return false
 	}
-	for _, p := range blocked {
-		if p.Contains(addr) {
-			return false
-		}
+	if v4, ok := embeddedIPv4(addr); ok && inBlocked(v4) {
+		return false
 	}
 	return true
+}
+
+func inBlocked(addr netip.Addr) bool {
+	for _, p := range blocked {
+		if p.Contains(addr) {
+			return true
+		}
+	}
+	return false
 }
 
 // guardControl is a net.Dialer Control hook: it runs after DNS resolution, on the address

@@ -13,10 +13,14 @@ func TestAllowedAddr(t *testing.T) {
 		"169.254.169.254", "100.64.0.1", "100.100.100.200", "224.0.0.1", "239.255.255.250",
 		"0.0.0.0", "255.255.255.255", "::", "::1", "fe80::1", "fe80::1%eth0", "fd00:ec2::254",
 		"fc00::1", "ff02::1", "::ffff:127.0.0.1", "::ffff:10.0.0.1", "64:ff9b::7f00:1", "64:ff9b::a9fe:a9fe",
+		// IPv4 inside other IPv6 forms: IPv4-compatible, SIIT, 6to4, Teredo (client inverted).
+		"::127.0.0.1", "::a9fe:a9fe", "::ffff:0:7f00:1", "::ffff:0:a00:1", "2002:7f00:1::", "2002:a9fe:a9fe::1",
+		"2001:0:4136:e378:8000:63bf:80ff:fffe", "2001:0:4136:e378:8000:63bf:5601:5601",
 	} {
 		assert.False(t, allowedAddr(netip.MustParseAddr(s), nil), s)
 	}
-	for _, s := range []string{"8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "2606:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808"} {
+	for _, s := range []string{"8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "2606:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808",
+		"::808:808", "2002:808:808::1", "2001:0:4136:e378:8000:63bf:f7f7:f7f7"} {
 		assert.True(t, allowedAddr(netip.MustParseAddr(s), nil), s)
 	}
 	allow := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/24")}
