@@ -323,3 +323,17 @@ func TestAnnotateDoesNotParseLargeArgs(t *testing.T) {
 	assert.Contains(t, text, "must be a string")
 	assert.Less(t, allocs, 100.0, "the arguments are not parsed")
 }
+
+// A document nested 8,000 deep fits Annotate's 16 KiB bound; annotating it level by level
+// would write 64 MB of indentation. Past the parser's depth bound the model gets the plain
+// problem list instead.
+func TestAnnotateDeepDocument(t *testing.T) {
+	tool, ok := newRegistry(t).Tool("get_weather")
+	require.True(t, ok)
+	const depth = 8000
+	args := []byte(`{"city":` + strings.Repeat("[", depth) + strings.Repeat("]", depth) + `}`)
+	argsErr := &runtime.ArgsError{Problems: []runtime.Problem{{Path: "", Message: "the arguments nest arrays and objects more than 128 levels deep"}}}
+	text := repair.Annotate(&tool, args, argsErr)
+	assert.NotContains(t, text, "```", "the plain list")
+	assert.Less(t, len(text), 1024)
+}

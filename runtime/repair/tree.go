@@ -27,11 +27,19 @@ const (
 	kindArray
 )
 
+// maxDepth bounds the nesting parse follows, the registry's default WithMaxArgsDepth: a
+// hostile document ("[[[[…") then costs neither a deep stack nor a tree of every level, and
+// Annotate, which indents each level, never writes a quadratic amount of text. A deeper
+// document is left unrepaired, to the decoder.
+const maxDepth = 128
+
+var errTooDeep = errors.New("JSON nested too deeply")
+
 // parse reads one JSON document and nothing after it.
 func parse(data []byte) (*value, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	v, err := parseValue(dec)
+	v, err := parseValue(dec, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +49,10 @@ func parse(data []byte) (*value, error) {
 	return v, nil
 }
 
-func parseValue(dec *json.Decoder) (*value, error) {
+func parseValue(dec *json.Decoder, depth int) (*value, error) {
+	if depth > maxDepth {
+		return nil, errTooDeep
+	}
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
@@ -57,7 +68,7 @@ func parseValue(dec *json.Decoder) (*value, error) {
 					return nil, err
 				}
 				key, _ := k.(string)
-				item, err := parseValue(dec)
+				item, err := parseValue(dec, depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -69,7 +80,7 @@ func parseValue(dec *json.Decoder) (*value, error) {
 		case '[':
 			v := &value{kind: kindArray}
 			for dec.More() {
-				item, err := parseValue(dec)
+				item, err := parseValue(dec, depth+1)
 				if err != nil {
 					return nil, err
 				}
