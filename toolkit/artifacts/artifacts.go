@@ -24,7 +24,8 @@
 // in the model's order instead of racing (the store would refuse all but one).
 //
 // Limits: [Toolkit.MaxBytes] per version (1 MiB by default), [Toolkit.MaxVersions] per
-// artifact (100); a long read_artifact result goes to the registry's result store like any
+// artifact (100), and each store's MaxBytes for every session together (64 MiB in memory,
+// 1 GiB in a directory); a long read_artifact result goes to the registry's result store like any
 // other result over the size cap.
 package artifacts
 

@@ -186,3 +186,27 @@ func TestEditsOfOneTurnApplyInOrder(t *testing.T) {
 	assert.True(t, results[2].IsError, "b does not exist")
 	c.ok("read_artifact", `{"id":"a"}`, "Artifact a, version 3 of 3:\none two three")
 }
+
+// Both stores bound the bytes of every session together: sessions that create artifact after
+// artifact cannot grow memory or the disk past MaxBytes, and the model is told the store is
+// full without a host path.
+func TestStoresAreBoundedAcrossSessions(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	for name, store := range map[string]artifacts.Store{
+		"memory": &artifacts.MemoryStore{MaxBytes: 100},
+		"dir":    artifacts.DirStore{Dir: dir, MaxBytes: 100},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			for i := range 5 {
+				require.NoError(t, store.Save(ctx, fmt.Sprint("session", i), "a.txt", 0, "0123456789012345678"), "save %d", i)
+			}
+			err := store.Save(ctx, "session9", "a.txt", 0, "0123456789012345678012345")
+			require.ErrorContains(t, err, "the store is full")
+			c := newClient(t, &artifacts.Toolkit{Store: store})
+			res := c.call("create_artifact", `{"id":"b.md","content":"more than the store has room for"}`)
+			require.True(t, res.IsError)
+			assert.NotContains(t, res.Text, dir)
+		})
+	}
+}

@@ -77,6 +77,10 @@ func (m *MemoryStore) Load(_ context.Context, scope, id string, version int) (Ar
 // when the version exists: a version is never overwritten and never seen half-written.
 type DirStore struct {
 	Dir string
+	// MaxBytes bounds the bytes of every file under Dir together: 0 means 1 GiB. A Save past
+	// it fails, so sessions that create artifact after artifact cannot fill the disk. Save
+	// sums the sizes under Dir each time: its cost grows with the number of versions kept.
+	MaxBytes int64
 }
 
 func (d DirStore) open(id string) (*os.Root, error) {
@@ -113,6 +117,13 @@ func (d DirStore) Save(_ context.Context, scope, id string, base int, content st
 		return ErrNotFound
 	case base != latest:
 		return ErrConflict
+	}
+	used, err := treeSize(root)
+	if err != nil {
+		return err
+	}
+	if limit := cmp.Or(d.MaxBytes, 1<<30); used+int64(len(content)) > limit {
+		return fmt.Errorf("artifacts: the store is full (%d bytes)", limit)
 	}
 	if err := root.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -153,6 +164,23 @@ func (d DirStore) Load(_ context.Context, scope, id string, version int) (Artifa
 		return Artifact{}, err
 	}
 	return Artifact{ID: id, Version: version, Latest: latest, Content: string(data)}, nil
+}
+
+// treeSize is the bytes of every regular file under root.
+func treeSize(root *os.Root) (int64, error) {
+	var total int64
+	err := fs.WalkDir(root.FS(), ".", func(_ string, e fs.DirEntry, err error) error {
+		if err != nil || !e.Type().IsRegular() {
+			return err
+		}
+		info, err := e.Info()
+		if err != nil {
+			return err
+		}
+		total += info.Size()
+		return nil
+	})
+	return total, err
 }
 
 // latestVersion is the highest version file in dir, 0 when there is none.
