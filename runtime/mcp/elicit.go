@@ -6,7 +6,6 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -262,9 +261,9 @@ type roundState struct {
 
 const stateTTL = 15 * time.Minute
 
-// roundStates signs and checks round states and remembers the nonces already used.
+// roundStates seals and opens round states and remembers the nonces already used.
 type roundStates struct {
-	key []byte
+	sealer
 
 	mu    sync.Mutex
 	spent map[string]time.Time // nonce → expiry
@@ -275,34 +274,25 @@ func newRoundStates(key []byte) *roundStates {
 		key = make([]byte, 32)
 		rand.Read(key)
 	}
-	return &roundStates{key: key, spent: map[string]time.Time{}}
+	return &roundStates{sealer: newSealer(key), spent: map[string]time.Time{}}
 }
 
 func (s *roundStates) sign(st roundState) string {
 	st.Expires = time.Now().Add(stateTTL).Unix()
 	st.Nonce = rand.Text()
 	data, _ := json.Marshal(st) // plain fields always encode
-	return base64.RawURLEncoding.EncodeToString(data) + "." + base64.RawURLEncoding.EncodeToString(s.mac(data))
-}
-
-// mac signs data with the server's key.
-func (s *roundStates) mac(data []byte) []byte {
-	m := hmac.New(sha256.New, s.key)
-	m.Write(data)
-	return m.Sum(nil)
+	return seal(s.round, data)
 }
 
 // open verifies a state the client echoed for a call of tool by scope, and spends it.
 func (s *roundStates) open(token, tool, scope string) (roundState, error) {
 	var st roundState
-	body, sig, ok := strings.Cut(token, ".")
-	data, err1 := base64.RawURLEncoding.DecodeString(body)
-	mac, err2 := base64.RawURLEncoding.DecodeString(sig)
-	if !ok || err1 != nil || err2 != nil {
-		return st, errors.New("malformed")
+	data, err := unseal(s.round, token)
+	if err != nil {
+		return st, err
 	}
-	if !hmac.Equal(mac, s.mac(data)) || json.Unmarshal(data, &st) != nil {
-		return st, errors.New("not issued by this server")
+	if json.Unmarshal(data, &st) != nil {
+		return st, errNotSealedHere
 	}
 	expires := time.Unix(st.Expires, 0)
 	now := time.Now()

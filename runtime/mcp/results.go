@@ -2,8 +2,6 @@ package mcp
 
 import (
 	"context"
-	"crypto/hmac"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,7 +17,8 @@ import (
 // content), a resource_link to the whole result, and, for a tool with an outputSchema, the
 // whole structuredContent, so that it still validates: the cap bounds what the model reads,
 // not the structured data a host validates. The link's URI names the stored result, the
-// registry session it belongs to and the user who may read it, signed by the server:
+// registry session it belongs to and the user who may read it, sealed by the server (only it
+// can read or make one):
 // resources/read serves it to that user (or, without auth, to whoever holds the link) until
 // the registry's ResultStore lets it expire. It works over stateless HTTP too, where the
 // reading request is a connection of its own. It is never a host path.
@@ -44,16 +43,17 @@ type resultRef struct {
 
 func (s *served) resultURI(ref resultRef) string {
 	data, _ := json.Marshal(ref) // strings always encode
-	return resultURIPrefix + base64.RawURLEncoding.EncodeToString(data) + "." + base64.RawURLEncoding.EncodeToString(s.states.mac(data))
+	return resultURIPrefix + seal(s.states.link, data)
 }
 
 func (s *served) parseResultURI(uri string) (resultRef, bool) {
 	var ref resultRef
 	token, ok := strings.CutPrefix(uri, resultURIPrefix)
-	body, sig, ok2 := strings.Cut(token, ".")
-	data, err1 := base64.RawURLEncoding.DecodeString(body)
-	mac, err2 := base64.RawURLEncoding.DecodeString(sig)
-	if !ok || !ok2 || err1 != nil || err2 != nil || !hmac.Equal(mac, s.states.mac(data)) {
+	if !ok {
+		return ref, false
+	}
+	data, err := unseal(s.states.link, token)
+	if err != nil {
 		return ref, false
 	}
 	return ref, json.Unmarshal(data, &ref) == nil

@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -722,6 +723,9 @@ func TestStoredResultsBelongToTheirUser(t *testing.T) {
 	res, err := ann.CallTool(t.Context(), &mcp.CallToolParams{Name: "rows", Arguments: map[string]any{"n": 1000}})
 	require.NoError(t, err)
 	link := res.Content[1].(*mcp.ResourceLink)
+	token, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(link.URI, "toolgen://results/"))
+	require.NoError(t, err)
+	assert.NotContains(t, string(token), "ann", "whoever sees the link cannot read whose it is")
 	_, err = ann.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: link.URI})
 	require.NoError(t, err, "over stateless HTTP, on a request of its own")
 	_, err = bob.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: link.URI})

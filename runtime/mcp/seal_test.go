@@ -1,0 +1,28 @@
+package mcp
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A token opens only for the purpose and the key it was sealed with, and its text does not
+// show what it carries.
+func TestSealedTokens(t *testing.T) {
+	s := newSealer([]byte("the server key"))
+	token := seal(s.link, []byte(`{"id":"r1","s":"session-secret"}`))
+	assert.NotContains(t, token, "session")
+	data, err := unseal(s.link, token)
+	require.NoError(t, err)
+	assert.Equal(t, `{"id":"r1","s":"session-secret"}`, string(data))
+
+	_, err = unseal(s.round, token)
+	assert.Error(t, err, "a result link is not an elicitation state")
+	_, err = unseal(newSealer([]byte("another key")).link, token)
+	assert.Error(t, err, "another server's key")
+	_, err = unseal(s.link, token[:len(token)-1]+"A")
+	assert.Error(t, err, "a changed token")
+	_, err = unseal(s.link, "")
+	assert.Error(t, err)
+}
