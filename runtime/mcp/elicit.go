@@ -245,7 +245,7 @@ func hashArgs(args []byte) []byte {
 	return sum[:]
 }
 
-// roundState is the requestState of an input-required result: signed, bound to the tool, the
+// roundState is the requestState of an input-required result: sealed, bound to the tool, the
 // arguments and the caller, valid for stateTTL and accepted once.
 type roundState struct {
 	Tool     string              `json:"tool"`
