@@ -18,8 +18,10 @@ const InfoToolName = "get_tool_info"
 
 // Disclosure exposes a registry progressively: the model starts with the catalog (level 1)
 // and the get_tool_info tool, and learns a tool's full contract (level 2) by asking for it.
-// Each tool the model asked about is revealed: Tools then declares its full schema too, so a
-// provider with a native tool API lets the model call it on the next turn.
+// Each tool the model asked about is revealed in the call's session (runtime.Call.Session):
+// ToolsIn then declares its full schema too, so a provider with a native tool API lets the
+// model call it on the next turn. One conversation's questions never change what another is
+// declared; what a session revealed lives in the registry's session store, and ends with it.
 //
 // A Disclosure is safe for concurrent use. It reads the registry on every call, so tools added
 // to the registry later appear in the catalog and can be asked about.
@@ -31,7 +33,7 @@ type Disclosure struct {
 	own *runtime.Registry
 
 	mu       sync.Mutex
-	revealed map[string]bool
+	revealed map[string]bool // by Reveal, in every session
 
 	all *runtime.Registry // the tools of reg and get_tool_info, for the provider adapters
 }
@@ -112,15 +114,32 @@ func (d *Disclosure) Catalog() string {
 	return text
 }
 
-// Tools returns the tools to declare to a provider: get_tool_info and every tool revealed so
-// far, sorted by name.
+// revealedKey is the session-state key under which the tools a session asked about are kept.
+const revealedKey = "disclosure.revealed"
+
+// Tools returns the tools to declare to a provider for calls without a session
+// (runtime.Call.Session empty): ToolsIn(context.Background(), "").
 func (d *Disclosure) Tools() []runtime.Tool {
+	return d.ToolsIn(context.Background(), "")
+}
+
+// ToolsIn returns the tools to declare to a provider in session: get_tool_info, every tool
+// Reveal declared and every tool the session asked about, sorted by name.
+func (d *Disclosure) ToolsIn(ctx context.Context, session string) []runtime.Tool {
 	d.mu.Lock()
 	names := make([]string, 0, len(d.revealed))
 	for name := range d.revealed {
 		names = append(names, name)
 	}
 	d.mu.Unlock()
+	if v, ok, err := d.all.Session(session).Get(ctx, revealedKey); ok && err == nil {
+		asked, _ := v.([]string)
+		for _, name := range asked {
+			if !slices.Contains(names, name) {
+				names = append(names, name)
+			}
+		}
+	}
 
 	out := []runtime.Tool{d.info}
 	for _, name := range names {
@@ -132,9 +151,9 @@ func (d *Disclosure) Tools() []runtime.Tool {
 	return out
 }
 
-// Reveal declares tools up front, as if the model had asked about them: a host that knows an
-// agent will need a tool saves it a round trip. Unknown names are an error, and nothing is
-// revealed then.
+// Reveal declares tools up front, in every session, as if the model had asked about them: a
+// host that knows an agent will need a tool saves it a round trip. Unknown names are an
+// error, and nothing is revealed then.
 func (d *Disclosure) Reveal(names ...string) error {
 	known := d.reg.Names()
 	var unknown []string
@@ -214,7 +233,7 @@ type infoCall struct {
 
 func (c *infoCall) Args() any { return &c.name }
 
-func (c *infoCall) Run(context.Context) runtime.Result {
+func (c *infoCall) Run(ctx context.Context) runtime.Result {
 	t, ok := c.d.Tool(c.name)
 	if !ok {
 		return runtime.UnknownToolResult(c.name, c.d.reg.Names())
@@ -228,9 +247,20 @@ func (c *infoCall) Run(context.Context) runtime.Result {
 		}
 	}
 	if c.name != InfoToolName {
-		c.d.mu.Lock()
-		c.d.revealed[c.name] = true
-		c.d.mu.Unlock()
+		var session string
+		if ci, ok := runtime.CallInfoFrom(ctx); ok {
+			session = ci.Session
+		}
+		err := c.d.all.Session(session).Update(ctx, revealedKey, func(old any, _ bool) (any, error) {
+			asked, _ := old.([]string)
+			if slices.Contains(asked, c.name) {
+				return asked, nil
+			}
+			return append(slices.Clone(asked), c.name), nil // at most every tool once
+		})
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
 	}
 	return runtime.TextResult(info.Text())
 }

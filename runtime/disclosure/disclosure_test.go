@@ -428,3 +428,25 @@ func TestDeferredToolsWithSearch(t *testing.T) {
 	assert.False(t, res.IsError, res.Text)
 	assert.Contains(t, res.Text, "Refunds a paid invoice")
 }
+
+// What one session asks about is declared in that session only, through Invoke and through
+// the registry the adapters dispatch with; Reveal declares in every session.
+func TestRevealedPerSession(t *testing.T) {
+	ctx := context.Background()
+	d, err := New(exampleRegistry(t))
+	require.NoError(t, err)
+	ask := func(run func(context.Context, runtime.Call) runtime.Result, session, tool string) {
+		t.Helper()
+		res := run(ctx, runtime.Call{ID: "1", Name: InfoToolName, Args: []byte(`{"name":"` + tool + `"}`), Session: session})
+		require.False(t, res.IsError, res.Text)
+	}
+	ask(d.Invoke, "ann", "get_weather")
+	ask(d.Registry().Invoke, "bob", "list_orders")
+	assert.Equal(t, []string{InfoToolName, "get_weather"}, names(d.ToolsIn(ctx, "ann")))
+	assert.Equal(t, []string{InfoToolName, "list_orders"}, names(d.ToolsIn(ctx, "bob")))
+	assert.Equal(t, []string{InfoToolName}, names(d.Tools()), "calls without a session saw neither")
+
+	require.NoError(t, d.Reveal("create_order"))
+	assert.Equal(t, []string{"create_order", InfoToolName, "list_orders"}, names(d.ToolsIn(ctx, "bob")))
+	assert.Equal(t, []string{"create_order", InfoToolName}, names(d.Tools()))
+}

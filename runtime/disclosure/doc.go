@@ -16,17 +16,19 @@
 //	if err != nil { ... }
 //	system := basePrompt + "\n\n" + d.Catalog()
 //	// each turn:
-//	tools := d.Tools() // get_tool_info, plus every tool the model has asked about
+//	tools := d.ToolsIn(ctx, session) // get_tool_info, plus every tool this conversation asked about
 //	...
 //	res := d.Invoke(ctx, call)
 //
 // A provider adapter (runtime/openai, anthropic, gemini) dispatches through a registry:
 // give it d.Registry(), which runs get_tool_info and every tool of reg.
 //
-// At first Tools holds only get_tool_info. When the model asks about a tool, that tool is
-// revealed: from the next request on, Tools declares its full schema too, so a provider with
-// a native tool API lets the model call it (the "deferred loading" of tools). Reveal declares
-// tools up front.
+// At first ToolsIn holds only get_tool_info. When the model asks about a tool, that tool is
+// revealed in the call's session (runtime.Call.Session): from the next request of that
+// session on, ToolsIn declares its full schema too, so a provider with a native tool API lets
+// the model call it (the "deferred loading" of tools). Another session's questions change
+// nothing for it; Tools is the view of calls without a session. Reveal declares tools up
+// front, in every session.
 //
 // A model that talks to tools through text (package xmlcall) needs no revealing: it can call
 // any tool by name once it has read its information. Give it the catalog and the XML
