@@ -9,17 +9,21 @@ import (
 
 // MemoryResultStore is the ResultStore a registry uses unless WithResultStore says otherwise.
 // It keeps results in memory for MaxAge and at most MaxBytes in all, dropping the oldest
-// results to make room. Its zero value is ready to use, with DefaultResultMaxAge and
-// DefaultResultMaxBytes.
+// results to make room. A session holding its share (MaxSessionBytes) or more makes room
+// from its own results first, so one conversation storing result after result cannot push
+// out every other's: it displaces at most its share of theirs. Its zero value is ready to
+// use, with DefaultResultMaxAge and DefaultResultMaxBytes.
 type MemoryResultStore struct {
-	MaxAge   time.Duration // 0: DefaultResultMaxAge
-	MaxBytes int64         // 0: DefaultResultMaxBytes
+	MaxAge          time.Duration // 0: DefaultResultMaxAge
+	MaxBytes        int64         // 0: DefaultResultMaxBytes
+	MaxSessionBytes int64         // a session's share when the store is full; 0: half of MaxBytes
 
-	mu    sync.Mutex
-	items map[string]*memoryResult
-	queue []string // ids, oldest first
-	total int64
-	now   func() time.Time // tests replace the clock
+	mu        sync.Mutex
+	items     map[string]*memoryResult
+	queue     []string // ids, oldest first; ids already dropped are skipped
+	total     int64
+	bySession map[string]int64
+	now       func() time.Time // tests replace the clock
 }
 
 type memoryResult struct {
@@ -58,17 +62,43 @@ func (m *MemoryResultStore) Put(_ context.Context, r StoredResult) (string, erro
 	defer m.mu.Unlock()
 	now := m.clock()
 	m.dropExpired(now)
-	for m.total+n > size && len(m.queue) > 0 {
-		m.drop(m.queue[0])
+	share := m.MaxSessionBytes
+	if share <= 0 {
+		share = size / 2
+	}
+	for m.total+n > size {
+		victim, ok := "", false
+		if m.bySession[r.Session]+n > share {
+			victim, ok = m.oldest(func(it *memoryResult) bool { return it.Session == r.Session })
+		}
+		if !ok {
+			victim, ok = m.oldest(func(*memoryResult) bool { return true })
+		}
+		if !ok {
+			break
+		}
+		m.drop(victim)
 	}
 	if m.items == nil {
 		m.items = make(map[string]*memoryResult)
+		m.bySession = make(map[string]int64)
 	}
 	r.Data = append([]byte(nil), r.Data...) // the caller may reuse its buffer
 	m.items[id] = &memoryResult{StoredResult: r, expires: now.Add(age)}
 	m.queue = append(m.queue, id)
 	m.total += n
+	m.bySession[r.Session] += n
 	return id, nil
+}
+
+// oldest returns the oldest result that matches.
+func (m *MemoryResultStore) oldest(match func(*memoryResult) bool) (string, bool) {
+	for _, id := range m.queue {
+		if it := m.items[id]; it != nil && match(it) {
+			return id, true
+		}
+	}
+	return "", false
 }
 
 // Read returns a page of result id of session.
@@ -96,15 +126,33 @@ func (m *MemoryResultStore) dropExpired(now time.Time) {
 		if it != nil && now.Before(it.expires) {
 			return
 		}
-		m.drop(m.queue[0])
+		id := m.queue[0]
+		m.queue = m.queue[1:]
+		m.drop(id)
 	}
 }
 
-// drop forgets the oldest result, id.
+// drop forgets result id. Its queue entry stays until it reaches the front or the queue is
+// compacted, which happens once most entries are dropped ones.
 func (m *MemoryResultStore) drop(id string) {
-	if it := m.items[id]; it != nil {
-		m.total -= int64(len(it.Data))
-		delete(m.items, id)
+	it := m.items[id]
+	if it == nil {
+		return
 	}
-	m.queue = m.queue[1:]
+	n := int64(len(it.Data))
+	m.total -= n
+	if m.bySession[it.Session] -= n; m.bySession[it.Session] <= 0 {
+		delete(m.bySession, it.Session)
+	}
+	delete(m.items, id)
+	if len(m.queue) > 64 && len(m.queue) > 2*len(m.items) {
+		live := m.queue[:0]
+		for _, q := range m.queue {
+			if m.items[q] != nil {
+				live = append(live, q)
+			}
+		}
+		clear(m.queue[len(live):])
+		m.queue = live
+	}
 }

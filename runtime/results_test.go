@@ -257,3 +257,36 @@ func TestReadResultOutsideACall(t *testing.T) {
 	_, err := runtime.ReadResult(t.Context(), "res_000000000000000000000000", 0, 1)
 	assert.True(t, errors.Is(err, runtime.ErrResultNotFound))
 }
+
+// One session storing result after result displaces at most its share of the others'
+// results; alone in the store, it may use all of it.
+func TestMemoryResultStoreSessionShare(t *testing.T) {
+	ctx := t.Context()
+	m := &runtime.MemoryResultStore{MaxBytes: 100} // a session's share: 50
+	put := func(session string) string {
+		id, err := m.Put(ctx, runtime.StoredResult{Session: session, Data: make([]byte, 30)})
+		require.NoError(t, err)
+		return id
+	}
+	readable := func(session, id string) bool {
+		_, err := m.Read(ctx, session, id, 0, 1)
+		return err == nil
+	}
+	ann := []string{put("ann"), put("ann"), put("ann")} // 90 bytes: no one else is there
+	var bob []string
+	for range 10 {
+		bob = append(bob, put("bob"))
+	}
+	assert.False(t, readable("ann", ann[0]), "bob's first result took the oldest of the store")
+	assert.True(t, readable("ann", ann[1]), "past its share, bob made room from its own results")
+	assert.True(t, readable("ann", ann[2]))
+	assert.True(t, readable("bob", bob[9]))
+	assert.False(t, readable("bob", bob[8]))
+
+	// Many dropped entries later, the queue is compacted and the order still holds.
+	for range 500 {
+		bob = append(bob, put("bob"))
+	}
+	assert.True(t, readable("ann", ann[1]))
+	assert.True(t, readable("bob", bob[len(bob)-1]))
+}
