@@ -10,8 +10,8 @@
 // call instead (for trusted, local use only: the model can then run any command as you);
 // -allow approves the shell commands starting with the given prefixes (see
 // workspace.AllowCommands) without asking; without -yes, every other call that needs approval
-// is left to the user: asked by elicitation where the protocol lets the server ask during a
-// call (2025-11-25), refused otherwise.
+// is left to the user, asked by elicitation (during the call on 2025-11-25, by an
+// input-required result on 2026-07-28), and refused when the client cannot ask.
 package main
 
 import (

@@ -71,8 +71,10 @@
 //
 // On protocols up to 2025-11-25 the server sends elicitation/create and waits. Protocol
 // 2026-07-28 forbids requests from the server: the call returns the question as an
-// input-required result (SEP-2322) with a sealed (encrypted, authenticated) state, and the client calls again with the
-// answer. The state is bound to the tool, the arguments and the caller, expires after 15
+// input-required result (SEP-2322) with a sealed (encrypted, authenticated) state, and the
+// client calls again with the answer. A registry with an approver of its own (an allowlist)
+// decides first; the user is asked about the calls it passes on (runtime.ErrUndecided), on
+// both protocols. The state is bound to the tool, the arguments and the caller, expires after 15
 // minutes and is accepted once, so an answer cannot be replayed or moved to another call.
 // Stateless HTTP on older protocols cannot reach the client: approval fails closed there.
 //

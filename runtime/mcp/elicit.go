@@ -201,6 +201,9 @@ type round struct {
 	pending  *mcp.ElicitParams // the question to return
 	approval *runtime.Decision // the user's decision, when the call was approved or denied
 	argsHash []byte            // the arguments the decision was made on
+	// approvalAsked is the approval question for the user when the registry's own approver
+	// passed the call on (runtime.ErrUndecided): the call returns it instead of a result.
+	approvalAsked *mcp.ElicitParams
 }
 
 func (r *round) elicit(p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
@@ -227,6 +230,23 @@ func (r *round) approver() runtime.Approver {
 			return runtime.Decision{By: r.approval.By, Reason: "the arguments differ from those the user was shown"}, nil
 		}
 		return *r.approval, nil
+	})
+}
+
+// asker is the hook approver of a call that brings no approval answer, on a registry with an
+// approver of its own: reached only when that approver passed the call on, it keeps the
+// question to return to the client and stops the call.
+func (r *round) asker(reg *runtime.Registry) runtime.Approver {
+	return runtime.ApproverFunc(func(_ context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
+		tool, ok := reg.Tool(req.Tool)
+		if !ok {
+			tool.Name = req.Tool
+		}
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.approvalAsked = approvalQuestion(tool, req.Reason, req.Risk, req.RawArgs)
+		r.argsHash = hashArgs(req.RawArgs)
+		return runtime.Decision{}, errInputRequired
 	})
 }
 

@@ -235,10 +235,15 @@ func (s *served) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 			}
 			if cc.round.approval != nil {
 				hooks.Approver = cc.round.approver()
+			} else {
+				hooks.Approver = cc.round.asker(s.reg)
 			}
 		}
 	}
 	res := s.reg.Invoke(runtime.WithCallHooks(ctx, hooks), call)
+	if rd := cc.round; rd != nil && rd.approvalAsked != nil {
+		return s.askState(cc, call, approvalInput, rd.approvalAsked, roundState{Args: rd.argsHash}), nil
+	}
 	if cc.round != nil && cc.round.pending != nil {
 		return s.ask(cc, call, elicitInput, cc.round.pending), nil
 	}

@@ -841,3 +841,47 @@ func TestElicitAnswerIsValidated(t *testing.T) {
 	assert.True(t, res.IsError)
 	assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "does not match the requested schema")
 }
+
+// A registry with an approver of its own that passes some calls on (runtime.ErrUndecided,
+// as workspace.AllowCommands does for commands off its list) still asks the user for those,
+// on both protocols; the calls its approver decides run without a question.
+func TestUndecidedCallsAreAskedOnEveryProtocol(t *testing.T) {
+	for name, sopts := range protocols {
+		t.Run(name, func(t *testing.T) {
+			var runs atomic.Int32
+			approver := runtime.ApproverFunc(func(_ context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
+				if strings.Contains(string(req.RawArgs), "bob@") {
+					return runtime.Decision{Approved: true, By: "allowlist"}, nil
+				}
+				return runtime.Decision{}, runtime.ErrUndecided
+			})
+			reg := runtime.NewRegistry(runtime.WithApprover(approver))
+			require.NoError(t, reg.Add(mailTool(&runs)))
+			var asked []string
+			answer := &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}
+			cs := inMemory(t, reg, &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				asked = append(asked, req.Params.Message)
+				return answer, nil
+			}}, sopts)
+
+			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "send_mail", Arguments: map[string]any{"to": "bob@example.com"}})
+			require.NoError(t, err)
+			require.False(t, res.IsError, "%s", res.Content[0].(*mcp.TextContent).Text)
+			assert.Empty(t, asked, "the registry's approver decided")
+
+			res, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "send_mail", Arguments: map[string]any{"to": "ann@example.com"}})
+			require.NoError(t, err)
+			require.False(t, res.IsError, "%s", res.Content[0].(*mcp.TextContent).Text)
+			require.Len(t, asked, 1, "passed on: the user is asked")
+			assert.Contains(t, asked[0], `"to":"ann@example.com"`)
+			assert.EqualValues(t, 2, runs.Load(), "each call ran once")
+
+			answer = &mcp.ElicitResult{Action: "decline"}
+			res, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "send_mail", Arguments: map[string]any{"to": "cy@example.com"}})
+			require.NoError(t, err)
+			assert.True(t, res.IsError)
+			assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "declined")
+			assert.EqualValues(t, 2, runs.Load())
+		})
+	}
+}
