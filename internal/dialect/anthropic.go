@@ -1,4 +1,4 @@
-package provider
+package dialect
 
 import (
 	"fmt"
@@ -6,9 +6,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/toolgen-go/toolgen/gen/diag"
 	"github.com/toolgen-go/toolgen/internal/jsonpointer"
-	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // anthropicStrictKeywords are the keywords strict tool use accepts (the Go SDK's schema
@@ -72,8 +70,8 @@ func (c *anthropicConversion) cannot(ptr, format string, args ...any) {
 // rewrite a bad fit). ok is false when strict tool use cannot take the schema (recursion,
 // maps, any values, the limits): the tool is then sent non-strict with the canonical schema,
 // which is always possible, so that is a note rather than a warning.
-func convertAnthropicStrict(root *object) (v runtime.Variant, ok bool, findings []Finding) {
-	c := &anthropicConversion{conversion: conversion{variant: runtime.VariantAnthropicStrict, root: root}, recursive: recursiveRefs(root)}
+func convertAnthropicStrict(root *object) (v Variant, ok bool, findings []Finding) {
+	c := &anthropicConversion{conversion: conversion{variant: VariantAnthropicStrict, root: root}, recursive: recursiveRefs(root)}
 	doc := clone(root).(*object)
 	doc.del("$schema")
 	c.node(doc, "")
@@ -92,11 +90,11 @@ func convertAnthropicStrict(root *object) (v runtime.Variant, ok bool, findings 
 	}
 	if len(c.why) > 0 {
 		for i, why := range c.why {
-			c.find(c.whyPtr[i], diag.Note, "", "no Anthropic strict variant: %s", why)
+			c.find(c.whyPtr[i], Note, "", "no Anthropic strict variant: %s", why)
 		}
-		return runtime.Variant{}, false, c.findings
+		return Variant{}, false, c.findings
 	}
-	return runtime.Variant{Schema: encode(doc), Strict: true, Moved: c.moved}, true, c.findings
+	return Variant{Schema: encode(doc), Strict: true, Moved: c.moved}, true, c.findings
 }
 
 func (c *anthropicConversion) node(n *object, ptr string) {
