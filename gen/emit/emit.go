@@ -98,6 +98,11 @@ type generator struct {
 	constants     map[string]string
 	constantCount map[string]int
 	locals        int // counter for unique local names in inlined code
+
+	// hasDialects says the tools derive provider variants (dialectsVar is declared).
+	hasDialects bool
+	// schemaConsts names the constant holding each schema text that several tools share.
+	schemaConsts map[string]string
 }
 
 type decl struct {
@@ -113,6 +118,8 @@ func (g *generator) generate() error {
 		return err
 	}
 
+	g.hasDialects = g.dialects()
+	g.sharedSchemas()
 	groups := groupByReceiver(g.pkg.Tools)
 	for _, grp := range groups {
 		if err := g.toolsFunc(grp); err != nil {
@@ -362,12 +369,12 @@ func (g *generator) toolLiteral(t *model.Tool, method bool) (jen.Code, error) {
 		}
 		d[jen.Id("Callers")] = jen.Qual(runtimePath, "Callers").Values(cd)
 	}
-	d[jen.Id("InputSchema")] = jen.Qual("encoding/json", "RawMessage").Call(rawString(schema.Input(t)))
+	d[jen.Id("InputSchema")] = g.schemaValue(schema.Input(t))
 	if out := schema.Output(t); out != nil {
-		d[jen.Id("OutputSchema")] = jen.Qual("encoding/json", "RawMessage").Call(rawString(out))
+		d[jen.Id("OutputSchema")] = g.schemaValue(out)
 	}
-	if v := variantsLiteral(t, g.opts); v != nil {
-		d[jen.Id("Variants")] = v
+	if g.hasDialects {
+		d[jen.Id("Dialects")] = jen.Id(dialectsVar)
 	}
 	bind := jen.Id("toolgenBind" + toolIdent(t))
 	newCall := jen.Id("toolgenNew" + toolIdent(t))
@@ -378,6 +385,40 @@ func (g *generator) toolLiteral(t *model.Tool, method bool) (jen.Code, error) {
 	d[jen.Id("Bind")] = bind
 	d[jen.Id("NewCall")] = newCall
 	return jen.Values(d), nil
+}
+
+// sharedSchemas declares one constant per schema text that several tools of the package
+// share (the output schema of tools returning the same type, most often), so the generated
+// file holds each text once.
+func (g *generator) sharedSchemas() {
+	uses := map[string]int{}
+	var texts []string
+	for _, t := range g.pkg.Tools {
+		for _, text := range [][]byte{schema.Input(t), schema.Output(t)} {
+			if text == nil {
+				continue
+			}
+			if uses[string(text)]++; uses[string(text)] == 2 {
+				texts = append(texts, string(text))
+			}
+		}
+	}
+	g.schemaConsts = map[string]string{}
+	for i, text := range texts {
+		name := fmt.Sprintf("toolgenSchema%d", i+1)
+		g.schemaConsts[text] = name
+		g.f.Commentf("%s is a schema shared by several tools.", name)
+		g.f.Const().Id(name).Op("=").Add(rawString([]byte(text)))
+		g.f.Line()
+	}
+}
+
+// schemaValue renders a schema as a json.RawMessage: its shared constant, or its text.
+func (g *generator) schemaValue(text []byte) jen.Code {
+	if name, ok := g.schemaConsts[string(text)]; ok {
+		return jen.Qual("encoding/json", "RawMessage").Call(jen.Id(name))
+	}
+	return jen.Qual("encoding/json", "RawMessage").Call(rawString(text))
 }
 
 // rawString renders JSON as a raw string literal, which keeps schemas readable in the

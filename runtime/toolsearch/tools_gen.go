@@ -25,12 +25,17 @@ func toolgenHandlerChangedRunGoGenerate(func(*Search, context.Context, SearchArg
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
 // SearchTools returns the tools implemented by methods of Search, bound to r, sorted by name.
 func SearchTools(r *Search) []runtime.Tool {
 	return []runtime.Tool{{
 		Bind:        toolgenBindSearchToolSearch(r),
 		Description: "Finds tools for a task among the tools not yet available. Returns the best matches, each callable from the next turn on.",
 		Detail:      "Use it when no available tool fits the task: describe the task in a few words.",
+		Dialects:    toolgenDialects,
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"query":"refund invoice"}`),
 			Scenario: "Find a tool to refund an invoice",
@@ -46,25 +51,6 @@ func SearchTools(r *Search) []runtime.Tool {
 		Origin:       "github.com/toolgen-go/toolgen/runtime/toolsearch.(*Search).ToolSearch",
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"tools":{"description":"Tools found, best match first; each can be called from now on.","type":["array","null"],"items":{"description":"Found is one tool a search found.","type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"}},"required":["name","description"],"additionalProperties":false}}},"required":["tools"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"query":{"description":"Words describing the task, e.g. \"refund a customer's invoice\".","type":"string","minLength":1,"maxLength":500},"limit":{"description":"How many tools to return.","type":"integer","minimum":1,"maximum":20,"default":5}},"required":["query"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/query/minLength", "/properties/query/maxLength", "/properties/limit/minimum", "/properties/limit/maximum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"query":{"description":"Words describing the task, e.g. \"refund a customer's invoice\". (1–500 chars)","type":"string"},"limit":{"description":"How many tools to return. (1 to 20)","type":"integer","default":5}},"required":["query"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/query/minLength", "/properties/query/maxLength", "/properties/limit/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"query":{"description":"Words describing the task, e.g. \"refund a customer's invoice\". (1–500 chars)","type":"string"},"limit":{"description":"How many tools to return. (default: 5)","type":"integer","minimum":1,"maximum":20}},"required":["query"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"query":{"description":"Words describing the task, e.g. \"refund a customer's invoice\".","type":"string","minLength":1,"maxLength":500},"limit":{"description":"How many tools to return.","type":"integer","minimum":1,"maximum":20,"default":5}},"required":["query"],"propertyOrdering":["query","limit"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/query/minLength", "/properties/query/maxLength", "/properties/limit/default"},
-				NullMeansAbsent: []string{"/limit"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"query":{"description":"Words describing the task, e.g. \"refund a customer's invoice\". (1–500 chars)","type":"string"},"limit":{"description":"How many tools to return. (default: 5)","type":["integer","null"],"minimum":1,"maximum":20}},"required":["query","limit"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}}
 }
 

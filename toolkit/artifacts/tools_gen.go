@@ -25,11 +25,16 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, CreateAr
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
 	return []runtime.Tool{{
 		Bind:        toolgenBindToolkitCreateArtifact(r),
 		Description: "Creates a new artifact, a document kept with all its versions.",
+		Dialects:    toolgenDialects,
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"id":"report.md","content":"# Findings\n\nNone yet.\n"}`)}},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID names the artifact, like a file name, e.g. report.md.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the artifact's text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
 		Name:        "create_artifact",
@@ -39,25 +44,10 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Related:     []runtime.Related{{Name: "update_artifact"}},
 		Sequential:  true,
 		Timeout:     10 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID names the artifact, like a file name, e.g. report.md.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the artifact's text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID names the artifact, like a file name, e.g. report.md.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the artifact's text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/id/pattern"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID names the artifact, like a file name, e.g. report.md. (pattern: ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$)","type":"string"},"content":{"description":"Content is the artifact's text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID names the artifact, like a file name, e.g. report.md.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the artifact's text.","type":"string"}},"required":["id","content"],"propertyOrdering":["id","content"]}`)},
-			runtime.VariantOpenAI: {
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID names the artifact, like a file name, e.g. report.md.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the artifact's text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
-				Strict: true,
-			},
-		},
 	}, {
 		Bind:        toolgenBindToolkitReadArtifact(r),
 		Description: "Reads an artifact: its latest version, or an older one.",
+		Dialects:    toolgenDialects,
 		Examples: []runtime.Example{{Args: json.RawMessage(`{"id":"report.md"}`)}, {
 			Args:     json.RawMessage(`{"id":"report.md","version":1}`),
 			Scenario: "An older version",
@@ -72,28 +62,10 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).ReadArtifact",
 		Permission:  runtime.PermissionAuto,
 		Timeout:     10 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 reads the latest.","type":"integer","minimum":0,"default":0}},"required":["id"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/version/minimum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 reads the latest. (≥ 0)","type":"integer","default":0}},"required":["id"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/id/pattern", "/properties/version/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact. (pattern: ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$)","type":"string"},"version":{"description":"Version to read; 0 reads the latest. (default: 0)","type":"integer","minimum":0}},"required":["id"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 reads the latest.","type":"integer","minimum":0,"default":0}},"required":["id"],"propertyOrdering":["id","version"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/version/default"},
-				NullMeansAbsent: []string{"/version"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 reads the latest. (default: 0)","type":["integer","null"],"minimum":0}},"required":["id","version"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}, {
 		Bind:        toolgenBindToolkitRewriteArtifact(r),
 		Description: "Replaces the whole text of an artifact, saving it as a new version.",
+		Dialects:    toolgenDialects,
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"id":"report.md","content":"# Findings\n\nRewritten.\n"}`)}},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the whole new text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
 		Name:        "rewrite_artifact",
@@ -102,26 +74,11 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     10 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the whole new text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the whole new text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/id/pattern"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact. (pattern: ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$)","type":"string"},"content":{"description":"Content is the whole new text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the whole new text.","type":"string"}},"required":["id","content"],"propertyOrdering":["id","content"]}`)},
-			runtime.VariantOpenAI: {
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the whole new text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
-				Strict: true,
-			},
-		},
 	}, {
 		Bind:        toolgenBindToolkitUpdateArtifact(r),
 		Description: "Replaces one passage of an artifact, saving the result as a new version.",
 		Detail:      "Quote old_text from the latest version, with enough around it to match one place only; differences in whitespace are tolerated. For large changes use rewrite_artifact.",
+		Dialects:    toolgenDialects,
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"id":"report.md","old_text":"None yet.","new_text":"Two libraries qualify."}`)}},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"old_text":{"description":"OldText is the passage to replace, quoted from the latest version with enough context to match one place only.","type":"string","minLength":1},"new_text":{"description":"NewText replaces it; empty deletes the passage.","type":"string"}},"required":["id","old_text","new_text"],"additionalProperties":false}`),
 		Name:        "update_artifact",
@@ -130,24 +87,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     10 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"old_text":{"description":"OldText is the passage to replace, quoted from the latest version with enough context to match one place only.","type":"string","minLength":1},"new_text":{"description":"NewText replaces it; empty deletes the passage.","type":"string"}},"required":["id","old_text","new_text"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/old_text/minLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"old_text":{"description":"OldText is the passage to replace, quoted from the latest version with enough context to match one place only. (at least 1 char)","type":"string"},"new_text":{"description":"NewText replaces it; empty deletes the passage.","type":"string"}},"required":["id","old_text","new_text"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/id/pattern", "/properties/old_text/minLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact. (pattern: ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$)","type":"string"},"old_text":{"description":"OldText is the passage to replace, quoted from the latest version with enough context to match one place only. (at least 1 char)","type":"string"},"new_text":{"description":"NewText replaces it; empty deletes the passage.","type":"string"}},"required":["id","old_text","new_text"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"old_text":{"description":"OldText is the passage to replace, quoted from the latest version with enough context to match one place only.","type":"string","minLength":1},"new_text":{"description":"NewText replaces it; empty deletes the passage.","type":"string"}},"required":["id","old_text","new_text"],"propertyOrdering":["id","old_text","new_text"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:  []string{"/properties/old_text/minLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"old_text":{"description":"OldText is the passage to replace, quoted from the latest version with enough context to match one place only. (at least 1 char)","type":"string"},"new_text":{"description":"NewText replaces it; empty deletes the passage.","type":"string"}},"required":["id","old_text","new_text"],"additionalProperties":false}`),
-				Strict: true,
-			},
-		},
 	}}
 }
 

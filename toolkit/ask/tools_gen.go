@@ -23,78 +23,43 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, AskArgs)
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
+// toolgenSchema1 is a schema shared by several tools.
+const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question.","type":"string","minLength":1,"maxLength":2000},"options":{"description":"Options the user picks from; leave it out for a free-form answer.","type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":200}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"additionalProperties":false}`
+
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
 	return []runtime.Tool{{
 		Bind:        toolgenBindToolkitAskUser(r),
 		Description: "Asks the user a question and returns their answer.",
 		Detail:      "Use it when the task cannot go on without a decision or a fact only the user has. Do not ask what you can find out with other tools; ask one question at a time.",
+		Dialects:    toolgenDialects,
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"question":"Which database should the service use?","options":["PostgreSQL","SQLite"]}`),
 			Scenario: "Pick a database",
 		}, {Args: json.RawMessage(`{"question":"What is the name of the staging host?"}`)}},
 		Hints:       runtime.Hints{OpenWorld: true},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question.","type":"string","minLength":1,"maxLength":2000},"options":{"description":"Options the user picks from; leave it out for a free-form answer.","type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":200}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"additionalProperties":false}`),
+		InputSchema: json.RawMessage(toolgenSchema1),
 		Name:        "ask_user",
 		NewCall:     toolgenNewToolkitAskUser(r),
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/ask.(*Toolkit).AskUser",
 		Permission:  runtime.PermissionAuto,
 		Timeout:     1 * time.Hour,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question.","type":"string","minLength":1,"maxLength":2000},"options":{"description":"Options the user picks from; leave it out for a free-form answer.","type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":200}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/question/minLength", "/properties/question/maxLength", "/properties/options/maxItems", "/properties/options/uniqueItems", "/properties/options/items/minLength", "/properties/options/items/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question. (1–2000 chars)","type":"string"},"options":{"description":"Options the user picks from; leave it out for a free-form answer. (at most 20 items; unique items)","type":"array","items":{"type":"string","description":"(1–200 chars)"}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/question/minLength", "/properties/question/maxLength", "/properties/options/uniqueItems", "/properties/options/items/minLength", "/properties/options/items/maxLength", "/properties/multi_select/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question. (1–2000 chars)","type":"string"},"options":{"description":"Options the user picks from; leave it out for a free-form answer. (unique items)","type":"array","maxItems":20,"items":{"type":"string","description":"(1–200 chars)"}},"multi_select":{"description":"MultiSelect lets the user pick several options. (default: false)","type":"boolean"}},"required":["question"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {
-				Moved:  []string{"/properties/options/uniqueItems"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question.","type":"string","minLength":1,"maxLength":2000},"options":{"description":"Options the user picks from; leave it out for a free-form answer. (unique items)","type":"array","maxItems":20,"items":{"type":"string","minLength":1,"maxLength":200}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"propertyOrdering":["question","options","multi_select"]}`),
-			},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/question/minLength", "/properties/question/maxLength", "/properties/options/uniqueItems", "/properties/options/items/minLength", "/properties/options/items/maxLength", "/properties/multi_select/default"},
-				NullMeansAbsent: []string{"/options", "/multi_select"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question. (1–2000 chars)","type":"string"},"options":{"description":"Options the user picks from; leave it out for a free-form answer. (unique items)","type":["array","null"],"maxItems":20,"items":{"type":"string","description":"(1–200 chars)"}},"multi_select":{"description":"MultiSelect lets the user pick several options. (default: false)","type":["boolean","null"]}},"required":["question","options","multi_select"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}, {
 		Bind:        toolgenBindToolkitHumanInput(r),
 		Description: "Asks the user a question and returns their answer (the same tool as ask_user).",
+		Dialects:    toolgenDialects,
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"question":"Should the report cover Q3 or Q4?","options":["Q3","Q4"]}`)}},
 		Hints:       runtime.Hints{OpenWorld: true},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question.","type":"string","minLength":1,"maxLength":2000},"options":{"description":"Options the user picks from; leave it out for a free-form answer.","type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":200}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"additionalProperties":false}`),
+		InputSchema: json.RawMessage(toolgenSchema1),
 		Name:        "human_input",
 		NewCall:     toolgenNewToolkitHumanInput(r),
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/ask.(*Toolkit).HumanInput",
 		Permission:  runtime.PermissionAuto,
 		Timeout:     1 * time.Hour,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question.","type":"string","minLength":1,"maxLength":2000},"options":{"description":"Options the user picks from; leave it out for a free-form answer.","type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":200}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/question/minLength", "/properties/question/maxLength", "/properties/options/maxItems", "/properties/options/uniqueItems", "/properties/options/items/minLength", "/properties/options/items/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question. (1–2000 chars)","type":"string"},"options":{"description":"Options the user picks from; leave it out for a free-form answer. (at most 20 items; unique items)","type":"array","items":{"type":"string","description":"(1–200 chars)"}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/question/minLength", "/properties/question/maxLength", "/properties/options/uniqueItems", "/properties/options/items/minLength", "/properties/options/items/maxLength", "/properties/multi_select/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question. (1–2000 chars)","type":"string"},"options":{"description":"Options the user picks from; leave it out for a free-form answer. (unique items)","type":"array","maxItems":20,"items":{"type":"string","description":"(1–200 chars)"}},"multi_select":{"description":"MultiSelect lets the user pick several options. (default: false)","type":"boolean"}},"required":["question"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {
-				Moved:  []string{"/properties/options/uniqueItems"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question.","type":"string","minLength":1,"maxLength":2000},"options":{"description":"Options the user picks from; leave it out for a free-form answer. (unique items)","type":"array","maxItems":20,"items":{"type":"string","minLength":1,"maxLength":200}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"propertyOrdering":["question","options","multi_select"]}`),
-			},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/question/minLength", "/properties/question/maxLength", "/properties/options/uniqueItems", "/properties/options/items/minLength", "/properties/options/items/maxLength", "/properties/multi_select/default"},
-				NullMeansAbsent: []string{"/options", "/multi_select"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question. (1–2000 chars)","type":"string"},"options":{"description":"Options the user picks from; leave it out for a free-form answer. (unique items)","type":["array","null"],"maxItems":20,"items":{"type":"string","description":"(1–200 chars)"}},"multi_select":{"description":"MultiSelect lets the user pick several options. (default: false)","type":["boolean","null"]}},"required":["question","options","multi_select"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}}
 }
 

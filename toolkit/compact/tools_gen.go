@@ -23,12 +23,17 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, CompactArgs) (runt
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
 // Tools returns the tools of package compact, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
 	return []runtime.Tool{{
 		Bind:        toolgenBindCompactConversation,
 		Description: "Asks for the conversation so far to be summarized, to free context.",
 		Detail:      "Call it when the conversation has grown long and older turns are no longer needed word for word. The host replaces them with a summary that keeps what focus names.",
+		Dialects:    toolgenDialects,
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"focus":"the open bugs and the decisions made so far"}`)}},
 		Hints:       runtime.Hints{Idempotent: true},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host.","type":"string","maxLength":2000,"default":""}},"additionalProperties":false}`),
@@ -38,25 +43,6 @@ func Tools() []runtime.Tool {
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     5 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host.","type":"string","maxLength":2000,"default":""}},"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/focus/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host. (at most 2000 chars)","type":"string","default":""}},"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/focus/maxLength", "/properties/focus/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host. (at most 2000 chars; default: \"\")","type":"string"}},"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host.","type":"string","maxLength":2000,"default":""}}}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/focus/maxLength", "/properties/focus/default"},
-				NullMeansAbsent: []string{"/focus"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host. (at most 2000 chars; default: \"\")","type":["string","null"]}},"additionalProperties":false,"required":["focus"]}`),
-				Strict:          true,
-			},
-		},
 	}}
 }
 

@@ -23,68 +23,41 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, TaskArgs
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
+// toolgenSchema1 is a schema shared by several tools.
+const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","minLength":1,"maxLength":200},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation.","type":"string","minLength":1,"maxLength":20000},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["description","prompt","agent"],"additionalProperties":false}`
+
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
 	return []runtime.Tool{{
 		Bind:        toolgenBindToolkitCallSubagent(r),
 		Description: "Hands a self-contained task to a sub-agent and returns its final answer (the same tool as task).",
+		Dialects:    toolgenDialects,
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"description":"Check the test suite","prompt":"Run the tests of package store and report failures.","agent":"tester"}`)}},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","minLength":1,"maxLength":200},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation.","type":"string","minLength":1,"maxLength":20000},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["description","prompt","agent"],"additionalProperties":false}`),
+		InputSchema: json.RawMessage(toolgenSchema1),
 		Name:        "call_subagent",
 		NewCall:     toolgenNewToolkitCallSubagent(r),
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/subagent.(*Toolkit).CallSubagent",
 		Permission:  runtime.PermissionAuto,
 		Timeout:     30 * time.Minute,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","minLength":1,"maxLength":200},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation.","type":"string","minLength":1,"maxLength":20000},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["description","prompt","agent"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/description/minLength", "/properties/description/maxLength", "/properties/prompt/minLength", "/properties/prompt/maxLength", "/properties/agent/minLength", "/properties/agent/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\". (1–200 chars)","type":"string"},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation. (1–20000 chars)","type":"string"},"agent":{"description":"Agent is the name of the sub-agent to run. (1–64 chars)","type":"string"}},"required":["description","prompt","agent"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/description/minLength", "/properties/description/maxLength", "/properties/prompt/minLength", "/properties/prompt/maxLength", "/properties/agent/minLength", "/properties/agent/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\". (1–200 chars)","type":"string"},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation. (1–20000 chars)","type":"string"},"agent":{"description":"Agent is the name of the sub-agent to run. (1–64 chars)","type":"string"}},"required":["description","prompt","agent"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","minLength":1,"maxLength":200},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation.","type":"string","minLength":1,"maxLength":20000},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["description","prompt","agent"],"propertyOrdering":["description","prompt","agent"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:  []string{"/properties/description/minLength", "/properties/description/maxLength", "/properties/prompt/minLength", "/properties/prompt/maxLength", "/properties/agent/minLength", "/properties/agent/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\". (1–200 chars)","type":"string"},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation. (1–20000 chars)","type":"string"},"agent":{"description":"Agent is the name of the sub-agent to run. (1–64 chars)","type":"string"}},"required":["description","prompt","agent"],"additionalProperties":false}`),
-				Strict: true,
-			},
-		},
 	}, {
 		Bind:        toolgenBindToolkitTask(r),
 		Description: "Hands a self-contained task to a sub-agent and returns its final answer.",
 		Detail:      "Use it for work that needs many steps of its own (research, a search through many files) so that only the answer comes back into this conversation. A call with an unknown agent is answered with the list of agents.",
+		Dialects:    toolgenDialects,
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"description":"Survey HTML-to-Markdown libraries","prompt":"List maintained Go libraries that convert HTML to Markdown, with their licences.","agent":"researcher"}`),
 			Scenario: "Delegate research",
 		}},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","minLength":1,"maxLength":200},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation.","type":"string","minLength":1,"maxLength":20000},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["description","prompt","agent"],"additionalProperties":false}`),
+		InputSchema: json.RawMessage(toolgenSchema1),
 		Name:        "task",
 		NewCall:     toolgenNewToolkitTask(r),
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/subagent.(*Toolkit).Task",
 		Permission:  runtime.PermissionAuto,
 		Timeout:     30 * time.Minute,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","minLength":1,"maxLength":200},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation.","type":"string","minLength":1,"maxLength":20000},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["description","prompt","agent"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/description/minLength", "/properties/description/maxLength", "/properties/prompt/minLength", "/properties/prompt/maxLength", "/properties/agent/minLength", "/properties/agent/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\". (1–200 chars)","type":"string"},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation. (1–20000 chars)","type":"string"},"agent":{"description":"Agent is the name of the sub-agent to run. (1–64 chars)","type":"string"}},"required":["description","prompt","agent"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/description/minLength", "/properties/description/maxLength", "/properties/prompt/minLength", "/properties/prompt/maxLength", "/properties/agent/minLength", "/properties/agent/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\". (1–200 chars)","type":"string"},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation. (1–20000 chars)","type":"string"},"agent":{"description":"Agent is the name of the sub-agent to run. (1–64 chars)","type":"string"}},"required":["description","prompt","agent"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","minLength":1,"maxLength":200},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation.","type":"string","minLength":1,"maxLength":20000},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["description","prompt","agent"],"propertyOrdering":["description","prompt","agent"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:  []string{"/properties/description/minLength", "/properties/description/maxLength", "/properties/prompt/minLength", "/properties/prompt/maxLength", "/properties/agent/minLength", "/properties/agent/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\". (1–200 chars)","type":"string"},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation. (1–20000 chars)","type":"string"},"agent":{"description":"Agent is the name of the sub-agent to run. (1–64 chars)","type":"string"}},"required":["description","prompt","agent"],"additionalProperties":false}`),
-				Strict: true,
-			},
-		},
 	}}
 }
 

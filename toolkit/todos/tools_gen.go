@@ -24,11 +24,16 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, TodoAddA
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
 	return []runtime.Tool{{
 		Bind:        toolgenBindToolkitTodoAdd(r),
 		Description: "Adds one item at the end of the todo list.",
+		Dialects:    toolgenDialects,
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"content":"Write the changelog"}`)}},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"id":{"description":"ID of the new item; empty takes the next free number.","type":"string","maxLength":64,"default":""},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending"}},"required":["content"],"additionalProperties":false}`),
 		Name:        "todo_add",
@@ -37,28 +42,10 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     5 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"id":{"description":"ID of the new item; empty takes the next free number.","type":"string","maxLength":64,"default":""},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending"}},"required":["content"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/content/minLength", "/properties/content/maxLength", "/properties/id/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence. (1–1000 chars)","type":"string"},"id":{"description":"ID of the new item; empty takes the next free number. (at most 64 chars)","type":"string","default":""},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending"}},"required":["content"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/content/minLength", "/properties/content/maxLength", "/properties/id/maxLength", "/properties/id/default", "/properties/status/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence. (1–1000 chars)","type":"string"},"id":{"description":"ID of the new item; empty takes the next free number. (at most 64 chars; default: \"\")","type":"string"},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done). (default: \"pending\")","type":"string","enum":["pending","in_progress","completed"]}},"required":["content"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"id":{"description":"ID of the new item; empty takes the next free number.","type":"string","maxLength":64,"default":""},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending","format":"enum"}},"required":["content"],"propertyOrdering":["content","id","status"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/content/minLength", "/properties/content/maxLength", "/properties/id/maxLength", "/properties/id/default", "/properties/status/default"},
-				NullMeansAbsent: []string{"/id", "/status"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence. (1–1000 chars)","type":"string"},"id":{"description":"ID of the new item; empty takes the next free number. (at most 64 chars; default: \"\")","type":["string","null"]},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done). (default: \"pending\")","type":["string","null"],"enum":["pending","in_progress","completed",null]}},"required":["content","id","status"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}, {
 		Bind:        toolgenBindToolkitTodoList(r),
 		Description: "Shows the todo list of this conversation with each item's id and status.",
+		Dialects:    toolgenDialects,
 		Hints: runtime.Hints{
 			Idempotent: true,
 			ReadOnly:   true,
@@ -70,22 +57,10 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     5 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Schema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {Schema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{}}`)},
-			runtime.VariantOpenAI: {
-				Schema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false,"required":[]}`),
-				Strict: true,
-			},
-		},
 	}, {
 		Bind:        toolgenBindToolkitTodoUpdate(r),
 		Description: "Changes the status or the text of one todo item.",
+		Dialects:    toolgenDialects,
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"id":"1","status":"completed"}`),
 			Scenario: "Finish an item",
@@ -98,29 +73,11 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     5 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the item to change.","type":"string","minLength":1,"maxLength":64},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":["string","null"],"enum":["pending","in_progress","completed",null]},"content":{"description":"Content is the item's new text; empty keeps it.","type":"string","maxLength":1000,"default":""}},"required":["id"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/id/minLength", "/properties/id/maxLength", "/properties/content/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the item to change. (1–64 chars)","type":"string"},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":["string","null"],"enum":["pending","in_progress","completed",null]},"content":{"description":"Content is the item's new text; empty keeps it. (at most 1000 chars)","type":"string","default":""}},"required":["id"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/id/minLength", "/properties/id/maxLength", "/properties/content/maxLength", "/properties/content/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the item to change. (1–64 chars)","type":"string"},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","anyOf":[{"type":"string","enum":["pending","in_progress","completed"]},{"type":"null"}]},"content":{"description":"Content is the item's new text; empty keeps it. (at most 1000 chars; default: \"\")","type":"string"}},"required":["id"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the item to change.","type":"string","minLength":1,"maxLength":64},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"format":"enum","nullable":true},"content":{"description":"Content is the item's new text; empty keeps it.","type":"string","maxLength":1000,"default":""}},"required":["id"],"propertyOrdering":["id","status","content"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/id/minLength", "/properties/id/maxLength", "/properties/content/maxLength", "/properties/content/default"},
-				NullMeansAbsent: []string{"/status", "/content"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the item to change. (1–64 chars)","type":"string"},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":["string","null"],"enum":["pending","in_progress","completed",null]},"content":{"description":"Content is the item's new text; empty keeps it. (at most 1000 chars; default: \"\")","type":["string","null"]}},"required":["id","status","content"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}, {
 		Bind:        toolgenBindToolkitWriteTodos(r),
 		Description: "Replaces the todo list of this conversation with a new one, sent whole.",
 		Detail:      "Use it to plan a task of several steps and to keep the plan current: mark an item in_progress before starting it and completed as soon as it is done.",
+		Dialects:    toolgenDialects,
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"todos":[{"id":"1","content":"Reproduce the bug","status":"in_progress"},{"id":"2","content":"Write a failing test","status":"pending"}]}`),
 			Scenario: "Plan a bug fix",
@@ -133,24 +90,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     5 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"todos":{"description":"Todos is the whole new list, in the order to work on it; it replaces the old one.","type":"array","maxItems":1000,"items":{"description":"Todo is one item of the list.","type":"object","properties":{"id":{"description":"ID identifies the item in todo_update, e.g. \"1\" or \"write-tests\".","type":"string","minLength":1,"maxLength":64},"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"status":{"description":"Status of the item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]}},"required":["id","content","status"],"additionalProperties":false}}},"required":["todos"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/todos/maxItems", "/properties/todos/items/properties/id/minLength", "/properties/todos/items/properties/id/maxLength", "/properties/todos/items/properties/content/minLength", "/properties/todos/items/properties/content/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"todos":{"description":"Todos is the whole new list, in the order to work on it; it replaces the old one. (at most 1000 items)","type":"array","items":{"description":"Todo is one item of the list.","type":"object","properties":{"id":{"description":"ID identifies the item in todo_update, e.g. \"1\" or \"write-tests\". (1–64 chars)","type":"string"},"content":{"description":"Content says what to do, in a short imperative sentence. (1–1000 chars)","type":"string"},"status":{"description":"Status of the item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]}},"required":["id","content","status"],"additionalProperties":false}}},"required":["todos"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/todos/items/properties/id/minLength", "/properties/todos/items/properties/id/maxLength", "/properties/todos/items/properties/content/minLength", "/properties/todos/items/properties/content/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"todos":{"description":"Todos is the whole new list, in the order to work on it; it replaces the old one.","type":"array","maxItems":1000,"items":{"description":"Todo is one item of the list.","type":"object","properties":{"id":{"description":"ID identifies the item in todo_update, e.g. \"1\" or \"write-tests\". (1–64 chars)","type":"string"},"content":{"description":"Content says what to do, in a short imperative sentence. (1–1000 chars)","type":"string"},"status":{"description":"Status of the item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]}},"required":["id","content","status"],"additionalProperties":false}}},"required":["todos"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"todos":{"description":"Todos is the whole new list, in the order to work on it; it replaces the old one.","type":"array","maxItems":1000,"items":{"description":"Todo is one item of the list.","type":"object","properties":{"id":{"description":"ID identifies the item in todo_update, e.g. \"1\" or \"write-tests\".","type":"string","minLength":1,"maxLength":64},"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"status":{"description":"Status of the item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"format":"enum"}},"required":["id","content","status"],"propertyOrdering":["id","content","status"]}}},"required":["todos"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:  []string{"/properties/todos/items/properties/id/minLength", "/properties/todos/items/properties/id/maxLength", "/properties/todos/items/properties/content/minLength", "/properties/todos/items/properties/content/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"todos":{"description":"Todos is the whole new list, in the order to work on it; it replaces the old one.","type":"array","maxItems":1000,"items":{"description":"Todo is one item of the list.","type":"object","properties":{"id":{"description":"ID identifies the item in todo_update, e.g. \"1\" or \"write-tests\". (1–64 chars)","type":"string"},"content":{"description":"Content says what to do, in a short imperative sentence. (1–1000 chars)","type":"string"},"status":{"description":"Status of the item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]}},"required":["id","content","status"],"additionalProperties":false}}},"required":["todos"],"additionalProperties":false}`),
-				Strict: true,
-			},
-		},
 	}}
 }
 

@@ -26,12 +26,17 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, FetchArg
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
 	return []runtime.Tool{{
 		Bind:        toolgenBindToolkitWebFetch(r),
 		Description: "Fetches a web page or PDF and returns its content as Markdown or text.",
 		Detail:      "Use it to read a page found with web_search or named by the user.",
+		Dialects:    toolgenDialects,
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"url":"https://go.dev/doc/go1.26"}`)}},
 		Hints: runtime.Hints{
 			OpenWorld: true,
@@ -44,32 +49,11 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/web.(*Toolkit).WebFetch",
 		Permission:  runtime.PermissionAuto,
 		Timeout:     1 * time.Minute,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"url":{"description":"URL of the page, http or https.","type":"string","format":"uri","maxLength":4096},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit.","type":"integer","minimum":0,"default":0}},"required":["url"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/url/maxLength", "/properties/max_bytes/minimum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"url":{"description":"URL of the page, http or https. (at most 4096 chars)","type":"string","format":"uri"},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit. (≥ 0)","type":"integer","default":0}},"required":["url"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/url/maxLength", "/properties/max_bytes/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"url":{"description":"URL of the page, http or https. (at most 4096 chars)","type":"string","format":"uri"},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit. (default: 0)","type":"integer","minimum":0}},"required":["url"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {
-				Moved:  []string{"/properties/url/format"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"url":{"description":"URL of the page, http or https. (format: uri)","type":"string","maxLength":4096},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit.","type":"integer","minimum":0,"default":0}},"required":["url"],"propertyOrdering":["url","max_bytes"]}`),
-			},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/url/format", "/properties/url/maxLength", "/properties/max_bytes/default"},
-				NullMeansAbsent: []string{"/max_bytes"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"url":{"description":"URL of the page, http or https. (format: uri) (at most 4096 chars)","type":"string"},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit. (default: 0)","type":["integer","null"],"minimum":0}},"required":["url","max_bytes"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}, {
 		Bind:        toolgenBindToolkitWebSearch(r),
 		Description: "Searches the web and returns the title, URL and snippet of each result.",
 		Detail:      "Use it to find pages about a topic; read a page with web_fetch.",
+		Dialects:    toolgenDialects,
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"query":"html to markdown go library","num":5}`)}},
 		Hints: runtime.Hints{
 			OpenWorld: true,
@@ -82,25 +66,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"results":{"type":["array","null"],"items":{"description":"SearchResult is one result of a web search.","type":"object","properties":{"title":{"description":"Title of the page.","type":"string"},"url":{"description":"URL of the page.","type":"string"},"snippet":{"description":"Snippet is the search engine's excerpt of the page.","type":"string"}},"required":["title","url","snippet"],"additionalProperties":false}}},"required":["results"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
 		Timeout:      30 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"query":{"description":"Query to search for, as typed into a search engine.","type":"string","minLength":1,"maxLength":500},"num":{"description":"Num is how many results to return.","type":"integer","minimum":1,"maximum":20,"default":5}},"required":["query"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/query/minLength", "/properties/query/maxLength", "/properties/num/minimum", "/properties/num/maximum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"query":{"description":"Query to search for, as typed into a search engine. (1–500 chars)","type":"string"},"num":{"description":"Num is how many results to return. (1 to 20)","type":"integer","default":5}},"required":["query"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/query/minLength", "/properties/query/maxLength", "/properties/num/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"query":{"description":"Query to search for, as typed into a search engine. (1–500 chars)","type":"string"},"num":{"description":"Num is how many results to return. (default: 5)","type":"integer","minimum":1,"maximum":20}},"required":["query"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"query":{"description":"Query to search for, as typed into a search engine.","type":"string","minLength":1,"maxLength":500},"num":{"description":"Num is how many results to return.","type":"integer","minimum":1,"maximum":20,"default":5}},"required":["query"],"propertyOrdering":["query","num"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/query/minLength", "/properties/query/maxLength", "/properties/num/default"},
-				NullMeansAbsent: []string{"/num"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"query":{"description":"Query to search for, as typed into a search engine. (1–500 chars)","type":"string"},"num":{"description":"Num is how many results to return. (default: 5)","type":["integer","null"],"minimum":1,"maximum":20}},"required":["query","num"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}}
 }
 

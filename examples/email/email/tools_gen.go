@@ -26,6 +26,10 @@ func toolgenHandlerChangedRunGoGenerate(func(*Outbox, context.Context, SendEmail
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
 // OutboxTools returns the tools implemented by methods of Outbox, bound to r, sorted by name.
 func OutboxTools(r *Outbox) []runtime.Tool {
 	return []runtime.Tool{{
@@ -33,6 +37,7 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 		ConfirmReason: "sends an email on the user's behalf",
 		Description:   "Sends a plain-text email to one recipient, with optional copies.",
 		Detail:        "The message is queued at once; delivery is asynchronous.",
+		Dialects:      toolgenDialects,
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"to":"alice@example.com","subject":"Q3","body":"Summary attached."}`),
 			Scenario: "Send the Q3 summary",
@@ -51,28 +56,6 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 			MaxDelay: 2 * time.Second,
 		},
 		Risk: runtime.Risk("high"),
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line.","type":"string","minLength":1,"maxLength":200},"body":{"description":"Body text, plain text only.","type":"string","minLength":1,"maxLength":10000},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest).","type":"integer","minimum":1,"maximum":5,"default":3}},"required":["to","subject","body"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/subject/minLength", "/properties/subject/maxLength", "/properties/body/minLength", "/properties/body/maxLength", "/properties/cc/maxItems", "/properties/priority/minimum", "/properties/priority/maximum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line. (1–200 chars)","type":"string"},"body":{"description":"Body text, plain text only. (1–10000 chars)","type":"string"},"cc":{"description":"Carbon-copy recipients. (at most 20 items)","type":"array","items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest). (1 to 5)","type":"integer","default":3}},"required":["to","subject","body"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/subject/minLength", "/properties/subject/maxLength", "/properties/body/minLength", "/properties/body/maxLength", "/properties/priority/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line. (1–200 chars)","type":"string"},"body":{"description":"Body text, plain text only. (1–10000 chars)","type":"string"},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest). (default: 3)","type":"integer","minimum":1,"maximum":5}},"required":["to","subject","body"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {
-				Moved:  []string{"/properties/to/format", "/properties/cc/items/format"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"Recipient address. (format: email)","type":"string"},"subject":{"description":"Subject line.","type":"string","minLength":1,"maxLength":200},"body":{"description":"Body text, plain text only.","type":"string","minLength":1,"maxLength":10000},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","description":"(format: email)"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest).","type":"integer","minimum":1,"maximum":5,"default":3}},"required":["to","subject","body"],"propertyOrdering":["to","subject","body","cc","priority"]}`),
-			},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/subject/minLength", "/properties/subject/maxLength", "/properties/body/minLength", "/properties/body/maxLength", "/properties/priority/default"},
-				NullMeansAbsent: []string{"/cc", "/priority"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line. (1–200 chars)","type":"string"},"body":{"description":"Body text, plain text only. (1–10000 chars)","type":"string"},"cc":{"description":"Carbon-copy recipients.","type":["array","null"],"maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest). (default: 3)","type":["integer","null"],"minimum":1,"maximum":5}},"required":["to","subject","body","cc","priority"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}}
 }
 

@@ -26,38 +26,26 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, AskArgs) (string, 
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
 // Tools returns the tools of package demo, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
 	return []runtime.Tool{{
 		Bind:        toolgenBindAsk,
 		Description: "Asks the user a question and returns the answer.",
+		Dialects:    toolgenDialects,
 		Hints:       runtime.Hints{ReadOnly: true},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question to ask the user.","type":"string","minLength":1}},"required":["question"],"additionalProperties":false}`),
 		Name:        "ask",
 		NewCall:     toolgenNewAsk,
 		Origin:      "github.com/toolgen-go/toolgen/examples/mcp-server/demo.Ask",
 		Permission:  runtime.PermissionAuto,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question to ask the user.","type":"string","minLength":1}},"required":["question"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/question/minLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question to ask the user. (at least 1 char)","type":"string"}},"required":["question"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/question/minLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question to ask the user. (at least 1 char)","type":"string"}},"required":["question"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question to ask the user.","type":"string","minLength":1}},"required":["question"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:  []string{"/properties/question/minLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question to ask the user. (at least 1 char)","type":"string"}},"required":["question"],"additionalProperties":false}`),
-				Strict: true,
-			},
-		},
 	}, {
 		Bind:        toolgenBindCount,
 		Description: "Counts slowly to a number, reporting its progress; it stops when the call is cancelled (whoami then says where).",
+		Dialects:    toolgenDialects,
 		Hints: runtime.Hints{
 			Idempotent: true,
 			ReadOnly:   true,
@@ -69,29 +57,11 @@ func Tools() []runtime.Tool {
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"reached":{"description":"Reached is the last number counted.","type":"integer"}},"required":["reached"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
 		Timeout:      10 * time.Minute,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds.","type":"integer","minimum":0,"maximum":60000,"default":0}},"required":["to"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/to/minimum", "/properties/to/maximum", "/properties/step_millis/minimum", "/properties/step_millis/maximum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is the number to count to. (1 to 1000)","type":"integer"},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds. (0 to 60000)","type":"integer","default":0}},"required":["to"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/step_millis/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds. (default: 0)","type":"integer","minimum":0,"maximum":60000}},"required":["to"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds.","type":"integer","minimum":0,"maximum":60000,"default":0}},"required":["to"],"propertyOrdering":["to","step_millis"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/step_millis/default"},
-				NullMeansAbsent: []string{"/step_millis"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds. (default: 0)","type":["integer","null"],"minimum":0,"maximum":60000}},"required":["to","step_millis"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}, {
 		Bind:          toolgenBindSendNote,
 		ConfirmReason: "sends a note in the user's name",
 		Description:   "Sends a note to someone in the user's name.",
+		Dialects:      toolgenDialects,
 		Hints: runtime.Hints{
 			Destructive: true,
 			OpenWorld:   true,
@@ -102,27 +72,10 @@ func Tools() []runtime.Tool {
 		Origin:      "github.com/toolgen-go/toolgen/examples/mcp-server/demo.SendNote",
 		Permission:  runtime.PermissionConfirm,
 		Risk:        runtime.Risk("medium"),
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"To is who gets the note.","type":"string","minLength":1},"text":{"description":"Text of the note.","type":"string","minLength":1}},"required":["to","text"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/to/minLength", "/properties/text/minLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is who gets the note. (at least 1 char)","type":"string"},"text":{"description":"Text of the note. (at least 1 char)","type":"string"}},"required":["to","text"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/to/minLength", "/properties/text/minLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is who gets the note. (at least 1 char)","type":"string"},"text":{"description":"Text of the note. (at least 1 char)","type":"string"}},"required":["to","text"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is who gets the note.","type":"string","minLength":1},"text":{"description":"Text of the note.","type":"string","minLength":1}},"required":["to","text"],"propertyOrdering":["to","text"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:  []string{"/properties/to/minLength", "/properties/text/minLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is who gets the note. (at least 1 char)","type":"string"},"text":{"description":"Text of the note. (at least 1 char)","type":"string"}},"required":["to","text"],"additionalProperties":false}`),
-				Strict: true,
-			},
-		},
 	}, {
 		Bind:        toolgenBindGetTable,
 		Description: "Returns a table of squares, larger than the model may read when there are many rows.",
+		Dialects:    toolgenDialects,
 		Hints: runtime.Hints{
 			Idempotent: true,
 			ReadOnly:   true,
@@ -134,23 +87,10 @@ func Tools() []runtime.Tool {
 		Origin:       "github.com/toolgen-go/toolgen/examples/mcp-server/demo.GetTable",
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"rows":{"description":"Rows of the table.","type":["array","null"],"items":{"description":"Row is one row of a table.","type":"object","properties":{"n":{"description":"N is the row's number.","type":"integer"},"square":{"description":"Square is N squared.","type":"integer"}},"required":["n","square"],"additionalProperties":false}}},"required":["rows"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"rows":{"description":"Rows is how many rows to return.","type":"integer","minimum":0,"maximum":100000}},"required":["rows"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/rows/minimum", "/properties/rows/maximum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"rows":{"description":"Rows is how many rows to return. (0 to 100000)","type":"integer"}},"required":["rows"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {Schema: json.RawMessage(`{"type":"object","properties":{"rows":{"description":"Rows is how many rows to return.","type":"integer","minimum":0,"maximum":100000}},"required":["rows"],"additionalProperties":false}`)},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"rows":{"description":"Rows is how many rows to return.","type":"integer","minimum":0,"maximum":100000}},"required":["rows"]}`)},
-			runtime.VariantOpenAI: {
-				Schema: json.RawMessage(`{"type":"object","properties":{"rows":{"description":"Rows is how many rows to return.","type":"integer","minimum":0,"maximum":100000}},"required":["rows"],"additionalProperties":false}`),
-				Strict: true,
-			},
-		},
 	}, {
 		Bind:         toolgenBindWhoami,
 		Description:  "Says what the server knows of the call: its id, session and user.",
+		Dialects:     toolgenDialects,
 		Hints:        runtime.Hints{ReadOnly: true},
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 		Name:         "whoami",
@@ -158,19 +98,6 @@ func Tools() []runtime.Tool {
 		Origin:       "github.com/toolgen-go/toolgen/examples/mcp-server/demo.Whoami",
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"call_id":{"description":"CallID is the JSON-RPC id of the tools/call request.","type":"string"},"session":{"description":"Session is the registry session the call runs in.","type":"string"},"user":{"description":"User is the authenticated user, when the server checks bearer tokens.","type":"string"},"calls":{"description":"Calls counts whoami calls in the session.","type":"integer"},"cancelled_at":{"description":"CancelledAt is where the last cancelled count of the session stopped (0: none was).","type":"integer"}},"required":["call_id","session","user","calls","cancelled_at"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Schema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {Schema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{}}`)},
-			runtime.VariantOpenAI: {
-				Schema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false,"required":[]}`),
-				Strict: true,
-			},
-		},
 	}}
 }
 

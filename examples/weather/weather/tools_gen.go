@@ -26,12 +26,17 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, WeatherArgs) (Weat
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
 // Tools returns the tools of package weather, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
 	return []runtime.Tool{{
 		Bind:        toolgenBindGetWeather,
 		Description: "Gets the current weather for a city. Returns temperature and conditions.",
 		Detail:      "Use it when the user asks about the weather, temperature or forecast of a named city.",
+		Dialects:    toolgenDialects,
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"city":"Tokyo"}`),
 			Expected: "Current weather for Tokyo in celsius",
@@ -45,25 +50,6 @@ func Tools() []runtime.Tool {
 		Permission:   runtime.PermissionAuto,
 		Tags:         []string{"weather"},
 		Timeout:      10 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo.","type":"string","minLength":1},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"description":"Days of forecast to include.","type":"integer","minimum":0,"maximum":7,"default":0}},"required":["city"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/city/minLength", "/properties/days/minimum", "/properties/days/maximum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo. (at least 1 char)","type":"string"},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"description":"Days of forecast to include. (0 to 7)","type":"integer","default":0}},"required":["city"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/city/minLength", "/properties/unit/default", "/properties/days/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo. (at least 1 char)","type":"string"},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit). (default: \"celsius\")","type":"string","enum":["celsius","fahrenheit"]},"days":{"description":"Days of forecast to include. (default: 0)","type":"integer","minimum":0,"maximum":7}},"required":["city"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo.","type":"string","minLength":1},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"],"default":"celsius","format":"enum"},"days":{"description":"Days of forecast to include.","type":"integer","minimum":0,"maximum":7,"default":0}},"required":["city"],"propertyOrdering":["city","unit","days"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/city/minLength", "/properties/unit/default", "/properties/days/default"},
-				NullMeansAbsent: []string{"/unit", "/days"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo. (at least 1 char)","type":"string"},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit). (default: \"celsius\")","type":["string","null"],"enum":["celsius","fahrenheit",null]},"days":{"description":"Days of forecast to include. (default: 0)","type":["integer","null"],"minimum":0,"maximum":7}},"required":["city","unit","days"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}}
 }
 
