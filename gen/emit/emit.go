@@ -5,9 +5,12 @@
 // The generated file holds, per package:
 //
 //   - Tools() (plain funcs and client tools) and <Receiver>Tools(r) (methods), returning
-//     runtime.Tool values with every directive's data and the schemas as constants;
-//   - per tool, a bound-call type whose Run calls the handler and turns its return values into a
-//     runtime.Result, and a Bind function that decodes the arguments;
+//     runtime.Tool values with every directive's data, the canonical schemas as constants (a
+//     text several tools share once), and the provider variants to derive at run time
+//     (runtime.Tool.Dialects);
+//   - per tool, a runtime.Binding: the arguments' decoder and a Run that calls the handler and
+//     turns its return values into a runtime.Result; Tool.Bind and Tool.NewCall are its
+//     methods, so one generic call type serves every tool;
 //   - per argument type, a decoder that validates while it decodes, in one pass, collecting every
 //     problem with its JSON Pointer path (runtime/decode);
 //   - per structured result type, an encoder (runtime/encode);
@@ -101,6 +104,8 @@ type generator struct {
 
 	// hasDialects says the tools derive provider variants (dialectsVar is declared).
 	hasDialects bool
+	// noArgs says noArgsFunc is declared.
+	noArgs bool
 	// schemaConsts names the constant holding each schema text that several tools share.
 	schemaConsts map[string]string
 }
@@ -192,7 +197,7 @@ func groupByReceiver(tools []*model.Tool) []receiverGroup {
 func (g *generator) toolsFunc(grp receiverGroup) error {
 	var elems []jen.Code
 	for _, t := range grp.tools {
-		lit, err := g.toolLiteral(t, grp.receiver != nil)
+		lit, err := g.toolLiteral(t)
 		if err != nil {
 			return fmt.Errorf("tool %s: %w", t.Name, err)
 		}
@@ -203,9 +208,14 @@ func (g *generator) toolsFunc(grp receiverGroup) error {
 		g.f.Commentf("Tools returns the tools of package %s, sorted by name, for runtime.Registry.Add.", g.pkg.Name)
 		g.f.Func().Id("Tools").Params().Index().Qual(runtimePath, "Tool").Block(body)
 	} else {
+		bindings, err := g.receiverBindings(grp)
+		if err != nil {
+			return err
+		}
 		name := grp.receiver.TypeName + "Tools"
 		g.f.Commentf("%s returns the tools implemented by methods of %s, bound to r, sorted by name.", name, grp.receiver.TypeName)
-		g.f.Func().Id(name).Params(jen.Id("r").Op("*").Id(grp.receiver.TypeName)).Index().Qual(runtimePath, "Tool").Block(body)
+		g.f.Func().Id(name).Params(jen.Id("r").Op("*").Id(grp.receiver.TypeName)).Index().Qual(runtimePath, "Tool").
+			Block(append(bindings, body)...)
 	}
 	g.f.Line()
 	return nil
@@ -228,7 +238,7 @@ func origin(pkg *model.Package, t *model.Tool) string {
 }
 
 // toolLiteral renders one runtime.Tool value.
-func (g *generator) toolLiteral(t *model.Tool, method bool) (jen.Code, error) {
+func (g *generator) toolLiteral(t *model.Tool) (jen.Code, error) {
 	d := jen.Dict{}
 	str := func(field, v string) {
 		if v != "" {
@@ -376,14 +386,8 @@ func (g *generator) toolLiteral(t *model.Tool, method bool) (jen.Code, error) {
 	if g.hasDialects {
 		d[jen.Id("Dialects")] = jen.Id(dialectsVar)
 	}
-	bind := jen.Id("toolgenBind" + toolIdent(t))
-	newCall := jen.Id("toolgenNew" + toolIdent(t))
-	if method {
-		bind = bind.Call(jen.Id("r"))
-		newCall = newCall.Call(jen.Id("r"))
-	}
-	d[jen.Id("Bind")] = bind
-	d[jen.Id("NewCall")] = newCall
+	d[jen.Id("Bind")] = jen.Id(bindingName(t)).Dot("Bind")
+	d[jen.Id("NewCall")] = jen.Id(bindingName(t)).Dot("NewCall")
 	return jen.Values(d), nil
 }
 

@@ -7,127 +7,79 @@ import (
 	"github.com/toolgen-go/toolgen/gen/model"
 )
 
-// tool emits the bound-call type, its Run method, the Bind function and the signature guard
-// of one tool.
+// bindingName names the runtime.Binding of a tool: a package-level variable for a plain
+// function, a local of <Receiver>Tools(r) for a method.
+func bindingName(t *model.Tool) string { return "toolgenBinding" + toolIdent(t) }
+
+// noArgsFunc is the decoder of the tools without arguments.
+const noArgsFunc = "toolgenNoArgs"
+
+// tool emits what a plain function's tool needs besides its Tools() entry: its binding. A
+// method's binding is a local of its Tools function (receiverBindings).
 func (g *generator) tool(t *model.Tool) error {
-	id := toolIdent(t)
-	callType := "toolgenCall" + id
-	h := t.Handler
-
-	var argsType jen.Code
-	if t.Args != nil {
-		var err error
-		if argsType, err = g.typeExpr(t.Args); err != nil {
-			return err
-		}
+	if t.Handler.Receiver != nil {
+		return nil
 	}
-
-	// The bound call: the receiver (methods) and the decoded arguments.
-	var fields []jen.Code
-	if h.Receiver != nil {
-		fields = append(fields, jen.Id("recv").Op("*").Id(h.Receiver.TypeName))
-	}
-	if argsType != nil {
-		fields = append(fields, jen.Id("args").Add(argsType))
-	}
-	g.f.Commentf("%s is a call of %s whose arguments passed validation.", callType, t.Name)
-	g.f.Type().Id(callType).Struct(fields...)
-	g.f.Line()
-
-	argsRet := jen.Nil()
-	if argsType != nil {
-		argsRet = jen.Op("&").Id("c").Dot("args")
-	}
-	g.f.Func().Params(jen.Id("c").Op("*").Id(callType)).Id("Args").Params().Any().Block(jen.Return(argsRet))
-	g.f.Line()
-
-	run, err := g.runBody(t)
+	b, err := g.binding(t)
 	if err != nil {
 		return err
 	}
-	g.f.Func().Params(jen.Id("c").Op("*").Id(callType)).Id("Run").
-		Params(jen.Id("ctx").Qual("context", "Context")).Qual(runtimePath, "Result").Block(run...)
-	g.f.Line()
-
-	// The Bind method: decode into c, then the args type's own Validate.
-	var body []jen.Code
-	if t.Args != nil {
-		decodeName, err := g.argsDecoder(t.Args)
-		if err != nil {
-			return err
-		}
-		decodeCall := jen.Id(decodeName).Call(jen.Id("data"), jen.Op("&").Id("c").Dot("args"))
-		if h.Validate {
-			body = append(body,
-				jen.If(jen.Err().Op(":=").Add(decodeCall), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-				jen.If(jen.Err().Op(":=").Id("c").Dot("args").Dot("Validate").Call(jen.Id("ctx")), jen.Err().Op("!=").Nil()).Block(
-					jen.Return(jen.Qual(decodePath, "InvalidArgs").Call(jen.Err()))),
-				jen.Return(jen.Nil()))
-		} else {
-			body = append(body, jen.Return(decodeCall))
-		}
-	} else {
-		// A tool without arguments still refuses unknown ones: the model should learn it sent
-		// something the tool ignores.
-		body = append(body, jen.Return(jen.Qual(decodePath, "NoArgs").Call(jen.Id("data"))))
-	}
-	ctxParam := jen.Id("ctx")
-	if t.Args == nil || !h.Validate {
-		ctxParam = jen.Id("_")
-	}
-	g.f.Comment("Bind decodes and validates the arguments into c.")
-	g.f.Func().Params(jen.Id("c").Op("*").Id(callType)).Id("Bind").
-		Params(ctxParam.Qual("context", "Context"), jen.Id("data").Index().Byte()).Error().Block(body...)
-	g.f.Line()
-
-	// The framed call: what the registry allocates, with its per-call state inside, so that
-	// a call through the registry allocates no more than one through Bind.
-	framedType := "toolgenFramed" + id
-	g.f.Commentf("%s is a call of %s allocated by the registry, with its call frame.", framedType, t.Name)
-	g.f.Type().Id(framedType).Struct(jen.Id(callType), jen.Id("frame").Qual(runtimePath, "CallFrame"))
-	g.f.Line()
-	g.f.Func().Params(jen.Id("c").Op("*").Id(framedType)).Id("Frame").Params().Op("*").Qual(runtimePath, "CallFrame").
-		Block(jen.Return(jen.Op("&").Id("c").Dot("frame")))
-	g.f.Line()
-
-	newCall := jen.Dict{}
-	if h.Receiver != nil {
-		newCall[jen.Id("recv")] = jen.Id("r")
-	}
-	bindBody := []jen.Code{
-		jen.Id("c").Op(":=").Op("&").Id(callType).Values(newCall),
-		jen.If(jen.Err().Op(":=").Id("c").Dot("Bind").Call(jen.Id("ctx"), jen.Id("data")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(jen.Id("c"), jen.Nil()),
-	}
-	newBody := []jen.Code{jen.Return(jen.Op("&").Id(framedType).Values(jen.Dict{jen.Id(callType): jen.Id(callType).Values(newCall)}))}
-	if len(newCall) == 0 {
-		newBody = []jen.Code{jen.Return(jen.Op("&").Id(framedType).Values())}
-	}
-
-	bindSig := jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("data").Index().Byte()).
-		Params(jen.Qual(runtimePath, "BoundCall"), jen.Error())
-	newSig := jen.Func().Params().Qual(runtimePath, "UnboundCall")
-	bindName, newName := "toolgenBind"+id, "toolgenNew"+id
-	if h.Receiver != nil {
-		g.f.Commentf("%s returns the Bind function of %s for receiver r.", bindName, t.Name)
-		g.f.Func().Id(bindName).Params(jen.Id("r").Op("*").Id(h.Receiver.TypeName)).Add(bindSig).Block(
-			jen.Return(jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("data").Index().Byte()).
-				Params(jen.Qual(runtimePath, "BoundCall"), jen.Error()).Block(bindBody...)))
-		g.f.Line()
-		g.f.Commentf("%s returns the NewCall function of %s for receiver r.", newName, t.Name)
-		g.f.Func().Id(newName).Params(jen.Id("r").Op("*").Id(h.Receiver.TypeName)).Add(newSig).Block(
-			jen.Return(jen.Func().Params().Qual(runtimePath, "UnboundCall").Block(newBody...)))
-	} else {
-		g.f.Commentf("%s decodes and validates the arguments of %s.", bindName, t.Name)
-		g.f.Func().Id(bindName).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("data").Index().Byte()).
-			Params(jen.Qual(runtimePath, "BoundCall"), jen.Error()).Block(bindBody...)
-		g.f.Line()
-		g.f.Commentf("%s allocates a call of %s for the registry to bind.", newName, t.Name)
-		g.f.Func().Id(newName).Params().Qual(runtimePath, "UnboundCall").Block(newBody...)
-	}
+	g.f.Commentf("%s binds the arguments of %s to its handler.", bindingName(t), t.Name)
+	g.f.Var().Id(bindingName(t)).Op("=").Add(b)
 	g.f.Line()
 	return nil
+}
+
+// receiverBindings declares the bindings of the tools of a receiver group, as locals of its
+// Tools function so that each handler call reaches r.
+func (g *generator) receiverBindings(grp receiverGroup) ([]jen.Code, error) {
+	var stmts []jen.Code
+	for _, t := range grp.tools {
+		b, err := g.binding(t)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
+		}
+		stmts = append(stmts, jen.Id(bindingName(t)).Op(":=").Add(b))
+	}
+	return stmts, nil
+}
+
+// binding renders the runtime.Binding of one tool: its arguments' decoder, their Validate
+// method when the generator calls it, and a Run that calls the handler once and turns what
+// it returns into a runtime.Result. Tool.Bind and Tool.NewCall are the binding's methods.
+func (g *generator) binding(t *model.Tool) (jen.Code, error) {
+	var argsType jen.Code = jen.Struct()
+	decodeName := noArgsFunc
+	if t.Args != nil {
+		var err error
+		if argsType, err = g.typeExpr(t.Args); err != nil {
+			return nil, err
+		}
+		if decodeName, err = g.argsDecoder(t.Args); err != nil {
+			return nil, err
+		}
+	} else if !g.noArgs {
+		// A tool without arguments still refuses unknown ones: the model should learn it sent
+		// something the tool ignores.
+		g.noArgs = true
+		g.f.Commentf("%s refuses any argument, for the tools that take none.", noArgsFunc)
+		g.f.Func().Id(noArgsFunc).Params(jen.Id("data").Index().Byte(), jen.Id("_").Op("*").Struct()).Error().Block(
+			jen.Return(jen.Qual(decodePath, "NoArgs").Call(jen.Id("data"))))
+		g.f.Line()
+	}
+	run, err := g.runBody(t)
+	if err != nil {
+		return nil, err
+	}
+	d := jen.Dict{
+		jen.Id("Decode"): jen.Id(decodeName),
+		jen.Id("Run"): jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("a").Op("*").Add(argsType)).
+			Qual(runtimePath, "Result").Block(run...),
+	}
+	if t.Args != nil && t.Handler.Validate {
+		d[jen.Id("Validate")] = jen.Parens(jen.Op("*").Add(argsType)).Dot("Validate")
+	}
+	return jen.Op("&").Qual(runtimePath, "Binding").Types(argsType).Values(d), nil
 }
 
 // guardFunc is named so that the compiler's error reads as the advice it is: "cannot use
@@ -163,7 +115,8 @@ func (g *generator) guards() error {
 	return nil
 }
 
-// handlerCall renders the call of the handler from inside Run.
+// handlerCall renders the call of the handler from inside a binding's Run, whose parameters
+// are ctx and a (a pointer to the decoded arguments); a method's receiver is r.
 func (g *generator) handlerCall(t *model.Tool) jen.Code {
 	h := t.Handler
 	var args []jen.Code
@@ -172,12 +125,12 @@ func (g *generator) handlerCall(t *model.Tool) jen.Code {
 	}
 	switch h.Args {
 	case model.ArgsValue:
-		args = append(args, jen.Id("c").Dot("args"))
+		args = append(args, jen.Op("*").Id("a"))
 	case model.ArgsPointer:
-		args = append(args, jen.Op("&").Id("c").Dot("args"))
+		args = append(args, jen.Id("a"))
 	}
 	if h.Receiver != nil {
-		return jen.Id("c").Dot("recv").Dot(h.Name).Call(args...)
+		return jen.Id("r").Dot(h.Name).Call(args...)
 	}
 	return g.qual(g.pkg.Path, h.Name).Call(args...)
 }

@@ -32,8 +32,28 @@ const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
+	toolgenBindingToolkitAskUser := &runtime.Binding[AskArgs]{
+		Decode: toolgenDecodeArgsAskArgs,
+		Run: func(ctx context.Context, a *AskArgs) runtime.Result {
+			out, err := r.AskUser(ctx, *a)
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return out
+		},
+	}
+	toolgenBindingToolkitHumanInput := &runtime.Binding[AskArgs]{
+		Decode: toolgenDecodeArgsAskArgs,
+		Run: func(ctx context.Context, a *AskArgs) runtime.Result {
+			out, err := r.HumanInput(ctx, *a)
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return out
+		},
+	}
 	return []runtime.Tool{{
-		Bind:        toolgenBindToolkitAskUser(r),
+		Bind:        toolgenBindingToolkitAskUser.Bind,
 		Description: "Asks the user a question and returns their answer.",
 		Detail:      "Use it when the task cannot go on without a decision or a fact only the user has. Do not ask what you can find out with other tools; ask one question at a time.",
 		Dialects:    toolgenDialects,
@@ -44,125 +64,23 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Hints:       runtime.Hints{OpenWorld: true},
 		InputSchema: json.RawMessage(toolgenSchema1),
 		Name:        "ask_user",
-		NewCall:     toolgenNewToolkitAskUser(r),
+		NewCall:     toolgenBindingToolkitAskUser.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/ask.(*Toolkit).AskUser",
 		Permission:  runtime.PermissionAuto,
 		Timeout:     1 * time.Hour,
 	}, {
-		Bind:        toolgenBindToolkitHumanInput(r),
+		Bind:        toolgenBindingToolkitHumanInput.Bind,
 		Description: "Asks the user a question and returns their answer (the same tool as ask_user).",
 		Dialects:    toolgenDialects,
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"question":"Should the report cover Q3 or Q4?","options":["Q3","Q4"]}`)}},
 		Hints:       runtime.Hints{OpenWorld: true},
 		InputSchema: json.RawMessage(toolgenSchema1),
 		Name:        "human_input",
-		NewCall:     toolgenNewToolkitHumanInput(r),
+		NewCall:     toolgenBindingToolkitHumanInput.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/ask.(*Toolkit).HumanInput",
 		Permission:  runtime.PermissionAuto,
 		Timeout:     1 * time.Hour,
 	}}
-}
-
-// toolgenCallToolkitAskUser is a call of ask_user whose arguments passed validation.
-type toolgenCallToolkitAskUser struct {
-	recv *Toolkit
-	args AskArgs
-}
-
-func (c *toolgenCallToolkitAskUser) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallToolkitAskUser) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.AskUser(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return out
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallToolkitAskUser) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsAskArgs(data, &c.args)
-}
-
-// toolgenFramedToolkitAskUser is a call of ask_user allocated by the registry, with its call frame.
-type toolgenFramedToolkitAskUser struct {
-	toolgenCallToolkitAskUser
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedToolkitAskUser) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindToolkitAskUser returns the Bind function of ask_user for receiver r.
-func toolgenBindToolkitAskUser(r *Toolkit) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallToolkitAskUser{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewToolkitAskUser returns the NewCall function of ask_user for receiver r.
-func toolgenNewToolkitAskUser(r *Toolkit) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedToolkitAskUser{toolgenCallToolkitAskUser: toolgenCallToolkitAskUser{recv: r}}
-	}
-}
-
-// toolgenCallToolkitHumanInput is a call of human_input whose arguments passed validation.
-type toolgenCallToolkitHumanInput struct {
-	recv *Toolkit
-	args AskArgs
-}
-
-func (c *toolgenCallToolkitHumanInput) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallToolkitHumanInput) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.HumanInput(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return out
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallToolkitHumanInput) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsAskArgs(data, &c.args)
-}
-
-// toolgenFramedToolkitHumanInput is a call of human_input allocated by the registry, with its call frame.
-type toolgenFramedToolkitHumanInput struct {
-	toolgenCallToolkitHumanInput
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedToolkitHumanInput) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindToolkitHumanInput returns the Bind function of human_input for receiver r.
-func toolgenBindToolkitHumanInput(r *Toolkit) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallToolkitHumanInput{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewToolkitHumanInput returns the NewCall function of human_input for receiver r.
-func toolgenNewToolkitHumanInput(r *Toolkit) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedToolkitHumanInput{toolgenCallToolkitHumanInput: toolgenCallToolkitHumanInput{recv: r}}
-	}
 }
 
 // toolgenDecodeArgsAskArgs decodes and validates a JSON document of arguments into v, in one pass.

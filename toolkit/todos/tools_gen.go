@@ -28,22 +28,67 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, TodoAddA
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
+// toolgenNoArgs refuses any argument, for the tools that take none.
+func toolgenNoArgs(data []byte, _ *struct{}) error {
+	return decode.NoArgs(data)
+}
+
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
+	toolgenBindingToolkitTodoAdd := &runtime.Binding[TodoAddArgs]{
+		Decode: toolgenDecodeArgsTodoAddArgs,
+		Run: func(ctx context.Context, a *TodoAddArgs) runtime.Result {
+			out, err := r.TodoAdd(ctx, *a)
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return out
+		},
+	}
+	toolgenBindingToolkitTodoList := &runtime.Binding[struct{}]{
+		Decode: toolgenNoArgs,
+		Run: func(ctx context.Context, a *struct{}) runtime.Result {
+			out, err := r.TodoList(ctx)
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return runtime.TextResult(out)
+		},
+	}
+	toolgenBindingToolkitTodoUpdate := &runtime.Binding[TodoUpdateArgs]{
+		Decode: toolgenDecodeArgsTodoUpdateArgs,
+		Run: func(ctx context.Context, a *TodoUpdateArgs) runtime.Result {
+			out, err := r.TodoUpdate(ctx, *a)
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return out
+		},
+	}
+	toolgenBindingToolkitWriteTodos := &runtime.Binding[WriteTodosArgs]{
+		Decode: toolgenDecodeArgsWriteTodosArgs,
+		Run: func(ctx context.Context, a *WriteTodosArgs) runtime.Result {
+			out, err := r.WriteTodos(ctx, *a)
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return out
+		},
+	}
 	return []runtime.Tool{{
-		Bind:        toolgenBindToolkitTodoAdd(r),
+		Bind:        toolgenBindingToolkitTodoAdd.Bind,
 		Description: "Adds one item at the end of the todo list.",
 		Dialects:    toolgenDialects,
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"content":"Write the changelog"}`)}},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"id":{"description":"ID of the new item; empty takes the next free number.","type":"string","maxLength":64,"default":""},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending"}},"required":["content"],"additionalProperties":false}`),
 		Name:        "todo_add",
-		NewCall:     toolgenNewToolkitTodoAdd(r),
+		NewCall:     toolgenBindingToolkitTodoAdd.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).TodoAdd",
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     5 * time.Second,
 	}, {
-		Bind:        toolgenBindToolkitTodoList(r),
+		Bind:        toolgenBindingToolkitTodoList.Bind,
 		Description: "Shows the todo list of this conversation with each item's id and status.",
 		Dialects:    toolgenDialects,
 		Hints: runtime.Hints{
@@ -52,13 +97,13 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 		Name:        "todo_list",
-		NewCall:     toolgenNewToolkitTodoList(r),
+		NewCall:     toolgenBindingToolkitTodoList.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).TodoList",
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     5 * time.Second,
 	}, {
-		Bind:        toolgenBindToolkitTodoUpdate(r),
+		Bind:        toolgenBindingToolkitTodoUpdate.Bind,
 		Description: "Changes the status or the text of one todo item.",
 		Dialects:    toolgenDialects,
 		Examples: []runtime.Example{{
@@ -68,13 +113,13 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Hints:       runtime.Hints{Idempotent: true},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the item to change.","type":"string","minLength":1,"maxLength":64},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":["string","null"],"enum":["pending","in_progress","completed",null]},"content":{"description":"Content is the item's new text; empty keeps it.","type":"string","maxLength":1000,"default":""}},"required":["id"],"additionalProperties":false}`),
 		Name:        "todo_update",
-		NewCall:     toolgenNewToolkitTodoUpdate(r),
+		NewCall:     toolgenBindingToolkitTodoUpdate.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).TodoUpdate",
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     5 * time.Second,
 	}, {
-		Bind:        toolgenBindToolkitWriteTodos(r),
+		Bind:        toolgenBindingToolkitWriteTodos.Bind,
 		Description: "Replaces the todo list of this conversation with a new one, sent whole.",
 		Detail:      "Use it to plan a task of several steps and to keep the plan current: mark an item in_progress before starting it and completed as soon as it is done.",
 		Dialects:    toolgenDialects,
@@ -85,215 +130,12 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Hints:       runtime.Hints{Idempotent: true},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"todos":{"description":"Todos is the whole new list, in the order to work on it; it replaces the old one.","type":"array","maxItems":1000,"items":{"description":"Todo is one item of the list.","type":"object","properties":{"id":{"description":"ID identifies the item in todo_update, e.g. \"1\" or \"write-tests\".","type":"string","minLength":1,"maxLength":64},"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"status":{"description":"Status of the item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]}},"required":["id","content","status"],"additionalProperties":false}}},"required":["todos"],"additionalProperties":false}`),
 		Name:        "write_todos",
-		NewCall:     toolgenNewToolkitWriteTodos(r),
+		NewCall:     toolgenBindingToolkitWriteTodos.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).WriteTodos",
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     5 * time.Second,
 	}}
-}
-
-// toolgenCallToolkitTodoAdd is a call of todo_add whose arguments passed validation.
-type toolgenCallToolkitTodoAdd struct {
-	recv *Toolkit
-	args TodoAddArgs
-}
-
-func (c *toolgenCallToolkitTodoAdd) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallToolkitTodoAdd) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.TodoAdd(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return out
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallToolkitTodoAdd) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsTodoAddArgs(data, &c.args)
-}
-
-// toolgenFramedToolkitTodoAdd is a call of todo_add allocated by the registry, with its call frame.
-type toolgenFramedToolkitTodoAdd struct {
-	toolgenCallToolkitTodoAdd
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedToolkitTodoAdd) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindToolkitTodoAdd returns the Bind function of todo_add for receiver r.
-func toolgenBindToolkitTodoAdd(r *Toolkit) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallToolkitTodoAdd{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewToolkitTodoAdd returns the NewCall function of todo_add for receiver r.
-func toolgenNewToolkitTodoAdd(r *Toolkit) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedToolkitTodoAdd{toolgenCallToolkitTodoAdd: toolgenCallToolkitTodoAdd{recv: r}}
-	}
-}
-
-// toolgenCallToolkitTodoList is a call of todo_list whose arguments passed validation.
-type toolgenCallToolkitTodoList struct {
-	recv *Toolkit
-}
-
-func (c *toolgenCallToolkitTodoList) Args() any {
-	return nil
-}
-
-func (c *toolgenCallToolkitTodoList) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.TodoList(ctx)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return runtime.TextResult(out)
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallToolkitTodoList) Bind(_ context.Context, data []byte) error {
-	return decode.NoArgs(data)
-}
-
-// toolgenFramedToolkitTodoList is a call of todo_list allocated by the registry, with its call frame.
-type toolgenFramedToolkitTodoList struct {
-	toolgenCallToolkitTodoList
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedToolkitTodoList) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindToolkitTodoList returns the Bind function of todo_list for receiver r.
-func toolgenBindToolkitTodoList(r *Toolkit) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallToolkitTodoList{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewToolkitTodoList returns the NewCall function of todo_list for receiver r.
-func toolgenNewToolkitTodoList(r *Toolkit) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedToolkitTodoList{toolgenCallToolkitTodoList: toolgenCallToolkitTodoList{recv: r}}
-	}
-}
-
-// toolgenCallToolkitTodoUpdate is a call of todo_update whose arguments passed validation.
-type toolgenCallToolkitTodoUpdate struct {
-	recv *Toolkit
-	args TodoUpdateArgs
-}
-
-func (c *toolgenCallToolkitTodoUpdate) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallToolkitTodoUpdate) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.TodoUpdate(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return out
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallToolkitTodoUpdate) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsTodoUpdateArgs(data, &c.args)
-}
-
-// toolgenFramedToolkitTodoUpdate is a call of todo_update allocated by the registry, with its call frame.
-type toolgenFramedToolkitTodoUpdate struct {
-	toolgenCallToolkitTodoUpdate
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedToolkitTodoUpdate) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindToolkitTodoUpdate returns the Bind function of todo_update for receiver r.
-func toolgenBindToolkitTodoUpdate(r *Toolkit) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallToolkitTodoUpdate{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewToolkitTodoUpdate returns the NewCall function of todo_update for receiver r.
-func toolgenNewToolkitTodoUpdate(r *Toolkit) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedToolkitTodoUpdate{toolgenCallToolkitTodoUpdate: toolgenCallToolkitTodoUpdate{recv: r}}
-	}
-}
-
-// toolgenCallToolkitWriteTodos is a call of write_todos whose arguments passed validation.
-type toolgenCallToolkitWriteTodos struct {
-	recv *Toolkit
-	args WriteTodosArgs
-}
-
-func (c *toolgenCallToolkitWriteTodos) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallToolkitWriteTodos) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.WriteTodos(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return out
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallToolkitWriteTodos) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsWriteTodosArgs(data, &c.args)
-}
-
-// toolgenFramedToolkitWriteTodos is a call of write_todos allocated by the registry, with its call frame.
-type toolgenFramedToolkitWriteTodos struct {
-	toolgenCallToolkitWriteTodos
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedToolkitWriteTodos) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindToolkitWriteTodos returns the Bind function of write_todos for receiver r.
-func toolgenBindToolkitWriteTodos(r *Toolkit) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallToolkitWriteTodos{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewToolkitWriteTodos returns the NewCall function of write_todos for receiver r.
-func toolgenNewToolkitWriteTodos(r *Toolkit) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedToolkitWriteTodos{toolgenCallToolkitWriteTodos: toolgenCallToolkitWriteTodos{recv: r}}
-	}
 }
 
 // toolgenDecodeArgsTodoAddArgs decodes and validates a JSON document of arguments into v, in one pass.

@@ -32,8 +32,20 @@ var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, 
 
 // OutboxTools returns the tools implemented by methods of Outbox, bound to r, sorted by name.
 func OutboxTools(r *Outbox) []runtime.Tool {
+	toolgenBindingOutboxSendEmail := &runtime.Binding[SendEmailArgs]{
+		Decode: toolgenDecodeArgsSendEmailArgs,
+		Run: func(ctx context.Context, a *SendEmailArgs) runtime.Result {
+			out, err := r.SendEmail(ctx, *a)
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			w := encode.Acquire()
+			toolgenEncodeReceipt(w, &out)
+			return encode.Finish(w, "send_email")
+		},
+	}
 	return []runtime.Tool{{
-		Bind:          toolgenBindOutboxSendEmail(r),
+		Bind:          toolgenBindingOutboxSendEmail.Bind,
 		ConfirmReason: "sends an email on the user's behalf",
 		Description:   "Sends a plain-text email to one recipient, with optional copies.",
 		Detail:        "The message is queued at once; delivery is asynchronous.",
@@ -45,7 +57,7 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 		Hints:        runtime.Hints{OpenWorld: true},
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line.","type":"string","minLength":1,"maxLength":200},"body":{"description":"Body text, plain text only.","type":"string","minLength":1,"maxLength":10000},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest).","type":"integer","minimum":1,"maximum":5,"default":3}},"required":["to","subject","body"],"additionalProperties":false}`),
 		Name:         "send_email",
-		NewCall:      toolgenNewOutboxSendEmail(r),
+		NewCall:      toolgenBindingOutboxSendEmail.NewCall,
 		Origin:       "github.com/toolgen-go/toolgen/examples/email/email.(*Outbox).SendEmail",
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"message_id":{"description":"MessageID identifies the queued message.","type":"string"},"recipients":{"description":"Recipients is how many addresses the message goes to.","type":"integer"}},"required":["message_id","recipients"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionConfirm,
@@ -57,59 +69,6 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 		},
 		Risk: runtime.Risk("high"),
 	}}
-}
-
-// toolgenCallOutboxSendEmail is a call of send_email whose arguments passed validation.
-type toolgenCallOutboxSendEmail struct {
-	recv *Outbox
-	args SendEmailArgs
-}
-
-func (c *toolgenCallOutboxSendEmail) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallOutboxSendEmail) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.SendEmail(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	w := encode.Acquire()
-	toolgenEncodeReceipt(w, &out)
-	return encode.Finish(w, "send_email")
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallOutboxSendEmail) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsSendEmailArgs(data, &c.args)
-}
-
-// toolgenFramedOutboxSendEmail is a call of send_email allocated by the registry, with its call frame.
-type toolgenFramedOutboxSendEmail struct {
-	toolgenCallOutboxSendEmail
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedOutboxSendEmail) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindOutboxSendEmail returns the Bind function of send_email for receiver r.
-func toolgenBindOutboxSendEmail(r *Outbox) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallOutboxSendEmail{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewOutboxSendEmail returns the NewCall function of send_email for receiver r.
-func toolgenNewOutboxSendEmail(r *Outbox) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedOutboxSendEmail{toolgenCallOutboxSendEmail: toolgenCallOutboxSendEmail{recv: r}}
-	}
 }
 
 // toolgenDecodeArgsSendEmailArgs decodes and validates a JSON document of arguments into v, in one pass.

@@ -35,8 +35,44 @@ const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema
 
 // ServiceTools returns the tools implemented by methods of Service, bound to r, sorted by name.
 func ServiceTools(r *Service) []runtime.Tool {
+	toolgenBindingServiceCreateOrder := &runtime.Binding[CreateOrderArgs]{
+		Decode: toolgenDecodeArgsCreateOrderArgs,
+		Run: func(ctx context.Context, a *CreateOrderArgs) runtime.Result {
+			out, err := r.CreateOrder(ctx, *a)
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			w := encode.Acquire()
+			toolgenEncodeOrder(w, &out)
+			return encode.Finish(w, "create_order")
+		},
+	}
+	toolgenBindingServiceGetOrder := &runtime.Binding[GetOrderArgs]{
+		Decode: toolgenDecodeArgsGetOrderArgs,
+		Run: func(ctx context.Context, a *GetOrderArgs) runtime.Result {
+			out, err := r.GetOrder(ctx, a)
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			w := encode.Acquire()
+			toolgenEncodeOrder(w, &out)
+			return encode.Finish(w, "get_order")
+		},
+	}
+	toolgenBindingServiceListOrders := &runtime.Binding[ListOrdersArgs]{
+		Decode: toolgenDecodeArgsListOrdersArgs,
+		Run: func(ctx context.Context, a *ListOrdersArgs) runtime.Result {
+			out, err := r.ListOrders(ctx, *a)
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			w := encode.Acquire()
+			toolgenEncodeOrderList(w, &out)
+			return encode.Finish(w, "list_orders")
+		},
+	}
 	return []runtime.Tool{{
-		Bind:          toolgenBindServiceCreateOrder(r),
+		Bind:          toolgenBindingServiceCreateOrder.Bind,
 		ConfirmReason: "places a paid order",
 		Description:   "Places an order for a customer.",
 		Detail:        "Check stock with the catalog first when the user is unsure about availability.",
@@ -44,7 +80,7 @@ func ServiceTools(r *Service) []runtime.Tool {
 		InputSchema:   json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false}`),
 		MaxResult:     int64(16384),
 		Name:          "create_order",
-		NewCall:       toolgenNewServiceCreateOrder(r),
+		NewCall:       toolgenBindingServiceCreateOrder.NewCall,
 		Origin:        "github.com/toolgen-go/toolgen/examples/orders/orders.(*Service).CreateOrder",
 		OutputSchema:  json.RawMessage(toolgenSchema1),
 		Permission:    runtime.PermissionConfirm,
@@ -55,7 +91,7 @@ func ServiceTools(r *Service) []runtime.Tool {
 		Risk: runtime.Risk("medium"),
 		Tags: []string{"orders"},
 	}, {
-		Bind:        toolgenBindServiceGetOrder(r),
+		Bind:        toolgenBindingServiceGetOrder.Bind,
 		Description: "Returns one order by id.",
 		Dialects:    toolgenDialects,
 		Hints: runtime.Hints{
@@ -64,14 +100,14 @@ func ServiceTools(r *Service) []runtime.Tool {
 		},
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"Order id, as create_order returned it.","type":"string","pattern":"^ord-[0-9]+$"}},"required":["id"],"additionalProperties":false}`),
 		Name:         "get_order",
-		NewCall:      toolgenNewServiceGetOrder(r),
+		NewCall:      toolgenBindingServiceGetOrder.NewCall,
 		Origin:       "github.com/toolgen-go/toolgen/examples/orders/orders.(*Service).GetOrder",
 		OutputSchema: json.RawMessage(toolgenSchema1),
 		Permission:   runtime.PermissionAuto,
 		Related:      []runtime.Related{{Name: "create_order"}},
 		Tags:         []string{"orders"},
 	}, {
-		Bind:        toolgenBindServiceListOrders(r),
+		Bind:        toolgenBindingServiceListOrders.Bind,
 		Description: "Lists orders, newest first.",
 		Dialects:    toolgenDialects,
 		Hints: runtime.Hints{
@@ -80,172 +116,13 @@ func ServiceTools(r *Service) []runtime.Tool {
 		},
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"status":{"description":"Only orders in this status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":["integer","null"],"enum":[0,1,2,3,null]},"since":{"description":"Only orders placed at or after this time.","type":["string","null"],"format":"date-time"},"limit":{"description":"How many orders at most.","type":"integer","minimum":1,"maximum":100,"default":20},"customers":{"description":"Match on customer ids, by weight (higher first).","type":"object","maxProperties":10,"additionalProperties":{"type":"integer","minimum":0}}},"additionalProperties":false}`),
 		Name:         "list_orders",
-		NewCall:      toolgenNewServiceListOrders(r),
+		NewCall:      toolgenBindingServiceListOrders.NewCall,
 		Origin:       "github.com/toolgen-go/toolgen/examples/orders/orders.(*Service).ListOrders",
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"orders":{"description":"The orders, newest first.","type":["array","null"],"items":{"description":"Order is a placed order.","type":"object","properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}},"more":{"description":"Whether more orders match.","type":"boolean"}},"required":["orders","more"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
 		Tags:         []string{"orders"},
 		Timeout:      5 * time.Second,
 	}}
-}
-
-// toolgenCallServiceCreateOrder is a call of create_order whose arguments passed validation.
-type toolgenCallServiceCreateOrder struct {
-	recv *Service
-	args CreateOrderArgs
-}
-
-func (c *toolgenCallServiceCreateOrder) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallServiceCreateOrder) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.CreateOrder(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	w := encode.Acquire()
-	toolgenEncodeOrder(w, &out)
-	return encode.Finish(w, "create_order")
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallServiceCreateOrder) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsCreateOrderArgs(data, &c.args)
-}
-
-// toolgenFramedServiceCreateOrder is a call of create_order allocated by the registry, with its call frame.
-type toolgenFramedServiceCreateOrder struct {
-	toolgenCallServiceCreateOrder
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedServiceCreateOrder) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindServiceCreateOrder returns the Bind function of create_order for receiver r.
-func toolgenBindServiceCreateOrder(r *Service) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallServiceCreateOrder{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewServiceCreateOrder returns the NewCall function of create_order for receiver r.
-func toolgenNewServiceCreateOrder(r *Service) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedServiceCreateOrder{toolgenCallServiceCreateOrder: toolgenCallServiceCreateOrder{recv: r}}
-	}
-}
-
-// toolgenCallServiceGetOrder is a call of get_order whose arguments passed validation.
-type toolgenCallServiceGetOrder struct {
-	recv *Service
-	args GetOrderArgs
-}
-
-func (c *toolgenCallServiceGetOrder) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallServiceGetOrder) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.GetOrder(ctx, &c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	w := encode.Acquire()
-	toolgenEncodeOrder(w, &out)
-	return encode.Finish(w, "get_order")
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallServiceGetOrder) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsGetOrderArgs(data, &c.args)
-}
-
-// toolgenFramedServiceGetOrder is a call of get_order allocated by the registry, with its call frame.
-type toolgenFramedServiceGetOrder struct {
-	toolgenCallServiceGetOrder
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedServiceGetOrder) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindServiceGetOrder returns the Bind function of get_order for receiver r.
-func toolgenBindServiceGetOrder(r *Service) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallServiceGetOrder{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewServiceGetOrder returns the NewCall function of get_order for receiver r.
-func toolgenNewServiceGetOrder(r *Service) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedServiceGetOrder{toolgenCallServiceGetOrder: toolgenCallServiceGetOrder{recv: r}}
-	}
-}
-
-// toolgenCallServiceListOrders is a call of list_orders whose arguments passed validation.
-type toolgenCallServiceListOrders struct {
-	recv *Service
-	args ListOrdersArgs
-}
-
-func (c *toolgenCallServiceListOrders) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallServiceListOrders) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.ListOrders(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	w := encode.Acquire()
-	toolgenEncodeOrderList(w, &out)
-	return encode.Finish(w, "list_orders")
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallServiceListOrders) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsListOrdersArgs(data, &c.args)
-}
-
-// toolgenFramedServiceListOrders is a call of list_orders allocated by the registry, with its call frame.
-type toolgenFramedServiceListOrders struct {
-	toolgenCallServiceListOrders
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedServiceListOrders) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindServiceListOrders returns the Bind function of list_orders for receiver r.
-func toolgenBindServiceListOrders(r *Service) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallServiceListOrders{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewServiceListOrders returns the NewCall function of list_orders for receiver r.
-func toolgenNewServiceListOrders(r *Service) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedServiceListOrders{toolgenCallServiceListOrders: toolgenCallServiceListOrders{recv: r}}
-	}
 }
 
 // toolgenDecodeArgsCreateOrderArgs decodes and validates a JSON document of arguments into v, in one pass.
@@ -1044,8 +921,8 @@ func toolgenEncodeCreateOrderArgs(w *encode.Writer, v *CreateOrderArgs) {
 		w.Null()
 	} else {
 		w.ArrStart()
-		for i13 := range v.Items {
-			toolgenEncodeItem(w, &v.Items[i13])
+		for i11 := range v.Items {
+			toolgenEncodeItem(w, &v.Items[i11])
 		}
 		w.ArrEnd()
 	}
@@ -1084,8 +961,8 @@ func toolgenEncodeItem(w *encode.Writer, v *Item) {
 	if len(v.Tags) != 0 {
 		w.Field("tags")
 		w.ArrStart()
-		for i11 := range v.Tags {
-			w.String(v.Tags[i11])
+		for i12 := range v.Tags {
+			w.String(v.Tags[i12])
 		}
 		w.ArrEnd()
 	}
@@ -1110,18 +987,18 @@ func toolgenEncodeOrder(w *encode.Writer, v *Order) {
 	if len(v.Labels) != 0 {
 		w.Field("labels")
 		w.ObjStart()
-		for _, k1 := range encode.SortedStringKeys(v.Labels) {
-			w.Field(string(k1))
-			e1 := v.Labels[k1]
-			w.String(e1)
+		for _, k8 := range encode.SortedStringKeys(v.Labels) {
+			w.Field(string(k8))
+			e8 := v.Labels[k8]
+			w.String(e8)
 		}
 		w.ObjEnd()
 	}
 	w.Field("tracking")
-	if p2 := v.Tracking; p2 == nil {
+	if p9 := v.Tracking; p9 == nil {
 		w.Null()
 	} else {
-		w.String((*p2))
+		w.String((*p9))
 	}
 	w.ObjEnd()
 }
@@ -1134,8 +1011,8 @@ func toolgenEncodeOrderList(w *encode.Writer, v *OrderList) {
 		w.Null()
 	} else {
 		w.ArrStart()
-		for i4 := range v.Orders {
-			toolgenEncodeOrder(w, &v.Orders[i4])
+		for i13 := range v.Orders {
+			toolgenEncodeOrder(w, &v.Orders[i13])
 		}
 		w.ArrEnd()
 	}
@@ -1152,8 +1029,8 @@ func toolgenEncodeShipping(w *encode.Writer, v *Shipping) {
 		w.Null()
 	} else {
 		w.ArrStart()
-		for i12 := range v.Lines {
-			w.String(v.Lines[i12])
+		for i13 := range v.Lines {
+			w.String(v.Lines[i13])
 		}
 		w.ArrEnd()
 	}

@@ -29,13 +29,13 @@ var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, 
 // Tools returns the tools of package deploy, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
 	return []runtime.Tool{{
-		Bind:          toolgenBindDeploy,
+		Bind:          toolgenBindingDeploy.Bind,
 		ConfirmReason: "deploys to a live host",
 		Description:   "Deploys a version to a host.",
 		Dialects:      toolgenDialects,
 		InputSchema:   json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"target":{"description":"Target is the host to deploy to.","type":"string"},"version":{"description":"Version to deploy.","type":"string"},"region":{"description":"Region of the target.","type":"string","default":"eu-west"},"restart":{"description":"Hosts also restarted afterwards.","type":"array","items":{"type":"string"}}},"required":["target","version"],"additionalProperties":false}`),
 		Name:          "deploy",
-		NewCall:       toolgenNewDeploy,
+		NewCall:       toolgenBindingDeploy.NewCall,
 		NoTimeout:     true,
 		Origin:        "github.com/toolgen-go/toolgen/runtime/internal/deploy.Deploy",
 		Permission:    runtime.PermissionConfirm,
@@ -43,50 +43,16 @@ func Tools() []runtime.Tool {
 	}}
 }
 
-// toolgenCallDeploy is a call of deploy whose arguments passed validation.
-type toolgenCallDeploy struct {
-	args DeployArgs
-}
-
-func (c *toolgenCallDeploy) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallDeploy) Run(ctx context.Context) runtime.Result {
-	out, err := Deploy(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return runtime.TextResult(out)
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallDeploy) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsDeployArgs(data, &c.args)
-}
-
-// toolgenFramedDeploy is a call of deploy allocated by the registry, with its call frame.
-type toolgenFramedDeploy struct {
-	toolgenCallDeploy
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedDeploy) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindDeploy decodes and validates the arguments of deploy.
-func toolgenBindDeploy(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	c := &toolgenCallDeploy{}
-	if err := c.Bind(ctx, data); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-// toolgenNewDeploy allocates a call of deploy for the registry to bind.
-func toolgenNewDeploy() runtime.UnboundCall {
-	return &toolgenFramedDeploy{}
+// toolgenBindingDeploy binds the arguments of deploy to its handler.
+var toolgenBindingDeploy = &runtime.Binding[DeployArgs]{
+	Decode: toolgenDecodeArgsDeployArgs,
+	Run: func(ctx context.Context, a *DeployArgs) runtime.Result {
+		out, err := Deploy(ctx, *a)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
 }
 
 // toolgenDecodeArgsDeployArgs decodes and validates a JSON document of arguments into v, in one pass.
