@@ -2,68 +2,79 @@ package runtime
 
 import "context"
 
-// Binding joins a tool's argument decoder to its handler: generated code declares one per tool
-// and sets Tool.Bind and Tool.NewCall to its methods, so that one generic type serves every
-// tool instead of a call type of its own. A is the arguments' type; struct{} for a tool that
-// takes none (its calls' Args is nil).
-type Binding[A any] struct {
+// Binding joins a tool's arguments to its handler: generated code declares one per tool and
+// sets Tool.Bind and Tool.NewCall to its methods. It is one non-generic type for every tool,
+// so a catalog compiles no call type (and no generic instantiation) per tool; the functions it
+// holds take the arguments as any, the pointer New put beside the call.
+type Binding struct {
+	// New allocates one call, with the arguments in the same allocation: a struct that embeds
+	// CallSlot next to the arguments, returned as c.Hold(&c.args). A tool without arguments
+	// uses NewCallSlot.
+	New func() *CallSlot
 	// Decode decodes and validates a JSON document of arguments into args, in one pass; on
 	// invalid arguments it returns an *ArgsError listing every problem.
-	Decode func(data []byte, args *A) error
-	// Validate, when set, is the arguments' own check (a method expression such as
-	// (*Args).Validate), run once Decode succeeded; its error is the model's to fix.
-	Validate func(args *A, ctx context.Context) error
+	Decode func(data []byte, args any) error
+	// Validate, when set, is the arguments' own check (their Validate method), run once
+	// Decode succeeded; its error is the model's to fix.
+	Validate func(ctx context.Context, args any) error
 	// Run calls the handler once with the decoded arguments and turns what it returns into a
 	// Result.
-	Run func(ctx context.Context, args *A) Result
+	Run func(ctx context.Context, args any) Result
 }
 
 // Bind decodes and validates args into a new call: Tool.Bind.
-func (b *Binding[A]) Bind(ctx context.Context, args []byte) (BoundCall, error) {
-	c := &boundCall[A]{b: b}
+func (b *Binding) Bind(ctx context.Context, args []byte) (BoundCall, error) {
+	c := b.New()
+	c.b = b
 	if err := c.Bind(ctx, args); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-// NewCall allocates a call with room for the registry's CallFrame: Tool.NewCall.
-func (b *Binding[A]) NewCall() UnboundCall {
-	return &framedCall[A]{boundCall: boundCall[A]{b: b}}
+// NewCall allocates a call for the registry to bind, its CallFrame inside: Tool.NewCall.
+func (b *Binding) NewCall() UnboundCall {
+	c := b.New()
+	c.b = b
+	return c
 }
 
-// boundCall is a call of a Binding's tool with its arguments.
-type boundCall[A any] struct {
-	b    *Binding[A]
-	args A
+// CallSlot is a call of a Binding's tool: the arguments (held by pointer, allocated with the
+// slot by Binding.New) and the registry's frame. It implements BoundCall and UnboundCall.
+type CallSlot struct {
+	b     *Binding
+	args  any
+	frame CallFrame
 }
 
-func (c *boundCall[A]) Args() any {
-	if _, none := any(&c.args).(*struct{}); none {
-		return nil
-	}
-	return &c.args
+// NewCallSlot allocates a call of a tool without arguments: Binding.New for such a tool.
+func NewCallSlot() *CallSlot { return &CallSlot{} }
+
+// Hold makes args (a pointer into the allocation that holds c) the call's arguments, and
+// returns c: what Binding.New returns.
+func (c *CallSlot) Hold(args any) *CallSlot {
+	c.args = args
+	return c
 }
 
-func (c *boundCall[A]) Run(ctx context.Context) Result { return c.b.Run(ctx, &c.args) }
+// Args returns the pointer to the decoded arguments, or nil for a tool without arguments.
+func (c *CallSlot) Args() any { return c.args }
+
+// Run calls the handler once.
+func (c *CallSlot) Run(ctx context.Context) Result { return c.b.Run(ctx, c.args) }
 
 // Bind decodes and validates the arguments into c.
-func (c *boundCall[A]) Bind(ctx context.Context, data []byte) error {
-	if err := c.b.Decode(data, &c.args); err != nil {
+func (c *CallSlot) Bind(ctx context.Context, data []byte) error {
+	if err := c.b.Decode(data, c.args); err != nil {
 		return err
 	}
 	if c.b.Validate != nil {
-		if err := c.b.Validate(&c.args, ctx); err != nil {
+		if err := c.b.Validate(ctx, c.args); err != nil {
 			return &ArgsError{Problems: ValidationProblems(err)}
 		}
 	}
 	return nil
 }
 
-// framedCall is a call the registry allocates through Tool.NewCall, with its frame inside.
-type framedCall[A any] struct {
-	boundCall[A]
-	frame CallFrame
-}
-
-func (c *framedCall[A]) Frame() *CallFrame { return &c.frame }
+// Frame returns the registry's state of the call.
+func (c *CallSlot) Frame() *CallFrame { return &c.frame }

@@ -21,19 +21,30 @@ func (a *noteArgs) Validate(ctx context.Context) error {
 	return nil
 }
 
-func decodeNote(data []byte, a *noteArgs) error {
-	if err := json.Unmarshal(data, a); err != nil {
+func decodeNote(data []byte, a any) error {
+	if err := json.Unmarshal(data, a.(*noteArgs)); err != nil {
 		return &runtime.ArgsError{Problems: []runtime.Problem{{Message: err.Error()}}}
 	}
 	return nil
 }
 
-func noteBinding(validate bool) *runtime.Binding[noteArgs] {
-	b := &runtime.Binding[noteArgs]{Decode: decodeNote, Run: func(_ context.Context, a *noteArgs) runtime.Result {
-		return runtime.TextResult("saved " + a.Text)
-	}}
+// noteBinding is a binding as generated code declares it.
+func noteBinding(validate bool) *runtime.Binding {
+	b := &runtime.Binding{
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a noteArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Decode: decodeNote,
+		Run: func(_ context.Context, a any) runtime.Result {
+			return runtime.TextResult("saved " + a.(*noteArgs).Text)
+		},
+	}
 	if validate {
-		b.Validate = (*noteArgs).Validate
+		b.Validate = func(ctx context.Context, a any) error { return a.(*noteArgs).Validate(ctx) }
 	}
 	return b
 }
@@ -72,16 +83,29 @@ func TestBindingNewCallThroughTheRegistry(t *testing.T) {
 	assert.Equal(t, runtime.KindInvalidInput, res.Kind, res.Text)
 }
 
-// A tool without arguments binds struct{}, and its calls' Args is nil, as the registry's
-// observers expect.
+// A tool without arguments has no arguments to hold, and its calls' Args is nil, as the
+// registry's observers expect.
 func TestBindingWithoutArguments(t *testing.T) {
-	b := &runtime.Binding[struct{}]{
-		Decode: func([]byte, *struct{}) error { return nil },
-		Run:    func(context.Context, *struct{}) runtime.Result { return runtime.TextResult("3 notes") },
+	b := &runtime.Binding{
+		New:    runtime.NewCallSlot,
+		Decode: func([]byte, any) error { return nil },
+		Run:    func(context.Context, any) runtime.Result { return runtime.TextResult("3 notes") },
 	}
 	call, err := b.Bind(t.Context(), []byte(`{}`))
 	require.NoError(t, err)
 	assert.Nil(t, call.Args())
 	assert.Nil(t, b.NewCall().Args())
 	assert.Equal(t, "3 notes", call.Run(t.Context()).Text)
+}
+
+// Each call gets arguments of its own, allocated with it.
+func TestBindingCallsDoNotShareArguments(t *testing.T) {
+	b := noteBinding(false)
+	first, err := b.Bind(t.Context(), []byte(`{"Text":"a"}`))
+	require.NoError(t, err)
+	second, err := b.Bind(t.Context(), []byte(`{"Text":"b"}`))
+	require.NoError(t, err)
+	assert.Equal(t, "saved a", first.Run(t.Context()).Text)
+	assert.Equal(t, "saved b", second.Run(t.Context()).Text)
+	assert.Equal(t, 1.0, testing.AllocsPerRun(100, func() { _ = b.NewCall() }), "the call and its arguments in one allocation")
 }

@@ -8,9 +8,10 @@
 //     runtime.Tool values with every directive's data, the canonical schemas as constants (a
 //     text several tools share once), and the provider variants to derive at run time
 //     (runtime.Tool.Dialects);
-//   - per tool, a runtime.Binding: the arguments' decoder and a Run that calls the handler and
-//     turns its return values into a runtime.Result; Tool.Bind and Tool.NewCall are its
-//     methods, so one generic call type serves every tool;
+//   - per tool, a runtime.Binding: New (the call and its arguments in one allocation), the
+//     arguments' decoder, and a Run that calls the handler and turns its return values into a
+//     runtime.Result; Tool.Bind and Tool.NewCall are its methods, so one runtime type serves
+//     every tool's calls;
 //   - per argument type, a decoder that validates while it decodes, in one pass, collecting every
 //     problem with its JSON Pointer path (runtime/decode);
 //   - per structured result type, an encoder (runtime/encode);

@@ -14,6 +14,50 @@ func bindingName(t *model.Tool) string { return "toolgenBinding" + toolIdent(t) 
 // noArgsFunc is the decoder of the tools without arguments.
 const noArgsFunc = "toolgenNoArgs"
 
+// closureParams names the parameters of a binding's functions: ctx, the arguments' document
+// and the arguments.
+type closureParams struct{ ctx, data, args string }
+
+var (
+	shortParams = closureParams{"ctx", "data", "a"}
+	// prefixedParams are used where a short name could shadow a package or type the function
+	// body names (an args type from a package named data, say).
+	prefixedParams = closureParams{"toolgenCtx", "toolgenData", "toolgenArgs"}
+)
+
+// paramsFor returns the parameter names of t's binding: the short ones unless the body would
+// name, besides generated identifiers, a package or a type or handler spelled like one of them.
+func (g *generator) paramsFor(t *model.Tool) closureParams {
+	clash := false
+	short := map[string]bool{shortParams.ctx: true, shortParams.data: true, shortParams.args: true}
+	var visit func(*model.Type)
+	seen := map[*model.Type]bool{}
+	visit = func(ty *model.Type) {
+		if ty == nil || seen[ty] || clash {
+			return
+		}
+		seen[ty] = true
+		if n := ty.Named; n != nil {
+			// Another package is referred to by a name toolgen does not choose.
+			clash = clash || n.Path != g.pkg.Path || short[n.Name]
+			for _, a := range n.TypeArgs {
+				visit(a)
+			}
+			return
+		}
+		visit(ty.Elem)
+		visit(ty.Key)
+	}
+	visit(t.Args)
+	if t.Handler.Receiver == nil && short[t.Handler.Name] {
+		clash = true
+	}
+	if clash {
+		return prefixedParams
+	}
+	return shortParams
+}
+
 // tool emits what a plain function's tool needs besides its Tools() entry: its binding. A
 // method's binding is a local of its Tools function (receiverBindings).
 func (g *generator) tool(t *model.Tool) error {
@@ -44,42 +88,55 @@ func (g *generator) receiverBindings(grp receiverGroup) ([]jen.Code, error) {
 	return stmts, nil
 }
 
-// binding renders the runtime.Binding of one tool: its arguments' decoder, their Validate
-// method when the generator calls it, and a Run that calls the handler once and turns what
-// it returns into a runtime.Result. Tool.Bind and Tool.NewCall are the binding's methods.
+// binding renders the runtime.Binding of one tool: New, which allocates a call with its
+// arguments beside it; the arguments' decoder; their Validate method when the generator calls
+// it; and a Run that calls the handler once and turns what it returns into a
+// runtime.Result. Tool.Bind and Tool.NewCall are the binding's methods. The functions take
+// the arguments as any (the pointer New made): no generic instantiation per tool.
 func (g *generator) binding(t *model.Tool) (jen.Code, error) {
-	var argsType jen.Code = jen.Struct()
-	decodeName := noArgsFunc
-	if t.Args != nil {
-		var err error
-		if argsType, err = g.typeExpr(t.Args); err != nil {
+	names := g.paramsFor(t)
+	ctxParam := jen.Id(names.ctx).Qual("context", "Context")
+	d := jen.Dict{}
+	var argsPtr jen.Code // *Args, for the type assertions
+	if t.Args == nil {
+		if !g.noArgs {
+			// A tool without arguments still refuses unknown ones: the model should learn it
+			// sent something the tool ignores.
+			g.noArgs = true
+			g.f.Commentf("%s refuses any argument, for the tools that take none.", noArgsFunc)
+			g.f.Func().Id(noArgsFunc).Params(jen.Id("data").Index().Byte(), jen.Id("_").Any()).Error().Block(
+				jen.Return(jen.Qual(decodePath, "NoArgs").Call(jen.Id("data"))))
+			g.f.Line()
+		}
+		d[jen.Id("New")] = jen.Qual(runtimePath, "NewCallSlot")
+		d[jen.Id("Decode")] = jen.Id(noArgsFunc)
+	} else {
+		argsType, err := g.typeExpr(t.Args)
+		if err != nil {
 			return nil, err
 		}
-		if decodeName, err = g.argsDecoder(t.Args); err != nil {
+		decodeName, err := g.argsDecoder(t.Args)
+		if err != nil {
 			return nil, err
 		}
-	} else if !g.noArgs {
-		// A tool without arguments still refuses unknown ones: the model should learn it sent
-		// something the tool ignores.
-		g.noArgs = true
-		g.f.Commentf("%s refuses any argument, for the tools that take none.", noArgsFunc)
-		g.f.Func().Id(noArgsFunc).Params(jen.Id("data").Index().Byte(), jen.Id("_").Op("*").Struct()).Error().Block(
-			jen.Return(jen.Qual(decodePath, "NoArgs").Call(jen.Id("data"))))
-		g.f.Line()
+		argsPtr = jen.Op("*").Add(argsType)
+		slot := jen.Op("&").Struct(jen.Qual(runtimePath, "CallSlot"), jen.Id("a").Add(argsType)).Values()
+		d[jen.Id("New")] = jen.Func().Params().Op("*").Qual(runtimePath, "CallSlot").Block(
+			jen.Id("c").Op(":=").Add(slot),
+			jen.Return(jen.Id("c").Dot("Hold").Call(jen.Op("&").Id("c").Dot("a"))))
+		d[jen.Id("Decode")] = jen.Func().Params(jen.Id(names.data).Index().Byte(), jen.Id(names.args).Any()).Error().Block(
+			jen.Return(jen.Id(decodeName).Call(jen.Id(names.data), jen.Id(names.args).Assert(argsPtr))))
+		if t.Handler.Validate {
+			d[jen.Id("Validate")] = jen.Func().Params(ctxParam, jen.Id(names.args).Any()).Error().Block(
+				jen.Return(jen.Id(names.args).Assert(argsPtr).Dot("Validate").Call(jen.Id(names.ctx))))
+		}
 	}
-	run, err := g.runBody(t)
+	run, err := g.runBody(t, names, argsPtr)
 	if err != nil {
 		return nil, err
 	}
-	d := jen.Dict{
-		jen.Id("Decode"): jen.Id(decodeName),
-		jen.Id("Run"): jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("a").Op("*").Add(argsType)).
-			Qual(runtimePath, "Result").Block(run...),
-	}
-	if t.Args != nil && t.Handler.Validate {
-		d[jen.Id("Validate")] = jen.Parens(jen.Op("*").Add(argsType)).Dot("Validate")
-	}
-	return jen.Op("&").Qual(runtimePath, "Binding").Types(argsType).Values(d), nil
+	d[jen.Id("Run")] = jen.Func().Params(ctxParam, jen.Id(names.args).Any()).Qual(runtimePath, "Result").Block(run...)
+	return jen.Op("&").Qual(runtimePath, "Binding").Values(d), nil
 }
 
 // guardFunc is named so that the compiler's error reads as the advice it is: "cannot use
@@ -116,18 +173,18 @@ func (g *generator) guards() error {
 }
 
 // handlerCall renders the call of the handler from inside a binding's Run, whose parameters
-// are ctx and a (a pointer to the decoded arguments); a method's receiver is r.
-func (g *generator) handlerCall(t *model.Tool) jen.Code {
+// are named by names (the arguments, of type argsPtr, as any); a method's receiver is r.
+func (g *generator) handlerCall(t *model.Tool, names closureParams, argsPtr jen.Code) jen.Code {
 	h := t.Handler
 	var args []jen.Code
 	if h.Context {
-		args = append(args, jen.Id("ctx"))
+		args = append(args, jen.Id(names.ctx))
 	}
 	switch h.Args {
 	case model.ArgsValue:
-		args = append(args, jen.Op("*").Id("a"))
+		args = append(args, jen.Op("*").Id(names.args).Assert(argsPtr))
 	case model.ArgsPointer:
-		args = append(args, jen.Id("a"))
+		args = append(args, jen.Id(names.args).Assert(argsPtr))
 	}
 	if h.Receiver != nil {
 		return jen.Id("r").Dot(h.Name).Call(args...)
@@ -136,12 +193,12 @@ func (g *generator) handlerCall(t *model.Tool) jen.Code {
 }
 
 // runBody renders Run: call the handler once and turn its results into a runtime.Result.
-func (g *generator) runBody(t *model.Tool) ([]jen.Code, error) {
+func (g *generator) runBody(t *model.Tool, names closureParams, argsPtr jen.Code) ([]jen.Code, error) {
 	if t.Client {
 		return []jen.Code{jen.Return(jen.Qual(runtimePath, "ClientCallResult").Call(jen.Lit(t.Name)))}, nil
 	}
 	errResult := jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePath, "ErrorResult").Call(jen.Err())))
-	call := g.handlerCall(t)
+	call := g.handlerCall(t, names, argsPtr)
 	switch t.Handler.Returns {
 	case model.ReturnNone:
 		return []jen.Code{

@@ -31,10 +31,19 @@ var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, 
 
 // SearchTools returns the tools implemented by methods of Search, bound to r, sorted by name.
 func SearchTools(r *Search) []runtime.Tool {
-	toolgenBindingSearchToolSearch := &runtime.Binding[SearchArgs]{
-		Decode: toolgenDecodeArgsSearchArgs,
-		Run: func(ctx context.Context, a *SearchArgs) runtime.Result {
-			out, err := r.ToolSearch(ctx, *a)
+	toolgenBindingSearchToolSearch := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsSearchArgs(data, a.(*SearchArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a SearchArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.ToolSearch(ctx, *a.(*SearchArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}

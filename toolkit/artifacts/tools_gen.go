@@ -31,40 +31,76 @@ var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, 
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
-	toolgenBindingToolkitCreateArtifact := &runtime.Binding[CreateArgs]{
-		Decode: toolgenDecodeArgsCreateArgs,
-		Run: func(ctx context.Context, a *CreateArgs) runtime.Result {
-			out, err := r.CreateArtifact(ctx, *a)
+	toolgenBindingToolkitCreateArtifact := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsCreateArgs(data, a.(*CreateArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a CreateArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.CreateArtifact(ctx, *a.(*CreateArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}
 			return runtime.TextResult(out)
 		},
 	}
-	toolgenBindingToolkitReadArtifact := &runtime.Binding[ReadArgs]{
-		Decode: toolgenDecodeArgsReadArgs,
-		Run: func(ctx context.Context, a *ReadArgs) runtime.Result {
-			out, err := r.ReadArtifact(ctx, *a)
+	toolgenBindingToolkitReadArtifact := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsReadArgs(data, a.(*ReadArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a ReadArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.ReadArtifact(ctx, *a.(*ReadArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}
 			return runtime.TextResult(out)
 		},
 	}
-	toolgenBindingToolkitRewriteArtifact := &runtime.Binding[RewriteArgs]{
-		Decode: toolgenDecodeArgsRewriteArgs,
-		Run: func(ctx context.Context, a *RewriteArgs) runtime.Result {
-			out, err := r.RewriteArtifact(ctx, *a)
+	toolgenBindingToolkitRewriteArtifact := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsRewriteArgs(data, a.(*RewriteArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a RewriteArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.RewriteArtifact(ctx, *a.(*RewriteArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}
 			return runtime.TextResult(out)
 		},
 	}
-	toolgenBindingToolkitUpdateArtifact := &runtime.Binding[UpdateArgs]{
-		Decode: toolgenDecodeArgsUpdateArgs,
-		Run: func(ctx context.Context, a *UpdateArgs) runtime.Result {
-			out, err := r.UpdateArtifact(ctx, *a)
+	toolgenBindingToolkitUpdateArtifact := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsUpdateArgs(data, a.(*UpdateArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a UpdateArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.UpdateArtifact(ctx, *a.(*UpdateArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}

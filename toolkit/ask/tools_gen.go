@@ -32,20 +32,38 @@ const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
-	toolgenBindingToolkitAskUser := &runtime.Binding[AskArgs]{
-		Decode: toolgenDecodeArgsAskArgs,
-		Run: func(ctx context.Context, a *AskArgs) runtime.Result {
-			out, err := r.AskUser(ctx, *a)
+	toolgenBindingToolkitAskUser := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsAskArgs(data, a.(*AskArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a AskArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.AskUser(ctx, *a.(*AskArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}
 			return out
 		},
 	}
-	toolgenBindingToolkitHumanInput := &runtime.Binding[AskArgs]{
-		Decode: toolgenDecodeArgsAskArgs,
-		Run: func(ctx context.Context, a *AskArgs) runtime.Result {
-			out, err := r.HumanInput(ctx, *a)
+	toolgenBindingToolkitHumanInput := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsAskArgs(data, a.(*AskArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a AskArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.HumanInput(ctx, *a.(*AskArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}

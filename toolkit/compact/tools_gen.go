@@ -47,10 +47,19 @@ func Tools() []runtime.Tool {
 }
 
 // toolgenBindingCompactConversation binds the arguments of compact_conversation to its handler.
-var toolgenBindingCompactConversation = &runtime.Binding[CompactArgs]{
-	Decode: toolgenDecodeArgsCompactArgs,
-	Run: func(ctx context.Context, a *CompactArgs) runtime.Result {
-		out, err := CompactConversation(ctx, *a)
+var toolgenBindingCompactConversation = &runtime.Binding{
+	Decode: func(data []byte, a any) error {
+		return toolgenDecodeArgsCompactArgs(data, a.(*CompactArgs))
+	},
+	New: func() *runtime.CallSlot {
+		c := &struct {
+			runtime.CallSlot
+			a CompactArgs
+		}{}
+		return c.Hold(&c.a)
+	},
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := CompactConversation(ctx, *a.(*CompactArgs))
 		if err != nil {
 			return runtime.ErrorResult(err)
 		}

@@ -32,20 +32,38 @@ const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
-	toolgenBindingToolkitCallSubagent := &runtime.Binding[TaskArgs]{
-		Decode: toolgenDecodeArgsTaskArgs,
-		Run: func(ctx context.Context, a *TaskArgs) runtime.Result {
-			out, err := r.CallSubagent(ctx, *a)
+	toolgenBindingToolkitCallSubagent := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsTaskArgs(data, a.(*TaskArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a TaskArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.CallSubagent(ctx, *a.(*TaskArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}
 			return out
 		},
 	}
-	toolgenBindingToolkitTask := &runtime.Binding[TaskArgs]{
-		Decode: toolgenDecodeArgsTaskArgs,
-		Run: func(ctx context.Context, a *TaskArgs) runtime.Result {
-			out, err := r.Task(ctx, *a)
+	toolgenBindingToolkitTask := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsTaskArgs(data, a.(*TaskArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a TaskArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.Task(ctx, *a.(*TaskArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}

@@ -29,25 +29,35 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, TodoAddA
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
 // toolgenNoArgs refuses any argument, for the tools that take none.
-func toolgenNoArgs(data []byte, _ *struct{}) error {
+func toolgenNoArgs(data []byte, _ any) error {
 	return decode.NoArgs(data)
 }
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
-	toolgenBindingToolkitTodoAdd := &runtime.Binding[TodoAddArgs]{
-		Decode: toolgenDecodeArgsTodoAddArgs,
-		Run: func(ctx context.Context, a *TodoAddArgs) runtime.Result {
-			out, err := r.TodoAdd(ctx, *a)
+	toolgenBindingToolkitTodoAdd := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsTodoAddArgs(data, a.(*TodoAddArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a TodoAddArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.TodoAdd(ctx, *a.(*TodoAddArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}
 			return out
 		},
 	}
-	toolgenBindingToolkitTodoList := &runtime.Binding[struct{}]{
+	toolgenBindingToolkitTodoList := &runtime.Binding{
 		Decode: toolgenNoArgs,
-		Run: func(ctx context.Context, a *struct{}) runtime.Result {
+		New:    runtime.NewCallSlot,
+		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.TodoList(ctx)
 			if err != nil {
 				return runtime.ErrorResult(err)
@@ -55,20 +65,38 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return runtime.TextResult(out)
 		},
 	}
-	toolgenBindingToolkitTodoUpdate := &runtime.Binding[TodoUpdateArgs]{
-		Decode: toolgenDecodeArgsTodoUpdateArgs,
-		Run: func(ctx context.Context, a *TodoUpdateArgs) runtime.Result {
-			out, err := r.TodoUpdate(ctx, *a)
+	toolgenBindingToolkitTodoUpdate := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsTodoUpdateArgs(data, a.(*TodoUpdateArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a TodoUpdateArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.TodoUpdate(ctx, *a.(*TodoUpdateArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}
 			return out
 		},
 	}
-	toolgenBindingToolkitWriteTodos := &runtime.Binding[WriteTodosArgs]{
-		Decode: toolgenDecodeArgsWriteTodosArgs,
-		Run: func(ctx context.Context, a *WriteTodosArgs) runtime.Result {
-			out, err := r.WriteTodos(ctx, *a)
+	toolgenBindingToolkitWriteTodos := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsWriteTodosArgs(data, a.(*WriteTodosArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a WriteTodosArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.WriteTodos(ctx, *a.(*WriteTodosArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}

@@ -32,20 +32,38 @@ var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, 
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
-	toolgenBindingToolkitWebFetch := &runtime.Binding[FetchArgs]{
-		Decode: toolgenDecodeArgsFetchArgs,
-		Run: func(ctx context.Context, a *FetchArgs) runtime.Result {
-			out, err := r.WebFetch(ctx, *a)
+	toolgenBindingToolkitWebFetch := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsFetchArgs(data, a.(*FetchArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a FetchArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.WebFetch(ctx, *a.(*FetchArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}
 			return runtime.TextResult(out)
 		},
 	}
-	toolgenBindingToolkitWebSearch := &runtime.Binding[SearchArgs]{
-		Decode: toolgenDecodeArgsSearchArgs,
-		Run: func(ctx context.Context, a *SearchArgs) runtime.Result {
-			out, err := r.WebSearch(ctx, *a)
+	toolgenBindingToolkitWebSearch := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsSearchArgs(data, a.(*SearchArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a SearchArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.WebSearch(ctx, *a.(*SearchArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}

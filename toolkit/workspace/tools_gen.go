@@ -31,80 +31,152 @@ var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, 
 
 // WorkspaceTools returns the tools implemented by methods of Workspace, bound to r, sorted by name.
 func WorkspaceTools(r *Workspace) []runtime.Tool {
-	toolgenBindingWorkspaceEditFile := &runtime.Binding[EditFileArgs]{
-		Decode: toolgenDecodeArgsEditFileArgs,
-		Run: func(ctx context.Context, a *EditFileArgs) runtime.Result {
-			out, err := r.EditFile(ctx, *a)
+	toolgenBindingWorkspaceEditFile := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsEditFileArgs(data, a.(*EditFileArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a EditFileArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.EditFile(ctx, *a.(*EditFileArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}
 			return runtime.TextResult(out)
 		},
 	}
-	toolgenBindingWorkspaceGlob := &runtime.Binding[GlobArgs]{
-		Decode: toolgenDecodeArgsGlobArgs,
-		Run: func(ctx context.Context, a *GlobArgs) runtime.Result {
-			out, err := r.Glob(ctx, *a)
+	toolgenBindingWorkspaceGlob := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsGlobArgs(data, a.(*GlobArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a GlobArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.Glob(ctx, *a.(*GlobArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}
 			return runtime.TextResult(out)
 		},
 	}
-	toolgenBindingWorkspaceGrep := &runtime.Binding[GrepArgs]{
-		Decode: toolgenDecodeArgsGrepArgs,
-		Run: func(ctx context.Context, a *GrepArgs) runtime.Result {
-			out, err := r.Grep(ctx, *a)
+	toolgenBindingWorkspaceGrep := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsGrepArgs(data, a.(*GrepArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a GrepArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.Grep(ctx, *a.(*GrepArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}
 			return runtime.TextResult(out)
 		},
 	}
-	toolgenBindingWorkspaceListDir := &runtime.Binding[ListDirArgs]{
-		Decode: toolgenDecodeArgsListDirArgs,
-		Run: func(ctx context.Context, a *ListDirArgs) runtime.Result {
-			out, err := r.ListDir(ctx, *a)
+	toolgenBindingWorkspaceListDir := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsListDirArgs(data, a.(*ListDirArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a ListDirArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.ListDir(ctx, *a.(*ListDirArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}
 			return runtime.TextResult(out)
 		},
 	}
-	toolgenBindingWorkspaceReadFile := &runtime.Binding[ReadFileArgs]{
-		Decode: toolgenDecodeArgsReadFileArgs,
-		Run: func(ctx context.Context, a *ReadFileArgs) runtime.Result {
-			out, err := r.ReadFile(ctx, *a)
+	toolgenBindingWorkspaceReadFile := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsReadFileArgs(data, a.(*ReadFileArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a ReadFileArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.ReadFile(ctx, *a.(*ReadFileArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}
 			return runtime.TextResult(out)
 		},
 	}
-	toolgenBindingWorkspaceReadResult := &runtime.Binding[ReadResultArgs]{
-		Decode: toolgenDecodeArgsReadResultArgs,
-		Run: func(ctx context.Context, a *ReadResultArgs) runtime.Result {
-			out, err := r.ReadResult(ctx, *a)
+	toolgenBindingWorkspaceReadResult := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsReadResultArgs(data, a.(*ReadResultArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a ReadResultArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.ReadResult(ctx, *a.(*ReadResultArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}
 			return runtime.TextResult(out)
 		},
 	}
-	toolgenBindingWorkspaceShell := &runtime.Binding[ShellArgs]{
-		Decode: toolgenDecodeArgsShellArgs,
-		Run: func(ctx context.Context, a *ShellArgs) runtime.Result {
-			out, err := r.Shell(ctx, *a)
+	toolgenBindingWorkspaceShell := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsShellArgs(data, a.(*ShellArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a ShellArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.Shell(ctx, *a.(*ShellArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}
 			return runtime.TextResult(out)
 		},
 	}
-	toolgenBindingWorkspaceWriteFile := &runtime.Binding[WriteFileArgs]{
-		Decode: toolgenDecodeArgsWriteFileArgs,
-		Run: func(ctx context.Context, a *WriteFileArgs) runtime.Result {
-			out, err := r.WriteFile(ctx, *a)
+	toolgenBindingWorkspaceWriteFile := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsWriteFileArgs(data, a.(*WriteFileArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a WriteFileArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.WriteFile(ctx, *a.(*WriteFileArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}

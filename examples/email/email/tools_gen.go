@@ -32,10 +32,19 @@ var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, 
 
 // OutboxTools returns the tools implemented by methods of Outbox, bound to r, sorted by name.
 func OutboxTools(r *Outbox) []runtime.Tool {
-	toolgenBindingOutboxSendEmail := &runtime.Binding[SendEmailArgs]{
-		Decode: toolgenDecodeArgsSendEmailArgs,
-		Run: func(ctx context.Context, a *SendEmailArgs) runtime.Result {
-			out, err := r.SendEmail(ctx, *a)
+	toolgenBindingOutboxSendEmail := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsSendEmailArgs(data, a.(*SendEmailArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a SendEmailArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.SendEmail(ctx, *a.(*SendEmailArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}

@@ -102,10 +102,19 @@ func Tools() []runtime.Tool {
 }
 
 // toolgenBindingAsk binds the arguments of ask to its handler.
-var toolgenBindingAsk = &runtime.Binding[AskArgs]{
-	Decode: toolgenDecodeArgsAskArgs,
-	Run: func(ctx context.Context, a *AskArgs) runtime.Result {
-		out, err := Ask(ctx, *a)
+var toolgenBindingAsk = &runtime.Binding{
+	Decode: func(data []byte, a any) error {
+		return toolgenDecodeArgsAskArgs(data, a.(*AskArgs))
+	},
+	New: func() *runtime.CallSlot {
+		c := &struct {
+			runtime.CallSlot
+			a AskArgs
+		}{}
+		return c.Hold(&c.a)
+	},
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := Ask(ctx, *a.(*AskArgs))
 		if err != nil {
 			return runtime.ErrorResult(err)
 		}
@@ -114,10 +123,19 @@ var toolgenBindingAsk = &runtime.Binding[AskArgs]{
 }
 
 // toolgenBindingCount binds the arguments of count to its handler.
-var toolgenBindingCount = &runtime.Binding[CountArgs]{
-	Decode: toolgenDecodeArgsCountArgs,
-	Run: func(ctx context.Context, a *CountArgs) runtime.Result {
-		out, err := Count(ctx, *a)
+var toolgenBindingCount = &runtime.Binding{
+	Decode: func(data []byte, a any) error {
+		return toolgenDecodeArgsCountArgs(data, a.(*CountArgs))
+	},
+	New: func() *runtime.CallSlot {
+		c := &struct {
+			runtime.CallSlot
+			a CountArgs
+		}{}
+		return c.Hold(&c.a)
+	},
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := Count(ctx, *a.(*CountArgs))
 		if err != nil {
 			return runtime.ErrorResult(err)
 		}
@@ -128,10 +146,19 @@ var toolgenBindingCount = &runtime.Binding[CountArgs]{
 }
 
 // toolgenBindingSendNote binds the arguments of send_note to its handler.
-var toolgenBindingSendNote = &runtime.Binding[NoteArgs]{
-	Decode: toolgenDecodeArgsNoteArgs,
-	Run: func(ctx context.Context, a *NoteArgs) runtime.Result {
-		out, err := SendNote(ctx, *a)
+var toolgenBindingSendNote = &runtime.Binding{
+	Decode: func(data []byte, a any) error {
+		return toolgenDecodeArgsNoteArgs(data, a.(*NoteArgs))
+	},
+	New: func() *runtime.CallSlot {
+		c := &struct {
+			runtime.CallSlot
+			a NoteArgs
+		}{}
+		return c.Hold(&c.a)
+	},
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := SendNote(ctx, *a.(*NoteArgs))
 		if err != nil {
 			return runtime.ErrorResult(err)
 		}
@@ -140,10 +167,19 @@ var toolgenBindingSendNote = &runtime.Binding[NoteArgs]{
 }
 
 // toolgenBindingGetTable binds the arguments of table to its handler.
-var toolgenBindingGetTable = &runtime.Binding[TableArgs]{
-	Decode: toolgenDecodeArgsTableArgs,
-	Run: func(ctx context.Context, a *TableArgs) runtime.Result {
-		out, err := GetTable(ctx, *a)
+var toolgenBindingGetTable = &runtime.Binding{
+	Decode: func(data []byte, a any) error {
+		return toolgenDecodeArgsTableArgs(data, a.(*TableArgs))
+	},
+	New: func() *runtime.CallSlot {
+		c := &struct {
+			runtime.CallSlot
+			a TableArgs
+		}{}
+		return c.Hold(&c.a)
+	},
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := GetTable(ctx, *a.(*TableArgs))
 		if err != nil {
 			return runtime.ErrorResult(err)
 		}
@@ -154,14 +190,15 @@ var toolgenBindingGetTable = &runtime.Binding[TableArgs]{
 }
 
 // toolgenNoArgs refuses any argument, for the tools that take none.
-func toolgenNoArgs(data []byte, _ *struct{}) error {
+func toolgenNoArgs(data []byte, _ any) error {
 	return decode.NoArgs(data)
 }
 
 // toolgenBindingWhoami binds the arguments of whoami to its handler.
-var toolgenBindingWhoami = &runtime.Binding[struct{}]{
+var toolgenBindingWhoami = &runtime.Binding{
 	Decode: toolgenNoArgs,
-	Run: func(ctx context.Context, a *struct{}) runtime.Result {
+	New:    runtime.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
 		out, err := Whoami(ctx)
 		if err != nil {
 			return runtime.ErrorResult(err)

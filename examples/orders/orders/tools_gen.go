@@ -35,10 +35,19 @@ const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema
 
 // ServiceTools returns the tools implemented by methods of Service, bound to r, sorted by name.
 func ServiceTools(r *Service) []runtime.Tool {
-	toolgenBindingServiceCreateOrder := &runtime.Binding[CreateOrderArgs]{
-		Decode: toolgenDecodeArgsCreateOrderArgs,
-		Run: func(ctx context.Context, a *CreateOrderArgs) runtime.Result {
-			out, err := r.CreateOrder(ctx, *a)
+	toolgenBindingServiceCreateOrder := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsCreateOrderArgs(data, a.(*CreateOrderArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a CreateOrderArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.CreateOrder(ctx, *a.(*CreateOrderArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}
@@ -47,10 +56,19 @@ func ServiceTools(r *Service) []runtime.Tool {
 			return encode.Finish(w, "create_order")
 		},
 	}
-	toolgenBindingServiceGetOrder := &runtime.Binding[GetOrderArgs]{
-		Decode: toolgenDecodeArgsGetOrderArgs,
-		Run: func(ctx context.Context, a *GetOrderArgs) runtime.Result {
-			out, err := r.GetOrder(ctx, a)
+	toolgenBindingServiceGetOrder := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsGetOrderArgs(data, a.(*GetOrderArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a GetOrderArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.GetOrder(ctx, a.(*GetOrderArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}
@@ -59,10 +77,19 @@ func ServiceTools(r *Service) []runtime.Tool {
 			return encode.Finish(w, "get_order")
 		},
 	}
-	toolgenBindingServiceListOrders := &runtime.Binding[ListOrdersArgs]{
-		Decode: toolgenDecodeArgsListOrdersArgs,
-		Run: func(ctx context.Context, a *ListOrdersArgs) runtime.Result {
-			out, err := r.ListOrders(ctx, *a)
+	toolgenBindingServiceListOrders := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsListOrdersArgs(data, a.(*ListOrdersArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := &struct {
+				runtime.CallSlot
+				a ListOrdersArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.ListOrders(ctx, *a.(*ListOrdersArgs))
 			if err != nil {
 				return runtime.ErrorResult(err)
 			}

@@ -54,10 +54,19 @@ func Tools() []runtime.Tool {
 }
 
 // toolgenBindingGetWeather binds the arguments of get_weather to its handler.
-var toolgenBindingGetWeather = &runtime.Binding[WeatherArgs]{
-	Decode: toolgenDecodeArgsWeatherArgs,
-	Run: func(ctx context.Context, a *WeatherArgs) runtime.Result {
-		out, err := GetWeather(ctx, *a)
+var toolgenBindingGetWeather = &runtime.Binding{
+	Decode: func(data []byte, a any) error {
+		return toolgenDecodeArgsWeatherArgs(data, a.(*WeatherArgs))
+	},
+	New: func() *runtime.CallSlot {
+		c := &struct {
+			runtime.CallSlot
+			a WeatherArgs
+		}{}
+		return c.Hold(&c.a)
+	},
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := GetWeather(ctx, *a.(*WeatherArgs))
 		if err != nil {
 			return runtime.ErrorResult(err)
 		}

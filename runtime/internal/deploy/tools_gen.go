@@ -44,10 +44,19 @@ func Tools() []runtime.Tool {
 }
 
 // toolgenBindingDeploy binds the arguments of deploy to its handler.
-var toolgenBindingDeploy = &runtime.Binding[DeployArgs]{
-	Decode: toolgenDecodeArgsDeployArgs,
-	Run: func(ctx context.Context, a *DeployArgs) runtime.Result {
-		out, err := Deploy(ctx, *a)
+var toolgenBindingDeploy = &runtime.Binding{
+	Decode: func(data []byte, a any) error {
+		return toolgenDecodeArgsDeployArgs(data, a.(*DeployArgs))
+	},
+	New: func() *runtime.CallSlot {
+		c := &struct {
+			runtime.CallSlot
+			a DeployArgs
+		}{}
+		return c.Hold(&c.a)
+	},
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := Deploy(ctx, *a.(*DeployArgs))
 		if err != nil {
 			return runtime.ErrorResult(err)
 		}
