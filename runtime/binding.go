@@ -7,10 +7,13 @@ import "context"
 // so a catalog compiles no call type (and no generic instantiation) per tool; the functions it
 // holds take the arguments as any, the pointer New put beside the call.
 type Binding struct {
-	// New allocates one call, with the arguments in the same allocation: a struct that embeds
-	// CallSlot next to the arguments, returned as c.Hold(&c.args). A tool without arguments
-	// uses NewCallSlot.
+	// New allocates a call for Tool.Bind, with the arguments in the same allocation: a
+	// struct that embeds CallSlot next to the arguments, returned as c.Hold(&c.args). A tool
+	// without arguments uses NewCallSlot.
 	New func() *CallSlot
+	// NewFramed is New for Tool.NewCall: the struct embeds FramedSlot, which has room for the
+	// registry's CallFrame. A tool without arguments uses NewFramedSlot.
+	NewFramed func() *FramedSlot
 	// Decode decodes and validates a JSON document of arguments into args, in one pass; on
 	// invalid arguments it returns an *ArgsError listing every problem.
 	Decode func(data []byte, args any) error
@@ -34,21 +37,41 @@ func (b *Binding) Bind(ctx context.Context, args []byte) (BoundCall, error) {
 
 // NewCall allocates a call for the registry to bind, its CallFrame inside: Tool.NewCall.
 func (b *Binding) NewCall() UnboundCall {
-	c := b.New()
+	c := b.NewFramed()
 	c.b = b
 	return c
 }
 
-// CallSlot is a call of a Binding's tool: the arguments (held by pointer, allocated with the
-// slot by Binding.New) and the registry's frame. It implements BoundCall and UnboundCall.
+// CallSlot is a call of a Binding's tool, a BoundCall: the arguments, held by pointer and
+// allocated with the slot by Binding.New.
 type CallSlot struct {
-	b     *Binding
-	args  any
-	frame CallFrame
+	b    *Binding
+	args any
 }
 
 // NewCallSlot allocates a call of a tool without arguments: Binding.New for such a tool.
 func NewCallSlot() *CallSlot { return &CallSlot{} }
+
+// FramedSlot is a CallSlot with the registry's CallFrame inside: an UnboundCall, allocated by
+// Binding.NewFramed.
+type FramedSlot struct {
+	CallSlot
+	frame CallFrame
+}
+
+// NewFramedSlot allocates a call of a tool without arguments: Binding.NewFramed for such a
+// tool.
+func NewFramedSlot() *FramedSlot { return &FramedSlot{} }
+
+// Hold makes args (a pointer into the allocation that holds c) the call's arguments, and
+// returns c: what Binding.NewFramed returns.
+func (c *FramedSlot) Hold(args any) *FramedSlot {
+	c.args = args
+	return c
+}
+
+// Frame returns the registry's state of the call.
+func (c *FramedSlot) Frame() *CallFrame { return &c.frame }
 
 // Hold makes args (a pointer into the allocation that holds c) the call's arguments, and
 // returns c: what Binding.New returns.
@@ -75,6 +98,3 @@ func (c *CallSlot) Bind(ctx context.Context, data []byte) error {
 	}
 	return nil
 }
-
-// Frame returns the registry's state of the call.
-func (c *CallSlot) Frame() *CallFrame { return &c.frame }

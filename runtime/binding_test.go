@@ -38,6 +38,13 @@ func noteBinding(validate bool) *runtime.Binding {
 			}{}
 			return c.Hold(&c.a)
 		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
+				a noteArgs
+			}{}
+			return c.Hold(&c.a)
+		},
 		Decode: decodeNote,
 		Run: func(_ context.Context, a any) runtime.Result {
 			return runtime.TextResult("saved " + a.(*noteArgs).Text)
@@ -87,9 +94,10 @@ func TestBindingNewCallThroughTheRegistry(t *testing.T) {
 // registry's observers expect.
 func TestBindingWithoutArguments(t *testing.T) {
 	b := &runtime.Binding{
-		New:    runtime.NewCallSlot,
-		Decode: func([]byte, any) error { return nil },
-		Run:    func(context.Context, any) runtime.Result { return runtime.TextResult("3 notes") },
+		New:       runtime.NewCallSlot,
+		NewFramed: runtime.NewFramedSlot,
+		Decode:    func([]byte, any) error { return nil },
+		Run:       func(context.Context, any) runtime.Result { return runtime.TextResult("3 notes") },
 	}
 	call, err := b.Bind(t.Context(), []byte(`{}`))
 	require.NoError(t, err)
@@ -108,4 +116,5 @@ func TestBindingCallsDoNotShareArguments(t *testing.T) {
 	assert.Equal(t, "saved a", first.Run(t.Context()).Text)
 	assert.Equal(t, "saved b", second.Run(t.Context()).Text)
 	assert.Equal(t, 1.0, testing.AllocsPerRun(100, func() { _ = b.NewCall() }), "the call and its arguments in one allocation")
+	assert.Equal(t, 1.0, testing.AllocsPerRun(100, func() { _ = b.New() }), "without its frame too")
 }

@@ -88,8 +88,8 @@ func (g *generator) receiverBindings(grp receiverGroup) ([]jen.Code, error) {
 	return stmts, nil
 }
 
-// binding renders the runtime.Binding of one tool: New, which allocates a call with its
-// arguments beside it; the arguments' decoder; their Validate method when the generator calls
+// binding renders the runtime.Binding of one tool: New and NewFramed, which allocate a call
+// with its arguments beside it; the arguments' decoder; their Validate method when the generator calls
 // it; and a Run that calls the handler once and turns what it returns into a
 // runtime.Result. Tool.Bind and Tool.NewCall are the binding's methods. The functions take
 // the arguments as any (the pointer New made): no generic instantiation per tool.
@@ -109,6 +109,7 @@ func (g *generator) binding(t *model.Tool) (jen.Code, error) {
 			g.f.Line()
 		}
 		d[jen.Id("New")] = jen.Qual(runtimePath, "NewCallSlot")
+		d[jen.Id("NewFramed")] = jen.Qual(runtimePath, "NewFramedSlot")
 		d[jen.Id("Decode")] = jen.Id(noArgsFunc)
 	} else {
 		argsType, err := g.typeExpr(t.Args)
@@ -120,10 +121,13 @@ func (g *generator) binding(t *model.Tool) (jen.Code, error) {
 			return nil, err
 		}
 		argsPtr = jen.Op("*").Add(argsType)
-		slot := jen.Op("&").Struct(jen.Qual(runtimePath, "CallSlot"), jen.Id("a").Add(argsType)).Values()
-		d[jen.Id("New")] = jen.Func().Params().Op("*").Qual(runtimePath, "CallSlot").Block(
-			jen.Id("c").Op(":=").Add(slot),
-			jen.Return(jen.Id("c").Dot("Hold").Call(jen.Op("&").Id("c").Dot("a"))))
+		// The call and its arguments in one allocation; the registry's calls with their frame.
+		for field, slotType := range map[string]string{"New": "CallSlot", "NewFramed": "FramedSlot"} {
+			slot := jen.Op("&").Struct(jen.Qual(runtimePath, slotType), jen.Id("a").Add(argsType)).Values()
+			d[jen.Id(field)] = jen.Func().Params().Op("*").Qual(runtimePath, slotType).Block(
+				jen.Id("c").Op(":=").Add(slot),
+				jen.Return(jen.Id("c").Dot("Hold").Call(jen.Op("&").Id("c").Dot("a"))))
+		}
 		d[jen.Id("Decode")] = jen.Func().Params(jen.Id(names.data).Index().Byte(), jen.Id(names.args).Any()).Error().Block(
 			jen.Return(jen.Id(decodeName).Call(jen.Id(names.data), jen.Id(names.args).Assert(argsPtr))))
 		if t.Handler.Validate {

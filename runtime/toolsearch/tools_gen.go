@@ -42,6 +42,13 @@ func SearchTools(r *Search) []runtime.Tool {
 			}{}
 			return c.Hold(&c.a)
 		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
+				a SearchArgs
+			}{}
+			return c.Hold(&c.a)
+		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.ToolSearch(ctx, *a.(*SearchArgs))
 			if err != nil {

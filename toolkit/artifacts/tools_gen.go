@@ -42,6 +42,13 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			}{}
 			return c.Hold(&c.a)
 		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
+				a CreateArgs
+			}{}
+			return c.Hold(&c.a)
+		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.CreateArtifact(ctx, *a.(*CreateArgs))
 			if err != nil {
@@ -57,6 +64,13 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		New: func() *runtime.CallSlot {
 			c := &struct {
 				runtime.CallSlot
+				a ReadArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
 				a ReadArgs
 			}{}
 			return c.Hold(&c.a)
@@ -80,6 +94,13 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			}{}
 			return c.Hold(&c.a)
 		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
+				a RewriteArgs
+			}{}
+			return c.Hold(&c.a)
+		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.RewriteArtifact(ctx, *a.(*RewriteArgs))
 			if err != nil {
@@ -95,6 +116,13 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		New: func() *runtime.CallSlot {
 			c := &struct {
 				runtime.CallSlot
+				a UpdateArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
 				a UpdateArgs
 			}{}
 			return c.Hold(&c.a)

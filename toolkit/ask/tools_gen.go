@@ -43,6 +43,13 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			}{}
 			return c.Hold(&c.a)
 		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
+				a AskArgs
+			}{}
+			return c.Hold(&c.a)
+		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.AskUser(ctx, *a.(*AskArgs))
 			if err != nil {
@@ -58,6 +65,13 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		New: func() *runtime.CallSlot {
 			c := &struct {
 				runtime.CallSlot
+				a AskArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
 				a AskArgs
 			}{}
 			return c.Hold(&c.a)

@@ -58,6 +58,13 @@ var toolgenBindingCompactConversation = &runtime.Binding{
 		}{}
 		return c.Hold(&c.a)
 	},
+	NewFramed: func() *runtime.FramedSlot {
+		c := &struct {
+			runtime.FramedSlot
+			a CompactArgs
+		}{}
+		return c.Hold(&c.a)
+	},
 	Run: func(ctx context.Context, a any) runtime.Result {
 		out, err := CompactConversation(ctx, *a.(*CompactArgs))
 		if err != nil {

@@ -46,6 +46,13 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			}{}
 			return c.Hold(&c.a)
 		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
+				a TodoAddArgs
+			}{}
+			return c.Hold(&c.a)
+		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.TodoAdd(ctx, *a.(*TodoAddArgs))
 			if err != nil {
@@ -55,8 +62,9 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		},
 	}
 	toolgenBindingToolkitTodoList := &runtime.Binding{
-		Decode: toolgenNoArgs,
-		New:    runtime.NewCallSlot,
+		Decode:    toolgenNoArgs,
+		New:       runtime.NewCallSlot,
+		NewFramed: runtime.NewFramedSlot,
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.TodoList(ctx)
 			if err != nil {
@@ -76,6 +84,13 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			}{}
 			return c.Hold(&c.a)
 		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
+				a TodoUpdateArgs
+			}{}
+			return c.Hold(&c.a)
+		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.TodoUpdate(ctx, *a.(*TodoUpdateArgs))
 			if err != nil {
@@ -91,6 +106,13 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		New: func() *runtime.CallSlot {
 			c := &struct {
 				runtime.CallSlot
+				a WriteTodosArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
 				a WriteTodosArgs
 			}{}
 			return c.Hold(&c.a)

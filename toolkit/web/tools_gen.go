@@ -43,6 +43,13 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			}{}
 			return c.Hold(&c.a)
 		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
+				a FetchArgs
+			}{}
+			return c.Hold(&c.a)
+		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.WebFetch(ctx, *a.(*FetchArgs))
 			if err != nil {
@@ -58,6 +65,13 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		New: func() *runtime.CallSlot {
 			c := &struct {
 				runtime.CallSlot
+				a SearchArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
 				a SearchArgs
 			}{}
 			return c.Hold(&c.a)

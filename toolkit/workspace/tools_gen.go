@@ -42,6 +42,13 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			}{}
 			return c.Hold(&c.a)
 		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
+				a EditFileArgs
+			}{}
+			return c.Hold(&c.a)
+		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.EditFile(ctx, *a.(*EditFileArgs))
 			if err != nil {
@@ -57,6 +64,13 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 		New: func() *runtime.CallSlot {
 			c := &struct {
 				runtime.CallSlot
+				a GlobArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
 				a GlobArgs
 			}{}
 			return c.Hold(&c.a)
@@ -80,6 +94,13 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			}{}
 			return c.Hold(&c.a)
 		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
+				a GrepArgs
+			}{}
+			return c.Hold(&c.a)
+		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.Grep(ctx, *a.(*GrepArgs))
 			if err != nil {
@@ -95,6 +116,13 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 		New: func() *runtime.CallSlot {
 			c := &struct {
 				runtime.CallSlot
+				a ListDirArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
 				a ListDirArgs
 			}{}
 			return c.Hold(&c.a)
@@ -118,6 +146,13 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			}{}
 			return c.Hold(&c.a)
 		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
+				a ReadFileArgs
+			}{}
+			return c.Hold(&c.a)
+		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.ReadFile(ctx, *a.(*ReadFileArgs))
 			if err != nil {
@@ -133,6 +168,13 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 		New: func() *runtime.CallSlot {
 			c := &struct {
 				runtime.CallSlot
+				a ReadResultArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
 				a ReadResultArgs
 			}{}
 			return c.Hold(&c.a)
@@ -156,6 +198,13 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			}{}
 			return c.Hold(&c.a)
 		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
+				a ShellArgs
+			}{}
+			return c.Hold(&c.a)
+		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.Shell(ctx, *a.(*ShellArgs))
 			if err != nil {
@@ -171,6 +220,13 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 		New: func() *runtime.CallSlot {
 			c := &struct {
 				runtime.CallSlot
+				a WriteFileArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
 				a WriteFileArgs
 			}{}
 			return c.Hold(&c.a)

@@ -43,6 +43,13 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 			}{}
 			return c.Hold(&c.a)
 		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
+				a SendEmailArgs
+			}{}
+			return c.Hold(&c.a)
+		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.SendEmail(ctx, *a.(*SendEmailArgs))
 			if err != nil {

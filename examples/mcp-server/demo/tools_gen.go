@@ -113,6 +113,13 @@ var toolgenBindingAsk = &runtime.Binding{
 		}{}
 		return c.Hold(&c.a)
 	},
+	NewFramed: func() *runtime.FramedSlot {
+		c := &struct {
+			runtime.FramedSlot
+			a AskArgs
+		}{}
+		return c.Hold(&c.a)
+	},
 	Run: func(ctx context.Context, a any) runtime.Result {
 		out, err := Ask(ctx, *a.(*AskArgs))
 		if err != nil {
@@ -130,6 +137,13 @@ var toolgenBindingCount = &runtime.Binding{
 	New: func() *runtime.CallSlot {
 		c := &struct {
 			runtime.CallSlot
+			a CountArgs
+		}{}
+		return c.Hold(&c.a)
+	},
+	NewFramed: func() *runtime.FramedSlot {
+		c := &struct {
+			runtime.FramedSlot
 			a CountArgs
 		}{}
 		return c.Hold(&c.a)
@@ -157,6 +171,13 @@ var toolgenBindingSendNote = &runtime.Binding{
 		}{}
 		return c.Hold(&c.a)
 	},
+	NewFramed: func() *runtime.FramedSlot {
+		c := &struct {
+			runtime.FramedSlot
+			a NoteArgs
+		}{}
+		return c.Hold(&c.a)
+	},
 	Run: func(ctx context.Context, a any) runtime.Result {
 		out, err := SendNote(ctx, *a.(*NoteArgs))
 		if err != nil {
@@ -174,6 +195,13 @@ var toolgenBindingGetTable = &runtime.Binding{
 	New: func() *runtime.CallSlot {
 		c := &struct {
 			runtime.CallSlot
+			a TableArgs
+		}{}
+		return c.Hold(&c.a)
+	},
+	NewFramed: func() *runtime.FramedSlot {
+		c := &struct {
+			runtime.FramedSlot
 			a TableArgs
 		}{}
 		return c.Hold(&c.a)
@@ -196,8 +224,9 @@ func toolgenNoArgs(data []byte, _ any) error {
 
 // toolgenBindingWhoami binds the arguments of whoami to its handler.
 var toolgenBindingWhoami = &runtime.Binding{
-	Decode: toolgenNoArgs,
-	New:    runtime.NewCallSlot,
+	Decode:    toolgenNoArgs,
+	New:       runtime.NewCallSlot,
+	NewFramed: runtime.NewFramedSlot,
 	Run: func(ctx context.Context, a any) runtime.Result {
 		out, err := Whoami(ctx)
 		if err != nil {

@@ -46,6 +46,13 @@ func ServiceTools(r *Service) []runtime.Tool {
 			}{}
 			return c.Hold(&c.a)
 		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
+				a CreateOrderArgs
+			}{}
+			return c.Hold(&c.a)
+		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.CreateOrder(ctx, *a.(*CreateOrderArgs))
 			if err != nil {
@@ -67,6 +74,13 @@ func ServiceTools(r *Service) []runtime.Tool {
 			}{}
 			return c.Hold(&c.a)
 		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
+				a GetOrderArgs
+			}{}
+			return c.Hold(&c.a)
+		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.GetOrder(ctx, a.(*GetOrderArgs))
 			if err != nil {
@@ -84,6 +98,13 @@ func ServiceTools(r *Service) []runtime.Tool {
 		New: func() *runtime.CallSlot {
 			c := &struct {
 				runtime.CallSlot
+				a ListOrdersArgs
+			}{}
+			return c.Hold(&c.a)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := &struct {
+				runtime.FramedSlot
 				a ListOrdersArgs
 			}{}
 			return c.Hold(&c.a)

@@ -65,6 +65,13 @@ var toolgenBindingGetWeather = &runtime.Binding{
 		}{}
 		return c.Hold(&c.a)
 	},
+	NewFramed: func() *runtime.FramedSlot {
+		c := &struct {
+			runtime.FramedSlot
+			a WeatherArgs
+		}{}
+		return c.Hold(&c.a)
+	},
 	Run: func(ctx context.Context, a any) runtime.Result {
 		out, err := GetWeather(ctx, *a.(*WeatherArgs))
 		if err != nil {

@@ -55,6 +55,13 @@ var toolgenBindingDeploy = &runtime.Binding{
 		}{}
 		return c.Hold(&c.a)
 	},
+	NewFramed: func() *runtime.FramedSlot {
+		c := &struct {
+			runtime.FramedSlot
+			a DeployArgs
+		}{}
+		return c.Hold(&c.a)
+	},
 	Run: func(ctx context.Context, a any) runtime.Result {
 		out, err := Deploy(ctx, *a.(*DeployArgs))
 		if err != nil {
