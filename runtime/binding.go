@@ -7,12 +7,12 @@ import "context"
 // so a catalog compiles no call type (and no generic instantiation) per tool; the functions it
 // holds take the arguments as any, the pointer New put beside the call.
 type Binding struct {
-	// New allocates a call for Tool.Bind, with the arguments in the same allocation: a
-	// struct that embeds CallSlot next to the arguments, returned as c.Hold(&c.args). A tool
-	// without arguments uses NewCallSlot.
+	// New allocates a call for Tool.Bind, with the arguments in the same allocation: for
+	// arguments of type A, c := new(Slot[A]) returned as c.Hold(&c.Args). A tool without
+	// arguments uses NewCallSlot.
 	New func() *CallSlot
-	// NewFramed is New for Tool.NewCall: the struct embeds FramedSlot, which has room for the
-	// registry's CallFrame. A tool without arguments uses NewFramedSlot.
+	// NewFramed is New for Tool.NewCall, with room for the registry's CallFrame: a Framed[A].
+	// A tool without arguments uses NewFramedSlot.
 	NewFramed func() *FramedSlot
 	// Decode decodes and validates a JSON document of arguments into args, in one pass; on
 	// invalid arguments it returns an *ArgsError listing every problem.
@@ -47,6 +47,18 @@ func (b *Binding) NewCall() UnboundCall {
 type CallSlot struct {
 	b    *Binding
 	args any
+}
+
+// Slot is a call of a tool whose arguments are A, as Binding.New allocates it.
+type Slot[A any] struct {
+	CallSlot
+	Args A
+}
+
+// Framed is a call of a tool whose arguments are A, as Binding.NewFramed allocates it.
+type Framed[A any] struct {
+	FramedSlot
+	Args A
 }
 
 // NewCallSlot allocates a call of a tool without arguments: Binding.New for such a tool.

@@ -51,6 +51,7 @@ func File(pkg *model.Package, opts ...Option) ([]byte, error) {
 		decoders:      map[*model.Type]bool{},
 		argsDecoders:  map[*model.Type]bool{},
 		encoders:      map[*model.Type]bool{},
+		resultFuncs:   map[*model.Type]bool{},
 		props:         map[*model.Type]string{},
 		constants:     map[string]string{},
 		constantCount: map[string]int{},
@@ -87,6 +88,8 @@ type generator struct {
 	// several tools may share one args type.
 	argsDecoders map[*model.Type]bool
 	encoders     map[*model.Type]bool
+	// resultFuncs records the result types whose toolgenResult function is emitted.
+	resultFuncs map[*model.Type]bool
 	// props names the property list of each struct type, for "did you mean" hints.
 	props   map[*model.Type]string
 	pending []func() error

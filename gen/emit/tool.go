@@ -68,7 +68,6 @@ func (g *generator) tool(t *model.Tool) error {
 	if err != nil {
 		return err
 	}
-	g.f.Commentf("%s binds the arguments of %s to its handler.", bindingName(t), t.Name)
 	g.f.Var().Id(bindingName(t)).Op("=").Add(b)
 	g.f.Line()
 	return nil
@@ -122,11 +121,10 @@ func (g *generator) binding(t *model.Tool) (jen.Code, error) {
 		}
 		argsPtr = jen.Op("*").Add(argsType)
 		// The call and its arguments in one allocation; the registry's calls with their frame.
-		for field, slotType := range map[string]string{"New": "CallSlot", "NewFramed": "FramedSlot"} {
-			slot := jen.Op("&").Struct(jen.Qual(runtimePath, slotType), jen.Id("a").Add(argsType)).Values()
-			d[jen.Id(field)] = jen.Func().Params().Op("*").Qual(runtimePath, slotType).Block(
-				jen.Id("c").Op(":=").Add(slot),
-				jen.Return(jen.Id("c").Dot("Hold").Call(jen.Op("&").Id("c").Dot("a"))))
+		for _, n := range []struct{ field, slot, slotOf string }{{"New", "CallSlot", "Slot"}, {"NewFramed", "FramedSlot", "Framed"}} {
+			d[jen.Id(n.field)] = jen.Func().Params().Op("*").Qual(runtimePath, n.slot).Block(
+				jen.Id("c").Op(":=").New(jen.Qual(runtimePath, n.slotOf).Types(argsType)),
+				jen.Return(jen.Id("c").Dot("Hold").Call(jen.Op("&").Id("c").Dot("Args"))))
 		}
 		d[jen.Id("Decode")] = jen.Func().Params(jen.Id(names.data).Index().Byte(), jen.Id(names.args).Any()).Error().Block(
 			jen.Return(jen.Id(decodeName).Call(jen.Id(names.data), jen.Id(names.args).Assert(argsPtr))))
@@ -223,6 +221,14 @@ func (g *generator) runBody(t *model.Tool, names closureParams, argsPtr jen.Code
 			jen.Return(jen.Id("out")),
 		}, nil
 	}
+	if name, ok, err := g.resultFunc(t.Result); err != nil {
+		return nil, err
+	} else if ok {
+		return []jen.Code{
+			jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(call),
+			jen.Return(jen.Id(name).Call(jen.Id("out"), jen.Err(), jen.Lit(t.Name))),
+		}, nil
+	}
 	encode, err := g.encodeValue(t.Result, jen.Id("out"))
 	// out is a local, so the encoders can take its address.
 	if err != nil {
@@ -288,4 +294,35 @@ func (g *generator) guard(t *model.Tool) (sig, value jen.Code, err error) {
 		}
 	}
 	return jen.Func().Params(params...).Params(results...), value, nil
+}
+
+// resultFunc returns the function that turns a handler's structured result and error into a
+// runtime.Result, emitting it the first time: one per result type, shared by the tools that
+// return it. ok is false for a result type Go cannot spell (an unnamed struct), whose tools
+// encode inline.
+func (g *generator) resultFunc(t *model.Type) (name string, ok bool, err error) {
+	typ, err := g.typeExpr(t)
+	if err != nil {
+		return "", false, nil
+	}
+	name = "toolgenResult" + g.typeIdent(t)
+	if g.resultFuncs[t] {
+		return name, true, nil
+	}
+	g.resultFuncs[t] = true
+	encode, err := g.encodeValue(t, jen.Id("out"))
+	if err != nil {
+		return "", false, err
+	}
+	body := []jen.Code{
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePath, "ErrorResult").Call(jen.Err()))),
+		jen.Id("w").Op(":=").Qual(encodePath, "Acquire").Call(),
+	}
+	body = append(body, encode...)
+	body = append(body, jen.Return(jen.Qual(encodePath, "Finish").Call(jen.Id("w"), jen.Id("tool"))))
+	code := jen.Commentf("%s turns what a handler of tool returned into its result.", name).Line().
+		Func().Id(name).Params(jen.Id("out").Add(typ), jen.Err().Error(), jen.Id("tool").String()).Qual(runtimePath, "Result").
+		Block(body...)
+	g.encodeDecls = append(g.encodeDecls, decl{name: name, code: code})
+	return name, true, nil
 }

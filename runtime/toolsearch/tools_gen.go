@@ -36,27 +36,16 @@ func SearchTools(r *Search) []runtime.Tool {
 			return toolgenDecodeArgsSearchArgs(data, a.(*SearchArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a SearchArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[SearchArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a SearchArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[SearchArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.ToolSearch(ctx, *a.(*SearchArgs))
-			if err != nil {
-				return runtime.ErrorResult(err)
-			}
-			w := encode.Acquire()
-			toolgenEncodeSearchResult(w, &out)
-			return encode.Finish(w, "tool_search")
+			return toolgenResultSearchResult(out, err, "tool_search")
 		},
 	}
 	return []runtime.Tool{{
@@ -192,4 +181,14 @@ func toolgenEncodeSearchResult(w *encode.Writer, v *SearchResult) {
 		w.ArrEnd()
 	}
 	w.ObjEnd()
+}
+
+// toolgenResultSearchResult turns what a handler of tool returned into its result.
+func toolgenResultSearchResult(out SearchResult, err error, tool string) runtime.Result {
+	if err != nil {
+		return runtime.ErrorResult(err)
+	}
+	w := encode.Acquire()
+	toolgenEncodeSearchResult(w, &out)
+	return encode.Finish(w, tool)
 }

@@ -36,18 +36,12 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return toolgenDecodeArgsCreateArgs(data, a.(*CreateArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a CreateArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[CreateArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a CreateArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[CreateArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.CreateArtifact(ctx, *a.(*CreateArgs))
@@ -62,18 +56,12 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return toolgenDecodeArgsReadArgs(data, a.(*ReadArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a ReadArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[ReadArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a ReadArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[ReadArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.ReadArtifact(ctx, *a.(*ReadArgs))
@@ -88,18 +76,12 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return toolgenDecodeArgsRewriteArgs(data, a.(*RewriteArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a RewriteArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[RewriteArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a RewriteArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[RewriteArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.RewriteArtifact(ctx, *a.(*RewriteArgs))
@@ -114,18 +96,12 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return toolgenDecodeArgsUpdateArgs(data, a.(*UpdateArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a UpdateArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[UpdateArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a UpdateArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[UpdateArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.UpdateArtifact(ctx, *a.(*UpdateArgs))

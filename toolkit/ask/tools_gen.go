@@ -37,18 +37,12 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return toolgenDecodeArgsAskArgs(data, a.(*AskArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a AskArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[AskArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a AskArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[AskArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.AskUser(ctx, *a.(*AskArgs))
@@ -63,18 +57,12 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return toolgenDecodeArgsAskArgs(data, a.(*AskArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a AskArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[AskArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a AskArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[AskArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.HumanInput(ctx, *a.(*AskArgs))

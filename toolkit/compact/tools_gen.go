@@ -46,24 +46,17 @@ func Tools() []runtime.Tool {
 	}}
 }
 
-// toolgenBindingCompactConversation binds the arguments of compact_conversation to its handler.
 var toolgenBindingCompactConversation = &runtime.Binding{
 	Decode: func(data []byte, a any) error {
 		return toolgenDecodeArgsCompactArgs(data, a.(*CompactArgs))
 	},
 	New: func() *runtime.CallSlot {
-		c := &struct {
-			runtime.CallSlot
-			a CompactArgs
-		}{}
-		return c.Hold(&c.a)
+		c := new(runtime.Slot[CompactArgs])
+		return c.Hold(&c.Args)
 	},
 	NewFramed: func() *runtime.FramedSlot {
-		c := &struct {
-			runtime.FramedSlot
-			a CompactArgs
-		}{}
-		return c.Hold(&c.a)
+		c := new(runtime.Framed[CompactArgs])
+		return c.Hold(&c.Args)
 	},
 	Run: func(ctx context.Context, a any) runtime.Result {
 		out, err := CompactConversation(ctx, *a.(*CompactArgs))

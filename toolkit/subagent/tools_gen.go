@@ -37,18 +37,12 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return toolgenDecodeArgsTaskArgs(data, a.(*TaskArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a TaskArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[TaskArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a TaskArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[TaskArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.CallSubagent(ctx, *a.(*TaskArgs))
@@ -63,18 +57,12 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return toolgenDecodeArgsTaskArgs(data, a.(*TaskArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a TaskArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[TaskArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a TaskArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[TaskArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.Task(ctx, *a.(*TaskArgs))

@@ -40,18 +40,12 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return toolgenDecodeArgsTodoAddArgs(data, a.(*TodoAddArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a TodoAddArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[TodoAddArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a TodoAddArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[TodoAddArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.TodoAdd(ctx, *a.(*TodoAddArgs))
@@ -78,18 +72,12 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return toolgenDecodeArgsTodoUpdateArgs(data, a.(*TodoUpdateArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a TodoUpdateArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[TodoUpdateArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a TodoUpdateArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[TodoUpdateArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.TodoUpdate(ctx, *a.(*TodoUpdateArgs))
@@ -104,18 +92,12 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return toolgenDecodeArgsWriteTodosArgs(data, a.(*WriteTodosArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a WriteTodosArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[WriteTodosArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a WriteTodosArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[WriteTodosArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.WriteTodos(ctx, *a.(*WriteTodosArgs))

@@ -37,18 +37,12 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return toolgenDecodeArgsFetchArgs(data, a.(*FetchArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a FetchArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[FetchArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a FetchArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[FetchArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.WebFetch(ctx, *a.(*FetchArgs))
@@ -63,27 +57,16 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return toolgenDecodeArgsSearchArgs(data, a.(*SearchArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a SearchArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[SearchArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a SearchArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[SearchArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.WebSearch(ctx, *a.(*SearchArgs))
-			if err != nil {
-				return runtime.ErrorResult(err)
-			}
-			w := encode.Acquire()
-			toolgenEncodeSearchResults(w, &out)
-			return encode.Finish(w, "web_search")
+			return toolgenResultSearchResults(out, err, "web_search")
 		},
 	}
 	return []runtime.Tool{{
@@ -318,4 +301,14 @@ func toolgenEncodeSearchResults(w *encode.Writer, v *SearchResults) {
 		w.ArrEnd()
 	}
 	w.ObjEnd()
+}
+
+// toolgenResultSearchResults turns what a handler of tool returned into its result.
+func toolgenResultSearchResults(out SearchResults, err error, tool string) runtime.Result {
+	if err != nil {
+		return runtime.ErrorResult(err)
+	}
+	w := encode.Acquire()
+	toolgenEncodeSearchResults(w, &out)
+	return encode.Finish(w, tool)
 }

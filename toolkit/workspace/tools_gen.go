@@ -36,18 +36,12 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			return toolgenDecodeArgsEditFileArgs(data, a.(*EditFileArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a EditFileArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[EditFileArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a EditFileArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[EditFileArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.EditFile(ctx, *a.(*EditFileArgs))
@@ -62,18 +56,12 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			return toolgenDecodeArgsGlobArgs(data, a.(*GlobArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a GlobArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[GlobArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a GlobArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[GlobArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.Glob(ctx, *a.(*GlobArgs))
@@ -88,18 +76,12 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			return toolgenDecodeArgsGrepArgs(data, a.(*GrepArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a GrepArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[GrepArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a GrepArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[GrepArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.Grep(ctx, *a.(*GrepArgs))
@@ -114,18 +96,12 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			return toolgenDecodeArgsListDirArgs(data, a.(*ListDirArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a ListDirArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[ListDirArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a ListDirArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[ListDirArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.ListDir(ctx, *a.(*ListDirArgs))
@@ -140,18 +116,12 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			return toolgenDecodeArgsReadFileArgs(data, a.(*ReadFileArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a ReadFileArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[ReadFileArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a ReadFileArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[ReadFileArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.ReadFile(ctx, *a.(*ReadFileArgs))
@@ -166,18 +136,12 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			return toolgenDecodeArgsReadResultArgs(data, a.(*ReadResultArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a ReadResultArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[ReadResultArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a ReadResultArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[ReadResultArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.ReadResult(ctx, *a.(*ReadResultArgs))
@@ -192,18 +156,12 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			return toolgenDecodeArgsShellArgs(data, a.(*ShellArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a ShellArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[ShellArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a ShellArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[ShellArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.Shell(ctx, *a.(*ShellArgs))
@@ -218,18 +176,12 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			return toolgenDecodeArgsWriteFileArgs(data, a.(*WriteFileArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a WriteFileArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[WriteFileArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a WriteFileArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[WriteFileArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.WriteFile(ctx, *a.(*WriteFileArgs))

@@ -37,27 +37,16 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 			return toolgenDecodeArgsSendEmailArgs(data, a.(*SendEmailArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a SendEmailArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[SendEmailArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a SendEmailArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[SendEmailArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.SendEmail(ctx, *a.(*SendEmailArgs))
-			if err != nil {
-				return runtime.ErrorResult(err)
-			}
-			w := encode.Acquire()
-			toolgenEncodeReceipt(w, &out)
-			return encode.Finish(w, "send_email")
+			return toolgenResultReceipt(out, err, "send_email")
 		},
 	}
 	return []runtime.Tool{{
@@ -266,4 +255,14 @@ func toolgenEncodeReceipt(w *encode.Writer, v *Receipt) {
 	w.Field("recipients")
 	w.Int(int64(v.Recipients))
 	w.ObjEnd()
+}
+
+// toolgenResultReceipt turns what a handler of tool returned into its result.
+func toolgenResultReceipt(out Receipt, err error, tool string) runtime.Result {
+	if err != nil {
+		return runtime.ErrorResult(err)
+	}
+	w := encode.Acquire()
+	toolgenEncodeReceipt(w, &out)
+	return encode.Finish(w, tool)
 }

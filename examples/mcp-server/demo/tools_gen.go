@@ -101,24 +101,17 @@ func Tools() []runtime.Tool {
 	}}
 }
 
-// toolgenBindingAsk binds the arguments of ask to its handler.
 var toolgenBindingAsk = &runtime.Binding{
 	Decode: func(data []byte, a any) error {
 		return toolgenDecodeArgsAskArgs(data, a.(*AskArgs))
 	},
 	New: func() *runtime.CallSlot {
-		c := &struct {
-			runtime.CallSlot
-			a AskArgs
-		}{}
-		return c.Hold(&c.a)
+		c := new(runtime.Slot[AskArgs])
+		return c.Hold(&c.Args)
 	},
 	NewFramed: func() *runtime.FramedSlot {
-		c := &struct {
-			runtime.FramedSlot
-			a AskArgs
-		}{}
-		return c.Hold(&c.a)
+		c := new(runtime.Framed[AskArgs])
+		return c.Hold(&c.Args)
 	},
 	Run: func(ctx context.Context, a any) runtime.Result {
 		out, err := Ask(ctx, *a.(*AskArgs))
@@ -129,54 +122,35 @@ var toolgenBindingAsk = &runtime.Binding{
 	},
 }
 
-// toolgenBindingCount binds the arguments of count to its handler.
 var toolgenBindingCount = &runtime.Binding{
 	Decode: func(data []byte, a any) error {
 		return toolgenDecodeArgsCountArgs(data, a.(*CountArgs))
 	},
 	New: func() *runtime.CallSlot {
-		c := &struct {
-			runtime.CallSlot
-			a CountArgs
-		}{}
-		return c.Hold(&c.a)
+		c := new(runtime.Slot[CountArgs])
+		return c.Hold(&c.Args)
 	},
 	NewFramed: func() *runtime.FramedSlot {
-		c := &struct {
-			runtime.FramedSlot
-			a CountArgs
-		}{}
-		return c.Hold(&c.a)
+		c := new(runtime.Framed[CountArgs])
+		return c.Hold(&c.Args)
 	},
 	Run: func(ctx context.Context, a any) runtime.Result {
 		out, err := Count(ctx, *a.(*CountArgs))
-		if err != nil {
-			return runtime.ErrorResult(err)
-		}
-		w := encode.Acquire()
-		toolgenEncodeCounted(w, &out)
-		return encode.Finish(w, "count")
+		return toolgenResultCounted(out, err, "count")
 	},
 }
 
-// toolgenBindingSendNote binds the arguments of send_note to its handler.
 var toolgenBindingSendNote = &runtime.Binding{
 	Decode: func(data []byte, a any) error {
 		return toolgenDecodeArgsNoteArgs(data, a.(*NoteArgs))
 	},
 	New: func() *runtime.CallSlot {
-		c := &struct {
-			runtime.CallSlot
-			a NoteArgs
-		}{}
-		return c.Hold(&c.a)
+		c := new(runtime.Slot[NoteArgs])
+		return c.Hold(&c.Args)
 	},
 	NewFramed: func() *runtime.FramedSlot {
-		c := &struct {
-			runtime.FramedSlot
-			a NoteArgs
-		}{}
-		return c.Hold(&c.a)
+		c := new(runtime.Framed[NoteArgs])
+		return c.Hold(&c.Args)
 	},
 	Run: func(ctx context.Context, a any) runtime.Result {
 		out, err := SendNote(ctx, *a.(*NoteArgs))
@@ -187,33 +161,21 @@ var toolgenBindingSendNote = &runtime.Binding{
 	},
 }
 
-// toolgenBindingGetTable binds the arguments of table to its handler.
 var toolgenBindingGetTable = &runtime.Binding{
 	Decode: func(data []byte, a any) error {
 		return toolgenDecodeArgsTableArgs(data, a.(*TableArgs))
 	},
 	New: func() *runtime.CallSlot {
-		c := &struct {
-			runtime.CallSlot
-			a TableArgs
-		}{}
-		return c.Hold(&c.a)
+		c := new(runtime.Slot[TableArgs])
+		return c.Hold(&c.Args)
 	},
 	NewFramed: func() *runtime.FramedSlot {
-		c := &struct {
-			runtime.FramedSlot
-			a TableArgs
-		}{}
-		return c.Hold(&c.a)
+		c := new(runtime.Framed[TableArgs])
+		return c.Hold(&c.Args)
 	},
 	Run: func(ctx context.Context, a any) runtime.Result {
 		out, err := GetTable(ctx, *a.(*TableArgs))
-		if err != nil {
-			return runtime.ErrorResult(err)
-		}
-		w := encode.Acquire()
-		toolgenEncodeTable(w, &out)
-		return encode.Finish(w, "table")
+		return toolgenResultTable(out, err, "table")
 	},
 }
 
@@ -222,19 +184,13 @@ func toolgenNoArgs(data []byte, _ any) error {
 	return decode.NoArgs(data)
 }
 
-// toolgenBindingWhoami binds the arguments of whoami to its handler.
 var toolgenBindingWhoami = &runtime.Binding{
 	Decode:    toolgenNoArgs,
 	New:       runtime.NewCallSlot,
 	NewFramed: runtime.NewFramedSlot,
 	Run: func(ctx context.Context, a any) runtime.Result {
 		out, err := Whoami(ctx)
-		if err != nil {
-			return runtime.ErrorResult(err)
-		}
-		w := encode.Acquire()
-		toolgenEncodeCaller(w, &out)
-		return encode.Finish(w, "whoami")
+		return toolgenResultCaller(out, err, "whoami")
 	},
 }
 
@@ -587,4 +543,34 @@ func toolgenEncodeTable(w *encode.Writer, v *Table) {
 		w.ArrEnd()
 	}
 	w.ObjEnd()
+}
+
+// toolgenResultCaller turns what a handler of tool returned into its result.
+func toolgenResultCaller(out Caller, err error, tool string) runtime.Result {
+	if err != nil {
+		return runtime.ErrorResult(err)
+	}
+	w := encode.Acquire()
+	toolgenEncodeCaller(w, &out)
+	return encode.Finish(w, tool)
+}
+
+// toolgenResultCounted turns what a handler of tool returned into its result.
+func toolgenResultCounted(out Counted, err error, tool string) runtime.Result {
+	if err != nil {
+		return runtime.ErrorResult(err)
+	}
+	w := encode.Acquire()
+	toolgenEncodeCounted(w, &out)
+	return encode.Finish(w, tool)
+}
+
+// toolgenResultTable turns what a handler of tool returned into its result.
+func toolgenResultTable(out Table, err error, tool string) runtime.Result {
+	if err != nil {
+		return runtime.ErrorResult(err)
+	}
+	w := encode.Acquire()
+	toolgenEncodeTable(w, &out)
+	return encode.Finish(w, tool)
 }

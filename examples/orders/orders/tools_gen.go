@@ -40,27 +40,16 @@ func ServiceTools(r *Service) []runtime.Tool {
 			return toolgenDecodeArgsCreateOrderArgs(data, a.(*CreateOrderArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a CreateOrderArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[CreateOrderArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a CreateOrderArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[CreateOrderArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.CreateOrder(ctx, *a.(*CreateOrderArgs))
-			if err != nil {
-				return runtime.ErrorResult(err)
-			}
-			w := encode.Acquire()
-			toolgenEncodeOrder(w, &out)
-			return encode.Finish(w, "create_order")
+			return toolgenResultOrder(out, err, "create_order")
 		},
 	}
 	toolgenBindingServiceGetOrder := &runtime.Binding{
@@ -68,27 +57,16 @@ func ServiceTools(r *Service) []runtime.Tool {
 			return toolgenDecodeArgsGetOrderArgs(data, a.(*GetOrderArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a GetOrderArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[GetOrderArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a GetOrderArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[GetOrderArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.GetOrder(ctx, a.(*GetOrderArgs))
-			if err != nil {
-				return runtime.ErrorResult(err)
-			}
-			w := encode.Acquire()
-			toolgenEncodeOrder(w, &out)
-			return encode.Finish(w, "get_order")
+			return toolgenResultOrder(out, err, "get_order")
 		},
 	}
 	toolgenBindingServiceListOrders := &runtime.Binding{
@@ -96,27 +74,16 @@ func ServiceTools(r *Service) []runtime.Tool {
 			return toolgenDecodeArgsListOrdersArgs(data, a.(*ListOrdersArgs))
 		},
 		New: func() *runtime.CallSlot {
-			c := &struct {
-				runtime.CallSlot
-				a ListOrdersArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Slot[ListOrdersArgs])
+			return c.Hold(&c.Args)
 		},
 		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
-				a ListOrdersArgs
-			}{}
-			return c.Hold(&c.a)
+			c := new(runtime.Framed[ListOrdersArgs])
+			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.ListOrders(ctx, *a.(*ListOrdersArgs))
-			if err != nil {
-				return runtime.ErrorResult(err)
-			}
-			w := encode.Acquire()
-			toolgenEncodeOrderList(w, &out)
-			return encode.Finish(w, "list_orders")
+			return toolgenResultOrderList(out, err, "list_orders")
 		},
 	}
 	return []runtime.Tool{{
@@ -1089,6 +1056,26 @@ func toolgenEncodeShipping(w *encode.Writer, v *Shipping) {
 	w.Field("country")
 	w.String(string(v.Country))
 	w.ObjEnd()
+}
+
+// toolgenResultOrder turns what a handler of tool returned into its result.
+func toolgenResultOrder(out Order, err error, tool string) runtime.Result {
+	if err != nil {
+		return runtime.ErrorResult(err)
+	}
+	w := encode.Acquire()
+	toolgenEncodeOrder(w, &out)
+	return encode.Finish(w, tool)
+}
+
+// toolgenResultOrderList turns what a handler of tool returned into its result.
+func toolgenResultOrderList(out OrderList, err error, tool string) runtime.Result {
+	if err != nil {
+		return runtime.ErrorResult(err)
+	}
+	w := encode.Acquire()
+	toolgenEncodeOrderList(w, &out)
+	return encode.Finish(w, tool)
 }
 
 // toolgenPattern1 reports whether s contains a match of the regular expression `^ord-[0-9]+$`,

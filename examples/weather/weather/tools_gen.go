@@ -53,33 +53,21 @@ func Tools() []runtime.Tool {
 	}}
 }
 
-// toolgenBindingGetWeather binds the arguments of get_weather to its handler.
 var toolgenBindingGetWeather = &runtime.Binding{
 	Decode: func(data []byte, a any) error {
 		return toolgenDecodeArgsWeatherArgs(data, a.(*WeatherArgs))
 	},
 	New: func() *runtime.CallSlot {
-		c := &struct {
-			runtime.CallSlot
-			a WeatherArgs
-		}{}
-		return c.Hold(&c.a)
+		c := new(runtime.Slot[WeatherArgs])
+		return c.Hold(&c.Args)
 	},
 	NewFramed: func() *runtime.FramedSlot {
-		c := &struct {
-			runtime.FramedSlot
-			a WeatherArgs
-		}{}
-		return c.Hold(&c.a)
+		c := new(runtime.Framed[WeatherArgs])
+		return c.Hold(&c.Args)
 	},
 	Run: func(ctx context.Context, a any) runtime.Result {
 		out, err := GetWeather(ctx, *a.(*WeatherArgs))
-		if err != nil {
-			return runtime.ErrorResult(err)
-		}
-		w := encode.Acquire()
-		toolgenEncodeWeather(w, &out)
-		return encode.Finish(w, "get_weather")
+		return toolgenResultWeather(out, err, "get_weather")
 	},
 }
 
@@ -225,4 +213,14 @@ func toolgenEncodeWeather(w *encode.Writer, v *Weather) {
 		w.ArrEnd()
 	}
 	w.ObjEnd()
+}
+
+// toolgenResultWeather turns what a handler of tool returned into its result.
+func toolgenResultWeather(out Weather, err error, tool string) runtime.Result {
+	if err != nil {
+		return runtime.ErrorResult(err)
+	}
+	w := encode.Acquire()
+	toolgenEncodeWeather(w, &out)
+	return encode.Finish(w, tool)
 }

@@ -43,24 +43,17 @@ func Tools() []runtime.Tool {
 	}}
 }
 
-// toolgenBindingDeploy binds the arguments of deploy to its handler.
 var toolgenBindingDeploy = &runtime.Binding{
 	Decode: func(data []byte, a any) error {
 		return toolgenDecodeArgsDeployArgs(data, a.(*DeployArgs))
 	},
 	New: func() *runtime.CallSlot {
-		c := &struct {
-			runtime.CallSlot
-			a DeployArgs
-		}{}
-		return c.Hold(&c.a)
+		c := new(runtime.Slot[DeployArgs])
+		return c.Hold(&c.Args)
 	},
 	NewFramed: func() *runtime.FramedSlot {
-		c := &struct {
-			runtime.FramedSlot
-			a DeployArgs
-		}{}
-		return c.Hold(&c.a)
+		c := new(runtime.Framed[DeployArgs])
+		return c.Hold(&c.Args)
 	},
 	Run: func(ctx context.Context, a any) runtime.Result {
 		out, err := Deploy(ctx, *a.(*DeployArgs))
