@@ -236,7 +236,7 @@ func (c *geminiConversion) renameProperties(n, props *object, ptr string, conver
 		name := k
 		if to, ok := renamed[k]; ok {
 			name = to
-			c.find(ptr+"/properties/"+jsonpointer.Escape(k), Note, "", "%s: property %q is sent as %q (Gemini property names must match %s)", c.variant, k, to, geminiName)
+			c.find(ptr+"/properties/"+jsonpointer.Escape(k), Note, "", "%s: property %q is sent as %q (Gemini property names must match %s)", c.variant, k, to, geminiNameRule)
 		}
 		if child == nil {
 			out.set(name, props.vals[k])

@@ -1,7 +1,6 @@
 package dialect
 
 import (
-	"regexp"
 	"strconv"
 
 	"github.com/toolgen-go/toolgen/internal/jsonpointer"
@@ -85,8 +84,22 @@ func nullMeansAbsent(root *object) ([]string, []Loop) {
 	return out, loops
 }
 
-// geminiName is the rule Gemini applies to parameter (property) names.
-var geminiName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`)
+// geminiNameRule is the rule Gemini applies to parameter (property) names.
+const geminiNameRule = `^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`
+
+// geminiName reports whether k satisfies geminiNameRule.
+func geminiName(k string) bool {
+	if k == "" || len(k) > 64 || k[0] >= '0' && k[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
 
 // geminiRenames returns the new name of every property of one object that Gemini rejects:
 // other characters become "_", a leading digit gets a "_" before it, the name is cut to 64
@@ -97,12 +110,12 @@ func geminiRenames(keys []string) map[string]string {
 	var out map[string]string
 	taken := map[string]bool{}
 	for _, k := range keys {
-		if geminiName.MatchString(k) {
+		if geminiName(k) {
 			taken[k] = true
 		}
 	}
 	for _, k := range keys {
-		if geminiName.MatchString(k) {
+		if geminiName(k) {
 			continue
 		}
 		b := []byte(k)

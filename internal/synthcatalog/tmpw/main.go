@@ -7,7 +7,7 @@ import (
 )
 
 func main() {
-	if err := synthcatalog.Write(os.Args[1], os.Args[2], 10); err != nil {
+	if err := synthcatalog.Write(os.Args[1], os.Args[2], 100); err != nil {
 		panic(err)
 	}
 }
