@@ -112,3 +112,28 @@ func TestVariantCacheIsBounded(t *testing.T) {
 	second, _ := derivingTool(fixture.WeatherSchema).Variant(runtime.VariantAnthropic)
 	assert.NotSame(t, &first.Schema[0], &second.Schema[0], "an uncached schema is derived on each use")
 }
+
+// BenchmarkVariant measures Tool.Variant for a tool that derives its variants: the first use
+// of a schema (the conversion, measured with the cache off) and every later one.
+func BenchmarkVariant(b *testing.B) {
+	tool := derivingTool(fixture.WeatherSchema)
+	for _, key := range []string{runtime.VariantOpenAI, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters} {
+		b.Run(key+"/derive", func(b *testing.B) {
+			defer runtime.SetMaxDerivedSchemas(0)()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, ok := tool.Variant(key); !ok {
+					b.Fatal("no variant")
+				}
+			}
+		})
+		b.Run(key+"/cached", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, ok := tool.Variant(key); !ok {
+					b.Fatal("no variant")
+				}
+			}
+		})
+	}
+}
