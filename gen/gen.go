@@ -8,7 +8,8 @@
 //	parse    (gen/parse)    directives, doc comments, types and tags → model, with positions
 //	check    (gen/check)    checks across tools and packages: names, examples, hints, …
 //	provider (gen/provider) what each enabled provider (-providers) cannot take, at the
-//	                        field concerned; emit embeds the same conversions as Tool.Variants
+//	                        field concerned; the runtime derives the same conversions
+//	                        (internal/dialect) through Tool.Variant
 //	schema   (gen/schema)   model → JSON Schema 2020-12 (input and output)
 //	emit     (gen/emit)     model → Go source, with jennifer
 //
@@ -50,7 +51,7 @@ type Config struct {
 	Output     string   // generated file name; default DefaultOutput
 	SchemasDir string   // when set, also write <tool>.schema.json files there (relative to Dir)
 	Strict     bool     // warnings fail the run
-	// Providers limits the provider variants emitted and checked (gen/provider names: openai,
+	// Providers limits the provider variants checked and derived (gen/provider names: openai,
 	// anthropic, gemini, mcp); empty means all of them.
 	Providers []string
 }

@@ -106,7 +106,7 @@ func TestDispatchRestoresVariantArguments(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := []runtime.Call{{ID: "a", Name: "echo", Args: []byte(`{"text":"hi","note":null}`)}, {ID: "b", Name: "nope"}}
-	openAI := func(t runtime.Tool) (runtime.Variant, bool) { v, ok := t.Variants[runtime.VariantOpenAI]; return v, ok }
+	openAI := func(t runtime.Tool) (runtime.Variant, bool) { return t.Variant(runtime.VariantOpenAI) }
 
 	outs := reg.Dispatch(context.Background(), calls, openAI)
 	if len(outs) != 2 || outs[0].Call.ID != "a" || string(outs[0].Call.Args) != `{"text":"hi","note":null}` {

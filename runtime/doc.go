@@ -22,6 +22,10 @@
 //
 // A Registry is safe for concurrent use; tools can be added while calls run.
 //
+// A generated Tool carries its canonical InputSchema and the provider variants to derive from
+// it ([Tool.Dialects]); the adapters read each variant with [Tool.Variant], which converts the
+// schema on first use, with the conversion toolgen checked it with, and keeps the result.
+//
 // # Invoking a call
 //
 // When a model asks for a tool, hand its call to [Registry.Invoke] and send the result's Text
@@ -142,8 +146,8 @@
 //
 // Nothing beyond what the generated Bind and Run allocate (the arguments' strings and
 // slices, the result's text). Generated code allocates each call it hands the registry with
-// a [CallFrame] inside ([Tool.NewCall]): the frame is the handler's ctx and holds the
-// call's bookkeeping, the first attempt's deadline included. Attempts, timers and workers
+// a [CallFrame] inside ([Tool.NewCall], through its [Binding]): the frame is the handler's
+// ctx and holds the call's bookkeeping, the first attempt's deadline included. Attempts, timers and workers
 // are pooled, and middleware chains are built once per tool (see [Middleware]).
 //
 // # Retries

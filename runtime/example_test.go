@@ -37,3 +37,22 @@ func ExampleRegistry_Invoke() {
 	// invalid arguments for greet: /nmae: unknown property
 	// Correct the arguments and call greet again.
 }
+
+// Generated tools name the provider variants to derive; Variant converts the canonical schema
+// on first use and keeps the result.
+func ExampleTool_Variant() {
+	tool := runtime.Tool{
+		Name:        "get_weather",
+		InputSchema: []byte(`{"type":"object","properties":{"city":{"type":"string","minLength":1},"unit":{"type":"string"}},"required":["city"],"additionalProperties":false}`),
+		Dialects:    []string{runtime.VariantOpenAI},
+	}
+	v, ok := tool.Variant(runtime.VariantOpenAI)
+	fmt.Println(ok, v.Strict, v.NullMeansAbsent)
+	fmt.Println(string(v.Schema))
+	_, ok = tool.Variant(runtime.VariantGeminiParameters)
+	fmt.Println(ok)
+	// Output:
+	// true true [/unit]
+	// {"type":"object","properties":{"city":{"type":"string","description":"(at least 1 char)"},"unit":{"type":["string","null"]}},"required":["city","unit"],"additionalProperties":false}
+	// false
+}

@@ -81,10 +81,7 @@ func TestRestoreKeepsDuplicateKeysVisible(t *testing.T) {
 		return runtime.Decision{Approved: true}, nil
 	})))
 	require.NoError(t, reg.Add(deploy.Tools()...))
-	openAI := func(tool runtime.Tool) (runtime.Variant, bool) {
-		v, ok := tool.Variants[runtime.VariantOpenAI]
-		return v, ok
-	}
+	openAI := func(tool runtime.Tool) (runtime.Variant, bool) { return tool.Variant(runtime.VariantOpenAI) }
 	for _, args := range []string{
 		`{"target":"a","version":"1.2","region":null,"region":"us-east"}`,
 		`{"target":"a","version":"1.2","region":"us-east","region":null}`,

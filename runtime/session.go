@@ -43,6 +43,9 @@ type callState struct {
 	context.Context
 	info    frameInfo
 	attempt atomic.Int32 // read by handlers abandoned after a timeout while a retry runs
+	// taken is unbound's flag, kept next to attempt so both share one word: the frame is in
+	// every call generated code allocates.
+	taken atomic.Bool
 	// first is the deadline context of the first attempt with a timeout, kept here so that
 	// the common call allocates nothing for it; retries get their own.
 	first attemptCtx
@@ -50,7 +53,6 @@ type callState struct {
 	// it); later binds of the same call, as a middleware calling next twice makes, use
 	// Tool.Bind.
 	unbound UnboundCall
-	taken   atomic.Bool
 	// repairs records the changes made to the call before validation (repairs.go), made on
 	// the first.
 	repairs atomic.Pointer[repairLog]

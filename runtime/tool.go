@@ -66,8 +66,14 @@ type Tool struct {
 	InputSchema  json.RawMessage
 	OutputSchema json.RawMessage
 	// Variants holds the input schema converted for each provider, keyed by the Variant*
-	// constants; generated code precomputes them so that nothing is converted at run time.
+	// constants, for a hand-written tool that brings its own. Read variants with Tool.Variant,
+	// which prefers these and derives the Dialects from InputSchema otherwise.
 	Variants map[string]Variant
+	// Dialects lists the Variant* keys Tool.Variant derives from InputSchema, on first use,
+	// when Variants lacks them: generated code names those of the providers it was generated
+	// for (toolgen -providers) instead of carrying every variant as a literal. The derivation
+	// is the one toolgen checked the schema with when it generated the code.
+	Dialects []string
 
 	// Bind decodes and validates raw JSON arguments in one pass. On success it returns a call
 	// ready to run; on invalid arguments it returns an *ArgsError listing every problem.

@@ -10,7 +10,7 @@ import (
 	"github.com/toolgen-go/toolgen/internal/jsonpointer"
 )
 
-// Keys of Tool.Variants: the provider dialects toolgen precomputes when it generates code.
+// Keys of Tool.Variants and Tool.Dialects: the provider dialects of a tool's input schema.
 const (
 	VariantOpenAI           = "openai"            // OpenAI Chat Completions and Responses parameters
 	VariantAnthropic        = "anthropic"         // Anthropic input_schema
@@ -20,8 +20,8 @@ const (
 )
 
 // Variant is a tool's input schema as one provider must receive it, converted from the
-// canonical schema when the code was generated, with what the runtime needs to undo the
-// conversion on the arguments that come back.
+// canonical schema (on first use, by Tool.Variant, or by hand), with what the runtime needs to
+// undo the conversion on the arguments that come back.
 type Variant struct {
 	// Schema is the schema to send.
 	Schema json.RawMessage

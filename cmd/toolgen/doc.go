@@ -39,7 +39,7 @@
 //	-tags LIST          extra build tags for loading, comma-separated
 //	-check              write nothing; print a unified diff and exit 1 when a file is stale
 //	-strict             treat warnings as errors
-//	-providers LIST     providers whose schema variants are emitted and checked, comma-separated:
+//	-providers LIST     providers whose schema variants are checked and derived, comma-separated:
 //	                    openai, anthropic, gemini, mcp (default all)
 //	-explain TOOL       write nothing; print what TOOL is sent to each provider: every schema
 //	                    variant, what the runtime undoes, and each keyword moved or dropped,

@@ -41,7 +41,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		helpDirs   = fs.Bool("help-directives", false, "print the reference of every //tool: directive and tool:\"...\" tag key")
 		debugModel = fs.Bool("debug-model", false, "print the parsed model instead of generating (for bug reports)")
 		verbose    = fs.Bool("v", false, "list the files written or removed")
-		providers  = fs.String("providers", strings.Join(provider.All, ","), "comma-separated providers whose schema variants are emitted and checked")
+		providers  = fs.String("providers", strings.Join(provider.All, ","), "comma-separated providers whose schema variants are checked and derived")
 		explain    = fs.String("explain", "", "write nothing; print what `TOOL` is sent to each provider (see -provider)")
 		explainFor = fs.String("provider", "", "with -explain: only this `provider` (default: all of -providers)")
 		report     = fs.Bool("report", false, "write nothing; print what each tool's definition costs per provider, in bytes and estimated tokens")

@@ -5,9 +5,13 @@
 // The generated file holds, per package:
 //
 //   - Tools() (plain funcs and client tools) and <Receiver>Tools(r) (methods), returning
-//     runtime.Tool values with every directive's data and the schemas as constants;
-//   - per tool, a bound-call type whose Run calls the handler and turns its return values into a
-//     runtime.Result, and a Bind function that decodes the arguments;
+//     runtime.Tool values with every directive's data, the canonical schemas as constants (a
+//     text several tools share once), and the provider variants to derive at run time
+//     (runtime.Tool.Dialects);
+//   - per tool, a runtime.Binding: New (the call and its arguments in one allocation), the
+//     arguments' decoder, and a Run that calls the handler and turns its return values into a
+//     runtime.Result; Tool.Bind and Tool.NewCall are its methods, so one runtime type serves
+//     every tool's calls;
 //   - per argument type, a decoder that validates while it decodes, in one pass, collecting every
 //     problem with its JSON Pointer path (runtime/decode);
 //   - per structured result type, an encoder (runtime/encode);
@@ -47,6 +51,7 @@ func File(pkg *model.Package, opts ...Option) ([]byte, error) {
 		decoders:      map[*model.Type]bool{},
 		argsDecoders:  map[*model.Type]bool{},
 		encoders:      map[*model.Type]bool{},
+		resultFuncs:   map[*model.Type]bool{},
 		props:         map[*model.Type]string{},
 		constants:     map[string]string{},
 		constantCount: map[string]int{},
@@ -83,6 +88,8 @@ type generator struct {
 	// several tools may share one args type.
 	argsDecoders map[*model.Type]bool
 	encoders     map[*model.Type]bool
+	// resultFuncs records the result types whose toolgenResult function is emitted.
+	resultFuncs map[*model.Type]bool
 	// props names the property list of each struct type, for "did you mean" hints.
 	props   map[*model.Type]string
 	pending []func() error
@@ -98,6 +105,13 @@ type generator struct {
 	constants     map[string]string
 	constantCount map[string]int
 	locals        int // counter for unique local names in inlined code
+
+	// hasDialects says the tools derive provider variants (dialectsVar is declared).
+	hasDialects bool
+	// noArgs says noArgsFunc is declared.
+	noArgs bool
+	// schemaConsts names the constant holding each schema text that several tools share.
+	schemaConsts map[string]string
 }
 
 type decl struct {
@@ -113,6 +127,8 @@ func (g *generator) generate() error {
 		return err
 	}
 
+	g.hasDialects = g.dialects()
+	g.sharedSchemas()
 	groups := groupByReceiver(g.pkg.Tools)
 	for _, grp := range groups {
 		if err := g.toolsFunc(grp); err != nil {
@@ -185,7 +201,7 @@ func groupByReceiver(tools []*model.Tool) []receiverGroup {
 func (g *generator) toolsFunc(grp receiverGroup) error {
 	var elems []jen.Code
 	for _, t := range grp.tools {
-		lit, err := g.toolLiteral(t, grp.receiver != nil)
+		lit, err := g.toolLiteral(t)
 		if err != nil {
 			return fmt.Errorf("tool %s: %w", t.Name, err)
 		}
@@ -196,9 +212,14 @@ func (g *generator) toolsFunc(grp receiverGroup) error {
 		g.f.Commentf("Tools returns the tools of package %s, sorted by name, for runtime.Registry.Add.", g.pkg.Name)
 		g.f.Func().Id("Tools").Params().Index().Qual(runtimePath, "Tool").Block(body)
 	} else {
+		bindings, err := g.receiverBindings(grp)
+		if err != nil {
+			return err
+		}
 		name := grp.receiver.TypeName + "Tools"
 		g.f.Commentf("%s returns the tools implemented by methods of %s, bound to r, sorted by name.", name, grp.receiver.TypeName)
-		g.f.Func().Id(name).Params(jen.Id("r").Op("*").Id(grp.receiver.TypeName)).Index().Qual(runtimePath, "Tool").Block(body)
+		g.f.Func().Id(name).Params(jen.Id("r").Op("*").Id(grp.receiver.TypeName)).Index().Qual(runtimePath, "Tool").
+			Block(append(bindings, body)...)
 	}
 	g.f.Line()
 	return nil
@@ -221,7 +242,7 @@ func origin(pkg *model.Package, t *model.Tool) string {
 }
 
 // toolLiteral renders one runtime.Tool value.
-func (g *generator) toolLiteral(t *model.Tool, method bool) (jen.Code, error) {
+func (g *generator) toolLiteral(t *model.Tool) (jen.Code, error) {
 	d := jen.Dict{}
 	str := func(field, v string) {
 		if v != "" {
@@ -362,22 +383,50 @@ func (g *generator) toolLiteral(t *model.Tool, method bool) (jen.Code, error) {
 		}
 		d[jen.Id("Callers")] = jen.Qual(runtimePath, "Callers").Values(cd)
 	}
-	d[jen.Id("InputSchema")] = jen.Qual("encoding/json", "RawMessage").Call(rawString(schema.Input(t)))
+	d[jen.Id("InputSchema")] = g.schemaValue(schema.Input(t))
 	if out := schema.Output(t); out != nil {
-		d[jen.Id("OutputSchema")] = jen.Qual("encoding/json", "RawMessage").Call(rawString(out))
+		d[jen.Id("OutputSchema")] = g.schemaValue(out)
 	}
-	if v := variantsLiteral(t, g.opts); v != nil {
-		d[jen.Id("Variants")] = v
+	if g.hasDialects {
+		d[jen.Id("Dialects")] = jen.Id(dialectsVar)
 	}
-	bind := jen.Id("toolgenBind" + toolIdent(t))
-	newCall := jen.Id("toolgenNew" + toolIdent(t))
-	if method {
-		bind = bind.Call(jen.Id("r"))
-		newCall = newCall.Call(jen.Id("r"))
-	}
-	d[jen.Id("Bind")] = bind
-	d[jen.Id("NewCall")] = newCall
+	d[jen.Id("Bind")] = jen.Id(bindingName(t)).Dot("Bind")
+	d[jen.Id("NewCall")] = jen.Id(bindingName(t)).Dot("NewCall")
 	return jen.Values(d), nil
+}
+
+// sharedSchemas declares one constant per schema text that several tools of the package
+// share (the output schema of tools returning the same type, most often), so the generated
+// file holds each text once.
+func (g *generator) sharedSchemas() {
+	uses := map[string]int{}
+	var texts []string
+	for _, t := range g.pkg.Tools {
+		for _, text := range [][]byte{schema.Input(t), schema.Output(t)} {
+			if text == nil {
+				continue
+			}
+			if uses[string(text)]++; uses[string(text)] == 2 {
+				texts = append(texts, string(text))
+			}
+		}
+	}
+	g.schemaConsts = map[string]string{}
+	for i, text := range texts {
+		name := fmt.Sprintf("toolgenSchema%d", i+1)
+		g.schemaConsts[text] = name
+		g.f.Commentf("%s is a schema shared by several tools.", name)
+		g.f.Const().Id(name).Op("=").Add(rawString([]byte(text)))
+		g.f.Line()
+	}
+}
+
+// schemaValue renders a schema as a json.RawMessage: its shared constant, or its text.
+func (g *generator) schemaValue(text []byte) jen.Code {
+	if name, ok := g.schemaConsts[string(text)]; ok {
+		return jen.Qual("encoding/json", "RawMessage").Call(jen.Id(name))
+	}
+	return jen.Qual("encoding/json", "RawMessage").Call(rawString(text))
 }
 
 // rawString renders JSON as a raw string literal, which keeps schemas readable in the

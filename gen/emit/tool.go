@@ -7,127 +7,138 @@ import (
 	"github.com/toolgen-go/toolgen/gen/model"
 )
 
-// tool emits the bound-call type, its Run method, the Bind function and the signature guard
-// of one tool.
-func (g *generator) tool(t *model.Tool) error {
-	id := toolIdent(t)
-	callType := "toolgenCall" + id
-	h := t.Handler
+// bindingName names the runtime.Binding of a tool: a package-level variable for a plain
+// function, a local of <Receiver>Tools(r) for a method.
+func bindingName(t *model.Tool) string { return "toolgenBinding" + toolIdent(t) }
 
-	var argsType jen.Code
-	if t.Args != nil {
-		var err error
-		if argsType, err = g.typeExpr(t.Args); err != nil {
-			return err
+// noArgsFunc is the decoder of the tools without arguments.
+const noArgsFunc = "toolgenNoArgs"
+
+// closureParams names the parameters of a binding's functions: ctx, the arguments' document
+// and the arguments.
+type closureParams struct{ ctx, data, args string }
+
+var (
+	shortParams = closureParams{"ctx", "data", "a"}
+	// prefixedParams are used where a short name could shadow a package or type the function
+	// body names (an args type from a package named data, say).
+	prefixedParams = closureParams{"toolgenCtx", "toolgenData", "toolgenArgs"}
+)
+
+// paramsFor returns the parameter names of t's binding: the short ones unless the body would
+// name, besides generated identifiers, a package or a type or handler spelled like one of them.
+func (g *generator) paramsFor(t *model.Tool) closureParams {
+	clash := false
+	short := map[string]bool{shortParams.ctx: true, shortParams.data: true, shortParams.args: true}
+	var visit func(*model.Type)
+	seen := map[*model.Type]bool{}
+	visit = func(ty *model.Type) {
+		if ty == nil || seen[ty] || clash {
+			return
 		}
+		seen[ty] = true
+		if n := ty.Named; n != nil {
+			// Another package is referred to by a name toolgen does not choose.
+			clash = clash || n.Path != g.pkg.Path || short[n.Name]
+			for _, a := range n.TypeArgs {
+				visit(a)
+			}
+			return
+		}
+		visit(ty.Elem)
+		visit(ty.Key)
 	}
+	visit(t.Args)
+	if t.Handler.Receiver == nil && short[t.Handler.Name] {
+		clash = true
+	}
+	if clash {
+		return prefixedParams
+	}
+	return shortParams
+}
 
-	// The bound call: the receiver (methods) and the decoded arguments.
-	var fields []jen.Code
-	if h.Receiver != nil {
-		fields = append(fields, jen.Id("recv").Op("*").Id(h.Receiver.TypeName))
+// tool emits what a plain function's tool needs besides its Tools() entry: its binding. A
+// method's binding is a local of its Tools function (receiverBindings).
+func (g *generator) tool(t *model.Tool) error {
+	if t.Handler.Receiver != nil {
+		return nil
 	}
-	if argsType != nil {
-		fields = append(fields, jen.Id("args").Add(argsType))
-	}
-	g.f.Commentf("%s is a call of %s whose arguments passed validation.", callType, t.Name)
-	g.f.Type().Id(callType).Struct(fields...)
-	g.f.Line()
-
-	argsRet := jen.Nil()
-	if argsType != nil {
-		argsRet = jen.Op("&").Id("c").Dot("args")
-	}
-	g.f.Func().Params(jen.Id("c").Op("*").Id(callType)).Id("Args").Params().Any().Block(jen.Return(argsRet))
-	g.f.Line()
-
-	run, err := g.runBody(t)
+	b, err := g.binding(t)
 	if err != nil {
 		return err
 	}
-	g.f.Func().Params(jen.Id("c").Op("*").Id(callType)).Id("Run").
-		Params(jen.Id("ctx").Qual("context", "Context")).Qual(runtimePath, "Result").Block(run...)
-	g.f.Line()
-
-	// The Bind method: decode into c, then the args type's own Validate.
-	var body []jen.Code
-	if t.Args != nil {
-		decodeName, err := g.argsDecoder(t.Args)
-		if err != nil {
-			return err
-		}
-		decodeCall := jen.Id(decodeName).Call(jen.Id("data"), jen.Op("&").Id("c").Dot("args"))
-		if h.Validate {
-			body = append(body,
-				jen.If(jen.Err().Op(":=").Add(decodeCall), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-				jen.If(jen.Err().Op(":=").Id("c").Dot("args").Dot("Validate").Call(jen.Id("ctx")), jen.Err().Op("!=").Nil()).Block(
-					jen.Return(jen.Qual(decodePath, "InvalidArgs").Call(jen.Err()))),
-				jen.Return(jen.Nil()))
-		} else {
-			body = append(body, jen.Return(decodeCall))
-		}
-	} else {
-		// A tool without arguments still refuses unknown ones: the model should learn it sent
-		// something the tool ignores.
-		body = append(body, jen.Return(jen.Qual(decodePath, "NoArgs").Call(jen.Id("data"))))
-	}
-	ctxParam := jen.Id("ctx")
-	if t.Args == nil || !h.Validate {
-		ctxParam = jen.Id("_")
-	}
-	g.f.Comment("Bind decodes and validates the arguments into c.")
-	g.f.Func().Params(jen.Id("c").Op("*").Id(callType)).Id("Bind").
-		Params(ctxParam.Qual("context", "Context"), jen.Id("data").Index().Byte()).Error().Block(body...)
-	g.f.Line()
-
-	// The framed call: what the registry allocates, with its per-call state inside, so that
-	// a call through the registry allocates no more than one through Bind.
-	framedType := "toolgenFramed" + id
-	g.f.Commentf("%s is a call of %s allocated by the registry, with its call frame.", framedType, t.Name)
-	g.f.Type().Id(framedType).Struct(jen.Id(callType), jen.Id("frame").Qual(runtimePath, "CallFrame"))
-	g.f.Line()
-	g.f.Func().Params(jen.Id("c").Op("*").Id(framedType)).Id("Frame").Params().Op("*").Qual(runtimePath, "CallFrame").
-		Block(jen.Return(jen.Op("&").Id("c").Dot("frame")))
-	g.f.Line()
-
-	newCall := jen.Dict{}
-	if h.Receiver != nil {
-		newCall[jen.Id("recv")] = jen.Id("r")
-	}
-	bindBody := []jen.Code{
-		jen.Id("c").Op(":=").Op("&").Id(callType).Values(newCall),
-		jen.If(jen.Err().Op(":=").Id("c").Dot("Bind").Call(jen.Id("ctx"), jen.Id("data")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(jen.Id("c"), jen.Nil()),
-	}
-	newBody := []jen.Code{jen.Return(jen.Op("&").Id(framedType).Values(jen.Dict{jen.Id(callType): jen.Id(callType).Values(newCall)}))}
-	if len(newCall) == 0 {
-		newBody = []jen.Code{jen.Return(jen.Op("&").Id(framedType).Values())}
-	}
-
-	bindSig := jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("data").Index().Byte()).
-		Params(jen.Qual(runtimePath, "BoundCall"), jen.Error())
-	newSig := jen.Func().Params().Qual(runtimePath, "UnboundCall")
-	bindName, newName := "toolgenBind"+id, "toolgenNew"+id
-	if h.Receiver != nil {
-		g.f.Commentf("%s returns the Bind function of %s for receiver r.", bindName, t.Name)
-		g.f.Func().Id(bindName).Params(jen.Id("r").Op("*").Id(h.Receiver.TypeName)).Add(bindSig).Block(
-			jen.Return(jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("data").Index().Byte()).
-				Params(jen.Qual(runtimePath, "BoundCall"), jen.Error()).Block(bindBody...)))
-		g.f.Line()
-		g.f.Commentf("%s returns the NewCall function of %s for receiver r.", newName, t.Name)
-		g.f.Func().Id(newName).Params(jen.Id("r").Op("*").Id(h.Receiver.TypeName)).Add(newSig).Block(
-			jen.Return(jen.Func().Params().Qual(runtimePath, "UnboundCall").Block(newBody...)))
-	} else {
-		g.f.Commentf("%s decodes and validates the arguments of %s.", bindName, t.Name)
-		g.f.Func().Id(bindName).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("data").Index().Byte()).
-			Params(jen.Qual(runtimePath, "BoundCall"), jen.Error()).Block(bindBody...)
-		g.f.Line()
-		g.f.Commentf("%s allocates a call of %s for the registry to bind.", newName, t.Name)
-		g.f.Func().Id(newName).Params().Qual(runtimePath, "UnboundCall").Block(newBody...)
-	}
+	g.f.Var().Id(bindingName(t)).Op("=").Add(b)
 	g.f.Line()
 	return nil
+}
+
+// receiverBindings declares the bindings of the tools of a receiver group, as locals of its
+// Tools function so that each handler call reaches r.
+func (g *generator) receiverBindings(grp receiverGroup) ([]jen.Code, error) {
+	var stmts []jen.Code
+	for _, t := range grp.tools {
+		b, err := g.binding(t)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
+		}
+		stmts = append(stmts, jen.Id(bindingName(t)).Op(":=").Add(b))
+	}
+	return stmts, nil
+}
+
+// binding renders the runtime.Binding of one tool: New and NewFramed, which allocate a call
+// with its arguments beside it; the arguments' decoder; their Validate method when the generator calls
+// it; and a Run that calls the handler once and turns what it returns into a
+// runtime.Result. Tool.Bind and Tool.NewCall are the binding's methods. The functions take
+// the arguments as any (the pointer New made): no generic instantiation per tool.
+func (g *generator) binding(t *model.Tool) (jen.Code, error) {
+	names := g.paramsFor(t)
+	ctxParam := jen.Id(names.ctx).Qual("context", "Context")
+	d := jen.Dict{}
+	var argsPtr jen.Code // *Args, for the type assertions
+	if t.Args == nil {
+		if !g.noArgs {
+			// A tool without arguments still refuses unknown ones: the model should learn it
+			// sent something the tool ignores.
+			g.noArgs = true
+			g.f.Commentf("%s refuses any argument, for the tools that take none.", noArgsFunc)
+			g.f.Func().Id(noArgsFunc).Params(jen.Id("data").Index().Byte(), jen.Id("_").Any()).Error().Block(
+				jen.Return(jen.Qual(decodePath, "NoArgs").Call(jen.Id("data"))))
+			g.f.Line()
+		}
+		d[jen.Id("New")] = jen.Qual(runtimePath, "NewCallSlot")
+		d[jen.Id("NewFramed")] = jen.Qual(runtimePath, "NewFramedSlot")
+		d[jen.Id("Decode")] = jen.Id(noArgsFunc)
+	} else {
+		argsType, err := g.typeExpr(t.Args)
+		if err != nil {
+			return nil, err
+		}
+		decodeName, err := g.argsDecoder(t.Args)
+		if err != nil {
+			return nil, err
+		}
+		argsPtr = jen.Op("*").Add(argsType)
+		// The call and its arguments in one allocation; the registry's calls with their frame.
+		for _, n := range []struct{ field, slot, slotOf string }{{"New", "CallSlot", "Slot"}, {"NewFramed", "FramedSlot", "Framed"}} {
+			d[jen.Id(n.field)] = jen.Func().Params().Op("*").Qual(runtimePath, n.slot).Block(
+				jen.Id("c").Op(":=").New(jen.Qual(runtimePath, n.slotOf).Types(argsType)),
+				jen.Return(jen.Id("c").Dot("Hold").Call(jen.Op("&").Id("c").Dot("Args"))))
+		}
+		d[jen.Id("Decode")] = jen.Func().Params(jen.Id(names.data).Index().Byte(), jen.Id(names.args).Any()).Error().Block(
+			jen.Return(jen.Id(decodeName).Call(jen.Id(names.data), jen.Id(names.args).Assert(argsPtr))))
+		if t.Handler.Validate {
+			d[jen.Id("Validate")] = jen.Func().Params(ctxParam, jen.Id(names.args).Any()).Error().Block(
+				jen.Return(jen.Id(names.args).Assert(argsPtr).Dot("Validate").Call(jen.Id(names.ctx))))
+		}
+	}
+	run, err := g.runBody(t, names, argsPtr)
+	if err != nil {
+		return nil, err
+	}
+	d[jen.Id("Run")] = jen.Func().Params(ctxParam, jen.Id(names.args).Any()).Qual(runtimePath, "Result").Block(run...)
+	return jen.Op("&").Qual(runtimePath, "Binding").Values(d), nil
 }
 
 // guardFunc is named so that the compiler's error reads as the advice it is: "cannot use
@@ -163,32 +174,33 @@ func (g *generator) guards() error {
 	return nil
 }
 
-// handlerCall renders the call of the handler from inside Run.
-func (g *generator) handlerCall(t *model.Tool) jen.Code {
+// handlerCall renders the call of the handler from inside a binding's Run, whose parameters
+// are named by names (the arguments, of type argsPtr, as any); a method's receiver is r.
+func (g *generator) handlerCall(t *model.Tool, names closureParams, argsPtr jen.Code) jen.Code {
 	h := t.Handler
 	var args []jen.Code
 	if h.Context {
-		args = append(args, jen.Id("ctx"))
+		args = append(args, jen.Id(names.ctx))
 	}
 	switch h.Args {
 	case model.ArgsValue:
-		args = append(args, jen.Id("c").Dot("args"))
+		args = append(args, jen.Op("*").Id(names.args).Assert(argsPtr))
 	case model.ArgsPointer:
-		args = append(args, jen.Op("&").Id("c").Dot("args"))
+		args = append(args, jen.Id(names.args).Assert(argsPtr))
 	}
 	if h.Receiver != nil {
-		return jen.Id("c").Dot("recv").Dot(h.Name).Call(args...)
+		return jen.Id("r").Dot(h.Name).Call(args...)
 	}
 	return g.qual(g.pkg.Path, h.Name).Call(args...)
 }
 
 // runBody renders Run: call the handler once and turn its results into a runtime.Result.
-func (g *generator) runBody(t *model.Tool) ([]jen.Code, error) {
+func (g *generator) runBody(t *model.Tool, names closureParams, argsPtr jen.Code) ([]jen.Code, error) {
 	if t.Client {
 		return []jen.Code{jen.Return(jen.Qual(runtimePath, "ClientCallResult").Call(jen.Lit(t.Name)))}, nil
 	}
 	errResult := jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePath, "ErrorResult").Call(jen.Err())))
-	call := g.handlerCall(t)
+	call := g.handlerCall(t, names, argsPtr)
 	switch t.Handler.Returns {
 	case model.ReturnNone:
 		return []jen.Code{
@@ -207,6 +219,14 @@ func (g *generator) runBody(t *model.Tool) ([]jen.Code, error) {
 			jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(call),
 			errResult,
 			jen.Return(jen.Id("out")),
+		}, nil
+	}
+	if name, ok, err := g.resultFunc(t.Result); err != nil {
+		return nil, err
+	} else if ok {
+		return []jen.Code{
+			jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(call),
+			jen.Return(jen.Id(name).Call(jen.Id("out"), jen.Err(), jen.Lit(t.Name))),
 		}, nil
 	}
 	encode, err := g.encodeValue(t.Result, jen.Id("out"))
@@ -274,4 +294,35 @@ func (g *generator) guard(t *model.Tool) (sig, value jen.Code, err error) {
 		}
 	}
 	return jen.Func().Params(params...).Params(results...), value, nil
+}
+
+// resultFunc returns the function that turns a handler's structured result and error into a
+// runtime.Result, emitting it the first time: one per result type, shared by the tools that
+// return it. ok is false for a result type Go cannot spell (an unnamed struct), whose tools
+// encode inline.
+func (g *generator) resultFunc(t *model.Type) (name string, ok bool, err error) {
+	typ, err := g.typeExpr(t)
+	if err != nil {
+		return "", false, nil
+	}
+	name = "toolgenResult" + g.typeIdent(t)
+	if g.resultFuncs[t] {
+		return name, true, nil
+	}
+	g.resultFuncs[t] = true
+	encode, err := g.encodeValue(t, jen.Id("out"))
+	if err != nil {
+		return "", false, err
+	}
+	body := []jen.Code{
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePath, "ErrorResult").Call(jen.Err()))),
+		jen.Id("w").Op(":=").Qual(encodePath, "Acquire").Call(),
+	}
+	body = append(body, encode...)
+	body = append(body, jen.Return(jen.Qual(encodePath, "Finish").Call(jen.Id("w"), jen.Id("tool"))))
+	code := jen.Commentf("%s turns what a handler of tool returned into its result.", name).Line().
+		Func().Id(name).Params(jen.Id("out").Add(typ), jen.Err().Error(), jen.Id("tool").String()).Qual(runtimePath, "Result").
+		Block(body...)
+	g.encodeDecls = append(g.encodeDecls, decl{name: name, code: code})
+	return name, true, nil
 }

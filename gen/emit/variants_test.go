@@ -1,8 +1,12 @@
 package emit_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/gen/emit"
 	"github.com/toolgen-go/toolgen/gen/model"
@@ -17,32 +21,47 @@ func pingPackage() *model.Package {
 	}}}
 }
 
-func TestFileEmitsTheEnabledVariants(t *testing.T) {
+// The generated tools name the variants to derive (runtime.Tool.Dialects) rather than carry
+// them: those of the enabled providers, none for MCP alone.
+func TestFileEmitsTheEnabledDialects(t *testing.T) {
 	cases := []struct {
 		name      string
 		opts      []emit.Option
 		want, not []string
 	}{
-		{"default: all", nil, []string{"runtime.VariantOpenAI:", "runtime.VariantAnthropic:", "runtime.VariantAnthropicStrict:",
-			"runtime.VariantGeminiParameters:", "runtime.VariantGeminiJSONSchema:",
-			`Renames: []runtime.Rename{{`, `From: "host-name"`, `To:   "host_name"`, "Strict: true"}, nil},
-		{"openai only", []emit.Option{emit.Providers("openai")}, []string{"runtime.VariantOpenAI:"}, []string{"VariantGemini", "VariantAnthropic"}},
-		{"mcp only", []emit.Option{emit.Providers("mcp")}, nil, []string{"Variants:"}},
+		{"default: all", nil, []string{"Dialects:", "var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, " +
+			"runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}"}, []string{"Variants:"}},
+		{"openai only", []emit.Option{emit.Providers("openai")}, []string{"var toolgenDialects = []string{runtime.VariantOpenAI}"}, []string{"VariantGemini", "VariantAnthropic"}},
+		{"mcp only", []emit.Option{emit.Providers("mcp")}, nil, []string{"Variants:", "Dialects:", "toolgenDialects"}},
 	}
 	for _, c := range cases {
 		src, err := emit.File(pingPackage(), c.opts...)
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
+		require.NoError(t, err, c.name)
 		for _, w := range c.want {
-			if !strings.Contains(string(src), w) {
-				t.Errorf("%s: missing %q", c.name, w)
-			}
+			assert.Contains(t, string(src), w, c.name)
 		}
 		for _, n := range c.not {
-			if strings.Contains(string(src), n) {
-				t.Errorf("%s: unexpected %q", c.name, n)
-			}
+			assert.NotContains(t, string(src), n, c.name)
 		}
 	}
+}
+
+// A schema text several tools share is written once, as a constant each tool refers to; a
+// schema of one tool stays inline.
+func TestFileWritesASharedSchemaOnce(t *testing.T) {
+	pkg := pingPackage()
+	pong := *pkg.Tools[0]
+	pong.Name, pong.Handler.Name = "pong", "Pong"
+	pkg.Tools = append(pkg.Tools, &pong)
+	src, err := emit.File(pkg)
+	require.NoError(t, err)
+	text := string(src)
+	assert.Equal(t, 1, strings.Count(text, "json-schema.org"), "the shared input schema once:\n%s", text)
+	assert.Contains(t, text, "const toolgenSchema1 = `")
+	assert.Len(t, regexp.MustCompile(`InputSchema:\s+json.RawMessage\(toolgenSchema1\)`).FindAllString(text, -1), 2)
+
+	src, err = emit.File(pingPackage())
+	require.NoError(t, err)
+	assert.NotContains(t, string(src), "toolgenSchema1")
+	assert.Regexp(t, "InputSchema:\\s+json.RawMessage\\(`", string(src))
 }

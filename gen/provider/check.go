@@ -8,6 +8,7 @@ import (
 	"github.com/toolgen-go/toolgen/gen/diag"
 	"github.com/toolgen-go/toolgen/gen/model"
 	"github.com/toolgen-go/toolgen/gen/schema"
+	"github.com/toolgen-go/toolgen/internal/dialect"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -104,12 +105,11 @@ func checkMCPOutput(t *model.Tool, diags *diag.List) {
 	if out == nil {
 		return
 	}
-	v, err := parse(out)
-	root, _ := v.(*object)
-	if err != nil || root == nil {
+	ts, ok := dialect.RootTypes(out)
+	if !ok {
 		return
 	}
-	switch ts := types(root); {
+	switch {
 	case !slices.Contains(ts, mcpOutputRootNeeded):
 		diags.Warnf(t.Pos, "tool %s: its result is not a JSON object, and MCP output schemas must have an object root", t.Name).
 			WithHint("return a struct (wrap a list or a value in a field), or return text")

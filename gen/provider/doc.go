@@ -1,7 +1,9 @@
 // Package provider converts a tool's canonical input schema (gen/schema) into the dialect
 // each LLM provider accepts, at generation time, and reports what a provider cannot take at
-// the source position of the field concerned. The generated code carries the results as
-// runtime.Tool.Variants, so nothing is converted at run time; runtime.Variant.Restore undoes
+// the source position of the field concerned. The conversions themselves live in
+// internal/dialect, which the runtime shares: the generated code names the enabled variant
+// keys in runtime.Tool.Dialects, and runtime.Tool.Variant derives each variant from the
+// canonical schema on first use, exactly as Convert does here; runtime.Variant.Restore undoes
 // the conversion on the arguments a provider sends back.
 //
 // # Providers and variants

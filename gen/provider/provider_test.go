@@ -10,13 +10,22 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/require"
 	"github.com/toolgen-go/toolgen/examples/email/email"
+	"github.com/toolgen-go/toolgen/examples/mcp-server/demo"
 	"github.com/toolgen-go/toolgen/examples/orders/orders"
 	"github.com/toolgen-go/toolgen/examples/weather/weather"
 	"github.com/toolgen-go/toolgen/gen/agreement"
 	"github.com/toolgen-go/toolgen/gen/provider"
 	"github.com/toolgen-go/toolgen/gen/schema"
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/toolkit/artifacts"
+	"github.com/toolgen-go/toolgen/toolkit/ask"
+	"github.com/toolgen-go/toolgen/toolkit/compact"
+	"github.com/toolgen-go/toolgen/toolkit/subagent"
+	"github.com/toolgen-go/toolgen/toolkit/todos"
+	"github.com/toolgen-go/toolgen/toolkit/web"
+	"github.com/toolgen-go/toolgen/toolkit/workspace"
 )
 
 // exampleTools are the tools of the example packages, as generated.
@@ -96,19 +105,32 @@ func TestVariantsKeepToTheProviderSubsets(t *testing.T) {
 	}
 }
 
-func TestGeneratedVariantsAreFresh(t *testing.T) {
-	for _, tool := range exampleTools() {
+// Generated tools carry no variant literals: Tool.Variant derives each of their Dialects at
+// run time, and what it derives must be exactly what the generator converted and checked.
+func TestDerivedVariantsEqualTheConversion(t *testing.T) {
+	tools := append(exampleTools(), demo.Tools()...)
+	tools = append(tools, artifacts.ToolkitTools(&artifacts.Toolkit{})...)
+	tools = append(tools, ask.ToolkitTools(&ask.Toolkit{})...)
+	tools = append(tools, compact.Tools()...)
+	tools = append(tools, subagent.ToolkitTools(&subagent.Toolkit{})...)
+	tools = append(tools, todos.ToolkitTools(&todos.Toolkit{})...)
+	tools = append(tools, web.ToolkitTools(&web.Toolkit{})...)
+	tools = append(tools, workspace.WorkspaceTools(&workspace.Workspace{})...)
+	require.Greater(t, len(tools), 20)
+	allKeys := []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict,
+		runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+	for _, tool := range tools {
+		require.Empty(t, tool.Variants, "%s: generated code carries no variant literals", tool.Name)
+		require.Equal(t, allKeys, tool.Dialects, "%s: every provider's variants, as -providers defaults", tool.Name)
 		want, _ := provider.Convert(tool.InputSchema, provider.All)
-		if !reflect.DeepEqual(normalize(tool.Variants), normalize(want)) {
-			t.Errorf("%s: generated Variants differ from the conversion; run go run ./cmd/toolgen ./examples/...", tool.Name)
+		for _, key := range allKeys {
+			got, ok := tool.Variant(key)
+			w, wantOK := want[key]
+			require.Equal(t, wantOK, ok, "%s %s: present", tool.Name, key)
+			// Deep equality, nil and empty lists apart.
+			require.True(t, reflect.DeepEqual(w, got), "%s %s:\nwant %+v\ngot  %+v", tool.Name, key, w, got)
 		}
 	}
-}
-
-// normalize makes nil and empty slices compare equal.
-func normalize(m map[string]runtime.Variant) string {
-	b, _ := json.Marshal(m)
-	return strings.ReplaceAll(string(b), "null", "[]")
 }
 
 func compile(doc []byte) (*jsonschema.Schema, error) {

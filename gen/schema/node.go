@@ -6,7 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/toolgen-go/toolgen/internal/dialect"
 )
 
 // node is one schema object. Each keyword has its own field, so the key order of the output is
@@ -319,48 +320,8 @@ func writeRaw(buf *bytes.Buffer, literal string) { buf.WriteString(literal) }
 
 // WriteString writes s as a JSON string. Unlike encoding/json it leaves <, > and & alone, so
 // descriptions stay readable to the model; invalid UTF-8 becomes U+FFFD, as in encoding/json.
-// gen/provider writes the strings of converted schemas with it too.
-func WriteString(buf *bytes.Buffer, s string) {
-	const hex = "0123456789abcdef"
-	buf.WriteByte('"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				buf.WriteByte('\\')
-				buf.WriteByte(c)
-			case c == '\n':
-				buf.WriteString(`\n`)
-			case c == '\r':
-				buf.WriteString(`\r`)
-			case c == '\t':
-				buf.WriteString(`\t`)
-			case c < 0x20 || c == 0x7f:
-				buf.WriteString(`\u00`)
-				buf.WriteByte(hex[c>>4])
-				buf.WriteByte(hex[c&0xf])
-			default:
-				buf.WriteByte(c)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			buf.WriteString(`\ufffd`)
-		case r == '\u2028' || r == '\u2029':
-			// Valid JSON, but not valid JavaScript source: escape as encoding/json does.
-			buf.WriteString(`\u202`)
-			buf.WriteByte(hex[r&0xf])
-		default:
-			buf.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	buf.WriteByte('"')
-}
+// The provider dialects (internal/dialect) write the strings of converted schemas the same way.
+func WriteString(buf *bytes.Buffer, s string) { dialect.WriteString(buf, s) }
 
 // literal returns a tag literal as compact JSON. The parser hands over valid JSON; text that is
 // not (a hand-built model) is written as a JSON string rather than breaking the document.

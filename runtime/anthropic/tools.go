@@ -60,11 +60,11 @@ func Declarations(tools []runtime.Tool, opts ...Option) ([]Declaration, error) {
 	for _, t := range tools {
 		d := Declaration{Name: t.Name, Description: t.Description, DeferLoading: t.Deferred,
 			AllowedCallers: cfg.allowedCallers(t.Callers), InputExamples: inputExamples(t.Examples)}
-		if v, ok := t.Variants[runtime.VariantAnthropicStrict]; cfg.strict && ok && len(v.Schema) > 0 {
+		if v, ok := strictVariant(cfg, t); ok {
 			d.Schema, d.Strict = v.Schema, true
 			strict++
 		} else {
-			v, ok := t.Variants[runtime.VariantAnthropic]
+			v, ok := t.Variant(runtime.VariantAnthropic)
 			if !ok || len(v.Schema) == 0 {
 				return nil, fmt.Errorf("anthropic: tool %q has no %q schema variant: regenerate it with toolgen -providers including anthropic", t.Name, runtime.VariantAnthropic)
 			}
@@ -149,4 +149,14 @@ func ToolsJSON(tools []runtime.Tool, opts ...Option) ([]byte, error) {
 		wire = append(wire, map[string]string{"type": ToolSearchType, "name": ToolSearchName})
 	}
 	return json.Marshal(wire)
+}
+
+// strictVariant is t's strict variant when strict tool use is on and t has one; it is not
+// derived otherwise.
+func strictVariant(cfg config, t runtime.Tool) (runtime.Variant, bool) {
+	if !cfg.strict {
+		return runtime.Variant{}, false
+	}
+	v, ok := t.Variant(runtime.VariantAnthropicStrict)
+	return v, ok && len(v.Schema) > 0
 }

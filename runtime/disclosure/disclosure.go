@@ -59,7 +59,10 @@ func New(reg *runtime.Registry) (*Disclosure, error) {
 			Args:     json.RawMessage(`{"name":"get_weather"}`),
 		}},
 		InputSchema: json.RawMessage(infoSchema),
-		Bind:        d.bindInfo,
+		// The adapters declare it like the generated tools, from variants derived on first use.
+		Dialects: []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict,
+			runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema},
+		Bind: d.bindInfo,
 	}
 	d.own = runtime.NewRegistry()
 	if err := d.own.Add(d.info); err != nil {

@@ -11,10 +11,10 @@ import (
 // parametersJsonSchema one, and whether the tool has a Gemini variant at all. Dispatch
 // restores arguments with the same variant.
 func pick(t runtime.Tool) (v runtime.Variant, jsonSchema, ok bool) {
-	if v, ok := t.Variants[runtime.VariantGeminiJSONSchema]; ok && len(v.Schema) > 0 {
+	if v, ok := t.Variant(runtime.VariantGeminiJSONSchema); ok && len(v.Schema) > 0 {
 		return v, true, true
 	}
-	if v, ok := t.Variants[runtime.VariantGeminiParameters]; ok && len(v.Schema) > 0 {
+	if v, ok := t.Variant(runtime.VariantGeminiParameters); ok && len(v.Schema) > 0 {
 		return v, false, true
 	}
 	return runtime.Variant{}, false, false

@@ -22,8 +22,7 @@ type Outcome = runtime.Outcome
 // and ResponsesOutputsJSON, and the host runs it and answers under the same call id.
 func Dispatch(ctx context.Context, reg *runtime.Registry, calls []runtime.Call) []Outcome {
 	return reg.Dispatch(ctx, calls, func(t runtime.Tool) (runtime.Variant, bool) {
-		v, ok := t.Variants[runtime.VariantOpenAI]
-		return v, ok
+		return t.Variant(runtime.VariantOpenAI)
 	})
 }
 

@@ -30,7 +30,7 @@ const maxNameLength = 64
 func Declarations(tools []runtime.Tool) ([]Declaration, error) {
 	out := make([]Declaration, 0, len(tools))
 	for _, t := range tools {
-		v, ok := t.Variants[runtime.VariantOpenAI]
+		v, ok := t.Variant(runtime.VariantOpenAI)
 		if !ok || len(v.Schema) == 0 {
 			return nil, fmt.Errorf("openai: tool %q has no %q schema variant: regenerate it with toolgen -providers including openai", t.Name, runtime.VariantOpenAI)
 		}

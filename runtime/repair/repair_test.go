@@ -299,10 +299,7 @@ func FuzzRepair(f *testing.F) {
 // variant undone: OpenAI strict nulls are absent properties there, not repairs.
 func TestDispatchRestoresARepairedName(t *testing.T) {
 	reg := newRegistry(t, runtime.WithRepair(repair.New()))
-	openAI := func(tool runtime.Tool) (runtime.Variant, bool) {
-		v, ok := tool.Variants[runtime.VariantOpenAI]
-		return v, ok
-	}
+	openAI := func(tool runtime.Tool) (runtime.Variant, bool) { return tool.Variant(runtime.VariantOpenAI) }
 	outs := reg.Dispatch(context.Background(), []runtime.Call{{ID: "1", Name: "getWeather", Args: []byte(`{"city":"Oslo","unit":null,"days":null}`)}}, openAI)
 	require.Len(t, outs, 1)
 	res := outs[0].Result

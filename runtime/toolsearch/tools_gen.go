@@ -25,12 +25,34 @@ func toolgenHandlerChangedRunGoGenerate(func(*Search, context.Context, SearchArg
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
 // SearchTools returns the tools implemented by methods of Search, bound to r, sorted by name.
 func SearchTools(r *Search) []runtime.Tool {
+	toolgenBindingSearchToolSearch := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsSearchArgs(data, a.(*SearchArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[SearchArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[SearchArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.ToolSearch(ctx, *a.(*SearchArgs))
+			return toolgenResultSearchResult(out, err, "tool_search")
+		},
+	}
 	return []runtime.Tool{{
-		Bind:        toolgenBindSearchToolSearch(r),
+		Bind:        toolgenBindingSearchToolSearch.Bind,
 		Description: "Finds tools for a task among the tools not yet available. Returns the best matches, each callable from the next turn on.",
 		Detail:      "Use it when no available tool fits the task: describe the task in a few words.",
+		Dialects:    toolgenDialects,
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"query":"refund invoice"}`),
 			Scenario: "Find a tool to refund an invoice",
@@ -41,84 +63,12 @@ func SearchTools(r *Search) []runtime.Tool {
 		},
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"query":{"description":"Words describing the task, e.g. \"refund a customer's invoice\".","type":"string","minLength":1,"maxLength":500},"limit":{"description":"How many tools to return.","type":"integer","minimum":1,"maximum":20,"default":5}},"required":["query"],"additionalProperties":false}`),
 		Name:         "tool_search",
-		NewCall:      toolgenNewSearchToolSearch(r),
+		NewCall:      toolgenBindingSearchToolSearch.NewCall,
 		NoTimeout:    true,
 		Origin:       "github.com/toolgen-go/toolgen/runtime/toolsearch.(*Search).ToolSearch",
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"tools":{"description":"Tools found, best match first; each can be called from now on.","type":["array","null"],"items":{"description":"Found is one tool a search found.","type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"}},"required":["name","description"],"additionalProperties":false}}},"required":["tools"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"query":{"description":"Words describing the task, e.g. \"refund a customer's invoice\".","type":"string","minLength":1,"maxLength":500},"limit":{"description":"How many tools to return.","type":"integer","minimum":1,"maximum":20,"default":5}},"required":["query"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/query/minLength", "/properties/query/maxLength", "/properties/limit/minimum", "/properties/limit/maximum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"query":{"description":"Words describing the task, e.g. \"refund a customer's invoice\". (1–500 chars)","type":"string"},"limit":{"description":"How many tools to return. (1 to 20)","type":"integer","default":5}},"required":["query"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/query/minLength", "/properties/query/maxLength", "/properties/limit/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"query":{"description":"Words describing the task, e.g. \"refund a customer's invoice\". (1–500 chars)","type":"string"},"limit":{"description":"How many tools to return. (default: 5)","type":"integer","minimum":1,"maximum":20}},"required":["query"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"query":{"description":"Words describing the task, e.g. \"refund a customer's invoice\".","type":"string","minLength":1,"maxLength":500},"limit":{"description":"How many tools to return.","type":"integer","minimum":1,"maximum":20,"default":5}},"required":["query"],"propertyOrdering":["query","limit"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/query/minLength", "/properties/query/maxLength", "/properties/limit/default"},
-				NullMeansAbsent: []string{"/limit"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"query":{"description":"Words describing the task, e.g. \"refund a customer's invoice\". (1–500 chars)","type":"string"},"limit":{"description":"How many tools to return. (default: 5)","type":["integer","null"],"minimum":1,"maximum":20}},"required":["query","limit"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}}
-}
-
-// toolgenCallSearchToolSearch is a call of tool_search whose arguments passed validation.
-type toolgenCallSearchToolSearch struct {
-	recv *Search
-	args SearchArgs
-}
-
-func (c *toolgenCallSearchToolSearch) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallSearchToolSearch) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.ToolSearch(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	w := encode.Acquire()
-	toolgenEncodeSearchResult(w, &out)
-	return encode.Finish(w, "tool_search")
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallSearchToolSearch) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsSearchArgs(data, &c.args)
-}
-
-// toolgenFramedSearchToolSearch is a call of tool_search allocated by the registry, with its call frame.
-type toolgenFramedSearchToolSearch struct {
-	toolgenCallSearchToolSearch
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedSearchToolSearch) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindSearchToolSearch returns the Bind function of tool_search for receiver r.
-func toolgenBindSearchToolSearch(r *Search) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallSearchToolSearch{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewSearchToolSearch returns the NewCall function of tool_search for receiver r.
-func toolgenNewSearchToolSearch(r *Search) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedSearchToolSearch{toolgenCallSearchToolSearch: toolgenCallSearchToolSearch{recv: r}}
-	}
 }
 
 // toolgenDecodeArgsSearchArgs decodes and validates a JSON document of arguments into v, in one pass.
@@ -225,10 +175,20 @@ func toolgenEncodeSearchResult(w *encode.Writer, v *SearchResult) {
 		w.Null()
 	} else {
 		w.ArrStart()
-		for i1 := range v.Tools {
-			toolgenEncodeFound(w, &v.Tools[i1])
+		for i6 := range v.Tools {
+			toolgenEncodeFound(w, &v.Tools[i6])
 		}
 		w.ArrEnd()
 	}
 	w.ObjEnd()
+}
+
+// toolgenResultSearchResult turns what a handler of tool returned into its result.
+func toolgenResultSearchResult(out SearchResult, err error, tool string) runtime.Result {
+	if err != nil {
+		return runtime.ErrorResult(err)
+	}
+	w := encode.Acquire()
+	toolgenEncodeSearchResult(w, &out)
+	return encode.Finish(w, tool)
 }

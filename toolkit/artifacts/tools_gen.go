@@ -25,39 +25,109 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, CreateAr
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
+	toolgenBindingToolkitCreateArtifact := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsCreateArgs(data, a.(*CreateArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[CreateArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[CreateArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.CreateArtifact(ctx, *a.(*CreateArgs))
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return runtime.TextResult(out)
+		},
+	}
+	toolgenBindingToolkitReadArtifact := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsReadArgs(data, a.(*ReadArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[ReadArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[ReadArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.ReadArtifact(ctx, *a.(*ReadArgs))
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return runtime.TextResult(out)
+		},
+	}
+	toolgenBindingToolkitRewriteArtifact := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsRewriteArgs(data, a.(*RewriteArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[RewriteArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[RewriteArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.RewriteArtifact(ctx, *a.(*RewriteArgs))
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return runtime.TextResult(out)
+		},
+	}
+	toolgenBindingToolkitUpdateArtifact := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsUpdateArgs(data, a.(*UpdateArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[UpdateArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[UpdateArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.UpdateArtifact(ctx, *a.(*UpdateArgs))
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return runtime.TextResult(out)
+		},
+	}
 	return []runtime.Tool{{
-		Bind:        toolgenBindToolkitCreateArtifact(r),
+		Bind:        toolgenBindingToolkitCreateArtifact.Bind,
 		Description: "Creates a new artifact, a document kept with all its versions.",
+		Dialects:    toolgenDialects,
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"id":"report.md","content":"# Findings\n\nNone yet.\n"}`)}},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID names the artifact, like a file name, e.g. report.md.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the artifact's text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
 		Name:        "create_artifact",
-		NewCall:     toolgenNewToolkitCreateArtifact(r),
+		NewCall:     toolgenBindingToolkitCreateArtifact.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).CreateArtifact",
 		Permission:  runtime.PermissionAuto,
 		Related:     []runtime.Related{{Name: "update_artifact"}},
 		Sequential:  true,
 		Timeout:     10 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID names the artifact, like a file name, e.g. report.md.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the artifact's text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID names the artifact, like a file name, e.g. report.md.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the artifact's text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/id/pattern"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID names the artifact, like a file name, e.g. report.md. (pattern: ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$)","type":"string"},"content":{"description":"Content is the artifact's text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID names the artifact, like a file name, e.g. report.md.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the artifact's text.","type":"string"}},"required":["id","content"],"propertyOrdering":["id","content"]}`)},
-			runtime.VariantOpenAI: {
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID names the artifact, like a file name, e.g. report.md.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the artifact's text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
-				Strict: true,
-			},
-		},
 	}, {
-		Bind:        toolgenBindToolkitReadArtifact(r),
+		Bind:        toolgenBindingToolkitReadArtifact.Bind,
 		Description: "Reads an artifact: its latest version, or an older one.",
+		Dialects:    toolgenDialects,
 		Examples: []runtime.Example{{Args: json.RawMessage(`{"id":"report.md"}`)}, {
 			Args:     json.RawMessage(`{"id":"report.md","version":1}`),
 			Scenario: "An older version",
@@ -68,291 +138,36 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 reads the latest.","type":"integer","minimum":0,"default":0}},"required":["id"],"additionalProperties":false}`),
 		Name:        "read_artifact",
-		NewCall:     toolgenNewToolkitReadArtifact(r),
+		NewCall:     toolgenBindingToolkitReadArtifact.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).ReadArtifact",
 		Permission:  runtime.PermissionAuto,
 		Timeout:     10 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 reads the latest.","type":"integer","minimum":0,"default":0}},"required":["id"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/version/minimum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 reads the latest. (≥ 0)","type":"integer","default":0}},"required":["id"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/id/pattern", "/properties/version/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact. (pattern: ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$)","type":"string"},"version":{"description":"Version to read; 0 reads the latest. (default: 0)","type":"integer","minimum":0}},"required":["id"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 reads the latest.","type":"integer","minimum":0,"default":0}},"required":["id"],"propertyOrdering":["id","version"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/version/default"},
-				NullMeansAbsent: []string{"/version"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 reads the latest. (default: 0)","type":["integer","null"],"minimum":0}},"required":["id","version"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}, {
-		Bind:        toolgenBindToolkitRewriteArtifact(r),
+		Bind:        toolgenBindingToolkitRewriteArtifact.Bind,
 		Description: "Replaces the whole text of an artifact, saving it as a new version.",
+		Dialects:    toolgenDialects,
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"id":"report.md","content":"# Findings\n\nRewritten.\n"}`)}},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the whole new text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
 		Name:        "rewrite_artifact",
-		NewCall:     toolgenNewToolkitRewriteArtifact(r),
+		NewCall:     toolgenBindingToolkitRewriteArtifact.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).RewriteArtifact",
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     10 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the whole new text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the whole new text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/id/pattern"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact. (pattern: ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$)","type":"string"},"content":{"description":"Content is the whole new text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the whole new text.","type":"string"}},"required":["id","content"],"propertyOrdering":["id","content"]}`)},
-			runtime.VariantOpenAI: {
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the whole new text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
-				Strict: true,
-			},
-		},
 	}, {
-		Bind:        toolgenBindToolkitUpdateArtifact(r),
+		Bind:        toolgenBindingToolkitUpdateArtifact.Bind,
 		Description: "Replaces one passage of an artifact, saving the result as a new version.",
 		Detail:      "Quote old_text from the latest version, with enough around it to match one place only; differences in whitespace are tolerated. For large changes use rewrite_artifact.",
+		Dialects:    toolgenDialects,
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"id":"report.md","old_text":"None yet.","new_text":"Two libraries qualify."}`)}},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"old_text":{"description":"OldText is the passage to replace, quoted from the latest version with enough context to match one place only.","type":"string","minLength":1},"new_text":{"description":"NewText replaces it; empty deletes the passage.","type":"string"}},"required":["id","old_text","new_text"],"additionalProperties":false}`),
 		Name:        "update_artifact",
-		NewCall:     toolgenNewToolkitUpdateArtifact(r),
+		NewCall:     toolgenBindingToolkitUpdateArtifact.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).UpdateArtifact",
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     10 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"old_text":{"description":"OldText is the passage to replace, quoted from the latest version with enough context to match one place only.","type":"string","minLength":1},"new_text":{"description":"NewText replaces it; empty deletes the passage.","type":"string"}},"required":["id","old_text","new_text"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/old_text/minLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"old_text":{"description":"OldText is the passage to replace, quoted from the latest version with enough context to match one place only. (at least 1 char)","type":"string"},"new_text":{"description":"NewText replaces it; empty deletes the passage.","type":"string"}},"required":["id","old_text","new_text"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/id/pattern", "/properties/old_text/minLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact. (pattern: ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$)","type":"string"},"old_text":{"description":"OldText is the passage to replace, quoted from the latest version with enough context to match one place only. (at least 1 char)","type":"string"},"new_text":{"description":"NewText replaces it; empty deletes the passage.","type":"string"}},"required":["id","old_text","new_text"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"old_text":{"description":"OldText is the passage to replace, quoted from the latest version with enough context to match one place only.","type":"string","minLength":1},"new_text":{"description":"NewText replaces it; empty deletes the passage.","type":"string"}},"required":["id","old_text","new_text"],"propertyOrdering":["id","old_text","new_text"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:  []string{"/properties/old_text/minLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"old_text":{"description":"OldText is the passage to replace, quoted from the latest version with enough context to match one place only. (at least 1 char)","type":"string"},"new_text":{"description":"NewText replaces it; empty deletes the passage.","type":"string"}},"required":["id","old_text","new_text"],"additionalProperties":false}`),
-				Strict: true,
-			},
-		},
 	}}
-}
-
-// toolgenCallToolkitCreateArtifact is a call of create_artifact whose arguments passed validation.
-type toolgenCallToolkitCreateArtifact struct {
-	recv *Toolkit
-	args CreateArgs
-}
-
-func (c *toolgenCallToolkitCreateArtifact) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallToolkitCreateArtifact) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.CreateArtifact(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return runtime.TextResult(out)
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallToolkitCreateArtifact) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsCreateArgs(data, &c.args)
-}
-
-// toolgenFramedToolkitCreateArtifact is a call of create_artifact allocated by the registry, with its call frame.
-type toolgenFramedToolkitCreateArtifact struct {
-	toolgenCallToolkitCreateArtifact
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedToolkitCreateArtifact) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindToolkitCreateArtifact returns the Bind function of create_artifact for receiver r.
-func toolgenBindToolkitCreateArtifact(r *Toolkit) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallToolkitCreateArtifact{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewToolkitCreateArtifact returns the NewCall function of create_artifact for receiver r.
-func toolgenNewToolkitCreateArtifact(r *Toolkit) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedToolkitCreateArtifact{toolgenCallToolkitCreateArtifact: toolgenCallToolkitCreateArtifact{recv: r}}
-	}
-}
-
-// toolgenCallToolkitReadArtifact is a call of read_artifact whose arguments passed validation.
-type toolgenCallToolkitReadArtifact struct {
-	recv *Toolkit
-	args ReadArgs
-}
-
-func (c *toolgenCallToolkitReadArtifact) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallToolkitReadArtifact) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.ReadArtifact(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return runtime.TextResult(out)
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallToolkitReadArtifact) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsReadArgs(data, &c.args)
-}
-
-// toolgenFramedToolkitReadArtifact is a call of read_artifact allocated by the registry, with its call frame.
-type toolgenFramedToolkitReadArtifact struct {
-	toolgenCallToolkitReadArtifact
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedToolkitReadArtifact) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindToolkitReadArtifact returns the Bind function of read_artifact for receiver r.
-func toolgenBindToolkitReadArtifact(r *Toolkit) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallToolkitReadArtifact{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewToolkitReadArtifact returns the NewCall function of read_artifact for receiver r.
-func toolgenNewToolkitReadArtifact(r *Toolkit) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedToolkitReadArtifact{toolgenCallToolkitReadArtifact: toolgenCallToolkitReadArtifact{recv: r}}
-	}
-}
-
-// toolgenCallToolkitRewriteArtifact is a call of rewrite_artifact whose arguments passed validation.
-type toolgenCallToolkitRewriteArtifact struct {
-	recv *Toolkit
-	args RewriteArgs
-}
-
-func (c *toolgenCallToolkitRewriteArtifact) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallToolkitRewriteArtifact) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.RewriteArtifact(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return runtime.TextResult(out)
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallToolkitRewriteArtifact) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsRewriteArgs(data, &c.args)
-}
-
-// toolgenFramedToolkitRewriteArtifact is a call of rewrite_artifact allocated by the registry, with its call frame.
-type toolgenFramedToolkitRewriteArtifact struct {
-	toolgenCallToolkitRewriteArtifact
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedToolkitRewriteArtifact) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindToolkitRewriteArtifact returns the Bind function of rewrite_artifact for receiver r.
-func toolgenBindToolkitRewriteArtifact(r *Toolkit) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallToolkitRewriteArtifact{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewToolkitRewriteArtifact returns the NewCall function of rewrite_artifact for receiver r.
-func toolgenNewToolkitRewriteArtifact(r *Toolkit) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedToolkitRewriteArtifact{toolgenCallToolkitRewriteArtifact: toolgenCallToolkitRewriteArtifact{recv: r}}
-	}
-}
-
-// toolgenCallToolkitUpdateArtifact is a call of update_artifact whose arguments passed validation.
-type toolgenCallToolkitUpdateArtifact struct {
-	recv *Toolkit
-	args UpdateArgs
-}
-
-func (c *toolgenCallToolkitUpdateArtifact) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallToolkitUpdateArtifact) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.UpdateArtifact(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return runtime.TextResult(out)
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallToolkitUpdateArtifact) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsUpdateArgs(data, &c.args)
-}
-
-// toolgenFramedToolkitUpdateArtifact is a call of update_artifact allocated by the registry, with its call frame.
-type toolgenFramedToolkitUpdateArtifact struct {
-	toolgenCallToolkitUpdateArtifact
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedToolkitUpdateArtifact) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindToolkitUpdateArtifact returns the Bind function of update_artifact for receiver r.
-func toolgenBindToolkitUpdateArtifact(r *Toolkit) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallToolkitUpdateArtifact{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewToolkitUpdateArtifact returns the NewCall function of update_artifact for receiver r.
-func toolgenNewToolkitUpdateArtifact(r *Toolkit) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedToolkitUpdateArtifact{toolgenCallToolkitUpdateArtifact: toolgenCallToolkitUpdateArtifact{recv: r}}
-	}
 }
 
 // toolgenDecodeArgsCreateArgs decodes and validates a JSON document of arguments into v, in one pass.

@@ -23,181 +23,84 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, AskArgs)
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
+// toolgenSchema1 is a schema shared by several tools.
+const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question.","type":"string","minLength":1,"maxLength":2000},"options":{"description":"Options the user picks from; leave it out for a free-form answer.","type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":200}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"additionalProperties":false}`
+
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
+	toolgenBindingToolkitAskUser := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsAskArgs(data, a.(*AskArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[AskArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[AskArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.AskUser(ctx, *a.(*AskArgs))
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return out
+		},
+	}
+	toolgenBindingToolkitHumanInput := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsAskArgs(data, a.(*AskArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[AskArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[AskArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.HumanInput(ctx, *a.(*AskArgs))
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return out
+		},
+	}
 	return []runtime.Tool{{
-		Bind:        toolgenBindToolkitAskUser(r),
+		Bind:        toolgenBindingToolkitAskUser.Bind,
 		Description: "Asks the user a question and returns their answer.",
 		Detail:      "Use it when the task cannot go on without a decision or a fact only the user has. Do not ask what you can find out with other tools; ask one question at a time.",
+		Dialects:    toolgenDialects,
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"question":"Which database should the service use?","options":["PostgreSQL","SQLite"]}`),
 			Scenario: "Pick a database",
 		}, {Args: json.RawMessage(`{"question":"What is the name of the staging host?"}`)}},
 		Hints:       runtime.Hints{OpenWorld: true},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question.","type":"string","minLength":1,"maxLength":2000},"options":{"description":"Options the user picks from; leave it out for a free-form answer.","type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":200}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"additionalProperties":false}`),
+		InputSchema: json.RawMessage(toolgenSchema1),
 		Name:        "ask_user",
-		NewCall:     toolgenNewToolkitAskUser(r),
+		NewCall:     toolgenBindingToolkitAskUser.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/ask.(*Toolkit).AskUser",
 		Permission:  runtime.PermissionAuto,
 		Timeout:     1 * time.Hour,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question.","type":"string","minLength":1,"maxLength":2000},"options":{"description":"Options the user picks from; leave it out for a free-form answer.","type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":200}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/question/minLength", "/properties/question/maxLength", "/properties/options/maxItems", "/properties/options/uniqueItems", "/properties/options/items/minLength", "/properties/options/items/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question. (1–2000 chars)","type":"string"},"options":{"description":"Options the user picks from; leave it out for a free-form answer. (at most 20 items; unique items)","type":"array","items":{"type":"string","description":"(1–200 chars)"}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/question/minLength", "/properties/question/maxLength", "/properties/options/uniqueItems", "/properties/options/items/minLength", "/properties/options/items/maxLength", "/properties/multi_select/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question. (1–2000 chars)","type":"string"},"options":{"description":"Options the user picks from; leave it out for a free-form answer. (unique items)","type":"array","maxItems":20,"items":{"type":"string","description":"(1–200 chars)"}},"multi_select":{"description":"MultiSelect lets the user pick several options. (default: false)","type":"boolean"}},"required":["question"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {
-				Moved:  []string{"/properties/options/uniqueItems"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question.","type":"string","minLength":1,"maxLength":2000},"options":{"description":"Options the user picks from; leave it out for a free-form answer. (unique items)","type":"array","maxItems":20,"items":{"type":"string","minLength":1,"maxLength":200}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"propertyOrdering":["question","options","multi_select"]}`),
-			},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/question/minLength", "/properties/question/maxLength", "/properties/options/uniqueItems", "/properties/options/items/minLength", "/properties/options/items/maxLength", "/properties/multi_select/default"},
-				NullMeansAbsent: []string{"/options", "/multi_select"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question. (1–2000 chars)","type":"string"},"options":{"description":"Options the user picks from; leave it out for a free-form answer. (unique items)","type":["array","null"],"maxItems":20,"items":{"type":"string","description":"(1–200 chars)"}},"multi_select":{"description":"MultiSelect lets the user pick several options. (default: false)","type":["boolean","null"]}},"required":["question","options","multi_select"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}, {
-		Bind:        toolgenBindToolkitHumanInput(r),
+		Bind:        toolgenBindingToolkitHumanInput.Bind,
 		Description: "Asks the user a question and returns their answer (the same tool as ask_user).",
+		Dialects:    toolgenDialects,
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"question":"Should the report cover Q3 or Q4?","options":["Q3","Q4"]}`)}},
 		Hints:       runtime.Hints{OpenWorld: true},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question.","type":"string","minLength":1,"maxLength":2000},"options":{"description":"Options the user picks from; leave it out for a free-form answer.","type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":200}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"additionalProperties":false}`),
+		InputSchema: json.RawMessage(toolgenSchema1),
 		Name:        "human_input",
-		NewCall:     toolgenNewToolkitHumanInput(r),
+		NewCall:     toolgenBindingToolkitHumanInput.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/ask.(*Toolkit).HumanInput",
 		Permission:  runtime.PermissionAuto,
 		Timeout:     1 * time.Hour,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question.","type":"string","minLength":1,"maxLength":2000},"options":{"description":"Options the user picks from; leave it out for a free-form answer.","type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":200}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/question/minLength", "/properties/question/maxLength", "/properties/options/maxItems", "/properties/options/uniqueItems", "/properties/options/items/minLength", "/properties/options/items/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question. (1–2000 chars)","type":"string"},"options":{"description":"Options the user picks from; leave it out for a free-form answer. (at most 20 items; unique items)","type":"array","items":{"type":"string","description":"(1–200 chars)"}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/question/minLength", "/properties/question/maxLength", "/properties/options/uniqueItems", "/properties/options/items/minLength", "/properties/options/items/maxLength", "/properties/multi_select/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question. (1–2000 chars)","type":"string"},"options":{"description":"Options the user picks from; leave it out for a free-form answer. (unique items)","type":"array","maxItems":20,"items":{"type":"string","description":"(1–200 chars)"}},"multi_select":{"description":"MultiSelect lets the user pick several options. (default: false)","type":"boolean"}},"required":["question"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {
-				Moved:  []string{"/properties/options/uniqueItems"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question.","type":"string","minLength":1,"maxLength":2000},"options":{"description":"Options the user picks from; leave it out for a free-form answer. (unique items)","type":"array","maxItems":20,"items":{"type":"string","minLength":1,"maxLength":200}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"propertyOrdering":["question","options","multi_select"]}`),
-			},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/question/minLength", "/properties/question/maxLength", "/properties/options/uniqueItems", "/properties/options/items/minLength", "/properties/options/items/maxLength", "/properties/multi_select/default"},
-				NullMeansAbsent: []string{"/options", "/multi_select"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question. (1–2000 chars)","type":"string"},"options":{"description":"Options the user picks from; leave it out for a free-form answer. (unique items)","type":["array","null"],"maxItems":20,"items":{"type":"string","description":"(1–200 chars)"}},"multi_select":{"description":"MultiSelect lets the user pick several options. (default: false)","type":["boolean","null"]}},"required":["question","options","multi_select"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}}
-}
-
-// toolgenCallToolkitAskUser is a call of ask_user whose arguments passed validation.
-type toolgenCallToolkitAskUser struct {
-	recv *Toolkit
-	args AskArgs
-}
-
-func (c *toolgenCallToolkitAskUser) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallToolkitAskUser) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.AskUser(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return out
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallToolkitAskUser) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsAskArgs(data, &c.args)
-}
-
-// toolgenFramedToolkitAskUser is a call of ask_user allocated by the registry, with its call frame.
-type toolgenFramedToolkitAskUser struct {
-	toolgenCallToolkitAskUser
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedToolkitAskUser) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindToolkitAskUser returns the Bind function of ask_user for receiver r.
-func toolgenBindToolkitAskUser(r *Toolkit) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallToolkitAskUser{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewToolkitAskUser returns the NewCall function of ask_user for receiver r.
-func toolgenNewToolkitAskUser(r *Toolkit) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedToolkitAskUser{toolgenCallToolkitAskUser: toolgenCallToolkitAskUser{recv: r}}
-	}
-}
-
-// toolgenCallToolkitHumanInput is a call of human_input whose arguments passed validation.
-type toolgenCallToolkitHumanInput struct {
-	recv *Toolkit
-	args AskArgs
-}
-
-func (c *toolgenCallToolkitHumanInput) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallToolkitHumanInput) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.HumanInput(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return out
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallToolkitHumanInput) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsAskArgs(data, &c.args)
-}
-
-// toolgenFramedToolkitHumanInput is a call of human_input allocated by the registry, with its call frame.
-type toolgenFramedToolkitHumanInput struct {
-	toolgenCallToolkitHumanInput
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedToolkitHumanInput) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindToolkitHumanInput returns the Bind function of human_input for receiver r.
-func toolgenBindToolkitHumanInput(r *Toolkit) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallToolkitHumanInput{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewToolkitHumanInput returns the NewCall function of human_input for receiver r.
-func toolgenNewToolkitHumanInput(r *Toolkit) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedToolkitHumanInput{toolgenCallToolkitHumanInput: toolgenCallToolkitHumanInput{recv: r}}
-	}
 }
 
 // toolgenDecodeArgsAskArgs decodes and validates a JSON document of arguments into v, in one pass.

@@ -23,87 +23,48 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, CompactArgs) (runt
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
 // Tools returns the tools of package compact, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
 	return []runtime.Tool{{
-		Bind:        toolgenBindCompactConversation,
+		Bind:        toolgenBindingCompactConversation.Bind,
 		Description: "Asks for the conversation so far to be summarized, to free context.",
 		Detail:      "Call it when the conversation has grown long and older turns are no longer needed word for word. The host replaces them with a summary that keeps what focus names.",
+		Dialects:    toolgenDialects,
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"focus":"the open bugs and the decisions made so far"}`)}},
 		Hints:       runtime.Hints{Idempotent: true},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host.","type":"string","maxLength":2000,"default":""}},"additionalProperties":false}`),
 		Name:        "compact_conversation",
-		NewCall:     toolgenNewCompactConversation,
+		NewCall:     toolgenBindingCompactConversation.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/compact.CompactConversation",
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     5 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host.","type":"string","maxLength":2000,"default":""}},"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/focus/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host. (at most 2000 chars)","type":"string","default":""}},"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/focus/maxLength", "/properties/focus/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host. (at most 2000 chars; default: \"\")","type":"string"}},"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host.","type":"string","maxLength":2000,"default":""}}}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/focus/maxLength", "/properties/focus/default"},
-				NullMeansAbsent: []string{"/focus"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host. (at most 2000 chars; default: \"\")","type":["string","null"]}},"additionalProperties":false,"required":["focus"]}`),
-				Strict:          true,
-			},
-		},
 	}}
 }
 
-// toolgenCallCompactConversation is a call of compact_conversation whose arguments passed validation.
-type toolgenCallCompactConversation struct {
-	args CompactArgs
-}
-
-func (c *toolgenCallCompactConversation) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallCompactConversation) Run(ctx context.Context) runtime.Result {
-	out, err := CompactConversation(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return out
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallCompactConversation) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsCompactArgs(data, &c.args)
-}
-
-// toolgenFramedCompactConversation is a call of compact_conversation allocated by the registry, with its call frame.
-type toolgenFramedCompactConversation struct {
-	toolgenCallCompactConversation
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedCompactConversation) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindCompactConversation decodes and validates the arguments of compact_conversation.
-func toolgenBindCompactConversation(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	c := &toolgenCallCompactConversation{}
-	if err := c.Bind(ctx, data); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-// toolgenNewCompactConversation allocates a call of compact_conversation for the registry to bind.
-func toolgenNewCompactConversation() runtime.UnboundCall {
-	return &toolgenFramedCompactConversation{}
+var toolgenBindingCompactConversation = &runtime.Binding{
+	Decode: func(data []byte, a any) error {
+		return toolgenDecodeArgsCompactArgs(data, a.(*CompactArgs))
+	},
+	New: func() *runtime.CallSlot {
+		c := new(runtime.Slot[CompactArgs])
+		return c.Hold(&c.Args)
+	},
+	NewFramed: func() *runtime.FramedSlot {
+		c := new(runtime.Framed[CompactArgs])
+		return c.Hold(&c.Args)
+	},
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := CompactConversation(ctx, *a.(*CompactArgs))
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return out
+	},
 }
 
 // toolgenDecodeArgsCompactArgs decodes and validates a JSON document of arguments into v, in one pass.

@@ -23,171 +23,82 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, TaskArgs
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
+// toolgenSchema1 is a schema shared by several tools.
+const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","minLength":1,"maxLength":200},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation.","type":"string","minLength":1,"maxLength":20000},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["description","prompt","agent"],"additionalProperties":false}`
+
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
+	toolgenBindingToolkitCallSubagent := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsTaskArgs(data, a.(*TaskArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[TaskArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[TaskArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.CallSubagent(ctx, *a.(*TaskArgs))
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return out
+		},
+	}
+	toolgenBindingToolkitTask := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsTaskArgs(data, a.(*TaskArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[TaskArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[TaskArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.Task(ctx, *a.(*TaskArgs))
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return out
+		},
+	}
 	return []runtime.Tool{{
-		Bind:        toolgenBindToolkitCallSubagent(r),
+		Bind:        toolgenBindingToolkitCallSubagent.Bind,
 		Description: "Hands a self-contained task to a sub-agent and returns its final answer (the same tool as task).",
+		Dialects:    toolgenDialects,
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"description":"Check the test suite","prompt":"Run the tests of package store and report failures.","agent":"tester"}`)}},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","minLength":1,"maxLength":200},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation.","type":"string","minLength":1,"maxLength":20000},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["description","prompt","agent"],"additionalProperties":false}`),
+		InputSchema: json.RawMessage(toolgenSchema1),
 		Name:        "call_subagent",
-		NewCall:     toolgenNewToolkitCallSubagent(r),
+		NewCall:     toolgenBindingToolkitCallSubagent.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/subagent.(*Toolkit).CallSubagent",
 		Permission:  runtime.PermissionAuto,
 		Timeout:     30 * time.Minute,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","minLength":1,"maxLength":200},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation.","type":"string","minLength":1,"maxLength":20000},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["description","prompt","agent"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/description/minLength", "/properties/description/maxLength", "/properties/prompt/minLength", "/properties/prompt/maxLength", "/properties/agent/minLength", "/properties/agent/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\". (1–200 chars)","type":"string"},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation. (1–20000 chars)","type":"string"},"agent":{"description":"Agent is the name of the sub-agent to run. (1–64 chars)","type":"string"}},"required":["description","prompt","agent"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/description/minLength", "/properties/description/maxLength", "/properties/prompt/minLength", "/properties/prompt/maxLength", "/properties/agent/minLength", "/properties/agent/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\". (1–200 chars)","type":"string"},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation. (1–20000 chars)","type":"string"},"agent":{"description":"Agent is the name of the sub-agent to run. (1–64 chars)","type":"string"}},"required":["description","prompt","agent"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","minLength":1,"maxLength":200},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation.","type":"string","minLength":1,"maxLength":20000},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["description","prompt","agent"],"propertyOrdering":["description","prompt","agent"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:  []string{"/properties/description/minLength", "/properties/description/maxLength", "/properties/prompt/minLength", "/properties/prompt/maxLength", "/properties/agent/minLength", "/properties/agent/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\". (1–200 chars)","type":"string"},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation. (1–20000 chars)","type":"string"},"agent":{"description":"Agent is the name of the sub-agent to run. (1–64 chars)","type":"string"}},"required":["description","prompt","agent"],"additionalProperties":false}`),
-				Strict: true,
-			},
-		},
 	}, {
-		Bind:        toolgenBindToolkitTask(r),
+		Bind:        toolgenBindingToolkitTask.Bind,
 		Description: "Hands a self-contained task to a sub-agent and returns its final answer.",
 		Detail:      "Use it for work that needs many steps of its own (research, a search through many files) so that only the answer comes back into this conversation. A call with an unknown agent is answered with the list of agents.",
+		Dialects:    toolgenDialects,
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"description":"Survey HTML-to-Markdown libraries","prompt":"List maintained Go libraries that convert HTML to Markdown, with their licences.","agent":"researcher"}`),
 			Scenario: "Delegate research",
 		}},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","minLength":1,"maxLength":200},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation.","type":"string","minLength":1,"maxLength":20000},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["description","prompt","agent"],"additionalProperties":false}`),
+		InputSchema: json.RawMessage(toolgenSchema1),
 		Name:        "task",
-		NewCall:     toolgenNewToolkitTask(r),
+		NewCall:     toolgenBindingToolkitTask.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/subagent.(*Toolkit).Task",
 		Permission:  runtime.PermissionAuto,
 		Timeout:     30 * time.Minute,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","minLength":1,"maxLength":200},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation.","type":"string","minLength":1,"maxLength":20000},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["description","prompt","agent"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/description/minLength", "/properties/description/maxLength", "/properties/prompt/minLength", "/properties/prompt/maxLength", "/properties/agent/minLength", "/properties/agent/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\". (1–200 chars)","type":"string"},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation. (1–20000 chars)","type":"string"},"agent":{"description":"Agent is the name of the sub-agent to run. (1–64 chars)","type":"string"}},"required":["description","prompt","agent"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/description/minLength", "/properties/description/maxLength", "/properties/prompt/minLength", "/properties/prompt/maxLength", "/properties/agent/minLength", "/properties/agent/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\". (1–200 chars)","type":"string"},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation. (1–20000 chars)","type":"string"},"agent":{"description":"Agent is the name of the sub-agent to run. (1–64 chars)","type":"string"}},"required":["description","prompt","agent"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","minLength":1,"maxLength":200},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation.","type":"string","minLength":1,"maxLength":20000},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["description","prompt","agent"],"propertyOrdering":["description","prompt","agent"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:  []string{"/properties/description/minLength", "/properties/description/maxLength", "/properties/prompt/minLength", "/properties/prompt/maxLength", "/properties/agent/minLength", "/properties/agent/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\". (1–200 chars)","type":"string"},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation. (1–20000 chars)","type":"string"},"agent":{"description":"Agent is the name of the sub-agent to run. (1–64 chars)","type":"string"}},"required":["description","prompt","agent"],"additionalProperties":false}`),
-				Strict: true,
-			},
-		},
 	}}
-}
-
-// toolgenCallToolkitCallSubagent is a call of call_subagent whose arguments passed validation.
-type toolgenCallToolkitCallSubagent struct {
-	recv *Toolkit
-	args TaskArgs
-}
-
-func (c *toolgenCallToolkitCallSubagent) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallToolkitCallSubagent) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.CallSubagent(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return out
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallToolkitCallSubagent) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsTaskArgs(data, &c.args)
-}
-
-// toolgenFramedToolkitCallSubagent is a call of call_subagent allocated by the registry, with its call frame.
-type toolgenFramedToolkitCallSubagent struct {
-	toolgenCallToolkitCallSubagent
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedToolkitCallSubagent) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindToolkitCallSubagent returns the Bind function of call_subagent for receiver r.
-func toolgenBindToolkitCallSubagent(r *Toolkit) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallToolkitCallSubagent{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewToolkitCallSubagent returns the NewCall function of call_subagent for receiver r.
-func toolgenNewToolkitCallSubagent(r *Toolkit) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedToolkitCallSubagent{toolgenCallToolkitCallSubagent: toolgenCallToolkitCallSubagent{recv: r}}
-	}
-}
-
-// toolgenCallToolkitTask is a call of task whose arguments passed validation.
-type toolgenCallToolkitTask struct {
-	recv *Toolkit
-	args TaskArgs
-}
-
-func (c *toolgenCallToolkitTask) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallToolkitTask) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.Task(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return out
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallToolkitTask) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsTaskArgs(data, &c.args)
-}
-
-// toolgenFramedToolkitTask is a call of task allocated by the registry, with its call frame.
-type toolgenFramedToolkitTask struct {
-	toolgenCallToolkitTask
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedToolkitTask) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindToolkitTask returns the Bind function of task for receiver r.
-func toolgenBindToolkitTask(r *Toolkit) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallToolkitTask{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewToolkitTask returns the NewCall function of task for receiver r.
-func toolgenNewToolkitTask(r *Toolkit) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedToolkitTask{toolgenCallToolkitTask: toolgenCallToolkitTask{recv: r}}
-	}
 }
 
 // toolgenDecodeArgsTaskArgs decodes and validates a JSON document of arguments into v, in one pass.

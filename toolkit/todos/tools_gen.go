@@ -24,68 +24,120 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, TodoAddA
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
+// toolgenNoArgs refuses any argument, for the tools that take none.
+func toolgenNoArgs(data []byte, _ any) error {
+	return decode.NoArgs(data)
+}
+
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
+	toolgenBindingToolkitTodoAdd := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsTodoAddArgs(data, a.(*TodoAddArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[TodoAddArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[TodoAddArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.TodoAdd(ctx, *a.(*TodoAddArgs))
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return out
+		},
+	}
+	toolgenBindingToolkitTodoList := &runtime.Binding{
+		Decode:    toolgenNoArgs,
+		New:       runtime.NewCallSlot,
+		NewFramed: runtime.NewFramedSlot,
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.TodoList(ctx)
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return runtime.TextResult(out)
+		},
+	}
+	toolgenBindingToolkitTodoUpdate := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsTodoUpdateArgs(data, a.(*TodoUpdateArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[TodoUpdateArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[TodoUpdateArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.TodoUpdate(ctx, *a.(*TodoUpdateArgs))
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return out
+		},
+	}
+	toolgenBindingToolkitWriteTodos := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsWriteTodosArgs(data, a.(*WriteTodosArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[WriteTodosArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[WriteTodosArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.WriteTodos(ctx, *a.(*WriteTodosArgs))
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return out
+		},
+	}
 	return []runtime.Tool{{
-		Bind:        toolgenBindToolkitTodoAdd(r),
+		Bind:        toolgenBindingToolkitTodoAdd.Bind,
 		Description: "Adds one item at the end of the todo list.",
+		Dialects:    toolgenDialects,
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"content":"Write the changelog"}`)}},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"id":{"description":"ID of the new item; empty takes the next free number.","type":"string","maxLength":64,"default":""},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending"}},"required":["content"],"additionalProperties":false}`),
 		Name:        "todo_add",
-		NewCall:     toolgenNewToolkitTodoAdd(r),
+		NewCall:     toolgenBindingToolkitTodoAdd.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).TodoAdd",
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     5 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"id":{"description":"ID of the new item; empty takes the next free number.","type":"string","maxLength":64,"default":""},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending"}},"required":["content"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/content/minLength", "/properties/content/maxLength", "/properties/id/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence. (1–1000 chars)","type":"string"},"id":{"description":"ID of the new item; empty takes the next free number. (at most 64 chars)","type":"string","default":""},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending"}},"required":["content"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/content/minLength", "/properties/content/maxLength", "/properties/id/maxLength", "/properties/id/default", "/properties/status/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence. (1–1000 chars)","type":"string"},"id":{"description":"ID of the new item; empty takes the next free number. (at most 64 chars; default: \"\")","type":"string"},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done). (default: \"pending\")","type":"string","enum":["pending","in_progress","completed"]}},"required":["content"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"id":{"description":"ID of the new item; empty takes the next free number.","type":"string","maxLength":64,"default":""},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending","format":"enum"}},"required":["content"],"propertyOrdering":["content","id","status"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/content/minLength", "/properties/content/maxLength", "/properties/id/maxLength", "/properties/id/default", "/properties/status/default"},
-				NullMeansAbsent: []string{"/id", "/status"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence. (1–1000 chars)","type":"string"},"id":{"description":"ID of the new item; empty takes the next free number. (at most 64 chars; default: \"\")","type":["string","null"]},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done). (default: \"pending\")","type":["string","null"],"enum":["pending","in_progress","completed",null]}},"required":["content","id","status"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}, {
-		Bind:        toolgenBindToolkitTodoList(r),
+		Bind:        toolgenBindingToolkitTodoList.Bind,
 		Description: "Shows the todo list of this conversation with each item's id and status.",
+		Dialects:    toolgenDialects,
 		Hints: runtime.Hints{
 			Idempotent: true,
 			ReadOnly:   true,
 		},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 		Name:        "todo_list",
-		NewCall:     toolgenNewToolkitTodoList(r),
+		NewCall:     toolgenBindingToolkitTodoList.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).TodoList",
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     5 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Schema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {Schema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{}}`)},
-			runtime.VariantOpenAI: {
-				Schema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false,"required":[]}`),
-				Strict: true,
-			},
-		},
 	}, {
-		Bind:        toolgenBindToolkitTodoUpdate(r),
+		Bind:        toolgenBindingToolkitTodoUpdate.Bind,
 		Description: "Changes the status or the text of one todo item.",
+		Dialects:    toolgenDialects,
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"id":"1","status":"completed"}`),
 			Scenario: "Finish an item",
@@ -93,34 +145,16 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Hints:       runtime.Hints{Idempotent: true},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the item to change.","type":"string","minLength":1,"maxLength":64},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":["string","null"],"enum":["pending","in_progress","completed",null]},"content":{"description":"Content is the item's new text; empty keeps it.","type":"string","maxLength":1000,"default":""}},"required":["id"],"additionalProperties":false}`),
 		Name:        "todo_update",
-		NewCall:     toolgenNewToolkitTodoUpdate(r),
+		NewCall:     toolgenBindingToolkitTodoUpdate.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).TodoUpdate",
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     5 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the item to change.","type":"string","minLength":1,"maxLength":64},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":["string","null"],"enum":["pending","in_progress","completed",null]},"content":{"description":"Content is the item's new text; empty keeps it.","type":"string","maxLength":1000,"default":""}},"required":["id"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/id/minLength", "/properties/id/maxLength", "/properties/content/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the item to change. (1–64 chars)","type":"string"},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":["string","null"],"enum":["pending","in_progress","completed",null]},"content":{"description":"Content is the item's new text; empty keeps it. (at most 1000 chars)","type":"string","default":""}},"required":["id"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/id/minLength", "/properties/id/maxLength", "/properties/content/maxLength", "/properties/content/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the item to change. (1–64 chars)","type":"string"},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","anyOf":[{"type":"string","enum":["pending","in_progress","completed"]},{"type":"null"}]},"content":{"description":"Content is the item's new text; empty keeps it. (at most 1000 chars; default: \"\")","type":"string"}},"required":["id"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the item to change.","type":"string","minLength":1,"maxLength":64},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"format":"enum","nullable":true},"content":{"description":"Content is the item's new text; empty keeps it.","type":"string","maxLength":1000,"default":""}},"required":["id"],"propertyOrdering":["id","status","content"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/id/minLength", "/properties/id/maxLength", "/properties/content/maxLength", "/properties/content/default"},
-				NullMeansAbsent: []string{"/status", "/content"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the item to change. (1–64 chars)","type":"string"},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":["string","null"],"enum":["pending","in_progress","completed",null]},"content":{"description":"Content is the item's new text; empty keeps it. (at most 1000 chars; default: \"\")","type":["string","null"]}},"required":["id","status","content"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}, {
-		Bind:        toolgenBindToolkitWriteTodos(r),
+		Bind:        toolgenBindingToolkitWriteTodos.Bind,
 		Description: "Replaces the todo list of this conversation with a new one, sent whole.",
 		Detail:      "Use it to plan a task of several steps and to keep the plan current: mark an item in_progress before starting it and completed as soon as it is done.",
+		Dialects:    toolgenDialects,
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"todos":[{"id":"1","content":"Reproduce the bug","status":"in_progress"},{"id":"2","content":"Write a failing test","status":"pending"}]}`),
 			Scenario: "Plan a bug fix",
@@ -128,233 +162,12 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Hints:       runtime.Hints{Idempotent: true},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"todos":{"description":"Todos is the whole new list, in the order to work on it; it replaces the old one.","type":"array","maxItems":1000,"items":{"description":"Todo is one item of the list.","type":"object","properties":{"id":{"description":"ID identifies the item in todo_update, e.g. \"1\" or \"write-tests\".","type":"string","minLength":1,"maxLength":64},"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"status":{"description":"Status of the item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]}},"required":["id","content","status"],"additionalProperties":false}}},"required":["todos"],"additionalProperties":false}`),
 		Name:        "write_todos",
-		NewCall:     toolgenNewToolkitWriteTodos(r),
+		NewCall:     toolgenBindingToolkitWriteTodos.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).WriteTodos",
 		Permission:  runtime.PermissionAuto,
 		Sequential:  true,
 		Timeout:     5 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"todos":{"description":"Todos is the whole new list, in the order to work on it; it replaces the old one.","type":"array","maxItems":1000,"items":{"description":"Todo is one item of the list.","type":"object","properties":{"id":{"description":"ID identifies the item in todo_update, e.g. \"1\" or \"write-tests\".","type":"string","minLength":1,"maxLength":64},"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"status":{"description":"Status of the item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]}},"required":["id","content","status"],"additionalProperties":false}}},"required":["todos"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/todos/maxItems", "/properties/todos/items/properties/id/minLength", "/properties/todos/items/properties/id/maxLength", "/properties/todos/items/properties/content/minLength", "/properties/todos/items/properties/content/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"todos":{"description":"Todos is the whole new list, in the order to work on it; it replaces the old one. (at most 1000 items)","type":"array","items":{"description":"Todo is one item of the list.","type":"object","properties":{"id":{"description":"ID identifies the item in todo_update, e.g. \"1\" or \"write-tests\". (1–64 chars)","type":"string"},"content":{"description":"Content says what to do, in a short imperative sentence. (1–1000 chars)","type":"string"},"status":{"description":"Status of the item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]}},"required":["id","content","status"],"additionalProperties":false}}},"required":["todos"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/todos/items/properties/id/minLength", "/properties/todos/items/properties/id/maxLength", "/properties/todos/items/properties/content/minLength", "/properties/todos/items/properties/content/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"todos":{"description":"Todos is the whole new list, in the order to work on it; it replaces the old one.","type":"array","maxItems":1000,"items":{"description":"Todo is one item of the list.","type":"object","properties":{"id":{"description":"ID identifies the item in todo_update, e.g. \"1\" or \"write-tests\". (1–64 chars)","type":"string"},"content":{"description":"Content says what to do, in a short imperative sentence. (1–1000 chars)","type":"string"},"status":{"description":"Status of the item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]}},"required":["id","content","status"],"additionalProperties":false}}},"required":["todos"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"todos":{"description":"Todos is the whole new list, in the order to work on it; it replaces the old one.","type":"array","maxItems":1000,"items":{"description":"Todo is one item of the list.","type":"object","properties":{"id":{"description":"ID identifies the item in todo_update, e.g. \"1\" or \"write-tests\".","type":"string","minLength":1,"maxLength":64},"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"status":{"description":"Status of the item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"format":"enum"}},"required":["id","content","status"],"propertyOrdering":["id","content","status"]}}},"required":["todos"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:  []string{"/properties/todos/items/properties/id/minLength", "/properties/todos/items/properties/id/maxLength", "/properties/todos/items/properties/content/minLength", "/properties/todos/items/properties/content/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"todos":{"description":"Todos is the whole new list, in the order to work on it; it replaces the old one.","type":"array","maxItems":1000,"items":{"description":"Todo is one item of the list.","type":"object","properties":{"id":{"description":"ID identifies the item in todo_update, e.g. \"1\" or \"write-tests\". (1–64 chars)","type":"string"},"content":{"description":"Content says what to do, in a short imperative sentence. (1–1000 chars)","type":"string"},"status":{"description":"Status of the item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]}},"required":["id","content","status"],"additionalProperties":false}}},"required":["todos"],"additionalProperties":false}`),
-				Strict: true,
-			},
-		},
 	}}
-}
-
-// toolgenCallToolkitTodoAdd is a call of todo_add whose arguments passed validation.
-type toolgenCallToolkitTodoAdd struct {
-	recv *Toolkit
-	args TodoAddArgs
-}
-
-func (c *toolgenCallToolkitTodoAdd) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallToolkitTodoAdd) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.TodoAdd(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return out
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallToolkitTodoAdd) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsTodoAddArgs(data, &c.args)
-}
-
-// toolgenFramedToolkitTodoAdd is a call of todo_add allocated by the registry, with its call frame.
-type toolgenFramedToolkitTodoAdd struct {
-	toolgenCallToolkitTodoAdd
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedToolkitTodoAdd) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindToolkitTodoAdd returns the Bind function of todo_add for receiver r.
-func toolgenBindToolkitTodoAdd(r *Toolkit) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallToolkitTodoAdd{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewToolkitTodoAdd returns the NewCall function of todo_add for receiver r.
-func toolgenNewToolkitTodoAdd(r *Toolkit) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedToolkitTodoAdd{toolgenCallToolkitTodoAdd: toolgenCallToolkitTodoAdd{recv: r}}
-	}
-}
-
-// toolgenCallToolkitTodoList is a call of todo_list whose arguments passed validation.
-type toolgenCallToolkitTodoList struct {
-	recv *Toolkit
-}
-
-func (c *toolgenCallToolkitTodoList) Args() any {
-	return nil
-}
-
-func (c *toolgenCallToolkitTodoList) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.TodoList(ctx)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return runtime.TextResult(out)
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallToolkitTodoList) Bind(_ context.Context, data []byte) error {
-	return decode.NoArgs(data)
-}
-
-// toolgenFramedToolkitTodoList is a call of todo_list allocated by the registry, with its call frame.
-type toolgenFramedToolkitTodoList struct {
-	toolgenCallToolkitTodoList
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedToolkitTodoList) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindToolkitTodoList returns the Bind function of todo_list for receiver r.
-func toolgenBindToolkitTodoList(r *Toolkit) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallToolkitTodoList{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewToolkitTodoList returns the NewCall function of todo_list for receiver r.
-func toolgenNewToolkitTodoList(r *Toolkit) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedToolkitTodoList{toolgenCallToolkitTodoList: toolgenCallToolkitTodoList{recv: r}}
-	}
-}
-
-// toolgenCallToolkitTodoUpdate is a call of todo_update whose arguments passed validation.
-type toolgenCallToolkitTodoUpdate struct {
-	recv *Toolkit
-	args TodoUpdateArgs
-}
-
-func (c *toolgenCallToolkitTodoUpdate) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallToolkitTodoUpdate) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.TodoUpdate(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return out
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallToolkitTodoUpdate) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsTodoUpdateArgs(data, &c.args)
-}
-
-// toolgenFramedToolkitTodoUpdate is a call of todo_update allocated by the registry, with its call frame.
-type toolgenFramedToolkitTodoUpdate struct {
-	toolgenCallToolkitTodoUpdate
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedToolkitTodoUpdate) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindToolkitTodoUpdate returns the Bind function of todo_update for receiver r.
-func toolgenBindToolkitTodoUpdate(r *Toolkit) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallToolkitTodoUpdate{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewToolkitTodoUpdate returns the NewCall function of todo_update for receiver r.
-func toolgenNewToolkitTodoUpdate(r *Toolkit) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedToolkitTodoUpdate{toolgenCallToolkitTodoUpdate: toolgenCallToolkitTodoUpdate{recv: r}}
-	}
-}
-
-// toolgenCallToolkitWriteTodos is a call of write_todos whose arguments passed validation.
-type toolgenCallToolkitWriteTodos struct {
-	recv *Toolkit
-	args WriteTodosArgs
-}
-
-func (c *toolgenCallToolkitWriteTodos) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallToolkitWriteTodos) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.WriteTodos(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return out
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallToolkitWriteTodos) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsWriteTodosArgs(data, &c.args)
-}
-
-// toolgenFramedToolkitWriteTodos is a call of write_todos allocated by the registry, with its call frame.
-type toolgenFramedToolkitWriteTodos struct {
-	toolgenCallToolkitWriteTodos
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedToolkitWriteTodos) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindToolkitWriteTodos returns the Bind function of write_todos for receiver r.
-func toolgenBindToolkitWriteTodos(r *Toolkit) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallToolkitWriteTodos{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewToolkitWriteTodos returns the NewCall function of write_todos for receiver r.
-func toolgenNewToolkitWriteTodos(r *Toolkit) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedToolkitWriteTodos{toolgenCallToolkitWriteTodos: toolgenCallToolkitWriteTodos{recv: r}}
-	}
 }
 
 // toolgenDecodeArgsTodoAddArgs decodes and validates a JSON document of arguments into v, in one pass.

@@ -26,12 +26,54 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, FetchArg
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
+	toolgenBindingToolkitWebFetch := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsFetchArgs(data, a.(*FetchArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[FetchArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[FetchArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.WebFetch(ctx, *a.(*FetchArgs))
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return runtime.TextResult(out)
+		},
+	}
+	toolgenBindingToolkitWebSearch := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsSearchArgs(data, a.(*SearchArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[SearchArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[SearchArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.WebSearch(ctx, *a.(*SearchArgs))
+			return toolgenResultSearchResults(out, err, "web_search")
+		},
+	}
 	return []runtime.Tool{{
-		Bind:        toolgenBindToolkitWebFetch(r),
+		Bind:        toolgenBindingToolkitWebFetch.Bind,
 		Description: "Fetches a web page or PDF and returns its content as Markdown or text.",
 		Detail:      "Use it to read a page found with web_search or named by the user.",
+		Dialects:    toolgenDialects,
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"url":"https://go.dev/doc/go1.26"}`)}},
 		Hints: runtime.Hints{
 			OpenWorld: true,
@@ -40,36 +82,15 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"url":{"description":"URL of the page, http or https.","type":"string","format":"uri","maxLength":4096},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit.","type":"integer","minimum":0,"default":0}},"required":["url"],"additionalProperties":false}`),
 		MaxResult:   int64(32768),
 		Name:        "web_fetch",
-		NewCall:     toolgenNewToolkitWebFetch(r),
+		NewCall:     toolgenBindingToolkitWebFetch.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/web.(*Toolkit).WebFetch",
 		Permission:  runtime.PermissionAuto,
 		Timeout:     1 * time.Minute,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"url":{"description":"URL of the page, http or https.","type":"string","format":"uri","maxLength":4096},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit.","type":"integer","minimum":0,"default":0}},"required":["url"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/url/maxLength", "/properties/max_bytes/minimum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"url":{"description":"URL of the page, http or https. (at most 4096 chars)","type":"string","format":"uri"},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit. (≥ 0)","type":"integer","default":0}},"required":["url"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/url/maxLength", "/properties/max_bytes/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"url":{"description":"URL of the page, http or https. (at most 4096 chars)","type":"string","format":"uri"},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit. (default: 0)","type":"integer","minimum":0}},"required":["url"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {
-				Moved:  []string{"/properties/url/format"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"url":{"description":"URL of the page, http or https. (format: uri)","type":"string","maxLength":4096},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit.","type":"integer","minimum":0,"default":0}},"required":["url"],"propertyOrdering":["url","max_bytes"]}`),
-			},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/url/format", "/properties/url/maxLength", "/properties/max_bytes/default"},
-				NullMeansAbsent: []string{"/max_bytes"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"url":{"description":"URL of the page, http or https. (format: uri) (at most 4096 chars)","type":"string"},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit. (default: 0)","type":["integer","null"],"minimum":0}},"required":["url","max_bytes"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}, {
-		Bind:        toolgenBindToolkitWebSearch(r),
+		Bind:        toolgenBindingToolkitWebSearch.Bind,
 		Description: "Searches the web and returns the title, URL and snippet of each result.",
 		Detail:      "Use it to find pages about a topic; read a page with web_fetch.",
+		Dialects:    toolgenDialects,
 		Examples:    []runtime.Example{{Args: json.RawMessage(`{"query":"html to markdown go library","num":5}`)}},
 		Hints: runtime.Hints{
 			OpenWorld: true,
@@ -77,135 +98,12 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		},
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"query":{"description":"Query to search for, as typed into a search engine.","type":"string","minLength":1,"maxLength":500},"num":{"description":"Num is how many results to return.","type":"integer","minimum":1,"maximum":20,"default":5}},"required":["query"],"additionalProperties":false}`),
 		Name:         "web_search",
-		NewCall:      toolgenNewToolkitWebSearch(r),
+		NewCall:      toolgenBindingToolkitWebSearch.NewCall,
 		Origin:       "github.com/toolgen-go/toolgen/toolkit/web.(*Toolkit).WebSearch",
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"results":{"type":["array","null"],"items":{"description":"SearchResult is one result of a web search.","type":"object","properties":{"title":{"description":"Title of the page.","type":"string"},"url":{"description":"URL of the page.","type":"string"},"snippet":{"description":"Snippet is the search engine's excerpt of the page.","type":"string"}},"required":["title","url","snippet"],"additionalProperties":false}}},"required":["results"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
 		Timeout:      30 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"query":{"description":"Query to search for, as typed into a search engine.","type":"string","minLength":1,"maxLength":500},"num":{"description":"Num is how many results to return.","type":"integer","minimum":1,"maximum":20,"default":5}},"required":["query"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/query/minLength", "/properties/query/maxLength", "/properties/num/minimum", "/properties/num/maximum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"query":{"description":"Query to search for, as typed into a search engine. (1–500 chars)","type":"string"},"num":{"description":"Num is how many results to return. (1 to 20)","type":"integer","default":5}},"required":["query"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/query/minLength", "/properties/query/maxLength", "/properties/num/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"query":{"description":"Query to search for, as typed into a search engine. (1–500 chars)","type":"string"},"num":{"description":"Num is how many results to return. (default: 5)","type":"integer","minimum":1,"maximum":20}},"required":["query"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"query":{"description":"Query to search for, as typed into a search engine.","type":"string","minLength":1,"maxLength":500},"num":{"description":"Num is how many results to return.","type":"integer","minimum":1,"maximum":20,"default":5}},"required":["query"],"propertyOrdering":["query","num"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/query/minLength", "/properties/query/maxLength", "/properties/num/default"},
-				NullMeansAbsent: []string{"/num"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"query":{"description":"Query to search for, as typed into a search engine. (1–500 chars)","type":"string"},"num":{"description":"Num is how many results to return. (default: 5)","type":["integer","null"],"minimum":1,"maximum":20}},"required":["query","num"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}}
-}
-
-// toolgenCallToolkitWebFetch is a call of web_fetch whose arguments passed validation.
-type toolgenCallToolkitWebFetch struct {
-	recv *Toolkit
-	args FetchArgs
-}
-
-func (c *toolgenCallToolkitWebFetch) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallToolkitWebFetch) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.WebFetch(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return runtime.TextResult(out)
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallToolkitWebFetch) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsFetchArgs(data, &c.args)
-}
-
-// toolgenFramedToolkitWebFetch is a call of web_fetch allocated by the registry, with its call frame.
-type toolgenFramedToolkitWebFetch struct {
-	toolgenCallToolkitWebFetch
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedToolkitWebFetch) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindToolkitWebFetch returns the Bind function of web_fetch for receiver r.
-func toolgenBindToolkitWebFetch(r *Toolkit) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallToolkitWebFetch{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewToolkitWebFetch returns the NewCall function of web_fetch for receiver r.
-func toolgenNewToolkitWebFetch(r *Toolkit) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedToolkitWebFetch{toolgenCallToolkitWebFetch: toolgenCallToolkitWebFetch{recv: r}}
-	}
-}
-
-// toolgenCallToolkitWebSearch is a call of web_search whose arguments passed validation.
-type toolgenCallToolkitWebSearch struct {
-	recv *Toolkit
-	args SearchArgs
-}
-
-func (c *toolgenCallToolkitWebSearch) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallToolkitWebSearch) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.WebSearch(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	w := encode.Acquire()
-	toolgenEncodeSearchResults(w, &out)
-	return encode.Finish(w, "web_search")
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallToolkitWebSearch) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsSearchArgs(data, &c.args)
-}
-
-// toolgenFramedToolkitWebSearch is a call of web_search allocated by the registry, with its call frame.
-type toolgenFramedToolkitWebSearch struct {
-	toolgenCallToolkitWebSearch
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedToolkitWebSearch) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindToolkitWebSearch returns the Bind function of web_search for receiver r.
-func toolgenBindToolkitWebSearch(r *Toolkit) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallToolkitWebSearch{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewToolkitWebSearch returns the NewCall function of web_search for receiver r.
-func toolgenNewToolkitWebSearch(r *Toolkit) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedToolkitWebSearch{toolgenCallToolkitWebSearch: toolgenCallToolkitWebSearch{recv: r}}
-	}
 }
 
 // toolgenDecodeArgsFetchArgs decodes and validates a JSON document of arguments into v, in one pass.
@@ -403,4 +301,14 @@ func toolgenEncodeSearchResults(w *encode.Writer, v *SearchResults) {
 		w.ArrEnd()
 	}
 	w.ObjEnd()
+}
+
+// toolgenResultSearchResults turns what a handler of tool returned into its result.
+func toolgenResultSearchResults(out SearchResults, err error, tool string) runtime.Result {
+	if err != nil {
+		return runtime.ErrorResult(err)
+	}
+	w := encode.Acquire()
+	toolgenEncodeSearchResults(w, &out)
+	return encode.Finish(w, tool)
 }

@@ -25,13 +25,178 @@ func toolgenHandlerChangedRunGoGenerate(func(*Workspace, context.Context, EditFi
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
 // WorkspaceTools returns the tools implemented by methods of Workspace, bound to r, sorted by name.
 func WorkspaceTools(r *Workspace) []runtime.Tool {
+	toolgenBindingWorkspaceEditFile := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsEditFileArgs(data, a.(*EditFileArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[EditFileArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[EditFileArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.EditFile(ctx, *a.(*EditFileArgs))
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return runtime.TextResult(out)
+		},
+	}
+	toolgenBindingWorkspaceGlob := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsGlobArgs(data, a.(*GlobArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[GlobArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[GlobArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.Glob(ctx, *a.(*GlobArgs))
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return runtime.TextResult(out)
+		},
+	}
+	toolgenBindingWorkspaceGrep := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsGrepArgs(data, a.(*GrepArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[GrepArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[GrepArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.Grep(ctx, *a.(*GrepArgs))
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return runtime.TextResult(out)
+		},
+	}
+	toolgenBindingWorkspaceListDir := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsListDirArgs(data, a.(*ListDirArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[ListDirArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[ListDirArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.ListDir(ctx, *a.(*ListDirArgs))
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return runtime.TextResult(out)
+		},
+	}
+	toolgenBindingWorkspaceReadFile := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsReadFileArgs(data, a.(*ReadFileArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[ReadFileArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[ReadFileArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.ReadFile(ctx, *a.(*ReadFileArgs))
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return runtime.TextResult(out)
+		},
+	}
+	toolgenBindingWorkspaceReadResult := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsReadResultArgs(data, a.(*ReadResultArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[ReadResultArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[ReadResultArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.ReadResult(ctx, *a.(*ReadResultArgs))
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return runtime.TextResult(out)
+		},
+	}
+	toolgenBindingWorkspaceShell := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsShellArgs(data, a.(*ShellArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[ShellArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[ShellArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.Shell(ctx, *a.(*ShellArgs))
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return runtime.TextResult(out)
+		},
+	}
+	toolgenBindingWorkspaceWriteFile := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsWriteFileArgs(data, a.(*WriteFileArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[WriteFileArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[WriteFileArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.WriteFile(ctx, *a.(*WriteFileArgs))
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return runtime.TextResult(out)
+		},
+	}
 	return []runtime.Tool{{
-		Bind:          toolgenBindWorkspaceEditFile(r),
+		Bind:          toolgenBindingWorkspaceEditFile.Bind,
 		ConfirmReason: "changes a file in the workspace",
 		Description:   "Replaces old_string with new_string in a file of the workspace; old_string must occur exactly once unless replace_all is set. The result shows the changed lines.",
 		Detail:        "When old_string is not found, the error names the closest lines; when it occurs several times, their line numbers.",
+		Dialects:      toolgenDialects,
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"path":"main.go","old_string":"fmt.Println(greeting)","new_string":"log.Println(greeting)"}`),
 			Scenario: "Rename a call",
@@ -39,7 +204,7 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 		Hints:       runtime.Hints{Destructive: true},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root.","type":"string","minLength":1,"maxLength":4096},"old_string":{"description":"OldString is the exact text to replace, as the file holds it (without read_file's line numbers), with enough lines around it to occur only once.","type":"string","minLength":1},"new_string":{"description":"NewString replaces it.","type":"string"},"replace_all":{"description":"ReplaceAll replaces every occurrence instead of requiring exactly one.","type":"boolean","default":false}},"required":["path","old_string","new_string"],"additionalProperties":false}`),
 		Name:        "edit_file",
-		NewCall:     toolgenNewWorkspaceEditFile(r),
+		NewCall:     toolgenBindingWorkspaceEditFile.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).EditFile",
 		Permission:  runtime.PermissionConfirm,
 		Related: []runtime.Related{{
@@ -48,29 +213,11 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 		}},
 		Risk:       runtime.Risk("medium"),
 		Sequential: true,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root.","type":"string","minLength":1,"maxLength":4096},"old_string":{"description":"OldString is the exact text to replace, as the file holds it (without read_file's line numbers), with enough lines around it to occur only once.","type":"string","minLength":1},"new_string":{"description":"NewString replaces it.","type":"string"},"replace_all":{"description":"ReplaceAll replaces every occurrence instead of requiring exactly one.","type":"boolean","default":false}},"required":["path","old_string","new_string"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/path/minLength", "/properties/path/maxLength", "/properties/old_string/minLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root. (1–4096 chars)","type":"string"},"old_string":{"description":"OldString is the exact text to replace, as the file holds it (without read_file's line numbers), with enough lines around it to occur only once. (at least 1 char)","type":"string"},"new_string":{"description":"NewString replaces it.","type":"string"},"replace_all":{"description":"ReplaceAll replaces every occurrence instead of requiring exactly one.","type":"boolean","default":false}},"required":["path","old_string","new_string"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/path/minLength", "/properties/path/maxLength", "/properties/old_string/minLength", "/properties/replace_all/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root. (1–4096 chars)","type":"string"},"old_string":{"description":"OldString is the exact text to replace, as the file holds it (without read_file's line numbers), with enough lines around it to occur only once. (at least 1 char)","type":"string"},"new_string":{"description":"NewString replaces it.","type":"string"},"replace_all":{"description":"ReplaceAll replaces every occurrence instead of requiring exactly one. (default: false)","type":"boolean"}},"required":["path","old_string","new_string"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root.","type":"string","minLength":1,"maxLength":4096},"old_string":{"description":"OldString is the exact text to replace, as the file holds it (without read_file's line numbers), with enough lines around it to occur only once.","type":"string","minLength":1},"new_string":{"description":"NewString replaces it.","type":"string"},"replace_all":{"description":"ReplaceAll replaces every occurrence instead of requiring exactly one.","type":"boolean","default":false}},"required":["path","old_string","new_string"],"propertyOrdering":["path","old_string","new_string","replace_all"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/path/minLength", "/properties/path/maxLength", "/properties/old_string/minLength", "/properties/replace_all/default"},
-				NullMeansAbsent: []string{"/replace_all"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root. (1–4096 chars)","type":"string"},"old_string":{"description":"OldString is the exact text to replace, as the file holds it (without read_file's line numbers), with enough lines around it to occur only once. (at least 1 char)","type":"string"},"new_string":{"description":"NewString replaces it.","type":"string"},"replace_all":{"description":"ReplaceAll replaces every occurrence instead of requiring exactly one. (default: false)","type":["boolean","null"]}},"required":["path","old_string","new_string","replace_all"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}, {
-		Bind:        toolgenBindWorkspaceGlob(r),
+		Bind:        toolgenBindingWorkspaceGlob.Bind,
 		Description: "Finds the files whose paths match a glob pattern (** for any depth) and returns their paths relative to the workspace root, sorted, at most 200.",
 		Detail:      "The last line counts the files not shown. .git directories are skipped unless the pattern names one.",
+		Dialects:    toolgenDialects,
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"pattern":"**/*_test.go"}`),
 			Scenario: "Every Go test file",
@@ -82,32 +229,14 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"pattern":{"description":"Pattern to match paths against: * matches within a name, ** any number of directories, {a,b} either, e.g. **/*.go or src/**/*_test.go.","type":"string","minLength":1,"maxLength":1024},"path":{"description":"Path of the directory to search in, relative to the workspace root; the pattern is matched against paths relative to it.","type":"string","maxLength":4096,"default":"."}},"required":["pattern"],"additionalProperties":false}`),
 		MaxResult:   int64(65536),
 		Name:        "glob",
-		NewCall:     toolgenNewWorkspaceGlob(r),
+		NewCall:     toolgenBindingWorkspaceGlob.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).Glob",
 		Permission:  runtime.PermissionAuto,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"pattern":{"description":"Pattern to match paths against: * matches within a name, ** any number of directories, {a,b} either, e.g. **/*.go or src/**/*_test.go.","type":"string","minLength":1,"maxLength":1024},"path":{"description":"Path of the directory to search in, relative to the workspace root; the pattern is matched against paths relative to it.","type":"string","maxLength":4096,"default":"."}},"required":["pattern"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/pattern/minLength", "/properties/pattern/maxLength", "/properties/path/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"pattern":{"description":"Pattern to match paths against: * matches within a name, ** any number of directories, {a,b} either, e.g. **/*.go or src/**/*_test.go. (1–1024 chars)","type":"string"},"path":{"description":"Path of the directory to search in, relative to the workspace root; the pattern is matched against paths relative to it. (at most 4096 chars)","type":"string","default":"."}},"required":["pattern"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/pattern/minLength", "/properties/pattern/maxLength", "/properties/path/maxLength", "/properties/path/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"pattern":{"description":"Pattern to match paths against: * matches within a name, ** any number of directories, {a,b} either, e.g. **/*.go or src/**/*_test.go. (1–1024 chars)","type":"string"},"path":{"description":"Path of the directory to search in, relative to the workspace root; the pattern is matched against paths relative to it. (at most 4096 chars; default: \".\")","type":"string"}},"required":["pattern"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"pattern":{"description":"Pattern to match paths against: * matches within a name, ** any number of directories, {a,b} either, e.g. **/*.go or src/**/*_test.go.","type":"string","minLength":1,"maxLength":1024},"path":{"description":"Path of the directory to search in, relative to the workspace root; the pattern is matched against paths relative to it.","type":"string","maxLength":4096,"default":"."}},"required":["pattern"],"propertyOrdering":["pattern","path"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/pattern/minLength", "/properties/pattern/maxLength", "/properties/path/maxLength", "/properties/path/default"},
-				NullMeansAbsent: []string{"/path"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"pattern":{"description":"Pattern to match paths against: * matches within a name, ** any number of directories, {a,b} either, e.g. **/*.go or src/**/*_test.go. (1–1024 chars)","type":"string"},"path":{"description":"Path of the directory to search in, relative to the workspace root; the pattern is matched against paths relative to it. (at most 4096 chars; default: \".\")","type":["string","null"]}},"required":["pattern","path"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}, {
-		Bind:        toolgenBindWorkspaceGrep(r),
+		Bind:        toolgenBindingWorkspaceGrep.Bind,
 		Description: "Searches the workspace's files for lines matching an RE2 regular expression, shown as file:line: text, files sorted, at most max_results. Skips binary files and .git.",
 		Detail:      "Context lines are shown as file-line- text, and groups are separated by --. The last line counts the matching lines not shown. Files over 16 MiB are skipped and counted.",
+		Dialects:    toolgenDialects,
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"pattern":"ParseConfig\\(","glob":"*.go"}`),
 			Scenario: "Find a function's callers",
@@ -122,31 +251,13 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"pattern":{"description":"Pattern is a regular expression in RE2 syntax (as Go's regexp), matched against each line, e.g. func \\w+Handler or TODO|FIXME.","type":"string","minLength":1,"maxLength":1024},"path":{"description":"Path of the file or directory to search, relative to the workspace root.","type":"string","maxLength":4096,"default":"."},"glob":{"description":"Glob keeps only files matching it: a pattern without / is matched against file names (*.go, *.{ts,tsx}), one with / against paths relative to path.","type":"string","maxLength":1024,"default":""},"case_insensitive":{"description":"CaseInsensitive ignores the case of letters.","type":"boolean","default":false},"context":{"description":"Context is the number of lines shown before and after each matching line.","type":"integer","minimum":0,"maximum":20,"default":0},"max_results":{"description":"MaxResults is the most matching lines shown; the rest are counted.","type":"integer","minimum":1,"maximum":1000,"default":100}},"required":["pattern"],"additionalProperties":false}`),
 		MaxResult:   int64(65536),
 		Name:        "grep",
-		NewCall:     toolgenNewWorkspaceGrep(r),
+		NewCall:     toolgenBindingWorkspaceGrep.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).Grep",
 		Permission:  runtime.PermissionAuto,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"pattern":{"description":"Pattern is a regular expression in RE2 syntax (as Go's regexp), matched against each line, e.g. func \\w+Handler or TODO|FIXME.","type":"string","minLength":1,"maxLength":1024},"path":{"description":"Path of the file or directory to search, relative to the workspace root.","type":"string","maxLength":4096,"default":"."},"glob":{"description":"Glob keeps only files matching it: a pattern without / is matched against file names (*.go, *.{ts,tsx}), one with / against paths relative to path.","type":"string","maxLength":1024,"default":""},"case_insensitive":{"description":"CaseInsensitive ignores the case of letters.","type":"boolean","default":false},"context":{"description":"Context is the number of lines shown before and after each matching line.","type":"integer","minimum":0,"maximum":20,"default":0},"max_results":{"description":"MaxResults is the most matching lines shown; the rest are counted.","type":"integer","minimum":1,"maximum":1000,"default":100}},"required":["pattern"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/pattern/minLength", "/properties/pattern/maxLength", "/properties/path/maxLength", "/properties/glob/maxLength", "/properties/context/minimum", "/properties/context/maximum", "/properties/max_results/minimum", "/properties/max_results/maximum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"pattern":{"description":"Pattern is a regular expression in RE2 syntax (as Go's regexp), matched against each line, e.g. func \\w+Handler or TODO|FIXME. (1–1024 chars)","type":"string"},"path":{"description":"Path of the file or directory to search, relative to the workspace root. (at most 4096 chars)","type":"string","default":"."},"glob":{"description":"Glob keeps only files matching it: a pattern without / is matched against file names (*.go, *.{ts,tsx}), one with / against paths relative to path. (at most 1024 chars)","type":"string","default":""},"case_insensitive":{"description":"CaseInsensitive ignores the case of letters.","type":"boolean","default":false},"context":{"description":"Context is the number of lines shown before and after each matching line. (0 to 20)","type":"integer","default":0},"max_results":{"description":"MaxResults is the most matching lines shown; the rest are counted. (1 to 1000)","type":"integer","default":100}},"required":["pattern"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/pattern/minLength", "/properties/pattern/maxLength", "/properties/path/maxLength", "/properties/path/default", "/properties/glob/maxLength", "/properties/glob/default", "/properties/case_insensitive/default", "/properties/context/default", "/properties/max_results/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"pattern":{"description":"Pattern is a regular expression in RE2 syntax (as Go's regexp), matched against each line, e.g. func \\w+Handler or TODO|FIXME. (1–1024 chars)","type":"string"},"path":{"description":"Path of the file or directory to search, relative to the workspace root. (at most 4096 chars; default: \".\")","type":"string"},"glob":{"description":"Glob keeps only files matching it: a pattern without / is matched against file names (*.go, *.{ts,tsx}), one with / against paths relative to path. (at most 1024 chars; default: \"\")","type":"string"},"case_insensitive":{"description":"CaseInsensitive ignores the case of letters. (default: false)","type":"boolean"},"context":{"description":"Context is the number of lines shown before and after each matching line. (default: 0)","type":"integer","minimum":0,"maximum":20},"max_results":{"description":"MaxResults is the most matching lines shown; the rest are counted. (default: 100)","type":"integer","minimum":1,"maximum":1000}},"required":["pattern"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"pattern":{"description":"Pattern is a regular expression in RE2 syntax (as Go's regexp), matched against each line, e.g. func \\w+Handler or TODO|FIXME.","type":"string","minLength":1,"maxLength":1024},"path":{"description":"Path of the file or directory to search, relative to the workspace root.","type":"string","maxLength":4096,"default":"."},"glob":{"description":"Glob keeps only files matching it: a pattern without / is matched against file names (*.go, *.{ts,tsx}), one with / against paths relative to path.","type":"string","maxLength":1024,"default":""},"case_insensitive":{"description":"CaseInsensitive ignores the case of letters.","type":"boolean","default":false},"context":{"description":"Context is the number of lines shown before and after each matching line.","type":"integer","minimum":0,"maximum":20,"default":0},"max_results":{"description":"MaxResults is the most matching lines shown; the rest are counted.","type":"integer","minimum":1,"maximum":1000,"default":100}},"required":["pattern"],"propertyOrdering":["pattern","path","glob","case_insensitive","context","max_results"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/pattern/minLength", "/properties/pattern/maxLength", "/properties/path/maxLength", "/properties/path/default", "/properties/glob/maxLength", "/properties/glob/default", "/properties/case_insensitive/default", "/properties/context/default", "/properties/max_results/default"},
-				NullMeansAbsent: []string{"/path", "/glob", "/case_insensitive", "/context", "/max_results"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"pattern":{"description":"Pattern is a regular expression in RE2 syntax (as Go's regexp), matched against each line, e.g. func \\w+Handler or TODO|FIXME. (1–1024 chars)","type":"string"},"path":{"description":"Path of the file or directory to search, relative to the workspace root. (at most 4096 chars; default: \".\")","type":["string","null"]},"glob":{"description":"Glob keeps only files matching it: a pattern without / is matched against file names (*.go, *.{ts,tsx}), one with / against paths relative to path. (at most 1024 chars; default: \"\")","type":["string","null"]},"case_insensitive":{"description":"CaseInsensitive ignores the case of letters. (default: false)","type":["boolean","null"]},"context":{"description":"Context is the number of lines shown before and after each matching line. (default: 0)","type":["integer","null"],"minimum":0,"maximum":20},"max_results":{"description":"MaxResults is the most matching lines shown; the rest are counted. (default: 100)","type":["integer","null"],"minimum":1,"maximum":1000}},"required":["pattern","path","glob","case_insensitive","context","max_results"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}, {
-		Bind:        toolgenBindWorkspaceListDir(r),
+		Bind:        toolgenBindingWorkspaceListDir.Bind,
 		Description: "Lists a directory of the workspace, sorted by name: directories end in \"/\", symbolic links in \"@\", files show their size. At most 500 entries are shown, with the number of the others.",
+		Dialects:    toolgenDialects,
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"path":"."}`),
 			Scenario: "The workspace root",
@@ -158,32 +269,14 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the directory, relative to the workspace root; \".\" is the root.","type":"string","maxLength":4096,"default":"."}},"additionalProperties":false}`),
 		MaxResult:   int64(65536),
 		Name:        "list_dir",
-		NewCall:     toolgenNewWorkspaceListDir(r),
+		NewCall:     toolgenBindingWorkspaceListDir.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).ListDir",
 		Permission:  runtime.PermissionAuto,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the directory, relative to the workspace root; \".\" is the root.","type":"string","maxLength":4096,"default":"."}},"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/path/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"path":{"description":"Path of the directory, relative to the workspace root; \".\" is the root. (at most 4096 chars)","type":"string","default":"."}},"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/path/maxLength", "/properties/path/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"path":{"description":"Path of the directory, relative to the workspace root; \".\" is the root. (at most 4096 chars; default: \".\")","type":"string"}},"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"path":{"description":"Path of the directory, relative to the workspace root; \".\" is the root.","type":"string","maxLength":4096,"default":"."}}}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/path/maxLength", "/properties/path/default"},
-				NullMeansAbsent: []string{"/path"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"path":{"description":"Path of the directory, relative to the workspace root; \".\" is the root. (at most 4096 chars; default: \".\")","type":["string","null"]}},"additionalProperties":false,"required":["path"]}`),
-				Strict:          true,
-			},
-		},
 	}, {
-		Bind:        toolgenBindWorkspaceReadFile(r),
+		Bind:        toolgenBindingWorkspaceReadFile.Bind,
 		Description: "Reads a text file of the workspace, a page of numbered lines at a time; the last line says which lines it shows, of how many, and how to read on.",
 		Detail:      "Each line starts with its number and a tab. Lines over 2000 bytes are cut, and a page holds at most 48 KiB. Binary files are refused with their size.",
+		Dialects:    toolgenDialects,
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"path":"go.mod"}`),
 			Scenario: "Read a file",
@@ -198,32 +291,14 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root, e.g. src/main.go.","type":"string","minLength":1,"maxLength":4096},"offset":{"description":"Offset is the line to start at: 1 for the first line.","type":"integer","minimum":1,"default":1},"limit":{"description":"Limit is the most lines to return.","type":"integer","minimum":1,"maximum":2000,"default":2000}},"required":["path"],"additionalProperties":false}`),
 		MaxResult:   int64(65536),
 		Name:        "read_file",
-		NewCall:     toolgenNewWorkspaceReadFile(r),
+		NewCall:     toolgenBindingWorkspaceReadFile.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).ReadFile",
 		Permission:  runtime.PermissionAuto,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root, e.g. src/main.go.","type":"string","minLength":1,"maxLength":4096},"offset":{"description":"Offset is the line to start at: 1 for the first line.","type":"integer","minimum":1,"default":1},"limit":{"description":"Limit is the most lines to return.","type":"integer","minimum":1,"maximum":2000,"default":2000}},"required":["path"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/path/minLength", "/properties/path/maxLength", "/properties/offset/minimum", "/properties/limit/minimum", "/properties/limit/maximum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root, e.g. src/main.go. (1–4096 chars)","type":"string"},"offset":{"description":"Offset is the line to start at: 1 for the first line. (≥ 1)","type":"integer","default":1},"limit":{"description":"Limit is the most lines to return. (1 to 2000)","type":"integer","default":2000}},"required":["path"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/path/minLength", "/properties/path/maxLength", "/properties/offset/default", "/properties/limit/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root, e.g. src/main.go. (1–4096 chars)","type":"string"},"offset":{"description":"Offset is the line to start at: 1 for the first line. (default: 1)","type":"integer","minimum":1},"limit":{"description":"Limit is the most lines to return. (default: 2000)","type":"integer","minimum":1,"maximum":2000}},"required":["path"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root, e.g. src/main.go.","type":"string","minLength":1,"maxLength":4096},"offset":{"description":"Offset is the line to start at: 1 for the first line.","type":"integer","minimum":1,"default":1},"limit":{"description":"Limit is the most lines to return.","type":"integer","minimum":1,"maximum":2000,"default":2000}},"required":["path"],"propertyOrdering":["path","offset","limit"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/path/minLength", "/properties/path/maxLength", "/properties/offset/default", "/properties/limit/default"},
-				NullMeansAbsent: []string{"/offset", "/limit"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root, e.g. src/main.go. (1–4096 chars)","type":"string"},"offset":{"description":"Offset is the line to start at: 1 for the first line. (default: 1)","type":["integer","null"],"minimum":1},"limit":{"description":"Limit is the most lines to return. (default: 2000)","type":["integer","null"],"minimum":1,"maximum":2000}},"required":["path","offset","limit"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}, {
-		Bind:        toolgenBindWorkspaceReadResult(r),
+		Bind:        toolgenBindingWorkspaceReadResult.Bind,
 		Description: "Reads on in a result that was too long to show at once and was kept under an id; the last line says which bytes it shows, of how many, and how to read on.",
 		Detail:      "Results are kept for the conversation that produced them, for a while (an hour by default); an expired one is gone, and the tool that produced it has to run again.",
+		Dialects:    toolgenDialects,
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"id":"res_0123456789abcdef01234567","offset":15800}`),
 			Scenario: "Read on after the preview",
@@ -235,33 +310,15 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the stored result, as the note of a cut result names it.","type":"string","minLength":1,"maxLength":128},"offset":{"description":"Offset is the byte to start at, as the note or the last page says.","type":"integer","minimum":0,"default":0},"limit":{"description":"Limit is the most bytes to return.","type":"integer","minimum":1,"maximum":16000,"default":16000}},"required":["id"],"additionalProperties":false}`),
 		MaxResult:   int64(20480),
 		Name:        "read_result",
-		NewCall:     toolgenNewWorkspaceReadResult(r),
+		NewCall:     toolgenBindingWorkspaceReadResult.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).ReadResult",
 		Permission:  runtime.PermissionAuto,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the stored result, as the note of a cut result names it.","type":"string","minLength":1,"maxLength":128},"offset":{"description":"Offset is the byte to start at, as the note or the last page says.","type":"integer","minimum":0,"default":0},"limit":{"description":"Limit is the most bytes to return.","type":"integer","minimum":1,"maximum":16000,"default":16000}},"required":["id"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/id/minLength", "/properties/id/maxLength", "/properties/offset/minimum", "/properties/limit/minimum", "/properties/limit/maximum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the stored result, as the note of a cut result names it. (1–128 chars)","type":"string"},"offset":{"description":"Offset is the byte to start at, as the note or the last page says. (≥ 0)","type":"integer","default":0},"limit":{"description":"Limit is the most bytes to return. (1 to 16000)","type":"integer","default":16000}},"required":["id"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/id/minLength", "/properties/id/maxLength", "/properties/offset/default", "/properties/limit/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the stored result, as the note of a cut result names it. (1–128 chars)","type":"string"},"offset":{"description":"Offset is the byte to start at, as the note or the last page says. (default: 0)","type":"integer","minimum":0},"limit":{"description":"Limit is the most bytes to return. (default: 16000)","type":"integer","minimum":1,"maximum":16000}},"required":["id"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the stored result, as the note of a cut result names it.","type":"string","minLength":1,"maxLength":128},"offset":{"description":"Offset is the byte to start at, as the note or the last page says.","type":"integer","minimum":0,"default":0},"limit":{"description":"Limit is the most bytes to return.","type":"integer","minimum":1,"maximum":16000,"default":16000}},"required":["id"],"propertyOrdering":["id","offset","limit"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/id/minLength", "/properties/id/maxLength", "/properties/offset/default", "/properties/limit/default"},
-				NullMeansAbsent: []string{"/offset", "/limit"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"id":{"description":"ID of the stored result, as the note of a cut result names it. (1–128 chars)","type":"string"},"offset":{"description":"Offset is the byte to start at, as the note or the last page says. (default: 0)","type":["integer","null"],"minimum":0},"limit":{"description":"Limit is the most bytes to return. (default: 16000)","type":["integer","null"],"minimum":1,"maximum":16000}},"required":["id","offset","limit"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}, {
-		Bind:          toolgenBindWorkspaceShell(r),
+		Bind:          toolgenBindingWorkspaceShell.Bind,
 		ConfirmReason: "runs a shell command on the host",
 		Description:   "Runs a command with sh -c in the workspace, with no input and a minimal environment, and returns its exit status and output. At timeout_ms it is killed with all it started.",
 		Detail:        "Stdout and stderr are interleaved as written. Nothing the command starts in the background outlives it. A long output is cut; the result says how to read the rest.",
+		Dialects:      toolgenDialects,
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"command":"go test ./...","timeout_ms":300000}`),
 			Scenario: "Run the tests",
@@ -276,35 +333,17 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"command":{"description":"Command is run by sh -c, e.g. go test ./... or ls -la | head.","type":"string","minLength":1,"maxLength":65536},"workdir":{"description":"Workdir is the directory to run in, relative to the workspace root.","type":"string","maxLength":4096,"default":"."},"timeout_ms":{"description":"TimeoutMS is the time limit in milliseconds; at the limit the command and every process it started are killed.","type":"integer","minimum":100,"maximum":600000,"default":120000}},"required":["command"],"additionalProperties":false}`),
 		MaxResult:   int64(32768),
 		Name:        "shell",
-		NewCall:     toolgenNewWorkspaceShell(r),
+		NewCall:     toolgenBindingWorkspaceShell.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).Shell",
 		Permission:  runtime.PermissionConfirm,
 		Risk:        runtime.Risk("high"),
 		Timeout:     11 * time.Minute,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"command":{"description":"Command is run by sh -c, e.g. go test ./... or ls -la | head.","type":"string","minLength":1,"maxLength":65536},"workdir":{"description":"Workdir is the directory to run in, relative to the workspace root.","type":"string","maxLength":4096,"default":"."},"timeout_ms":{"description":"TimeoutMS is the time limit in milliseconds; at the limit the command and every process it started are killed.","type":"integer","minimum":100,"maximum":600000,"default":120000}},"required":["command"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/command/minLength", "/properties/command/maxLength", "/properties/workdir/maxLength", "/properties/timeout_ms/minimum", "/properties/timeout_ms/maximum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"command":{"description":"Command is run by sh -c, e.g. go test ./... or ls -la | head. (1–65536 chars)","type":"string"},"workdir":{"description":"Workdir is the directory to run in, relative to the workspace root. (at most 4096 chars)","type":"string","default":"."},"timeout_ms":{"description":"TimeoutMS is the time limit in milliseconds; at the limit the command and every process it started are killed. (100 to 600000)","type":"integer","default":120000}},"required":["command"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/command/minLength", "/properties/command/maxLength", "/properties/workdir/maxLength", "/properties/workdir/default", "/properties/timeout_ms/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"command":{"description":"Command is run by sh -c, e.g. go test ./... or ls -la | head. (1–65536 chars)","type":"string"},"workdir":{"description":"Workdir is the directory to run in, relative to the workspace root. (at most 4096 chars; default: \".\")","type":"string"},"timeout_ms":{"description":"TimeoutMS is the time limit in milliseconds; at the limit the command and every process it started are killed. (default: 120000)","type":"integer","minimum":100,"maximum":600000}},"required":["command"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"command":{"description":"Command is run by sh -c, e.g. go test ./... or ls -la | head.","type":"string","minLength":1,"maxLength":65536},"workdir":{"description":"Workdir is the directory to run in, relative to the workspace root.","type":"string","maxLength":4096,"default":"."},"timeout_ms":{"description":"TimeoutMS is the time limit in milliseconds; at the limit the command and every process it started are killed.","type":"integer","minimum":100,"maximum":600000,"default":120000}},"required":["command"],"propertyOrdering":["command","workdir","timeout_ms"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/command/minLength", "/properties/command/maxLength", "/properties/workdir/maxLength", "/properties/workdir/default", "/properties/timeout_ms/default"},
-				NullMeansAbsent: []string{"/workdir", "/timeout_ms"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"command":{"description":"Command is run by sh -c, e.g. go test ./... or ls -la | head. (1–65536 chars)","type":"string"},"workdir":{"description":"Workdir is the directory to run in, relative to the workspace root. (at most 4096 chars; default: \".\")","type":["string","null"]},"timeout_ms":{"description":"TimeoutMS is the time limit in milliseconds; at the limit the command and every process it started are killed. (default: 120000)","type":["integer","null"],"minimum":100,"maximum":600000}},"required":["command","workdir","timeout_ms"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}, {
-		Bind:          toolgenBindWorkspaceWriteFile(r),
+		Bind:          toolgenBindingWorkspaceWriteFile.Bind,
 		ConfirmReason: "creates or replaces a file in the workspace",
 		Description:   "Creates a file in the workspace, or replaces its whole content, creating missing directories. To change a part of a file, use edit_file.",
 		Detail:        "The file is replaced atomically: a reader sees the old content or the new, never a mix.",
+		Dialects:      toolgenDialects,
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"path":"notes/todo.md","content":"- write tests\n"}`),
 			Scenario: "Create a file",
@@ -312,438 +351,12 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 		Hints:       runtime.Hints{Destructive: true},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root; missing directories are created.","type":"string","minLength":1,"maxLength":4096},"content":{"description":"Content is the whole new content of the file.","type":"string"}},"required":["path","content"],"additionalProperties":false}`),
 		Name:        "write_file",
-		NewCall:     toolgenNewWorkspaceWriteFile(r),
+		NewCall:     toolgenBindingWorkspaceWriteFile.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).WriteFile",
 		Permission:  runtime.PermissionConfirm,
 		Risk:        runtime.Risk("medium"),
 		Sequential:  true,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root; missing directories are created.","type":"string","minLength":1,"maxLength":4096},"content":{"description":"Content is the whole new content of the file.","type":"string"}},"required":["path","content"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/path/minLength", "/properties/path/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root; missing directories are created. (1–4096 chars)","type":"string"},"content":{"description":"Content is the whole new content of the file.","type":"string"}},"required":["path","content"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/path/minLength", "/properties/path/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root; missing directories are created. (1–4096 chars)","type":"string"},"content":{"description":"Content is the whole new content of the file.","type":"string"}},"required":["path","content"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root; missing directories are created.","type":"string","minLength":1,"maxLength":4096},"content":{"description":"Content is the whole new content of the file.","type":"string"}},"required":["path","content"],"propertyOrdering":["path","content"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:  []string{"/properties/path/minLength", "/properties/path/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root; missing directories are created. (1–4096 chars)","type":"string"},"content":{"description":"Content is the whole new content of the file.","type":"string"}},"required":["path","content"],"additionalProperties":false}`),
-				Strict: true,
-			},
-		},
 	}}
-}
-
-// toolgenCallWorkspaceEditFile is a call of edit_file whose arguments passed validation.
-type toolgenCallWorkspaceEditFile struct {
-	recv *Workspace
-	args EditFileArgs
-}
-
-func (c *toolgenCallWorkspaceEditFile) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallWorkspaceEditFile) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.EditFile(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return runtime.TextResult(out)
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallWorkspaceEditFile) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsEditFileArgs(data, &c.args)
-}
-
-// toolgenFramedWorkspaceEditFile is a call of edit_file allocated by the registry, with its call frame.
-type toolgenFramedWorkspaceEditFile struct {
-	toolgenCallWorkspaceEditFile
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedWorkspaceEditFile) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindWorkspaceEditFile returns the Bind function of edit_file for receiver r.
-func toolgenBindWorkspaceEditFile(r *Workspace) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallWorkspaceEditFile{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewWorkspaceEditFile returns the NewCall function of edit_file for receiver r.
-func toolgenNewWorkspaceEditFile(r *Workspace) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedWorkspaceEditFile{toolgenCallWorkspaceEditFile: toolgenCallWorkspaceEditFile{recv: r}}
-	}
-}
-
-// toolgenCallWorkspaceGlob is a call of glob whose arguments passed validation.
-type toolgenCallWorkspaceGlob struct {
-	recv *Workspace
-	args GlobArgs
-}
-
-func (c *toolgenCallWorkspaceGlob) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallWorkspaceGlob) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.Glob(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return runtime.TextResult(out)
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallWorkspaceGlob) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsGlobArgs(data, &c.args)
-}
-
-// toolgenFramedWorkspaceGlob is a call of glob allocated by the registry, with its call frame.
-type toolgenFramedWorkspaceGlob struct {
-	toolgenCallWorkspaceGlob
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedWorkspaceGlob) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindWorkspaceGlob returns the Bind function of glob for receiver r.
-func toolgenBindWorkspaceGlob(r *Workspace) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallWorkspaceGlob{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewWorkspaceGlob returns the NewCall function of glob for receiver r.
-func toolgenNewWorkspaceGlob(r *Workspace) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedWorkspaceGlob{toolgenCallWorkspaceGlob: toolgenCallWorkspaceGlob{recv: r}}
-	}
-}
-
-// toolgenCallWorkspaceGrep is a call of grep whose arguments passed validation.
-type toolgenCallWorkspaceGrep struct {
-	recv *Workspace
-	args GrepArgs
-}
-
-func (c *toolgenCallWorkspaceGrep) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallWorkspaceGrep) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.Grep(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return runtime.TextResult(out)
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallWorkspaceGrep) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsGrepArgs(data, &c.args)
-}
-
-// toolgenFramedWorkspaceGrep is a call of grep allocated by the registry, with its call frame.
-type toolgenFramedWorkspaceGrep struct {
-	toolgenCallWorkspaceGrep
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedWorkspaceGrep) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindWorkspaceGrep returns the Bind function of grep for receiver r.
-func toolgenBindWorkspaceGrep(r *Workspace) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallWorkspaceGrep{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewWorkspaceGrep returns the NewCall function of grep for receiver r.
-func toolgenNewWorkspaceGrep(r *Workspace) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedWorkspaceGrep{toolgenCallWorkspaceGrep: toolgenCallWorkspaceGrep{recv: r}}
-	}
-}
-
-// toolgenCallWorkspaceListDir is a call of list_dir whose arguments passed validation.
-type toolgenCallWorkspaceListDir struct {
-	recv *Workspace
-	args ListDirArgs
-}
-
-func (c *toolgenCallWorkspaceListDir) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallWorkspaceListDir) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.ListDir(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return runtime.TextResult(out)
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallWorkspaceListDir) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsListDirArgs(data, &c.args)
-}
-
-// toolgenFramedWorkspaceListDir is a call of list_dir allocated by the registry, with its call frame.
-type toolgenFramedWorkspaceListDir struct {
-	toolgenCallWorkspaceListDir
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedWorkspaceListDir) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindWorkspaceListDir returns the Bind function of list_dir for receiver r.
-func toolgenBindWorkspaceListDir(r *Workspace) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallWorkspaceListDir{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewWorkspaceListDir returns the NewCall function of list_dir for receiver r.
-func toolgenNewWorkspaceListDir(r *Workspace) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedWorkspaceListDir{toolgenCallWorkspaceListDir: toolgenCallWorkspaceListDir{recv: r}}
-	}
-}
-
-// toolgenCallWorkspaceReadFile is a call of read_file whose arguments passed validation.
-type toolgenCallWorkspaceReadFile struct {
-	recv *Workspace
-	args ReadFileArgs
-}
-
-func (c *toolgenCallWorkspaceReadFile) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallWorkspaceReadFile) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.ReadFile(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return runtime.TextResult(out)
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallWorkspaceReadFile) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsReadFileArgs(data, &c.args)
-}
-
-// toolgenFramedWorkspaceReadFile is a call of read_file allocated by the registry, with its call frame.
-type toolgenFramedWorkspaceReadFile struct {
-	toolgenCallWorkspaceReadFile
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedWorkspaceReadFile) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindWorkspaceReadFile returns the Bind function of read_file for receiver r.
-func toolgenBindWorkspaceReadFile(r *Workspace) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallWorkspaceReadFile{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewWorkspaceReadFile returns the NewCall function of read_file for receiver r.
-func toolgenNewWorkspaceReadFile(r *Workspace) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedWorkspaceReadFile{toolgenCallWorkspaceReadFile: toolgenCallWorkspaceReadFile{recv: r}}
-	}
-}
-
-// toolgenCallWorkspaceReadResult is a call of read_result whose arguments passed validation.
-type toolgenCallWorkspaceReadResult struct {
-	recv *Workspace
-	args ReadResultArgs
-}
-
-func (c *toolgenCallWorkspaceReadResult) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallWorkspaceReadResult) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.ReadResult(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return runtime.TextResult(out)
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallWorkspaceReadResult) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsReadResultArgs(data, &c.args)
-}
-
-// toolgenFramedWorkspaceReadResult is a call of read_result allocated by the registry, with its call frame.
-type toolgenFramedWorkspaceReadResult struct {
-	toolgenCallWorkspaceReadResult
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedWorkspaceReadResult) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindWorkspaceReadResult returns the Bind function of read_result for receiver r.
-func toolgenBindWorkspaceReadResult(r *Workspace) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallWorkspaceReadResult{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewWorkspaceReadResult returns the NewCall function of read_result for receiver r.
-func toolgenNewWorkspaceReadResult(r *Workspace) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedWorkspaceReadResult{toolgenCallWorkspaceReadResult: toolgenCallWorkspaceReadResult{recv: r}}
-	}
-}
-
-// toolgenCallWorkspaceShell is a call of shell whose arguments passed validation.
-type toolgenCallWorkspaceShell struct {
-	recv *Workspace
-	args ShellArgs
-}
-
-func (c *toolgenCallWorkspaceShell) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallWorkspaceShell) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.Shell(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return runtime.TextResult(out)
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallWorkspaceShell) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsShellArgs(data, &c.args)
-}
-
-// toolgenFramedWorkspaceShell is a call of shell allocated by the registry, with its call frame.
-type toolgenFramedWorkspaceShell struct {
-	toolgenCallWorkspaceShell
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedWorkspaceShell) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindWorkspaceShell returns the Bind function of shell for receiver r.
-func toolgenBindWorkspaceShell(r *Workspace) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallWorkspaceShell{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewWorkspaceShell returns the NewCall function of shell for receiver r.
-func toolgenNewWorkspaceShell(r *Workspace) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedWorkspaceShell{toolgenCallWorkspaceShell: toolgenCallWorkspaceShell{recv: r}}
-	}
-}
-
-// toolgenCallWorkspaceWriteFile is a call of write_file whose arguments passed validation.
-type toolgenCallWorkspaceWriteFile struct {
-	recv *Workspace
-	args WriteFileArgs
-}
-
-func (c *toolgenCallWorkspaceWriteFile) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallWorkspaceWriteFile) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.WriteFile(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return runtime.TextResult(out)
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallWorkspaceWriteFile) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsWriteFileArgs(data, &c.args)
-}
-
-// toolgenFramedWorkspaceWriteFile is a call of write_file allocated by the registry, with its call frame.
-type toolgenFramedWorkspaceWriteFile struct {
-	toolgenCallWorkspaceWriteFile
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedWorkspaceWriteFile) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindWorkspaceWriteFile returns the Bind function of write_file for receiver r.
-func toolgenBindWorkspaceWriteFile(r *Workspace) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallWorkspaceWriteFile{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewWorkspaceWriteFile returns the NewCall function of write_file for receiver r.
-func toolgenNewWorkspaceWriteFile(r *Workspace) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedWorkspaceWriteFile{toolgenCallWorkspaceWriteFile: toolgenCallWorkspaceWriteFile{recv: r}}
-	}
 }
 
 // toolgenDecodeArgsEditFileArgs decodes and validates a JSON document of arguments into v, in one pass.

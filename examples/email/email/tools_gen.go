@@ -26,13 +26,35 @@ func toolgenHandlerChangedRunGoGenerate(func(*Outbox, context.Context, SendEmail
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
 // OutboxTools returns the tools implemented by methods of Outbox, bound to r, sorted by name.
 func OutboxTools(r *Outbox) []runtime.Tool {
+	toolgenBindingOutboxSendEmail := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsSendEmailArgs(data, a.(*SendEmailArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[SendEmailArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[SendEmailArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.SendEmail(ctx, *a.(*SendEmailArgs))
+			return toolgenResultReceipt(out, err, "send_email")
+		},
+	}
 	return []runtime.Tool{{
-		Bind:          toolgenBindOutboxSendEmail(r),
+		Bind:          toolgenBindingOutboxSendEmail.Bind,
 		ConfirmReason: "sends an email on the user's behalf",
 		Description:   "Sends a plain-text email to one recipient, with optional copies.",
 		Detail:        "The message is queued at once; delivery is asynchronous.",
+		Dialects:      toolgenDialects,
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"to":"alice@example.com","subject":"Q3","body":"Summary attached."}`),
 			Scenario: "Send the Q3 summary",
@@ -40,7 +62,7 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 		Hints:        runtime.Hints{OpenWorld: true},
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line.","type":"string","minLength":1,"maxLength":200},"body":{"description":"Body text, plain text only.","type":"string","minLength":1,"maxLength":10000},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest).","type":"integer","minimum":1,"maximum":5,"default":3}},"required":["to","subject","body"],"additionalProperties":false}`),
 		Name:         "send_email",
-		NewCall:      toolgenNewOutboxSendEmail(r),
+		NewCall:      toolgenBindingOutboxSendEmail.NewCall,
 		Origin:       "github.com/toolgen-go/toolgen/examples/email/email.(*Outbox).SendEmail",
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"message_id":{"description":"MessageID identifies the queued message.","type":"string"},"recipients":{"description":"Recipients is how many addresses the message goes to.","type":"integer"}},"required":["message_id","recipients"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionConfirm,
@@ -51,82 +73,7 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 			MaxDelay: 2 * time.Second,
 		},
 		Risk: runtime.Risk("high"),
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line.","type":"string","minLength":1,"maxLength":200},"body":{"description":"Body text, plain text only.","type":"string","minLength":1,"maxLength":10000},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest).","type":"integer","minimum":1,"maximum":5,"default":3}},"required":["to","subject","body"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/subject/minLength", "/properties/subject/maxLength", "/properties/body/minLength", "/properties/body/maxLength", "/properties/cc/maxItems", "/properties/priority/minimum", "/properties/priority/maximum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line. (1–200 chars)","type":"string"},"body":{"description":"Body text, plain text only. (1–10000 chars)","type":"string"},"cc":{"description":"Carbon-copy recipients. (at most 20 items)","type":"array","items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest). (1 to 5)","type":"integer","default":3}},"required":["to","subject","body"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/subject/minLength", "/properties/subject/maxLength", "/properties/body/minLength", "/properties/body/maxLength", "/properties/priority/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line. (1–200 chars)","type":"string"},"body":{"description":"Body text, plain text only. (1–10000 chars)","type":"string"},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest). (default: 3)","type":"integer","minimum":1,"maximum":5}},"required":["to","subject","body"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {
-				Moved:  []string{"/properties/to/format", "/properties/cc/items/format"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"Recipient address. (format: email)","type":"string"},"subject":{"description":"Subject line.","type":"string","minLength":1,"maxLength":200},"body":{"description":"Body text, plain text only.","type":"string","minLength":1,"maxLength":10000},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","description":"(format: email)"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest).","type":"integer","minimum":1,"maximum":5,"default":3}},"required":["to","subject","body"],"propertyOrdering":["to","subject","body","cc","priority"]}`),
-			},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/subject/minLength", "/properties/subject/maxLength", "/properties/body/minLength", "/properties/body/maxLength", "/properties/priority/default"},
-				NullMeansAbsent: []string{"/cc", "/priority"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line. (1–200 chars)","type":"string"},"body":{"description":"Body text, plain text only. (1–10000 chars)","type":"string"},"cc":{"description":"Carbon-copy recipients.","type":["array","null"],"maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest). (default: 3)","type":["integer","null"],"minimum":1,"maximum":5}},"required":["to","subject","body","cc","priority"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}}
-}
-
-// toolgenCallOutboxSendEmail is a call of send_email whose arguments passed validation.
-type toolgenCallOutboxSendEmail struct {
-	recv *Outbox
-	args SendEmailArgs
-}
-
-func (c *toolgenCallOutboxSendEmail) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallOutboxSendEmail) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.SendEmail(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	w := encode.Acquire()
-	toolgenEncodeReceipt(w, &out)
-	return encode.Finish(w, "send_email")
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallOutboxSendEmail) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsSendEmailArgs(data, &c.args)
-}
-
-// toolgenFramedOutboxSendEmail is a call of send_email allocated by the registry, with its call frame.
-type toolgenFramedOutboxSendEmail struct {
-	toolgenCallOutboxSendEmail
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedOutboxSendEmail) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindOutboxSendEmail returns the Bind function of send_email for receiver r.
-func toolgenBindOutboxSendEmail(r *Outbox) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallOutboxSendEmail{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewOutboxSendEmail returns the NewCall function of send_email for receiver r.
-func toolgenNewOutboxSendEmail(r *Outbox) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedOutboxSendEmail{toolgenCallOutboxSendEmail: toolgenCallOutboxSendEmail{recv: r}}
-	}
 }
 
 // toolgenDecodeArgsSendEmailArgs decodes and validates a JSON document of arguments into v, in one pass.
@@ -308,4 +255,14 @@ func toolgenEncodeReceipt(w *encode.Writer, v *Receipt) {
 	w.Field("recipients")
 	w.Int(int64(v.Recipients))
 	w.ObjEnd()
+}
+
+// toolgenResultReceipt turns what a handler of tool returned into its result.
+func toolgenResultReceipt(out Receipt, err error, tool string) runtime.Result {
+	if err != nil {
+		return runtime.ErrorResult(err)
+	}
+	w := encode.Acquire()
+	toolgenEncodeReceipt(w, &out)
+	return encode.Finish(w, tool)
 }

@@ -26,103 +26,56 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, AskArgs) (string, 
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
 // Tools returns the tools of package demo, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
 	return []runtime.Tool{{
-		Bind:        toolgenBindAsk,
+		Bind:        toolgenBindingAsk.Bind,
 		Description: "Asks the user a question and returns the answer.",
+		Dialects:    toolgenDialects,
 		Hints:       runtime.Hints{ReadOnly: true},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question to ask the user.","type":"string","minLength":1}},"required":["question"],"additionalProperties":false}`),
 		Name:        "ask",
-		NewCall:     toolgenNewAsk,
+		NewCall:     toolgenBindingAsk.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/examples/mcp-server/demo.Ask",
 		Permission:  runtime.PermissionAuto,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question to ask the user.","type":"string","minLength":1}},"required":["question"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/question/minLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question to ask the user. (at least 1 char)","type":"string"}},"required":["question"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/question/minLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question to ask the user. (at least 1 char)","type":"string"}},"required":["question"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question to ask the user.","type":"string","minLength":1}},"required":["question"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:  []string{"/properties/question/minLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"question":{"description":"Question to ask the user. (at least 1 char)","type":"string"}},"required":["question"],"additionalProperties":false}`),
-				Strict: true,
-			},
-		},
 	}, {
-		Bind:        toolgenBindCount,
+		Bind:        toolgenBindingCount.Bind,
 		Description: "Counts slowly to a number, reporting its progress; it stops when the call is cancelled (whoami then says where).",
+		Dialects:    toolgenDialects,
 		Hints: runtime.Hints{
 			Idempotent: true,
 			ReadOnly:   true,
 		},
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds.","type":"integer","minimum":0,"maximum":60000,"default":0}},"required":["to"],"additionalProperties":false}`),
 		Name:         "count",
-		NewCall:      toolgenNewCount,
+		NewCall:      toolgenBindingCount.NewCall,
 		Origin:       "github.com/toolgen-go/toolgen/examples/mcp-server/demo.Count",
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"reached":{"description":"Reached is the last number counted.","type":"integer"}},"required":["reached"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
 		Timeout:      10 * time.Minute,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds.","type":"integer","minimum":0,"maximum":60000,"default":0}},"required":["to"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/to/minimum", "/properties/to/maximum", "/properties/step_millis/minimum", "/properties/step_millis/maximum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is the number to count to. (1 to 1000)","type":"integer"},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds. (0 to 60000)","type":"integer","default":0}},"required":["to"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/step_millis/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds. (default: 0)","type":"integer","minimum":0,"maximum":60000}},"required":["to"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds.","type":"integer","minimum":0,"maximum":60000,"default":0}},"required":["to"],"propertyOrdering":["to","step_millis"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/step_millis/default"},
-				NullMeansAbsent: []string{"/step_millis"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds. (default: 0)","type":["integer","null"],"minimum":0,"maximum":60000}},"required":["to","step_millis"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}, {
-		Bind:          toolgenBindSendNote,
+		Bind:          toolgenBindingSendNote.Bind,
 		ConfirmReason: "sends a note in the user's name",
 		Description:   "Sends a note to someone in the user's name.",
+		Dialects:      toolgenDialects,
 		Hints: runtime.Hints{
 			Destructive: true,
 			OpenWorld:   true,
 		},
 		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"To is who gets the note.","type":"string","minLength":1},"text":{"description":"Text of the note.","type":"string","minLength":1}},"required":["to","text"],"additionalProperties":false}`),
 		Name:        "send_note",
-		NewCall:     toolgenNewSendNote,
+		NewCall:     toolgenBindingSendNote.NewCall,
 		Origin:      "github.com/toolgen-go/toolgen/examples/mcp-server/demo.SendNote",
 		Permission:  runtime.PermissionConfirm,
 		Risk:        runtime.Risk("medium"),
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"To is who gets the note.","type":"string","minLength":1},"text":{"description":"Text of the note.","type":"string","minLength":1}},"required":["to","text"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/to/minLength", "/properties/text/minLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is who gets the note. (at least 1 char)","type":"string"},"text":{"description":"Text of the note. (at least 1 char)","type":"string"}},"required":["to","text"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/to/minLength", "/properties/text/minLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is who gets the note. (at least 1 char)","type":"string"},"text":{"description":"Text of the note. (at least 1 char)","type":"string"}},"required":["to","text"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is who gets the note.","type":"string","minLength":1},"text":{"description":"Text of the note.","type":"string","minLength":1}},"required":["to","text"],"propertyOrdering":["to","text"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:  []string{"/properties/to/minLength", "/properties/text/minLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"to":{"description":"To is who gets the note. (at least 1 char)","type":"string"},"text":{"description":"Text of the note. (at least 1 char)","type":"string"}},"required":["to","text"],"additionalProperties":false}`),
-				Strict: true,
-			},
-		},
 	}, {
-		Bind:        toolgenBindGetTable,
+		Bind:        toolgenBindingGetTable.Bind,
 		Description: "Returns a table of squares, larger than the model may read when there are many rows.",
+		Dialects:    toolgenDialects,
 		Hints: runtime.Hints{
 			Idempotent: true,
 			ReadOnly:   true,
@@ -130,282 +83,115 @@ func Tools() []runtime.Tool {
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"rows":{"description":"Rows is how many rows to return.","type":"integer","minimum":0,"maximum":100000}},"required":["rows"],"additionalProperties":false}`),
 		MaxResult:    int64(1024),
 		Name:         "table",
-		NewCall:      toolgenNewGetTable,
+		NewCall:      toolgenBindingGetTable.NewCall,
 		Origin:       "github.com/toolgen-go/toolgen/examples/mcp-server/demo.GetTable",
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"rows":{"description":"Rows of the table.","type":["array","null"],"items":{"description":"Row is one row of a table.","type":"object","properties":{"n":{"description":"N is the row's number.","type":"integer"},"square":{"description":"Square is N squared.","type":"integer"}},"required":["n","square"],"additionalProperties":false}}},"required":["rows"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"rows":{"description":"Rows is how many rows to return.","type":"integer","minimum":0,"maximum":100000}},"required":["rows"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/rows/minimum", "/properties/rows/maximum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"rows":{"description":"Rows is how many rows to return. (0 to 100000)","type":"integer"}},"required":["rows"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {Schema: json.RawMessage(`{"type":"object","properties":{"rows":{"description":"Rows is how many rows to return.","type":"integer","minimum":0,"maximum":100000}},"required":["rows"],"additionalProperties":false}`)},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"rows":{"description":"Rows is how many rows to return.","type":"integer","minimum":0,"maximum":100000}},"required":["rows"]}`)},
-			runtime.VariantOpenAI: {
-				Schema: json.RawMessage(`{"type":"object","properties":{"rows":{"description":"Rows is how many rows to return.","type":"integer","minimum":0,"maximum":100000}},"required":["rows"],"additionalProperties":false}`),
-				Strict: true,
-			},
-		},
 	}, {
-		Bind:         toolgenBindWhoami,
+		Bind:         toolgenBindingWhoami.Bind,
 		Description:  "Says what the server knows of the call: its id, session and user.",
+		Dialects:     toolgenDialects,
 		Hints:        runtime.Hints{ReadOnly: true},
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 		Name:         "whoami",
-		NewCall:      toolgenNewWhoami,
+		NewCall:      toolgenBindingWhoami.NewCall,
 		Origin:       "github.com/toolgen-go/toolgen/examples/mcp-server/demo.Whoami",
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"call_id":{"description":"CallID is the JSON-RPC id of the tools/call request.","type":"string"},"session":{"description":"Session is the registry session the call runs in.","type":"string"},"user":{"description":"User is the authenticated user, when the server checks bearer tokens.","type":"string"},"calls":{"description":"Calls counts whoami calls in the session.","type":"integer"},"cancelled_at":{"description":"CancelledAt is where the last cancelled count of the session stopped (0: none was).","type":"integer"}},"required":["call_id","session","user","calls","cancelled_at"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Schema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {Schema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{}}`)},
-			runtime.VariantOpenAI: {
-				Schema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false,"required":[]}`),
-				Strict: true,
-			},
-		},
 	}}
 }
 
-// toolgenCallAsk is a call of ask whose arguments passed validation.
-type toolgenCallAsk struct {
-	args AskArgs
+var toolgenBindingAsk = &runtime.Binding{
+	Decode: func(data []byte, a any) error {
+		return toolgenDecodeArgsAskArgs(data, a.(*AskArgs))
+	},
+	New: func() *runtime.CallSlot {
+		c := new(runtime.Slot[AskArgs])
+		return c.Hold(&c.Args)
+	},
+	NewFramed: func() *runtime.FramedSlot {
+		c := new(runtime.Framed[AskArgs])
+		return c.Hold(&c.Args)
+	},
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := Ask(ctx, *a.(*AskArgs))
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
 }
 
-func (c *toolgenCallAsk) Args() any {
-	return &c.args
+var toolgenBindingCount = &runtime.Binding{
+	Decode: func(data []byte, a any) error {
+		return toolgenDecodeArgsCountArgs(data, a.(*CountArgs))
+	},
+	New: func() *runtime.CallSlot {
+		c := new(runtime.Slot[CountArgs])
+		return c.Hold(&c.Args)
+	},
+	NewFramed: func() *runtime.FramedSlot {
+		c := new(runtime.Framed[CountArgs])
+		return c.Hold(&c.Args)
+	},
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := Count(ctx, *a.(*CountArgs))
+		return toolgenResultCounted(out, err, "count")
+	},
 }
 
-func (c *toolgenCallAsk) Run(ctx context.Context) runtime.Result {
-	out, err := Ask(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return runtime.TextResult(out)
+var toolgenBindingSendNote = &runtime.Binding{
+	Decode: func(data []byte, a any) error {
+		return toolgenDecodeArgsNoteArgs(data, a.(*NoteArgs))
+	},
+	New: func() *runtime.CallSlot {
+		c := new(runtime.Slot[NoteArgs])
+		return c.Hold(&c.Args)
+	},
+	NewFramed: func() *runtime.FramedSlot {
+		c := new(runtime.Framed[NoteArgs])
+		return c.Hold(&c.Args)
+	},
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := SendNote(ctx, *a.(*NoteArgs))
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
 }
 
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallAsk) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsAskArgs(data, &c.args)
+var toolgenBindingGetTable = &runtime.Binding{
+	Decode: func(data []byte, a any) error {
+		return toolgenDecodeArgsTableArgs(data, a.(*TableArgs))
+	},
+	New: func() *runtime.CallSlot {
+		c := new(runtime.Slot[TableArgs])
+		return c.Hold(&c.Args)
+	},
+	NewFramed: func() *runtime.FramedSlot {
+		c := new(runtime.Framed[TableArgs])
+		return c.Hold(&c.Args)
+	},
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := GetTable(ctx, *a.(*TableArgs))
+		return toolgenResultTable(out, err, "table")
+	},
 }
 
-// toolgenFramedAsk is a call of ask allocated by the registry, with its call frame.
-type toolgenFramedAsk struct {
-	toolgenCallAsk
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedAsk) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindAsk decodes and validates the arguments of ask.
-func toolgenBindAsk(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	c := &toolgenCallAsk{}
-	if err := c.Bind(ctx, data); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-// toolgenNewAsk allocates a call of ask for the registry to bind.
-func toolgenNewAsk() runtime.UnboundCall {
-	return &toolgenFramedAsk{}
-}
-
-// toolgenCallCount is a call of count whose arguments passed validation.
-type toolgenCallCount struct {
-	args CountArgs
-}
-
-func (c *toolgenCallCount) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallCount) Run(ctx context.Context) runtime.Result {
-	out, err := Count(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	w := encode.Acquire()
-	toolgenEncodeCounted(w, &out)
-	return encode.Finish(w, "count")
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallCount) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsCountArgs(data, &c.args)
-}
-
-// toolgenFramedCount is a call of count allocated by the registry, with its call frame.
-type toolgenFramedCount struct {
-	toolgenCallCount
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedCount) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindCount decodes and validates the arguments of count.
-func toolgenBindCount(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	c := &toolgenCallCount{}
-	if err := c.Bind(ctx, data); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-// toolgenNewCount allocates a call of count for the registry to bind.
-func toolgenNewCount() runtime.UnboundCall {
-	return &toolgenFramedCount{}
-}
-
-// toolgenCallSendNote is a call of send_note whose arguments passed validation.
-type toolgenCallSendNote struct {
-	args NoteArgs
-}
-
-func (c *toolgenCallSendNote) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallSendNote) Run(ctx context.Context) runtime.Result {
-	out, err := SendNote(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return runtime.TextResult(out)
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallSendNote) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsNoteArgs(data, &c.args)
-}
-
-// toolgenFramedSendNote is a call of send_note allocated by the registry, with its call frame.
-type toolgenFramedSendNote struct {
-	toolgenCallSendNote
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedSendNote) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindSendNote decodes and validates the arguments of send_note.
-func toolgenBindSendNote(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	c := &toolgenCallSendNote{}
-	if err := c.Bind(ctx, data); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-// toolgenNewSendNote allocates a call of send_note for the registry to bind.
-func toolgenNewSendNote() runtime.UnboundCall {
-	return &toolgenFramedSendNote{}
-}
-
-// toolgenCallGetTable is a call of table whose arguments passed validation.
-type toolgenCallGetTable struct {
-	args TableArgs
-}
-
-func (c *toolgenCallGetTable) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallGetTable) Run(ctx context.Context) runtime.Result {
-	out, err := GetTable(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	w := encode.Acquire()
-	toolgenEncodeTable(w, &out)
-	return encode.Finish(w, "table")
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallGetTable) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsTableArgs(data, &c.args)
-}
-
-// toolgenFramedGetTable is a call of table allocated by the registry, with its call frame.
-type toolgenFramedGetTable struct {
-	toolgenCallGetTable
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedGetTable) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindGetTable decodes and validates the arguments of table.
-func toolgenBindGetTable(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	c := &toolgenCallGetTable{}
-	if err := c.Bind(ctx, data); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-// toolgenNewGetTable allocates a call of table for the registry to bind.
-func toolgenNewGetTable() runtime.UnboundCall {
-	return &toolgenFramedGetTable{}
-}
-
-// toolgenCallWhoami is a call of whoami whose arguments passed validation.
-type toolgenCallWhoami struct{}
-
-func (c *toolgenCallWhoami) Args() any {
-	return nil
-}
-
-func (c *toolgenCallWhoami) Run(ctx context.Context) runtime.Result {
-	out, err := Whoami(ctx)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	w := encode.Acquire()
-	toolgenEncodeCaller(w, &out)
-	return encode.Finish(w, "whoami")
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallWhoami) Bind(_ context.Context, data []byte) error {
+// toolgenNoArgs refuses any argument, for the tools that take none.
+func toolgenNoArgs(data []byte, _ any) error {
 	return decode.NoArgs(data)
 }
 
-// toolgenFramedWhoami is a call of whoami allocated by the registry, with its call frame.
-type toolgenFramedWhoami struct {
-	toolgenCallWhoami
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedWhoami) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindWhoami decodes and validates the arguments of whoami.
-func toolgenBindWhoami(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	c := &toolgenCallWhoami{}
-	if err := c.Bind(ctx, data); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-// toolgenNewWhoami allocates a call of whoami for the registry to bind.
-func toolgenNewWhoami() runtime.UnboundCall {
-	return &toolgenFramedWhoami{}
+var toolgenBindingWhoami = &runtime.Binding{
+	Decode:    toolgenNoArgs,
+	New:       runtime.NewCallSlot,
+	NewFramed: runtime.NewFramedSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := Whoami(ctx)
+		return toolgenResultCaller(out, err, "whoami")
+	},
 }
 
 // toolgenDecodeArgsAskArgs decodes and validates a JSON document of arguments into v, in one pass.
@@ -751,10 +537,40 @@ func toolgenEncodeTable(w *encode.Writer, v *Table) {
 		w.Null()
 	} else {
 		w.ArrStart()
-		for i6 := range v.Rows {
-			toolgenEncodeRow(w, &v.Rows[i6])
+		for i4 := range v.Rows {
+			toolgenEncodeRow(w, &v.Rows[i4])
 		}
 		w.ArrEnd()
 	}
 	w.ObjEnd()
+}
+
+// toolgenResultCaller turns what a handler of tool returned into its result.
+func toolgenResultCaller(out Caller, err error, tool string) runtime.Result {
+	if err != nil {
+		return runtime.ErrorResult(err)
+	}
+	w := encode.Acquire()
+	toolgenEncodeCaller(w, &out)
+	return encode.Finish(w, tool)
+}
+
+// toolgenResultCounted turns what a handler of tool returned into its result.
+func toolgenResultCounted(out Counted, err error, tool string) runtime.Result {
+	if err != nil {
+		return runtime.ErrorResult(err)
+	}
+	w := encode.Acquire()
+	toolgenEncodeCounted(w, &out)
+	return encode.Finish(w, tool)
+}
+
+// toolgenResultTable turns what a handler of tool returned into its result.
+func toolgenResultTable(out Table, err error, tool string) runtime.Result {
+	if err != nil {
+		return runtime.ErrorResult(err)
+	}
+	w := encode.Acquire()
+	toolgenEncodeTable(w, &out)
+	return encode.Finish(w, tool)
 }

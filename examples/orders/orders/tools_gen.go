@@ -26,19 +26,78 @@ func toolgenHandlerChangedRunGoGenerate(func(*Service, context.Context, CreateOr
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
+// toolgenSchema1 is a schema shared by several tools.
+const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}`
+
 // ServiceTools returns the tools implemented by methods of Service, bound to r, sorted by name.
 func ServiceTools(r *Service) []runtime.Tool {
+	toolgenBindingServiceCreateOrder := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsCreateOrderArgs(data, a.(*CreateOrderArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[CreateOrderArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[CreateOrderArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.CreateOrder(ctx, *a.(*CreateOrderArgs))
+			return toolgenResultOrder(out, err, "create_order")
+		},
+	}
+	toolgenBindingServiceGetOrder := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsGetOrderArgs(data, a.(*GetOrderArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[GetOrderArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[GetOrderArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.GetOrder(ctx, a.(*GetOrderArgs))
+			return toolgenResultOrder(out, err, "get_order")
+		},
+	}
+	toolgenBindingServiceListOrders := &runtime.Binding{
+		Decode: func(data []byte, a any) error {
+			return toolgenDecodeArgsListOrdersArgs(data, a.(*ListOrdersArgs))
+		},
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[ListOrdersArgs])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[ListOrdersArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.ListOrders(ctx, *a.(*ListOrdersArgs))
+			return toolgenResultOrderList(out, err, "list_orders")
+		},
+	}
 	return []runtime.Tool{{
-		Bind:          toolgenBindServiceCreateOrder(r),
+		Bind:          toolgenBindingServiceCreateOrder.Bind,
 		ConfirmReason: "places a paid order",
 		Description:   "Places an order for a customer.",
 		Detail:        "Check stock with the catalog first when the user is unsure about availability.",
+		Dialects:      toolgenDialects,
 		InputSchema:   json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false}`),
 		MaxResult:     int64(16384),
 		Name:          "create_order",
-		NewCall:       toolgenNewServiceCreateOrder(r),
+		NewCall:       toolgenBindingServiceCreateOrder.NewCall,
 		Origin:        "github.com/toolgen-go/toolgen/examples/orders/orders.(*Service).CreateOrder",
-		OutputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}`),
+		OutputSchema:  json.RawMessage(toolgenSchema1),
 		Permission:    runtime.PermissionConfirm,
 		Related: []runtime.Related{{
 			Name:     "get_order",
@@ -46,246 +105,39 @@ func ServiceTools(r *Service) []runtime.Tool {
 		}},
 		Risk: runtime.Risk("medium"),
 		Tags: []string{"orders"},
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/customer/properties/id/minLength", "/properties/customer/properties/id/maxLength", "/properties/customer/properties/name/minLength", "/properties/customer/properties/name/maxLength", "/properties/items/maxItems", "/properties/items/items/properties/name/minLength", "/properties/items/items/properties/name/maxLength", "/properties/items/items/properties/qty/minimum", "/properties/items/items/properties/qty/maximum", "/properties/items/items/properties/price/exclusiveMinimum", "/properties/items/items/properties/tags/maxItems", "/properties/items/items/properties/tags/items/minLength", "/properties/items/items/properties/tags/items/maxLength", "/properties/shipping/properties/lines/maxItems", "/properties/shipping/properties/lines/items/minLength", "/properties/shipping/properties/lines/items/maxLength", "/properties/shipping/properties/city/minLength", "/properties/shipping/properties/city/maxLength", "/properties/shipping/properties/postal_code/minLength", "/properties/shipping/properties/postal_code/maxLength", "/properties/notes/maxLength"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM. (1–64 chars)","type":"string"},"name":{"description":"Full name. (1–200 chars)","type":"string"},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered. (at most 100 items)","type":"array","minItems":1,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name. (1–200 chars)","type":"string"},"qty":{"description":"Quantity ordered. (1 to 1000)","type":"integer"},"price":{"description":"Unit price in the store currency. (> 0)","type":"number"},"tags":{"description":"Free-form labels. (at most 10 items)","type":"array","items":{"type":"string","description":"(1–32 chars)"}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines. (at most 3 items)","type":"array","minItems":1,"items":{"type":"string","description":"(1–100 chars)"}},"city":{"description":"City or town. (1–100 chars)","type":"string"},"postal_code":{"description":"Postal or ZIP code. (1–20 chars)","type":"string"},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse. (at most 2000 chars)","type":"string","default":""}},"required":["customer","items","shipping"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/customer/properties/id/minLength", "/properties/customer/properties/id/maxLength", "/properties/customer/properties/name/minLength", "/properties/customer/properties/name/maxLength", "/properties/items/items/properties/sku/pattern", "/properties/items/items/properties/name/minLength", "/properties/items/items/properties/name/maxLength", "/properties/items/items/properties/price/exclusiveMinimum", "/properties/items/items/properties/tags/items/minLength", "/properties/items/items/properties/tags/items/maxLength", "/properties/shipping/properties/lines/items/minLength", "/properties/shipping/properties/lines/items/maxLength", "/properties/shipping/properties/city/minLength", "/properties/shipping/properties/city/maxLength", "/properties/shipping/properties/postal_code/minLength", "/properties/shipping/properties/postal_code/maxLength", "/properties/notes/maxLength", "/properties/notes/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM. (1–64 chars)","type":"string"},"name":{"description":"Full name. (1–200 chars)","type":"string"},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits. (pattern: ^[A-Z]{3}-[0-9]{4}$)","type":"string"},"name":{"description":"Product name. (1–200 chars)","type":"string"},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency. (> 0)","type":"number"},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","description":"(1–32 chars)"}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","description":"(1–100 chars)"}},"city":{"description":"City or town. (1–100 chars)","type":"string"},"postal_code":{"description":"Postal or ZIP code. (1–20 chars)","type":"string"},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse. (at most 2000 chars; default: \"\")","type":"string"}},"required":["customer","items","shipping"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {
-				Moved:  []string{"/properties/customer/properties/email/format", "/properties/items/items/properties/price/exclusiveMinimum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email. (format: email)","type":"string"}},"required":["id","name","email"],"propertyOrdering":["id","name","email"]},"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency. (> 0)","type":"number"},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"propertyOrdering":["sku","name","qty","price","tags"]}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"],"format":"enum"}},"required":["lines","city","postal_code","country"],"propertyOrdering":["lines","city","postal_code","country"]},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"propertyOrdering":["customer","items","shipping","notes"]}`),
-			},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/customer/properties/id/minLength", "/properties/customer/properties/id/maxLength", "/properties/customer/properties/name/minLength", "/properties/customer/properties/name/maxLength", "/properties/items/items/properties/name/minLength", "/properties/items/items/properties/name/maxLength", "/properties/items/items/properties/tags/items/minLength", "/properties/items/items/properties/tags/items/maxLength", "/properties/shipping/properties/lines/items/minLength", "/properties/shipping/properties/lines/items/maxLength", "/properties/shipping/properties/city/minLength", "/properties/shipping/properties/city/maxLength", "/properties/shipping/properties/postal_code/minLength", "/properties/shipping/properties/postal_code/maxLength", "/properties/notes/maxLength", "/properties/notes/default"},
-				NullMeansAbsent: []string{"/notes", "/items/*/tags"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM. (1–64 chars)","type":"string"},"name":{"description":"Full name. (1–200 chars)","type":"string"},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name. (1–200 chars)","type":"string"},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":["array","null"],"maxItems":10,"items":{"type":"string","description":"(1–32 chars)"}}},"required":["sku","name","qty","price","tags"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","description":"(1–100 chars)"}},"city":{"description":"City or town. (1–100 chars)","type":"string"},"postal_code":{"description":"Postal or ZIP code. (1–20 chars)","type":"string"},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse. (at most 2000 chars; default: \"\")","type":["string","null"]}},"required":["customer","items","shipping","notes"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}, {
-		Bind:        toolgenBindServiceGetOrder(r),
+		Bind:        toolgenBindingServiceGetOrder.Bind,
 		Description: "Returns one order by id.",
+		Dialects:    toolgenDialects,
 		Hints: runtime.Hints{
 			Idempotent: true,
 			ReadOnly:   true,
 		},
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"Order id, as create_order returned it.","type":"string","pattern":"^ord-[0-9]+$"}},"required":["id"],"additionalProperties":false}`),
 		Name:         "get_order",
-		NewCall:      toolgenNewServiceGetOrder(r),
+		NewCall:      toolgenBindingServiceGetOrder.NewCall,
 		Origin:       "github.com/toolgen-go/toolgen/examples/orders/orders.(*Service).GetOrder",
-		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}`),
+		OutputSchema: json.RawMessage(toolgenSchema1),
 		Permission:   runtime.PermissionAuto,
 		Related:      []runtime.Related{{Name: "create_order"}},
 		Tags:         []string{"orders"},
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"Order id, as create_order returned it.","type":"string","pattern":"^ord-[0-9]+$"}},"required":["id"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"Order id, as create_order returned it.","type":"string","pattern":"^ord-[0-9]+$"}},"required":["id"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/id/pattern"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"Order id, as create_order returned it. (pattern: ^ord-[0-9]+$)","type":"string"}},"required":["id"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"Order id, as create_order returned it.","type":"string","pattern":"^ord-[0-9]+$"}},"required":["id"]}`)},
-			runtime.VariantOpenAI: {
-				Schema: json.RawMessage(`{"type":"object","properties":{"id":{"description":"Order id, as create_order returned it.","type":"string","pattern":"^ord-[0-9]+$"}},"required":["id"],"additionalProperties":false}`),
-				Strict: true,
-			},
-		},
 	}, {
-		Bind:        toolgenBindServiceListOrders(r),
+		Bind:        toolgenBindingServiceListOrders.Bind,
 		Description: "Lists orders, newest first.",
+		Dialects:    toolgenDialects,
 		Hints: runtime.Hints{
 			Idempotent: true,
 			ReadOnly:   true,
 		},
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"status":{"description":"Only orders in this status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":["integer","null"],"enum":[0,1,2,3,null]},"since":{"description":"Only orders placed at or after this time.","type":["string","null"],"format":"date-time"},"limit":{"description":"How many orders at most.","type":"integer","minimum":1,"maximum":100,"default":20},"customers":{"description":"Match on customer ids, by weight (higher first).","type":"object","maxProperties":10,"additionalProperties":{"type":"integer","minimum":0}}},"additionalProperties":false}`),
 		Name:         "list_orders",
-		NewCall:      toolgenNewServiceListOrders(r),
+		NewCall:      toolgenBindingServiceListOrders.NewCall,
 		Origin:       "github.com/toolgen-go/toolgen/examples/orders/orders.(*Service).ListOrders",
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"orders":{"description":"The orders, newest first.","type":["array","null"],"items":{"description":"Order is a placed order.","type":"object","properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}},"more":{"description":"Whether more orders match.","type":"boolean"}},"required":["orders","more"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
 		Tags:         []string{"orders"},
 		Timeout:      5 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"status":{"description":"Only orders in this status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":["integer","null"],"enum":[0,1,2,3,null]},"since":{"description":"Only orders placed at or after this time.","type":["string","null"],"format":"date-time"},"limit":{"description":"How many orders at most.","type":"integer","minimum":1,"maximum":100,"default":20},"customers":{"description":"Match on customer ids, by weight (higher first).","type":"object","maxProperties":10,"additionalProperties":{"type":"integer","minimum":0}}},"additionalProperties":false}`)},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/limit/default", "/properties/customers/maxProperties"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"status":{"description":"Only orders in this status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","anyOf":[{"type":"integer","enum":[0,1,2,3]},{"type":"null"}]},"since":{"description":"Only orders placed at or after this time.","type":["string","null"],"format":"date-time"},"limit":{"description":"How many orders at most. (default: 20)","type":"integer","minimum":1,"maximum":100},"customers":{"description":"Match on customer ids, by weight (higher first). (at most 10 entries)","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {
-				Moved:  []string{"/properties/customers/additionalProperties"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"status":{"description":"Only orders in this status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":["0","1","2","3"],"format":"enum","nullable":true},"since":{"description":"Only orders placed at or after this time.","type":"string","format":"date-time","nullable":true},"limit":{"description":"How many orders at most.","type":"integer","minimum":1,"maximum":100,"default":20},"customers":{"description":"Match on customer ids, by weight (higher first). (values: integer)","type":"object","maxProperties":10}},"propertyOrdering":["status","since","limit","customers"]}`),
-			},
-			runtime.VariantOpenAI: {Schema: json.RawMessage(`{"type":"object","properties":{"status":{"description":"Only orders in this status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":["integer","null"],"enum":[0,1,2,3,null]},"since":{"description":"Only orders placed at or after this time.","type":["string","null"],"format":"date-time"},"limit":{"description":"How many orders at most.","type":"integer","minimum":1,"maximum":100,"default":20},"customers":{"description":"Match on customer ids, by weight (higher first).","type":"object","maxProperties":10,"additionalProperties":{"type":"integer","minimum":0}}},"additionalProperties":false}`)},
-		},
 	}}
-}
-
-// toolgenCallServiceCreateOrder is a call of create_order whose arguments passed validation.
-type toolgenCallServiceCreateOrder struct {
-	recv *Service
-	args CreateOrderArgs
-}
-
-func (c *toolgenCallServiceCreateOrder) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallServiceCreateOrder) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.CreateOrder(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	w := encode.Acquire()
-	toolgenEncodeOrder(w, &out)
-	return encode.Finish(w, "create_order")
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallServiceCreateOrder) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsCreateOrderArgs(data, &c.args)
-}
-
-// toolgenFramedServiceCreateOrder is a call of create_order allocated by the registry, with its call frame.
-type toolgenFramedServiceCreateOrder struct {
-	toolgenCallServiceCreateOrder
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedServiceCreateOrder) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindServiceCreateOrder returns the Bind function of create_order for receiver r.
-func toolgenBindServiceCreateOrder(r *Service) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallServiceCreateOrder{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewServiceCreateOrder returns the NewCall function of create_order for receiver r.
-func toolgenNewServiceCreateOrder(r *Service) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedServiceCreateOrder{toolgenCallServiceCreateOrder: toolgenCallServiceCreateOrder{recv: r}}
-	}
-}
-
-// toolgenCallServiceGetOrder is a call of get_order whose arguments passed validation.
-type toolgenCallServiceGetOrder struct {
-	recv *Service
-	args GetOrderArgs
-}
-
-func (c *toolgenCallServiceGetOrder) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallServiceGetOrder) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.GetOrder(ctx, &c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	w := encode.Acquire()
-	toolgenEncodeOrder(w, &out)
-	return encode.Finish(w, "get_order")
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallServiceGetOrder) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsGetOrderArgs(data, &c.args)
-}
-
-// toolgenFramedServiceGetOrder is a call of get_order allocated by the registry, with its call frame.
-type toolgenFramedServiceGetOrder struct {
-	toolgenCallServiceGetOrder
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedServiceGetOrder) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindServiceGetOrder returns the Bind function of get_order for receiver r.
-func toolgenBindServiceGetOrder(r *Service) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallServiceGetOrder{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewServiceGetOrder returns the NewCall function of get_order for receiver r.
-func toolgenNewServiceGetOrder(r *Service) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedServiceGetOrder{toolgenCallServiceGetOrder: toolgenCallServiceGetOrder{recv: r}}
-	}
-}
-
-// toolgenCallServiceListOrders is a call of list_orders whose arguments passed validation.
-type toolgenCallServiceListOrders struct {
-	recv *Service
-	args ListOrdersArgs
-}
-
-func (c *toolgenCallServiceListOrders) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallServiceListOrders) Run(ctx context.Context) runtime.Result {
-	out, err := c.recv.ListOrders(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	w := encode.Acquire()
-	toolgenEncodeOrderList(w, &out)
-	return encode.Finish(w, "list_orders")
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallServiceListOrders) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsListOrdersArgs(data, &c.args)
-}
-
-// toolgenFramedServiceListOrders is a call of list_orders allocated by the registry, with its call frame.
-type toolgenFramedServiceListOrders struct {
-	toolgenCallServiceListOrders
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedServiceListOrders) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindServiceListOrders returns the Bind function of list_orders for receiver r.
-func toolgenBindServiceListOrders(r *Service) func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	return func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-		c := &toolgenCallServiceListOrders{recv: r}
-		if err := c.Bind(ctx, data); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
-// toolgenNewServiceListOrders returns the NewCall function of list_orders for receiver r.
-func toolgenNewServiceListOrders(r *Service) func() runtime.UnboundCall {
-	return func() runtime.UnboundCall {
-		return &toolgenFramedServiceListOrders{toolgenCallServiceListOrders: toolgenCallServiceListOrders{recv: r}}
-	}
 }
 
 // toolgenDecodeArgsCreateOrderArgs decodes and validates a JSON document of arguments into v, in one pass.
@@ -1084,8 +936,8 @@ func toolgenEncodeCreateOrderArgs(w *encode.Writer, v *CreateOrderArgs) {
 		w.Null()
 	} else {
 		w.ArrStart()
-		for i13 := range v.Items {
-			toolgenEncodeItem(w, &v.Items[i13])
+		for i11 := range v.Items {
+			toolgenEncodeItem(w, &v.Items[i11])
 		}
 		w.ArrEnd()
 	}
@@ -1124,8 +976,8 @@ func toolgenEncodeItem(w *encode.Writer, v *Item) {
 	if len(v.Tags) != 0 {
 		w.Field("tags")
 		w.ArrStart()
-		for i11 := range v.Tags {
-			w.String(v.Tags[i11])
+		for i12 := range v.Tags {
+			w.String(v.Tags[i12])
 		}
 		w.ArrEnd()
 	}
@@ -1150,18 +1002,18 @@ func toolgenEncodeOrder(w *encode.Writer, v *Order) {
 	if len(v.Labels) != 0 {
 		w.Field("labels")
 		w.ObjStart()
-		for _, k1 := range encode.SortedStringKeys(v.Labels) {
-			w.Field(string(k1))
-			e1 := v.Labels[k1]
-			w.String(e1)
+		for _, k8 := range encode.SortedStringKeys(v.Labels) {
+			w.Field(string(k8))
+			e8 := v.Labels[k8]
+			w.String(e8)
 		}
 		w.ObjEnd()
 	}
 	w.Field("tracking")
-	if p2 := v.Tracking; p2 == nil {
+	if p9 := v.Tracking; p9 == nil {
 		w.Null()
 	} else {
-		w.String((*p2))
+		w.String((*p9))
 	}
 	w.ObjEnd()
 }
@@ -1174,8 +1026,8 @@ func toolgenEncodeOrderList(w *encode.Writer, v *OrderList) {
 		w.Null()
 	} else {
 		w.ArrStart()
-		for i4 := range v.Orders {
-			toolgenEncodeOrder(w, &v.Orders[i4])
+		for i13 := range v.Orders {
+			toolgenEncodeOrder(w, &v.Orders[i13])
 		}
 		w.ArrEnd()
 	}
@@ -1192,8 +1044,8 @@ func toolgenEncodeShipping(w *encode.Writer, v *Shipping) {
 		w.Null()
 	} else {
 		w.ArrStart()
-		for i12 := range v.Lines {
-			w.String(v.Lines[i12])
+		for i13 := range v.Lines {
+			w.String(v.Lines[i13])
 		}
 		w.ArrEnd()
 	}
@@ -1204,6 +1056,26 @@ func toolgenEncodeShipping(w *encode.Writer, v *Shipping) {
 	w.Field("country")
 	w.String(string(v.Country))
 	w.ObjEnd()
+}
+
+// toolgenResultOrder turns what a handler of tool returned into its result.
+func toolgenResultOrder(out Order, err error, tool string) runtime.Result {
+	if err != nil {
+		return runtime.ErrorResult(err)
+	}
+	w := encode.Acquire()
+	toolgenEncodeOrder(w, &out)
+	return encode.Finish(w, tool)
+}
+
+// toolgenResultOrderList turns what a handler of tool returned into its result.
+func toolgenResultOrderList(out OrderList, err error, tool string) runtime.Result {
+	if err != nil {
+		return runtime.ErrorResult(err)
+	}
+	w := encode.Acquire()
+	toolgenEncodeOrderList(w, &out)
+	return encode.Finish(w, tool)
 }
 
 // toolgenPattern1 reports whether s contains a match of the regular expression `^ord-[0-9]+$`,

@@ -26,12 +26,17 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, WeatherArgs) (Weat
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
 // Tools returns the tools of package weather, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
 	return []runtime.Tool{{
-		Bind:        toolgenBindGetWeather,
+		Bind:        toolgenBindingGetWeather.Bind,
 		Description: "Gets the current weather for a city. Returns temperature and conditions.",
 		Detail:      "Use it when the user asks about the weather, temperature or forecast of a named city.",
+		Dialects:    toolgenDialects,
 		Examples: []runtime.Example{{
 			Args:     json.RawMessage(`{"city":"Tokyo"}`),
 			Expected: "Current weather for Tokyo in celsius",
@@ -39,80 +44,31 @@ func Tools() []runtime.Tool {
 		}},
 		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo.","type":"string","minLength":1},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"description":"Days of forecast to include.","type":"integer","minimum":0,"maximum":7,"default":0}},"required":["city"],"additionalProperties":false}`),
 		Name:         "get_weather",
-		NewCall:      toolgenNewGetWeather,
+		NewCall:      toolgenBindingGetWeather.NewCall,
 		Origin:       "github.com/toolgen-go/toolgen/examples/weather/weather.GetWeather",
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"description":"City the weather is for.","type":"string"},"unit":{"description":"Unit of every temperature in the result. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"]},"temperature":{"description":"Temperature now.","type":"number"},"conditions":{"description":"Conditions now, e.g. \"sunny\".","type":"string"},"forecast":{"description":"Forecast for the following days, when asked for.","type":"array","items":{"description":"Day is one day of a forecast.","type":"object","properties":{"day":{"description":"Day counts from 1 (tomorrow).","type":"integer"},"high":{"description":"High is the day's highest temperature.","type":"number"},"low":{"description":"Low is the day's lowest temperature.","type":"number"}},"required":["day","high","low"],"additionalProperties":false}}},"required":["city","unit","temperature","conditions"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
 		Tags:         []string{"weather"},
 		Timeout:      10 * time.Second,
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo.","type":"string","minLength":1},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"description":"Days of forecast to include.","type":"integer","minimum":0,"maximum":7,"default":0}},"required":["city"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Moved:  []string{"/properties/city/minLength", "/properties/days/minimum", "/properties/days/maximum"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo. (at least 1 char)","type":"string"},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"description":"Days of forecast to include. (0 to 7)","type":"integer","default":0}},"required":["city"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/city/minLength", "/properties/unit/default", "/properties/days/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo. (at least 1 char)","type":"string"},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit). (default: \"celsius\")","type":"string","enum":["celsius","fahrenheit"]},"days":{"description":"Days of forecast to include. (default: 0)","type":"integer","minimum":0,"maximum":7}},"required":["city"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo.","type":"string","minLength":1},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"],"default":"celsius","format":"enum"},"days":{"description":"Days of forecast to include.","type":"integer","minimum":0,"maximum":7,"default":0}},"required":["city"],"propertyOrdering":["city","unit","days"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/city/minLength", "/properties/unit/default", "/properties/days/default"},
-				NullMeansAbsent: []string{"/unit", "/days"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo. (at least 1 char)","type":"string"},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit). (default: \"celsius\")","type":["string","null"],"enum":["celsius","fahrenheit",null]},"days":{"description":"Days of forecast to include. (default: 0)","type":["integer","null"],"minimum":0,"maximum":7}},"required":["city","unit","days"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}}
 }
 
-// toolgenCallGetWeather is a call of get_weather whose arguments passed validation.
-type toolgenCallGetWeather struct {
-	args WeatherArgs
-}
-
-func (c *toolgenCallGetWeather) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallGetWeather) Run(ctx context.Context) runtime.Result {
-	out, err := GetWeather(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	w := encode.Acquire()
-	toolgenEncodeWeather(w, &out)
-	return encode.Finish(w, "get_weather")
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallGetWeather) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsWeatherArgs(data, &c.args)
-}
-
-// toolgenFramedGetWeather is a call of get_weather allocated by the registry, with its call frame.
-type toolgenFramedGetWeather struct {
-	toolgenCallGetWeather
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedGetWeather) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindGetWeather decodes and validates the arguments of get_weather.
-func toolgenBindGetWeather(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	c := &toolgenCallGetWeather{}
-	if err := c.Bind(ctx, data); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-// toolgenNewGetWeather allocates a call of get_weather for the registry to bind.
-func toolgenNewGetWeather() runtime.UnboundCall {
-	return &toolgenFramedGetWeather{}
+var toolgenBindingGetWeather = &runtime.Binding{
+	Decode: func(data []byte, a any) error {
+		return toolgenDecodeArgsWeatherArgs(data, a.(*WeatherArgs))
+	},
+	New: func() *runtime.CallSlot {
+		c := new(runtime.Slot[WeatherArgs])
+		return c.Hold(&c.Args)
+	},
+	NewFramed: func() *runtime.FramedSlot {
+		c := new(runtime.Framed[WeatherArgs])
+		return c.Hold(&c.Args)
+	},
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := GetWeather(ctx, *a.(*WeatherArgs))
+		return toolgenResultWeather(out, err, "get_weather")
+	},
 }
 
 // toolgenDecodeArgsWeatherArgs decodes and validates a JSON document of arguments into v, in one pass.
@@ -251,10 +207,20 @@ func toolgenEncodeWeather(w *encode.Writer, v *Weather) {
 	if len(v.Forecast) != 0 {
 		w.Field("forecast")
 		w.ArrStart()
-		for i1 := range v.Forecast {
-			toolgenEncodeDay(w, &v.Forecast[i1])
+		for i8 := range v.Forecast {
+			toolgenEncodeDay(w, &v.Forecast[i8])
 		}
 		w.ArrEnd()
 	}
 	w.ObjEnd()
+}
+
+// toolgenResultWeather turns what a handler of tool returned into its result.
+func toolgenResultWeather(out Weather, err error, tool string) runtime.Result {
+	if err != nil {
+		return runtime.ErrorResult(err)
+	}
+	w := encode.Acquire()
+	toolgenEncodeWeather(w, &out)
+	return encode.Finish(w, tool)
 }

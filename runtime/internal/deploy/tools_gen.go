@@ -22,84 +22,46 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, DeployArgs) (strin
 	return true
 }
 
+// toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
+// runtime.Tool.Variant derives from the tool's InputSchema on first use.
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
 // Tools returns the tools of package deploy, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
 	return []runtime.Tool{{
-		Bind:          toolgenBindDeploy,
+		Bind:          toolgenBindingDeploy.Bind,
 		ConfirmReason: "deploys to a live host",
 		Description:   "Deploys a version to a host.",
+		Dialects:      toolgenDialects,
 		InputSchema:   json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"target":{"description":"Target is the host to deploy to.","type":"string"},"version":{"description":"Version to deploy.","type":"string"},"region":{"description":"Region of the target.","type":"string","default":"eu-west"},"restart":{"description":"Hosts also restarted afterwards.","type":"array","items":{"type":"string"}}},"required":["target","version"],"additionalProperties":false}`),
 		Name:          "deploy",
-		NewCall:       toolgenNewDeploy,
+		NewCall:       toolgenBindingDeploy.NewCall,
 		NoTimeout:     true,
 		Origin:        "github.com/toolgen-go/toolgen/runtime/internal/deploy.Deploy",
 		Permission:    runtime.PermissionConfirm,
 		Risk:          runtime.Risk("high"),
-		Variants: map[string]runtime.Variant{
-			runtime.VariantAnthropic: {Schema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"target":{"description":"Target is the host to deploy to.","type":"string"},"version":{"description":"Version to deploy.","type":"string"},"region":{"description":"Region of the target.","type":"string","default":"eu-west"},"restart":{"description":"Hosts also restarted afterwards.","type":"array","items":{"type":"string"}}},"required":["target","version"],"additionalProperties":false}`)},
-			runtime.VariantAnthropicStrict: {
-				Schema: json.RawMessage(`{"type":"object","properties":{"target":{"description":"Target is the host to deploy to.","type":"string"},"version":{"description":"Version to deploy.","type":"string"},"region":{"description":"Region of the target.","type":"string","default":"eu-west"},"restart":{"description":"Hosts also restarted afterwards.","type":"array","items":{"type":"string"}}},"required":["target","version"],"additionalProperties":false}`),
-				Strict: true,
-			},
-			runtime.VariantGeminiJSONSchema: {
-				Moved:  []string{"/properties/region/default"},
-				Schema: json.RawMessage(`{"type":"object","properties":{"target":{"description":"Target is the host to deploy to.","type":"string"},"version":{"description":"Version to deploy.","type":"string"},"region":{"description":"Region of the target. (default: \"eu-west\")","type":"string"},"restart":{"description":"Hosts also restarted afterwards.","type":"array","items":{"type":"string"}}},"required":["target","version"],"additionalProperties":false}`),
-			},
-			runtime.VariantGeminiParameters: {Schema: json.RawMessage(`{"type":"object","properties":{"target":{"description":"Target is the host to deploy to.","type":"string"},"version":{"description":"Version to deploy.","type":"string"},"region":{"description":"Region of the target.","type":"string","default":"eu-west"},"restart":{"description":"Hosts also restarted afterwards.","type":"array","items":{"type":"string"}}},"required":["target","version"],"propertyOrdering":["target","version","region","restart"]}`)},
-			runtime.VariantOpenAI: {
-				Moved:           []string{"/properties/region/default"},
-				NullMeansAbsent: []string{"/region", "/restart"},
-				Schema:          json.RawMessage(`{"type":"object","properties":{"target":{"description":"Target is the host to deploy to.","type":"string"},"version":{"description":"Version to deploy.","type":"string"},"region":{"description":"Region of the target. (default: \"eu-west\")","type":["string","null"]},"restart":{"description":"Hosts also restarted afterwards.","type":["array","null"],"items":{"type":"string"}}},"required":["target","version","region","restart"],"additionalProperties":false}`),
-				Strict:          true,
-			},
-		},
 	}}
 }
 
-// toolgenCallDeploy is a call of deploy whose arguments passed validation.
-type toolgenCallDeploy struct {
-	args DeployArgs
-}
-
-func (c *toolgenCallDeploy) Args() any {
-	return &c.args
-}
-
-func (c *toolgenCallDeploy) Run(ctx context.Context) runtime.Result {
-	out, err := Deploy(ctx, c.args)
-	if err != nil {
-		return runtime.ErrorResult(err)
-	}
-	return runtime.TextResult(out)
-}
-
-// Bind decodes and validates the arguments into c.
-func (c *toolgenCallDeploy) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsDeployArgs(data, &c.args)
-}
-
-// toolgenFramedDeploy is a call of deploy allocated by the registry, with its call frame.
-type toolgenFramedDeploy struct {
-	toolgenCallDeploy
-	frame runtime.CallFrame
-}
-
-func (c *toolgenFramedDeploy) Frame() *runtime.CallFrame {
-	return &c.frame
-}
-
-// toolgenBindDeploy decodes and validates the arguments of deploy.
-func toolgenBindDeploy(ctx context.Context, data []byte) (runtime.BoundCall, error) {
-	c := &toolgenCallDeploy{}
-	if err := c.Bind(ctx, data); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-// toolgenNewDeploy allocates a call of deploy for the registry to bind.
-func toolgenNewDeploy() runtime.UnboundCall {
-	return &toolgenFramedDeploy{}
+var toolgenBindingDeploy = &runtime.Binding{
+	Decode: func(data []byte, a any) error {
+		return toolgenDecodeArgsDeployArgs(data, a.(*DeployArgs))
+	},
+	New: func() *runtime.CallSlot {
+		c := new(runtime.Slot[DeployArgs])
+		return c.Hold(&c.Args)
+	},
+	NewFramed: func() *runtime.FramedSlot {
+		c := new(runtime.Framed[DeployArgs])
+		return c.Hold(&c.Args)
+	},
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := Deploy(ctx, *a.(*DeployArgs))
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
 }
 
 // toolgenDecodeArgsDeployArgs decodes and validates a JSON document of arguments into v, in one pass.

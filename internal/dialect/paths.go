@@ -1,11 +1,9 @@
-package provider
+package dialect
 
 import (
-	"regexp"
 	"strconv"
 
 	"github.com/toolgen-go/toolgen/internal/jsonpointer"
-	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // maxVisits bounds the instance walk: a schema whose $defs fan out into many paths is walked
@@ -14,19 +12,19 @@ const maxVisits = 100000
 
 // instanceWalker walks a canonical schema the way arguments are shaped: properties by name,
 // array items and map values as "*", through $refs. A $ref back to a node being walked is a
-// recursive place: it becomes a runtime.Loop instead of being walked again.
+// recursive place: it becomes a Loop instead of being walked again.
 type instanceWalker struct {
 	root   *object
 	visit  func(path string, n *object)
 	active map[string]string // $ref being walked → the instance path where it started
-	loops  []runtime.Loop
+	loops  []Loop
 	visits int
 }
 
 // walkInstances calls visit for every object schema at every instance path of the canonical
 // schema (each "*" standing for all items or values) and returns the loops of its recursive
 // types.
-func walkInstances(root *object, visit func(path string, n *object)) []runtime.Loop {
+func walkInstances(root *object, visit func(path string, n *object)) []Loop {
 	w := &instanceWalker{root: root, visit: visit, active: map[string]string{"#": ""}}
 	w.walk(root, "")
 	return w.loops
@@ -39,7 +37,7 @@ func (w *instanceWalker) walk(n *object, path string) {
 	w.visits++
 	if ref := n.str("$ref"); ref != "" {
 		if target, ok := w.active[ref]; ok {
-			loop := runtime.Loop{Path: path, Target: target}
+			loop := Loop{Path: path, Target: target}
 			for _, l := range w.loops {
 				if l == loop {
 					return
@@ -71,7 +69,7 @@ func (w *instanceWalker) walk(n *object, path string) {
 
 // nullMeansAbsent lists the instance paths of every optional property in the canonical
 // schema: OpenAI strict makes each of them required and nullable.
-func nullMeansAbsent(root *object) ([]string, []runtime.Loop) {
+func nullMeansAbsent(root *object) ([]string, []Loop) {
 	var out []string
 	seen := map[string]bool{}
 	loops := walkInstances(root, func(path string, n *object) {
@@ -86,8 +84,22 @@ func nullMeansAbsent(root *object) ([]string, []runtime.Loop) {
 	return out, loops
 }
 
-// geminiName is the rule Gemini applies to parameter (property) names.
-var geminiName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`)
+// geminiNameRule is the rule Gemini applies to parameter (property) names.
+const geminiNameRule = `^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`
+
+// geminiName reports whether k satisfies geminiNameRule.
+func geminiName(k string) bool {
+	if k == "" || len(k) > 64 || k[0] >= '0' && k[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
 
 // geminiRenames returns the new name of every property of one object that Gemini rejects:
 // other characters become "_", a leading digit gets a "_" before it, the name is cut to 64
@@ -98,12 +110,12 @@ func geminiRenames(keys []string) map[string]string {
 	var out map[string]string
 	taken := map[string]bool{}
 	for _, k := range keys {
-		if geminiName.MatchString(k) {
+		if geminiName(k) {
 			taken[k] = true
 		}
 	}
 	for _, k := range keys {
-		if geminiName.MatchString(k) {
+		if geminiName(k) {
 			continue
 		}
 		b := []byte(k)
@@ -134,9 +146,9 @@ func geminiRenames(keys []string) map[string]string {
 }
 
 // renamesOf lists the Gemini renames at every instance path of the canonical schema.
-func renamesOf(root *object) ([]runtime.Rename, []runtime.Loop) {
-	var out []runtime.Rename
-	seen := map[runtime.Rename]bool{}
+func renamesOf(root *object) ([]Rename, []Loop) {
+	var out []Rename
+	seen := map[Rename]bool{}
 	loops := walkInstances(root, func(path string, n *object) {
 		props := n.obj("properties")
 		if props == nil {
@@ -145,7 +157,7 @@ func renamesOf(root *object) ([]runtime.Rename, []runtime.Loop) {
 		renamed := geminiRenames(props.keys)
 		for _, k := range props.keys {
 			if to, ok := renamed[k]; ok {
-				r := runtime.Rename{Path: path, From: k, To: to}
+				r := Rename{Path: path, From: k, To: to}
 				if !seen[r] {
 					seen[r] = true
 					out = append(out, r)

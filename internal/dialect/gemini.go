@@ -1,13 +1,11 @@
-package provider
+package dialect
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/toolgen-go/toolgen/gen/diag"
 	"github.com/toolgen-go/toolgen/internal/jsonpointer"
-	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // geminiParametersKeywords are the fields of Gemini's Schema (an OpenAPI 3.0 subset), the
@@ -40,18 +38,18 @@ type geminiConversion struct {
 // geminiRecursionDepth, with a warning), null as "nullable", enums as strings with format
 // "enum", const as a one-value enum, allOf merged, maps reduced to objects (with a warning),
 // property names Gemini rejects renamed, everything else Schema lacks restated.
-func convertGeminiParameters(root *object) (runtime.Variant, []Finding) {
-	c := &geminiConversion{conversion: conversion{variant: runtime.VariantGeminiParameters, root: root}, recursive: recursiveRefs(root)}
+func convertGeminiParameters(root *object) (Variant, []Finding) {
+	c := &geminiConversion{conversion: conversion{variant: VariantGeminiParameters, root: root}, recursive: recursiveRefs(root)}
 	doc := clone(root).(*object)
 	doc.del("$schema")
 	doc.del("$defs")
 	doc = c.parametersNode(doc, "", nil)
 	renames, loops := renamesOf(root)
-	return runtime.Variant{Schema: encode(doc), Renames: renames, Loops: loopsFor(renames, loops), Moved: c.moved}, c.findings
+	return Variant{Schema: encode(doc), Renames: renames, Loops: loopsFor(renames, loops), Moved: c.moved}, c.findings
 }
 
 // loopsFor keeps the loops only when there is something for them to repeat.
-func loopsFor(renames []runtime.Rename, loops []runtime.Loop) []runtime.Loop {
+func loopsFor(renames []Rename, loops []Loop) []Loop {
 	if len(renames) == 0 {
 		return nil
 	}
@@ -92,7 +90,7 @@ func (c *geminiConversion) parametersNode(n *object, ptr string, inlining []stri
 		n.del("$ref")
 		target := resolve(c.root, ref)
 		if target == nil {
-			c.find(ptr, diag.Warning, "", "Gemini parameters: $ref %q does not resolve; the value is described as any JSON value", ref)
+			c.find(ptr, Warning, "", "Gemini parameters: $ref %q does not resolve; the value is described as any JSON value", ref)
 			break
 		}
 		depth := 0
@@ -102,7 +100,7 @@ func (c *geminiConversion) parametersNode(n *object, ptr string, inlining []stri
 			}
 		}
 		if depth >= geminiRecursionDepth {
-			c.find(ptr, diag.Warning, "send the tool with parametersJsonSchema (Variants[\"gemini_jsonschema\"]), which keeps the recursion",
+			c.find(ptr, Warning, "send the tool with parametersJsonSchema (Variants[\"gemini_jsonschema\"]), which keeps the recursion",
 				"Gemini parameters cannot refer to a type: %s is described %d levels deep and cut there", typeName(ref), geminiRecursionDepth)
 			if t := types(target); len(t) > 0 {
 				n.set("type", t[0])
@@ -169,7 +167,7 @@ func (c *geminiConversion) parametersNode(n *object, ptr string, inlining []stri
 	}
 	if ap, ok := n.get("additionalProperties"); ok {
 		if ap != false {
-			c.find(ptr, diag.Warning, "send the tool with parametersJsonSchema (Variants[\"gemini_jsonschema\"]), which keeps maps",
+			c.find(ptr, Warning, "send the tool with parametersJsonSchema (Variants[\"gemini_jsonschema\"]), which keeps maps",
 				"Gemini parameters cannot describe a map: %s is sent as an object without properties", describePtr(ptr))
 			c.restate(n, ptr, "additionalProperties")
 		} else {
@@ -238,7 +236,7 @@ func (c *geminiConversion) renameProperties(n, props *object, ptr string, conver
 		name := k
 		if to, ok := renamed[k]; ok {
 			name = to
-			c.find(ptr+"/properties/"+jsonpointer.Escape(k), diag.Note, "", "%s: property %q is sent as %q (Gemini property names must match %s)", c.variant, k, to, geminiName)
+			c.find(ptr+"/properties/"+jsonpointer.Escape(k), Note, "", "%s: property %q is sent as %q (Gemini property names must match %s)", c.variant, k, to, geminiNameRule)
 		}
 		if child == nil {
 			out.set(name, props.vals[k])
@@ -263,8 +261,8 @@ func (c *geminiConversion) renameProperties(n, props *object, ptr string, conver
 // into a one-branch anyOf that carries them), a nullable enum becomes anyOf of the enum and
 // null (enum values are strings and numbers only), allOf is merged, names are renamed as in
 // `parameters`, and everything else is restated.
-func convertGeminiJSONSchema(root *object) (runtime.Variant, []Finding) {
-	c := &geminiConversion{conversion: conversion{variant: runtime.VariantGeminiJSONSchema, root: root}, recursive: recursiveRefs(root)}
+func convertGeminiJSONSchema(root *object) (Variant, []Finding) {
+	c := &geminiConversion{conversion: conversion{variant: VariantGeminiJSONSchema, root: root}, recursive: recursiveRefs(root)}
 	doc := clone(root).(*object)
 	doc.del("$schema")
 	doc = c.jsonSchemaNode(doc, "")
@@ -277,7 +275,7 @@ func convertGeminiJSONSchema(root *object) (runtime.Variant, []Finding) {
 	}
 	c.requiredCycles(root)
 	renames, loops := renamesOf(root)
-	return runtime.Variant{Schema: encode(doc), Renames: renames, Loops: loopsFor(renames, loops), Moved: c.moved}, c.findings
+	return Variant{Schema: encode(doc), Renames: renames, Loops: loopsFor(renames, loops), Moved: c.moved}, c.findings
 }
 
 func (c *geminiConversion) jsonSchemaNode(n *object, ptr string) *object {
@@ -431,7 +429,7 @@ func (c *geminiConversion) requiredCycles(root *object) {
 			e := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			if e.ref == start {
-				c.find(e.ptr, diag.Warning, "make the recursive property optional (a pointer without tool:\"required\")",
+				c.find(e.ptr, Warning, "make the recursive property optional (a pointer without tool:\"required\")",
 					"Gemini allows recursion only through optional properties, and %s recurses through required ones", typeName(start))
 				break
 			}

@@ -1,14 +1,12 @@
-package provider
+package dialect
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
-	"github.com/toolgen-go/toolgen/gen/diag"
 	"github.com/toolgen-go/toolgen/internal/jsonpointer"
-	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // anthropicStrictKeywords are the keywords strict tool use accepts (the Go SDK's schema
@@ -31,25 +29,62 @@ const (
 	anthropicMaxRepeat = 100
 )
 
-// complexPattern finds what strict tool use refuses in a pattern: word boundaries,
-// backreferences, lookaround (RE2 has none of those, but a hand-written schema might).
-var complexPattern = regexp.MustCompile(`\\[bB1-9]|\(\?[=!<]`)
-
-var repetition = regexp.MustCompile(`\{(\d+)(?:,(\d*))?\}`)
-
-// simplePattern reports whether strict tool use takes the pattern as it is.
+// simplePattern reports whether strict tool use takes the pattern as it is: no word
+// boundary, backreference or lookaround (RE2 has none of those, but a hand-written schema
+// might), and no {n,m} repetition over anthropicMaxRepeat. Scanned by hand: the runtime
+// derives variants with this package, and regexp would weigh on every binary.
 func simplePattern(p string) bool {
-	if complexPattern.MatchString(p) {
-		return false
+	for i := 0; i < len(p); i++ {
+		switch {
+		case p[i] == '\\' && i+1 < len(p) && strings.IndexByte("bB123456789", p[i+1]) >= 0:
+			return false
+		case p[i] == '(' && i+2 < len(p) && p[i+1] == '?' && strings.IndexByte("=!<", p[i+2]) >= 0:
+			return false
+		}
 	}
-	for _, m := range repetition.FindAllStringSubmatch(p, -1) {
-		for _, num := range m[1:] {
+	for i := 0; i < len(p); i++ {
+		if p[i] != '{' {
+			continue
+		}
+		numbers, end := repetition(p[i+1:])
+		if end < 0 {
+			continue
+		}
+		for _, num := range numbers {
 			if n, err := strconv.Atoi(num); err == nil && n > anthropicMaxRepeat {
 				return false
 			}
 		}
+		i += end
 	}
 	return true
+}
+
+// repetition reads the rest of a {n}, {n,} or {n,m} quantifier after its "{": the numbers as
+// written (m may be empty) and the index of the closing brace in s, or -1 when s does not
+// continue one.
+func repetition(s string) (numbers []string, end int) {
+	digits := func(from int) int {
+		for from < len(s) && s[from] >= '0' && s[from] <= '9' {
+			from++
+		}
+		return from
+	}
+	n := digits(0)
+	if n == 0 || n == len(s) {
+		return nil, -1
+	}
+	if s[n] == '}' {
+		return []string{s[:n]}, n + 1
+	}
+	if s[n] != ',' {
+		return nil, -1
+	}
+	m := digits(n + 1)
+	if m == len(s) || s[m] != '}' {
+		return nil, -1
+	}
+	return []string{s[:n], s[n+1 : m]}, m + 1
 }
 
 type anthropicConversion struct {
@@ -72,8 +107,8 @@ func (c *anthropicConversion) cannot(ptr, format string, args ...any) {
 // rewrite a bad fit). ok is false when strict tool use cannot take the schema (recursion,
 // maps, any values, the limits): the tool is then sent non-strict with the canonical schema,
 // which is always possible, so that is a note rather than a warning.
-func convertAnthropicStrict(root *object) (v runtime.Variant, ok bool, findings []Finding) {
-	c := &anthropicConversion{conversion: conversion{variant: runtime.VariantAnthropicStrict, root: root}, recursive: recursiveRefs(root)}
+func convertAnthropicStrict(root *object) (v Variant, ok bool, findings []Finding) {
+	c := &anthropicConversion{conversion: conversion{variant: VariantAnthropicStrict, root: root}, recursive: recursiveRefs(root)}
 	doc := clone(root).(*object)
 	doc.del("$schema")
 	c.node(doc, "")
@@ -92,11 +127,11 @@ func convertAnthropicStrict(root *object) (v runtime.Variant, ok bool, findings 
 	}
 	if len(c.why) > 0 {
 		for i, why := range c.why {
-			c.find(c.whyPtr[i], diag.Note, "", "no Anthropic strict variant: %s", why)
+			c.find(c.whyPtr[i], Note, "", "no Anthropic strict variant: %s", why)
 		}
-		return runtime.Variant{}, false, c.findings
+		return Variant{}, false, c.findings
 	}
-	return runtime.Variant{Schema: encode(doc), Strict: true, Moved: c.moved}, true, c.findings
+	return Variant{Schema: encode(doc), Strict: true, Moved: c.moved}, true, c.findings
 }
 
 func (c *anthropicConversion) node(n *object, ptr string) {

@@ -1,4 +1,4 @@
-package provider
+package dialect
 
 import (
 	"encoding/json"

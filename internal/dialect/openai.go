@@ -1,4 +1,4 @@
-package provider
+package dialect
 
 import (
 	"fmt"
@@ -6,9 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/toolgen-go/toolgen/gen/diag"
 	"github.com/toolgen-go/toolgen/internal/jsonpointer"
-	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // openAIKeywords are the keywords OpenAI strict mode accepts (Structured Outputs, "Supported
@@ -44,8 +42,8 @@ type openAIConversion struct {
 // siblings resolved. When strict mode cannot express the schema (a map, an any value, the
 // limits), the variant is the canonical schema sent with strict:false, and each reason is a
 // warning at the field concerned.
-func convertOpenAI(root *object) (runtime.Variant, []Finding) {
-	c := &openAIConversion{conversion: conversion{variant: runtime.VariantOpenAI, root: root}, recursive: recursiveRefs(root)}
+func convertOpenAI(root *object) (Variant, []Finding) {
+	c := &openAIConversion{conversion: conversion{variant: VariantOpenAI, root: root}, recursive: recursiveRefs(root)}
 	doc := clone(root).(*object)
 	doc.del("$schema")
 	doc = c.node(doc, "")
@@ -60,14 +58,14 @@ func convertOpenAI(root *object) (runtime.Variant, []Finding) {
 	if len(c.impossible) > 0 {
 		loose := clone(root).(*object)
 		loose.del("$schema")
-		return runtime.Variant{Schema: encode(loose), Strict: false}, c.impossible
+		return Variant{Schema: encode(loose), Strict: false}, c.impossible
 	}
 	absent, loops := nullMeansAbsent(root)
-	return runtime.Variant{Schema: encode(doc), Strict: true, NullMeansAbsent: absent, Loops: loops, Moved: c.moved}, c.findings
+	return Variant{Schema: encode(doc), Strict: true, NullMeansAbsent: absent, Loops: loops, Moved: c.moved}, c.findings
 }
 
 func (c *openAIConversion) cannot(ptr, format string, args ...any) {
-	c.impossible = append(c.impossible, Finding{Variant: c.variant, Pointer: ptr, Severity: diag.Warning,
+	c.impossible = append(c.impossible, Finding{Variant: c.variant, Pointer: ptr, Severity: Warning,
 		Message: "OpenAI strict mode is impossible: " + fmt.Sprintf(format, args...) + "; the tool is sent with strict:false",
 		Hint:    openAIStrictHintMapping})
 }

@@ -1,11 +1,11 @@
-package provider
+package dialect
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/toolgen-go/toolgen/gen/schema"
 	"io"
+	"unicode/utf8"
 )
 
 // The converters work on a small ordered JSON tree rather than map[string]any: OpenAI fills
@@ -165,7 +165,7 @@ func write(buf *bytes.Buffer, v any) {
 	case json.Number:
 		buf.WriteString(v.String())
 	case string:
-		schema.WriteString(buf, v)
+		WriteString(buf, v)
 	case []any:
 		buf.WriteByte('[')
 		for i, e := range v {
@@ -181,7 +181,7 @@ func write(buf *bytes.Buffer, v any) {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			schema.WriteString(buf, k)
+			WriteString(buf, k)
 			buf.WriteByte(':')
 			write(buf, v.vals[k])
 		}
@@ -211,4 +211,48 @@ func types(n *object) []string {
 		return out
 	}
 	return nil
+}
+
+// WriteString writes s as a JSON string. Unlike encoding/json it leaves <, > and & alone, so
+// descriptions stay readable to the model; invalid UTF-8 becomes U+FFFD, as in encoding/json.
+func WriteString(buf *bytes.Buffer, s string) {
+	const hex = "0123456789abcdef"
+	buf.WriteByte('"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				buf.WriteByte('\\')
+				buf.WriteByte(c)
+			case c == '\n':
+				buf.WriteString(`\n`)
+			case c == '\r':
+				buf.WriteString(`\r`)
+			case c == '\t':
+				buf.WriteString(`\t`)
+			case c < 0x20 || c == 0x7f:
+				buf.WriteString(`\u00`)
+				buf.WriteByte(hex[c>>4])
+				buf.WriteByte(hex[c&0xf])
+			default:
+				buf.WriteByte(c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			buf.WriteString(`\ufffd`)
+		case r == '\u2028' || r == '\u2029':
+			// Valid JSON, but not valid JavaScript source: escape as encoding/json does.
+			buf.WriteString(`\u202`)
+			buf.WriteByte(hex[r&0xf])
+		default:
+			buf.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	buf.WriteByte('"')
 }

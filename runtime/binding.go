@@ -1,0 +1,112 @@
+package runtime
+
+import "context"
+
+// Binding joins a tool's arguments to its handler: generated code declares one per tool and
+// sets Tool.Bind and Tool.NewCall to its methods. It is one non-generic type for every tool,
+// so a catalog compiles no call type (and no generic instantiation) per tool; the functions it
+// holds take the arguments as any, the pointer New put beside the call.
+type Binding struct {
+	// New allocates a call for Tool.Bind, with the arguments in the same allocation: for
+	// arguments of type A, c := new(Slot[A]) returned as c.Hold(&c.Args). A tool without
+	// arguments uses NewCallSlot.
+	New func() *CallSlot
+	// NewFramed is New for Tool.NewCall, with room for the registry's CallFrame: a Framed[A].
+	// A tool without arguments uses NewFramedSlot.
+	NewFramed func() *FramedSlot
+	// Decode decodes and validates a JSON document of arguments into args, in one pass; on
+	// invalid arguments it returns an *ArgsError listing every problem.
+	Decode func(data []byte, args any) error
+	// Validate, when set, is the arguments' own check (their Validate method), run once
+	// Decode succeeded; its error is the model's to fix.
+	Validate func(ctx context.Context, args any) error
+	// Run calls the handler once with the decoded arguments and turns what it returns into a
+	// Result.
+	Run func(ctx context.Context, args any) Result
+}
+
+// Bind decodes and validates args into a new call: Tool.Bind.
+func (b *Binding) Bind(ctx context.Context, args []byte) (BoundCall, error) {
+	c := b.New()
+	c.b = b
+	if err := c.Bind(ctx, args); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// NewCall allocates a call for the registry to bind, its CallFrame inside: Tool.NewCall.
+func (b *Binding) NewCall() UnboundCall {
+	c := b.NewFramed()
+	c.b = b
+	return c
+}
+
+// CallSlot is a call of a Binding's tool, a BoundCall: the arguments, held by pointer and
+// allocated with the slot by Binding.New.
+type CallSlot struct {
+	b    *Binding
+	args any
+}
+
+// Slot is a call of a tool whose arguments are A, as Binding.New allocates it.
+type Slot[A any] struct {
+	CallSlot
+	Args A
+}
+
+// Framed is a call of a tool whose arguments are A, as Binding.NewFramed allocates it.
+type Framed[A any] struct {
+	FramedSlot
+	Args A
+}
+
+// NewCallSlot allocates a call of a tool without arguments: Binding.New for such a tool.
+func NewCallSlot() *CallSlot { return &CallSlot{} }
+
+// FramedSlot is a CallSlot with the registry's CallFrame inside: an UnboundCall, allocated by
+// Binding.NewFramed.
+type FramedSlot struct {
+	CallSlot
+	frame CallFrame
+}
+
+// NewFramedSlot allocates a call of a tool without arguments: Binding.NewFramed for such a
+// tool.
+func NewFramedSlot() *FramedSlot { return &FramedSlot{} }
+
+// Hold makes args (a pointer into the allocation that holds c) the call's arguments, and
+// returns c: what Binding.NewFramed returns.
+func (c *FramedSlot) Hold(args any) *FramedSlot {
+	c.args = args
+	return c
+}
+
+// Frame returns the registry's state of the call.
+func (c *FramedSlot) Frame() *CallFrame { return &c.frame }
+
+// Hold makes args (a pointer into the allocation that holds c) the call's arguments, and
+// returns c: what Binding.New returns.
+func (c *CallSlot) Hold(args any) *CallSlot {
+	c.args = args
+	return c
+}
+
+// Args returns the pointer to the decoded arguments, or nil for a tool without arguments.
+func (c *CallSlot) Args() any { return c.args }
+
+// Run calls the handler once.
+func (c *CallSlot) Run(ctx context.Context) Result { return c.b.Run(ctx, c.args) }
+
+// Bind decodes and validates the arguments into c.
+func (c *CallSlot) Bind(ctx context.Context, data []byte) error {
+	if err := c.b.Decode(data, c.args); err != nil {
+		return err
+	}
+	if c.b.Validate != nil {
+		if err := c.b.Validate(ctx, c.args); err != nil {
+			return &ArgsError{Problems: ValidationProblems(err)}
+		}
+	}
+	return nil
+}
