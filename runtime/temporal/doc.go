@@ -43,5 +43,7 @@
 // //tool:sequential call alone as a barrier, results in call order.
 //
 // The package is its own Go module, so programs that do not import it never download the
-// Temporal SDK.
+// Temporal SDK. Its tests use the SDK's test suite; the module runtime/temporal/servertest
+// tests it against a real Temporal server in-process, a worker restarting while an approval
+// is pending included.
 package temporal
