@@ -25,8 +25,9 @@
 //
 // An activity runs one attempt through a registry; Temporal retries. Failures are
 // application errors whose type is the runtime.ErrorKind: invalid arguments, denials, limits
-// and errors marked runtime.Permanent are non-retryable. The final failure becomes a Result
-// written for the model, as Registry.Invoke would have made it.
+// and errors marked runtime.Permanent are non-retryable. An attempt cut short by its worker
+// stopping (a rolling restart) is retryable, so it runs again on another worker. The final
+// failure becomes a Result written for the model, as Registry.Invoke would have made it.
 //
 // # Approval
 //

@@ -16,7 +16,9 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/converter"
 	tlog "go.temporal.io/sdk/log"
+	sdktemporal "go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
@@ -223,6 +225,32 @@ func TestDeniedAndUndecidedCallsDoNotRun(t *testing.T) {
 		assert.Error(t, err)
 	})
 	assert.Empty(t, j.Lines(), "no deploy ran")
+}
+
+// An attempt cut short by its worker stopping (a rolling restart) is a retryable failure, so
+// that Temporal retries it on another worker, not a cancellation that ends the call.
+func TestAnAttemptItsWorkerStopsIsRetryable(t *testing.T) {
+	stopped, stop := context.WithCancelCause(context.Background())
+	stop(worker.ErrWorkerShutdown)
+	index := jsonTool("index", func(ctx context.Context, _ map[string]any) runtime.Result {
+		<-ctx.Done()
+		return runtime.ErrorResult(ctx.Err())
+	})
+	acts, err := tooltemporal.NewActivities([]runtime.Tool{index})
+	require.NoError(t, err)
+	var suite testsuite.WorkflowTestSuite
+	suite.SetLogger(quiet)
+	ae := suite.NewTestActivityEnvironment()
+	ae.SetWorkerOptions(worker.Options{BackgroundActivityContext: stopped})
+	acts.Register(ae)
+	_, err = ae.ExecuteActivity(tooltemporal.InvokeActivity, tooltemporal.Call{ID: "c1", Name: "index"})
+	var appErr *sdktemporal.ApplicationError
+	require.ErrorAs(t, err, &appErr)
+	assert.Equal(t, tooltemporal.ErrWorkerStopped, appErr.Type())
+	assert.False(t, appErr.NonRetryable())
+	var res tooltemporal.Result
+	require.NoError(t, appErr.Details(&res))
+	assert.Equal(t, tooltemporal.Result{Text: "index was interrupted: the worker running it shut down.", IsError: true, Kind: runtime.KindUnavailable, Attempts: 1}, res)
 }
 
 // InvokeAll's semantics: calls of a group run at once, a sequential call alone between them,

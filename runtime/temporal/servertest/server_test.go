@@ -42,10 +42,27 @@ func server(t *testing.T) (context.Context, *temporaltest.TestServer, client.Cli
 	return ctx, ts, ts.GetDefaultClient()
 }
 
-// startWorker starts a worker as a process of the host would: its own client connection and
-// its own Activities and Workflows of tools, so that it shares no memory with another
-// worker. stop stops the worker and closes its connection.
-func startWorker(t *testing.T, ts *temporaltest.TestServer, identity string, opts tooltemporal.Options, tools ...runtime.Tool) (stop func()) {
+// testWorker is a worker as a process of the host would run it: its own client connection and
+// its own Activities and Workflows, sharing no memory with another worker.
+type testWorker struct {
+	w     worker.Worker
+	c     client.Client
+	close sync.Once
+}
+
+// stop stops the worker as a rolling restart does: running calls are cancelled, and the
+// process, still connected, reports them.
+func (tw *testWorker) stop() { tw.w.Stop() }
+
+// exit stops the worker and closes its connection, as a process that exits: nothing reports
+// for it any more.
+func (tw *testWorker) exit() {
+	tw.w.Stop()
+	tw.close.Do(tw.c.Close)
+}
+
+// startWorker starts a worker of tools on the task queue, exited when t ends.
+func startWorker(t *testing.T, ts *temporaltest.TestServer, identity string, opts tooltemporal.Options, tools ...runtime.Tool) *testWorker {
 	t.Helper()
 	c, err := client.Dial(client.Options{
 		HostPort:  ts.GetFrontendHostPort(),
@@ -60,15 +77,9 @@ func startWorker(t *testing.T, ts *temporaltest.TestServer, identity string, opt
 	acts.Register(w)
 	tooltemporal.NewWorkflows(tools, opts).Register(w)
 	require.NoError(t, w.Start())
-	var once sync.Once
-	stop = func() {
-		once.Do(func() {
-			w.Stop()
-			c.Close()
-		})
-	}
-	t.Cleanup(stop)
-	return stop
+	tw := &testWorker{w: w, c: c}
+	t.Cleanup(tw.exit)
+	return tw
 }
 
 func deployTool(r *fixture.Journal) runtime.Tool {
@@ -111,14 +122,14 @@ func TestApprovalSurvivesAWorkerRestart(t *testing.T) {
 	var r fixture.Journal
 	tool := deployTool(&r)
 
-	stopFirst := startWorker(t, ts, "worker-1", tooltemporal.Options{}, tool)
+	first := startWorker(t, ts, "worker-1", tooltemporal.Options{}, tool)
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "turn-restart", TaskQueue: taskQueue},
 		tooltemporal.TurnWorkflow, []tooltemporal.Call{{ID: "c1", Name: "deploy", Args: json.RawMessage(`{"env":"prod"}`), Session: "s"}})
 	require.NoError(t, err)
 	want := []tooltemporal.PendingApproval{{CallID: "c1", Tool: "deploy", Session: "s", Args: json.RawMessage(`{"env":"prod"}`), Reason: "changes production"}}
 	assert.Equal(t, want, pending(ctx, t, c, run.GetID()), "worker-1 lists the call")
 
-	stopFirst()
+	first.exit()
 	assert.Zero(t, r.Count("deploy prod"), "nothing ran before the decision")
 
 	startWorker(t, ts, "worker-2", tooltemporal.Options{}, tool)
@@ -237,4 +248,65 @@ func TestDirectivesOnTheServer(t *testing.T) {
 	assert.Equal(t, 2.0, policy.GetBackoffCoefficient())
 	assert.Equal(t, time.Second, policy.GetMaximumInterval().AsDuration())
 	assert.Equal(t, int32(1), scheduled["slow"].GetRetryPolicy().GetMaximumAttempts(), "no //tool:retry: one attempt")
+}
+
+// A worker stopping while a call runs cancels the call's context. The attempt is retried
+// under the tool's //tool:retry on a worker still running, whether the stopped worker's
+// process exits before the handler returns (the server notices at the heartbeat timeout) or
+// lives on and reports the interrupted attempt (a rolling restart): the call does not end as
+// cancelled. (When the worker has stopped, the SDK sometimes reports the attempt as failed
+// with the context's error instead of the activity's result; that too is retried.)
+func TestACallOnAStoppingWorkerIsRetriedElsewhere(t *testing.T) {
+	for _, exits := range []bool{true, false} {
+		t.Run(map[bool]string{true: "the process exits", false: "the process lives on"}[exits], func(t *testing.T) {
+			ctx, ts, c := server(t)
+			var r fixture.Journal
+			started, exited := make(chan struct{}), make(chan struct{})
+			index := fixture.JSONTool("index", func(ctx context.Context, _ map[string]any) runtime.Result {
+				r.Add("index")
+				if r.Count("index") > 1 {
+					return runtime.TextResult("indexed")
+				}
+				close(started)
+				<-ctx.Done() // the worker stops
+				if exits {
+					<-exited
+				}
+				return runtime.ErrorResult(ctx.Err())
+			})
+			index.Retry = runtime.RetryPolicy{Max: 2, Delay: 10 * time.Millisecond}
+			opts := tooltemporal.Options{Heartbeat: 2 * time.Second}
+
+			first := startWorker(t, ts, "worker-1", opts, index)
+			run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "turn-stop", TaskQueue: taskQueue},
+				tooltemporal.TurnWorkflow, []tooltemporal.Call{{ID: "c1", Name: "index"}})
+			require.NoError(t, err)
+			wait(ctx, t, started)
+			startWorker(t, ts, "worker-2", opts, index)
+			if exits {
+				first.exit()
+				close(exited)
+			} else {
+				first.stop()
+			}
+
+			var results []tooltemporal.Result
+			require.NoError(t, run.Get(ctx, &results))
+			assert.Equal(t, []tooltemporal.Result{{Text: "indexed", Attempts: 2}}, results)
+			assert.Equal(t, 2, r.Count("index"))
+			last := historyEvents(ctx, t, c, run.GetID(), enumspb.EVENT_TYPE_ACTIVITY_TASK_STARTED)
+			require.Len(t, last, 1, "the history keeps the last attempt")
+			assert.Equal(t, "worker-2", last[0].GetActivityTaskStartedEventAttributes().GetIdentity())
+		})
+	}
+}
+
+// wait waits for ch to close, or fails when ctx ends first.
+func wait(ctx context.Context, t *testing.T, ch <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-ctx.Done():
+		require.FailNow(t, "gave up waiting", ctx.Err().Error())
+	}
 }
