@@ -33,4 +33,8 @@
 //
 // The middleware makes the registry take its middleware path and starts a span per call;
 // BenchmarkOverhead measures a call with and without it in the same run (see the README).
+//
+// The package is its own Go module, so that programs that do not import it never download
+// OpenTelemetry, and so that a module next to it (the in-process Temporal server's tests)
+// may select the OpenTelemetry versions it needs.
 package otel

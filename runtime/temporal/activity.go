@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -77,7 +78,8 @@ func (a *Activities) Register(w worker.ActivityRegistry) {
 
 // Invoke runs call once through the registry. A failure is returned as a Temporal
 // application error whose type is the runtime.ErrorKind ("permanent" for a runtime.Permanent
-// error), non-retryable unless the runtime would retry it, carrying the Result as details.
+// error), non-retryable unless the runtime would retry it, carrying the Result as details;
+// an attempt its worker's shutdown cancelled is a retryable "worker_stopped" failure.
 // While the handler runs, the activity heartbeats, so that Temporal notices a dead worker
 // within the heartbeat timeout, not the start-to-close timeout; runtime.Progress in the
 // handler records a heartbeat with ProgressDetails.
@@ -93,6 +95,13 @@ func (a *Activities) Invoke(ctx context.Context, call Call) (Result, error) {
 	if !res.IsError {
 		return out, nil
 	}
+	if errors.Is(context.Cause(ctx), worker.ErrWorkerShutdown) {
+		// The worker is stopping (a rolling restart), not the workflow cancelling the call:
+		// the attempt is retried under the tool's policy, on a worker still running.
+		out.Text = fmt.Sprintf("%s was interrupted: the worker running it shut down.", call.Name)
+		out.Kind = runtime.KindUnavailable
+		return out, sdktemporal.NewApplicationErrorWithOptions(out.Text, ErrWorkerStopped, sdktemporal.ApplicationErrorOptions{Details: []any{out}})
+	}
 	errType := string(res.Kind)
 	if runtime.IsPermanent(res.Err) {
 		errType = ErrPermanent
@@ -103,9 +112,14 @@ func (a *Activities) Invoke(ctx context.Context, call Call) (Result, error) {
 	})
 }
 
-// ErrPermanent is the application error type of a failure the handler marked
-// runtime.Permanent.
-const ErrPermanent = "permanent"
+// Application error types of the activity's failures besides the runtime.ErrorKinds.
+const (
+	// ErrPermanent is a failure the handler marked runtime.Permanent: not retried.
+	ErrPermanent = "permanent"
+	// ErrWorkerStopped is an attempt cut short by its worker stopping: retried under the
+	// tool's policy, on another worker.
+	ErrWorkerStopped = "worker_stopped"
+)
 
 // retryable mirrors the registry's rule: a handler error of a retryable kind, not Permanent,
 // and not a text the handler built without an error.

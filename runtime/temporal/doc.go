@@ -25,8 +25,9 @@
 //
 // An activity runs one attempt through a registry; Temporal retries. Failures are
 // application errors whose type is the runtime.ErrorKind: invalid arguments, denials, limits
-// and errors marked runtime.Permanent are non-retryable. The final failure becomes a Result
-// written for the model, as Registry.Invoke would have made it.
+// and errors marked runtime.Permanent are non-retryable. An attempt cut short by its worker
+// stopping (a rolling restart) is retryable, so it runs again on another worker. The final
+// failure becomes a Result written for the model, as Registry.Invoke would have made it.
 //
 // # Approval
 //
@@ -43,5 +44,7 @@
 // //tool:sequential call alone as a barrier, results in call order.
 //
 // The package is its own Go module, so programs that do not import it never download the
-// Temporal SDK.
+// Temporal SDK. Its tests use the SDK's test suite; the module runtime/temporal/servertest
+// tests it against a real Temporal server in-process, a worker restarting while an approval
+// is pending included.
 package temporal

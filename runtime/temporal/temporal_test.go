@@ -16,7 +16,9 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/converter"
 	tlog "go.temporal.io/sdk/log"
+	sdktemporal "go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
@@ -25,30 +27,6 @@ import (
 
 // jsonTool is a tool whose arguments are any JSON object, handled by run.
 var jsonTool = fixture.JSONTool
-
-// journal records what handlers did, in order.
-type journal struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (j *journal) add(format string, args ...any) {
-	j.mu.Lock()
-	j.lines = append(j.lines, fmt.Sprintf(format, args...))
-	j.mu.Unlock()
-}
-
-func (j *journal) count(line string) int {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	n := 0
-	for _, l := range j.lines {
-		if l == line {
-			n++
-		}
-	}
-	return n
-}
 
 // quiet drops the test environment's logs: failed attempts are what these tests are about.
 var quiet = tlog.NewStructuredLogger(slog.New(slog.DiscardHandler))
@@ -98,11 +76,11 @@ func TestActivityOptionsMapDirectives(t *testing.T) {
 }
 
 func TestRetriesRunOnTemporal(t *testing.T) {
-	var j journal
+	var j fixture.Journal
 	attempts := 0
 	flaky := jsonTool("flaky", func(ctx context.Context, _ map[string]any) runtime.Result {
 		attempts++
-		j.add("run")
+		j.Add("run")
 		if attempts < 3 {
 			return runtime.ErrorResult(runtime.WithKind(errors.New("backend down"), runtime.KindUnavailable))
 		}
@@ -113,18 +91,18 @@ func TestRetriesRunOnTemporal(t *testing.T) {
 
 	res := turn(t, e, tooltemporal.Call{ID: "c1", Name: "flaky"})[0]
 	assert.Equal(t, tooltemporal.Result{Text: "done", Attempts: 3}, res)
-	assert.Equal(t, 3, j.count("run"), "each attempt is one activity attempt: the registry does not retry inside it")
+	assert.Equal(t, 3, j.Count("run"), "each attempt is one activity attempt: the registry does not retry inside it")
 }
 
 func TestNonRetryableFailures(t *testing.T) {
-	var j journal
+	var j fixture.Journal
 	permanent := jsonTool("charge", func(context.Context, map[string]any) runtime.Result {
-		j.add("charge")
+		j.Add("charge")
 		return runtime.ErrorResult(runtime.Permanent(runtime.WithKind(errors.New("card declined"), runtime.KindUnavailable)))
 	})
 	permanent.Retry = runtime.RetryPolicy{Max: 5}
 	validated := jsonTool("lookup", func(context.Context, map[string]any) runtime.Result {
-		j.add("lookup")
+		j.Add("lookup")
 		return runtime.TextResult("found")
 	})
 	validated.Retry = runtime.RetryPolicy{Max: 5}
@@ -140,12 +118,12 @@ func TestNonRetryableFailures(t *testing.T) {
 	assert.True(t, results[0].IsError)
 	assert.Equal(t, "card declined", results[0].Text)
 	assert.Equal(t, 1, results[0].Attempts, "runtime.Permanent is not retried")
-	assert.Equal(t, 1, j.count("charge"))
+	assert.Equal(t, 1, j.Count("charge"))
 
 	assert.Equal(t, runtime.KindInvalidInput, results[1].Kind)
 	assert.Contains(t, results[1].Text, "Correct the arguments and call lookup again.")
 	assert.Equal(t, 1, results[1].Attempts, "invalid arguments are not retried")
-	assert.Zero(t, j.count("lookup"))
+	assert.Zero(t, j.Count("lookup"))
 
 	assert.Equal(t, runtime.KindNotFound, results[2].Kind)
 	assert.Contains(t, results[2].Text, `did you mean "lookup"?`)
@@ -182,9 +160,9 @@ func TestProgressIsAHeartbeat(t *testing.T) {
 	assert.Equal(t, &tooltemporal.ProgressDetails{Done: 1, Total: 3, Message: "indexing"}, seen[0])
 }
 
-func deployTool(j *journal) runtime.Tool {
+func deployTool(j *fixture.Journal) runtime.Tool {
 	deploy := jsonTool("deploy", func(_ context.Context, args map[string]any) runtime.Result {
-		j.add("deploy %v", args["env"])
+		j.Add("deploy %v", args["env"])
 		return runtime.TextResult(fmt.Sprintf("deployed to %v", args["env"]))
 	})
 	deploy.Permission = runtime.PermissionConfirm
@@ -196,26 +174,26 @@ func deployTool(j *journal) runtime.Tool {
 // A confirm call waits in the workflow, listed by the pending query, until a decision
 // arrives hours later; it then runs exactly once, with the approver's arguments.
 func TestApprovalWaitsForASignal(t *testing.T) {
-	var j journal
+	var j fixture.Journal
 	e := env(t, tooltemporal.Options{}, deployTool(&j))
 	var pending []tooltemporal.PendingApproval
 	e.RegisterDelayedCallback(func() {
 		v, err := e.QueryWorkflow(tooltemporal.PendingQuery)
 		require.NoError(t, err)
 		require.NoError(t, v.Get(&pending))
-		assert.Zero(t, j.count("deploy staging"), "nothing runs before the decision")
+		assert.Zero(t, j.Count("deploy staging"), "nothing runs before the decision")
 		e.SignalWorkflow(tooltemporal.ApprovalSignal, tooltemporal.Approval{CallID: "c1", Approved: true, By: "alice", Args: json.RawMessage(`{"env":"staging"}`)})
 	}, 3*time.Hour)
 
 	res := turn(t, e, tooltemporal.Call{ID: "c1", Name: "deploy", Args: json.RawMessage(`{"env":"prod"}`), Session: "s"})[0]
 	assert.Equal(t, []tooltemporal.PendingApproval{{CallID: "c1", Tool: "deploy", Session: "s", Args: json.RawMessage(`{"env":"prod"}`), Reason: "changes production", Risk: runtime.RiskHigh}}, pending)
 	assert.Equal(t, "deployed to staging", res.Text)
-	assert.Equal(t, 1, j.count("deploy staging"))
-	assert.Zero(t, j.count("deploy prod"))
+	assert.Equal(t, 1, j.Count("deploy staging"))
+	assert.Zero(t, j.Count("deploy prod"))
 }
 
 func TestDeniedAndUndecidedCallsDoNotRun(t *testing.T) {
-	var j journal
+	var j fixture.Journal
 	t.Run("denied", func(t *testing.T) {
 		e := env(t, tooltemporal.Options{}, deployTool(&j))
 		e.RegisterDelayedCallback(func() {
@@ -246,13 +224,39 @@ func TestDeniedAndUndecidedCallsDoNotRun(t *testing.T) {
 		_, err = ae.ExecuteActivity(tooltemporal.InvokeActivity, tooltemporal.Call{ID: "c9", Name: "deploy", Args: json.RawMessage(`{"env":"prod"}`)})
 		assert.Error(t, err)
 	})
-	assert.Empty(t, j.lines, "no deploy ran")
+	assert.Empty(t, j.Lines(), "no deploy ran")
+}
+
+// An attempt cut short by its worker stopping (a rolling restart) is a retryable failure, so
+// that Temporal retries it on another worker, not a cancellation that ends the call.
+func TestAnAttemptItsWorkerStopsIsRetryable(t *testing.T) {
+	stopped, stop := context.WithCancelCause(context.Background())
+	stop(worker.ErrWorkerShutdown)
+	index := jsonTool("index", func(ctx context.Context, _ map[string]any) runtime.Result {
+		<-ctx.Done()
+		return runtime.ErrorResult(ctx.Err())
+	})
+	acts, err := tooltemporal.NewActivities([]runtime.Tool{index})
+	require.NoError(t, err)
+	var suite testsuite.WorkflowTestSuite
+	suite.SetLogger(quiet)
+	ae := suite.NewTestActivityEnvironment()
+	ae.SetWorkerOptions(worker.Options{BackgroundActivityContext: stopped})
+	acts.Register(ae)
+	_, err = ae.ExecuteActivity(tooltemporal.InvokeActivity, tooltemporal.Call{ID: "c1", Name: "index"})
+	var appErr *sdktemporal.ApplicationError
+	require.ErrorAs(t, err, &appErr)
+	assert.Equal(t, tooltemporal.ErrWorkerStopped, appErr.Type())
+	assert.False(t, appErr.NonRetryable())
+	var res tooltemporal.Result
+	require.NoError(t, appErr.Details(&res))
+	assert.Equal(t, tooltemporal.Result{Text: "index was interrupted: the worker running it shut down.", IsError: true, Kind: runtime.KindUnavailable, Attempts: 1}, res)
 }
 
 // InvokeAll's semantics: calls of a group run at once, a sequential call alone between them,
 // results in call order.
 func TestInvokeAllHasSequentialBarriers(t *testing.T) {
-	var j journal
+	var j fixture.Journal
 	var running, peak int
 	var mu sync.Mutex
 	step := func(name string) runtime.Tool {
@@ -261,9 +265,9 @@ func TestInvokeAllHasSequentialBarriers(t *testing.T) {
 			running++
 			peak = max(peak, running)
 			mu.Unlock()
-			j.add("start %s", name)
+			j.Add("start %s", name)
 			time.Sleep(20 * time.Millisecond) // lets a concurrent call start, if any may
-			j.add("end %s", name)
+			j.Add("end %s", name)
 			mu.Lock()
 			running--
 			mu.Unlock()
@@ -283,7 +287,7 @@ func TestInvokeAllHasSequentialBarriers(t *testing.T) {
 	}
 	assert.Equal(t, []string{"a ok", "b ok", "migrate ok", "c ok"}, texts)
 
-	at := func(line string) int { return slices.Index(j.lines, line) }
+	at := func(line string) int { return slices.Index(j.Lines(), line) }
 	assert.Less(t, at("end a"), at("start migrate"))
 	assert.Less(t, at("end b"), at("start migrate"))
 	assert.Less(t, at("end migrate"), at("start c"))
