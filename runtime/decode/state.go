@@ -1,0 +1,223 @@
+package decode
+
+import (
+	"sync"
+
+	"github.com/go-faster/jx"
+)
+
+// State is the decoding of one argument document: the reader, the problems found so far and
+// the path of the value being read. Generated decoders pass it to the helpers of this package
+// (Str, Int, Slice, …), each reading one value with the rules of its field, so a decoder is
+// a short list of calls. It lives on the heap, pooled: paths are pushed on its stack instead
+// of built on the callers' stacks, so element decoders can be passed as function values
+// without moving every path to the heap.
+type State struct {
+	d     *Decoder
+	ps    Problems
+	top   *Path    // the value being read; nil at the root
+	depth int      // levels pushed
+	stack [32]Path // the first levels; deeper ones (recursive types) are allocated
+}
+
+var states = sync.Pool{New: func() any { return &State{d: jx.GetDecoder()} }}
+
+// Args decodes and validates the JSON document data into v with the decoder of v's type, and
+// returns nil or an error listing every problem. It is the entry point of generated decoders.
+func Args[T any](data []byte, v *T, decode func(*State, *T) error) error {
+	s := states.Get().(*State)
+	s.d.ResetBytes(data)
+	err := decode(s, v)
+	if err != nil {
+		err = SyntaxError(err)
+	} else if err = Finish(s.d); err == nil {
+		err = s.ps.Err()
+	}
+	s.ps, s.top, s.depth = Problems{}, nil, 0 // the problems' list belongs to err now
+	s.d.ResetBytes(nil)
+	states.Put(s)
+	return err
+}
+
+// Parts returns the reader, the problems and the current path, for code that reads a value
+// with the Read functions.
+func (s *State) Parts() (*Decoder, *Problems, *Path) { return s.d, &s.ps, s.top }
+
+// push descends into property key.
+func (s *State) push(key string) { s.pushPath(Path{key: key, index: -1}) }
+
+// pushIndex descends into item i.
+func (s *State) pushIndex(i int) { s.pushPath(Path{index: i}) }
+
+func (s *State) pushPath(p Path) {
+	p.parent = s.top
+	var node *Path
+	if s.depth < len(s.stack) {
+		node = &s.stack[s.depth]
+	} else {
+		node = new(Path)
+	}
+	*node = p
+	s.top = node
+	s.depth++
+}
+
+// pop returns to the parent value.
+func (s *State) pop() {
+	s.top = s.top.parent
+	s.depth--
+}
+
+// add records a problem at the current path.
+func (s *State) add(message string) { s.ps.Add(s.top, message) }
+
+// Fields describes the properties of a struct type: their JSON names, in the order of the
+// struct's fields, and which are required. Generated code declares one per distinct list,
+// shared by every type that has it.
+type Fields struct {
+	names    []string
+	required []int
+	index    map[string]int // for longer lists, where a scan would cost more than a lookup
+}
+
+// NewFields describes properties names, of which those at the indexes required must be
+// present.
+func NewFields(names []string, required ...int) *Fields {
+	f := &Fields{names: names, required: required}
+	if len(names) > 8 {
+		f.index = make(map[string]int, len(names))
+		for i, n := range names {
+			f.index[n] = i
+		}
+	}
+	return f
+}
+
+func (f *Fields) find(key []byte) int {
+	if f.index != nil {
+		if i, ok := f.index[string(key)]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, n := range f.names {
+		if n == string(key) {
+			return i
+		}
+	}
+	return -1
+}
+
+// ObjectReader reads the properties of one JSON object against Fields: unknown and repeated
+// properties are recorded and skipped, Next returns the index of each known one, with the
+// path descended into it, and Close records the required ones that were missing.
+//
+//	o := decode.OpenObject(s, &fields)
+//	for i := o.Next(); i >= 0; i = o.Next() {
+//		switch i {
+//		case 0:
+//			o.Err = decode.Str(s, &v.Name, nil)
+//		}
+//	}
+//	return o.Close()
+type ObjectReader struct {
+	s    *State
+	f    *Fields
+	it   jx.ObjIter
+	seen uint64   // properties 0-63 read
+	more []uint64 // properties from 64 on, for the rare struct that has them
+	open bool     // the value is an object, being read
+	in   bool     // a property is pushed on the path
+	// Err is the first malformed-JSON error; once set, Next returns -1 and Close returns it.
+	Err error
+}
+
+// OpenObject starts reading an object; a value of another type is recorded and skipped, and
+// the ObjectReader then has no properties.
+func OpenObject(s *State, f *Fields) ObjectReader {
+	o := ObjectReader{s: s, f: f}
+	if s.d.Next() != jx.Object {
+		o.Err = WrongType(s.d, &s.ps, s.top, "an object")
+		return o
+	}
+	o.it, o.Err = s.d.ObjIter()
+	o.open = o.Err == nil
+	if len(f.names) > 64 {
+		o.more = make([]uint64, (len(f.names)-1)/64)
+	}
+	return o
+}
+
+// Next returns the index of the next known property, first seen, with its value next to
+// read; -1 at the end of the object or after an error.
+func (o *ObjectReader) Next() int {
+	if o.in {
+		o.s.pop()
+		o.in = false
+	}
+	for o.open && o.Err == nil && o.it.Next() {
+		key := o.it.Key()
+		i := o.f.find(key)
+		switch {
+		case i < 0:
+			o.Err = SkipUnknown(o.s.d, &o.s.ps, o.s.top, key, o.f.names)
+		case o.mark(i):
+			o.Err = SkipDuplicate(o.s.d, &o.s.ps, o.s.top, o.f.names[i])
+		default:
+			o.s.push(o.f.names[i])
+			o.in = true
+			return i
+		}
+	}
+	return -1
+}
+
+// mark records property i as seen and reports whether it had been already.
+func (o *ObjectReader) mark(i int) bool {
+	word, bit := &o.seen, uint64(1)<<(i%64)
+	if i >= 64 {
+		word = &o.more[i/64-1]
+	}
+	dup := *word&bit != 0
+	*word |= bit
+	return dup
+}
+
+func (o *ObjectReader) has(i int) bool {
+	word := o.seen
+	if i >= 64 {
+		word = o.more[i/64-1]
+	}
+	return word&(1<<(i%64)) != 0
+}
+
+// Absent reports whether the object was read and property i was not in it: the place for
+// its default.
+func (o *ObjectReader) Absent(i int) bool { return o.open && o.Err == nil && !o.has(i) }
+
+// Close ends the object, recording the required properties it lacks; it returns the first
+// malformed-JSON error.
+func (o *ObjectReader) Close() error {
+	if !o.open || o.Err != nil {
+		return o.Err
+	}
+	if err := o.it.Err(); err != nil {
+		return err
+	}
+	for _, i := range o.f.required {
+		if !o.has(i) {
+			o.s.ps.Missing(o.s.top, o.f.names[i])
+		}
+	}
+	return nil
+}
+
+// Within decodes v with a struct decoder at path p, from code that reads with Parts (the
+// inline code toolgen still generates for anonymous struct types).
+func Within[T any](s *State, p *Path, v *T, decode func(*State, *T) error) error {
+	top, depth := s.top, s.depth
+	s.top = p
+	err := decode(s, v)
+	s.top, s.depth = top, depth
+	return err
+}
