@@ -77,9 +77,9 @@ func (r *StringRule) onlyEnum() bool {
 // read reads a string, refusing it past maxLength unless LateMax.
 func (r *StringRule) read(s *State) (string, bool, error) {
 	if r.HasMaxLength && !r.LateMax {
-		return ReadStringMax(s.d, &s.ps, s.top, r.MaxLength)
+		return ReadStringMax(s.d, &s.ps, &s.here, r.MaxLength)
 	}
-	return ReadString(s.d, &s.ps, s.top)
+	return ReadString(s.d, &s.ps, &s.here)
 }
 
 // check records every keyword str fails, in the order of the schema's keywords.
@@ -92,22 +92,22 @@ func (r *StringRule) check(s *State, str string) {
 	if (min > 0 && (min > 1<<29 || len(str) <= 4*(min-1))) || (max >= 0 && len(str) > max) {
 		n := RuneCount(str)
 		if min > 0 && n < min {
-			s.ps.Length(s.top, "at least", min, n)
+			s.ps.Length(&s.here, "at least", min, n)
 		}
 		if max >= 0 && n > max {
-			s.ps.Length(s.top, "at most", max, n)
+			s.ps.Length(&s.here, "at most", max, n)
 		}
 	}
 	if r.Pattern != nil && !r.Pattern(str) {
-		s.ps.Mismatch(s.top, "a string matching the pattern "+strconv.Quote(r.PatternText), str)
+		s.ps.Mismatch(&s.here, "a string matching the pattern "+strconv.Quote(r.PatternText), str)
 	}
 	if r.Format != nil && !r.Format(str) {
 		_, describe, _ := FormatFunc(r.FormatName)
-		s.ps.Mismatch(s.top, describe, str)
+		s.ps.Mismatch(&s.here, describe, str)
 	}
 	if r.Enum != nil {
 		if _, ok := r.Enum.find([]byte(str)); !ok {
-			s.ps.NotOneOf(s.top, r.Enum.shown, strconv.Quote(str))
+			s.ps.NotOneOf(&s.here, r.Enum.shown, strconv.Quote(str))
 		}
 	}
 }
@@ -115,21 +115,21 @@ func (r *StringRule) check(s *State, str string) {
 // Str reads a string with the keywords of r (nil: none).
 func Str[T ~string](s *State, v *T, r *StringRule) error {
 	if r == nil {
-		str, ok, err := ReadString(s.d, &s.ps, s.top)
+		str, ok, err := ReadString(s.d, &s.ps, &s.here)
 		if ok {
 			*v = T(str)
 		}
 		return err
 	}
 	if r.onlyEnum() {
-		b, ok, err := ReadStringBytes(s.d, &s.ps, s.top)
+		b, ok, err := ReadStringBytes(s.d, &s.ps, &s.here)
 		if !ok {
 			return err
 		}
 		if e, ok := r.Enum.find(b); ok {
 			*v = T(e)
 		} else {
-			s.ps.NotOneOf(s.top, r.Enum.shown, strconv.Quote(string(b)))
+			s.ps.NotOneOf(&s.here, r.Enum.shown, strconv.Quote(string(b)))
 		}
 		return nil
 	}
@@ -146,7 +146,7 @@ func Str[T ~string](s *State, v *T, r *StringRule) error {
 // of r (nil: none); its error becomes the problem's message.
 func Text(s *State, v encoding.TextUnmarshaler, r *StringRule) error {
 	if r == nil {
-		_, err := ReadText(s.d, &s.ps, s.top, v)
+		_, err := ReadText(s.d, &s.ps, &s.here, v)
 		return err
 	}
 	str, ok, err := r.read(s)
@@ -154,7 +154,7 @@ func Text(s *State, v encoding.TextUnmarshaler, r *StringRule) error {
 		return err
 	}
 	r.check(s, str)
-	ApplyText(&s.ps, s.top, v, str)
+	ApplyText(&s.ps, &s.here, v, str)
 	return nil
 }
 
@@ -182,7 +182,7 @@ type (
 // Int reads a signed integer within the range of T, with the keywords of r (nil: none).
 func Int[T Signed](s *State, v *T, r *IntRule) error {
 	bits := unsafe.Sizeof(T(0)) * 8
-	n, ok, err := ReadInt(s.d, &s.ps, s.top, -1<<(bits-1), 1<<(bits-1)-1)
+	n, ok, err := ReadInt(s.d, &s.ps, &s.here, -1<<(bits-1), 1<<(bits-1)-1)
 	if !ok {
 		return err
 	}
@@ -197,7 +197,7 @@ func Int[T Signed](s *State, v *T, r *IntRule) error {
 // whose limits are not negative.
 func Uint[T Unsigned](s *State, v *T, r *IntRule) error {
 	bits := unsafe.Sizeof(T(0)) * 8
-	n, ok, err := ReadUint(s.d, &s.ps, s.top, 1<<(bits-1)-1+1<<(bits-1))
+	n, ok, err := ReadUint(s.d, &s.ps, &s.here, 1<<(bits-1)-1+1<<(bits-1))
 	if !ok {
 		return err
 	}
@@ -212,19 +212,19 @@ func Uint[T Unsigned](s *State, v *T, r *IntRule) error {
 // convert to N exactly.
 func checkInt[N int64 | uint64](s *State, r *IntRule, n N) {
 	if r.MinText != "" && n < N(r.Min) {
-		s.ps.Bound(s.top, "at least", r.MinText, formatInt(n))
+		s.ps.Bound(&s.here, "at least", r.MinText, formatInt(n))
 	}
 	if r.ExclusiveMinText != "" && n <= N(r.ExclusiveMin) {
-		s.ps.Bound(s.top, "greater than", r.ExclusiveMinText, formatInt(n))
+		s.ps.Bound(&s.here, "greater than", r.ExclusiveMinText, formatInt(n))
 	}
 	if r.MaxText != "" && n > N(r.Max) {
-		s.ps.Bound(s.top, "at most", r.MaxText, formatInt(n))
+		s.ps.Bound(&s.here, "at most", r.MaxText, formatInt(n))
 	}
 	if r.ExclusiveMaxText != "" && n >= N(r.ExclusiveMax) {
-		s.ps.Bound(s.top, "less than", r.ExclusiveMaxText, formatInt(n))
+		s.ps.Bound(&s.here, "less than", r.ExclusiveMaxText, formatInt(n))
 	}
 	if r.MultipleOfText != "" && n%N(r.MultipleOf) != 0 {
-		s.ps.Bound(s.top, "a multiple of", r.MultipleOfText, formatInt(n))
+		s.ps.Bound(&s.here, "a multiple of", r.MultipleOfText, formatInt(n))
 	}
 	if r.EnumText != "" {
 		for _, e := range r.Enum {
@@ -232,7 +232,7 @@ func checkInt[N int64 | uint64](s *State, r *IntRule, n N) {
 				return
 			}
 		}
-		s.ps.NotOneOf(s.top, r.EnumText, formatInt(n))
+		s.ps.NotOneOf(&s.here, r.EnumText, formatInt(n))
 	}
 }
 
@@ -258,7 +258,7 @@ type FloatRule struct {
 // Float reads a number that fits T, with the keywords of r (nil: none).
 func Float[T ~float32 | ~float64](s *State, v *T, r *FloatRule) error {
 	bits := int(unsafe.Sizeof(T(0)) * 8)
-	f, raw, ok, err := ReadFloat(s.d, &s.ps, s.top, bits)
+	f, raw, ok, err := ReadFloat(s.d, &s.ps, &s.here, bits)
 	if !ok {
 		return err
 	}
@@ -282,9 +282,9 @@ func (r *FloatRule) check(s *State, f float64, raw []byte, bits int) {
 		}
 		sent, held := compare(f, raw, limit, text)
 		if fails(sent) {
-			s.ps.Bound(s.top, relation, text, Shown(raw))
+			s.ps.Bound(&s.here, relation, text, Shown(raw))
 		} else if fails(held) {
-			s.ps.Rounded(s.top, relation, text, Shown(raw), f, bits)
+			s.ps.Rounded(&s.here, relation, text, Shown(raw), f, bits)
 		}
 	}
 	bound(r.Min, r.MinText, "at least", func(c int) bool { return c < 0 })
@@ -292,7 +292,7 @@ func (r *FloatRule) check(s *State, f float64, raw []byte, bits int) {
 	bound(r.Max, r.MaxText, "at most", func(c int) bool { return c > 0 })
 	bound(r.ExclusiveMax, r.ExclusiveMaxText, "less than", func(c int) bool { return c >= 0 })
 	if r.MultipleOf != nil && !r.MultipleOf.Divides(raw) {
-		s.ps.Bound(s.top, "a multiple of", r.MultipleOfText, Shown(raw))
+		s.ps.Bound(&s.here, "a multiple of", r.MultipleOfText, Shown(raw))
 	}
 	if r.EnumText != "" {
 		for _, e := range r.Enum {
@@ -300,13 +300,13 @@ func (r *FloatRule) check(s *State, f float64, raw []byte, bits int) {
 				return
 			}
 		}
-		s.ps.NotOneOf(s.top, r.EnumText, Shown(raw))
+		s.ps.NotOneOf(&s.here, r.EnumText, Shown(raw))
 	}
 }
 
 // Boolean reads a boolean.
 func Boolean[T ~bool](s *State, v *T) error {
-	b, ok, err := ReadBool(s.d, &s.ps, s.top)
+	b, ok, err := ReadBool(s.d, &s.ps, &s.here)
 	if ok {
 		*v = T(b)
 	}
@@ -315,7 +315,7 @@ func Boolean[T ~bool](s *State, v *T) error {
 
 // Bytes reads standard base64.
 func Bytes[T ~[]byte](s *State, v *T) error {
-	b, ok, err := ReadBytes(s.d, &s.ps, s.top)
+	b, ok, err := ReadBytes(s.d, &s.ps, &s.here)
 	if ok {
 		*v = T(b)
 	}
@@ -324,7 +324,7 @@ func Bytes[T ~[]byte](s *State, v *T) error {
 
 // Time reads an RFC 3339 date-time.
 func Time(s *State, v *time.Time) error {
-	t, ok, err := ReadTime(s.d, &s.ps, s.top)
+	t, ok, err := ReadTime(s.d, &s.ps, &s.here)
 	if ok {
 		*v = t
 	}
@@ -333,7 +333,7 @@ func Time(s *State, v *time.Time) error {
 
 // Duration reads a duration in Go syntax.
 func Duration(s *State, v *time.Duration) error {
-	t, ok, err := ReadDuration(s.d, &s.ps, s.top)
+	t, ok, err := ReadDuration(s.d, &s.ps, &s.here)
 	if ok {
 		*v = t
 	}
@@ -389,7 +389,7 @@ func UniqueSlice[S ~[]E, E comparable](s *State, v *S, min, max int, elem func(*
 	ok, err := readSlice(s, v, min, max, elem)
 	if ok {
 		if i, j, dup := FindDuplicate(*v); dup {
-			s.ps.Duplicates(s.top, i, j)
+			s.ps.Duplicates(&s.here, i, j)
 		}
 	}
 	return err
@@ -398,7 +398,7 @@ func UniqueSlice[S ~[]E, E comparable](s *State, v *S, min, max int, elem func(*
 // readSlice reads the array; clean reports that it was an array whose items had no problem.
 func readSlice[S ~[]E, E any](s *State, v *S, min, max int, elem func(*State, *E) error) (clean bool, err error) {
 	if s.d.Next() != jx.Array {
-		return false, WrongType(s.d, &s.ps, s.top, "an array")
+		return false, WrongType(s.d, &s.ps, &s.here, "an array")
 	}
 	before := s.ps.Len()
 	it, err := s.d.ArrIter()
@@ -432,17 +432,17 @@ func readSlice[S ~[]E, E any](s *State, v *S, min, max int, elem func(*State, *E
 
 func countChecks(s *State, min, max, n int, noun string) {
 	if n < min {
-		s.ps.Count(s.top, "at least", min, n, noun)
+		s.ps.Count(&s.here, "at least", min, n, noun)
 	}
 	if max >= 0 && n > max {
-		s.ps.Count(s.top, "at most", max, n, noun)
+		s.ps.Count(&s.here, "at most", max, n, noun)
 	}
 }
 
 // ArrayOf reads an array of exactly len(v) items into v, the slice of a Go array.
 func ArrayOf[E any](s *State, v []E, elem func(*State, *E) error) error {
 	if s.d.Next() != jx.Array {
-		return WrongType(s.d, &s.ps, s.top, "an array")
+		return WrongType(s.d, &s.ps, &s.here, "an array")
 	}
 	it, err := s.d.ArrIter()
 	if err != nil {
@@ -469,7 +469,7 @@ func ArrayOf[E any](s *State, v []E, elem func(*State, *E) error) error {
 		return err
 	}
 	if i != len(v) {
-		s.ps.Count(s.top, "exactly", len(v), i, "item")
+		s.ps.Count(&s.here, "exactly", len(v), i, "item")
 	}
 	return nil
 }
@@ -479,7 +479,7 @@ func ArrayOf[E any](s *State, v []E, elem func(*State, *E) error) error {
 // Properties past max are counted and skipped, never built; a repeated one is refused.
 func Map[M ~map[K]V, K comparable, V any](s *State, v *M, min, max int, key func(*State, string) (K, bool), elem func(*State, *V) error) error {
 	if s.d.Next() != jx.Object {
-		return WrongType(s.d, &s.ps, s.top, "an object")
+		return WrongType(s.d, &s.ps, &s.here, "an object")
 	}
 	it, err := s.d.ObjIter()
 	if err != nil {
@@ -498,10 +498,10 @@ func Map[M ~map[K]V, K comparable, V any](s *State, v *M, min, max int, key func
 			}
 		}
 		name := string(it.Key())
-		s.push(name)
+		s.pushKey(name)
 		k, ok := key(s, name)
 		if _, dup := m[k]; ok && dup {
-			s.ps.Duplicate(s.top)
+			s.ps.Duplicate(&s.here)
 			s.pop()
 			if err := s.d.Skip(); err != nil {
 				return err

@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/go-faster/jx"
@@ -9,18 +10,31 @@ import (
 // State is the decoding of one argument document: the reader, the problems found so far and
 // the path of the value being read. Generated decoders pass it to the helpers of this package
 // (Str, Int, Slice, …), each reading one value with the rules of its field, so a decoder is
-// a short list of calls. It lives on the heap, pooled: paths are pushed on its stack instead
-// of built on the callers' stacks, so element decoders can be passed as function values
-// without moving every path to the heap.
+// a short list of calls. It lives on the heap, pooled, so element decoders can be passed as
+// function values. The path is a stack of segments holding no pointers (a property is the
+// index of its name in a Fields table), so descending costs two stores without write
+// barriers; its text is only built for a problem.
 type State struct {
 	d     *Decoder
 	ps    Problems
-	top   *Path    // the value being read; nil at the root
-	depth int      // levels pushed
-	stack [32]Path // the first levels; deeper ones (recursive types) are allocated
+	here  Path      // the current path, as the Read functions take it: rendered from segs
+	segs  []segment // segs[:depth] is the current path
+	keys  []string  // the property names of map segments, by depth
+	depth int
 }
 
-var states = sync.Pool{New: func() any { return &State{d: jx.GetDecoder()} }}
+// segment is one level of the path: a property of a Fields table, an item, or a map's
+// property (whose name is in State.keys).
+type segment struct {
+	table int32 // Fields id + 1; 0 for an item; -1 for a map property
+	i     int32 // the property's index in the table, or the item's index
+}
+
+var states = sync.Pool{New: func() any {
+	s := &State{d: jx.GetDecoder(), segs: make([]segment, 32), keys: make([]string, 32)}
+	s.here.state = s
+	return s
+}}
 
 // Args decodes and validates the JSON document data into v with the decoder of v's type, and
 // returns nil or an error listing every problem. It is the entry point of generated decoders.
@@ -33,7 +47,8 @@ func Args[T any](data []byte, v *T, decode func(*State, *T) error) error {
 	} else if err = Finish(s.d); err == nil {
 		err = s.ps.Err()
 	}
-	s.ps, s.top, s.depth = Problems{}, nil, 0 // the problems' list belongs to err now
+	s.ps, s.depth = Problems{}, 0 // the problems' list belongs to err now
+	clear(s.keys)
 	s.d.ResetBytes(nil)
 	states.Put(s)
 	return err
@@ -41,35 +56,46 @@ func Args[T any](data []byte, v *T, decode func(*State, *T) error) error {
 
 // Parts returns the reader, the problems and the current path, for code that reads a value
 // with the Read functions.
-func (s *State) Parts() (*Decoder, *Problems, *Path) { return s.d, &s.ps, s.top }
+func (s *State) Parts() (*Decoder, *Problems, *Path) { return s.d, &s.ps, &s.here }
 
-// push descends into property key.
-func (s *State) push(key string) { s.pushPath(Path{key: key, index: -1}) }
-
-// pushIndex descends into item i.
-func (s *State) pushIndex(i int) { s.pushPath(Path{index: i}) }
-
-func (s *State) pushPath(p Path) {
-	p.parent = s.top
-	var node *Path
-	if s.depth < len(s.stack) {
-		node = &s.stack[s.depth]
-	} else {
-		node = new(Path)
+// pushSegment descends one level.
+func (s *State) pushSegment(seg segment) {
+	if s.depth == len(s.segs) { // deeper than any document so far: grow, once per pooled State
+		s.segs = append(s.segs, make([]segment, len(s.segs))...)
+		s.keys = append(s.keys, make([]string, len(s.keys))...)
 	}
-	*node = p
-	s.top = node
+	s.segs[s.depth] = seg
 	s.depth++
 }
 
-// pop returns to the parent value.
-func (s *State) pop() {
-	s.top = s.top.parent
-	s.depth--
+// pushIndex descends into item i.
+func (s *State) pushIndex(i int) { s.pushSegment(segment{i: int32(i)}) }
+
+// pushKey descends into a property that is not in a Fields table.
+func (s *State) pushKey(key string) {
+	s.pushSegment(segment{table: -1})
+	s.keys[s.depth-1] = key
 }
 
+// pop returns to the parent value.
+func (s *State) pop() { s.depth-- }
+
 // add records a problem at the current path.
-func (s *State) add(message string) { s.ps.Add(s.top, message) }
+func (s *State) add(message string) { s.ps.Add(&s.here, message) }
+
+// writePath writes the current path as Path.write does.
+func (s *State) writePath(b *strings.Builder) {
+	for d, seg := range s.segs[:s.depth] {
+		switch {
+		case seg.table == 0:
+			writeSegment(b, "", int(seg.i))
+		case seg.table < 0:
+			writeSegment(b, s.keys[d], -1)
+		default:
+			writeSegment(b, fieldTable(seg.table - 1).names[seg.i], -1)
+		}
+	}
+}
 
 // Fields describes the properties of a struct type: their JSON names, in the order of the
 // struct's fields, and which are required. Generated code declares one per distinct list,
@@ -78,12 +104,29 @@ type Fields struct {
 	names    []string
 	required []int
 	index    map[string]int // for longer lists, where a scan would cost more than a lookup
+	id       int32          // in tables, which path segments refer to
+}
+
+// tables lists every Fields, so a path segment names a property by two integers.
+var tables struct {
+	sync.RWMutex
+	list []*Fields
+}
+
+func fieldTable(id int32) *Fields {
+	tables.RLock()
+	defer tables.RUnlock()
+	return tables.list[id]
 }
 
 // NewFields describes properties names, of which those at the indexes required must be
 // present.
 func NewFields(names []string, required ...int) *Fields {
 	f := &Fields{names: names, required: required}
+	tables.Lock()
+	f.id = int32(len(tables.list))
+	tables.list = append(tables.list, f)
+	tables.Unlock()
 	if len(names) > 8 {
 		f.index = make(map[string]int, len(names))
 		for i, n := range names {
@@ -137,7 +180,7 @@ type ObjectReader struct {
 func OpenObject(s *State, f *Fields) ObjectReader {
 	o := ObjectReader{s: s, f: f}
 	if s.d.Next() != jx.Object {
-		o.Err = WrongType(s.d, &s.ps, s.top, "an object")
+		o.Err = WrongType(s.d, &s.ps, &s.here, "an object")
 		return o
 	}
 	o.it, o.Err = s.d.ObjIter()
@@ -160,11 +203,11 @@ func (o *ObjectReader) Next() int {
 		i := o.f.find(key)
 		switch {
 		case i < 0:
-			o.Err = SkipUnknown(o.s.d, &o.s.ps, o.s.top, key, o.f.names)
+			o.Err = SkipUnknown(o.s.d, &o.s.ps, &o.s.here, key, o.f.names)
 		case o.mark(i):
-			o.Err = SkipDuplicate(o.s.d, &o.s.ps, o.s.top, o.f.names[i])
+			o.Err = SkipDuplicate(o.s.d, &o.s.ps, &o.s.here, o.f.names[i])
 		default:
-			o.s.push(o.f.names[i])
+			o.s.pushSegment(segment{table: o.f.id + 1, i: int32(i)})
 			o.in = true
 			return i
 		}
@@ -206,18 +249,28 @@ func (o *ObjectReader) Close() error {
 	}
 	for _, i := range o.f.required {
 		if !o.has(i) {
-			o.s.ps.Missing(o.s.top, o.f.names[i])
+			o.s.ps.Missing(&o.s.here, o.f.names[i])
 		}
 	}
 	return nil
 }
 
-// Within decodes v with a struct decoder at path p, from code that reads with Parts (the
-// inline code toolgen still generates for anonymous struct types).
+// Within decodes v with a struct decoder at path p, a descendant of the State's path, from
+// code that reads with Parts (the inline code toolgen still generates for anonymous structs).
 func Within[T any](s *State, p *Path, v *T, decode func(*State, *T) error) error {
-	top, depth := s.top, s.depth
-	s.top = p
+	depth := s.depth
+	var below []*Path
+	for ; p != nil && p.state == nil; p = p.parent {
+		below = append(below, p)
+	}
+	for i := len(below) - 1; i >= 0; i-- {
+		if q := below[i]; q.index >= 0 {
+			s.pushIndex(q.index)
+		} else {
+			s.pushKey(q.key)
+		}
+	}
 	err := decode(s, v)
-	s.top, s.depth = top, depth
+	s.depth = depth
 	return err
 }
