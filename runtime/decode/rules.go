@@ -379,15 +379,21 @@ func Nullable[T any](s *State, v *T, elem func(*State, *T) error) error {
 // [min, max] (max < 0: no limit). Items past max are counted and skipped, never built: a
 // document of a million items against maxItems=100 allocates a hundred.
 func Slice[S ~[]E, E any](s *State, v *S, min, max int, elem func(*State, *E) error) error {
-	_, err := readSlice(s, v, min, max, elem)
+	// The work is done on []E: instances are compiled per shape, and the shape of []E is
+	// shared by every slice type of one element type, that of S is not.
+	items := []E(*v)
+	_, err := readSlice(s, &items, min, max, elem)
+	*v = S(items)
 	return err
 }
 
 // UniqueSlice is Slice for uniqueItems. Items that failed hold no value to compare, so
 // uniqueness is judged only when every item read was valid.
 func UniqueSlice[S ~[]E, E comparable](s *State, v *S, min, max int, elem func(*State, *E) error) error {
-	ok, err := readSlice(s, v, min, max, elem)
-	if ok {
+	items := []E(*v)
+	clean, err := readSlice(s, &items, min, max, elem)
+	*v = S(items)
+	if clean {
 		if i, j, dup := FindDuplicate(*v); dup {
 			s.ps.Duplicates(&s.here, i, j)
 		}
@@ -396,7 +402,7 @@ func UniqueSlice[S ~[]E, E comparable](s *State, v *S, min, max int, elem func(*
 }
 
 // readSlice reads the array; clean reports that it was an array whose items had no problem.
-func readSlice[S ~[]E, E any](s *State, v *S, min, max int, elem func(*State, *E) error) (clean bool, err error) {
+func readSlice[E any](s *State, v *[]E, min, max int, elem func(*State, *E) error) (clean bool, err error) {
 	if s.d.Next() != jx.Array {
 		return false, WrongType(s.d, &s.ps, &s.here, "an array")
 	}
@@ -481,12 +487,15 @@ func Map[M ~map[K]V, K comparable, V any](s *State, v *M, min, max int, key func
 	if s.d.Next() != jx.Object {
 		return WrongType(s.d, &s.ps, &s.here, "an object")
 	}
+	*v = MakeMap(*v)
+	return readMap(s, map[K]V(*v), min, max, key, elem) // on map[K]V, as Slice does on []E
+}
+
+func readMap[K comparable, V any](s *State, m map[K]V, min, max int, key func(*State, string) (K, bool), elem func(*State, *V) error) error {
 	it, err := s.d.ObjIter()
 	if err != nil {
 		return err
 	}
-	*v = MakeMap(*v)
-	m := *v
 	n := 0
 	for it.Next() {
 		if max >= 0 {

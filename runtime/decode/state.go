@@ -39,9 +39,19 @@ var states = sync.Pool{New: func() any {
 // Args decodes and validates the JSON document data into v with the decoder of v's type, and
 // returns nil or an error listing every problem. It is the entry point of generated decoders.
 func Args[T any](data []byte, v *T, decode func(*State, *T) error) error {
+	s := acquire(data)
+	return s.release(decode(s, v))
+}
+
+func acquire(data []byte) *State {
 	s := states.Get().(*State)
 	s.d.ResetBytes(data)
-	err := decode(s, v)
+	return s
+}
+
+// release ends the decoding whose decoder returned err, puts s back in the pool and returns
+// the error of the call.
+func (s *State) release(err error) error {
 	if err != nil {
 		err = SyntaxError(err)
 	} else if err = Finish(s.d); err == nil {
