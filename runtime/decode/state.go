@@ -3,6 +3,7 @@ package decode
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-faster/jx"
 )
@@ -21,6 +22,7 @@ type State struct {
 	segs  []segment // segs[:depth] is the current path
 	keys  []string  // the property names of map segments, by depth
 	depth int
+	used  int // keys[:used] may hold names, cleared on release so the pool keeps no input
 }
 
 // segment is one level of the path: a property of a Fields table, an item, or a map's
@@ -58,7 +60,10 @@ func (s *State) release(err error) error {
 		err = s.ps.Err()
 	}
 	s.ps, s.depth = Problems{}, 0 // the problems' list belongs to err now
-	clear(s.keys)
+	if s.used > 0 {
+		clear(s.keys[:s.used])
+		s.used = 0
+	}
 	s.d.ResetBytes(nil)
 	states.Put(s)
 	return err
@@ -85,6 +90,7 @@ func (s *State) pushIndex(i int) { s.pushSegment(segment{i: int32(i)}) }
 func (s *State) pushKey(key string) {
 	s.pushSegment(segment{table: -1})
 	s.keys[s.depth-1] = key
+	s.used = max(s.used, s.depth)
 }
 
 // pop returns to the parent value.
@@ -117,26 +123,28 @@ type Fields struct {
 	id       int32          // in tables, which path segments refer to
 }
 
-// tables lists every Fields, so a path segment names a property by two integers.
-var tables struct {
-	sync.RWMutex
-	list []*Fields
-}
+// tables lists every Fields, so a path segment names a property by two integers. It only
+// grows, while packages initialise; a problem's path reads it without a lock.
+var (
+	tables    atomic.Pointer[[]*Fields]
+	tablesAdd sync.Mutex
+)
 
-func fieldTable(id int32) *Fields {
-	tables.RLock()
-	defer tables.RUnlock()
-	return tables.list[id]
-}
+func fieldTable(id int32) *Fields { return (*tables.Load())[id] }
 
 // NewFields describes properties names, of which those at the indexes required must be
 // present.
 func NewFields(names []string, required ...int) *Fields {
 	f := &Fields{names: names, required: required}
-	tables.Lock()
-	f.id = int32(len(tables.list))
-	tables.list = append(tables.list, f)
-	tables.Unlock()
+	tablesAdd.Lock()
+	var list []*Fields
+	if old := tables.Load(); old != nil {
+		list = *old
+	}
+	f.id = int32(len(list))
+	list = append(list[:len(list):len(list)], f) // a new array: readers keep the one they loaded
+	tables.Store(&list)
+	tablesAdd.Unlock()
 	if len(names) > 8 {
 		f.index = make(map[string]int, len(names))
 		for i, n := range names {
