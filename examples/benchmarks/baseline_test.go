@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"slices"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -14,7 +16,24 @@ import (
 var (
 	vsBaseline = flag.Bool("baseline", false, "measure Bind against the frozen baseline decoders and print the ratios (slow)")
 	rounds     = flag.Int("rounds", 6, "rounds of -baseline; the report compares medians")
+	only       = flag.String("only", "", "with -baseline: measure only the documents of this size (small, medium, large)")
 )
+
+// cpuPerOp runs op n times and returns the CPU time of the process per call (user and system,
+// garbage collection included): on a machine shared with other work it varies far less than
+// the wall time, which counts the time other processes held the cores.
+func cpuPerOp(op func(), n int) float64 {
+	cpu := func() time.Duration {
+		var u syscall.Rusage
+		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &u)
+		return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+	}
+	start := cpu()
+	for range n {
+		op()
+	}
+	return float64(cpu()-start) / float64(n)
+}
 
 // variants are the documents of each size: the valid one and one problem of each kind.
 var variants = []string{"", "_missing", "_wrongtype", "_range"}
@@ -62,7 +81,8 @@ func BenchmarkBindVsBaseline(b *testing.B) {
 }
 
 // TestBaselineReport measures Bind and the baseline alternately, -rounds times each, and
-// prints the median time of each and their ratio per document:
+// prints the median of each and their ratio per document, in wall time (testing.Benchmark)
+// and in CPU time of the process per call:
 //
 //	go test ./examples/benchmarks -run TestBaselineReport -baseline -rounds 6 -v
 func TestBaselineReport(t *testing.T) {
@@ -74,32 +94,41 @@ func TestBaselineReport(t *testing.T) {
 		slices.Sort(xs)
 		return xs[len(xs)/2]
 	}
-	fmt.Println("| document | Bind ns | baseline ns | ratio | allocs Bind / baseline |")
-	fmt.Println("|---|---:|---:|---:|---:|")
+	fmt.Println("| document | Bind ns | baseline ns | ratio | Bind CPU ns | baseline CPU ns | CPU ratio | allocs Bind / baseline |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, p := range payloads(t) {
+		if *only != "" && p.size != *only {
+			continue
+		}
 		for _, variant := range variants {
 			data := readDoc(t, p.size+variant+".json")
-			var gen, base []float64
-			var genAllocs, baseAllocs int64
+			bind := func() { _, _ = p.tool.Bind(ctx, data) }
+			base := func() { _, _ = p.baseline(data) }
+			var gen, ref, genCPU, refCPU []float64
+			var genAllocs, refAllocs int64
 			for range *rounds {
 				g := testing.Benchmark(func(b *testing.B) {
 					b.ReportAllocs()
 					for b.Loop() {
-						_, _ = p.tool.Bind(ctx, data)
+						bind()
 					}
 				})
 				r := testing.Benchmark(func(b *testing.B) {
 					b.ReportAllocs()
 					for b.Loop() {
-						_, _ = p.baseline(data)
+						base()
 					}
 				})
 				gen = append(gen, float64(g.T.Nanoseconds())/float64(g.N))
-				base = append(base, float64(r.T.Nanoseconds())/float64(r.N))
-				genAllocs, baseAllocs = g.AllocsPerOp(), r.AllocsPerOp()
+				ref = append(ref, float64(r.T.Nanoseconds())/float64(r.N))
+				genAllocs, refAllocs = g.AllocsPerOp(), r.AllocsPerOp()
+				n := max(g.N/4, 1)
+				genCPU = append(genCPU, cpuPerOp(bind, n))
+				refCPU = append(refCPU, cpuPerOp(base, n))
 			}
-			mg, mb := median(gen), median(base)
-			fmt.Printf("| %s | %.0f | %.0f | %.3f | %d / %d |\n", p.size+variant, mg, mb, mg/mb, genAllocs, baseAllocs)
+			mg, mr, cg, cr := median(gen), median(ref), median(genCPU), median(refCPU)
+			fmt.Printf("| %s | %.0f | %.0f | %.3f | %.0f | %.0f | %.3f | %d / %d |\n",
+				p.size+variant, mg, mr, mg/mr, cg, cr, cg/cr, genAllocs, refAllocs)
 		}
 	}
 }

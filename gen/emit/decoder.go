@@ -95,15 +95,11 @@ func (g *generator) objectBody(t *model.Type) ([]jen.Code, error) {
 		if err != nil {
 			return nil, err
 		}
-		cases = append(cases, jen.Case(jen.Lit(i)).Block(stmts...))
+		cases = append(cases, jen.Case(jen.Lit(f.JSONName)).Block(jen.If(jen.Id("o").Dot("Take").Call(jen.Lit(i))).Block(stmts...)))
 	}
-	next := func() *jen.Statement { return jen.Id("o").Dot("Next").Call() }
-	if len(cases) == 0 {
-		body = append(body, jen.For(next().Op(">=").Lit(0)).Block())
-	} else {
-		body = append(body, jen.For(jen.Id("i").Op(":=").Add(next()), jen.Id("i").Op(">=").Lit(0), jen.Id("i").Op("=").Add(next())).Block(
-			jen.Switch(jen.Id("i")).Block(cases...)))
-	}
+	cases = append(cases, jen.Default().Block(jen.Id("o").Dot("Unknown").Call()))
+	body = append(body, jen.For(jen.Id("o").Dot("Next").Call()).Block(
+		jen.Switch(jen.String().Call(jen.Id("o").Dot("Key").Call())).Block(cases...)))
 	for i, f := range t.Fields {
 		if f.Required || f.Constraints.Default == nil {
 			continue

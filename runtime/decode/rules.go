@@ -270,27 +270,18 @@ func Float[T ~float32 | ~float64](s *State, v *T, r *FloatRule) error {
 }
 
 func (r *FloatRule) check(s *State, f float64, raw []byte, bits int) {
-	// The decimal sent and the float it becomes are both held to a bound: 1e-400 is greater
-	// than 0, but the handler would get 0.
-	bound := func(limit float64, text, relation string, fails func(int) bool) {
-		if text == "" {
-			return
-		}
-		compare := CompareFloat64
-		if bits == 32 {
-			compare = CompareFloat32
-		}
-		sent, held := compare(f, raw, limit, text)
-		if fails(sent) {
-			s.ps.Bound(&s.here, relation, text, Shown(raw))
-		} else if fails(held) {
-			s.ps.Rounded(&s.here, relation, text, Shown(raw), f, bits)
-		}
+	if r.MinText != "" {
+		floatBound(s, f, raw, bits, r.Min, r.MinText, atLeast)
 	}
-	bound(r.Min, r.MinText, "at least", func(c int) bool { return c < 0 })
-	bound(r.ExclusiveMin, r.ExclusiveMinText, "greater than", func(c int) bool { return c <= 0 })
-	bound(r.Max, r.MaxText, "at most", func(c int) bool { return c > 0 })
-	bound(r.ExclusiveMax, r.ExclusiveMaxText, "less than", func(c int) bool { return c >= 0 })
+	if r.ExclusiveMinText != "" {
+		floatBound(s, f, raw, bits, r.ExclusiveMin, r.ExclusiveMinText, greaterThan)
+	}
+	if r.MaxText != "" {
+		floatBound(s, f, raw, bits, r.Max, r.MaxText, atMost)
+	}
+	if r.ExclusiveMaxText != "" {
+		floatBound(s, f, raw, bits, r.ExclusiveMax, r.ExclusiveMaxText, lessThan)
+	}
 	if r.MultipleOf != nil && !r.MultipleOf.Divides(raw) {
 		s.ps.Bound(&s.here, "a multiple of", r.MultipleOfText, Shown(raw))
 	}
@@ -301,6 +292,46 @@ func (r *FloatRule) check(s *State, f float64, raw []byte, bits int) {
 			}
 		}
 		s.ps.NotOneOf(&s.here, r.EnumText, Shown(raw))
+	}
+}
+
+// relation is a numeric bound's comparison.
+type relation int
+
+const (
+	atLeast relation = iota
+	greaterThan
+	atMost
+	lessThan
+)
+
+var relationText = [...]string{atLeast: "at least", greaterThan: "greater than", atMost: "at most", lessThan: "less than"}
+
+// fails reports whether a comparison with the bound (-1, 0, +1) fails it.
+func (rel relation) fails(c int) bool {
+	switch rel {
+	case atLeast:
+		return c < 0
+	case greaterThan:
+		return c <= 0
+	case atMost:
+		return c > 0
+	}
+	return c >= 0
+}
+
+// floatBound holds both the decimal sent and the float it becomes to a bound: 1e-400 is
+// greater than 0, but the handler would get 0.
+func floatBound(s *State, f float64, raw []byte, bits int, limit float64, text string, rel relation) {
+	compare := CompareFloat64
+	if bits == 32 {
+		compare = CompareFloat32
+	}
+	sent, held := compare(f, raw, limit, text)
+	if rel.fails(sent) {
+		s.ps.Bound(&s.here, relationText[rel], text, Shown(raw))
+	} else if rel.fails(held) {
+		s.ps.Rounded(&s.here, relationText[rel], text, Shown(raw), f, bits)
 	}
 }
 

@@ -119,8 +119,7 @@ func (s *State) writePath(b *strings.Builder) {
 type Fields struct {
 	names    []string
 	required []int
-	index    map[string]int // for longer lists, where a scan would cost more than a lookup
-	id       int32          // in tables, which path segments refer to
+	id       int32 // in tables, which path segments refer to
 }
 
 // tables lists every Fields, so a path segment names a property by two integers. It only
@@ -145,39 +144,22 @@ func NewFields(names []string, required ...int) *Fields {
 	list = append(list[:len(list):len(list)], f) // a new array: readers keep the one they loaded
 	tables.Store(&list)
 	tablesAdd.Unlock()
-	if len(names) > 8 {
-		f.index = make(map[string]int, len(names))
-		for i, n := range names {
-			f.index[n] = i
-		}
-	}
 	return f
 }
 
-func (f *Fields) find(key []byte) int {
-	if f.index != nil {
-		if i, ok := f.index[string(key)]; ok {
-			return i
-		}
-		return -1
-	}
-	for i, n := range f.names {
-		if n == string(key) {
-			return i
-		}
-	}
-	return -1
-}
-
-// ObjectReader reads the properties of one JSON object against Fields: unknown and repeated
-// properties are recorded and skipped, Next returns the index of each known one, with the
-// path descended into it, and Close records the required ones that were missing.
+// ObjectReader reads the properties of one JSON object against Fields: Next moves to each
+// property, Take descends into a known one (recording and skipping a repeated one), Unknown
+// records and skips any other, and Close records the required properties that were missing.
 //
-//	o := decode.OpenObject(s, &fields)
-//	for i := o.Next(); i >= 0; i = o.Next() {
-//		switch i {
-//		case 0:
-//			o.Err = decode.Str(s, &v.Name, nil)
+//	o := decode.OpenObject(s, fields)
+//	for o.Next() {
+//		switch string(o.Key()) {
+//		case "name":
+//			if o.Take(0) {
+//				o.Err = decode.Str(s, &v.Name, nil)
+//			}
+//		default:
+//			o.Unknown()
 //		}
 //	}
 //	return o.Close()
@@ -196,41 +178,45 @@ type ObjectReader struct {
 // OpenObject starts reading an object; a value of another type is recorded and skipped, and
 // the ObjectReader then has no properties.
 func OpenObject(s *State, f *Fields) ObjectReader {
-	o := ObjectReader{s: s, f: f}
 	if s.d.Next() != jx.Object {
-		o.Err = WrongType(s.d, &s.ps, &s.here, "an object")
-		return o
+		return ObjectReader{s: s, f: f, Err: WrongType(s.d, &s.ps, &s.here, "an object")}
 	}
-	o.it, o.Err = s.d.ObjIter()
-	o.open = o.Err == nil
+	it, err := s.d.ObjIter()
+	o := ObjectReader{s: s, f: f, it: it, Err: err, open: err == nil}
 	if len(f.names) > 64 {
 		o.more = make([]uint64, (len(f.names)-1)/64)
 	}
 	return o
 }
 
-// Next returns the index of the next known property, first seen, with its value next to
-// read; -1 at the end of the object or after an error.
-func (o *ObjectReader) Next() int {
+// Next moves to the next property, whose name is Key; false at the end of the object or
+// after an error.
+func (o *ObjectReader) Next() bool {
 	if o.in {
 		o.s.pop()
 		o.in = false
 	}
-	for o.open && o.Err == nil && o.it.Next() {
-		key := o.it.Key()
-		i := o.f.find(key)
-		switch {
-		case i < 0:
-			o.Err = SkipUnknown(o.s.d, &o.s.ps, &o.s.here, key, o.f.names)
-		case o.mark(i):
-			o.Err = SkipDuplicate(o.s.d, &o.s.ps, &o.s.here, o.f.names[i])
-		default:
-			o.s.pushSegment(segment{table: o.f.id + 1, i: int32(i)})
-			o.in = true
-			return i
-		}
+	return o.open && o.Err == nil && o.it.Next()
+}
+
+// Key is the name of the current property.
+func (o *ObjectReader) Key() []byte { return o.it.Key() }
+
+// Take descends into property i, the current one, and reports whether to read its value:
+// false when the property was seen before, in which case it is recorded and skipped.
+func (o *ObjectReader) Take(i int) bool {
+	if o.mark(i) {
+		o.Err = SkipDuplicate(o.s.d, &o.s.ps, &o.s.here, o.f.names[i])
+		return false
 	}
-	return -1
+	o.s.pushSegment(segment{table: o.f.id + 1, i: int32(i)})
+	o.in = true
+	return true
+}
+
+// Unknown records and skips the current property, which the struct does not have.
+func (o *ObjectReader) Unknown() {
+	o.Err = SkipUnknown(o.s.d, &o.s.ps, &o.s.here, o.it.Key(), o.f.names)
 }
 
 // mark records property i as seen and reports whether it had been already.

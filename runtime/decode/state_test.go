@@ -39,14 +39,22 @@ var (
 
 func decodeLine(s *decode.State, v *line) error {
 	o := decode.OpenObject(s, lineFields)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.SKU, &skuRule)
-		case 1:
-			o.Err = decode.Int(s, &v.Qty, nil)
-		case 2:
-			o.Err = decode.Map(s, &v.Tags, 0, 2, decode.KeyString[string], func(s *decode.State, v *uint16) error { return decode.Uint(s, v, nil) })
+	for o.Next() {
+		switch string(o.Key()) {
+		case "sku":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.SKU, &skuRule)
+			}
+		case "qty":
+			if o.Take(1) {
+				o.Err = decode.Int(s, &v.Qty, nil)
+			}
+		case "tags":
+			if o.Take(2) {
+				o.Err = decode.Map(s, &v.Tags, 0, 2, decode.KeyString[string], func(s *decode.State, v *uint16) error { return decode.Uint(s, v, nil) })
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	return o.Close()
@@ -54,16 +62,26 @@ func decodeLine(s *decode.State, v *line) error {
 
 func decodeOrder(s *decode.State, v *order) error {
 	o := decode.OpenObject(s, orderFields)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.ID, nil)
-		case 1:
-			o.Err = decode.Slice(s, &v.Lines, 1, 3, decodeLine)
-		case 2:
-			o.Err = decode.Pointer(s, &v.Next, decodeOrder)
-		case 3:
-			o.Err = decode.Uint(s, &v.Big, &bigRule)
+	for o.Next() {
+		switch string(o.Key()) {
+		case "id":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.ID, nil)
+			}
+		case "lines":
+			if o.Take(1) {
+				o.Err = decode.Slice(s, &v.Lines, 1, 3, decodeLine)
+			}
+		case "next":
+			if o.Take(2) {
+				o.Err = decode.Pointer(s, &v.Next, decodeOrder)
+			}
+		case "big":
+			if o.Take(3) {
+				o.Err = decode.Uint(s, &v.Big, &bigRule)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	return o.Close()
@@ -129,8 +147,7 @@ func TestStatePathDeeperThanItsStack(t *testing.T) {
 	assert.Equal(t, []string{want}, problems(t, err))
 }
 
-// Structs of more than 64 properties keep their seen bits past the first word, and lists of
-// more than 8 names are looked up in a map.
+// Structs of more than 64 properties keep their seen bits past the first word.
 func TestObjectOfManyProperties(t *testing.T) {
 	names := make([]string, 70)
 	for i := range names {
@@ -140,8 +157,13 @@ func TestObjectOfManyProperties(t *testing.T) {
 	values := make([]int, 70)
 	dec := func(s *decode.State, v *[]int) error {
 		o := decode.OpenObject(s, fields)
-		for i := o.Next(); i >= 0; i = o.Next() {
-			o.Err = decode.Int(s, &(*v)[i], nil)
+		for o.Next() {
+			var i int
+			if _, err := fmt.Sscanf(string(o.Key()), "p%d", &i); err != nil || i >= len(names) {
+				o.Unknown()
+			} else if o.Take(i) {
+				o.Err = decode.Int(s, &(*v)[i], nil)
+			}
 		}
 		if o.Absent(68) {
 			(*v)[68] = -1

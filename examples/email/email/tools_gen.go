@@ -135,18 +135,30 @@ func toolgenDecodeArgsSendEmailArgs(data []byte, v *SendEmailArgs) error {
 // toolgenDecodeSendEmailArgs decodes one SendEmailArgs value.
 func toolgenDecodeSendEmailArgs(s *decode.State, v *SendEmailArgs) error {
 	o := decode.OpenObject(s, toolgenFieldsSendEmailArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.To, &toolgenString1)
-		case 1:
-			o.Err = decode.Str(s, &v.Subject, &toolgenString2)
-		case 2:
-			o.Err = decode.Str(s, &v.Body, &toolgenString3)
-		case 3:
-			o.Err = decode.Slice(s, &v.CC, 0, 20, toolgenValue1)
-		case 4:
-			o.Err = decode.Int(s, &v.Priority, &toolgenInt1)
+	for o.Next() {
+		switch string(o.Key()) {
+		case "to":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.To, &toolgenString1)
+			}
+		case "subject":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Subject, &toolgenString2)
+			}
+		case "body":
+			if o.Take(2) {
+				o.Err = decode.Str(s, &v.Body, &toolgenString3)
+			}
+		case "cc":
+			if o.Take(3) {
+				o.Err = decode.Slice(s, &v.CC, 0, 20, toolgenValue1)
+			}
+		case "priority":
+			if o.Take(4) {
+				o.Err = decode.Int(s, &v.Priority, &toolgenInt1)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	if o.Absent(4) {

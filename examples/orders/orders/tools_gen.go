@@ -304,16 +304,26 @@ func toolgenDecodeArgsListOrdersArgs(data []byte, v *ListOrdersArgs) error {
 // toolgenDecodeCreateOrderArgs decodes one CreateOrderArgs value.
 func toolgenDecodeCreateOrderArgs(s *decode.State, v *CreateOrderArgs) error {
 	o := decode.OpenObject(s, toolgenFieldsCreateOrderArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = toolgenDecodeCustomer(s, &v.Customer)
-		case 1:
-			o.Err = decode.Slice(s, &v.Items, 1, 100, toolgenDecodeItem)
-		case 2:
-			o.Err = toolgenDecodeShipping(s, &v.Shipping)
-		case 3:
-			o.Err = decode.Str(s, &v.Notes, &toolgenString1)
+	for o.Next() {
+		switch string(o.Key()) {
+		case "customer":
+			if o.Take(0) {
+				o.Err = toolgenDecodeCustomer(s, &v.Customer)
+			}
+		case "items":
+			if o.Take(1) {
+				o.Err = decode.Slice(s, &v.Items, 1, 100, toolgenDecodeItem)
+			}
+		case "shipping":
+			if o.Take(2) {
+				o.Err = toolgenDecodeShipping(s, &v.Shipping)
+			}
+		case "notes":
+			if o.Take(3) {
+				o.Err = decode.Str(s, &v.Notes, &toolgenString1)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	if o.Absent(3) {
@@ -325,14 +335,22 @@ func toolgenDecodeCreateOrderArgs(s *decode.State, v *CreateOrderArgs) error {
 // toolgenDecodeCustomer decodes one Customer value.
 func toolgenDecodeCustomer(s *decode.State, v *Customer) error {
 	o := decode.OpenObject(s, toolgenFieldsCustomer)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.ID, &toolgenString3)
-		case 1:
-			o.Err = decode.Str(s, &v.Name, &toolgenString4)
-		case 2:
-			o.Err = decode.Str(s, &v.Email, &toolgenString5)
+	for o.Next() {
+		switch string(o.Key()) {
+		case "id":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.ID, &toolgenString3)
+			}
+		case "name":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Name, &toolgenString4)
+			}
+		case "email":
+			if o.Take(2) {
+				o.Err = decode.Str(s, &v.Email, &toolgenString5)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	return o.Close()
@@ -341,10 +359,14 @@ func toolgenDecodeCustomer(s *decode.State, v *Customer) error {
 // toolgenDecodeGetOrderArgs decodes one GetOrderArgs value.
 func toolgenDecodeGetOrderArgs(s *decode.State, v *GetOrderArgs) error {
 	o := decode.OpenObject(s, toolgenFieldsGetOrderArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.ID, &toolgenString2)
+	for o.Next() {
+		switch string(o.Key()) {
+		case "id":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.ID, &toolgenString2)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	return o.Close()
@@ -353,18 +375,30 @@ func toolgenDecodeGetOrderArgs(s *decode.State, v *GetOrderArgs) error {
 // toolgenDecodeItem decodes one Item value.
 func toolgenDecodeItem(s *decode.State, v *Item) error {
 	o := decode.OpenObject(s, toolgenFieldsItem)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.SKU, &toolgenString6)
-		case 1:
-			o.Err = decode.Str(s, &v.Name, &toolgenString4)
-		case 2:
-			o.Err = decode.Int(s, &v.Qty, &toolgenInt3)
-		case 3:
-			o.Err = decode.Float(s, &v.Price, &toolgenFloat1)
-		case 4:
-			o.Err = decode.Slice(s, &v.Tags, 0, 10, toolgenValue4)
+	for o.Next() {
+		switch string(o.Key()) {
+		case "sku":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.SKU, &toolgenString6)
+			}
+		case "name":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Name, &toolgenString4)
+			}
+		case "qty":
+			if o.Take(2) {
+				o.Err = decode.Int(s, &v.Qty, &toolgenInt3)
+			}
+		case "price":
+			if o.Take(3) {
+				o.Err = decode.Float(s, &v.Price, &toolgenFloat1)
+			}
+		case "tags":
+			if o.Take(4) {
+				o.Err = decode.Slice(s, &v.Tags, 0, 10, toolgenValue4)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	return o.Close()
@@ -373,16 +407,26 @@ func toolgenDecodeItem(s *decode.State, v *Item) error {
 // toolgenDecodeListOrdersArgs decodes one ListOrdersArgs value.
 func toolgenDecodeListOrdersArgs(s *decode.State, v *ListOrdersArgs) error {
 	o := decode.OpenObject(s, toolgenFieldsListOrdersArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Pointer(s, &v.Status, toolgenValue1)
-		case 1:
-			o.Err = decode.Pointer(s, &v.Since, toolgenValue2)
-		case 2:
-			o.Err = decode.Int(s, &v.Limit, &toolgenInt1)
-		case 3:
-			o.Err = decode.Map(s, &v.Customers, 0, 10, decode.KeyString[string], toolgenValue3)
+	for o.Next() {
+		switch string(o.Key()) {
+		case "status":
+			if o.Take(0) {
+				o.Err = decode.Pointer(s, &v.Status, toolgenValue1)
+			}
+		case "since":
+			if o.Take(1) {
+				o.Err = decode.Pointer(s, &v.Since, toolgenValue2)
+			}
+		case "limit":
+			if o.Take(2) {
+				o.Err = decode.Int(s, &v.Limit, &toolgenInt1)
+			}
+		case "customers":
+			if o.Take(3) {
+				o.Err = decode.Map(s, &v.Customers, 0, 10, decode.KeyString[string], toolgenValue3)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	if o.Absent(2) {
@@ -394,16 +438,26 @@ func toolgenDecodeListOrdersArgs(s *decode.State, v *ListOrdersArgs) error {
 // toolgenDecodeShipping decodes one Shipping value.
 func toolgenDecodeShipping(s *decode.State, v *Shipping) error {
 	o := decode.OpenObject(s, toolgenFieldsShipping)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Slice(s, &v.Lines, 1, 3, toolgenValue5)
-		case 1:
-			o.Err = decode.Str(s, &v.City, &toolgenString8)
-		case 2:
-			o.Err = decode.Str(s, &v.PostalCode, &toolgenString9)
-		case 3:
-			o.Err = decode.Str(s, &v.Country, &toolgenEnumCountry)
+	for o.Next() {
+		switch string(o.Key()) {
+		case "lines":
+			if o.Take(0) {
+				o.Err = decode.Slice(s, &v.Lines, 1, 3, toolgenValue5)
+			}
+		case "city":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.City, &toolgenString8)
+			}
+		case "postal_code":
+			if o.Take(2) {
+				o.Err = decode.Str(s, &v.PostalCode, &toolgenString9)
+			}
+		case "country":
+			if o.Take(3) {
+				o.Err = decode.Str(s, &v.Country, &toolgenEnumCountry)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	return o.Close()

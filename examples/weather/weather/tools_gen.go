@@ -121,14 +121,22 @@ func toolgenDecodeArgsWeatherArgs(data []byte, v *WeatherArgs) error {
 // toolgenDecodeWeatherArgs decodes one WeatherArgs value.
 func toolgenDecodeWeatherArgs(s *decode.State, v *WeatherArgs) error {
 	o := decode.OpenObject(s, toolgenFieldsWeatherArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.City, &toolgenString1)
-		case 1:
-			o.Err = decode.Str(s, &v.Unit, &toolgenEnumUnit)
-		case 2:
-			o.Err = decode.Int(s, &v.Days, &toolgenInt1)
+	for o.Next() {
+		switch string(o.Key()) {
+		case "city":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.City, &toolgenString1)
+			}
+		case "unit":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Unit, &toolgenEnumUnit)
+			}
+		case "days":
+			if o.Take(2) {
+				o.Err = decode.Int(s, &v.Days, &toolgenInt1)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	if o.Absent(1) {
