@@ -121,7 +121,7 @@ func Str[T ~string](s *State, v *T, r *StringRule) error {
 		}
 		return err
 	}
-	if r.onlyEnum() {
+	if r.Enum != nil && r.onlyEnum() {
 		b, ok, err := ReadStringBytes(s.d, &s.ps, &s.here)
 		if !ok {
 			return err
@@ -609,3 +609,4 @@ func KeyText[K comparable, PK interface {
 	}
 	return k, true
 }
+

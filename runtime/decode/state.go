@@ -75,12 +75,17 @@ func (s *State) Parts() (*Decoder, *Problems, *Path) { return s.d, &s.ps, &s.her
 
 // pushSegment descends one level.
 func (s *State) pushSegment(seg segment) {
-	if s.depth == len(s.segs) { // deeper than any document so far: grow, once per pooled State
-		s.segs = append(s.segs, make([]segment, len(s.segs))...)
-		s.keys = append(s.keys, make([]string, len(s.keys))...)
+	if s.depth == len(s.segs) {
+		s.grow()
 	}
 	s.segs[s.depth] = seg
 	s.depth++
+}
+
+// grow makes room for a path deeper than any so far, once per pooled State.
+func (s *State) grow() {
+	s.segs = append(s.segs, make([]segment, len(s.segs))...)
+	s.keys = append(s.keys, make([]string, len(s.keys))...)
 }
 
 // pushIndex descends into item i.
@@ -170,7 +175,7 @@ type ObjectReader struct {
 	seen uint64   // properties 0-63 read
 	more []uint64 // properties from 64 on, for the rare struct that has them
 	open bool     // the value is an object, being read
-	in   bool     // a property is pushed on the path
+	base int      // the depth of the object's path: Next returns to it
 	// Err is the first malformed-JSON error; once set, Next returns -1 and Close returns it.
 	Err error
 }
@@ -179,10 +184,10 @@ type ObjectReader struct {
 // the ObjectReader then has no properties.
 func OpenObject(s *State, f *Fields) ObjectReader {
 	if s.d.Next() != jx.Object {
-		return ObjectReader{s: s, f: f, Err: WrongType(s.d, &s.ps, &s.here, "an object")}
+		return ObjectReader{s: s, f: f, Err: WrongType(s.d, &s.ps, &s.here, "an object"), base: s.depth}
 	}
 	it, err := s.d.ObjIter()
-	o := ObjectReader{s: s, f: f, it: it, Err: err, open: err == nil}
+	o := ObjectReader{s: s, f: f, it: it, Err: err, open: err == nil, base: s.depth}
 	if len(f.names) > 64 {
 		o.more = make([]uint64, (len(f.names)-1)/64)
 	}
@@ -192,10 +197,7 @@ func OpenObject(s *State, f *Fields) ObjectReader {
 // Next moves to the next property, whose name is Key; false at the end of the object or
 // after an error.
 func (o *ObjectReader) Next() bool {
-	if o.in {
-		o.s.pop()
-		o.in = false
-	}
+	o.s.depth = o.base
 	return o.open && o.Err == nil && o.it.Next()
 }
 
@@ -205,12 +207,21 @@ func (o *ObjectReader) Key() []byte { return o.it.Key() }
 // Take descends into property i, the current one, and reports whether to read its value:
 // false when the property was seen before, in which case it is recorded and skipped.
 func (o *ObjectReader) Take(i int) bool {
+	if s := o.s; uint(i) < 64 && o.seen&(1<<i) == 0 && s.depth < len(s.segs) { // inlined
+		o.seen |= 1 << i
+		s.segs[s.depth] = segment{table: o.f.id + 1, i: int32(i)}
+		s.depth++
+		return true
+	}
+	return o.take(i)
+}
+
+func (o *ObjectReader) take(i int) bool {
 	if o.mark(i) {
 		o.Err = SkipDuplicate(o.s.d, &o.s.ps, &o.s.here, o.f.names[i])
 		return false
 	}
 	o.s.pushSegment(segment{table: o.f.id + 1, i: int32(i)})
-	o.in = true
 	return true
 }
 
