@@ -133,11 +133,20 @@ func Str[T ~string](s *State, v *T, r *StringRule) error {
 		}
 		return nil
 	}
-	str, ok, err := r.read(s)
+	var str string
+	var ok bool
+	var err error
+	if r.HasMaxLength && !r.LateMax {
+		str, ok, err = ReadStringMax(s.d, &s.ps, &s.here, r.MaxLength)
+	} else {
+		str, ok, err = ReadString(s.d, &s.ps, &s.here)
+	}
 	if !ok {
 		return err
 	}
-	r.check(s, str)
+	if r.MinLength > 0 || r.LateMax || r.Pattern != nil || r.Format != nil || r.Enum != nil {
+		r.check(s, str)
+	}
 	*v = T(str)
 	return nil
 }
