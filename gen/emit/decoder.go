@@ -87,7 +87,7 @@ func (g *generator) structDecoder(t *model.Type) (string, error) {
 // known property read, then the defaults of absent properties; decode.ObjectReader records
 // unknown, repeated and missing properties.
 func (g *generator) objectBody(t *model.Type) ([]jen.Code, error) {
-	body := []jen.Code{jen.Id("o").Op(":=").Qual(decodePath, "OpenObject").Call(jen.Id("s"), jen.Id(g.fieldsTable(t)))}
+	body := []jen.Code{jen.Var().Id("o").Qual(decodePath, "ObjectReader")}
 	var cases []jen.Code
 	for i, f := range t.Fields {
 		stmts, err := g.valueStmts(f.Type, &f.Constraints, f.Nullable, g.fieldTarget(structParam, f), fmt.Sprintf("%s.%s", typeLabel(t), f.GoName),
@@ -98,7 +98,7 @@ func (g *generator) objectBody(t *model.Type) ([]jen.Code, error) {
 		cases = append(cases, jen.Case(jen.Lit(f.JSONName)).Block(jen.If(jen.Id("o").Dot("Take").Call(jen.Lit(i))).Block(stmts...)))
 	}
 	cases = append(cases, jen.Default().Block(jen.Id("o").Dot("Unknown").Call()))
-	body = append(body, jen.For(jen.Id("o").Dot("Next").Call()).Block(
+	body = append(body, jen.For(jen.Id("o").Dot("Open").Call(jen.Id("s"), jen.Id(g.fieldsTable(t))), jen.Id("o").Dot("Next").Call(), jen.Empty()).Block(
 		jen.Switch(jen.String().Call(jen.Id("o").Dot("Key").Call())).Block(cases...)))
 	for i, f := range t.Fields {
 		if f.Required || f.Constraints.Default == nil {

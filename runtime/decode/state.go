@@ -59,7 +59,10 @@ func (s *State) release(err error) error {
 	} else if err = Finish(s.d); err == nil {
 		err = s.ps.Err()
 	}
-	s.ps, s.depth = Problems{}, 0 // the problems' list belongs to err now
+	if s.ps.Len() > 0 || s.ps.text > 0 {
+		s.ps = Problems{} // the problems' list belongs to err now
+	}
+	s.depth = 0
 	if s.used > 0 {
 		clear(s.keys[:s.used])
 		s.used = 0
@@ -156,8 +159,8 @@ func NewFields(names []string, required ...int) *Fields {
 // property, Take descends into a known one (recording and skipping a repeated one), Unknown
 // records and skips any other, and Close records the required properties that were missing.
 //
-//	o := decode.OpenObject(s, fields)
-//	for o.Next() {
+//	var o decode.ObjectReader
+//	for o.Open(s, fields); o.Next(); {
 //		switch string(o.Key()) {
 //		case "name":
 //			if o.Take(0) {
@@ -180,18 +183,19 @@ type ObjectReader struct {
 	Err error
 }
 
-// OpenObject starts reading an object; a value of another type is recorded and skipped, and
-// the ObjectReader then has no properties.
-func OpenObject(s *State, f *Fields) ObjectReader {
+// Open starts reading an object at the State's path; a value of another type is recorded
+// and skipped, and the object then has no properties.
+func (o *ObjectReader) Open(s *State, f *Fields) {
+	o.s, o.f, o.base = s, f, s.depth
 	if s.d.Next() != jx.Object {
-		return ObjectReader{s: s, f: f, Err: WrongType(s.d, &s.ps, &s.here, "an object"), base: s.depth}
+		o.Err = WrongType(s.d, &s.ps, &s.here, "an object")
+		return
 	}
-	it, err := s.d.ObjIter()
-	o := ObjectReader{s: s, f: f, it: it, Err: err, open: err == nil, base: s.depth}
+	o.it, o.Err = s.d.ObjIter()
+	o.open = o.Err == nil
 	if len(f.names) > 64 {
 		o.more = make([]uint64, (len(f.names)-1)/64)
 	}
-	return o
 }
 
 // Next moves to the next property, whose name is Key; false at the end of the object or

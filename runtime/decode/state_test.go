@@ -38,8 +38,8 @@ var (
 )
 
 func decodeLine(s *decode.State, v *line) error {
-	o := decode.OpenObject(s, lineFields)
-	for o.Next() {
+	var o decode.ObjectReader
+	for o.Open(s, lineFields); o.Next(); {
 		switch string(o.Key()) {
 		case "sku":
 			if o.Take(0) {
@@ -61,8 +61,8 @@ func decodeLine(s *decode.State, v *line) error {
 }
 
 func decodeOrder(s *decode.State, v *order) error {
-	o := decode.OpenObject(s, orderFields)
-	for o.Next() {
+	var o decode.ObjectReader
+	for o.Open(s, orderFields); o.Next(); {
 		switch string(o.Key()) {
 		case "id":
 			if o.Take(0) {
@@ -156,8 +156,8 @@ func TestObjectOfManyProperties(t *testing.T) {
 	fields := decode.NewFields(names, 65, 69)
 	values := make([]int, 70)
 	dec := func(s *decode.State, v *[]int) error {
-		o := decode.OpenObject(s, fields)
-		for o.Next() {
+		var o decode.ObjectReader
+		for o.Open(s, fields); o.Next(); {
 			var i int
 			if _, err := fmt.Sscanf(string(o.Key()), "p%d", &i); err != nil || i >= len(names) {
 				o.Unknown()

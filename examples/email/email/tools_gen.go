@@ -134,8 +134,8 @@ func toolgenDecodeArgsSendEmailArgs(data []byte, v *SendEmailArgs) error {
 
 // toolgenDecodeSendEmailArgs decodes one SendEmailArgs value.
 func toolgenDecodeSendEmailArgs(s *decode.State, v *SendEmailArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsSendEmailArgs)
-	for o.Next() {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsSendEmailArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "to":
 			if o.Take(0) {

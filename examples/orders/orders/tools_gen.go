@@ -303,8 +303,8 @@ func toolgenDecodeArgsListOrdersArgs(data []byte, v *ListOrdersArgs) error {
 
 // toolgenDecodeCreateOrderArgs decodes one CreateOrderArgs value.
 func toolgenDecodeCreateOrderArgs(s *decode.State, v *CreateOrderArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsCreateOrderArgs)
-	for o.Next() {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsCreateOrderArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "customer":
 			if o.Take(0) {
@@ -334,8 +334,8 @@ func toolgenDecodeCreateOrderArgs(s *decode.State, v *CreateOrderArgs) error {
 
 // toolgenDecodeCustomer decodes one Customer value.
 func toolgenDecodeCustomer(s *decode.State, v *Customer) error {
-	o := decode.OpenObject(s, toolgenFieldsCustomer)
-	for o.Next() {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsCustomer); o.Next(); {
 		switch string(o.Key()) {
 		case "id":
 			if o.Take(0) {
@@ -358,8 +358,8 @@ func toolgenDecodeCustomer(s *decode.State, v *Customer) error {
 
 // toolgenDecodeGetOrderArgs decodes one GetOrderArgs value.
 func toolgenDecodeGetOrderArgs(s *decode.State, v *GetOrderArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsGetOrderArgs)
-	for o.Next() {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsGetOrderArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "id":
 			if o.Take(0) {
@@ -374,8 +374,8 @@ func toolgenDecodeGetOrderArgs(s *decode.State, v *GetOrderArgs) error {
 
 // toolgenDecodeItem decodes one Item value.
 func toolgenDecodeItem(s *decode.State, v *Item) error {
-	o := decode.OpenObject(s, toolgenFieldsItem)
-	for o.Next() {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsItem); o.Next(); {
 		switch string(o.Key()) {
 		case "sku":
 			if o.Take(0) {
@@ -406,8 +406,8 @@ func toolgenDecodeItem(s *decode.State, v *Item) error {
 
 // toolgenDecodeListOrdersArgs decodes one ListOrdersArgs value.
 func toolgenDecodeListOrdersArgs(s *decode.State, v *ListOrdersArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsListOrdersArgs)
-	for o.Next() {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsListOrdersArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "status":
 			if o.Take(0) {
@@ -437,8 +437,8 @@ func toolgenDecodeListOrdersArgs(s *decode.State, v *ListOrdersArgs) error {
 
 // toolgenDecodeShipping decodes one Shipping value.
 func toolgenDecodeShipping(s *decode.State, v *Shipping) error {
-	o := decode.OpenObject(s, toolgenFieldsShipping)
-	for o.Next() {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsShipping); o.Next(); {
 		switch string(o.Key()) {
 		case "lines":
 			if o.Take(0) {

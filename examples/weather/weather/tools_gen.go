@@ -120,8 +120,8 @@ func toolgenDecodeArgsWeatherArgs(data []byte, v *WeatherArgs) error {
 
 // toolgenDecodeWeatherArgs decodes one WeatherArgs value.
 func toolgenDecodeWeatherArgs(s *decode.State, v *WeatherArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsWeatherArgs)
-	for o.Next() {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsWeatherArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "city":
 			if o.Take(0) {
