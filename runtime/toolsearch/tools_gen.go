@@ -126,13 +126,19 @@ func toolgenDecodeArgsSearchArgs(data []byte, v *SearchArgs) error {
 
 // toolgenDecodeSearchArgs decodes one SearchArgs value.
 func toolgenDecodeSearchArgs(s *decode.State, v *SearchArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsSearchArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.Query, &toolgenString1)
-		case 1:
-			o.Err = decode.Int(s, &v.Limit, &toolgenInt1)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsSearchArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "query":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Query, &toolgenString1)
+			}
+		case "limit":
+			if o.Take(1) {
+				o.Err = decode.Int(s, &v.Limit, &toolgenInt1)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	if o.Absent(1) {

@@ -375,13 +375,19 @@ func toolgenDecodeArgsUpdateArgs(data []byte, v *UpdateArgs) error {
 
 // toolgenDecodeCreateArgs decodes one CreateArgs value.
 func toolgenDecodeCreateArgs(s *decode.State, v *CreateArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsCreateArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.ID, &toolgenString1)
-		case 1:
-			o.Err = decode.Str(s, &v.Content, nil)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsCreateArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "id":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.ID, &toolgenString1)
+			}
+		case "content":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Content, nil)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	return o.Close()
@@ -389,13 +395,19 @@ func toolgenDecodeCreateArgs(s *decode.State, v *CreateArgs) error {
 
 // toolgenDecodeReadArgs decodes one ReadArgs value.
 func toolgenDecodeReadArgs(s *decode.State, v *ReadArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsReadArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.ID, &toolgenString1)
-		case 1:
-			o.Err = decode.Int(s, &v.Version, &toolgenInt1)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsReadArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "id":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.ID, &toolgenString1)
+			}
+		case "version":
+			if o.Take(1) {
+				o.Err = decode.Int(s, &v.Version, &toolgenInt1)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	if o.Absent(1) {
@@ -406,13 +418,19 @@ func toolgenDecodeReadArgs(s *decode.State, v *ReadArgs) error {
 
 // toolgenDecodeRewriteArgs decodes one RewriteArgs value.
 func toolgenDecodeRewriteArgs(s *decode.State, v *RewriteArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsCreateArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.ID, &toolgenString1)
-		case 1:
-			o.Err = decode.Str(s, &v.Content, nil)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsCreateArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "id":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.ID, &toolgenString1)
+			}
+		case "content":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Content, nil)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	return o.Close()
@@ -420,15 +438,23 @@ func toolgenDecodeRewriteArgs(s *decode.State, v *RewriteArgs) error {
 
 // toolgenDecodeUpdateArgs decodes one UpdateArgs value.
 func toolgenDecodeUpdateArgs(s *decode.State, v *UpdateArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsUpdateArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.ID, &toolgenString1)
-		case 1:
-			o.Err = decode.Str(s, &v.OldText, &toolgenString2)
-		case 2:
-			o.Err = decode.Str(s, &v.NewText, nil)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsUpdateArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "id":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.ID, &toolgenString1)
+			}
+		case "old_text":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.OldText, &toolgenString2)
+			}
+		case "new_text":
+			if o.Take(2) {
+				o.Err = decode.Str(s, &v.NewText, nil)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	return o.Close()

@@ -207,15 +207,23 @@ func toolgenDecodeArgsAskArgs(data []byte, v *AskArgs) error {
 
 // toolgenDecodeAskArgs decodes one AskArgs value.
 func toolgenDecodeAskArgs(s *decode.State, v *AskArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsAskArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.Question, &toolgenString1)
-		case 1:
-			o.Err = decode.UniqueSlice(s, &v.Options, 0, 20, toolgenValue1)
-		case 2:
-			o.Err = decode.Boolean(s, &v.MultiSelect)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsAskArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "question":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Question, &toolgenString1)
+			}
+		case "options":
+			if o.Take(1) {
+				o.Err = decode.UniqueSlice(s, &v.Options, 0, 20, toolgenValue1)
+			}
+		case "multi_select":
+			if o.Take(2) {
+				o.Err = decode.Boolean(s, &v.MultiSelect)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	if o.Absent(2) {

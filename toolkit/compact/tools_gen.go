@@ -113,11 +113,15 @@ func toolgenDecodeArgsCompactArgs(data []byte, v *CompactArgs) error {
 
 // toolgenDecodeCompactArgs decodes one CompactArgs value.
 func toolgenDecodeCompactArgs(s *decode.State, v *CompactArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsCompactArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.Focus, &toolgenString1)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsCompactArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "focus":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Focus, &toolgenString1)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	if o.Absent(0) {

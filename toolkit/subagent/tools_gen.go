@@ -197,15 +197,23 @@ func toolgenDecodeArgsTaskArgs(data []byte, v *TaskArgs) error {
 
 // toolgenDecodeTaskArgs decodes one TaskArgs value.
 func toolgenDecodeTaskArgs(s *decode.State, v *TaskArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsTaskArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.Description, &toolgenString1)
-		case 1:
-			o.Err = decode.Str(s, &v.Prompt, &toolgenString2)
-		case 2:
-			o.Err = decode.Str(s, &v.Agent, &toolgenString3)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsTaskArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "description":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Description, &toolgenString1)
+			}
+		case "prompt":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Prompt, &toolgenString2)
+			}
+		case "agent":
+			if o.Take(2) {
+				o.Err = decode.Str(s, &v.Agent, &toolgenString3)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	return o.Close()

@@ -373,15 +373,23 @@ func toolgenDecodeArgsWriteTodosArgs(data []byte, v *WriteTodosArgs) error {
 
 // toolgenDecodeTodo decodes one Todo value.
 func toolgenDecodeTodo(s *decode.State, v *Todo) error {
-	o := decode.OpenObject(s, toolgenFieldsTodo)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.ID, &toolgenString3)
-		case 1:
-			o.Err = decode.Str(s, &v.Content, &toolgenString1)
-		case 2:
-			o.Err = decode.Str(s, &v.Status, &toolgenEnumStatus)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsTodo); o.Next(); {
+		switch string(o.Key()) {
+		case "id":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.ID, &toolgenString3)
+			}
+		case "content":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Content, &toolgenString1)
+			}
+		case "status":
+			if o.Take(2) {
+				o.Err = decode.Str(s, &v.Status, &toolgenEnumStatus)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	return o.Close()
@@ -389,15 +397,23 @@ func toolgenDecodeTodo(s *decode.State, v *Todo) error {
 
 // toolgenDecodeTodoAddArgs decodes one TodoAddArgs value.
 func toolgenDecodeTodoAddArgs(s *decode.State, v *TodoAddArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsTodoAddArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.Content, &toolgenString1)
-		case 1:
-			o.Err = decode.Str(s, &v.ID, &toolgenString2)
-		case 2:
-			o.Err = decode.Str(s, &v.Status, &toolgenEnumStatus)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsTodoAddArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "content":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Content, &toolgenString1)
+			}
+		case "id":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.ID, &toolgenString2)
+			}
+		case "status":
+			if o.Take(2) {
+				o.Err = decode.Str(s, &v.Status, &toolgenEnumStatus)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	if o.Absent(1) {
@@ -411,15 +427,23 @@ func toolgenDecodeTodoAddArgs(s *decode.State, v *TodoAddArgs) error {
 
 // toolgenDecodeTodoUpdateArgs decodes one TodoUpdateArgs value.
 func toolgenDecodeTodoUpdateArgs(s *decode.State, v *TodoUpdateArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsTodoUpdateArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.ID, &toolgenString3)
-		case 1:
-			o.Err = decode.Pointer(s, &v.Status, toolgenValue1)
-		case 2:
-			o.Err = decode.Str(s, &v.Content, &toolgenString4)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsTodoUpdateArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "id":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.ID, &toolgenString3)
+			}
+		case "status":
+			if o.Take(1) {
+				o.Err = decode.Pointer(s, &v.Status, toolgenValue1)
+			}
+		case "content":
+			if o.Take(2) {
+				o.Err = decode.Str(s, &v.Content, &toolgenString4)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	if o.Absent(2) {
@@ -430,11 +454,15 @@ func toolgenDecodeTodoUpdateArgs(s *decode.State, v *TodoUpdateArgs) error {
 
 // toolgenDecodeWriteTodosArgs decodes one WriteTodosArgs value.
 func toolgenDecodeWriteTodosArgs(s *decode.State, v *WriteTodosArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsWriteTodosArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Slice(s, &v.Todos, 0, 1000, toolgenDecodeTodo)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsWriteTodosArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "todos":
+			if o.Take(0) {
+				o.Err = decode.Slice(s, &v.Todos, 0, 1000, toolgenDecodeTodo)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	return o.Close()

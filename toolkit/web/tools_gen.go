@@ -218,13 +218,19 @@ func toolgenDecodeArgsSearchArgs(data []byte, v *SearchArgs) error {
 
 // toolgenDecodeFetchArgs decodes one FetchArgs value.
 func toolgenDecodeFetchArgs(s *decode.State, v *FetchArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsFetchArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.URL, &toolgenString1)
-		case 1:
-			o.Err = decode.Int(s, &v.MaxBytes, &toolgenInt1)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsFetchArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "url":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.URL, &toolgenString1)
+			}
+		case "max_bytes":
+			if o.Take(1) {
+				o.Err = decode.Int(s, &v.MaxBytes, &toolgenInt1)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	if o.Absent(1) {
@@ -235,13 +241,19 @@ func toolgenDecodeFetchArgs(s *decode.State, v *FetchArgs) error {
 
 // toolgenDecodeSearchArgs decodes one SearchArgs value.
 func toolgenDecodeSearchArgs(s *decode.State, v *SearchArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsSearchArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.Query, &toolgenString2)
-		case 1:
-			o.Err = decode.Int(s, &v.Num, &toolgenInt2)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsSearchArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "query":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Query, &toolgenString2)
+			}
+		case "num":
+			if o.Take(1) {
+				o.Err = decode.Int(s, &v.Num, &toolgenInt2)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	if o.Absent(1) {

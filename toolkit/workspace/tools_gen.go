@@ -786,17 +786,27 @@ func toolgenDecodeArgsWriteFileArgs(data []byte, v *WriteFileArgs) error {
 
 // toolgenDecodeEditFileArgs decodes one EditFileArgs value.
 func toolgenDecodeEditFileArgs(s *decode.State, v *EditFileArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsEditFileArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.Path, &toolgenString1)
-		case 1:
-			o.Err = decode.Str(s, &v.OldString, &toolgenString2)
-		case 2:
-			o.Err = decode.Str(s, &v.NewString, nil)
-		case 3:
-			o.Err = decode.Boolean(s, &v.ReplaceAll)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsEditFileArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "path":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Path, &toolgenString1)
+			}
+		case "old_string":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.OldString, &toolgenString2)
+			}
+		case "new_string":
+			if o.Take(2) {
+				o.Err = decode.Str(s, &v.NewString, nil)
+			}
+		case "replace_all":
+			if o.Take(3) {
+				o.Err = decode.Boolean(s, &v.ReplaceAll)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	if o.Absent(3) {
@@ -807,13 +817,19 @@ func toolgenDecodeEditFileArgs(s *decode.State, v *EditFileArgs) error {
 
 // toolgenDecodeGlobArgs decodes one GlobArgs value.
 func toolgenDecodeGlobArgs(s *decode.State, v *GlobArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsGlobArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.Pattern, &toolgenString3)
-		case 1:
-			o.Err = decode.Str(s, &v.Path, &toolgenString4)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsGlobArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "pattern":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Pattern, &toolgenString3)
+			}
+		case "path":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Path, &toolgenString4)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	if o.Absent(1) {
@@ -824,21 +840,35 @@ func toolgenDecodeGlobArgs(s *decode.State, v *GlobArgs) error {
 
 // toolgenDecodeGrepArgs decodes one GrepArgs value.
 func toolgenDecodeGrepArgs(s *decode.State, v *GrepArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsGrepArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.Pattern, &toolgenString3)
-		case 1:
-			o.Err = decode.Str(s, &v.Path, &toolgenString4)
-		case 2:
-			o.Err = decode.Str(s, &v.Glob, &toolgenString5)
-		case 3:
-			o.Err = decode.Boolean(s, &v.CaseInsensitive)
-		case 4:
-			o.Err = decode.Int(s, &v.Context, &toolgenInt1)
-		case 5:
-			o.Err = decode.Int(s, &v.MaxResults, &toolgenInt2)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsGrepArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "pattern":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Pattern, &toolgenString3)
+			}
+		case "path":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Path, &toolgenString4)
+			}
+		case "glob":
+			if o.Take(2) {
+				o.Err = decode.Str(s, &v.Glob, &toolgenString5)
+			}
+		case "case_insensitive":
+			if o.Take(3) {
+				o.Err = decode.Boolean(s, &v.CaseInsensitive)
+			}
+		case "context":
+			if o.Take(4) {
+				o.Err = decode.Int(s, &v.Context, &toolgenInt1)
+			}
+		case "max_results":
+			if o.Take(5) {
+				o.Err = decode.Int(s, &v.MaxResults, &toolgenInt2)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	if o.Absent(1) {
@@ -861,11 +891,15 @@ func toolgenDecodeGrepArgs(s *decode.State, v *GrepArgs) error {
 
 // toolgenDecodeListDirArgs decodes one ListDirArgs value.
 func toolgenDecodeListDirArgs(s *decode.State, v *ListDirArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsListDirArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.Path, &toolgenString4)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsListDirArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "path":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Path, &toolgenString4)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	if o.Absent(0) {
@@ -876,15 +910,23 @@ func toolgenDecodeListDirArgs(s *decode.State, v *ListDirArgs) error {
 
 // toolgenDecodeReadFileArgs decodes one ReadFileArgs value.
 func toolgenDecodeReadFileArgs(s *decode.State, v *ReadFileArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsReadFileArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.Path, &toolgenString1)
-		case 1:
-			o.Err = decode.Int(s, &v.Offset, &toolgenInt3)
-		case 2:
-			o.Err = decode.Int(s, &v.Limit, &toolgenInt4)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsReadFileArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "path":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Path, &toolgenString1)
+			}
+		case "offset":
+			if o.Take(1) {
+				o.Err = decode.Int(s, &v.Offset, &toolgenInt3)
+			}
+		case "limit":
+			if o.Take(2) {
+				o.Err = decode.Int(s, &v.Limit, &toolgenInt4)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	if o.Absent(1) {
@@ -898,15 +940,23 @@ func toolgenDecodeReadFileArgs(s *decode.State, v *ReadFileArgs) error {
 
 // toolgenDecodeReadResultArgs decodes one ReadResultArgs value.
 func toolgenDecodeReadResultArgs(s *decode.State, v *ReadResultArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsReadResultArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.ID, &toolgenString6)
-		case 1:
-			o.Err = decode.Int(s, &v.Offset, &toolgenInt5)
-		case 2:
-			o.Err = decode.Int(s, &v.Limit, &toolgenInt6)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsReadResultArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "id":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.ID, &toolgenString6)
+			}
+		case "offset":
+			if o.Take(1) {
+				o.Err = decode.Int(s, &v.Offset, &toolgenInt5)
+			}
+		case "limit":
+			if o.Take(2) {
+				o.Err = decode.Int(s, &v.Limit, &toolgenInt6)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	if o.Absent(1) {
@@ -920,15 +970,23 @@ func toolgenDecodeReadResultArgs(s *decode.State, v *ReadResultArgs) error {
 
 // toolgenDecodeShellArgs decodes one ShellArgs value.
 func toolgenDecodeShellArgs(s *decode.State, v *ShellArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsShellArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.Command, &toolgenString7)
-		case 1:
-			o.Err = decode.Str(s, &v.Workdir, &toolgenString4)
-		case 2:
-			o.Err = decode.Int(s, &v.TimeoutMS, &toolgenInt7)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsShellArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "command":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Command, &toolgenString7)
+			}
+		case "workdir":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Workdir, &toolgenString4)
+			}
+		case "timeout_ms":
+			if o.Take(2) {
+				o.Err = decode.Int(s, &v.TimeoutMS, &toolgenInt7)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	if o.Absent(1) {
@@ -942,13 +1000,19 @@ func toolgenDecodeShellArgs(s *decode.State, v *ShellArgs) error {
 
 // toolgenDecodeWriteFileArgs decodes one WriteFileArgs value.
 func toolgenDecodeWriteFileArgs(s *decode.State, v *WriteFileArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsWriteFileArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.Path, &toolgenString1)
-		case 1:
-			o.Err = decode.Str(s, &v.Content, nil)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsWriteFileArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "path":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Path, &toolgenString1)
+			}
+		case "content":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Content, nil)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	return o.Close()

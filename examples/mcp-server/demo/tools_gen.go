@@ -428,11 +428,15 @@ func toolgenDecodeArgsTableArgs(data []byte, v *TableArgs) error {
 
 // toolgenDecodeAskArgs decodes one AskArgs value.
 func toolgenDecodeAskArgs(s *decode.State, v *AskArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsAskArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.Question, &toolgenString1)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsAskArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "question":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Question, &toolgenString1)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	return o.Close()
@@ -440,13 +444,19 @@ func toolgenDecodeAskArgs(s *decode.State, v *AskArgs) error {
 
 // toolgenDecodeCountArgs decodes one CountArgs value.
 func toolgenDecodeCountArgs(s *decode.State, v *CountArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsCountArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Int(s, &v.To, &toolgenInt1)
-		case 1:
-			o.Err = decode.Int(s, &v.StepMillis, &toolgenInt2)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsCountArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "to":
+			if o.Take(0) {
+				o.Err = decode.Int(s, &v.To, &toolgenInt1)
+			}
+		case "step_millis":
+			if o.Take(1) {
+				o.Err = decode.Int(s, &v.StepMillis, &toolgenInt2)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	if o.Absent(1) {
@@ -457,13 +467,19 @@ func toolgenDecodeCountArgs(s *decode.State, v *CountArgs) error {
 
 // toolgenDecodeNoteArgs decodes one NoteArgs value.
 func toolgenDecodeNoteArgs(s *decode.State, v *NoteArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsNoteArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Str(s, &v.To, &toolgenString1)
-		case 1:
-			o.Err = decode.Str(s, &v.Text, &toolgenString1)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsNoteArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "to":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.To, &toolgenString1)
+			}
+		case "text":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Text, &toolgenString1)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	return o.Close()
@@ -471,11 +487,15 @@ func toolgenDecodeNoteArgs(s *decode.State, v *NoteArgs) error {
 
 // toolgenDecodeTableArgs decodes one TableArgs value.
 func toolgenDecodeTableArgs(s *decode.State, v *TableArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsTableArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Int(s, &v.Rows, &toolgenInt3)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsTableArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "rows":
+			if o.Take(0) {
+				o.Err = decode.Int(s, &v.Rows, &toolgenInt3)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	return o.Close()

@@ -109,17 +109,27 @@ func toolgenDecodeArgsDeployArgs(data []byte, v *DeployArgs) error {
 
 // toolgenDecodeDeployArgs decodes one DeployArgs value.
 func toolgenDecodeDeployArgs(s *decode.State, v *DeployArgs) error {
-	o := decode.OpenObject(s, toolgenFieldsDeployArgs)
-	for i := o.Next(); i >= 0; i = o.Next() {
-		switch i {
-		case 0:
-			o.Err = decode.Text(s, &v.Target, nil)
-		case 1:
-			o.Err = decode.Text(s, &v.Version, nil)
-		case 2:
-			o.Err = decode.Str(s, &v.Region, nil)
-		case 3:
-			o.Err = decode.Slice(s, &v.Restart, 0, -1, toolgenValue1)
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsDeployArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "target":
+			if o.Take(0) {
+				o.Err = decode.Text(s, &v.Target, nil)
+			}
+		case "version":
+			if o.Take(1) {
+				o.Err = decode.Text(s, &v.Version, nil)
+			}
+		case "region":
+			if o.Take(2) {
+				o.Err = decode.Str(s, &v.Region, nil)
+			}
+		case "restart":
+			if o.Take(3) {
+				o.Err = decode.Slice(s, &v.Restart, 0, -1, toolgenValue1)
+			}
+		default:
+			o.Unknown()
 		}
 	}
 	if o.Absent(2) {
