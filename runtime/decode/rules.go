@@ -195,11 +195,17 @@ func Int[T Signed](s *State, v *T, r *IntRule) error {
 	if !ok {
 		return err
 	}
-	if r != nil {
+	if r != nil && !r.passes(n) {
 		checkInt(s, r, n)
 	}
 	*v = T(n)
 	return nil
+}
+
+// passes reports, without a call, that a signed n meets every keyword of r: the usual case.
+func (r *IntRule) passes(n int64) bool {
+	return (r.MinText == "" || n >= r.Min) && (r.MaxText == "" || n <= r.Max) &&
+		r.ExclusiveMinText == "" && r.ExclusiveMaxText == "" && r.MultipleOfText == "" && r.EnumText == ""
 }
 
 // Uint reads an unsigned integer within the range of T, with the keywords of r (nil: none),
@@ -271,11 +277,20 @@ func Float[T ~float32 | ~float64](s *State, v *T, r *FloatRule) error {
 	if !ok {
 		return err
 	}
-	if r != nil {
+	if r != nil && !r.passes(f, bits) {
 		r.check(s, f, raw, bits)
 	}
 	*v = T(f)
 	return nil
+}
+
+// passes reports, without a call, that a 64-bit f meets every keyword of r because it is
+// strictly within each bound: a float64 on either side of a bound's float64 is on that side
+// of the bound, as sent and as held (CompareFloat64).
+func (r *FloatRule) passes(f float64, bits int) bool {
+	return bits == 64 && (r.MinText == "" || f > r.Min) && (r.ExclusiveMinText == "" || f > r.ExclusiveMin) &&
+		(r.MaxText == "" || f < r.Max) && (r.ExclusiveMaxText == "" || f < r.ExclusiveMax) &&
+		r.MultipleOf == nil && r.EnumText == ""
 }
 
 func (r *FloatRule) check(s *State, f float64, raw []byte, bits int) {
@@ -332,11 +347,12 @@ func (rel relation) fails(c int) bool {
 // floatBound holds both the decimal sent and the float it becomes to a bound: 1e-400 is
 // greater than 0, but the handler would get 0.
 func floatBound(s *State, f float64, raw []byte, bits int, limit float64, text string, rel relation) {
-	compare := CompareFloat64
+	var sent, held int
 	if bits == 32 {
-		compare = CompareFloat32
+		sent, held = CompareFloat32(f, raw, limit, text)
+	} else {
+		sent, held = CompareFloat64(f, raw, limit, text) // inlined
 	}
-	sent, held := compare(f, raw, limit, text)
 	if rel.fails(sent) {
 		s.ps.Bound(&s.here, relationText[rel], text, Shown(raw))
 	} else if rel.fails(held) {
