@@ -16,17 +16,17 @@ import (
 // The decoder emitted for an argument type reads the JSON once, front to back: a wrong JSON
 // type is recorded and skipped, a failed keyword is recorded, and decoding goes on; only
 // malformed JSON returns early. The work is done by runtime/decode helpers, so the generated
-// code is a list of calls: each named struct type gets one function (shared by every use, and
-// the only way to decode recursive types) that switches on the index of each property read
-// and calls the helper of its Go type with a rule, a package-level value holding its keywords
-// (decode.StringRule, IntRule, FloatRule), declared once per distinct set of keywords and
-// shared by every field that has it. Slices, maps and pointers take the decoder of their
-// element as a function: a struct decoder, or a one-line wrapper (toolgenValueN) shared by
-// every element of the same type and keywords.
+// code is a list of calls. Each named struct type gets one function (shared by every use, and
+// the only way to decode recursive types) that switches on the name of each property read and
+// calls the helper of its Go type with a rule: a package-level value holding its keywords
+// (decode.StringRule, IntRule, FloatRule; an enum type's values), declared once per distinct
+// set of keywords and shared by every field that has it. Slices, maps and pointers take the
+// decoder of their element as a function: a struct decoder, or a one-line wrapper
+// (toolgenValueN) shared by every element of the same type and keywords.
 //
 // Inside generated functions s is the *decode.State: the reader, the problems and the path of
-// the value being read. What the helpers cannot take (anonymous structs, unusual integer
-// limits) is rendered as inline code (decoder_inline.go).
+// the value being read. What the helpers cannot take (anonymous structs, integer limits an
+// IntRule cannot hold) is rendered as inline code (decoder_inline.go).
 
 // structParam is the struct a decode function fills, *v: its fields are selected as v.Field.
 var structParam = lvalue{get: func() *jen.Statement { return jen.Id("v") }, ptr: "v"}
@@ -83,8 +83,8 @@ func (g *generator) structDecoder(t *model.Type) (string, error) {
 	return name, nil
 }
 
-// objectBody renders the decoding of a named struct into *v: a switch on the index of each
-// known property read, then the defaults of absent properties; decode.ObjectReader records
+// objectBody renders the decoding of a named struct into *v: a switch on the name of each
+// property read, then the defaults of absent properties; decode.ObjectReader records
 // unknown, repeated and missing properties.
 func (g *generator) objectBody(t *model.Type) ([]jen.Code, error) {
 	body := []jen.Code{jen.Var().Id("o").Qual(decodePath, "ObjectReader")}
@@ -135,8 +135,8 @@ func (g *generator) fieldsTable(t *model.Type) string {
 }
 
 // declare emits (once per kind and key) a package-level declaration made by code and returns
-// its name: name itself, or, when name ends in a digit-free prefix followed by "#", the
-// prefix numbered in order of first use.
+// its name: name itself, or, for a name ending in "#", what precedes the "#" followed by a
+// number counting the declarations of that prefix (toolgenString1, toolgenString2, …).
 func (g *generator) declare(name, kind, key string, code func(name string) jen.Code) string {
 	k := "declare\x00" + kind + "\x00" + key
 	if n, ok := g.constants[k]; ok {
