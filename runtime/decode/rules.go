@@ -634,4 +634,3 @@ func KeyText[K comparable, PK interface {
 	}
 	return k, true
 }
-
