@@ -140,7 +140,8 @@ var (
 func fieldTable(id int32) *Fields { return (*tables.Load())[id] }
 
 // NewFields describes properties names, of which those at the indexes required must be
-// present.
+// present. It registers the table for the life of the program (paths name a property by its
+// table and index): call it once per list, in a package-level declaration.
 func NewFields(names []string, required ...int) *Fields {
 	f := &Fields{names: names, required: required}
 	tablesAdd.Lock()
