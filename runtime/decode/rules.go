@@ -548,6 +548,8 @@ func Map[M ~map[K]V, K comparable, V any](s *State, v *M, min, max int, key func
 }
 
 func readMap[K comparable, V any](s *State, m map[K]V, min, max int, key func(*State, string) (K, bool), elem func(*State, *V) error) error {
+	var e *V
+	var zero V
 	it, err := s.d.ObjIter()
 	if err != nil {
 		return err
@@ -573,14 +575,18 @@ func readMap[K comparable, V any](s *State, m map[K]V, min, max int, key func(*S
 			}
 			continue
 		}
-		var e V
-		err := elem(s, &e)
+		if e == nil {
+			e = new(V) // elem is a function value, so its target is on the heap: one per map
+		} else {
+			*e = zero
+		}
+		err := elem(s, e)
 		s.pop()
 		if err != nil {
 			return err
 		}
 		if ok {
-			m[k] = e
+			m[k] = *e
 		}
 	}
 	if err := it.Err(); err != nil {

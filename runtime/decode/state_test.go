@@ -232,3 +232,30 @@ func TestWithinKeepsTheInlinePath(t *testing.T) {
 	})
 	assert.Equal(t, []string{"/1/line/qty: required property is missing"}, problems(t, err))
 }
+
+// A map's values are decoded through a function value, into one place reused for every
+// property: a document of n properties allocates their names and the map, not n more values.
+func TestMapAllocatesNoValuePerProperty(t *testing.T) {
+	dec := func(s *decode.State, v *map[string]int) error {
+		return decode.Map(s, v, 0, -1, decode.KeyString[string], func(s *decode.State, v *int) error { return decode.Int(s, v, nil) })
+	}
+	allocs := func(n int) float64 {
+		var b strings.Builder
+		b.WriteString("{")
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `"key%d":%d`, i, i)
+		}
+		b.WriteString("}")
+		doc := []byte(b.String())
+		return testing.AllocsPerRun(20, func() {
+			var m map[string]int
+			require.NoError(t, decode.Args(doc, &m, dec))
+		})
+	}
+	small, large := allocs(100), allocs(200)
+	// 100 more properties: 100 names, and a few more steps of the map's growth.
+	assert.Less(t, large-small, 130.0, "allocations for 100 and 200 properties: %v, %v", small, large)
+}
