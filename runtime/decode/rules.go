@@ -82,6 +82,14 @@ func (r *StringRule) read(s *State) (string, bool, error) {
 	return ReadString(s.d, &s.ps, &s.here)
 }
 
+// mayFail reports whether any keyword other than the maxLength the read enforced could fail
+// on str: a code point is at most 4 bytes, so a string of more than 4(m-1) bytes meets
+// minLength m without counting.
+func (r *StringRule) mayFail(str string) bool {
+	return r.Pattern != nil || r.Format != nil || r.Enum != nil || r.LateMax ||
+		(r.MinLength > 0 && (r.MinLength > 1<<29 || len(str) <= 4*(r.MinLength-1)))
+}
+
 // check records every keyword str fails, in the order of the schema's keywords.
 func (r *StringRule) check(s *State, str string) {
 	min, max := r.MinLength, -1
@@ -144,7 +152,7 @@ func Str[T ~string](s *State, v *T, r *StringRule) error {
 	if !ok {
 		return err
 	}
-	if r.MinLength > 0 || r.LateMax || r.Pattern != nil || r.Format != nil || r.Enum != nil {
+	if r.mayFail(str) {
 		r.check(s, str)
 	}
 	*v = T(str)
