@@ -127,6 +127,7 @@ func (s *State) writePath(b *strings.Builder) {
 type Fields struct {
 	names    []string
 	required []int
+	mask     uint64 // the required ones of the first 64
 	id       int32 // in tables, which path segments refer to
 }
 
@@ -144,6 +145,11 @@ func fieldTable(id int32) *Fields { return (*tables.Load())[id] }
 // table and index): call it once per list, in a package-level declaration.
 func NewFields(names []string, required ...int) *Fields {
 	f := &Fields{names: names, required: required}
+	for _, i := range required {
+		if i < 64 {
+			f.mask |= 1 << i
+		}
+	}
 	tablesAdd.Lock()
 	var list []*Fields
 	if old := tables.Load(); old != nil {
@@ -264,15 +270,18 @@ func (o *ObjectReader) Close() error {
 	if !o.open || o.Err != nil {
 		return o.Err
 	}
-	if err := o.it.Err(); err != nil {
-		return err
+	if o.seen&o.f.mask != o.f.mask || o.more != nil { // inlined: every required one of a narrow struct was read
+		o.missing()
 	}
+	return o.it.Err() // a malformed document: its problems do not matter
+}
+
+func (o *ObjectReader) missing() {
 	for _, i := range o.f.required {
 		if !o.has(i) {
 			o.s.ps.Missing(&o.s.here, o.f.names[i])
 		}
 	}
-	return nil
 }
 
 // Within decodes v with a struct decoder at path p, a descendant of the State's path, from
