@@ -128,7 +128,7 @@ type Fields struct {
 	names    []string
 	required []int
 	mask     uint64 // the required ones of the first 64
-	id       int32 // in tables, which path segments refer to
+	id       int32  // in tables, which path segments refer to
 }
 
 // tables lists every Fields, so a path segment names a property by two integers. It only
