@@ -21,6 +21,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	baselineemail "github.com/toolgen-go/toolgen/examples/benchmarks/internal/baseline/email"
+	baselineorders "github.com/toolgen-go/toolgen/examples/benchmarks/internal/baseline/orders"
+	baselineweather "github.com/toolgen-go/toolgen/examples/benchmarks/internal/baseline/weather"
 	"github.com/toolgen-go/toolgen/examples/email/email"
 	"github.com/toolgen-go/toolgen/examples/orders/orders"
 	"github.com/toolgen-go/toolgen/examples/weather/weather"
@@ -37,6 +40,7 @@ type payload struct {
 	size      string
 	tool      runtime.Tool
 	unmarshal func([]byte) error
+	baseline  func([]byte) (any, error) // Bind with the decoder generated before it was compact
 }
 
 func payloads(t testing.TB) []payload {
@@ -50,9 +54,9 @@ func payloads(t testing.TB) []payload {
 		return runtime.Tool{}
 	}
 	return []payload{
-		{"small", find(weather.Tools(), "get_weather"), func(b []byte) error { var v weather.WeatherArgs; return json.Unmarshal(b, &v) }},
-		{"medium", find(email.OutboxTools(&email.Outbox{}), "send_email"), func(b []byte) error { var v email.SendEmailArgs; return json.Unmarshal(b, &v) }},
-		{"large", find(orders.ServiceTools(&orders.Service{}), "create_order"), func(b []byte) error { var v orders.CreateOrderArgs; return json.Unmarshal(b, &v) }},
+		{"small", find(weather.Tools(), "get_weather"), func(b []byte) error { var v weather.WeatherArgs; return json.Unmarshal(b, &v) }, baselineweather.Bind},
+		{"medium", find(email.OutboxTools(&email.Outbox{}), "send_email"), func(b []byte) error { var v email.SendEmailArgs; return json.Unmarshal(b, &v) }, baselineemail.Bind},
+		{"large", find(orders.ServiceTools(&orders.Service{}), "create_order"), func(b []byte) error { var v orders.CreateOrderArgs; return json.Unmarshal(b, &v) }, baselineorders.Bind},
 	}
 }
 

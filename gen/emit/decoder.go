@@ -3,55 +3,36 @@ package emit
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"math/big"
+	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/dave/jennifer/jen"
-	"github.com/toolgen-go/toolgen/gen/emit/pattern"
 	"github.com/toolgen-go/toolgen/gen/model"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 )
 
-// The decoder emitted for an argument type reads the JSON once, front to back. Each value is
-// read by code specialised for its Go type and constraints: a wrong JSON type is recorded and
-// skipped, a failed constraint is recorded, and decoding goes on; only malformed JSON returns
-// early. Named struct types get one function each (shared by every use, and the only way to
-// decode recursive types); anonymous structs, slices, maps and pointers are decoded inline.
+// The decoder emitted for an argument type reads the JSON once, front to back: a wrong JSON
+// type is recorded and skipped, a failed keyword is recorded, and decoding goes on; only
+// malformed JSON returns early. The work is done by runtime/decode helpers, so the generated
+// code is a list of calls. Each named struct type gets one function (shared by every use, and
+// the only way to decode recursive types) that switches on the name of each property read and
+// calls the helper of its Go type with a rule: a package-level value holding its keywords
+// (decode.StringRule, IntRule, FloatRule; an enum type's values), declared once per distinct
+// set of keywords and shared by every field that has it. Slices, maps and pointers take the
+// decoder of their element as a function: a struct decoder, or a one-line wrapper
+// (toolgenValueN) shared by every element of the same type and keywords.
 //
-// Conventions inside generated functions: d is the *decode.Decoder, ps the *decode.Problems, p
-// the *decode.Path of the value; inlined code names its locals with a numeric suffix so nested
-// containers never shadow each other.
-
-// lvalue is an assignable place of generated code. get renders a fresh expression for it each
-// time (jennifer statements are mutable, so an expression used twice must be built twice);
-// ptr names the pointer when the place is *ptr, so that its address renders as ptr, not
-// &(*ptr).
-type lvalue struct {
-	get func() *jen.Statement
-	ptr string
-}
-
-// place is the lvalue rendered by get.
-func place(get func() *jen.Statement) lvalue { return lvalue{get: get} }
-
-// deref is the lvalue *ptr.
-func deref(ptr string) lvalue {
-	return lvalue{get: func() *jen.Statement { return jen.Parens(jen.Op("*").Id(ptr)) }, ptr: ptr}
-}
+// Inside generated functions s is the *decode.State: the reader, the problems and the path of
+// the value being read. What the helpers cannot take (anonymous structs, integer limits an
+// IntRule cannot hold) is rendered as inline code (decoder_inline.go).
 
 // structParam is the struct a decode function fills, *v: its fields are selected as v.Field.
 var structParam = lvalue{get: func() *jen.Statement { return jen.Id("v") }, ptr: "v"}
 
-// addr renders the address of the place.
-func (l lvalue) addr() jen.Code {
-	if l.ptr != "" {
-		return jen.Id(l.ptr)
-	}
-	return jen.Op("&").Add(l.get())
-}
+// stateParam is the parameter every generated decode function takes first.
+func stateParam() jen.Code { return jen.Id("s").Op("*").Qual(decodePath, "State") }
 
 // argsDecoder emits, once per args type, the entry point Bind calls:
 // func toolgenDecodeArgsX(data []byte, v *X) error.
@@ -71,21 +52,13 @@ func (g *generator) argsDecoder(t *model.Type) (string, error) {
 	}
 	code := jen.Commentf("%s decodes and validates a JSON document of arguments into v, in one pass.", name).Line().
 		Func().Id(name).Params(jen.Id("data").Index().Byte(), jen.Id("v").Op("*").Add(typ)).Error().Block(
-		jen.Id("d").Op(":=").Qual(decodePath, "Acquire").Call(jen.Id("data")),
-		jen.Defer().Qual(decodePath, "Release").Call(jen.Id("d")),
-		jen.Var().Id("ps").Qual(decodePath, "Problems"),
-		jen.If(jen.Err().Op(":=").Id(inner).Call(jen.Id("d"), jen.Nil(), jen.Id("v"), jen.Op("&").Id("ps")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Qual(decodePath, "SyntaxError").Call(jen.Err()))),
-		jen.If(jen.Err().Op(":=").Qual(decodePath, "Finish").Call(jen.Id("d")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Err())),
-		jen.Return(jen.Id("ps").Dot("Err").Call()),
-	)
+		jen.Return(jen.Qual(decodePath, "Args").Call(jen.Id("data"), jen.Id("v"), jen.Id(inner))))
 	g.decodeDecls = append(g.decodeDecls, decl{name: name, code: code})
 	return name, nil
 }
 
-// structDecoder returns the name of the decode function of a named struct type, queueing its
-// emission the first time.
+// structDecoder returns the name of the decode function of a named struct type,
+// func(s *decode.State, v *T) error, queueing its emission the first time.
 func (g *generator) structDecoder(t *model.Type) (string, error) {
 	name := "toolgenDecode" + g.typeIdent(t)
 	if g.decoders[t] {
@@ -98,443 +71,336 @@ func (g *generator) structDecoder(t *model.Type) (string, error) {
 	}
 	g.pending = append(g.pending, func() error {
 		g.locals = 0
-		body, err := g.object(t, structParam, "p", typeLabel(t))
+		body, err := g.objectBody(t)
 		if err != nil {
 			return err
 		}
-		body = append(body, jen.Return(jen.Nil()))
-		code := jen.Commentf("%s decodes one %s value at path p.", name, typeLabel(t)).Line().
-			Func().Id(name).Params(
-			jen.Id("d").Op("*").Qual(decodePath, "Decoder"),
-			jen.Id("p").Op("*").Qual(decodePath, "Path"),
-			jen.Id("v").Op("*").Add(typ),
-			jen.Id("ps").Op("*").Qual(decodePath, "Problems"),
-		).Error().Block(body...)
+		code := jen.Commentf("%s decodes one %s value.", name, typeLabel(t)).Line().
+			Func().Id(name).Params(stateParam(), jen.Id("v").Op("*").Add(typ)).Error().Block(body...)
 		g.decodeDecls = append(g.decodeDecls, decl{name: name, code: code})
 		return nil
 	})
 	return name, nil
 }
 
-func typeLabel(t *model.Type) string {
-	if t.Named != nil {
-		return t.Named.Name
-	}
-	return t.Kind.String()
-}
-
-// local returns a fresh suffix for locals of inlined code.
-func (g *generator) local() string {
-	g.locals++
-	return strconv.Itoa(g.locals)
-}
-
-// returnIfErr renders `if err := CALL; err != nil { return err }`.
-func returnIfErr(call jen.Code) jen.Code {
-	return jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
-}
-
-// A path is named by a string: "p", the *decode.Path parameter of a decode function, or
-// "qN", a decode.Path value local to inlined code. ptr renders it as a *decode.Path.
-type pathVar string
-
-func (p pathVar) ptr() jen.Code {
-	if p == "p" {
-		return jen.Id("p")
-	}
-	return jen.Op("&").Id(string(p))
-}
-
-// call renders a method call on the path: p.Key("x") or q3.Index(i).
-func (p pathVar) call(method string, args ...jen.Code) *jen.Statement {
-	return jen.Id(string(p)).Dot(method).Call(args...)
-}
-
-// expectType renders the check that the next value has JSON type want, recording a problem
-// and skipping the value otherwise, then running body.
-func expectType(at pathVar, want jen.Code, label string, body []jen.Code) jen.Code {
-	return jen.If(jen.Id("d").Dot("Next").Call().Op("!=").Add(want)).Block(
-		returnIfErr(jen.Qual(decodePath, "WrongType").Call(jen.Id("d"), jen.Id("ps"), at.ptr(), jen.Lit(label))),
-	).Else().Block(body...)
-}
-
-// object renders the decoding of a struct value: the property loop, then missing required
-// properties and defaults.
-func (g *generator) object(t *model.Type, target lvalue, at pathVar, label string) ([]jen.Code, error) {
-	n := g.local()
-	it, seen := "it"+n, "seen"+n
-	known := g.knownProps(t)
-
+// objectBody renders the decoding of a named struct into *v: a switch on the name of each
+// property read, then the defaults of absent properties; decode.ObjectReader records
+// unknown, repeated and missing properties.
+func (g *generator) objectBody(t *model.Type) ([]jen.Code, error) {
+	body := []jen.Code{jen.Var().Id("o").Qual(decodePath, "ObjectReader")}
 	var cases []jen.Code
 	for i, f := range t.Fields {
-		q := "q" + g.local()
-		word, bit := i/64, uint(i%64)
-		seenBit := jen.Id(seen).Index(jen.Lit(word)).Op("&").Parens(jen.Lit(1).Op("<<").Lit(int(bit)))
-		value, err := g.value(f.Type, &f.Constraints, f.Nullable, g.fieldTarget(target, f), pathVar(q), fmt.Sprintf("%s.%s", label, f.GoName))
+		stmts, err := g.valueStmts(f.Type, &f.Constraints, f.Nullable, g.fieldTarget(structParam, f), fmt.Sprintf("%s.%s", typeLabel(t), f.GoName),
+			func(call jen.Code) jen.Code { return jen.Id("o").Dot("Err").Op("=").Add(call) })
 		if err != nil {
 			return nil, err
 		}
-		body := []jen.Code{
-			jen.If(seenBit.Clone().Op("!=").Lit(0)).Block(
-				returnIfErr(jen.Qual(decodePath, "SkipDuplicate").Call(jen.Id("d"), jen.Id("ps"), at.ptr(), jen.Lit(f.JSONName))),
-				jen.Continue(),
-			),
-			jen.Id(seen).Index(jen.Lit(word)).Op("|=").Lit(1).Op("<<").Lit(int(bit)),
-		}
-		if reportsAt(f.Type) {
-			body = append(body, jen.Id(q).Op(":=").Add(at.call("Key", jen.Lit(f.JSONName))))
-		}
-		body = append(body, value...)
-		cases = append(cases, jen.Case(jen.Lit(f.JSONName)).Block(body...))
+		cases = append(cases, jen.Case(jen.Lit(f.JSONName)).Block(jen.If(jen.Id("o").Dot("Take").Call(jen.Lit(i))).Block(stmts...)))
 	}
-	cases = append(cases, jen.Default().Block(
-		returnIfErr(jen.Qual(decodePath, "SkipUnknown").Call(jen.Id("d"), jen.Id("ps"), at.ptr(), jen.Id(it).Dot("Key").Call(), known)),
-	))
-
-	loop := []jen.Code{
-		jen.List(jen.Id(it), jen.Err()).Op(":=").Id("d").Dot("ObjIter").Call(),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-	}
-	if len(t.Fields) > 0 {
-		loop = append(loop, jen.Var().Id(seen).Index(jen.Lit((len(t.Fields)+63)/64)).Uint64())
-	}
-	loop = append(loop,
-		jen.For(jen.Id(it).Dot("Next").Call()).Block(jen.Switch(jen.String().Call(jen.Id(it).Dot("Key").Call())).Block(cases...)),
-		jen.If(jen.Err().Op(":=").Id(it).Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-	)
+	cases = append(cases, jen.Default().Block(jen.Id("o").Dot("Unknown").Call()))
+	body = append(body, jen.For(jen.Id("o").Dot("Open").Call(jen.Id("s"), jen.Id(g.fieldsTable(t))), jen.Id("o").Dot("Next").Call(), jen.Empty()).Block(
+		jen.Switch(jen.String().Call(jen.Id("o").Dot("Key").Call())).Block(cases...)))
 	for i, f := range t.Fields {
-		absent := jen.Id(seen).Index(jen.Lit(i / 64)).Op("&").Parens(jen.Lit(1).Op("<<").Lit(i % 64)).Op("==").Lit(0)
-		switch {
-		case f.Required:
-			loop = append(loop, jen.If(absent).Block(jen.Id("ps").Dot("Missing").Call(at.ptr(), jen.Lit(f.JSONName))))
-		case f.Constraints.Default != nil:
-			def, err := g.defaultValue(f.Type, f.Constraints.Default)
-			if err != nil {
-				return nil, fmt.Errorf("field %s: %w", f.GoName, err)
-			}
-			loop = append(loop, jen.If(absent).Block(g.fieldTarget(target, f).get().Op("=").Add(def)))
+		if f.Required || f.Constraints.Default == nil {
+			continue
 		}
+		def, err := g.defaultValue(f.Type, f.Constraints.Default)
+		if err != nil {
+			return nil, fmt.Errorf("field %s: %w", f.GoName, err)
+		}
+		body = append(body, jen.If(jen.Id("o").Dot("Absent").Call(jen.Lit(i))).Block(g.fieldTarget(structParam, f).get().Op("=").Add(def)))
 	}
-	return []jen.Code{expectType(at, jen.Qual(decodePath, "Object"), "an object", loop)}, nil
+	return append(body, jen.Return(jen.Id("o").Dot("Close").Call())), nil
 }
 
-// knownProps emits (once per struct type, named or not: an anonymous struct reached through a
-// named slice or map type is decoded inline wherever that type is used) the list of property
-// names used in "did you mean" hints, and returns a reference to it.
-func (g *generator) knownProps(t *model.Type) jen.Code {
-	if len(t.Fields) == 0 {
-		return jen.Nil()
-	}
-	if id, ok := g.props[t]; ok {
-		return jen.Id(id)
-	}
+// fieldsTable declares (once per distinct list) the property names of a struct type and which
+// are required, and returns the name of the *decode.Fields.
+func (g *generator) fieldsTable(t *model.Type) string {
 	var names []jen.Code
-	for _, f := range t.Fields {
+	var key strings.Builder
+	args := []jen.Code{nil}
+	for i, f := range t.Fields {
 		names = append(names, jen.Lit(f.JSONName))
-	}
-	id := "toolgenProps" + g.typeIdent(t)
-	g.props[t] = id
-	g.decodeDecls = append(g.decodeDecls, decl{name: id, code: jen.Var().Id(id).Op("=").Index().String().Values(names...)})
-	return jen.Id(id)
-}
-
-// fieldTarget renders the place of a field, through embedded structs; an embedded pointer is
-// allocated on first use, as encoding/json does.
-func (g *generator) fieldTarget(base lvalue, f *model.Field) lvalue {
-	return place(func() *jen.Statement {
-		s := base.get()
-		for _, e := range f.Embedded {
-			if e.Pointer {
-				s = jen.Qual(decodePath, "Alloc").Call(jen.Op("&").Add(s).Dot(e.GoName))
-			} else {
-				s = s.Dot(e.GoName)
-			}
+		key.WriteString(strconv.Quote(f.JSONName))
+		if f.Required {
+			args = append(args, jen.Lit(i))
+			fmt.Fprintf(&key, "!")
 		}
-		return s.Dot(f.GoName)
+		key.WriteString(",")
+	}
+	args[0] = jen.Index().String().Values(names...)
+	return g.declare("toolgenFields"+g.typeIdent(t), "fields", key.String(), func(name string) jen.Code {
+		return jen.Var().Id(name).Op("=").Qual(decodePath, "NewFields").Call(args...)
 	})
 }
 
-// value renders the decoding of one JSON value of type t with constraints c into target.
-func (g *generator) value(t *model.Type, c *model.Constraints, nullable bool, target lvalue, at pathVar, label string) ([]jen.Code, error) {
+// declare emits (once per kind and key) a package-level declaration made by code and returns
+// its name: name itself, or, for a name ending in "#", what precedes the "#" followed by a
+// number counting the declarations of that prefix (toolgenString1, toolgenString2, …).
+func (g *generator) declare(name, kind, key string, code func(name string) jen.Code) string {
+	k := "declare\x00" + kind + "\x00" + key
+	if n, ok := g.constants[k]; ok {
+		return n
+	}
+	if prefix, ok := strings.CutSuffix(name, "#"); ok {
+		g.constantCount[prefix]++
+		name = prefix + strconv.Itoa(g.constantCount[prefix])
+	}
+	g.constants[k] = name
+	g.decodeDecls = append(g.decodeDecls, decl{name: name, code: code(name)})
+	return name
+}
+
+// render is the Go text of code, to compare generated values.
+func render(code jen.Code) string { return fmt.Sprintf("%#v", jen.Null().Add(code)) }
+
+// valueStmts renders the decoding of one value of type t with constraints c into target at
+// the state's path: use(call) for a helper call (an expression of type error), or inline code
+// when no helper takes the value.
+func (g *generator) valueStmts(t *model.Type, c *model.Constraints, nullable bool, target lvalue, label string, use func(jen.Code) jen.Code) ([]jen.Code, error) {
+	call, ok, err := g.valueCall(t, c, nullable, target)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		return []jen.Code{use(call)}, nil
+	}
+	inline, err := g.value(t, c, nullable, target, "p", label)
+	if err != nil {
+		return nil, err
+	}
+	parts := jen.List(jen.Id("d"), jen.Id("ps"), jen.Id("p")).Op(":=").Id("s").Dot("Parts").Call()
+	return append([]jen.Code{parts}, inline...), nil
+}
+
+// valueCall renders the helper call decoding a value of type t with constraints c into
+// target; ok is false when the value needs inline code.
+func (g *generator) valueCall(t *model.Type, c *model.Constraints, nullable bool, target lvalue) (call jen.Code, ok bool, err error) {
 	if c == nil {
 		c = &model.Constraints{}
 	}
-	if t.Kind == model.KindPointer || nullable {
-		var inner []jen.Code
-		var onNull []jen.Code
-		if t.Kind == model.KindPointer {
-			ptr := "ptr" + g.local()
-			elemTarget := deref(ptr)
-			body, err := g.value(t.Elem, c, false, elemTarget, at, label)
-			if err != nil {
-				return nil, err
-			}
-			inner = append([]jen.Code{jen.Id(ptr).Op(":=").Qual(decodePath, "Alloc").Call(target.addr())}, body...)
-			onNull = []jen.Code{target.get().Op("=").Nil()}
-		} else {
-			body, err := g.value(t, c, false, target, at, label)
-			if err != nil {
-				return nil, err
-			}
-			inner = body
-		}
-		return []jen.Code{jen.If(jen.Id("d").Dot("Next").Call().Op("==").Qual(decodePath, "Null")).Block(
-			append([]jen.Code{returnIfErr(jen.Id("d").Dot("Null").Call())}, onNull...)...,
-		).Else().Block(inner...)}, nil
+	helper := func(fn string, args ...jen.Code) jen.Code {
+		return jen.Qual(decodePath, fn).Call(append([]jen.Code{jen.Id("s"), target.addr()}, args...)...)
 	}
-
+	if t.Kind == model.KindPointer || nullable {
+		elemType, fn := t, "Nullable"
+		if t.Kind == model.KindPointer {
+			elemType, fn = t.Elem, "Pointer"
+		}
+		elem, ok, err := g.elemFunc(elemType, c)
+		if !ok || err != nil {
+			return nil, false, err
+		}
+		return helper(fn, elem), true, nil
+	}
 	switch t.Kind {
 	case model.KindString:
-		if len(t.Enum) > 0 {
-			return g.stringEnum(t, c, target, at)
-		}
-		return g.stringValue(t, c, target, at, "ReadString")
+		rule, err := g.stringRule(t, c, len(t.Enum) > 0)
+		return helper("Str", rule), err == nil, err
 	case model.KindText:
-		return g.textValue(t, c, target, at)
-	case model.KindBool:
-		n := g.local()
-		conv, err := g.convert(t, jen.Id("b"+n))
-		if err != nil {
-			return nil, err
-		}
-		return []jen.Code{readInto("ReadBool", at, []string{"b" + n, "ok" + n}, nil, target.get().Op("=").Add(conv))}, nil
+		rule, err := g.stringRule(t, c, false)
+		return helper("Text", rule), err == nil, err
 	case model.KindInt, model.KindUint:
-		return g.integer(t, c, target, at)
+		rule, ok := g.intRule(t, c)
+		if !ok {
+			return nil, false, nil
+		}
+		fn := "Int"
+		if t.Kind == model.KindUint {
+			fn = "Uint"
+		}
+		return helper(fn, rule), true, nil
 	case model.KindFloat:
-		return g.float(t, c, target, at)
+		return helper("Float", g.floatRule(c)), true, nil
+	case model.KindBool:
+		return helper("Boolean"), true, nil
 	case model.KindBytes:
-		n := g.local()
-		conv, err := g.convert(t, jen.Id("b"+n))
-		if err != nil {
-			return nil, err
-		}
-		return []jen.Code{readInto("ReadBytes", at, []string{"b" + n, "ok" + n}, nil, target.get().Op("=").Add(conv))}, nil
+		return helper("Bytes"), true, nil
 	case model.KindTime:
-		n := g.local()
-		return []jen.Code{readInto("ReadTime", at, []string{"t" + n, "ok" + n}, nil, target.get().Op("=").Id("t"+n))}, nil
+		return helper("Time"), true, nil
 	case model.KindDuration:
-		n := g.local()
-		return []jen.Code{readInto("ReadDuration", at, []string{"v" + n, "ok" + n}, nil, target.get().Op("=").Id("v"+n))}, nil
-	case model.KindRawJSON, model.KindAny:
-		n := g.local()
-		read := "ReadRaw"
-		if t.Kind == model.KindAny {
-			read = "ReadAny"
-		}
-		return []jen.Code{jen.If(jen.List(jen.Id("v"+n), jen.Err()).Op(":=").Qual(decodePath, read).Call(jen.Id("d")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Err()),
-		).Else().Block(target.get().Op("=").Id("v" + n))}, nil
+		return helper("Duration"), true, nil
+	case model.KindRawJSON:
+		return helper("Raw"), true, nil
+	case model.KindAny:
+		return helper("Any"), true, nil
 	case model.KindStruct:
-		if t.Named != nil {
-			name, err := g.structDecoder(t)
-			if err != nil {
-				return nil, err
-			}
-			return []jen.Code{returnIfErr(jen.Id(name).Call(jen.Id("d"), at.ptr(), target.addr(), jen.Id("ps")))}, nil
+		if t.Named == nil {
+			return nil, false, nil
 		}
-		return g.object(t, target, at, label)
-	case model.KindSlice:
-		return g.slice(t, c, target, at, label)
-	case model.KindArray:
-		return g.array(t, c, target, at, label)
-	case model.KindMap:
-		return g.mapValue(t, c, target, at, label)
+		name, err := g.structDecoder(t)
+		return jen.Id(name).Call(jen.Id("s"), target.addr()), err == nil, err
+	case model.KindSlice, model.KindArray, model.KindMap:
+		elem, ok, err := g.elemFunc(t.Elem, c.Items)
+		if !ok || err != nil {
+			return nil, false, err
+		}
+		switch t.Kind {
+		case model.KindArray:
+			return jen.Qual(decodePath, "ArrayOf").Call(jen.Id("s"), target.get().Op("[:]"), elem), true, nil
+		case model.KindSlice:
+			fn := "Slice"
+			if c.UniqueItems {
+				fn = "UniqueSlice"
+			}
+			min, max := countLimits(c.MinItems, c.MaxItems)
+			return helper(fn, min, max, elem), true, nil
+		}
+		key, err := g.keyFunc(t.Key)
+		if err != nil {
+			return nil, false, err
+		}
+		min, max := countLimits(c.MinProperties, c.MaxProperties)
+		return helper("Map", min, max, key, elem), true, nil
 	}
-	return nil, fmt.Errorf("internal error: no decoder for %s (%s)", label, t.Kind)
+	return nil, false, fmt.Errorf("internal error: no decoder for %s", t.Kind)
 }
 
-// reportsAt reports whether the decoding of a value of type t can record a problem, and so
-// needs its path: any JSON value is a valid json.RawMessage or any (null included, through a
-// pointer), so their decoding declares no path, which Go would reject as unused.
-func reportsAt(t *model.Type) bool {
-	for t.Kind == model.KindPointer {
-		t = t.Elem
+// countLimits renders minItems/maxItems (or the properties') as the helpers take them: 0 and
+// -1 when absent.
+func countLimits(min, max *int) (jen.Code, jen.Code) {
+	lo, hi := 0, -1
+	if min != nil {
+		lo = *min
 	}
-	return t.Kind != model.KindRawJSON && t.Kind != model.KindAny
+	if max != nil {
+		hi = *max
+	}
+	return jen.Lit(lo), jen.Lit(hi)
 }
 
-// readInto renders `if a, ok, err := decode.READ(d, ps, at); err != nil { return err } else
-// if ok { then }`.
-func readInto(read string, at pathVar, vars []string, extra []jen.Code, then ...jen.Code) jen.Code {
-	var lhs []jen.Code
-	for _, v := range vars {
-		lhs = append(lhs, jen.Id(v))
+// elemFunc returns the decoder of an element of type t with constraints c, a function
+// func(*decode.State, *T) error: a struct decoder, or a wrapper shared by every element of
+// the same type and constraints. ok is false when t cannot be spelled (an anonymous struct),
+// so the container needs inline code.
+func (g *generator) elemFunc(t *model.Type, c *model.Constraints) (jen.Code, bool, error) {
+	if t.Kind == model.KindStruct && t.Named != nil {
+		name, err := g.structDecoder(t)
+		return jen.Id(name), err == nil, err
 	}
-	lhs = append(lhs, jen.Err())
-	ok := vars[len(vars)-1]
-	args := append([]jen.Code{jen.Id("d"), jen.Id("ps"), at.ptr()}, extra...)
-	return jen.If(jen.List(lhs...).Op(":=").Qual(decodePath, read).Call(args...), jen.Err().Op("!=").Nil()).Block(
-		jen.Return(jen.Err()),
-	).Else().If(jen.Id(ok)).Block(then...)
+	typ, err := g.typeExpr(t)
+	if err != nil {
+		return nil, false, nil // an anonymous struct, or a container of one
+	}
+	saved := g.locals
+	g.locals = 0
+	body, err := g.valueStmts(t, c, false, deref("v"), typeLabel(t), func(call jen.Code) jen.Code { return jen.Return(call) })
+	g.locals = saved
+	if err != nil {
+		return nil, false, err
+	}
+	if len(body) > 1 { // inline code returns only its errors
+		body = append(body, jen.Return(jen.Nil()))
+	}
+	key := render(typ) + "\x00" + render(jen.Block(body...))
+	name := g.declare("toolgenValue#", "value", key, func(name string) jen.Code {
+		return jen.Commentf("%s decodes one %s value.", name, typeLabel(t)).Line().
+			Func().Id(name).Params(stateParam(), jen.Id("v").Op("*").Add(typ)).Error().Block(body...)
+	})
+	return jen.Id(name), true, nil
 }
 
-// convert renders v converted to t's Go type when t is named (or sized), else v itself.
-func (g *generator) convert(t *model.Type, v jen.Code) (jen.Code, error) {
-	if t.Named == nil && (t.Kind == model.KindString || t.Kind == model.KindBool || t.Kind == model.KindBytes) {
-		return v, nil
-	}
+// keyFunc renders the converter of a map's property names to its key type.
+func (g *generator) keyFunc(t *model.Type) (jen.Code, error) {
 	typ, err := g.typeExpr(t)
 	if err != nil {
 		return nil, err
 	}
-	return typ.(*jen.Statement).Clone().Call(v), nil
+	fn := map[model.Kind]string{model.KindString: "KeyString", model.KindInt: "KeyInt", model.KindUint: "KeyUint", model.KindText: "KeyText"}[t.Kind]
+	if fn == "" {
+		return nil, fmt.Errorf("internal error: map key kind %s", t.Kind)
+	}
+	return jen.Qual(decodePath, fn).Types(typ), nil
 }
 
-func (g *generator) stringValue(t *model.Type, c *model.Constraints, target lvalue, at pathVar, read string) ([]jen.Code, error) {
-	n := g.local()
-	s := jen.Id("s" + n)
-	read, extra, c := readStringMax(read, c)
-	checks, err := g.stringChecks(c, "s"+n, at)
-	if err != nil {
-		return nil, err
+// rule declares (once per distinct value) a rule variable of type decode.TYPE with the given
+// fields and returns its address, or nil when no field is set.
+func (g *generator) rule(prefix, typ string, fields jen.Dict) jen.Code {
+	if len(fields) == 0 {
+		return jen.Nil()
 	}
-	conv, err := g.convert(t, s)
-	if err != nil {
-		return nil, err
+	// One line, keys sorted: a rule reads like a tag, and equal rules render equal.
+	var names []string
+	byName := map[string]jen.Code{}
+	for k, v := range fields {
+		name := render(k)
+		names = append(names, name)
+		byName[name] = v
 	}
-	then := append(checks, target.get().Op("=").Add(conv))
-	return []jen.Code{readInto(read, at, []string{"s" + n, "ok" + n}, extra, then...)}, nil
+	sort.Strings(names)
+	var items []jen.Code
+	for _, n := range names {
+		items = append(items, jen.Id(n).Op(":").Add(byName[n]))
+	}
+	lit := jen.Qual(decodePath, typ).Values(items...)
+	name := g.declare(prefix, "rule", render(lit), func(name string) jen.Code {
+		return jen.Var().Id(name).Op("=").Add(lit)
+	})
+	return jen.Op("&").Id(name)
 }
 
-// readStringMax moves maxLength into the read, decode.ReadStringMax, which refuses a longer
-// string before building it; the other string keywords stay checks on the string read.
-func readStringMax(read string, c *model.Constraints) (string, []jen.Code, *model.Constraints) {
-	if c.MaxLength == nil || read != "ReadString" {
-		return read, nil, c
+// stringRule renders the decode.StringRule of a string or text value. enumType is set for a
+// string enum type, whose constants are its enum and whose maxLength is counted on the string
+// read rather than refused before it is built.
+func (g *generator) stringRule(t *model.Type, c *model.Constraints, enumType bool) (jen.Code, error) {
+	f := jen.Dict{}
+	if c.MinLength != nil && *c.MinLength > 0 {
+		f[jen.Id("MinLength")] = jen.Lit(*c.MinLength)
 	}
-	rest := *c
-	rest.MaxLength = nil
-	return "ReadStringMax", []jen.Code{jen.Lit(*c.MaxLength)}, &rest
-}
-
-// stringChecks renders the checks of the string keywords on the string variable v.
-func (g *generator) stringChecks(c *model.Constraints, v string, at pathVar) ([]jen.Code, error) {
-	out := lengthChecks(c, v, at)
+	if c.MaxLength != nil {
+		f[jen.Id("MaxLength")] = jen.Lit(*c.MaxLength)
+		f[jen.Id("HasMaxLength")] = jen.True()
+		if enumType {
+			f[jen.Id("LateMax")] = jen.True()
+		}
+	}
 	if c.Pattern != "" {
 		fn, err := g.patternFunc(c.Pattern)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, jen.If(jen.Op("!").Id(fn).Call(jen.Id(v))).Block(
-			jen.Id("ps").Dot("Mismatch").Call(at.ptr(), jen.Lit("a string matching the pattern "+strconv.Quote(c.Pattern)), jen.Id(v))))
+		f[jen.Id("Pattern")] = jen.Id(fn)
+		f[jen.Id("PatternText")] = jen.Lit(c.Pattern)
 	}
 	if c.Format != "" {
-		fn, describe, ok := formatFunc(c.Format)
+		fn, _, ok := formatFunc(c.Format)
 		if !ok {
 			return nil, fmt.Errorf("internal error: unknown format %q", c.Format)
 		}
-		out = append(out, jen.If(jen.Op("!").Qual(decodePath, fn).Call(jen.Id(v))).Block(
-			jen.Id("ps").Dot("Mismatch").Call(at.ptr(), jen.Lit(describe), jen.Id(v))))
+		f[jen.Id("Format")] = jen.Qual(decodePath, fn)
+		f[jen.Id("FormatName")] = jen.Lit(c.Format)
 	}
-	if len(c.Enum) > 0 {
-		var vals []jen.Code
-		var shown []string
+	var values []string
+	switch {
+	case enumType:
+		values = enumStrings(t, c)
+	case len(c.Enum) > 0:
 		for _, lit := range c.Enum {
 			var s string
 			if err := json.Unmarshal([]byte(lit.JSON), &s); err != nil {
 				return nil, fmt.Errorf("internal error: enum value %s of a string", lit.JSON)
 			}
-			vals = append(vals, jen.Lit(s))
-			shown = append(shown, s)
-		}
-		out = append(out, jen.Switch(jen.Id(v)).Block(
-			jen.Case(vals...),
-			jen.Default().Block(jen.Id("ps").Dot("NotOneOf").Call(at.ptr(), jen.Lit(decode.QuoteList(shown...)), jen.Qual("strconv", "Quote").Call(jen.Id(v)))),
-		))
-	}
-	return out, nil
-}
-
-// lengthChecks renders minLength and maxLength on the string variable v. They count code
-// points (decode.RuneCount; an invalid byte counts as one), and a code point is 1 to 4 bytes,
-// so a string of b bytes has between ceil(b/4) and b of them: the byte length settles most
-// strings, and only those it cannot settle are counted.
-//
-//   - minLength m can fail only when ceil(b/4) < m, that is b <= 4(m-1) (m = 1: b == 0);
-//   - maxLength M can fail only when b > M.
-func lengthChecks(c *model.Constraints, v string, at pathVar) []jen.Code {
-	min, max := c.MinLength, c.MaxLength
-	if min != nil && *min <= 0 {
-		min = nil // never fails
-	}
-	if min == nil && max == nil {
-		return nil
-	}
-	lenV := func() *jen.Statement { return jen.Len(jen.Id(v)) }
-	if min != nil && *min == 1 && max == nil {
-		// The one string shorter than a code point is the empty one.
-		return []jen.Code{jen.If(lenV().Op("==").Lit(0)).Block(
-			jen.Id("ps").Dot("Length").Call(at.ptr(), jen.Lit("at least"), jen.Lit(1), jen.Lit(0)))}
-	}
-	var maybe []jen.Code // the byte lengths for which a check may fail
-	always := false      // every byte length may fail: count every string
-	if min != nil {
-		switch {
-		case *min > math.MaxInt32/4: // 4(m-1) might not fit an int on 32-bit platforms
-			always = true
-		case max != nil && 4*(*min-1) >= *max: // no byte length passes both unseen
-			always = true
-		case *min == 1:
-			maybe = append(maybe, lenV().Op("==").Lit(0))
-		default:
-			maybe = append(maybe, lenV().Op("<=").Lit(4*(*min-1)))
+			values = append(values, s)
 		}
 	}
-	if max != nil {
-		maybe = append(maybe, lenV().Op(">").Lit(*max))
+	if enumType || len(c.Enum) > 0 {
+		var lits []jen.Code
+		for _, v := range values {
+			lits = append(lits, jen.Lit(v))
+		}
+		f[jen.Id("Enum")] = jen.Qual(decodePath, "NewEnum").Call(lits...)
 	}
-	n := "n" + v
-	body := []jen.Code{jen.Id(n).Op(":=").Qual(decodePath, "RuneCount").Call(jen.Id(v))}
-	if min != nil {
-		body = append(body, jen.If(jen.Id(n).Op("<").Lit(*min)).Block(
-			jen.Id("ps").Dot("Length").Call(at.ptr(), jen.Lit("at least"), jen.Lit(*min), jen.Id(n))))
+	prefix := "toolgenString#"
+	if enumType && len(f) == 1 && len(c.Enum) == 0 {
+		prefix = "toolgenEnum" + g.typeIdent(t)
 	}
-	if max != nil {
-		body = append(body, jen.If(jen.Id(n).Op(">").Lit(*max)).Block(
-			jen.Id("ps").Dot("Length").Call(at.ptr(), jen.Lit("at most"), jen.Lit(*max), jen.Id(n))))
-	}
-	if always {
-		return body
-	}
-	cond := maybe[0]
-	if len(maybe) == 2 {
-		cond = jen.Add(maybe[0]).Op("||").Add(maybe[1])
-	}
-	return []jen.Code{jen.If(cond).Block(body...)}
+	return g.rule(prefix, "StringRule", f), nil
 }
 
-// formatFunc maps a format name to its checker in runtime/decode and the phrase messages use,
-// both read from runtime/decode's format registry.
-func formatFunc(format string) (fn, describe string, ok bool) {
-	_, describe, ok = decode.FormatFunc(format)
-	if !ok {
-		return "", "", false
-	}
-	fn, ok = decode.FormatChecker(format)
-	return fn, describe, ok
-}
-
-// patternFunc emits (once per pattern) a matcher and returns its name.
-func (g *generator) patternFunc(expr string) (string, error) {
-	if g.patterns == nil {
-		g.patterns = map[string]string{}
-	}
-	if name, ok := g.patterns[expr]; ok {
-		return name, nil
-	}
-	name := fmt.Sprintf("toolgenPattern%d", len(g.patterns)+1)
-	code, _, err := pattern.Func(name, expr)
-	if err != nil {
-		return "", fmt.Errorf("pattern %q: %w", expr, err)
-	}
-	g.patterns[expr] = name
-	g.patternDecls = append(g.patternDecls, code)
-	return name, nil
-}
-
-// stringEnum decodes a string enum type: matching the bytes against the constants allocates
-// nothing.
-func (g *generator) stringEnum(t *model.Type, c *model.Constraints, target lvalue, at pathVar) ([]jen.Code, error) {
+// enumStrings lists the values a string enum type accepts: its constants, restricted to an
+// enum keyword when there is one, each value once (two constants with one value: the first
+// names it).
+func enumStrings(t *model.Type, c *model.Constraints) []string {
 	allowed := t.Enum
 	if len(c.Enum) > 0 {
 		allowed = nil
@@ -548,475 +414,131 @@ func (g *generator) stringEnum(t *model.Type, c *model.Constraints, target lvalu
 			}
 		}
 	}
-	n := g.local()
-	b := "b" + n
-	var cases []jen.Code
-	var shown []string
+	var values []string
 	seen := map[string]bool{}
 	for _, ev := range allowed {
-		if seen[ev.String] { // two constants with one value: the first names it
-			continue
+		if !seen[ev.String] {
+			seen[ev.String] = true
+			values = append(values, ev.String)
 		}
-		seen[ev.String] = true
-		shown = append(shown, ev.String)
-		cases = append(cases, jen.Case(jen.Lit(ev.String)).Block(target.get().Op("=").Add(g.qual(t.Named.Path, ev.GoName))))
 	}
-	cases = append(cases, jen.Default().Block(
-		jen.Id("ps").Dot("NotOneOf").Call(at.ptr(), jen.Lit(decode.QuoteList(shown...)), jen.Qual("strconv", "Quote").Call(jen.String().Call(jen.Id(b))))))
-	rest := *c
-	rest.Enum = nil
-	checks, err := g.stringChecks(&rest, "s"+n, at)
-	if err != nil {
-		return nil, err
-	}
-	var then []jen.Code
-	if len(checks) > 0 {
-		then = append(then, jen.Id("s"+n).Op(":=").String().Call(jen.Id(b)))
-		then = append(then, checks...)
-	}
-	then = append(then, jen.Switch(jen.String().Call(jen.Id(b))).Block(cases...))
-	return []jen.Code{readInto("ReadStringBytes", at, []string{b, "ok" + n}, nil, then...)}, nil
+	return values
 }
 
-// textValue decodes a type implementing encoding.TextUnmarshaler.
-func (g *generator) textValue(t *model.Type, c *model.Constraints, target lvalue, at pathVar) ([]jen.Code, error) {
-	n := g.local()
-	read, extra, rest := readStringMax("ReadString", c)
-	checks, err := g.stringChecks(rest, "s"+n, at)
-	if err != nil {
-		return nil, err
+// intRule renders the decode.IntRule of an integer value; ok is false when a keyword does
+// not fit one (a limit that is fractional, beyond int64, or negative for an unsigned type),
+// and the value needs inline code.
+func (g *generator) intRule(t *model.Type, c *model.Constraints) (jen.Code, bool) {
+	unsigned := t.Kind == model.KindUint
+	whole := func(text string) (int64, bool) {
+		r, ok := new(big.Rat).SetString(text)
+		if !ok || !r.IsInt() || !r.Num().IsInt64() {
+			return 0, false
+		}
+		n := r.Num().Int64()
+		return n, !unsigned || n >= 0
 	}
-	if len(checks) == 0 && extra == nil {
-		return []jen.Code{jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Qual(decodePath, "ReadText").Call(
-			jen.Id("d"), jen.Id("ps"), at.ptr(), target.addr()), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))}, nil
+	f := jen.Dict{}
+	ok := true
+	limit := func(n *model.Number, field string) {
+		if n == nil {
+			return
+		}
+		v, fits := whole(n.Text)
+		if !fits || (field == "MultipleOf" && v == 0) {
+			ok = false
+			return
+		}
+		f[jen.Id(field)] = jen.Id(strconv.FormatInt(v, 10))
+		f[jen.Id(field+"Text")] = jen.Lit(n.Text)
 	}
-	then := append(checks, jen.Qual(decodePath, "ApplyText").Call(jen.Id("ps"), at.ptr(), target.addr(), jen.Id("s"+n)))
-	return []jen.Code{readInto(read, at, []string{"s" + n, "ok" + n}, extra, then...)}, nil
-}
-
-// intBounds renders the range of an integer kind for ReadInt / ReadUint.
-func intBounds(t *model.Type) (min, max jen.Code) {
-	suffix := bitsSuffix(t.Bits)
-	if t.Kind == model.KindUint {
-		return nil, jen.Qual("math", "MaxUint"+suffix)
-	}
-	return jen.Qual("math", "MinInt"+suffix), jen.Qual("math", "MaxInt"+suffix)
-}
-
-func (g *generator) integer(t *model.Type, c *model.Constraints, target lvalue, at pathVar) ([]jen.Code, error) {
-	n := g.local()
-	v := "n" + n
-	min, max := intBounds(t)
-	read := jen.Qual(decodePath, "ReadInt").Call(jen.Id("d"), jen.Id("ps"), at.ptr(), min, max)
-	format := jen.Qual("strconv", "FormatInt").Call(jen.Id(v), jen.Lit(10))
-	if t.Kind == model.KindUint {
-		read = jen.Qual(decodePath, "ReadUint").Call(jen.Id("d"), jen.Id("ps"), at.ptr(), max)
-		format = jen.Qual("strconv", "FormatUint").Call(jen.Id(v), jen.Lit(10))
-	}
-	checks := g.numberChecks(c, jen.Id(v), true, t.Kind == model.KindUint, t.Bits, at, format, func() jen.Code {
-		return jen.Index().Byte().Call(format)
-	})
-	var assign []jen.Code
+	limit(c.Minimum, "Min")
+	limit(c.ExclusiveMinimum, "ExclusiveMin")
+	limit(c.Maximum, "Max")
+	limit(c.ExclusiveMaximum, "ExclusiveMax")
+	limit(c.MultipleOf, "MultipleOf")
+	var values []jen.Code
+	var shown []string
 	if len(t.Enum) > 0 {
-		allowed := t.Enum
-		var cases []jen.Code
-		var shown []string
 		seen := map[int64]bool{}
-		for _, ev := range allowed {
-			if seen[ev.Int] {
+		for _, ev := range t.Enum {
+			text := strconv.FormatInt(ev.Int, 10)
+			if seen[ev.Int] || !enumAllowed(c, text) {
 				continue
 			}
 			seen[ev.Int] = true
-			if !enumAllowed(c, strconv.FormatInt(ev.Int, 10)) {
-				continue
-			}
-			shown = append(shown, strconv.FormatInt(ev.Int, 10))
-			cases = append(cases, jen.Case(jen.Lit(ev.Int)).Block(target.get().Op("=").Add(g.qual(t.Named.Path, ev.GoName))))
+			values = append(values, jen.Id(text))
+			shown = append(shown, text)
 		}
-		cases = append(cases, jen.Default().Block(
-			jen.Id("ps").Dot("NotOneOf").Call(at.ptr(), jen.Lit(strings.Join(shown, ", ")), format)))
-		assign = append(assign, jen.Switch(jen.Id(v)).Block(cases...))
+		ok = ok && len(values) > 0 && (!unsigned || !slicesHasNegative(t.Enum))
 	} else {
-		if len(c.Enum) > 0 {
-			var vals []jen.Code
-			var shown []string
-			for _, lit := range c.Enum {
-				vals = append(vals, jen.Id(lit.JSON))
-				shown = append(shown, lit.JSON)
-			}
-			assign = append(assign, jen.Switch(jen.Id(v)).Block(
-				jen.Case(vals...),
-				jen.Default().Block(jen.Id("ps").Dot("NotOneOf").Call(at.ptr(), jen.Lit(strings.Join(shown, ", ")), format))))
+		for _, lit := range c.Enum {
+			v, fits := whole(lit.JSON)
+			ok = ok && fits
+			values = append(values, jen.Id(strconv.FormatInt(v, 10)))
+			shown = append(shown, lit.JSON)
 		}
-		conv, err := g.convert(t, jen.Id(v))
-		if err != nil {
-			return nil, err
-		}
-		assign = append(assign, target.get().Op("=").Add(conv))
 	}
-	return []jen.Code{jen.If(jen.List(jen.Id(v), jen.Id("ok"+n), jen.Err()).Op(":=").Add(read), jen.Err().Op("!=").Nil()).Block(
-		jen.Return(jen.Err()),
-	).Else().If(jen.Id("ok" + n)).Block(append(checks, assign...)...)}, nil
+	if !ok {
+		return nil, false
+	}
+	if len(shown) > 0 {
+		f[jen.Id("Enum")] = jen.Index().Int64().Values(values...)
+		f[jen.Id("EnumText")] = jen.Lit(strings.Join(shown, ", "))
+	}
+	prefix := "toolgenInt#"
+	if len(t.Enum) > 0 && len(c.Enum) == 0 && len(f) == 2 {
+		prefix = "toolgenEnum" + g.typeIdent(t)
+	}
+	return g.rule(prefix, "IntRule", f), true
 }
 
-func enumAllowed(c *model.Constraints, jsonText string) bool {
-	if len(c.Enum) == 0 {
-		return true
-	}
-	for _, lit := range c.Enum {
-		if lit.JSON == jsonText {
+func slicesHasNegative(enum []*model.EnumValue) bool {
+	for _, ev := range enum {
+		if ev.Int < 0 {
 			return true
 		}
 	}
 	return false
 }
 
-func (g *generator) float(t *model.Type, c *model.Constraints, target lvalue, at pathVar) ([]jen.Code, error) {
-	n := g.local()
-	v, raw := "f"+n, "raw"+n
-	format := jen.Qual(decodePath, "Shown").Call(jen.Id(raw))
-	checks := g.numberChecks(c, jen.Id(v), false, false, t.Bits, at, format, func() jen.Code { return jen.Id(raw) })
+// floatRule renders the decode.FloatRule of a float value.
+func (g *generator) floatRule(c *model.Constraints) jen.Code {
+	f := jen.Dict{}
+	limit := func(n *model.Number, field string) {
+		if n != nil {
+			f[jen.Id(field)] = goNumber(n)
+			f[jen.Id(field+"Text")] = jen.Lit(n.Text)
+		}
+	}
+	limit(c.Minimum, "Min")
+	limit(c.ExclusiveMinimum, "ExclusiveMin")
+	limit(c.Maximum, "Max")
+	limit(c.ExclusiveMaximum, "ExclusiveMax")
+	if m := c.MultipleOf; m != nil {
+		f[jen.Id("MultipleOf")] = jen.Id(g.constant("toolgenMultiple", "MultipleOf", m.Text))
+		f[jen.Id("MultipleOfText")] = jen.Lit(m.Text)
+	}
 	if len(c.Enum) > 0 {
-		var vals, shown []string
+		var values []jen.Code
+		var shown []string
 		for _, lit := range c.Enum {
-			vals = append(vals, lit.JSON)
+			values = append(values, jen.Id(lit.JSON))
 			shown = append(shown, lit.JSON)
 		}
-		var cases []jen.Code
-		for _, v := range vals {
-			cases = append(cases, jen.Id(v))
-		}
-		checks = append(checks, jen.Switch(jen.Id(v)).Block(
-			jen.Case(cases...),
-			jen.Default().Block(jen.Id("ps").Dot("NotOneOf").Call(at.ptr(), jen.Lit(strings.Join(shown, ", ")), format))))
+		f[jen.Id("Enum")] = jen.Index().Float64().Values(values...)
+		f[jen.Id("EnumText")] = jen.Lit(strings.Join(shown, ", "))
 	}
-	rawVar := raw
-	if !usesRaw(c) {
-		rawVar = "_"
-	}
-	conv, err := g.convert(t, jen.Id(v))
-	if err != nil {
-		return nil, err
-	}
-	then := append(checks, target.get().Op("=").Add(conv))
-	return []jen.Code{jen.If(jen.List(jen.Id(v), jen.Id(rawVar), jen.Id("ok"+n), jen.Err()).Op(":=").Qual(decodePath, "ReadFloat").Call(
-		jen.Id("d"), jen.Id("ps"), at.ptr(), jen.Lit(t.Bits)), jen.Err().Op("!=").Nil()).Block(
-		jen.Return(jen.Err()),
-	).Else().If(jen.Id("ok" + n)).Block(then...)}, nil
+	return g.rule("toolgenFloat#", "FloatRule", f)
 }
 
-// usesRaw reports whether the float checks need the number's text: for messages of failed
-// bounds and for exact multipleOf.
-func usesRaw(c *model.Constraints) bool {
-	return c.Minimum != nil || c.Maximum != nil || c.ExclusiveMinimum != nil || c.ExclusiveMaximum != nil ||
-		c.MultipleOf != nil || len(c.Enum) > 0
-}
-
-// numberChecks renders the numeric keywords on v. Integer variables compare with integral
-// limits directly; other limits compare in float64.
-func (g *generator) numberChecks(c *model.Constraints, v jen.Code, integer, unsigned bool, bits int, at pathVar, got jen.Code, rawText func() jen.Code) []jen.Code {
-	var out []jen.Code
-	bound := func(limit *model.Number, op, relation string) {
-		if limit == nil {
-			return
-		}
-		var cond jen.Code
-		switch {
-		case !integer:
-			// The decimal sent and the float it becomes are both held to the bound: 1e-400 is
-			// greater than 0, but the handler would get 0.
-			n := g.local()
-			sent, held := "sent"+n, "held"+n
-			out = append(out, jen.If(
-				jen.List(jen.Id(sent), jen.Id(held)).Op(":=").Qual(decodePath, "CompareFloat"+strconv.Itoa(bits)).Call(v, rawText(), goNumber(limit), jen.Lit(limit.Text)),
-				jen.Id(sent).Op(op).Lit(0),
-			).Block(
-				jen.Id("ps").Dot("Bound").Call(at.ptr(), jen.Lit(relation), jen.Lit(limit.Text), got),
-			).Else().If(jen.Id(held).Op(op).Lit(0)).Block(
-				jen.Id("ps").Dot("Rounded").Call(at.ptr(), jen.Lit(relation), jen.Lit(limit.Text), got, v, jen.Lit(bits)),
-			))
-			return
-		case integralLimit(limit.Text, unsigned):
-			cond = jen.Add(v).Op(op).Add(goNumber(limit))
-		default:
-			cond = jen.Float64().Call(v).Op(op).Add(goNumber(limit))
-		}
-		out = append(out, jen.If(cond).Block(
-			jen.Id("ps").Dot("Bound").Call(at.ptr(), jen.Lit(relation), jen.Lit(limit.Text), got)))
+// formatFunc maps a format name to its checker in runtime/decode and the phrase messages use,
+// both read from runtime/decode's format registry.
+func formatFunc(format string) (fn, describe string, ok bool) {
+	_, describe, ok = decode.FormatFunc(format)
+	if !ok {
+		return "", "", false
 	}
-	bound(c.Minimum, "<", "at least")
-	bound(c.ExclusiveMinimum, "<=", "greater than")
-	bound(c.Maximum, ">", "at most")
-	bound(c.ExclusiveMaximum, ">=", "less than")
-	if m := c.MultipleOf; m != nil {
-		if integer && integralLimit(m.Text, unsigned) {
-			out = append(out, jen.If(jen.Add(v).Op("%").Add(goNumber(m)).Op("!=").Lit(0)).Block(
-				jen.Id("ps").Dot("Bound").Call(at.ptr(), jen.Lit("a multiple of"), jen.Lit(m.Text), got)))
-		} else {
-			out = append(out, jen.If(jen.Op("!").Id(g.constant("toolgenMultiple", "MultipleOf", m.Text)).Dot("Divides").Call(rawText())).Block(
-				jen.Id("ps").Dot("Bound").Call(at.ptr(), jen.Lit("a multiple of"), jen.Lit(m.Text), got)))
-		}
-	}
-	return out
-}
-
-// integralLimit reports whether a numeric keyword can be compared with an integer variable as
-// a Go constant: a whole number within the variable's range.
-func integralLimit(text string, unsigned bool) bool {
-	r, ok := new(big.Rat).SetString(text)
-	if !ok || !r.IsInt() {
-		return false
-	}
-	if unsigned {
-		return r.Sign() >= 0 && r.Num().IsUint64()
-	}
-	return r.Num().IsInt64()
-}
-
-// goNumber renders a numeric keyword as a Go constant: JSON number syntax is a subset of Go's,
-// so the text is written as it was given (10 stays an integer constant, 1e-3 a float one).
-func goNumber(n *model.Number) jen.Code { return jen.Id(n.Text) }
-
-func (g *generator) slice(t *model.Type, c *model.Constraints, target lvalue, at pathVar, label string) ([]jen.Code, error) {
-	n := g.local()
-	it, i, q, e := "it"+n, "i"+n, "q"+n, "e"+n
-	elem, err := g.value(t.Elem, c.Items, false, deref(e), pathVar(q), label+"[]")
-	if err != nil {
-		return nil, err
-	}
-	var loopBody []jen.Code
-	if c.MaxItems != nil {
-		// Items past maxItems are counted and skipped, never built: a document of a million
-		// items against maxItems=100 allocates a hundred.
-		loopBody = append(loopBody, jen.If(jen.Id(i).Op(">=").Lit(*c.MaxItems)).Block(returnIfErr(jen.Id("d").Dot("Skip").Call()), jen.Continue()))
-	}
-	if reportsAt(t.Elem) {
-		loopBody = append(loopBody, jen.Id(q).Op(":=").Add(at.call("Index", jen.Id(i))))
-	}
-	loopBody = append(loopBody, jen.Id(e).Op(":=").Qual(decodePath, "Grow").Call(target.addr()))
-	loopBody = append(loopBody, elem...)
-	body := []jen.Code{
-		jen.List(jen.Id(it), jen.Err()).Op(":=").Id("d").Dot("ArrIter").Call(),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		target.get().Op("=").Qual(decodePath, "EmptySlice").Call(target.get()),
-	}
-	count := jen.Len(target.get())
-	if c.MaxItems != nil {
-		// The index advances past skipped items too: after the loop it counts the items sent.
-		count = jen.Id(i)
-		body = append(body,
-			jen.Id(i).Op(":=").Lit(0),
-			jen.For(jen.Empty(), jen.Id(it).Dot("Next").Call(), jen.Id(i).Op("++")).Block(loopBody...))
-	} else {
-		body = append(body, jen.For(jen.Id(i).Op(":=").Lit(0), jen.Id(it).Dot("Next").Call(), jen.Id(i).Op("++")).Block(loopBody...))
-	}
-	body = append(body, jen.If(jen.Err().Op(":=").Id(it).Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
-	if c.UniqueItems {
-		// Items that failed hold no value to compare, so uniqueness is judged only when every
-		// item read was valid.
-		body = append([]jen.Code{jen.Id("before" + n).Op(":=").Id("ps").Dot("Len").Call()}, body...)
-		body = append(body, jen.Id("clean"+n).Op(":=").Id("ps").Dot("Len").Call().Op("==").Id("before"+n))
-	}
-	body = append(body, g.countChecks(c.MinItems, c.MaxItems, count, at, "item")...)
-	if c.UniqueItems {
-		body = append(body, jen.If(jen.Id("clean"+n)).Block(
-			jen.If(jen.List(jen.Id("a"+n), jen.Id("b"+n), jen.Id("dup"+n)).Op(":=").Qual(decodePath, "FindDuplicate").Call(target.get()), jen.Id("dup"+n)).Block(
-				jen.Id("ps").Dot("Duplicates").Call(at.ptr(), jen.Id("a"+n), jen.Id("b"+n)))))
-	}
-	return []jen.Code{expectType(at, jen.Qual(decodePath, "Array"), "an array", body)}, nil
-}
-
-func (g *generator) countChecks(min, max *int, count jen.Code, at pathVar, noun string) []jen.Code {
-	var out []jen.Code
-	if min != nil {
-		out = append(out, jen.If(jen.Add(count).Op("<").Lit(*min)).Block(
-			jen.Id("ps").Dot("Count").Call(at.ptr(), jen.Lit("at least"), jen.Lit(*min), count, jen.Lit(noun))))
-	}
-	if max != nil {
-		out = append(out, jen.If(jen.Add(count).Op(">").Lit(*max)).Block(
-			jen.Id("ps").Dot("Count").Call(at.ptr(), jen.Lit("at most"), jen.Lit(*max), count, jen.Lit(noun))))
-	}
-	return out
-}
-
-func (g *generator) array(t *model.Type, c *model.Constraints, target lvalue, at pathVar, label string) ([]jen.Code, error) {
-	n := g.local()
-	it, i, q := "it"+n, "i"+n, "q"+n
-	elem, err := g.value(t.Elem, c.Items, false, place(func() *jen.Statement { return target.get().Index(jen.Id(i)) }), pathVar(q), label+"[]")
-	if err != nil {
-		return nil, err
-	}
-	loopBody := []jen.Code{
-		jen.If(jen.Id(i).Op(">=").Lit(t.Len)).Block(returnIfErr(jen.Id("d").Dot("Skip").Call()), jen.Continue()),
-	}
-	if reportsAt(t.Elem) {
-		loopBody = append(loopBody, jen.Id(q).Op(":=").Add(at.call("Index", jen.Id(i))))
-	}
-	loopBody = append(loopBody, elem...)
-	body := []jen.Code{
-		jen.List(jen.Id(it), jen.Err()).Op(":=").Id("d").Dot("ArrIter").Call(),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Id(i).Op(":=").Lit(0),
-		// The index advances at the end of each iteration, skipped extra items included, so
-		// after the loop it is the number of items received.
-		jen.For(jen.Empty(), jen.Id(it).Dot("Next").Call(), jen.Id(i).Op("++")).Block(loopBody...),
-		jen.If(jen.Err().Op(":=").Id(it).Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.If(jen.Id(i).Op("!=").Lit(t.Len)).Block(
-			jen.Id("ps").Dot("Count").Call(at.ptr(), jen.Lit("exactly"), jen.Lit(t.Len), jen.Id(i), jen.Lit("item"))),
-	}
-	return []jen.Code{expectType(at, jen.Qual(decodePath, "Array"), "an array", body)}, nil
-}
-
-func (g *generator) mapValue(t *model.Type, c *model.Constraints, target lvalue, at pathVar, label string) ([]jen.Code, error) {
-	n := g.local()
-	it, k, key, q, e, ok := "it"+n, "k"+n, "key"+n, "q"+n, "e"+n, "ok"+n
-	elem, err := g.value(t.Elem, c.Items, false, place(func() *jen.Statement { return jen.Id(e) }), pathVar(q), label+"{}")
-	if err != nil {
-		return nil, err
-	}
-	// A string key always converts: the key is k itself, or k converted to the named key type,
-	// and there is no ok to test.
-	var keyConv jen.Code
-	stringKey := t.Key.Kind == model.KindString
-	switch t.Key.Kind {
-	case model.KindString:
-		if t.Key.Named == nil {
-			key = k
-		} else {
-			keyConv = jen.Id(key).Op(":=").Qual(decodePath, "StringKey").Call(target.get(), jen.Id(k))
-		}
-	case model.KindInt:
-		min, max := intBounds(t.Key)
-		keyConv = jen.List(jen.Id(key), jen.Id(ok)).Op(":=").Qual(decodePath, "IntKey").Call(target.get(), jen.Id("ps"), pathVar(q).ptr(), jen.Id(k), min, max)
-	case model.KindUint:
-		_, max := intBounds(t.Key)
-		keyConv = jen.List(jen.Id(key), jen.Id(ok)).Op(":=").Qual(decodePath, "UintKey").Call(target.get(), jen.Id("ps"), pathVar(q).ptr(), jen.Id(k), max)
-	case model.KindText:
-		keyConv = jen.List(jen.Id(key), jen.Id(ok)).Op(":=").Qual(decodePath, "TextKey").Call(target.get(), jen.Id("ps"), pathVar(q).ptr(), jen.Id(k))
-	default:
-		return nil, fmt.Errorf("internal error: map key kind %s at %s", t.Key.Kind, label)
-	}
-	dupCond := jen.Id(ok).Op("&&").Id("dup" + n)
-	if stringKey {
-		dupCond = jen.Id("dup" + n)
-	}
-	var loopBody []jen.Code
-	count := jen.Len(target.get())
-	if c.MaxProperties != nil {
-		// Properties past maxProperties are counted and skipped, never built.
-		count = jen.Id("n" + n)
-		loopBody = append(loopBody,
-			jen.Id("n"+n).Op("++"),
-			jen.If(jen.Id("n"+n).Op(">").Lit(*c.MaxProperties)).Block(returnIfErr(jen.Id("d").Dot("Skip").Call()), jen.Continue()))
-	}
-	loopBody = append(loopBody,
-		jen.Id(k).Op(":=").String().Call(jen.Id(it).Dot("Key").Call()),
-		jen.Id(q).Op(":=").Add(at.call("Key", jen.Id(k))),
-	)
-	if keyConv != nil {
-		loopBody = append(loopBody, keyConv)
-	}
-	loopBody = append(loopBody,
-		jen.If(jen.List(jen.Id("_"), jen.Id("dup"+n)).Op(":=").Add(target.get()).Index(jen.Id(key)), dupCond).Block(
-			jen.Id("ps").Dot("Duplicate").Call(jen.Op("&").Id(q)),
-			returnIfErr(jen.Id("d").Dot("Skip").Call()),
-			jen.Continue(),
-		),
-		jen.Id(e).Op(":=").Qual(decodePath, "MapElem").Call(target.get()),
-	)
-	loopBody = append(loopBody, elem...)
-	store := target.get().Index(jen.Id(key)).Op("=").Id(e)
-	if stringKey {
-		loopBody = append(loopBody, store)
-	} else {
-		loopBody = append(loopBody, jen.If(jen.Id(ok)).Block(store))
-	}
-	body := []jen.Code{
-		jen.List(jen.Id(it), jen.Err()).Op(":=").Id("d").Dot("ObjIter").Call(),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		target.get().Op("=").Qual(decodePath, "MakeMap").Call(target.get()),
-	}
-	if c.MaxProperties != nil {
-		body = append(body, jen.Id("n"+n).Op(":=").Lit(0))
-	}
-	body = append(body,
-		jen.For(jen.Id(it).Dot("Next").Call()).Block(loopBody...),
-		jen.If(jen.Err().Op(":=").Id(it).Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-	)
-	if c.MaxProperties != nil {
-		// Duplicates were refused, not counted twice: count what the map holds plus what was skipped.
-		body = append(body, jen.If(jen.Id("n"+n).Op("<=").Lit(*c.MaxProperties)).Block(jen.Id("n"+n).Op("=").Len(target.get())))
-	}
-	body = append(body, g.countChecks(c.MinProperties, c.MaxProperties, count, at, "property")...)
-	return []jen.Code{expectType(at, jen.Qual(decodePath, "Object"), "an object", body)}, nil
-}
-
-// defaultValue renders the Go value of a default literal for a field of type t.
-func (g *generator) defaultValue(t *model.Type, lit *model.Literal) (jen.Code, error) {
-	if t.Kind == model.KindPointer {
-		inner, err := g.defaultValue(t.Elem, lit)
-		if err != nil {
-			return nil, err
-		}
-		return jen.Qual(decodePath, "Ptr").Call(inner), nil
-	}
-	switch t.Kind {
-	case model.KindString:
-		var s string
-		if err := json.Unmarshal([]byte(lit.JSON), &s); err != nil {
-			return nil, fmt.Errorf("default %s is not a string", lit.JSON)
-		}
-		for _, ev := range t.Enum {
-			if ev.String == s {
-				return g.qual(t.Named.Path, ev.GoName), nil
-			}
-		}
-		return g.convert(t, jen.Lit(s))
-	case model.KindInt, model.KindUint:
-		for _, ev := range t.Enum {
-			if strconv.FormatInt(ev.Int, 10) == lit.JSON {
-				return g.qual(t.Named.Path, ev.GoName), nil
-			}
-		}
-		return g.convert(t, jen.Id(lit.JSON))
-	case model.KindFloat:
-		return g.convert(t, jen.Id(lit.JSON))
-	case model.KindBool:
-		return g.convert(t, jen.Id(lit.JSON))
-	case model.KindDuration:
-		var s string
-		if err := json.Unmarshal([]byte(lit.JSON), &s); err != nil {
-			return nil, fmt.Errorf("default %s is not a duration string", lit.JSON)
-		}
-		dur, err := time.ParseDuration(s)
-		if err != nil {
-			return nil, fmt.Errorf("default %s: %w", lit.JSON, err)
-		}
-		return durationLit(dur), nil
-	case model.KindTime:
-		var s string
-		if err := json.Unmarshal([]byte(lit.JSON), &s); err != nil {
-			return nil, fmt.Errorf("default %s is not a date-time string", lit.JSON)
-		}
-		if _, err := time.Parse(time.RFC3339Nano, s); err != nil {
-			return nil, fmt.Errorf("default %s: %w", lit.JSON, err)
-		}
-		return jen.Id(g.constant("toolgenTime", "MustTime", s)), nil
-	}
-	return nil, fmt.Errorf("a default is not supported on a %s field", t.Kind)
-}
-
-// constant declares (once per text) a package-level variable holding the value decode.PARSE
-// makes of text, and returns its name: generated code parses a multipleOf decimal or a default
-// time once, at initialisation, rather than on every call.
-func (g *generator) constant(prefix, parse, text string) string {
-	key := parse + "\x00" + text
-	if name, ok := g.constants[key]; ok {
-		return name
-	}
-	g.constantCount[prefix]++
-	name := prefix + strconv.Itoa(g.constantCount[prefix])
-	g.constants[key] = name
-	g.decodeDecls = append(g.decodeDecls, decl{name: name, code: jen.Var().Id(name).Op("=").Qual(decodePath, parse).Call(jen.Lit(text))})
-	return name
+	fn, ok = decode.FormatChecker(format)
+	return fn, describe, ok
 }

@@ -13,7 +13,8 @@ import (
 type Path struct {
 	parent *Path
 	key    string
-	index  int // >= 0 for an array item; -1 for a property
+	index  int    // >= 0 for an array item; -1 for a property
+	state  *State // set on State.here: the path is the State's stack
 }
 
 // Key returns the path of property key below p.
@@ -56,16 +57,25 @@ func (p *Path) write(b *strings.Builder) {
 	if p == nil {
 		return
 	}
-	p.parent.write(b)
-	b.WriteByte('/')
-	if p.index >= 0 {
-		b.WriteString(strconv.Itoa(p.index))
+	if p.state != nil {
+		p.state.writePath(b)
 		return
 	}
-	if len(p.key) > maxPathKey {
-		b.WriteString(jsonpointer.Escape(cutText(p.key, maxPathKey)))
+	p.parent.write(b)
+	writeSegment(b, p.key, p.index)
+}
+
+// writeSegment appends "/" and item index, or property key when index < 0.
+func writeSegment(b *strings.Builder, key string, index int) {
+	b.WriteByte('/')
+	if index >= 0 {
+		b.WriteString(strconv.Itoa(index))
+		return
+	}
+	if len(key) > maxPathKey {
+		b.WriteString(jsonpointer.Escape(cutText(key, maxPathKey)))
 		b.WriteString("…")
 		return
 	}
-	b.WriteString(jsonpointer.Escape(p.key))
+	b.WriteString(jsonpointer.Escape(key))
 }

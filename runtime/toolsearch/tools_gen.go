@@ -10,8 +10,6 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
-	"math"
-	"strconv"
 )
 
 // A compile error here means a handler changed since toolgen ran: run go generate.
@@ -73,89 +71,37 @@ func SearchTools(r *Search) []runtime.Tool {
 
 // toolgenDecodeArgsSearchArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsSearchArgs(data []byte, v *SearchArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeSearchArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeSearchArgs)
 }
 
-// toolgenDecodeSearchArgs decodes one SearchArgs value at path p.
-func toolgenDecodeSearchArgs(d *decode.Decoder, p *decode.Path, v *SearchArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "query":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "query"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("query")
-				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 500); err != nil {
-					return err
-				} else if ok3 {
-					if len(s3) == 0 {
-						ps.Length(&q2, "at least", 1, 0)
-					}
-					v.Query = s3
-				}
-			case "limit":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "limit"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("limit")
-				if n5, ok5, err := decode.ReadInt(d, ps, &q4, math.MinInt, math.MaxInt); err != nil {
-					return err
-				} else if ok5 {
-					if n5 < 1 {
-						ps.Bound(&q4, "at least", "1", strconv.FormatInt(n5, 10))
-					}
-					if n5 > 20 {
-						ps.Bound(&q4, "at most", "20", strconv.FormatInt(n5, 10))
-					}
-					v.Limit = int(n5)
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsSearchArgs); err != nil {
-					return err
-				}
+// toolgenDecodeSearchArgs decodes one SearchArgs value.
+func toolgenDecodeSearchArgs(s *decode.State, v *SearchArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsSearchArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "query":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Query, &toolgenString1)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "query")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			v.Limit = int(5)
+		case "limit":
+			if o.Take(1) {
+				o.Err = decode.Int(s, &v.Limit, &toolgenInt1)
+			}
+		default:
+			o.Unknown()
 		}
 	}
-	return nil
+	if o.Absent(1) {
+		v.Limit = int(5)
+	}
+	return o.Close()
 }
 
-var toolgenPropsSearchArgs = []string{"query", "limit"}
+var toolgenFieldsSearchArgs = decode.NewFields([]string{"query", "limit"}, 0)
+
+var toolgenInt1 = decode.IntRule{Max: 20, MaxText: "20", Min: 1, MinText: "1"}
+
+var toolgenString1 = decode.StringRule{HasMaxLength: true, MaxLength: 500, MinLength: 1}
 
 // toolgenEncodeFound writes v as the output schema of Found describes it.
 func toolgenEncodeFound(w *encode.Writer, v *Found) {
@@ -175,8 +121,8 @@ func toolgenEncodeSearchResult(w *encode.Writer, v *SearchResult) {
 		w.Null()
 	} else {
 		w.ArrStart()
-		for i6 := range v.Tools {
-			toolgenEncodeFound(w, &v.Tools[i6])
+		for i1 := range v.Tools {
+			toolgenEncodeFound(w, &v.Tools[i1])
 		}
 		w.ArrEnd()
 	}

@@ -9,8 +9,6 @@ import (
 	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
-	"math"
-	"strconv"
 	"time"
 )
 
@@ -172,346 +170,122 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 
 // toolgenDecodeArgsCreateArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsCreateArgs(data []byte, v *CreateArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeCreateArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeCreateArgs)
 }
 
 // toolgenDecodeArgsReadArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsReadArgs(data []byte, v *ReadArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeReadArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeReadArgs)
 }
 
 // toolgenDecodeArgsRewriteArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsRewriteArgs(data []byte, v *RewriteArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeRewriteArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeRewriteArgs)
 }
 
 // toolgenDecodeArgsUpdateArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsUpdateArgs(data []byte, v *UpdateArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeUpdateArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeUpdateArgs)
 }
 
-// toolgenDecodeCreateArgs decodes one CreateArgs value at path p.
-func toolgenDecodeCreateArgs(d *decode.Decoder, p *decode.Path, v *CreateArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "id":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "id"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("id")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
-					return err
-				} else if ok3 {
-					if !toolgenPattern1(s3) {
-						ps.Mismatch(&q2, "a string matching the pattern \"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$\"", s3)
-					}
-					v.ID = s3
-				}
-			case "content":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "content"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("content")
-				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
-					return err
-				} else if ok5 {
-					v.Content = s5
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsCreateArgs); err != nil {
-					return err
-				}
+// toolgenDecodeCreateArgs decodes one CreateArgs value.
+func toolgenDecodeCreateArgs(s *decode.State, v *CreateArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsCreateArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "id":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.ID, &toolgenString1)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "id")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			ps.Missing(p, "content")
-		}
-	}
-	return nil
-}
-
-// toolgenDecodeReadArgs decodes one ReadArgs value at path p.
-func toolgenDecodeReadArgs(d *decode.Decoder, p *decode.Path, v *ReadArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "id":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "id"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("id")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
-					return err
-				} else if ok3 {
-					if !toolgenPattern1(s3) {
-						ps.Mismatch(&q2, "a string matching the pattern \"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$\"", s3)
-					}
-					v.ID = s3
-				}
-			case "version":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "version"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("version")
-				if n5, ok5, err := decode.ReadInt(d, ps, &q4, math.MinInt, math.MaxInt); err != nil {
-					return err
-				} else if ok5 {
-					if n5 < 0 {
-						ps.Bound(&q4, "at least", "0", strconv.FormatInt(n5, 10))
-					}
-					v.Version = int(n5)
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsReadArgs); err != nil {
-					return err
-				}
+		case "content":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Content, nil)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "id")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			v.Version = int(0)
+		default:
+			o.Unknown()
 		}
 	}
-	return nil
+	return o.Close()
 }
 
-// toolgenDecodeRewriteArgs decodes one RewriteArgs value at path p.
-func toolgenDecodeRewriteArgs(d *decode.Decoder, p *decode.Path, v *RewriteArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "id":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "id"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("id")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
-					return err
-				} else if ok3 {
-					if !toolgenPattern1(s3) {
-						ps.Mismatch(&q2, "a string matching the pattern \"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$\"", s3)
-					}
-					v.ID = s3
-				}
-			case "content":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "content"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("content")
-				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
-					return err
-				} else if ok5 {
-					v.Content = s5
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsRewriteArgs); err != nil {
-					return err
-				}
+// toolgenDecodeReadArgs decodes one ReadArgs value.
+func toolgenDecodeReadArgs(s *decode.State, v *ReadArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsReadArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "id":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.ID, &toolgenString1)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "id")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			ps.Missing(p, "content")
-		}
-	}
-	return nil
-}
-
-// toolgenDecodeUpdateArgs decodes one UpdateArgs value at path p.
-func toolgenDecodeUpdateArgs(d *decode.Decoder, p *decode.Path, v *UpdateArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "id":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "id"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("id")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
-					return err
-				} else if ok3 {
-					if !toolgenPattern1(s3) {
-						ps.Mismatch(&q2, "a string matching the pattern \"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$\"", s3)
-					}
-					v.ID = s3
-				}
-			case "old_text":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "old_text"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("old_text")
-				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
-					return err
-				} else if ok5 {
-					if len(s5) == 0 {
-						ps.Length(&q4, "at least", 1, 0)
-					}
-					v.OldText = s5
-				}
-			case "new_text":
-				if seen1[0]&(1<<2) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "new_text"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 2
-				q6 := p.Key("new_text")
-				if s7, ok7, err := decode.ReadString(d, ps, &q6); err != nil {
-					return err
-				} else if ok7 {
-					v.NewText = s7
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsUpdateArgs); err != nil {
-					return err
-				}
+		case "version":
+			if o.Take(1) {
+				o.Err = decode.Int(s, &v.Version, &toolgenInt1)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "id")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			ps.Missing(p, "old_text")
-		}
-		if seen1[0]&(1<<2) == 0 {
-			ps.Missing(p, "new_text")
+		default:
+			o.Unknown()
 		}
 	}
-	return nil
+	if o.Absent(1) {
+		v.Version = int(0)
+	}
+	return o.Close()
 }
 
-var toolgenPropsCreateArgs = []string{"id", "content"}
+// toolgenDecodeRewriteArgs decodes one RewriteArgs value.
+func toolgenDecodeRewriteArgs(s *decode.State, v *RewriteArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsCreateArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "id":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.ID, &toolgenString1)
+			}
+		case "content":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Content, nil)
+			}
+		default:
+			o.Unknown()
+		}
+	}
+	return o.Close()
+}
 
-var toolgenPropsReadArgs = []string{"id", "version"}
+// toolgenDecodeUpdateArgs decodes one UpdateArgs value.
+func toolgenDecodeUpdateArgs(s *decode.State, v *UpdateArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsUpdateArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "id":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.ID, &toolgenString1)
+			}
+		case "old_text":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.OldText, &toolgenString2)
+			}
+		case "new_text":
+			if o.Take(2) {
+				o.Err = decode.Str(s, &v.NewText, nil)
+			}
+		default:
+			o.Unknown()
+		}
+	}
+	return o.Close()
+}
 
-var toolgenPropsRewriteArgs = []string{"id", "content"}
+var toolgenFieldsCreateArgs = decode.NewFields([]string{"id", "content"}, 0, 1)
 
-var toolgenPropsUpdateArgs = []string{"id", "old_text", "new_text"}
+var toolgenFieldsReadArgs = decode.NewFields([]string{"id", "version"}, 0)
+
+var toolgenFieldsUpdateArgs = decode.NewFields([]string{"id", "old_text", "new_text"}, 0, 1, 2)
+
+var toolgenInt1 = decode.IntRule{Min: 0, MinText: "0"}
+
+var toolgenString1 = decode.StringRule{Pattern: toolgenPattern1, PatternText: "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"}
+
+var toolgenString2 = decode.StringRule{MinLength: 1}
 
 // toolgenPattern1 reports whether s contains a match of the regular expression `^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`,
 // as regexp.MatchString does. toolgen compiled the expression to a finite automaton

@@ -105,132 +105,43 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 
 // toolgenDecodeArgsAskArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsAskArgs(data []byte, v *AskArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeAskArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeAskArgs)
 }
 
-// toolgenDecodeAskArgs decodes one AskArgs value at path p.
-func toolgenDecodeAskArgs(d *decode.Decoder, p *decode.Path, v *AskArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "question":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "question"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("question")
-				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 2000); err != nil {
-					return err
-				} else if ok3 {
-					if len(s3) == 0 {
-						ps.Length(&q2, "at least", 1, 0)
-					}
-					v.Question = s3
-				}
-			case "options":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "options"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("options")
-				if d.Next() != decode.Array {
-					if err := decode.WrongType(d, ps, &q4, "an array"); err != nil {
-						return err
-					}
-				} else {
-					before5 := ps.Len()
-					it5, err := d.ArrIter()
-					if err != nil {
-						return err
-					}
-					v.Options = decode.EmptySlice(v.Options)
-					i5 := 0
-					for ; it5.Next(); i5++ {
-						if i5 >= 20 {
-							if err := d.Skip(); err != nil {
-								return err
-							}
-							continue
-						}
-						q5 := q4.Index(i5)
-						e5 := decode.Grow(&v.Options)
-						if s6, ok6, err := decode.ReadStringMax(d, ps, &q5, 200); err != nil {
-							return err
-						} else if ok6 {
-							if len(s6) == 0 {
-								ps.Length(&q5, "at least", 1, 0)
-							}
-							(*e5) = s6
-						}
-					}
-					if err := it5.Err(); err != nil {
-						return err
-					}
-					clean5 := ps.Len() == before5
-					if i5 > 20 {
-						ps.Count(&q4, "at most", 20, i5, "item")
-					}
-					if clean5 {
-						if a5, b5, dup5 := decode.FindDuplicate(v.Options); dup5 {
-							ps.Duplicates(&q4, a5, b5)
-						}
-					}
-				}
-			case "multi_select":
-				if seen1[0]&(1<<2) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "multi_select"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 2
-				q7 := p.Key("multi_select")
-				if b8, ok8, err := decode.ReadBool(d, ps, &q7); err != nil {
-					return err
-				} else if ok8 {
-					v.MultiSelect = b8
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsAskArgs); err != nil {
-					return err
-				}
+// toolgenDecodeAskArgs decodes one AskArgs value.
+func toolgenDecodeAskArgs(s *decode.State, v *AskArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsAskArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "question":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Question, &toolgenString1)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "question")
-		}
-		if seen1[0]&(1<<2) == 0 {
-			v.MultiSelect = false
+		case "options":
+			if o.Take(1) {
+				o.Err = decode.UniqueSlice(s, &v.Options, 0, 20, toolgenValue1)
+			}
+		case "multi_select":
+			if o.Take(2) {
+				o.Err = decode.Boolean(s, &v.MultiSelect)
+			}
+		default:
+			o.Unknown()
 		}
 	}
-	return nil
+	if o.Absent(2) {
+		v.MultiSelect = false
+	}
+	return o.Close()
 }
 
-var toolgenPropsAskArgs = []string{"question", "options", "multi_select"}
+var toolgenFieldsAskArgs = decode.NewFields([]string{"question", "options", "multi_select"}, 0)
+
+var toolgenString1 = decode.StringRule{HasMaxLength: true, MaxLength: 2000, MinLength: 1}
+
+var toolgenString2 = decode.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
+
+// toolgenValue1 decodes one string value.
+func toolgenValue1(s *decode.State, v *string) error {
+	return decode.Str(s, v, &toolgenString2)
+}

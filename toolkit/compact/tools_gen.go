@@ -69,60 +69,28 @@ var toolgenBindingCompactConversation = &runtime.Binding{
 
 // toolgenDecodeArgsCompactArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsCompactArgs(data []byte, v *CompactArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeCompactArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeCompactArgs)
 }
 
-// toolgenDecodeCompactArgs decodes one CompactArgs value at path p.
-func toolgenDecodeCompactArgs(d *decode.Decoder, p *decode.Path, v *CompactArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "focus":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "focus"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("focus")
-				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 2000); err != nil {
-					return err
-				} else if ok3 {
-					v.Focus = s3
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsCompactArgs); err != nil {
-					return err
-				}
+// toolgenDecodeCompactArgs decodes one CompactArgs value.
+func toolgenDecodeCompactArgs(s *decode.State, v *CompactArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsCompactArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "focus":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Focus, &toolgenString1)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			v.Focus = ""
+		default:
+			o.Unknown()
 		}
 	}
-	return nil
+	if o.Absent(0) {
+		v.Focus = ""
+	}
+	return o.Close()
 }
 
-var toolgenPropsCompactArgs = []string{"focus"}
+var toolgenFieldsCompactArgs = decode.NewFields([]string{"focus"})
+
+var toolgenString1 = decode.StringRule{HasMaxLength: true, MaxLength: 2000}

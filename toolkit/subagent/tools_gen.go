@@ -103,103 +103,37 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 
 // toolgenDecodeArgsTaskArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsTaskArgs(data []byte, v *TaskArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeTaskArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeTaskArgs)
 }
 
-// toolgenDecodeTaskArgs decodes one TaskArgs value at path p.
-func toolgenDecodeTaskArgs(d *decode.Decoder, p *decode.Path, v *TaskArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "description":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "description"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("description")
-				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 200); err != nil {
-					return err
-				} else if ok3 {
-					if len(s3) == 0 {
-						ps.Length(&q2, "at least", 1, 0)
-					}
-					v.Description = s3
-				}
-			case "prompt":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "prompt"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("prompt")
-				if s5, ok5, err := decode.ReadStringMax(d, ps, &q4, 20000); err != nil {
-					return err
-				} else if ok5 {
-					if len(s5) == 0 {
-						ps.Length(&q4, "at least", 1, 0)
-					}
-					v.Prompt = s5
-				}
-			case "agent":
-				if seen1[0]&(1<<2) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "agent"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 2
-				q6 := p.Key("agent")
-				if s7, ok7, err := decode.ReadStringMax(d, ps, &q6, 64); err != nil {
-					return err
-				} else if ok7 {
-					if len(s7) == 0 {
-						ps.Length(&q6, "at least", 1, 0)
-					}
-					v.Agent = s7
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsTaskArgs); err != nil {
-					return err
-				}
+// toolgenDecodeTaskArgs decodes one TaskArgs value.
+func toolgenDecodeTaskArgs(s *decode.State, v *TaskArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsTaskArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "description":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Description, &toolgenString1)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "description")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			ps.Missing(p, "prompt")
-		}
-		if seen1[0]&(1<<2) == 0 {
-			ps.Missing(p, "agent")
+		case "prompt":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Prompt, &toolgenString2)
+			}
+		case "agent":
+			if o.Take(2) {
+				o.Err = decode.Str(s, &v.Agent, &toolgenString3)
+			}
+		default:
+			o.Unknown()
 		}
 	}
-	return nil
+	return o.Close()
 }
 
-var toolgenPropsTaskArgs = []string{"description", "prompt", "agent"}
+var toolgenFieldsTaskArgs = decode.NewFields([]string{"description", "prompt", "agent"}, 0, 1, 2)
+
+var toolgenString1 = decode.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
+
+var toolgenString2 = decode.StringRule{HasMaxLength: true, MaxLength: 20000, MinLength: 1}
+
+var toolgenString3 = decode.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}

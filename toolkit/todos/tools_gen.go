@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
-	"strconv"
 	"time"
 )
 
@@ -172,398 +171,135 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 
 // toolgenDecodeArgsTodoAddArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsTodoAddArgs(data []byte, v *TodoAddArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeTodoAddArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeTodoAddArgs)
 }
 
 // toolgenDecodeArgsTodoUpdateArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsTodoUpdateArgs(data []byte, v *TodoUpdateArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeTodoUpdateArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeTodoUpdateArgs)
 }
 
 // toolgenDecodeArgsWriteTodosArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsWriteTodosArgs(data []byte, v *WriteTodosArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeWriteTodosArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeWriteTodosArgs)
 }
 
-// toolgenDecodeTodo decodes one Todo value at path p.
-func toolgenDecodeTodo(d *decode.Decoder, p *decode.Path, v *Todo, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "id":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "id"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("id")
-				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 64); err != nil {
-					return err
-				} else if ok3 {
-					if len(s3) == 0 {
-						ps.Length(&q2, "at least", 1, 0)
-					}
-					v.ID = s3
-				}
-			case "content":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "content"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("content")
-				if s5, ok5, err := decode.ReadStringMax(d, ps, &q4, 1000); err != nil {
-					return err
-				} else if ok5 {
-					if len(s5) == 0 {
-						ps.Length(&q4, "at least", 1, 0)
-					}
-					v.Content = s5
-				}
-			case "status":
-				if seen1[0]&(1<<2) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "status"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 2
-				q6 := p.Key("status")
-				if b7, ok7, err := decode.ReadStringBytes(d, ps, &q6); err != nil {
-					return err
-				} else if ok7 {
-					switch string(b7) {
-					case "pending":
-						v.Status = Pending
-					case "in_progress":
-						v.Status = InProgress
-					case "completed":
-						v.Status = Completed
-					default:
-						ps.NotOneOf(&q6, "\"pending\", \"in_progress\", \"completed\"", strconv.Quote(string(b7)))
-					}
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsTodo); err != nil {
-					return err
-				}
+// toolgenDecodeTodo decodes one Todo value.
+func toolgenDecodeTodo(s *decode.State, v *Todo) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsTodo); o.Next(); {
+		switch string(o.Key()) {
+		case "id":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.ID, &toolgenString3)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "id")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			ps.Missing(p, "content")
-		}
-		if seen1[0]&(1<<2) == 0 {
-			ps.Missing(p, "status")
-		}
-	}
-	return nil
-}
-
-// toolgenDecodeTodoAddArgs decodes one TodoAddArgs value at path p.
-func toolgenDecodeTodoAddArgs(d *decode.Decoder, p *decode.Path, v *TodoAddArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "content":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "content"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("content")
-				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 1000); err != nil {
-					return err
-				} else if ok3 {
-					if len(s3) == 0 {
-						ps.Length(&q2, "at least", 1, 0)
-					}
-					v.Content = s3
-				}
-			case "id":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "id"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("id")
-				if s5, ok5, err := decode.ReadStringMax(d, ps, &q4, 64); err != nil {
-					return err
-				} else if ok5 {
-					v.ID = s5
-				}
-			case "status":
-				if seen1[0]&(1<<2) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "status"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 2
-				q6 := p.Key("status")
-				if b7, ok7, err := decode.ReadStringBytes(d, ps, &q6); err != nil {
-					return err
-				} else if ok7 {
-					switch string(b7) {
-					case "pending":
-						v.Status = Pending
-					case "in_progress":
-						v.Status = InProgress
-					case "completed":
-						v.Status = Completed
-					default:
-						ps.NotOneOf(&q6, "\"pending\", \"in_progress\", \"completed\"", strconv.Quote(string(b7)))
-					}
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsTodoAddArgs); err != nil {
-					return err
-				}
+		case "content":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Content, &toolgenString1)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "content")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			v.ID = ""
-		}
-		if seen1[0]&(1<<2) == 0 {
-			v.Status = Pending
-		}
-	}
-	return nil
-}
-
-// toolgenDecodeTodoUpdateArgs decodes one TodoUpdateArgs value at path p.
-func toolgenDecodeTodoUpdateArgs(d *decode.Decoder, p *decode.Path, v *TodoUpdateArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "id":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "id"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("id")
-				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 64); err != nil {
-					return err
-				} else if ok3 {
-					if len(s3) == 0 {
-						ps.Length(&q2, "at least", 1, 0)
-					}
-					v.ID = s3
-				}
-			case "status":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "status"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("status")
-				if d.Next() == decode.Null {
-					if err := d.Null(); err != nil {
-						return err
-					}
-					v.Status = nil
-				} else {
-					ptr5 := decode.Alloc(&v.Status)
-					if b6, ok6, err := decode.ReadStringBytes(d, ps, &q4); err != nil {
-						return err
-					} else if ok6 {
-						switch string(b6) {
-						case "pending":
-							(*ptr5) = Pending
-						case "in_progress":
-							(*ptr5) = InProgress
-						case "completed":
-							(*ptr5) = Completed
-						default:
-							ps.NotOneOf(&q4, "\"pending\", \"in_progress\", \"completed\"", strconv.Quote(string(b6)))
-						}
-					}
-				}
-			case "content":
-				if seen1[0]&(1<<2) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "content"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 2
-				q7 := p.Key("content")
-				if s8, ok8, err := decode.ReadStringMax(d, ps, &q7, 1000); err != nil {
-					return err
-				} else if ok8 {
-					v.Content = s8
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsTodoUpdateArgs); err != nil {
-					return err
-				}
+		case "status":
+			if o.Take(2) {
+				o.Err = decode.Str(s, &v.Status, &toolgenEnumStatus)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "id")
-		}
-		if seen1[0]&(1<<2) == 0 {
-			v.Content = ""
+		default:
+			o.Unknown()
 		}
 	}
-	return nil
+	return o.Close()
 }
 
-// toolgenDecodeWriteTodosArgs decodes one WriteTodosArgs value at path p.
-func toolgenDecodeWriteTodosArgs(d *decode.Decoder, p *decode.Path, v *WriteTodosArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "todos":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "todos"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("todos")
-				if d.Next() != decode.Array {
-					if err := decode.WrongType(d, ps, &q2, "an array"); err != nil {
-						return err
-					}
-				} else {
-					it3, err := d.ArrIter()
-					if err != nil {
-						return err
-					}
-					v.Todos = decode.EmptySlice(v.Todos)
-					i3 := 0
-					for ; it3.Next(); i3++ {
-						if i3 >= 1000 {
-							if err := d.Skip(); err != nil {
-								return err
-							}
-							continue
-						}
-						q3 := q2.Index(i3)
-						e3 := decode.Grow(&v.Todos)
-						if err := toolgenDecodeTodo(d, &q3, e3, ps); err != nil {
-							return err
-						}
-					}
-					if err := it3.Err(); err != nil {
-						return err
-					}
-					if i3 > 1000 {
-						ps.Count(&q2, "at most", 1000, i3, "item")
-					}
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsWriteTodosArgs); err != nil {
-					return err
-				}
+// toolgenDecodeTodoAddArgs decodes one TodoAddArgs value.
+func toolgenDecodeTodoAddArgs(s *decode.State, v *TodoAddArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsTodoAddArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "content":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Content, &toolgenString1)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "todos")
+		case "id":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.ID, &toolgenString2)
+			}
+		case "status":
+			if o.Take(2) {
+				o.Err = decode.Str(s, &v.Status, &toolgenEnumStatus)
+			}
+		default:
+			o.Unknown()
 		}
 	}
-	return nil
+	if o.Absent(1) {
+		v.ID = ""
+	}
+	if o.Absent(2) {
+		v.Status = Pending
+	}
+	return o.Close()
 }
 
-var toolgenPropsTodo = []string{"id", "content", "status"}
+// toolgenDecodeTodoUpdateArgs decodes one TodoUpdateArgs value.
+func toolgenDecodeTodoUpdateArgs(s *decode.State, v *TodoUpdateArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsTodoUpdateArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "id":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.ID, &toolgenString3)
+			}
+		case "status":
+			if o.Take(1) {
+				o.Err = decode.Pointer(s, &v.Status, toolgenValue1)
+			}
+		case "content":
+			if o.Take(2) {
+				o.Err = decode.Str(s, &v.Content, &toolgenString4)
+			}
+		default:
+			o.Unknown()
+		}
+	}
+	if o.Absent(2) {
+		v.Content = ""
+	}
+	return o.Close()
+}
 
-var toolgenPropsTodoAddArgs = []string{"content", "id", "status"}
+// toolgenDecodeWriteTodosArgs decodes one WriteTodosArgs value.
+func toolgenDecodeWriteTodosArgs(s *decode.State, v *WriteTodosArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsWriteTodosArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "todos":
+			if o.Take(0) {
+				o.Err = decode.Slice(s, &v.Todos, 0, 1000, toolgenDecodeTodo)
+			}
+		default:
+			o.Unknown()
+		}
+	}
+	return o.Close()
+}
 
-var toolgenPropsTodoUpdateArgs = []string{"id", "status", "content"}
+var toolgenEnumStatus = decode.StringRule{Enum: decode.NewEnum("pending", "in_progress", "completed")}
 
-var toolgenPropsWriteTodosArgs = []string{"todos"}
+var toolgenFieldsTodo = decode.NewFields([]string{"id", "content", "status"}, 0, 1, 2)
+
+var toolgenFieldsTodoAddArgs = decode.NewFields([]string{"content", "id", "status"}, 0)
+
+var toolgenFieldsTodoUpdateArgs = decode.NewFields([]string{"id", "status", "content"}, 0)
+
+var toolgenFieldsWriteTodosArgs = decode.NewFields([]string{"todos"}, 0)
+
+var toolgenString1 = decode.StringRule{HasMaxLength: true, MaxLength: 1000, MinLength: 1}
+
+var toolgenString2 = decode.StringRule{HasMaxLength: true, MaxLength: 64}
+
+var toolgenString3 = decode.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}
+
+var toolgenString4 = decode.StringRule{HasMaxLength: true, MaxLength: 1000}
+
+// toolgenValue1 decodes one Status value.
+func toolgenValue1(s *decode.State, v *Status) error {
+	return decode.Str(s, v, &toolgenEnumStatus)
+}

@@ -10,8 +10,6 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
-	"math"
-	"strconv"
 	"time"
 )
 
@@ -108,172 +106,71 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 
 // toolgenDecodeArgsFetchArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsFetchArgs(data []byte, v *FetchArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeFetchArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeFetchArgs)
 }
 
 // toolgenDecodeArgsSearchArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsSearchArgs(data []byte, v *SearchArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeSearchArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeSearchArgs)
 }
 
-// toolgenDecodeFetchArgs decodes one FetchArgs value at path p.
-func toolgenDecodeFetchArgs(d *decode.Decoder, p *decode.Path, v *FetchArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "url":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "url"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("url")
-				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 4096); err != nil {
-					return err
-				} else if ok3 {
-					if !decode.IsURI(s3) {
-						ps.Mismatch(&q2, "an absolute URI such as \"https://example.com/path\"", s3)
-					}
-					v.URL = s3
-				}
-			case "max_bytes":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "max_bytes"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("max_bytes")
-				if n5, ok5, err := decode.ReadInt(d, ps, &q4, math.MinInt64, math.MaxInt64); err != nil {
-					return err
-				} else if ok5 {
-					if n5 < 0 {
-						ps.Bound(&q4, "at least", "0", strconv.FormatInt(n5, 10))
-					}
-					v.MaxBytes = int64(n5)
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsFetchArgs); err != nil {
-					return err
-				}
+// toolgenDecodeFetchArgs decodes one FetchArgs value.
+func toolgenDecodeFetchArgs(s *decode.State, v *FetchArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsFetchArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "url":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.URL, &toolgenString1)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "url")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			v.MaxBytes = int64(0)
-		}
-	}
-	return nil
-}
-
-// toolgenDecodeSearchArgs decodes one SearchArgs value at path p.
-func toolgenDecodeSearchArgs(d *decode.Decoder, p *decode.Path, v *SearchArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "query":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "query"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("query")
-				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 500); err != nil {
-					return err
-				} else if ok3 {
-					if len(s3) == 0 {
-						ps.Length(&q2, "at least", 1, 0)
-					}
-					v.Query = s3
-				}
-			case "num":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "num"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("num")
-				if n5, ok5, err := decode.ReadInt(d, ps, &q4, math.MinInt, math.MaxInt); err != nil {
-					return err
-				} else if ok5 {
-					if n5 < 1 {
-						ps.Bound(&q4, "at least", "1", strconv.FormatInt(n5, 10))
-					}
-					if n5 > 20 {
-						ps.Bound(&q4, "at most", "20", strconv.FormatInt(n5, 10))
-					}
-					v.Num = int(n5)
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsSearchArgs); err != nil {
-					return err
-				}
+		case "max_bytes":
+			if o.Take(1) {
+				o.Err = decode.Int(s, &v.MaxBytes, &toolgenInt1)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "query")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			v.Num = int(5)
+		default:
+			o.Unknown()
 		}
 	}
-	return nil
+	if o.Absent(1) {
+		v.MaxBytes = int64(0)
+	}
+	return o.Close()
 }
 
-var toolgenPropsFetchArgs = []string{"url", "max_bytes"}
+// toolgenDecodeSearchArgs decodes one SearchArgs value.
+func toolgenDecodeSearchArgs(s *decode.State, v *SearchArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsSearchArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "query":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Query, &toolgenString2)
+			}
+		case "num":
+			if o.Take(1) {
+				o.Err = decode.Int(s, &v.Num, &toolgenInt2)
+			}
+		default:
+			o.Unknown()
+		}
+	}
+	if o.Absent(1) {
+		v.Num = int(5)
+	}
+	return o.Close()
+}
 
-var toolgenPropsSearchArgs = []string{"query", "num"}
+var toolgenFieldsFetchArgs = decode.NewFields([]string{"url", "max_bytes"}, 0)
+
+var toolgenFieldsSearchArgs = decode.NewFields([]string{"query", "num"}, 0)
+
+var toolgenInt1 = decode.IntRule{Min: 0, MinText: "0"}
+
+var toolgenInt2 = decode.IntRule{Max: 20, MaxText: "20", Min: 1, MinText: "1"}
+
+var toolgenString1 = decode.StringRule{Format: decode.IsURI, FormatName: "uri", HasMaxLength: true, MaxLength: 4096}
+
+var toolgenString2 = decode.StringRule{HasMaxLength: true, MaxLength: 500, MinLength: 1}
 
 // toolgenEncodeSearchResult writes v as the output schema of SearchResult describes it.
 func toolgenEncodeSearchResult(w *encode.Writer, v *SearchResult) {
@@ -295,8 +192,8 @@ func toolgenEncodeSearchResults(w *encode.Writer, v *SearchResults) {
 		w.Null()
 	} else {
 		w.ArrStart()
-		for i6 := range v.Results {
-			toolgenEncodeSearchResult(w, &v.Results[i6])
+		for i1 := range v.Results {
+			toolgenEncodeSearchResult(w, &v.Results[i1])
 		}
 		w.ArrEnd()
 	}

@@ -9,8 +9,6 @@ import (
 	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
-	"math"
-	"strconv"
 	"time"
 )
 
@@ -361,812 +359,318 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 
 // toolgenDecodeArgsEditFileArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsEditFileArgs(data []byte, v *EditFileArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeEditFileArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeEditFileArgs)
 }
 
 // toolgenDecodeArgsGlobArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsGlobArgs(data []byte, v *GlobArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeGlobArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeGlobArgs)
 }
 
 // toolgenDecodeArgsGrepArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsGrepArgs(data []byte, v *GrepArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeGrepArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeGrepArgs)
 }
 
 // toolgenDecodeArgsListDirArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsListDirArgs(data []byte, v *ListDirArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeListDirArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeListDirArgs)
 }
 
 // toolgenDecodeArgsReadFileArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsReadFileArgs(data []byte, v *ReadFileArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeReadFileArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeReadFileArgs)
 }
 
 // toolgenDecodeArgsReadResultArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsReadResultArgs(data []byte, v *ReadResultArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeReadResultArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeReadResultArgs)
 }
 
 // toolgenDecodeArgsShellArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsShellArgs(data []byte, v *ShellArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeShellArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeShellArgs)
 }
 
 // toolgenDecodeArgsWriteFileArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsWriteFileArgs(data []byte, v *WriteFileArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeWriteFileArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeWriteFileArgs)
 }
 
-// toolgenDecodeEditFileArgs decodes one EditFileArgs value at path p.
-func toolgenDecodeEditFileArgs(d *decode.Decoder, p *decode.Path, v *EditFileArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "path":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "path"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("path")
-				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 4096); err != nil {
-					return err
-				} else if ok3 {
-					if len(s3) == 0 {
-						ps.Length(&q2, "at least", 1, 0)
-					}
-					v.Path = s3
-				}
-			case "old_string":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "old_string"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("old_string")
-				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
-					return err
-				} else if ok5 {
-					if len(s5) == 0 {
-						ps.Length(&q4, "at least", 1, 0)
-					}
-					v.OldString = s5
-				}
-			case "new_string":
-				if seen1[0]&(1<<2) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "new_string"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 2
-				q6 := p.Key("new_string")
-				if s7, ok7, err := decode.ReadString(d, ps, &q6); err != nil {
-					return err
-				} else if ok7 {
-					v.NewString = s7
-				}
-			case "replace_all":
-				if seen1[0]&(1<<3) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "replace_all"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 3
-				q8 := p.Key("replace_all")
-				if b9, ok9, err := decode.ReadBool(d, ps, &q8); err != nil {
-					return err
-				} else if ok9 {
-					v.ReplaceAll = b9
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsEditFileArgs); err != nil {
-					return err
-				}
+// toolgenDecodeEditFileArgs decodes one EditFileArgs value.
+func toolgenDecodeEditFileArgs(s *decode.State, v *EditFileArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsEditFileArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "path":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Path, &toolgenString1)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "path")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			ps.Missing(p, "old_string")
-		}
-		if seen1[0]&(1<<2) == 0 {
-			ps.Missing(p, "new_string")
-		}
-		if seen1[0]&(1<<3) == 0 {
-			v.ReplaceAll = false
-		}
-	}
-	return nil
-}
-
-// toolgenDecodeGlobArgs decodes one GlobArgs value at path p.
-func toolgenDecodeGlobArgs(d *decode.Decoder, p *decode.Path, v *GlobArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "pattern":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "pattern"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("pattern")
-				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 1024); err != nil {
-					return err
-				} else if ok3 {
-					if len(s3) == 0 {
-						ps.Length(&q2, "at least", 1, 0)
-					}
-					v.Pattern = s3
-				}
-			case "path":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "path"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("path")
-				if s5, ok5, err := decode.ReadStringMax(d, ps, &q4, 4096); err != nil {
-					return err
-				} else if ok5 {
-					v.Path = s5
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsGlobArgs); err != nil {
-					return err
-				}
+		case "old_string":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.OldString, &toolgenString2)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "pattern")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			v.Path = "."
-		}
-	}
-	return nil
-}
-
-// toolgenDecodeGrepArgs decodes one GrepArgs value at path p.
-func toolgenDecodeGrepArgs(d *decode.Decoder, p *decode.Path, v *GrepArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "pattern":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "pattern"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("pattern")
-				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 1024); err != nil {
-					return err
-				} else if ok3 {
-					if len(s3) == 0 {
-						ps.Length(&q2, "at least", 1, 0)
-					}
-					v.Pattern = s3
-				}
-			case "path":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "path"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("path")
-				if s5, ok5, err := decode.ReadStringMax(d, ps, &q4, 4096); err != nil {
-					return err
-				} else if ok5 {
-					v.Path = s5
-				}
-			case "glob":
-				if seen1[0]&(1<<2) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "glob"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 2
-				q6 := p.Key("glob")
-				if s7, ok7, err := decode.ReadStringMax(d, ps, &q6, 1024); err != nil {
-					return err
-				} else if ok7 {
-					v.Glob = s7
-				}
-			case "case_insensitive":
-				if seen1[0]&(1<<3) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "case_insensitive"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 3
-				q8 := p.Key("case_insensitive")
-				if b9, ok9, err := decode.ReadBool(d, ps, &q8); err != nil {
-					return err
-				} else if ok9 {
-					v.CaseInsensitive = b9
-				}
-			case "context":
-				if seen1[0]&(1<<4) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "context"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 4
-				q10 := p.Key("context")
-				if n11, ok11, err := decode.ReadInt(d, ps, &q10, math.MinInt, math.MaxInt); err != nil {
-					return err
-				} else if ok11 {
-					if n11 < 0 {
-						ps.Bound(&q10, "at least", "0", strconv.FormatInt(n11, 10))
-					}
-					if n11 > 20 {
-						ps.Bound(&q10, "at most", "20", strconv.FormatInt(n11, 10))
-					}
-					v.Context = int(n11)
-				}
-			case "max_results":
-				if seen1[0]&(1<<5) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "max_results"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 5
-				q12 := p.Key("max_results")
-				if n13, ok13, err := decode.ReadInt(d, ps, &q12, math.MinInt, math.MaxInt); err != nil {
-					return err
-				} else if ok13 {
-					if n13 < 1 {
-						ps.Bound(&q12, "at least", "1", strconv.FormatInt(n13, 10))
-					}
-					if n13 > 1000 {
-						ps.Bound(&q12, "at most", "1000", strconv.FormatInt(n13, 10))
-					}
-					v.MaxResults = int(n13)
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsGrepArgs); err != nil {
-					return err
-				}
+		case "new_string":
+			if o.Take(2) {
+				o.Err = decode.Str(s, &v.NewString, nil)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "pattern")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			v.Path = "."
-		}
-		if seen1[0]&(1<<2) == 0 {
-			v.Glob = ""
-		}
-		if seen1[0]&(1<<3) == 0 {
-			v.CaseInsensitive = false
-		}
-		if seen1[0]&(1<<4) == 0 {
-			v.Context = int(0)
-		}
-		if seen1[0]&(1<<5) == 0 {
-			v.MaxResults = int(100)
-		}
-	}
-	return nil
-}
-
-// toolgenDecodeListDirArgs decodes one ListDirArgs value at path p.
-func toolgenDecodeListDirArgs(d *decode.Decoder, p *decode.Path, v *ListDirArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "path":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "path"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("path")
-				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 4096); err != nil {
-					return err
-				} else if ok3 {
-					v.Path = s3
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsListDirArgs); err != nil {
-					return err
-				}
+		case "replace_all":
+			if o.Take(3) {
+				o.Err = decode.Boolean(s, &v.ReplaceAll)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			v.Path = "."
+		default:
+			o.Unknown()
 		}
 	}
-	return nil
+	if o.Absent(3) {
+		v.ReplaceAll = false
+	}
+	return o.Close()
 }
 
-// toolgenDecodeReadFileArgs decodes one ReadFileArgs value at path p.
-func toolgenDecodeReadFileArgs(d *decode.Decoder, p *decode.Path, v *ReadFileArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "path":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "path"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("path")
-				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 4096); err != nil {
-					return err
-				} else if ok3 {
-					if len(s3) == 0 {
-						ps.Length(&q2, "at least", 1, 0)
-					}
-					v.Path = s3
-				}
-			case "offset":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "offset"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("offset")
-				if n5, ok5, err := decode.ReadInt(d, ps, &q4, math.MinInt, math.MaxInt); err != nil {
-					return err
-				} else if ok5 {
-					if n5 < 1 {
-						ps.Bound(&q4, "at least", "1", strconv.FormatInt(n5, 10))
-					}
-					v.Offset = int(n5)
-				}
-			case "limit":
-				if seen1[0]&(1<<2) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "limit"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 2
-				q6 := p.Key("limit")
-				if n7, ok7, err := decode.ReadInt(d, ps, &q6, math.MinInt, math.MaxInt); err != nil {
-					return err
-				} else if ok7 {
-					if n7 < 1 {
-						ps.Bound(&q6, "at least", "1", strconv.FormatInt(n7, 10))
-					}
-					if n7 > 2000 {
-						ps.Bound(&q6, "at most", "2000", strconv.FormatInt(n7, 10))
-					}
-					v.Limit = int(n7)
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsReadFileArgs); err != nil {
-					return err
-				}
+// toolgenDecodeGlobArgs decodes one GlobArgs value.
+func toolgenDecodeGlobArgs(s *decode.State, v *GlobArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsGlobArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "pattern":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Pattern, &toolgenString3)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "path")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			v.Offset = int(1)
-		}
-		if seen1[0]&(1<<2) == 0 {
-			v.Limit = int(2000)
-		}
-	}
-	return nil
-}
-
-// toolgenDecodeReadResultArgs decodes one ReadResultArgs value at path p.
-func toolgenDecodeReadResultArgs(d *decode.Decoder, p *decode.Path, v *ReadResultArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "id":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "id"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("id")
-				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 128); err != nil {
-					return err
-				} else if ok3 {
-					if len(s3) == 0 {
-						ps.Length(&q2, "at least", 1, 0)
-					}
-					v.ID = s3
-				}
-			case "offset":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "offset"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("offset")
-				if n5, ok5, err := decode.ReadInt(d, ps, &q4, math.MinInt64, math.MaxInt64); err != nil {
-					return err
-				} else if ok5 {
-					if n5 < 0 {
-						ps.Bound(&q4, "at least", "0", strconv.FormatInt(n5, 10))
-					}
-					v.Offset = int64(n5)
-				}
-			case "limit":
-				if seen1[0]&(1<<2) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "limit"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 2
-				q6 := p.Key("limit")
-				if n7, ok7, err := decode.ReadInt(d, ps, &q6, math.MinInt64, math.MaxInt64); err != nil {
-					return err
-				} else if ok7 {
-					if n7 < 1 {
-						ps.Bound(&q6, "at least", "1", strconv.FormatInt(n7, 10))
-					}
-					if n7 > 16000 {
-						ps.Bound(&q6, "at most", "16000", strconv.FormatInt(n7, 10))
-					}
-					v.Limit = int64(n7)
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsReadResultArgs); err != nil {
-					return err
-				}
+		case "path":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Path, &toolgenString4)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "id")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			v.Offset = int64(0)
-		}
-		if seen1[0]&(1<<2) == 0 {
-			v.Limit = int64(16000)
+		default:
+			o.Unknown()
 		}
 	}
-	return nil
+	if o.Absent(1) {
+		v.Path = "."
+	}
+	return o.Close()
 }
 
-// toolgenDecodeShellArgs decodes one ShellArgs value at path p.
-func toolgenDecodeShellArgs(d *decode.Decoder, p *decode.Path, v *ShellArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "command":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "command"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("command")
-				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 65536); err != nil {
-					return err
-				} else if ok3 {
-					if len(s3) == 0 {
-						ps.Length(&q2, "at least", 1, 0)
-					}
-					v.Command = s3
-				}
-			case "workdir":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "workdir"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("workdir")
-				if s5, ok5, err := decode.ReadStringMax(d, ps, &q4, 4096); err != nil {
-					return err
-				} else if ok5 {
-					v.Workdir = s5
-				}
-			case "timeout_ms":
-				if seen1[0]&(1<<2) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "timeout_ms"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 2
-				q6 := p.Key("timeout_ms")
-				if n7, ok7, err := decode.ReadInt(d, ps, &q6, math.MinInt, math.MaxInt); err != nil {
-					return err
-				} else if ok7 {
-					if n7 < 100 {
-						ps.Bound(&q6, "at least", "100", strconv.FormatInt(n7, 10))
-					}
-					if n7 > 600000 {
-						ps.Bound(&q6, "at most", "600000", strconv.FormatInt(n7, 10))
-					}
-					v.TimeoutMS = int(n7)
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsShellArgs); err != nil {
-					return err
-				}
+// toolgenDecodeGrepArgs decodes one GrepArgs value.
+func toolgenDecodeGrepArgs(s *decode.State, v *GrepArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsGrepArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "pattern":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Pattern, &toolgenString3)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "command")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			v.Workdir = "."
-		}
-		if seen1[0]&(1<<2) == 0 {
-			v.TimeoutMS = int(120000)
-		}
-	}
-	return nil
-}
-
-// toolgenDecodeWriteFileArgs decodes one WriteFileArgs value at path p.
-func toolgenDecodeWriteFileArgs(d *decode.Decoder, p *decode.Path, v *WriteFileArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "path":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "path"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("path")
-				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 4096); err != nil {
-					return err
-				} else if ok3 {
-					if len(s3) == 0 {
-						ps.Length(&q2, "at least", 1, 0)
-					}
-					v.Path = s3
-				}
-			case "content":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "content"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("content")
-				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
-					return err
-				} else if ok5 {
-					v.Content = s5
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsWriteFileArgs); err != nil {
-					return err
-				}
+		case "path":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Path, &toolgenString4)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "path")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			ps.Missing(p, "content")
+		case "glob":
+			if o.Take(2) {
+				o.Err = decode.Str(s, &v.Glob, &toolgenString5)
+			}
+		case "case_insensitive":
+			if o.Take(3) {
+				o.Err = decode.Boolean(s, &v.CaseInsensitive)
+			}
+		case "context":
+			if o.Take(4) {
+				o.Err = decode.Int(s, &v.Context, &toolgenInt1)
+			}
+		case "max_results":
+			if o.Take(5) {
+				o.Err = decode.Int(s, &v.MaxResults, &toolgenInt2)
+			}
+		default:
+			o.Unknown()
 		}
 	}
-	return nil
+	if o.Absent(1) {
+		v.Path = "."
+	}
+	if o.Absent(2) {
+		v.Glob = ""
+	}
+	if o.Absent(3) {
+		v.CaseInsensitive = false
+	}
+	if o.Absent(4) {
+		v.Context = int(0)
+	}
+	if o.Absent(5) {
+		v.MaxResults = int(100)
+	}
+	return o.Close()
 }
 
-var toolgenPropsEditFileArgs = []string{"path", "old_string", "new_string", "replace_all"}
+// toolgenDecodeListDirArgs decodes one ListDirArgs value.
+func toolgenDecodeListDirArgs(s *decode.State, v *ListDirArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsListDirArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "path":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Path, &toolgenString4)
+			}
+		default:
+			o.Unknown()
+		}
+	}
+	if o.Absent(0) {
+		v.Path = "."
+	}
+	return o.Close()
+}
 
-var toolgenPropsGlobArgs = []string{"pattern", "path"}
+// toolgenDecodeReadFileArgs decodes one ReadFileArgs value.
+func toolgenDecodeReadFileArgs(s *decode.State, v *ReadFileArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsReadFileArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "path":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Path, &toolgenString1)
+			}
+		case "offset":
+			if o.Take(1) {
+				o.Err = decode.Int(s, &v.Offset, &toolgenInt3)
+			}
+		case "limit":
+			if o.Take(2) {
+				o.Err = decode.Int(s, &v.Limit, &toolgenInt4)
+			}
+		default:
+			o.Unknown()
+		}
+	}
+	if o.Absent(1) {
+		v.Offset = int(1)
+	}
+	if o.Absent(2) {
+		v.Limit = int(2000)
+	}
+	return o.Close()
+}
 
-var toolgenPropsGrepArgs = []string{"pattern", "path", "glob", "case_insensitive", "context", "max_results"}
+// toolgenDecodeReadResultArgs decodes one ReadResultArgs value.
+func toolgenDecodeReadResultArgs(s *decode.State, v *ReadResultArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsReadResultArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "id":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.ID, &toolgenString6)
+			}
+		case "offset":
+			if o.Take(1) {
+				o.Err = decode.Int(s, &v.Offset, &toolgenInt5)
+			}
+		case "limit":
+			if o.Take(2) {
+				o.Err = decode.Int(s, &v.Limit, &toolgenInt6)
+			}
+		default:
+			o.Unknown()
+		}
+	}
+	if o.Absent(1) {
+		v.Offset = int64(0)
+	}
+	if o.Absent(2) {
+		v.Limit = int64(16000)
+	}
+	return o.Close()
+}
 
-var toolgenPropsListDirArgs = []string{"path"}
+// toolgenDecodeShellArgs decodes one ShellArgs value.
+func toolgenDecodeShellArgs(s *decode.State, v *ShellArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsShellArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "command":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Command, &toolgenString7)
+			}
+		case "workdir":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Workdir, &toolgenString4)
+			}
+		case "timeout_ms":
+			if o.Take(2) {
+				o.Err = decode.Int(s, &v.TimeoutMS, &toolgenInt7)
+			}
+		default:
+			o.Unknown()
+		}
+	}
+	if o.Absent(1) {
+		v.Workdir = "."
+	}
+	if o.Absent(2) {
+		v.TimeoutMS = int(120000)
+	}
+	return o.Close()
+}
 
-var toolgenPropsReadFileArgs = []string{"path", "offset", "limit"}
+// toolgenDecodeWriteFileArgs decodes one WriteFileArgs value.
+func toolgenDecodeWriteFileArgs(s *decode.State, v *WriteFileArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsWriteFileArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "path":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Path, &toolgenString1)
+			}
+		case "content":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Content, nil)
+			}
+		default:
+			o.Unknown()
+		}
+	}
+	return o.Close()
+}
 
-var toolgenPropsReadResultArgs = []string{"id", "offset", "limit"}
+var toolgenFieldsEditFileArgs = decode.NewFields([]string{"path", "old_string", "new_string", "replace_all"}, 0, 1, 2)
 
-var toolgenPropsShellArgs = []string{"command", "workdir", "timeout_ms"}
+var toolgenFieldsGlobArgs = decode.NewFields([]string{"pattern", "path"}, 0)
 
-var toolgenPropsWriteFileArgs = []string{"path", "content"}
+var toolgenFieldsGrepArgs = decode.NewFields([]string{"pattern", "path", "glob", "case_insensitive", "context", "max_results"}, 0)
+
+var toolgenFieldsListDirArgs = decode.NewFields([]string{"path"})
+
+var toolgenFieldsReadFileArgs = decode.NewFields([]string{"path", "offset", "limit"}, 0)
+
+var toolgenFieldsReadResultArgs = decode.NewFields([]string{"id", "offset", "limit"}, 0)
+
+var toolgenFieldsShellArgs = decode.NewFields([]string{"command", "workdir", "timeout_ms"}, 0)
+
+var toolgenFieldsWriteFileArgs = decode.NewFields([]string{"path", "content"}, 0, 1)
+
+var toolgenInt1 = decode.IntRule{Max: 20, MaxText: "20", Min: 0, MinText: "0"}
+
+var toolgenInt2 = decode.IntRule{Max: 1000, MaxText: "1000", Min: 1, MinText: "1"}
+
+var toolgenInt3 = decode.IntRule{Min: 1, MinText: "1"}
+
+var toolgenInt4 = decode.IntRule{Max: 2000, MaxText: "2000", Min: 1, MinText: "1"}
+
+var toolgenInt5 = decode.IntRule{Min: 0, MinText: "0"}
+
+var toolgenInt6 = decode.IntRule{Max: 16000, MaxText: "16000", Min: 1, MinText: "1"}
+
+var toolgenInt7 = decode.IntRule{Max: 600000, MaxText: "600000", Min: 100, MinText: "100"}
+
+var toolgenString1 = decode.StringRule{HasMaxLength: true, MaxLength: 4096, MinLength: 1}
+
+var toolgenString2 = decode.StringRule{MinLength: 1}
+
+var toolgenString3 = decode.StringRule{HasMaxLength: true, MaxLength: 1024, MinLength: 1}
+
+var toolgenString4 = decode.StringRule{HasMaxLength: true, MaxLength: 4096}
+
+var toolgenString5 = decode.StringRule{HasMaxLength: true, MaxLength: 1024}
+
+var toolgenString6 = decode.StringRule{HasMaxLength: true, MaxLength: 128, MinLength: 1}
+
+var toolgenString7 = decode.StringRule{HasMaxLength: true, MaxLength: 65536, MinLength: 1}

@@ -10,8 +10,6 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
-	"math"
-	"strconv"
 	"time"
 )
 
@@ -196,304 +194,114 @@ var toolgenBindingWhoami = &runtime.Binding{
 
 // toolgenDecodeArgsAskArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsAskArgs(data []byte, v *AskArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeAskArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeAskArgs)
 }
 
 // toolgenDecodeArgsCountArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsCountArgs(data []byte, v *CountArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeCountArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeCountArgs)
 }
 
 // toolgenDecodeArgsNoteArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsNoteArgs(data []byte, v *NoteArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeNoteArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeNoteArgs)
 }
 
 // toolgenDecodeArgsTableArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsTableArgs(data []byte, v *TableArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeTableArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeTableArgs)
 }
 
-// toolgenDecodeAskArgs decodes one AskArgs value at path p.
-func toolgenDecodeAskArgs(d *decode.Decoder, p *decode.Path, v *AskArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "question":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "question"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("question")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
-					return err
-				} else if ok3 {
-					if len(s3) == 0 {
-						ps.Length(&q2, "at least", 1, 0)
-					}
-					v.Question = s3
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsAskArgs); err != nil {
-					return err
-				}
+// toolgenDecodeAskArgs decodes one AskArgs value.
+func toolgenDecodeAskArgs(s *decode.State, v *AskArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsAskArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "question":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.Question, &toolgenString1)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "question")
+		default:
+			o.Unknown()
 		}
 	}
-	return nil
+	return o.Close()
 }
 
-// toolgenDecodeCountArgs decodes one CountArgs value at path p.
-func toolgenDecodeCountArgs(d *decode.Decoder, p *decode.Path, v *CountArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "to":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "to"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("to")
-				if n3, ok3, err := decode.ReadInt(d, ps, &q2, math.MinInt, math.MaxInt); err != nil {
-					return err
-				} else if ok3 {
-					if n3 < 1 {
-						ps.Bound(&q2, "at least", "1", strconv.FormatInt(n3, 10))
-					}
-					if n3 > 1000 {
-						ps.Bound(&q2, "at most", "1000", strconv.FormatInt(n3, 10))
-					}
-					v.To = int(n3)
-				}
-			case "step_millis":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "step_millis"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("step_millis")
-				if n5, ok5, err := decode.ReadInt(d, ps, &q4, math.MinInt, math.MaxInt); err != nil {
-					return err
-				} else if ok5 {
-					if n5 < 0 {
-						ps.Bound(&q4, "at least", "0", strconv.FormatInt(n5, 10))
-					}
-					if n5 > 60000 {
-						ps.Bound(&q4, "at most", "60000", strconv.FormatInt(n5, 10))
-					}
-					v.StepMillis = int(n5)
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsCountArgs); err != nil {
-					return err
-				}
+// toolgenDecodeCountArgs decodes one CountArgs value.
+func toolgenDecodeCountArgs(s *decode.State, v *CountArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsCountArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "to":
+			if o.Take(0) {
+				o.Err = decode.Int(s, &v.To, &toolgenInt1)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "to")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			v.StepMillis = int(0)
-		}
-	}
-	return nil
-}
-
-// toolgenDecodeNoteArgs decodes one NoteArgs value at path p.
-func toolgenDecodeNoteArgs(d *decode.Decoder, p *decode.Path, v *NoteArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "to":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "to"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("to")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
-					return err
-				} else if ok3 {
-					if len(s3) == 0 {
-						ps.Length(&q2, "at least", 1, 0)
-					}
-					v.To = s3
-				}
-			case "text":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "text"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("text")
-				if s5, ok5, err := decode.ReadString(d, ps, &q4); err != nil {
-					return err
-				} else if ok5 {
-					if len(s5) == 0 {
-						ps.Length(&q4, "at least", 1, 0)
-					}
-					v.Text = s5
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsNoteArgs); err != nil {
-					return err
-				}
+		case "step_millis":
+			if o.Take(1) {
+				o.Err = decode.Int(s, &v.StepMillis, &toolgenInt2)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "to")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			ps.Missing(p, "text")
+		default:
+			o.Unknown()
 		}
 	}
-	return nil
+	if o.Absent(1) {
+		v.StepMillis = int(0)
+	}
+	return o.Close()
 }
 
-// toolgenDecodeTableArgs decodes one TableArgs value at path p.
-func toolgenDecodeTableArgs(d *decode.Decoder, p *decode.Path, v *TableArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "rows":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "rows"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("rows")
-				if n3, ok3, err := decode.ReadInt(d, ps, &q2, math.MinInt, math.MaxInt); err != nil {
-					return err
-				} else if ok3 {
-					if n3 < 0 {
-						ps.Bound(&q2, "at least", "0", strconv.FormatInt(n3, 10))
-					}
-					if n3 > 100000 {
-						ps.Bound(&q2, "at most", "100000", strconv.FormatInt(n3, 10))
-					}
-					v.Rows = int(n3)
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsTableArgs); err != nil {
-					return err
-				}
+// toolgenDecodeNoteArgs decodes one NoteArgs value.
+func toolgenDecodeNoteArgs(s *decode.State, v *NoteArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsNoteArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "to":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.To, &toolgenString1)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "rows")
+		case "text":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Text, &toolgenString1)
+			}
+		default:
+			o.Unknown()
 		}
 	}
-	return nil
+	return o.Close()
 }
 
-var toolgenPropsAskArgs = []string{"question"}
+// toolgenDecodeTableArgs decodes one TableArgs value.
+func toolgenDecodeTableArgs(s *decode.State, v *TableArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsTableArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "rows":
+			if o.Take(0) {
+				o.Err = decode.Int(s, &v.Rows, &toolgenInt3)
+			}
+		default:
+			o.Unknown()
+		}
+	}
+	return o.Close()
+}
 
-var toolgenPropsCountArgs = []string{"to", "step_millis"}
+var toolgenFieldsAskArgs = decode.NewFields([]string{"question"}, 0)
 
-var toolgenPropsNoteArgs = []string{"to", "text"}
+var toolgenFieldsCountArgs = decode.NewFields([]string{"to", "step_millis"}, 0)
 
-var toolgenPropsTableArgs = []string{"rows"}
+var toolgenFieldsNoteArgs = decode.NewFields([]string{"to", "text"}, 0, 1)
+
+var toolgenFieldsTableArgs = decode.NewFields([]string{"rows"}, 0)
+
+var toolgenInt1 = decode.IntRule{Max: 1000, MaxText: "1000", Min: 1, MinText: "1"}
+
+var toolgenInt2 = decode.IntRule{Max: 60000, MaxText: "60000", Min: 0, MinText: "0"}
+
+var toolgenInt3 = decode.IntRule{Max: 100000, MaxText: "100000", Min: 0, MinText: "0"}
+
+var toolgenString1 = decode.StringRule{MinLength: 1}
 
 // toolgenEncodeCaller writes v as the output schema of Caller describes it.
 func toolgenEncodeCaller(w *encode.Writer, v *Caller) {
@@ -537,8 +345,8 @@ func toolgenEncodeTable(w *encode.Writer, v *Table) {
 		w.Null()
 	} else {
 		w.ArrStart()
-		for i4 := range v.Rows {
-			toolgenEncodeRow(w, &v.Rows[i4])
+		for i1 := range v.Rows {
+			toolgenEncodeRow(w, &v.Rows[i1])
 		}
 		w.ArrEnd()
 	}

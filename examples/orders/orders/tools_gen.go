@@ -10,8 +10,6 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
-	"math"
-	"strconv"
 	"time"
 )
 
@@ -142,789 +140,247 @@ func ServiceTools(r *Service) []runtime.Tool {
 
 // toolgenDecodeArgsCreateOrderArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsCreateOrderArgs(data []byte, v *CreateOrderArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeCreateOrderArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeCreateOrderArgs)
 }
 
 // toolgenDecodeArgsGetOrderArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsGetOrderArgs(data []byte, v *GetOrderArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeGetOrderArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeGetOrderArgs)
 }
 
 // toolgenDecodeArgsListOrdersArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsListOrdersArgs(data []byte, v *ListOrdersArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeListOrdersArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeListOrdersArgs)
 }
 
-// toolgenDecodeCreateOrderArgs decodes one CreateOrderArgs value at path p.
-func toolgenDecodeCreateOrderArgs(d *decode.Decoder, p *decode.Path, v *CreateOrderArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "customer":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "customer"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("customer")
-				if err := toolgenDecodeCustomer(d, &q2, &v.Customer, ps); err != nil {
-					return err
-				}
-			case "items":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "items"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q3 := p.Key("items")
-				if d.Next() != decode.Array {
-					if err := decode.WrongType(d, ps, &q3, "an array"); err != nil {
-						return err
-					}
-				} else {
-					it4, err := d.ArrIter()
-					if err != nil {
-						return err
-					}
-					v.Items = decode.EmptySlice(v.Items)
-					i4 := 0
-					for ; it4.Next(); i4++ {
-						if i4 >= 100 {
-							if err := d.Skip(); err != nil {
-								return err
-							}
-							continue
-						}
-						q4 := q3.Index(i4)
-						e4 := decode.Grow(&v.Items)
-						if err := toolgenDecodeItem(d, &q4, e4, ps); err != nil {
-							return err
-						}
-					}
-					if err := it4.Err(); err != nil {
-						return err
-					}
-					if i4 < 1 {
-						ps.Count(&q3, "at least", 1, i4, "item")
-					}
-					if i4 > 100 {
-						ps.Count(&q3, "at most", 100, i4, "item")
-					}
-				}
-			case "shipping":
-				if seen1[0]&(1<<2) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "shipping"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 2
-				q5 := p.Key("shipping")
-				if err := toolgenDecodeShipping(d, &q5, &v.Shipping, ps); err != nil {
-					return err
-				}
-			case "notes":
-				if seen1[0]&(1<<3) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "notes"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 3
-				q6 := p.Key("notes")
-				if s7, ok7, err := decode.ReadStringMax(d, ps, &q6, 2000); err != nil {
-					return err
-				} else if ok7 {
-					v.Notes = s7
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsCreateOrderArgs); err != nil {
-					return err
-				}
+// toolgenDecodeCreateOrderArgs decodes one CreateOrderArgs value.
+func toolgenDecodeCreateOrderArgs(s *decode.State, v *CreateOrderArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsCreateOrderArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "customer":
+			if o.Take(0) {
+				o.Err = toolgenDecodeCustomer(s, &v.Customer)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "customer")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			ps.Missing(p, "items")
-		}
-		if seen1[0]&(1<<2) == 0 {
-			ps.Missing(p, "shipping")
-		}
-		if seen1[0]&(1<<3) == 0 {
-			v.Notes = ""
-		}
-	}
-	return nil
-}
-
-// toolgenDecodeCustomer decodes one Customer value at path p.
-func toolgenDecodeCustomer(d *decode.Decoder, p *decode.Path, v *Customer, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "id":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "id"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("id")
-				if s3, ok3, err := decode.ReadStringMax(d, ps, &q2, 64); err != nil {
-					return err
-				} else if ok3 {
-					if len(s3) == 0 {
-						ps.Length(&q2, "at least", 1, 0)
-					}
-					v.ID = s3
-				}
-			case "name":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "name"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("name")
-				if s5, ok5, err := decode.ReadStringMax(d, ps, &q4, 200); err != nil {
-					return err
-				} else if ok5 {
-					if len(s5) == 0 {
-						ps.Length(&q4, "at least", 1, 0)
-					}
-					v.Name = s5
-				}
-			case "email":
-				if seen1[0]&(1<<2) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "email"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 2
-				q6 := p.Key("email")
-				if s7, ok7, err := decode.ReadString(d, ps, &q6); err != nil {
-					return err
-				} else if ok7 {
-					if !decode.IsEmail(s7) {
-						ps.Mismatch(&q6, "an email address such as \"user@example.com\"", s7)
-					}
-					v.Email = s7
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsCustomer); err != nil {
-					return err
-				}
+		case "items":
+			if o.Take(1) {
+				o.Err = decode.Slice(s, &v.Items, 1, 100, toolgenDecodeItem)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "id")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			ps.Missing(p, "name")
-		}
-		if seen1[0]&(1<<2) == 0 {
-			ps.Missing(p, "email")
-		}
-	}
-	return nil
-}
-
-// toolgenDecodeGetOrderArgs decodes one GetOrderArgs value at path p.
-func toolgenDecodeGetOrderArgs(d *decode.Decoder, p *decode.Path, v *GetOrderArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "id":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "id"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("id")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
-					return err
-				} else if ok3 {
-					if !toolgenPattern1(s3) {
-						ps.Mismatch(&q2, "a string matching the pattern \"^ord-[0-9]+$\"", s3)
-					}
-					v.ID = s3
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsGetOrderArgs); err != nil {
-					return err
-				}
+		case "shipping":
+			if o.Take(2) {
+				o.Err = toolgenDecodeShipping(s, &v.Shipping)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "id")
-		}
-	}
-	return nil
-}
-
-// toolgenDecodeItem decodes one Item value at path p.
-func toolgenDecodeItem(d *decode.Decoder, p *decode.Path, v *Item, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "sku":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "sku"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("sku")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
-					return err
-				} else if ok3 {
-					if !toolgenPattern2(s3) {
-						ps.Mismatch(&q2, "a string matching the pattern \"^[A-Z]{3}-[0-9]{4}$\"", s3)
-					}
-					v.SKU = s3
-				}
-			case "name":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "name"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("name")
-				if s5, ok5, err := decode.ReadStringMax(d, ps, &q4, 200); err != nil {
-					return err
-				} else if ok5 {
-					if len(s5) == 0 {
-						ps.Length(&q4, "at least", 1, 0)
-					}
-					v.Name = s5
-				}
-			case "qty":
-				if seen1[0]&(1<<2) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "qty"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 2
-				q6 := p.Key("qty")
-				if n7, ok7, err := decode.ReadInt(d, ps, &q6, math.MinInt, math.MaxInt); err != nil {
-					return err
-				} else if ok7 {
-					if n7 < 1 {
-						ps.Bound(&q6, "at least", "1", strconv.FormatInt(n7, 10))
-					}
-					if n7 > 1000 {
-						ps.Bound(&q6, "at most", "1000", strconv.FormatInt(n7, 10))
-					}
-					v.Qty = int(n7)
-				}
-			case "price":
-				if seen1[0]&(1<<3) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "price"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 3
-				q8 := p.Key("price")
-				if f9, raw9, ok9, err := decode.ReadFloat(d, ps, &q8, 64); err != nil {
-					return err
-				} else if ok9 {
-					if sent10, held10 := decode.CompareFloat64(f9, raw9, 0, "0"); sent10 <= 0 {
-						ps.Bound(&q8, "greater than", "0", decode.Shown(raw9))
-					} else if held10 <= 0 {
-						ps.Rounded(&q8, "greater than", "0", decode.Shown(raw9), f9, 64)
-					}
-					v.Price = float64(f9)
-				}
-			case "tags":
-				if seen1[0]&(1<<4) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "tags"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 4
-				q11 := p.Key("tags")
-				if d.Next() != decode.Array {
-					if err := decode.WrongType(d, ps, &q11, "an array"); err != nil {
-						return err
-					}
-				} else {
-					it12, err := d.ArrIter()
-					if err != nil {
-						return err
-					}
-					v.Tags = decode.EmptySlice(v.Tags)
-					i12 := 0
-					for ; it12.Next(); i12++ {
-						if i12 >= 10 {
-							if err := d.Skip(); err != nil {
-								return err
-							}
-							continue
-						}
-						q12 := q11.Index(i12)
-						e12 := decode.Grow(&v.Tags)
-						if s13, ok13, err := decode.ReadStringMax(d, ps, &q12, 32); err != nil {
-							return err
-						} else if ok13 {
-							if len(s13) == 0 {
-								ps.Length(&q12, "at least", 1, 0)
-							}
-							(*e12) = s13
-						}
-					}
-					if err := it12.Err(); err != nil {
-						return err
-					}
-					if i12 > 10 {
-						ps.Count(&q11, "at most", 10, i12, "item")
-					}
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsItem); err != nil {
-					return err
-				}
+		case "notes":
+			if o.Take(3) {
+				o.Err = decode.Str(s, &v.Notes, &toolgenString1)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "sku")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			ps.Missing(p, "name")
-		}
-		if seen1[0]&(1<<2) == 0 {
-			ps.Missing(p, "qty")
-		}
-		if seen1[0]&(1<<3) == 0 {
-			ps.Missing(p, "price")
+		default:
+			o.Unknown()
 		}
 	}
-	return nil
+	if o.Absent(3) {
+		v.Notes = ""
+	}
+	return o.Close()
 }
 
-// toolgenDecodeListOrdersArgs decodes one ListOrdersArgs value at path p.
-func toolgenDecodeListOrdersArgs(d *decode.Decoder, p *decode.Path, v *ListOrdersArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "status":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "status"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("status")
-				if d.Next() == decode.Null {
-					if err := d.Null(); err != nil {
-						return err
-					}
-					v.Status = nil
-				} else {
-					ptr3 := decode.Alloc(&v.Status)
-					if n4, ok4, err := decode.ReadInt(d, ps, &q2, math.MinInt, math.MaxInt); err != nil {
-						return err
-					} else if ok4 {
-						switch n4 {
-						case int64(0):
-							(*ptr3) = Pending
-						case int64(1):
-							(*ptr3) = Shipped
-						case int64(2):
-							(*ptr3) = Delivered
-						case int64(3):
-							(*ptr3) = Cancelled
-						default:
-							ps.NotOneOf(&q2, "0, 1, 2, 3", strconv.FormatInt(n4, 10))
-						}
-					}
-				}
-			case "since":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "since"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q5 := p.Key("since")
-				if d.Next() == decode.Null {
-					if err := d.Null(); err != nil {
-						return err
-					}
-					v.Since = nil
-				} else {
-					ptr6 := decode.Alloc(&v.Since)
-					if t7, ok7, err := decode.ReadTime(d, ps, &q5); err != nil {
-						return err
-					} else if ok7 {
-						(*ptr6) = t7
-					}
-				}
-			case "limit":
-				if seen1[0]&(1<<2) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "limit"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 2
-				q8 := p.Key("limit")
-				if n9, ok9, err := decode.ReadInt(d, ps, &q8, math.MinInt, math.MaxInt); err != nil {
-					return err
-				} else if ok9 {
-					if n9 < 1 {
-						ps.Bound(&q8, "at least", "1", strconv.FormatInt(n9, 10))
-					}
-					if n9 > 100 {
-						ps.Bound(&q8, "at most", "100", strconv.FormatInt(n9, 10))
-					}
-					v.Limit = int(n9)
-				}
-			case "customers":
-				if seen1[0]&(1<<3) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "customers"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 3
-				q10 := p.Key("customers")
-				if d.Next() != decode.Object {
-					if err := decode.WrongType(d, ps, &q10, "an object"); err != nil {
-						return err
-					}
-				} else {
-					it11, err := d.ObjIter()
-					if err != nil {
-						return err
-					}
-					v.Customers = decode.MakeMap(v.Customers)
-					n11 := 0
-					for it11.Next() {
-						n11++
-						if n11 > 10 {
-							if err := d.Skip(); err != nil {
-								return err
-							}
-							continue
-						}
-						k11 := string(it11.Key())
-						q11 := q10.Key(k11)
-						if _, dup11 := v.Customers[k11]; dup11 {
-							ps.Duplicate(&q11)
-							if err := d.Skip(); err != nil {
-								return err
-							}
-							continue
-						}
-						e11 := decode.MapElem(v.Customers)
-						if n12, ok12, err := decode.ReadInt(d, ps, &q11, math.MinInt, math.MaxInt); err != nil {
-							return err
-						} else if ok12 {
-							if n12 < 0 {
-								ps.Bound(&q11, "at least", "0", strconv.FormatInt(n12, 10))
-							}
-							e11 = int(n12)
-						}
-						v.Customers[k11] = e11
-					}
-					if err := it11.Err(); err != nil {
-						return err
-					}
-					if n11 <= 10 {
-						n11 = len(v.Customers)
-					}
-					if n11 > 10 {
-						ps.Count(&q10, "at most", 10, n11, "property")
-					}
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsListOrdersArgs); err != nil {
-					return err
-				}
+// toolgenDecodeCustomer decodes one Customer value.
+func toolgenDecodeCustomer(s *decode.State, v *Customer) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsCustomer); o.Next(); {
+		switch string(o.Key()) {
+		case "id":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.ID, &toolgenString3)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<2) == 0 {
-			v.Limit = int(20)
-		}
-	}
-	return nil
-}
-
-// toolgenDecodeShipping decodes one Shipping value at path p.
-func toolgenDecodeShipping(d *decode.Decoder, p *decode.Path, v *Shipping, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "lines":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "lines"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("lines")
-				if d.Next() != decode.Array {
-					if err := decode.WrongType(d, ps, &q2, "an array"); err != nil {
-						return err
-					}
-				} else {
-					it3, err := d.ArrIter()
-					if err != nil {
-						return err
-					}
-					v.Lines = decode.EmptySlice(v.Lines)
-					i3 := 0
-					for ; it3.Next(); i3++ {
-						if i3 >= 3 {
-							if err := d.Skip(); err != nil {
-								return err
-							}
-							continue
-						}
-						q3 := q2.Index(i3)
-						e3 := decode.Grow(&v.Lines)
-						if s4, ok4, err := decode.ReadStringMax(d, ps, &q3, 100); err != nil {
-							return err
-						} else if ok4 {
-							if len(s4) == 0 {
-								ps.Length(&q3, "at least", 1, 0)
-							}
-							(*e3) = s4
-						}
-					}
-					if err := it3.Err(); err != nil {
-						return err
-					}
-					if i3 < 1 {
-						ps.Count(&q2, "at least", 1, i3, "item")
-					}
-					if i3 > 3 {
-						ps.Count(&q2, "at most", 3, i3, "item")
-					}
-				}
-			case "city":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "city"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q5 := p.Key("city")
-				if s6, ok6, err := decode.ReadStringMax(d, ps, &q5, 100); err != nil {
-					return err
-				} else if ok6 {
-					if len(s6) == 0 {
-						ps.Length(&q5, "at least", 1, 0)
-					}
-					v.City = s6
-				}
-			case "postal_code":
-				if seen1[0]&(1<<2) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "postal_code"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 2
-				q7 := p.Key("postal_code")
-				if s8, ok8, err := decode.ReadStringMax(d, ps, &q7, 20); err != nil {
-					return err
-				} else if ok8 {
-					if len(s8) == 0 {
-						ps.Length(&q7, "at least", 1, 0)
-					}
-					v.PostalCode = s8
-				}
-			case "country":
-				if seen1[0]&(1<<3) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "country"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 3
-				q9 := p.Key("country")
-				if b10, ok10, err := decode.ReadStringBytes(d, ps, &q9); err != nil {
-					return err
-				} else if ok10 {
-					switch string(b10) {
-					case "US":
-						v.Country = US
-					case "CA":
-						v.Country = CA
-					case "GB":
-						v.Country = GB
-					case "DE":
-						v.Country = DE
-					case "FR":
-						v.Country = FR
-					case "JP":
-						v.Country = JP
-					case "AU":
-						v.Country = AU
-					case "NL":
-						v.Country = NL
-					case "SE":
-						v.Country = SE
-					case "BR":
-						v.Country = BR
-					default:
-						ps.NotOneOf(&q9, "\"US\", \"CA\", \"GB\", \"DE\", \"FR\", \"JP\", \"AU\", \"NL\", \"SE\", \"BR\"", strconv.Quote(string(b10)))
-					}
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsShipping); err != nil {
-					return err
-				}
+		case "name":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Name, &toolgenString4)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "lines")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			ps.Missing(p, "city")
-		}
-		if seen1[0]&(1<<2) == 0 {
-			ps.Missing(p, "postal_code")
-		}
-		if seen1[0]&(1<<3) == 0 {
-			ps.Missing(p, "country")
+		case "email":
+			if o.Take(2) {
+				o.Err = decode.Str(s, &v.Email, &toolgenString5)
+			}
+		default:
+			o.Unknown()
 		}
 	}
-	return nil
+	return o.Close()
 }
 
-var toolgenPropsCreateOrderArgs = []string{"customer", "items", "shipping", "notes"}
+// toolgenDecodeGetOrderArgs decodes one GetOrderArgs value.
+func toolgenDecodeGetOrderArgs(s *decode.State, v *GetOrderArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsGetOrderArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "id":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.ID, &toolgenString2)
+			}
+		default:
+			o.Unknown()
+		}
+	}
+	return o.Close()
+}
 
-var toolgenPropsCustomer = []string{"id", "name", "email"}
+// toolgenDecodeItem decodes one Item value.
+func toolgenDecodeItem(s *decode.State, v *Item) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsItem); o.Next(); {
+		switch string(o.Key()) {
+		case "sku":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.SKU, &toolgenString6)
+			}
+		case "name":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Name, &toolgenString4)
+			}
+		case "qty":
+			if o.Take(2) {
+				o.Err = decode.Int(s, &v.Qty, &toolgenInt3)
+			}
+		case "price":
+			if o.Take(3) {
+				o.Err = decode.Float(s, &v.Price, &toolgenFloat1)
+			}
+		case "tags":
+			if o.Take(4) {
+				o.Err = decode.Slice(s, &v.Tags, 0, 10, toolgenValue4)
+			}
+		default:
+			o.Unknown()
+		}
+	}
+	return o.Close()
+}
 
-var toolgenPropsGetOrderArgs = []string{"id"}
+// toolgenDecodeListOrdersArgs decodes one ListOrdersArgs value.
+func toolgenDecodeListOrdersArgs(s *decode.State, v *ListOrdersArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsListOrdersArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "status":
+			if o.Take(0) {
+				o.Err = decode.Pointer(s, &v.Status, toolgenValue1)
+			}
+		case "since":
+			if o.Take(1) {
+				o.Err = decode.Pointer(s, &v.Since, toolgenValue2)
+			}
+		case "limit":
+			if o.Take(2) {
+				o.Err = decode.Int(s, &v.Limit, &toolgenInt1)
+			}
+		case "customers":
+			if o.Take(3) {
+				o.Err = decode.Map(s, &v.Customers, 0, 10, decode.KeyString[string], toolgenValue3)
+			}
+		default:
+			o.Unknown()
+		}
+	}
+	if o.Absent(2) {
+		v.Limit = int(20)
+	}
+	return o.Close()
+}
 
-var toolgenPropsItem = []string{"sku", "name", "qty", "price", "tags"}
+// toolgenDecodeShipping decodes one Shipping value.
+func toolgenDecodeShipping(s *decode.State, v *Shipping) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsShipping); o.Next(); {
+		switch string(o.Key()) {
+		case "lines":
+			if o.Take(0) {
+				o.Err = decode.Slice(s, &v.Lines, 1, 3, toolgenValue5)
+			}
+		case "city":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.City, &toolgenString8)
+			}
+		case "postal_code":
+			if o.Take(2) {
+				o.Err = decode.Str(s, &v.PostalCode, &toolgenString9)
+			}
+		case "country":
+			if o.Take(3) {
+				o.Err = decode.Str(s, &v.Country, &toolgenEnumCountry)
+			}
+		default:
+			o.Unknown()
+		}
+	}
+	return o.Close()
+}
 
-var toolgenPropsListOrdersArgs = []string{"status", "since", "limit", "customers"}
+var toolgenEnumCountry = decode.StringRule{Enum: decode.NewEnum("US", "CA", "GB", "DE", "FR", "JP", "AU", "NL", "SE", "BR")}
 
-var toolgenPropsShipping = []string{"lines", "city", "postal_code", "country"}
+var toolgenEnumStatus = decode.IntRule{Enum: []int64{0, 1, 2, 3}, EnumText: "0, 1, 2, 3"}
+
+var toolgenFieldsCreateOrderArgs = decode.NewFields([]string{"customer", "items", "shipping", "notes"}, 0, 1, 2)
+
+var toolgenFieldsCustomer = decode.NewFields([]string{"id", "name", "email"}, 0, 1, 2)
+
+var toolgenFieldsGetOrderArgs = decode.NewFields([]string{"id"}, 0)
+
+var toolgenFieldsItem = decode.NewFields([]string{"sku", "name", "qty", "price", "tags"}, 0, 1, 2, 3)
+
+var toolgenFieldsListOrdersArgs = decode.NewFields([]string{"status", "since", "limit", "customers"})
+
+var toolgenFieldsShipping = decode.NewFields([]string{"lines", "city", "postal_code", "country"}, 0, 1, 2, 3)
+
+var toolgenFloat1 = decode.FloatRule{ExclusiveMin: 0, ExclusiveMinText: "0"}
+
+var toolgenInt1 = decode.IntRule{Max: 100, MaxText: "100", Min: 1, MinText: "1"}
+
+var toolgenInt2 = decode.IntRule{Min: 0, MinText: "0"}
+
+var toolgenInt3 = decode.IntRule{Max: 1000, MaxText: "1000", Min: 1, MinText: "1"}
+
+var toolgenString1 = decode.StringRule{HasMaxLength: true, MaxLength: 2000}
+
+var toolgenString2 = decode.StringRule{Pattern: toolgenPattern1, PatternText: "^ord-[0-9]+$"}
+
+var toolgenString3 = decode.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}
+
+var toolgenString4 = decode.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
+
+var toolgenString5 = decode.StringRule{Format: decode.IsEmail, FormatName: "email"}
+
+var toolgenString6 = decode.StringRule{Pattern: toolgenPattern2, PatternText: "^[A-Z]{3}-[0-9]{4}$"}
+
+var toolgenString7 = decode.StringRule{HasMaxLength: true, MaxLength: 32, MinLength: 1}
+
+var toolgenString8 = decode.StringRule{HasMaxLength: true, MaxLength: 100, MinLength: 1}
+
+var toolgenString9 = decode.StringRule{HasMaxLength: true, MaxLength: 20, MinLength: 1}
+
+// toolgenValue1 decodes one Status value.
+func toolgenValue1(s *decode.State, v *Status) error {
+	return decode.Int(s, v, &toolgenEnumStatus)
+}
+
+// toolgenValue2 decodes one Time value.
+func toolgenValue2(s *decode.State, v *time.Time) error {
+	return decode.Time(s, v)
+}
+
+// toolgenValue3 decodes one int value.
+func toolgenValue3(s *decode.State, v *int) error {
+	return decode.Int(s, v, &toolgenInt2)
+}
+
+// toolgenValue4 decodes one string value.
+func toolgenValue4(s *decode.State, v *string) error {
+	return decode.Str(s, v, &toolgenString7)
+}
+
+// toolgenValue5 decodes one string value.
+func toolgenValue5(s *decode.State, v *string) error {
+	return decode.Str(s, v, &toolgenString8)
+}
 
 // toolgenEncodeCreateOrderArgs writes v as the output schema of CreateOrderArgs describes it.
 func toolgenEncodeCreateOrderArgs(w *encode.Writer, v *CreateOrderArgs) {
@@ -936,8 +392,8 @@ func toolgenEncodeCreateOrderArgs(w *encode.Writer, v *CreateOrderArgs) {
 		w.Null()
 	} else {
 		w.ArrStart()
-		for i11 := range v.Items {
-			toolgenEncodeItem(w, &v.Items[i11])
+		for i1 := range v.Items {
+			toolgenEncodeItem(w, &v.Items[i1])
 		}
 		w.ArrEnd()
 	}
@@ -976,8 +432,8 @@ func toolgenEncodeItem(w *encode.Writer, v *Item) {
 	if len(v.Tags) != 0 {
 		w.Field("tags")
 		w.ArrStart()
-		for i12 := range v.Tags {
-			w.String(v.Tags[i12])
+		for i2 := range v.Tags {
+			w.String(v.Tags[i2])
 		}
 		w.ArrEnd()
 	}
@@ -1002,18 +458,18 @@ func toolgenEncodeOrder(w *encode.Writer, v *Order) {
 	if len(v.Labels) != 0 {
 		w.Field("labels")
 		w.ObjStart()
-		for _, k8 := range encode.SortedStringKeys(v.Labels) {
-			w.Field(string(k8))
-			e8 := v.Labels[k8]
-			w.String(e8)
+		for _, k1 := range encode.SortedStringKeys(v.Labels) {
+			w.Field(string(k1))
+			e1 := v.Labels[k1]
+			w.String(e1)
 		}
 		w.ObjEnd()
 	}
 	w.Field("tracking")
-	if p9 := v.Tracking; p9 == nil {
+	if p2 := v.Tracking; p2 == nil {
 		w.Null()
 	} else {
-		w.String((*p9))
+		w.String((*p2))
 	}
 	w.ObjEnd()
 }
@@ -1026,8 +482,8 @@ func toolgenEncodeOrderList(w *encode.Writer, v *OrderList) {
 		w.Null()
 	} else {
 		w.ArrStart()
-		for i13 := range v.Orders {
-			toolgenEncodeOrder(w, &v.Orders[i13])
+		for i1 := range v.Orders {
+			toolgenEncodeOrder(w, &v.Orders[i1])
 		}
 		w.ArrEnd()
 	}
@@ -1044,8 +500,8 @@ func toolgenEncodeShipping(w *encode.Writer, v *Shipping) {
 		w.Null()
 	} else {
 		w.ArrStart()
-		for i13 := range v.Lines {
-			w.String(v.Lines[i13])
+		for i3 := range v.Lines {
+			w.String(v.Lines[i3])
 		}
 		w.ArrEnd()
 	}

@@ -10,8 +10,6 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
-	"math"
-	"strconv"
 	"time"
 )
 
@@ -73,113 +71,46 @@ var toolgenBindingGetWeather = &runtime.Binding{
 
 // toolgenDecodeArgsWeatherArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsWeatherArgs(data []byte, v *WeatherArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeWeatherArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeWeatherArgs)
 }
 
-// toolgenDecodeWeatherArgs decodes one WeatherArgs value at path p.
-func toolgenDecodeWeatherArgs(d *decode.Decoder, p *decode.Path, v *WeatherArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "city":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "city"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("city")
-				if s3, ok3, err := decode.ReadString(d, ps, &q2); err != nil {
-					return err
-				} else if ok3 {
-					if len(s3) == 0 {
-						ps.Length(&q2, "at least", 1, 0)
-					}
-					v.City = s3
-				}
-			case "unit":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "unit"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("unit")
-				if b5, ok5, err := decode.ReadStringBytes(d, ps, &q4); err != nil {
-					return err
-				} else if ok5 {
-					switch string(b5) {
-					case "celsius":
-						v.Unit = Celsius
-					case "fahrenheit":
-						v.Unit = Fahrenheit
-					default:
-						ps.NotOneOf(&q4, "\"celsius\", \"fahrenheit\"", strconv.Quote(string(b5)))
-					}
-				}
-			case "days":
-				if seen1[0]&(1<<2) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "days"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 2
-				q6 := p.Key("days")
-				if n7, ok7, err := decode.ReadInt(d, ps, &q6, math.MinInt, math.MaxInt); err != nil {
-					return err
-				} else if ok7 {
-					if n7 < 0 {
-						ps.Bound(&q6, "at least", "0", strconv.FormatInt(n7, 10))
-					}
-					if n7 > 7 {
-						ps.Bound(&q6, "at most", "7", strconv.FormatInt(n7, 10))
-					}
-					v.Days = int(n7)
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsWeatherArgs); err != nil {
-					return err
-				}
+// toolgenDecodeWeatherArgs decodes one WeatherArgs value.
+func toolgenDecodeWeatherArgs(s *decode.State, v *WeatherArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsWeatherArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "city":
+			if o.Take(0) {
+				o.Err = decode.Str(s, &v.City, &toolgenString1)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "city")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			v.Unit = Celsius
-		}
-		if seen1[0]&(1<<2) == 0 {
-			v.Days = int(0)
+		case "unit":
+			if o.Take(1) {
+				o.Err = decode.Str(s, &v.Unit, &toolgenEnumUnit)
+			}
+		case "days":
+			if o.Take(2) {
+				o.Err = decode.Int(s, &v.Days, &toolgenInt1)
+			}
+		default:
+			o.Unknown()
 		}
 	}
-	return nil
+	if o.Absent(1) {
+		v.Unit = Celsius
+	}
+	if o.Absent(2) {
+		v.Days = int(0)
+	}
+	return o.Close()
 }
 
-var toolgenPropsWeatherArgs = []string{"city", "unit", "days"}
+var toolgenEnumUnit = decode.StringRule{Enum: decode.NewEnum("celsius", "fahrenheit")}
+
+var toolgenFieldsWeatherArgs = decode.NewFields([]string{"city", "unit", "days"}, 0)
+
+var toolgenInt1 = decode.IntRule{Max: 7, MaxText: "7", Min: 0, MinText: "0"}
+
+var toolgenString1 = decode.StringRule{MinLength: 1}
 
 // toolgenEncodeDay writes v as the output schema of Day describes it.
 func toolgenEncodeDay(w *encode.Writer, v *Day) {
@@ -207,8 +138,8 @@ func toolgenEncodeWeather(w *encode.Writer, v *Weather) {
 	if len(v.Forecast) != 0 {
 		w.Field("forecast")
 		w.ArrStart()
-		for i8 := range v.Forecast {
-			toolgenEncodeDay(w, &v.Forecast[i8])
+		for i1 := range v.Forecast {
+			toolgenEncodeDay(w, &v.Forecast[i1])
 		}
 		w.ArrEnd()
 	}

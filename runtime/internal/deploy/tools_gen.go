@@ -66,120 +66,43 @@ var toolgenBindingDeploy = &runtime.Binding{
 
 // toolgenDecodeArgsDeployArgs decodes and validates a JSON document of arguments into v, in one pass.
 func toolgenDecodeArgsDeployArgs(data []byte, v *DeployArgs) error {
-	d := decode.Acquire(data)
-	defer decode.Release(d)
-	var ps decode.Problems
-	if err := toolgenDecodeDeployArgs(d, nil, v, &ps); err != nil {
-		return decode.SyntaxError(err)
-	}
-	if err := decode.Finish(d); err != nil {
-		return err
-	}
-	return ps.Err()
+	return decode.Args(data, v, toolgenDecodeDeployArgs)
 }
 
-// toolgenDecodeDeployArgs decodes one DeployArgs value at path p.
-func toolgenDecodeDeployArgs(d *decode.Decoder, p *decode.Path, v *DeployArgs, ps *decode.Problems) error {
-	if d.Next() != decode.Object {
-		if err := decode.WrongType(d, ps, p, "an object"); err != nil {
-			return err
-		}
-	} else {
-		it1, err := d.ObjIter()
-		if err != nil {
-			return err
-		}
-		var seen1 [1]uint64
-		for it1.Next() {
-			switch string(it1.Key()) {
-			case "target":
-				if seen1[0]&(1<<0) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "target"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 0
-				q2 := p.Key("target")
-				if _, err := decode.ReadText(d, ps, &q2, &v.Target); err != nil {
-					return err
-				}
-			case "version":
-				if seen1[0]&(1<<1) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "version"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 1
-				q4 := p.Key("version")
-				if _, err := decode.ReadText(d, ps, &q4, &v.Version); err != nil {
-					return err
-				}
-			case "region":
-				if seen1[0]&(1<<2) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "region"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 2
-				q6 := p.Key("region")
-				if s7, ok7, err := decode.ReadString(d, ps, &q6); err != nil {
-					return err
-				} else if ok7 {
-					v.Region = s7
-				}
-			case "restart":
-				if seen1[0]&(1<<3) != 0 {
-					if err := decode.SkipDuplicate(d, ps, p, "restart"); err != nil {
-						return err
-					}
-					continue
-				}
-				seen1[0] |= 1 << 3
-				q8 := p.Key("restart")
-				if d.Next() != decode.Array {
-					if err := decode.WrongType(d, ps, &q8, "an array"); err != nil {
-						return err
-					}
-				} else {
-					it9, err := d.ArrIter()
-					if err != nil {
-						return err
-					}
-					v.Restart = decode.EmptySlice(v.Restart)
-					for i9 := 0; it9.Next(); i9++ {
-						q9 := q8.Index(i9)
-						e9 := decode.Grow(&v.Restart)
-						if _, err := decode.ReadText(d, ps, &q9, e9); err != nil {
-							return err
-						}
-					}
-					if err := it9.Err(); err != nil {
-						return err
-					}
-				}
-			default:
-				if err := decode.SkipUnknown(d, ps, p, it1.Key(), toolgenPropsDeployArgs); err != nil {
-					return err
-				}
+// toolgenDecodeDeployArgs decodes one DeployArgs value.
+func toolgenDecodeDeployArgs(s *decode.State, v *DeployArgs) error {
+	var o decode.ObjectReader
+	for o.Open(s, toolgenFieldsDeployArgs); o.Next(); {
+		switch string(o.Key()) {
+		case "target":
+			if o.Take(0) {
+				o.Err = decode.Text(s, &v.Target, nil)
 			}
-		}
-		if err := it1.Err(); err != nil {
-			return err
-		}
-		if seen1[0]&(1<<0) == 0 {
-			ps.Missing(p, "target")
-		}
-		if seen1[0]&(1<<1) == 0 {
-			ps.Missing(p, "version")
-		}
-		if seen1[0]&(1<<2) == 0 {
-			v.Region = "eu-west"
+		case "version":
+			if o.Take(1) {
+				o.Err = decode.Text(s, &v.Version, nil)
+			}
+		case "region":
+			if o.Take(2) {
+				o.Err = decode.Str(s, &v.Region, nil)
+			}
+		case "restart":
+			if o.Take(3) {
+				o.Err = decode.Slice(s, &v.Restart, 0, -1, toolgenValue1)
+			}
+		default:
+			o.Unknown()
 		}
 	}
-	return nil
+	if o.Absent(2) {
+		v.Region = "eu-west"
+	}
+	return o.Close()
 }
 
-var toolgenPropsDeployArgs = []string{"target", "version", "region", "restart"}
+var toolgenFieldsDeployArgs = decode.NewFields([]string{"target", "version", "region", "restart"}, 0, 1)
+
+// toolgenValue1 decodes one Host value.
+func toolgenValue1(s *decode.State, v *Host) error {
+	return decode.Text(s, v, nil)
+}

@@ -1,0 +1,650 @@
+package decode
+
+import (
+	"encoding"
+	"encoding/json"
+	"strconv"
+	"time"
+	"unsafe"
+
+	"github.com/go-faster/jx"
+)
+
+// The helpers below read one value each at the State's path, check it against the keywords
+// of its field, given as a rule that generated code declares once per distinct set of
+// keywords, and store it. They record problems and go on; the error they return is only for
+// malformed JSON. Element decoders of slices, maps and pointers are functions of the form
+// func(*State, *E) error: a generated struct decoder, or a helper wrapped by generated code.
+
+// StringRule holds the string keywords of a field. The zero value checks nothing.
+type StringRule struct {
+	MinLength    int  // code points; 0 checks nothing
+	MaxLength    int  // code points, when HasMaxLength
+	HasMaxLength bool //
+	// LateMax counts maxLength on the string read, as enum types do, instead of refusing a
+	// longer string before building it.
+	LateMax     bool
+	Pattern     func(string) bool // the compiled pattern, PatternText its source
+	PatternText string
+	Format      func(string) bool // a format checker of this package, FormatName its name
+	FormatName  string
+	Enum        *Enum
+}
+
+// Enum is the allowed values of a string: an enum type's constants or an enum keyword.
+type Enum struct {
+	values []string
+	shown  string         // the list as messages show it
+	index  map[string]int // for long lists
+}
+
+// NewEnum describes the allowed values, in the order messages list them.
+func NewEnum(values ...string) *Enum {
+	e := &Enum{values: values, shown: quoteList(values)}
+	if len(values) > 8 {
+		e.index = make(map[string]int, len(values))
+		for i, v := range values {
+			if _, ok := e.index[v]; !ok {
+				e.index[v] = i
+			}
+		}
+	}
+	return e
+}
+
+// find returns the allowed value equal to b, without allocating.
+func (e *Enum) find(b []byte) (string, bool) {
+	if e.index != nil {
+		i, ok := e.index[string(b)]
+		if !ok {
+			return "", false
+		}
+		return e.values[i], true
+	}
+	for _, v := range e.values {
+		if v == string(b) {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// onlyEnum reports whether the enum is the only keyword, so a value is matched on its bytes.
+func (r *StringRule) onlyEnum() bool {
+	return r.Enum != nil && r.MinLength <= 0 && !r.HasMaxLength && r.Pattern == nil && r.Format == nil
+}
+
+// read reads a string, refusing it past maxLength unless LateMax.
+func (r *StringRule) read(s *State) (string, bool, error) {
+	if r.HasMaxLength && !r.LateMax {
+		return ReadStringMax(s.d, &s.ps, &s.here, r.MaxLength)
+	}
+	return ReadString(s.d, &s.ps, &s.here)
+}
+
+// mayFail reports whether any keyword other than the maxLength the read enforced could fail
+// on str: a code point is at most 4 bytes, so a string of more than 4(m-1) bytes meets
+// minLength m without counting.
+func (r *StringRule) mayFail(str string) bool {
+	return r.Pattern != nil || r.Format != nil || r.Enum != nil || r.LateMax ||
+		(r.MinLength > 0 && (r.MinLength > 1<<29 || len(str) <= 4*(r.MinLength-1)))
+}
+
+// check records every keyword str fails, in the order of the schema's keywords.
+func (r *StringRule) check(s *State, str string) {
+	min, max := r.MinLength, -1
+	if r.HasMaxLength && r.LateMax {
+		max = r.MaxLength
+	}
+	// A code point is 1 to 4 bytes: count them only when the byte length cannot settle it.
+	if (min > 0 && (min > 1<<29 || len(str) <= 4*(min-1))) || (max >= 0 && len(str) > max) {
+		n := RuneCount(str)
+		if min > 0 && n < min {
+			s.ps.Length(&s.here, "at least", min, n)
+		}
+		if max >= 0 && n > max {
+			s.ps.Length(&s.here, "at most", max, n)
+		}
+	}
+	if r.Pattern != nil && !r.Pattern(str) {
+		s.ps.Mismatch(&s.here, "a string matching the pattern "+strconv.Quote(r.PatternText), str)
+	}
+	if r.Format != nil && !r.Format(str) {
+		_, describe, _ := FormatFunc(r.FormatName)
+		s.ps.Mismatch(&s.here, describe, str)
+	}
+	if r.Enum != nil {
+		if _, ok := r.Enum.find([]byte(str)); !ok {
+			s.ps.NotOneOf(&s.here, r.Enum.shown, strconv.Quote(str))
+		}
+	}
+}
+
+// Str reads a string with the keywords of r (nil: none).
+func Str[T ~string](s *State, v *T, r *StringRule) error {
+	if r == nil {
+		str, ok, err := ReadString(s.d, &s.ps, &s.here)
+		if ok {
+			*v = T(str)
+		}
+		return err
+	}
+	if r.Enum != nil && r.onlyEnum() {
+		b, ok, err := ReadStringBytes(s.d, &s.ps, &s.here)
+		if !ok {
+			return err
+		}
+		if e, ok := r.Enum.find(b); ok {
+			*v = T(e)
+		} else {
+			s.ps.NotOneOf(&s.here, r.Enum.shown, strconv.Quote(string(b)))
+		}
+		return nil
+	}
+	var str string
+	var ok bool
+	var err error
+	if r.HasMaxLength && !r.LateMax {
+		str, ok, err = ReadStringMax(s.d, &s.ps, &s.here, r.MaxLength)
+	} else {
+		str, ok, err = ReadString(s.d, &s.ps, &s.here)
+	}
+	if !ok {
+		return err
+	}
+	if r.mayFail(str) {
+		r.check(s, str)
+	}
+	*v = T(str)
+	return nil
+}
+
+// Text reads a string into a type implementing encoding.TextUnmarshaler, after the keywords
+// of r (nil: none); its error becomes the problem's message.
+func Text(s *State, v encoding.TextUnmarshaler, r *StringRule) error {
+	if r == nil {
+		_, err := ReadText(s.d, &s.ps, &s.here, v)
+		return err
+	}
+	str, ok, err := r.read(s)
+	if !ok {
+		return err
+	}
+	r.check(s, str)
+	ApplyText(&s.ps, &s.here, v, str)
+	return nil
+}
+
+// IntRule holds the numeric keywords of an integer field whose limits are whole numbers
+// within its range. A limit applies when its text (the keyword as written, for messages) is
+// set.
+type IntRule struct {
+	Min, ExclusiveMin, Max, ExclusiveMax, MultipleOf int64
+	MinText, ExclusiveMinText                        string
+	MaxText, ExclusiveMaxText, MultipleOfText        string
+	Enum                                             []int64 // allowed values, shown as EnumText
+	EnumText                                         string
+}
+
+// Signed and Unsigned are the integer kinds of Int and Uint.
+type (
+	Signed interface {
+		~int | ~int8 | ~int16 | ~int32 | ~int64
+	}
+	Unsigned interface {
+		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr
+	}
+)
+
+// Int reads a signed integer within the range of T, with the keywords of r (nil: none).
+func Int[T Signed](s *State, v *T, r *IntRule) error {
+	bits := unsafe.Sizeof(T(0)) * 8
+	n, ok, err := ReadInt(s.d, &s.ps, &s.here, -1<<(bits-1), 1<<(bits-1)-1)
+	if !ok {
+		return err
+	}
+	if r != nil && !r.passes(n) {
+		checkInt(s, r, n)
+	}
+	*v = T(n)
+	return nil
+}
+
+// passes reports, without a call, that a signed n meets every keyword of r: the usual case.
+func (r *IntRule) passes(n int64) bool {
+	return (r.MinText == "" || n >= r.Min) && (r.MaxText == "" || n <= r.Max) &&
+		r.ExclusiveMinText == "" && r.ExclusiveMaxText == "" && r.MultipleOfText == "" && r.EnumText == ""
+}
+
+// Uint reads an unsigned integer within the range of T, with the keywords of r (nil: none),
+// whose limits are not negative.
+func Uint[T Unsigned](s *State, v *T, r *IntRule) error {
+	bits := unsafe.Sizeof(T(0)) * 8
+	n, ok, err := ReadUint(s.d, &s.ps, &s.here, 1<<(bits-1)-1+1<<(bits-1))
+	if !ok {
+		return err
+	}
+	if r != nil {
+		checkInt(s, r, n)
+	}
+	*v = T(n)
+	return nil
+}
+
+// checkInt records the keywords n fails. An unsigned rule's limits are not negative, so they
+// convert to N exactly.
+func checkInt[N int64 | uint64](s *State, r *IntRule, n N) {
+	if r.MinText != "" && n < N(r.Min) {
+		s.ps.Bound(&s.here, "at least", r.MinText, formatInt(n))
+	}
+	if r.ExclusiveMinText != "" && n <= N(r.ExclusiveMin) {
+		s.ps.Bound(&s.here, "greater than", r.ExclusiveMinText, formatInt(n))
+	}
+	if r.MaxText != "" && n > N(r.Max) {
+		s.ps.Bound(&s.here, "at most", r.MaxText, formatInt(n))
+	}
+	if r.ExclusiveMaxText != "" && n >= N(r.ExclusiveMax) {
+		s.ps.Bound(&s.here, "less than", r.ExclusiveMaxText, formatInt(n))
+	}
+	if r.MultipleOfText != "" && n%N(r.MultipleOf) != 0 {
+		s.ps.Bound(&s.here, "a multiple of", r.MultipleOfText, formatInt(n))
+	}
+	if r.EnumText != "" {
+		for _, e := range r.Enum {
+			if N(e) == n {
+				return
+			}
+		}
+		s.ps.NotOneOf(&s.here, r.EnumText, formatInt(n))
+	}
+}
+
+func formatInt[N int64 | uint64](n N) string {
+	if n < 0 {
+		return strconv.FormatInt(int64(n), 10)
+	}
+	return strconv.FormatUint(uint64(n), 10)
+}
+
+// FloatRule holds the numeric keywords of a float field. A limit applies when its text (the
+// keyword as written) is set.
+type FloatRule struct {
+	Min, ExclusiveMin, Max, ExclusiveMax float64
+	MinText, ExclusiveMinText            string
+	MaxText, ExclusiveMaxText            string
+	MultipleOf                           *Multiple // with MultipleOfText
+	MultipleOfText                       string
+	Enum                                 []float64 // allowed values, shown as EnumText
+	EnumText                             string
+}
+
+// Float reads a number that fits T, with the keywords of r (nil: none).
+func Float[T ~float32 | ~float64](s *State, v *T, r *FloatRule) error {
+	bits := int(unsafe.Sizeof(T(0)) * 8)
+	f, raw, ok, err := ReadFloat(s.d, &s.ps, &s.here, bits)
+	if !ok {
+		return err
+	}
+	if r != nil && !r.passes(f, bits) {
+		r.check(s, f, raw, bits)
+	}
+	*v = T(f)
+	return nil
+}
+
+// passes reports, without a call, that a 64-bit f meets every keyword of r because it is
+// strictly within each bound: a float64 on either side of a bound's float64 is on that side
+// of the bound, as sent and as held (CompareFloat64).
+func (r *FloatRule) passes(f float64, bits int) bool {
+	return bits == 64 && (r.MinText == "" || f > r.Min) && (r.ExclusiveMinText == "" || f > r.ExclusiveMin) &&
+		(r.MaxText == "" || f < r.Max) && (r.ExclusiveMaxText == "" || f < r.ExclusiveMax) &&
+		r.MultipleOf == nil && r.EnumText == ""
+}
+
+func (r *FloatRule) check(s *State, f float64, raw []byte, bits int) {
+	if r.MinText != "" {
+		floatBound(s, f, raw, bits, r.Min, r.MinText, atLeast)
+	}
+	if r.ExclusiveMinText != "" {
+		floatBound(s, f, raw, bits, r.ExclusiveMin, r.ExclusiveMinText, greaterThan)
+	}
+	if r.MaxText != "" {
+		floatBound(s, f, raw, bits, r.Max, r.MaxText, atMost)
+	}
+	if r.ExclusiveMaxText != "" {
+		floatBound(s, f, raw, bits, r.ExclusiveMax, r.ExclusiveMaxText, lessThan)
+	}
+	if r.MultipleOf != nil && !r.MultipleOf.Divides(raw) {
+		s.ps.Bound(&s.here, "a multiple of", r.MultipleOfText, Shown(raw))
+	}
+	if r.EnumText != "" {
+		for _, e := range r.Enum {
+			if e == f {
+				return
+			}
+		}
+		s.ps.NotOneOf(&s.here, r.EnumText, Shown(raw))
+	}
+}
+
+// relation is a numeric bound's comparison.
+type relation int
+
+const (
+	atLeast relation = iota
+	greaterThan
+	atMost
+	lessThan
+)
+
+var relationText = [...]string{atLeast: "at least", greaterThan: "greater than", atMost: "at most", lessThan: "less than"}
+
+// fails reports whether a comparison with the bound (-1, 0, +1) fails it.
+func (rel relation) fails(c int) bool {
+	switch rel {
+	case atLeast:
+		return c < 0
+	case greaterThan:
+		return c <= 0
+	case atMost:
+		return c > 0
+	}
+	return c >= 0
+}
+
+// floatBound holds both the decimal sent and the float it becomes to a bound: 1e-400 is
+// greater than 0, but the handler would get 0.
+func floatBound(s *State, f float64, raw []byte, bits int, limit float64, text string, rel relation) {
+	var sent, held int
+	if bits == 32 {
+		sent, held = CompareFloat32(f, raw, limit, text)
+	} else {
+		sent, held = CompareFloat64(f, raw, limit, text) // inlined
+	}
+	if rel.fails(sent) {
+		s.ps.Bound(&s.here, relationText[rel], text, Shown(raw))
+	} else if rel.fails(held) {
+		s.ps.Rounded(&s.here, relationText[rel], text, Shown(raw), f, bits)
+	}
+}
+
+// Boolean reads a boolean.
+func Boolean[T ~bool](s *State, v *T) error {
+	b, ok, err := ReadBool(s.d, &s.ps, &s.here)
+	if ok {
+		*v = T(b)
+	}
+	return err
+}
+
+// Bytes reads standard base64.
+func Bytes[T ~[]byte](s *State, v *T) error {
+	b, ok, err := ReadBytes(s.d, &s.ps, &s.here)
+	if ok {
+		*v = T(b)
+	}
+	return err
+}
+
+// Time reads an RFC 3339 date-time.
+func Time(s *State, v *time.Time) error {
+	t, ok, err := ReadTime(s.d, &s.ps, &s.here)
+	if ok {
+		*v = t
+	}
+	return err
+}
+
+// Duration reads a duration in Go syntax.
+func Duration(s *State, v *time.Duration) error {
+	t, ok, err := ReadDuration(s.d, &s.ps, &s.here)
+	if ok {
+		*v = t
+	}
+	return err
+}
+
+// Raw reads any JSON value as its text.
+func Raw(s *State, v *json.RawMessage) error {
+	raw, err := ReadRaw(s.d)
+	if err == nil {
+		*v = raw
+	}
+	return err
+}
+
+// Any reads any JSON value as encoding/json decodes into an interface.
+func Any(s *State, v *any) error {
+	a, err := ReadAny(s.d)
+	if err == nil {
+		*v = a
+	}
+	return err
+}
+
+// Pointer reads null as a nil pointer, and any other value into *v, allocated when nil.
+func Pointer[P ~*T, T any](s *State, v *P, elem func(*State, *T) error) error {
+	if s.d.Next() == jx.Null {
+		*v = nil
+		return s.d.Null()
+	}
+	return elem(s, Alloc(v))
+}
+
+// Nullable reads null as nothing, leaving *v as it is, and any other value into *v.
+func Nullable[T any](s *State, v *T, elem func(*State, *T) error) error {
+	if s.d.Next() == jx.Null {
+		return s.d.Null()
+	}
+	return elem(s, v)
+}
+
+// Slice reads an array into *v (never nil), each item with elem, holding its length to
+// [min, max] (max < 0: no limit). Items past max are counted and skipped, never built: a
+// document of a million items against maxItems=100 allocates a hundred.
+func Slice[S ~[]E, E any](s *State, v *S, min, max int, elem func(*State, *E) error) error {
+	// The work is done on []E: instances are compiled per shape, and the shape of []E is
+	// shared by every slice type of one element type, that of S is not.
+	items := []E(*v)
+	_, err := readSlice(s, &items, min, max, elem)
+	*v = S(items)
+	return err
+}
+
+// UniqueSlice is Slice for uniqueItems. Items that failed hold no value to compare, so
+// uniqueness is judged only when every item read was valid.
+func UniqueSlice[S ~[]E, E comparable](s *State, v *S, min, max int, elem func(*State, *E) error) error {
+	items := []E(*v)
+	clean, err := readSlice(s, &items, min, max, elem)
+	*v = S(items)
+	if clean {
+		if i, j, dup := FindDuplicate(*v); dup {
+			s.ps.Duplicates(&s.here, i, j)
+		}
+	}
+	return err
+}
+
+// readSlice reads the array; clean reports that it was an array whose items had no problem.
+func readSlice[E any](s *State, v *[]E, min, max int, elem func(*State, *E) error) (clean bool, err error) {
+	if s.d.Next() != jx.Array {
+		return false, WrongType(s.d, &s.ps, &s.here, "an array")
+	}
+	before := s.ps.Len()
+	it, err := s.d.ArrIter()
+	if err != nil {
+		return false, err
+	}
+	*v = EmptySlice(*v)
+	i := 0
+	// The index advances past skipped items too: after the loop it counts the items sent.
+	for ; it.Next(); i++ {
+		if max >= 0 && i >= max {
+			if err := s.d.Skip(); err != nil {
+				return false, err
+			}
+			continue
+		}
+		s.pushIndex(i)
+		err := elem(s, Grow(v))
+		s.pop()
+		if err != nil {
+			return false, err
+		}
+	}
+	if err := it.Err(); err != nil {
+		return false, err
+	}
+	clean = s.ps.Len() == before
+	countChecks(s, min, max, i, "item")
+	return clean, nil
+}
+
+func countChecks(s *State, min, max, n int, noun string) {
+	if n < min {
+		s.ps.Count(&s.here, "at least", min, n, noun)
+	}
+	if max >= 0 && n > max {
+		s.ps.Count(&s.here, "at most", max, n, noun)
+	}
+}
+
+// ArrayOf reads an array of exactly len(v) items into v, the slice of a Go array.
+func ArrayOf[E any](s *State, v []E, elem func(*State, *E) error) error {
+	if s.d.Next() != jx.Array {
+		return WrongType(s.d, &s.ps, &s.here, "an array")
+	}
+	it, err := s.d.ArrIter()
+	if err != nil {
+		return err
+	}
+	i := 0
+	// The index advances past skipped extra items too: after the loop it is the number of
+	// items received.
+	for ; it.Next(); i++ {
+		if i >= len(v) {
+			if err := s.d.Skip(); err != nil {
+				return err
+			}
+			continue
+		}
+		s.pushIndex(i)
+		err := elem(s, &v[i])
+		s.pop()
+		if err != nil {
+			return err
+		}
+	}
+	if err := it.Err(); err != nil {
+		return err
+	}
+	if i != len(v) {
+		s.ps.Count(&s.here, "exactly", len(v), i, "item")
+	}
+	return nil
+}
+
+// Map reads an object into *v (never nil), converting each property name with key and each
+// value with elem, holding the number of properties to [min, max] (max < 0: no limit).
+// Properties past max are counted and skipped, never built; a repeated one is refused.
+func Map[M ~map[K]V, K comparable, V any](s *State, v *M, min, max int, key func(*State, string) (K, bool), elem func(*State, *V) error) error {
+	if s.d.Next() != jx.Object {
+		return WrongType(s.d, &s.ps, &s.here, "an object")
+	}
+	*v = MakeMap(*v)
+	return readMap(s, map[K]V(*v), min, max, key, elem) // on map[K]V, as Slice does on []E
+}
+
+func readMap[K comparable, V any](s *State, m map[K]V, min, max int, key func(*State, string) (K, bool), elem func(*State, *V) error) error {
+	var e *V
+	var zero V
+	it, err := s.d.ObjIter()
+	if err != nil {
+		return err
+	}
+	n := 0
+	for it.Next() {
+		if max >= 0 {
+			if n++; n > max {
+				if err := s.d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		name := string(it.Key())
+		s.pushKey(name)
+		k, ok := key(s, name)
+		if _, dup := m[k]; ok && dup {
+			s.ps.Duplicate(&s.here)
+			s.pop()
+			if err := s.d.Skip(); err != nil {
+				return err
+			}
+			continue
+		}
+		if e == nil {
+			e = new(V) // elem is a function value, so its target is on the heap: one per map
+		} else {
+			*e = zero
+		}
+		err := elem(s, e)
+		s.pop()
+		if err != nil {
+			return err
+		}
+		if ok {
+			m[k] = *e
+		}
+	}
+	if err := it.Err(); err != nil {
+		return err
+	}
+	// Duplicates were refused, not counted twice: count what the map holds plus what was
+	// skipped.
+	if max < 0 || n <= max {
+		n = len(m)
+	}
+	countChecks(s, min, max, n, "property")
+	return nil
+}
+
+// KeyString converts a property name to a string key type.
+func KeyString[K ~string](_ *State, name string) (K, bool) { return K(name), true }
+
+// KeyInt converts a property name to a signed integer key type, within its range.
+func KeyInt[K Signed](s *State, name string) (K, bool) {
+	bits := unsafe.Sizeof(K(0)) * 8
+	min, max := int64(-1)<<(bits-1), int64(1)<<(bits-1)-1
+	n, err := strconv.ParseInt(name, 10, 64)
+	if err != nil || !canonicalInt(name) || n < min || n > max {
+		s.add("property name must be an integer between " + strconv.FormatInt(min, 10) + " and " + strconv.FormatInt(max, 10))
+		return 0, false
+	}
+	return K(n), true
+}
+
+// KeyUint converts a property name to an unsigned integer key type, within its range.
+func KeyUint[K Unsigned](s *State, name string) (K, bool) {
+	bits := unsafe.Sizeof(K(0)) * 8
+	max := uint64(1)<<(bits-1) - 1 + uint64(1)<<(bits-1)
+	n, err := strconv.ParseUint(name, 10, 64)
+	if err != nil || !canonicalInt(name) || n > max {
+		s.add("property name must be an integer between 0 and " + strconv.FormatUint(max, 10))
+		return 0, false
+	}
+	return K(n), true
+}
+
+// KeyText converts a property name to a key type implementing encoding.TextUnmarshaler.
+func KeyText[K comparable, PK interface {
+	*K
+	encoding.TextUnmarshaler
+}](s *State, name string) (K, bool) {
+	var k K
+	if err := PK(&k).UnmarshalText([]byte(name)); err != nil {
+		s.add("property name is not accepted: " + err.Error())
+		return k, false
+	}
+	return k, true
+}

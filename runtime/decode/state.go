@@ -1,0 +1,305 @@
+package decode
+
+import (
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/go-faster/jx"
+)
+
+// State is the decoding of one argument document: the reader, the problems found so far and
+// the path of the value being read. Generated decoders pass it to the helpers of this package
+// (Str, Int, Slice, …), each reading one value with the rules of its field, so a decoder is
+// a short list of calls. It lives on the heap, pooled, so element decoders can be passed as
+// function values. The path is a stack of segments holding no pointers (a property is the
+// index of its name in a Fields table), so descending costs two stores without write
+// barriers; its text is only built for a problem.
+type State struct {
+	d     *Decoder
+	ps    Problems
+	here  Path      // the current path, as the Read functions take it: rendered from segs
+	segs  []segment // segs[:depth] is the current path
+	keys  []string  // the property names of map segments, by depth
+	depth int
+	used  int // keys[:used] may hold names, cleared on release so the pool keeps no input
+}
+
+// segment is one level of the path: a property of a Fields table, an item, or a map's
+// property (whose name is in State.keys).
+type segment struct {
+	table int32 // Fields id + 1; 0 for an item; -1 for a map property
+	i     int32 // the property's index in the table, or the item's index
+}
+
+var states = sync.Pool{New: func() any {
+	s := &State{d: jx.GetDecoder(), segs: make([]segment, 32), keys: make([]string, 32)}
+	s.here.state = s
+	return s
+}}
+
+// Args decodes and validates the JSON document data into v with the decoder of v's type, and
+// returns nil or an error listing every problem. It is the entry point of generated decoders.
+func Args[T any](data []byte, v *T, decode func(*State, *T) error) error {
+	s := acquire(data)
+	return s.release(decode(s, v))
+}
+
+func acquire(data []byte) *State {
+	s := states.Get().(*State)
+	s.d.ResetBytes(data)
+	return s
+}
+
+// release ends the decoding whose decoder returned err, puts s back in the pool and returns
+// the error of the call.
+func (s *State) release(err error) error {
+	if err != nil {
+		err = SyntaxError(err)
+	} else if err = Finish(s.d); err == nil {
+		err = s.ps.Err()
+	}
+	if s.ps.Len() > 0 || s.ps.text > 0 {
+		s.ps = Problems{} // the problems' list belongs to err now
+	}
+	s.depth = 0
+	if s.used > 0 {
+		clear(s.keys[:s.used])
+		s.used = 0
+	}
+	s.d.ResetBytes(nil)
+	states.Put(s)
+	return err
+}
+
+// Parts returns the reader, the problems and the current path, for code that reads a value
+// with the Read functions.
+func (s *State) Parts() (*Decoder, *Problems, *Path) { return s.d, &s.ps, &s.here }
+
+// pushSegment descends one level.
+func (s *State) pushSegment(seg segment) {
+	if s.depth == len(s.segs) {
+		s.grow()
+	}
+	s.segs[s.depth] = seg
+	s.depth++
+}
+
+// grow makes room for a path deeper than any so far, once per pooled State.
+func (s *State) grow() {
+	s.segs = append(s.segs, make([]segment, len(s.segs))...)
+	s.keys = append(s.keys, make([]string, len(s.keys))...)
+}
+
+// pushIndex descends into item i.
+func (s *State) pushIndex(i int) { s.pushSegment(segment{i: int32(i)}) }
+
+// pushKey descends into a property that is not in a Fields table.
+func (s *State) pushKey(key string) {
+	s.pushSegment(segment{table: -1})
+	s.keys[s.depth-1] = key
+	s.used = max(s.used, s.depth)
+}
+
+// pop returns to the parent value.
+func (s *State) pop() { s.depth-- }
+
+// add records a problem at the current path.
+func (s *State) add(message string) { s.ps.Add(&s.here, message) }
+
+// writePath writes the current path as Path.write does.
+func (s *State) writePath(b *strings.Builder) {
+	for d, seg := range s.segs[:s.depth] {
+		switch {
+		case seg.table == 0:
+			writeSegment(b, "", int(seg.i))
+		case seg.table < 0:
+			writeSegment(b, s.keys[d], -1)
+		default:
+			writeSegment(b, fieldTable(seg.table - 1).names[seg.i], -1)
+		}
+	}
+}
+
+// Fields describes the properties of a struct type: their JSON names, in the order of the
+// struct's fields, and which are required. Generated code declares one per distinct list,
+// shared by every type that has it.
+type Fields struct {
+	names    []string
+	required []int
+	mask     uint64 // the required ones of the first 64
+	id       int32  // in tables, which path segments refer to
+}
+
+// tables lists every Fields, so a path segment names a property by two integers. It only
+// grows, while packages initialise; a problem's path reads it without a lock.
+var (
+	tables    atomic.Pointer[[]*Fields]
+	tablesAdd sync.Mutex
+)
+
+func fieldTable(id int32) *Fields { return (*tables.Load())[id] }
+
+// NewFields describes properties names, of which those at the indexes required must be
+// present. It registers the table for the life of the program (paths name a property by its
+// table and index): call it once per list, in a package-level declaration.
+func NewFields(names []string, required ...int) *Fields {
+	f := &Fields{names: names, required: required}
+	for _, i := range required {
+		if i < 64 {
+			f.mask |= 1 << i
+		}
+	}
+	tablesAdd.Lock()
+	var list []*Fields
+	if old := tables.Load(); old != nil {
+		list = *old
+	}
+	f.id = int32(len(list))
+	list = append(list[:len(list):len(list)], f) // a new array: readers keep the one they loaded
+	tables.Store(&list)
+	tablesAdd.Unlock()
+	return f
+}
+
+// ObjectReader reads the properties of one JSON object against Fields: Next moves to each
+// property, Take descends into a known one (recording and skipping a repeated one), Unknown
+// records and skips any other, and Close records the required properties that were missing.
+//
+//	var o decode.ObjectReader
+//	for o.Open(s, fields); o.Next(); {
+//		switch string(o.Key()) {
+//		case "name":
+//			if o.Take(0) {
+//				o.Err = decode.Str(s, &v.Name, nil)
+//			}
+//		default:
+//			o.Unknown()
+//		}
+//	}
+//	return o.Close()
+type ObjectReader struct {
+	s    *State
+	f    *Fields
+	it   jx.ObjIter
+	seen uint64   // properties 0-63 read
+	more []uint64 // properties from 64 on, for the rare struct that has them
+	open bool     // the value is an object, being read
+	base int      // the depth of the object's path: Next returns to it
+	// Err is the first malformed-JSON error; once set, Next returns -1 and Close returns it.
+	Err error
+}
+
+// Open starts reading an object at the State's path; a value of another type is recorded
+// and skipped, and the object then has no properties.
+func (o *ObjectReader) Open(s *State, f *Fields) {
+	o.s, o.f, o.base = s, f, s.depth
+	if s.d.Next() != jx.Object {
+		o.Err = WrongType(s.d, &s.ps, &s.here, "an object")
+		return
+	}
+	o.it, o.Err = s.d.ObjIter()
+	o.open = o.Err == nil
+	if len(f.names) > 64 {
+		o.more = make([]uint64, (len(f.names)-1)/64)
+	}
+}
+
+// Next moves to the next property, whose name is Key; false at the end of the object or
+// after an error.
+func (o *ObjectReader) Next() bool {
+	o.s.depth = o.base
+	return o.open && o.Err == nil && o.it.Next()
+}
+
+// Key is the name of the current property.
+func (o *ObjectReader) Key() []byte { return o.it.Key() }
+
+// Take descends into property i, the current one, and reports whether to read its value:
+// false when the property was seen before, in which case it is recorded and skipped.
+func (o *ObjectReader) Take(i int) bool {
+	if s := o.s; uint(i) < 64 && o.seen&(1<<i) == 0 && s.depth < len(s.segs) { // inlined
+		o.seen |= 1 << i
+		s.segs[s.depth] = segment{table: o.f.id + 1, i: int32(i)}
+		s.depth++
+		return true
+	}
+	return o.take(i)
+}
+
+func (o *ObjectReader) take(i int) bool {
+	if o.mark(i) {
+		o.Err = SkipDuplicate(o.s.d, &o.s.ps, &o.s.here, o.f.names[i])
+		return false
+	}
+	o.s.pushSegment(segment{table: o.f.id + 1, i: int32(i)})
+	return true
+}
+
+// Unknown records and skips the current property, which the struct does not have.
+func (o *ObjectReader) Unknown() {
+	o.Err = SkipUnknown(o.s.d, &o.s.ps, &o.s.here, o.it.Key(), o.f.names)
+}
+
+// mark records property i as seen and reports whether it had been already.
+func (o *ObjectReader) mark(i int) bool {
+	word, bit := &o.seen, uint64(1)<<(i%64)
+	if i >= 64 {
+		word = &o.more[i/64-1]
+	}
+	dup := *word&bit != 0
+	*word |= bit
+	return dup
+}
+
+func (o *ObjectReader) has(i int) bool {
+	word := o.seen
+	if i >= 64 {
+		word = o.more[i/64-1]
+	}
+	return word&(1<<(i%64)) != 0
+}
+
+// Absent reports whether the object was read and property i was not in it: the place for
+// its default.
+func (o *ObjectReader) Absent(i int) bool { return o.open && o.Err == nil && !o.has(i) }
+
+// Close ends the object, recording the required properties it lacks; it returns the first
+// malformed-JSON error.
+func (o *ObjectReader) Close() error {
+	if !o.open || o.Err != nil {
+		return o.Err
+	}
+	if o.seen&o.f.mask != o.f.mask || o.more != nil { // inlined: every required one of a narrow struct was read
+		o.missing()
+	}
+	return o.it.Err() // a malformed document: its problems do not matter
+}
+
+func (o *ObjectReader) missing() {
+	for _, i := range o.f.required {
+		if !o.has(i) {
+			o.s.ps.Missing(&o.s.here, o.f.names[i])
+		}
+	}
+}
+
+// Within decodes v with a struct decoder at path p, a descendant of the State's path, from
+// code that reads with Parts (the inline code toolgen still generates for anonymous structs).
+func Within[T any](s *State, p *Path, v *T, decode func(*State, *T) error) error {
+	depth := s.depth
+	var below []*Path
+	for ; p != nil && p.state == nil; p = p.parent {
+		below = append(below, p)
+	}
+	for i := len(below) - 1; i >= 0; i-- {
+		if q := below[i]; q.index >= 0 {
+			s.pushIndex(q.index)
+		} else {
+			s.pushKey(q.key)
+		}
+	}
+	err := decode(s, v)
+	s.depth = depth
+	return err
+}
