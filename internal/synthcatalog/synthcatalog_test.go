@@ -52,17 +52,25 @@ func TestCatalogCost(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin, root := buildToolgen(t, dir)
-	t.Logf("| tools | toolgen | generated Go | per tool | go build with it | without | ratio | binary growth | per tool |")
-	t.Logf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	t.Logf("| tools | toolgen | generated Go | per tool | go build with it | without | ratio | binary growth | per tool | per added tool |")
+	t.Logf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	var prev *synthcatalog.Cost
 	for _, s := range strings.Split(*sizes, ",") {
 		n, err := strconv.Atoi(s)
 		require.NoError(t, err)
 		c, err := synthcatalog.Measure(filepath.Join(dir, s), root, bin, n)
 		require.NoError(t, err)
-		t.Logf("| %d | %.2f s | %s, %dk lines | %.1f KB | %.1f s | %.2f s | %.1f× | %s | %.1f KB |",
+		// The binary a tool adds beyond the fixed cost of the runtime packages the generated
+		// code links (the decoder, the encoder): the slope from the previous size.
+		marginal := "–"
+		if prev != nil {
+			marginal = fmt.Sprintf("%.1f KB", float64(c.BinaryGrowth-prev.BinaryGrowth)/float64(n-prev.Tools)/1000)
+		}
+		t.Logf("| %d | %.2f s | %s, %dk lines | %.1f KB | %.1f s | %.2f s | %.1f× | %s | %.1f KB | %s |",
 			n, c.Toolgen.Seconds(), mb(c.GeneratedBytes), c.GeneratedLines/1000, float64(c.GeneratedBytes)/float64(n)/1000,
 			c.BuildWith.Seconds(), c.BuildWithout.Seconds(), c.BuildWith.Seconds()/c.BuildWithout.Seconds(),
-			mb(c.BinaryGrowth), float64(c.BinaryGrowth)/float64(n)/1000)
+			mb(c.BinaryGrowth), float64(c.BinaryGrowth)/float64(n)/1000, marginal)
+		prev = &c
 	}
 }
 
