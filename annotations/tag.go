@@ -188,11 +188,20 @@ func ParseTag(value string) ([]TagItem, []Problem) {
 	if strings.Trim(value, " \t") == "" {
 		return nil, nil
 	}
+	var prev *TagKey // the key of the item before, when it was well-formed
 	for i := 0; i <= len(value); {
 		raw, p := scanTagItem(value, i)
 		i = raw.end + 1 // past the comma
 		if p == nil {
 			p = checkTagItem(&raw, seen)
+		}
+		if p != nil && prev != nil && prev.Value == TagList && !raw.HasValue && LookupTag(raw.key) == nil {
+			// enum=a,b or accept=openai,gemini: commas separate items, | separates members.
+			p.Hint = prev.Name + " separates its values with |, not commas: " + prev.Name + "=…|" + raw.key
+		}
+		prev = nil
+		if p == nil {
+			prev = raw.Key
 		}
 		if p != nil {
 			problems = append(problems, *p)

@@ -71,6 +71,8 @@ func TestParseTagProblems(t *testing.T) {
 	}{
 		{"minlength=1", []want{{0, `unknown tag key "minlength"`, "did you mean minLength?"}}, 0},
 		{"required,maxlenght=3", []want{{9, `unknown tag key "maxlenght"`, "did you mean maxLength?"}}, 1},
+		{"accept=openai,gemini", []want{{14, `unknown tag key "gemini"`, "accept separates its values with |, not commas: accept=…|gemini"}}, 1},
+		{"enum=a,b", []want{{7, `unknown tag key "b"`, "enum separates its values with |, not commas: enum=…|b"}}, 1},
 		{"min=1", []want{{0, `unknown tag key "min"`, "minimum (numbers), minLength (strings) or minItems"}}, 0},
 		{"omitempty", []want{{0, `unknown tag key "omitempty"`, "json tag"}}, 0},
 		{"description='x, y',required", []want{{0, `unknown tag key "description"`, "doc comment"}}, 1},
