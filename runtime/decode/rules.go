@@ -122,40 +122,45 @@ func (r *StringRule) check(s *State, str string) {
 
 // Str reads a string with the keywords of r (nil: none).
 func Str[T ~string](s *State, v *T, r *StringRule) error {
-	if r == nil {
-		str, ok, err := ReadString(s.d, &s.ps, &s.here)
-		if ok {
-			*v = T(str)
-		}
-		return err
-	}
-	if r.Enum != nil && r.onlyEnum() {
+	// Small enough to be inlined in generated code, which then calls str directly: no
+	// dictionary, and the read itself is in str rather than one call further. T's underlying
+	// type is string, so *T points to a string.
+	return s.str((*string)(unsafe.Pointer(v)), r)
+}
+
+// str reads a string into *v with the keywords of r (nil: none), leaving *v as it is when
+// the value is refused.
+func (s *State) str(v *string, r *StringRule) error {
+	if r != nil && r.Enum != nil && r.onlyEnum() {
 		b, ok, err := ReadStringBytes(s.d, &s.ps, &s.here)
 		if !ok {
 			return err
 		}
 		if e, ok := r.Enum.find(b); ok {
-			*v = T(e)
+			*v = e
 		} else {
 			s.ps.NotOneOf(&s.here, r.Enum.shown, strconv.Quote(string(b)))
 		}
 		return nil
 	}
-	var str string
-	var ok bool
-	var err error
-	if r.HasMaxLength && !r.LateMax {
-		str, ok, err = ReadStringMax(s.d, &s.ps, &s.here, r.MaxLength)
-	} else {
-		str, ok, err = ReadString(s.d, &s.ps, &s.here)
+	if s.d.Next() != jx.String {
+		return WrongType(s.d, &s.ps, &s.here, "a string")
 	}
-	if !ok {
+	raw, err := s.d.Raw()
+	if err != nil {
 		return err
 	}
-	if r.mayFail(str) {
+	if r != nil && r.HasMaxLength && !r.LateMax && len(raw)-2 > r.MaxLength && overMax(&s.ps, &s.here, raw, r.MaxLength) {
+		return nil
+	}
+	str, err := unquote(raw)
+	if err != nil {
+		return err
+	}
+	if r != nil && r.mayFail(str) {
 		r.check(s, str)
 	}
-	*v = T(str)
+	*v = str
 	return nil
 }
 

@@ -129,15 +129,24 @@ func ReadStringMax(d *Decoder, ps *Problems, p *Path, max int) (s string, ok boo
 	if err != nil {
 		return "", false, err
 	}
-	// A code point takes at least one byte of the literal: only a longer body can exceed max.
-	if body := raw[1 : len(raw)-1]; len(body) > max {
-		if n := literalRunes(body); n > max {
-			ps.Length(p, "at most", max, n)
-			return "", false, nil
-		}
+	if overMax(ps, p, raw, max) {
+		return "", false, nil
 	}
 	s, err = unquote(raw)
 	return s, err == nil, err
+}
+
+// overMax reports that the string literal raw has more than max code points, and records
+// the problem at p. A code point takes at least one byte of the literal: only a longer body
+// is counted.
+func overMax(ps *Problems, p *Path, raw []byte, max int) bool {
+	if body := raw[1 : len(raw)-1]; len(body) > max {
+		if n := literalRunes(body); n > max {
+			ps.Length(p, "at most", max, n)
+			return true
+		}
+	}
+	return false
 }
 
 // ReadStringBytes reads a string without copying it when it has no escapes or non-ASCII
