@@ -160,12 +160,13 @@ func NewFields(names []string, required ...int) *Fields {
 // ObjectReader reads the properties of one JSON object against Fields: Next moves to each
 // property, Take descends into a known one (recording and skipping a repeated one), Unknown
 // records and skips any other, and Close records the required properties that were missing.
+// Generated code asks Fresh first: the usual case, inlined, where Take is a call.
 //
 //	var o decode.ObjectReader
 //	for o.Open(s, fields); o.Next(); {
 //		switch string(o.Key()) {
 //		case "name":
-//			if o.Take(0) {
+//			if o.Fresh(0) || o.Take(0) {
 //				o.Err = decode.Str(s, &v.Name, nil)
 //			}
 //		default:
@@ -224,16 +225,19 @@ func (o *ObjectReader) Key() []byte { return o.it.Key() }
 
 // Take descends into property i, the current one, and reports whether to read its value:
 // false when the property was seen before, in which case it is recorded and skipped.
-func (o *ObjectReader) Take(i int) bool {
-	// Small enough to be inlined: a property of the first 64 not read yet. Open wrote the
-	// segment's table and made room for it.
+func (o *ObjectReader) Take(i int) bool { return o.Fresh(i) || o.take(i) }
+
+// Fresh is Take's usual case, inlined: it descends into property i and reports true when i is
+// one of the first 64 and was not read yet; otherwise it does nothing and reports false, and
+// Take, called next, handles the property.
+func (o *ObjectReader) Fresh(i int) bool {
 	if bit := uint64(1) << uint(i); o.unseen&bit != 0 {
 		o.unseen ^= bit
 		o.s.segs[o.base].i = int32(i)
 		o.s.depth = o.base + 1
 		return true
 	}
-	return o.take(i)
+	return false
 }
 
 func (o *ObjectReader) take(i int) bool {
