@@ -233,16 +233,6 @@ func (g *generator) valueCall(t *model.Type, c *model.Constraints, nullable bool
 		name, err := g.structDecoder(t)
 		return jen.Id(name).Call(jen.Id("s"), target.addr()), err == nil, err
 	case model.KindSlice, model.KindArray, model.KindMap:
-		if t.Kind == model.KindSlice && t.Elem.Kind == model.KindString && !c.UniqueItems {
-			// Strings are read by the helper itself: no element function to call per item.
-			items := c.Items
-			if items == nil {
-				items = &model.Constraints{}
-			}
-			rule, err := g.stringRule(t.Elem, items, len(t.Elem.Enum) > 0)
-			min, max := countLimits(c.MinItems, c.MaxItems)
-			return helper("Strs", min, max, rule), err == nil, err
-		}
 		elem, ok, err := g.elemFunc(t.Elem, c.Items)
 		if !ok || err != nil {
 			return nil, false, err

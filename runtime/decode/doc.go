@@ -10,8 +10,7 @@
 // over the field's Go type, and their containers work on []E and map[K]V inside, so one
 // compiled instance serves every type of one shape. The hot helpers are one-line wrappers
 // (Str, Int) or have an inlined fast path (ObjectReader.Fresh before Take), so reading a field
-// costs about the calls the former inline code made; a slice of strings reads its items with
-// Strs, no element function.
+// costs about the calls the former inline code made.
 //
 // A generated decoder reads the arguments of a tool in one pass. It never stops at the first
 // problem: a value of the wrong type is recorded and skipped, a constraint that fails is recorded,

@@ -481,16 +481,7 @@ func Slice[S ~[]E, E any](s *State, v *S, min, max int, elem func(*State, *E) er
 	// The work is done on []E: instances are compiled per shape, and the shape of []E is
 	// shared by every slice type of one element type, that of S is not.
 	items := []E(*v)
-	_, err := readSlice(s, &items, min, max, elem, nil)
-	*v = S(items)
-	return err
-}
-
-// Strs is Slice for items of a string type with the keywords of r (nil: none): each item is
-// read by the string helper directly rather than through an element function.
-func Strs[S ~[]E, E ~string](s *State, v *S, min, max int, r *StringRule) error {
-	items := []E(*v)
-	_, err := readSlice(s, &items, min, max, nil, r)
+	_, err := readSlice(s, &items, min, max, elem)
 	*v = S(items)
 	return err
 }
@@ -499,7 +490,7 @@ func Strs[S ~[]E, E ~string](s *State, v *S, min, max int, r *StringRule) error 
 // uniqueness is judged only when every item read was valid.
 func UniqueSlice[S ~[]E, E comparable](s *State, v *S, min, max int, elem func(*State, *E) error) error {
 	items := []E(*v)
-	clean, err := readSlice(s, &items, min, max, elem, nil)
+	clean, err := readSlice(s, &items, min, max, elem)
 	*v = S(items)
 	if clean {
 		if i, j, dup := FindDuplicate(*v); dup {
@@ -510,9 +501,7 @@ func UniqueSlice[S ~[]E, E comparable](s *State, v *S, min, max int, elem func(*
 }
 
 // readSlice reads the array; clean reports that it was an array whose items had no problem.
-// Without elem, E's underlying type is string and each item is read with the keywords of
-// str (Strs).
-func readSlice[E any](s *State, v *[]E, min, max int, elem func(*State, *E) error, str *StringRule) (clean bool, err error) {
+func readSlice[E any](s *State, v *[]E, min, max int, elem func(*State, *E) error) (clean bool, err error) {
 	if s.d.Next() != jx.Array {
 		return false, WrongType(s.d, &s.ps, &s.here, "an array")
 	}
@@ -532,12 +521,7 @@ func readSlice[E any](s *State, v *[]E, min, max int, elem func(*State, *E) erro
 			continue
 		}
 		s.pushIndex(i)
-		var err error
-		if item := Grow(v); elem != nil {
-			err = elem(s, item)
-		} else {
-			err = s.str((*string)(unsafe.Pointer(item)), str)
-		}
+		err := elem(s, Grow(v))
 		s.pop()
 		if err != nil {
 			return false, err

@@ -260,30 +260,3 @@ func TestMapAllocatesNoValuePerProperty(t *testing.T) {
 	// 100 more properties: 100 names, and a few more steps of the map's growth.
 	assert.Less(t, large-small, 130.0, "allocations for 100 and 200 properties: %v, %v", small, large)
 }
-
-// Strs reads a slice of strings as Slice does with a Str element: the same values, and the
-// same problems at the items' paths (too short, too long, not a string, too many items).
-func TestStrsAgreesWithSliceOfStr(t *testing.T) {
-	rule := decode.StringRule{MinLength: 2, HasMaxLength: true, MaxLength: 4}
-	for _, doc := range []string{`["ab","abcd"]`, `["ab","x","abcde",3,"abc","y"]`, `[]`, `{}`, `["a\u00e9\u00e9"]`} {
-		var got, want []string
-		gotErr := decode.Args([]byte(doc), &got, func(s *decode.State, v *[]string) error {
-			return decode.Strs(s, v, 1, 5, &rule)
-		})
-		wantErr := decode.Args([]byte(doc), &want, func(s *decode.State, v *[]string) error {
-			return decode.Slice(s, v, 1, 5, func(s *decode.State, v *string) error { return decode.Str(s, v, &rule) })
-		})
-		assert.Equal(t, problems(t, wantErr), problems(t, gotErr), doc)
-		assert.Equal(t, want, got, doc)
-	}
-	var units []unit
-	err := decode.Args([]byte(`["c","f","k"]`), &units, func(s *decode.State, v *[]unit) error {
-		return decode.Strs(s, v, 0, -1, &unitRule)
-	})
-	assert.Equal(t, []string{`/2: must be one of "c", "f", got "k"`}, problems(t, err))
-	assert.Equal(t, []unit{"c", "f", ""}, units)
-}
-
-type unit string
-
-var unitRule = decode.StringRule{Enum: decode.NewEnum("c", "f")}

@@ -98,7 +98,7 @@ func toolgenDecodeSendEmailArgs(s *decode.State, v *SendEmailArgs) error {
 			}
 		case "cc":
 			if o.Fresh(3) || o.Take(3) {
-				o.Err = decode.Strs(s, &v.CC, 0, 20, &toolgenString1)
+				o.Err = decode.Slice(s, &v.CC, 0, 20, toolgenValue1)
 			}
 		case "priority":
 			if o.Fresh(4) || o.Take(4) {
@@ -123,6 +123,11 @@ var toolgenString1 = decode.StringRule{Format: decode.IsEmail, FormatName: "emai
 var toolgenString2 = decode.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
 
 var toolgenString3 = decode.StringRule{HasMaxLength: true, MaxLength: 10000, MinLength: 1}
+
+// toolgenValue1 decodes one string value.
+func toolgenValue1(s *decode.State, v *string) error {
+	return decode.Str(s, v, &toolgenString1)
+}
 
 // toolgenEncodeReceipt writes v as the output schema of Receipt describes it.
 func toolgenEncodeReceipt(w *encode.Writer, v *Receipt) {

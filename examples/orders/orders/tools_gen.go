@@ -247,7 +247,7 @@ func toolgenDecodeItem(s *decode.State, v *Item) error {
 			}
 		case "tags":
 			if o.Fresh(4) || o.Take(4) {
-				o.Err = decode.Strs(s, &v.Tags, 0, 10, &toolgenString7)
+				o.Err = decode.Slice(s, &v.Tags, 0, 10, toolgenValue4)
 			}
 		default:
 			o.Unknown()
@@ -294,7 +294,7 @@ func toolgenDecodeShipping(s *decode.State, v *Shipping) error {
 		switch string(o.Key()) {
 		case "lines":
 			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Strs(s, &v.Lines, 1, 3, &toolgenString8)
+				o.Err = decode.Slice(s, &v.Lines, 1, 3, toolgenValue5)
 			}
 		case "city":
 			if o.Fresh(1) || o.Take(1) {
@@ -370,6 +370,16 @@ func toolgenValue2(s *decode.State, v *time.Time) error {
 // toolgenValue3 decodes one int value.
 func toolgenValue3(s *decode.State, v *int) error {
 	return decode.Int(s, v, &toolgenInt2)
+}
+
+// toolgenValue4 decodes one string value.
+func toolgenValue4(s *decode.State, v *string) error {
+	return decode.Str(s, v, &toolgenString7)
+}
+
+// toolgenValue5 decodes one string value.
+func toolgenValue5(s *decode.State, v *string) error {
+	return decode.Str(s, v, &toolgenString8)
 }
 
 // toolgenEncodeCreateOrderArgs writes v as the output schema of CreateOrderArgs describes it.
