@@ -95,7 +95,9 @@ func (g *generator) objectBody(t *model.Type) ([]jen.Code, error) {
 		if err != nil {
 			return nil, err
 		}
-		cases = append(cases, jen.Case(jen.Lit(f.JSONName)).Block(jen.If(jen.Id("o").Dot("Take").Call(jen.Lit(i))).Block(stmts...)))
+		// Fresh is Take's usual case, inlined; Take handles the rest (a repeat, a wide struct).
+		take := jen.Id("o").Dot("Fresh").Call(jen.Lit(i)).Op("||").Id("o").Dot("Take").Call(jen.Lit(i))
+		cases = append(cases, jen.Case(jen.Lit(f.JSONName)).Block(jen.If(take).Block(stmts...)))
 	}
 	cases = append(cases, jen.Default().Block(jen.Id("o").Dot("Unknown").Call()))
 	body = append(body, jen.For(jen.Id("o").Dot("Open").Call(jen.Id("s"), jen.Id(g.fieldsTable(t))), jen.Id("o").Dot("Next").Call(), jen.Empty()).Block(

@@ -122,40 +122,50 @@ func (r *StringRule) check(s *State, str string) {
 
 // Str reads a string with the keywords of r (nil: none).
 func Str[T ~string](s *State, v *T, r *StringRule) error {
-	if r == nil {
-		str, ok, err := ReadString(s.d, &s.ps, &s.here)
-		if ok {
-			*v = T(str)
-		}
+	// Small enough to be inlined in generated code, which then calls str directly: no
+	// dictionary, and the read itself is in str rather than one call further. T's underlying
+	// type is string, so *T points to a string.
+	return s.str((*string)(unsafe.Pointer(v)), r)
+}
+
+// str reads a string into *v with the keywords of r (nil: none), leaving *v as it is when
+// the value is refused.
+func (s *State) str(v *string, r *StringRule) error {
+	if s.d.Next() != jx.String {
+		return WrongType(s.d, &s.ps, &s.here, "a string")
+	}
+	raw, err := s.d.Raw()
+	if err != nil {
 		return err
 	}
-	if r.Enum != nil && r.onlyEnum() {
-		b, ok, err := ReadStringBytes(s.d, &s.ps, &s.here)
-		if !ok {
-			return err
+	if r != nil && r.Enum != nil && r.onlyEnum() {
+		// Matched on the literal's bytes when it has no escapes, as ReadStringBytes does.
+		b := raw[1 : len(raw)-1]
+		if plainRun(b) != len(b) {
+			str, err := unquote(raw)
+			if err != nil {
+				return err
+			}
+			b = []byte(str)
 		}
 		if e, ok := r.Enum.find(b); ok {
-			*v = T(e)
+			*v = e
 		} else {
 			s.ps.NotOneOf(&s.here, r.Enum.shown, strconv.Quote(string(b)))
 		}
 		return nil
 	}
-	var str string
-	var ok bool
-	var err error
-	if r.HasMaxLength && !r.LateMax {
-		str, ok, err = ReadStringMax(s.d, &s.ps, &s.here, r.MaxLength)
-	} else {
-		str, ok, err = ReadString(s.d, &s.ps, &s.here)
+	if r != nil && r.HasMaxLength && !r.LateMax && len(raw)-2 > r.MaxLength && overMax(&s.ps, &s.here, raw, r.MaxLength) {
+		return nil
 	}
-	if !ok {
+	str, err := unquote(raw)
+	if err != nil {
 		return err
 	}
-	if r.mayFail(str) {
+	if r != nil && r.mayFail(str) {
 		r.check(s, str)
 	}
-	*v = T(str)
+	*v = str
 	return nil
 }
 
@@ -198,15 +208,40 @@ type (
 
 // Int reads a signed integer within the range of T, with the keywords of r (nil: none).
 func Int[T Signed](s *State, v *T, r *IntRule) error {
-	bits := unsafe.Sizeof(T(0)) * 8
-	n, ok, err := ReadInt(s.d, &s.ps, &s.here, -1<<(bits-1), 1<<(bits-1)-1)
-	if !ok {
+	// Inlined in generated code, which then calls signed directly (see Str).
+	return s.signed(unsafe.Pointer(v), unsafe.Sizeof(*v), r)
+}
+
+// signed reads a signed integer of size bytes into *v, with the keywords of r (nil: none).
+func (s *State) signed(v unsafe.Pointer, size uintptr, r *IntRule) error {
+	if s.d.Next() != jx.Number {
+		return WrongType(s.d, &s.ps, &s.here, "an integer")
+	}
+	raw, err := s.d.Num()
+	if err != nil {
 		return err
+	}
+	min, max := int64(-1)<<(size*8-1), int64(1)<<(size*8-1)-1
+	n, exact := parseInt(raw)
+	if !exact || n < min || n > max {
+		var ok bool
+		if n, ok = intOf(&s.ps, &s.here, raw, min, max); !ok {
+			return nil
+		}
 	}
 	if r != nil && !r.passes(n) {
 		checkInt(s, r, n)
 	}
-	*v = T(n)
+	switch size {
+	case 1:
+		*(*int8)(v) = int8(n)
+	case 2:
+		*(*int16)(v) = int16(n)
+	case 4:
+		*(*int32)(v) = int32(n)
+	default:
+		*(*int64)(v) = n
+	}
 	return nil
 }
 

@@ -41,14 +41,9 @@ var states = sync.Pool{New: func() any {
 // Args decodes and validates the JSON document data into v with the decoder of v's type, and
 // returns nil or an error listing every problem. It is the entry point of generated decoders.
 func Args[T any](data []byte, v *T, decode func(*State, *T) error) error {
-	s := acquire(data)
-	return s.release(decode(s, v))
-}
-
-func acquire(data []byte) *State {
 	s := states.Get().(*State)
 	s.d.ResetBytes(data)
-	return s
+	return s.release(decode(s, v))
 }
 
 // release ends the decoding whose decoder returned err, puts s back in the pool and returns
@@ -56,7 +51,7 @@ func acquire(data []byte) *State {
 func (s *State) release(err error) error {
 	if err != nil {
 		err = SyntaxError(err)
-	} else if err = Finish(s.d); err == nil {
+	} else if err = Finish(s.d); err == nil && s.ps.Len() > 0 {
 		err = s.ps.Err()
 	}
 	if s.ps.Len() > 0 || s.ps.text > 0 {
@@ -165,12 +160,13 @@ func NewFields(names []string, required ...int) *Fields {
 // ObjectReader reads the properties of one JSON object against Fields: Next moves to each
 // property, Take descends into a known one (recording and skipping a repeated one), Unknown
 // records and skips any other, and Close records the required properties that were missing.
+// Generated code asks Fresh first: the usual case, inlined, where Take is a call.
 //
 //	var o decode.ObjectReader
 //	for o.Open(s, fields); o.Next(); {
 //		switch string(o.Key()) {
 //		case "name":
-//			if o.Take(0) {
+//			if o.Fresh(0) || o.Take(0) {
 //				o.Err = decode.Str(s, &v.Name, nil)
 //			}
 //		default:
@@ -179,13 +175,16 @@ func NewFields(names []string, required ...int) *Fields {
 //	}
 //	return o.Close()
 type ObjectReader struct {
-	s    *State
-	f    *Fields
-	it   jx.ObjIter
-	seen uint64   // properties 0-63 read
-	more []uint64 // properties from 64 on, for the rare struct that has them
-	open bool     // the value is an object, being read
-	base int      // the depth of the object's path: Next returns to it
+	s *State
+	f *Fields
+	// unseen has the bits of properties 0-63 not read yet (all of them when the value is not
+	// an object, so Absent and Close find nothing to do): Take's test is one AND, and a shift
+	// past 63 gives no bit, which sends properties from 64 on to the slow path.
+	unseen uint64
+	it     jx.ObjIter
+	more   []uint64 // properties from 64 on that were read, for the rare struct that has them
+	open   bool     // the value is an object, being read
+	base   int      // the depth of the object's path: Next returns to it
 	// Err is the first malformed-JSON error; once set, Next returns -1 and Close returns it.
 	Err error
 }
@@ -194,12 +193,21 @@ type ObjectReader struct {
 // and skipped, and the object then has no properties.
 func (o *ObjectReader) Open(s *State, f *Fields) {
 	o.s, o.f, o.base = s, f, s.depth
+	if s.depth == len(s.segs) {
+		s.grow()
+	}
+	// Take writes only the index of this segment: the table is the same for every property.
+	s.segs[s.depth] = segment{table: f.id + 1}
 	if s.d.Next() != jx.Object {
 		o.Err = WrongType(s.d, &s.ps, &s.here, "an object")
 		return
 	}
 	o.it, o.Err = s.d.ObjIter()
 	o.open = o.Err == nil
+	if !o.open {
+		return
+	}
+	o.unseen = ^uint64(0)
 	if len(f.names) > 64 {
 		o.more = make([]uint64, (len(f.names)-1)/64)
 	}
@@ -217,14 +225,19 @@ func (o *ObjectReader) Key() []byte { return o.it.Key() }
 
 // Take descends into property i, the current one, and reports whether to read its value:
 // false when the property was seen before, in which case it is recorded and skipped.
-func (o *ObjectReader) Take(i int) bool {
-	if s := o.s; uint(i) < 64 && o.seen&(1<<i) == 0 && s.depth < len(s.segs) { // inlined
-		o.seen |= 1 << i
-		s.segs[s.depth] = segment{table: o.f.id + 1, i: int32(i)}
-		s.depth++
+func (o *ObjectReader) Take(i int) bool { return o.Fresh(i) || o.take(i) }
+
+// Fresh is Take's usual case, inlined: it descends into property i and reports true when i is
+// one of the first 64 and was not read yet; otherwise it does nothing and reports false, and
+// Take, called next, handles the property.
+func (o *ObjectReader) Fresh(i int) bool {
+	if bit := uint64(1) << uint(i); o.unseen&bit != 0 {
+		o.unseen ^= bit
+		o.s.segs[o.base].i = int32(i)
+		o.s.depth = o.base + 1
 		return true
 	}
-	return o.take(i)
+	return false
 }
 
 func (o *ObjectReader) take(i int) bool {
@@ -241,47 +254,51 @@ func (o *ObjectReader) Unknown() {
 	o.Err = SkipUnknown(o.s.d, &o.s.ps, &o.s.here, o.it.Key(), o.f.names)
 }
 
-// mark records property i as seen and reports whether it had been already.
+// mark records property i as read and reports whether it had been already.
 func (o *ObjectReader) mark(i int) bool {
-	word, bit := &o.seen, uint64(1)<<(i%64)
-	if i >= 64 {
-		word = &o.more[i/64-1]
+	if i < 64 {
+		bit := uint64(1) << i
+		dup := o.unseen&bit == 0
+		o.unseen &^= bit
+		return dup
 	}
+	word, bit := &o.more[i/64-1], uint64(1)<<(i%64)
 	dup := *word&bit != 0
 	*word |= bit
 	return dup
 }
 
 func (o *ObjectReader) has(i int) bool {
-	word := o.seen
-	if i >= 64 {
-		word = o.more[i/64-1]
+	if i < 64 {
+		return o.unseen&(1<<i) == 0
 	}
-	return word&(1<<(i%64)) != 0
+	return o.more == nil || o.more[i/64-1]&(1<<(i%64)) != 0 // more is nil when not an object
 }
 
 // Absent reports whether the object was read and property i was not in it: the place for
 // its default.
-func (o *ObjectReader) Absent(i int) bool { return o.open && o.Err == nil && !o.has(i) }
+func (o *ObjectReader) Absent(i int) bool { return o.Err == nil && !o.has(i) }
 
 // Close ends the object, recording the required properties it lacks; it returns the first
 // malformed-JSON error.
 func (o *ObjectReader) Close() error {
-	if !o.open || o.Err != nil {
-		return o.Err
+	// Inlined when every required property of a narrow struct was read: one AND.
+	if o.Err == nil && o.unseen&o.f.mask == 0 && o.more == nil {
+		return o.it.Err() // a malformed document: its problems do not matter
 	}
-	if o.seen&o.f.mask != o.f.mask || o.more != nil { // inlined: every required one of a narrow struct was read
-		o.missing()
-	}
-	return o.it.Err() // a malformed document: its problems do not matter
+	return o.close()
 }
 
-func (o *ObjectReader) missing() {
+func (o *ObjectReader) close() error {
+	if o.Err != nil {
+		return o.Err
+	}
 	for _, i := range o.f.required {
 		if !o.has(i) {
 			o.s.ps.Missing(&o.s.here, o.f.names[i])
 		}
 	}
+	return o.it.Err()
 }
 
 // Within decodes v with a struct decoder at path p, a descendant of the State's path, from

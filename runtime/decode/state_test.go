@@ -42,15 +42,15 @@ func decodeLine(s *decode.State, v *line) error {
 	for o.Open(s, lineFields); o.Next(); {
 		switch string(o.Key()) {
 		case "sku":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.SKU, &skuRule)
 			}
 		case "qty":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Int(s, &v.Qty, nil)
 			}
 		case "tags":
-			if o.Take(2) {
+			if o.Fresh(2) || o.Take(2) {
 				o.Err = decode.Map(s, &v.Tags, 0, 2, decode.KeyString[string], func(s *decode.State, v *uint16) error { return decode.Uint(s, v, nil) })
 			}
 		default:
@@ -65,19 +65,19 @@ func decodeOrder(s *decode.State, v *order) error {
 	for o.Open(s, orderFields); o.Next(); {
 		switch string(o.Key()) {
 		case "id":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.ID, nil)
 			}
 		case "lines":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Slice(s, &v.Lines, 1, 3, decodeLine)
 			}
 		case "next":
-			if o.Take(2) {
+			if o.Fresh(2) || o.Take(2) {
 				o.Err = decode.Pointer(s, &v.Next, decodeOrder)
 			}
 		case "big":
-			if o.Take(3) {
+			if o.Fresh(3) || o.Take(3) {
 				o.Err = decode.Uint(s, &v.Big, &bigRule)
 			}
 		default:
@@ -147,7 +147,8 @@ func TestStatePathDeeperThanItsStack(t *testing.T) {
 	assert.Equal(t, []string{want}, problems(t, err))
 }
 
-// Structs of more than 64 properties keep their seen bits past the first word.
+// Structs of more than 64 properties keep their seen bits past the first word: Fresh leaves
+// the properties from 64 on to Take.
 func TestObjectOfManyProperties(t *testing.T) {
 	names := make([]string, 70)
 	for i := range names {
@@ -161,7 +162,7 @@ func TestObjectOfManyProperties(t *testing.T) {
 			var i int
 			if _, err := fmt.Sscanf(string(o.Key()), "p%d", &i); err != nil || i >= len(names) {
 				o.Unknown()
-			} else if o.Take(i) {
+			} else if o.Fresh(i) || o.Take(i) {
 				o.Err = decode.Int(s, &(*v)[i], nil)
 			}
 		}

@@ -129,15 +129,24 @@ func ReadStringMax(d *Decoder, ps *Problems, p *Path, max int) (s string, ok boo
 	if err != nil {
 		return "", false, err
 	}
-	// A code point takes at least one byte of the literal: only a longer body can exceed max.
-	if body := raw[1 : len(raw)-1]; len(body) > max {
-		if n := literalRunes(body); n > max {
-			ps.Length(p, "at most", max, n)
-			return "", false, nil
-		}
+	if overMax(ps, p, raw, max) {
+		return "", false, nil
 	}
 	s, err = unquote(raw)
 	return s, err == nil, err
+}
+
+// overMax reports that the string literal raw has more than max code points, and records
+// the problem at p. A code point takes at least one byte of the literal: only a longer body
+// is counted.
+func overMax(ps *Problems, p *Path, raw []byte, max int) bool {
+	if body := raw[1 : len(raw)-1]; len(body) > max {
+		if n := literalRunes(body); n > max {
+			ps.Length(p, "at most", max, n)
+			return true
+		}
+	}
+	return false
 }
 
 // ReadStringBytes reads a string without copying it when it has no escapes or non-ASCII
@@ -179,12 +188,22 @@ func ReadInt(d *Decoder, ps *Problems, p *Path, min, max int64) (v int64, ok boo
 	if err != nil {
 		return 0, false, err
 	}
+	if n, exact := parseInt(raw); exact && n >= min && n <= max {
+		return n, true, nil
+	}
+	v, ok = intOf(ps, p, raw, min, max)
+	return v, ok, nil
+}
+
+// intOf is the integer raw holds within [min, max], when it is not a plain one there: an
+// integer written with a fraction or an exponent, or a problem to record at p.
+func intOf(ps *Problems, p *Path, raw []byte, min, max int64) (int64, bool) {
 	n, exact := parseInt(raw)
 	if !exact {
 		x, ok := parseNumber(raw)
 		if !ok || !x.integral() {
 			ps.Add(p, "must be an integer, got "+Shown(raw))
-			return 0, false, nil
+			return 0, false
 		}
 		// Beyond an int64 it is outside any range; within, the checks below hold for any
 		// [min, max], one that leaves out zero too.
@@ -192,10 +211,10 @@ func ReadInt(d *Decoder, ps *Problems, p *Path, min, max int64) (v int64, ok boo
 		switch {
 		case x.neg && (!fits || mag > 1<<63):
 			ps.Add(p, "must be at least "+strconv.FormatInt(min, 10)+", got "+Shown(raw))
-			return 0, false, nil
+			return 0, false
 		case !x.neg && (!fits || mag > math.MaxInt64):
 			ps.Add(p, "must be at most "+strconv.FormatInt(max, 10)+", got "+Shown(raw))
-			return 0, false, nil
+			return 0, false
 		case x.neg:
 			n = -int64(mag) // -int64(1<<63) is MinInt64, as it should be
 		default:
@@ -204,13 +223,13 @@ func ReadInt(d *Decoder, ps *Problems, p *Path, min, max int64) (v int64, ok boo
 	}
 	if n < min {
 		ps.Add(p, "must be at least "+strconv.FormatInt(min, 10)+", got "+Shown(raw))
-		return 0, false, nil
+		return 0, false
 	}
 	if n > max {
 		ps.Add(p, "must be at most "+strconv.FormatInt(max, 10)+", got "+Shown(raw))
-		return 0, false, nil
+		return 0, false
 	}
-	return n, true, nil
+	return n, true
 }
 
 // ReadUint reads a non-negative integer at most max, exactly as ReadInt reads signed ones.

@@ -80,11 +80,11 @@ func toolgenDecodeSearchArgs(s *decode.State, v *SearchArgs) error {
 	for o.Open(s, toolgenFieldsSearchArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "query":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.Query, &toolgenString1)
 			}
 		case "limit":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Int(s, &v.Limit, &toolgenInt1)
 			}
 		default:

@@ -194,11 +194,11 @@ func toolgenDecodeCreateArgs(s *decode.State, v *CreateArgs) error {
 	for o.Open(s, toolgenFieldsCreateArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "id":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.ID, &toolgenString1)
 			}
 		case "content":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Str(s, &v.Content, nil)
 			}
 		default:
@@ -214,11 +214,11 @@ func toolgenDecodeReadArgs(s *decode.State, v *ReadArgs) error {
 	for o.Open(s, toolgenFieldsReadArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "id":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.ID, &toolgenString1)
 			}
 		case "version":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Int(s, &v.Version, &toolgenInt1)
 			}
 		default:
@@ -237,11 +237,11 @@ func toolgenDecodeRewriteArgs(s *decode.State, v *RewriteArgs) error {
 	for o.Open(s, toolgenFieldsCreateArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "id":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.ID, &toolgenString1)
 			}
 		case "content":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Str(s, &v.Content, nil)
 			}
 		default:
@@ -257,15 +257,15 @@ func toolgenDecodeUpdateArgs(s *decode.State, v *UpdateArgs) error {
 	for o.Open(s, toolgenFieldsUpdateArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "id":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.ID, &toolgenString1)
 			}
 		case "old_text":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Str(s, &v.OldText, &toolgenString2)
 			}
 		case "new_text":
-			if o.Take(2) {
+			if o.Fresh(2) || o.Take(2) {
 				o.Err = decode.Str(s, &v.NewText, nil)
 			}
 		default:

@@ -114,15 +114,15 @@ func toolgenDecodeAskArgs(s *decode.State, v *AskArgs) error {
 	for o.Open(s, toolgenFieldsAskArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "question":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.Question, &toolgenString1)
 			}
 		case "options":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.UniqueSlice(s, &v.Options, 0, 20, toolgenValue1)
 			}
 		case "multi_select":
-			if o.Take(2) {
+			if o.Fresh(2) || o.Take(2) {
 				o.Err = decode.Boolean(s, &v.MultiSelect)
 			}
 		default:

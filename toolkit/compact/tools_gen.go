@@ -78,7 +78,7 @@ func toolgenDecodeCompactArgs(s *decode.State, v *CompactArgs) error {
 	for o.Open(s, toolgenFieldsCompactArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "focus":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.Focus, &toolgenString1)
 			}
 		default:

@@ -112,15 +112,15 @@ func toolgenDecodeTaskArgs(s *decode.State, v *TaskArgs) error {
 	for o.Open(s, toolgenFieldsTaskArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "description":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.Description, &toolgenString1)
 			}
 		case "prompt":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Str(s, &v.Prompt, &toolgenString2)
 			}
 		case "agent":
-			if o.Take(2) {
+			if o.Fresh(2) || o.Take(2) {
 				o.Err = decode.Str(s, &v.Agent, &toolgenString3)
 			}
 		default:

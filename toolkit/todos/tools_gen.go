@@ -190,15 +190,15 @@ func toolgenDecodeTodo(s *decode.State, v *Todo) error {
 	for o.Open(s, toolgenFieldsTodo); o.Next(); {
 		switch string(o.Key()) {
 		case "id":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.ID, &toolgenString3)
 			}
 		case "content":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Str(s, &v.Content, &toolgenString1)
 			}
 		case "status":
-			if o.Take(2) {
+			if o.Fresh(2) || o.Take(2) {
 				o.Err = decode.Str(s, &v.Status, &toolgenEnumStatus)
 			}
 		default:
@@ -214,15 +214,15 @@ func toolgenDecodeTodoAddArgs(s *decode.State, v *TodoAddArgs) error {
 	for o.Open(s, toolgenFieldsTodoAddArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "content":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.Content, &toolgenString1)
 			}
 		case "id":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Str(s, &v.ID, &toolgenString2)
 			}
 		case "status":
-			if o.Take(2) {
+			if o.Fresh(2) || o.Take(2) {
 				o.Err = decode.Str(s, &v.Status, &toolgenEnumStatus)
 			}
 		default:
@@ -244,15 +244,15 @@ func toolgenDecodeTodoUpdateArgs(s *decode.State, v *TodoUpdateArgs) error {
 	for o.Open(s, toolgenFieldsTodoUpdateArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "id":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.ID, &toolgenString3)
 			}
 		case "status":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Pointer(s, &v.Status, toolgenValue1)
 			}
 		case "content":
-			if o.Take(2) {
+			if o.Fresh(2) || o.Take(2) {
 				o.Err = decode.Str(s, &v.Content, &toolgenString4)
 			}
 		default:
@@ -271,7 +271,7 @@ func toolgenDecodeWriteTodosArgs(s *decode.State, v *WriteTodosArgs) error {
 	for o.Open(s, toolgenFieldsWriteTodosArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "todos":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Slice(s, &v.Todos, 0, 1000, toolgenDecodeTodo)
 			}
 		default:

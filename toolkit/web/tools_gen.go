@@ -120,11 +120,11 @@ func toolgenDecodeFetchArgs(s *decode.State, v *FetchArgs) error {
 	for o.Open(s, toolgenFieldsFetchArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "url":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.URL, &toolgenString1)
 			}
 		case "max_bytes":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Int(s, &v.MaxBytes, &toolgenInt1)
 			}
 		default:
@@ -143,11 +143,11 @@ func toolgenDecodeSearchArgs(s *decode.State, v *SearchArgs) error {
 	for o.Open(s, toolgenFieldsSearchArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "query":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.Query, &toolgenString2)
 			}
 		case "num":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Int(s, &v.Num, &toolgenInt2)
 			}
 		default:

@@ -403,19 +403,19 @@ func toolgenDecodeEditFileArgs(s *decode.State, v *EditFileArgs) error {
 	for o.Open(s, toolgenFieldsEditFileArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "path":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.Path, &toolgenString1)
 			}
 		case "old_string":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Str(s, &v.OldString, &toolgenString2)
 			}
 		case "new_string":
-			if o.Take(2) {
+			if o.Fresh(2) || o.Take(2) {
 				o.Err = decode.Str(s, &v.NewString, nil)
 			}
 		case "replace_all":
-			if o.Take(3) {
+			if o.Fresh(3) || o.Take(3) {
 				o.Err = decode.Boolean(s, &v.ReplaceAll)
 			}
 		default:
@@ -434,11 +434,11 @@ func toolgenDecodeGlobArgs(s *decode.State, v *GlobArgs) error {
 	for o.Open(s, toolgenFieldsGlobArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "pattern":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.Pattern, &toolgenString3)
 			}
 		case "path":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Str(s, &v.Path, &toolgenString4)
 			}
 		default:
@@ -457,27 +457,27 @@ func toolgenDecodeGrepArgs(s *decode.State, v *GrepArgs) error {
 	for o.Open(s, toolgenFieldsGrepArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "pattern":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.Pattern, &toolgenString3)
 			}
 		case "path":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Str(s, &v.Path, &toolgenString4)
 			}
 		case "glob":
-			if o.Take(2) {
+			if o.Fresh(2) || o.Take(2) {
 				o.Err = decode.Str(s, &v.Glob, &toolgenString5)
 			}
 		case "case_insensitive":
-			if o.Take(3) {
+			if o.Fresh(3) || o.Take(3) {
 				o.Err = decode.Boolean(s, &v.CaseInsensitive)
 			}
 		case "context":
-			if o.Take(4) {
+			if o.Fresh(4) || o.Take(4) {
 				o.Err = decode.Int(s, &v.Context, &toolgenInt1)
 			}
 		case "max_results":
-			if o.Take(5) {
+			if o.Fresh(5) || o.Take(5) {
 				o.Err = decode.Int(s, &v.MaxResults, &toolgenInt2)
 			}
 		default:
@@ -508,7 +508,7 @@ func toolgenDecodeListDirArgs(s *decode.State, v *ListDirArgs) error {
 	for o.Open(s, toolgenFieldsListDirArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "path":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.Path, &toolgenString4)
 			}
 		default:
@@ -527,15 +527,15 @@ func toolgenDecodeReadFileArgs(s *decode.State, v *ReadFileArgs) error {
 	for o.Open(s, toolgenFieldsReadFileArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "path":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.Path, &toolgenString1)
 			}
 		case "offset":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Int(s, &v.Offset, &toolgenInt3)
 			}
 		case "limit":
-			if o.Take(2) {
+			if o.Fresh(2) || o.Take(2) {
 				o.Err = decode.Int(s, &v.Limit, &toolgenInt4)
 			}
 		default:
@@ -557,15 +557,15 @@ func toolgenDecodeReadResultArgs(s *decode.State, v *ReadResultArgs) error {
 	for o.Open(s, toolgenFieldsReadResultArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "id":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.ID, &toolgenString6)
 			}
 		case "offset":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Int(s, &v.Offset, &toolgenInt5)
 			}
 		case "limit":
-			if o.Take(2) {
+			if o.Fresh(2) || o.Take(2) {
 				o.Err = decode.Int(s, &v.Limit, &toolgenInt6)
 			}
 		default:
@@ -587,15 +587,15 @@ func toolgenDecodeShellArgs(s *decode.State, v *ShellArgs) error {
 	for o.Open(s, toolgenFieldsShellArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "command":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.Command, &toolgenString7)
 			}
 		case "workdir":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Str(s, &v.Workdir, &toolgenString4)
 			}
 		case "timeout_ms":
-			if o.Take(2) {
+			if o.Fresh(2) || o.Take(2) {
 				o.Err = decode.Int(s, &v.TimeoutMS, &toolgenInt7)
 			}
 		default:
@@ -617,11 +617,11 @@ func toolgenDecodeWriteFileArgs(s *decode.State, v *WriteFileArgs) error {
 	for o.Open(s, toolgenFieldsWriteFileArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "path":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.Path, &toolgenString1)
 			}
 		case "content":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Str(s, &v.Content, nil)
 			}
 		default:

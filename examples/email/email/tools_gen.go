@@ -85,23 +85,23 @@ func toolgenDecodeSendEmailArgs(s *decode.State, v *SendEmailArgs) error {
 	for o.Open(s, toolgenFieldsSendEmailArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "to":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.To, &toolgenString1)
 			}
 		case "subject":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Str(s, &v.Subject, &toolgenString2)
 			}
 		case "body":
-			if o.Take(2) {
+			if o.Fresh(2) || o.Take(2) {
 				o.Err = decode.Str(s, &v.Body, &toolgenString3)
 			}
 		case "cc":
-			if o.Take(3) {
+			if o.Fresh(3) || o.Take(3) {
 				o.Err = decode.Slice(s, &v.CC, 0, 20, toolgenValue1)
 			}
 		case "priority":
-			if o.Take(4) {
+			if o.Fresh(4) || o.Take(4) {
 				o.Err = decode.Int(s, &v.Priority, &toolgenInt1)
 			}
 		default:

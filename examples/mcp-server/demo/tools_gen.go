@@ -218,7 +218,7 @@ func toolgenDecodeAskArgs(s *decode.State, v *AskArgs) error {
 	for o.Open(s, toolgenFieldsAskArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "question":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.Question, &toolgenString1)
 			}
 		default:
@@ -234,11 +234,11 @@ func toolgenDecodeCountArgs(s *decode.State, v *CountArgs) error {
 	for o.Open(s, toolgenFieldsCountArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "to":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Int(s, &v.To, &toolgenInt1)
 			}
 		case "step_millis":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Int(s, &v.StepMillis, &toolgenInt2)
 			}
 		default:
@@ -257,11 +257,11 @@ func toolgenDecodeNoteArgs(s *decode.State, v *NoteArgs) error {
 	for o.Open(s, toolgenFieldsNoteArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "to":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.To, &toolgenString1)
 			}
 		case "text":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Str(s, &v.Text, &toolgenString1)
 			}
 		default:
@@ -277,7 +277,7 @@ func toolgenDecodeTableArgs(s *decode.State, v *TableArgs) error {
 	for o.Open(s, toolgenFieldsTableArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "rows":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Int(s, &v.Rows, &toolgenInt3)
 			}
 		default:

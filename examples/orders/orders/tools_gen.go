@@ -159,19 +159,19 @@ func toolgenDecodeCreateOrderArgs(s *decode.State, v *CreateOrderArgs) error {
 	for o.Open(s, toolgenFieldsCreateOrderArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "customer":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = toolgenDecodeCustomer(s, &v.Customer)
 			}
 		case "items":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Slice(s, &v.Items, 1, 100, toolgenDecodeItem)
 			}
 		case "shipping":
-			if o.Take(2) {
+			if o.Fresh(2) || o.Take(2) {
 				o.Err = toolgenDecodeShipping(s, &v.Shipping)
 			}
 		case "notes":
-			if o.Take(3) {
+			if o.Fresh(3) || o.Take(3) {
 				o.Err = decode.Str(s, &v.Notes, &toolgenString1)
 			}
 		default:
@@ -190,15 +190,15 @@ func toolgenDecodeCustomer(s *decode.State, v *Customer) error {
 	for o.Open(s, toolgenFieldsCustomer); o.Next(); {
 		switch string(o.Key()) {
 		case "id":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.ID, &toolgenString3)
 			}
 		case "name":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Str(s, &v.Name, &toolgenString4)
 			}
 		case "email":
-			if o.Take(2) {
+			if o.Fresh(2) || o.Take(2) {
 				o.Err = decode.Str(s, &v.Email, &toolgenString5)
 			}
 		default:
@@ -214,7 +214,7 @@ func toolgenDecodeGetOrderArgs(s *decode.State, v *GetOrderArgs) error {
 	for o.Open(s, toolgenFieldsGetOrderArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "id":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.ID, &toolgenString2)
 			}
 		default:
@@ -230,23 +230,23 @@ func toolgenDecodeItem(s *decode.State, v *Item) error {
 	for o.Open(s, toolgenFieldsItem); o.Next(); {
 		switch string(o.Key()) {
 		case "sku":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.SKU, &toolgenString6)
 			}
 		case "name":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Str(s, &v.Name, &toolgenString4)
 			}
 		case "qty":
-			if o.Take(2) {
+			if o.Fresh(2) || o.Take(2) {
 				o.Err = decode.Int(s, &v.Qty, &toolgenInt3)
 			}
 		case "price":
-			if o.Take(3) {
+			if o.Fresh(3) || o.Take(3) {
 				o.Err = decode.Float(s, &v.Price, &toolgenFloat1)
 			}
 		case "tags":
-			if o.Take(4) {
+			if o.Fresh(4) || o.Take(4) {
 				o.Err = decode.Slice(s, &v.Tags, 0, 10, toolgenValue4)
 			}
 		default:
@@ -262,19 +262,19 @@ func toolgenDecodeListOrdersArgs(s *decode.State, v *ListOrdersArgs) error {
 	for o.Open(s, toolgenFieldsListOrdersArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "status":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Pointer(s, &v.Status, toolgenValue1)
 			}
 		case "since":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Pointer(s, &v.Since, toolgenValue2)
 			}
 		case "limit":
-			if o.Take(2) {
+			if o.Fresh(2) || o.Take(2) {
 				o.Err = decode.Int(s, &v.Limit, &toolgenInt1)
 			}
 		case "customers":
-			if o.Take(3) {
+			if o.Fresh(3) || o.Take(3) {
 				o.Err = decode.Map(s, &v.Customers, 0, 10, decode.KeyString[string], toolgenValue3)
 			}
 		default:
@@ -293,19 +293,19 @@ func toolgenDecodeShipping(s *decode.State, v *Shipping) error {
 	for o.Open(s, toolgenFieldsShipping); o.Next(); {
 		switch string(o.Key()) {
 		case "lines":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Slice(s, &v.Lines, 1, 3, toolgenValue5)
 			}
 		case "city":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Str(s, &v.City, &toolgenString8)
 			}
 		case "postal_code":
-			if o.Take(2) {
+			if o.Fresh(2) || o.Take(2) {
 				o.Err = decode.Str(s, &v.PostalCode, &toolgenString9)
 			}
 		case "country":
-			if o.Take(3) {
+			if o.Fresh(3) || o.Take(3) {
 				o.Err = decode.Str(s, &v.Country, &toolgenEnumCountry)
 			}
 		default:

@@ -80,15 +80,15 @@ func toolgenDecodeWeatherArgs(s *decode.State, v *WeatherArgs) error {
 	for o.Open(s, toolgenFieldsWeatherArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "city":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Str(s, &v.City, &toolgenString1)
 			}
 		case "unit":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Str(s, &v.Unit, &toolgenEnumUnit)
 			}
 		case "days":
-			if o.Take(2) {
+			if o.Fresh(2) || o.Take(2) {
 				o.Err = decode.Int(s, &v.Days, &toolgenInt1)
 			}
 		default:

@@ -75,19 +75,19 @@ func toolgenDecodeDeployArgs(s *decode.State, v *DeployArgs) error {
 	for o.Open(s, toolgenFieldsDeployArgs); o.Next(); {
 		switch string(o.Key()) {
 		case "target":
-			if o.Take(0) {
+			if o.Fresh(0) || o.Take(0) {
 				o.Err = decode.Text(s, &v.Target, nil)
 			}
 		case "version":
-			if o.Take(1) {
+			if o.Fresh(1) || o.Take(1) {
 				o.Err = decode.Text(s, &v.Version, nil)
 			}
 		case "region":
-			if o.Take(2) {
+			if o.Fresh(2) || o.Take(2) {
 				o.Err = decode.Str(s, &v.Region, nil)
 			}
 		case "restart":
-			if o.Take(3) {
+			if o.Fresh(3) || o.Take(3) {
 				o.Err = decode.Slice(s, &v.Restart, 0, -1, toolgenValue1)
 			}
 		default:
