@@ -34,27 +34,16 @@ var structParam = lvalue{get: func() *jen.Statement { return jen.Id("v") }, ptr:
 // stateParam is the parameter every generated decode function takes first.
 func stateParam() jen.Code { return jen.Id("s").Op("*").Qual(decodePath, "State") }
 
-// argsDecoder emits, once per args type, the entry point Bind calls:
-// func toolgenDecodeArgsX(data []byte, v *X) error.
-func (g *generator) argsDecoder(t *model.Type) (string, error) {
+// argsDecode returns the call that decodes and validates a JSON document of arguments of
+// type t in one pass, decode.Args(data, args, toolgenDecodeX), queueing t's decoder. Bind's
+// Decode function makes it directly: no entry point per args type, so a tool costs one
+// function less.
+func (g *generator) argsDecode(t *model.Type, data, args jen.Code) (jen.Code, error) {
 	inner, err := g.structDecoder(t)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	name := "toolgenDecodeArgs" + g.typeIdent(t)
-	if g.argsDecoders[t] {
-		return name, nil
-	}
-	g.argsDecoders[t] = true
-	typ, err := g.typeExpr(t)
-	if err != nil {
-		return "", err
-	}
-	code := jen.Commentf("%s decodes and validates a JSON document of arguments into v, in one pass.", name).Line().
-		Func().Id(name).Params(jen.Id("data").Index().Byte(), jen.Id("v").Op("*").Add(typ)).Error().Block(
-		jen.Return(jen.Qual(decodePath, "Args").Call(jen.Id("data"), jen.Id("v"), jen.Id(inner))))
-	g.decodeDecls = append(g.decodeDecls, decl{name: name, code: code})
-	return name, nil
+	return jen.Qual(decodePath, "Args").Call(data, args, jen.Id(inner)), nil
 }
 
 // structDecoder returns the name of the decode function of a named struct type,

@@ -49,7 +49,6 @@ func File(pkg *model.Package, opts ...Option) ([]byte, error) {
 		idents:        map[*model.Type]string{},
 		identTaken:    map[string]bool{},
 		decoders:      map[*model.Type]bool{},
-		argsDecoders:  map[*model.Type]bool{},
 		encoders:      map[*model.Type]bool{},
 		resultFuncs:   map[*model.Type]bool{},
 		props:         map[*model.Type]string{},
@@ -84,10 +83,7 @@ type generator struct {
 	// decoders and encoders record the named types whose functions are (being) emitted;
 	// pending lists those still to emit, so shared and recursive types get one function each.
 	decoders map[*model.Type]bool
-	// argsDecoders records the args types whose entry point (toolgenDecodeArgsX) is emitted:
-	// several tools may share one args type.
-	argsDecoders map[*model.Type]bool
-	encoders     map[*model.Type]bool
+	encoders map[*model.Type]bool
 	// resultFuncs records the result types whose toolgenResult function is emitted.
 	resultFuncs map[*model.Type]bool
 	// props names the property list of each struct type, for "did you mean" hints.

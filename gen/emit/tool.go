@@ -115,11 +115,11 @@ func (g *generator) binding(t *model.Tool) (jen.Code, error) {
 		if err != nil {
 			return nil, err
 		}
-		decodeName, err := g.argsDecoder(t.Args)
+		argsPtr = jen.Op("*").Add(argsType)
+		decodeCall, err := g.argsDecode(t.Args, jen.Id(names.data), jen.Id(names.args).Assert(argsPtr))
 		if err != nil {
 			return nil, err
 		}
-		argsPtr = jen.Op("*").Add(argsType)
 		// The call and its arguments in one allocation; the registry's calls with their frame.
 		for _, n := range []struct{ field, slot, slotOf string }{{"New", "CallSlot", "Slot"}, {"NewFramed", "FramedSlot", "Framed"}} {
 			d[jen.Id(n.field)] = jen.Func().Params().Op("*").Qual(runtimePath, n.slot).Block(
@@ -127,7 +127,7 @@ func (g *generator) binding(t *model.Tool) (jen.Code, error) {
 				jen.Return(jen.Id("c").Dot("Hold").Call(jen.Op("&").Id("c").Dot("Args"))))
 		}
 		d[jen.Id("Decode")] = jen.Func().Params(jen.Id(names.data).Index().Byte(), jen.Id(names.args).Any()).Error().Block(
-			jen.Return(jen.Id(decodeName).Call(jen.Id(names.data), jen.Id(names.args).Assert(argsPtr))))
+			jen.Return(decodeCall))
 		if t.Handler.Validate {
 			d[jen.Id("Validate")] = jen.Func().Params(ctxParam, jen.Id(names.args).Any()).Error().Block(
 				jen.Return(jen.Id(names.args).Assert(argsPtr).Dot("Validate").Call(jen.Id(names.ctx))))

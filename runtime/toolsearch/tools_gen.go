@@ -31,7 +31,7 @@ var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, 
 func SearchTools(r *Search) []runtime.Tool {
 	toolgenBindingSearchToolSearch := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsSearchArgs(data, a.(*SearchArgs))
+			return decode.Args(data, a.(*SearchArgs), toolgenDecodeSearchArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[SearchArgs])
@@ -67,11 +67,6 @@ func SearchTools(r *Search) []runtime.Tool {
 		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"tools":{"description":"Tools found, best match first; each can be called from now on.","type":["array","null"],"items":{"description":"Found is one tool a search found.","type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"}},"required":["name","description"],"additionalProperties":false}}},"required":["tools"],"additionalProperties":false}`),
 		Permission:   runtime.PermissionAuto,
 	}}
-}
-
-// toolgenDecodeArgsSearchArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsSearchArgs(data []byte, v *SearchArgs) error {
-	return decode.Args(data, v, toolgenDecodeSearchArgs)
 }
 
 // toolgenDecodeSearchArgs decodes one SearchArgs value.

@@ -31,7 +31,7 @@ var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, 
 func ToolkitTools(r *Toolkit) []runtime.Tool {
 	toolgenBindingToolkitCreateArtifact := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsCreateArgs(data, a.(*CreateArgs))
+			return decode.Args(data, a.(*CreateArgs), toolgenDecodeCreateArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[CreateArgs])
@@ -51,7 +51,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}
 	toolgenBindingToolkitReadArtifact := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsReadArgs(data, a.(*ReadArgs))
+			return decode.Args(data, a.(*ReadArgs), toolgenDecodeReadArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[ReadArgs])
@@ -71,7 +71,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}
 	toolgenBindingToolkitRewriteArtifact := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsRewriteArgs(data, a.(*RewriteArgs))
+			return decode.Args(data, a.(*RewriteArgs), toolgenDecodeRewriteArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[RewriteArgs])
@@ -91,7 +91,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}
 	toolgenBindingToolkitUpdateArtifact := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsUpdateArgs(data, a.(*UpdateArgs))
+			return decode.Args(data, a.(*UpdateArgs), toolgenDecodeUpdateArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[UpdateArgs])
@@ -166,26 +166,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Sequential:  true,
 		Timeout:     10 * time.Second,
 	}}
-}
-
-// toolgenDecodeArgsCreateArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsCreateArgs(data []byte, v *CreateArgs) error {
-	return decode.Args(data, v, toolgenDecodeCreateArgs)
-}
-
-// toolgenDecodeArgsReadArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsReadArgs(data []byte, v *ReadArgs) error {
-	return decode.Args(data, v, toolgenDecodeReadArgs)
-}
-
-// toolgenDecodeArgsRewriteArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsRewriteArgs(data []byte, v *RewriteArgs) error {
-	return decode.Args(data, v, toolgenDecodeRewriteArgs)
-}
-
-// toolgenDecodeArgsUpdateArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsUpdateArgs(data []byte, v *UpdateArgs) error {
-	return decode.Args(data, v, toolgenDecodeUpdateArgs)
 }
 
 // toolgenDecodeCreateArgs decodes one CreateArgs value.

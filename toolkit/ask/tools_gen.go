@@ -34,7 +34,7 @@ const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema
 func ToolkitTools(r *Toolkit) []runtime.Tool {
 	toolgenBindingToolkitAskUser := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsAskArgs(data, a.(*AskArgs))
+			return decode.Args(data, a.(*AskArgs), toolgenDecodeAskArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[AskArgs])
@@ -54,7 +54,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}
 	toolgenBindingToolkitHumanInput := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsAskArgs(data, a.(*AskArgs))
+			return decode.Args(data, a.(*AskArgs), toolgenDecodeAskArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[AskArgs])
@@ -101,11 +101,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Permission:  runtime.PermissionAuto,
 		Timeout:     1 * time.Hour,
 	}}
-}
-
-// toolgenDecodeArgsAskArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsAskArgs(data []byte, v *AskArgs) error {
-	return decode.Args(data, v, toolgenDecodeAskArgs)
 }
 
 // toolgenDecodeAskArgs decodes one AskArgs value.

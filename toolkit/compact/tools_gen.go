@@ -48,7 +48,7 @@ func Tools() []runtime.Tool {
 
 var toolgenBindingCompactConversation = &runtime.Binding{
 	Decode: func(data []byte, a any) error {
-		return toolgenDecodeArgsCompactArgs(data, a.(*CompactArgs))
+		return decode.Args(data, a.(*CompactArgs), toolgenDecodeCompactArgs)
 	},
 	New: func() *runtime.CallSlot {
 		c := new(runtime.Slot[CompactArgs])
@@ -65,11 +65,6 @@ var toolgenBindingCompactConversation = &runtime.Binding{
 		}
 		return out
 	},
-}
-
-// toolgenDecodeArgsCompactArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsCompactArgs(data []byte, v *CompactArgs) error {
-	return decode.Args(data, v, toolgenDecodeCompactArgs)
 }
 
 // toolgenDecodeCompactArgs decodes one CompactArgs value.

@@ -34,7 +34,7 @@ const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema
 func ToolkitTools(r *Toolkit) []runtime.Tool {
 	toolgenBindingToolkitCallSubagent := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsTaskArgs(data, a.(*TaskArgs))
+			return decode.Args(data, a.(*TaskArgs), toolgenDecodeTaskArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[TaskArgs])
@@ -54,7 +54,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}
 	toolgenBindingToolkitTask := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsTaskArgs(data, a.(*TaskArgs))
+			return decode.Args(data, a.(*TaskArgs), toolgenDecodeTaskArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[TaskArgs])
@@ -99,11 +99,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Permission:  runtime.PermissionAuto,
 		Timeout:     30 * time.Minute,
 	}}
-}
-
-// toolgenDecodeArgsTaskArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsTaskArgs(data []byte, v *TaskArgs) error {
-	return decode.Args(data, v, toolgenDecodeTaskArgs)
 }
 
 // toolgenDecodeTaskArgs decodes one TaskArgs value.

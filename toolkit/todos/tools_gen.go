@@ -36,7 +36,7 @@ func toolgenNoArgs(data []byte, _ any) error {
 func ToolkitTools(r *Toolkit) []runtime.Tool {
 	toolgenBindingToolkitTodoAdd := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsTodoAddArgs(data, a.(*TodoAddArgs))
+			return decode.Args(data, a.(*TodoAddArgs), toolgenDecodeTodoAddArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[TodoAddArgs])
@@ -68,7 +68,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}
 	toolgenBindingToolkitTodoUpdate := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsTodoUpdateArgs(data, a.(*TodoUpdateArgs))
+			return decode.Args(data, a.(*TodoUpdateArgs), toolgenDecodeTodoUpdateArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[TodoUpdateArgs])
@@ -88,7 +88,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}
 	toolgenBindingToolkitWriteTodos := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsWriteTodosArgs(data, a.(*WriteTodosArgs))
+			return decode.Args(data, a.(*WriteTodosArgs), toolgenDecodeWriteTodosArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[WriteTodosArgs])
@@ -167,21 +167,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Sequential:  true,
 		Timeout:     5 * time.Second,
 	}}
-}
-
-// toolgenDecodeArgsTodoAddArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsTodoAddArgs(data []byte, v *TodoAddArgs) error {
-	return decode.Args(data, v, toolgenDecodeTodoAddArgs)
-}
-
-// toolgenDecodeArgsTodoUpdateArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsTodoUpdateArgs(data []byte, v *TodoUpdateArgs) error {
-	return decode.Args(data, v, toolgenDecodeTodoUpdateArgs)
-}
-
-// toolgenDecodeArgsWriteTodosArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsWriteTodosArgs(data []byte, v *WriteTodosArgs) error {
-	return decode.Args(data, v, toolgenDecodeWriteTodosArgs)
 }
 
 // toolgenDecodeTodo decodes one Todo value.

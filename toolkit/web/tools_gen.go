@@ -32,7 +32,7 @@ var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, 
 func ToolkitTools(r *Toolkit) []runtime.Tool {
 	toolgenBindingToolkitWebFetch := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsFetchArgs(data, a.(*FetchArgs))
+			return decode.Args(data, a.(*FetchArgs), toolgenDecodeFetchArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[FetchArgs])
@@ -52,7 +52,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}
 	toolgenBindingToolkitWebSearch := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsSearchArgs(data, a.(*SearchArgs))
+			return decode.Args(data, a.(*SearchArgs), toolgenDecodeSearchArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[SearchArgs])
@@ -102,16 +102,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Permission:   runtime.PermissionAuto,
 		Timeout:      30 * time.Second,
 	}}
-}
-
-// toolgenDecodeArgsFetchArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsFetchArgs(data []byte, v *FetchArgs) error {
-	return decode.Args(data, v, toolgenDecodeFetchArgs)
-}
-
-// toolgenDecodeArgsSearchArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsSearchArgs(data []byte, v *SearchArgs) error {
-	return decode.Args(data, v, toolgenDecodeSearchArgs)
 }
 
 // toolgenDecodeFetchArgs decodes one FetchArgs value.

@@ -31,7 +31,7 @@ var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, 
 func WorkspaceTools(r *Workspace) []runtime.Tool {
 	toolgenBindingWorkspaceEditFile := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsEditFileArgs(data, a.(*EditFileArgs))
+			return decode.Args(data, a.(*EditFileArgs), toolgenDecodeEditFileArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[EditFileArgs])
@@ -51,7 +51,7 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 	}
 	toolgenBindingWorkspaceGlob := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsGlobArgs(data, a.(*GlobArgs))
+			return decode.Args(data, a.(*GlobArgs), toolgenDecodeGlobArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[GlobArgs])
@@ -71,7 +71,7 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 	}
 	toolgenBindingWorkspaceGrep := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsGrepArgs(data, a.(*GrepArgs))
+			return decode.Args(data, a.(*GrepArgs), toolgenDecodeGrepArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[GrepArgs])
@@ -91,7 +91,7 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 	}
 	toolgenBindingWorkspaceListDir := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsListDirArgs(data, a.(*ListDirArgs))
+			return decode.Args(data, a.(*ListDirArgs), toolgenDecodeListDirArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[ListDirArgs])
@@ -111,7 +111,7 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 	}
 	toolgenBindingWorkspaceReadFile := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsReadFileArgs(data, a.(*ReadFileArgs))
+			return decode.Args(data, a.(*ReadFileArgs), toolgenDecodeReadFileArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[ReadFileArgs])
@@ -131,7 +131,7 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 	}
 	toolgenBindingWorkspaceReadResult := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsReadResultArgs(data, a.(*ReadResultArgs))
+			return decode.Args(data, a.(*ReadResultArgs), toolgenDecodeReadResultArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[ReadResultArgs])
@@ -151,7 +151,7 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 	}
 	toolgenBindingWorkspaceShell := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsShellArgs(data, a.(*ShellArgs))
+			return decode.Args(data, a.(*ShellArgs), toolgenDecodeShellArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[ShellArgs])
@@ -171,7 +171,7 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 	}
 	toolgenBindingWorkspaceWriteFile := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsWriteFileArgs(data, a.(*WriteFileArgs))
+			return decode.Args(data, a.(*WriteFileArgs), toolgenDecodeWriteFileArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[WriteFileArgs])
@@ -355,46 +355,6 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 		Risk:        runtime.Risk("medium"),
 		Sequential:  true,
 	}}
-}
-
-// toolgenDecodeArgsEditFileArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsEditFileArgs(data []byte, v *EditFileArgs) error {
-	return decode.Args(data, v, toolgenDecodeEditFileArgs)
-}
-
-// toolgenDecodeArgsGlobArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsGlobArgs(data []byte, v *GlobArgs) error {
-	return decode.Args(data, v, toolgenDecodeGlobArgs)
-}
-
-// toolgenDecodeArgsGrepArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsGrepArgs(data []byte, v *GrepArgs) error {
-	return decode.Args(data, v, toolgenDecodeGrepArgs)
-}
-
-// toolgenDecodeArgsListDirArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsListDirArgs(data []byte, v *ListDirArgs) error {
-	return decode.Args(data, v, toolgenDecodeListDirArgs)
-}
-
-// toolgenDecodeArgsReadFileArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsReadFileArgs(data []byte, v *ReadFileArgs) error {
-	return decode.Args(data, v, toolgenDecodeReadFileArgs)
-}
-
-// toolgenDecodeArgsReadResultArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsReadResultArgs(data []byte, v *ReadResultArgs) error {
-	return decode.Args(data, v, toolgenDecodeReadResultArgs)
-}
-
-// toolgenDecodeArgsShellArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsShellArgs(data []byte, v *ShellArgs) error {
-	return decode.Args(data, v, toolgenDecodeShellArgs)
-}
-
-// toolgenDecodeArgsWriteFileArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsWriteFileArgs(data []byte, v *WriteFileArgs) error {
-	return decode.Args(data, v, toolgenDecodeWriteFileArgs)
 }
 
 // toolgenDecodeEditFileArgs decodes one EditFileArgs value.

@@ -32,7 +32,7 @@ var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, 
 func OutboxTools(r *Outbox) []runtime.Tool {
 	toolgenBindingOutboxSendEmail := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsSendEmailArgs(data, a.(*SendEmailArgs))
+			return decode.Args(data, a.(*SendEmailArgs), toolgenDecodeSendEmailArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[SendEmailArgs])
@@ -72,11 +72,6 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 		},
 		Risk: runtime.Risk("high"),
 	}}
-}
-
-// toolgenDecodeArgsSendEmailArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsSendEmailArgs(data []byte, v *SendEmailArgs) error {
-	return decode.Args(data, v, toolgenDecodeSendEmailArgs)
 }
 
 // toolgenDecodeSendEmailArgs decodes one SendEmailArgs value.

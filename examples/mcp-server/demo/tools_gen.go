@@ -101,7 +101,7 @@ func Tools() []runtime.Tool {
 
 var toolgenBindingAsk = &runtime.Binding{
 	Decode: func(data []byte, a any) error {
-		return toolgenDecodeArgsAskArgs(data, a.(*AskArgs))
+		return decode.Args(data, a.(*AskArgs), toolgenDecodeAskArgs)
 	},
 	New: func() *runtime.CallSlot {
 		c := new(runtime.Slot[AskArgs])
@@ -122,7 +122,7 @@ var toolgenBindingAsk = &runtime.Binding{
 
 var toolgenBindingCount = &runtime.Binding{
 	Decode: func(data []byte, a any) error {
-		return toolgenDecodeArgsCountArgs(data, a.(*CountArgs))
+		return decode.Args(data, a.(*CountArgs), toolgenDecodeCountArgs)
 	},
 	New: func() *runtime.CallSlot {
 		c := new(runtime.Slot[CountArgs])
@@ -140,7 +140,7 @@ var toolgenBindingCount = &runtime.Binding{
 
 var toolgenBindingSendNote = &runtime.Binding{
 	Decode: func(data []byte, a any) error {
-		return toolgenDecodeArgsNoteArgs(data, a.(*NoteArgs))
+		return decode.Args(data, a.(*NoteArgs), toolgenDecodeNoteArgs)
 	},
 	New: func() *runtime.CallSlot {
 		c := new(runtime.Slot[NoteArgs])
@@ -161,7 +161,7 @@ var toolgenBindingSendNote = &runtime.Binding{
 
 var toolgenBindingGetTable = &runtime.Binding{
 	Decode: func(data []byte, a any) error {
-		return toolgenDecodeArgsTableArgs(data, a.(*TableArgs))
+		return decode.Args(data, a.(*TableArgs), toolgenDecodeTableArgs)
 	},
 	New: func() *runtime.CallSlot {
 		c := new(runtime.Slot[TableArgs])
@@ -190,26 +190,6 @@ var toolgenBindingWhoami = &runtime.Binding{
 		out, err := Whoami(ctx)
 		return toolgenResultCaller(out, err, "whoami")
 	},
-}
-
-// toolgenDecodeArgsAskArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsAskArgs(data []byte, v *AskArgs) error {
-	return decode.Args(data, v, toolgenDecodeAskArgs)
-}
-
-// toolgenDecodeArgsCountArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsCountArgs(data []byte, v *CountArgs) error {
-	return decode.Args(data, v, toolgenDecodeCountArgs)
-}
-
-// toolgenDecodeArgsNoteArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsNoteArgs(data []byte, v *NoteArgs) error {
-	return decode.Args(data, v, toolgenDecodeNoteArgs)
-}
-
-// toolgenDecodeArgsTableArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsTableArgs(data []byte, v *TableArgs) error {
-	return decode.Args(data, v, toolgenDecodeTableArgs)
 }
 
 // toolgenDecodeAskArgs decodes one AskArgs value.

@@ -35,7 +35,7 @@ const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema
 func ServiceTools(r *Service) []runtime.Tool {
 	toolgenBindingServiceCreateOrder := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsCreateOrderArgs(data, a.(*CreateOrderArgs))
+			return decode.Args(data, a.(*CreateOrderArgs), toolgenDecodeCreateOrderArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[CreateOrderArgs])
@@ -52,7 +52,7 @@ func ServiceTools(r *Service) []runtime.Tool {
 	}
 	toolgenBindingServiceGetOrder := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsGetOrderArgs(data, a.(*GetOrderArgs))
+			return decode.Args(data, a.(*GetOrderArgs), toolgenDecodeGetOrderArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[GetOrderArgs])
@@ -69,7 +69,7 @@ func ServiceTools(r *Service) []runtime.Tool {
 	}
 	toolgenBindingServiceListOrders := &runtime.Binding{
 		Decode: func(data []byte, a any) error {
-			return toolgenDecodeArgsListOrdersArgs(data, a.(*ListOrdersArgs))
+			return decode.Args(data, a.(*ListOrdersArgs), toolgenDecodeListOrdersArgs)
 		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[ListOrdersArgs])
@@ -136,21 +136,6 @@ func ServiceTools(r *Service) []runtime.Tool {
 		Tags:         []string{"orders"},
 		Timeout:      5 * time.Second,
 	}}
-}
-
-// toolgenDecodeArgsCreateOrderArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsCreateOrderArgs(data []byte, v *CreateOrderArgs) error {
-	return decode.Args(data, v, toolgenDecodeCreateOrderArgs)
-}
-
-// toolgenDecodeArgsGetOrderArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsGetOrderArgs(data []byte, v *GetOrderArgs) error {
-	return decode.Args(data, v, toolgenDecodeGetOrderArgs)
-}
-
-// toolgenDecodeArgsListOrdersArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsListOrdersArgs(data []byte, v *ListOrdersArgs) error {
-	return decode.Args(data, v, toolgenDecodeListOrdersArgs)
 }
 
 // toolgenDecodeCreateOrderArgs decodes one CreateOrderArgs value.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
 )
 
@@ -33,7 +34,7 @@ func (c *legacyCall) Run(ctx context.Context) runtime.Result {
 }
 
 func (c *legacyCall) Bind(_ context.Context, data []byte) error {
-	return toolgenDecodeArgsWeatherArgs(data, &c.args)
+	return decode.Args(data, &c.args, toolgenDecodeWeatherArgs)
 }
 
 type legacyFramed struct {

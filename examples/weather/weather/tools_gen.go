@@ -53,7 +53,7 @@ func Tools() []runtime.Tool {
 
 var toolgenBindingGetWeather = &runtime.Binding{
 	Decode: func(data []byte, a any) error {
-		return toolgenDecodeArgsWeatherArgs(data, a.(*WeatherArgs))
+		return decode.Args(data, a.(*WeatherArgs), toolgenDecodeWeatherArgs)
 	},
 	New: func() *runtime.CallSlot {
 		c := new(runtime.Slot[WeatherArgs])
@@ -67,11 +67,6 @@ var toolgenBindingGetWeather = &runtime.Binding{
 		out, err := GetWeather(ctx, *a.(*WeatherArgs))
 		return toolgenResultWeather(out, err, "get_weather")
 	},
-}
-
-// toolgenDecodeArgsWeatherArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsWeatherArgs(data []byte, v *WeatherArgs) error {
-	return decode.Args(data, v, toolgenDecodeWeatherArgs)
 }
 
 // toolgenDecodeWeatherArgs decodes one WeatherArgs value.

@@ -45,7 +45,7 @@ func Tools() []runtime.Tool {
 
 var toolgenBindingDeploy = &runtime.Binding{
 	Decode: func(data []byte, a any) error {
-		return toolgenDecodeArgsDeployArgs(data, a.(*DeployArgs))
+		return decode.Args(data, a.(*DeployArgs), toolgenDecodeDeployArgs)
 	},
 	New: func() *runtime.CallSlot {
 		c := new(runtime.Slot[DeployArgs])
@@ -62,11 +62,6 @@ var toolgenBindingDeploy = &runtime.Binding{
 		}
 		return runtime.TextResult(out)
 	},
-}
-
-// toolgenDecodeArgsDeployArgs decodes and validates a JSON document of arguments into v, in one pass.
-func toolgenDecodeArgsDeployArgs(data []byte, v *DeployArgs) error {
-	return decode.Args(data, v, toolgenDecodeDeployArgs)
 }
 
 // toolgenDecodeDeployArgs decodes one DeployArgs value.
