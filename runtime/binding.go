@@ -1,6 +1,13 @@
 package runtime
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
 
 // Binding joins a tool's arguments to its handler: generated code declares one per tool and
 // sets Tool.Bind and Tool.NewCall to its methods. It is one non-generic type for every tool,
@@ -14,8 +21,13 @@ type Binding struct {
 	// NewFramed is New for Tool.NewCall, with room for the registry's CallFrame: a Framed[A].
 	// A tool without arguments uses NewFramedSlot.
 	NewFramed func() *FramedSlot
-	// Decode decodes and validates a JSON document of arguments into args, in one pass; on
-	// invalid arguments it returns an *ArgsError listing every problem.
+	// Table decodes and validates a JSON document of arguments in one pass, on invalid
+	// arguments returning an *ArgsError listing every problem: a *decode.Struct, which
+	// generated code declares per arguments type. Before its first use it is checked against
+	// the arguments' Go type.
+	Table ArgsTable
+	// Decode, when Table is nil, decodes the arguments into args (what New put beside the
+	// call): for bindings written by hand.
 	Decode func(data []byte, args any) error
 	// Validate, when set, is the arguments' own check (their Validate method), run once
 	// Decode succeeded; its error is the model's to fix.
@@ -23,6 +35,50 @@ type Binding struct {
 	// Run calls the handler once with the decoded arguments and turns what it returns into a
 	// Result.
 	Run func(ctx context.Context, args any) Result
+
+	checking sync.Mutex
+	checked  atomic.Bool // Table was checked; checkErr is the outcome
+	checkErr error
+}
+
+// ArgsTable is a decoder that is data: the *decode.Struct of an arguments type.
+type ArgsTable interface {
+	// DecodeAt decodes the arguments into the struct at p, which is of the type the table
+	// was checked against.
+	DecodeAt(data []byte, p unsafe.Pointer) error
+	// CheckType reports whether the table agrees with the struct type t.
+	CheckType(t reflect.Type) error
+}
+
+// decode decodes data into args with Table or Decode.
+func (b *Binding) decode(data []byte, args any) error {
+	if b.Table == nil {
+		return b.Decode(data, args)
+	}
+	// The table writes through unsafe pointers: it decodes only into the type it matches.
+	if !b.checked.Load() {
+		if err := b.check(args); err != nil {
+			return err
+		}
+	}
+	// args holds a pointer: an interface's data word, without reflect's checks.
+	return b.Table.DecodeAt(data, (*[2]unsafe.Pointer)(unsafe.Pointer(&args))[1])
+}
+
+// check checks Table against the arguments' type, once: the first result stands.
+func (b *Binding) check(args any) error {
+	b.checking.Lock()
+	defer b.checking.Unlock()
+	if !b.checked.Load() {
+		t := reflect.TypeOf(args)
+		if t == nil || t.Kind() != reflect.Pointer {
+			b.checkErr = fmt.Errorf("the arguments are a %v, not a pointer", t)
+		} else if err := b.Table.CheckType(t.Elem()); err != nil {
+			b.checkErr = fmt.Errorf("the generated decoder does not match the arguments' type; run go generate: %w", err)
+		}
+		b.checked.Store(true)
+	}
+	return b.checkErr
 }
 
 // Bind decodes and validates args into a new call: Tool.Bind.
@@ -100,7 +156,7 @@ func (c *CallSlot) Run(ctx context.Context) Result { return c.b.Run(ctx, c.args)
 
 // Bind decodes and validates the arguments into c.
 func (c *CallSlot) Bind(ctx context.Context, data []byte) error {
-	if err := c.b.Decode(data, c.args); err != nil {
+	if err := c.b.decode(data, c.args); err != nil {
 		return err
 	}
 	if c.b.Validate != nil {

@@ -13,95 +13,214 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/decode"
 )
 
-// The decoder emitted for an argument type reads the JSON once, front to back: a wrong JSON
-// type is recorded and skipped, a failed keyword is recorded, and decoding goes on; only
-// malformed JSON returns early. The work is done by runtime/decode helpers, so the generated
-// code is a list of calls. Each named struct type gets one function (shared by every use, and
-// the only way to decode recursive types) that switches on the name of each property read and
-// calls the helper of its Go type with a rule: a package-level value holding its keywords
-// (decode.StringRule, IntRule, FloatRule; an enum type's values), declared once per distinct
-// set of keywords and shared by every field that has it. Slices, maps and pointers take the
-// decoder of their element as a function: a struct decoder, or a one-line wrapper
-// (toolgenValueN) shared by every element of the same type and keywords.
+// The decoder emitted for an argument type is a table, not code: runtime/decode reads the
+// JSON once, front to back, against it (decode.Into). A wrong JSON type is recorded and
+// skipped, a failed keyword is recorded, and decoding goes on; only malformed JSON returns
+// early. Each named struct type gets a decode.Struct (toolgenStructX) listing, per property,
+// the field's offset and a decode.Value saying how to read it: its kind and a rule holding
+// its keywords (decode.StringRule, IntRule, FloatRule), each declared once per distinct set
+// and shared by every field that has it. Slices, maps, pointers and text types name their Go
+// type with a generic of size zero (decode.SliceOf[E]{}, …), which allocates them. Tables are
+// composite literals the linker lays out, so a tool adds data to a binary rather than code.
 //
-// Inside generated functions s is the *decode.State: the reader, the problems and the path of
-// the value being read. What the helpers cannot take (anonymous structs, integer limits an
-// IntRule cannot hold) is rendered as inline code (decoder_inline.go).
+// What a table cannot say (anonymous structs, integer limits an IntRule cannot hold, fields
+// of embedded pointers) is a member whose Value calls a generated function (toolgenReadN),
+// holding inline code (decoder_inline.go) or the allocation of the embedded pointer.
 
-// structParam is the struct a decode function fills, *v: its fields are selected as v.Field.
+// structParam is the struct a generated function fills, *v: its fields are selected as v.Field.
 var structParam = lvalue{get: func() *jen.Statement { return jen.Id("v") }, ptr: "v"}
 
 // stateParam is the parameter every generated decode function takes first.
 func stateParam() jen.Code { return jen.Id("s").Op("*").Qual(decodePath, "State") }
 
-// argsDecode returns the call that decodes and validates a JSON document of arguments of
-// type t in one pass, decode.Args(data, args, toolgenDecodeX), queueing t's decoder. Bind's
-// Decode function makes it directly: no entry point per args type, so a tool costs one
-// function less.
-func (g *generator) argsDecode(t *model.Type, data, args jen.Code) (jen.Code, error) {
-	inner, err := g.structDecoder(t)
+// unsafePointer renders unsafe.Pointer.
+func unsafePointer() *jen.Statement { return jen.Qual("unsafe", "Pointer") }
+
+// argsTable returns &toolgenStructX, the table of the arguments type t, for the binding.
+func (g *generator) argsTable(t *model.Type) (jen.Code, error) {
+	name, err := g.structTable(t)
 	if err != nil {
 		return nil, err
 	}
-	return jen.Qual(decodePath, "Args").Call(data, args, jen.Id(inner)), nil
+	return jen.Op("&").Id(name), nil
 }
 
-// structDecoder returns the name of the decode function of a named struct type,
-// func(s *decode.State, v *T) error, queueing its emission the first time.
-func (g *generator) structDecoder(t *model.Type) (string, error) {
-	name := "toolgenDecode" + g.typeIdent(t)
+// structTable returns the name of the decode.Struct of a named struct type, queueing its
+// emission the first time.
+func (g *generator) structTable(t *model.Type) (string, error) {
+	name := "toolgenStruct" + g.typeIdent(t)
 	if g.decoders[t] {
 		return name, nil
 	}
 	g.decoders[t] = true
-	typ, err := g.typeExpr(t)
-	if err != nil {
+	if _, err := g.typeExpr(t); err != nil {
 		return "", err
 	}
 	g.pending = append(g.pending, func() error {
-		g.locals = 0
-		body, err := g.objectBody(t)
+		lit, err := g.structLit(t)
 		if err != nil {
 			return err
 		}
-		code := jen.Commentf("%s decodes one %s value.", name, typeLabel(t)).Line().
-			Func().Id(name).Params(stateParam(), jen.Id("v").Op("*").Add(typ)).Error().Block(body...)
+		code := jen.Commentf("%s is how to decode a %s.", name, typeLabel(t)).Line()
+		if g.recursive(t) {
+			// The table refers to itself through its values: Go would refuse the declaration
+			// as an initialisation cycle, so it is filled in by init.
+			code.Var().Id(name).Qual(decodePath, "Struct").Line().Line().
+				Func().Id("init").Params().Block(jen.Id(name).Op("=").Add(lit))
+		} else {
+			code.Var().Id(name).Op("=").Add(lit)
+		}
 		g.decodeDecls = append(g.decodeDecls, decl{name: name, code: code})
 		return nil
 	})
 	return name, nil
 }
 
-// objectBody renders the decoding of a named struct into *v: a switch on the name of each
-// property read, then the defaults of absent properties; decode.ObjectReader records
-// unknown, repeated and missing properties.
-func (g *generator) objectBody(t *model.Type) ([]jen.Code, error) {
-	body := []jen.Code{jen.Var().Id("o").Qual(decodePath, "ObjectReader")}
-	var cases []jen.Code
+// structLit renders the decode.Struct of a named struct type: a member per field, in the
+// order of its fields table, and the members with a default.
+func (g *generator) structLit(t *model.Type) (jen.Code, error) {
+	typ, err := g.typeExpr(t)
+	if err != nil {
+		return nil, err
+	}
+	var members, defaults []jen.Code
 	for i, f := range t.Fields {
-		stmts, err := g.valueStmts(f.Type, &f.Constraints, f.Nullable, g.fieldTarget(structParam, f), fmt.Sprintf("%s.%s", typeLabel(t), f.GoName),
-			func(call jen.Code) jen.Code { return jen.Id("o").Dot("Err").Op("=").Add(call) })
+		label := fmt.Sprintf("%s.%s", typeLabel(t), f.GoName)
+		value, direct, err := g.memberValue(t, f, label)
 		if err != nil {
 			return nil, err
 		}
-		// Fresh is Take's usual case, inlined; Take handles the rest (a repeat, a wide struct).
-		take := jen.Id("o").Dot("Fresh").Call(jen.Lit(i)).Op("||").Id("o").Dot("Take").Call(jen.Lit(i))
-		cases = append(cases, jen.Case(jen.Lit(f.JSONName)).Block(jen.If(take).Block(stmts...)))
-	}
-	cases = append(cases, jen.Default().Block(jen.Id("o").Dot("Unknown").Call()))
-	body = append(body, jen.For(jen.Id("o").Dot("Open").Call(jen.Id("s"), jen.Id(g.fieldsTable(t))), jen.Id("o").Dot("Next").Call(), jen.Empty()).Block(
-		jen.Switch(jen.String().Call(jen.Id("o").Dot("Key").Call())).Block(cases...)))
-	for i, f := range t.Fields {
-		if f.Required || f.Constraints.Default == nil {
-			continue
+		m := jen.Dict{jen.Id("Value"): value}
+		if direct {
+			m[jen.Id("Offset")] = jen.Qual("unsafe", "Offsetof").Call(jen.Add(typ).Values().Dot(f.GoName))
 		}
-		def, err := g.defaultValue(f.Type, f.Constraints.Default)
+		if !f.Required && f.Constraints.Default != nil {
+			fn, err := g.defaultFunc(t, f, direct)
+			if err != nil {
+				return nil, fmt.Errorf("field %s: %w", f.GoName, err)
+			}
+			m[jen.Id("Default")] = jen.Id(fn)
+			defaults = append(defaults, jen.Lit(i))
+		}
+		members = append(members, jen.Values(m))
+	}
+	fields := jen.Dict{jen.Id("Fields"): jen.Id(g.fieldsTable(t))}
+	if len(members) > 0 {
+		fields[jen.Id("Members")] = jen.Index().Qual(decodePath, "Member").Values(members...)
+	}
+	if len(defaults) > 0 {
+		fields[jen.Id("Defaults")] = jen.Index().Int().Values(defaults...)
+	}
+	return jen.Qual(decodePath, "Struct").Values(fields), nil
+}
+
+// memberValue renders the value of field f of the struct type t. direct reports that it
+// reads the field itself, at its offset; otherwise it is a generated function reading the
+// struct (offset 0), which selects the field: through an embedded pointer, allocated on first
+// use as encoding/json does, or with inline code.
+func (g *generator) memberValue(t *model.Type, f *model.Field, label string) (value jen.Code, direct bool, err error) {
+	value, ok, err := g.valueTable(f.Type, &f.Constraints, f.Nullable)
+	if err != nil {
+		return nil, false, err
+	}
+	viaPointer := false
+	for _, e := range f.Embedded {
+		viaPointer = viaPointer || e.Pointer
+	}
+	if ok && !viaPointer {
+		return value, true, nil
+	}
+	typ, err := g.typeExpr(t)
+	if err != nil {
+		return nil, false, err
+	}
+	target := g.fieldTarget(structParam, f)
+	body := []jen.Code{jen.Id("v").Op(":=").Parens(jen.Op("*").Add(typ)).Call(jen.Id("ptr"))}
+	if ok {
+		body = append(body, jen.Return(jen.Qual(decodePath, "Read").Call(jen.Id("s"), unsafePointer().Call(target.addr()), value)))
+	} else {
+		saved := g.locals
+		g.locals = 0
+		inline, err := g.value(f.Type, &f.Constraints, f.Nullable, target, "p", label)
+		g.locals = saved
 		if err != nil {
-			return nil, fmt.Errorf("field %s: %w", f.GoName, err)
+			return nil, false, err
 		}
-		body = append(body, jen.If(jen.Id("o").Dot("Absent").Call(jen.Lit(i))).Block(g.fieldTarget(structParam, f).get().Op("=").Add(def)))
+		body = append(body, jen.List(jen.Id("d"), jen.Id("ps"), jen.Id("p")).Op(":=").Id("s").Dot("Parts").Call())
+		body = append(body, inline...)
+		body = append(body, jen.Return(jen.Nil()))
 	}
-	return append(body, jen.Return(jen.Id("o").Dot("Close").Call())), nil
+	return g.funcValue(label, body), false, nil
+}
+
+// funcValue declares (once per distinct body) a function func(s *decode.State, ptr
+// unsafe.Pointer) error and a decode.Value calling it, and returns the value's address.
+func (g *generator) funcValue(label string, body []jen.Code) jen.Code {
+	key := render(jen.Block(body...))
+	fn := g.declare("toolgenRead#", "read", key, func(name string) jen.Code {
+		return jen.Commentf("%s decodes %s.", name, label).Line().
+			Func().Id(name).Params(stateParam(), jen.Id("ptr").Add(unsafePointer())).Error().Block(body...)
+	})
+	return g.valueVar(jen.Dict{jen.Id("Kind"): jen.Qual(decodePath, "KindFunc"), jen.Id("Func"): jen.Id(fn)})
+}
+
+// defaultFunc declares (once per distinct body) the function giving field f its default, and
+// returns its name: func(p unsafe.Pointer) setting the field at p, or, when the member is not
+// direct, the field of the struct at p.
+func (g *generator) defaultFunc(t *model.Type, f *model.Field, direct bool) (string, error) {
+	def, err := g.defaultValue(f.Type, f.Constraints.Default)
+	if err != nil {
+		return "", err
+	}
+	var body jen.Code
+	if direct {
+		typ, err := g.typeExpr(f.Type)
+		if err != nil {
+			return "", err
+		}
+		body = jen.Op("*").Parens(jen.Op("*").Add(typ)).Call(jen.Id("p")).Op("=").Add(def)
+	} else {
+		typ, err := g.typeExpr(t)
+		if err != nil {
+			return "", err
+		}
+		v := place(func() *jen.Statement { return jen.Parens(jen.Op("*").Add(typ)).Call(jen.Id("p")) })
+		body = g.fieldTarget(v, f).get().Op("=").Add(def)
+	}
+	return g.declare("toolgenDefault#", "default", render(body), func(name string) jen.Code {
+		return jen.Func().Id(name).Params(jen.Id("p").Add(unsafePointer())).Block(body)
+	}), nil
+}
+
+// recursive reports whether the named struct type t contains itself, through any path of
+// fields and elements.
+func (g *generator) recursive(t *model.Type) bool {
+	seen := map[*model.Type]bool{}
+	var reaches func(u *model.Type) bool
+	reaches = func(u *model.Type) bool {
+		if u == nil {
+			return false
+		}
+		if u == t {
+			return true
+		}
+		if seen[u] {
+			return false
+		}
+		seen[u] = true
+		for _, f := range u.Fields {
+			if reaches(f.Type) {
+				return true
+			}
+		}
+		return reaches(u.Elem) || reaches(u.Key)
+	}
+	for _, f := range t.Fields {
+		if reaches(f.Type) {
+			return true
+		}
+	}
+	return false
 }
 
 // fieldsTable declares (once per distinct list) the property names of a struct type and which
@@ -145,106 +264,154 @@ func (g *generator) declare(name, kind, key string, code func(name string) jen.C
 // render is the Go text of code, to compare generated values.
 func render(code jen.Code) string { return fmt.Sprintf("%#v", jen.Null().Add(code)) }
 
-// valueStmts renders the decoding of one value of type t with constraints c into target at
-// the state's path: use(call) for a helper call (an expression of type error), or inline code
-// when no helper takes the value.
-func (g *generator) valueStmts(t *model.Type, c *model.Constraints, nullable bool, target lvalue, label string, use func(jen.Code) jen.Code) ([]jen.Code, error) {
-	call, ok, err := g.valueCall(t, c, nullable, target)
-	if err != nil {
-		return nil, err
-	}
-	if ok {
-		return []jen.Code{use(call)}, nil
-	}
-	inline, err := g.value(t, c, nullable, target, "p", label)
-	if err != nil {
-		return nil, err
-	}
-	parts := jen.List(jen.Id("d"), jen.Id("ps"), jen.Id("p")).Op(":=").Id("s").Dot("Parts").Call()
-	return append([]jen.Code{parts}, inline...), nil
+// valueVar declares (once per distinct value) a decode.Value with the given fields and returns
+// its address.
+func (g *generator) valueVar(fields jen.Dict) jen.Code {
+	lit := jen.Qual(decodePath, "Value").Values(fields)
+	name := g.declare("toolgenValue#", "value", render(lit), func(name string) jen.Code {
+		return jen.Var().Id(name).Op("=").Add(lit)
+	})
+	return jen.Op("&").Id(name)
 }
 
-// valueCall renders the helper call decoding a value of type t with constraints c into
-// target; ok is false when the value needs inline code.
-func (g *generator) valueCall(t *model.Type, c *model.Constraints, nullable bool, target lvalue) (call jen.Code, ok bool, err error) {
+// valueTable renders the address of the decode.Value reading a value of type t with
+// constraints c; ok is false when no table can say it (an anonymous struct, or a container of
+// one; integer limits an IntRule cannot hold), and the value needs inline code.
+func (g *generator) valueTable(t *model.Type, c *model.Constraints, nullable bool) (value jen.Code, ok bool, err error) {
 	if c == nil {
 		c = &model.Constraints{}
 	}
-	helper := func(fn string, args ...jen.Code) jen.Code {
-		return jen.Qual(decodePath, fn).Call(append([]jen.Code{jen.Id("s"), target.addr()}, args...)...)
-	}
-	if t.Kind == model.KindPointer || nullable {
-		elemType, fn := t, "Nullable"
-		if t.Kind == model.KindPointer {
-			elemType, fn = t.Elem, "Pointer"
-		}
-		elem, ok, err := g.elemFunc(elemType, c)
+	kind := func(k string) jen.Code { return jen.Qual(decodePath, k) }
+	f := jen.Dict{}
+	if nullable && t.Kind != model.KindPointer {
+		elem, ok, err := g.valueTable(t, c, false)
 		if !ok || err != nil {
 			return nil, false, err
 		}
-		return helper(fn, elem), true, nil
+		return g.valueVar(jen.Dict{jen.Id("Kind"): kind("KindNullable"), jen.Id("Elem"): elem}), true, nil
+	}
+	// goType sets a KindGo value reading the Go type named by generic[types...], whose items
+	// (or pointee) elem reads.
+	goType := func(generic string, elem jen.Code, types ...jen.Code) {
+		f[jen.Id("Kind")] = kind("KindGo")
+		f[jen.Id("Go")] = jen.Qual(decodePath, generic).Types(types...).Values()
+		if elem != nil {
+			f[jen.Id("Elem")] = elem
+		}
 	}
 	switch t.Kind {
+	case model.KindPointer, model.KindSlice, model.KindArray, model.KindMap:
+		items := c
+		if t.Kind != model.KindPointer {
+			items = c.Items
+		}
+		elem, ok, err := g.valueTable(t.Elem, items, false)
+		if !ok || err != nil {
+			return nil, false, err
+		}
+		elemType, err := g.typeExpr(t.Elem)
+		if err != nil {
+			return nil, false, nil // an anonymous struct: inline code
+		}
+		switch t.Kind {
+		case model.KindPointer:
+			goType("PointerOf", elem, elemType)
+		case model.KindArray:
+			goType("ArrayOf", elem, elemType)
+			f[jen.Id("Min")] = jen.Lit(t.Len)
+		case model.KindSlice:
+			generic := "SliceOf"
+			if c.UniqueItems {
+				generic = "UniqueSliceOf"
+			}
+			goType(generic, elem, elemType)
+			f[jen.Id("Min")], f[jen.Id("Max")] = countLimits(c.MinItems, c.MaxItems)
+		case model.KindMap:
+			keyType, err := g.typeExpr(t.Key)
+			if err != nil {
+				return nil, false, err
+			}
+			switch t.Key.Kind {
+			case model.KindString:
+				goType("MapOf", elem, keyType, elemType)
+			case model.KindInt:
+				goType("IntMapOf", elem, keyType, elemType)
+			case model.KindUint:
+				goType("UintMapOf", elem, keyType, elemType)
+			case model.KindText:
+				goType("TextMapOf", elem, keyType, jen.Op("*").Add(keyType), elemType)
+			default:
+				return nil, false, fmt.Errorf("internal error: map key kind %s", t.Key.Kind)
+			}
+			f[jen.Id("Min")], f[jen.Id("Max")] = countLimits(c.MinProperties, c.MaxProperties)
+		}
 	case model.KindString:
 		rule, err := g.stringRule(t, c, len(t.Enum) > 0)
-		return helper("Str", rule), err == nil, err
+		if err != nil {
+			return nil, false, err
+		}
+		f[jen.Id("Kind")] = kind("KindString")
+		setRule(f, "Str", rule)
 	case model.KindText:
 		rule, err := g.stringRule(t, c, false)
-		return helper("Text", rule), err == nil, err
+		if err != nil {
+			return nil, false, err
+		}
+		typ, err := g.typeExpr(t)
+		if err != nil {
+			return nil, false, err
+		}
+		goType("TextOf", nil, typ, jen.Op("*").Add(typ))
+		setRule(f, "Str", rule)
 	case model.KindInt, model.KindUint:
 		rule, ok := g.intRule(t, c)
 		if !ok {
 			return nil, false, nil
 		}
-		fn := "Int"
-		if t.Kind == model.KindUint {
-			fn = "Uint"
-		}
-		return helper(fn, rule), true, nil
+		f[jen.Id("Kind")] = kind(map[model.Kind]string{model.KindInt: "KindInt", model.KindUint: "KindUint"}[t.Kind])
+		f[jen.Id("Size")] = intSize(t)
+		setRule(f, "Int", rule)
 	case model.KindFloat:
-		return helper("Float", g.floatRule(c)), true, nil
-	case model.KindBool:
-		return helper("Boolean"), true, nil
-	case model.KindBytes:
-		return helper("Bytes"), true, nil
-	case model.KindTime:
-		return helper("Time"), true, nil
-	case model.KindDuration:
-		return helper("Duration"), true, nil
-	case model.KindRawJSON:
-		return helper("Raw"), true, nil
-	case model.KindAny:
-		return helper("Any"), true, nil
+		f[jen.Id("Kind")] = kind("KindFloat")
+		f[jen.Id("Size")] = jen.Lit(t.Bits / 8)
+		setRule(f, "Float", g.floatRule(c))
+	case model.KindBool, model.KindBytes, model.KindTime, model.KindDuration, model.KindRawJSON, model.KindAny:
+		f[jen.Id("Kind")] = kind(map[model.Kind]string{model.KindBool: "KindBool", model.KindBytes: "KindBytes",
+			model.KindTime: "KindTime", model.KindDuration: "KindDuration", model.KindRawJSON: "KindRaw", model.KindAny: "KindAny"}[t.Kind])
 	case model.KindStruct:
 		if t.Named == nil {
 			return nil, false, nil
 		}
-		name, err := g.structDecoder(t)
-		return jen.Id(name).Call(jen.Id("s"), target.addr()), err == nil, err
-	case model.KindSlice, model.KindArray, model.KindMap:
-		elem, ok, err := g.elemFunc(t.Elem, c.Items)
-		if !ok || err != nil {
-			return nil, false, err
-		}
-		switch t.Kind {
-		case model.KindArray:
-			return jen.Qual(decodePath, "ArrayOf").Call(jen.Id("s"), target.get().Op("[:]"), elem), true, nil
-		case model.KindSlice:
-			fn := "Slice"
-			if c.UniqueItems {
-				fn = "UniqueSlice"
-			}
-			min, max := countLimits(c.MinItems, c.MaxItems)
-			return helper(fn, min, max, elem), true, nil
-		}
-		key, err := g.keyFunc(t.Key)
+		name, err := g.structTable(t)
 		if err != nil {
 			return nil, false, err
 		}
-		min, max := countLimits(c.MinProperties, c.MaxProperties)
-		return helper("Map", min, max, key, elem), true, nil
+		f[jen.Id("Kind")] = kind("KindStruct")
+		f[jen.Id("Struct")] = jen.Op("&").Id(name)
+	default:
+		return nil, false, fmt.Errorf("internal error: no decoder for %s", t.Kind)
 	}
-	return nil, false, fmt.Errorf("internal error: no decoder for %s", t.Kind)
+	return g.valueVar(f), true, nil
+}
+
+// setRule sets a value's rule field unless the rule is nil (no keywords).
+func setRule(f jen.Dict, field string, rule jen.Code) {
+	if render(rule) != render(jen.Nil()) {
+		f[jen.Id(field)] = rule
+	}
+}
+
+// intSize renders the size in bytes of an integer type: int and uint are sized by the
+// platform, so by unsafe.Sizeof, a constant.
+func intSize(t *model.Type) jen.Code {
+	if t.Bits != 0 {
+		return jen.Lit(t.Bits / 8)
+	}
+	zero := jen.Int().Call(jen.Lit(0))
+	if t.Kind == model.KindUint {
+		zero = jen.Uint().Call(jen.Lit(0))
+	}
+	return jen.Uint8().Call(jen.Qual("unsafe", "Sizeof").Call(zero))
 }
 
 // countLimits renders minItems/maxItems (or the properties') as the helpers take them: 0 and
@@ -258,50 +425,6 @@ func countLimits(min, max *int) (jen.Code, jen.Code) {
 		hi = *max
 	}
 	return jen.Lit(lo), jen.Lit(hi)
-}
-
-// elemFunc returns the decoder of an element of type t with constraints c, a function
-// func(*decode.State, *T) error: a struct decoder, or a wrapper shared by every element of
-// the same type and constraints. ok is false when t cannot be spelled (an anonymous struct),
-// so the container needs inline code.
-func (g *generator) elemFunc(t *model.Type, c *model.Constraints) (jen.Code, bool, error) {
-	if t.Kind == model.KindStruct && t.Named != nil {
-		name, err := g.structDecoder(t)
-		return jen.Id(name), err == nil, err
-	}
-	typ, err := g.typeExpr(t)
-	if err != nil {
-		return nil, false, nil // an anonymous struct, or a container of one
-	}
-	saved := g.locals
-	g.locals = 0
-	body, err := g.valueStmts(t, c, false, deref("v"), typeLabel(t), func(call jen.Code) jen.Code { return jen.Return(call) })
-	g.locals = saved
-	if err != nil {
-		return nil, false, err
-	}
-	if len(body) > 1 { // inline code returns only its errors
-		body = append(body, jen.Return(jen.Nil()))
-	}
-	key := render(typ) + "\x00" + render(jen.Block(body...))
-	name := g.declare("toolgenValue#", "value", key, func(name string) jen.Code {
-		return jen.Commentf("%s decodes one %s value.", name, typeLabel(t)).Line().
-			Func().Id(name).Params(stateParam(), jen.Id("v").Op("*").Add(typ)).Error().Block(body...)
-	})
-	return jen.Id(name), true, nil
-}
-
-// keyFunc renders the converter of a map's property names to its key type.
-func (g *generator) keyFunc(t *model.Type) (jen.Code, error) {
-	typ, err := g.typeExpr(t)
-	if err != nil {
-		return nil, err
-	}
-	fn := map[model.Kind]string{model.KindString: "KeyString", model.KindInt: "KeyInt", model.KindUint: "KeyUint", model.KindText: "KeyText"}[t.Kind]
-	if fn == "" {
-		return nil, fmt.Errorf("internal error: map key kind %s", t.Kind)
-	}
-	return jen.Qual(decodePath, fn).Types(typ), nil
 }
 
 // rule declares (once per distinct value) a rule variable of type decode.TYPE with the given

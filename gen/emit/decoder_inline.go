@@ -257,11 +257,11 @@ func (g *generator) value(t *model.Type, c *model.Constraints, nullable bool, ta
 		).Else().Block(target.get().Op("=").Id("v" + n))}, nil
 	case model.KindStruct:
 		if t.Named != nil {
-			name, err := g.structDecoder(t)
+			name, err := g.structTable(t)
 			if err != nil {
 				return nil, err
 			}
-			return []jen.Code{returnIfErr(jen.Qual(decodePath, "Within").Call(jen.Id("s"), at.ptr(), target.addr(), jen.Id(name)))}, nil
+			return []jen.Code{returnIfErr(jen.Qual(decodePath, "WithinStruct").Call(jen.Id("s"), at.ptr(), unsafePointer().Call(target.addr()), jen.Op("&").Id(name)))}, nil
 		}
 		return g.object(t, target, at, label)
 	case model.KindSlice:

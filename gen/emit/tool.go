@@ -116,7 +116,7 @@ func (g *generator) binding(t *model.Tool) (jen.Code, error) {
 			return nil, err
 		}
 		argsPtr = jen.Op("*").Add(argsType)
-		decodeCall, err := g.argsDecode(t.Args, jen.Id(names.data), jen.Id(names.args).Assert(argsPtr))
+		table, err := g.argsTable(t.Args)
 		if err != nil {
 			return nil, err
 		}
@@ -126,8 +126,7 @@ func (g *generator) binding(t *model.Tool) (jen.Code, error) {
 				jen.Id("c").Op(":=").New(jen.Qual(runtimePath, n.slotOf).Types(argsType)),
 				jen.Return(jen.Id("c").Dot("Hold").Call(jen.Op("&").Id("c").Dot("Args"))))
 		}
-		d[jen.Id("Decode")] = jen.Func().Params(jen.Id(names.data).Index().Byte(), jen.Id(names.args).Any()).Error().Block(
-			jen.Return(decodeCall))
+		d[jen.Id("Table")] = table
 		if t.Handler.Validate {
 			d[jen.Id("Validate")] = jen.Func().Params(ctxParam, jen.Id(names.args).Any()).Error().Block(
 				jen.Return(jen.Id(names.args).Assert(argsPtr).Dot("Validate").Call(jen.Id(names.ctx))))

@@ -544,8 +544,8 @@ func countChecks(s *State, min, max, n int, noun string) {
 	}
 }
 
-// ArrayOf reads an array of exactly len(v) items into v, the slice of a Go array.
-func ArrayOf[E any](s *State, v []E, elem func(*State, *E) error) error {
+// readArray reads an array of exactly len(v) items into v, the slice of a Go array.
+func readArray[E any](s *State, v []E, elem func(*State, *E) error) error {
 	if s.d.Next() != jx.Array {
 		return WrongType(s.d, &s.ps, &s.here, "an array")
 	}

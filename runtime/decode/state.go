@@ -124,6 +124,14 @@ type Fields struct {
 	required []int
 	mask     uint64 // the required ones of the first 64
 	id       int32  // in tables, which path segments refer to
+	// slots finds a name's index with one multiplication and one comparison: a perfect hash
+	// (nameHash with mult, its top bits) found when the table is made, holding the index or
+	// -1. A list it cannot separate (two names of one length with the same first, middle and
+	// last bytes) uses byName instead.
+	slots  []int32
+	mult   uint32
+	shift  uint8
+	byName map[string]int
 }
 
 // tables lists every Fields, so a path segment names a property by two integers. It only
@@ -140,6 +148,7 @@ func fieldTable(id int32) *Fields { return (*tables.Load())[id] }
 // table and index): call it once per list, in a package-level declaration.
 func NewFields(names []string, required ...int) *Fields {
 	f := &Fields{names: names, required: required}
+	f.buildIndex()
 	for _, i := range required {
 		if i < 64 {
 			f.mask |= 1 << i
@@ -319,4 +328,84 @@ func Within[T any](s *State, p *Path, v *T, decode func(*State, *T) error) error
 	err := decode(s, v)
 	s.depth = depth
 	return err
+}
+
+// nameHash mixes a property name's length and its first, middle and last bytes: enough to
+// tell apart the names of almost any struct, and four loads whatever the name's length.
+func nameHash(key []byte) uint32 {
+	n := len(key)
+	if n == 0 {
+		return 0
+	}
+	return uint32(n) ^ uint32(key[0])<<8 ^ uint32(key[n/2])<<16 ^ uint32(key[n-1])<<24
+}
+
+// buildIndex builds the lookup of names: a perfect hash when one of the multipliers tried
+// separates them in a table of up to 8 slots a name, else a one-slot table sending every
+// name to byName.
+func (f *Fields) buildIndex() {
+	n := len(f.names)
+	f.slots, f.shift = []int32{-1}, 32 // no names: every slot empty (a shift by 32 gives 0)
+	if n == 0 {
+		return
+	}
+	hashes := make([]uint32, n)
+	for i, name := range f.names {
+		hashes[i] = nameHash([]byte(name))
+	}
+	bits := 1
+	for 1<<bits < 2*n {
+		bits++
+	}
+	for ; 1<<bits <= 8*n && bits <= 16; bits++ {
+		slots := make([]int32, 1<<bits)
+		for try := uint32(0); try < 64; try++ {
+			mult := (try*0x9E3779B9 + 0x85EBCA6B) | 1 // odd multipliers, spread
+			for j := range slots {
+				slots[j] = -1
+			}
+			ok := true
+			for i, h := range hashes {
+				j := (h * mult) >> (32 - bits)
+				if slots[j] >= 0 {
+					ok = false
+					break
+				}
+				slots[j] = int32(i)
+			}
+			if ok {
+				f.slots, f.mult, f.shift = slots, mult, uint8(32-bits)
+				return
+			}
+		}
+	}
+	f.slots[0] = byNameSlot
+	f.byName = make(map[string]int, n)
+	for i, name := range f.names {
+		if _, dup := f.byName[name]; !dup {
+			f.byName[name] = i
+		}
+	}
+}
+
+// byNameSlot in slots sends the lookup to byName.
+const byNameSlot = -2
+
+// index returns the index of the property named key, or -1. Small enough to be inlined.
+func (f *Fields) index(key []byte) int {
+	i := f.slots[(nameHash(key)*f.mult)>>f.shift]
+	if i >= 0 && f.names[i] == string(key) {
+		return int(i)
+	}
+	if i == byNameSlot {
+		return f.indexByName(key)
+	}
+	return -1
+}
+
+func (f *Fields) indexByName(key []byte) int {
+	if i, ok := f.byName[string(key)]; ok {
+		return i
+	}
+	return -1
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
+	"unsafe"
 )
 
 // A compile error here means a handler changed since toolgen ran: run go generate.
@@ -30,9 +31,6 @@ var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, 
 // SearchTools returns the tools implemented by methods of Search, bound to r, sorted by name.
 func SearchTools(r *Search) []runtime.Tool {
 	toolgenBindingSearchToolSearch := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*SearchArgs), toolgenDecodeSearchArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[SearchArgs])
 			return c.Hold(&c.Args)
@@ -45,6 +43,7 @@ func SearchTools(r *Search) []runtime.Tool {
 			out, err := r.ToolSearch(ctx, *a.(*SearchArgs))
 			return toolgenResultSearchResult(out, err, "tool_search")
 		},
+		Table: &toolgenStructSearchArgs,
 	}
 	return []runtime.Tool{{
 		Bind:        toolgenBindingSearchToolSearch.Bind,
@@ -69,27 +68,8 @@ func SearchTools(r *Search) []runtime.Tool {
 	}}
 }
 
-// toolgenDecodeSearchArgs decodes one SearchArgs value.
-func toolgenDecodeSearchArgs(s *decode.State, v *SearchArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsSearchArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "query":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.Query, &toolgenString1)
-			}
-		case "limit":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Int(s, &v.Limit, &toolgenInt1)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	if o.Absent(1) {
-		v.Limit = int(5)
-	}
-	return o.Close()
+func toolgenDefault1(p unsafe.Pointer) {
+	*(*int)(p) = int(5)
 }
 
 var toolgenFieldsSearchArgs = decode.NewFields([]string{"query", "limit"}, 0)
@@ -97,6 +77,31 @@ var toolgenFieldsSearchArgs = decode.NewFields([]string{"query", "limit"}, 0)
 var toolgenInt1 = decode.IntRule{Max: 20, MaxText: "20", Min: 1, MinText: "1"}
 
 var toolgenString1 = decode.StringRule{HasMaxLength: true, MaxLength: 500, MinLength: 1}
+
+// toolgenStructSearchArgs is how to decode a SearchArgs.
+var toolgenStructSearchArgs = decode.Struct{
+	Defaults: []int{1},
+	Fields:   toolgenFieldsSearchArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(SearchArgs{}.Query),
+		Value:  &toolgenValue1,
+	}, {
+		Default: toolgenDefault1,
+		Offset:  unsafe.Offsetof(SearchArgs{}.Limit),
+		Value:   &toolgenValue2,
+	}},
+}
+
+var toolgenValue1 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString1,
+}
+
+var toolgenValue2 = decode.Value{
+	Int:  &toolgenInt1,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}
 
 // toolgenEncodeFound writes v as the output schema of Found describes it.
 func toolgenEncodeFound(w *encode.Writer, v *Found) {

@@ -10,6 +10,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"time"
+	"unsafe"
 )
 
 // A compile error here means a handler changed since toolgen ran: run go generate.
@@ -30,9 +31,6 @@ var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
 	toolgenBindingToolkitCreateArtifact := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*CreateArgs), toolgenDecodeCreateArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[CreateArgs])
 			return c.Hold(&c.Args)
@@ -48,11 +46,9 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			}
 			return runtime.TextResult(out)
 		},
+		Table: &toolgenStructCreateArgs,
 	}
 	toolgenBindingToolkitReadArtifact := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*ReadArgs), toolgenDecodeReadArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[ReadArgs])
 			return c.Hold(&c.Args)
@@ -68,11 +64,9 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			}
 			return runtime.TextResult(out)
 		},
+		Table: &toolgenStructReadArgs,
 	}
 	toolgenBindingToolkitRewriteArtifact := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*RewriteArgs), toolgenDecodeRewriteArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[RewriteArgs])
 			return c.Hold(&c.Args)
@@ -88,11 +82,9 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			}
 			return runtime.TextResult(out)
 		},
+		Table: &toolgenStructRewriteArgs,
 	}
 	toolgenBindingToolkitUpdateArtifact := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*UpdateArgs), toolgenDecodeUpdateArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[UpdateArgs])
 			return c.Hold(&c.Args)
@@ -108,6 +100,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			}
 			return runtime.TextResult(out)
 		},
+		Table: &toolgenStructUpdateArgs,
 	}
 	return []runtime.Tool{{
 		Bind:        toolgenBindingToolkitCreateArtifact.Bind,
@@ -168,91 +161,8 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}}
 }
 
-// toolgenDecodeCreateArgs decodes one CreateArgs value.
-func toolgenDecodeCreateArgs(s *decode.State, v *CreateArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsCreateArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "id":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.ID, &toolgenString1)
-			}
-		case "content":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Str(s, &v.Content, nil)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	return o.Close()
-}
-
-// toolgenDecodeReadArgs decodes one ReadArgs value.
-func toolgenDecodeReadArgs(s *decode.State, v *ReadArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsReadArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "id":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.ID, &toolgenString1)
-			}
-		case "version":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Int(s, &v.Version, &toolgenInt1)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	if o.Absent(1) {
-		v.Version = int(0)
-	}
-	return o.Close()
-}
-
-// toolgenDecodeRewriteArgs decodes one RewriteArgs value.
-func toolgenDecodeRewriteArgs(s *decode.State, v *RewriteArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsCreateArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "id":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.ID, &toolgenString1)
-			}
-		case "content":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Str(s, &v.Content, nil)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	return o.Close()
-}
-
-// toolgenDecodeUpdateArgs decodes one UpdateArgs value.
-func toolgenDecodeUpdateArgs(s *decode.State, v *UpdateArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsUpdateArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "id":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.ID, &toolgenString1)
-			}
-		case "old_text":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Str(s, &v.OldText, &toolgenString2)
-			}
-		case "new_text":
-			if o.Fresh(2) || o.Take(2) {
-				o.Err = decode.Str(s, &v.NewText, nil)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	return o.Close()
+func toolgenDefault1(p unsafe.Pointer) {
+	*(*int)(p) = int(0)
 }
 
 var toolgenFieldsCreateArgs = decode.NewFields([]string{"id", "content"}, 0, 1)
@@ -266,6 +176,77 @@ var toolgenInt1 = decode.IntRule{Min: 0, MinText: "0"}
 var toolgenString1 = decode.StringRule{Pattern: toolgenPattern1, PatternText: "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"}
 
 var toolgenString2 = decode.StringRule{MinLength: 1}
+
+// toolgenStructCreateArgs is how to decode a CreateArgs.
+var toolgenStructCreateArgs = decode.Struct{
+	Fields: toolgenFieldsCreateArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(CreateArgs{}.ID),
+		Value:  &toolgenValue1,
+	}, {
+		Offset: unsafe.Offsetof(CreateArgs{}.Content),
+		Value:  &toolgenValue2,
+	}},
+}
+
+// toolgenStructReadArgs is how to decode a ReadArgs.
+var toolgenStructReadArgs = decode.Struct{
+	Defaults: []int{1},
+	Fields:   toolgenFieldsReadArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(ReadArgs{}.ID),
+		Value:  &toolgenValue1,
+	}, {
+		Default: toolgenDefault1,
+		Offset:  unsafe.Offsetof(ReadArgs{}.Version),
+		Value:   &toolgenValue3,
+	}},
+}
+
+// toolgenStructRewriteArgs is how to decode a RewriteArgs.
+var toolgenStructRewriteArgs = decode.Struct{
+	Fields: toolgenFieldsCreateArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(RewriteArgs{}.ID),
+		Value:  &toolgenValue1,
+	}, {
+		Offset: unsafe.Offsetof(RewriteArgs{}.Content),
+		Value:  &toolgenValue2,
+	}},
+}
+
+// toolgenStructUpdateArgs is how to decode a UpdateArgs.
+var toolgenStructUpdateArgs = decode.Struct{
+	Fields: toolgenFieldsUpdateArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(UpdateArgs{}.ID),
+		Value:  &toolgenValue1,
+	}, {
+		Offset: unsafe.Offsetof(UpdateArgs{}.OldText),
+		Value:  &toolgenValue4,
+	}, {
+		Offset: unsafe.Offsetof(UpdateArgs{}.NewText),
+		Value:  &toolgenValue2,
+	}},
+}
+
+var toolgenValue1 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString1,
+}
+
+var toolgenValue2 = decode.Value{Kind: decode.KindString}
+
+var toolgenValue3 = decode.Value{
+	Int:  &toolgenInt1,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}
+
+var toolgenValue4 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString2,
+}
 
 // toolgenPattern1 reports whether s contains a match of the regular expression `^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`,
 // as regexp.MatchString does. toolgen compiled the expression to a finite automaton

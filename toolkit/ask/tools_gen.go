@@ -10,6 +10,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"time"
+	"unsafe"
 )
 
 // A compile error here means a handler changed since toolgen ran: run go generate.
@@ -33,9 +34,6 @@ const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
 	toolgenBindingToolkitAskUser := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*AskArgs), toolgenDecodeAskArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[AskArgs])
 			return c.Hold(&c.Args)
@@ -51,11 +49,9 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			}
 			return out
 		},
+		Table: &toolgenStructAskArgs,
 	}
 	toolgenBindingToolkitHumanInput := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*AskArgs), toolgenDecodeAskArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[AskArgs])
 			return c.Hold(&c.Args)
@@ -71,6 +67,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			}
 			return out
 		},
+		Table: &toolgenStructAskArgs,
 	}
 	return []runtime.Tool{{
 		Bind:        toolgenBindingToolkitAskUser.Bind,
@@ -103,31 +100,8 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}}
 }
 
-// toolgenDecodeAskArgs decodes one AskArgs value.
-func toolgenDecodeAskArgs(s *decode.State, v *AskArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsAskArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "question":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.Question, &toolgenString1)
-			}
-		case "options":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.UniqueSlice(s, &v.Options, 0, 20, toolgenValue1)
-			}
-		case "multi_select":
-			if o.Fresh(2) || o.Take(2) {
-				o.Err = decode.Boolean(s, &v.MultiSelect)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	if o.Absent(2) {
-		v.MultiSelect = false
-	}
-	return o.Close()
+func toolgenDefault1(p unsafe.Pointer) {
+	*(*bool)(p) = false
 }
 
 var toolgenFieldsAskArgs = decode.NewFields([]string{"question", "options", "multi_select"}, 0)
@@ -136,7 +110,39 @@ var toolgenString1 = decode.StringRule{HasMaxLength: true, MaxLength: 2000, MinL
 
 var toolgenString2 = decode.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
 
-// toolgenValue1 decodes one string value.
-func toolgenValue1(s *decode.State, v *string) error {
-	return decode.Str(s, v, &toolgenString2)
+// toolgenStructAskArgs is how to decode a AskArgs.
+var toolgenStructAskArgs = decode.Struct{
+	Defaults: []int{2},
+	Fields:   toolgenFieldsAskArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(AskArgs{}.Question),
+		Value:  &toolgenValue1,
+	}, {
+		Offset: unsafe.Offsetof(AskArgs{}.Options),
+		Value:  &toolgenValue3,
+	}, {
+		Default: toolgenDefault1,
+		Offset:  unsafe.Offsetof(AskArgs{}.MultiSelect),
+		Value:   &toolgenValue4,
+	}},
 }
+
+var toolgenValue1 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString1,
+}
+
+var toolgenValue2 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString2,
+}
+
+var toolgenValue3 = decode.Value{
+	Elem: &toolgenValue2,
+	Go:   decode.UniqueSliceOf[string]{},
+	Kind: decode.KindGo,
+	Max:  20,
+	Min:  0,
+}
+
+var toolgenValue4 = decode.Value{Kind: decode.KindBool}

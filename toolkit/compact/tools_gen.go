@@ -10,6 +10,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"time"
+	"unsafe"
 )
 
 // A compile error here means a handler changed since toolgen ran: run go generate.
@@ -47,9 +48,6 @@ func Tools() []runtime.Tool {
 }
 
 var toolgenBindingCompactConversation = &runtime.Binding{
-	Decode: func(data []byte, a any) error {
-		return decode.Args(data, a.(*CompactArgs), toolgenDecodeCompactArgs)
-	},
 	New: func() *runtime.CallSlot {
 		c := new(runtime.Slot[CompactArgs])
 		return c.Hold(&c.Args)
@@ -65,27 +63,29 @@ var toolgenBindingCompactConversation = &runtime.Binding{
 		}
 		return out
 	},
+	Table: &toolgenStructCompactArgs,
 }
 
-// toolgenDecodeCompactArgs decodes one CompactArgs value.
-func toolgenDecodeCompactArgs(s *decode.State, v *CompactArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsCompactArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "focus":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.Focus, &toolgenString1)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	if o.Absent(0) {
-		v.Focus = ""
-	}
-	return o.Close()
+func toolgenDefault1(p unsafe.Pointer) {
+	*(*string)(p) = ""
 }
 
 var toolgenFieldsCompactArgs = decode.NewFields([]string{"focus"})
 
 var toolgenString1 = decode.StringRule{HasMaxLength: true, MaxLength: 2000}
+
+// toolgenStructCompactArgs is how to decode a CompactArgs.
+var toolgenStructCompactArgs = decode.Struct{
+	Defaults: []int{0},
+	Fields:   toolgenFieldsCompactArgs,
+	Members: []decode.Member{{
+		Default: toolgenDefault1,
+		Offset:  unsafe.Offsetof(CompactArgs{}.Focus),
+		Value:   &toolgenValue1,
+	}},
+}
+
+var toolgenValue1 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString1,
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"time"
+	"unsafe"
 )
 
 // A compile error here means a handler changed since toolgen ran: run go generate.
@@ -33,9 +34,6 @@ const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
 	toolgenBindingToolkitCallSubagent := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*TaskArgs), toolgenDecodeTaskArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[TaskArgs])
 			return c.Hold(&c.Args)
@@ -51,11 +49,9 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			}
 			return out
 		},
+		Table: &toolgenStructTaskArgs,
 	}
 	toolgenBindingToolkitTask := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*TaskArgs), toolgenDecodeTaskArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[TaskArgs])
 			return c.Hold(&c.Args)
@@ -71,6 +67,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			}
 			return out
 		},
+		Table: &toolgenStructTaskArgs,
 	}
 	return []runtime.Tool{{
 		Bind:        toolgenBindingToolkitCallSubagent.Bind,
@@ -101,30 +98,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}}
 }
 
-// toolgenDecodeTaskArgs decodes one TaskArgs value.
-func toolgenDecodeTaskArgs(s *decode.State, v *TaskArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsTaskArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "description":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.Description, &toolgenString1)
-			}
-		case "prompt":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Str(s, &v.Prompt, &toolgenString2)
-			}
-		case "agent":
-			if o.Fresh(2) || o.Take(2) {
-				o.Err = decode.Str(s, &v.Agent, &toolgenString3)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	return o.Close()
-}
-
 var toolgenFieldsTaskArgs = decode.NewFields([]string{"description", "prompt", "agent"}, 0, 1, 2)
 
 var toolgenString1 = decode.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
@@ -132,3 +105,33 @@ var toolgenString1 = decode.StringRule{HasMaxLength: true, MaxLength: 200, MinLe
 var toolgenString2 = decode.StringRule{HasMaxLength: true, MaxLength: 20000, MinLength: 1}
 
 var toolgenString3 = decode.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}
+
+// toolgenStructTaskArgs is how to decode a TaskArgs.
+var toolgenStructTaskArgs = decode.Struct{
+	Fields: toolgenFieldsTaskArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(TaskArgs{}.Description),
+		Value:  &toolgenValue1,
+	}, {
+		Offset: unsafe.Offsetof(TaskArgs{}.Prompt),
+		Value:  &toolgenValue2,
+	}, {
+		Offset: unsafe.Offsetof(TaskArgs{}.Agent),
+		Value:  &toolgenValue3,
+	}},
+}
+
+var toolgenValue1 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString1,
+}
+
+var toolgenValue2 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString2,
+}
+
+var toolgenValue3 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString3,
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"time"
+	"unsafe"
 )
 
 // A compile error here means a handler changed since toolgen ran: run go generate.
@@ -35,9 +36,6 @@ func toolgenNoArgs(data []byte, _ any) error {
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
 	toolgenBindingToolkitTodoAdd := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*TodoAddArgs), toolgenDecodeTodoAddArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[TodoAddArgs])
 			return c.Hold(&c.Args)
@@ -53,6 +51,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			}
 			return out
 		},
+		Table: &toolgenStructTodoAddArgs,
 	}
 	toolgenBindingToolkitTodoList := &runtime.Binding{
 		Decode:    toolgenNoArgs,
@@ -67,9 +66,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		},
 	}
 	toolgenBindingToolkitTodoUpdate := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*TodoUpdateArgs), toolgenDecodeTodoUpdateArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[TodoUpdateArgs])
 			return c.Hold(&c.Args)
@@ -85,11 +81,9 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			}
 			return out
 		},
+		Table: &toolgenStructTodoUpdateArgs,
 	}
 	toolgenBindingToolkitWriteTodos := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*WriteTodosArgs), toolgenDecodeWriteTodosArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[WriteTodosArgs])
 			return c.Hold(&c.Args)
@@ -105,6 +99,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			}
 			return out
 		},
+		Table: &toolgenStructWriteTodosArgs,
 	}
 	return []runtime.Tool{{
 		Bind:        toolgenBindingToolkitTodoAdd.Bind,
@@ -169,101 +164,12 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}}
 }
 
-// toolgenDecodeTodo decodes one Todo value.
-func toolgenDecodeTodo(s *decode.State, v *Todo) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsTodo); o.Next(); {
-		switch string(o.Key()) {
-		case "id":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.ID, &toolgenString3)
-			}
-		case "content":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Str(s, &v.Content, &toolgenString1)
-			}
-		case "status":
-			if o.Fresh(2) || o.Take(2) {
-				o.Err = decode.Str(s, &v.Status, &toolgenEnumStatus)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	return o.Close()
+func toolgenDefault1(p unsafe.Pointer) {
+	*(*string)(p) = ""
 }
 
-// toolgenDecodeTodoAddArgs decodes one TodoAddArgs value.
-func toolgenDecodeTodoAddArgs(s *decode.State, v *TodoAddArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsTodoAddArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "content":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.Content, &toolgenString1)
-			}
-		case "id":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Str(s, &v.ID, &toolgenString2)
-			}
-		case "status":
-			if o.Fresh(2) || o.Take(2) {
-				o.Err = decode.Str(s, &v.Status, &toolgenEnumStatus)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	if o.Absent(1) {
-		v.ID = ""
-	}
-	if o.Absent(2) {
-		v.Status = Pending
-	}
-	return o.Close()
-}
-
-// toolgenDecodeTodoUpdateArgs decodes one TodoUpdateArgs value.
-func toolgenDecodeTodoUpdateArgs(s *decode.State, v *TodoUpdateArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsTodoUpdateArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "id":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.ID, &toolgenString3)
-			}
-		case "status":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Pointer(s, &v.Status, toolgenValue1)
-			}
-		case "content":
-			if o.Fresh(2) || o.Take(2) {
-				o.Err = decode.Str(s, &v.Content, &toolgenString4)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	if o.Absent(2) {
-		v.Content = ""
-	}
-	return o.Close()
-}
-
-// toolgenDecodeWriteTodosArgs decodes one WriteTodosArgs value.
-func toolgenDecodeWriteTodosArgs(s *decode.State, v *WriteTodosArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsWriteTodosArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "todos":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Slice(s, &v.Todos, 0, 1000, toolgenDecodeTodo)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	return o.Close()
+func toolgenDefault2(p unsafe.Pointer) {
+	*(*Status)(p) = Pending
 }
 
 var toolgenEnumStatus = decode.StringRule{Enum: decode.NewEnum("pending", "in_progress", "completed")}
@@ -284,7 +190,105 @@ var toolgenString3 = decode.StringRule{HasMaxLength: true, MaxLength: 64, MinLen
 
 var toolgenString4 = decode.StringRule{HasMaxLength: true, MaxLength: 1000}
 
-// toolgenValue1 decodes one Status value.
-func toolgenValue1(s *decode.State, v *Status) error {
-	return decode.Str(s, v, &toolgenEnumStatus)
+// toolgenStructTodo is how to decode a Todo.
+var toolgenStructTodo = decode.Struct{
+	Fields: toolgenFieldsTodo,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(Todo{}.ID),
+		Value:  &toolgenValue4,
+	}, {
+		Offset: unsafe.Offsetof(Todo{}.Content),
+		Value:  &toolgenValue1,
+	}, {
+		Offset: unsafe.Offsetof(Todo{}.Status),
+		Value:  &toolgenValue3,
+	}},
+}
+
+// toolgenStructTodoAddArgs is how to decode a TodoAddArgs.
+var toolgenStructTodoAddArgs = decode.Struct{
+	Defaults: []int{1, 2},
+	Fields:   toolgenFieldsTodoAddArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(TodoAddArgs{}.Content),
+		Value:  &toolgenValue1,
+	}, {
+		Default: toolgenDefault1,
+		Offset:  unsafe.Offsetof(TodoAddArgs{}.ID),
+		Value:   &toolgenValue2,
+	}, {
+		Default: toolgenDefault2,
+		Offset:  unsafe.Offsetof(TodoAddArgs{}.Status),
+		Value:   &toolgenValue3,
+	}},
+}
+
+// toolgenStructTodoUpdateArgs is how to decode a TodoUpdateArgs.
+var toolgenStructTodoUpdateArgs = decode.Struct{
+	Defaults: []int{2},
+	Fields:   toolgenFieldsTodoUpdateArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(TodoUpdateArgs{}.ID),
+		Value:  &toolgenValue4,
+	}, {
+		Offset: unsafe.Offsetof(TodoUpdateArgs{}.Status),
+		Value:  &toolgenValue5,
+	}, {
+		Default: toolgenDefault1,
+		Offset:  unsafe.Offsetof(TodoUpdateArgs{}.Content),
+		Value:   &toolgenValue6,
+	}},
+}
+
+// toolgenStructWriteTodosArgs is how to decode a WriteTodosArgs.
+var toolgenStructWriteTodosArgs = decode.Struct{
+	Fields: toolgenFieldsWriteTodosArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(WriteTodosArgs{}.Todos),
+		Value:  &toolgenValue8,
+	}},
+}
+
+var toolgenValue1 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString1,
+}
+
+var toolgenValue2 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString2,
+}
+
+var toolgenValue3 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenEnumStatus,
+}
+
+var toolgenValue4 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString3,
+}
+
+var toolgenValue5 = decode.Value{
+	Elem: &toolgenValue3,
+	Go:   decode.PointerOf[Status]{},
+	Kind: decode.KindGo,
+}
+
+var toolgenValue6 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString4,
+}
+
+var toolgenValue7 = decode.Value{
+	Kind:   decode.KindStruct,
+	Struct: &toolgenStructTodo,
+}
+
+var toolgenValue8 = decode.Value{
+	Elem: &toolgenValue7,
+	Go:   decode.SliceOf[Todo]{},
+	Kind: decode.KindGo,
+	Max:  1000,
+	Min:  0,
 }

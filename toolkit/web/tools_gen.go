@@ -11,6 +11,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
 	"time"
+	"unsafe"
 )
 
 // A compile error here means a handler changed since toolgen ran: run go generate.
@@ -31,9 +32,6 @@ var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
 	toolgenBindingToolkitWebFetch := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*FetchArgs), toolgenDecodeFetchArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[FetchArgs])
 			return c.Hold(&c.Args)
@@ -49,11 +47,9 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			}
 			return runtime.TextResult(out)
 		},
+		Table: &toolgenStructFetchArgs,
 	}
 	toolgenBindingToolkitWebSearch := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*SearchArgs), toolgenDecodeSearchArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[SearchArgs])
 			return c.Hold(&c.Args)
@@ -66,6 +62,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			out, err := r.WebSearch(ctx, *a.(*SearchArgs))
 			return toolgenResultSearchResults(out, err, "web_search")
 		},
+		Table: &toolgenStructSearchArgs,
 	}
 	return []runtime.Tool{{
 		Bind:        toolgenBindingToolkitWebFetch.Bind,
@@ -104,50 +101,12 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}}
 }
 
-// toolgenDecodeFetchArgs decodes one FetchArgs value.
-func toolgenDecodeFetchArgs(s *decode.State, v *FetchArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsFetchArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "url":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.URL, &toolgenString1)
-			}
-		case "max_bytes":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Int(s, &v.MaxBytes, &toolgenInt1)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	if o.Absent(1) {
-		v.MaxBytes = int64(0)
-	}
-	return o.Close()
+func toolgenDefault1(p unsafe.Pointer) {
+	*(*int64)(p) = int64(0)
 }
 
-// toolgenDecodeSearchArgs decodes one SearchArgs value.
-func toolgenDecodeSearchArgs(s *decode.State, v *SearchArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsSearchArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "query":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.Query, &toolgenString2)
-			}
-		case "num":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Int(s, &v.Num, &toolgenInt2)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	if o.Absent(1) {
-		v.Num = int(5)
-	}
-	return o.Close()
+func toolgenDefault2(p unsafe.Pointer) {
+	*(*int)(p) = int(5)
 }
 
 var toolgenFieldsFetchArgs = decode.NewFields([]string{"url", "max_bytes"}, 0)
@@ -161,6 +120,56 @@ var toolgenInt2 = decode.IntRule{Max: 20, MaxText: "20", Min: 1, MinText: "1"}
 var toolgenString1 = decode.StringRule{Format: decode.IsURI, FormatName: "uri", HasMaxLength: true, MaxLength: 4096}
 
 var toolgenString2 = decode.StringRule{HasMaxLength: true, MaxLength: 500, MinLength: 1}
+
+// toolgenStructFetchArgs is how to decode a FetchArgs.
+var toolgenStructFetchArgs = decode.Struct{
+	Defaults: []int{1},
+	Fields:   toolgenFieldsFetchArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(FetchArgs{}.URL),
+		Value:  &toolgenValue1,
+	}, {
+		Default: toolgenDefault1,
+		Offset:  unsafe.Offsetof(FetchArgs{}.MaxBytes),
+		Value:   &toolgenValue2,
+	}},
+}
+
+// toolgenStructSearchArgs is how to decode a SearchArgs.
+var toolgenStructSearchArgs = decode.Struct{
+	Defaults: []int{1},
+	Fields:   toolgenFieldsSearchArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(SearchArgs{}.Query),
+		Value:  &toolgenValue3,
+	}, {
+		Default: toolgenDefault2,
+		Offset:  unsafe.Offsetof(SearchArgs{}.Num),
+		Value:   &toolgenValue4,
+	}},
+}
+
+var toolgenValue1 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString1,
+}
+
+var toolgenValue2 = decode.Value{
+	Int:  &toolgenInt1,
+	Kind: decode.KindInt,
+	Size: 8,
+}
+
+var toolgenValue3 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString2,
+}
+
+var toolgenValue4 = decode.Value{
+	Int:  &toolgenInt2,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}
 
 // toolgenEncodeSearchResult writes v as the output schema of SearchResult describes it.
 func toolgenEncodeSearchResult(w *encode.Writer, v *SearchResult) {

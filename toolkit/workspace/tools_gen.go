@@ -10,6 +10,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"time"
+	"unsafe"
 )
 
 // A compile error here means a handler changed since toolgen ran: run go generate.
@@ -30,9 +31,6 @@ var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, 
 // WorkspaceTools returns the tools implemented by methods of Workspace, bound to r, sorted by name.
 func WorkspaceTools(r *Workspace) []runtime.Tool {
 	toolgenBindingWorkspaceEditFile := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*EditFileArgs), toolgenDecodeEditFileArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[EditFileArgs])
 			return c.Hold(&c.Args)
@@ -48,11 +46,9 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			}
 			return runtime.TextResult(out)
 		},
+		Table: &toolgenStructEditFileArgs,
 	}
 	toolgenBindingWorkspaceGlob := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*GlobArgs), toolgenDecodeGlobArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[GlobArgs])
 			return c.Hold(&c.Args)
@@ -68,11 +64,9 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			}
 			return runtime.TextResult(out)
 		},
+		Table: &toolgenStructGlobArgs,
 	}
 	toolgenBindingWorkspaceGrep := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*GrepArgs), toolgenDecodeGrepArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[GrepArgs])
 			return c.Hold(&c.Args)
@@ -88,11 +82,9 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			}
 			return runtime.TextResult(out)
 		},
+		Table: &toolgenStructGrepArgs,
 	}
 	toolgenBindingWorkspaceListDir := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*ListDirArgs), toolgenDecodeListDirArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[ListDirArgs])
 			return c.Hold(&c.Args)
@@ -108,11 +100,9 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			}
 			return runtime.TextResult(out)
 		},
+		Table: &toolgenStructListDirArgs,
 	}
 	toolgenBindingWorkspaceReadFile := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*ReadFileArgs), toolgenDecodeReadFileArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[ReadFileArgs])
 			return c.Hold(&c.Args)
@@ -128,11 +118,9 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			}
 			return runtime.TextResult(out)
 		},
+		Table: &toolgenStructReadFileArgs,
 	}
 	toolgenBindingWorkspaceReadResult := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*ReadResultArgs), toolgenDecodeReadResultArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[ReadResultArgs])
 			return c.Hold(&c.Args)
@@ -148,11 +136,9 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			}
 			return runtime.TextResult(out)
 		},
+		Table: &toolgenStructReadResultArgs,
 	}
 	toolgenBindingWorkspaceShell := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*ShellArgs), toolgenDecodeShellArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[ShellArgs])
 			return c.Hold(&c.Args)
@@ -168,11 +154,9 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			}
 			return runtime.TextResult(out)
 		},
+		Table: &toolgenStructShellArgs,
 	}
 	toolgenBindingWorkspaceWriteFile := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*WriteFileArgs), toolgenDecodeWriteFileArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[WriteFileArgs])
 			return c.Hold(&c.Args)
@@ -188,6 +172,7 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			}
 			return runtime.TextResult(out)
 		},
+		Table: &toolgenStructWriteFileArgs,
 	}
 	return []runtime.Tool{{
 		Bind:          toolgenBindingWorkspaceEditFile.Bind,
@@ -357,238 +342,44 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 	}}
 }
 
-// toolgenDecodeEditFileArgs decodes one EditFileArgs value.
-func toolgenDecodeEditFileArgs(s *decode.State, v *EditFileArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsEditFileArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "path":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.Path, &toolgenString1)
-			}
-		case "old_string":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Str(s, &v.OldString, &toolgenString2)
-			}
-		case "new_string":
-			if o.Fresh(2) || o.Take(2) {
-				o.Err = decode.Str(s, &v.NewString, nil)
-			}
-		case "replace_all":
-			if o.Fresh(3) || o.Take(3) {
-				o.Err = decode.Boolean(s, &v.ReplaceAll)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	if o.Absent(3) {
-		v.ReplaceAll = false
-	}
-	return o.Close()
+func toolgenDefault1(p unsafe.Pointer) {
+	*(*bool)(p) = false
 }
 
-// toolgenDecodeGlobArgs decodes one GlobArgs value.
-func toolgenDecodeGlobArgs(s *decode.State, v *GlobArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsGlobArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "pattern":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.Pattern, &toolgenString3)
-			}
-		case "path":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Str(s, &v.Path, &toolgenString4)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	if o.Absent(1) {
-		v.Path = "."
-	}
-	return o.Close()
+func toolgenDefault10(p unsafe.Pointer) {
+	*(*int)(p) = int(120000)
 }
 
-// toolgenDecodeGrepArgs decodes one GrepArgs value.
-func toolgenDecodeGrepArgs(s *decode.State, v *GrepArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsGrepArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "pattern":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.Pattern, &toolgenString3)
-			}
-		case "path":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Str(s, &v.Path, &toolgenString4)
-			}
-		case "glob":
-			if o.Fresh(2) || o.Take(2) {
-				o.Err = decode.Str(s, &v.Glob, &toolgenString5)
-			}
-		case "case_insensitive":
-			if o.Fresh(3) || o.Take(3) {
-				o.Err = decode.Boolean(s, &v.CaseInsensitive)
-			}
-		case "context":
-			if o.Fresh(4) || o.Take(4) {
-				o.Err = decode.Int(s, &v.Context, &toolgenInt1)
-			}
-		case "max_results":
-			if o.Fresh(5) || o.Take(5) {
-				o.Err = decode.Int(s, &v.MaxResults, &toolgenInt2)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	if o.Absent(1) {
-		v.Path = "."
-	}
-	if o.Absent(2) {
-		v.Glob = ""
-	}
-	if o.Absent(3) {
-		v.CaseInsensitive = false
-	}
-	if o.Absent(4) {
-		v.Context = int(0)
-	}
-	if o.Absent(5) {
-		v.MaxResults = int(100)
-	}
-	return o.Close()
+func toolgenDefault2(p unsafe.Pointer) {
+	*(*string)(p) = "."
 }
 
-// toolgenDecodeListDirArgs decodes one ListDirArgs value.
-func toolgenDecodeListDirArgs(s *decode.State, v *ListDirArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsListDirArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "path":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.Path, &toolgenString4)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	if o.Absent(0) {
-		v.Path = "."
-	}
-	return o.Close()
+func toolgenDefault3(p unsafe.Pointer) {
+	*(*string)(p) = ""
 }
 
-// toolgenDecodeReadFileArgs decodes one ReadFileArgs value.
-func toolgenDecodeReadFileArgs(s *decode.State, v *ReadFileArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsReadFileArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "path":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.Path, &toolgenString1)
-			}
-		case "offset":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Int(s, &v.Offset, &toolgenInt3)
-			}
-		case "limit":
-			if o.Fresh(2) || o.Take(2) {
-				o.Err = decode.Int(s, &v.Limit, &toolgenInt4)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	if o.Absent(1) {
-		v.Offset = int(1)
-	}
-	if o.Absent(2) {
-		v.Limit = int(2000)
-	}
-	return o.Close()
+func toolgenDefault4(p unsafe.Pointer) {
+	*(*int)(p) = int(0)
 }
 
-// toolgenDecodeReadResultArgs decodes one ReadResultArgs value.
-func toolgenDecodeReadResultArgs(s *decode.State, v *ReadResultArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsReadResultArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "id":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.ID, &toolgenString6)
-			}
-		case "offset":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Int(s, &v.Offset, &toolgenInt5)
-			}
-		case "limit":
-			if o.Fresh(2) || o.Take(2) {
-				o.Err = decode.Int(s, &v.Limit, &toolgenInt6)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	if o.Absent(1) {
-		v.Offset = int64(0)
-	}
-	if o.Absent(2) {
-		v.Limit = int64(16000)
-	}
-	return o.Close()
+func toolgenDefault5(p unsafe.Pointer) {
+	*(*int)(p) = int(100)
 }
 
-// toolgenDecodeShellArgs decodes one ShellArgs value.
-func toolgenDecodeShellArgs(s *decode.State, v *ShellArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsShellArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "command":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.Command, &toolgenString7)
-			}
-		case "workdir":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Str(s, &v.Workdir, &toolgenString4)
-			}
-		case "timeout_ms":
-			if o.Fresh(2) || o.Take(2) {
-				o.Err = decode.Int(s, &v.TimeoutMS, &toolgenInt7)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	if o.Absent(1) {
-		v.Workdir = "."
-	}
-	if o.Absent(2) {
-		v.TimeoutMS = int(120000)
-	}
-	return o.Close()
+func toolgenDefault6(p unsafe.Pointer) {
+	*(*int)(p) = int(1)
 }
 
-// toolgenDecodeWriteFileArgs decodes one WriteFileArgs value.
-func toolgenDecodeWriteFileArgs(s *decode.State, v *WriteFileArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsWriteFileArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "path":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.Path, &toolgenString1)
-			}
-		case "content":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Str(s, &v.Content, nil)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	return o.Close()
+func toolgenDefault7(p unsafe.Pointer) {
+	*(*int)(p) = int(2000)
+}
+
+func toolgenDefault8(p unsafe.Pointer) {
+	*(*int64)(p) = int64(0)
+}
+
+func toolgenDefault9(p unsafe.Pointer) {
+	*(*int64)(p) = int64(16000)
 }
 
 var toolgenFieldsEditFileArgs = decode.NewFields([]string{"path", "old_string", "new_string", "replace_all"}, 0, 1, 2)
@@ -634,3 +425,225 @@ var toolgenString5 = decode.StringRule{HasMaxLength: true, MaxLength: 1024}
 var toolgenString6 = decode.StringRule{HasMaxLength: true, MaxLength: 128, MinLength: 1}
 
 var toolgenString7 = decode.StringRule{HasMaxLength: true, MaxLength: 65536, MinLength: 1}
+
+// toolgenStructEditFileArgs is how to decode a EditFileArgs.
+var toolgenStructEditFileArgs = decode.Struct{
+	Defaults: []int{3},
+	Fields:   toolgenFieldsEditFileArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(EditFileArgs{}.Path),
+		Value:  &toolgenValue1,
+	}, {
+		Offset: unsafe.Offsetof(EditFileArgs{}.OldString),
+		Value:  &toolgenValue2,
+	}, {
+		Offset: unsafe.Offsetof(EditFileArgs{}.NewString),
+		Value:  &toolgenValue3,
+	}, {
+		Default: toolgenDefault1,
+		Offset:  unsafe.Offsetof(EditFileArgs{}.ReplaceAll),
+		Value:   &toolgenValue4,
+	}},
+}
+
+// toolgenStructGlobArgs is how to decode a GlobArgs.
+var toolgenStructGlobArgs = decode.Struct{
+	Defaults: []int{1},
+	Fields:   toolgenFieldsGlobArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(GlobArgs{}.Pattern),
+		Value:  &toolgenValue5,
+	}, {
+		Default: toolgenDefault2,
+		Offset:  unsafe.Offsetof(GlobArgs{}.Path),
+		Value:   &toolgenValue6,
+	}},
+}
+
+// toolgenStructGrepArgs is how to decode a GrepArgs.
+var toolgenStructGrepArgs = decode.Struct{
+	Defaults: []int{1, 2, 3, 4, 5},
+	Fields:   toolgenFieldsGrepArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(GrepArgs{}.Pattern),
+		Value:  &toolgenValue5,
+	}, {
+		Default: toolgenDefault2,
+		Offset:  unsafe.Offsetof(GrepArgs{}.Path),
+		Value:   &toolgenValue6,
+	}, {
+		Default: toolgenDefault3,
+		Offset:  unsafe.Offsetof(GrepArgs{}.Glob),
+		Value:   &toolgenValue7,
+	}, {
+		Default: toolgenDefault1,
+		Offset:  unsafe.Offsetof(GrepArgs{}.CaseInsensitive),
+		Value:   &toolgenValue4,
+	}, {
+		Default: toolgenDefault4,
+		Offset:  unsafe.Offsetof(GrepArgs{}.Context),
+		Value:   &toolgenValue8,
+	}, {
+		Default: toolgenDefault5,
+		Offset:  unsafe.Offsetof(GrepArgs{}.MaxResults),
+		Value:   &toolgenValue9,
+	}},
+}
+
+// toolgenStructListDirArgs is how to decode a ListDirArgs.
+var toolgenStructListDirArgs = decode.Struct{
+	Defaults: []int{0},
+	Fields:   toolgenFieldsListDirArgs,
+	Members: []decode.Member{{
+		Default: toolgenDefault2,
+		Offset:  unsafe.Offsetof(ListDirArgs{}.Path),
+		Value:   &toolgenValue6,
+	}},
+}
+
+// toolgenStructReadFileArgs is how to decode a ReadFileArgs.
+var toolgenStructReadFileArgs = decode.Struct{
+	Defaults: []int{1, 2},
+	Fields:   toolgenFieldsReadFileArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(ReadFileArgs{}.Path),
+		Value:  &toolgenValue1,
+	}, {
+		Default: toolgenDefault6,
+		Offset:  unsafe.Offsetof(ReadFileArgs{}.Offset),
+		Value:   &toolgenValue10,
+	}, {
+		Default: toolgenDefault7,
+		Offset:  unsafe.Offsetof(ReadFileArgs{}.Limit),
+		Value:   &toolgenValue11,
+	}},
+}
+
+// toolgenStructReadResultArgs is how to decode a ReadResultArgs.
+var toolgenStructReadResultArgs = decode.Struct{
+	Defaults: []int{1, 2},
+	Fields:   toolgenFieldsReadResultArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(ReadResultArgs{}.ID),
+		Value:  &toolgenValue12,
+	}, {
+		Default: toolgenDefault8,
+		Offset:  unsafe.Offsetof(ReadResultArgs{}.Offset),
+		Value:   &toolgenValue13,
+	}, {
+		Default: toolgenDefault9,
+		Offset:  unsafe.Offsetof(ReadResultArgs{}.Limit),
+		Value:   &toolgenValue14,
+	}},
+}
+
+// toolgenStructShellArgs is how to decode a ShellArgs.
+var toolgenStructShellArgs = decode.Struct{
+	Defaults: []int{1, 2},
+	Fields:   toolgenFieldsShellArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(ShellArgs{}.Command),
+		Value:  &toolgenValue15,
+	}, {
+		Default: toolgenDefault2,
+		Offset:  unsafe.Offsetof(ShellArgs{}.Workdir),
+		Value:   &toolgenValue6,
+	}, {
+		Default: toolgenDefault10,
+		Offset:  unsafe.Offsetof(ShellArgs{}.TimeoutMS),
+		Value:   &toolgenValue16,
+	}},
+}
+
+// toolgenStructWriteFileArgs is how to decode a WriteFileArgs.
+var toolgenStructWriteFileArgs = decode.Struct{
+	Fields: toolgenFieldsWriteFileArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(WriteFileArgs{}.Path),
+		Value:  &toolgenValue1,
+	}, {
+		Offset: unsafe.Offsetof(WriteFileArgs{}.Content),
+		Value:  &toolgenValue3,
+	}},
+}
+
+var toolgenValue1 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString1,
+}
+
+var toolgenValue10 = decode.Value{
+	Int:  &toolgenInt3,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}
+
+var toolgenValue11 = decode.Value{
+	Int:  &toolgenInt4,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}
+
+var toolgenValue12 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString6,
+}
+
+var toolgenValue13 = decode.Value{
+	Int:  &toolgenInt5,
+	Kind: decode.KindInt,
+	Size: 8,
+}
+
+var toolgenValue14 = decode.Value{
+	Int:  &toolgenInt6,
+	Kind: decode.KindInt,
+	Size: 8,
+}
+
+var toolgenValue15 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString7,
+}
+
+var toolgenValue16 = decode.Value{
+	Int:  &toolgenInt7,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}
+
+var toolgenValue2 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString2,
+}
+
+var toolgenValue3 = decode.Value{Kind: decode.KindString}
+
+var toolgenValue4 = decode.Value{Kind: decode.KindBool}
+
+var toolgenValue5 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString3,
+}
+
+var toolgenValue6 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString4,
+}
+
+var toolgenValue7 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString5,
+}
+
+var toolgenValue8 = decode.Value{
+	Int:  &toolgenInt1,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}
+
+var toolgenValue9 = decode.Value{
+	Int:  &toolgenInt2,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
 	"time"
+	"unsafe"
 )
 
 // A compile error here means a handler changed since toolgen ran: run go generate.
@@ -31,9 +32,6 @@ var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, 
 // OutboxTools returns the tools implemented by methods of Outbox, bound to r, sorted by name.
 func OutboxTools(r *Outbox) []runtime.Tool {
 	toolgenBindingOutboxSendEmail := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*SendEmailArgs), toolgenDecodeSendEmailArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[SendEmailArgs])
 			return c.Hold(&c.Args)
@@ -46,6 +44,7 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 			out, err := r.SendEmail(ctx, *a.(*SendEmailArgs))
 			return toolgenResultReceipt(out, err, "send_email")
 		},
+		Table: &toolgenStructSendEmailArgs,
 	}
 	return []runtime.Tool{{
 		Bind:          toolgenBindingOutboxSendEmail.Bind,
@@ -74,39 +73,8 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 	}}
 }
 
-// toolgenDecodeSendEmailArgs decodes one SendEmailArgs value.
-func toolgenDecodeSendEmailArgs(s *decode.State, v *SendEmailArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsSendEmailArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "to":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.To, &toolgenString1)
-			}
-		case "subject":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Str(s, &v.Subject, &toolgenString2)
-			}
-		case "body":
-			if o.Fresh(2) || o.Take(2) {
-				o.Err = decode.Str(s, &v.Body, &toolgenString3)
-			}
-		case "cc":
-			if o.Fresh(3) || o.Take(3) {
-				o.Err = decode.Slice(s, &v.CC, 0, 20, toolgenValue1)
-			}
-		case "priority":
-			if o.Fresh(4) || o.Take(4) {
-				o.Err = decode.Int(s, &v.Priority, &toolgenInt1)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	if o.Absent(4) {
-		v.Priority = int(3)
-	}
-	return o.Close()
+func toolgenDefault1(p unsafe.Pointer) {
+	*(*int)(p) = int(3)
 }
 
 var toolgenFieldsSendEmailArgs = decode.NewFields([]string{"to", "subject", "body", "cc", "priority"}, 0, 1, 2)
@@ -119,9 +87,56 @@ var toolgenString2 = decode.StringRule{HasMaxLength: true, MaxLength: 200, MinLe
 
 var toolgenString3 = decode.StringRule{HasMaxLength: true, MaxLength: 10000, MinLength: 1}
 
-// toolgenValue1 decodes one string value.
-func toolgenValue1(s *decode.State, v *string) error {
-	return decode.Str(s, v, &toolgenString1)
+// toolgenStructSendEmailArgs is how to decode a SendEmailArgs.
+var toolgenStructSendEmailArgs = decode.Struct{
+	Defaults: []int{4},
+	Fields:   toolgenFieldsSendEmailArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(SendEmailArgs{}.To),
+		Value:  &toolgenValue1,
+	}, {
+		Offset: unsafe.Offsetof(SendEmailArgs{}.Subject),
+		Value:  &toolgenValue2,
+	}, {
+		Offset: unsafe.Offsetof(SendEmailArgs{}.Body),
+		Value:  &toolgenValue3,
+	}, {
+		Offset: unsafe.Offsetof(SendEmailArgs{}.CC),
+		Value:  &toolgenValue4,
+	}, {
+		Default: toolgenDefault1,
+		Offset:  unsafe.Offsetof(SendEmailArgs{}.Priority),
+		Value:   &toolgenValue5,
+	}},
+}
+
+var toolgenValue1 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString1,
+}
+
+var toolgenValue2 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString2,
+}
+
+var toolgenValue3 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString3,
+}
+
+var toolgenValue4 = decode.Value{
+	Elem: &toolgenValue1,
+	Go:   decode.SliceOf[string]{},
+	Kind: decode.KindGo,
+	Max:  20,
+	Min:  0,
+}
+
+var toolgenValue5 = decode.Value{
+	Int:  &toolgenInt1,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
 // toolgenEncodeReceipt writes v as the output schema of Receipt describes it.

@@ -11,6 +11,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
 	"time"
+	"unsafe"
 )
 
 // A compile error here means a handler changed since toolgen ran: run go generate.
@@ -100,9 +101,6 @@ func Tools() []runtime.Tool {
 }
 
 var toolgenBindingAsk = &runtime.Binding{
-	Decode: func(data []byte, a any) error {
-		return decode.Args(data, a.(*AskArgs), toolgenDecodeAskArgs)
-	},
 	New: func() *runtime.CallSlot {
 		c := new(runtime.Slot[AskArgs])
 		return c.Hold(&c.Args)
@@ -118,12 +116,10 @@ var toolgenBindingAsk = &runtime.Binding{
 		}
 		return runtime.TextResult(out)
 	},
+	Table: &toolgenStructAskArgs,
 }
 
 var toolgenBindingCount = &runtime.Binding{
-	Decode: func(data []byte, a any) error {
-		return decode.Args(data, a.(*CountArgs), toolgenDecodeCountArgs)
-	},
 	New: func() *runtime.CallSlot {
 		c := new(runtime.Slot[CountArgs])
 		return c.Hold(&c.Args)
@@ -136,12 +132,10 @@ var toolgenBindingCount = &runtime.Binding{
 		out, err := Count(ctx, *a.(*CountArgs))
 		return toolgenResultCounted(out, err, "count")
 	},
+	Table: &toolgenStructCountArgs,
 }
 
 var toolgenBindingSendNote = &runtime.Binding{
-	Decode: func(data []byte, a any) error {
-		return decode.Args(data, a.(*NoteArgs), toolgenDecodeNoteArgs)
-	},
 	New: func() *runtime.CallSlot {
 		c := new(runtime.Slot[NoteArgs])
 		return c.Hold(&c.Args)
@@ -157,12 +151,10 @@ var toolgenBindingSendNote = &runtime.Binding{
 		}
 		return runtime.TextResult(out)
 	},
+	Table: &toolgenStructNoteArgs,
 }
 
 var toolgenBindingGetTable = &runtime.Binding{
-	Decode: func(data []byte, a any) error {
-		return decode.Args(data, a.(*TableArgs), toolgenDecodeTableArgs)
-	},
 	New: func() *runtime.CallSlot {
 		c := new(runtime.Slot[TableArgs])
 		return c.Hold(&c.Args)
@@ -175,6 +167,7 @@ var toolgenBindingGetTable = &runtime.Binding{
 		out, err := GetTable(ctx, *a.(*TableArgs))
 		return toolgenResultTable(out, err, "table")
 	},
+	Table: &toolgenStructTableArgs,
 }
 
 // toolgenNoArgs refuses any argument, for the tools that take none.
@@ -192,79 +185,8 @@ var toolgenBindingWhoami = &runtime.Binding{
 	},
 }
 
-// toolgenDecodeAskArgs decodes one AskArgs value.
-func toolgenDecodeAskArgs(s *decode.State, v *AskArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsAskArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "question":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.Question, &toolgenString1)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	return o.Close()
-}
-
-// toolgenDecodeCountArgs decodes one CountArgs value.
-func toolgenDecodeCountArgs(s *decode.State, v *CountArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsCountArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "to":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Int(s, &v.To, &toolgenInt1)
-			}
-		case "step_millis":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Int(s, &v.StepMillis, &toolgenInt2)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	if o.Absent(1) {
-		v.StepMillis = int(0)
-	}
-	return o.Close()
-}
-
-// toolgenDecodeNoteArgs decodes one NoteArgs value.
-func toolgenDecodeNoteArgs(s *decode.State, v *NoteArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsNoteArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "to":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.To, &toolgenString1)
-			}
-		case "text":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Str(s, &v.Text, &toolgenString1)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	return o.Close()
-}
-
-// toolgenDecodeTableArgs decodes one TableArgs value.
-func toolgenDecodeTableArgs(s *decode.State, v *TableArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsTableArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "rows":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Int(s, &v.Rows, &toolgenInt3)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	return o.Close()
+func toolgenDefault1(p unsafe.Pointer) {
+	*(*int)(p) = int(0)
 }
 
 var toolgenFieldsAskArgs = decode.NewFields([]string{"question"}, 0)
@@ -282,6 +204,73 @@ var toolgenInt2 = decode.IntRule{Max: 60000, MaxText: "60000", Min: 0, MinText: 
 var toolgenInt3 = decode.IntRule{Max: 100000, MaxText: "100000", Min: 0, MinText: "0"}
 
 var toolgenString1 = decode.StringRule{MinLength: 1}
+
+// toolgenStructAskArgs is how to decode a AskArgs.
+var toolgenStructAskArgs = decode.Struct{
+	Fields: toolgenFieldsAskArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(AskArgs{}.Question),
+		Value:  &toolgenValue1,
+	}},
+}
+
+// toolgenStructCountArgs is how to decode a CountArgs.
+var toolgenStructCountArgs = decode.Struct{
+	Defaults: []int{1},
+	Fields:   toolgenFieldsCountArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(CountArgs{}.To),
+		Value:  &toolgenValue2,
+	}, {
+		Default: toolgenDefault1,
+		Offset:  unsafe.Offsetof(CountArgs{}.StepMillis),
+		Value:   &toolgenValue3,
+	}},
+}
+
+// toolgenStructNoteArgs is how to decode a NoteArgs.
+var toolgenStructNoteArgs = decode.Struct{
+	Fields: toolgenFieldsNoteArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(NoteArgs{}.To),
+		Value:  &toolgenValue1,
+	}, {
+		Offset: unsafe.Offsetof(NoteArgs{}.Text),
+		Value:  &toolgenValue1,
+	}},
+}
+
+// toolgenStructTableArgs is how to decode a TableArgs.
+var toolgenStructTableArgs = decode.Struct{
+	Fields: toolgenFieldsTableArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(TableArgs{}.Rows),
+		Value:  &toolgenValue4,
+	}},
+}
+
+var toolgenValue1 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString1,
+}
+
+var toolgenValue2 = decode.Value{
+	Int:  &toolgenInt1,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}
+
+var toolgenValue3 = decode.Value{
+	Int:  &toolgenInt2,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}
+
+var toolgenValue4 = decode.Value{
+	Int:  &toolgenInt3,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}
 
 // toolgenEncodeCaller writes v as the output schema of Caller describes it.
 func toolgenEncodeCaller(w *encode.Writer, v *Caller) {

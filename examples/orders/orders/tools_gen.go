@@ -11,6 +11,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
 	"time"
+	"unsafe"
 )
 
 // A compile error here means a handler changed since toolgen ran: run go generate.
@@ -34,9 +35,6 @@ const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema
 // ServiceTools returns the tools implemented by methods of Service, bound to r, sorted by name.
 func ServiceTools(r *Service) []runtime.Tool {
 	toolgenBindingServiceCreateOrder := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*CreateOrderArgs), toolgenDecodeCreateOrderArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[CreateOrderArgs])
 			return c.Hold(&c.Args)
@@ -49,11 +47,9 @@ func ServiceTools(r *Service) []runtime.Tool {
 			out, err := r.CreateOrder(ctx, *a.(*CreateOrderArgs))
 			return toolgenResultOrder(out, err, "create_order")
 		},
+		Table: &toolgenStructCreateOrderArgs,
 	}
 	toolgenBindingServiceGetOrder := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*GetOrderArgs), toolgenDecodeGetOrderArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[GetOrderArgs])
 			return c.Hold(&c.Args)
@@ -66,11 +62,9 @@ func ServiceTools(r *Service) []runtime.Tool {
 			out, err := r.GetOrder(ctx, a.(*GetOrderArgs))
 			return toolgenResultOrder(out, err, "get_order")
 		},
+		Table: &toolgenStructGetOrderArgs,
 	}
 	toolgenBindingServiceListOrders := &runtime.Binding{
-		Decode: func(data []byte, a any) error {
-			return decode.Args(data, a.(*ListOrdersArgs), toolgenDecodeListOrdersArgs)
-		},
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[ListOrdersArgs])
 			return c.Hold(&c.Args)
@@ -83,6 +77,7 @@ func ServiceTools(r *Service) []runtime.Tool {
 			out, err := r.ListOrders(ctx, *a.(*ListOrdersArgs))
 			return toolgenResultOrderList(out, err, "list_orders")
 		},
+		Table: &toolgenStructListOrdersArgs,
 	}
 	return []runtime.Tool{{
 		Bind:          toolgenBindingServiceCreateOrder.Bind,
@@ -138,166 +133,12 @@ func ServiceTools(r *Service) []runtime.Tool {
 	}}
 }
 
-// toolgenDecodeCreateOrderArgs decodes one CreateOrderArgs value.
-func toolgenDecodeCreateOrderArgs(s *decode.State, v *CreateOrderArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsCreateOrderArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "customer":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = toolgenDecodeCustomer(s, &v.Customer)
-			}
-		case "items":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Slice(s, &v.Items, 1, 100, toolgenDecodeItem)
-			}
-		case "shipping":
-			if o.Fresh(2) || o.Take(2) {
-				o.Err = toolgenDecodeShipping(s, &v.Shipping)
-			}
-		case "notes":
-			if o.Fresh(3) || o.Take(3) {
-				o.Err = decode.Str(s, &v.Notes, &toolgenString1)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	if o.Absent(3) {
-		v.Notes = ""
-	}
-	return o.Close()
+func toolgenDefault1(p unsafe.Pointer) {
+	*(*string)(p) = ""
 }
 
-// toolgenDecodeCustomer decodes one Customer value.
-func toolgenDecodeCustomer(s *decode.State, v *Customer) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsCustomer); o.Next(); {
-		switch string(o.Key()) {
-		case "id":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.ID, &toolgenString3)
-			}
-		case "name":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Str(s, &v.Name, &toolgenString4)
-			}
-		case "email":
-			if o.Fresh(2) || o.Take(2) {
-				o.Err = decode.Str(s, &v.Email, &toolgenString5)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	return o.Close()
-}
-
-// toolgenDecodeGetOrderArgs decodes one GetOrderArgs value.
-func toolgenDecodeGetOrderArgs(s *decode.State, v *GetOrderArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsGetOrderArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "id":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.ID, &toolgenString2)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	return o.Close()
-}
-
-// toolgenDecodeItem decodes one Item value.
-func toolgenDecodeItem(s *decode.State, v *Item) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsItem); o.Next(); {
-		switch string(o.Key()) {
-		case "sku":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.SKU, &toolgenString6)
-			}
-		case "name":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Str(s, &v.Name, &toolgenString4)
-			}
-		case "qty":
-			if o.Fresh(2) || o.Take(2) {
-				o.Err = decode.Int(s, &v.Qty, &toolgenInt3)
-			}
-		case "price":
-			if o.Fresh(3) || o.Take(3) {
-				o.Err = decode.Float(s, &v.Price, &toolgenFloat1)
-			}
-		case "tags":
-			if o.Fresh(4) || o.Take(4) {
-				o.Err = decode.Slice(s, &v.Tags, 0, 10, toolgenValue4)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	return o.Close()
-}
-
-// toolgenDecodeListOrdersArgs decodes one ListOrdersArgs value.
-func toolgenDecodeListOrdersArgs(s *decode.State, v *ListOrdersArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsListOrdersArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "status":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Pointer(s, &v.Status, toolgenValue1)
-			}
-		case "since":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Pointer(s, &v.Since, toolgenValue2)
-			}
-		case "limit":
-			if o.Fresh(2) || o.Take(2) {
-				o.Err = decode.Int(s, &v.Limit, &toolgenInt1)
-			}
-		case "customers":
-			if o.Fresh(3) || o.Take(3) {
-				o.Err = decode.Map(s, &v.Customers, 0, 10, decode.KeyString[string], toolgenValue3)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	if o.Absent(2) {
-		v.Limit = int(20)
-	}
-	return o.Close()
-}
-
-// toolgenDecodeShipping decodes one Shipping value.
-func toolgenDecodeShipping(s *decode.State, v *Shipping) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsShipping); o.Next(); {
-		switch string(o.Key()) {
-		case "lines":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Slice(s, &v.Lines, 1, 3, toolgenValue5)
-			}
-		case "city":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Str(s, &v.City, &toolgenString8)
-			}
-		case "postal_code":
-			if o.Fresh(2) || o.Take(2) {
-				o.Err = decode.Str(s, &v.PostalCode, &toolgenString9)
-			}
-		case "country":
-			if o.Fresh(3) || o.Take(3) {
-				o.Err = decode.Str(s, &v.Country, &toolgenEnumCountry)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	return o.Close()
+func toolgenDefault2(p unsafe.Pointer) {
+	*(*int)(p) = int(20)
 }
 
 var toolgenEnumCountry = decode.StringRule{Enum: decode.NewEnum("US", "CA", "GB", "DE", "FR", "JP", "AU", "NL", "SE", "BR")}
@@ -342,30 +183,249 @@ var toolgenString8 = decode.StringRule{HasMaxLength: true, MaxLength: 100, MinLe
 
 var toolgenString9 = decode.StringRule{HasMaxLength: true, MaxLength: 20, MinLength: 1}
 
-// toolgenValue1 decodes one Status value.
-func toolgenValue1(s *decode.State, v *Status) error {
-	return decode.Int(s, v, &toolgenEnumStatus)
+// toolgenStructCreateOrderArgs is how to decode a CreateOrderArgs.
+var toolgenStructCreateOrderArgs = decode.Struct{
+	Defaults: []int{3},
+	Fields:   toolgenFieldsCreateOrderArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(CreateOrderArgs{}.Customer),
+		Value:  &toolgenValue1,
+	}, {
+		Offset: unsafe.Offsetof(CreateOrderArgs{}.Items),
+		Value:  &toolgenValue3,
+	}, {
+		Offset: unsafe.Offsetof(CreateOrderArgs{}.Shipping),
+		Value:  &toolgenValue4,
+	}, {
+		Default: toolgenDefault1,
+		Offset:  unsafe.Offsetof(CreateOrderArgs{}.Notes),
+		Value:   &toolgenValue5,
+	}},
 }
 
-// toolgenValue2 decodes one Time value.
-func toolgenValue2(s *decode.State, v *time.Time) error {
-	return decode.Time(s, v)
+// toolgenStructCustomer is how to decode a Customer.
+var toolgenStructCustomer = decode.Struct{
+	Fields: toolgenFieldsCustomer,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(Customer{}.ID),
+		Value:  &toolgenValue14,
+	}, {
+		Offset: unsafe.Offsetof(Customer{}.Name),
+		Value:  &toolgenValue15,
+	}, {
+		Offset: unsafe.Offsetof(Customer{}.Email),
+		Value:  &toolgenValue16,
+	}},
 }
 
-// toolgenValue3 decodes one int value.
-func toolgenValue3(s *decode.State, v *int) error {
-	return decode.Int(s, v, &toolgenInt2)
+// toolgenStructGetOrderArgs is how to decode a GetOrderArgs.
+var toolgenStructGetOrderArgs = decode.Struct{
+	Fields: toolgenFieldsGetOrderArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(GetOrderArgs{}.ID),
+		Value:  &toolgenValue6,
+	}},
 }
 
-// toolgenValue4 decodes one string value.
-func toolgenValue4(s *decode.State, v *string) error {
-	return decode.Str(s, v, &toolgenString7)
+// toolgenStructItem is how to decode a Item.
+var toolgenStructItem = decode.Struct{
+	Fields: toolgenFieldsItem,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(Item{}.SKU),
+		Value:  &toolgenValue17,
+	}, {
+		Offset: unsafe.Offsetof(Item{}.Name),
+		Value:  &toolgenValue15,
+	}, {
+		Offset: unsafe.Offsetof(Item{}.Qty),
+		Value:  &toolgenValue18,
+	}, {
+		Offset: unsafe.Offsetof(Item{}.Price),
+		Value:  &toolgenValue19,
+	}, {
+		Offset: unsafe.Offsetof(Item{}.Tags),
+		Value:  &toolgenValue21,
+	}},
 }
 
-// toolgenValue5 decodes one string value.
-func toolgenValue5(s *decode.State, v *string) error {
-	return decode.Str(s, v, &toolgenString8)
+// toolgenStructListOrdersArgs is how to decode a ListOrdersArgs.
+var toolgenStructListOrdersArgs = decode.Struct{
+	Defaults: []int{2},
+	Fields:   toolgenFieldsListOrdersArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(ListOrdersArgs{}.Status),
+		Value:  &toolgenValue8,
+	}, {
+		Offset: unsafe.Offsetof(ListOrdersArgs{}.Since),
+		Value:  &toolgenValue10,
+	}, {
+		Default: toolgenDefault2,
+		Offset:  unsafe.Offsetof(ListOrdersArgs{}.Limit),
+		Value:   &toolgenValue11,
+	}, {
+		Offset: unsafe.Offsetof(ListOrdersArgs{}.Customers),
+		Value:  &toolgenValue13,
+	}},
 }
+
+// toolgenStructShipping is how to decode a Shipping.
+var toolgenStructShipping = decode.Struct{
+	Fields: toolgenFieldsShipping,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(Shipping{}.Lines),
+		Value:  &toolgenValue23,
+	}, {
+		Offset: unsafe.Offsetof(Shipping{}.City),
+		Value:  &toolgenValue22,
+	}, {
+		Offset: unsafe.Offsetof(Shipping{}.PostalCode),
+		Value:  &toolgenValue24,
+	}, {
+		Offset: unsafe.Offsetof(Shipping{}.Country),
+		Value:  &toolgenValue25,
+	}},
+}
+
+var toolgenValue1 = decode.Value{
+	Kind:   decode.KindStruct,
+	Struct: &toolgenStructCustomer,
+}
+
+var toolgenValue10 = decode.Value{
+	Elem: &toolgenValue9,
+	Go:   decode.PointerOf[time.Time]{},
+	Kind: decode.KindGo,
+}
+
+var toolgenValue11 = decode.Value{
+	Int:  &toolgenInt1,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}
+
+var toolgenValue12 = decode.Value{
+	Int:  &toolgenInt2,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}
+
+var toolgenValue13 = decode.Value{
+	Elem: &toolgenValue12,
+	Go:   decode.MapOf[string, int]{},
+	Kind: decode.KindGo,
+	Max:  10,
+	Min:  0,
+}
+
+var toolgenValue14 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString3,
+}
+
+var toolgenValue15 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString4,
+}
+
+var toolgenValue16 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString5,
+}
+
+var toolgenValue17 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString6,
+}
+
+var toolgenValue18 = decode.Value{
+	Int:  &toolgenInt3,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}
+
+var toolgenValue19 = decode.Value{
+	Float: &toolgenFloat1,
+	Kind:  decode.KindFloat,
+	Size:  8,
+}
+
+var toolgenValue2 = decode.Value{
+	Kind:   decode.KindStruct,
+	Struct: &toolgenStructItem,
+}
+
+var toolgenValue20 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString7,
+}
+
+var toolgenValue21 = decode.Value{
+	Elem: &toolgenValue20,
+	Go:   decode.SliceOf[string]{},
+	Kind: decode.KindGo,
+	Max:  10,
+	Min:  0,
+}
+
+var toolgenValue22 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString8,
+}
+
+var toolgenValue23 = decode.Value{
+	Elem: &toolgenValue22,
+	Go:   decode.SliceOf[string]{},
+	Kind: decode.KindGo,
+	Max:  3,
+	Min:  1,
+}
+
+var toolgenValue24 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString9,
+}
+
+var toolgenValue25 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenEnumCountry,
+}
+
+var toolgenValue3 = decode.Value{
+	Elem: &toolgenValue2,
+	Go:   decode.SliceOf[Item]{},
+	Kind: decode.KindGo,
+	Max:  100,
+	Min:  1,
+}
+
+var toolgenValue4 = decode.Value{
+	Kind:   decode.KindStruct,
+	Struct: &toolgenStructShipping,
+}
+
+var toolgenValue5 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString1,
+}
+
+var toolgenValue6 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString2,
+}
+
+var toolgenValue7 = decode.Value{
+	Int:  &toolgenEnumStatus,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}
+
+var toolgenValue8 = decode.Value{
+	Elem: &toolgenValue7,
+	Go:   decode.PointerOf[Status]{},
+	Kind: decode.KindGo,
+}
+
+var toolgenValue9 = decode.Value{Kind: decode.KindTime}
 
 // toolgenEncodeCreateOrderArgs writes v as the output schema of CreateOrderArgs describes it.
 func toolgenEncodeCreateOrderArgs(w *encode.Writer, v *CreateOrderArgs) {
@@ -377,8 +437,8 @@ func toolgenEncodeCreateOrderArgs(w *encode.Writer, v *CreateOrderArgs) {
 		w.Null()
 	} else {
 		w.ArrStart()
-		for i1 := range v.Items {
-			toolgenEncodeItem(w, &v.Items[i1])
+		for i4 := range v.Items {
+			toolgenEncodeItem(w, &v.Items[i4])
 		}
 		w.ArrEnd()
 	}
@@ -417,8 +477,8 @@ func toolgenEncodeItem(w *encode.Writer, v *Item) {
 	if len(v.Tags) != 0 {
 		w.Field("tags")
 		w.ArrStart()
-		for i2 := range v.Tags {
-			w.String(v.Tags[i2])
+		for i5 := range v.Tags {
+			w.String(v.Tags[i5])
 		}
 		w.ArrEnd()
 	}
@@ -467,8 +527,8 @@ func toolgenEncodeOrderList(w *encode.Writer, v *OrderList) {
 		w.Null()
 	} else {
 		w.ArrStart()
-		for i1 := range v.Orders {
-			toolgenEncodeOrder(w, &v.Orders[i1])
+		for i3 := range v.Orders {
+			toolgenEncodeOrder(w, &v.Orders[i3])
 		}
 		w.ArrEnd()
 	}
@@ -485,8 +545,8 @@ func toolgenEncodeShipping(w *encode.Writer, v *Shipping) {
 		w.Null()
 	} else {
 		w.ArrStart()
-		for i3 := range v.Lines {
-			w.String(v.Lines[i3])
+		for i6 := range v.Lines {
+			w.String(v.Lines[i6])
 		}
 		w.ArrEnd()
 	}

@@ -7,6 +7,7 @@ package weather
 import (
 	"context"
 	"testing"
+	"unsafe"
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
@@ -34,7 +35,7 @@ func (c *legacyCall) Run(ctx context.Context) runtime.Result {
 }
 
 func (c *legacyCall) Bind(_ context.Context, data []byte) error {
-	return decode.Args(data, &c.args, toolgenDecodeWeatherArgs)
+	return decode.Into(data, unsafe.Pointer(&c.args), &toolgenStructWeatherArgs)
 }
 
 type legacyFramed struct {

@@ -11,6 +11,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
 	"time"
+	"unsafe"
 )
 
 // A compile error here means a handler changed since toolgen ran: run go generate.
@@ -52,9 +53,6 @@ func Tools() []runtime.Tool {
 }
 
 var toolgenBindingGetWeather = &runtime.Binding{
-	Decode: func(data []byte, a any) error {
-		return decode.Args(data, a.(*WeatherArgs), toolgenDecodeWeatherArgs)
-	},
 	New: func() *runtime.CallSlot {
 		c := new(runtime.Slot[WeatherArgs])
 		return c.Hold(&c.Args)
@@ -67,36 +65,15 @@ var toolgenBindingGetWeather = &runtime.Binding{
 		out, err := GetWeather(ctx, *a.(*WeatherArgs))
 		return toolgenResultWeather(out, err, "get_weather")
 	},
+	Table: &toolgenStructWeatherArgs,
 }
 
-// toolgenDecodeWeatherArgs decodes one WeatherArgs value.
-func toolgenDecodeWeatherArgs(s *decode.State, v *WeatherArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsWeatherArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "city":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.City, &toolgenString1)
-			}
-		case "unit":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Str(s, &v.Unit, &toolgenEnumUnit)
-			}
-		case "days":
-			if o.Fresh(2) || o.Take(2) {
-				o.Err = decode.Int(s, &v.Days, &toolgenInt1)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	if o.Absent(1) {
-		v.Unit = Celsius
-	}
-	if o.Absent(2) {
-		v.Days = int(0)
-	}
-	return o.Close()
+func toolgenDefault1(p unsafe.Pointer) {
+	*(*Unit)(p) = Celsius
+}
+
+func toolgenDefault2(p unsafe.Pointer) {
+	*(*int)(p) = int(0)
 }
 
 var toolgenEnumUnit = decode.StringRule{Enum: decode.NewEnum("celsius", "fahrenheit")}
@@ -106,6 +83,40 @@ var toolgenFieldsWeatherArgs = decode.NewFields([]string{"city", "unit", "days"}
 var toolgenInt1 = decode.IntRule{Max: 7, MaxText: "7", Min: 0, MinText: "0"}
 
 var toolgenString1 = decode.StringRule{MinLength: 1}
+
+// toolgenStructWeatherArgs is how to decode a WeatherArgs.
+var toolgenStructWeatherArgs = decode.Struct{
+	Defaults: []int{1, 2},
+	Fields:   toolgenFieldsWeatherArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(WeatherArgs{}.City),
+		Value:  &toolgenValue1,
+	}, {
+		Default: toolgenDefault1,
+		Offset:  unsafe.Offsetof(WeatherArgs{}.Unit),
+		Value:   &toolgenValue2,
+	}, {
+		Default: toolgenDefault2,
+		Offset:  unsafe.Offsetof(WeatherArgs{}.Days),
+		Value:   &toolgenValue3,
+	}},
+}
+
+var toolgenValue1 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString1,
+}
+
+var toolgenValue2 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenEnumUnit,
+}
+
+var toolgenValue3 = decode.Value{
+	Int:  &toolgenInt1,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}
 
 // toolgenEncodeDay writes v as the output schema of Day describes it.
 func toolgenEncodeDay(w *encode.Writer, v *Day) {

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
+	"unsafe"
 )
 
 // A compile error here means a handler changed since toolgen ran: run go generate.
@@ -44,9 +45,6 @@ func Tools() []runtime.Tool {
 }
 
 var toolgenBindingDeploy = &runtime.Binding{
-	Decode: func(data []byte, a any) error {
-		return decode.Args(data, a.(*DeployArgs), toolgenDecodeDeployArgs)
-	},
 	New: func() *runtime.CallSlot {
 		c := new(runtime.Slot[DeployArgs])
 		return c.Hold(&c.Args)
@@ -62,42 +60,51 @@ var toolgenBindingDeploy = &runtime.Binding{
 		}
 		return runtime.TextResult(out)
 	},
+	Table: &toolgenStructDeployArgs,
 }
 
-// toolgenDecodeDeployArgs decodes one DeployArgs value.
-func toolgenDecodeDeployArgs(s *decode.State, v *DeployArgs) error {
-	var o decode.ObjectReader
-	for o.Open(s, toolgenFieldsDeployArgs); o.Next(); {
-		switch string(o.Key()) {
-		case "target":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Text(s, &v.Target, nil)
-			}
-		case "version":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Text(s, &v.Version, nil)
-			}
-		case "region":
-			if o.Fresh(2) || o.Take(2) {
-				o.Err = decode.Str(s, &v.Region, nil)
-			}
-		case "restart":
-			if o.Fresh(3) || o.Take(3) {
-				o.Err = decode.Slice(s, &v.Restart, 0, -1, toolgenValue1)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	if o.Absent(2) {
-		v.Region = "eu-west"
-	}
-	return o.Close()
+func toolgenDefault1(p unsafe.Pointer) {
+	*(*string)(p) = "eu-west"
 }
 
 var toolgenFieldsDeployArgs = decode.NewFields([]string{"target", "version", "region", "restart"}, 0, 1)
 
-// toolgenValue1 decodes one Host value.
-func toolgenValue1(s *decode.State, v *Host) error {
-	return decode.Text(s, v, nil)
+// toolgenStructDeployArgs is how to decode a DeployArgs.
+var toolgenStructDeployArgs = decode.Struct{
+	Defaults: []int{2},
+	Fields:   toolgenFieldsDeployArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(DeployArgs{}.Target),
+		Value:  &toolgenValue1,
+	}, {
+		Offset: unsafe.Offsetof(DeployArgs{}.Version),
+		Value:  &toolgenValue2,
+	}, {
+		Default: toolgenDefault1,
+		Offset:  unsafe.Offsetof(DeployArgs{}.Region),
+		Value:   &toolgenValue3,
+	}, {
+		Offset: unsafe.Offsetof(DeployArgs{}.Restart),
+		Value:  &toolgenValue4,
+	}},
+}
+
+var toolgenValue1 = decode.Value{
+	Go:   decode.TextOf[Host, *Host]{},
+	Kind: decode.KindGo,
+}
+
+var toolgenValue2 = decode.Value{
+	Go:   decode.TextOf[Version, *Version]{},
+	Kind: decode.KindGo,
+}
+
+var toolgenValue3 = decode.Value{Kind: decode.KindString}
+
+var toolgenValue4 = decode.Value{
+	Elem: &toolgenValue1,
+	Go:   decode.SliceOf[Host]{},
+	Kind: decode.KindGo,
+	Max:  -1,
+	Min:  0,
 }

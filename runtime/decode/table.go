@@ -1,0 +1,366 @@
+package decode
+
+import (
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"time"
+	"unsafe"
+
+	"github.com/go-faster/jx"
+)
+
+// Generated decoders are tables, not code: a Struct per named struct type lists where each
+// field lives (its offset) and how to read it (a Value), and the functions here read a
+// document against the table. A tool then adds data to a binary rather than machine code,
+// which is what large catalogs need: data costs no compile time, no function tables and no
+// debug information. Generated code declares the tables as composite literals the linker
+// lays out statically, so they cost no start-up time either.
+//
+// The tables write through unsafe pointers, so a table must agree with its Go type. The
+// generator makes them so, and Check proves it with reflect, once per type, before a
+// Binding decodes anything (runtime.Binding checks on first use; a test can call Check).
+
+// Kind is what a Value reads.
+type Kind uint8
+
+// The kinds of Value.
+const (
+	KindString   Kind = iota + 1 // a string type, with the rule Str
+	KindInt                      // a signed integer of Size bytes, with the rule Int
+	KindUint                     // an unsigned integer of Size bytes, with the rule Int
+	KindFloat                    // a float of Size bytes, with the rule Float
+	KindBool                     // a bool type
+	KindBytes                    // a []byte type, as standard base64
+	KindTime                     // time.Time, RFC 3339
+	KindDuration                 // time.Duration, in Go syntax
+	KindRaw                      // json.RawMessage
+	KindAny                      // any, as encoding/json decodes into it
+	KindStruct                   // a struct described by Struct
+	KindNullable                 // null leaves the value as it is; anything else is read as Elem
+	KindGo                       // a slice, array, map, pointer or text type, read by Go
+	KindFunc                     // anything else: Func, generated code
+)
+
+// Value says how to read one JSON value into Go memory of a known type. Generated code
+// declares one per distinct kind and keywords, shared by every field that has them.
+type Value struct {
+	Kind Kind
+	Size uint8 // bytes of a KindInt, KindUint or KindFloat value
+	// Min and Max bound the items or properties of a KindGo container (Max < 0: no bound;
+	// generated code always sets it); Min is an array's length.
+	Min, Max int
+	Str      *StringRule // KindString and text types; nil checks nothing
+	Int      *IntRule    // KindInt, KindUint; nil checks nothing
+	Float    *FloatRule  // KindFloat; nil checks nothing
+	Struct   *Struct     // KindStruct
+	Elem     *Value      // KindNullable, and the items of a KindGo container
+	Go       GoType      // KindGo
+	// Func reads the value at p: the generated code of what a table cannot say (anonymous
+	// structs, integer limits an IntRule cannot hold, fields of embedded pointers).
+	Func func(s *State, p unsafe.Pointer) error
+}
+
+// Struct describes a named struct type: the names of its properties (Fields) and, at the same
+// index, where each field lives and how to read it.
+type Struct struct {
+	Fields  *Fields
+	Members []Member
+	// Defaults lists the members with a Default, applied when the property is absent.
+	Defaults []int
+}
+
+// Member is one field of a Struct.
+type Member struct {
+	Offset uintptr // from the start of the struct
+	Value  *Value
+	// Default, when set, gives the field its default value: generated code, one function per
+	// distinct default, so a slice or map default is fresh for every call.
+	Default func(p unsafe.Pointer)
+}
+
+// GoType reads the values of one Go type the table cannot lay out itself, because reading
+// them allocates (slices, maps, pointers) or calls a method (text types). Generated code
+// names one per type with SliceOf, MapOf, PointerOf, TextOf, …: each is a generic type of
+// size zero, whose methods are compiled once per shape of its type parameters and shared by
+// every type of that shape.
+type GoType interface {
+	read(s *State, p unsafe.Pointer, v *Value) error
+	// goType is the Go type read, and how Check matches it.
+	goType() reflect.Type
+}
+
+// Into decodes and validates the JSON document data into the struct at p, of the type st
+// describes, and returns nil or an error listing every problem. It is the entry point of
+// generated decoders.
+func Into(data []byte, p unsafe.Pointer, st *Struct) error {
+	s := states.Get().(*State)
+	s.d.ResetBytes(data)
+	return s.release(s.object(p, st))
+}
+
+// Read reads one value at the State's path into the Go value at p, as v says: what generated
+// code calls for a field it reaches itself (through an embedded pointer).
+func Read(s *State, p unsafe.Pointer, v *Value) error { return s.value(p, v) }
+
+// DecodeAt is Into(data, p, st): runtime.Binding's ArgsTable.
+func (st *Struct) DecodeAt(data []byte, p unsafe.Pointer) error { return Into(data, p, st) }
+
+// CheckType is Check(st, t): runtime.Binding's ArgsTable.
+func (st *Struct) CheckType(t reflect.Type) error { return Check(st, t) }
+
+// WithinStruct decodes the struct at v, described by st, at path p, a descendant of the
+// State's path, from inline code that reads with Parts.
+func WithinStruct(s *State, p *Path, v unsafe.Pointer, st *Struct) error {
+	return Within(s, p, (*byte)(v), func(s *State, b *byte) error { return s.object(unsafe.Pointer(b), st) })
+}
+
+// object reads a JSON object into the struct at p.
+func (s *State) object(p unsafe.Pointer, st *Struct) error {
+	var o ObjectReader
+	names := st.Fields.names
+	next := 0 // models mostly send properties in the schema's order: try the next one first
+	for o.Open(s, st.Fields); o.Next(); {
+		key, i := o.Key(), next
+		if i >= len(names) || names[i] != string(key) {
+			i = st.Fields.index(key)
+		}
+		next = i + 1
+		if i < 0 {
+			o.Unknown()
+			continue
+		}
+		if o.Fresh(i) || o.Take(i) {
+			m := &st.Members[i]
+			// The usual kinds without the call to value: a field costs what generated code
+			// calling the helper did.
+			switch q, v := unsafe.Add(p, m.Offset), m.Value; v.Kind {
+			case KindString:
+				o.Err = s.str((*string)(q), v.Str)
+			case KindInt:
+				o.Err = s.signed(q, uintptr(v.Size), v.Int)
+			default:
+				o.Err = s.value(q, v)
+			}
+		}
+	}
+	for _, i := range st.Defaults {
+		if o.Absent(i) {
+			m := &st.Members[i]
+			m.Default(unsafe.Add(p, m.Offset))
+		}
+	}
+	return o.Close()
+}
+
+// value reads one JSON value into the Go value at p.
+func (s *State) value(p unsafe.Pointer, v *Value) error {
+	switch v.Kind {
+	case KindString:
+		return s.str((*string)(p), v.Str)
+	case KindInt:
+		return s.signed(p, uintptr(v.Size), v.Int)
+	case KindUint:
+		return s.unsigned(p, uintptr(v.Size), v.Int)
+	case KindFloat:
+		if v.Size == 4 {
+			return Float(s, (*float32)(p), v.Float)
+		}
+		return Float(s, (*float64)(p), v.Float)
+	case KindBool:
+		return Boolean(s, (*bool)(p))
+	case KindBytes:
+		return Bytes(s, (*[]byte)(p))
+	case KindTime:
+		return Time(s, (*time.Time)(p))
+	case KindDuration:
+		return Duration(s, (*time.Duration)(p))
+	case KindRaw:
+		return Raw(s, (*json.RawMessage)(p))
+	case KindAny:
+		return Any(s, (*any)(p))
+	case KindStruct:
+		return s.object(p, v.Struct)
+	case KindNullable:
+		if s.d.Next() == jx.Null {
+			return s.d.Null()
+		}
+		return s.value(p, v.Elem)
+	case KindGo:
+		return v.Go.read(s, p, v)
+	case KindFunc:
+		return v.Func(s, p)
+	}
+	return fmt.Errorf("decode: a value of unknown kind %d", v.Kind)
+}
+
+// unsigned reads an unsigned integer of size bytes into *v, with the keywords of r.
+func (s *State) unsigned(p unsafe.Pointer, size uintptr, r *IntRule) error {
+	switch size {
+	case 1:
+		return Uint(s, (*uint8)(p), r)
+	case 2:
+		return Uint(s, (*uint16)(p), r)
+	case 4:
+		return Uint(s, (*uint32)(p), r)
+	}
+	return Uint(s, (*uint64)(p), r)
+}
+
+// SliceOf reads a slice of E (a type whose underlying type is []E): v.Elem reads each item,
+// v.Min and v.Max bound their number.
+type SliceOf[E any] struct{}
+
+func (SliceOf[E]) read(s *State, p unsafe.Pointer, v *Value) error {
+	_, err := readItems(s, (*[]E)(p), v)
+	return err
+}
+
+// readItems is readSlice with the items read as v.Elem says, structs without the call to
+// value.
+func readItems[E any](s *State, items *[]E, v *Value) (clean bool, err error) {
+	if s.d.Next() != jx.Array {
+		return false, WrongType(s.d, &s.ps, &s.here, "an array")
+	}
+	before := s.ps.Len()
+	it, err := s.d.ArrIter()
+	if err != nil {
+		return false, err
+	}
+	*items = EmptySlice(*items)
+	elem, st := v.Elem, v.Elem.Struct
+	i := 0
+	// The index advances past skipped items too: after the loop it counts the items sent.
+	for ; it.Next(); i++ {
+		if v.Max >= 0 && i >= v.Max {
+			if err := s.d.Skip(); err != nil {
+				return false, err
+			}
+			continue
+		}
+		s.pushIndex(i)
+		var err error
+		switch elem.Kind {
+		case KindStruct:
+			err = s.object(unsafe.Pointer(Grow(items)), st)
+		case KindString:
+			err = s.str((*string)(unsafe.Pointer(Grow(items))), elem.Str)
+		default:
+			err = s.value(unsafe.Pointer(Grow(items)), elem)
+		}
+		s.pop()
+		if err != nil {
+			return false, err
+		}
+	}
+	if err := it.Err(); err != nil {
+		return false, err
+	}
+	countChecks(s, v.Min, v.Max, i, "item")
+	return s.ps.Len() == before, nil
+}
+
+func (SliceOf[E]) goType() reflect.Type { return reflect.TypeFor[[]E]() }
+
+// UniqueSliceOf is SliceOf for uniqueItems. Items that failed hold no value to compare, so
+// uniqueness is judged only when every item read was valid.
+type UniqueSliceOf[E comparable] struct{}
+
+func (UniqueSliceOf[E]) read(s *State, p unsafe.Pointer, v *Value) error {
+	items := (*[]E)(p)
+	clean, err := readItems(s, items, v)
+	if clean {
+		if i, j, dup := FindDuplicate(*items); dup {
+			s.ps.Duplicates(&s.here, i, j)
+		}
+	}
+	return err
+}
+
+func (UniqueSliceOf[E]) goType() reflect.Type { return reflect.TypeFor[[]E]() }
+
+// ArrayOf reads an array of v.Min items of E (a Go array [v.Min]E).
+type ArrayOf[E any] struct{}
+
+func (ArrayOf[E]) read(s *State, p unsafe.Pointer, v *Value) error {
+	return readArray(s, unsafe.Slice((*E)(p), v.Min), func(s *State, e *E) error { return s.value(unsafe.Pointer(e), v.Elem) })
+}
+
+func (ArrayOf[E]) goType() reflect.Type { return reflect.TypeFor[E]() } // the item: Check adds the length
+
+func (ArrayOf[E]) array() {}
+
+// PointerOf reads a pointer to T (a type whose underlying type is *T): null is nil, anything
+// else is read by v.Elem into the pointee, allocated when nil.
+type PointerOf[T any] struct{}
+
+func (PointerOf[T]) read(s *State, p unsafe.Pointer, v *Value) error {
+	ptr := (**T)(p)
+	if s.d.Next() == jx.Null {
+		*ptr = nil
+		return s.d.Null()
+	}
+	return s.value(unsafe.Pointer(Alloc(ptr)), v.Elem)
+}
+
+func (PointerOf[T]) goType() reflect.Type { return reflect.TypeFor[*T]() }
+
+// TextOf reads a string into a type implementing encoding.TextUnmarshaler, after the
+// keywords of v.Str.
+type TextOf[T any, PT interface {
+	*T
+	encoding.TextUnmarshaler
+}] struct{}
+
+func (TextOf[T, PT]) read(s *State, p unsafe.Pointer, v *Value) error {
+	return Text(s, PT((*T)(p)), v.Str)
+}
+
+func (TextOf[T, PT]) goType() reflect.Type { return reflect.TypeFor[T]() }
+
+func (TextOf[T, PT]) text() {}
+
+// MapOf reads an object into a map of string keys (a type whose underlying type is
+// map[K]V): v.Elem reads each property's value, v.Min and v.Max bound their number.
+type MapOf[K ~string, V any] struct{}
+
+func (MapOf[K, V]) read(s *State, p unsafe.Pointer, v *Value) error {
+	return readMapValue(s, (*map[K]V)(p), v, KeyString[K])
+}
+
+func (MapOf[K, V]) goType() reflect.Type { return reflect.TypeFor[map[K]V]() }
+
+// IntMapOf is MapOf for signed integer keys.
+type IntMapOf[K Signed, V any] struct{}
+
+func (IntMapOf[K, V]) read(s *State, p unsafe.Pointer, v *Value) error {
+	return readMapValue(s, (*map[K]V)(p), v, KeyInt[K])
+}
+
+func (IntMapOf[K, V]) goType() reflect.Type { return reflect.TypeFor[map[K]V]() }
+
+// UintMapOf is MapOf for unsigned integer keys.
+type UintMapOf[K Unsigned, V any] struct{}
+
+func (UintMapOf[K, V]) read(s *State, p unsafe.Pointer, v *Value) error {
+	return readMapValue(s, (*map[K]V)(p), v, KeyUint[K])
+}
+
+func (UintMapOf[K, V]) goType() reflect.Type { return reflect.TypeFor[map[K]V]() }
+
+// TextMapOf is MapOf for keys implementing encoding.TextUnmarshaler.
+type TextMapOf[K comparable, PK interface {
+	*K
+	encoding.TextUnmarshaler
+}, V any] struct{}
+
+func (TextMapOf[K, PK, V]) read(s *State, p unsafe.Pointer, v *Value) error {
+	return readMapValue(s, (*map[K]V)(p), v, KeyText[K, PK])
+}
+
+func (TextMapOf[K, PK, V]) goType() reflect.Type { return reflect.TypeFor[map[K]V]() }
+
+func readMapValue[K comparable, V any](s *State, m *map[K]V, v *Value, key func(*State, string) (K, bool)) error {
+	return Map(s, m, v.Min, v.Max, key, func(s *State, e *V) error { return s.value(unsafe.Pointer(e), v.Elem) })
+}
