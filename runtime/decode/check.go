@@ -3,6 +3,7 @@ package decode
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"time"
 )
@@ -50,35 +51,56 @@ func (c *checker) structType(st *Struct, t reflect.Type, at string) error {
 			}
 			continue
 		}
-		ft, ok := fieldAt(t, m.Offset, m.Value)
-		if !ok {
+		fts := fieldsAt(t, m.Offset, m.Value, nil)
+		if len(fts) == 0 {
 			return fmt.Errorf("%s.%s: no field at offset %d that a %s value fits", at, st.Fields.names[i], m.Offset, kindName(m.Value.Kind))
 		}
-		if err := c.value(m.Value, ft, at+"."+st.Fields.names[i]); err != nil {
+		if err := c.oneOf(m.Value, fts, at+"."+st.Fields.names[i]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// fieldAt finds the field of t at offset off (in t or in a struct embedded by value) that v
-// reads: an embedded struct and its first field share an offset.
-func fieldAt(t reflect.Type, off uintptr, v *Value) (reflect.Type, bool) {
+// fieldsAt appends to out the fields of t at offset off (in t or in a struct embedded by
+// value) that v reads, outermost first. A struct value may fit more than one: an embedded
+// struct and its first field share an offset, and so do a field of size zero and the next.
+func fieldsAt(t reflect.Type, off uintptr, v *Value, out []reflect.Type) []reflect.Type {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		if off < f.Offset || off >= f.Offset+max(f.Type.Size(), 1) {
 			continue
 		}
 		if off == f.Offset && fits(v, f.Type) {
-			return f.Type, true
+			out = append(out, f.Type)
 		}
 		if f.Type.Kind() == reflect.Struct {
-			if ft, ok := fieldAt(f.Type, off-f.Offset, v); ok {
-				return ft, true
-			}
+			out = fieldsAt(f.Type, off-f.Offset, v, out)
 		}
 	}
-	return nil, false
+	return out
+}
+
+// oneOf checks v against the first of ts it agrees with, and returns the problem with the
+// first when it agrees with none. A failed try leaves no trace: the pairs of table and type
+// it marked as seen may have passed only because a pair further up was assumed to.
+func (c *checker) oneOf(v *Value, ts []reflect.Type, at string) error {
+	if len(ts) == 1 {
+		return c.value(v, ts[0], at)
+	}
+	var first error
+	for _, t := range ts {
+		try := checker{seen: maps.Clone(c.seen)}
+		err := try.value(v, t, at)
+		if err == nil {
+			c.seen = try.seen
+			return nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 var (
