@@ -1,26 +1,63 @@
-// Package decode is what toolgen's generated decoders call: a JSON reader (github.com/go-faster/jx,
-// aliased so generated code imports only this package), JSON Pointer paths, the problem list,
-// and typed readers that turn a wrong JSON type into a problem instead of an error.
+// Package decode reads and validates the arguments of toolgen's tools: a JSON reader
+// (github.com/go-faster/jx, aliased so generated code imports only this package), JSON Pointer
+// paths, the problem list, and an interpreter of decoding tables.
 //
-// Generated code is short because the work is here: a decoder is a State (the reader, the
-// problems and the path, pooled), an ObjectReader per struct (unknown, repeated and missing
-// properties), and one helper call per field (Str, Int, Uint, Float, Boolean, Time, Slice, Map,
-// Pointer, …) with a rule value holding the field's keywords (StringRule, IntRule, FloatRule),
-// declared once per distinct set of keywords in the generated file. The helpers are generic
-// over the field's Go type, and their containers work on []E and map[K]V inside, so one
-// compiled instance serves every type of one shape. The hot helpers are one-line wrappers
-// (Str, Int) or have an inlined fast path (ObjectReader.Fresh before Take), so reading a field
-// costs about the calls the former inline code made.
+// # Tables
 //
-// A generated decoder reads the arguments of a tool in one pass. It never stops at the first
-// problem: a value of the wrong type is recorded and skipped, a constraint that fails is recorded,
-// and decoding goes on, so the model is told everything that is wrong with its call at once. Only
-// malformed JSON stops the pass, because nothing after a syntax error can be trusted.
+// A generated decoder is data, not code. For each named struct type of a tool's arguments,
+// toolgen declares a Struct: the property names (a Fields, shared by every type with the same
+// list) and, per property, a Member holding the field's offset (unsafe.Offsetof) and a Value
+// saying how to read it. A Value has a Kind (KindString, KindInt of Size bytes, KindStruct, …)
+// and a rule holding the field's keywords (StringRule, IntRule, FloatRule); rules and values
+// are declared once per distinct set of keywords and shared by every field that has them.
+// Slices, arrays, maps, pointers and text types are named by a zero-size generic (SliceOf[E],
+// UniqueSliceOf[E], ArrayOf[E], MapOf[K, V], IntMapOf, UintMapOf, TextMapOf, PointerOf[T],
+// TextOf[T, *T]) whose methods are compiled once per shape of their type parameters. Defaults
+// are small generated functions, one per distinct default, so a slice or map default is fresh
+// for every call. What a table cannot say (an anonymous struct, integer limits an IntRule
+// cannot hold, a field reached through an embedded pointer) is a KindFunc value calling
+// generated code, which reads with State.Parts and hands named structs back to their tables
+// with WithinStruct. A recursive type's table refers to itself, so generated code fills it in
+// an init function.
+//
+// Into reads a document against a table in one pass. The object loop guesses that the next
+// property is the schema's next one (models mostly send them in order) and otherwise finds it
+// with a perfect hash of the names built when the Fields is made (a map when no hash separates
+// them).
+//
+// Why tables: a catalog of hundreds of tools used to compile a decoder function per type,
+// and the compiler's time and the binary's size grew with every field. A table is a composite
+// literal the linker lays out statically: it costs no compile time, no start-up time and no
+// function tables or debug information, so a tool adds data to a binary rather than machine
+// code. The hot cases are inlined in the interpreter's loops (strings and integers in the
+// object loop, structs and strings in the item loop), so Bind keeps the speed of the inline
+// decoders toolgen generated before (BenchmarkBindVsBaseline in examples/benchmarks).
+//
+// # Check
+//
+// The interpreter writes through unsafe pointers, so a table must agree with its Go type.
+// Check proves that with reflect: every member sits at the offset of a field whose type its
+// Value reads (a promoted field of a struct embedded by value included), every container's
+// GoType names exactly the field's type and its items' Value agrees with the item type, every
+// struct table agrees with its struct, recursively (recursive types terminate). runtime.Binding
+// runs Check once, before the first decode, and refuses to decode with a table that fails it,
+// naming the field; a stale generated file is then an error that says "run go generate", never
+// memory written at the wrong place.
+//
+// # Problems
+//
+// Decoding never stops at the first problem: a value of the wrong type is recorded and skipped,
+// a constraint that fails is recorded, and decoding goes on, so the model is told everything
+// that is wrong with its call at once. Only malformed JSON stops the pass, because nothing
+// after a syntax error can be trusted. Every message is written for a model that must correct
+// its call: it names the JSON path, says what was expected and what was received, and (for
+// unknown properties) which name was probably meant. The cost is bounded whatever the model
+// sends: items, properties and strings past maxItems, maxProperties and maxLength are counted
+// and skipped, never built, and the problems kept and their text are capped (MaxProblems,
+// MaxProblemsText).
 //
 // The functions here are an implementation detail of generated code, exported because generated
 // code lives in user packages. Their behaviour is covered by toolgen's compatibility promise only
-// through the generated code that calls them.
-//
-// Every message is written for a model that must correct its call: it says what was expected,
-// what was received, and (for unknown properties) which name was probably meant.
+// through the generated code that uses them; SupportsGeneratedV1 is renamed when older
+// generated code can no longer follow.
 package decode

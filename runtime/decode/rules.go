@@ -10,11 +10,10 @@ import (
 	"github.com/go-faster/jx"
 )
 
-// The helpers below read one value each at the State's path, check it against the keywords
-// of its field, given as a rule that generated code declares once per distinct set of
-// keywords, and store it. They record problems and go on; the error they return is only for
-// malformed JSON. Element decoders of slices, maps and pointers are functions of the form
-// func(*State, *E) error: a generated struct decoder, or a helper wrapped by generated code.
+// The readers below read one value each at the State's path, as a table's Value says: they
+// check it against the keywords of its rule, which generated code declares once per distinct
+// set of keywords, and store it. They record problems and go on; the error they return is
+// only for malformed JSON.
 
 // StringRule holds the string keywords of a field. The zero value checks nothing.
 type StringRule struct {
@@ -120,14 +119,6 @@ func (r *StringRule) check(s *State, str string) {
 	}
 }
 
-// Str reads a string with the keywords of r (nil: none).
-func Str[T ~string](s *State, v *T, r *StringRule) error {
-	// Small enough to be inlined in generated code, which then calls str directly: no
-	// dictionary, and the read itself is in str rather than one call further. T's underlying
-	// type is string, so *T points to a string.
-	return s.str((*string)(unsafe.Pointer(v)), r)
-}
-
 // str reads a string into *v with the keywords of r (nil: none), leaving *v as it is when
 // the value is refused.
 func (s *State) str(v *string, r *StringRule) error {
@@ -169,9 +160,9 @@ func (s *State) str(v *string, r *StringRule) error {
 	return nil
 }
 
-// Text reads a string into a type implementing encoding.TextUnmarshaler, after the keywords
-// of r (nil: none); its error becomes the problem's message.
-func Text(s *State, v encoding.TextUnmarshaler, r *StringRule) error {
+// textValue reads a string into a type implementing encoding.TextUnmarshaler, after the
+// keywords of r (nil: none); its error becomes the problem's message.
+func textValue(s *State, v encoding.TextUnmarshaler, r *StringRule) error {
 	if r == nil {
 		_, err := ReadText(s.d, &s.ps, &s.here, v)
 		return err
@@ -196,7 +187,7 @@ type IntRule struct {
 	EnumText                                         string
 }
 
-// Signed and Unsigned are the integer kinds of Int and Uint.
+// Signed and Unsigned are the integer key types of IntMapOf and UintMapOf.
 type (
 	Signed interface {
 		~int | ~int8 | ~int16 | ~int32 | ~int64
@@ -205,12 +196,6 @@ type (
 		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr
 	}
 )
-
-// Int reads a signed integer within the range of T, with the keywords of r (nil: none).
-func Int[T Signed](s *State, v *T, r *IntRule) error {
-	// Inlined in generated code, which then calls signed directly (see Str).
-	return s.signed(unsafe.Pointer(v), unsafe.Sizeof(*v), r)
-}
 
 // signed reads a signed integer of size bytes into *v, with the keywords of r (nil: none).
 func (s *State) signed(v unsafe.Pointer, size uintptr, r *IntRule) error {
@@ -251,9 +236,9 @@ func (r *IntRule) passes(n int64) bool {
 		r.ExclusiveMinText == "" && r.ExclusiveMaxText == "" && r.MultipleOfText == "" && r.EnumText == ""
 }
 
-// Uint reads an unsigned integer within the range of T, with the keywords of r (nil: none),
-// whose limits are not negative.
-func Uint[T Unsigned](s *State, v *T, r *IntRule) error {
+// uintValue reads an unsigned integer within the range of T, with the keywords of r (nil:
+// none), whose limits are not negative.
+func uintValue[T Unsigned](s *State, v *T, r *IntRule) error {
 	bits := unsafe.Sizeof(T(0)) * 8
 	n, ok, err := ReadUint(s.d, &s.ps, &s.here, 1<<(bits-1)-1+1<<(bits-1))
 	if !ok {
@@ -313,8 +298,8 @@ type FloatRule struct {
 	EnumText                             string
 }
 
-// Float reads a number that fits T, with the keywords of r (nil: none).
-func Float[T ~float32 | ~float64](s *State, v *T, r *FloatRule) error {
+// floatValue reads a number that fits T, with the keywords of r (nil: none).
+func floatValue[T float32 | float64](s *State, v *T, r *FloatRule) error {
 	bits := int(unsafe.Sizeof(T(0)) * 8)
 	f, raw, ok, err := ReadFloat(s.d, &s.ps, &s.here, bits)
 	if !ok {
@@ -403,26 +388,26 @@ func floatBound(s *State, f float64, raw []byte, bits int, limit float64, text s
 	}
 }
 
-// Boolean reads a boolean.
-func Boolean[T ~bool](s *State, v *T) error {
+// boolValue reads a boolean.
+func boolValue(s *State, v *bool) error {
 	b, ok, err := ReadBool(s.d, &s.ps, &s.here)
 	if ok {
-		*v = T(b)
+		*v = b
 	}
 	return err
 }
 
-// Bytes reads standard base64.
-func Bytes[T ~[]byte](s *State, v *T) error {
+// bytesValue reads standard base64.
+func bytesValue(s *State, v *[]byte) error {
 	b, ok, err := ReadBytes(s.d, &s.ps, &s.here)
 	if ok {
-		*v = T(b)
+		*v = b
 	}
 	return err
 }
 
-// Time reads an RFC 3339 date-time.
-func Time(s *State, v *time.Time) error {
+// timeValue reads an RFC 3339 date-time.
+func timeValue(s *State, v *time.Time) error {
 	t, ok, err := ReadTime(s.d, &s.ps, &s.here)
 	if ok {
 		*v = t
@@ -430,8 +415,8 @@ func Time(s *State, v *time.Time) error {
 	return err
 }
 
-// Duration reads a duration in Go syntax.
-func Duration(s *State, v *time.Duration) error {
+// durationValue reads a duration in Go syntax.
+func durationValue(s *State, v *time.Duration) error {
 	t, ok, err := ReadDuration(s.d, &s.ps, &s.here)
 	if ok {
 		*v = t
@@ -439,8 +424,8 @@ func Duration(s *State, v *time.Duration) error {
 	return err
 }
 
-// Raw reads any JSON value as its text.
-func Raw(s *State, v *json.RawMessage) error {
+// rawValue reads any JSON value as its text.
+func rawValue(s *State, v *json.RawMessage) error {
 	raw, err := ReadRaw(s.d)
 	if err == nil {
 		*v = raw
@@ -448,91 +433,13 @@ func Raw(s *State, v *json.RawMessage) error {
 	return err
 }
 
-// Any reads any JSON value as encoding/json decodes into an interface.
-func Any(s *State, v *any) error {
+// anyValue reads any JSON value as encoding/json decodes into an interface.
+func anyValue(s *State, v *any) error {
 	a, err := ReadAny(s.d)
 	if err == nil {
 		*v = a
 	}
 	return err
-}
-
-// Pointer reads null as a nil pointer, and any other value into *v, allocated when nil.
-func Pointer[P ~*T, T any](s *State, v *P, elem func(*State, *T) error) error {
-	if s.d.Next() == jx.Null {
-		*v = nil
-		return s.d.Null()
-	}
-	return elem(s, Alloc(v))
-}
-
-// Nullable reads null as nothing, leaving *v as it is, and any other value into *v.
-func Nullable[T any](s *State, v *T, elem func(*State, *T) error) error {
-	if s.d.Next() == jx.Null {
-		return s.d.Null()
-	}
-	return elem(s, v)
-}
-
-// Slice reads an array into *v (never nil), each item with elem, holding its length to
-// [min, max] (max < 0: no limit). Items past max are counted and skipped, never built: a
-// document of a million items against maxItems=100 allocates a hundred.
-func Slice[S ~[]E, E any](s *State, v *S, min, max int, elem func(*State, *E) error) error {
-	// The work is done on []E: instances are compiled per shape, and the shape of []E is
-	// shared by every slice type of one element type, that of S is not.
-	items := []E(*v)
-	_, err := readSlice(s, &items, min, max, elem)
-	*v = S(items)
-	return err
-}
-
-// UniqueSlice is Slice for uniqueItems. Items that failed hold no value to compare, so
-// uniqueness is judged only when every item read was valid.
-func UniqueSlice[S ~[]E, E comparable](s *State, v *S, min, max int, elem func(*State, *E) error) error {
-	items := []E(*v)
-	clean, err := readSlice(s, &items, min, max, elem)
-	*v = S(items)
-	if clean {
-		if i, j, dup := FindDuplicate(*v); dup {
-			s.ps.Duplicates(&s.here, i, j)
-		}
-	}
-	return err
-}
-
-// readSlice reads the array; clean reports that it was an array whose items had no problem.
-func readSlice[E any](s *State, v *[]E, min, max int, elem func(*State, *E) error) (clean bool, err error) {
-	if s.d.Next() != jx.Array {
-		return false, WrongType(s.d, &s.ps, &s.here, "an array")
-	}
-	before := s.ps.Len()
-	it, err := s.d.ArrIter()
-	if err != nil {
-		return false, err
-	}
-	*v = EmptySlice(*v)
-	i := 0
-	// The index advances past skipped items too: after the loop it counts the items sent.
-	for ; it.Next(); i++ {
-		if max >= 0 && i >= max {
-			if err := s.d.Skip(); err != nil {
-				return false, err
-			}
-			continue
-		}
-		s.pushIndex(i)
-		err := elem(s, Grow(v))
-		s.pop()
-		if err != nil {
-			return false, err
-		}
-	}
-	if err := it.Err(); err != nil {
-		return false, err
-	}
-	clean = s.ps.Len() == before
-	countChecks(s, min, max, i, "item")
-	return clean, nil
 }
 
 func countChecks(s *State, min, max, n int, noun string) {
@@ -579,17 +486,9 @@ func readArray[E any](s *State, v []E, elem func(*State, *E) error) error {
 	return nil
 }
 
-// Map reads an object into *v (never nil), converting each property name with key and each
-// value with elem, holding the number of properties to [min, max] (max < 0: no limit).
-// Properties past max are counted and skipped, never built; a repeated one is refused.
-func Map[M ~map[K]V, K comparable, V any](s *State, v *M, min, max int, key func(*State, string) (K, bool), elem func(*State, *V) error) error {
-	if s.d.Next() != jx.Object {
-		return WrongType(s.d, &s.ps, &s.here, "an object")
-	}
-	*v = MakeMap(*v)
-	return readMap(s, map[K]V(*v), min, max, key, elem) // on map[K]V, as Slice does on []E
-}
-
+// readMap reads the properties of an object into m, converting each name with key and each
+// value with elem, holding their number to [min, max] (max < 0: no limit). Properties past
+// max are counted and skipped, never built; a repeated one is refused.
 func readMap[K comparable, V any](s *State, m map[K]V, min, max int, key func(*State, string) (K, bool), elem func(*State, *V) error) error {
 	var e *V
 	var zero V
@@ -644,11 +543,11 @@ func readMap[K comparable, V any](s *State, m map[K]V, min, max int, key func(*S
 	return nil
 }
 
-// KeyString converts a property name to a string key type.
-func KeyString[K ~string](_ *State, name string) (K, bool) { return K(name), true }
+// keyString converts a property name to a string key type.
+func keyString[K ~string](_ *State, name string) (K, bool) { return K(name), true }
 
-// KeyInt converts a property name to a signed integer key type, within its range.
-func KeyInt[K Signed](s *State, name string) (K, bool) {
+// keyInt converts a property name to a signed integer key type, within its range.
+func keyInt[K Signed](s *State, name string) (K, bool) {
 	bits := unsafe.Sizeof(K(0)) * 8
 	min, max := int64(-1)<<(bits-1), int64(1)<<(bits-1)-1
 	n, err := strconv.ParseInt(name, 10, 64)
@@ -659,8 +558,8 @@ func KeyInt[K Signed](s *State, name string) (K, bool) {
 	return K(n), true
 }
 
-// KeyUint converts a property name to an unsigned integer key type, within its range.
-func KeyUint[K Unsigned](s *State, name string) (K, bool) {
+// keyUint converts a property name to an unsigned integer key type, within its range.
+func keyUint[K Unsigned](s *State, name string) (K, bool) {
 	bits := unsafe.Sizeof(K(0)) * 8
 	max := uint64(1)<<(bits-1) - 1 + uint64(1)<<(bits-1)
 	n, err := strconv.ParseUint(name, 10, 64)
@@ -671,8 +570,8 @@ func KeyUint[K Unsigned](s *State, name string) (K, bool) {
 	return K(n), true
 }
 
-// KeyText converts a property name to a key type implementing encoding.TextUnmarshaler.
-func KeyText[K comparable, PK interface {
+// keyText converts a property name to a key type implementing encoding.TextUnmarshaler.
+func keyText[K comparable, PK interface {
 	*K
 	encoding.TextUnmarshaler
 }](s *State, name string) (K, bool) {

@@ -9,10 +9,9 @@ import (
 )
 
 // State is the decoding of one argument document: the reader, the problems found so far and
-// the path of the value being read. Generated decoders pass it to the helpers of this package
-// (Str, Int, Slice, …), each reading one value with the rules of its field, so a decoder is
-// a short list of calls. It lives on the heap, pooled, so element decoders can be passed as
-// function values. The path is a stack of segments holding no pointers (a property is the
+// the path of the value being read. Into reads a document against a table with it, and the
+// functions generated code still holds (KindFunc values) take it with the value's place. It
+// lives on the heap, pooled, so element readers can be passed as function values. The path is a stack of segments holding no pointers (a property is the
 // index of its name in a Fields table), so descending costs two stores without write
 // barriers; its text is only built for a problem.
 type State struct {
@@ -37,14 +36,6 @@ var states = sync.Pool{New: func() any {
 	s.here.state = s
 	return s
 }}
-
-// Args decodes and validates the JSON document data into v with the decoder of v's type, and
-// returns nil or an error listing every problem. It is the entry point of generated decoders.
-func Args[T any](data []byte, v *T, decode func(*State, *T) error) error {
-	s := states.Get().(*State)
-	s.d.ResetBytes(data)
-	return s.release(decode(s, v))
-}
 
 // release ends the decoding whose decoder returned err, puts s back in the pool and returns
 // the error of the call.
@@ -166,24 +157,12 @@ func NewFields(names []string, required ...int) *Fields {
 	return f
 }
 
-// ObjectReader reads the properties of one JSON object against Fields: Next moves to each
-// property, Take descends into a known one (recording and skipping a repeated one), Unknown
-// records and skips any other, and Close records the required properties that were missing.
-// Generated code asks Fresh first: the usual case, inlined, where Take is a call.
-//
-//	var o decode.ObjectReader
-//	for o.Open(s, fields); o.Next(); {
-//		switch string(o.Key()) {
-//		case "name":
-//			if o.Fresh(0) || o.Take(0) {
-//				o.Err = decode.Str(s, &v.Name, nil)
-//			}
-//		default:
-//			o.Unknown()
-//		}
-//	}
-//	return o.Close()
-type ObjectReader struct {
+// objectReader reads the properties of one JSON object against Fields, for State.object:
+// Next moves to each property, Take descends into a known one (recording and skipping a
+// repeated one), Unknown records and skips any other, and Close records the required
+// properties that were missing. object asks Fresh first: the usual case, inlined, where Take
+// is a call.
+type objectReader struct {
 	s *State
 	f *Fields
 	// unseen has the bits of properties 0-63 not read yet (all of them when the value is not
@@ -200,7 +179,7 @@ type ObjectReader struct {
 
 // Open starts reading an object at the State's path; a value of another type is recorded
 // and skipped, and the object then has no properties.
-func (o *ObjectReader) Open(s *State, f *Fields) {
+func (o *objectReader) Open(s *State, f *Fields) {
 	o.s, o.f, o.base = s, f, s.depth
 	if s.depth == len(s.segs) {
 		s.grow()
@@ -224,22 +203,22 @@ func (o *ObjectReader) Open(s *State, f *Fields) {
 
 // Next moves to the next property, whose name is Key; false at the end of the object or
 // after an error.
-func (o *ObjectReader) Next() bool {
+func (o *objectReader) Next() bool {
 	o.s.depth = o.base
 	return o.open && o.Err == nil && o.it.Next()
 }
 
 // Key is the name of the current property.
-func (o *ObjectReader) Key() []byte { return o.it.Key() }
+func (o *objectReader) Key() []byte { return o.it.Key() }
 
 // Take descends into property i, the current one, and reports whether to read its value:
 // false when the property was seen before, in which case it is recorded and skipped.
-func (o *ObjectReader) Take(i int) bool { return o.Fresh(i) || o.take(i) }
+func (o *objectReader) Take(i int) bool { return o.Fresh(i) || o.take(i) }
 
 // Fresh is Take's usual case, inlined: it descends into property i and reports true when i is
 // one of the first 64 and was not read yet; otherwise it does nothing and reports false, and
 // Take, called next, handles the property.
-func (o *ObjectReader) Fresh(i int) bool {
+func (o *objectReader) Fresh(i int) bool {
 	if bit := uint64(1) << uint(i); o.unseen&bit != 0 {
 		o.unseen ^= bit
 		o.s.segs[o.base].i = int32(i)
@@ -249,7 +228,7 @@ func (o *ObjectReader) Fresh(i int) bool {
 	return false
 }
 
-func (o *ObjectReader) take(i int) bool {
+func (o *objectReader) take(i int) bool {
 	if o.mark(i) {
 		o.Err = SkipDuplicate(o.s.d, &o.s.ps, &o.s.here, o.f.names[i])
 		return false
@@ -259,12 +238,12 @@ func (o *ObjectReader) take(i int) bool {
 }
 
 // Unknown records and skips the current property, which the struct does not have.
-func (o *ObjectReader) Unknown() {
+func (o *objectReader) Unknown() {
 	o.Err = SkipUnknown(o.s.d, &o.s.ps, &o.s.here, o.it.Key(), o.f.names)
 }
 
 // mark records property i as read and reports whether it had been already.
-func (o *ObjectReader) mark(i int) bool {
+func (o *objectReader) mark(i int) bool {
 	if i < 64 {
 		bit := uint64(1) << i
 		dup := o.unseen&bit == 0
@@ -277,7 +256,7 @@ func (o *ObjectReader) mark(i int) bool {
 	return dup
 }
 
-func (o *ObjectReader) has(i int) bool {
+func (o *objectReader) has(i int) bool {
 	if i < 64 {
 		return o.unseen&(1<<i) == 0
 	}
@@ -286,11 +265,11 @@ func (o *ObjectReader) has(i int) bool {
 
 // Absent reports whether the object was read and property i was not in it: the place for
 // its default.
-func (o *ObjectReader) Absent(i int) bool { return o.Err == nil && !o.has(i) }
+func (o *objectReader) Absent(i int) bool { return o.Err == nil && !o.has(i) }
 
 // Close ends the object, recording the required properties it lacks; it returns the first
 // malformed-JSON error.
-func (o *ObjectReader) Close() error {
+func (o *objectReader) Close() error {
 	// Inlined when every required property of a narrow struct was read: one AND.
 	if o.Err == nil && o.unseen&o.f.mask == 0 && o.more == nil {
 		return o.it.Err() // a malformed document: its problems do not matter
@@ -298,7 +277,7 @@ func (o *ObjectReader) Close() error {
 	return o.close()
 }
 
-func (o *ObjectReader) close() error {
+func (o *objectReader) close() error {
 	if o.Err != nil {
 		return o.Err
 	}
@@ -308,26 +287,6 @@ func (o *ObjectReader) close() error {
 		}
 	}
 	return o.it.Err()
-}
-
-// Within decodes v with a struct decoder at path p, a descendant of the State's path, from
-// code that reads with Parts (the inline code toolgen still generates for anonymous structs).
-func Within[T any](s *State, p *Path, v *T, decode func(*State, *T) error) error {
-	depth := s.depth
-	var below []*Path
-	for ; p != nil && p.state == nil; p = p.parent {
-		below = append(below, p)
-	}
-	for i := len(below) - 1; i >= 0; i-- {
-		if q := below[i]; q.index >= 0 {
-			s.pushIndex(q.index)
-		} else {
-			s.pushKey(q.key)
-		}
-	}
-	err := decode(s, v)
-	s.depth = depth
-	return err
 }
 
 // nameHash mixes a property name's length and its first, middle and last bytes: enough to

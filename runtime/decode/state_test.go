@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -14,8 +16,8 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/decode"
 )
 
-// The decoders below are written as toolgen writes them, to test the helpers without the
-// generator.
+// The tables below are declared as toolgen declares them, to test the decoder without the
+// generator: an order refers to itself, so its table is filled in init.
 
 type line struct {
 	SKU  string
@@ -31,60 +33,32 @@ type order struct {
 }
 
 var (
-	lineFields  = decode.NewFields([]string{"sku", "qty", "tags"}, 0, 1)
-	orderFields = decode.NewFields([]string{"id", "lines", "next", "big"}, 0)
-	skuRule     = decode.StringRule{MinLength: 3, HasMaxLength: true, MaxLength: 8}
-	bigRule     = decode.IntRule{MultipleOf: 7, MultipleOfText: "7", Max: 100, MaxText: "100"}
+	skuRule = decode.StringRule{MinLength: 3, HasMaxLength: true, MaxLength: 8}
+	bigRule = decode.IntRule{MultipleOf: 7, MultipleOfText: "7", Max: 100, MaxText: "100"}
+
+	lineTable = decode.Struct{
+		Fields: decode.NewFields([]string{"sku", "qty", "tags"}, 0, 1),
+		Members: []decode.Member{
+			{Offset: unsafe.Offsetof(line{}.SKU), Value: &decode.Value{Kind: decode.KindString, Str: &skuRule}},
+			{Offset: unsafe.Offsetof(line{}.Qty), Value: &valueInt8},
+			{Offset: unsafe.Offsetof(line{}.Tags), Value: &decode.Value{Kind: decode.KindGo, Go: decode.MapOf[string, uint16]{}, Elem: &valueUint16, Max: 2}},
+		},
+	}
+	lineValue  = decode.Value{Kind: decode.KindStruct, Struct: &lineTable}
+	orderTable decode.Struct
+	orderValue = decode.Value{Kind: decode.KindStruct, Struct: &orderTable}
 )
 
-func decodeLine(s *decode.State, v *line) error {
-	var o decode.ObjectReader
-	for o.Open(s, lineFields); o.Next(); {
-		switch string(o.Key()) {
-		case "sku":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.SKU, &skuRule)
-			}
-		case "qty":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Int(s, &v.Qty, nil)
-			}
-		case "tags":
-			if o.Fresh(2) || o.Take(2) {
-				o.Err = decode.Map(s, &v.Tags, 0, 2, decode.KeyString[string], func(s *decode.State, v *uint16) error { return decode.Uint(s, v, nil) })
-			}
-		default:
-			o.Unknown()
-		}
+func init() {
+	orderTable = decode.Struct{
+		Fields: decode.NewFields([]string{"id", "lines", "next", "big"}, 0),
+		Members: []decode.Member{
+			{Offset: unsafe.Offsetof(order{}.ID), Value: &valueString},
+			{Offset: unsafe.Offsetof(order{}.Lines), Value: &decode.Value{Kind: decode.KindGo, Go: decode.SliceOf[line]{}, Elem: &lineValue, Min: 1, Max: 3}},
+			{Offset: unsafe.Offsetof(order{}.Next), Value: &decode.Value{Kind: decode.KindGo, Go: decode.PointerOf[order]{}, Elem: &orderValue}},
+			{Offset: unsafe.Offsetof(order{}.Big), Value: &decode.Value{Kind: decode.KindUint, Size: 8, Int: &bigRule}},
+		},
 	}
-	return o.Close()
-}
-
-func decodeOrder(s *decode.State, v *order) error {
-	var o decode.ObjectReader
-	for o.Open(s, orderFields); o.Next(); {
-		switch string(o.Key()) {
-		case "id":
-			if o.Fresh(0) || o.Take(0) {
-				o.Err = decode.Str(s, &v.ID, nil)
-			}
-		case "lines":
-			if o.Fresh(1) || o.Take(1) {
-				o.Err = decode.Slice(s, &v.Lines, 1, 3, decodeLine)
-			}
-		case "next":
-			if o.Fresh(2) || o.Take(2) {
-				o.Err = decode.Pointer(s, &v.Next, decodeOrder)
-			}
-		case "big":
-			if o.Fresh(3) || o.Take(3) {
-				o.Err = decode.Uint(s, &v.Big, &bigRule)
-			}
-		default:
-			o.Unknown()
-		}
-	}
-	return o.Close()
 }
 
 func problems(t *testing.T, err error) []string {
@@ -103,8 +77,8 @@ func problems(t *testing.T, err error) []string {
 
 func TestStateReportsEveryProblemAtItsPath(t *testing.T) {
 	var v order
-	err := decode.Args([]byte(`{"id":"a","lines":[{"sku":"AB","qty":300,"tags":{"x":1,"y":-1,"x":2}},{"sku":"ABCDEF","qty":1,"extra":1,"sku":"X"}],
-		"next":{"lines":[{"qty":1,"tags":{"a":1,"b":2,"c":3}}],"next":null},"big":18446744073709551615}`), &v, decodeOrder)
+	got := decodeTable(t, &orderTable, &v, `{"id":"a","lines":[{"sku":"AB","qty":300,"tags":{"x":1,"y":-1,"x":2}},{"sku":"ABCDEF","qty":1,"extra":1,"sku":"X"}],
+		"next":{"lines":[{"qty":1,"tags":{"a":1,"b":2,"c":3}}],"next":null},"big":18446744073709551615}`)
 	assert.Equal(t, []string{
 		"/lines/0/sku: must be at least 3 characters long, got 2",
 		"/lines/0/qty: must be at most 127, got 300",
@@ -117,23 +91,23 @@ func TestStateReportsEveryProblemAtItsPath(t *testing.T) {
 		"/next/id: required property is missing",
 		"/big: must be at most 100, got 18446744073709551615",
 		"/big: must be a multiple of 7, got 18446744073709551615",
-	}, problems(t, err))
+	}, got)
 	assert.Equal(t, "ABCDEF", v.Lines[1].SKU, "the first of two repeated properties is kept")
 	assert.Nil(t, v.Next.Next)
 }
 
 func TestStateAcceptsAndStores(t *testing.T) {
 	var v order
-	require.NoError(t, decode.Args([]byte(`{"id":"a","lines":[{"sku":"ABC","qty":-128,"tags":{"k":65535}}],"big":98}`), &v, decodeOrder))
+	require.Empty(t, decodeTable(t, &orderTable, &v, `{"id":"a","lines":[{"sku":"ABC","qty":-128,"tags":{"k":65535}}],"big":98}`))
 	assert.Equal(t, order{ID: "a", Lines: []line{{SKU: "ABC", Qty: -128, Tags: map[string]uint16{"k": 65535}}}, Big: 98}, v)
 }
 
 func TestStateMalformedJSONStopsWithOneProblem(t *testing.T) {
 	var v order
-	err := decode.Args([]byte(`{"id":"a","lines":[{"sku":"AB",`), &v, decodeOrder)
+	err := decode.Into([]byte(`{"id":"a","lines":[{"sku":"AB",`), unsafe.Pointer(&v), &orderTable)
 	assert.Equal(t, []string{": the arguments are not valid JSON: unexpected end of input"}, problems(t, err))
 	// The pooled State starts clean again: no problem or path of the failed call leaks.
-	err = decode.Args([]byte(`{"lines":[]}`), &v, decodeOrder)
+	err = decode.Into([]byte(`{"lines":[]}`), unsafe.Pointer(&v), &orderTable)
 	assert.Equal(t, []string{"/lines: must have at least 1 item, got 0", "/id: required property is missing"}, problems(t, err))
 }
 
@@ -142,74 +116,80 @@ func TestStatePathDeeperThanItsStack(t *testing.T) {
 	const depth = 40
 	doc := strings.Repeat(`{"id":"x","next":`, depth) + `{"id":1}` + strings.Repeat("}", depth)
 	var v order
-	err := decode.Args([]byte(doc), &v, decodeOrder)
 	want := strings.Repeat("/next", depth) + "/id: must be a string, got 1"
-	assert.Equal(t, []string{want}, problems(t, err))
+	assert.Equal(t, []string{want}, decodeTable(t, &orderTable, &v, doc))
 }
 
-// Structs of more than 64 properties keep their seen bits past the first word: Fresh leaves
-// the properties from 64 on to Take.
+// Structs of more than 64 properties keep their seen bits past the first word: the object
+// loop leaves the properties from 64 on to Take, and Absent finds them for their defaults.
 func TestObjectOfManyProperties(t *testing.T) {
-	names := make([]string, 70)
-	for i := range names {
+	const n = 70
+	fields := make([]reflect.StructField, n)
+	names := make([]string, n)
+	for i := range fields {
+		fields[i] = reflect.StructField{Name: fmt.Sprintf("P%d", i), Type: reflect.TypeFor[int]()}
 		names[i] = fmt.Sprintf("p%d", i)
 	}
-	fields := decode.NewFields(names, 65, 69)
-	values := make([]int, 70)
-	dec := func(s *decode.State, v *[]int) error {
-		var o decode.ObjectReader
-		for o.Open(s, fields); o.Next(); {
-			var i int
-			if _, err := fmt.Sscanf(string(o.Key()), "p%d", &i); err != nil || i >= len(names) {
-				o.Unknown()
-			} else if o.Fresh(i) || o.Take(i) {
-				o.Err = decode.Int(s, &(*v)[i], nil)
-			}
+	typ := reflect.StructOf(fields)
+	st := &decode.Struct{Fields: decode.NewFields(names, 65, 69), Defaults: []int{68}}
+	for i := range n {
+		m := decode.Member{Offset: typ.Field(i).Offset, Value: &valueInt}
+		if i == 68 {
+			m.Default = func(p unsafe.Pointer) { *(*int)(p) = -1 }
 		}
-		if o.Absent(68) {
-			(*v)[68] = -1
-		}
-		return o.Close()
+		st.Members = append(st.Members, m)
 	}
-	err := decode.Args([]byte(`{"p66":1,"p2":2,"p66":3,"p69":4,"q":5}`), &values, dec)
-	got := problems(t, err)
+	require.NoError(t, decode.Check(st, typ))
+
+	v := reflect.New(typ)
+	got := problems(t, decode.Into([]byte(`{"p66":1,"p2":2,"p66":3,"p69":4,"q":5}`), v.UnsafePointer(), st))
 	require.Len(t, got, 3)
 	assert.Equal(t, "/p66: property appears more than once", got[0])
 	assert.True(t, strings.HasPrefix(got[1], "/q: unknown property; expected one of"), got[1])
 	assert.Equal(t, "/p65: required property is missing", got[2])
-	assert.Equal(t, []int{1, 2, 4, -1}, []int{values[66], values[2], values[69], values[68]})
+	field := func(i int) int64 { return v.Elem().Field(i).Int() }
+	assert.Equal(t, []int64{1, 2, 4, -1}, []int64{field(66), field(2), field(69), field(68)})
 }
 
-func TestIntegerHelpersTakeTheirRangeFromTheType(t *testing.T) {
-	for _, c := range []struct {
-		doc  string
-		dec  func(*decode.State, *struct{}) error
-		want string
-	}{
-		{`128`, func(s *decode.State, _ *struct{}) error { var v int8; return decode.Int(s, &v, nil) }, ": must be at most 127, got 128"},
-		{`-129`, func(s *decode.State, _ *struct{}) error { var v int8; return decode.Int(s, &v, nil) }, ": must be at least -128, got -129"},
-		{`65536`, func(s *decode.State, _ *struct{}) error { var v uint16; return decode.Uint(s, &v, nil) }, ": must be at most 65535, got 65536"},
-		{`1e19`, func(s *decode.State, _ *struct{}) error { var v int64; return decode.Int(s, &v, nil) }, fmt.Sprintf(": must be at most %d, got 1e19", math.MaxInt64)},
-		{`{"300":1}`, func(s *decode.State, _ *struct{}) error {
-			var v map[uint8]int
-			return decode.Map(s, &v, 0, -1, decode.KeyUint[uint8], func(s *decode.State, v *int) error { return decode.Int(s, v, nil) })
-		}, "/300: property name must be an integer between 0 and 255"},
-		{`{"-129":1}`, func(s *decode.State, _ *struct{}) error {
-			var v map[int8]int
-			return decode.Map(s, &v, 0, -1, decode.KeyInt[int8], func(s *decode.State, v *int) error { return decode.Int(s, v, nil) })
-		}, "/-129: property name must be an integer between -128 and 127"},
+// Integers take their range from the Go type, keys of integer maps too.
+func TestIntegersTakeTheirRangeFromTheType(t *testing.T) {
+	type ranges struct {
+		I8    int8
+		U16   uint16
+		I64   int64
+		Small map[uint8]int
+		Signs map[int8]int
+	}
+	st := &decode.Struct{
+		Fields: decode.NewFields([]string{"i8", "u16", "i64", "small", "signs"}),
+		Members: []decode.Member{
+			{Offset: unsafe.Offsetof(ranges{}.I8), Value: &valueInt8},
+			{Offset: unsafe.Offsetof(ranges{}.U16), Value: &valueUint16},
+			{Offset: unsafe.Offsetof(ranges{}.I64), Value: &valueInt64},
+			{Offset: unsafe.Offsetof(ranges{}.Small), Value: &decode.Value{Kind: decode.KindGo, Go: decode.UintMapOf[uint8, int]{}, Elem: &valueInt, Max: -1}},
+			{Offset: unsafe.Offsetof(ranges{}.Signs), Value: &decode.Value{Kind: decode.KindGo, Go: decode.IntMapOf[int8, int]{}, Elem: &valueInt, Max: -1}},
+		},
+	}
+	for _, c := range []struct{ doc, want string }{
+		{`{"i8":128}`, "/i8: must be at most 127, got 128"},
+		{`{"i8":-129}`, "/i8: must be at least -128, got -129"},
+		{`{"u16":65536}`, "/u16: must be at most 65535, got 65536"},
+		{`{"i64":1e19}`, fmt.Sprintf("/i64: must be at most %d, got 1e19", math.MaxInt64)},
+		{`{"small":{"300":1}}`, "/small/300: property name must be an integer between 0 and 255"},
+		{`{"signs":{"-129":1}}`, "/signs/-129: property name must be an integer between -128 and 127"},
 	} {
-		err := decode.Args([]byte(c.doc), &struct{}{}, c.dec)
-		assert.Equal(t, []string{c.want}, problems(t, err), c.doc)
+		var v ranges
+		assert.Equal(t, []string{c.want}, decodeTable(t, st, &v, c.doc), c.doc)
 	}
 }
 
-// Within lets inline code that holds a Path call a struct decoder, whose problems keep the
-// whole path.
-func TestWithinKeepsTheInlinePath(t *testing.T) {
-	var v []line
-	err := decode.Args([]byte(`[{"line":{"sku":"ABC","qty":1}},{"line":{"sku":"ABC"}}]`), &v, func(s *decode.State, v *[]line) error {
-		// Inline code reads the items' objects itself and hands each "line" to the struct decoder.
+// WithinStruct lets inline code that holds a Path (what generated code reads itself, through
+// Parts) hand a struct to its table, whose problems keep the whole path.
+func TestWithinStructKeepsTheInlinePath(t *testing.T) {
+	type holder struct{ Lines []line }
+	// readLines reads [{"line": {...}}, ...] itself, as inline code reads an anonymous struct.
+	readLines := func(s *decode.State, ptr unsafe.Pointer) error {
+		v := (*holder)(ptr)
 		d, _, p := s.Parts()
 		it, err := d.ArrIter()
 		if err != nil {
@@ -223,37 +203,49 @@ func TestWithinKeepsTheInlinePath(t *testing.T) {
 			}
 			for obj.Next() {
 				r := q.Key(string(obj.Key()))
-				*v = append(*v, line{})
-				if err := decode.Within(s, &r, &(*v)[len(*v)-1], decodeLine); err != nil {
+				v.Lines = append(v.Lines, line{})
+				if err := decode.WithinStruct(s, &r, unsafe.Pointer(&v.Lines[len(v.Lines)-1]), &lineTable); err != nil {
 					return err
 				}
 			}
 		}
 		return it.Err()
-	})
-	assert.Equal(t, []string{"/1/line/qty: required property is missing"}, problems(t, err))
+	}
+	st := &decode.Struct{
+		Fields:  decode.NewFields([]string{"lines"}),
+		Members: []decode.Member{{Value: &decode.Value{Kind: decode.KindFunc, Func: readLines}}},
+	}
+	var v holder
+	got := decodeTable(t, st, &v, `{"lines":[{"line":{"sku":"ABC","qty":1}},{"line":{"sku":"ABC","qty":"x"}}]}`)
+	assert.Equal(t, []string{`/lines/1/line/qty: must be an integer, got "x"`}, got)
+	assert.Len(t, v.Lines, 2)
+	got = decodeTable(t, st, &v, `{"lines":[{"line":{"sku":"ABC","qty":1}},{"line":{"sku":"ABC"}}]}`)
+	assert.Equal(t, []string{"/lines/1/line/qty: required property is missing"}, got)
 }
 
-// A map's values are decoded through a function value, into one place reused for every
-// property: a document of n properties allocates their names and the map, not n more values.
+// A map's values are read into one place reused for every property: a document of n
+// properties allocates their names and the map, not n more values.
 func TestMapAllocatesNoValuePerProperty(t *testing.T) {
-	dec := func(s *decode.State, v *map[string]int) error {
-		return decode.Map(s, v, 0, -1, decode.KeyString[string], func(s *decode.State, v *int) error { return decode.Int(s, v, nil) })
+	type counts struct{ M map[string]int }
+	st := &decode.Struct{
+		Fields:  decode.NewFields([]string{"m"}),
+		Members: []decode.Member{{Offset: 0, Value: &decode.Value{Kind: decode.KindGo, Go: decode.MapOf[string, int]{}, Elem: &valueInt, Max: -1}}},
 	}
+	require.NoError(t, decode.Check(st, reflect.TypeFor[counts]()))
 	allocs := func(n int) float64 {
 		var b strings.Builder
-		b.WriteString("{")
+		b.WriteString(`{"m":{`)
 		for i := range n {
 			if i > 0 {
 				b.WriteString(",")
 			}
 			fmt.Fprintf(&b, `"key%d":%d`, i, i)
 		}
-		b.WriteString("}")
+		b.WriteString("}}")
 		doc := []byte(b.String())
 		return testing.AllocsPerRun(20, func() {
-			var m map[string]int
-			require.NoError(t, decode.Args(doc, &m, dec))
+			var v counts
+			require.NoError(t, decode.Into(doc, unsafe.Pointer(&v), st))
 		})
 	}
 	small, large := allocs(100), allocs(200)

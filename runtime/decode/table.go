@@ -111,14 +111,29 @@ func (st *Struct) DecodeAt(data []byte, p unsafe.Pointer) error { return Into(da
 func (st *Struct) CheckType(t reflect.Type) error { return Check(st, t) }
 
 // WithinStruct decodes the struct at v, described by st, at path p, a descendant of the
-// State's path, from inline code that reads with Parts.
+// State's path, from inline code that reads with Parts (the code toolgen generates for what
+// a table cannot say, such as anonymous structs).
 func WithinStruct(s *State, p *Path, v unsafe.Pointer, st *Struct) error {
-	return Within(s, p, (*byte)(v), func(s *State, b *byte) error { return s.object(unsafe.Pointer(b), st) })
+	depth := s.depth
+	var below []*Path
+	for ; p != nil && p.state == nil; p = p.parent {
+		below = append(below, p)
+	}
+	for i := len(below) - 1; i >= 0; i-- {
+		if q := below[i]; q.index >= 0 {
+			s.pushIndex(q.index)
+		} else {
+			s.pushKey(q.key)
+		}
+	}
+	err := s.object(v, st)
+	s.depth = depth
+	return err
 }
 
 // object reads a JSON object into the struct at p.
 func (s *State) object(p unsafe.Pointer, st *Struct) error {
-	var o ObjectReader
+	var o objectReader
 	names := st.Fields.names
 	next := 0 // models mostly send properties in the schema's order: try the next one first
 	for o.Open(s, st.Fields); o.Next(); {
@@ -165,21 +180,21 @@ func (s *State) value(p unsafe.Pointer, v *Value) error {
 		return s.unsigned(p, uintptr(v.Size), v.Int)
 	case KindFloat:
 		if v.Size == 4 {
-			return Float(s, (*float32)(p), v.Float)
+			return floatValue(s, (*float32)(p), v.Float)
 		}
-		return Float(s, (*float64)(p), v.Float)
+		return floatValue(s, (*float64)(p), v.Float)
 	case KindBool:
-		return Boolean(s, (*bool)(p))
+		return boolValue(s, (*bool)(p))
 	case KindBytes:
-		return Bytes(s, (*[]byte)(p))
+		return bytesValue(s, (*[]byte)(p))
 	case KindTime:
-		return Time(s, (*time.Time)(p))
+		return timeValue(s, (*time.Time)(p))
 	case KindDuration:
-		return Duration(s, (*time.Duration)(p))
+		return durationValue(s, (*time.Duration)(p))
 	case KindRaw:
-		return Raw(s, (*json.RawMessage)(p))
+		return rawValue(s, (*json.RawMessage)(p))
 	case KindAny:
-		return Any(s, (*any)(p))
+		return anyValue(s, (*any)(p))
 	case KindStruct:
 		return s.object(p, v.Struct)
 	case KindNullable:
@@ -199,13 +214,13 @@ func (s *State) value(p unsafe.Pointer, v *Value) error {
 func (s *State) unsigned(p unsafe.Pointer, size uintptr, r *IntRule) error {
 	switch size {
 	case 1:
-		return Uint(s, (*uint8)(p), r)
+		return uintValue(s, (*uint8)(p), r)
 	case 2:
-		return Uint(s, (*uint16)(p), r)
+		return uintValue(s, (*uint16)(p), r)
 	case 4:
-		return Uint(s, (*uint32)(p), r)
+		return uintValue(s, (*uint32)(p), r)
 	}
-	return Uint(s, (*uint64)(p), r)
+	return uintValue(s, (*uint64)(p), r)
 }
 
 // SliceOf reads a slice of E (a type whose underlying type is []E): v.Elem reads each item,
@@ -217,8 +232,11 @@ func (SliceOf[E]) read(s *State, p unsafe.Pointer, v *Value) error {
 	return err
 }
 
-// readItems is readSlice with the items read as v.Elem says, structs without the call to
-// value.
+// readItems reads an array into *items (never nil), each item as v.Elem says (structs and
+// strings without the call to value), holding their number to [v.Min, v.Max] (v.Max < 0: no
+// limit). Items past v.Max are counted and skipped, never built: a document of a million
+// items against maxItems=100 allocates a hundred. clean reports that it was an array whose
+// items had no problem.
 func readItems[E any](s *State, items *[]E, v *Value) (clean bool, err error) {
 	if s.d.Next() != jx.Array {
 		return false, WrongType(s.d, &s.ps, &s.here, "an array")
@@ -314,7 +332,7 @@ type TextOf[T any, PT interface {
 }] struct{}
 
 func (TextOf[T, PT]) read(s *State, p unsafe.Pointer, v *Value) error {
-	return Text(s, PT((*T)(p)), v.Str)
+	return textValue(s, PT((*T)(p)), v.Str)
 }
 
 func (TextOf[T, PT]) goType() reflect.Type { return reflect.TypeFor[T]() }
@@ -326,7 +344,7 @@ func (TextOf[T, PT]) text() {}
 type MapOf[K ~string, V any] struct{}
 
 func (MapOf[K, V]) read(s *State, p unsafe.Pointer, v *Value) error {
-	return readMapValue(s, (*map[K]V)(p), v, KeyString[K])
+	return readMapValue(s, (*map[K]V)(p), v, keyString[K])
 }
 
 func (MapOf[K, V]) goType() reflect.Type { return reflect.TypeFor[map[K]V]() }
@@ -335,7 +353,7 @@ func (MapOf[K, V]) goType() reflect.Type { return reflect.TypeFor[map[K]V]() }
 type IntMapOf[K Signed, V any] struct{}
 
 func (IntMapOf[K, V]) read(s *State, p unsafe.Pointer, v *Value) error {
-	return readMapValue(s, (*map[K]V)(p), v, KeyInt[K])
+	return readMapValue(s, (*map[K]V)(p), v, keyInt[K])
 }
 
 func (IntMapOf[K, V]) goType() reflect.Type { return reflect.TypeFor[map[K]V]() }
@@ -344,7 +362,7 @@ func (IntMapOf[K, V]) goType() reflect.Type { return reflect.TypeFor[map[K]V]() 
 type UintMapOf[K Unsigned, V any] struct{}
 
 func (UintMapOf[K, V]) read(s *State, p unsafe.Pointer, v *Value) error {
-	return readMapValue(s, (*map[K]V)(p), v, KeyUint[K])
+	return readMapValue(s, (*map[K]V)(p), v, keyUint[K])
 }
 
 func (UintMapOf[K, V]) goType() reflect.Type { return reflect.TypeFor[map[K]V]() }
@@ -356,11 +374,17 @@ type TextMapOf[K comparable, PK interface {
 }, V any] struct{}
 
 func (TextMapOf[K, PK, V]) read(s *State, p unsafe.Pointer, v *Value) error {
-	return readMapValue(s, (*map[K]V)(p), v, KeyText[K, PK])
+	return readMapValue(s, (*map[K]V)(p), v, keyText[K, PK])
 }
 
 func (TextMapOf[K, PK, V]) goType() reflect.Type { return reflect.TypeFor[map[K]V]() }
 
+// readMapValue reads an object into *m (never nil), each name converted with key and each
+// value read as v.Elem says, holding their number to [v.Min, v.Max] (v.Max < 0: no limit).
 func readMapValue[K comparable, V any](s *State, m *map[K]V, v *Value, key func(*State, string) (K, bool)) error {
-	return Map(s, m, v.Min, v.Max, key, func(s *State, e *V) error { return s.value(unsafe.Pointer(e), v.Elem) })
+	if s.d.Next() != jx.Object {
+		return WrongType(s.d, &s.ps, &s.here, "an object")
+	}
+	*m = MakeMap(*m)
+	return readMap(s, *m, v.Min, v.Max, key, func(s *State, e *V) error { return s.value(unsafe.Pointer(e), v.Elem) })
 }

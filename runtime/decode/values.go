@@ -67,12 +67,6 @@ func SyntaxError(err error) error {
 		Message: "the arguments are not valid JSON: " + cutText(msg, MaxProblemMessage)}}}
 }
 
-// Invalid turns the error of an args type's Validate method into an argument error whose
-// problems keep the paths of runtime.FieldError values.
-func InvalidArgs(err error) error {
-	return &runtime.ArgsError{Problems: runtime.ValidationProblems(err)}
-}
-
 var typeNames = [...]string{
 	jx.Invalid: "invalid JSON",
 	jx.String:  "a string",
