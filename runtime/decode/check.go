@@ -26,7 +26,7 @@ type checker struct{ seen map[checked]bool }
 
 func (c *checker) structType(st *Struct, t reflect.Type, at string) error {
 	if t.Kind() != reflect.Struct {
-		return fmt.Errorf("%s: a struct table for a %s", at, t)
+		return fmt.Errorf("%s: a struct table cannot read type %s", at, t)
 	}
 	if c.seen[checked{st, t}] {
 		return nil // a recursive type: checked, or being checked, further up
@@ -53,7 +53,7 @@ func (c *checker) structType(st *Struct, t reflect.Type, at string) error {
 		}
 		fts := fieldsAt(t, m.Offset, m.Value, nil)
 		if len(fts) == 0 {
-			return fmt.Errorf("%s.%s: no field at offset %d that a %s value fits", at, st.Fields.names[i], m.Offset, kindName(m.Value.Kind))
+			return fmt.Errorf("%s.%s: no field at offset %d takes a value of kind %s", at, st.Fields.names[i], m.Offset, kindName(m.Value.Kind))
 		}
 		if err := c.oneOf(m.Value, fts, at+"."+st.Fields.names[i]); err != nil {
 			return err
@@ -165,7 +165,7 @@ func sameShape(t, g reflect.Type) bool {
 // value checks v against t, and the values v holds against t's elements.
 func (c *checker) value(v *Value, t reflect.Type, at string) error {
 	if !fits(v, t) {
-		return fmt.Errorf("%s: a %s value for a %s", at, kindName(v.Kind), t)
+		return fmt.Errorf("%s: a value of kind %s cannot read type %s", at, kindName(v.Kind), t)
 	}
 	switch v.Kind {
 	case KindStruct:
@@ -194,5 +194,5 @@ func kindName(k Kind) string {
 	if int(k) < len(names) && names[k] != "" {
 		return names[k]
 	}
-	return fmt.Sprintf("kind %d", k)
+	return fmt.Sprintf("%d", k)
 }

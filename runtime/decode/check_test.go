@@ -54,55 +54,55 @@ func TestCheckRefusesWhatDisagrees(t *testing.T) {
 		want string
 	}{
 		{"wrong offset", copyTable(&scalarsTable, 0, &valueString, offsetOf(i16)), reflect.TypeFor[scalars](),
-			"decode_test.scalars.name: no field at offset " + itoa(i16) + " that a string value fits"},
+			"decode_test.scalars.name: no field at offset " + itoa(i16) + " takes a value of kind string"},
 		{"offset inside a field", copyTable(&scalarsTable, 0, &valueString, offsetOf(unsafe.Offsetof(scalars{}.Name)+1)), reflect.TypeFor[scalars](),
-			"decode_test.scalars.name: no field at offset 1 that a string value fits"},
+			"decode_test.scalars.name: no field at offset 1 takes a value of kind string"},
 		{"offset past the struct", copyTable(&scalarsTable, 0, &valueString, offsetOf(unsafe.Sizeof(scalars{}))), reflect.TypeFor[scalars](),
-			"decode_test.scalars.name: no field at offset " + itoa(unsafe.Sizeof(scalars{})) + " that a string value fits"},
+			"decode_test.scalars.name: no field at offset " + itoa(unsafe.Sizeof(scalars{})) + " takes a value of kind string"},
 		{"wrong kind", copyTable(&scalarsTable, 13, &valueString, nil), reflect.TypeFor[scalars](),
-			"decode_test.scalars.on: no field at offset " + itoa(unsafe.Offsetof(scalars{}.On)) + " that a string value fits"},
+			"decode_test.scalars.on: no field at offset " + itoa(unsafe.Offsetof(scalars{}.On)) + " takes a value of kind string"},
 		{"wrong int size", copyTable(&scalarsTable, 2, &valueInt32, nil), reflect.TypeFor[scalars](),
-			"decode_test.scalars.i16: no field at offset " + itoa(i16) + " that a int value fits"},
+			"decode_test.scalars.i16: no field at offset " + itoa(i16) + " takes a value of kind int"},
 		{"signed for unsigned", copyTable(&scalarsTable, 6, &valueInt8, nil), reflect.TypeFor[scalars](),
-			"decode_test.scalars.u8: no field at offset " + itoa(unsafe.Offsetof(scalars{}.U8)) + " that a int value fits"},
+			"decode_test.scalars.u8: no field at offset " + itoa(unsafe.Offsetof(scalars{}.U8)) + " takes a value of kind int"},
 		{"float32 for float64", copyTable(&scalarsTable, 12, &valueFloat32, nil), reflect.TypeFor[scalars](),
-			"decode_test.scalars.f64: no field at offset " + itoa(unsafe.Offsetof(scalars{}.F64)) + " that a float value fits"},
+			"decode_test.scalars.f64: no field at offset " + itoa(unsafe.Offsetof(scalars{}.F64)) + " takes a value of kind float"},
 		{"unknown kind", copyTable(&scalarsTable, 0, &decode.Value{Kind: 99}, nil), reflect.TypeFor[scalars](),
-			"decode_test.scalars.name: no field at offset 0 that a kind 99 value fits"},
+			"decode_test.scalars.name: no field at offset 0 takes a value of kind 99"},
 		{"no value", copyTable(&scalarsTable, 0, nil, nil), reflect.TypeFor[scalars](),
 			"decode_test.scalars.name: no value"},
 		{"function member without a function", copyTable(&scalarsTable, 21, &decode.Value{Kind: decode.KindFunc}, nil), reflect.TypeFor[scalars](),
 			"decode_test.scalars.half: a function member without its function"},
 		{"struct value without a table", copyTable(&scalarsTable, 19, &decode.Value{Kind: decode.KindStruct}, nil), reflect.TypeFor[scalars](),
-			"decode_test.scalars.inner: no field at offset " + itoa(unsafe.Offsetof(scalars{}.Inner)) + " that a struct value fits"},
+			"decode_test.scalars.inner: no field at offset " + itoa(unsafe.Offsetof(scalars{}.Inner)) + " takes a value of kind struct"},
 		{"nested table that disagrees", copyTable(&scalarsTable, 19, &decode.Value{Kind: decode.KindStruct, Struct: copyTable(&innerTable, 1, &valueBool, nil)}, nil), reflect.TypeFor[scalars](),
-			"decode_test.scalars.inner.y: no field at offset 8 that a bool value fits"},
+			"decode_test.scalars.inner.y: no field at offset 8 takes a value of kind bool"},
 		{"nullable of the wrong kind", copyTable(&scalarsTable, 20, &decode.Value{Kind: decode.KindNullable, Elem: &valueInt}, nil), reflect.TypeFor[scalars](),
-			"decode_test.scalars.note: no field at offset " + itoa(unsafe.Offsetof(scalars{}.Note)) + " that a nullable value fits"},
+			"decode_test.scalars.note: no field at offset " + itoa(unsafe.Offsetof(scalars{}.Note)) + " takes a value of kind nullable"},
 		{"slice of the wrong element type", copyTable(&containersTable, 0, &decode.Value{Kind: decode.KindGo, Go: decode.SliceOf[int]{}, Elem: &valueInt, Max: -1}, nil), reflect.TypeFor[containers](),
-			"decode_test.containers.list: no field at offset 0 that a Go container value fits"},
+			"decode_test.containers.list: no field at offset 0 takes a value of kind Go container"},
 		{"slice item value of the wrong kind", copyTable(&containersTable, 0, &decode.Value{Kind: decode.KindGo, Go: decode.SliceOf[string]{}, Elem: &valueInt, Max: -1}, nil), reflect.TypeFor[containers](),
-			"decode_test.containers.list[]: a int value for a string"},
+			"decode_test.containers.list[]: a value of kind int cannot read type string"},
 		{"slice without an item value", copyTable(&containersTable, 0, &decode.Value{Kind: decode.KindGo, Go: decode.SliceOf[string]{}, Max: -1}, nil), reflect.TypeFor[containers](),
 			"decode_test.containers.list: a container value without an item value"},
 		{"a GoType of nothing", copyTable(&containersTable, 0, &decode.Value{Kind: decode.KindGo, Elem: &valueString}, nil), reflect.TypeFor[containers](),
-			"decode_test.containers.list: no field at offset 0 that a Go container value fits"},
+			"decode_test.containers.list: no field at offset 0 takes a value of kind Go container"},
 		{"array of the wrong length", copyTable(&containersTable, 3, &decode.Value{Kind: decode.KindGo, Go: decode.ArrayOf[int]{}, Elem: &valueInt, Min: 2}, nil), reflect.TypeFor[containers](),
-			"decode_test.containers.triple: no field at offset " + itoa(unsafe.Offsetof(containers{}.Triple)) + " that a Go container value fits"},
+			"decode_test.containers.triple: no field at offset " + itoa(unsafe.Offsetof(containers{}.Triple)) + " takes a value of kind Go container"},
 		{"array of the wrong item type", copyTable(&containersTable, 3, &decode.Value{Kind: decode.KindGo, Go: decode.ArrayOf[int64]{}, Elem: &valueInt64, Min: 3}, nil), reflect.TypeFor[containers](),
-			"decode_test.containers.triple: no field at offset " + itoa(unsafe.Offsetof(containers{}.Triple)) + " that a Go container value fits"},
+			"decode_test.containers.triple: no field at offset " + itoa(unsafe.Offsetof(containers{}.Triple)) + " takes a value of kind Go container"},
 		{"pointer to the wrong type", copyTable(&containersTable, 4, &decode.Value{Kind: decode.KindGo, Go: decode.PointerOf[int64]{}, Elem: &valueInt64}, nil), reflect.TypeFor[containers](),
-			"decode_test.containers.ptr: no field at offset " + itoa(unsafe.Offsetof(containers{}.Ptr)) + " that a Go container value fits"},
+			"decode_test.containers.ptr: no field at offset " + itoa(unsafe.Offsetof(containers{}.Ptr)) + " takes a value of kind Go container"},
 		{"map of the wrong key type", copyTable(&containersTable, 9, &decode.Value{Kind: decode.KindGo, Go: decode.IntMapOf[int16, string]{}, Elem: &valueString, Max: -1}, nil), reflect.TypeFor[containers](),
-			"decode_test.containers.by_int: no field at offset " + itoa(unsafe.Offsetof(containers{}.ByInt)) + " that a Go container value fits"},
+			"decode_test.containers.by_int: no field at offset " + itoa(unsafe.Offsetof(containers{}.ByInt)) + " takes a value of kind Go container"},
 		{"map value of the wrong kind", copyTable(&containersTable, 9, &decode.Value{Kind: decode.KindGo, Go: decode.IntMapOf[int8, string]{}, Elem: &valueBool, Max: -1}, nil), reflect.TypeFor[containers](),
-			"decode_test.containers.by_int[]: a bool value for a string"},
+			"decode_test.containers.by_int[]: a value of kind bool cannot read type string"},
 		{"text type for a string", copyTable(&containersTable, 0, &decode.Value{Kind: decode.KindGo, Go: decode.TextOf[upper, *upper]{}}, nil), reflect.TypeFor[containers](),
-			"decode_test.containers.list: no field at offset 0 that a Go container value fits"},
+			"decode_test.containers.list: no field at offset 0 takes a value of kind Go container"},
 		{"struct table for a non-struct", &innerTable, reflect.TypeFor[int](),
-			"int: a struct table for a int"},
+			"int: a struct table cannot read type int"},
 		{"struct table for another struct", &innerTable, reflect.TypeFor[ordered](),
-			"decode_test.ordered.x: no field at offset 0 that a int value fits"},
+			"decode_test.ordered.x: no field at offset 0 takes a value of kind int"},
 		{"members and names differ", &decode.Struct{Fields: innerTable.Fields, Members: innerTable.Members[:1]}, reflect.TypeFor[inner](),
 			"decode_test.inner: the table has 1 members for its property names"},
 		{"no names", &decode.Struct{Members: innerTable.Members}, reflect.TypeFor[inner](),
@@ -112,7 +112,7 @@ func TestCheckRefusesWhatDisagrees(t *testing.T) {
 		{"default of no member", &decode.Struct{Fields: innerTable.Fields, Members: innerTable.Members, Defaults: []int{2}}, reflect.TypeFor[inner](),
 			"decode_test.inner: default 2 has no member or no function"},
 		{"recursive table that disagrees", recursiveMismatch(), reflect.TypeFor[tree](),
-			"decode_test.tree.kids[].next[].name: no field at offset 0 that a int value fits"},
+			"decode_test.tree.kids[].next[].name: no field at offset 0 takes a value of kind int"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := decode.Check(c.st, c.t)
@@ -172,7 +172,7 @@ func TestTableEmbeddedStructByValue(t *testing.T) {
 	// An offset that is a field of the embedded struct, read as another kind, is refused.
 	bad := copyTable(&embeddingTable, 1, &valueString, nil)
 	assert.EqualError(t, decode.Check(bad, reflect.TypeFor[embedding]()),
-		"decode_test.embedding.level: no field at offset "+itoa(unsafe.Offsetof(embedding{}.Level))+" that a string value fits")
+		"decode_test.embedding.level: no field at offset "+itoa(unsafe.Offsetof(embedding{}.Level))+" takes a value of kind string")
 }
 
 // pair and single refer to each other: Check stops at a pair of table and type it has met.
@@ -239,7 +239,7 @@ func TestCheckNamedContainerTypes(t *testing.T) {
 		Fields:  decode.NewFields([]string{"ints"}),
 		Members: []decode.Member{{Offset: 0, Value: &decode.Value{Kind: decode.KindGo, Go: decode.SliceOf[int]{}, Elem: &valueInt, Max: -1}}},
 	}
-	assert.EqualError(t, decode.Check(st, reflect.TypeFor[other]()), "decode_test.other.ints: no field at offset 0 that a Go container value fits")
+	assert.EqualError(t, decode.Check(st, reflect.TypeFor[other]()), "decode_test.other.ints: no field at offset 0 takes a value of kind Go container")
 }
 
 // A field of an empty struct type takes no room: the field after it has its offset, and
@@ -266,5 +266,5 @@ func TestCheckStructAfterAnEmptyStruct(t *testing.T) {
 	assert.Equal(t, inner{X: 1}, v.Inner)
 	// Tried against both, a table that fits neither is refused, by the first's problem.
 	bad := copyTable(st, 1, &decode.Value{Kind: decode.KindStruct, Struct: copyTable(&innerTable, 1, &valueBool, nil)}, nil)
-	assert.EqualError(t, decode.Check(bad, reflect.TypeFor[afterEmpty]()), "decode_test.afterEmpty.inner.x: no field at offset 0 that a int value fits")
+	assert.EqualError(t, decode.Check(bad, reflect.TypeFor[afterEmpty]()), "decode_test.afterEmpty.inner.x: no field at offset 0 takes a value of kind int")
 }
