@@ -1,7 +1,6 @@
 package decode
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"reflect"
@@ -103,11 +102,9 @@ func (c *checker) oneOf(v *Value, ts []reflect.Type, at string) error {
 	return first
 }
 
-var (
-	timeType     = reflect.TypeFor[time.Time]()
-	durationType = reflect.TypeFor[time.Duration]()
-	rawType      = reflect.TypeFor[json.RawMessage]()
-)
+// timeType is what a KindTime value writes. A duration or raw JSON value writes an int64 or
+// a []byte, which any type of that kind holds alike: those are matched by kind.
+var timeType = reflect.TypeFor[time.Time]()
 
 // fits reports whether v reads a Go value of type t, shallowly.
 func fits(v *Value, t reflect.Type) bool {
