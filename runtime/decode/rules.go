@@ -436,6 +436,10 @@ func rawValue(s *State, v *json.RawMessage) error {
 // anyValue reads any JSON value as encoding/json decodes into an interface.
 func anyValue(s *State, v *any) error {
 	a, err := ReadAny(s.d)
+	if fr, ok := err.(*floatRangeError); ok {
+		s.add(fr.Error())
+		return nil
+	}
 	if err == nil {
 		*v = a
 	}

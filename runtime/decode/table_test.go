@@ -186,7 +186,7 @@ func TestTableRefusesEveryKindAtItsPath(t *testing.T) {
 	got := decodeTable(t, &scalarsTable, &v, `{"name":1,"i8":128,"i16":-32769,"i32":2147483648,
 		"i64":1e19,"i":1.5,"u8":256,"u16":-1,"u32":4294967296,"u64":18446744073709551616,"u":"1",
 		"f32":1e39,"f64":"x","on":"true","data":"not base64!","at":"2024-01-02","wait":"soon",
-		"inner":{"x":"7","zzz":1},"note":5,"half":3}`)
+		"any":[1,{"x":-1e400},1e999],"inner":{"x":"7","zzz":1},"note":5,"half":3}`)
 	assert.Equal(t, []string{
 		"/name: must be a string, got 1",
 		"/i8: must be at most 127, got 128",
@@ -205,6 +205,8 @@ func TestTableRefusesEveryKindAtItsPath(t *testing.T) {
 		"/data: must be standard base64 with padding, got not base64!",
 		`/at: must be an RFC 3339 date-time such as "2024-01-02T15:04:05Z", got "2024-01-02"`,
 		`/wait: must be a duration such as "1h30m" or "250ms", got "soon"`,
+		// Valid JSON, which encoding/json refuses too: a problem, and decoding goes on.
+		"/any: must hold only numbers within the range of a 64-bit float, got -1e400",
 		`/inner/x: must be an integer, got "7"`,
 		`/inner/zzz: unknown property; expected one of "x", "y"`,
 		"/note: must be a string, got 5",
@@ -643,4 +645,16 @@ func TestTableMalformedJSON(t *testing.T) {
 	assert.Equal(t, []string{"/kids: must be an array, got 1"},
 		problems(t, decode.Into([]byte(`{"name":"a","kids":1}`), unsafe.Pointer(&v), &treeTable)),
 		"the next call starts with no problem or path of the failed ones")
+}
+
+// Inline code returns ReadAny's errors as they are: a number beyond a float64 is not called
+// invalid JSON there either.
+func TestReadAnyNumberBeyondFloat64(t *testing.T) {
+	d := decode.Acquire([]byte(`[1,{"a":1e400,"b":2},3] `))
+	defer decode.Release(d)
+	v, err := decode.ReadAny(d)
+	require.Error(t, err)
+	assert.Nil(t, v)
+	assert.NoError(t, decode.Finish(d), "the whole value is read")
+	assert.Equal(t, []string{": the arguments must hold only numbers within the range of a 64-bit float, got 1e400"}, problems(t, decode.SyntaxError(err)))
 }

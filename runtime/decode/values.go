@@ -59,6 +59,11 @@ func SyntaxError(err error) error {
 	if errors.As(err, &ae) {
 		return err
 	}
+	var fr *floatRangeError
+	if errors.As(err, &fr) {
+		// From inline code, which returns ReadAny's errors: valid JSON, but decoding stopped.
+		return &runtime.ArgsError{Problems: []runtime.Problem{{Message: "the arguments " + fr.Error()}}}
+	}
 	msg := err.Error()
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		msg = "unexpected end of input"
@@ -441,13 +446,42 @@ func ReadRaw(d *Decoder) (json.RawMessage, error) {
 }
 
 // ReadAny reads any JSON value as encoding/json decodes into an interface: map[string]any,
-// []any, string, float64, bool or nil.
+// []any, string, float64, bool or nil. A number beyond the range of a float64, which
+// encoding/json refuses too, is valid JSON: the value is read to its end, and the error,
+// which says so, is not a syntax error: decoding can go on.
 func ReadAny(d *Decoder) (any, error) {
+	var beyond []byte
+	v, err := readAny(d, &beyond)
+	if err == nil && beyond != nil {
+		return nil, &floatRangeError{Number: Shown(beyond)}
+	}
+	return v, err
+}
+
+// floatRangeError is a number of an untyped value (any) that no float64 holds.
+type floatRangeError struct {
+	Number string // as Shown
+}
+
+func (e *floatRangeError) Error() string {
+	return "must hold only numbers within the range of a 64-bit float, got " + e.Number
+}
+
+// readAny is ReadAny, recording the first number beyond a float64 in *beyond and going on.
+func readAny(d *Decoder, beyond *[]byte) (any, error) {
 	switch d.Next() {
 	case jx.String:
 		return d.Str()
 	case jx.Number:
-		return d.Float64()
+		raw, err := d.Num()
+		if err != nil {
+			return nil, err
+		}
+		f, err := strconv.ParseFloat(string(raw), 64)
+		if err != nil && *beyond == nil {
+			*beyond = append([]byte(nil), raw...)
+		}
+		return f, nil
 	case jx.Bool:
 		return d.Bool()
 	case jx.Null:
@@ -459,7 +493,7 @@ func ReadAny(d *Decoder) (any, error) {
 			return nil, err
 		}
 		for it.Next() {
-			v, err := ReadAny(d)
+			v, err := readAny(d, beyond)
 			if err != nil {
 				return nil, err
 			}
@@ -474,7 +508,7 @@ func ReadAny(d *Decoder) (any, error) {
 		}
 		for it.Next() {
 			key := string(it.Key())
-			v, err := ReadAny(d)
+			v, err := readAny(d, beyond)
 			if err != nil {
 				return nil, err
 			}
