@@ -510,7 +510,7 @@ func readMap[K comparable, V any](s *State, m map[K]V, min, max int, key func(*S
 				continue
 			}
 		}
-		name := string(it.Key())
+		name := validText(it.Key())
 		s.pushKey(name)
 		k, ok := key(s, name)
 		if _, dup := m[k]; ok && dup {

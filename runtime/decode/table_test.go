@@ -658,3 +658,136 @@ func TestReadAnyNumberBeyondFloat64(t *testing.T) {
 	assert.NoError(t, decode.Finish(d), "the whole value is read")
 	assert.Equal(t, []string{": the arguments must hold only numbers within the range of a 64-bit float, got 1e400"}, problems(t, decode.SyntaxError(err)))
 }
+
+// agreeing has a field of every kind whose JSON form encoding/json reads alike, with no
+// keywords: what the table decoder accepts, encoding/json must read to the same value.
+type agreeing struct {
+	Name   string            `json:"name"`
+	I8     int8              `json:"i8"`
+	U16    uint16            `json:"u16"`
+	I      int               `json:"i"`
+	F32    float32           `json:"f32"`
+	F64    float64           `json:"f64"`
+	On     bool              `json:"on"`
+	Data   []byte            `json:"data"`
+	At     time.Time         `json:"at"`
+	Raw    json.RawMessage   `json:"raw"`
+	Any    any               `json:"any"`
+	Inner  inner             `json:"inner"`
+	Node   *inner            `json:"node"`
+	List   []string          `json:"list"`
+	Items  []inner           `json:"items"`
+	Pair   [2]int8           `json:"pair"`
+	Ptr    *int              `json:"ptr"`
+	Code   upper             `json:"code"`
+	ByName map[string]int    `json:"by_name"`
+	ByInt  map[int8]bool     `json:"by_int"`
+	ByUint map[uint8]string  `json:"by_uint"`
+	ByText map[upper]float64 `json:"by_text"`
+	Note   string            `json:"note"` // nullable
+}
+
+var agreeingTable = decode.Struct{
+	Fields: decode.NewFields([]string{"name", "i8", "u16", "i", "f32", "f64", "on", "data", "at", "raw", "any", "inner",
+		"node", "list", "items", "pair", "ptr", "code", "by_name", "by_int", "by_uint", "by_text", "note"}),
+	Members: []decode.Member{
+		{Offset: unsafe.Offsetof(agreeing{}.Name), Value: &valueString},
+		{Offset: unsafe.Offsetof(agreeing{}.I8), Value: &valueInt8},
+		{Offset: unsafe.Offsetof(agreeing{}.U16), Value: &valueUint16},
+		{Offset: unsafe.Offsetof(agreeing{}.I), Value: &valueInt},
+		{Offset: unsafe.Offsetof(agreeing{}.F32), Value: &valueFloat32},
+		{Offset: unsafe.Offsetof(agreeing{}.F64), Value: &valueFloat64},
+		{Offset: unsafe.Offsetof(agreeing{}.On), Value: &valueBool},
+		{Offset: unsafe.Offsetof(agreeing{}.Data), Value: &valueBytes},
+		{Offset: unsafe.Offsetof(agreeing{}.At), Value: &valueTime},
+		{Offset: unsafe.Offsetof(agreeing{}.Raw), Value: &valueRaw},
+		{Offset: unsafe.Offsetof(agreeing{}.Any), Value: &valueAny},
+		{Offset: unsafe.Offsetof(agreeing{}.Inner), Value: &decode.Value{Kind: decode.KindStruct, Struct: &looseInnerTable}},
+		{Offset: unsafe.Offsetof(agreeing{}.Node), Value: &decode.Value{Kind: decode.KindGo, Go: decode.PointerOf[inner]{}, Elem: &looseInnerValue}},
+		{Offset: unsafe.Offsetof(agreeing{}.List), Value: &decode.Value{Kind: decode.KindGo, Go: decode.SliceOf[string]{}, Elem: &valueString, Max: -1}},
+		{Offset: unsafe.Offsetof(agreeing{}.Items), Value: &decode.Value{Kind: decode.KindGo, Go: decode.SliceOf[inner]{}, Elem: &looseInnerValue, Max: -1}},
+		{Offset: unsafe.Offsetof(agreeing{}.Pair), Value: &decode.Value{Kind: decode.KindGo, Go: decode.ArrayOf[int8]{}, Elem: &valueInt8, Min: 2}},
+		{Offset: unsafe.Offsetof(agreeing{}.Ptr), Value: &decode.Value{Kind: decode.KindGo, Go: decode.PointerOf[int]{}, Elem: &valueInt}},
+		{Offset: unsafe.Offsetof(agreeing{}.Code), Value: &valueUpper},
+		{Offset: unsafe.Offsetof(agreeing{}.ByName), Value: &decode.Value{Kind: decode.KindGo, Go: decode.MapOf[string, int]{}, Elem: &valueInt, Max: -1}},
+		{Offset: unsafe.Offsetof(agreeing{}.ByInt), Value: &decode.Value{Kind: decode.KindGo, Go: decode.IntMapOf[int8, bool]{}, Elem: &valueBool, Max: -1}},
+		{Offset: unsafe.Offsetof(agreeing{}.ByUint), Value: &decode.Value{Kind: decode.KindGo, Go: decode.UintMapOf[uint8, string]{}, Elem: &valueString, Max: -1}},
+		{Offset: unsafe.Offsetof(agreeing{}.ByText), Value: &decode.Value{Kind: decode.KindGo, Go: decode.TextMapOf[upper, *upper, float64]{}, Elem: &valueFloat64, Max: -1}},
+		{Offset: unsafe.Offsetof(agreeing{}.Note), Value: &valueNullable},
+	},
+}
+
+// looseInnerTable is innerTable without its required property, as encoding/json reads inner.
+var (
+	looseInnerTable = decode.Struct{Fields: decode.NewFields([]string{"x", "y"}), Members: innerTable.Members}
+	looseInnerValue = decode.Value{Kind: decode.KindStruct, Struct: &looseInnerTable}
+)
+
+// FuzzTableAgreesWithEncodingJSON holds the table decoder to encoding/json: a document it
+// accepts is valid JSON that encoding/json reads to the same value (or refuses for a reason
+// the schema allows: an integer written 2.0, a date-time in lower case); a document that is
+// not valid JSON is one problem, never a panic or a value.
+func FuzzTableAgreesWithEncodingJSON(f *testing.F) {
+	require.NoError(f, decode.Check(&agreeingTable, reflect.TypeFor[agreeing]()))
+	for _, seed := range []string{
+		`{"name":"a\u00e9\ud83d\ude00","i8":-128,"u16":65535,"i":-7,"f32":3.4e38,"f64":-1e-300,"on":false,"data":"AAEC",
+		"at":"2024-02-29T23:59:59.123+05:30","raw":{"a" : [1, "x"]},"any":[{"k":null},1.5,"s",true],"inner":{"x":1,"y":"y"},
+		"node":{"x":-2147483648},"list":["",""],"items":[{},{"y":"z"}],"pair":[1,-1],"ptr":0,"code":"AB",
+		"by_name":{"":1,"a/b":2},"by_int":{"-128":true,"0":false},"by_uint":{"255":"x"},"by_text":{"Q":0.5},"note":null}`,
+		`{"i":2.0,"at":"2024-01-02t15:04:05z"}`,
+		`{"any":1e400}`,
+		`{"name":"\ud800"}`,
+		`{"any":"\udc00x\ufffd"}`,
+		"{\"name\":\"\xff\xfe\"}",
+		"{\"any\":\"\xc3\x28\"}",
+		"{\"by_name\":{\"\xffa\":1},\"any\":{\"k\xe2\x82\":[\"\xed\xa0\x80\"]}}",
+		`{"raw":[1,2,]}`,
+		`{"by_int":{"01":true}}`,
+		`{"pair":[1]}`,
+		`{"name":"a"} x`,
+		``,
+		`nul`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		var got, want agreeing
+		err := decode.Into(doc, unsafe.Pointer(&got), &agreeingTable)
+		if !json.Valid(doc) {
+			ps := problems(t, err)
+			if len(ps) != 1 || !strings.HasPrefix(ps[0], ": the arguments ") {
+				t.Fatalf("%q is not valid JSON, yet decoded to %v", doc, ps)
+			}
+			return
+		}
+		if err != nil {
+			require.NotEmpty(t, problems(t, err))
+			return
+		}
+		if jerr := json.Unmarshal(doc, &want); jerr != nil {
+			var typeErr *json.UnmarshalTypeError
+			if !errors.As(jerr, &typeErr) && !strings.Contains(jerr.Error(), "parsing time") {
+				t.Fatalf("%q: decoded, but encoding/json says %v", doc, jerr)
+			}
+			return
+		}
+		g, err := json.Marshal(got)
+		require.NoError(t, err)
+		w, err := json.Marshal(want)
+		require.NoError(t, err)
+		if string(g) != string(w) {
+			t.Fatalf("%q decodes to\n%s\nencoding/json reads\n%s", doc, g, w)
+		}
+	})
+}
+
+// Bytes that are not UTF-8 become U+FFFD wherever a string is made, as encoding/json makes
+// them: in strings, in untyped values and their property names, and in map keys.
+func TestTableInvalidUTF8AsEncodingJSON(t *testing.T) {
+	doc := []byte("{\"name\":\"a\xffb\",\"any\":{\"k\xe2\x82\":[\"\xc3\x28\"]},\"by_name\":{\"\xff\xfe\":1}}")
+	var v agreeing
+	require.Empty(t, decodeTable(t, &agreeingTable, &v, string(doc)))
+	assert.Equal(t, "a\uFFFDb", v.Name)
+	assert.Equal(t, map[string]any{"k\uFFFD\uFFFD": []any{"\uFFFD("}}, v.Any)
+	assert.Equal(t, map[string]int{"\uFFFD\uFFFD": 1}, v.ByName)
+}

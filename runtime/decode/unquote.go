@@ -162,3 +162,23 @@ func literalRunes(body []byte) int {
 	}
 	return n
 }
+
+// validText returns b, text the reader decoded (a property name: its escapes resolved, its
+// bytes kept), as encoding/json would have it: each byte that is not valid UTF-8 replaced by
+// U+FFFD.
+func validText(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	out := make([]byte, 0, len(b)+2*utf8.UTFMax)
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			out = utf8.AppendRune(out, utf8.RuneError)
+		} else {
+			out = append(out, b[:size]...)
+		}
+		b = b[size:]
+	}
+	return string(out)
+}

@@ -471,7 +471,11 @@ func (e *floatRangeError) Error() string {
 func readAny(d *Decoder, beyond *[]byte) (any, error) {
 	switch d.Next() {
 	case jx.String:
-		return d.Str()
+		raw, err := d.Raw()
+		if err != nil {
+			return nil, err
+		}
+		return unquote(raw)
 	case jx.Number:
 		raw, err := d.Num()
 		if err != nil {
@@ -507,7 +511,7 @@ func readAny(d *Decoder, beyond *[]byte) (any, error) {
 			return nil, err
 		}
 		for it.Next() {
-			key := string(it.Key())
+			key := validText(it.Key())
 			v, err := readAny(d, beyond)
 			if err != nil {
 				return nil, err
