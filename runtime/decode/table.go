@@ -148,8 +148,8 @@ func (s *State) object(p unsafe.Pointer, st *Struct) error {
 		}
 		if o.Fresh(i) || o.Take(i) {
 			m := &st.Members[i]
-			// The usual kinds without the call to value: a field costs what generated code
-			// calling the helper did.
+			// The usual kinds without the call to value: a field costs what a helper call of
+			// the generated decoders before tables did.
 			switch q, v := unsafe.Add(p, m.Offset), m.Value; v.Kind {
 			case KindString:
 				o.Err = s.str((*string)(q), v.Str)
