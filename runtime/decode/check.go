@@ -1,7 +1,6 @@
 package decode
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"time"
@@ -81,11 +80,10 @@ func fieldAt(t reflect.Type, off uintptr, v *Value) (reflect.Type, bool) {
 	return nil, false
 }
 
-var (
-	timeType     = reflect.TypeFor[time.Time]()
-	durationType = reflect.TypeFor[time.Duration]()
-	rawType      = reflect.TypeFor[json.RawMessage]()
-)
+// timeType is what a KindTime value must convert to: its layout is time.Time's. The other
+// kinds write a Go value of their kind and size (a KindDuration any int64 type, a KindRaw
+// any []byte type), which is safe for every type of that kind.
+var timeType = reflect.TypeFor[time.Time]()
 
 // fits reports whether v reads a Go value of type t, shallowly.
 func fits(v *Value, t reflect.Type) bool {
