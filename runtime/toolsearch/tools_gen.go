@@ -68,6 +68,7 @@ func SearchTools(r *Search) []runtime.Tool {
 	}})
 }
 
+// toolgenDefault1 sets the default 5.
 func toolgenDefault1(p unsafe.Pointer) {
 	*(*int)(p) = int(5)
 }

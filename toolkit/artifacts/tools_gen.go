@@ -152,6 +152,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}})
 }
 
+// toolgenDefault1 sets the default 0.
 func toolgenDefault1(p unsafe.Pointer) {
 	*(*int)(p) = int(0)
 }

@@ -97,6 +97,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}})
 }
 
+// toolgenDefault1 sets the default false.
 func toolgenDefault1(p unsafe.Pointer) {
 	*(*bool)(p) = false
 }

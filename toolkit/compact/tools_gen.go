@@ -70,6 +70,7 @@ var toolgenBindingCompactConversation = runtime.Binding{
 	Table: &toolgenStructCompactArgs,
 }
 
+// toolgenDefault1 sets the default "".
 func toolgenDefault1(p unsafe.Pointer) {
 	*(*string)(p) = ""
 }

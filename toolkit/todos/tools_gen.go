@@ -155,10 +155,12 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}})
 }
 
+// toolgenDefault1 sets the default "".
 func toolgenDefault1(p unsafe.Pointer) {
 	*(*string)(p) = ""
 }
 
+// toolgenDefault2 sets the default "pending".
 func toolgenDefault2(p unsafe.Pointer) {
 	*(*Status)(p) = Pending
 }

@@ -98,10 +98,12 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}})
 }
 
+// toolgenDefault1 sets the default 0.
 func toolgenDefault1(p unsafe.Pointer) {
 	*(*int64)(p) = int64(0)
 }
 
+// toolgenDefault2 sets the default 5.
 func toolgenDefault2(p unsafe.Pointer) {
 	*(*int)(p) = int(5)
 }

@@ -321,42 +321,52 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 	}})
 }
 
+// toolgenDefault1 sets the default false.
 func toolgenDefault1(p unsafe.Pointer) {
 	*(*bool)(p) = false
 }
 
+// toolgenDefault10 sets the default 120000.
 func toolgenDefault10(p unsafe.Pointer) {
 	*(*int)(p) = int(120000)
 }
 
+// toolgenDefault2 sets the default ".".
 func toolgenDefault2(p unsafe.Pointer) {
 	*(*string)(p) = "."
 }
 
+// toolgenDefault3 sets the default "".
 func toolgenDefault3(p unsafe.Pointer) {
 	*(*string)(p) = ""
 }
 
+// toolgenDefault4 sets the default 0.
 func toolgenDefault4(p unsafe.Pointer) {
 	*(*int)(p) = int(0)
 }
 
+// toolgenDefault5 sets the default 100.
 func toolgenDefault5(p unsafe.Pointer) {
 	*(*int)(p) = int(100)
 }
 
+// toolgenDefault6 sets the default 1.
 func toolgenDefault6(p unsafe.Pointer) {
 	*(*int)(p) = int(1)
 }
 
+// toolgenDefault7 sets the default 2000.
 func toolgenDefault7(p unsafe.Pointer) {
 	*(*int)(p) = int(2000)
 }
 
+// toolgenDefault8 sets the default 0.
 func toolgenDefault8(p unsafe.Pointer) {
 	*(*int64)(p) = int64(0)
 }
 
+// toolgenDefault9 sets the default 16000.
 func toolgenDefault9(p unsafe.Pointer) {
 	*(*int64)(p) = int64(16000)
 }

@@ -73,6 +73,7 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 	}})
 }
 
+// toolgenDefault1 sets the default 3.
 func toolgenDefault1(p unsafe.Pointer) {
 	*(*int)(p) = int(3)
 }

@@ -181,6 +181,7 @@ var toolgenBindingWhoami = runtime.Binding{
 	},
 }
 
+// toolgenDefault1 sets the default 0.
 func toolgenDefault1(p unsafe.Pointer) {
 	*(*int)(p) = int(0)
 }

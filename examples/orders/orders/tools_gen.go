@@ -127,10 +127,12 @@ func ServiceTools(r *Service) []runtime.Tool {
 	}})
 }
 
+// toolgenDefault1 sets the default "".
 func toolgenDefault1(p unsafe.Pointer) {
 	*(*string)(p) = ""
 }
 
+// toolgenDefault2 sets the default 20.
 func toolgenDefault2(p unsafe.Pointer) {
 	*(*int)(p) = int(20)
 }

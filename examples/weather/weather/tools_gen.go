@@ -72,10 +72,12 @@ var toolgenBindingGetWeather = runtime.Binding{
 	Table: &toolgenStructWeatherArgs,
 }
 
+// toolgenDefault1 sets the default "celsius".
 func toolgenDefault1(p unsafe.Pointer) {
 	*(*Unit)(p) = Celsius
 }
 
+// toolgenDefault2 sets the default 0.
 func toolgenDefault2(p unsafe.Pointer) {
 	*(*int)(p) = int(0)
 }

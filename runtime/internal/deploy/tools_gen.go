@@ -67,6 +67,7 @@ var toolgenBindingDeploy = runtime.Binding{
 	Table: &toolgenStructDeployArgs,
 }
 
+// toolgenDefault1 sets the default "eu-west".
 func toolgenDefault1(p unsafe.Pointer) {
 	*(*string)(p) = "eu-west"
 }
