@@ -3,7 +3,9 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -65,6 +67,9 @@ func (b *Binding) decode(data []byte, args any) error {
 	return b.Table.DecodeAt(data, (*[2]unsafe.Pointer)(unsafe.Pointer(&args))[1])
 }
 
+// checkedTables holds the tables that passed their check, with the pointer type checked.
+var checkedTables sync.Map
+
 // check checks Table against the arguments' type, once: the first result stands.
 func (b *Binding) check(args any) error {
 	b.checking.Lock()
@@ -73,8 +78,13 @@ func (b *Binding) check(args any) error {
 		t := reflect.TypeOf(args)
 		if t == nil || t.Kind() != reflect.Pointer {
 			b.checkErr = fmt.Errorf("the arguments are a %v, not a pointer", t)
+		} else if checked, ok := checkedTables.Load(b.Table); ok && checked == t {
+			// Checked already, through another binding of the same table (the bindings of
+			// methods are made for each receiver).
 		} else if err := b.Table.CheckType(t.Elem()); err != nil {
 			b.checkErr = fmt.Errorf("the generated decoder does not match the arguments' type; run go generate: %w", err)
+		} else {
+			checkedTables.Store(b.Table, t)
 		}
 		b.checked.Store(true)
 	}
@@ -165,4 +175,35 @@ func (c *CallSlot) Bind(ctx context.Context, data []byte) error {
 		}
 	}
 	return nil
+}
+
+// BindTools returns a copy of tools with each tool's Bind and NewCall set from bindings[i]
+// (nil: left as is): what a generated Tools function returns. Generated code declares the
+// tools and the bindings of plain functions as package-level data, which the linker lays out
+// and which costs no code per tool; the copy is deep, so a caller may change what it gets.
+func BindTools(tools []Tool, bindings []*Binding) []Tool {
+	out := make([]Tool, len(tools))
+	for i, t := range tools {
+		t.Tags = slices.Clone(t.Tags)
+		t.Examples = slices.Clone(t.Examples)
+		for j := range t.Examples {
+			t.Examples[j].Args = slices.Clone(t.Examples[j].Args)
+		}
+		t.Triggers = slices.Clone(t.Triggers)
+		t.Prerequisites = slices.Clone(t.Prerequisites)
+		t.Workflow = slices.Clone(t.Workflow)
+		t.Warnings = slices.Clone(t.Warnings)
+		t.Related = slices.Clone(t.Related)
+		t.Filters = slices.Clone(t.Filters)
+		t.Metadata = maps.Clone(t.Metadata)
+		t.InputSchema = slices.Clone(t.InputSchema)
+		t.OutputSchema = slices.Clone(t.OutputSchema)
+		t.Variants = maps.Clone(t.Variants)
+		t.Dialects = slices.Clone(t.Dialects)
+		if i < len(bindings) && bindings[i] != nil {
+			t.Bind, t.NewCall = bindings[i].Bind, bindings[i].NewCall
+		}
+		out[i] = t
+	}
+	return out
 }

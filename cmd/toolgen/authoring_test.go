@@ -147,4 +147,16 @@ func Search(ctx context.Context, args Args) (string, error) { return "", nil }
 	code, _, stderr = toolgen(t, "-v", "./plain")
 	assert.Equal(t, exitOK, code)
 	assert.Equal(t, "toolgen: no tools in ./plain: no func, method or type has a //tool: directive in its doc comment\n", stderr)
+
+	code, _, stderr = toolgen(t, "./plain")
+	assert.Equal(t, exitOK, code)
+	assert.Empty(t, stderr, "quiet without -v outside go generate")
+
+	// Run by go generate in a package without tools: the handler's directive is missing.
+	t.Chdir("plain")
+	t.Setenv("GOFILE", "p.go")
+	t.Setenv("GOPACKAGE", "plain")
+	code, _, stderr = toolgen(t)
+	assert.Equal(t, exitOK, code)
+	assert.Equal(t, "toolgen: no tools in plain: no func, method or type has a //tool: directive in its doc comment\n", stderr)
 }

@@ -133,6 +133,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolgen: %v\n", err)
 		return exitUsage
 	}
+	// Under go generate (which sets GOFILE) the package asked for its tools: finding none is
+	// worth a line even without -v, as a handler missing its directive is the usual cause.
+	if len(res.Packages) == 0 && !*verbose && os.Getenv("GOFILE") != "" {
+		fmt.Fprintf(stderr, "toolgen: no tools in %s: no func, method or type has a //tool: directive in its doc comment\n", os.Getenv("GOPACKAGE"))
+	}
 	if *verbose {
 		if len(res.Packages) == 0 {
 			patterns := "."

@@ -188,7 +188,8 @@ func (g *generator) defaultFunc(t *model.Type, f *model.Field, direct bool) (str
 		body = g.fieldTarget(v, f).get().Op("=").Add(def)
 	}
 	return g.declare("toolgenDefault#", "default", render(body), func(name string) jen.Code {
-		return jen.Func().Id(name).Params(jen.Id("p").Add(unsafePointer())).Block(body)
+		return jen.Commentf("%s sets the default %s.", name, f.Constraints.Default.JSON).Line().
+			Func().Id(name).Params(jen.Id("p").Add(unsafePointer())).Block(body)
 	}), nil
 }
 

@@ -203,19 +203,38 @@ func (g *generator) toolsFunc(grp receiverGroup) error {
 		}
 		elems = append(elems, lit)
 	}
-	body := jen.Return(jen.Index().Qual(runtimePath, "Tool").Values(elems...))
+	// The tools are data the linker lays out; the function returns a copy with the bindings.
+	toolsVar, fn := "toolgenTools", "Tools"
+	if grp.receiver != nil {
+		fn = grp.receiver.TypeName + "Tools"
+		toolsVar = "toolgen" + fn
+	}
+	g.f.Commentf("%s are the tools %s returns, without their bindings.", toolsVar, fn)
+	g.f.Var().Id(toolsVar).Op("=").Index(jen.Op("...")).Qual(runtimePath, "Tool").Values(elems...)
+	g.f.Line()
+	bindings := jen.Id("toolgenBindings").Index(jen.Op(":"))
+	if grp.receiver == nil {
+		var refs []jen.Code
+		for _, t := range grp.tools {
+			refs = append(refs, jen.Op("&").Id(bindingName(t)))
+		}
+		g.f.Commentf("toolgenBindings are the bindings of %s, in order.", toolsVar)
+		g.f.Var().Id("toolgenBindings").Op("=").Index(jen.Op("...")).Op("*").Qual(runtimePath, "Binding").Values(refs...)
+		g.f.Line()
+	} else {
+		elems, err := g.receiverBindings(grp)
+		if err != nil {
+			return err
+		}
+		bindings = jen.Index().Op("*").Qual(runtimePath, "Binding").Values(elems...)
+	}
+	body := jen.Return(jen.Qual(runtimePath, "BindTools").Call(jen.Id(toolsVar).Index(jen.Op(":")), bindings))
 	if grp.receiver == nil {
 		g.f.Commentf("Tools returns the tools of package %s, sorted by name, for runtime.Registry.Add.", g.pkg.Name)
 		g.f.Func().Id("Tools").Params().Index().Qual(runtimePath, "Tool").Block(body)
 	} else {
-		bindings, err := g.receiverBindings(grp)
-		if err != nil {
-			return err
-		}
-		name := grp.receiver.TypeName + "Tools"
-		g.f.Commentf("%s returns the tools implemented by methods of %s, bound to r, sorted by name.", name, grp.receiver.TypeName)
-		g.f.Func().Id(name).Params(jen.Id("r").Op("*").Id(grp.receiver.TypeName)).Index().Qual(runtimePath, "Tool").
-			Block(append(bindings, body)...)
+		g.f.Commentf("%s returns the tools implemented by methods of %s, bound to r, sorted by name.", fn, grp.receiver.TypeName)
+		g.f.Func().Id(fn).Params(jen.Id("r").Op("*").Id(grp.receiver.TypeName)).Index().Qual(runtimePath, "Tool").Block(body)
 	}
 	g.f.Line()
 	return nil
@@ -384,10 +403,8 @@ func (g *generator) toolLiteral(t *model.Tool) (jen.Code, error) {
 		d[jen.Id("OutputSchema")] = g.schemaValue(out)
 	}
 	if g.hasDialects {
-		d[jen.Id("Dialects")] = jen.Id(dialectsVar)
+		d[jen.Id("Dialects")] = jen.Id(dialectsVar).Index(jen.Op(":")) // an array: the tools stay static data
 	}
-	d[jen.Id("Bind")] = jen.Id(bindingName(t)).Dot("Bind")
-	d[jen.Id("NewCall")] = jen.Id(bindingName(t)).Dot("NewCall")
 	return jen.Values(d), nil
 }
 

@@ -7,8 +7,7 @@ import (
 	"github.com/toolgen-go/toolgen/gen/model"
 )
 
-// bindingName names the runtime.Binding of a tool: a package-level variable for a plain
-// function, a local of <Receiver>Tools(r) for a method.
+// bindingName names the runtime.Binding of a plain function's tool, a package-level variable.
 func bindingName(t *model.Tool) string { return "toolgenBinding" + toolIdent(t) }
 
 // noArgsFunc is the decoder of the tools without arguments.
@@ -58,8 +57,9 @@ func (g *generator) paramsFor(t *model.Tool) closureParams {
 	return shortParams
 }
 
-// tool emits what a plain function's tool needs besides its Tools() entry: its binding. A
-// method's binding is a local of its Tools function (receiverBindings).
+// tool emits what a plain function's tool needs besides its Tools() entry: its binding, a
+// package-level value. A method's binding is made by its Tools function (receiverBindings),
+// so that each handler call reaches r.
 func (g *generator) tool(t *model.Tool) error {
 	if t.Handler.Receiver != nil {
 		return nil
@@ -68,23 +68,24 @@ func (g *generator) tool(t *model.Tool) error {
 	if err != nil {
 		return err
 	}
-	g.f.Var().Id(bindingName(t)).Op("=").Add(b)
+	g.f.Var().Id(bindingName(t)).Op("=").Qual(runtimePath, "Binding").Add(b)
 	g.f.Line()
 	return nil
 }
 
-// receiverBindings declares the bindings of the tools of a receiver group, as locals of its
-// Tools function so that each handler call reaches r.
+// receiverBindings renders the bindings of the tools of a receiver group, in order: the
+// elements of a []*runtime.Binding made by its Tools function, so that each handler call
+// reaches r.
 func (g *generator) receiverBindings(grp receiverGroup) ([]jen.Code, error) {
-	var stmts []jen.Code
+	var elems []jen.Code
 	for _, t := range grp.tools {
 		b, err := g.binding(t)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
 		}
-		stmts = append(stmts, jen.Id(bindingName(t)).Op(":=").Add(b))
+		elems = append(elems, b)
 	}
-	return stmts, nil
+	return elems, nil
 }
 
 // binding renders the runtime.Binding of one tool: New and NewFramed, which allocate a call
@@ -137,7 +138,7 @@ func (g *generator) binding(t *model.Tool) (jen.Code, error) {
 		return nil, err
 	}
 	d[jen.Id("Run")] = jen.Func().Params(ctxParam, jen.Id(names.args).Any()).Qual(runtimePath, "Result").Block(run...)
-	return jen.Op("&").Qual(runtimePath, "Binding").Values(d), nil
+	return jen.Values(d), nil
 }
 
 // guardFunc is named so that the compiler's error reads as the advice it is: "cannot use

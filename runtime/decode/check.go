@@ -102,8 +102,9 @@ func (c *checker) oneOf(v *Value, ts []reflect.Type, at string) error {
 	return first
 }
 
-// timeType is what a KindTime value writes. A duration or raw JSON value writes an int64 or
-// a []byte, which any type of that kind holds alike: those are matched by kind.
+// timeType is what a KindTime value must convert to: its layout is time.Time's. The other
+// kinds write a Go value of their kind and size (a KindDuration any int64 type, a KindRaw
+// any []byte type), which is safe for every type of that kind.
 var timeType = reflect.TypeFor[time.Time]()
 
 // fits reports whether v reads a Go value of type t, shallowly.

@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"encoding/binary"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -123,6 +124,9 @@ type Fields struct {
 	mult   uint32
 	shift  uint8
 	byName map[string]int
+	// words holds each name of up to 8 bytes as a little-endian word, so sameName compares
+	// it without a call.
+	words []uint64
 }
 
 // tables lists every Fields, so a path segment names a property by two integers. It only
@@ -309,8 +313,14 @@ func (f *Fields) buildIndex() {
 		return
 	}
 	hashes := make([]uint32, n)
+	f.words = make([]uint64, n)
 	for i, name := range f.names {
 		hashes[i] = nameHash([]byte(name))
+		if len(name) <= 8 {
+			var b [8]byte
+			copy(b[:], name)
+			f.words[i] = binary.LittleEndian.Uint64(b[:])
+		}
 	}
 	bits := 1
 	for 1<<bits < 2*n {
@@ -353,13 +363,27 @@ const byNameSlot = -2
 // index returns the index of the property named key, or -1. Small enough to be inlined.
 func (f *Fields) index(key []byte) int {
 	i := f.slots[(nameHash(key)*f.mult)>>f.shift]
-	if i >= 0 && f.names[i] == string(key) {
+	if i >= 0 && f.sameName(int(i), key) {
 		return int(i)
 	}
 	if i == byNameSlot {
 		return f.indexByName(key)
 	}
 	return -1
+}
+
+// sameName reports whether key is names[i]. A name of up to 8 bytes is compared as one word:
+// key is a slice of the document (or of the reader's buffer), so when its capacity allows,
+// the 8 bytes from its start are loaded and those past its length masked off.
+func (f *Fields) sameName(i int, key []byte) bool {
+	name := f.names[i]
+	if len(key) != len(name) {
+		return false
+	}
+	if len(key) <= 8 && cap(key) >= 8 {
+		return binary.LittleEndian.Uint64(key[:8])&(1<<(8*uint(len(key)))-1) == f.words[i]
+	}
+	return name == string(key)
 }
 
 func (f *Fields) indexByName(key []byte) int {

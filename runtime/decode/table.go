@@ -134,12 +134,12 @@ func WithinStruct(s *State, p *Path, v unsafe.Pointer, st *Struct) error {
 // object reads a JSON object into the struct at p.
 func (s *State) object(p unsafe.Pointer, st *Struct) error {
 	var o objectReader
-	names := st.Fields.names
+	f := st.Fields
 	next := 0 // models mostly send properties in the schema's order: try the next one first
-	for o.Open(s, st.Fields); o.Next(); {
+	for o.Open(s, f); o.Next(); {
 		key, i := o.Key(), next
-		if i >= len(names) || names[i] != string(key) {
-			i = st.Fields.index(key)
+		if i >= len(f.names) || !f.sameName(i, key) {
+			i = f.index(key)
 		}
 		next = i + 1
 		if i < 0 {
@@ -155,6 +155,10 @@ func (s *State) object(p unsafe.Pointer, st *Struct) error {
 				o.Err = s.str((*string)(q), v.Str)
 			case KindInt:
 				o.Err = s.signed(q, uintptr(v.Size), v.Int)
+			case KindGo:
+				o.Err = v.Go.read(s, q, v)
+			case KindStruct:
+				o.Err = s.object(q, v.Struct)
 			default:
 				o.Err = s.value(q, v)
 			}

@@ -26,11 +26,32 @@ func toolgenHandlerChangedRunGoGenerate(func(*Search, context.Context, SearchArg
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
+// toolgenSearchTools are the tools SearchTools returns, without their bindings.
+var toolgenSearchTools = [...]runtime.Tool{{
+	Description: "Finds tools for a task among the tools not yet available. Returns the best matches, each callable from the next turn on.",
+	Detail:      "Use it when no available tool fits the task: describe the task in a few words.",
+	Dialects:    toolgenDialects[:],
+	Examples: []runtime.Example{{
+		Args:     json.RawMessage(`{"query":"refund invoice"}`),
+		Scenario: "Find a tool to refund an invoice",
+	}},
+	Hints: runtime.Hints{
+		Idempotent: true,
+		ReadOnly:   true,
+	},
+	InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"query":{"description":"Words describing the task, e.g. \"refund a customer's invoice\".","type":"string","minLength":1,"maxLength":500},"limit":{"description":"How many tools to return.","type":"integer","minimum":1,"maximum":20,"default":5}},"required":["query"],"additionalProperties":false}`),
+	Name:         "tool_search",
+	NoTimeout:    true,
+	Origin:       "github.com/toolgen-go/toolgen/runtime/toolsearch.(*Search).ToolSearch",
+	OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"tools":{"description":"Tools found, best match first; each can be called from now on.","type":["array","null"],"items":{"description":"Found is one tool a search found.","type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"}},"required":["name","description"],"additionalProperties":false}}},"required":["tools"],"additionalProperties":false}`),
+	Permission:   runtime.PermissionAuto,
+}}
 
 // SearchTools returns the tools implemented by methods of Search, bound to r, sorted by name.
 func SearchTools(r *Search) []runtime.Tool {
-	toolgenBindingSearchToolSearch := &runtime.Binding{
+	return runtime.BindTools(toolgenSearchTools[:], []*runtime.Binding{{
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[SearchArgs])
 			return c.Hold(&c.Args)
@@ -44,30 +65,10 @@ func SearchTools(r *Search) []runtime.Tool {
 			return toolgenResultSearchResult(out, err, "tool_search")
 		},
 		Table: &toolgenStructSearchArgs,
-	}
-	return []runtime.Tool{{
-		Bind:        toolgenBindingSearchToolSearch.Bind,
-		Description: "Finds tools for a task among the tools not yet available. Returns the best matches, each callable from the next turn on.",
-		Detail:      "Use it when no available tool fits the task: describe the task in a few words.",
-		Dialects:    toolgenDialects,
-		Examples: []runtime.Example{{
-			Args:     json.RawMessage(`{"query":"refund invoice"}`),
-			Scenario: "Find a tool to refund an invoice",
-		}},
-		Hints: runtime.Hints{
-			Idempotent: true,
-			ReadOnly:   true,
-		},
-		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"query":{"description":"Words describing the task, e.g. \"refund a customer's invoice\".","type":"string","minLength":1,"maxLength":500},"limit":{"description":"How many tools to return.","type":"integer","minimum":1,"maximum":20,"default":5}},"required":["query"],"additionalProperties":false}`),
-		Name:         "tool_search",
-		NewCall:      toolgenBindingSearchToolSearch.NewCall,
-		NoTimeout:    true,
-		Origin:       "github.com/toolgen-go/toolgen/runtime/toolsearch.(*Search).ToolSearch",
-		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"tools":{"description":"Tools found, best match first; each can be called from now on.","type":["array","null"],"items":{"description":"Found is one tool a search found.","type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"}},"required":["name","description"],"additionalProperties":false}}},"required":["tools"],"additionalProperties":false}`),
-		Permission:   runtime.PermissionAuto,
-	}}
+	}})
 }
 
+// toolgenDefault1 sets the default 5.
 func toolgenDefault1(p unsafe.Pointer) {
 	*(*int)(p) = int(5)
 }

@@ -26,11 +26,62 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, CreateAr
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
+// toolgenToolkitTools are the tools ToolkitTools returns, without their bindings.
+var toolgenToolkitTools = [...]runtime.Tool{{
+	Description: "Creates a new artifact, a document kept with all its versions.",
+	Dialects:    toolgenDialects[:],
+	Examples:    []runtime.Example{{Args: json.RawMessage(`{"id":"report.md","content":"# Findings\n\nNone yet.\n"}`)}},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID names the artifact, like a file name, e.g. report.md.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the artifact's text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
+	Name:        "create_artifact",
+	Origin:      "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).CreateArtifact",
+	Permission:  runtime.PermissionAuto,
+	Related:     []runtime.Related{{Name: "update_artifact"}},
+	Sequential:  true,
+	Timeout:     10 * time.Second,
+}, {
+	Description: "Reads an artifact: its latest version, or an older one.",
+	Dialects:    toolgenDialects[:],
+	Examples: []runtime.Example{{Args: json.RawMessage(`{"id":"report.md"}`)}, {
+		Args:     json.RawMessage(`{"id":"report.md","version":1}`),
+		Scenario: "An older version",
+	}},
+	Hints: runtime.Hints{
+		Idempotent: true,
+		ReadOnly:   true,
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 reads the latest.","type":"integer","minimum":0,"default":0}},"required":["id"],"additionalProperties":false}`),
+	Name:        "read_artifact",
+	Origin:      "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).ReadArtifact",
+	Permission:  runtime.PermissionAuto,
+	Timeout:     10 * time.Second,
+}, {
+	Description: "Replaces the whole text of an artifact, saving it as a new version.",
+	Dialects:    toolgenDialects[:],
+	Examples:    []runtime.Example{{Args: json.RawMessage(`{"id":"report.md","content":"# Findings\n\nRewritten.\n"}`)}},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the whole new text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
+	Name:        "rewrite_artifact",
+	Origin:      "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).RewriteArtifact",
+	Permission:  runtime.PermissionAuto,
+	Sequential:  true,
+	Timeout:     10 * time.Second,
+}, {
+	Description: "Replaces one passage of an artifact, saving the result as a new version.",
+	Detail:      "Quote old_text from the latest version, with enough around it to match one place only; differences in whitespace are tolerated. For large changes use rewrite_artifact.",
+	Dialects:    toolgenDialects[:],
+	Examples:    []runtime.Example{{Args: json.RawMessage(`{"id":"report.md","old_text":"None yet.","new_text":"Two libraries qualify."}`)}},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"old_text":{"description":"OldText is the passage to replace, quoted from the latest version with enough context to match one place only.","type":"string","minLength":1},"new_text":{"description":"NewText replaces it; empty deletes the passage.","type":"string"}},"required":["id","old_text","new_text"],"additionalProperties":false}`),
+	Name:        "update_artifact",
+	Origin:      "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).UpdateArtifact",
+	Permission:  runtime.PermissionAuto,
+	Sequential:  true,
+	Timeout:     10 * time.Second,
+}}
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
-	toolgenBindingToolkitCreateArtifact := &runtime.Binding{
+	return runtime.BindTools(toolgenToolkitTools[:], []*runtime.Binding{{
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[CreateArgs])
 			return c.Hold(&c.Args)
@@ -47,8 +98,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return runtime.TextResult(out)
 		},
 		Table: &toolgenStructCreateArgs,
-	}
-	toolgenBindingToolkitReadArtifact := &runtime.Binding{
+	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[ReadArgs])
 			return c.Hold(&c.Args)
@@ -65,8 +115,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return runtime.TextResult(out)
 		},
 		Table: &toolgenStructReadArgs,
-	}
-	toolgenBindingToolkitRewriteArtifact := &runtime.Binding{
+	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[RewriteArgs])
 			return c.Hold(&c.Args)
@@ -83,8 +132,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return runtime.TextResult(out)
 		},
 		Table: &toolgenStructRewriteArgs,
-	}
-	toolgenBindingToolkitUpdateArtifact := &runtime.Binding{
+	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[UpdateArgs])
 			return c.Hold(&c.Args)
@@ -101,66 +149,10 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return runtime.TextResult(out)
 		},
 		Table: &toolgenStructUpdateArgs,
-	}
-	return []runtime.Tool{{
-		Bind:        toolgenBindingToolkitCreateArtifact.Bind,
-		Description: "Creates a new artifact, a document kept with all its versions.",
-		Dialects:    toolgenDialects,
-		Examples:    []runtime.Example{{Args: json.RawMessage(`{"id":"report.md","content":"# Findings\n\nNone yet.\n"}`)}},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID names the artifact, like a file name, e.g. report.md.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the artifact's text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
-		Name:        "create_artifact",
-		NewCall:     toolgenBindingToolkitCreateArtifact.NewCall,
-		Origin:      "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).CreateArtifact",
-		Permission:  runtime.PermissionAuto,
-		Related:     []runtime.Related{{Name: "update_artifact"}},
-		Sequential:  true,
-		Timeout:     10 * time.Second,
-	}, {
-		Bind:        toolgenBindingToolkitReadArtifact.Bind,
-		Description: "Reads an artifact: its latest version, or an older one.",
-		Dialects:    toolgenDialects,
-		Examples: []runtime.Example{{Args: json.RawMessage(`{"id":"report.md"}`)}, {
-			Args:     json.RawMessage(`{"id":"report.md","version":1}`),
-			Scenario: "An older version",
-		}},
-		Hints: runtime.Hints{
-			Idempotent: true,
-			ReadOnly:   true,
-		},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 reads the latest.","type":"integer","minimum":0,"default":0}},"required":["id"],"additionalProperties":false}`),
-		Name:        "read_artifact",
-		NewCall:     toolgenBindingToolkitReadArtifact.NewCall,
-		Origin:      "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).ReadArtifact",
-		Permission:  runtime.PermissionAuto,
-		Timeout:     10 * time.Second,
-	}, {
-		Bind:        toolgenBindingToolkitRewriteArtifact.Bind,
-		Description: "Replaces the whole text of an artifact, saving it as a new version.",
-		Dialects:    toolgenDialects,
-		Examples:    []runtime.Example{{Args: json.RawMessage(`{"id":"report.md","content":"# Findings\n\nRewritten.\n"}`)}},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the whole new text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
-		Name:        "rewrite_artifact",
-		NewCall:     toolgenBindingToolkitRewriteArtifact.NewCall,
-		Origin:      "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).RewriteArtifact",
-		Permission:  runtime.PermissionAuto,
-		Sequential:  true,
-		Timeout:     10 * time.Second,
-	}, {
-		Bind:        toolgenBindingToolkitUpdateArtifact.Bind,
-		Description: "Replaces one passage of an artifact, saving the result as a new version.",
-		Detail:      "Quote old_text from the latest version, with enough around it to match one place only; differences in whitespace are tolerated. For large changes use rewrite_artifact.",
-		Dialects:    toolgenDialects,
-		Examples:    []runtime.Example{{Args: json.RawMessage(`{"id":"report.md","old_text":"None yet.","new_text":"Two libraries qualify."}`)}},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"old_text":{"description":"OldText is the passage to replace, quoted from the latest version with enough context to match one place only.","type":"string","minLength":1},"new_text":{"description":"NewText replaces it; empty deletes the passage.","type":"string"}},"required":["id","old_text","new_text"],"additionalProperties":false}`),
-		Name:        "update_artifact",
-		NewCall:     toolgenBindingToolkitUpdateArtifact.NewCall,
-		Origin:      "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).UpdateArtifact",
-		Permission:  runtime.PermissionAuto,
-		Sequential:  true,
-		Timeout:     10 * time.Second,
-	}}
+	}})
 }
 
+// toolgenDefault1 sets the default 0.
 func toolgenDefault1(p unsafe.Pointer) {
 	*(*int)(p) = int(0)
 }

@@ -26,28 +26,32 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, CompactArgs) (runt
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
+// toolgenTools are the tools Tools returns, without their bindings.
+var toolgenTools = [...]runtime.Tool{{
+	Description: "Asks for the conversation so far to be summarized, to free context.",
+	Detail:      "Call it when the conversation has grown long and older turns are no longer needed word for word. The host replaces them with a summary that keeps what focus names.",
+	Dialects:    toolgenDialects[:],
+	Examples:    []runtime.Example{{Args: json.RawMessage(`{"focus":"the open bugs and the decisions made so far"}`)}},
+	Hints:       runtime.Hints{Idempotent: true},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host.","type":"string","maxLength":2000,"default":""}},"additionalProperties":false}`),
+	Name:        "compact_conversation",
+	Origin:      "github.com/toolgen-go/toolgen/toolkit/compact.CompactConversation",
+	Permission:  runtime.PermissionAuto,
+	Sequential:  true,
+	Timeout:     5 * time.Second,
+}}
+
+// toolgenBindings are the bindings of toolgenTools, in order.
+var toolgenBindings = [...]*runtime.Binding{&toolgenBindingCompactConversation}
 
 // Tools returns the tools of package compact, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
-	return []runtime.Tool{{
-		Bind:        toolgenBindingCompactConversation.Bind,
-		Description: "Asks for the conversation so far to be summarized, to free context.",
-		Detail:      "Call it when the conversation has grown long and older turns are no longer needed word for word. The host replaces them with a summary that keeps what focus names.",
-		Dialects:    toolgenDialects,
-		Examples:    []runtime.Example{{Args: json.RawMessage(`{"focus":"the open bugs and the decisions made so far"}`)}},
-		Hints:       runtime.Hints{Idempotent: true},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host.","type":"string","maxLength":2000,"default":""}},"additionalProperties":false}`),
-		Name:        "compact_conversation",
-		NewCall:     toolgenBindingCompactConversation.NewCall,
-		Origin:      "github.com/toolgen-go/toolgen/toolkit/compact.CompactConversation",
-		Permission:  runtime.PermissionAuto,
-		Sequential:  true,
-		Timeout:     5 * time.Second,
-	}}
+	return runtime.BindTools(toolgenTools[:], toolgenBindings[:])
 }
 
-var toolgenBindingCompactConversation = &runtime.Binding{
+var toolgenBindingCompactConversation = runtime.Binding{
 	New: func() *runtime.CallSlot {
 		c := new(runtime.Slot[CompactArgs])
 		return c.Hold(&c.Args)
@@ -66,6 +70,7 @@ var toolgenBindingCompactConversation = &runtime.Binding{
 	Table: &toolgenStructCompactArgs,
 }
 
+// toolgenDefault1 sets the default "".
 func toolgenDefault1(p unsafe.Pointer) {
 	*(*string)(p) = ""
 }

@@ -26,7 +26,62 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, TodoAddA
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
+// toolgenToolkitTools are the tools ToolkitTools returns, without their bindings.
+var toolgenToolkitTools = [...]runtime.Tool{{
+	Description: "Adds one item at the end of the todo list.",
+	Dialects:    toolgenDialects[:],
+	Examples:    []runtime.Example{{Args: json.RawMessage(`{"content":"Write the changelog"}`)}},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"id":{"description":"ID of the new item; empty takes the next free number.","type":"string","maxLength":64,"default":""},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending"}},"required":["content"],"additionalProperties":false}`),
+	Name:        "todo_add",
+	Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).TodoAdd",
+	Permission:  runtime.PermissionAuto,
+	Sequential:  true,
+	Timeout:     5 * time.Second,
+}, {
+	Description: "Shows the todo list of this conversation with each item's id and status.",
+	Dialects:    toolgenDialects[:],
+	Hints: runtime.Hints{
+		Idempotent: true,
+		ReadOnly:   true,
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Name:        "todo_list",
+	Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).TodoList",
+	Permission:  runtime.PermissionAuto,
+	Sequential:  true,
+	Timeout:     5 * time.Second,
+}, {
+	Description: "Changes the status or the text of one todo item.",
+	Dialects:    toolgenDialects[:],
+	Examples: []runtime.Example{{
+		Args:     json.RawMessage(`{"id":"1","status":"completed"}`),
+		Scenario: "Finish an item",
+	}},
+	Hints:       runtime.Hints{Idempotent: true},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the item to change.","type":"string","minLength":1,"maxLength":64},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":["string","null"],"enum":["pending","in_progress","completed",null]},"content":{"description":"Content is the item's new text; empty keeps it.","type":"string","maxLength":1000,"default":""}},"required":["id"],"additionalProperties":false}`),
+	Name:        "todo_update",
+	Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).TodoUpdate",
+	Permission:  runtime.PermissionAuto,
+	Sequential:  true,
+	Timeout:     5 * time.Second,
+}, {
+	Description: "Replaces the todo list of this conversation with a new one, sent whole.",
+	Detail:      "Use it to plan a task of several steps and to keep the plan current: mark an item in_progress before starting it and completed as soon as it is done.",
+	Dialects:    toolgenDialects[:],
+	Examples: []runtime.Example{{
+		Args:     json.RawMessage(`{"todos":[{"id":"1","content":"Reproduce the bug","status":"in_progress"},{"id":"2","content":"Write a failing test","status":"pending"}]}`),
+		Scenario: "Plan a bug fix",
+	}},
+	Hints:       runtime.Hints{Idempotent: true},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"todos":{"description":"Todos is the whole new list, in the order to work on it; it replaces the old one.","type":"array","maxItems":1000,"items":{"description":"Todo is one item of the list.","type":"object","properties":{"id":{"description":"ID identifies the item in todo_update, e.g. \"1\" or \"write-tests\".","type":"string","minLength":1,"maxLength":64},"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"status":{"description":"Status of the item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]}},"required":["id","content","status"],"additionalProperties":false}}},"required":["todos"],"additionalProperties":false}`),
+	Name:        "write_todos",
+	Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).WriteTodos",
+	Permission:  runtime.PermissionAuto,
+	Sequential:  true,
+	Timeout:     5 * time.Second,
+}}
 
 // toolgenNoArgs refuses any argument, for the tools that take none.
 func toolgenNoArgs(data []byte, _ any) error {
@@ -35,7 +90,7 @@ func toolgenNoArgs(data []byte, _ any) error {
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
-	toolgenBindingToolkitTodoAdd := &runtime.Binding{
+	return runtime.BindTools(toolgenToolkitTools[:], []*runtime.Binding{{
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[TodoAddArgs])
 			return c.Hold(&c.Args)
@@ -52,8 +107,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return out
 		},
 		Table: &toolgenStructTodoAddArgs,
-	}
-	toolgenBindingToolkitTodoList := &runtime.Binding{
+	}, {
 		Decode:    toolgenNoArgs,
 		New:       runtime.NewCallSlot,
 		NewFramed: runtime.NewFramedSlot,
@@ -64,8 +118,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			}
 			return runtime.TextResult(out)
 		},
-	}
-	toolgenBindingToolkitTodoUpdate := &runtime.Binding{
+	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[TodoUpdateArgs])
 			return c.Hold(&c.Args)
@@ -82,8 +135,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return out
 		},
 		Table: &toolgenStructTodoUpdateArgs,
-	}
-	toolgenBindingToolkitWriteTodos := &runtime.Binding{
+	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[WriteTodosArgs])
 			return c.Hold(&c.Args)
@@ -100,74 +152,15 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return out
 		},
 		Table: &toolgenStructWriteTodosArgs,
-	}
-	return []runtime.Tool{{
-		Bind:        toolgenBindingToolkitTodoAdd.Bind,
-		Description: "Adds one item at the end of the todo list.",
-		Dialects:    toolgenDialects,
-		Examples:    []runtime.Example{{Args: json.RawMessage(`{"content":"Write the changelog"}`)}},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"id":{"description":"ID of the new item; empty takes the next free number.","type":"string","maxLength":64,"default":""},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending"}},"required":["content"],"additionalProperties":false}`),
-		Name:        "todo_add",
-		NewCall:     toolgenBindingToolkitTodoAdd.NewCall,
-		Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).TodoAdd",
-		Permission:  runtime.PermissionAuto,
-		Sequential:  true,
-		Timeout:     5 * time.Second,
-	}, {
-		Bind:        toolgenBindingToolkitTodoList.Bind,
-		Description: "Shows the todo list of this conversation with each item's id and status.",
-		Dialects:    toolgenDialects,
-		Hints: runtime.Hints{
-			Idempotent: true,
-			ReadOnly:   true,
-		},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
-		Name:        "todo_list",
-		NewCall:     toolgenBindingToolkitTodoList.NewCall,
-		Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).TodoList",
-		Permission:  runtime.PermissionAuto,
-		Sequential:  true,
-		Timeout:     5 * time.Second,
-	}, {
-		Bind:        toolgenBindingToolkitTodoUpdate.Bind,
-		Description: "Changes the status or the text of one todo item.",
-		Dialects:    toolgenDialects,
-		Examples: []runtime.Example{{
-			Args:     json.RawMessage(`{"id":"1","status":"completed"}`),
-			Scenario: "Finish an item",
-		}},
-		Hints:       runtime.Hints{Idempotent: true},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the item to change.","type":"string","minLength":1,"maxLength":64},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":["string","null"],"enum":["pending","in_progress","completed",null]},"content":{"description":"Content is the item's new text; empty keeps it.","type":"string","maxLength":1000,"default":""}},"required":["id"],"additionalProperties":false}`),
-		Name:        "todo_update",
-		NewCall:     toolgenBindingToolkitTodoUpdate.NewCall,
-		Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).TodoUpdate",
-		Permission:  runtime.PermissionAuto,
-		Sequential:  true,
-		Timeout:     5 * time.Second,
-	}, {
-		Bind:        toolgenBindingToolkitWriteTodos.Bind,
-		Description: "Replaces the todo list of this conversation with a new one, sent whole.",
-		Detail:      "Use it to plan a task of several steps and to keep the plan current: mark an item in_progress before starting it and completed as soon as it is done.",
-		Dialects:    toolgenDialects,
-		Examples: []runtime.Example{{
-			Args:     json.RawMessage(`{"todos":[{"id":"1","content":"Reproduce the bug","status":"in_progress"},{"id":"2","content":"Write a failing test","status":"pending"}]}`),
-			Scenario: "Plan a bug fix",
-		}},
-		Hints:       runtime.Hints{Idempotent: true},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"todos":{"description":"Todos is the whole new list, in the order to work on it; it replaces the old one.","type":"array","maxItems":1000,"items":{"description":"Todo is one item of the list.","type":"object","properties":{"id":{"description":"ID identifies the item in todo_update, e.g. \"1\" or \"write-tests\".","type":"string","minLength":1,"maxLength":64},"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"status":{"description":"Status of the item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]}},"required":["id","content","status"],"additionalProperties":false}}},"required":["todos"],"additionalProperties":false}`),
-		Name:        "write_todos",
-		NewCall:     toolgenBindingToolkitWriteTodos.NewCall,
-		Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).WriteTodos",
-		Permission:  runtime.PermissionAuto,
-		Sequential:  true,
-		Timeout:     5 * time.Second,
-	}}
+	}})
 }
 
+// toolgenDefault1 sets the default "".
 func toolgenDefault1(p unsafe.Pointer) {
 	*(*string)(p) = ""
 }
 
+// toolgenDefault2 sets the default "pending".
 func toolgenDefault2(p unsafe.Pointer) {
 	*(*Status)(p) = Pending
 }

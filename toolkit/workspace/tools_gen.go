@@ -26,11 +26,163 @@ func toolgenHandlerChangedRunGoGenerate(func(*Workspace, context.Context, EditFi
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
+// toolgenWorkspaceTools are the tools WorkspaceTools returns, without their bindings.
+var toolgenWorkspaceTools = [...]runtime.Tool{{
+	ConfirmReason: "changes a file in the workspace",
+	Description:   "Replaces old_string with new_string in a file of the workspace; old_string must occur exactly once unless replace_all is set. The result shows the changed lines.",
+	Detail:        "When old_string is not found, the error names the closest lines; when it occurs several times, their line numbers.",
+	Dialects:      toolgenDialects[:],
+	Examples: []runtime.Example{{
+		Args:     json.RawMessage(`{"path":"main.go","old_string":"fmt.Println(greeting)","new_string":"log.Println(greeting)"}`),
+		Scenario: "Rename a call",
+	}},
+	Hints:       runtime.Hints{Destructive: true},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root.","type":"string","minLength":1,"maxLength":4096},"old_string":{"description":"OldString is the exact text to replace, as the file holds it (without read_file's line numbers), with enough lines around it to occur only once.","type":"string","minLength":1},"new_string":{"description":"NewString replaces it.","type":"string"},"replace_all":{"description":"ReplaceAll replaces every occurrence instead of requiring exactly one.","type":"boolean","default":false}},"required":["path","old_string","new_string"],"additionalProperties":false}`),
+	Name:        "edit_file",
+	Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).EditFile",
+	Permission:  runtime.PermissionConfirm,
+	Related: []runtime.Related{{
+		Name:     "read_file",
+		Relation: "use first",
+	}},
+	Risk:       runtime.Risk("medium"),
+	Sequential: true,
+}, {
+	Description: "Finds the files whose paths match a glob pattern (** for any depth) and returns their paths relative to the workspace root, sorted, at most 200.",
+	Detail:      "The last line counts the files not shown. .git directories are skipped unless the pattern names one.",
+	Dialects:    toolgenDialects[:],
+	Examples: []runtime.Example{{
+		Args:     json.RawMessage(`{"pattern":"**/*_test.go"}`),
+		Scenario: "Every Go test file",
+	}},
+	Hints: runtime.Hints{
+		Idempotent: true,
+		ReadOnly:   true,
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"pattern":{"description":"Pattern to match paths against: * matches within a name, ** any number of directories, {a,b} either, e.g. **/*.go or src/**/*_test.go.","type":"string","minLength":1,"maxLength":1024},"path":{"description":"Path of the directory to search in, relative to the workspace root; the pattern is matched against paths relative to it.","type":"string","maxLength":4096,"default":"."}},"required":["pattern"],"additionalProperties":false}`),
+	MaxResult:   int64(65536),
+	Name:        "glob",
+	Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).Glob",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Searches the workspace's files for lines matching an RE2 regular expression, shown as file:line: text, files sorted, at most max_results. Skips binary files and .git.",
+	Detail:      "Context lines are shown as file-line- text, and groups are separated by --. The last line counts the matching lines not shown. Files over 16 MiB are skipped and counted.",
+	Dialects:    toolgenDialects[:],
+	Examples: []runtime.Example{{
+		Args:     json.RawMessage(`{"pattern":"ParseConfig\\(","glob":"*.go"}`),
+		Scenario: "Find a function's callers",
+	}, {
+		Args:     json.RawMessage(`{"pattern":"TODO","path":"src","context":2,"case_insensitive":true}`),
+		Scenario: "TODOs with context",
+	}},
+	Hints: runtime.Hints{
+		Idempotent: true,
+		ReadOnly:   true,
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"pattern":{"description":"Pattern is a regular expression in RE2 syntax (as Go's regexp), matched against each line, e.g. func \\w+Handler or TODO|FIXME.","type":"string","minLength":1,"maxLength":1024},"path":{"description":"Path of the file or directory to search, relative to the workspace root.","type":"string","maxLength":4096,"default":"."},"glob":{"description":"Glob keeps only files matching it: a pattern without / is matched against file names (*.go, *.{ts,tsx}), one with / against paths relative to path.","type":"string","maxLength":1024,"default":""},"case_insensitive":{"description":"CaseInsensitive ignores the case of letters.","type":"boolean","default":false},"context":{"description":"Context is the number of lines shown before and after each matching line.","type":"integer","minimum":0,"maximum":20,"default":0},"max_results":{"description":"MaxResults is the most matching lines shown; the rest are counted.","type":"integer","minimum":1,"maximum":1000,"default":100}},"required":["pattern"],"additionalProperties":false}`),
+	MaxResult:   int64(65536),
+	Name:        "grep",
+	Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).Grep",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Lists a directory of the workspace, sorted by name: directories end in \"/\", symbolic links in \"@\", files show their size. At most 500 entries are shown, with the number of the others.",
+	Dialects:    toolgenDialects[:],
+	Examples: []runtime.Example{{
+		Args:     json.RawMessage(`{"path":"."}`),
+		Scenario: "The workspace root",
+	}},
+	Hints: runtime.Hints{
+		Idempotent: true,
+		ReadOnly:   true,
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the directory, relative to the workspace root; \".\" is the root.","type":"string","maxLength":4096,"default":"."}},"additionalProperties":false}`),
+	MaxResult:   int64(65536),
+	Name:        "list_dir",
+	Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).ListDir",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Reads a text file of the workspace, a page of numbered lines at a time; the last line says which lines it shows, of how many, and how to read on.",
+	Detail:      "Each line starts with its number and a tab. Lines over 2000 bytes are cut, and a page holds at most 48 KiB. Binary files are refused with their size.",
+	Dialects:    toolgenDialects[:],
+	Examples: []runtime.Example{{
+		Args:     json.RawMessage(`{"path":"go.mod"}`),
+		Scenario: "Read a file",
+	}, {
+		Args:     json.RawMessage(`{"path":"src/main.go","offset":200,"limit":100}`),
+		Scenario: "Read lines 200 to 299",
+	}},
+	Hints: runtime.Hints{
+		Idempotent: true,
+		ReadOnly:   true,
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root, e.g. src/main.go.","type":"string","minLength":1,"maxLength":4096},"offset":{"description":"Offset is the line to start at: 1 for the first line.","type":"integer","minimum":1,"default":1},"limit":{"description":"Limit is the most lines to return.","type":"integer","minimum":1,"maximum":2000,"default":2000}},"required":["path"],"additionalProperties":false}`),
+	MaxResult:   int64(65536),
+	Name:        "read_file",
+	Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).ReadFile",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Reads on in a result that was too long to show at once and was kept under an id; the last line says which bytes it shows, of how many, and how to read on.",
+	Detail:      "Results are kept for the conversation that produced them, for a while (an hour by default); an expired one is gone, and the tool that produced it has to run again.",
+	Dialects:    toolgenDialects[:],
+	Examples: []runtime.Example{{
+		Args:     json.RawMessage(`{"id":"res_0123456789abcdef01234567","offset":15800}`),
+		Scenario: "Read on after the preview",
+	}},
+	Hints: runtime.Hints{
+		Idempotent: true,
+		ReadOnly:   true,
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the stored result, as the note of a cut result names it.","type":"string","minLength":1,"maxLength":128},"offset":{"description":"Offset is the byte to start at, as the note or the last page says.","type":"integer","minimum":0,"default":0},"limit":{"description":"Limit is the most bytes to return.","type":"integer","minimum":1,"maximum":16000,"default":16000}},"required":["id"],"additionalProperties":false}`),
+	MaxResult:   int64(20480),
+	Name:        "read_result",
+	Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).ReadResult",
+	Permission:  runtime.PermissionAuto,
+}, {
+	ConfirmReason: "runs a shell command on the host",
+	Description:   "Runs a command with sh -c in the workspace, with no input and a minimal environment, and returns its exit status and output. At timeout_ms it is killed with all it started.",
+	Detail:        "Stdout and stderr are interleaved as written. Nothing the command starts in the background outlives it. A long output is cut; the result says how to read the rest.",
+	Dialects:      toolgenDialects[:],
+	Examples: []runtime.Example{{
+		Args:     json.RawMessage(`{"command":"go test ./...","timeout_ms":300000}`),
+		Scenario: "Run the tests",
+	}, {
+		Args:     json.RawMessage(`{"command":"git log --oneline -5"}`),
+		Scenario: "Show recent commits",
+	}},
+	Hints: runtime.Hints{
+		Destructive: true,
+		OpenWorld:   true,
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"command":{"description":"Command is run by sh -c, e.g. go test ./... or ls -la | head.","type":"string","minLength":1,"maxLength":65536},"workdir":{"description":"Workdir is the directory to run in, relative to the workspace root.","type":"string","maxLength":4096,"default":"."},"timeout_ms":{"description":"TimeoutMS is the time limit in milliseconds; at the limit the command and every process it started are killed.","type":"integer","minimum":100,"maximum":600000,"default":120000}},"required":["command"],"additionalProperties":false}`),
+	MaxResult:   int64(32768),
+	Name:        "shell",
+	Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).Shell",
+	Permission:  runtime.PermissionConfirm,
+	Risk:        runtime.Risk("high"),
+	Timeout:     11 * time.Minute,
+}, {
+	ConfirmReason: "creates or replaces a file in the workspace",
+	Description:   "Creates a file in the workspace, or replaces its whole content, creating missing directories. To change a part of a file, use edit_file.",
+	Detail:        "The file is replaced atomically: a reader sees the old content or the new, never a mix.",
+	Dialects:      toolgenDialects[:],
+	Examples: []runtime.Example{{
+		Args:     json.RawMessage(`{"path":"notes/todo.md","content":"- write tests\n"}`),
+		Scenario: "Create a file",
+	}},
+	Hints:       runtime.Hints{Destructive: true},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root; missing directories are created.","type":"string","minLength":1,"maxLength":4096},"content":{"description":"Content is the whole new content of the file.","type":"string"}},"required":["path","content"],"additionalProperties":false}`),
+	Name:        "write_file",
+	Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).WriteFile",
+	Permission:  runtime.PermissionConfirm,
+	Risk:        runtime.Risk("medium"),
+	Sequential:  true,
+}}
 
 // WorkspaceTools returns the tools implemented by methods of Workspace, bound to r, sorted by name.
 func WorkspaceTools(r *Workspace) []runtime.Tool {
-	toolgenBindingWorkspaceEditFile := &runtime.Binding{
+	return runtime.BindTools(toolgenWorkspaceTools[:], []*runtime.Binding{{
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[EditFileArgs])
 			return c.Hold(&c.Args)
@@ -47,8 +199,7 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			return runtime.TextResult(out)
 		},
 		Table: &toolgenStructEditFileArgs,
-	}
-	toolgenBindingWorkspaceGlob := &runtime.Binding{
+	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[GlobArgs])
 			return c.Hold(&c.Args)
@@ -65,8 +216,7 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			return runtime.TextResult(out)
 		},
 		Table: &toolgenStructGlobArgs,
-	}
-	toolgenBindingWorkspaceGrep := &runtime.Binding{
+	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[GrepArgs])
 			return c.Hold(&c.Args)
@@ -83,8 +233,7 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			return runtime.TextResult(out)
 		},
 		Table: &toolgenStructGrepArgs,
-	}
-	toolgenBindingWorkspaceListDir := &runtime.Binding{
+	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[ListDirArgs])
 			return c.Hold(&c.Args)
@@ -101,8 +250,7 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			return runtime.TextResult(out)
 		},
 		Table: &toolgenStructListDirArgs,
-	}
-	toolgenBindingWorkspaceReadFile := &runtime.Binding{
+	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[ReadFileArgs])
 			return c.Hold(&c.Args)
@@ -119,8 +267,7 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			return runtime.TextResult(out)
 		},
 		Table: &toolgenStructReadFileArgs,
-	}
-	toolgenBindingWorkspaceReadResult := &runtime.Binding{
+	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[ReadResultArgs])
 			return c.Hold(&c.Args)
@@ -137,8 +284,7 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			return runtime.TextResult(out)
 		},
 		Table: &toolgenStructReadResultArgs,
-	}
-	toolgenBindingWorkspaceShell := &runtime.Binding{
+	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[ShellArgs])
 			return c.Hold(&c.Args)
@@ -155,8 +301,7 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			return runtime.TextResult(out)
 		},
 		Table: &toolgenStructShellArgs,
-	}
-	toolgenBindingWorkspaceWriteFile := &runtime.Binding{
+	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[WriteFileArgs])
 			return c.Hold(&c.Args)
@@ -173,211 +318,55 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			return runtime.TextResult(out)
 		},
 		Table: &toolgenStructWriteFileArgs,
-	}
-	return []runtime.Tool{{
-		Bind:          toolgenBindingWorkspaceEditFile.Bind,
-		ConfirmReason: "changes a file in the workspace",
-		Description:   "Replaces old_string with new_string in a file of the workspace; old_string must occur exactly once unless replace_all is set. The result shows the changed lines.",
-		Detail:        "When old_string is not found, the error names the closest lines; when it occurs several times, their line numbers.",
-		Dialects:      toolgenDialects,
-		Examples: []runtime.Example{{
-			Args:     json.RawMessage(`{"path":"main.go","old_string":"fmt.Println(greeting)","new_string":"log.Println(greeting)"}`),
-			Scenario: "Rename a call",
-		}},
-		Hints:       runtime.Hints{Destructive: true},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root.","type":"string","minLength":1,"maxLength":4096},"old_string":{"description":"OldString is the exact text to replace, as the file holds it (without read_file's line numbers), with enough lines around it to occur only once.","type":"string","minLength":1},"new_string":{"description":"NewString replaces it.","type":"string"},"replace_all":{"description":"ReplaceAll replaces every occurrence instead of requiring exactly one.","type":"boolean","default":false}},"required":["path","old_string","new_string"],"additionalProperties":false}`),
-		Name:        "edit_file",
-		NewCall:     toolgenBindingWorkspaceEditFile.NewCall,
-		Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).EditFile",
-		Permission:  runtime.PermissionConfirm,
-		Related: []runtime.Related{{
-			Name:     "read_file",
-			Relation: "use first",
-		}},
-		Risk:       runtime.Risk("medium"),
-		Sequential: true,
-	}, {
-		Bind:        toolgenBindingWorkspaceGlob.Bind,
-		Description: "Finds the files whose paths match a glob pattern (** for any depth) and returns their paths relative to the workspace root, sorted, at most 200.",
-		Detail:      "The last line counts the files not shown. .git directories are skipped unless the pattern names one.",
-		Dialects:    toolgenDialects,
-		Examples: []runtime.Example{{
-			Args:     json.RawMessage(`{"pattern":"**/*_test.go"}`),
-			Scenario: "Every Go test file",
-		}},
-		Hints: runtime.Hints{
-			Idempotent: true,
-			ReadOnly:   true,
-		},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"pattern":{"description":"Pattern to match paths against: * matches within a name, ** any number of directories, {a,b} either, e.g. **/*.go or src/**/*_test.go.","type":"string","minLength":1,"maxLength":1024},"path":{"description":"Path of the directory to search in, relative to the workspace root; the pattern is matched against paths relative to it.","type":"string","maxLength":4096,"default":"."}},"required":["pattern"],"additionalProperties":false}`),
-		MaxResult:   int64(65536),
-		Name:        "glob",
-		NewCall:     toolgenBindingWorkspaceGlob.NewCall,
-		Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).Glob",
-		Permission:  runtime.PermissionAuto,
-	}, {
-		Bind:        toolgenBindingWorkspaceGrep.Bind,
-		Description: "Searches the workspace's files for lines matching an RE2 regular expression, shown as file:line: text, files sorted, at most max_results. Skips binary files and .git.",
-		Detail:      "Context lines are shown as file-line- text, and groups are separated by --. The last line counts the matching lines not shown. Files over 16 MiB are skipped and counted.",
-		Dialects:    toolgenDialects,
-		Examples: []runtime.Example{{
-			Args:     json.RawMessage(`{"pattern":"ParseConfig\\(","glob":"*.go"}`),
-			Scenario: "Find a function's callers",
-		}, {
-			Args:     json.RawMessage(`{"pattern":"TODO","path":"src","context":2,"case_insensitive":true}`),
-			Scenario: "TODOs with context",
-		}},
-		Hints: runtime.Hints{
-			Idempotent: true,
-			ReadOnly:   true,
-		},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"pattern":{"description":"Pattern is a regular expression in RE2 syntax (as Go's regexp), matched against each line, e.g. func \\w+Handler or TODO|FIXME.","type":"string","minLength":1,"maxLength":1024},"path":{"description":"Path of the file or directory to search, relative to the workspace root.","type":"string","maxLength":4096,"default":"."},"glob":{"description":"Glob keeps only files matching it: a pattern without / is matched against file names (*.go, *.{ts,tsx}), one with / against paths relative to path.","type":"string","maxLength":1024,"default":""},"case_insensitive":{"description":"CaseInsensitive ignores the case of letters.","type":"boolean","default":false},"context":{"description":"Context is the number of lines shown before and after each matching line.","type":"integer","minimum":0,"maximum":20,"default":0},"max_results":{"description":"MaxResults is the most matching lines shown; the rest are counted.","type":"integer","minimum":1,"maximum":1000,"default":100}},"required":["pattern"],"additionalProperties":false}`),
-		MaxResult:   int64(65536),
-		Name:        "grep",
-		NewCall:     toolgenBindingWorkspaceGrep.NewCall,
-		Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).Grep",
-		Permission:  runtime.PermissionAuto,
-	}, {
-		Bind:        toolgenBindingWorkspaceListDir.Bind,
-		Description: "Lists a directory of the workspace, sorted by name: directories end in \"/\", symbolic links in \"@\", files show their size. At most 500 entries are shown, with the number of the others.",
-		Dialects:    toolgenDialects,
-		Examples: []runtime.Example{{
-			Args:     json.RawMessage(`{"path":"."}`),
-			Scenario: "The workspace root",
-		}},
-		Hints: runtime.Hints{
-			Idempotent: true,
-			ReadOnly:   true,
-		},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the directory, relative to the workspace root; \".\" is the root.","type":"string","maxLength":4096,"default":"."}},"additionalProperties":false}`),
-		MaxResult:   int64(65536),
-		Name:        "list_dir",
-		NewCall:     toolgenBindingWorkspaceListDir.NewCall,
-		Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).ListDir",
-		Permission:  runtime.PermissionAuto,
-	}, {
-		Bind:        toolgenBindingWorkspaceReadFile.Bind,
-		Description: "Reads a text file of the workspace, a page of numbered lines at a time; the last line says which lines it shows, of how many, and how to read on.",
-		Detail:      "Each line starts with its number and a tab. Lines over 2000 bytes are cut, and a page holds at most 48 KiB. Binary files are refused with their size.",
-		Dialects:    toolgenDialects,
-		Examples: []runtime.Example{{
-			Args:     json.RawMessage(`{"path":"go.mod"}`),
-			Scenario: "Read a file",
-		}, {
-			Args:     json.RawMessage(`{"path":"src/main.go","offset":200,"limit":100}`),
-			Scenario: "Read lines 200 to 299",
-		}},
-		Hints: runtime.Hints{
-			Idempotent: true,
-			ReadOnly:   true,
-		},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root, e.g. src/main.go.","type":"string","minLength":1,"maxLength":4096},"offset":{"description":"Offset is the line to start at: 1 for the first line.","type":"integer","minimum":1,"default":1},"limit":{"description":"Limit is the most lines to return.","type":"integer","minimum":1,"maximum":2000,"default":2000}},"required":["path"],"additionalProperties":false}`),
-		MaxResult:   int64(65536),
-		Name:        "read_file",
-		NewCall:     toolgenBindingWorkspaceReadFile.NewCall,
-		Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).ReadFile",
-		Permission:  runtime.PermissionAuto,
-	}, {
-		Bind:        toolgenBindingWorkspaceReadResult.Bind,
-		Description: "Reads on in a result that was too long to show at once and was kept under an id; the last line says which bytes it shows, of how many, and how to read on.",
-		Detail:      "Results are kept for the conversation that produced them, for a while (an hour by default); an expired one is gone, and the tool that produced it has to run again.",
-		Dialects:    toolgenDialects,
-		Examples: []runtime.Example{{
-			Args:     json.RawMessage(`{"id":"res_0123456789abcdef01234567","offset":15800}`),
-			Scenario: "Read on after the preview",
-		}},
-		Hints: runtime.Hints{
-			Idempotent: true,
-			ReadOnly:   true,
-		},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the stored result, as the note of a cut result names it.","type":"string","minLength":1,"maxLength":128},"offset":{"description":"Offset is the byte to start at, as the note or the last page says.","type":"integer","minimum":0,"default":0},"limit":{"description":"Limit is the most bytes to return.","type":"integer","minimum":1,"maximum":16000,"default":16000}},"required":["id"],"additionalProperties":false}`),
-		MaxResult:   int64(20480),
-		Name:        "read_result",
-		NewCall:     toolgenBindingWorkspaceReadResult.NewCall,
-		Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).ReadResult",
-		Permission:  runtime.PermissionAuto,
-	}, {
-		Bind:          toolgenBindingWorkspaceShell.Bind,
-		ConfirmReason: "runs a shell command on the host",
-		Description:   "Runs a command with sh -c in the workspace, with no input and a minimal environment, and returns its exit status and output. At timeout_ms it is killed with all it started.",
-		Detail:        "Stdout and stderr are interleaved as written. Nothing the command starts in the background outlives it. A long output is cut; the result says how to read the rest.",
-		Dialects:      toolgenDialects,
-		Examples: []runtime.Example{{
-			Args:     json.RawMessage(`{"command":"go test ./...","timeout_ms":300000}`),
-			Scenario: "Run the tests",
-		}, {
-			Args:     json.RawMessage(`{"command":"git log --oneline -5"}`),
-			Scenario: "Show recent commits",
-		}},
-		Hints: runtime.Hints{
-			Destructive: true,
-			OpenWorld:   true,
-		},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"command":{"description":"Command is run by sh -c, e.g. go test ./... or ls -la | head.","type":"string","minLength":1,"maxLength":65536},"workdir":{"description":"Workdir is the directory to run in, relative to the workspace root.","type":"string","maxLength":4096,"default":"."},"timeout_ms":{"description":"TimeoutMS is the time limit in milliseconds; at the limit the command and every process it started are killed.","type":"integer","minimum":100,"maximum":600000,"default":120000}},"required":["command"],"additionalProperties":false}`),
-		MaxResult:   int64(32768),
-		Name:        "shell",
-		NewCall:     toolgenBindingWorkspaceShell.NewCall,
-		Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).Shell",
-		Permission:  runtime.PermissionConfirm,
-		Risk:        runtime.Risk("high"),
-		Timeout:     11 * time.Minute,
-	}, {
-		Bind:          toolgenBindingWorkspaceWriteFile.Bind,
-		ConfirmReason: "creates or replaces a file in the workspace",
-		Description:   "Creates a file in the workspace, or replaces its whole content, creating missing directories. To change a part of a file, use edit_file.",
-		Detail:        "The file is replaced atomically: a reader sees the old content or the new, never a mix.",
-		Dialects:      toolgenDialects,
-		Examples: []runtime.Example{{
-			Args:     json.RawMessage(`{"path":"notes/todo.md","content":"- write tests\n"}`),
-			Scenario: "Create a file",
-		}},
-		Hints:       runtime.Hints{Destructive: true},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root; missing directories are created.","type":"string","minLength":1,"maxLength":4096},"content":{"description":"Content is the whole new content of the file.","type":"string"}},"required":["path","content"],"additionalProperties":false}`),
-		Name:        "write_file",
-		NewCall:     toolgenBindingWorkspaceWriteFile.NewCall,
-		Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).WriteFile",
-		Permission:  runtime.PermissionConfirm,
-		Risk:        runtime.Risk("medium"),
-		Sequential:  true,
-	}}
+	}})
 }
 
+// toolgenDefault1 sets the default false.
 func toolgenDefault1(p unsafe.Pointer) {
 	*(*bool)(p) = false
 }
 
+// toolgenDefault10 sets the default 120000.
 func toolgenDefault10(p unsafe.Pointer) {
 	*(*int)(p) = int(120000)
 }
 
+// toolgenDefault2 sets the default ".".
 func toolgenDefault2(p unsafe.Pointer) {
 	*(*string)(p) = "."
 }
 
+// toolgenDefault3 sets the default "".
 func toolgenDefault3(p unsafe.Pointer) {
 	*(*string)(p) = ""
 }
 
+// toolgenDefault4 sets the default 0.
 func toolgenDefault4(p unsafe.Pointer) {
 	*(*int)(p) = int(0)
 }
 
+// toolgenDefault5 sets the default 100.
 func toolgenDefault5(p unsafe.Pointer) {
 	*(*int)(p) = int(100)
 }
 
+// toolgenDefault6 sets the default 1.
 func toolgenDefault6(p unsafe.Pointer) {
 	*(*int)(p) = int(1)
 }
 
+// toolgenDefault7 sets the default 2000.
 func toolgenDefault7(p unsafe.Pointer) {
 	*(*int)(p) = int(2000)
 }
 
+// toolgenDefault8 sets the default 0.
 func toolgenDefault8(p unsafe.Pointer) {
 	*(*int64)(p) = int64(0)
 }
 
+// toolgenDefault9 sets the default 16000.
 func toolgenDefault9(p unsafe.Pointer) {
 	*(*int64)(p) = int64(16000)
 }

@@ -27,11 +27,36 @@ func toolgenHandlerChangedRunGoGenerate(func(*Outbox, context.Context, SendEmail
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
+// toolgenOutboxTools are the tools OutboxTools returns, without their bindings.
+var toolgenOutboxTools = [...]runtime.Tool{{
+	ConfirmReason: "sends an email on the user's behalf",
+	Description:   "Sends a plain-text email to one recipient, with optional copies.",
+	Detail:        "The message is queued at once; delivery is asynchronous.",
+	Dialects:      toolgenDialects[:],
+	Examples: []runtime.Example{{
+		Args:     json.RawMessage(`{"to":"alice@example.com","subject":"Q3","body":"Summary attached."}`),
+		Scenario: "Send the Q3 summary",
+	}},
+	Hints:        runtime.Hints{OpenWorld: true},
+	InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line.","type":"string","minLength":1,"maxLength":200},"body":{"description":"Body text, plain text only.","type":"string","minLength":1,"maxLength":10000},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest).","type":"integer","minimum":1,"maximum":5,"default":3}},"required":["to","subject","body"],"additionalProperties":false}`),
+	Name:         "send_email",
+	Origin:       "github.com/toolgen-go/toolgen/examples/email/email.(*Outbox).SendEmail",
+	OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"message_id":{"description":"MessageID identifies the queued message.","type":"string"},"recipients":{"description":"Recipients is how many addresses the message goes to.","type":"integer"}},"required":["message_id","recipients"],"additionalProperties":false}`),
+	Permission:   runtime.PermissionConfirm,
+	Retry: runtime.RetryPolicy{
+		Backoff:  2.0,
+		Delay:    500 * time.Millisecond,
+		Max:      2,
+		MaxDelay: 2 * time.Second,
+	},
+	Risk: runtime.Risk("high"),
+}}
 
 // OutboxTools returns the tools implemented by methods of Outbox, bound to r, sorted by name.
 func OutboxTools(r *Outbox) []runtime.Tool {
-	toolgenBindingOutboxSendEmail := &runtime.Binding{
+	return runtime.BindTools(toolgenOutboxTools[:], []*runtime.Binding{{
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[SendEmailArgs])
 			return c.Hold(&c.Args)
@@ -45,34 +70,10 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 			return toolgenResultReceipt(out, err, "send_email")
 		},
 		Table: &toolgenStructSendEmailArgs,
-	}
-	return []runtime.Tool{{
-		Bind:          toolgenBindingOutboxSendEmail.Bind,
-		ConfirmReason: "sends an email on the user's behalf",
-		Description:   "Sends a plain-text email to one recipient, with optional copies.",
-		Detail:        "The message is queued at once; delivery is asynchronous.",
-		Dialects:      toolgenDialects,
-		Examples: []runtime.Example{{
-			Args:     json.RawMessage(`{"to":"alice@example.com","subject":"Q3","body":"Summary attached."}`),
-			Scenario: "Send the Q3 summary",
-		}},
-		Hints:        runtime.Hints{OpenWorld: true},
-		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line.","type":"string","minLength":1,"maxLength":200},"body":{"description":"Body text, plain text only.","type":"string","minLength":1,"maxLength":10000},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest).","type":"integer","minimum":1,"maximum":5,"default":3}},"required":["to","subject","body"],"additionalProperties":false}`),
-		Name:         "send_email",
-		NewCall:      toolgenBindingOutboxSendEmail.NewCall,
-		Origin:       "github.com/toolgen-go/toolgen/examples/email/email.(*Outbox).SendEmail",
-		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"message_id":{"description":"MessageID identifies the queued message.","type":"string"},"recipients":{"description":"Recipients is how many addresses the message goes to.","type":"integer"}},"required":["message_id","recipients"],"additionalProperties":false}`),
-		Permission:   runtime.PermissionConfirm,
-		Retry: runtime.RetryPolicy{
-			Backoff:  2.0,
-			Delay:    500 * time.Millisecond,
-			Max:      2,
-			MaxDelay: 2 * time.Second,
-		},
-		Risk: runtime.Risk("high"),
-	}}
+	}})
 }
 
+// toolgenDefault1 sets the default 3.
 func toolgenDefault1(p unsafe.Pointer) {
 	*(*int)(p) = int(3)
 }

@@ -27,80 +27,76 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, AskArgs) (string, 
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
+// toolgenTools are the tools Tools returns, without their bindings.
+var toolgenTools = [...]runtime.Tool{{
+	Description: "Asks the user a question and returns the answer.",
+	Dialects:    toolgenDialects[:],
+	Hints:       runtime.Hints{ReadOnly: true},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question to ask the user.","type":"string","minLength":1}},"required":["question"],"additionalProperties":false}`),
+	Name:        "ask",
+	Origin:      "github.com/toolgen-go/toolgen/examples/mcp-server/demo.Ask",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Counts slowly to a number, reporting its progress; it stops when the call is cancelled (whoami then says where).",
+	Dialects:    toolgenDialects[:],
+	Hints: runtime.Hints{
+		Idempotent: true,
+		ReadOnly:   true,
+	},
+	InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds.","type":"integer","minimum":0,"maximum":60000,"default":0}},"required":["to"],"additionalProperties":false}`),
+	Name:         "count",
+	Origin:       "github.com/toolgen-go/toolgen/examples/mcp-server/demo.Count",
+	OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"reached":{"description":"Reached is the last number counted.","type":"integer"}},"required":["reached"],"additionalProperties":false}`),
+	Permission:   runtime.PermissionAuto,
+	Timeout:      10 * time.Minute,
+}, {
+	ConfirmReason: "sends a note in the user's name",
+	Description:   "Sends a note to someone in the user's name.",
+	Dialects:      toolgenDialects[:],
+	Hints: runtime.Hints{
+		Destructive: true,
+		OpenWorld:   true,
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"To is who gets the note.","type":"string","minLength":1},"text":{"description":"Text of the note.","type":"string","minLength":1}},"required":["to","text"],"additionalProperties":false}`),
+	Name:        "send_note",
+	Origin:      "github.com/toolgen-go/toolgen/examples/mcp-server/demo.SendNote",
+	Permission:  runtime.PermissionConfirm,
+	Risk:        runtime.Risk("medium"),
+}, {
+	Description: "Returns a table of squares, larger than the model may read when there are many rows.",
+	Dialects:    toolgenDialects[:],
+	Hints: runtime.Hints{
+		Idempotent: true,
+		ReadOnly:   true,
+	},
+	InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"rows":{"description":"Rows is how many rows to return.","type":"integer","minimum":0,"maximum":100000}},"required":["rows"],"additionalProperties":false}`),
+	MaxResult:    int64(1024),
+	Name:         "table",
+	Origin:       "github.com/toolgen-go/toolgen/examples/mcp-server/demo.GetTable",
+	OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"rows":{"description":"Rows of the table.","type":["array","null"],"items":{"description":"Row is one row of a table.","type":"object","properties":{"n":{"description":"N is the row's number.","type":"integer"},"square":{"description":"Square is N squared.","type":"integer"}},"required":["n","square"],"additionalProperties":false}}},"required":["rows"],"additionalProperties":false}`),
+	Permission:   runtime.PermissionAuto,
+}, {
+	Description:  "Says what the server knows of the call: its id, session and user.",
+	Dialects:     toolgenDialects[:],
+	Hints:        runtime.Hints{ReadOnly: true},
+	InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Name:         "whoami",
+	Origin:       "github.com/toolgen-go/toolgen/examples/mcp-server/demo.Whoami",
+	OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"call_id":{"description":"CallID is the JSON-RPC id of the tools/call request.","type":"string"},"session":{"description":"Session is the registry session the call runs in.","type":"string"},"user":{"description":"User is the authenticated user, when the server checks bearer tokens.","type":"string"},"calls":{"description":"Calls counts whoami calls in the session.","type":"integer"},"cancelled_at":{"description":"CancelledAt is where the last cancelled count of the session stopped (0: none was).","type":"integer"}},"required":["call_id","session","user","calls","cancelled_at"],"additionalProperties":false}`),
+	Permission:   runtime.PermissionAuto,
+}}
+
+// toolgenBindings are the bindings of toolgenTools, in order.
+var toolgenBindings = [...]*runtime.Binding{&toolgenBindingAsk, &toolgenBindingCount, &toolgenBindingSendNote, &toolgenBindingGetTable, &toolgenBindingWhoami}
 
 // Tools returns the tools of package demo, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
-	return []runtime.Tool{{
-		Bind:        toolgenBindingAsk.Bind,
-		Description: "Asks the user a question and returns the answer.",
-		Dialects:    toolgenDialects,
-		Hints:       runtime.Hints{ReadOnly: true},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question to ask the user.","type":"string","minLength":1}},"required":["question"],"additionalProperties":false}`),
-		Name:        "ask",
-		NewCall:     toolgenBindingAsk.NewCall,
-		Origin:      "github.com/toolgen-go/toolgen/examples/mcp-server/demo.Ask",
-		Permission:  runtime.PermissionAuto,
-	}, {
-		Bind:        toolgenBindingCount.Bind,
-		Description: "Counts slowly to a number, reporting its progress; it stops when the call is cancelled (whoami then says where).",
-		Dialects:    toolgenDialects,
-		Hints: runtime.Hints{
-			Idempotent: true,
-			ReadOnly:   true,
-		},
-		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds.","type":"integer","minimum":0,"maximum":60000,"default":0}},"required":["to"],"additionalProperties":false}`),
-		Name:         "count",
-		NewCall:      toolgenBindingCount.NewCall,
-		Origin:       "github.com/toolgen-go/toolgen/examples/mcp-server/demo.Count",
-		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"reached":{"description":"Reached is the last number counted.","type":"integer"}},"required":["reached"],"additionalProperties":false}`),
-		Permission:   runtime.PermissionAuto,
-		Timeout:      10 * time.Minute,
-	}, {
-		Bind:          toolgenBindingSendNote.Bind,
-		ConfirmReason: "sends a note in the user's name",
-		Description:   "Sends a note to someone in the user's name.",
-		Dialects:      toolgenDialects,
-		Hints: runtime.Hints{
-			Destructive: true,
-			OpenWorld:   true,
-		},
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"To is who gets the note.","type":"string","minLength":1},"text":{"description":"Text of the note.","type":"string","minLength":1}},"required":["to","text"],"additionalProperties":false}`),
-		Name:        "send_note",
-		NewCall:     toolgenBindingSendNote.NewCall,
-		Origin:      "github.com/toolgen-go/toolgen/examples/mcp-server/demo.SendNote",
-		Permission:  runtime.PermissionConfirm,
-		Risk:        runtime.Risk("medium"),
-	}, {
-		Bind:        toolgenBindingGetTable.Bind,
-		Description: "Returns a table of squares, larger than the model may read when there are many rows.",
-		Dialects:    toolgenDialects,
-		Hints: runtime.Hints{
-			Idempotent: true,
-			ReadOnly:   true,
-		},
-		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"rows":{"description":"Rows is how many rows to return.","type":"integer","minimum":0,"maximum":100000}},"required":["rows"],"additionalProperties":false}`),
-		MaxResult:    int64(1024),
-		Name:         "table",
-		NewCall:      toolgenBindingGetTable.NewCall,
-		Origin:       "github.com/toolgen-go/toolgen/examples/mcp-server/demo.GetTable",
-		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"rows":{"description":"Rows of the table.","type":["array","null"],"items":{"description":"Row is one row of a table.","type":"object","properties":{"n":{"description":"N is the row's number.","type":"integer"},"square":{"description":"Square is N squared.","type":"integer"}},"required":["n","square"],"additionalProperties":false}}},"required":["rows"],"additionalProperties":false}`),
-		Permission:   runtime.PermissionAuto,
-	}, {
-		Bind:         toolgenBindingWhoami.Bind,
-		Description:  "Says what the server knows of the call: its id, session and user.",
-		Dialects:     toolgenDialects,
-		Hints:        runtime.Hints{ReadOnly: true},
-		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
-		Name:         "whoami",
-		NewCall:      toolgenBindingWhoami.NewCall,
-		Origin:       "github.com/toolgen-go/toolgen/examples/mcp-server/demo.Whoami",
-		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"call_id":{"description":"CallID is the JSON-RPC id of the tools/call request.","type":"string"},"session":{"description":"Session is the registry session the call runs in.","type":"string"},"user":{"description":"User is the authenticated user, when the server checks bearer tokens.","type":"string"},"calls":{"description":"Calls counts whoami calls in the session.","type":"integer"},"cancelled_at":{"description":"CancelledAt is where the last cancelled count of the session stopped (0: none was).","type":"integer"}},"required":["call_id","session","user","calls","cancelled_at"],"additionalProperties":false}`),
-		Permission:   runtime.PermissionAuto,
-	}}
+	return runtime.BindTools(toolgenTools[:], toolgenBindings[:])
 }
 
-var toolgenBindingAsk = &runtime.Binding{
+var toolgenBindingAsk = runtime.Binding{
 	New: func() *runtime.CallSlot {
 		c := new(runtime.Slot[AskArgs])
 		return c.Hold(&c.Args)
@@ -119,7 +115,7 @@ var toolgenBindingAsk = &runtime.Binding{
 	Table: &toolgenStructAskArgs,
 }
 
-var toolgenBindingCount = &runtime.Binding{
+var toolgenBindingCount = runtime.Binding{
 	New: func() *runtime.CallSlot {
 		c := new(runtime.Slot[CountArgs])
 		return c.Hold(&c.Args)
@@ -135,7 +131,7 @@ var toolgenBindingCount = &runtime.Binding{
 	Table: &toolgenStructCountArgs,
 }
 
-var toolgenBindingSendNote = &runtime.Binding{
+var toolgenBindingSendNote = runtime.Binding{
 	New: func() *runtime.CallSlot {
 		c := new(runtime.Slot[NoteArgs])
 		return c.Hold(&c.Args)
@@ -154,7 +150,7 @@ var toolgenBindingSendNote = &runtime.Binding{
 	Table: &toolgenStructNoteArgs,
 }
 
-var toolgenBindingGetTable = &runtime.Binding{
+var toolgenBindingGetTable = runtime.Binding{
 	New: func() *runtime.CallSlot {
 		c := new(runtime.Slot[TableArgs])
 		return c.Hold(&c.Args)
@@ -175,7 +171,7 @@ func toolgenNoArgs(data []byte, _ any) error {
 	return decode.NoArgs(data)
 }
 
-var toolgenBindingWhoami = &runtime.Binding{
+var toolgenBindingWhoami = runtime.Binding{
 	Decode:    toolgenNoArgs,
 	New:       runtime.NewCallSlot,
 	NewFramed: runtime.NewFramedSlot,
@@ -185,6 +181,7 @@ var toolgenBindingWhoami = &runtime.Binding{
 	},
 }
 
+// toolgenDefault1 sets the default 0.
 func toolgenDefault1(p unsafe.Pointer) {
 	*(*int)(p) = int(0)
 }

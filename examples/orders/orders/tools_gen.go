@@ -27,14 +27,62 @@ func toolgenHandlerChangedRunGoGenerate(func(*Service, context.Context, CreateOr
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
 // toolgenSchema1 is a schema shared by several tools.
 const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}`
 
+// toolgenServiceTools are the tools ServiceTools returns, without their bindings.
+var toolgenServiceTools = [...]runtime.Tool{{
+	ConfirmReason: "places a paid order",
+	Description:   "Places an order for a customer.",
+	Detail:        "Check stock with the catalog first when the user is unsure about availability.",
+	Dialects:      toolgenDialects[:],
+	InputSchema:   json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false}`),
+	MaxResult:     int64(16384),
+	Name:          "create_order",
+	Origin:        "github.com/toolgen-go/toolgen/examples/orders/orders.(*Service).CreateOrder",
+	OutputSchema:  json.RawMessage(toolgenSchema1),
+	Permission:    runtime.PermissionConfirm,
+	Related: []runtime.Related{{
+		Name:     "get_order",
+		Relation: "follow-up",
+	}},
+	Risk: runtime.Risk("medium"),
+	Tags: []string{"orders"},
+}, {
+	Description: "Returns one order by id.",
+	Dialects:    toolgenDialects[:],
+	Hints: runtime.Hints{
+		Idempotent: true,
+		ReadOnly:   true,
+	},
+	InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"Order id, as create_order returned it.","type":"string","pattern":"^ord-[0-9]+$"}},"required":["id"],"additionalProperties":false}`),
+	Name:         "get_order",
+	Origin:       "github.com/toolgen-go/toolgen/examples/orders/orders.(*Service).GetOrder",
+	OutputSchema: json.RawMessage(toolgenSchema1),
+	Permission:   runtime.PermissionAuto,
+	Related:      []runtime.Related{{Name: "create_order"}},
+	Tags:         []string{"orders"},
+}, {
+	Description: "Lists orders, newest first.",
+	Dialects:    toolgenDialects[:],
+	Hints: runtime.Hints{
+		Idempotent: true,
+		ReadOnly:   true,
+	},
+	InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"status":{"description":"Only orders in this status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":["integer","null"],"enum":[0,1,2,3,null]},"since":{"description":"Only orders placed at or after this time.","type":["string","null"],"format":"date-time"},"limit":{"description":"How many orders at most.","type":"integer","minimum":1,"maximum":100,"default":20},"customers":{"description":"Match on customer ids, by weight (higher first).","type":"object","maxProperties":10,"additionalProperties":{"type":"integer","minimum":0}}},"additionalProperties":false}`),
+	Name:         "list_orders",
+	Origin:       "github.com/toolgen-go/toolgen/examples/orders/orders.(*Service).ListOrders",
+	OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"orders":{"description":"The orders, newest first.","type":["array","null"],"items":{"description":"Order is a placed order.","type":"object","properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}},"more":{"description":"Whether more orders match.","type":"boolean"}},"required":["orders","more"],"additionalProperties":false}`),
+	Permission:   runtime.PermissionAuto,
+	Tags:         []string{"orders"},
+	Timeout:      5 * time.Second,
+}}
+
 // ServiceTools returns the tools implemented by methods of Service, bound to r, sorted by name.
 func ServiceTools(r *Service) []runtime.Tool {
-	toolgenBindingServiceCreateOrder := &runtime.Binding{
+	return runtime.BindTools(toolgenServiceTools[:], []*runtime.Binding{{
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[CreateOrderArgs])
 			return c.Hold(&c.Args)
@@ -48,8 +96,7 @@ func ServiceTools(r *Service) []runtime.Tool {
 			return toolgenResultOrder(out, err, "create_order")
 		},
 		Table: &toolgenStructCreateOrderArgs,
-	}
-	toolgenBindingServiceGetOrder := &runtime.Binding{
+	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[GetOrderArgs])
 			return c.Hold(&c.Args)
@@ -63,8 +110,7 @@ func ServiceTools(r *Service) []runtime.Tool {
 			return toolgenResultOrder(out, err, "get_order")
 		},
 		Table: &toolgenStructGetOrderArgs,
-	}
-	toolgenBindingServiceListOrders := &runtime.Binding{
+	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[ListOrdersArgs])
 			return c.Hold(&c.Args)
@@ -78,65 +124,15 @@ func ServiceTools(r *Service) []runtime.Tool {
 			return toolgenResultOrderList(out, err, "list_orders")
 		},
 		Table: &toolgenStructListOrdersArgs,
-	}
-	return []runtime.Tool{{
-		Bind:          toolgenBindingServiceCreateOrder.Bind,
-		ConfirmReason: "places a paid order",
-		Description:   "Places an order for a customer.",
-		Detail:        "Check stock with the catalog first when the user is unsure about availability.",
-		Dialects:      toolgenDialects,
-		InputSchema:   json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false}`),
-		MaxResult:     int64(16384),
-		Name:          "create_order",
-		NewCall:       toolgenBindingServiceCreateOrder.NewCall,
-		Origin:        "github.com/toolgen-go/toolgen/examples/orders/orders.(*Service).CreateOrder",
-		OutputSchema:  json.RawMessage(toolgenSchema1),
-		Permission:    runtime.PermissionConfirm,
-		Related: []runtime.Related{{
-			Name:     "get_order",
-			Relation: "follow-up",
-		}},
-		Risk: runtime.Risk("medium"),
-		Tags: []string{"orders"},
-	}, {
-		Bind:        toolgenBindingServiceGetOrder.Bind,
-		Description: "Returns one order by id.",
-		Dialects:    toolgenDialects,
-		Hints: runtime.Hints{
-			Idempotent: true,
-			ReadOnly:   true,
-		},
-		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"Order id, as create_order returned it.","type":"string","pattern":"^ord-[0-9]+$"}},"required":["id"],"additionalProperties":false}`),
-		Name:         "get_order",
-		NewCall:      toolgenBindingServiceGetOrder.NewCall,
-		Origin:       "github.com/toolgen-go/toolgen/examples/orders/orders.(*Service).GetOrder",
-		OutputSchema: json.RawMessage(toolgenSchema1),
-		Permission:   runtime.PermissionAuto,
-		Related:      []runtime.Related{{Name: "create_order"}},
-		Tags:         []string{"orders"},
-	}, {
-		Bind:        toolgenBindingServiceListOrders.Bind,
-		Description: "Lists orders, newest first.",
-		Dialects:    toolgenDialects,
-		Hints: runtime.Hints{
-			Idempotent: true,
-			ReadOnly:   true,
-		},
-		InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"status":{"description":"Only orders in this status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":["integer","null"],"enum":[0,1,2,3,null]},"since":{"description":"Only orders placed at or after this time.","type":["string","null"],"format":"date-time"},"limit":{"description":"How many orders at most.","type":"integer","minimum":1,"maximum":100,"default":20},"customers":{"description":"Match on customer ids, by weight (higher first).","type":"object","maxProperties":10,"additionalProperties":{"type":"integer","minimum":0}}},"additionalProperties":false}`),
-		Name:         "list_orders",
-		NewCall:      toolgenBindingServiceListOrders.NewCall,
-		Origin:       "github.com/toolgen-go/toolgen/examples/orders/orders.(*Service).ListOrders",
-		OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"orders":{"description":"The orders, newest first.","type":["array","null"],"items":{"description":"Order is a placed order.","type":"object","properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}},"more":{"description":"Whether more orders match.","type":"boolean"}},"required":["orders","more"],"additionalProperties":false}`),
-		Permission:   runtime.PermissionAuto,
-		Tags:         []string{"orders"},
-		Timeout:      5 * time.Second,
-	}}
+	}})
 }
 
+// toolgenDefault1 sets the default "".
 func toolgenDefault1(p unsafe.Pointer) {
 	*(*string)(p) = ""
 }
 
+// toolgenDefault2 sets the default 20.
 func toolgenDefault2(p unsafe.Pointer) {
 	*(*int)(p) = int(20)
 }

@@ -25,26 +25,30 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, DeployArgs) (strin
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+
+// toolgenTools are the tools Tools returns, without their bindings.
+var toolgenTools = [...]runtime.Tool{{
+	ConfirmReason: "deploys to a live host",
+	Description:   "Deploys a version to a host.",
+	Dialects:      toolgenDialects[:],
+	InputSchema:   json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"target":{"description":"Target is the host to deploy to.","type":"string"},"version":{"description":"Version to deploy.","type":"string"},"region":{"description":"Region of the target.","type":"string","default":"eu-west"},"restart":{"description":"Hosts also restarted afterwards.","type":"array","items":{"type":"string"}}},"required":["target","version"],"additionalProperties":false}`),
+	Name:          "deploy",
+	NoTimeout:     true,
+	Origin:        "github.com/toolgen-go/toolgen/runtime/internal/deploy.Deploy",
+	Permission:    runtime.PermissionConfirm,
+	Risk:          runtime.Risk("high"),
+}}
+
+// toolgenBindings are the bindings of toolgenTools, in order.
+var toolgenBindings = [...]*runtime.Binding{&toolgenBindingDeploy}
 
 // Tools returns the tools of package deploy, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
-	return []runtime.Tool{{
-		Bind:          toolgenBindingDeploy.Bind,
-		ConfirmReason: "deploys to a live host",
-		Description:   "Deploys a version to a host.",
-		Dialects:      toolgenDialects,
-		InputSchema:   json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"target":{"description":"Target is the host to deploy to.","type":"string"},"version":{"description":"Version to deploy.","type":"string"},"region":{"description":"Region of the target.","type":"string","default":"eu-west"},"restart":{"description":"Hosts also restarted afterwards.","type":"array","items":{"type":"string"}}},"required":["target","version"],"additionalProperties":false}`),
-		Name:          "deploy",
-		NewCall:       toolgenBindingDeploy.NewCall,
-		NoTimeout:     true,
-		Origin:        "github.com/toolgen-go/toolgen/runtime/internal/deploy.Deploy",
-		Permission:    runtime.PermissionConfirm,
-		Risk:          runtime.Risk("high"),
-	}}
+	return runtime.BindTools(toolgenTools[:], toolgenBindings[:])
 }
 
-var toolgenBindingDeploy = &runtime.Binding{
+var toolgenBindingDeploy = runtime.Binding{
 	New: func() *runtime.CallSlot {
 		c := new(runtime.Slot[DeployArgs])
 		return c.Hold(&c.Args)
@@ -63,6 +67,7 @@ var toolgenBindingDeploy = &runtime.Binding{
 	Table: &toolgenStructDeployArgs,
 }
 
+// toolgenDefault1 sets the default "eu-west".
 func toolgenDefault1(p unsafe.Pointer) {
 	*(*string)(p) = "eu-west"
 }
