@@ -161,3 +161,25 @@ func FuzzFieldsIndex(f *testing.F) {
 		}
 	})
 }
+
+// Keys are slices of the document: the bytes after a key belong to the document, and a short
+// name compared as one word must not see them.
+func TestFieldsIndexKeysInsideADocument(t *testing.T) {
+	names := []string{"", "a", "city", "12345678", "123456789", "unit"}
+	f := newIndex(names)
+	for i, name := range names {
+		for _, tail := range []string{"", `"`, `":1}`, "\x00\x00\x00\x00\x00\x00\x00\x00", "xxxxxxxxxxxxxxxx"} {
+			doc := []byte(name + tail)
+			key := doc[:len(name)]
+			assert.Equal(t, i, f.index(key), "%q in %q", name, doc)
+		}
+	}
+	for _, c := range []struct{ doc, key string }{
+		{"cityx", "cit"}, {"citx", "citx"}, {"1234567", "1234567"}, {"123456780", "12345678"[:7]}, {"ab", "b"},
+	} {
+		doc := []byte(c.doc + "--------")
+		i := strings.Index(string(doc), c.key)
+		require.GreaterOrEqual(t, i, 0)
+		assert.Equal(t, -1, f.index(doc[i:i+len(c.key)]), "%q in %q", c.key, c.doc)
+	}
+}
