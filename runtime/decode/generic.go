@@ -7,10 +7,11 @@ import (
 	"time"
 )
 
-// SupportsGeneratedV1 is referenced by every generated file: when the runtime changes in a way
+// SupportsGeneratedV2 is referenced by every generated file: when the runtime changes in a way
 // older generated code cannot follow, this constant is renamed and stale code fails to build
-// with a name that says why, instead of misbehaving.
-const SupportsGeneratedV1 = true
+// with a name that says why, instead of misbehaving. V2: decoders are tables (V1 generated
+// functions calling helpers that are gone).
+const SupportsGeneratedV2 = true
 
 // These generic helpers let generated code build values of types it need not spell out, such
 // as anonymous structs inside slices and maps.

@@ -14,8 +14,9 @@ import (
 	"unsafe"
 )
 
-// A compile error here means a handler changed since toolgen ran: run go generate.
-const _ = decode.SupportsGeneratedV1
+// A compile error here means toolgen generated this file for another version of its runtime:
+// run go generate with the toolgen go.mod requires (go tool toolgen).
+const _ = decode.SupportsGeneratedV2
 
 // A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
 var _ = toolgenHandlerChangedRunGoGenerate((*Outbox).SendEmail)
