@@ -94,7 +94,7 @@ func (g *generator) structLit(t *model.Type) (jen.Code, error) {
 		if direct {
 			m[jen.Id("Offset")] = jen.Qual("unsafe", "Offsetof").Call(jen.Add(typ).Values().Dot(f.GoName))
 		}
-		if !f.Required && f.Constraints.Default != nil {
+		if !f.Required && f.Constraints.Default != nil && !zeroDefault(f.Type, f.Constraints.Default) {
 			fn, err := g.defaultFunc(t, f, direct)
 			if err != nil {
 				return nil, fmt.Errorf("field %s: %w", f.GoName, err)
@@ -112,6 +112,21 @@ func (g *generator) structLit(t *model.Type) (jen.Code, error) {
 		fields[jen.Id("Defaults")] = jen.Index().Int().Values(defaults...)
 	}
 	return jen.Qual(decodePath, "Struct").Values(fields), nil
+}
+
+// zeroDefault reports whether a default is the zero value of its type (0, "", false): the
+// arguments a table decodes into start as zero, so such a default needs no function.
+func zeroDefault(t *model.Type, lit *model.Literal) bool {
+	switch t.Kind {
+	case model.KindString:
+		return lit.JSON == `""`
+	case model.KindInt, model.KindUint, model.KindFloat:
+		f, err := strconv.ParseFloat(lit.JSON, 64)
+		return err == nil && f == 0
+	case model.KindBool:
+		return lit.JSON == "false"
+	}
+	return false
 }
 
 // memberValue renders the value of field f of the struct type t. direct reports that it

@@ -93,7 +93,8 @@ type GoType interface {
 
 // Into decodes and validates the JSON document data into the struct at p, of the type st
 // describes, and returns nil or an error listing every problem. It is the entry point of
-// generated decoders.
+// generated decoders. The struct is expected to be zero, as runtime.Binding allocates it:
+// toolgen declares no Default for a default that is the zero value of its field.
 func Into(data []byte, p unsafe.Pointer, st *Struct) error {
 	s := states.Get().(*State)
 	s.d.ResetBytes(data)
@@ -155,6 +156,12 @@ func (s *State) object(p unsafe.Pointer, st *Struct) error {
 				o.Err = s.str((*string)(q), v.Str)
 			case KindInt:
 				o.Err = s.signed(q, uintptr(v.Size), v.Int)
+			case KindFloat:
+				if v.Size == 8 {
+					o.Err = floatValue(s, (*float64)(q), v.Float)
+				} else {
+					o.Err = floatValue(s, (*float32)(q), v.Float)
+				}
 			case KindGo:
 				o.Err = v.Go.read(s, q, v)
 			case KindStruct:

@@ -153,11 +153,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}})
 }
 
-// toolgenDefault1 sets the default 0.
-func toolgenDefault1(p unsafe.Pointer) {
-	*(*int)(p) = int(0)
-}
-
 var toolgenFieldsCreateArgs = decode.NewFields([]string{"id", "content"}, 0, 1)
 
 var toolgenFieldsReadArgs = decode.NewFields([]string{"id", "version"}, 0)
@@ -184,15 +179,13 @@ var toolgenStructCreateArgs = decode.Struct{
 
 // toolgenStructReadArgs is how to decode a ReadArgs.
 var toolgenStructReadArgs = decode.Struct{
-	Defaults: []int{1},
-	Fields:   toolgenFieldsReadArgs,
+	Fields: toolgenFieldsReadArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(ReadArgs{}.ID),
 		Value:  &toolgenValue1,
 	}, {
-		Default: toolgenDefault1,
-		Offset:  unsafe.Offsetof(ReadArgs{}.Version),
-		Value:   &toolgenValue3,
+		Offset: unsafe.Offsetof(ReadArgs{}.Version),
+		Value:  &toolgenValue3,
 	}},
 }
 

@@ -98,11 +98,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}})
 }
 
-// toolgenDefault1 sets the default false.
-func toolgenDefault1(p unsafe.Pointer) {
-	*(*bool)(p) = false
-}
-
 var toolgenFieldsAskArgs = decode.NewFields([]string{"question", "options", "multi_select"}, 0)
 
 var toolgenString1 = decode.StringRule{HasMaxLength: true, MaxLength: 2000, MinLength: 1}
@@ -111,8 +106,7 @@ var toolgenString2 = decode.StringRule{HasMaxLength: true, MaxLength: 200, MinLe
 
 // toolgenStructAskArgs is how to decode a AskArgs.
 var toolgenStructAskArgs = decode.Struct{
-	Defaults: []int{2},
-	Fields:   toolgenFieldsAskArgs,
+	Fields: toolgenFieldsAskArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(AskArgs{}.Question),
 		Value:  &toolgenValue1,
@@ -120,9 +114,8 @@ var toolgenStructAskArgs = decode.Struct{
 		Offset: unsafe.Offsetof(AskArgs{}.Options),
 		Value:  &toolgenValue3,
 	}, {
-		Default: toolgenDefault1,
-		Offset:  unsafe.Offsetof(AskArgs{}.MultiSelect),
-		Value:   &toolgenValue4,
+		Offset: unsafe.Offsetof(AskArgs{}.MultiSelect),
+		Value:  &toolgenValue4,
 	}},
 }
 

@@ -71,23 +71,16 @@ var toolgenBindingCompactConversation = runtime.Binding{
 	Table: &toolgenStructCompactArgs,
 }
 
-// toolgenDefault1 sets the default "".
-func toolgenDefault1(p unsafe.Pointer) {
-	*(*string)(p) = ""
-}
-
 var toolgenFieldsCompactArgs = decode.NewFields([]string{"focus"})
 
 var toolgenString1 = decode.StringRule{HasMaxLength: true, MaxLength: 2000}
 
 // toolgenStructCompactArgs is how to decode a CompactArgs.
 var toolgenStructCompactArgs = decode.Struct{
-	Defaults: []int{0},
-	Fields:   toolgenFieldsCompactArgs,
+	Fields: toolgenFieldsCompactArgs,
 	Members: []decode.Member{{
-		Default: toolgenDefault1,
-		Offset:  unsafe.Offsetof(CompactArgs{}.Focus),
-		Value:   &toolgenValue1,
+		Offset: unsafe.Offsetof(CompactArgs{}.Focus),
+		Value:  &toolgenValue1,
 	}},
 }
 

@@ -156,13 +156,8 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}})
 }
 
-// toolgenDefault1 sets the default "".
+// toolgenDefault1 sets the default "pending".
 func toolgenDefault1(p unsafe.Pointer) {
-	*(*string)(p) = ""
-}
-
-// toolgenDefault2 sets the default "pending".
-func toolgenDefault2(p unsafe.Pointer) {
 	*(*Status)(p) = Pending
 }
 
@@ -201,17 +196,16 @@ var toolgenStructTodo = decode.Struct{
 
 // toolgenStructTodoAddArgs is how to decode a TodoAddArgs.
 var toolgenStructTodoAddArgs = decode.Struct{
-	Defaults: []int{1, 2},
+	Defaults: []int{2},
 	Fields:   toolgenFieldsTodoAddArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(TodoAddArgs{}.Content),
 		Value:  &toolgenValue1,
 	}, {
-		Default: toolgenDefault1,
-		Offset:  unsafe.Offsetof(TodoAddArgs{}.ID),
-		Value:   &toolgenValue2,
+		Offset: unsafe.Offsetof(TodoAddArgs{}.ID),
+		Value:  &toolgenValue2,
 	}, {
-		Default: toolgenDefault2,
+		Default: toolgenDefault1,
 		Offset:  unsafe.Offsetof(TodoAddArgs{}.Status),
 		Value:   &toolgenValue3,
 	}},
@@ -219,8 +213,7 @@ var toolgenStructTodoAddArgs = decode.Struct{
 
 // toolgenStructTodoUpdateArgs is how to decode a TodoUpdateArgs.
 var toolgenStructTodoUpdateArgs = decode.Struct{
-	Defaults: []int{2},
-	Fields:   toolgenFieldsTodoUpdateArgs,
+	Fields: toolgenFieldsTodoUpdateArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(TodoUpdateArgs{}.ID),
 		Value:  &toolgenValue4,
@@ -228,9 +221,8 @@ var toolgenStructTodoUpdateArgs = decode.Struct{
 		Offset: unsafe.Offsetof(TodoUpdateArgs{}.Status),
 		Value:  &toolgenValue5,
 	}, {
-		Default: toolgenDefault1,
-		Offset:  unsafe.Offsetof(TodoUpdateArgs{}.Content),
-		Value:   &toolgenValue6,
+		Offset: unsafe.Offsetof(TodoUpdateArgs{}.Content),
+		Value:  &toolgenValue6,
 	}},
 }
 

@@ -99,13 +99,8 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}})
 }
 
-// toolgenDefault1 sets the default 0.
+// toolgenDefault1 sets the default 5.
 func toolgenDefault1(p unsafe.Pointer) {
-	*(*int64)(p) = int64(0)
-}
-
-// toolgenDefault2 sets the default 5.
-func toolgenDefault2(p unsafe.Pointer) {
 	*(*int)(p) = int(5)
 }
 
@@ -123,15 +118,13 @@ var toolgenString2 = decode.StringRule{HasMaxLength: true, MaxLength: 500, MinLe
 
 // toolgenStructFetchArgs is how to decode a FetchArgs.
 var toolgenStructFetchArgs = decode.Struct{
-	Defaults: []int{1},
-	Fields:   toolgenFieldsFetchArgs,
+	Fields: toolgenFieldsFetchArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(FetchArgs{}.URL),
 		Value:  &toolgenValue1,
 	}, {
-		Default: toolgenDefault1,
-		Offset:  unsafe.Offsetof(FetchArgs{}.MaxBytes),
-		Value:   &toolgenValue2,
+		Offset: unsafe.Offsetof(FetchArgs{}.MaxBytes),
+		Value:  &toolgenValue2,
 	}},
 }
 
@@ -143,7 +136,7 @@ var toolgenStructSearchArgs = decode.Struct{
 		Offset: unsafe.Offsetof(SearchArgs{}.Query),
 		Value:  &toolgenValue3,
 	}, {
-		Default: toolgenDefault2,
+		Default: toolgenDefault1,
 		Offset:  unsafe.Offsetof(SearchArgs{}.Num),
 		Value:   &toolgenValue4,
 	}},

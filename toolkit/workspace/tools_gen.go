@@ -322,54 +322,34 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 	}})
 }
 
-// toolgenDefault1 sets the default false.
+// toolgenDefault1 sets the default ".".
 func toolgenDefault1(p unsafe.Pointer) {
-	*(*bool)(p) = false
-}
-
-// toolgenDefault10 sets the default 120000.
-func toolgenDefault10(p unsafe.Pointer) {
-	*(*int)(p) = int(120000)
-}
-
-// toolgenDefault2 sets the default ".".
-func toolgenDefault2(p unsafe.Pointer) {
 	*(*string)(p) = "."
 }
 
-// toolgenDefault3 sets the default "".
-func toolgenDefault3(p unsafe.Pointer) {
-	*(*string)(p) = ""
-}
-
-// toolgenDefault4 sets the default 0.
-func toolgenDefault4(p unsafe.Pointer) {
-	*(*int)(p) = int(0)
-}
-
-// toolgenDefault5 sets the default 100.
-func toolgenDefault5(p unsafe.Pointer) {
+// toolgenDefault2 sets the default 100.
+func toolgenDefault2(p unsafe.Pointer) {
 	*(*int)(p) = int(100)
 }
 
-// toolgenDefault6 sets the default 1.
-func toolgenDefault6(p unsafe.Pointer) {
+// toolgenDefault3 sets the default 1.
+func toolgenDefault3(p unsafe.Pointer) {
 	*(*int)(p) = int(1)
 }
 
-// toolgenDefault7 sets the default 2000.
-func toolgenDefault7(p unsafe.Pointer) {
+// toolgenDefault4 sets the default 2000.
+func toolgenDefault4(p unsafe.Pointer) {
 	*(*int)(p) = int(2000)
 }
 
-// toolgenDefault8 sets the default 0.
-func toolgenDefault8(p unsafe.Pointer) {
-	*(*int64)(p) = int64(0)
+// toolgenDefault5 sets the default 16000.
+func toolgenDefault5(p unsafe.Pointer) {
+	*(*int64)(p) = int64(16000)
 }
 
-// toolgenDefault9 sets the default 16000.
-func toolgenDefault9(p unsafe.Pointer) {
-	*(*int64)(p) = int64(16000)
+// toolgenDefault6 sets the default 120000.
+func toolgenDefault6(p unsafe.Pointer) {
+	*(*int)(p) = int(120000)
 }
 
 var toolgenFieldsEditFileArgs = decode.NewFields([]string{"path", "old_string", "new_string", "replace_all"}, 0, 1, 2)
@@ -418,8 +398,7 @@ var toolgenString7 = decode.StringRule{HasMaxLength: true, MaxLength: 65536, Min
 
 // toolgenStructEditFileArgs is how to decode a EditFileArgs.
 var toolgenStructEditFileArgs = decode.Struct{
-	Defaults: []int{3},
-	Fields:   toolgenFieldsEditFileArgs,
+	Fields: toolgenFieldsEditFileArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(EditFileArgs{}.Path),
 		Value:  &toolgenValue1,
@@ -430,9 +409,8 @@ var toolgenStructEditFileArgs = decode.Struct{
 		Offset: unsafe.Offsetof(EditFileArgs{}.NewString),
 		Value:  &toolgenValue3,
 	}, {
-		Default: toolgenDefault1,
-		Offset:  unsafe.Offsetof(EditFileArgs{}.ReplaceAll),
-		Value:   &toolgenValue4,
+		Offset: unsafe.Offsetof(EditFileArgs{}.ReplaceAll),
+		Value:  &toolgenValue4,
 	}},
 }
 
@@ -444,7 +422,7 @@ var toolgenStructGlobArgs = decode.Struct{
 		Offset: unsafe.Offsetof(GlobArgs{}.Pattern),
 		Value:  &toolgenValue5,
 	}, {
-		Default: toolgenDefault2,
+		Default: toolgenDefault1,
 		Offset:  unsafe.Offsetof(GlobArgs{}.Path),
 		Value:   &toolgenValue6,
 	}},
@@ -452,29 +430,26 @@ var toolgenStructGlobArgs = decode.Struct{
 
 // toolgenStructGrepArgs is how to decode a GrepArgs.
 var toolgenStructGrepArgs = decode.Struct{
-	Defaults: []int{1, 2, 3, 4, 5},
+	Defaults: []int{1, 5},
 	Fields:   toolgenFieldsGrepArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(GrepArgs{}.Pattern),
 		Value:  &toolgenValue5,
 	}, {
-		Default: toolgenDefault2,
+		Default: toolgenDefault1,
 		Offset:  unsafe.Offsetof(GrepArgs{}.Path),
 		Value:   &toolgenValue6,
 	}, {
-		Default: toolgenDefault3,
-		Offset:  unsafe.Offsetof(GrepArgs{}.Glob),
-		Value:   &toolgenValue7,
+		Offset: unsafe.Offsetof(GrepArgs{}.Glob),
+		Value:  &toolgenValue7,
 	}, {
-		Default: toolgenDefault1,
-		Offset:  unsafe.Offsetof(GrepArgs{}.CaseInsensitive),
-		Value:   &toolgenValue4,
+		Offset: unsafe.Offsetof(GrepArgs{}.CaseInsensitive),
+		Value:  &toolgenValue4,
 	}, {
-		Default: toolgenDefault4,
-		Offset:  unsafe.Offsetof(GrepArgs{}.Context),
-		Value:   &toolgenValue8,
+		Offset: unsafe.Offsetof(GrepArgs{}.Context),
+		Value:  &toolgenValue8,
 	}, {
-		Default: toolgenDefault5,
+		Default: toolgenDefault2,
 		Offset:  unsafe.Offsetof(GrepArgs{}.MaxResults),
 		Value:   &toolgenValue9,
 	}},
@@ -485,7 +460,7 @@ var toolgenStructListDirArgs = decode.Struct{
 	Defaults: []int{0},
 	Fields:   toolgenFieldsListDirArgs,
 	Members: []decode.Member{{
-		Default: toolgenDefault2,
+		Default: toolgenDefault1,
 		Offset:  unsafe.Offsetof(ListDirArgs{}.Path),
 		Value:   &toolgenValue6,
 	}},
@@ -499,11 +474,11 @@ var toolgenStructReadFileArgs = decode.Struct{
 		Offset: unsafe.Offsetof(ReadFileArgs{}.Path),
 		Value:  &toolgenValue1,
 	}, {
-		Default: toolgenDefault6,
+		Default: toolgenDefault3,
 		Offset:  unsafe.Offsetof(ReadFileArgs{}.Offset),
 		Value:   &toolgenValue10,
 	}, {
-		Default: toolgenDefault7,
+		Default: toolgenDefault4,
 		Offset:  unsafe.Offsetof(ReadFileArgs{}.Limit),
 		Value:   &toolgenValue11,
 	}},
@@ -511,17 +486,16 @@ var toolgenStructReadFileArgs = decode.Struct{
 
 // toolgenStructReadResultArgs is how to decode a ReadResultArgs.
 var toolgenStructReadResultArgs = decode.Struct{
-	Defaults: []int{1, 2},
+	Defaults: []int{2},
 	Fields:   toolgenFieldsReadResultArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(ReadResultArgs{}.ID),
 		Value:  &toolgenValue12,
 	}, {
-		Default: toolgenDefault8,
-		Offset:  unsafe.Offsetof(ReadResultArgs{}.Offset),
-		Value:   &toolgenValue13,
+		Offset: unsafe.Offsetof(ReadResultArgs{}.Offset),
+		Value:  &toolgenValue13,
 	}, {
-		Default: toolgenDefault9,
+		Default: toolgenDefault5,
 		Offset:  unsafe.Offsetof(ReadResultArgs{}.Limit),
 		Value:   &toolgenValue14,
 	}},
@@ -535,11 +509,11 @@ var toolgenStructShellArgs = decode.Struct{
 		Offset: unsafe.Offsetof(ShellArgs{}.Command),
 		Value:  &toolgenValue15,
 	}, {
-		Default: toolgenDefault2,
+		Default: toolgenDefault1,
 		Offset:  unsafe.Offsetof(ShellArgs{}.Workdir),
 		Value:   &toolgenValue6,
 	}, {
-		Default: toolgenDefault10,
+		Default: toolgenDefault6,
 		Offset:  unsafe.Offsetof(ShellArgs{}.TimeoutMS),
 		Value:   &toolgenValue16,
 	}},

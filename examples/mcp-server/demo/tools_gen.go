@@ -182,11 +182,6 @@ var toolgenBindingWhoami = runtime.Binding{
 	},
 }
 
-// toolgenDefault1 sets the default 0.
-func toolgenDefault1(p unsafe.Pointer) {
-	*(*int)(p) = int(0)
-}
-
 var toolgenFieldsAskArgs = decode.NewFields([]string{"question"}, 0)
 
 var toolgenFieldsCountArgs = decode.NewFields([]string{"to", "step_millis"}, 0)
@@ -214,15 +209,13 @@ var toolgenStructAskArgs = decode.Struct{
 
 // toolgenStructCountArgs is how to decode a CountArgs.
 var toolgenStructCountArgs = decode.Struct{
-	Defaults: []int{1},
-	Fields:   toolgenFieldsCountArgs,
+	Fields: toolgenFieldsCountArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(CountArgs{}.To),
 		Value:  &toolgenValue2,
 	}, {
-		Default: toolgenDefault1,
-		Offset:  unsafe.Offsetof(CountArgs{}.StepMillis),
-		Value:   &toolgenValue3,
+		Offset: unsafe.Offsetof(CountArgs{}.StepMillis),
+		Value:  &toolgenValue3,
 	}},
 }
 

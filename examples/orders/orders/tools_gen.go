@@ -128,13 +128,8 @@ func ServiceTools(r *Service) []runtime.Tool {
 	}})
 }
 
-// toolgenDefault1 sets the default "".
+// toolgenDefault1 sets the default 20.
 func toolgenDefault1(p unsafe.Pointer) {
-	*(*string)(p) = ""
-}
-
-// toolgenDefault2 sets the default 20.
-func toolgenDefault2(p unsafe.Pointer) {
 	*(*int)(p) = int(20)
 }
 
@@ -182,8 +177,7 @@ var toolgenString9 = decode.StringRule{HasMaxLength: true, MaxLength: 20, MinLen
 
 // toolgenStructCreateOrderArgs is how to decode a CreateOrderArgs.
 var toolgenStructCreateOrderArgs = decode.Struct{
-	Defaults: []int{3},
-	Fields:   toolgenFieldsCreateOrderArgs,
+	Fields: toolgenFieldsCreateOrderArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(CreateOrderArgs{}.Customer),
 		Value:  &toolgenValue1,
@@ -194,9 +188,8 @@ var toolgenStructCreateOrderArgs = decode.Struct{
 		Offset: unsafe.Offsetof(CreateOrderArgs{}.Shipping),
 		Value:  &toolgenValue4,
 	}, {
-		Default: toolgenDefault1,
-		Offset:  unsafe.Offsetof(CreateOrderArgs{}.Notes),
-		Value:   &toolgenValue5,
+		Offset: unsafe.Offsetof(CreateOrderArgs{}.Notes),
+		Value:  &toolgenValue5,
 	}},
 }
 
@@ -256,7 +249,7 @@ var toolgenStructListOrdersArgs = decode.Struct{
 		Offset: unsafe.Offsetof(ListOrdersArgs{}.Since),
 		Value:  &toolgenValue10,
 	}, {
-		Default: toolgenDefault2,
+		Default: toolgenDefault1,
 		Offset:  unsafe.Offsetof(ListOrdersArgs{}.Limit),
 		Value:   &toolgenValue11,
 	}, {

@@ -78,11 +78,6 @@ func toolgenDefault1(p unsafe.Pointer) {
 	*(*Unit)(p) = Celsius
 }
 
-// toolgenDefault2 sets the default 0.
-func toolgenDefault2(p unsafe.Pointer) {
-	*(*int)(p) = int(0)
-}
-
 var toolgenEnumUnit = decode.StringRule{Enum: decode.NewEnum("celsius", "fahrenheit")}
 
 var toolgenFieldsWeatherArgs = decode.NewFields([]string{"city", "unit", "days"}, 0)
@@ -93,7 +88,7 @@ var toolgenString1 = decode.StringRule{MinLength: 1}
 
 // toolgenStructWeatherArgs is how to decode a WeatherArgs.
 var toolgenStructWeatherArgs = decode.Struct{
-	Defaults: []int{1, 2},
+	Defaults: []int{1},
 	Fields:   toolgenFieldsWeatherArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(WeatherArgs{}.City),
@@ -103,9 +98,8 @@ var toolgenStructWeatherArgs = decode.Struct{
 		Offset:  unsafe.Offsetof(WeatherArgs{}.Unit),
 		Value:   &toolgenValue2,
 	}, {
-		Default: toolgenDefault2,
-		Offset:  unsafe.Offsetof(WeatherArgs{}.Days),
-		Value:   &toolgenValue3,
+		Offset: unsafe.Offsetof(WeatherArgs{}.Days),
+		Value:  &toolgenValue3,
 	}},
 }
 
