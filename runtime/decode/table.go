@@ -156,12 +156,6 @@ func (s *State) object(p unsafe.Pointer, st *Struct) error {
 				o.Err = s.str((*string)(q), v.Str)
 			case KindInt:
 				o.Err = s.signed(q, uintptr(v.Size), v.Int)
-			case KindFloat:
-				if v.Size == 8 {
-					o.Err = floatValue(s, (*float64)(q), v.Float)
-				} else {
-					o.Err = floatValue(s, (*float32)(q), v.Float)
-				}
 			case KindGo:
 				o.Err = v.Go.read(s, q, v)
 			case KindStruct:
