@@ -62,6 +62,8 @@ func (b *Binding) decode(data []byte, args any) error {
 		if err := b.check(args); err != nil {
 			return err
 		}
+	} else if b.checkErr != nil { // written before checked was set
+		return b.checkErr
 	}
 	// args holds a pointer: an interface's data word, without reflect's checks.
 	return b.Table.DecodeAt(data, (*[2]unsafe.Pointer)(unsafe.Pointer(&args))[1])

@@ -1,0 +1,104 @@
+package runtime_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/decode"
+)
+
+type pageArgs struct {
+	Query string
+	Limit int
+}
+
+type otherArgs struct {
+	Limit int
+	Query string
+}
+
+var (
+	pageFields = decode.NewFields([]string{"query", "limit"}, 0)
+	pageString = decode.Value{Kind: decode.KindString}
+	pageInt    = decode.Value{Kind: decode.KindInt, Size: uint8(unsafe.Sizeof(int(0)))}
+	// pageTable is the table of pageArgs, as generated code declares it.
+	pageTable = decode.Struct{Fields: pageFields, Members: []decode.Member{
+		{Offset: unsafe.Offsetof(pageArgs{}.Query), Value: &pageString},
+		{Offset: unsafe.Offsetof(pageArgs{}.Limit), Value: &pageInt},
+	}}
+)
+
+// tableBinding binds args of type A with table.
+func tableBinding[A any](table *decode.Struct, run func(*A) runtime.Result) *runtime.Binding {
+	return &runtime.Binding{
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[A])
+			return c.Hold(&c.Args)
+		},
+		NewFramed: func() *runtime.FramedSlot {
+			c := new(runtime.Framed[A])
+			return c.Hold(&c.Args)
+		},
+		Table: table,
+		Run:   func(_ context.Context, a any) runtime.Result { return run(a.(*A)) },
+	}
+}
+
+// A binding decodes with its table, into the arguments New allocated.
+func TestBindingDecodesWithItsTable(t *testing.T) {
+	b := tableBinding(&pageTable, func(a *pageArgs) runtime.Result {
+		return runtime.TextResult(a.Query + "/" + string(rune('0'+a.Limit)))
+	})
+	call, err := b.Bind(context.Background(), []byte(`{"query":"go","limit":7}`))
+	require.NoError(t, err)
+	assert.Equal(t, "go/7", call.Run(context.Background()).Text)
+
+	_, err = b.Bind(context.Background(), []byte(`{"limit":"x","extra":1}`))
+	var ae *runtime.ArgsError
+	require.ErrorAs(t, err, &ae)
+	assert.Len(t, ae.Problems, 3, "the wrong type, the unknown property and the missing one: %v", err)
+}
+
+// A table that does not match the arguments' type is refused before it writes anything, on
+// every call, with an error that is not the model's to fix.
+func TestBindingRefusesATableOfAnotherType(t *testing.T) {
+	ran := false
+	b := tableBinding(&pageTable, func(*otherArgs) runtime.Result { ran = true; return runtime.TextResult("") })
+	for range 2 {
+		_, err := b.Bind(context.Background(), []byte(`{"query":"go","limit":7}`))
+		require.Error(t, err)
+		var ae *runtime.ArgsError
+		assert.False(t, errors.As(err, &ae), "a stale table is not the model's mistake")
+		assert.Contains(t, err.Error(), "run go generate")
+	}
+	assert.False(t, ran)
+}
+
+// BindTools gives each tool its binding's methods and a copy the caller may change.
+func TestBindToolsCopiesAndBinds(t *testing.T) {
+	b := tableBinding(&pageTable, func(a *pageArgs) runtime.Result { return runtime.TextResult(a.Query) })
+	static := []runtime.Tool{
+		{Name: "page", Tags: []string{"search"}, InputSchema: []byte(`{"type":"object"}`), Metadata: map[string]string{"k": "v"}},
+		{Name: "client", Client: true},
+	}
+	tools := runtime.BindTools(static, []*runtime.Binding{b, nil})
+	require.Len(t, tools, 2)
+	require.NotNil(t, tools[0].Bind)
+	assert.Nil(t, tools[1].Bind, "no binding: left as is")
+	call, err := tools[0].Bind(context.Background(), []byte(`{"query":"q"}`))
+	require.NoError(t, err)
+	assert.Equal(t, "q", call.Run(context.Background()).Text)
+
+	tools[0].Tags[0] = "changed"
+	tools[0].InputSchema[1] = 'X'
+	tools[0].Metadata["k"] = "changed"
+	assert.Equal(t, "search", static[0].Tags[0])
+	assert.Equal(t, `{"type":"object"}`, string(static[0].InputSchema))
+	assert.Equal(t, "v", static[0].Metadata["k"])
+}
