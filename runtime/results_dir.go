@@ -19,14 +19,19 @@ import (
 // those, use a shared store). The directory is created with mode 0700; an existing one that
 // is not a plain directory, or that others may read or write, is refused, so a directory
 // planted by another user is never used. Files are named by their opaque ids and removed when
-// they expire (after MaxAge) or to keep the directory within MaxBytes.
+// they expire (after MaxAge) or to keep the directory within MaxBytes. As with
+// MemoryResultStore, a session holding its share (MaxSessionBytes) or more makes room from its
+// own results first; the store knows the session of the files it wrote, and counts files left
+// by an earlier process as others'.
 type DirResultStore struct {
-	Dir      string        // required
-	MaxAge   time.Duration // 0: DefaultResultMaxAge
-	MaxBytes int64         // 0: DefaultResultMaxBytes
+	Dir             string        // required
+	MaxAge          time.Duration // 0: DefaultResultMaxAge
+	MaxBytes        int64         // 0: DefaultResultMaxBytes
+	MaxSessionBytes int64         // a session's share when the store is full; 0: half of MaxBytes
 
-	mu   sync.Mutex
-	root *os.Root
+	mu       sync.Mutex
+	root     *os.Root
+	sessions map[string]string // the session of each file this store wrote, by id
 }
 
 // dirResultHeader is the first line of a stored file: what a ResultPage tells besides data.
@@ -86,7 +91,7 @@ func (d *DirResultStore) Put(_ context.Context, r StoredResult) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	if err := d.sweep(root, time.Now(), size-int64(len(r.Data))); err != nil {
+	if err := d.sweep(root, time.Now(), size-int64(len(r.Data)), r.Session, int64(len(r.Data))); err != nil {
 		return "", err
 	}
 	id := NewResultID()
@@ -109,11 +114,17 @@ func (d *DirResultStore) Put(_ context.Context, r StoredResult) (string, error) 
 		_ = root.Remove(id)
 		return "", werr
 	}
+	if d.sessions == nil {
+		d.sessions = map[string]string{}
+	}
+	d.sessions[id] = r.Session
 	return id, nil
 }
 
-// sweep removes expired files, then the oldest until the directory holds at most keep bytes.
-func (d *DirResultStore) sweep(root *os.Root, now time.Time, keep int64) error {
+// sweep removes expired files, then, oldest first, files of session while it holds more
+// than its share with the n bytes it adds, then any file, until the directory holds at most
+// keep bytes.
+func (d *DirResultStore) sweep(root *os.Root, now time.Time, keep int64, session string, n int64) error {
 	entries, err := fs.ReadDir(root.FS(), ".")
 	if err != nil {
 		return err
@@ -124,8 +135,9 @@ func (d *DirResultStore) sweep(root *os.Root, now time.Time, keep int64) error {
 		size int64
 	}
 	var files []file
-	var total int64
-	age, _ := d.limits()
+	var total, own int64
+	age, size := d.limits()
+	listed := make(map[string]bool, len(entries))
 	for _, e := range entries {
 		if !ValidResultID(e.Name()) || !e.Type().IsRegular() {
 			continue
@@ -138,16 +150,47 @@ func (d *DirResultStore) sweep(root *os.Root, now time.Time, keep int64) error {
 			_ = root.Remove(e.Name())
 			continue
 		}
+		listed[e.Name()] = true
 		files = append(files, file{e.Name(), info.ModTime(), info.Size()})
 		total += info.Size()
+		if s, ok := d.sessions[e.Name()]; ok && s == session {
+			own += info.Size()
+		}
+	}
+	for id := range d.sessions {
+		if !listed[id] {
+			delete(d.sessions, id) // expired, removed, or gone by other hands
+		}
+	}
+	share := d.MaxSessionBytes
+	if share <= 0 {
+		share = size / 2
 	}
 	slices.SortFunc(files, func(a, b file) int { return a.mod.Compare(b.mod) })
+	remove := func(f file) {
+		_ = root.Remove(f.name)
+		if s, ok := d.sessions[f.name]; ok && s == session {
+			own -= f.size
+		}
+		delete(d.sessions, f.name)
+		total -= f.size
+	}
+	for i, f := range files {
+		if total <= keep || own+n <= share {
+			break
+		}
+		if s, ok := d.sessions[f.name]; ok && s == session {
+			remove(f)
+			files[i].name = ""
+		}
+	}
 	for _, f := range files {
 		if total <= keep {
 			break
 		}
-		_ = root.Remove(f.name)
-		total -= f.size
+		if f.name != "" {
+			remove(f)
+		}
 	}
 	return nil
 }

@@ -290,3 +290,32 @@ func TestMemoryResultStoreSessionShare(t *testing.T) {
 	assert.True(t, readable("ann", ann[1]))
 	assert.True(t, readable("bob", bob[len(bob)-1]))
 }
+
+// DirResultStore gives each session a share as MemoryResultStore does: past it, a session
+// makes room from its own files first.
+func TestDirResultStoreSessionShare(t *testing.T) {
+	ctx := t.Context()
+	s := &runtime.DirResultStore{Dir: filepath.Join(t.TempDir(), "r"), MaxBytes: 1000} // share: 500
+	age := time.Now().Add(-time.Hour)
+	put := func(session string) string {
+		id, err := s.Put(ctx, runtime.StoredResult{Session: session, Data: make([]byte, 250)})
+		require.NoError(t, err)
+		// Files are ordered by modification time: give each a distinct, increasing one.
+		age = age.Add(time.Second)
+		require.NoError(t, os.Chtimes(filepath.Join(s.Dir, id), age, age))
+		return id
+	}
+	readable := func(session, id string) bool {
+		_, err := s.Read(ctx, session, id, 0, 1)
+		return err == nil
+	}
+	ann := []string{put("ann"), put("ann"), put("ann")} // about 780 bytes with headers
+	var bob []string
+	for range 6 {
+		bob = append(bob, put("bob"))
+	}
+	assert.False(t, readable("ann", ann[0]), "bob's first results took the oldest of the store")
+	assert.True(t, readable("ann", ann[2]), "past its share, bob made room from its own files")
+	assert.True(t, readable("bob", bob[5]))
+	assert.False(t, readable("bob", bob[0]))
+}
