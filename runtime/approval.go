@@ -121,7 +121,11 @@ func (r *Registry) approve(ctx context.Context, cfg *registryConfig, tool *Tool,
 // decided turns an approver's answer into the call to run or the result that ends it.
 func (r *Registry) decided(ctx context.Context, cfg *registryConfig, tool *Tool, call Call, bound BoundCall, dec Decision, err error) (BoundCall, Result, bool) {
 	if err != nil {
-		r.observeApproval(ctx, cfg, call, "failed", "")
+		outcome := "failed"
+		if errors.Is(err, ErrApprovalAsked) {
+			outcome = "pending" // the user has the question; the call comes back with the answer
+		}
+		r.observeApproval(ctx, cfg, call, outcome, "")
 		if ctx.Err() != nil {
 			return nil, Result{
 				Text:    fmt.Sprintf("%s was not run: the call was cancelled or timed out while waiting for its approval.", tool.Name),

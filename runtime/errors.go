@@ -156,6 +156,10 @@ var (
 	// were no approver. An approver that decides only some calls (workspace.AllowCommands)
 	// returns it for the others.
 	ErrUndecided = errors.New("the approver leaves this call to be decided elsewhere")
+	// ErrApprovalAsked is returned (wrapped or not) by an approver that has handed the
+	// question to the user and ends the call now, which comes back with the answer: MCP's
+	// input-required rounds on protocol 2026-07-28. Observers see the approval "pending".
+	ErrApprovalAsked = errors.New("the user was asked; the call comes back with the answer")
 	// ErrCallLimit is wrapped by the Err of a result refused by a loop guard: a call limit,
 	// a repeated call, or an exhausted AskRetry budget.
 	ErrCallLimit = errors.New("call limit reached")

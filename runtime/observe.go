@@ -54,7 +54,8 @@ type Event struct {
 	IsError  bool          // EventEnd: whether the result is an error
 	ErrKind  ErrorKind     // EventError, EventEnd: the kind of the failure
 	Err      error         // EventError, EventEnd: the Go error
-	// Approval is, on EventApproval, one of "pending", "approved", "denied", "refused" (no
+	// Approval is, on EventApproval, one of "pending" (queued, or asked of the user in a call
+	// that comes back with the answer: ErrApprovalAsked), "approved", "denied", "refused" (no
 	// approver configured, or the approval queue is full), "expired" (the queued request
 	// expired) or "failed" (the approver returned an error or did not answer in time, or the
 	// approval store failed).

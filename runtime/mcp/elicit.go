@@ -246,7 +246,7 @@ func (r *round) asker(reg *runtime.Registry) runtime.Approver {
 		defer r.mu.Unlock()
 		r.approvalAsked = approvalQuestion(tool, req.Reason, req.Risk, req.RawArgs)
 		r.argsHash = hashArgs(req.RawArgs)
-		return runtime.Decision{}, errInputRequired
+		return runtime.Decision{}, fmt.Errorf("%w (%w)", errInputRequired, runtime.ErrApprovalAsked)
 	})
 }
 

@@ -855,7 +855,16 @@ func TestUndecidedCallsAreAskedOnEveryProtocol(t *testing.T) {
 				}
 				return runtime.Decision{}, runtime.ErrUndecided
 			})
-			reg := runtime.NewRegistry(runtime.WithApprover(approver))
+			var events []string
+			var eventsMu sync.Mutex
+			observer := func(_ context.Context, e runtime.Event) {
+				if e.Kind == runtime.EventApproval {
+					eventsMu.Lock()
+					events = append(events, e.Approval)
+					eventsMu.Unlock()
+				}
+			}
+			reg := runtime.NewRegistry(runtime.WithApprover(approver), runtime.WithObserver(observer))
 			require.NoError(t, reg.Add(mailTool(&runs)))
 			var asked []string
 			answer := &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}
@@ -875,6 +884,13 @@ func TestUndecidedCallsAreAskedOnEveryProtocol(t *testing.T) {
 			require.Len(t, asked, 1, "passed on: the user is asked")
 			assert.Contains(t, asked[0], `"to":"ann@example.com"`)
 			assert.EqualValues(t, 2, runs.Load(), "each call ran once")
+			eventsMu.Lock()
+			want := []string{"approved", "approved"} // asked within the call
+			if name == "2026-07-28" {
+				want = []string{"approved", "pending", "approved"} // the call came back with the answer
+			}
+			assert.Equal(t, want, events, "a question is pending, not a failure")
+			eventsMu.Unlock()
 
 			answer = &mcp.ElicitResult{Action: "decline"}
 			res, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "send_mail", Arguments: map[string]any{"to": "cy@example.com"}})
