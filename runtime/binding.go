@@ -2,13 +2,8 @@ package runtime
 
 import (
 	"context"
-	"fmt"
 	"maps"
-	"reflect"
 	"slices"
-	"sync"
-	"sync/atomic"
-	"unsafe"
 )
 
 // Binding joins a tool's arguments to its handler: generated code declares one per tool and
@@ -25,8 +20,8 @@ type Binding struct {
 	NewFramed func() *FramedSlot
 	// Table decodes and validates a JSON document of arguments in one pass, on invalid
 	// arguments returning an *ArgsError listing every problem: a *decode.Struct, which
-	// generated code declares per arguments type. Before its first use it is checked against
-	// the arguments' Go type.
+	// generated code declares per arguments type and which checks itself against the
+	// arguments' Go type before it first decodes into it.
 	Table ArgsTable
 	// Decode, when Table is nil, decodes the arguments into args (what New put beside the
 	// call): for bindings written by hand.
@@ -37,60 +32,20 @@ type Binding struct {
 	// Run calls the handler once with the decoded arguments and turns what it returns into a
 	// Result.
 	Run func(ctx context.Context, args any) Result
-
-	checking sync.Mutex
-	checked  atomic.Bool // Table was checked; checkErr is the outcome
-	checkErr error
 }
 
 // ArgsTable is a decoder that is data: the *decode.Struct of an arguments type.
 type ArgsTable interface {
-	// DecodeAt decodes the arguments into the struct at p, which is of the type the table
-	// was checked against.
-	DecodeAt(data []byte, p unsafe.Pointer) error
-	// CheckType reports whether the table agrees with the struct type t.
-	CheckType(t reflect.Type) error
+	// DecodeArgs decodes data into args, the pointer New put beside the call.
+	DecodeArgs(data []byte, args any) error
 }
 
 // decode decodes data into args with Table or Decode.
 func (b *Binding) decode(data []byte, args any) error {
-	if b.Table == nil {
-		return b.Decode(data, args)
+	if b.Table != nil {
+		return b.Table.DecodeArgs(data, args)
 	}
-	// The table writes through unsafe pointers: it decodes only into the type it matches.
-	if !b.checked.Load() {
-		if err := b.check(args); err != nil {
-			return err
-		}
-	} else if b.checkErr != nil { // written before checked was set
-		return b.checkErr
-	}
-	// args holds a pointer: an interface's data word, without reflect's checks.
-	return b.Table.DecodeAt(data, (*[2]unsafe.Pointer)(unsafe.Pointer(&args))[1])
-}
-
-// checkedTables holds the tables that passed their check, with the pointer type checked.
-var checkedTables sync.Map
-
-// check checks Table against the arguments' type, once: the first result stands.
-func (b *Binding) check(args any) error {
-	b.checking.Lock()
-	defer b.checking.Unlock()
-	if !b.checked.Load() {
-		t := reflect.TypeOf(args)
-		if t == nil || t.Kind() != reflect.Pointer {
-			b.checkErr = fmt.Errorf("the arguments are a %v, not a pointer", t)
-		} else if checked, ok := checkedTables.Load(b.Table); ok && checked == t {
-			// Checked already, through another binding of the same table (the bindings of
-			// methods are made for each receiver).
-		} else if err := b.Table.CheckType(t.Elem()); err != nil {
-			b.checkErr = fmt.Errorf("the generated decoder does not match the arguments' type; run go generate: %w", err)
-		} else {
-			checkedTables.Store(b.Table, t)
-		}
-		b.checked.Store(true)
-	}
-	return b.checkErr
+	return b.Decode(data, args)
 }
 
 // Bind decodes and validates args into a new call: Tool.Bind.

@@ -102,3 +102,17 @@ func TestBindToolsCopiesAndBinds(t *testing.T) {
 	assert.Equal(t, `{"type":"object"}`, string(static[0].InputSchema))
 	assert.Equal(t, "v", static[0].Metadata["k"])
 }
+
+// A table is proven for the type it decodes into: decoding into another type after the right
+// one (a binding written by hand, say) is refused, and the right type still decodes.
+func TestTableIsCheckedForEachType(t *testing.T) {
+	var page pageArgs
+	require.NoError(t, pageTable.DecodeArgs([]byte(`{"query":"a"}`), &page))
+	var other otherArgs
+	err := pageTable.DecodeArgs([]byte(`{"query":"a"}`), &other)
+	require.ErrorContains(t, err, "run go generate")
+	assert.Equal(t, otherArgs{}, other, "nothing written")
+	require.NoError(t, pageTable.DecodeArgs([]byte(`{"query":"b","limit":2}`), &page))
+	assert.Equal(t, pageArgs{Query: "b", Limit: 2}, page)
+	require.Error(t, pageTable.DecodeArgs([]byte(`{}`), page), "not a pointer")
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -19,8 +20,9 @@ import (
 // lays out statically, so they cost no start-up time either.
 //
 // The tables write through unsafe pointers, so a table must agree with its Go type. The
-// generator makes them so, and Check proves it with reflect, once per type, before a
-// Binding decodes anything (runtime.Binding checks on first use; a test can call Check).
+// generator makes them so, and Check proves it with reflect: DecodeArgs, the entry point of
+// runtime.Binding, checks a table against the arguments' type before it first decodes into
+// that type, and refuses a table that does not match on every call.
 
 // Kind is what a Value reads.
 type Kind uint8
@@ -69,6 +71,10 @@ type Struct struct {
 	Members []Member
 	// Defaults lists the members with a Default, applied when the property is absent.
 	Defaults []int
+
+	// checked is the type word of the argument pointer type Check last accepted the table
+	// for (read and written atomically): DecodeArgs compares it with its argument's.
+	checked unsafe.Pointer
 }
 
 // Member is one field of a Struct.
@@ -105,11 +111,26 @@ func Into(data []byte, p unsafe.Pointer, st *Struct) error {
 // code calls for a field it reaches itself (through an embedded pointer).
 func Read(s *State, p unsafe.Pointer, v *Value) error { return s.value(p, v) }
 
-// DecodeAt is Into(data, p, st): runtime.Binding's ArgsTable.
-func (st *Struct) DecodeAt(data []byte, p unsafe.Pointer) error { return Into(data, p, st) }
-
-// CheckType is Check(st, t): runtime.Binding's ArgsTable.
-func (st *Struct) CheckType(t reflect.Type) error { return Check(st, t) }
+// DecodeArgs decodes the JSON document data into args, a pointer to the struct type st
+// describes, as Into does: runtime.Binding's ArgsTable. Before it first decodes into a type,
+// Check proves the table against it; a table that does not match (a generated file older
+// than its types) is refused, on every call, with an error that says to run go generate.
+func (st *Struct) DecodeArgs(data []byte, args any) error {
+	// An interface is a type word and a data word: args holds a pointer, so its data word is
+	// the struct, and its type word names the pointer type.
+	words := (*[2]unsafe.Pointer)(unsafe.Pointer(&args))
+	if atomic.LoadPointer(&st.checked) != words[0] {
+		t := reflect.TypeOf(args)
+		if t == nil || t.Kind() != reflect.Pointer {
+			return fmt.Errorf("decode: the arguments are a %v, not a pointer to a struct", t)
+		}
+		if err := Check(st, t.Elem()); err != nil {
+			return fmt.Errorf("the generated decoder does not match the arguments' type; run go generate: %w", err)
+		}
+		atomic.StorePointer(&st.checked, words[0])
+	}
+	return Into(data, words[1], st)
+}
 
 // WithinStruct decodes the struct at v, described by st, at path p, a descendant of the
 // State's path, from inline code that reads with Parts (the code toolgen generates for what
