@@ -412,7 +412,7 @@ func (g *generator) valueTable(t *model.Type, c *model.Constraints, nullable boo
 
 // setRule sets a value's rule field unless the rule is nil (no keywords).
 func setRule(f jen.Dict, field string, rule jen.Code) {
-	if render(rule) != render(jen.Nil()) {
+	if rule != nil {
 		f[jen.Id(field)] = rule
 	}
 }
@@ -444,10 +444,10 @@ func countLimits(min, max *int) (jen.Code, jen.Code) {
 }
 
 // rule declares (once per distinct value) a rule variable of type decode.TYPE with the given
-// fields and returns its address, or nil when no field is set.
+// fields and returns its address, or nil (no code) when no field is set.
 func (g *generator) rule(prefix, typ string, fields jen.Dict) jen.Code {
 	if len(fields) == 0 {
-		return jen.Nil()
+		return nil
 	}
 	// One line, keys sorted: a rule reads like a tag, and equal rules render equal.
 	var names []string
