@@ -135,10 +135,11 @@ func (c *CallSlot) Bind(ctx context.Context, data []byte) error {
 }
 
 // BindTools returns a copy of tools with each tool's Bind and NewCall set from bindings[i]
-// (nil: left as is): what a generated Tools function returns. Generated code declares the
-// tools and the bindings of plain functions as package-level data, which the linker lays out
-// and which costs no code per tool; the copy is deep, so a caller may change what it gets.
-func BindTools(tools []Tool, bindings []*Binding) []Tool {
+// (nil: left as is) and, when dialects is not empty, the provider variants every tool derives
+// (Tool.Dialects): what a generated Tools function returns. Generated code declares the tools
+// and the bindings of plain functions as package-level data, which the linker lays out and
+// which costs no code per tool; the copy is deep, so a caller may change what it gets.
+func BindTools(tools []Tool, bindings []*Binding, dialects []string) []Tool {
 	out := make([]Tool, len(tools))
 	for i, t := range tools {
 		t.Tags = slices.Clone(t.Tags)
@@ -157,6 +158,9 @@ func BindTools(tools []Tool, bindings []*Binding) []Tool {
 		t.OutputSchema = slices.Clone(t.OutputSchema)
 		t.Variants = maps.Clone(t.Variants)
 		t.Dialects = slices.Clone(t.Dialects)
+		if len(dialects) > 0 {
+			t.Dialects = slices.Clone(dialects)
+		}
 		if i < len(bindings) && bindings[i] != nil {
 			t.Bind, t.NewCall = bindings[i].Bind, bindings[i].NewCall
 		}

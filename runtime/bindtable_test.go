@@ -87,7 +87,7 @@ func TestBindToolsCopiesAndBinds(t *testing.T) {
 		{Name: "page", Tags: []string{"search"}, InputSchema: []byte(`{"type":"object"}`), Metadata: map[string]string{"k": "v"}},
 		{Name: "client", Client: true},
 	}
-	tools := runtime.BindTools(static, []*runtime.Binding{b, nil})
+	tools := runtime.BindTools(static, []*runtime.Binding{b, nil}, []string{runtime.VariantOpenAI})
 	require.Len(t, tools, 2)
 	require.NotNil(t, tools[0].Bind)
 	assert.Nil(t, tools[1].Bind, "no binding: left as is")
@@ -95,6 +95,7 @@ func TestBindToolsCopiesAndBinds(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "q", call.Run(context.Background()).Text)
 
+	assert.Equal(t, []string{runtime.VariantOpenAI}, tools[1].Dialects, "the package's variants, on every tool")
 	tools[0].Tags[0] = "changed"
 	tools[0].InputSchema[1] = 'X'
 	tools[0].Metadata["k"] = "changed"

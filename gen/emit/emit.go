@@ -228,7 +228,13 @@ func (g *generator) toolsFunc(grp receiverGroup) error {
 		}
 		bindings = jen.Index().Op("*").Qual(runtimePath, "Binding").Values(elems...)
 	}
-	body := jen.Return(jen.Qual(runtimePath, "BindTools").Call(jen.Id(toolsVar).Index(jen.Op(":")), bindings))
+	// The provider variants are the package's: BindTools sets them, so the tools stay static
+	// data (a slice of a package-level array in each literal would be set by code).
+	dialects := jen.Nil()
+	if g.hasDialects {
+		dialects = jen.Id(dialectsVar)
+	}
+	body := jen.Return(jen.Qual(runtimePath, "BindTools").Call(jen.Id(toolsVar).Index(jen.Op(":")), bindings, dialects))
 	if grp.receiver == nil {
 		g.f.Commentf("Tools returns the tools of package %s, sorted by name, for runtime.Registry.Add.", g.pkg.Name)
 		g.f.Func().Id("Tools").Params().Index().Qual(runtimePath, "Tool").Block(body)
@@ -401,9 +407,6 @@ func (g *generator) toolLiteral(t *model.Tool) (jen.Code, error) {
 	d[jen.Id("InputSchema")] = g.schemaValue(schema.Input(t))
 	if out := schema.Output(t); out != nil {
 		d[jen.Id("OutputSchema")] = g.schemaValue(out)
-	}
-	if g.hasDialects {
-		d[jen.Id("Dialects")] = jen.Id(dialectsVar).Index(jen.Op(":")) // an array: the tools stay static data
 	}
 	return jen.Values(d), nil
 }

@@ -61,7 +61,7 @@ func (g *generator) dialects() bool {
 	}
 	g.f.Commentf("%s lists the provider variants of every tool here (toolgen -providers), which", dialectsVar)
 	g.f.Comment("runtime.Tool.Variant derives from the tool's InputSchema on first use.")
-	g.f.Var().Id(dialectsVar).Op("=").Index(jen.Op("...")).String().Values(items...)
+	g.f.Var().Id(dialectsVar).Op("=").Index().String().Values(items...)
 	g.f.Line()
 	return true
 }

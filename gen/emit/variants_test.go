@@ -29,10 +29,10 @@ func TestFileEmitsTheEnabledDialects(t *testing.T) {
 		opts      []emit.Option
 		want, not []string
 	}{
-		{"default: all", nil, []string{"Dialects:", "var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, " +
+		{"default: all", nil, []string{"toolgenBindings[:], toolgenDialects)", "var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, " +
 			"runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}"}, []string{"Variants:"}},
-		{"openai only", []emit.Option{emit.Providers("openai")}, []string{"var toolgenDialects = [...]string{runtime.VariantOpenAI}"}, []string{"VariantGemini", "VariantAnthropic"}},
-		{"mcp only", []emit.Option{emit.Providers("mcp")}, nil, []string{"Variants:", "Dialects:", "toolgenDialects"}},
+		{"openai only", []emit.Option{emit.Providers("openai")}, []string{"var toolgenDialects = []string{runtime.VariantOpenAI}"}, []string{"VariantGemini", "VariantAnthropic"}},
+		{"mcp only", []emit.Option{emit.Providers("mcp")}, []string{"toolgenBindings[:], nil)"}, []string{"Variants:", "Dialects:", "toolgenDialects"}},
 	}
 	for _, c := range cases {
 		src, err := emit.File(pingPackage(), c.opts...)

@@ -27,13 +27,12 @@ func toolgenHandlerChangedRunGoGenerate(func(*Search, context.Context, SearchArg
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
 // toolgenSearchTools are the tools SearchTools returns, without their bindings.
 var toolgenSearchTools = [...]runtime.Tool{{
 	Description: "Finds tools for a task among the tools not yet available. Returns the best matches, each callable from the next turn on.",
 	Detail:      "Use it when no available tool fits the task: describe the task in a few words.",
-	Dialects:    toolgenDialects[:],
 	Examples: []runtime.Example{{
 		Args:     json.RawMessage(`{"query":"refund invoice"}`),
 		Scenario: "Find a tool to refund an invoice",
@@ -66,7 +65,7 @@ func SearchTools(r *Search) []runtime.Tool {
 			return toolgenResultSearchResult(out, err, "tool_search")
 		},
 		Table: &toolgenStructSearchArgs,
-	}})
+	}}, toolgenDialects)
 }
 
 // toolgenDefault1 sets the default 5.

@@ -27,12 +27,11 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, CreateAr
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
 // toolgenToolkitTools are the tools ToolkitTools returns, without their bindings.
 var toolgenToolkitTools = [...]runtime.Tool{{
 	Description: "Creates a new artifact, a document kept with all its versions.",
-	Dialects:    toolgenDialects[:],
 	Examples:    []runtime.Example{{Args: json.RawMessage(`{"id":"report.md","content":"# Findings\n\nNone yet.\n"}`)}},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID names the artifact, like a file name, e.g. report.md.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the artifact's text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
 	Name:        "create_artifact",
@@ -43,7 +42,6 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 	Timeout:     10 * time.Second,
 }, {
 	Description: "Reads an artifact: its latest version, or an older one.",
-	Dialects:    toolgenDialects[:],
 	Examples: []runtime.Example{{Args: json.RawMessage(`{"id":"report.md"}`)}, {
 		Args:     json.RawMessage(`{"id":"report.md","version":1}`),
 		Scenario: "An older version",
@@ -59,7 +57,6 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 	Timeout:     10 * time.Second,
 }, {
 	Description: "Replaces the whole text of an artifact, saving it as a new version.",
-	Dialects:    toolgenDialects[:],
 	Examples:    []runtime.Example{{Args: json.RawMessage(`{"id":"report.md","content":"# Findings\n\nRewritten.\n"}`)}},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the whole new text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
 	Name:        "rewrite_artifact",
@@ -70,7 +67,6 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 }, {
 	Description: "Replaces one passage of an artifact, saving the result as a new version.",
 	Detail:      "Quote old_text from the latest version, with enough around it to match one place only; differences in whitespace are tolerated. For large changes use rewrite_artifact.",
-	Dialects:    toolgenDialects[:],
 	Examples:    []runtime.Example{{Args: json.RawMessage(`{"id":"report.md","old_text":"None yet.","new_text":"Two libraries qualify."}`)}},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"old_text":{"description":"OldText is the passage to replace, quoted from the latest version with enough context to match one place only.","type":"string","minLength":1},"new_text":{"description":"NewText replaces it; empty deletes the passage.","type":"string"}},"required":["id","old_text","new_text"],"additionalProperties":false}`),
 	Name:        "update_artifact",
@@ -150,7 +146,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return runtime.TextResult(out)
 		},
 		Table: &toolgenStructUpdateArgs,
-	}})
+	}}, toolgenDialects)
 }
 
 var toolgenFieldsCreateArgs = decode.NewFields([]string{"id", "content"}, 0, 1)

@@ -27,7 +27,7 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, AskArgs)
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
 // toolgenSchema1 is a schema shared by several tools.
 const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question.","type":"string","minLength":1,"maxLength":2000},"options":{"description":"Options the user picks from; leave it out for a free-form answer.","type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":200}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"additionalProperties":false}`
@@ -36,7 +36,6 @@ const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema
 var toolgenToolkitTools = [...]runtime.Tool{{
 	Description: "Asks the user a question and returns their answer.",
 	Detail:      "Use it when the task cannot go on without a decision or a fact only the user has. Do not ask what you can find out with other tools; ask one question at a time.",
-	Dialects:    toolgenDialects[:],
 	Examples: []runtime.Example{{
 		Args:     json.RawMessage(`{"question":"Which database should the service use?","options":["PostgreSQL","SQLite"]}`),
 		Scenario: "Pick a database",
@@ -49,7 +48,6 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 	Timeout:     1 * time.Hour,
 }, {
 	Description: "Asks the user a question and returns their answer (the same tool as ask_user).",
-	Dialects:    toolgenDialects[:],
 	Examples:    []runtime.Example{{Args: json.RawMessage(`{"question":"Should the report cover Q3 or Q4?","options":["Q3","Q4"]}`)}},
 	Hints:       runtime.Hints{OpenWorld: true},
 	InputSchema: json.RawMessage(toolgenSchema1),
@@ -95,7 +93,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return out
 		},
 		Table: &toolgenStructAskArgs,
-	}})
+	}}, toolgenDialects)
 }
 
 var toolgenFieldsAskArgs = decode.NewFields([]string{"question", "options", "multi_select"}, 0)

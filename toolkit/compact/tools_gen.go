@@ -27,13 +27,12 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, CompactArgs) (runt
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
 // toolgenTools are the tools Tools returns, without their bindings.
 var toolgenTools = [...]runtime.Tool{{
 	Description: "Asks for the conversation so far to be summarized, to free context.",
 	Detail:      "Call it when the conversation has grown long and older turns are no longer needed word for word. The host replaces them with a summary that keeps what focus names.",
-	Dialects:    toolgenDialects[:],
 	Examples:    []runtime.Example{{Args: json.RawMessage(`{"focus":"the open bugs and the decisions made so far"}`)}},
 	Hints:       runtime.Hints{Idempotent: true},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host.","type":"string","maxLength":2000,"default":""}},"additionalProperties":false}`),
@@ -49,7 +48,7 @@ var toolgenBindings = [...]*runtime.Binding{&toolgenBindingCompactConversation}
 
 // Tools returns the tools of package compact, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
-	return runtime.BindTools(toolgenTools[:], toolgenBindings[:])
+	return runtime.BindTools(toolgenTools[:], toolgenBindings[:], toolgenDialects)
 }
 
 var toolgenBindingCompactConversation = runtime.Binding{

@@ -27,7 +27,7 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, TaskArgs
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
 // toolgenSchema1 is a schema shared by several tools.
 const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","minLength":1,"maxLength":200},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation.","type":"string","minLength":1,"maxLength":20000},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["description","prompt","agent"],"additionalProperties":false}`
@@ -35,7 +35,6 @@ const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema
 // toolgenToolkitTools are the tools ToolkitTools returns, without their bindings.
 var toolgenToolkitTools = [...]runtime.Tool{{
 	Description: "Hands a self-contained task to a sub-agent and returns its final answer (the same tool as task).",
-	Dialects:    toolgenDialects[:],
 	Examples:    []runtime.Example{{Args: json.RawMessage(`{"description":"Check the test suite","prompt":"Run the tests of package store and report failures.","agent":"tester"}`)}},
 	InputSchema: json.RawMessage(toolgenSchema1),
 	Name:        "call_subagent",
@@ -45,7 +44,6 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 }, {
 	Description: "Hands a self-contained task to a sub-agent and returns its final answer.",
 	Detail:      "Use it for work that needs many steps of its own (research, a search through many files) so that only the answer comes back into this conversation. A call with an unknown agent is answered with the list of agents.",
-	Dialects:    toolgenDialects[:],
 	Examples: []runtime.Example{{
 		Args:     json.RawMessage(`{"description":"Survey HTML-to-Markdown libraries","prompt":"List maintained Go libraries that convert HTML to Markdown, with their licences.","agent":"researcher"}`),
 		Scenario: "Delegate research",
@@ -93,7 +91,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return out
 		},
 		Table: &toolgenStructTaskArgs,
-	}})
+	}}, toolgenDialects)
 }
 
 var toolgenFieldsTaskArgs = decode.NewFields([]string{"description", "prompt", "agent"}, 0, 1, 2)

@@ -27,12 +27,11 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, TodoAddA
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
 // toolgenToolkitTools are the tools ToolkitTools returns, without their bindings.
 var toolgenToolkitTools = [...]runtime.Tool{{
 	Description: "Adds one item at the end of the todo list.",
-	Dialects:    toolgenDialects[:],
 	Examples:    []runtime.Example{{Args: json.RawMessage(`{"content":"Write the changelog"}`)}},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"id":{"description":"ID of the new item; empty takes the next free number.","type":"string","maxLength":64,"default":""},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending"}},"required":["content"],"additionalProperties":false}`),
 	Name:        "todo_add",
@@ -42,7 +41,6 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 	Timeout:     5 * time.Second,
 }, {
 	Description: "Shows the todo list of this conversation with each item's id and status.",
-	Dialects:    toolgenDialects[:],
 	Hints: runtime.Hints{
 		Idempotent: true,
 		ReadOnly:   true,
@@ -55,7 +53,6 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 	Timeout:     5 * time.Second,
 }, {
 	Description: "Changes the status or the text of one todo item.",
-	Dialects:    toolgenDialects[:],
 	Examples: []runtime.Example{{
 		Args:     json.RawMessage(`{"id":"1","status":"completed"}`),
 		Scenario: "Finish an item",
@@ -70,7 +67,6 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 }, {
 	Description: "Replaces the todo list of this conversation with a new one, sent whole.",
 	Detail:      "Use it to plan a task of several steps and to keep the plan current: mark an item in_progress before starting it and completed as soon as it is done.",
-	Dialects:    toolgenDialects[:],
 	Examples: []runtime.Example{{
 		Args:     json.RawMessage(`{"todos":[{"id":"1","content":"Reproduce the bug","status":"in_progress"},{"id":"2","content":"Write a failing test","status":"pending"}]}`),
 		Scenario: "Plan a bug fix",
@@ -153,7 +149,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return out
 		},
 		Table: &toolgenStructWriteTodosArgs,
-	}})
+	}}, toolgenDialects)
 }
 
 // toolgenDefault1 sets the default "pending".

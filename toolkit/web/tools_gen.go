@@ -28,13 +28,12 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, FetchArg
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
 // toolgenToolkitTools are the tools ToolkitTools returns, without their bindings.
 var toolgenToolkitTools = [...]runtime.Tool{{
 	Description: "Fetches a web page or PDF and returns its content as Markdown or text.",
 	Detail:      "Use it to read a page found with web_search or named by the user.",
-	Dialects:    toolgenDialects[:],
 	Examples:    []runtime.Example{{Args: json.RawMessage(`{"url":"https://go.dev/doc/go1.26"}`)}},
 	Hints: runtime.Hints{
 		OpenWorld: true,
@@ -49,7 +48,6 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 }, {
 	Description: "Searches the web and returns the title, URL and snippet of each result.",
 	Detail:      "Use it to find pages about a topic; read a page with web_fetch.",
-	Dialects:    toolgenDialects[:],
 	Examples:    []runtime.Example{{Args: json.RawMessage(`{"query":"html to markdown go library","num":5}`)}},
 	Hints: runtime.Hints{
 		OpenWorld: true,
@@ -96,7 +94,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return toolgenResultSearchResults(out, err, "web_search")
 		},
 		Table: &toolgenStructSearchArgs,
-	}})
+	}}, toolgenDialects)
 }
 
 // toolgenDefault1 sets the default 5.

@@ -27,14 +27,13 @@ func toolgenHandlerChangedRunGoGenerate(func(*Workspace, context.Context, EditFi
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
 // toolgenWorkspaceTools are the tools WorkspaceTools returns, without their bindings.
 var toolgenWorkspaceTools = [...]runtime.Tool{{
 	ConfirmReason: "changes a file in the workspace",
 	Description:   "Replaces old_string with new_string in a file of the workspace; old_string must occur exactly once unless replace_all is set. The result shows the changed lines.",
 	Detail:        "When old_string is not found, the error names the closest lines; when it occurs several times, their line numbers.",
-	Dialects:      toolgenDialects[:],
 	Examples: []runtime.Example{{
 		Args:     json.RawMessage(`{"path":"main.go","old_string":"fmt.Println(greeting)","new_string":"log.Println(greeting)"}`),
 		Scenario: "Rename a call",
@@ -53,7 +52,6 @@ var toolgenWorkspaceTools = [...]runtime.Tool{{
 }, {
 	Description: "Finds the files whose paths match a glob pattern (** for any depth) and returns their paths relative to the workspace root, sorted, at most 200.",
 	Detail:      "The last line counts the files not shown. .git directories are skipped unless the pattern names one.",
-	Dialects:    toolgenDialects[:],
 	Examples: []runtime.Example{{
 		Args:     json.RawMessage(`{"pattern":"**/*_test.go"}`),
 		Scenario: "Every Go test file",
@@ -70,7 +68,6 @@ var toolgenWorkspaceTools = [...]runtime.Tool{{
 }, {
 	Description: "Searches the workspace's files for lines matching an RE2 regular expression, shown as file:line: text, files sorted, at most max_results. Skips binary files and .git.",
 	Detail:      "Context lines are shown as file-line- text, and groups are separated by --. The last line counts the matching lines not shown. Files over 16 MiB are skipped and counted.",
-	Dialects:    toolgenDialects[:],
 	Examples: []runtime.Example{{
 		Args:     json.RawMessage(`{"pattern":"ParseConfig\\(","glob":"*.go"}`),
 		Scenario: "Find a function's callers",
@@ -89,7 +86,6 @@ var toolgenWorkspaceTools = [...]runtime.Tool{{
 	Permission:  runtime.PermissionAuto,
 }, {
 	Description: "Lists a directory of the workspace, sorted by name: directories end in \"/\", symbolic links in \"@\", files show their size. At most 500 entries are shown, with the number of the others.",
-	Dialects:    toolgenDialects[:],
 	Examples: []runtime.Example{{
 		Args:     json.RawMessage(`{"path":"."}`),
 		Scenario: "The workspace root",
@@ -106,7 +102,6 @@ var toolgenWorkspaceTools = [...]runtime.Tool{{
 }, {
 	Description: "Reads a text file of the workspace, a page of numbered lines at a time; the last line says which lines it shows, of how many, and how to read on.",
 	Detail:      "Each line starts with its number and a tab. Lines over 2000 bytes are cut, and a page holds at most 48 KiB. Binary files are refused with their size.",
-	Dialects:    toolgenDialects[:],
 	Examples: []runtime.Example{{
 		Args:     json.RawMessage(`{"path":"go.mod"}`),
 		Scenario: "Read a file",
@@ -126,7 +121,6 @@ var toolgenWorkspaceTools = [...]runtime.Tool{{
 }, {
 	Description: "Reads on in a result that was too long to show at once and was kept under an id; the last line says which bytes it shows, of how many, and how to read on.",
 	Detail:      "Results are kept for the conversation that produced them, for a while (an hour by default); an expired one is gone, and the tool that produced it has to run again.",
-	Dialects:    toolgenDialects[:],
 	Examples: []runtime.Example{{
 		Args:     json.RawMessage(`{"id":"res_0123456789abcdef01234567","offset":15800}`),
 		Scenario: "Read on after the preview",
@@ -144,7 +138,6 @@ var toolgenWorkspaceTools = [...]runtime.Tool{{
 	ConfirmReason: "runs a shell command on the host",
 	Description:   "Runs a command with sh -c in the workspace, with no input and a minimal environment, and returns its exit status and output. At timeout_ms it is killed with all it started.",
 	Detail:        "Stdout and stderr are interleaved as written. Nothing the command starts in the background outlives it. A long output is cut; the result says how to read the rest.",
-	Dialects:      toolgenDialects[:],
 	Examples: []runtime.Example{{
 		Args:     json.RawMessage(`{"command":"go test ./...","timeout_ms":300000}`),
 		Scenario: "Run the tests",
@@ -167,7 +160,6 @@ var toolgenWorkspaceTools = [...]runtime.Tool{{
 	ConfirmReason: "creates or replaces a file in the workspace",
 	Description:   "Creates a file in the workspace, or replaces its whole content, creating missing directories. To change a part of a file, use edit_file.",
 	Detail:        "The file is replaced atomically: a reader sees the old content or the new, never a mix.",
-	Dialects:      toolgenDialects[:],
 	Examples: []runtime.Example{{
 		Args:     json.RawMessage(`{"path":"notes/todo.md","content":"- write tests\n"}`),
 		Scenario: "Create a file",
@@ -319,7 +311,7 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			return runtime.TextResult(out)
 		},
 		Table: &toolgenStructWriteFileArgs,
-	}})
+	}}, toolgenDialects)
 }
 
 // toolgenDefault1 sets the default ".".

@@ -28,14 +28,13 @@ func toolgenHandlerChangedRunGoGenerate(func(*Outbox, context.Context, SendEmail
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
 // toolgenOutboxTools are the tools OutboxTools returns, without their bindings.
 var toolgenOutboxTools = [...]runtime.Tool{{
 	ConfirmReason: "sends an email on the user's behalf",
 	Description:   "Sends a plain-text email to one recipient, with optional copies.",
 	Detail:        "The message is queued at once; delivery is asynchronous.",
-	Dialects:      toolgenDialects[:],
 	Examples: []runtime.Example{{
 		Args:     json.RawMessage(`{"to":"alice@example.com","subject":"Q3","body":"Summary attached."}`),
 		Scenario: "Send the Q3 summary",
@@ -71,7 +70,7 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 			return toolgenResultReceipt(out, err, "send_email")
 		},
 		Table: &toolgenStructSendEmailArgs,
-	}})
+	}}, toolgenDialects)
 }
 
 // toolgenDefault1 sets the default 3.

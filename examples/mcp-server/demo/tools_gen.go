@@ -28,12 +28,11 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, AskArgs) (string, 
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
 // toolgenTools are the tools Tools returns, without their bindings.
 var toolgenTools = [...]runtime.Tool{{
 	Description: "Asks the user a question and returns the answer.",
-	Dialects:    toolgenDialects[:],
 	Hints:       runtime.Hints{ReadOnly: true},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question to ask the user.","type":"string","minLength":1}},"required":["question"],"additionalProperties":false}`),
 	Name:        "ask",
@@ -41,7 +40,6 @@ var toolgenTools = [...]runtime.Tool{{
 	Permission:  runtime.PermissionAuto,
 }, {
 	Description: "Counts slowly to a number, reporting its progress; it stops when the call is cancelled (whoami then says where).",
-	Dialects:    toolgenDialects[:],
 	Hints: runtime.Hints{
 		Idempotent: true,
 		ReadOnly:   true,
@@ -55,7 +53,6 @@ var toolgenTools = [...]runtime.Tool{{
 }, {
 	ConfirmReason: "sends a note in the user's name",
 	Description:   "Sends a note to someone in the user's name.",
-	Dialects:      toolgenDialects[:],
 	Hints: runtime.Hints{
 		Destructive: true,
 		OpenWorld:   true,
@@ -67,7 +64,6 @@ var toolgenTools = [...]runtime.Tool{{
 	Risk:        runtime.Risk("medium"),
 }, {
 	Description: "Returns a table of squares, larger than the model may read when there are many rows.",
-	Dialects:    toolgenDialects[:],
 	Hints: runtime.Hints{
 		Idempotent: true,
 		ReadOnly:   true,
@@ -80,7 +76,6 @@ var toolgenTools = [...]runtime.Tool{{
 	Permission:   runtime.PermissionAuto,
 }, {
 	Description:  "Says what the server knows of the call: its id, session and user.",
-	Dialects:     toolgenDialects[:],
 	Hints:        runtime.Hints{ReadOnly: true},
 	InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Name:         "whoami",
@@ -94,7 +89,7 @@ var toolgenBindings = [...]*runtime.Binding{&toolgenBindingAsk, &toolgenBindingC
 
 // Tools returns the tools of package demo, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
-	return runtime.BindTools(toolgenTools[:], toolgenBindings[:])
+	return runtime.BindTools(toolgenTools[:], toolgenBindings[:], toolgenDialects)
 }
 
 var toolgenBindingAsk = runtime.Binding{

@@ -28,7 +28,7 @@ func toolgenHandlerChangedRunGoGenerate(func(*Service, context.Context, CreateOr
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
 // toolgenSchema1 is a schema shared by several tools.
 const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}`
@@ -38,7 +38,6 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	ConfirmReason: "places a paid order",
 	Description:   "Places an order for a customer.",
 	Detail:        "Check stock with the catalog first when the user is unsure about availability.",
-	Dialects:      toolgenDialects[:],
 	InputSchema:   json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false}`),
 	MaxResult:     int64(16384),
 	Name:          "create_order",
@@ -53,7 +52,6 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	Tags: []string{"orders"},
 }, {
 	Description: "Returns one order by id.",
-	Dialects:    toolgenDialects[:],
 	Hints: runtime.Hints{
 		Idempotent: true,
 		ReadOnly:   true,
@@ -67,7 +65,6 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	Tags:         []string{"orders"},
 }, {
 	Description: "Lists orders, newest first.",
-	Dialects:    toolgenDialects[:],
 	Hints: runtime.Hints{
 		Idempotent: true,
 		ReadOnly:   true,
@@ -125,7 +122,7 @@ func ServiceTools(r *Service) []runtime.Tool {
 			return toolgenResultOrderList(out, err, "list_orders")
 		},
 		Table: &toolgenStructListOrdersArgs,
-	}})
+	}}, toolgenDialects)
 }
 
 // toolgenDefault1 sets the default 20.

@@ -28,13 +28,12 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, WeatherArgs) (Weat
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
 // toolgenTools are the tools Tools returns, without their bindings.
 var toolgenTools = [...]runtime.Tool{{
 	Description: "Gets the current weather for a city. Returns temperature and conditions.",
 	Detail:      "Use it when the user asks about the weather, temperature or forecast of a named city.",
-	Dialects:    toolgenDialects[:],
 	Examples: []runtime.Example{{
 		Args:     json.RawMessage(`{"city":"Tokyo"}`),
 		Expected: "Current weather for Tokyo in celsius",
@@ -54,7 +53,7 @@ var toolgenBindings = [...]*runtime.Binding{&toolgenBindingGetWeather}
 
 // Tools returns the tools of package weather, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
-	return runtime.BindTools(toolgenTools[:], toolgenBindings[:])
+	return runtime.BindTools(toolgenTools[:], toolgenBindings[:], toolgenDialects)
 }
 
 var toolgenBindingGetWeather = runtime.Binding{

@@ -26,13 +26,12 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, DeployArgs) (strin
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = [...]string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
 // toolgenTools are the tools Tools returns, without their bindings.
 var toolgenTools = [...]runtime.Tool{{
 	ConfirmReason: "deploys to a live host",
 	Description:   "Deploys a version to a host.",
-	Dialects:      toolgenDialects[:],
 	InputSchema:   json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"target":{"description":"Target is the host to deploy to.","type":"string"},"version":{"description":"Version to deploy.","type":"string"},"region":{"description":"Region of the target.","type":"string","default":"eu-west"},"restart":{"description":"Hosts also restarted afterwards.","type":"array","items":{"type":"string"}}},"required":["target","version"],"additionalProperties":false}`),
 	Name:          "deploy",
 	NoTimeout:     true,
@@ -46,7 +45,7 @@ var toolgenBindings = [...]*runtime.Binding{&toolgenBindingDeploy}
 
 // Tools returns the tools of package deploy, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
-	return runtime.BindTools(toolgenTools[:], toolgenBindings[:])
+	return runtime.BindTools(toolgenTools[:], toolgenBindings[:], toolgenDialects)
 }
 
 var toolgenBindingDeploy = runtime.Binding{
