@@ -28,9 +28,10 @@
 //
 // Why tables: a catalog of hundreds of tools used to compile a decoder function per type,
 // and the compiler's time and the binary's size grew with every field. A table is a composite
-// literal the linker lays out statically: it costs no compile time, no start-up time and no
-// function tables or debug information, so a tool adds data to a binary rather than machine
-// code. The hot cases are inlined in the interpreter's loops (strings and integers in the
+// literal the linker lays out statically: it costs little compile time and no function tables
+// or debug information, so a tool adds data to a binary rather than machine code. At start-up
+// only each distinct list of names (NewFields, its lookup) and enum (NewEnum) is built, and
+// each table's pointer to its Fields is stored. The hot cases are inlined in the interpreter's loops (strings and integers in the
 // object loop, structs and strings in the item loop), so Bind stays within 10 % of the inline
 // decoders toolgen generated first and 1-5 % behind the functions the tables replaced
 // (TestBaselineReport and BenchmarkBindVsBaseline in examples/benchmarks).
