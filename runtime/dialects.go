@@ -39,16 +39,13 @@ var derivedSchemas = struct {
 // derivedVariants holds the variants of one schema, each derived once, by its index in
 // dialect.Keys.
 type derivedVariants struct {
-	once [len(variantKeys)]sync.Once
-	v    [len(variantKeys)]Variant
-	ok   [len(variantKeys)]bool
+	once [len(dialect.Keys)]sync.Once
+	v    [len(dialect.Keys)]Variant
+	ok   [len(dialect.Keys)]bool
 }
 
-// variantKeys are the keys the runtime can derive, in dialect.Keys' order.
-var variantKeys = [...]string{VariantOpenAI, VariantAnthropic, VariantAnthropicStrict, VariantGeminiParameters, VariantGeminiJSONSchema}
-
 func derivedVariant(schema []byte, key string) (Variant, bool) {
-	i := slices.Index(variantKeys[:], key)
+	i := slices.Index(dialect.Keys[:], key)
 	if i < 0 {
 		return Variant{}, false
 	}

@@ -74,14 +74,14 @@ func (d *DirResultStore) open() (*os.Root, error) {
 	return root, nil
 }
 
-func (d *DirResultStore) limits() (time.Duration, int64) {
-	return (&MemoryResultStore{MaxAge: d.MaxAge, MaxBytes: d.MaxBytes}).limits()
+func (d *DirResultStore) limits() (age time.Duration, size, share int64) {
+	return (&MemoryResultStore{MaxAge: d.MaxAge, MaxBytes: d.MaxBytes, MaxSessionBytes: d.MaxSessionBytes}).limits()
 }
 
 // Put writes r to a new file, after removing expired files and, oldest first, as many others
 // as the new one needs room for.
 func (d *DirResultStore) Put(_ context.Context, r StoredResult) (string, error) {
-	age, size := d.limits()
+	age, size, _ := d.limits()
 	if int64(len(r.Data)) > size {
 		return "", fmt.Errorf("result of %d bytes is larger than the store's %d", len(r.Data), size)
 	}
@@ -136,7 +136,7 @@ func (d *DirResultStore) sweep(root *os.Root, now time.Time, keep int64, session
 	}
 	var files []file
 	var total, own int64
-	age, size := d.limits()
+	age, _, share := d.limits()
 	listed := make(map[string]bool, len(entries))
 	for _, e := range entries {
 		if !ValidResultID(e.Name()) || !e.Type().IsRegular() {
@@ -161,10 +161,6 @@ func (d *DirResultStore) sweep(root *os.Root, now time.Time, keep int64, session
 		if !listed[id] {
 			delete(d.sessions, id) // expired, removed, or gone by other hands
 		}
-	}
-	share := d.MaxSessionBytes
-	if share <= 0 {
-		share = size / 2
 	}
 	slices.SortFunc(files, func(a, b file) int { return a.mod.Compare(b.mod) })
 	remove := func(f file) {

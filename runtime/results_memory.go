@@ -31,15 +31,19 @@ type memoryResult struct {
 	expires time.Time
 }
 
-func (m *MemoryResultStore) limits() (time.Duration, int64) {
-	age, size := m.MaxAge, m.MaxBytes
+// limits returns MaxAge, MaxBytes and MaxSessionBytes, or their defaults.
+func (m *MemoryResultStore) limits() (age time.Duration, size, share int64) {
+	age, size, share = m.MaxAge, m.MaxBytes, m.MaxSessionBytes
 	if age <= 0 {
 		age = DefaultResultMaxAge
 	}
 	if size <= 0 {
 		size = DefaultResultMaxBytes
 	}
-	return age, size
+	if share <= 0 {
+		share = size / 2
+	}
+	return age, size, share
 }
 
 func (m *MemoryResultStore) clock() time.Time {
@@ -52,7 +56,7 @@ func (m *MemoryResultStore) clock() time.Time {
 // Put keeps r. A result larger than MaxBytes is refused; older results are dropped until the
 // new one fits.
 func (m *MemoryResultStore) Put(_ context.Context, r StoredResult) (string, error) {
-	age, size := m.limits()
+	age, size, share := m.limits()
 	n := int64(len(r.Data))
 	if n > size {
 		return "", fmt.Errorf("result of %d bytes is larger than the store's %d", n, size)
@@ -62,23 +66,7 @@ func (m *MemoryResultStore) Put(_ context.Context, r StoredResult) (string, erro
 	defer m.mu.Unlock()
 	now := m.clock()
 	m.dropExpired(now)
-	share := m.MaxSessionBytes
-	if share <= 0 {
-		share = size / 2
-	}
-	for m.total+n > size {
-		victim, ok := "", false
-		if m.bySession[r.Session]+n > share {
-			victim, ok = m.oldest(func(it *memoryResult) bool { return it.Session == r.Session })
-		}
-		if !ok {
-			victim, ok = m.oldest(func(*memoryResult) bool { return true })
-		}
-		if !ok {
-			break
-		}
-		m.drop(victim)
-	}
+	m.makeRoom(r.Session, n, size, share)
 	if m.items == nil {
 		m.items = make(map[string]*memoryResult)
 		m.bySession = make(map[string]int64)
@@ -91,14 +79,33 @@ func (m *MemoryResultStore) Put(_ context.Context, r StoredResult) (string, erro
 	return id, nil
 }
 
-// oldest returns the oldest result that matches.
-func (m *MemoryResultStore) oldest(match func(*memoryResult) bool) (string, bool) {
-	for _, id := range m.queue {
-		if it := m.items[id]; it != nil && match(it) {
-			return id, true
+// makeRoom drops results, oldest first, until n more bytes fit in size: first those of
+// session while it holds more than its share with them, then any. Each pass walks the queue
+// once, so a result that displaces thousands of small ones costs a pass, not a pass per
+// result dropped.
+func (m *MemoryResultStore) makeRoom(session string, n, size, share int64) {
+	if own := m.bySession[session]; own+n > share && m.total+n > size {
+		total := m.total
+		var victims []string // dropped after the walk: drop may compact the queue
+		for _, id := range m.queue {
+			if total+n <= size || own+n <= share {
+				break
+			}
+			if it := m.items[id]; it != nil && it.Session == session {
+				victims = append(victims, id)
+				own -= int64(len(it.Data))
+				total -= int64(len(it.Data))
+			}
+		}
+		for _, id := range victims {
+			m.drop(id)
 		}
 	}
-	return "", false
+	for m.total+n > size && len(m.queue) > 0 {
+		id := m.queue[0]
+		m.queue = m.queue[1:]
+		m.drop(id)
+	}
 }
 
 // Read returns a page of result id of session.

@@ -31,8 +31,9 @@ const (
 	VariantGeminiJSONSchema = "gemini_jsonschema"
 )
 
-// Keys lists every variant key, in a fixed order.
-var Keys = []string{VariantOpenAI, VariantAnthropic, VariantAnthropicStrict, VariantGeminiParameters, VariantGeminiJSONSchema}
+// Keys lists every variant key, in a fixed order. An array, so that its length is a constant
+// (runtime sizes its cache of derived variants by it).
+var Keys = [...]string{VariantOpenAI, VariantAnthropic, VariantAnthropicStrict, VariantGeminiParameters, VariantGeminiJSONSchema}
 
 // KeysOf maps a provider to the variant keys it owns. MCP sends the canonical schemas and owns
 // none.

@@ -11,6 +11,7 @@ import (
 	"github.com/toolgen-go/toolgen/internal/suggest"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
+	"github.com/toolgen-go/toolgen/runtime/internal/sessionlist"
 )
 
 // InfoToolName is the name of the level-2 tool.
@@ -135,12 +136,9 @@ func (d *Disclosure) ToolsIn(ctx context.Context, session string) []runtime.Tool
 		names = append(names, name)
 	}
 	d.mu.Unlock()
-	if v, ok, err := d.all.Session(session).Get(ctx, revealedKey); ok && err == nil {
-		asked, _ := v.([]string)
-		for _, name := range asked {
-			if !slices.Contains(names, name) {
-				names = append(names, name)
-			}
+	for _, name := range sessionlist.Get(ctx, d.all.Session(session), revealedKey) {
+		if !slices.Contains(names, name) {
+			names = append(names, name)
 		}
 	}
 
@@ -254,14 +252,8 @@ func (c *infoCall) Run(ctx context.Context) runtime.Result {
 		if ci, ok := runtime.CallInfoFrom(ctx); ok {
 			session = ci.Session
 		}
-		err := c.d.all.Session(session).Update(ctx, revealedKey, func(old any, _ bool) (any, error) {
-			asked, _ := old.([]string)
-			if slices.Contains(asked, c.name) {
-				return asked, nil
-			}
-			return append(slices.Clone(asked), c.name), nil // at most every tool once
-		})
-		if err != nil {
+		// At most every tool once: the list needs no limit.
+		if err := sessionlist.Add(ctx, c.d.all.Session(session), revealedKey, []string{c.name}, 0); err != nil {
 			return runtime.ErrorResult(err)
 		}
 	}

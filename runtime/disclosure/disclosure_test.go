@@ -17,6 +17,7 @@ import (
 	"github.com/toolgen-go/toolgen/examples/orders/orders"
 	"github.com/toolgen-go/toolgen/examples/weather/weather"
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 )
 
 func exampleRegistry(t *testing.T) *runtime.Registry {
@@ -449,4 +450,19 @@ func TestRevealedPerSession(t *testing.T) {
 	require.NoError(t, d.Reveal("create_order"))
 	assert.Equal(t, []string{"create_order", InfoToolName, "list_orders"}, names(d.ToolsIn(ctx, "bob")))
 	assert.Equal(t, []string{"create_order", InfoToolName}, names(d.Tools()))
+}
+
+// What a session asked about survives a session store that keeps JSON (runtime/redisstore),
+// where the list comes back as []any: it is still declared, and a later question adds to it.
+func TestRevealedInAJSONSessionStore(t *testing.T) {
+	ctx := context.Background()
+	reg := runtime.NewRegistry(runtime.WithSessionStore(&fixture.JSONSessionStore{}))
+	require.NoError(t, reg.Add(append(weather.Tools(), orders.ServiceTools(&orders.Service{})...)...))
+	d, err := New(reg)
+	require.NoError(t, err)
+	for _, tool := range []string{"get_weather", "list_orders"} {
+		res := d.Invoke(ctx, runtime.Call{ID: "1", Name: InfoToolName, Args: []byte(`{"name":"` + tool + `"}`), Session: "ann"})
+		require.False(t, res.IsError, res.Text)
+	}
+	assert.Equal(t, []string{InfoToolName, "get_weather", "list_orders"}, names(d.ToolsIn(ctx, "ann")))
 }

@@ -195,15 +195,24 @@ func elicitApprover(reg *runtime.Registry, ss *mcp.ServerSession) runtime.Approv
 // round is the multi-round-trip state of one tools/call on protocol 2026-07-28: the answers
 // the client gave so far and the question this run asks.
 type round struct {
-	mu       sync.Mutex
-	answers  []*mcp.ElicitResult // answers to the handler's Elicit calls, in order
-	next     int
-	pending  *mcp.ElicitParams // the question to return
+	mu      sync.Mutex
+	answers []*mcp.ElicitResult // answers to the handler's Elicit calls, in order
+	next    int
+	// pending is the question to return instead of a result, under the input key asked: the
+	// handler's (elicitInput), or the approval the registry's own approver passed on
+	// (approvalInput).
+	pending  *mcp.ElicitParams
+	asked    string
 	approval *runtime.Decision // the user's decision, when the call was approved or denied
 	argsHash []byte            // the arguments the decision was made on
-	// approvalAsked is the approval question for the user when the registry's own approver
-	// passed the call on (runtime.ErrUndecided): the call returns it instead of a result.
-	approvalAsked *mcp.ElicitParams
+}
+
+// question returns the question the run asked, if any, and its input key. It locks: an
+// abandoned handler or approver may still ask after the call stopped waiting for it.
+func (r *round) question() (*mcp.ElicitParams, string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.pending, r.asked
 }
 
 func (r *round) elicit(p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
@@ -215,7 +224,7 @@ func (r *round) elicit(p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 		return a, nil
 	}
 	if r.pending == nil {
-		r.pending = p
+		r.pending, r.asked = p, elicitInput
 	}
 	return nil, errInputRequired
 }
@@ -244,7 +253,7 @@ func (r *round) asker(reg *runtime.Registry) runtime.Approver {
 		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		r.approvalAsked = approvalQuestion(tool, req.Reason, req.Risk, req.RawArgs)
+		r.pending, r.asked = approvalQuestion(tool, req.Reason, req.Risk, req.RawArgs), approvalInput
 		r.argsHash = hashArgs(req.RawArgs)
 		return runtime.Decision{}, fmt.Errorf("%w (%w)", errInputRequired, runtime.ErrApprovalAsked)
 	})

@@ -241,11 +241,10 @@ func (s *served) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 		}
 	}
 	res := s.reg.Invoke(runtime.WithCallHooks(ctx, hooks), call)
-	if rd := cc.round; rd != nil && rd.approvalAsked != nil {
-		return s.askState(cc, call, approvalInput, rd.approvalAsked, roundState{Args: rd.argsHash}), nil
-	}
-	if cc.round != nil && cc.round.pending != nil {
-		return s.ask(cc, call, elicitInput, cc.round.pending), nil
+	if cc.round != nil {
+		if q, key := cc.round.question(); q != nil {
+			return s.ask(cc, call, key, q), nil
+		}
 	}
 	return s.result(ctx, cc, call, res), nil
 }
@@ -323,8 +322,8 @@ func (s *served) openRound(ctx context.Context, cc *callContext, call runtime.Ca
 		roundState{Args: hashArgs(canonical)})
 }
 
-// ask returns the question a handler's Elicit asked, with the state that brings the earlier
-// answers back.
+// ask returns the question the run asked (the handler's, or the approval the registry's
+// approver passed on), with the state that brings the earlier answers back.
 func (s *served) ask(cc *callContext, call runtime.Call, key string, q *mcp.ElicitParams) *mcp.CallToolResult {
 	rd := cc.round
 	return s.askState(cc, call, key, q, roundState{Args: rd.argsHash, Approved: rd.approval != nil && rd.approval.Approved, Answers: rd.answers})

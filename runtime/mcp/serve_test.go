@@ -901,3 +901,31 @@ func TestUndecidedCallsAreAskedOnEveryProtocol(t *testing.T) {
 		})
 	}
 }
+
+// When the registry's approver passes a call on only on a later round (after the handler
+// asked a question), the approval question keeps the answers given so far: the user is not
+// asked the handler's question again.
+func TestApprovalAskedMidCallKeepsTheAnswers(t *testing.T) {
+	var runs, approvals atomic.Int32
+	approver := runtime.ApproverFunc(func(context.Context, runtime.ApprovalRequest) (runtime.Decision, error) {
+		if approvals.Add(1) == 1 {
+			return runtime.Decision{Approved: true, By: "allowlist"}, nil
+		}
+		return runtime.Decision{}, runtime.ErrUndecided // e.g. a budget the first run used up
+	})
+	reg := runtime.NewRegistry(runtime.WithApprover(approver))
+	tool := askTool(&runs)
+	tool.Permission = runtime.PermissionConfirm
+	require.NoError(t, reg.Add(tool))
+	var asked []string
+	cs := inMemory(t, reg, &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		asked = append(asked, req.Params.Message)
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": "yes", "approve": true}}, nil
+	}}, nil)
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "ask_twice", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	require.False(t, res.IsError, "%s", res.Content[0].(*mcp.TextContent).Text)
+	assert.Equal(t, "[accept:yes accept:yes]", res.Content[0].(*mcp.TextContent).Text)
+	require.Len(t, asked, 3, "%q", asked)
+	assert.Equal(t, []string{"first?", "second?"}, []string{asked[0], asked[2]}, "the approval came between, and first? was asked once")
+}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"strings"
+
+	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // value is a JSON value that keeps what a model wrote: the order of keys, duplicate keys and
@@ -27,11 +29,11 @@ const (
 	kindArray
 )
 
-// maxDepth bounds the nesting parse follows, the registry's default WithMaxArgsDepth: a
+// maxDepth bounds the nesting parse follows, the registry's default (WithMaxArgsDepth): a
 // hostile document ("[[[[…") then costs neither a deep stack nor a tree of every level, and
 // Annotate, which indents each level, never writes a quadratic amount of text. A deeper
 // document is left unrepaired, to the decoder.
-const maxDepth = 128
+const maxDepth = runtime.DefaultMaxArgsDepth
 
 var errTooDeep = errors.New("JSON nested too deeply")
 

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/sessionlist"
 )
 
 //go:generate go tool toolgen
@@ -100,12 +101,7 @@ func (s *Search) currentIndex() *Index {
 }
 
 func (s *Search) found(ctx context.Context, session string) []string {
-	v, ok, err := s.all.Session(session).Get(ctx, foundKey)
-	if !ok || err != nil {
-		return nil
-	}
-	names, _ := v.([]string)
-	return names
+	return sessionlist.Get(ctx, s.all.Session(session), foundKey)
 }
 
 // SearchArgs are the arguments of tool_search.
@@ -147,20 +143,7 @@ func (s *Search) ToolSearch(ctx context.Context, args SearchArgs) (SearchResult,
 		}
 	}
 	if info, ok := runtime.CallInfoFrom(ctx); ok && len(names) > 0 {
-		err := info.State.Update(ctx, foundKey, func(old any, _ bool) (any, error) {
-			prev, _ := old.([]string)
-			merged := slices.Clone(prev)
-			for _, n := range names {
-				if !slices.Contains(merged, n) {
-					merged = append(merged, n)
-				}
-			}
-			if len(merged) > maxFound { // the oldest finds make room
-				merged = merged[len(merged)-maxFound:]
-			}
-			return merged, nil
-		})
-		if err != nil {
+		if err := sessionlist.Add(ctx, info.State, foundKey, names, maxFound); err != nil { // the oldest finds make room
 			return SearchResult{}, err
 		}
 	}

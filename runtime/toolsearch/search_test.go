@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 	"github.com/toolgen-go/toolgen/runtime/toolsearch"
 )
 
@@ -77,9 +78,9 @@ func BenchmarkNewIndex(b *testing.B) {
 
 // registry returns a registry of the synthetic catalog, whose tools answer their own name,
 // plus one tool that is not deferred.
-func registry(t *testing.T) *runtime.Registry {
+func registry(t *testing.T, opts ...runtime.Option) *runtime.Registry {
 	t.Helper()
-	reg := runtime.NewRegistry()
+	reg := runtime.NewRegistry(opts...)
 	tools := syntheticCatalog()
 	for i := range tools {
 		name := tools[i].Name
@@ -170,4 +171,15 @@ func TestToolsAddedLaterAreNotOffered(t *testing.T) {
 	for _, h := range s.Find("refund late fees", 20) {
 		assert.NotEqual(t, "late_tool", h.Name)
 	}
+}
+
+// Found tools survive a session store that keeps JSON (runtime/redisstore), where the list
+// comes back as []any.
+func TestFoundInAJSONSessionStore(t *testing.T) {
+	ctx := t.Context()
+	s, err := toolsearch.New(registry(t, runtime.WithSessionStore(&fixture.JSONSessionStore{})))
+	require.NoError(t, err)
+	res := s.Registry().Invoke(ctx, runtime.Call{Name: toolsearch.ToolName, Session: "a", Args: []byte(`{"query":"refund a payment back to the customer","limit":3}`)})
+	require.False(t, res.IsError, res.Text)
+	assert.Equal(t, 2+3, len(s.Tools(ctx, "a")), "the three found tools are declared")
 }

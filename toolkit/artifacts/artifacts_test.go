@@ -193,8 +193,10 @@ func TestEditsOfOneTurnApplyInOrder(t *testing.T) {
 func TestStoresAreBoundedAcrossSessions(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "store")
 	for name, store := range map[string]artifacts.Store{
-		"memory": &artifacts.MemoryStore{MaxBytes: 100},
-		"dir":    artifacts.DirStore{Dir: dir, MaxBytes: 100},
+		// Five versions of 19 bytes fit, a sixth of 25 does not: in memory each counts 256
+		// bytes more, on disk its file and two directories count 4 KiB each.
+		"memory": &artifacts.MemoryStore{MaxBytes: 5*(19+256) + 100},
+		"dir":    artifacts.DirStore{Dir: dir, MaxBytes: 5*3*4096 + 100},
 	} {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
@@ -207,6 +209,23 @@ func TestStoresAreBoundedAcrossSessions(t *testing.T) {
 			res := c.call("create_artifact", `{"id":"b.md","content":"more than the store has room for"}`)
 			require.True(t, res.IsError)
 			assert.NotContains(t, res.Text, dir)
+		})
+	}
+}
+
+// Empty versions count too: sessions creating empty artifact after artifact fill the store
+// instead of growing memory, or files and directories on disk, without bound.
+func TestEmptyArtifactsFillTheStore(t *testing.T) {
+	for name, store := range map[string]artifacts.Store{
+		"memory": &artifacts.MemoryStore{MaxBytes: 64 << 10},
+		"dir":    artifacts.DirStore{Dir: filepath.Join(t.TempDir(), "store"), MaxBytes: 64 << 10},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var err error
+			for i := 0; i < 1000 && err == nil; i++ {
+				err = store.Save(context.Background(), fmt.Sprint("session", i), "empty.txt", 0, "")
+			}
+			require.ErrorContains(t, err, "the store is full")
 		})
 	}
 }

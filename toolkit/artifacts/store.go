@@ -16,10 +16,19 @@ import (
 	"sync"
 )
 
+// versionOverhead is what MemoryStore counts for a version besides its text: about the memory
+// its entry takes (the key, the slice, the string header).
+const versionOverhead = 256
+
+// diskBlock is the least DirStore counts for a file or a directory: the disk block it takes,
+// however little it holds.
+const diskBlock = 4 << 10
+
 // MemoryStore keeps artifacts in memory. Its zero value is ready to use.
 type MemoryStore struct {
 	// MaxBytes bounds the bytes of every version of every scope together: 0 means 64 MiB.
-	// A Save past it fails.
+	// A Save past it fails. Each version counts its text and versionOverhead, so that empty
+	// versions cannot pile up without bound either.
 	MaxBytes int64
 
 	mu    sync.Mutex
@@ -43,14 +52,15 @@ func (m *MemoryStore) Save(_ context.Context, scope, id string, base int, conten
 	case base != len(versions):
 		return ErrConflict
 	}
-	if limit := cmp.Or(m.MaxBytes, 64<<20); m.size+int64(len(content)) > limit {
+	cost := int64(len(content)) + versionOverhead
+	if limit := cmp.Or(m.MaxBytes, 64<<20); m.size+cost > limit {
 		return fmt.Errorf("artifacts: the store is full (%d bytes)", limit)
 	}
 	if m.items == nil {
 		m.items = make(map[[2]string][]string)
 	}
 	m.items[key] = append(versions, content)
-	m.size += int64(len(content))
+	m.size += cost
 	return nil
 }
 
@@ -78,8 +88,10 @@ func (m *MemoryStore) Load(_ context.Context, scope, id string, version int) (Ar
 type DirStore struct {
 	Dir string
 	// MaxBytes bounds the bytes of every file under Dir together: 0 means 1 GiB. A Save past
-	// it fails, so sessions that create artifact after artifact cannot fill the disk. Save
-	// sums the sizes under Dir each time: its cost grows with the number of versions kept.
+	// it fails, so sessions that create artifact after artifact cannot fill the disk. Each file
+	// and directory counts at least a 4 KiB disk block, so empty versions cannot pile up
+	// without bound either. Save sums the sizes under Dir each time: its cost grows with the
+	// number of versions kept (at most MaxBytes / 4 KiB).
 	MaxBytes int64
 }
 
@@ -122,7 +134,8 @@ func (d DirStore) Save(_ context.Context, scope, id string, base int, content st
 	if err != nil {
 		return err
 	}
-	if limit := cmp.Or(d.MaxBytes, 1<<30); used+int64(len(content)) > limit {
+	// The new version counts as the files already there do.
+	if limit := cmp.Or(d.MaxBytes, 1<<30); used+max(int64(len(content)), diskBlock) > limit {
 		return fmt.Errorf("artifacts: the store is full (%d bytes)", limit)
 	}
 	if err := root.MkdirAll(dir, 0o700); err != nil {
@@ -166,18 +179,23 @@ func (d DirStore) Load(_ context.Context, scope, id string, version int) (Artifa
 	return Artifact{ID: id, Version: version, Latest: latest, Content: string(data)}, nil
 }
 
-// treeSize is the bytes of every regular file under root.
+// treeSize is the bytes of every file under root, each file and directory counting at least
+// a disk block.
 func treeSize(root *os.Root) (int64, error) {
 	var total int64
-	err := fs.WalkDir(root.FS(), ".", func(_ string, e fs.DirEntry, err error) error {
-		if err != nil || !e.Type().IsRegular() {
+	err := fs.WalkDir(root.FS(), ".", func(name string, e fs.DirEntry, err error) error {
+		if err != nil || name == "." {
 			return err
 		}
-		info, err := e.Info()
-		if err != nil {
-			return err
+		var size int64
+		if e.Type().IsRegular() {
+			info, err := e.Info()
+			if err != nil {
+				return err
+			}
+			size = info.Size()
 		}
-		total += info.Size()
+		total += max(size, diskBlock)
 		return nil
 	})
 	return total, err

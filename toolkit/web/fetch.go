@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"golang.org/x/net/html"
 	"io"
 	"mime"
 	"net"
@@ -19,6 +18,7 @@ import (
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 	"github.com/ledongthuc/pdf"
+	"golang.org/x/net/html"
 
 	"github.com/toolgen-go/toolgen/runtime"
 )
@@ -148,14 +148,18 @@ func render(f fetched) (string, error) {
 	media := mediaType(f)
 	switch {
 	case media == "text/html" || media == "application/xhtml+xml":
-		if depth := listDepth(f.body); depth > maxListDepth {
-			return "", runtime.ModelErrorf(runtime.KindLimit, "the page at %s nests lists %d deep, past the %d this tool converts", f.url, depth, maxListDepth)
+		doc, err := html.Parse(bytes.NewReader(f.body))
+		if err == nil {
+			if depth := listDepth(doc); depth > maxListDepth {
+				return "", runtime.ModelErrorf(runtime.KindLimit, "the page at %s nests lists %d deep, past the %d this tool converts", f.url, depth, maxListDepth)
+			}
+			var md []byte
+			md, err = htmltomarkdown.ConvertNode(doc, converter.WithDomain(f.url))
+			if err == nil {
+				return string(md), nil
+			}
 		}
-		md, err := htmltomarkdown.ConvertString(string(f.body), converter.WithDomain(f.url))
-		if err != nil {
-			return "", runtime.ModelErrorf(runtime.KindUnavailable, "the HTML of %s could not be converted: %v", f.url, err)
-		}
-		return md, nil
+		return "", runtime.ModelErrorf(runtime.KindUnavailable, "the HTML of %s could not be converted: %v", f.url, err)
 	case media == "application/pdf":
 		if f.truncated {
 			return "", runtime.ModelErrorf(runtime.KindLimit, "the PDF at %s is larger than the size limit, and a cut PDF cannot be read: ask for a larger max_bytes if the limit allows", f.url)
@@ -246,26 +250,38 @@ func pdfExpandsWithin(body []byte, limit int64) bool {
 // stay far below it.
 const maxListDepth = 32
 
-// listDepth returns how deep lists, block quotes and tables nest in an HTML document, in one
-// pass of the tokenizer.
-func listDepth(doc []byte) int {
-	z := html.NewTokenizer(bytes.NewReader(doc))
+// listDepth returns how deep lists, block quotes and tables nest in a parsed document. It
+// measures the tree the converter walks, not the tags as written: the parser ignores an end
+// tag with no open element to close ("<ul><li></ol>" nests), which a count of tags would take
+// as closing one. The walk follows sibling and parent links, so a deep tree costs no stack.
+func listDepth(doc *html.Node) int {
 	depth, deepest := 0, 0
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			return deepest
-		case html.StartTagToken:
-			if name, _ := z.TagName(); nesting[string(name)] {
-				depth++
-				deepest = max(deepest, depth)
-			}
-		case html.EndTagToken:
-			if name, _ := z.TagName(); nesting[string(name)] && depth > 0 {
+	counts := func(n *html.Node) bool { return n.Type == html.ElementNode && nesting[n.Data] }
+	for n := doc; n != nil; {
+		if counts(n) {
+			depth++
+			deepest = max(deepest, depth)
+		}
+		if n.FirstChild != nil {
+			n = n.FirstChild
+			continue
+		}
+		// Leave n and every ancestor that has no next sibling, then go to the next sibling.
+		for n != doc && n.NextSibling == nil {
+			if counts(n) {
 				depth--
 			}
+			n = n.Parent
 		}
+		if n == doc {
+			break
+		}
+		if counts(n) {
+			depth--
+		}
+		n = n.NextSibling
 	}
+	return deepest
 }
 
 // nesting are the elements whose depth listDepth counts.

@@ -63,7 +63,7 @@ func embeddedIPv4(addr netip.Addr) (netip.Addr, bool) {
 	}
 	b := addr.As16()
 	switch {
-	case nat64.Contains(addr), siit.Contains(addr), compatible.Contains(addr) && addr != netip.IPv6Unspecified() && addr != netip.IPv6Loopback():
+	case nat64.Contains(addr), siit.Contains(addr), compatible.Contains(addr): // :: and ::1 are blocked before
 		return netip.AddrFrom4([4]byte(b[12:])), true
 	case sixToFour.Contains(addr):
 		return netip.AddrFrom4([4]byte(b[2:6])), true

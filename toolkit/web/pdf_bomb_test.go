@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/net/html"
 )
 
 // pdfWithStream returns a minimal PDF-shaped body holding one Flate stream of n zero bytes.
@@ -39,13 +41,27 @@ func TestPDFCompressionBombIsRefused(t *testing.T) {
 
 func TestDeeplyNestedListsAreRefused(t *testing.T) {
 	page := "<html><body>" + strings.Repeat("<ul><li>x", 200) + strings.Repeat("</li></ul>", 200) + "</body></html>"
-	assert.Equal(t, 200, listDepth([]byte(page)))
+	assert.Equal(t, 200, depthOf(t, page))
 	_, err := render(fetched{url: "https://example.test/", contentType: "text/html", body: []byte(page)})
 	assert.ErrorContains(t, err, "nests lists 200 deep")
 
+	// End tags that close nothing are ignored by the parser: the lists still nest, and within a
+	// table cell a "</ul>" cannot close the list around the table.
+	for _, unit := range []string{"<ul><li>x</ol>", "<ul><li><table><tr><td></ul>"} {
+		page := strings.Repeat(unit, 40)
+		_, err := render(fetched{url: "https://example.test/", contentType: "text/html", body: []byte(page)})
+		assert.ErrorContains(t, err, "past the 32 this tool converts", unit)
+	}
+
 	normal := "<ul><li>a<ul><li>b</li></ul></li></ul><table><tr><td>c</td></tr></table>"
-	assert.Equal(t, 2, listDepth([]byte(normal)))
+	assert.Equal(t, 2, depthOf(t, normal))
 	md, err := render(fetched{url: "https://example.test/", contentType: "text/html", body: []byte(normal)})
 	assert.NoError(t, err)
 	assert.Contains(t, md, "b")
+}
+
+func depthOf(t *testing.T, page string) int {
+	doc, err := html.Parse(strings.NewReader(page))
+	require.NoError(t, err)
+	return listDepth(doc)
 }
