@@ -135,11 +135,13 @@ func (c *CallSlot) Bind(ctx context.Context, data []byte) error {
 }
 
 // BindTools returns a copy of tools with each tool's Bind and NewCall set from bindings[i]
-// (nil: left as is) and, when dialects is not empty, the provider variants every tool derives
-// (Tool.Dialects): what a generated Tools function returns. Generated code declares the tools
-// and the bindings of plain functions as package-level data, which the linker lays out and
-// which costs no code per tool; the copy is deep, so a caller may change what it gets.
-func BindTools(tools []Tool, bindings []*Binding, dialects []string) []Tool {
+// (nil: left as is), its input and output schemas from schemas[i] (when not empty), and, when
+// dialects is not empty, the provider variants every tool derives (Tool.Dialects): what a
+// generated Tools function returns. Generated code declares the tools, their schemas and the
+// bindings of plain functions as package-level data, which the linker lays out and which
+// costs no code per tool; schemas are strings so that one text several tools share is kept
+// once. The copy is deep, so a caller may change what it gets.
+func BindTools(tools []Tool, bindings []*Binding, schemas [][2]string, dialects []string) []Tool {
 	out := make([]Tool, len(tools))
 	for i, t := range tools {
 		t.Tags = slices.Clone(t.Tags)
@@ -160,6 +162,14 @@ func BindTools(tools []Tool, bindings []*Binding, dialects []string) []Tool {
 		t.Dialects = slices.Clone(t.Dialects)
 		if len(dialects) > 0 {
 			t.Dialects = slices.Clone(dialects)
+		}
+		if i < len(schemas) {
+			if in := schemas[i][0]; in != "" {
+				t.InputSchema = []byte(in)
+			}
+			if out := schemas[i][1]; out != "" {
+				t.OutputSchema = []byte(out)
+			}
 		}
 		if i < len(bindings) && bindings[i] != nil {
 			t.Bind, t.NewCall = bindings[i].Bind, bindings[i].NewCall

@@ -87,7 +87,7 @@ func TestBindToolsCopiesAndBinds(t *testing.T) {
 		{Name: "page", Tags: []string{"search"}, InputSchema: []byte(`{"type":"object"}`), Metadata: map[string]string{"k": "v"}},
 		{Name: "client", Client: true},
 	}
-	tools := runtime.BindTools(static, []*runtime.Binding{b, nil}, []string{runtime.VariantOpenAI})
+	tools := runtime.BindTools(static, []*runtime.Binding{b, nil}, [][2]string{{}, {`{"type":"object"}`, `{"type":"string"}`}}, []string{runtime.VariantOpenAI})
 	require.Len(t, tools, 2)
 	require.NotNil(t, tools[0].Bind)
 	assert.Nil(t, tools[1].Bind, "no binding: left as is")
@@ -96,6 +96,8 @@ func TestBindToolsCopiesAndBinds(t *testing.T) {
 	assert.Equal(t, "q", call.Run(context.Background()).Text)
 
 	assert.Equal(t, []string{runtime.VariantOpenAI}, tools[1].Dialects, "the package's variants, on every tool")
+	assert.Equal(t, `{"type":"string"}`, string(tools[1].OutputSchema))
+	assert.Equal(t, `{"type":"object"}`, string(tools[0].InputSchema), "no schema given: the tool's own")
 	tools[0].Tags[0] = "changed"
 	tools[0].InputSchema[1] = 'X'
 	tools[0].Metadata["k"] = "changed"

@@ -209,8 +209,19 @@ func (g *generator) toolsFunc(grp receiverGroup) error {
 		fn = grp.receiver.TypeName + "Tools"
 		toolsVar = "toolgen" + fn
 	}
-	g.f.Commentf("%s are the tools %s returns, without their bindings.", toolsVar, fn)
+	g.f.Commentf("%s are the tools %s returns, without their bindings and schemas.", toolsVar, fn)
 	g.f.Var().Id(toolsVar).Op("=").Index(jen.Op("...")).Qual(runtimePath, "Tool").Values(elems...)
+	g.f.Line()
+	// Schemas are strings: the linker keeps one copy of a text several tools share, where a
+	// json.RawMessage in each literal would be an array of its own.
+	var schemas []jen.Code
+	for _, t := range grp.tools {
+		schemas = append(schemas, jen.Values(g.schemaText(schema.Input(t)), g.schemaText(schema.Output(t))))
+	}
+	schemasVar := toolsVar + "Schemas"
+	g.f.Commentf("%s are the input and output schemas of %s, in order.", schemasVar, toolsVar)
+	onePerLine := jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
+	g.f.Var().Id(schemasVar).Op("=").Index(jen.Op("...")).Index(jen.Lit(2)).String().Custom(onePerLine, schemas...)
 	g.f.Line()
 	bindings := jen.Id("toolgenBindings").Index(jen.Op(":"))
 	if grp.receiver == nil {
@@ -234,7 +245,7 @@ func (g *generator) toolsFunc(grp receiverGroup) error {
 	if g.hasDialects {
 		dialects = jen.Id(dialectsVar)
 	}
-	body := jen.Return(jen.Qual(runtimePath, "BindTools").Call(jen.Id(toolsVar).Index(jen.Op(":")), bindings, dialects))
+	body := jen.Return(jen.Qual(runtimePath, "BindTools").Call(jen.Id(toolsVar).Index(jen.Op(":")), bindings, jen.Id(schemasVar).Index(jen.Op(":")), dialects))
 	if grp.receiver == nil {
 		g.f.Commentf("Tools returns the tools of package %s, sorted by name, for runtime.Registry.Add.", g.pkg.Name)
 		g.f.Func().Id("Tools").Params().Index().Qual(runtimePath, "Tool").Block(body)
@@ -404,10 +415,6 @@ func (g *generator) toolLiteral(t *model.Tool) (jen.Code, error) {
 		}
 		d[jen.Id("Callers")] = jen.Qual(runtimePath, "Callers").Values(cd)
 	}
-	d[jen.Id("InputSchema")] = g.schemaValue(schema.Input(t))
-	if out := schema.Output(t); out != nil {
-		d[jen.Id("OutputSchema")] = g.schemaValue(out)
-	}
 	return jen.Values(d), nil
 }
 
@@ -437,12 +444,15 @@ func (g *generator) sharedSchemas() {
 	}
 }
 
-// schemaValue renders a schema as a json.RawMessage: its shared constant, or its text.
-func (g *generator) schemaValue(text []byte) jen.Code {
-	if name, ok := g.schemaConsts[string(text)]; ok {
-		return jen.Qual("encoding/json", "RawMessage").Call(jen.Id(name))
+// schemaText renders a schema as a string: its shared constant, its text, or "" for none.
+func (g *generator) schemaText(text []byte) jen.Code {
+	if text == nil {
+		return jen.Lit("")
 	}
-	return jen.Qual("encoding/json", "RawMessage").Call(rawString(text))
+	if name, ok := g.schemaConsts[string(text)]; ok {
+		return jen.Id(name)
+	}
+	return rawString(text)
 }
 
 // rawString renders JSON as a raw string literal, which keeps schemas readable in the

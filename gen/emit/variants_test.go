@@ -1,7 +1,6 @@
 package emit_test
 
 import (
-	"regexp"
 	"strings"
 	"testing"
 
@@ -29,10 +28,10 @@ func TestFileEmitsTheEnabledDialects(t *testing.T) {
 		opts      []emit.Option
 		want, not []string
 	}{
-		{"default: all", nil, []string{"toolgenBindings[:], toolgenDialects)", "var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, " +
+		{"default: all", nil, []string{"toolgenBindings[:], toolgenToolsSchemas[:], toolgenDialects)", "var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, " +
 			"runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}"}, []string{"Variants:"}},
 		{"openai only", []emit.Option{emit.Providers("openai")}, []string{"var toolgenDialects = []string{runtime.VariantOpenAI}"}, []string{"VariantGemini", "VariantAnthropic"}},
-		{"mcp only", []emit.Option{emit.Providers("mcp")}, []string{"toolgenBindings[:], nil)"}, []string{"Variants:", "Dialects:", "toolgenDialects"}},
+		{"mcp only", []emit.Option{emit.Providers("mcp")}, []string{"toolgenBindings[:], toolgenToolsSchemas[:], nil)"}, []string{"Variants:", "Dialects:", "toolgenDialects"}},
 	}
 	for _, c := range cases {
 		src, err := emit.File(pingPackage(), c.opts...)
@@ -58,10 +57,10 @@ func TestFileWritesASharedSchemaOnce(t *testing.T) {
 	text := string(src)
 	assert.Equal(t, 1, strings.Count(text, "json-schema.org"), "the shared input schema once:\n%s", text)
 	assert.Contains(t, text, "const toolgenSchema1 = `")
-	assert.Len(t, regexp.MustCompile(`InputSchema:\s+json.RawMessage\(toolgenSchema1\)`).FindAllString(text, -1), 2)
+	assert.Contains(t, text, "var toolgenToolsSchemas = [...][2]string{\n\t{toolgenSchema1, \"\"},\n\t{toolgenSchema1, \"\"},\n}")
 
 	src, err = emit.File(pingPackage())
 	require.NoError(t, err)
 	assert.NotContains(t, string(src), "toolgenSchema1")
-	assert.Regexp(t, "InputSchema:\\s+json.RawMessage\\(`", string(src))
+	assert.Contains(t, string(src), "var toolgenToolsSchemas = [...][2]string{\n\t{`{")
 }

@@ -29,7 +29,7 @@ func toolgenHandlerChangedRunGoGenerate(func(*Search, context.Context, SearchArg
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
-// toolgenSearchTools are the tools SearchTools returns, without their bindings.
+// toolgenSearchTools are the tools SearchTools returns, without their bindings and schemas.
 var toolgenSearchTools = [...]runtime.Tool{{
 	Description: "Finds tools for a task among the tools not yet available. Returns the best matches, each callable from the next turn on.",
 	Detail:      "Use it when no available tool fits the task: describe the task in a few words.",
@@ -41,13 +41,16 @@ var toolgenSearchTools = [...]runtime.Tool{{
 		Idempotent: true,
 		ReadOnly:   true,
 	},
-	InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"query":{"description":"Words describing the task, e.g. \"refund a customer's invoice\".","type":"string","minLength":1,"maxLength":500},"limit":{"description":"How many tools to return.","type":"integer","minimum":1,"maximum":20,"default":5}},"required":["query"],"additionalProperties":false}`),
-	Name:         "tool_search",
-	NoTimeout:    true,
-	Origin:       "github.com/toolgen-go/toolgen/runtime/toolsearch.(*Search).ToolSearch",
-	OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"tools":{"description":"Tools found, best match first; each can be called from now on.","type":["array","null"],"items":{"description":"Found is one tool a search found.","type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"}},"required":["name","description"],"additionalProperties":false}}},"required":["tools"],"additionalProperties":false}`),
-	Permission:   runtime.PermissionAuto,
+	Name:       "tool_search",
+	NoTimeout:  true,
+	Origin:     "github.com/toolgen-go/toolgen/runtime/toolsearch.(*Search).ToolSearch",
+	Permission: runtime.PermissionAuto,
 }}
+
+// toolgenSearchToolsSchemas are the input and output schemas of toolgenSearchTools, in order.
+var toolgenSearchToolsSchemas = [...][2]string{
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"query":{"description":"Words describing the task, e.g. \"refund a customer's invoice\".","type":"string","minLength":1,"maxLength":500},"limit":{"description":"How many tools to return.","type":"integer","minimum":1,"maximum":20,"default":5}},"required":["query"],"additionalProperties":false}`, `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"tools":{"description":"Tools found, best match first; each can be called from now on.","type":["array","null"],"items":{"description":"Found is one tool a search found.","type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"}},"required":["name","description"],"additionalProperties":false}}},"required":["tools"],"additionalProperties":false}`},
+}
 
 // SearchTools returns the tools implemented by methods of Search, bound to r, sorted by name.
 func SearchTools(r *Search) []runtime.Tool {
@@ -65,7 +68,7 @@ func SearchTools(r *Search) []runtime.Tool {
 			return toolgenResultSearchResult(out, err, "tool_search")
 		},
 		Table: &toolgenStructSearchArgs,
-	}}, toolgenDialects)
+	}}, toolgenSearchToolsSchemas[:], toolgenDialects)
 }
 
 // toolgenDefault1 sets the default 5.

@@ -29,11 +29,10 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, CreateAr
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
-// toolgenToolkitTools are the tools ToolkitTools returns, without their bindings.
+// toolgenToolkitTools are the tools ToolkitTools returns, without their bindings and schemas.
 var toolgenToolkitTools = [...]runtime.Tool{{
 	Description: "Creates a new artifact, a document kept with all its versions.",
 	Examples:    []runtime.Example{{Args: json.RawMessage(`{"id":"report.md","content":"# Findings\n\nNone yet.\n"}`)}},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID names the artifact, like a file name, e.g. report.md.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the artifact's text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
 	Name:        "create_artifact",
 	Origin:      "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).CreateArtifact",
 	Permission:  runtime.PermissionAuto,
@@ -50,15 +49,13 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 		Idempotent: true,
 		ReadOnly:   true,
 	},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 reads the latest.","type":"integer","minimum":0,"default":0}},"required":["id"],"additionalProperties":false}`),
-	Name:        "read_artifact",
-	Origin:      "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).ReadArtifact",
-	Permission:  runtime.PermissionAuto,
-	Timeout:     10 * time.Second,
+	Name:       "read_artifact",
+	Origin:     "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).ReadArtifact",
+	Permission: runtime.PermissionAuto,
+	Timeout:    10 * time.Second,
 }, {
 	Description: "Replaces the whole text of an artifact, saving it as a new version.",
 	Examples:    []runtime.Example{{Args: json.RawMessage(`{"id":"report.md","content":"# Findings\n\nRewritten.\n"}`)}},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the whole new text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`),
 	Name:        "rewrite_artifact",
 	Origin:      "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).RewriteArtifact",
 	Permission:  runtime.PermissionAuto,
@@ -68,13 +65,20 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 	Description: "Replaces one passage of an artifact, saving the result as a new version.",
 	Detail:      "Quote old_text from the latest version, with enough around it to match one place only; differences in whitespace are tolerated. For large changes use rewrite_artifact.",
 	Examples:    []runtime.Example{{Args: json.RawMessage(`{"id":"report.md","old_text":"None yet.","new_text":"Two libraries qualify."}`)}},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"old_text":{"description":"OldText is the passage to replace, quoted from the latest version with enough context to match one place only.","type":"string","minLength":1},"new_text":{"description":"NewText replaces it; empty deletes the passage.","type":"string"}},"required":["id","old_text","new_text"],"additionalProperties":false}`),
 	Name:        "update_artifact",
 	Origin:      "github.com/toolgen-go/toolgen/toolkit/artifacts.(*Toolkit).UpdateArtifact",
 	Permission:  runtime.PermissionAuto,
 	Sequential:  true,
 	Timeout:     10 * time.Second,
 }}
+
+// toolgenToolkitToolsSchemas are the input and output schemas of toolgenToolkitTools, in order.
+var toolgenToolkitToolsSchemas = [...][2]string{
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID names the artifact, like a file name, e.g. report.md.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the artifact's text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`, ""},
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"version":{"description":"Version to read; 0 reads the latest.","type":"integer","minimum":0,"default":0}},"required":["id"],"additionalProperties":false}`, ""},
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"content":{"description":"Content is the whole new text.","type":"string"}},"required":["id","content"],"additionalProperties":false}`, ""},
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the artifact.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},"old_text":{"description":"OldText is the passage to replace, quoted from the latest version with enough context to match one place only.","type":"string","minLength":1},"new_text":{"description":"NewText replaces it; empty deletes the passage.","type":"string"}},"required":["id","old_text","new_text"],"additionalProperties":false}`, ""},
+}
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
@@ -146,7 +150,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return runtime.TextResult(out)
 		},
 		Table: &toolgenStructUpdateArgs,
-	}}, toolgenDialects)
+	}}, toolgenToolkitToolsSchemas[:], toolgenDialects)
 }
 
 var toolgenFieldsCreateArgs = decode.NewFields([]string{"id", "content"}, 0, 1)

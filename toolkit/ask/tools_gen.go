@@ -32,7 +32,7 @@ var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, 
 // toolgenSchema1 is a schema shared by several tools.
 const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question.","type":"string","minLength":1,"maxLength":2000},"options":{"description":"Options the user picks from; leave it out for a free-form answer.","type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":200}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"additionalProperties":false}`
 
-// toolgenToolkitTools are the tools ToolkitTools returns, without their bindings.
+// toolgenToolkitTools are the tools ToolkitTools returns, without their bindings and schemas.
 var toolgenToolkitTools = [...]runtime.Tool{{
 	Description: "Asks the user a question and returns their answer.",
 	Detail:      "Use it when the task cannot go on without a decision or a fact only the user has. Do not ask what you can find out with other tools; ask one question at a time.",
@@ -40,22 +40,26 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 		Args:     json.RawMessage(`{"question":"Which database should the service use?","options":["PostgreSQL","SQLite"]}`),
 		Scenario: "Pick a database",
 	}, {Args: json.RawMessage(`{"question":"What is the name of the staging host?"}`)}},
-	Hints:       runtime.Hints{OpenWorld: true},
-	InputSchema: json.RawMessage(toolgenSchema1),
-	Name:        "ask_user",
-	Origin:      "github.com/toolgen-go/toolgen/toolkit/ask.(*Toolkit).AskUser",
-	Permission:  runtime.PermissionAuto,
-	Timeout:     1 * time.Hour,
+	Hints:      runtime.Hints{OpenWorld: true},
+	Name:       "ask_user",
+	Origin:     "github.com/toolgen-go/toolgen/toolkit/ask.(*Toolkit).AskUser",
+	Permission: runtime.PermissionAuto,
+	Timeout:    1 * time.Hour,
 }, {
 	Description: "Asks the user a question and returns their answer (the same tool as ask_user).",
 	Examples:    []runtime.Example{{Args: json.RawMessage(`{"question":"Should the report cover Q3 or Q4?","options":["Q3","Q4"]}`)}},
 	Hints:       runtime.Hints{OpenWorld: true},
-	InputSchema: json.RawMessage(toolgenSchema1),
 	Name:        "human_input",
 	Origin:      "github.com/toolgen-go/toolgen/toolkit/ask.(*Toolkit).HumanInput",
 	Permission:  runtime.PermissionAuto,
 	Timeout:     1 * time.Hour,
 }}
+
+// toolgenToolkitToolsSchemas are the input and output schemas of toolgenToolkitTools, in order.
+var toolgenToolkitToolsSchemas = [...][2]string{
+	{toolgenSchema1, ""},
+	{toolgenSchema1, ""},
+}
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
@@ -93,7 +97,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return out
 		},
 		Table: &toolgenStructAskArgs,
-	}}, toolgenDialects)
+	}}, toolgenToolkitToolsSchemas[:], toolgenDialects)
 }
 
 var toolgenFieldsAskArgs = decode.NewFields([]string{"question", "options", "multi_select"}, 0)

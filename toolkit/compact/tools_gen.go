@@ -29,13 +29,12 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, CompactArgs) (runt
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
-// toolgenTools are the tools Tools returns, without their bindings.
+// toolgenTools are the tools Tools returns, without their bindings and schemas.
 var toolgenTools = [...]runtime.Tool{{
 	Description: "Asks for the conversation so far to be summarized, to free context.",
 	Detail:      "Call it when the conversation has grown long and older turns are no longer needed word for word. The host replaces them with a summary that keeps what focus names.",
 	Examples:    []runtime.Example{{Args: json.RawMessage(`{"focus":"the open bugs and the decisions made so far"}`)}},
 	Hints:       runtime.Hints{Idempotent: true},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host.","type":"string","maxLength":2000,"default":""}},"additionalProperties":false}`),
 	Name:        "compact_conversation",
 	Origin:      "github.com/toolgen-go/toolgen/toolkit/compact.CompactConversation",
 	Permission:  runtime.PermissionAuto,
@@ -43,12 +42,17 @@ var toolgenTools = [...]runtime.Tool{{
 	Timeout:     5 * time.Second,
 }}
 
+// toolgenToolsSchemas are the input and output schemas of toolgenTools, in order.
+var toolgenToolsSchemas = [...][2]string{
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host.","type":"string","maxLength":2000,"default":""}},"additionalProperties":false}`, ""},
+}
+
 // toolgenBindings are the bindings of toolgenTools, in order.
 var toolgenBindings = [...]*runtime.Binding{&toolgenBindingCompactConversation}
 
 // Tools returns the tools of package compact, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
-	return runtime.BindTools(toolgenTools[:], toolgenBindings[:], toolgenDialects)
+	return runtime.BindTools(toolgenTools[:], toolgenBindings[:], toolgenToolsSchemas[:], toolgenDialects)
 }
 
 var toolgenBindingCompactConversation = runtime.Binding{

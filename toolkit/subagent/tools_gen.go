@@ -32,11 +32,10 @@ var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, 
 // toolgenSchema1 is a schema shared by several tools.
 const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","minLength":1,"maxLength":200},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation.","type":"string","minLength":1,"maxLength":20000},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["description","prompt","agent"],"additionalProperties":false}`
 
-// toolgenToolkitTools are the tools ToolkitTools returns, without their bindings.
+// toolgenToolkitTools are the tools ToolkitTools returns, without their bindings and schemas.
 var toolgenToolkitTools = [...]runtime.Tool{{
 	Description: "Hands a self-contained task to a sub-agent and returns its final answer (the same tool as task).",
 	Examples:    []runtime.Example{{Args: json.RawMessage(`{"description":"Check the test suite","prompt":"Run the tests of package store and report failures.","agent":"tester"}`)}},
-	InputSchema: json.RawMessage(toolgenSchema1),
 	Name:        "call_subagent",
 	Origin:      "github.com/toolgen-go/toolgen/toolkit/subagent.(*Toolkit).CallSubagent",
 	Permission:  runtime.PermissionAuto,
@@ -48,12 +47,17 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 		Args:     json.RawMessage(`{"description":"Survey HTML-to-Markdown libraries","prompt":"List maintained Go libraries that convert HTML to Markdown, with their licences.","agent":"researcher"}`),
 		Scenario: "Delegate research",
 	}},
-	InputSchema: json.RawMessage(toolgenSchema1),
-	Name:        "task",
-	Origin:      "github.com/toolgen-go/toolgen/toolkit/subagent.(*Toolkit).Task",
-	Permission:  runtime.PermissionAuto,
-	Timeout:     30 * time.Minute,
+	Name:       "task",
+	Origin:     "github.com/toolgen-go/toolgen/toolkit/subagent.(*Toolkit).Task",
+	Permission: runtime.PermissionAuto,
+	Timeout:    30 * time.Minute,
 }}
+
+// toolgenToolkitToolsSchemas are the input and output schemas of toolgenToolkitTools, in order.
+var toolgenToolkitToolsSchemas = [...][2]string{
+	{toolgenSchema1, ""},
+	{toolgenSchema1, ""},
+}
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
@@ -91,7 +95,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return out
 		},
 		Table: &toolgenStructTaskArgs,
-	}}, toolgenDialects)
+	}}, toolgenToolkitToolsSchemas[:], toolgenDialects)
 }
 
 var toolgenFieldsTaskArgs = decode.NewFields([]string{"description", "prompt", "agent"}, 0, 1, 2)

@@ -29,11 +29,10 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, TodoAddA
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
-// toolgenToolkitTools are the tools ToolkitTools returns, without their bindings.
+// toolgenToolkitTools are the tools ToolkitTools returns, without their bindings and schemas.
 var toolgenToolkitTools = [...]runtime.Tool{{
 	Description: "Adds one item at the end of the todo list.",
 	Examples:    []runtime.Example{{Args: json.RawMessage(`{"content":"Write the changelog"}`)}},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"id":{"description":"ID of the new item; empty takes the next free number.","type":"string","maxLength":64,"default":""},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending"}},"required":["content"],"additionalProperties":false}`),
 	Name:        "todo_add",
 	Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).TodoAdd",
 	Permission:  runtime.PermissionAuto,
@@ -45,25 +44,23 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 		Idempotent: true,
 		ReadOnly:   true,
 	},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
-	Name:        "todo_list",
-	Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).TodoList",
-	Permission:  runtime.PermissionAuto,
-	Sequential:  true,
-	Timeout:     5 * time.Second,
+	Name:       "todo_list",
+	Origin:     "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).TodoList",
+	Permission: runtime.PermissionAuto,
+	Sequential: true,
+	Timeout:    5 * time.Second,
 }, {
 	Description: "Changes the status or the text of one todo item.",
 	Examples: []runtime.Example{{
 		Args:     json.RawMessage(`{"id":"1","status":"completed"}`),
 		Scenario: "Finish an item",
 	}},
-	Hints:       runtime.Hints{Idempotent: true},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the item to change.","type":"string","minLength":1,"maxLength":64},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":["string","null"],"enum":["pending","in_progress","completed",null]},"content":{"description":"Content is the item's new text; empty keeps it.","type":"string","maxLength":1000,"default":""}},"required":["id"],"additionalProperties":false}`),
-	Name:        "todo_update",
-	Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).TodoUpdate",
-	Permission:  runtime.PermissionAuto,
-	Sequential:  true,
-	Timeout:     5 * time.Second,
+	Hints:      runtime.Hints{Idempotent: true},
+	Name:       "todo_update",
+	Origin:     "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).TodoUpdate",
+	Permission: runtime.PermissionAuto,
+	Sequential: true,
+	Timeout:    5 * time.Second,
 }, {
 	Description: "Replaces the todo list of this conversation with a new one, sent whole.",
 	Detail:      "Use it to plan a task of several steps and to keep the plan current: mark an item in_progress before starting it and completed as soon as it is done.",
@@ -71,14 +68,21 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 		Args:     json.RawMessage(`{"todos":[{"id":"1","content":"Reproduce the bug","status":"in_progress"},{"id":"2","content":"Write a failing test","status":"pending"}]}`),
 		Scenario: "Plan a bug fix",
 	}},
-	Hints:       runtime.Hints{Idempotent: true},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"todos":{"description":"Todos is the whole new list, in the order to work on it; it replaces the old one.","type":"array","maxItems":1000,"items":{"description":"Todo is one item of the list.","type":"object","properties":{"id":{"description":"ID identifies the item in todo_update, e.g. \"1\" or \"write-tests\".","type":"string","minLength":1,"maxLength":64},"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"status":{"description":"Status of the item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]}},"required":["id","content","status"],"additionalProperties":false}}},"required":["todos"],"additionalProperties":false}`),
-	Name:        "write_todos",
-	Origin:      "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).WriteTodos",
-	Permission:  runtime.PermissionAuto,
-	Sequential:  true,
-	Timeout:     5 * time.Second,
+	Hints:      runtime.Hints{Idempotent: true},
+	Name:       "write_todos",
+	Origin:     "github.com/toolgen-go/toolgen/toolkit/todos.(*Toolkit).WriteTodos",
+	Permission: runtime.PermissionAuto,
+	Sequential: true,
+	Timeout:    5 * time.Second,
 }}
+
+// toolgenToolkitToolsSchemas are the input and output schemas of toolgenToolkitTools, in order.
+var toolgenToolkitToolsSchemas = [...][2]string{
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"id":{"description":"ID of the new item; empty takes the next free number.","type":"string","maxLength":64,"default":""},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending"}},"required":["content"],"additionalProperties":false}`, ""},
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`, ""},
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the item to change.","type":"string","minLength":1,"maxLength":64},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":["string","null"],"enum":["pending","in_progress","completed",null]},"content":{"description":"Content is the item's new text; empty keeps it.","type":"string","maxLength":1000,"default":""}},"required":["id"],"additionalProperties":false}`, ""},
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"todos":{"description":"Todos is the whole new list, in the order to work on it; it replaces the old one.","type":"array","maxItems":1000,"items":{"description":"Todo is one item of the list.","type":"object","properties":{"id":{"description":"ID identifies the item in todo_update, e.g. \"1\" or \"write-tests\".","type":"string","minLength":1,"maxLength":64},"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"status":{"description":"Status of the item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]}},"required":["id","content","status"],"additionalProperties":false}}},"required":["todos"],"additionalProperties":false}`, ""},
+}
 
 // toolgenNoArgs refuses any argument, for the tools that take none.
 func toolgenNoArgs(data []byte, _ any) error {
@@ -149,7 +153,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return out
 		},
 		Table: &toolgenStructWriteTodosArgs,
-	}}, toolgenDialects)
+	}}, toolgenToolkitToolsSchemas[:], toolgenDialects)
 }
 
 // toolgenDefault1 sets the default "pending".

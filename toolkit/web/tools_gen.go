@@ -30,7 +30,7 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, FetchArg
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
-// toolgenToolkitTools are the tools ToolkitTools returns, without their bindings.
+// toolgenToolkitTools are the tools ToolkitTools returns, without their bindings and schemas.
 var toolgenToolkitTools = [...]runtime.Tool{{
 	Description: "Fetches a web page or PDF and returns its content as Markdown or text.",
 	Detail:      "Use it to read a page found with web_search or named by the user.",
@@ -39,12 +39,11 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 		OpenWorld: true,
 		ReadOnly:  true,
 	},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"url":{"description":"URL of the page, http or https.","type":"string","format":"uri","maxLength":4096},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit.","type":"integer","minimum":0,"default":0}},"required":["url"],"additionalProperties":false}`),
-	MaxResult:   int64(32768),
-	Name:        "web_fetch",
-	Origin:      "github.com/toolgen-go/toolgen/toolkit/web.(*Toolkit).WebFetch",
-	Permission:  runtime.PermissionAuto,
-	Timeout:     1 * time.Minute,
+	MaxResult:  int64(32768),
+	Name:       "web_fetch",
+	Origin:     "github.com/toolgen-go/toolgen/toolkit/web.(*Toolkit).WebFetch",
+	Permission: runtime.PermissionAuto,
+	Timeout:    1 * time.Minute,
 }, {
 	Description: "Searches the web and returns the title, URL and snippet of each result.",
 	Detail:      "Use it to find pages about a topic; read a page with web_fetch.",
@@ -53,13 +52,17 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 		OpenWorld: true,
 		ReadOnly:  true,
 	},
-	InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"query":{"description":"Query to search for, as typed into a search engine.","type":"string","minLength":1,"maxLength":500},"num":{"description":"Num is how many results to return.","type":"integer","minimum":1,"maximum":20,"default":5}},"required":["query"],"additionalProperties":false}`),
-	Name:         "web_search",
-	Origin:       "github.com/toolgen-go/toolgen/toolkit/web.(*Toolkit).WebSearch",
-	OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"results":{"type":["array","null"],"items":{"description":"SearchResult is one result of a web search.","type":"object","properties":{"title":{"description":"Title of the page.","type":"string"},"url":{"description":"URL of the page.","type":"string"},"snippet":{"description":"Snippet is the search engine's excerpt of the page.","type":"string"}},"required":["title","url","snippet"],"additionalProperties":false}}},"required":["results"],"additionalProperties":false}`),
-	Permission:   runtime.PermissionAuto,
-	Timeout:      30 * time.Second,
+	Name:       "web_search",
+	Origin:     "github.com/toolgen-go/toolgen/toolkit/web.(*Toolkit).WebSearch",
+	Permission: runtime.PermissionAuto,
+	Timeout:    30 * time.Second,
 }}
+
+// toolgenToolkitToolsSchemas are the input and output schemas of toolgenToolkitTools, in order.
+var toolgenToolkitToolsSchemas = [...][2]string{
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"url":{"description":"URL of the page, http or https.","type":"string","format":"uri","maxLength":4096},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit.","type":"integer","minimum":0,"default":0}},"required":["url"],"additionalProperties":false}`, ""},
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"query":{"description":"Query to search for, as typed into a search engine.","type":"string","minLength":1,"maxLength":500},"num":{"description":"Num is how many results to return.","type":"integer","minimum":1,"maximum":20,"default":5}},"required":["query"],"additionalProperties":false}`, `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"results":{"type":["array","null"],"items":{"description":"SearchResult is one result of a web search.","type":"object","properties":{"title":{"description":"Title of the page.","type":"string"},"url":{"description":"URL of the page.","type":"string"},"snippet":{"description":"Snippet is the search engine's excerpt of the page.","type":"string"}},"required":["title","url","snippet"],"additionalProperties":false}}},"required":["results"],"additionalProperties":false}`},
+}
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
@@ -94,7 +97,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return toolgenResultSearchResults(out, err, "web_search")
 		},
 		Table: &toolgenStructSearchArgs,
-	}}, toolgenDialects)
+	}}, toolgenToolkitToolsSchemas[:], toolgenDialects)
 }
 
 // toolgenDefault1 sets the default 5.

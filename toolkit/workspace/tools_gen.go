@@ -29,7 +29,7 @@ func toolgenHandlerChangedRunGoGenerate(func(*Workspace, context.Context, EditFi
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
-// toolgenWorkspaceTools are the tools WorkspaceTools returns, without their bindings.
+// toolgenWorkspaceTools are the tools WorkspaceTools returns, without their bindings and schemas.
 var toolgenWorkspaceTools = [...]runtime.Tool{{
 	ConfirmReason: "changes a file in the workspace",
 	Description:   "Replaces old_string with new_string in a file of the workspace; old_string must occur exactly once unless replace_all is set. The result shows the changed lines.",
@@ -38,11 +38,10 @@ var toolgenWorkspaceTools = [...]runtime.Tool{{
 		Args:     json.RawMessage(`{"path":"main.go","old_string":"fmt.Println(greeting)","new_string":"log.Println(greeting)"}`),
 		Scenario: "Rename a call",
 	}},
-	Hints:       runtime.Hints{Destructive: true},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root.","type":"string","minLength":1,"maxLength":4096},"old_string":{"description":"OldString is the exact text to replace, as the file holds it (without read_file's line numbers), with enough lines around it to occur only once.","type":"string","minLength":1},"new_string":{"description":"NewString replaces it.","type":"string"},"replace_all":{"description":"ReplaceAll replaces every occurrence instead of requiring exactly one.","type":"boolean","default":false}},"required":["path","old_string","new_string"],"additionalProperties":false}`),
-	Name:        "edit_file",
-	Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).EditFile",
-	Permission:  runtime.PermissionConfirm,
+	Hints:      runtime.Hints{Destructive: true},
+	Name:       "edit_file",
+	Origin:     "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).EditFile",
+	Permission: runtime.PermissionConfirm,
 	Related: []runtime.Related{{
 		Name:     "read_file",
 		Relation: "use first",
@@ -60,11 +59,10 @@ var toolgenWorkspaceTools = [...]runtime.Tool{{
 		Idempotent: true,
 		ReadOnly:   true,
 	},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"pattern":{"description":"Pattern to match paths against: * matches within a name, ** any number of directories, {a,b} either, e.g. **/*.go or src/**/*_test.go.","type":"string","minLength":1,"maxLength":1024},"path":{"description":"Path of the directory to search in, relative to the workspace root; the pattern is matched against paths relative to it.","type":"string","maxLength":4096,"default":"."}},"required":["pattern"],"additionalProperties":false}`),
-	MaxResult:   int64(65536),
-	Name:        "glob",
-	Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).Glob",
-	Permission:  runtime.PermissionAuto,
+	MaxResult:  int64(65536),
+	Name:       "glob",
+	Origin:     "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).Glob",
+	Permission: runtime.PermissionAuto,
 }, {
 	Description: "Searches the workspace's files for lines matching an RE2 regular expression, shown as file:line: text, files sorted, at most max_results. Skips binary files and .git.",
 	Detail:      "Context lines are shown as file-line- text, and groups are separated by --. The last line counts the matching lines not shown. Files over 16 MiB are skipped and counted.",
@@ -79,11 +77,10 @@ var toolgenWorkspaceTools = [...]runtime.Tool{{
 		Idempotent: true,
 		ReadOnly:   true,
 	},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"pattern":{"description":"Pattern is a regular expression in RE2 syntax (as Go's regexp), matched against each line, e.g. func \\w+Handler or TODO|FIXME.","type":"string","minLength":1,"maxLength":1024},"path":{"description":"Path of the file or directory to search, relative to the workspace root.","type":"string","maxLength":4096,"default":"."},"glob":{"description":"Glob keeps only files matching it: a pattern without / is matched against file names (*.go, *.{ts,tsx}), one with / against paths relative to path.","type":"string","maxLength":1024,"default":""},"case_insensitive":{"description":"CaseInsensitive ignores the case of letters.","type":"boolean","default":false},"context":{"description":"Context is the number of lines shown before and after each matching line.","type":"integer","minimum":0,"maximum":20,"default":0},"max_results":{"description":"MaxResults is the most matching lines shown; the rest are counted.","type":"integer","minimum":1,"maximum":1000,"default":100}},"required":["pattern"],"additionalProperties":false}`),
-	MaxResult:   int64(65536),
-	Name:        "grep",
-	Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).Grep",
-	Permission:  runtime.PermissionAuto,
+	MaxResult:  int64(65536),
+	Name:       "grep",
+	Origin:     "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).Grep",
+	Permission: runtime.PermissionAuto,
 }, {
 	Description: "Lists a directory of the workspace, sorted by name: directories end in \"/\", symbolic links in \"@\", files show their size. At most 500 entries are shown, with the number of the others.",
 	Examples: []runtime.Example{{
@@ -94,11 +91,10 @@ var toolgenWorkspaceTools = [...]runtime.Tool{{
 		Idempotent: true,
 		ReadOnly:   true,
 	},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the directory, relative to the workspace root; \".\" is the root.","type":"string","maxLength":4096,"default":"."}},"additionalProperties":false}`),
-	MaxResult:   int64(65536),
-	Name:        "list_dir",
-	Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).ListDir",
-	Permission:  runtime.PermissionAuto,
+	MaxResult:  int64(65536),
+	Name:       "list_dir",
+	Origin:     "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).ListDir",
+	Permission: runtime.PermissionAuto,
 }, {
 	Description: "Reads a text file of the workspace, a page of numbered lines at a time; the last line says which lines it shows, of how many, and how to read on.",
 	Detail:      "Each line starts with its number and a tab. Lines over 2000 bytes are cut, and a page holds at most 48 KiB. Binary files are refused with their size.",
@@ -113,11 +109,10 @@ var toolgenWorkspaceTools = [...]runtime.Tool{{
 		Idempotent: true,
 		ReadOnly:   true,
 	},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root, e.g. src/main.go.","type":"string","minLength":1,"maxLength":4096},"offset":{"description":"Offset is the line to start at: 1 for the first line.","type":"integer","minimum":1,"default":1},"limit":{"description":"Limit is the most lines to return.","type":"integer","minimum":1,"maximum":2000,"default":2000}},"required":["path"],"additionalProperties":false}`),
-	MaxResult:   int64(65536),
-	Name:        "read_file",
-	Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).ReadFile",
-	Permission:  runtime.PermissionAuto,
+	MaxResult:  int64(65536),
+	Name:       "read_file",
+	Origin:     "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).ReadFile",
+	Permission: runtime.PermissionAuto,
 }, {
 	Description: "Reads on in a result that was too long to show at once and was kept under an id; the last line says which bytes it shows, of how many, and how to read on.",
 	Detail:      "Results are kept for the conversation that produced them, for a while (an hour by default); an expired one is gone, and the tool that produced it has to run again.",
@@ -129,11 +124,10 @@ var toolgenWorkspaceTools = [...]runtime.Tool{{
 		Idempotent: true,
 		ReadOnly:   true,
 	},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the stored result, as the note of a cut result names it.","type":"string","minLength":1,"maxLength":128},"offset":{"description":"Offset is the byte to start at, as the note or the last page says.","type":"integer","minimum":0,"default":0},"limit":{"description":"Limit is the most bytes to return.","type":"integer","minimum":1,"maximum":16000,"default":16000}},"required":["id"],"additionalProperties":false}`),
-	MaxResult:   int64(20480),
-	Name:        "read_result",
-	Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).ReadResult",
-	Permission:  runtime.PermissionAuto,
+	MaxResult:  int64(20480),
+	Name:       "read_result",
+	Origin:     "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).ReadResult",
+	Permission: runtime.PermissionAuto,
 }, {
 	ConfirmReason: "runs a shell command on the host",
 	Description:   "Runs a command with sh -c in the workspace, with no input and a minimal environment, and returns its exit status and output. At timeout_ms it is killed with all it started.",
@@ -149,13 +143,12 @@ var toolgenWorkspaceTools = [...]runtime.Tool{{
 		Destructive: true,
 		OpenWorld:   true,
 	},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"command":{"description":"Command is run by sh -c, e.g. go test ./... or ls -la | head.","type":"string","minLength":1,"maxLength":65536},"workdir":{"description":"Workdir is the directory to run in, relative to the workspace root.","type":"string","maxLength":4096,"default":"."},"timeout_ms":{"description":"TimeoutMS is the time limit in milliseconds; at the limit the command and every process it started are killed.","type":"integer","minimum":100,"maximum":600000,"default":120000}},"required":["command"],"additionalProperties":false}`),
-	MaxResult:   int64(32768),
-	Name:        "shell",
-	Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).Shell",
-	Permission:  runtime.PermissionConfirm,
-	Risk:        runtime.Risk("high"),
-	Timeout:     11 * time.Minute,
+	MaxResult:  int64(32768),
+	Name:       "shell",
+	Origin:     "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).Shell",
+	Permission: runtime.PermissionConfirm,
+	Risk:       runtime.Risk("high"),
+	Timeout:    11 * time.Minute,
 }, {
 	ConfirmReason: "creates or replaces a file in the workspace",
 	Description:   "Creates a file in the workspace, or replaces its whole content, creating missing directories. To change a part of a file, use edit_file.",
@@ -164,14 +157,25 @@ var toolgenWorkspaceTools = [...]runtime.Tool{{
 		Args:     json.RawMessage(`{"path":"notes/todo.md","content":"- write tests\n"}`),
 		Scenario: "Create a file",
 	}},
-	Hints:       runtime.Hints{Destructive: true},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root; missing directories are created.","type":"string","minLength":1,"maxLength":4096},"content":{"description":"Content is the whole new content of the file.","type":"string"}},"required":["path","content"],"additionalProperties":false}`),
-	Name:        "write_file",
-	Origin:      "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).WriteFile",
-	Permission:  runtime.PermissionConfirm,
-	Risk:        runtime.Risk("medium"),
-	Sequential:  true,
+	Hints:      runtime.Hints{Destructive: true},
+	Name:       "write_file",
+	Origin:     "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).WriteFile",
+	Permission: runtime.PermissionConfirm,
+	Risk:       runtime.Risk("medium"),
+	Sequential: true,
 }}
+
+// toolgenWorkspaceToolsSchemas are the input and output schemas of toolgenWorkspaceTools, in order.
+var toolgenWorkspaceToolsSchemas = [...][2]string{
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root.","type":"string","minLength":1,"maxLength":4096},"old_string":{"description":"OldString is the exact text to replace, as the file holds it (without read_file's line numbers), with enough lines around it to occur only once.","type":"string","minLength":1},"new_string":{"description":"NewString replaces it.","type":"string"},"replace_all":{"description":"ReplaceAll replaces every occurrence instead of requiring exactly one.","type":"boolean","default":false}},"required":["path","old_string","new_string"],"additionalProperties":false}`, ""},
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"pattern":{"description":"Pattern to match paths against: * matches within a name, ** any number of directories, {a,b} either, e.g. **/*.go or src/**/*_test.go.","type":"string","minLength":1,"maxLength":1024},"path":{"description":"Path of the directory to search in, relative to the workspace root; the pattern is matched against paths relative to it.","type":"string","maxLength":4096,"default":"."}},"required":["pattern"],"additionalProperties":false}`, ""},
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"pattern":{"description":"Pattern is a regular expression in RE2 syntax (as Go's regexp), matched against each line, e.g. func \\w+Handler or TODO|FIXME.","type":"string","minLength":1,"maxLength":1024},"path":{"description":"Path of the file or directory to search, relative to the workspace root.","type":"string","maxLength":4096,"default":"."},"glob":{"description":"Glob keeps only files matching it: a pattern without / is matched against file names (*.go, *.{ts,tsx}), one with / against paths relative to path.","type":"string","maxLength":1024,"default":""},"case_insensitive":{"description":"CaseInsensitive ignores the case of letters.","type":"boolean","default":false},"context":{"description":"Context is the number of lines shown before and after each matching line.","type":"integer","minimum":0,"maximum":20,"default":0},"max_results":{"description":"MaxResults is the most matching lines shown; the rest are counted.","type":"integer","minimum":1,"maximum":1000,"default":100}},"required":["pattern"],"additionalProperties":false}`, ""},
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the directory, relative to the workspace root; \".\" is the root.","type":"string","maxLength":4096,"default":"."}},"additionalProperties":false}`, ""},
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root, e.g. src/main.go.","type":"string","minLength":1,"maxLength":4096},"offset":{"description":"Offset is the line to start at: 1 for the first line.","type":"integer","minimum":1,"default":1},"limit":{"description":"Limit is the most lines to return.","type":"integer","minimum":1,"maximum":2000,"default":2000}},"required":["path"],"additionalProperties":false}`, ""},
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the stored result, as the note of a cut result names it.","type":"string","minLength":1,"maxLength":128},"offset":{"description":"Offset is the byte to start at, as the note or the last page says.","type":"integer","minimum":0,"default":0},"limit":{"description":"Limit is the most bytes to return.","type":"integer","minimum":1,"maximum":16000,"default":16000}},"required":["id"],"additionalProperties":false}`, ""},
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"command":{"description":"Command is run by sh -c, e.g. go test ./... or ls -la | head.","type":"string","minLength":1,"maxLength":65536},"workdir":{"description":"Workdir is the directory to run in, relative to the workspace root.","type":"string","maxLength":4096,"default":"."},"timeout_ms":{"description":"TimeoutMS is the time limit in milliseconds; at the limit the command and every process it started are killed.","type":"integer","minimum":100,"maximum":600000,"default":120000}},"required":["command"],"additionalProperties":false}`, ""},
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root; missing directories are created.","type":"string","minLength":1,"maxLength":4096},"content":{"description":"Content is the whole new content of the file.","type":"string"}},"required":["path","content"],"additionalProperties":false}`, ""},
+}
 
 // WorkspaceTools returns the tools implemented by methods of Workspace, bound to r, sorted by name.
 func WorkspaceTools(r *Workspace) []runtime.Tool {
@@ -311,7 +315,7 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			return runtime.TextResult(out)
 		},
 		Table: &toolgenStructWriteFileArgs,
-	}}, toolgenDialects)
+	}}, toolgenWorkspaceToolsSchemas[:], toolgenDialects)
 }
 
 // toolgenDefault1 sets the default ".".

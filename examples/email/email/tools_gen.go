@@ -30,7 +30,7 @@ func toolgenHandlerChangedRunGoGenerate(func(*Outbox, context.Context, SendEmail
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
-// toolgenOutboxTools are the tools OutboxTools returns, without their bindings.
+// toolgenOutboxTools are the tools OutboxTools returns, without their bindings and schemas.
 var toolgenOutboxTools = [...]runtime.Tool{{
 	ConfirmReason: "sends an email on the user's behalf",
 	Description:   "Sends a plain-text email to one recipient, with optional copies.",
@@ -39,12 +39,10 @@ var toolgenOutboxTools = [...]runtime.Tool{{
 		Args:     json.RawMessage(`{"to":"alice@example.com","subject":"Q3","body":"Summary attached."}`),
 		Scenario: "Send the Q3 summary",
 	}},
-	Hints:        runtime.Hints{OpenWorld: true},
-	InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line.","type":"string","minLength":1,"maxLength":200},"body":{"description":"Body text, plain text only.","type":"string","minLength":1,"maxLength":10000},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest).","type":"integer","minimum":1,"maximum":5,"default":3}},"required":["to","subject","body"],"additionalProperties":false}`),
-	Name:         "send_email",
-	Origin:       "github.com/toolgen-go/toolgen/examples/email/email.(*Outbox).SendEmail",
-	OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"message_id":{"description":"MessageID identifies the queued message.","type":"string"},"recipients":{"description":"Recipients is how many addresses the message goes to.","type":"integer"}},"required":["message_id","recipients"],"additionalProperties":false}`),
-	Permission:   runtime.PermissionConfirm,
+	Hints:      runtime.Hints{OpenWorld: true},
+	Name:       "send_email",
+	Origin:     "github.com/toolgen-go/toolgen/examples/email/email.(*Outbox).SendEmail",
+	Permission: runtime.PermissionConfirm,
 	Retry: runtime.RetryPolicy{
 		Backoff:  2.0,
 		Delay:    500 * time.Millisecond,
@@ -53,6 +51,11 @@ var toolgenOutboxTools = [...]runtime.Tool{{
 	},
 	Risk: runtime.Risk("high"),
 }}
+
+// toolgenOutboxToolsSchemas are the input and output schemas of toolgenOutboxTools, in order.
+var toolgenOutboxToolsSchemas = [...][2]string{
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line.","type":"string","minLength":1,"maxLength":200},"body":{"description":"Body text, plain text only.","type":"string","minLength":1,"maxLength":10000},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest).","type":"integer","minimum":1,"maximum":5,"default":3}},"required":["to","subject","body"],"additionalProperties":false}`, `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"message_id":{"description":"MessageID identifies the queued message.","type":"string"},"recipients":{"description":"Recipients is how many addresses the message goes to.","type":"integer"}},"required":["message_id","recipients"],"additionalProperties":false}`},
+}
 
 // OutboxTools returns the tools implemented by methods of Outbox, bound to r, sorted by name.
 func OutboxTools(r *Outbox) []runtime.Tool {
@@ -70,7 +73,7 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 			return toolgenResultReceipt(out, err, "send_email")
 		},
 		Table: &toolgenStructSendEmailArgs,
-	}}, toolgenDialects)
+	}}, toolgenOutboxToolsSchemas[:], toolgenDialects)
 }
 
 // toolgenDefault1 sets the default 3.

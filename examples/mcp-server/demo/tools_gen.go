@@ -6,7 +6,6 @@ package demo
 
 import (
 	"context"
-	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
@@ -30,11 +29,10 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, AskArgs) (string, 
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
-// toolgenTools are the tools Tools returns, without their bindings.
+// toolgenTools are the tools Tools returns, without their bindings and schemas.
 var toolgenTools = [...]runtime.Tool{{
 	Description: "Asks the user a question and returns the answer.",
 	Hints:       runtime.Hints{ReadOnly: true},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question to ask the user.","type":"string","minLength":1}},"required":["question"],"additionalProperties":false}`),
 	Name:        "ask",
 	Origin:      "github.com/toolgen-go/toolgen/examples/mcp-server/demo.Ask",
 	Permission:  runtime.PermissionAuto,
@@ -44,12 +42,10 @@ var toolgenTools = [...]runtime.Tool{{
 		Idempotent: true,
 		ReadOnly:   true,
 	},
-	InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds.","type":"integer","minimum":0,"maximum":60000,"default":0}},"required":["to"],"additionalProperties":false}`),
-	Name:         "count",
-	Origin:       "github.com/toolgen-go/toolgen/examples/mcp-server/demo.Count",
-	OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"reached":{"description":"Reached is the last number counted.","type":"integer"}},"required":["reached"],"additionalProperties":false}`),
-	Permission:   runtime.PermissionAuto,
-	Timeout:      10 * time.Minute,
+	Name:       "count",
+	Origin:     "github.com/toolgen-go/toolgen/examples/mcp-server/demo.Count",
+	Permission: runtime.PermissionAuto,
+	Timeout:    10 * time.Minute,
 }, {
 	ConfirmReason: "sends a note in the user's name",
 	Description:   "Sends a note to someone in the user's name.",
@@ -57,39 +53,43 @@ var toolgenTools = [...]runtime.Tool{{
 		Destructive: true,
 		OpenWorld:   true,
 	},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"To is who gets the note.","type":"string","minLength":1},"text":{"description":"Text of the note.","type":"string","minLength":1}},"required":["to","text"],"additionalProperties":false}`),
-	Name:        "send_note",
-	Origin:      "github.com/toolgen-go/toolgen/examples/mcp-server/demo.SendNote",
-	Permission:  runtime.PermissionConfirm,
-	Risk:        runtime.Risk("medium"),
+	Name:       "send_note",
+	Origin:     "github.com/toolgen-go/toolgen/examples/mcp-server/demo.SendNote",
+	Permission: runtime.PermissionConfirm,
+	Risk:       runtime.Risk("medium"),
 }, {
 	Description: "Returns a table of squares, larger than the model may read when there are many rows.",
 	Hints: runtime.Hints{
 		Idempotent: true,
 		ReadOnly:   true,
 	},
-	InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"rows":{"description":"Rows is how many rows to return.","type":"integer","minimum":0,"maximum":100000}},"required":["rows"],"additionalProperties":false}`),
-	MaxResult:    int64(1024),
-	Name:         "table",
-	Origin:       "github.com/toolgen-go/toolgen/examples/mcp-server/demo.GetTable",
-	OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"rows":{"description":"Rows of the table.","type":["array","null"],"items":{"description":"Row is one row of a table.","type":"object","properties":{"n":{"description":"N is the row's number.","type":"integer"},"square":{"description":"Square is N squared.","type":"integer"}},"required":["n","square"],"additionalProperties":false}}},"required":["rows"],"additionalProperties":false}`),
-	Permission:   runtime.PermissionAuto,
+	MaxResult:  int64(1024),
+	Name:       "table",
+	Origin:     "github.com/toolgen-go/toolgen/examples/mcp-server/demo.GetTable",
+	Permission: runtime.PermissionAuto,
 }, {
-	Description:  "Says what the server knows of the call: its id, session and user.",
-	Hints:        runtime.Hints{ReadOnly: true},
-	InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
-	Name:         "whoami",
-	Origin:       "github.com/toolgen-go/toolgen/examples/mcp-server/demo.Whoami",
-	OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"call_id":{"description":"CallID is the JSON-RPC id of the tools/call request.","type":"string"},"session":{"description":"Session is the registry session the call runs in.","type":"string"},"user":{"description":"User is the authenticated user, when the server checks bearer tokens.","type":"string"},"calls":{"description":"Calls counts whoami calls in the session.","type":"integer"},"cancelled_at":{"description":"CancelledAt is where the last cancelled count of the session stopped (0: none was).","type":"integer"}},"required":["call_id","session","user","calls","cancelled_at"],"additionalProperties":false}`),
-	Permission:   runtime.PermissionAuto,
+	Description: "Says what the server knows of the call: its id, session and user.",
+	Hints:       runtime.Hints{ReadOnly: true},
+	Name:        "whoami",
+	Origin:      "github.com/toolgen-go/toolgen/examples/mcp-server/demo.Whoami",
+	Permission:  runtime.PermissionAuto,
 }}
+
+// toolgenToolsSchemas are the input and output schemas of toolgenTools, in order.
+var toolgenToolsSchemas = [...][2]string{
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question to ask the user.","type":"string","minLength":1}},"required":["question"],"additionalProperties":false}`, ""},
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds.","type":"integer","minimum":0,"maximum":60000,"default":0}},"required":["to"],"additionalProperties":false}`, `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"reached":{"description":"Reached is the last number counted.","type":"integer"}},"required":["reached"],"additionalProperties":false}`},
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"To is who gets the note.","type":"string","minLength":1},"text":{"description":"Text of the note.","type":"string","minLength":1}},"required":["to","text"],"additionalProperties":false}`, ""},
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"rows":{"description":"Rows is how many rows to return.","type":"integer","minimum":0,"maximum":100000}},"required":["rows"],"additionalProperties":false}`, `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"rows":{"description":"Rows of the table.","type":["array","null"],"items":{"description":"Row is one row of a table.","type":"object","properties":{"n":{"description":"N is the row's number.","type":"integer"},"square":{"description":"Square is N squared.","type":"integer"}},"required":["n","square"],"additionalProperties":false}}},"required":["rows"],"additionalProperties":false}`},
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`, `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"call_id":{"description":"CallID is the JSON-RPC id of the tools/call request.","type":"string"},"session":{"description":"Session is the registry session the call runs in.","type":"string"},"user":{"description":"User is the authenticated user, when the server checks bearer tokens.","type":"string"},"calls":{"description":"Calls counts whoami calls in the session.","type":"integer"},"cancelled_at":{"description":"CancelledAt is where the last cancelled count of the session stopped (0: none was).","type":"integer"}},"required":["call_id","session","user","calls","cancelled_at"],"additionalProperties":false}`},
+}
 
 // toolgenBindings are the bindings of toolgenTools, in order.
 var toolgenBindings = [...]*runtime.Binding{&toolgenBindingAsk, &toolgenBindingCount, &toolgenBindingSendNote, &toolgenBindingGetTable, &toolgenBindingWhoami}
 
 // Tools returns the tools of package demo, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
-	return runtime.BindTools(toolgenTools[:], toolgenBindings[:], toolgenDialects)
+	return runtime.BindTools(toolgenTools[:], toolgenBindings[:], toolgenToolsSchemas[:], toolgenDialects)
 }
 
 var toolgenBindingAsk = runtime.Binding{

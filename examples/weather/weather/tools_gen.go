@@ -30,7 +30,7 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, WeatherArgs) (Weat
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
-// toolgenTools are the tools Tools returns, without their bindings.
+// toolgenTools are the tools Tools returns, without their bindings and schemas.
 var toolgenTools = [...]runtime.Tool{{
 	Description: "Gets the current weather for a city. Returns temperature and conditions.",
 	Detail:      "Use it when the user asks about the weather, temperature or forecast of a named city.",
@@ -39,21 +39,24 @@ var toolgenTools = [...]runtime.Tool{{
 		Expected: "Current weather for Tokyo in celsius",
 		Scenario: "Weather in Tokyo",
 	}},
-	InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo.","type":"string","minLength":1},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"description":"Days of forecast to include.","type":"integer","minimum":0,"maximum":7,"default":0}},"required":["city"],"additionalProperties":false}`),
-	Name:         "get_weather",
-	Origin:       "github.com/toolgen-go/toolgen/examples/weather/weather.GetWeather",
-	OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"description":"City the weather is for.","type":"string"},"unit":{"description":"Unit of every temperature in the result. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"]},"temperature":{"description":"Temperature now.","type":"number"},"conditions":{"description":"Conditions now, e.g. \"sunny\".","type":"string"},"forecast":{"description":"Forecast for the following days, when asked for.","type":"array","items":{"description":"Day is one day of a forecast.","type":"object","properties":{"day":{"description":"Day counts from 1 (tomorrow).","type":"integer"},"high":{"description":"High is the day's highest temperature.","type":"number"},"low":{"description":"Low is the day's lowest temperature.","type":"number"}},"required":["day","high","low"],"additionalProperties":false}}},"required":["city","unit","temperature","conditions"],"additionalProperties":false}`),
-	Permission:   runtime.PermissionAuto,
-	Tags:         []string{"weather"},
-	Timeout:      10 * time.Second,
+	Name:       "get_weather",
+	Origin:     "github.com/toolgen-go/toolgen/examples/weather/weather.GetWeather",
+	Permission: runtime.PermissionAuto,
+	Tags:       []string{"weather"},
+	Timeout:    10 * time.Second,
 }}
+
+// toolgenToolsSchemas are the input and output schemas of toolgenTools, in order.
+var toolgenToolsSchemas = [...][2]string{
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo.","type":"string","minLength":1},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"description":"Days of forecast to include.","type":"integer","minimum":0,"maximum":7,"default":0}},"required":["city"],"additionalProperties":false}`, `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"description":"City the weather is for.","type":"string"},"unit":{"description":"Unit of every temperature in the result. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"]},"temperature":{"description":"Temperature now.","type":"number"},"conditions":{"description":"Conditions now, e.g. \"sunny\".","type":"string"},"forecast":{"description":"Forecast for the following days, when asked for.","type":"array","items":{"description":"Day is one day of a forecast.","type":"object","properties":{"day":{"description":"Day counts from 1 (tomorrow).","type":"integer"},"high":{"description":"High is the day's highest temperature.","type":"number"},"low":{"description":"Low is the day's lowest temperature.","type":"number"}},"required":["day","high","low"],"additionalProperties":false}}},"required":["city","unit","temperature","conditions"],"additionalProperties":false}`},
+}
 
 // toolgenBindings are the bindings of toolgenTools, in order.
 var toolgenBindings = [...]*runtime.Binding{&toolgenBindingGetWeather}
 
 // Tools returns the tools of package weather, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
-	return runtime.BindTools(toolgenTools[:], toolgenBindings[:], toolgenDialects)
+	return runtime.BindTools(toolgenTools[:], toolgenBindings[:], toolgenToolsSchemas[:], toolgenDialects)
 }
 
 var toolgenBindingGetWeather = runtime.Binding{

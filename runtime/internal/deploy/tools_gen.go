@@ -6,7 +6,6 @@ package deploy
 
 import (
 	"context"
-	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"unsafe"
@@ -28,11 +27,10 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, DeployArgs) (strin
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
-// toolgenTools are the tools Tools returns, without their bindings.
+// toolgenTools are the tools Tools returns, without their bindings and schemas.
 var toolgenTools = [...]runtime.Tool{{
 	ConfirmReason: "deploys to a live host",
 	Description:   "Deploys a version to a host.",
-	InputSchema:   json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"target":{"description":"Target is the host to deploy to.","type":"string"},"version":{"description":"Version to deploy.","type":"string"},"region":{"description":"Region of the target.","type":"string","default":"eu-west"},"restart":{"description":"Hosts also restarted afterwards.","type":"array","items":{"type":"string"}}},"required":["target","version"],"additionalProperties":false}`),
 	Name:          "deploy",
 	NoTimeout:     true,
 	Origin:        "github.com/toolgen-go/toolgen/runtime/internal/deploy.Deploy",
@@ -40,12 +38,17 @@ var toolgenTools = [...]runtime.Tool{{
 	Risk:          runtime.Risk("high"),
 }}
 
+// toolgenToolsSchemas are the input and output schemas of toolgenTools, in order.
+var toolgenToolsSchemas = [...][2]string{
+	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"target":{"description":"Target is the host to deploy to.","type":"string"},"version":{"description":"Version to deploy.","type":"string"},"region":{"description":"Region of the target.","type":"string","default":"eu-west"},"restart":{"description":"Hosts also restarted afterwards.","type":"array","items":{"type":"string"}}},"required":["target","version"],"additionalProperties":false}`, ""},
+}
+
 // toolgenBindings are the bindings of toolgenTools, in order.
 var toolgenBindings = [...]*runtime.Binding{&toolgenBindingDeploy}
 
 // Tools returns the tools of package deploy, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
-	return runtime.BindTools(toolgenTools[:], toolgenBindings[:], toolgenDialects)
+	return runtime.BindTools(toolgenTools[:], toolgenBindings[:], toolgenToolsSchemas[:], toolgenDialects)
 }
 
 var toolgenBindingDeploy = runtime.Binding{
