@@ -32,9 +32,9 @@
 // or debug information, so a tool adds data to a binary rather than machine code. At start-up
 // only each distinct list of names (NewFields, its lookup) and enum (NewEnum) is built, and
 // each table's pointer to its Fields is stored. The hot cases are inlined in the interpreter's loops (strings and integers in the
-// object loop, structs and strings in the item loop), so Bind stays within 10 % of the inline
-// decoders toolgen generated first and 1-5 % behind the functions the tables replaced
-// (TestBaselineReport and BenchmarkBindVsBaseline in examples/benchmarks).
+// object loop, structs and strings in the item loop), so Bind is 1-5 % behind the functions
+// the tables replaced and 0-13 % behind the inline decoders toolgen generated first, depending
+// on the run (TestBaselineReport and BenchmarkBindVsBaseline in examples/benchmarks).
 //
 // # Check
 //
