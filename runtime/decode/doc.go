@@ -33,7 +33,7 @@
 // only each distinct list of names (NewFields, its lookup) and enum (NewEnum) is built, and
 // each table's pointer to its Fields is stored. The hot cases are inlined in the interpreter's loops (strings and integers in the
 // object loop, structs and strings in the item loop), so Bind is 1-5 % behind the functions
-// the tables replaced and 0-13 % behind the inline decoders toolgen generated first, depending
+// the tables replaced and 0-12 % behind the inline decoders toolgen generated first, depending
 // on the run (TestBaselineReport and BenchmarkBindVsBaseline in examples/benchmarks).
 //
 // # Check
