@@ -51,9 +51,11 @@ func seal(a cipher.AEAD, data []byte) string {
 	return base64.RawURLEncoding.EncodeToString(a.Seal(nonce, nonce, data, nil))
 }
 
-// unseal opens a token of seal's making, refusing any other.
+// unseal opens a token of seal's making, refusing any other. The text is decoded strictly:
+// a token has one spelling, where a lenient decoder would accept another last letter that
+// differs only in bits the encoding leaves unused.
 func unseal(a cipher.AEAD, token string) ([]byte, error) {
-	raw, err := base64.RawURLEncoding.DecodeString(token)
+	raw, err := base64.RawURLEncoding.Strict().DecodeString(token)
 	if err != nil || len(raw) < a.NonceSize() {
 		return nil, errNotSealedHere
 	}

@@ -30,4 +30,20 @@ func TestSealedTokens(t *testing.T) {
 	assert.Error(t, err, "a changed token")
 	_, err = unseal(s.link, "")
 	assert.Error(t, err)
+
+	// Every other spelling of the last letter is refused, including those that differ only in
+	// the bits the encoding leaves unused: 12+1+16 bytes leave 2 in the last letter.
+	const letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	token = seal(s.link, []byte("x"))
+	raw, err = base64.RawURLEncoding.DecodeString(token)
+	require.NoError(t, err)
+	require.NotZero(t, len(raw)%3, "a token whose last letter has unused bits")
+	for _, c := range []byte(letters) {
+		if c == token[len(token)-1] {
+			continue
+		}
+		other := token[:len(token)-1] + string(c)
+		_, err := unseal(s.link, other)
+		assert.Error(t, err, "last letter %q", c)
+	}
 }

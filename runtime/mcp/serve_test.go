@@ -703,7 +703,9 @@ func TestLargeStructuredResultKeepsTheOutputSchema(t *testing.T) {
 		assert.JSONEq(t, string(data), read.Contents[0].Text)
 
 		// A changed link reads nothing.
-		_, err = cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: link.URI[:len(link.URI)-2] + "xx"})
+		changed := []byte(link.URI)
+		changed[len(changed)-2] ^= 1 // another letter of the token's alphabet
+		_, err = cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: string(changed)})
 		assert.Error(t, err)
 
 		// Small results are as before.
