@@ -139,9 +139,10 @@ func (c *CallSlot) Bind(ctx context.Context, data []byte) error {
 // dialects is not empty, the provider variants every tool derives (Tool.Dialects): what a
 // generated Tools function returns. Generated code declares the tools, their schemas and the
 // bindings of plain functions as package-level data, which the linker lays out and which
-// costs no code per tool; schemas are strings so that one text several tools share is kept
-// once. The copy is deep, so a caller may change what it gets.
-func BindTools(tools []Tool, bindings []*Binding, schemas [][2]string, dialects []string) []Tool {
+// costs no code per tool. A schema is given in pieces, joined here: the linker keeps one copy
+// of each distinct string, so a part several schemas share (a property many tools have) is
+// stored once. The copy is deep, so a caller may change what it gets.
+func BindTools(tools []Tool, bindings []*Binding, schemas [][2][]string, dialects []string) []Tool {
 	out := make([]Tool, len(tools))
 	for i, t := range tools {
 		t.Tags = slices.Clone(t.Tags)
@@ -164,17 +165,30 @@ func BindTools(tools []Tool, bindings []*Binding, schemas [][2]string, dialects 
 			t.Dialects = slices.Clone(dialects)
 		}
 		if i < len(schemas) {
-			if in := schemas[i][0]; in != "" {
-				t.InputSchema = []byte(in)
+			if in := schemas[i][0]; len(in) > 0 {
+				t.InputSchema = joinPieces(in)
 			}
-			if out := schemas[i][1]; out != "" {
-				t.OutputSchema = []byte(out)
+			if out := schemas[i][1]; len(out) > 0 {
+				t.OutputSchema = joinPieces(out)
 			}
 		}
 		if i < len(bindings) && bindings[i] != nil {
 			t.Bind, t.NewCall = bindings[i].Bind, bindings[i].NewCall
 		}
 		out[i] = t
+	}
+	return out
+}
+
+// joinPieces joins the pieces of a schema into one allocation.
+func joinPieces(pieces []string) []byte {
+	n := 0
+	for _, p := range pieces {
+		n += len(p)
+	}
+	out := make([]byte, 0, n)
+	for _, p := range pieces {
+		out = append(out, p...)
 	}
 	return out
 }

@@ -87,7 +87,7 @@ func TestBindToolsCopiesAndBinds(t *testing.T) {
 		{Name: "page", Tags: []string{"search"}, InputSchema: []byte(`{"type":"object"}`), Metadata: map[string]string{"k": "v"}},
 		{Name: "client", Client: true},
 	}
-	tools := runtime.BindTools(static, []*runtime.Binding{b, nil}, [][2]string{{}, {`{"type":"object"}`, `{"type":"string"}`}}, []string{runtime.VariantOpenAI})
+	tools := runtime.BindTools(static, []*runtime.Binding{b, nil}, [][2][]string{{}, {{`{"type":"object"}`}, {`{"type":`, `"string"}`}}}, []string{runtime.VariantOpenAI})
 	require.Len(t, tools, 2)
 	require.NotNil(t, tools[0].Bind)
 	assert.Nil(t, tools[1].Bind, "no binding: left as is")

@@ -106,8 +106,8 @@ type generator struct {
 	hasDialects bool
 	// noArgs says noArgsFunc is declared.
 	noArgs bool
-	// schemaConsts names the constant holding each schema text that several tools share.
-	schemaConsts map[string]string
+	// schemas decides the pieces each schema text is declared in.
+	schemas *schemaPieces
 }
 
 type decl struct {
@@ -124,7 +124,7 @@ func (g *generator) generate() error {
 	}
 
 	g.hasDialects = g.dialects()
-	g.sharedSchemas()
+	g.declareSchemaPieces()
 	groups := groupByReceiver(g.pkg.Tools)
 	for _, grp := range groups {
 		if err := g.toolsFunc(grp); err != nil {
@@ -216,12 +216,12 @@ func (g *generator) toolsFunc(grp receiverGroup) error {
 	// json.RawMessage in each literal would be an array of its own.
 	var schemas []jen.Code
 	for _, t := range grp.tools {
-		schemas = append(schemas, jen.Values(g.schemaText(schema.Input(t)), g.schemaText(schema.Output(t))))
+		schemas = append(schemas, jen.Values(g.schemas.render(schema.Input(t)), g.schemas.render(schema.Output(t))))
 	}
 	schemasVar := toolsVar + "Schemas"
-	g.f.Commentf("%s are the input and output schemas of %s, in order.", schemasVar, toolsVar)
+	g.f.Commentf("%s are the input and output schemas of %s, in order, in pieces.", schemasVar, toolsVar)
 	onePerLine := jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
-	g.f.Var().Id(schemasVar).Op("=").Index(jen.Op("...")).Index(jen.Lit(2)).String().Custom(onePerLine, schemas...)
+	g.f.Var().Id(schemasVar).Op("=").Index(jen.Op("...")).Index(jen.Lit(2)).Index().String().Custom(onePerLine, schemas...)
 	g.f.Line()
 	bindings := jen.Id("toolgenBindings").Index(jen.Op(":"))
 	if grp.receiver == nil {
@@ -418,41 +418,23 @@ func (g *generator) toolLiteral(t *model.Tool) (jen.Code, error) {
 	return jen.Values(d), nil
 }
 
-// sharedSchemas declares one constant per schema text that several tools of the package
-// share (the output schema of tools returning the same type, most often), so the generated
-// file holds each text once.
-func (g *generator) sharedSchemas() {
-	uses := map[string]int{}
-	var texts []string
+// declareSchemaPieces declares the constants the package's schemas are built from: each
+// whole schema several tools share, and each part several schemas share.
+func (g *generator) declareSchemaPieces() {
+	var texts [][]byte
 	for _, t := range g.pkg.Tools {
 		for _, text := range [][]byte{schema.Input(t), schema.Output(t)} {
-			if text == nil {
-				continue
-			}
-			if uses[string(text)]++; uses[string(text)] == 2 {
-				texts = append(texts, string(text))
+			if text != nil {
+				texts = append(texts, text)
 			}
 		}
 	}
-	g.schemaConsts = map[string]string{}
-	for i, text := range texts {
-		name := fmt.Sprintf("toolgenSchema%d", i+1)
-		g.schemaConsts[text] = name
-		g.f.Commentf("%s is a schema shared by several tools.", name)
-		g.f.Const().Id(name).Op("=").Add(rawString([]byte(text)))
+	g.schemas = newSchemaPieces(texts)
+	for _, c := range g.schemas.decls {
+		g.f.Comment(c.doc)
+		g.f.Const().Id(c.name).Op("=").Add(rawString([]byte(c.text)))
 		g.f.Line()
 	}
-}
-
-// schemaText renders a schema as a string: its shared constant, its text, or "" for none.
-func (g *generator) schemaText(text []byte) jen.Code {
-	if text == nil {
-		return jen.Lit("")
-	}
-	if name, ok := g.schemaConsts[string(text)]; ok {
-		return jen.Id(name)
-	}
-	return rawString(text)
 }
 
 // rawString renders JSON as a raw string literal, which keeps schemas readable in the

@@ -57,10 +57,10 @@ func TestFileWritesASharedSchemaOnce(t *testing.T) {
 	text := string(src)
 	assert.Equal(t, 1, strings.Count(text, "json-schema.org"), "the shared input schema once:\n%s", text)
 	assert.Contains(t, text, "const toolgenSchema1 = `")
-	assert.Contains(t, text, "var toolgenToolsSchemas = [...][2]string{\n\t{toolgenSchema1, \"\"},\n\t{toolgenSchema1, \"\"},\n}")
+	assert.Contains(t, text, "var toolgenToolsSchemas = [...][2][]string{\n\t{{toolgenSchema1}, {}},\n\t{{toolgenSchema1}, {}},\n}")
 
 	src, err = emit.File(pingPackage())
 	require.NoError(t, err)
 	assert.NotContains(t, string(src), "toolgenSchema1")
-	assert.Contains(t, string(src), "var toolgenToolsSchemas = [...][2]string{\n\t{`{")
+	assert.Contains(t, string(src), "var toolgenToolsSchemas = [...][2][]string{\n\t{{`{")
 }

@@ -29,7 +29,7 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, AskArgs)
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
-// toolgenSchema1 is a schema shared by several tools.
+// toolgenSchema1 is a schema several tools share.
 const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question.","type":"string","minLength":1,"maxLength":2000},"options":{"description":"Options the user picks from; leave it out for a free-form answer.","type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":200}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"additionalProperties":false}`
 
 // toolgenToolkitTools are the tools ToolkitTools returns, without their bindings and schemas.
@@ -55,10 +55,10 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 	Timeout:     1 * time.Hour,
 }}
 
-// toolgenToolkitToolsSchemas are the input and output schemas of toolgenToolkitTools, in order.
-var toolgenToolkitToolsSchemas = [...][2]string{
-	{toolgenSchema1, ""},
-	{toolgenSchema1, ""},
+// toolgenToolkitToolsSchemas are the input and output schemas of toolgenToolkitTools, in order, in pieces.
+var toolgenToolkitToolsSchemas = [...][2][]string{
+	{{toolgenSchema1}, {}},
+	{{toolgenSchema1}, {}},
 }
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.

@@ -29,7 +29,7 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, TaskArgs
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
-// toolgenSchema1 is a schema shared by several tools.
+// toolgenSchema1 is a schema several tools share.
 const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","minLength":1,"maxLength":200},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation.","type":"string","minLength":1,"maxLength":20000},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["description","prompt","agent"],"additionalProperties":false}`
 
 // toolgenToolkitTools are the tools ToolkitTools returns, without their bindings and schemas.
@@ -53,10 +53,10 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 	Timeout:    30 * time.Minute,
 }}
 
-// toolgenToolkitToolsSchemas are the input and output schemas of toolgenToolkitTools, in order.
-var toolgenToolkitToolsSchemas = [...][2]string{
-	{toolgenSchema1, ""},
-	{toolgenSchema1, ""},
+// toolgenToolkitToolsSchemas are the input and output schemas of toolgenToolkitTools, in order, in pieces.
+var toolgenToolkitToolsSchemas = [...][2][]string{
+	{{toolgenSchema1}, {}},
+	{{toolgenSchema1}, {}},
 }
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.

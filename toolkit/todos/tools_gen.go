@@ -29,6 +29,9 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, TodoAddA
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
+// toolgenPartContent is a part several schemas share.
+const toolgenPartContent = `"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000}`
+
 // toolgenToolkitTools are the tools ToolkitTools returns, without their bindings and schemas.
 var toolgenToolkitTools = [...]runtime.Tool{{
 	Description: "Adds one item at the end of the todo list.",
@@ -76,12 +79,12 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 	Timeout:    5 * time.Second,
 }}
 
-// toolgenToolkitToolsSchemas are the input and output schemas of toolgenToolkitTools, in order.
-var toolgenToolkitToolsSchemas = [...][2]string{
-	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"id":{"description":"ID of the new item; empty takes the next free number.","type":"string","maxLength":64,"default":""},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending"}},"required":["content"],"additionalProperties":false}`, ""},
-	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`, ""},
-	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the item to change.","type":"string","minLength":1,"maxLength":64},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":["string","null"],"enum":["pending","in_progress","completed",null]},"content":{"description":"Content is the item's new text; empty keeps it.","type":"string","maxLength":1000,"default":""}},"required":["id"],"additionalProperties":false}`, ""},
-	{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"todos":{"description":"Todos is the whole new list, in the order to work on it; it replaces the old one.","type":"array","maxItems":1000,"items":{"description":"Todo is one item of the list.","type":"object","properties":{"id":{"description":"ID identifies the item in todo_update, e.g. \"1\" or \"write-tests\".","type":"string","minLength":1,"maxLength":64},"content":{"description":"Content says what to do, in a short imperative sentence.","type":"string","minLength":1,"maxLength":1000},"status":{"description":"Status of the item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]}},"required":["id","content","status"],"additionalProperties":false}}},"required":["todos"],"additionalProperties":false}`, ""},
+// toolgenToolkitToolsSchemas are the input and output schemas of toolgenToolkitTools, in order, in pieces.
+var toolgenToolkitToolsSchemas = [...][2][]string{
+	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{`, toolgenPartContent, `,"id":{"description":"ID of the new item; empty takes the next free number.","type":"string","maxLength":64,"default":""},"status":{"description":"Status of the new item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"],"default":"pending"}},"required":["content"],"additionalProperties":false}`}, {}},
+	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`}, {}},
+	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the item to change.","type":"string","minLength":1,"maxLength":64},"status":{"description":"Status is the item's new status; null or left out keeps it. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":["string","null"],"enum":["pending","in_progress","completed",null]},"content":{"description":"Content is the item's new text; empty keeps it.","type":"string","maxLength":1000,"default":""}},"required":["id"],"additionalProperties":false}`}, {}},
+	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"todos":{"description":"Todos is the whole new list, in the order to work on it; it replaces the old one.","type":"array","maxItems":1000,"items":{"description":"Todo is one item of the list.","type":"object","properties":{"id":{"description":"ID identifies the item in todo_update, e.g. \"1\" or \"write-tests\".","type":"string","minLength":1,"maxLength":64},`, toolgenPartContent, `,"status":{"description":"Status of the item. Values: \"pending\" (not started), \"in_progress\" (being worked on now), \"completed\" (done).","type":"string","enum":["pending","in_progress","completed"]}},"required":["id","content","status"],"additionalProperties":false}}},"required":["todos"],"additionalProperties":false}`}, {}},
 }
 
 // toolgenNoArgs refuses any argument, for the tools that take none.

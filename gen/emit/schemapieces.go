@@ -1,0 +1,218 @@
+package emit
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// Schemas are declared in pieces, so that what several schemas of a package share is stored
+// once in the binary: the linker keeps one copy of each distinct string, but a schema is one
+// string, and tools of a catalog repeat whole properties (an "email" with its description, a
+// shared Address type) inside schemas that differ elsewhere. A property (any object member
+// whose value is an object) that occurs at least twice in the package and is long enough to
+// pay for its reference becomes a constant; runtime.BindTools joins the pieces.
+
+// minSharedPiece is the shortest member text worth a piece of its own: a piece costs a string
+// header (16 bytes) for itself and one for the text it splits off after it.
+const minSharedPiece = 64
+
+// schemaPieces decides how each schema text of a package is cut into pieces.
+type schemaPieces struct {
+	parts  map[string]string // shared member text -> its constant
+	schema map[string]string // whole schema text several tools share -> its constant
+	decls  []pieceConst      // the constants, in order of first use
+}
+
+// pieceConst is a constant the schemas are built from.
+type pieceConst struct{ name, text, doc string }
+
+// newSchemaPieces studies every schema text of a package (a text may be listed once per use).
+func newSchemaPieces(texts [][]byte) *schemaPieces {
+	p := &schemaPieces{parts: map[string]string{}, schema: map[string]string{}}
+	uses := map[string]int{}
+	for _, text := range texts {
+		uses[string(text)]++
+	}
+	var schemaTexts []string
+	for _, text := range texts {
+		if uses[string(text)] > 1 && !slices.Contains(schemaTexts, string(text)) {
+			schemaTexts = append(schemaTexts, string(text))
+		}
+	}
+	// Count the members of each distinct schema text, once per schema that holds it.
+	memberUses := map[string]int{}
+	seen := map[string]bool{}
+	for _, text := range texts {
+		if seen[string(text)] {
+			continue
+		}
+		seen[string(text)] = true
+		for _, s := range objectMembers(text) {
+			memberUses[string(text[s[0]:s[1]])]++
+		}
+	}
+	// Choose top-down: a shared member is one piece and what it holds is not looked at. A
+	// member chosen only once (its other uses were inside bigger pieces) stays inline.
+	chosen := map[string]int{}
+	for text := range seen {
+		for _, piece := range cut([]byte(text), func(m string) bool { return memberUses[m] > 1 }) {
+			if piece.shared {
+				chosen[piece.text]++
+			}
+		}
+	}
+	taken := map[string]bool{}
+	declare := func(text, name, comment string) {
+		p.decls = append(p.decls, pieceConst{name: name, text: text, doc: name + " " + comment})
+	}
+	for i, text := range schemaTexts {
+		name := fmt.Sprintf("toolgenSchema%d", i+1)
+		p.schema[text] = name
+		taken[name] = true
+		declare(text, name, "is a schema several tools share.")
+	}
+	for _, text := range texts {
+		if _, whole := p.schema[string(text)]; whole {
+			continue
+		}
+		for _, piece := range p.cutShared(text, chosen) {
+			if !piece.shared || p.parts[piece.text] != "" {
+				continue
+			}
+			name := partName(piece.text, taken)
+			p.parts[piece.text] = name
+			declare(piece.text, name, "is a part several schemas share.")
+		}
+	}
+	return p
+}
+
+// cutShared cuts text at the members chosen more than once.
+func (p *schemaPieces) cutShared(text []byte, chosen map[string]int) []schemaPiece {
+	return cut(text, func(m string) bool { return chosen[m] > 1 })
+}
+
+// render returns the pieces of text as a string slice literal: {} for no schema.
+func (p *schemaPieces) render(text []byte) jen.Code {
+	if text == nil {
+		return jen.Values()
+	}
+	if name, ok := p.schema[string(text)]; ok {
+		return jen.Values(jen.Id(name))
+	}
+	var out []jen.Code
+	for _, piece := range cut(text, func(m string) bool { return p.parts[m] != "" }) {
+		if piece.shared {
+			out = append(out, jen.Id(p.parts[piece.text]))
+		} else {
+			out = append(out, rawString([]byte(piece.text)))
+		}
+	}
+	return jen.Values(out...)
+}
+
+// schemaPiece is a run of a schema text: a shared member, or text between shared members.
+type schemaPiece struct {
+	text   string
+	shared bool
+}
+
+// cut splits text at the outermost members that shared reports, of at least minSharedPiece
+// bytes.
+func cut(text []byte, shared func(member string) bool) []schemaPiece {
+	var out []schemaPiece
+	pos := 0
+	for _, s := range objectMembers(text) {
+		if s[0] < pos || s[1]-s[0] < minSharedPiece || !shared(string(text[s[0]:s[1]])) {
+			continue
+		}
+		if s[0] > pos {
+			out = append(out, schemaPiece{text: string(text[pos:s[0]])})
+		}
+		out = append(out, schemaPiece{text: string(text[s[0]:s[1]]), shared: true})
+		pos = s[1]
+	}
+	if pos < len(text) {
+		out = append(out, schemaPiece{text: string(text[pos:])})
+	}
+	return out
+}
+
+// objectMembers returns the spans of the members of text whose value is an object
+// (`"key":{...}`), at any depth, ordered by where they start. text is JSON as the schema
+// package writes it.
+func objectMembers(text []byte) [][2]int {
+	type container struct {
+		object bool
+		key    int // where the object's last key starts
+		member int // where the member this container is the value of starts; -1: none
+	}
+	var stack []container
+	var spans [][2]int
+	prev := byte(0) // the last byte outside strings that is not white space
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '"':
+			if n := len(stack); n > 0 && stack[n-1].object && (prev == '{' || prev == ',') {
+				stack[n-1].key = i
+			}
+			for i++; i < len(text) && text[i] != '"'; i++ {
+				if text[i] == '\\' {
+					i++
+				}
+			}
+			prev = '"'
+		case '{', '[':
+			member := -1
+			if n := len(stack); n > 0 && stack[n-1].object && prev == ':' {
+				member = stack[n-1].key
+			}
+			stack = append(stack, container{object: c == '{', key: -1, member: member})
+			prev = c
+		case '}', ']':
+			if n := len(stack); n > 0 {
+				top := stack[n-1]
+				stack = stack[:n-1]
+				if top.object && top.member >= 0 {
+					spans = append(spans, [2]int{top.member, i + 1})
+				}
+			}
+			prev = c
+		case ' ', '\t', '\n', '\r':
+		default:
+			prev = c
+		}
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+	return spans
+}
+
+// partName names the constant of a shared member after its key: toolgenPartAddress for
+// "address", numbered when the name is taken or the key has no letters to name it by.
+func partName(member string, taken map[string]bool) string {
+	key := member[1 : strings.IndexByte(member[1:], '"')+1] // members start with their key
+	var b strings.Builder
+	up := true
+	for _, r := range key {
+		if r > unicode.MaxASCII || !(unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			up = true
+			continue
+		}
+		if up {
+			r = unicode.ToUpper(r)
+			up = false
+		}
+		b.WriteRune(r)
+	}
+	base := "toolgenPart" + b.String()
+	name := base
+	for n := 2; taken[name] || name == "toolgenPart"; n++ {
+		name = fmt.Sprintf("%s%d", base, n)
+	}
+	taken[name] = true
+	return name
+}

@@ -1,0 +1,56 @@
+package emit
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A property several schemas share is declared once and referred to, and joining the pieces
+// gives each schema back exactly.
+func TestSchemaPiecesShareProperties(t *testing.T) {
+	address := `"address":{"description":"Where it goes, e.g. {\"city\": \"Berlin\"}.","type":"object","properties":{"city":{"type":"string","description":"City name, at least one letter."}}}`
+	email := `"email":{"description":"Email of whoever asks, as they gave it.","type":"string","format":"email"}`
+	schemas := [][]byte{
+		[]byte(`{"type":"object","properties":{"id":{"description":"ID of the customer.","type":"string"},` + address + `,` + email + `}}`),
+		[]byte(`{"type":"object","properties":{` + email + `,"id":{"description":"ID of the invoice.","type":"string"},` + address + `}}`),
+		[]byte(`{"type":"object","properties":{"n":{"type":"integer"}}}`),
+	}
+	p := newSchemaPieces(schemas)
+
+	var names []string
+	for _, c := range p.decls {
+		names = append(names, c.name)
+	}
+	assert.Equal(t, []string{"toolgenPartAddress", "toolgenPartEmail"}, names, "the city inside the address is not a part of its own")
+	assert.Equal(t, address, p.decls[0].text)
+	for _, s := range schemas {
+		var joined strings.Builder
+		pieces := cut(s, func(m string) bool { return p.parts[m] != "" })
+		for _, piece := range pieces {
+			joined.WriteString(piece.text)
+		}
+		assert.Equal(t, string(s), joined.String())
+	}
+	assert.Len(t, cut(schemas[0], func(m string) bool { return p.parts[m] != "" }), 5, "text, address, comma, email, end")
+}
+
+// Members inside strings (descriptions may hold JSON) are not members.
+func TestObjectMembersSkipsStrings(t *testing.T) {
+	text := []byte(`{"a":{"description":"not \"b\":{} a member","x":[{"c":{}}]},"d":[1]}`)
+	var got []string
+	for _, s := range objectMembers(text) {
+		got = append(got, string(text[s[0]:s[1]]))
+	}
+	require.Equal(t, []string{`"a":{"description":"not \"b\":{} a member","x":[{"c":{}}]}`, `"c":{}`}, got)
+}
+
+// Parts are named after their keys, numbered when a name is taken or the key has no letters.
+func TestPartName(t *testing.T) {
+	taken := map[string]bool{}
+	assert.Equal(t, "toolgenPartShipTo", partName(`"ship_to":{}`, taken))
+	assert.Equal(t, "toolgenPartShipTo2", partName(`"ship-to":{}`, taken))
+	assert.Equal(t, "toolgenPart2", partName(`"€":{}`, taken))
+}
