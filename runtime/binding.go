@@ -3,21 +3,21 @@ package runtime
 import (
 	"context"
 	"maps"
+	"reflect"
 	"slices"
+	"sync/atomic"
+	"unsafe"
 )
 
 // Binding joins a tool's arguments to its handler: generated code declares one per tool and
 // sets Tool.Bind and Tool.NewCall to its methods. It is one non-generic type for every tool,
-// so a catalog compiles no call type (and no generic instantiation) per tool; the functions it
-// holds take the arguments as any, the pointer New put beside the call.
+// so a catalog compiles no call type (and no generic instantiation) per tool but Slot[A]; the
+// functions it holds take the arguments as any, the pointer New put beside the call.
 type Binding struct {
 	// New allocates a call for Tool.Bind, with the arguments in the same allocation: for
 	// arguments of type A, c := new(Slot[A]) returned as c.Hold(&c.Args). A tool without
 	// arguments uses NewCallSlot.
 	New func() *CallSlot
-	// NewFramed is New for Tool.NewCall, with room for the registry's CallFrame: a Framed[A].
-	// A tool without arguments uses NewFramedSlot.
-	NewFramed func() *FramedSlot
 	// Table decodes and validates a JSON document of arguments in one pass, on invalid
 	// arguments returning an *ArgsError listing every problem: a *decode.Struct, which
 	// generated code declares per arguments type and which checks itself against the
@@ -32,6 +32,9 @@ type Binding struct {
 	// Run calls the handler once with the decoded arguments and turns what it returns into a
 	// Result.
 	Run func(ctx context.Context, args any) Result
+
+	// framed is the layout of the calls NewCall allocates, built on first use.
+	framed atomic.Pointer[framedLayout]
 }
 
 // ArgsTable is a decoder that is data: the *decode.Struct of an arguments type.
@@ -58,11 +61,48 @@ func (b *Binding) Bind(ctx context.Context, args []byte) (BoundCall, error) {
 	return c, nil
 }
 
-// NewCall allocates a call for the registry to bind, its CallFrame inside: Tool.NewCall.
+// NewCall allocates a call for the registry to bind, its CallFrame inside, in one allocation
+// with the arguments: Tool.NewCall.
 func (b *Binding) NewCall() UnboundCall {
-	c := b.NewFramed()
+	l := b.framed.Load()
+	if l == nil {
+		l = newFramedLayout(b.New().args)
+		b.framed.Store(l) // calls racing here build the same layout
+	}
+	var c *FramedSlot
+	if l.call == nil {
+		c = &FramedSlot{}
+	} else {
+		p := reflect.New(l.call).UnsafePointer() // the slot is the struct's first field
+		c = (*FramedSlot)(p)
+		c.args = reflect.NewAt(l.args, unsafe.Add(p, l.offset)).Interface() // a pointer: no allocation
+	}
 	c.b = b
 	return c
+}
+
+// framedLayout is the type of the calls NewCall allocates for arguments of type A,
+// struct{ Slot FramedSlot; Args A }, built with reflect: a type per tool written in the
+// generated code would cost each tool its descriptors, names and allocation function in the
+// binary (about 0.7 KB), where reflect builds it once at run time.
+type framedLayout struct {
+	call   reflect.Type // nil for a tool without arguments
+	args   reflect.Type // A
+	offset uintptr      // of Args in call
+}
+
+// newFramedLayout returns the layout for the arguments args points to, as New allocated them
+// (nil: a tool without arguments).
+func newFramedLayout(args any) *framedLayout {
+	if args == nil {
+		return &framedLayout{}
+	}
+	a := reflect.TypeOf(args).Elem()
+	call := reflect.StructOf([]reflect.StructField{
+		{Name: "Slot", Type: reflect.TypeFor[FramedSlot]()},
+		{Name: "Args", Type: a},
+	})
+	return &framedLayout{call: call, args: a, offset: call.Field(1).Offset}
 }
 
 // CallSlot is a call of a Binding's tool, a BoundCall: the arguments, held by pointer and
@@ -78,35 +118,15 @@ type Slot[A any] struct {
 	Args A
 }
 
-// Framed is a call of a tool whose arguments are A, as Binding.NewFramed allocates it.
-type Framed[A any] struct {
-	FramedSlot
-	Args A
-}
-
 // NewCallSlot allocates a call of a tool without arguments: Binding.New for such a tool.
 func NewCallSlot() *CallSlot { return &CallSlot{} }
 
 // FramedSlot is a CallSlot with the registry's CallFrame inside: an UnboundCall, allocated by
-// Binding.NewFramed.
+// Binding.NewCall.
 type FramedSlot struct {
 	CallSlot
 	frame CallFrame
 }
-
-// NewFramedSlot allocates a call of a tool without arguments: Binding.NewFramed for such a
-// tool.
-func NewFramedSlot() *FramedSlot { return &FramedSlot{} }
-
-// Hold makes args (a pointer into the allocation that holds c) the call's arguments, and
-// returns c: what Binding.NewFramed returns.
-func (c *FramedSlot) Hold(args any) *FramedSlot {
-	c.args = args
-	return c
-}
-
-// Frame returns the registry's state of the call.
-func (c *FramedSlot) Frame() *CallFrame { return &c.frame }
 
 // Hold makes args (a pointer into the allocation that holds c) the call's arguments, and
 // returns c: what Binding.New returns.
@@ -114,6 +134,9 @@ func (c *CallSlot) Hold(args any) *CallSlot {
 	c.args = args
 	return c
 }
+
+// Frame returns the registry's state of the call.
+func (c *FramedSlot) Frame() *CallFrame { return &c.frame }
 
 // Args returns the pointer to the decoded arguments, or nil for a tool without arguments.
 func (c *CallSlot) Args() any { return c.args }

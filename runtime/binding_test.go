@@ -3,6 +3,8 @@ package runtime_test
 import (
 	"context"
 	"encoding/json"
+	goruntime "runtime"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -34,13 +36,6 @@ func noteBinding(validate bool) *runtime.Binding {
 		New: func() *runtime.CallSlot {
 			c := &struct {
 				runtime.CallSlot
-				a noteArgs
-			}{}
-			return c.Hold(&c.a)
-		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := &struct {
-				runtime.FramedSlot
 				a noteArgs
 			}{}
 			return c.Hold(&c.a)
@@ -90,14 +85,33 @@ func TestBindingNewCallThroughTheRegistry(t *testing.T) {
 	assert.Equal(t, runtime.KindInvalidInput, res.Kind, res.Text)
 }
 
+// Arguments of size zero (a struct without fields) still get a pointer of their own type.
+func TestBindingNewCallWithEmptyArguments(t *testing.T) {
+	type empty struct{}
+	b := &runtime.Binding{
+		New: func() *runtime.CallSlot {
+			c := new(runtime.Slot[empty])
+			return c.Hold(&c.Args)
+		},
+		Decode: func([]byte, any) error { return nil },
+		Run: func(_ context.Context, a any) runtime.Result {
+			_ = a.(*empty)
+			return runtime.TextResult("ran")
+		},
+	}
+	u := b.NewCall()
+	require.NoError(t, u.Bind(t.Context(), []byte(`{}`)))
+	assert.IsType(t, &empty{}, u.Args())
+	assert.Equal(t, "ran", u.Run(t.Context()).Text)
+}
+
 // A tool without arguments has no arguments to hold, and its calls' Args is nil, as the
 // registry's observers expect.
 func TestBindingWithoutArguments(t *testing.T) {
 	b := &runtime.Binding{
-		New:       runtime.NewCallSlot,
-		NewFramed: runtime.NewFramedSlot,
-		Decode:    func([]byte, any) error { return nil },
-		Run:       func(context.Context, any) runtime.Result { return runtime.TextResult("3 notes") },
+		New:    runtime.NewCallSlot,
+		Decode: func([]byte, any) error { return nil },
+		Run:    func(context.Context, any) runtime.Result { return runtime.TextResult("3 notes") },
 	}
 	call, err := b.Bind(t.Context(), []byte(`{}`))
 	require.NoError(t, err)
@@ -116,5 +130,19 @@ func TestBindingCallsDoNotShareArguments(t *testing.T) {
 	assert.Equal(t, "saved a", first.Run(t.Context()).Text)
 	assert.Equal(t, "saved b", second.Run(t.Context()).Text)
 	assert.Equal(t, 1.0, testing.AllocsPerRun(100, func() { _ = b.NewCall() }), "the call and its arguments in one allocation")
+
+	// NewCall's type is built with reflect: the arguments are the Go type, apart per call, and
+	// what they point to survives a collection.
+	framed := make([]runtime.UnboundCall, 50)
+	for i := range framed {
+		framed[i] = b.NewCall()
+		require.NoError(t, framed[i].Bind(t.Context(), []byte(`{"Text":"`+strings.Repeat("x", i+1)+`"}`)))
+	}
+	goruntime.GC()
+	for i, c := range framed {
+		require.IsType(t, &noteArgs{}, c.Args())
+		assert.Equal(t, "saved "+strings.Repeat("x", i+1), c.Run(t.Context()).Text)
+		assert.NotNil(t, c.Frame())
+	}
 	assert.Equal(t, 1.0, testing.AllocsPerRun(100, func() { _ = b.New() }), "without its frame too")
 }

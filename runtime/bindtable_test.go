@@ -41,10 +41,6 @@ func tableBinding[A any](table *decode.Struct, run func(*A) runtime.Result) *run
 			c := new(runtime.Slot[A])
 			return c.Hold(&c.Args)
 		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[A])
-			return c.Hold(&c.Args)
-		},
 		Table: table,
 		Run:   func(_ context.Context, a any) runtime.Result { return run(a.(*A)) },
 	}

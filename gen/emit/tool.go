@@ -88,8 +88,9 @@ func (g *generator) receiverBindings(grp receiverGroup) ([]jen.Code, error) {
 	return elems, nil
 }
 
-// binding renders the runtime.Binding of one tool: New and NewFramed, which allocate a call
-// with its arguments beside it; the arguments' decoder; their Validate method when the generator calls
+// binding renders the runtime.Binding of one tool: New, which allocates a call with its
+// arguments beside it (NewCall builds its framed call's type from it, with reflect); the
+// arguments' decoder; their Validate method when the generator calls
 // it; and a Run that calls the handler once and turns what it returns into a
 // runtime.Result. Tool.Bind and Tool.NewCall are the binding's methods. The functions take
 // the arguments as any (the pointer New made): no generic instantiation per tool.
@@ -109,7 +110,6 @@ func (g *generator) binding(t *model.Tool) (jen.Code, error) {
 			g.f.Line()
 		}
 		d[jen.Id("New")] = jen.Qual(runtimePath, "NewCallSlot")
-		d[jen.Id("NewFramed")] = jen.Qual(runtimePath, "NewFramedSlot")
 		d[jen.Id("Decode")] = jen.Id(noArgsFunc)
 	} else {
 		argsType, err := g.typeExpr(t.Args)
@@ -121,12 +121,10 @@ func (g *generator) binding(t *model.Tool) (jen.Code, error) {
 		if err != nil {
 			return nil, err
 		}
-		// The call and its arguments in one allocation; the registry's calls with their frame.
-		for _, n := range []struct{ field, slot, slotOf string }{{"New", "CallSlot", "Slot"}, {"NewFramed", "FramedSlot", "Framed"}} {
-			d[jen.Id(n.field)] = jen.Func().Params().Op("*").Qual(runtimePath, n.slot).Block(
-				jen.Id("c").Op(":=").New(jen.Qual(runtimePath, n.slotOf).Types(argsType)),
-				jen.Return(jen.Id("c").Dot("Hold").Call(jen.Op("&").Id("c").Dot("Args"))))
-		}
+		// The call and its arguments in one allocation.
+		d[jen.Id("New")] = jen.Func().Params().Op("*").Qual(runtimePath, "CallSlot").Block(
+			jen.Id("c").Op(":=").New(jen.Qual(runtimePath, "Slot").Types(argsType)),
+			jen.Return(jen.Id("c").Dot("Hold").Call(jen.Op("&").Id("c").Dot("Args"))))
 		d[jen.Id("Table")] = table
 		if t.Handler.Validate {
 			d[jen.Id("Validate")] = jen.Func().Params(ctxParam, jen.Id(names.args).Any()).Error().Block(

@@ -7,11 +7,12 @@ import (
 	"time"
 )
 
-// SupportsGeneratedV2 is referenced by every generated file: when the runtime changes in a way
+// SupportsGeneratedV3 is referenced by every generated file: when the runtime changes in a way
 // older generated code cannot follow, this constant is renamed and stale code fails to build
-// with a name that says why, instead of misbehaving. V2: decoders are tables (V1 generated
-// functions calling helpers that are gone).
-const SupportsGeneratedV2 = true
+// with a name that says why, instead of misbehaving. V3: schemas in pieces, and no
+// Binding.NewFramed (V2: decoders are tables; V1: generated functions calling helpers that
+// are gone).
+const SupportsGeneratedV3 = true
 
 // These generic helpers let generated code build values of types it need not spell out, such
 // as anonymous structs inside slices and maps.

@@ -15,7 +15,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = decode.SupportsGeneratedV2
+const _ = decode.SupportsGeneratedV3
 
 // A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
 var _ = toolgenHandlerChangedRunGoGenerate((*Toolkit).CreateArtifact, (*Toolkit).ReadArtifact, (*Toolkit).RewriteArtifact, (*Toolkit).UpdateArtifact)
@@ -90,10 +90,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			c := new(runtime.Slot[CreateArgs])
 			return c.Hold(&c.Args)
 		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[CreateArgs])
-			return c.Hold(&c.Args)
-		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.CreateArtifact(ctx, *a.(*CreateArgs))
 			if err != nil {
@@ -105,10 +101,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[ReadArgs])
-			return c.Hold(&c.Args)
-		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[ReadArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
@@ -124,10 +116,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			c := new(runtime.Slot[RewriteArgs])
 			return c.Hold(&c.Args)
 		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[RewriteArgs])
-			return c.Hold(&c.Args)
-		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.RewriteArtifact(ctx, *a.(*RewriteArgs))
 			if err != nil {
@@ -139,10 +127,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[UpdateArgs])
-			return c.Hold(&c.Args)
-		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[UpdateArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {

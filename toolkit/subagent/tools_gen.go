@@ -15,7 +15,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = decode.SupportsGeneratedV2
+const _ = decode.SupportsGeneratedV3
 
 // A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
 var _ = toolgenHandlerChangedRunGoGenerate((*Toolkit).CallSubagent, (*Toolkit).Task)
@@ -66,10 +66,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			c := new(runtime.Slot[TaskArgs])
 			return c.Hold(&c.Args)
 		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[TaskArgs])
-			return c.Hold(&c.Args)
-		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.CallSubagent(ctx, *a.(*TaskArgs))
 			if err != nil {
@@ -81,10 +77,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[TaskArgs])
-			return c.Hold(&c.Args)
-		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[TaskArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {

@@ -15,7 +15,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = decode.SupportsGeneratedV2
+const _ = decode.SupportsGeneratedV3
 
 // A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
 var _ = toolgenHandlerChangedRunGoGenerate((*Toolkit).TodoAdd, (*Toolkit).TodoList, (*Toolkit).TodoUpdate, (*Toolkit).WriteTodos)
@@ -99,10 +99,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			c := new(runtime.Slot[TodoAddArgs])
 			return c.Hold(&c.Args)
 		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[TodoAddArgs])
-			return c.Hold(&c.Args)
-		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.TodoAdd(ctx, *a.(*TodoAddArgs))
 			if err != nil {
@@ -112,9 +108,8 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		},
 		Table: &toolgenStructTodoAddArgs,
 	}, {
-		Decode:    toolgenNoArgs,
-		New:       runtime.NewCallSlot,
-		NewFramed: runtime.NewFramedSlot,
+		Decode: toolgenNoArgs,
+		New:    runtime.NewCallSlot,
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.TodoList(ctx)
 			if err != nil {
@@ -125,10 +120,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[TodoUpdateArgs])
-			return c.Hold(&c.Args)
-		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[TodoUpdateArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
@@ -142,10 +133,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[WriteTodosArgs])
-			return c.Hold(&c.Args)
-		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[WriteTodosArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {

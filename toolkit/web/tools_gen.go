@@ -16,7 +16,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = decode.SupportsGeneratedV2
+const _ = decode.SupportsGeneratedV3
 
 // A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
 var _ = toolgenHandlerChangedRunGoGenerate((*Toolkit).WebFetch, (*Toolkit).WebSearch)
@@ -71,10 +71,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			c := new(runtime.Slot[FetchArgs])
 			return c.Hold(&c.Args)
 		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[FetchArgs])
-			return c.Hold(&c.Args)
-		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.WebFetch(ctx, *a.(*FetchArgs))
 			if err != nil {
@@ -86,10 +82,6 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[SearchArgs])
-			return c.Hold(&c.Args)
-		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[SearchArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {

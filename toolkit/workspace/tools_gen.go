@@ -15,7 +15,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = decode.SupportsGeneratedV2
+const _ = decode.SupportsGeneratedV3
 
 // A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
 var _ = toolgenHandlerChangedRunGoGenerate((*Workspace).EditFile, (*Workspace).Glob, (*Workspace).Grep, (*Workspace).ListDir, (*Workspace).ReadFile, (*Workspace).ReadResult, (*Workspace).Shell, (*Workspace).WriteFile)
@@ -184,10 +184,6 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			c := new(runtime.Slot[EditFileArgs])
 			return c.Hold(&c.Args)
 		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[EditFileArgs])
-			return c.Hold(&c.Args)
-		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.EditFile(ctx, *a.(*EditFileArgs))
 			if err != nil {
@@ -199,10 +195,6 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[GlobArgs])
-			return c.Hold(&c.Args)
-		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[GlobArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
@@ -218,10 +210,6 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			c := new(runtime.Slot[GrepArgs])
 			return c.Hold(&c.Args)
 		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[GrepArgs])
-			return c.Hold(&c.Args)
-		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.Grep(ctx, *a.(*GrepArgs))
 			if err != nil {
@@ -233,10 +221,6 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[ListDirArgs])
-			return c.Hold(&c.Args)
-		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[ListDirArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
@@ -252,10 +236,6 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			c := new(runtime.Slot[ReadFileArgs])
 			return c.Hold(&c.Args)
 		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[ReadFileArgs])
-			return c.Hold(&c.Args)
-		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.ReadFile(ctx, *a.(*ReadFileArgs))
 			if err != nil {
@@ -267,10 +247,6 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[ReadResultArgs])
-			return c.Hold(&c.Args)
-		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[ReadResultArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
@@ -286,10 +262,6 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 			c := new(runtime.Slot[ShellArgs])
 			return c.Hold(&c.Args)
 		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[ShellArgs])
-			return c.Hold(&c.Args)
-		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.Shell(ctx, *a.(*ShellArgs))
 			if err != nil {
@@ -301,10 +273,6 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[WriteFileArgs])
-			return c.Hold(&c.Args)
-		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[WriteFileArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {

@@ -15,7 +15,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = decode.SupportsGeneratedV2
+const _ = decode.SupportsGeneratedV3
 
 // A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
 var _ = toolgenHandlerChangedRunGoGenerate(Ask, Count, SendNote, GetTable, Whoami)
@@ -97,10 +97,6 @@ var toolgenBindingAsk = runtime.Binding{
 		c := new(runtime.Slot[AskArgs])
 		return c.Hold(&c.Args)
 	},
-	NewFramed: func() *runtime.FramedSlot {
-		c := new(runtime.Framed[AskArgs])
-		return c.Hold(&c.Args)
-	},
 	Run: func(ctx context.Context, a any) runtime.Result {
 		out, err := Ask(ctx, *a.(*AskArgs))
 		if err != nil {
@@ -116,10 +112,6 @@ var toolgenBindingCount = runtime.Binding{
 		c := new(runtime.Slot[CountArgs])
 		return c.Hold(&c.Args)
 	},
-	NewFramed: func() *runtime.FramedSlot {
-		c := new(runtime.Framed[CountArgs])
-		return c.Hold(&c.Args)
-	},
 	Run: func(ctx context.Context, a any) runtime.Result {
 		out, err := Count(ctx, *a.(*CountArgs))
 		return toolgenResultCounted(out, err, "count")
@@ -130,10 +122,6 @@ var toolgenBindingCount = runtime.Binding{
 var toolgenBindingSendNote = runtime.Binding{
 	New: func() *runtime.CallSlot {
 		c := new(runtime.Slot[NoteArgs])
-		return c.Hold(&c.Args)
-	},
-	NewFramed: func() *runtime.FramedSlot {
-		c := new(runtime.Framed[NoteArgs])
 		return c.Hold(&c.Args)
 	},
 	Run: func(ctx context.Context, a any) runtime.Result {
@@ -151,10 +139,6 @@ var toolgenBindingGetTable = runtime.Binding{
 		c := new(runtime.Slot[TableArgs])
 		return c.Hold(&c.Args)
 	},
-	NewFramed: func() *runtime.FramedSlot {
-		c := new(runtime.Framed[TableArgs])
-		return c.Hold(&c.Args)
-	},
 	Run: func(ctx context.Context, a any) runtime.Result {
 		out, err := GetTable(ctx, *a.(*TableArgs))
 		return toolgenResultTable(out, err, "table")
@@ -168,9 +152,8 @@ func toolgenNoArgs(data []byte, _ any) error {
 }
 
 var toolgenBindingWhoami = runtime.Binding{
-	Decode:    toolgenNoArgs,
-	New:       runtime.NewCallSlot,
-	NewFramed: runtime.NewFramedSlot,
+	Decode: toolgenNoArgs,
+	New:    runtime.NewCallSlot,
 	Run: func(ctx context.Context, a any) runtime.Result {
 		out, err := Whoami(ctx)
 		return toolgenResultCaller(out, err, "whoami")

@@ -15,7 +15,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = decode.SupportsGeneratedV2
+const _ = decode.SupportsGeneratedV3
 
 // A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
 var _ = toolgenHandlerChangedRunGoGenerate((*Service).CreateOrder, (*Service).GetOrder, (*Service).ListOrders)
@@ -88,10 +88,6 @@ func ServiceTools(r *Service) []runtime.Tool {
 			c := new(runtime.Slot[CreateOrderArgs])
 			return c.Hold(&c.Args)
 		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[CreateOrderArgs])
-			return c.Hold(&c.Args)
-		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.CreateOrder(ctx, *a.(*CreateOrderArgs))
 			return toolgenResultOrder(out, err, "create_order")
@@ -102,10 +98,6 @@ func ServiceTools(r *Service) []runtime.Tool {
 			c := new(runtime.Slot[GetOrderArgs])
 			return c.Hold(&c.Args)
 		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[GetOrderArgs])
-			return c.Hold(&c.Args)
-		},
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.GetOrder(ctx, a.(*GetOrderArgs))
 			return toolgenResultOrder(out, err, "get_order")
@@ -114,10 +106,6 @@ func ServiceTools(r *Service) []runtime.Tool {
 	}, {
 		New: func() *runtime.CallSlot {
 			c := new(runtime.Slot[ListOrdersArgs])
-			return c.Hold(&c.Args)
-		},
-		NewFramed: func() *runtime.FramedSlot {
-			c := new(runtime.Framed[ListOrdersArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
