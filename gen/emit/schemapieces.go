@@ -22,6 +22,7 @@ const minSharedPiece = 64
 
 // schemaPieces decides how each schema text of a package is cut into pieces.
 type schemaPieces struct {
+	chosen map[string]int    // member text -> how many schemas hold it as a piece
 	parts  map[string]string // shared member text -> its constant
 	schema map[string]string // whole schema text several tools share -> its constant
 	decls  []pieceConst      // the constants, in order of first use
@@ -58,6 +59,7 @@ func newSchemaPieces(texts [][]byte) *schemaPieces {
 	// Choose top-down: a shared member is one piece and what it holds is not looked at. A
 	// member chosen only once (its other uses were inside bigger pieces) stays inline.
 	chosen := map[string]int{}
+	p.chosen = chosen
 	for text := range seen {
 		for _, piece := range cut([]byte(text), func(m string) bool { return memberUses[m] > 1 }) {
 			if piece.shared {
@@ -75,11 +77,21 @@ func newSchemaPieces(texts [][]byte) *schemaPieces {
 		taken[name] = true
 		declare(text, name, "is a schema several tools share.")
 	}
+	// A comma between two members would be a piece of its own, a string header for one byte:
+	// a member that follows a comma in several places is declared with it.
+	afterComma := map[string]int{}
+	for text := range seen {
+		for _, piece := range foldCommas(p.cutShared([]byte(text), chosen), func(string) bool { return true }) {
+			if piece.shared && piece.text[0] == ',' {
+				afterComma[piece.text]++
+			}
+		}
+	}
 	for _, text := range texts {
 		if _, whole := p.schema[string(text)]; whole {
 			continue
 		}
-		for _, piece := range p.cutShared(text, chosen) {
+		for _, piece := range foldCommas(p.cutShared(text, chosen), func(m string) bool { return afterComma[m] > 1 }) {
 			if !piece.shared || p.parts[piece.text] != "" {
 				continue
 			}
@@ -105,7 +117,7 @@ func (p *schemaPieces) render(text []byte) jen.Code {
 		return jen.Values(jen.Id(name))
 	}
 	var out []jen.Code
-	for _, piece := range cut(text, func(m string) bool { return p.parts[m] != "" }) {
+	for _, piece := range foldCommas(p.cutShared(text, p.chosen), func(m string) bool { return p.parts[m] != "" }) {
 		if piece.shared {
 			out = append(out, jen.Id(p.parts[piece.text]))
 		} else {
@@ -138,6 +150,21 @@ func cut(text []byte, shared func(member string) bool) []schemaPiece {
 	}
 	if pos < len(text) {
 		out = append(out, schemaPiece{text: string(text[pos:])})
+	}
+	return out
+}
+
+// foldCommas joins a piece that is only a comma to the shared member after it, when shared
+// says the joined text is a part.
+func foldCommas(pieces []schemaPiece, shared func(member string) bool) []schemaPiece {
+	out := pieces[:0:0]
+	for i := 0; i < len(pieces); i++ {
+		if pieces[i].text == "," && !pieces[i].shared && i+1 < len(pieces) && pieces[i+1].shared && shared(","+pieces[i+1].text) {
+			out = append(out, schemaPiece{text: "," + pieces[i+1].text, shared: true})
+			i++
+			continue
+		}
+		out = append(out, pieces[i])
 	}
 	return out
 }
@@ -194,7 +221,8 @@ func objectMembers(text []byte) [][2]int {
 // partName names the constant of a shared member after its key: toolgenPartAddress for
 // "address", numbered when the name is taken or the key has no letters to name it by.
 func partName(member string, taken map[string]bool) string {
-	key := member[1 : strings.IndexByte(member[1:], '"')+1] // members start with their key
+	member = strings.TrimPrefix(member, ",") // a member after a comma may be declared with it
+	key := member[1 : strings.IndexByte(member[1:], '"')+1]
 	var b strings.Builder
 	up := true
 	for _, r := range key {

@@ -54,3 +54,25 @@ func TestPartName(t *testing.T) {
 	assert.Equal(t, "toolgenPartShipTo2", partName(`"ship-to":{}`, taken))
 	assert.Equal(t, "toolgenPart2", partName(`"€":{}`, taken))
 }
+
+// A member after a comma in several schemas is declared with its comma, rather than leaving a
+// piece of one comma before it.
+func TestSchemaPiecesFoldCommas(t *testing.T) {
+	email := `"email":{"description":"Email of whoever asks, as they gave it.","type":"string","format":"email"}`
+	note := `"note":{"description":"A note for the record, shown to whoever handles it.","type":"string"}`
+	schemas := [][]byte{
+		[]byte(`{"properties":{` + note + `,` + email + `,"a":{}}}`),
+		[]byte(`{"properties":{` + note + `,` + email + `,"b":{}}}`),
+	}
+	p := newSchemaPieces(schemas)
+	require.Len(t, p.decls, 2)
+	assert.Equal(t, note, p.decls[0].text)
+	assert.Equal(t, ","+email, p.decls[1].text)
+	assert.Equal(t, "toolgenPartEmail", p.decls[1].name)
+	pieces := foldCommas(p.cutShared(schemas[0], p.chosen), func(m string) bool { return p.parts[m] != "" })
+	var texts []string
+	for _, piece := range pieces {
+		texts = append(texts, piece.text)
+	}
+	assert.Equal(t, []string{`{"properties":{`, note, "," + email, `,"a":{}}}`}, texts)
+}
