@@ -24,12 +24,12 @@ type Cost struct {
 	BinaryGrowth   int64         // bytes cmd/with adds over cmd/without built without the generated file
 }
 
-// Measure writes a catalog of n tools into dir and measures it, running the toolgen binary
-// at toolgen. Builds are timed with the dependencies cached: only the catalog package (and the
+// Measure writes a catalog of n tools into dir (distinct: no property shared between tools,
+// see Write) and measures it, running the toolgen binary at toolgen. Builds are timed with the dependencies cached: only the catalog package (and the
 // programs) compile, as in a developer's edit-build loop.
-func Measure(dir, repoRoot, toolgen string, n int) (Cost, error) {
+func Measure(dir, repoRoot, toolgen string, n int, distinct bool) (Cost, error) {
 	c := Cost{Tools: n}
-	if err := Write(dir, repoRoot, n); err != nil {
+	if err := Write(dir, repoRoot, n, distinct); err != nil {
 		return c, err
 	}
 	pkg := filepath.Join(dir, "catalog")

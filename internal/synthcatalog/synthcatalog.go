@@ -16,7 +16,7 @@ import (
 // go.mod of module "synth" that requires toolgen from repoRoot through a replace directive,
 // and cmd/with and cmd/without: two programs, one registering the tools and one using only
 // the handwritten code, so their sizes tell the binary cost of the generated code.
-func Write(dir, repoRoot string, n int) error {
+func Write(dir, repoRoot string, n int, distinct bool) error {
 	pkg := filepath.Join(dir, "catalog")
 	if err := os.MkdirAll(pkg, 0o755); err != nil {
 		return err
@@ -24,7 +24,7 @@ func Write(dir, repoRoot string, n int) error {
 	files := map[string]string{
 		"go.mod":              goMod(repoRoot),
 		"catalog/shared.go":   shared,
-		"catalog/tools.go":    tools(n),
+		"catalog/tools.go":    tools(n, distinct),
 		"cmd/with/main.go":    withMain,
 		"cmd/without/main.go": withoutMain,
 	}
@@ -107,8 +107,11 @@ type Line struct {
 type Service struct{ Name string }
 `
 
-// tools writes the n tools: each with its own argument and item types.
-func tools(n int) string {
+// tools writes the n tools: each with its own argument and item types. Their properties
+// repeat across tools (an email, an address, a priority) as an API's do, unless distinct:
+// then every property of a tool has a description of its own, and no property's schema is
+// the same in two tools (the nested Address type's still are).
+func tools(n int, distinct bool) string {
 	var b strings.Builder
 	b.WriteString("package catalog\n\nimport (\n\t\"context\"\n\t\"time\"\n)\n\n//go:generate go tool toolgen\n")
 	nouns := []string{"invoice", "order", "shipment", "ticket", "customer", "payment", "refund", "project", "deployment", "secret"}
@@ -116,41 +119,45 @@ func tools(n int) string {
 	for i := range n {
 		noun, verb := nouns[i%len(nouns)], verbs[(i/len(nouns))%len(verbs)]
 		name := fmt.Sprintf("%s%s%d", upper(verb), upper(noun), i)
+		suffix := ""
+		if distinct {
+			suffix = " (" + name + ")"
+		}
 		fmt.Fprintf(&b, `
 // %[1]sItem is one item of %[1]s.
 type %[1]sItem struct {
-	// Product code, three letters and four digits.
+	// Product code, three letters and four digits%[3]s.
 	SKU string `+"`json:\"sku\" tool:\"pattern='^[A-Z]{3}-[0-9]{4}$'\"`"+`
-	// Quantity ordered.
+	// Quantity ordered%[3]s.
 	Qty int `+"`json:\"qty\" tool:\"minimum=1,maximum=1000\"`"+`
-	// Unit price.
+	// Unit price%[3]s.
 	Price float64 `+"`json:\"price\" tool:\"exclusiveMinimum=0\"`"+`
 }
 
 // %[1]sArgs are the arguments of %[1]s.
 type %[1]sArgs struct {
-	// ID of the %[2]s.
+	// ID of the %[2]s%[3]s.
 	ID string `+"`json:\"id\" tool:\"format=uuid\"`"+`
-	// Email of whoever asks.
+	// Email of whoever asks%[3]s.
 	Email string `+"`json:\"email\" tool:\"format=email\"`"+`
-	// How urgent it is.
+	// How urgent it is%[3]s.
 	Priority Priority `+"`json:\"priority,omitempty\" tool:\"default=medium\"`"+`
-	// How many copies.
+	// How many copies%[3]s.
 	Count int `+"`json:\"count,omitempty\" tool:\"minimum=1,maximum=100\"`"+`
-	// Free tags.
+	// Free tags%[3]s.
 	Tags []string `+"`json:\"tags,omitempty\" tool:\"maxItems=10,minLength=1,maxLength=32\"`"+`
-	// Labels by key.
+	// Labels by key%[3]s.
 	Labels map[string]string `+"`json:\"labels,omitempty\"`"+`
-	// Where it goes.
+	// Where it goes%[3]s.
 	Address Address `+"`json:\"address\"`"+`
-	// Items of the %[2]s.
+	// Items of the %[2]s%[3]s.
 	Items []%[1]sItem `+"`json:\"items\" tool:\"minItems=1,maxItems=50\"`"+`
-	// Only records since this time.
+	// Only records since this time%[3]s.
 	Since time.Time `+"`json:\"since,omitempty\"`"+`
-	// A note for the record.
+	// A note for the record%[3]s.
 	Note *string `+"`json:\"note\"`"+`
 }
-`, name, noun)
+`, name, noun, suffix)
 		recv := ""
 		if i%2 == 1 {
 			recv = "(s *Service) "
