@@ -20,7 +20,7 @@ import (
 // the field's offset and a decode.Value saying how to read it: its kind and a rule holding
 // its keywords (decode.StringRule, IntRule, FloatRule), each declared once per distinct set
 // and shared by every field that has it. Slices, maps, pointers and text types name their Go
-// type with a generic of size zero (decode.SliceOf[E]{}, …), which allocates them. Tables are
+// type with a generic of size zero (&decode.SliceOf[E]{}, …), which allocates them. Tables are
 // composite literals the linker lays out, so a tool adds data to a binary rather than code.
 //
 // What a table cannot say (anonymous structs, integer limits an IntRule cannot hold, fields
@@ -310,7 +310,7 @@ func (g *generator) valueTable(t *model.Type, c *model.Constraints, nullable boo
 	// (or pointee) elem reads.
 	goType := func(generic string, elem jen.Code, types ...jen.Code) {
 		f[jen.Id("Kind")] = kind("KindGo")
-		f[jen.Id("Go")] = jen.Qual(decodePath, generic).Types(types...).Values()
+		f[jen.Id("Go")] = jen.Op("&").Qual(decodePath, generic).Types(types...).Values()
 		if elem != nil {
 			f[jen.Id("Elem")] = elem
 		}

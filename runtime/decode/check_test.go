@@ -79,25 +79,25 @@ func TestCheckRefusesWhatDisagrees(t *testing.T) {
 			"decode_test.scalars.inner.y: no field at offset 8 takes a value of kind bool"},
 		{"nullable of the wrong kind", copyTable(&scalarsTable, 20, &decode.Value{Kind: decode.KindNullable, Elem: &valueInt}, nil), reflect.TypeFor[scalars](),
 			"decode_test.scalars.note: no field at offset " + itoa(unsafe.Offsetof(scalars{}.Note)) + " takes a value of kind nullable"},
-		{"slice of the wrong element type", copyTable(&containersTable, 0, &decode.Value{Kind: decode.KindGo, Go: decode.SliceOf[int]{}, Elem: &valueInt, Max: -1}, nil), reflect.TypeFor[containers](),
+		{"slice of the wrong element type", copyTable(&containersTable, 0, &decode.Value{Kind: decode.KindGo, Go: &decode.SliceOf[int]{}, Elem: &valueInt, Max: -1}, nil), reflect.TypeFor[containers](),
 			"decode_test.containers.list: no field at offset 0 takes a value of kind Go container"},
-		{"slice item value of the wrong kind", copyTable(&containersTable, 0, &decode.Value{Kind: decode.KindGo, Go: decode.SliceOf[string]{}, Elem: &valueInt, Max: -1}, nil), reflect.TypeFor[containers](),
+		{"slice item value of the wrong kind", copyTable(&containersTable, 0, &decode.Value{Kind: decode.KindGo, Go: &decode.SliceOf[string]{}, Elem: &valueInt, Max: -1}, nil), reflect.TypeFor[containers](),
 			"decode_test.containers.list[]: a value of kind int cannot read type string"},
-		{"slice without an item value", copyTable(&containersTable, 0, &decode.Value{Kind: decode.KindGo, Go: decode.SliceOf[string]{}, Max: -1}, nil), reflect.TypeFor[containers](),
+		{"slice without an item value", copyTable(&containersTable, 0, &decode.Value{Kind: decode.KindGo, Go: &decode.SliceOf[string]{}, Max: -1}, nil), reflect.TypeFor[containers](),
 			"decode_test.containers.list: a container value without an item value"},
 		{"a GoType of nothing", copyTable(&containersTable, 0, &decode.Value{Kind: decode.KindGo, Elem: &valueString}, nil), reflect.TypeFor[containers](),
 			"decode_test.containers.list: no field at offset 0 takes a value of kind Go container"},
-		{"array of the wrong length", copyTable(&containersTable, 3, &decode.Value{Kind: decode.KindGo, Go: decode.ArrayOf[int]{}, Elem: &valueInt, Min: 2}, nil), reflect.TypeFor[containers](),
+		{"array of the wrong length", copyTable(&containersTable, 3, &decode.Value{Kind: decode.KindGo, Go: &decode.ArrayOf[int]{}, Elem: &valueInt, Min: 2}, nil), reflect.TypeFor[containers](),
 			"decode_test.containers.triple: no field at offset " + itoa(unsafe.Offsetof(containers{}.Triple)) + " takes a value of kind Go container"},
-		{"array of the wrong item type", copyTable(&containersTable, 3, &decode.Value{Kind: decode.KindGo, Go: decode.ArrayOf[int64]{}, Elem: &valueInt64, Min: 3}, nil), reflect.TypeFor[containers](),
+		{"array of the wrong item type", copyTable(&containersTable, 3, &decode.Value{Kind: decode.KindGo, Go: &decode.ArrayOf[int64]{}, Elem: &valueInt64, Min: 3}, nil), reflect.TypeFor[containers](),
 			"decode_test.containers.triple: no field at offset " + itoa(unsafe.Offsetof(containers{}.Triple)) + " takes a value of kind Go container"},
-		{"pointer to the wrong type", copyTable(&containersTable, 4, &decode.Value{Kind: decode.KindGo, Go: decode.PointerOf[int64]{}, Elem: &valueInt64}, nil), reflect.TypeFor[containers](),
+		{"pointer to the wrong type", copyTable(&containersTable, 4, &decode.Value{Kind: decode.KindGo, Go: &decode.PointerOf[int64]{}, Elem: &valueInt64}, nil), reflect.TypeFor[containers](),
 			"decode_test.containers.ptr: no field at offset " + itoa(unsafe.Offsetof(containers{}.Ptr)) + " takes a value of kind Go container"},
-		{"map of the wrong key type", copyTable(&containersTable, 9, &decode.Value{Kind: decode.KindGo, Go: decode.IntMapOf[int16, string]{}, Elem: &valueString, Max: -1}, nil), reflect.TypeFor[containers](),
+		{"map of the wrong key type", copyTable(&containersTable, 9, &decode.Value{Kind: decode.KindGo, Go: &decode.IntMapOf[int16, string]{}, Elem: &valueString, Max: -1}, nil), reflect.TypeFor[containers](),
 			"decode_test.containers.by_int: no field at offset " + itoa(unsafe.Offsetof(containers{}.ByInt)) + " takes a value of kind Go container"},
-		{"map value of the wrong kind", copyTable(&containersTable, 9, &decode.Value{Kind: decode.KindGo, Go: decode.IntMapOf[int8, string]{}, Elem: &valueBool, Max: -1}, nil), reflect.TypeFor[containers](),
+		{"map value of the wrong kind", copyTable(&containersTable, 9, &decode.Value{Kind: decode.KindGo, Go: &decode.IntMapOf[int8, string]{}, Elem: &valueBool, Max: -1}, nil), reflect.TypeFor[containers](),
 			"decode_test.containers.by_int[]: a value of kind bool cannot read type string"},
-		{"text type for a string", copyTable(&containersTable, 0, &decode.Value{Kind: decode.KindGo, Go: decode.TextOf[upper, *upper]{}}, nil), reflect.TypeFor[containers](),
+		{"text type for a string", copyTable(&containersTable, 0, &decode.Value{Kind: decode.KindGo, Go: &decode.TextOf[upper, *upper]{}}, nil), reflect.TypeFor[containers](),
 			"decode_test.containers.list: no field at offset 0 takes a value of kind Go container"},
 		{"struct table for a non-struct", &innerTable, reflect.TypeFor[int](),
 			"int: a struct table cannot read type int"},
@@ -128,8 +128,8 @@ func itoa(n uintptr) string { return strconv.FormatUint(uint64(n), 10) }
 // follows the recursion into the other table and finds it.
 func recursiveMismatch() *decode.Struct {
 	bad := copyTable(&treeTable, 0, &valueInt, nil)
-	mixed := copyTable(&treeTable, 2, &decode.Value{Kind: decode.KindGo, Go: decode.PointerOf[tree]{}, Elem: &decode.Value{Kind: decode.KindStruct, Struct: bad}}, nil)
-	return copyTable(&treeTable, 1, &decode.Value{Kind: decode.KindGo, Go: decode.SliceOf[tree]{}, Max: -1, Elem: &decode.Value{Kind: decode.KindStruct, Struct: mixed}}, nil)
+	mixed := copyTable(&treeTable, 2, &decode.Value{Kind: decode.KindGo, Go: &decode.PointerOf[tree]{}, Elem: &decode.Value{Kind: decode.KindStruct, Struct: bad}}, nil)
+	return copyTable(&treeTable, 1, &decode.Value{Kind: decode.KindGo, Go: &decode.SliceOf[tree]{}, Max: -1, Elem: &decode.Value{Kind: decode.KindStruct, Struct: mixed}}, nil)
 }
 
 // Fields of a struct embedded by value are promoted: generated code takes their offsets from
@@ -197,13 +197,13 @@ func init() {
 	pairTable = decode.Struct{
 		Fields: decode.NewFields([]string{"left", "right"}),
 		Members: []decode.Member{
-			{Offset: unsafe.Offsetof(pair{}.Left), Value: &decode.Value{Kind: decode.KindGo, Go: decode.PointerOf[single]{}, Elem: &singleValue}},
-			{Offset: unsafe.Offsetof(pair{}.Right), Value: &decode.Value{Kind: decode.KindGo, Go: decode.SliceOf[single]{}, Elem: &singleValue, Max: -1}},
+			{Offset: unsafe.Offsetof(pair{}.Left), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.PointerOf[single]{}, Elem: &singleValue}},
+			{Offset: unsafe.Offsetof(pair{}.Right), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.SliceOf[single]{}, Elem: &singleValue, Max: -1}},
 		},
 	}
 	singleTable = decode.Struct{
 		Fields:  decode.NewFields([]string{"back"}),
-		Members: []decode.Member{{Offset: unsafe.Offsetof(single{}.Back), Value: &decode.Value{Kind: decode.KindGo, Go: decode.PointerOf[pair]{}, Elem: &pairValue}}},
+		Members: []decode.Member{{Offset: unsafe.Offsetof(single{}.Back), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.PointerOf[pair]{}, Elem: &pairValue}}},
 	}
 }
 
@@ -223,9 +223,9 @@ func TestCheckNamedContainerTypes(t *testing.T) {
 	st := &decode.Struct{
 		Fields: decode.NewFields([]string{"tags", "ints", "ptr"}),
 		Members: []decode.Member{
-			{Offset: unsafe.Offsetof(wrapped{}.Tags), Value: &decode.Value{Kind: decode.KindGo, Go: decode.MapOf[string, int]{}, Elem: &valueInt, Max: -1}},
-			{Offset: unsafe.Offsetof(wrapped{}.Ints), Value: &decode.Value{Kind: decode.KindGo, Go: decode.SliceOf[int]{}, Elem: &valueInt, Max: -1}},
-			{Offset: unsafe.Offsetof(wrapped{}.Ptr), Value: &decode.Value{Kind: decode.KindGo, Go: decode.PointerOf[int]{}, Elem: &valueInt}},
+			{Offset: unsafe.Offsetof(wrapped{}.Tags), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.MapOf[string, int]{}, Elem: &valueInt, Max: -1}},
+			{Offset: unsafe.Offsetof(wrapped{}.Ints), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.SliceOf[int]{}, Elem: &valueInt, Max: -1}},
+			{Offset: unsafe.Offsetof(wrapped{}.Ptr), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.PointerOf[int]{}, Elem: &valueInt}},
 		},
 	}
 	var v wrapped
@@ -237,7 +237,7 @@ func TestCheckNamedContainerTypes(t *testing.T) {
 	type other struct{ Ints otherInts }
 	st = &decode.Struct{
 		Fields:  decode.NewFields([]string{"ints"}),
-		Members: []decode.Member{{Offset: 0, Value: &decode.Value{Kind: decode.KindGo, Go: decode.SliceOf[int]{}, Elem: &valueInt, Max: -1}}},
+		Members: []decode.Member{{Offset: 0, Value: &decode.Value{Kind: decode.KindGo, Go: &decode.SliceOf[int]{}, Elem: &valueInt, Max: -1}}},
 	}
 	assert.EqualError(t, decode.Check(st, reflect.TypeFor[other]()), "decode_test.other.ints: no field at offset 0 takes a value of kind Go container")
 }

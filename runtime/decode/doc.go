@@ -10,9 +10,9 @@
 // saying how to read it. A Value has a Kind (KindString, KindInt of Size bytes, KindStruct, …)
 // and a rule holding the field's keywords (StringRule, IntRule, FloatRule); rules and values
 // are declared once per distinct set of keywords and shared by every field that has them.
-// Slices, arrays, maps, pointers and text types are named by a zero-size generic (SliceOf[E],
-// UniqueSliceOf[E], ArrayOf[E], MapOf[K, V], IntMapOf, UintMapOf, TextMapOf, PointerOf[T],
-// TextOf[T, *T]) whose methods are compiled once per shape of their type parameters. Defaults
+// Slices, arrays, maps, pointers and text types are named by a pointer to a zero-size generic
+// (&SliceOf[E]{}, UniqueSliceOf[E], ArrayOf[E], MapOf[K, V], IntMapOf, UintMapOf, TextMapOf,
+// PointerOf[T], TextOf[T, *T]) whose methods are compiled once per shape of their type parameters. Defaults
 // are small generated functions, one per distinct default, so a slice or map default is fresh
 // for every call; a default that is its type's zero value has none, as Into decodes into a
 // zero struct. What a table cannot say (an anonymous struct, integer limits an IntRule

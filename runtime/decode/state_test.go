@@ -41,7 +41,7 @@ var (
 		Members: []decode.Member{
 			{Offset: unsafe.Offsetof(line{}.SKU), Value: &decode.Value{Kind: decode.KindString, Str: &skuRule}},
 			{Offset: unsafe.Offsetof(line{}.Qty), Value: &valueInt8},
-			{Offset: unsafe.Offsetof(line{}.Tags), Value: &decode.Value{Kind: decode.KindGo, Go: decode.MapOf[string, uint16]{}, Elem: &valueUint16, Max: 2}},
+			{Offset: unsafe.Offsetof(line{}.Tags), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.MapOf[string, uint16]{}, Elem: &valueUint16, Max: 2}},
 		},
 	}
 	lineValue  = decode.Value{Kind: decode.KindStruct, Struct: &lineTable}
@@ -54,8 +54,8 @@ func init() {
 		Fields: decode.NewFields([]string{"id", "lines", "next", "big"}, 0),
 		Members: []decode.Member{
 			{Offset: unsafe.Offsetof(order{}.ID), Value: &valueString},
-			{Offset: unsafe.Offsetof(order{}.Lines), Value: &decode.Value{Kind: decode.KindGo, Go: decode.SliceOf[line]{}, Elem: &lineValue, Min: 1, Max: 3}},
-			{Offset: unsafe.Offsetof(order{}.Next), Value: &decode.Value{Kind: decode.KindGo, Go: decode.PointerOf[order]{}, Elem: &orderValue}},
+			{Offset: unsafe.Offsetof(order{}.Lines), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.SliceOf[line]{}, Elem: &lineValue, Min: 1, Max: 3}},
+			{Offset: unsafe.Offsetof(order{}.Next), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.PointerOf[order]{}, Elem: &orderValue}},
 			{Offset: unsafe.Offsetof(order{}.Big), Value: &decode.Value{Kind: decode.KindUint, Size: 8, Int: &bigRule}},
 		},
 	}
@@ -166,8 +166,8 @@ func TestIntegersTakeTheirRangeFromTheType(t *testing.T) {
 			{Offset: unsafe.Offsetof(ranges{}.I8), Value: &valueInt8},
 			{Offset: unsafe.Offsetof(ranges{}.U16), Value: &valueUint16},
 			{Offset: unsafe.Offsetof(ranges{}.I64), Value: &valueInt64},
-			{Offset: unsafe.Offsetof(ranges{}.Small), Value: &decode.Value{Kind: decode.KindGo, Go: decode.UintMapOf[uint8, int]{}, Elem: &valueInt, Max: -1}},
-			{Offset: unsafe.Offsetof(ranges{}.Signs), Value: &decode.Value{Kind: decode.KindGo, Go: decode.IntMapOf[int8, int]{}, Elem: &valueInt, Max: -1}},
+			{Offset: unsafe.Offsetof(ranges{}.Small), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.UintMapOf[uint8, int]{}, Elem: &valueInt, Max: -1}},
+			{Offset: unsafe.Offsetof(ranges{}.Signs), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.IntMapOf[int8, int]{}, Elem: &valueInt, Max: -1}},
 		},
 	}
 	for _, c := range []struct{ doc, want string }{
@@ -229,7 +229,7 @@ func TestMapAllocatesNoValuePerProperty(t *testing.T) {
 	type counts struct{ M map[string]int }
 	st := &decode.Struct{
 		Fields:  decode.NewFields([]string{"m"}),
-		Members: []decode.Member{{Offset: 0, Value: &decode.Value{Kind: decode.KindGo, Go: decode.MapOf[string, int]{}, Elem: &valueInt, Max: -1}}},
+		Members: []decode.Member{{Offset: 0, Value: &decode.Value{Kind: decode.KindGo, Go: &decode.MapOf[string, int]{}, Elem: &valueInt, Max: -1}}},
 	}
 	require.NoError(t, decode.Check(st, reflect.TypeFor[counts]()))
 	allocs := func(n int) float64 {

@@ -90,7 +90,9 @@ type Member struct {
 // them allocates (slices, maps, pointers) or calls a method (text types). Generated code
 // names one per type with SliceOf, MapOf, PointerOf, TextOf, …: each is a generic type of
 // size zero, whose methods are compiled once per shape of its type parameters and shared by
-// every type of that shape.
+// every type of that shape. The methods have pointer receivers and generated code names
+// &SliceOf[E]{}: with value receivers the compiler also emits the pointer type's wrappers,
+// which cost a catalog about 1 KB of binary per item type.
 type GoType interface {
 	read(s *State, p unsafe.Pointer, v *Value) error
 	// goType is the Go type read, and how Check matches it.
@@ -253,7 +255,7 @@ func (s *State) unsigned(p unsafe.Pointer, size uintptr, r *IntRule) error {
 // v.Min and v.Max bound their number.
 type SliceOf[E any] struct{}
 
-func (SliceOf[E]) read(s *State, p unsafe.Pointer, v *Value) error {
+func (*SliceOf[E]) read(s *State, p unsafe.Pointer, v *Value) error {
 	_, err := readItems(s, (*[]E)(p), v)
 	return err
 }
@@ -305,13 +307,13 @@ func readItems[E any](s *State, items *[]E, v *Value) (clean bool, err error) {
 	return s.ps.Len() == before, nil
 }
 
-func (SliceOf[E]) goType() reflect.Type { return reflect.TypeFor[[]E]() }
+func (*SliceOf[E]) goType() reflect.Type { return reflect.TypeFor[[]E]() }
 
 // UniqueSliceOf is SliceOf for uniqueItems. Items that failed hold no value to compare, so
 // uniqueness is judged only when every item read was valid.
 type UniqueSliceOf[E comparable] struct{}
 
-func (UniqueSliceOf[E]) read(s *State, p unsafe.Pointer, v *Value) error {
+func (*UniqueSliceOf[E]) read(s *State, p unsafe.Pointer, v *Value) error {
 	items := (*[]E)(p)
 	clean, err := readItems(s, items, v)
 	if clean {
@@ -322,24 +324,24 @@ func (UniqueSliceOf[E]) read(s *State, p unsafe.Pointer, v *Value) error {
 	return err
 }
 
-func (UniqueSliceOf[E]) goType() reflect.Type { return reflect.TypeFor[[]E]() }
+func (*UniqueSliceOf[E]) goType() reflect.Type { return reflect.TypeFor[[]E]() }
 
 // ArrayOf reads an array of v.Min items of E (a Go array [v.Min]E).
 type ArrayOf[E any] struct{}
 
-func (ArrayOf[E]) read(s *State, p unsafe.Pointer, v *Value) error {
+func (*ArrayOf[E]) read(s *State, p unsafe.Pointer, v *Value) error {
 	return readArray(s, unsafe.Slice((*E)(p), v.Min), func(s *State, e *E) error { return s.value(unsafe.Pointer(e), v.Elem) })
 }
 
-func (ArrayOf[E]) goType() reflect.Type { return reflect.TypeFor[E]() } // the item: Check adds the length
+func (*ArrayOf[E]) goType() reflect.Type { return reflect.TypeFor[E]() } // the item: Check adds the length
 
-func (ArrayOf[E]) array() {}
+func (*ArrayOf[E]) array() {}
 
 // PointerOf reads a pointer to T (a type whose underlying type is *T): null is nil, anything
 // else is read by v.Elem into the pointee, allocated when nil.
 type PointerOf[T any] struct{}
 
-func (PointerOf[T]) read(s *State, p unsafe.Pointer, v *Value) error {
+func (*PointerOf[T]) read(s *State, p unsafe.Pointer, v *Value) error {
 	ptr := (**T)(p)
 	if s.d.Next() == jx.Null {
 		*ptr = nil
@@ -348,7 +350,7 @@ func (PointerOf[T]) read(s *State, p unsafe.Pointer, v *Value) error {
 	return s.value(unsafe.Pointer(Alloc(ptr)), v.Elem)
 }
 
-func (PointerOf[T]) goType() reflect.Type { return reflect.TypeFor[*T]() }
+func (*PointerOf[T]) goType() reflect.Type { return reflect.TypeFor[*T]() }
 
 // TextOf reads a string into a type implementing encoding.TextUnmarshaler, after the
 // keywords of v.Str.
@@ -357,41 +359,41 @@ type TextOf[T any, PT interface {
 	encoding.TextUnmarshaler
 }] struct{}
 
-func (TextOf[T, PT]) read(s *State, p unsafe.Pointer, v *Value) error {
+func (*TextOf[T, PT]) read(s *State, p unsafe.Pointer, v *Value) error {
 	return textValue(s, PT((*T)(p)), v.Str)
 }
 
-func (TextOf[T, PT]) goType() reflect.Type { return reflect.TypeFor[T]() }
+func (*TextOf[T, PT]) goType() reflect.Type { return reflect.TypeFor[T]() }
 
-func (TextOf[T, PT]) text() {}
+func (*TextOf[T, PT]) text() {}
 
 // MapOf reads an object into a map of string keys (a type whose underlying type is
 // map[K]V): v.Elem reads each property's value, v.Min and v.Max bound their number.
 type MapOf[K ~string, V any] struct{}
 
-func (MapOf[K, V]) read(s *State, p unsafe.Pointer, v *Value) error {
+func (*MapOf[K, V]) read(s *State, p unsafe.Pointer, v *Value) error {
 	return readMapValue(s, (*map[K]V)(p), v, keyString[K])
 }
 
-func (MapOf[K, V]) goType() reflect.Type { return reflect.TypeFor[map[K]V]() }
+func (*MapOf[K, V]) goType() reflect.Type { return reflect.TypeFor[map[K]V]() }
 
 // IntMapOf is MapOf for signed integer keys.
 type IntMapOf[K Signed, V any] struct{}
 
-func (IntMapOf[K, V]) read(s *State, p unsafe.Pointer, v *Value) error {
+func (*IntMapOf[K, V]) read(s *State, p unsafe.Pointer, v *Value) error {
 	return readMapValue(s, (*map[K]V)(p), v, keyInt[K])
 }
 
-func (IntMapOf[K, V]) goType() reflect.Type { return reflect.TypeFor[map[K]V]() }
+func (*IntMapOf[K, V]) goType() reflect.Type { return reflect.TypeFor[map[K]V]() }
 
 // UintMapOf is MapOf for unsigned integer keys.
 type UintMapOf[K Unsigned, V any] struct{}
 
-func (UintMapOf[K, V]) read(s *State, p unsafe.Pointer, v *Value) error {
+func (*UintMapOf[K, V]) read(s *State, p unsafe.Pointer, v *Value) error {
 	return readMapValue(s, (*map[K]V)(p), v, keyUint[K])
 }
 
-func (UintMapOf[K, V]) goType() reflect.Type { return reflect.TypeFor[map[K]V]() }
+func (*UintMapOf[K, V]) goType() reflect.Type { return reflect.TypeFor[map[K]V]() }
 
 // TextMapOf is MapOf for keys implementing encoding.TextUnmarshaler.
 type TextMapOf[K comparable, PK interface {
@@ -399,11 +401,11 @@ type TextMapOf[K comparable, PK interface {
 	encoding.TextUnmarshaler
 }, V any] struct{}
 
-func (TextMapOf[K, PK, V]) read(s *State, p unsafe.Pointer, v *Value) error {
+func (*TextMapOf[K, PK, V]) read(s *State, p unsafe.Pointer, v *Value) error {
 	return readMapValue(s, (*map[K]V)(p), v, keyText[K, PK])
 }
 
-func (TextMapOf[K, PK, V]) goType() reflect.Type { return reflect.TypeFor[map[K]V]() }
+func (*TextMapOf[K, PK, V]) goType() reflect.Type { return reflect.TypeFor[map[K]V]() }
 
 // readMapValue reads an object into *m (never nil), each name converted with key and each
 // value read as v.Elem says, holding their number to [v.Min, v.Max] (v.Max < 0: no limit).

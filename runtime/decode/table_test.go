@@ -336,26 +336,26 @@ type (
 )
 
 var (
-	valueUpper = decode.Value{Kind: decode.KindGo, Go: decode.TextOf[upper, *upper]{}}
+	valueUpper = decode.Value{Kind: decode.KindGo, Go: &decode.TextOf[upper, *upper]{}}
 	codeLimit  = decode.StringRule{HasMaxLength: true, MaxLength: 3}
 
 	containersTable = decode.Struct{
 		Fields: decode.NewFields([]string{"list", "items", "unique", "triple", "ptr", "node", "code", "codes",
 			"by_name", "by_int", "by_uint", "by_text", "opt"}),
 		Members: []decode.Member{
-			{Offset: unsafe.Offsetof(containers{}.List), Value: &decode.Value{Kind: decode.KindGo, Go: decode.SliceOf[string]{}, Elem: &valueString, Min: 1, Max: 2}},
-			{Offset: unsafe.Offsetof(containers{}.Items), Value: &decode.Value{Kind: decode.KindGo, Go: decode.SliceOf[inner]{}, Elem: &valueInner, Max: -1}},
-			{Offset: unsafe.Offsetof(containers{}.Unique), Value: &decode.Value{Kind: decode.KindGo, Go: decode.UniqueSliceOf[int]{}, Elem: &valueInt, Max: -1}},
-			{Offset: unsafe.Offsetof(containers{}.Triple), Value: &decode.Value{Kind: decode.KindGo, Go: decode.ArrayOf[int]{}, Elem: &valueInt, Min: 3}},
-			{Offset: unsafe.Offsetof(containers{}.Ptr), Value: &decode.Value{Kind: decode.KindGo, Go: decode.PointerOf[int]{}, Elem: &valueInt}},
-			{Offset: unsafe.Offsetof(containers{}.Node), Value: &decode.Value{Kind: decode.KindGo, Go: decode.PointerOf[inner]{}, Elem: &valueInner}},
-			{Offset: unsafe.Offsetof(containers{}.Code), Value: &decode.Value{Kind: decode.KindGo, Go: decode.TextOf[upper, *upper]{}, Str: &codeLimit}},
-			{Offset: unsafe.Offsetof(containers{}.Codes), Value: &decode.Value{Kind: decode.KindGo, Go: decode.SliceOf[upper]{}, Elem: &valueUpper, Max: -1}},
-			{Offset: unsafe.Offsetof(containers{}.ByName), Value: &decode.Value{Kind: decode.KindGo, Go: decode.MapOf[string, int]{}, Elem: &valueInt, Min: 1, Max: 2}},
-			{Offset: unsafe.Offsetof(containers{}.ByInt), Value: &decode.Value{Kind: decode.KindGo, Go: decode.IntMapOf[int8, string]{}, Elem: &valueString, Max: -1}},
-			{Offset: unsafe.Offsetof(containers{}.ByUint), Value: &decode.Value{Kind: decode.KindGo, Go: decode.UintMapOf[uint8, string]{}, Elem: &valueString, Max: -1}},
-			{Offset: unsafe.Offsetof(containers{}.ByText), Value: &decode.Value{Kind: decode.KindGo, Go: decode.TextMapOf[upper, *upper, int]{}, Elem: &valueInt, Max: -1}},
-			{Offset: unsafe.Offsetof(containers{}.Opt), Value: &decode.Value{Kind: decode.KindGo, Go: decode.PointerOf[string]{}, Elem: &valueString}},
+			{Offset: unsafe.Offsetof(containers{}.List), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.SliceOf[string]{}, Elem: &valueString, Min: 1, Max: 2}},
+			{Offset: unsafe.Offsetof(containers{}.Items), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.SliceOf[inner]{}, Elem: &valueInner, Max: -1}},
+			{Offset: unsafe.Offsetof(containers{}.Unique), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.UniqueSliceOf[int]{}, Elem: &valueInt, Max: -1}},
+			{Offset: unsafe.Offsetof(containers{}.Triple), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.ArrayOf[int]{}, Elem: &valueInt, Min: 3}},
+			{Offset: unsafe.Offsetof(containers{}.Ptr), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.PointerOf[int]{}, Elem: &valueInt}},
+			{Offset: unsafe.Offsetof(containers{}.Node), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.PointerOf[inner]{}, Elem: &valueInner}},
+			{Offset: unsafe.Offsetof(containers{}.Code), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.TextOf[upper, *upper]{}, Str: &codeLimit}},
+			{Offset: unsafe.Offsetof(containers{}.Codes), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.SliceOf[upper]{}, Elem: &valueUpper, Max: -1}},
+			{Offset: unsafe.Offsetof(containers{}.ByName), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.MapOf[string, int]{}, Elem: &valueInt, Min: 1, Max: 2}},
+			{Offset: unsafe.Offsetof(containers{}.ByInt), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.IntMapOf[int8, string]{}, Elem: &valueString, Max: -1}},
+			{Offset: unsafe.Offsetof(containers{}.ByUint), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.UintMapOf[uint8, string]{}, Elem: &valueString, Max: -1}},
+			{Offset: unsafe.Offsetof(containers{}.ByText), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.TextMapOf[upper, *upper, int]{}, Elem: &valueInt, Max: -1}},
+			{Offset: unsafe.Offsetof(containers{}.Opt), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.PointerOf[string]{}, Elem: &valueString}},
 		},
 	}
 )
@@ -473,7 +473,7 @@ var withDefaultsTable = decode.Struct{
 	Fields: decode.NewFields([]string{"name", "tags", "size"}),
 	Members: []decode.Member{
 		{Offset: unsafe.Offsetof(withDefaults{}.Name), Value: &valueString, Default: func(p unsafe.Pointer) { *(*string)(p) = "anon" }},
-		{Offset: unsafe.Offsetof(withDefaults{}.Tags), Value: &decode.Value{Kind: decode.KindGo, Go: decode.SliceOf[string]{}, Elem: &valueString, Max: -1},
+		{Offset: unsafe.Offsetof(withDefaults{}.Tags), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.SliceOf[string]{}, Elem: &valueString, Max: -1},
 			Default: func(p unsafe.Pointer) { *(*[]string)(p) = []string{"a", "b"} }},
 		{Offset: unsafe.Offsetof(withDefaults{}.Size), Value: &valueInt},
 	},
@@ -577,9 +577,9 @@ func init() {
 		Fields: decode.NewFields([]string{"name", "kids", "next", "tags"}, 0),
 		Members: []decode.Member{
 			{Offset: unsafe.Offsetof(tree{}.Name), Value: &decode.Value{Kind: decode.KindString, Str: &treeName}},
-			{Offset: unsafe.Offsetof(tree{}.Kids), Value: &decode.Value{Kind: decode.KindGo, Go: decode.SliceOf[tree]{}, Elem: &treeValue, Max: 3}},
-			{Offset: unsafe.Offsetof(tree{}.Next), Value: &decode.Value{Kind: decode.KindGo, Go: decode.PointerOf[tree]{}, Elem: &treeValue}},
-			{Offset: unsafe.Offsetof(tree{}.Tags), Value: &decode.Value{Kind: decode.KindGo, Go: decode.MapOf[string, tree]{}, Elem: &treeValue, Max: -1}},
+			{Offset: unsafe.Offsetof(tree{}.Kids), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.SliceOf[tree]{}, Elem: &treeValue, Max: 3}},
+			{Offset: unsafe.Offsetof(tree{}.Next), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.PointerOf[tree]{}, Elem: &treeValue}},
+			{Offset: unsafe.Offsetof(tree{}.Tags), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.MapOf[string, tree]{}, Elem: &treeValue, Max: -1}},
 		},
 	}
 }
@@ -703,16 +703,16 @@ var agreeingTable = decode.Struct{
 		{Offset: unsafe.Offsetof(agreeing{}.Raw), Value: &valueRaw},
 		{Offset: unsafe.Offsetof(agreeing{}.Any), Value: &valueAny},
 		{Offset: unsafe.Offsetof(agreeing{}.Inner), Value: &decode.Value{Kind: decode.KindStruct, Struct: &looseInnerTable}},
-		{Offset: unsafe.Offsetof(agreeing{}.Node), Value: &decode.Value{Kind: decode.KindGo, Go: decode.PointerOf[inner]{}, Elem: &looseInnerValue}},
-		{Offset: unsafe.Offsetof(agreeing{}.List), Value: &decode.Value{Kind: decode.KindGo, Go: decode.SliceOf[string]{}, Elem: &valueString, Max: -1}},
-		{Offset: unsafe.Offsetof(agreeing{}.Items), Value: &decode.Value{Kind: decode.KindGo, Go: decode.SliceOf[inner]{}, Elem: &looseInnerValue, Max: -1}},
-		{Offset: unsafe.Offsetof(agreeing{}.Pair), Value: &decode.Value{Kind: decode.KindGo, Go: decode.ArrayOf[int8]{}, Elem: &valueInt8, Min: 2}},
-		{Offset: unsafe.Offsetof(agreeing{}.Ptr), Value: &decode.Value{Kind: decode.KindGo, Go: decode.PointerOf[int]{}, Elem: &valueInt}},
+		{Offset: unsafe.Offsetof(agreeing{}.Node), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.PointerOf[inner]{}, Elem: &looseInnerValue}},
+		{Offset: unsafe.Offsetof(agreeing{}.List), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.SliceOf[string]{}, Elem: &valueString, Max: -1}},
+		{Offset: unsafe.Offsetof(agreeing{}.Items), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.SliceOf[inner]{}, Elem: &looseInnerValue, Max: -1}},
+		{Offset: unsafe.Offsetof(agreeing{}.Pair), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.ArrayOf[int8]{}, Elem: &valueInt8, Min: 2}},
+		{Offset: unsafe.Offsetof(agreeing{}.Ptr), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.PointerOf[int]{}, Elem: &valueInt}},
 		{Offset: unsafe.Offsetof(agreeing{}.Code), Value: &valueUpper},
-		{Offset: unsafe.Offsetof(agreeing{}.ByName), Value: &decode.Value{Kind: decode.KindGo, Go: decode.MapOf[string, int]{}, Elem: &valueInt, Max: -1}},
-		{Offset: unsafe.Offsetof(agreeing{}.ByInt), Value: &decode.Value{Kind: decode.KindGo, Go: decode.IntMapOf[int8, bool]{}, Elem: &valueBool, Max: -1}},
-		{Offset: unsafe.Offsetof(agreeing{}.ByUint), Value: &decode.Value{Kind: decode.KindGo, Go: decode.UintMapOf[uint8, string]{}, Elem: &valueString, Max: -1}},
-		{Offset: unsafe.Offsetof(agreeing{}.ByText), Value: &decode.Value{Kind: decode.KindGo, Go: decode.TextMapOf[upper, *upper, float64]{}, Elem: &valueFloat64, Max: -1}},
+		{Offset: unsafe.Offsetof(agreeing{}.ByName), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.MapOf[string, int]{}, Elem: &valueInt, Max: -1}},
+		{Offset: unsafe.Offsetof(agreeing{}.ByInt), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.IntMapOf[int8, bool]{}, Elem: &valueBool, Max: -1}},
+		{Offset: unsafe.Offsetof(agreeing{}.ByUint), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.UintMapOf[uint8, string]{}, Elem: &valueString, Max: -1}},
+		{Offset: unsafe.Offsetof(agreeing{}.ByText), Value: &decode.Value{Kind: decode.KindGo, Go: &decode.TextMapOf[upper, *upper, float64]{}, Elem: &valueFloat64, Max: -1}},
 		{Offset: unsafe.Offsetof(agreeing{}.Note), Value: &valueNullable},
 	},
 }

@@ -125,7 +125,7 @@ var toolgenValue2 = decode.Value{
 
 var toolgenValue3 = decode.Value{
 	Elem: &toolgenValue2,
-	Go:   decode.UniqueSliceOf[string]{},
+	Go:   &decode.UniqueSliceOf[string]{},
 	Kind: decode.KindGo,
 	Max:  20,
 	Min:  0,

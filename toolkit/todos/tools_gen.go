@@ -247,7 +247,7 @@ var toolgenValue4 = decode.Value{
 
 var toolgenValue5 = decode.Value{
 	Elem: &toolgenValue3,
-	Go:   decode.PointerOf[Status]{},
+	Go:   &decode.PointerOf[Status]{},
 	Kind: decode.KindGo,
 }
 
@@ -263,7 +263,7 @@ var toolgenValue7 = decode.Value{
 
 var toolgenValue8 = decode.Value{
 	Elem: &toolgenValue7,
-	Go:   decode.SliceOf[Todo]{},
+	Go:   &decode.SliceOf[Todo]{},
 	Kind: decode.KindGo,
 	Max:  1000,
 	Min:  0,

@@ -127,7 +127,7 @@ var toolgenValue3 = decode.Value{
 
 var toolgenValue4 = decode.Value{
 	Elem: &toolgenValue1,
-	Go:   decode.SliceOf[string]{},
+	Go:   &decode.SliceOf[string]{},
 	Kind: decode.KindGo,
 	Max:  20,
 	Min:  0,

@@ -271,7 +271,7 @@ var toolgenValue1 = decode.Value{
 
 var toolgenValue10 = decode.Value{
 	Elem: &toolgenValue9,
-	Go:   decode.PointerOf[time.Time]{},
+	Go:   &decode.PointerOf[time.Time]{},
 	Kind: decode.KindGo,
 }
 
@@ -289,7 +289,7 @@ var toolgenValue12 = decode.Value{
 
 var toolgenValue13 = decode.Value{
 	Elem: &toolgenValue12,
-	Go:   decode.MapOf[string, int]{},
+	Go:   &decode.MapOf[string, int]{},
 	Kind: decode.KindGo,
 	Max:  10,
 	Min:  0,
@@ -339,7 +339,7 @@ var toolgenValue20 = decode.Value{
 
 var toolgenValue21 = decode.Value{
 	Elem: &toolgenValue20,
-	Go:   decode.SliceOf[string]{},
+	Go:   &decode.SliceOf[string]{},
 	Kind: decode.KindGo,
 	Max:  10,
 	Min:  0,
@@ -352,7 +352,7 @@ var toolgenValue22 = decode.Value{
 
 var toolgenValue23 = decode.Value{
 	Elem: &toolgenValue22,
-	Go:   decode.SliceOf[string]{},
+	Go:   &decode.SliceOf[string]{},
 	Kind: decode.KindGo,
 	Max:  3,
 	Min:  1,
@@ -370,7 +370,7 @@ var toolgenValue25 = decode.Value{
 
 var toolgenValue3 = decode.Value{
 	Elem: &toolgenValue2,
-	Go:   decode.SliceOf[Item]{},
+	Go:   &decode.SliceOf[Item]{},
 	Kind: decode.KindGo,
 	Max:  100,
 	Min:  1,
@@ -399,7 +399,7 @@ var toolgenValue7 = decode.Value{
 
 var toolgenValue8 = decode.Value{
 	Elem: &toolgenValue7,
-	Go:   decode.PointerOf[Status]{},
+	Go:   &decode.PointerOf[Status]{},
 	Kind: decode.KindGo,
 }
 

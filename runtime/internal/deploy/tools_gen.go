@@ -94,12 +94,12 @@ var toolgenStructDeployArgs = decode.Struct{
 }
 
 var toolgenValue1 = decode.Value{
-	Go:   decode.TextOf[Host, *Host]{},
+	Go:   &decode.TextOf[Host, *Host]{},
 	Kind: decode.KindGo,
 }
 
 var toolgenValue2 = decode.Value{
-	Go:   decode.TextOf[Version, *Version]{},
+	Go:   &decode.TextOf[Version, *Version]{},
 	Kind: decode.KindGo,
 }
 
@@ -107,7 +107,7 @@ var toolgenValue3 = decode.Value{Kind: decode.KindString}
 
 var toolgenValue4 = decode.Value{
 	Elem: &toolgenValue1,
-	Go:   decode.SliceOf[Host]{},
+	Go:   &decode.SliceOf[Host]{},
 	Kind: decode.KindGo,
 	Max:  -1,
 	Min:  0,
