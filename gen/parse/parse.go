@@ -118,6 +118,11 @@ func (p *parser) parsePackage() *model.Package {
 		out.Tools = append(out.Tools, t)
 	}
 	if len(out.Tools) == 0 {
+		// A package that runs toolgen itself asked for tools: its handlers' forgotten
+		// directives are the likely reason it has none.
+		if p.generatesTools() {
+			p.noteUntaggedHandlers(owners)
+		}
 		return nil
 	}
 	p.noteUntaggedHandlers(owners)
@@ -151,6 +156,21 @@ func (p *parser) noteUntaggedHandlers(tools []*docOwner) {
 				WithHint("to make it one, add //tool:name %s to its doc comment", SnakeCase(fd.Name.Name))
 		}
 	}
+}
+
+// generatesTools reports whether a file of the package has a //go:generate line running
+// toolgen.
+func (p *parser) generatesTools() bool {
+	for _, f := range p.pkg.Syntax {
+		for _, g := range f.Comments {
+			for _, c := range g.List {
+				if strings.HasPrefix(c.Text, "//go:generate ") && strings.Contains(c.Text, "toolgen") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // funcAdapter reports whether fn is a method of a func type (type AnswererFunc func(…) with
