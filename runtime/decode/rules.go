@@ -82,12 +82,15 @@ func (r *StringRule) read(s *State) (string, bool, error) {
 }
 
 // mayFail reports whether any keyword other than the maxLength the read enforced could fail
-// on str: a code point is at most 4 bytes, so a string of more than 4(m-1) bytes meets
-// minLength m without counting.
+// on str: a code point is at most 4 bytes, so a string of len(str) bytes has at least
+// ⌈len(str)/4⌉ of them and meets a minLength up to that without counting.
 func (r *StringRule) mayFail(str string) bool {
-	return r.Pattern != nil || r.Format != nil || r.Enum != nil || r.LateMax ||
-		(r.MinLength > 0 && (r.MinLength > 1<<29 || len(str) <= 4*(r.MinLength-1)))
+	return r.Pattern != nil || r.Format != nil || r.Enum != nil || r.LateMax || fewRunes(str, r.MinLength)
 }
+
+// fewRunes reports whether str may have fewer than min code points: its length in bytes
+// cannot settle it.
+func fewRunes(str string, min int) bool { return (len(str)+3)>>2 < min }
 
 // check records every keyword str fails, in the order of the schema's keywords.
 func (r *StringRule) check(s *State, str string) {
@@ -96,7 +99,7 @@ func (r *StringRule) check(s *State, str string) {
 		max = r.MaxLength
 	}
 	// A code point is 1 to 4 bytes: count them only when the byte length cannot settle it.
-	if (min > 0 && (min > 1<<29 || len(str) <= 4*(min-1))) || (max >= 0 && len(str) > max) {
+	if fewRunes(str, min) || (max >= 0 && len(str) > max) {
 		n := RuneCount(str)
 		if min > 0 && n < min {
 			s.ps.Length(&s.here, "at least", min, n)
@@ -149,8 +152,11 @@ func (s *State) str(v *string, r *StringRule) error {
 	if r != nil && r.HasMaxLength && !r.LateMax && len(raw)-2 > r.MaxLength && overMax(&s.ps, &s.here, raw, r.MaxLength) {
 		return nil
 	}
-	str, err := unquote(raw)
-	if err != nil {
+	// unquote's usual case without its call: no escapes, no bytes past ASCII.
+	var str string
+	if body := raw[1 : len(raw)-1]; plainRun(body) == len(body) {
+		str = string(body)
+	} else if str, err = unquote(raw); err != nil {
 		return err
 	}
 	if r != nil && r.mayFail(str) {
@@ -206,11 +212,12 @@ func (s *State) signed(v unsafe.Pointer, size uintptr, r *IntRule) error {
 	if err != nil {
 		return err
 	}
-	min, max := int64(-1)<<(size*8-1), int64(1)<<(size*8-1)-1
+	// A plain integer that fits the field's size, the usual case, needs no limits: shifted up
+	// to the top of an int64 and back, it is unchanged.
 	n, exact := parseInt(raw)
-	if !exact || n < min || n > max {
+	if shift := 64 - size*8; !exact || n<<shift>>shift != n {
 		var ok bool
-		if n, ok = intOf(&s.ps, &s.here, raw, min, max); !ok {
+		if n, ok = intOf(&s.ps, &s.here, raw, int64(-1)<<(size*8-1), int64(1)<<(size*8-1)-1); !ok {
 			return nil
 		}
 	}
@@ -218,14 +225,14 @@ func (s *State) signed(v unsafe.Pointer, size uintptr, r *IntRule) error {
 		checkInt(s, r, n)
 	}
 	switch size {
-	case 1:
-		*(*int8)(v) = int8(n)
-	case 2:
-		*(*int16)(v) = int16(n)
+	case 8:
+		*(*int64)(v) = n
 	case 4:
 		*(*int32)(v) = int32(n)
+	case 2:
+		*(*int16)(v) = int16(n)
 	default:
-		*(*int64)(v) = n
+		*(*int8)(v) = int8(n)
 	}
 	return nil
 }
@@ -301,9 +308,17 @@ type FloatRule struct {
 // floatValue reads a number that fits T, with the keywords of r (nil: none).
 func floatValue[T float32 | float64](s *State, v *T, r *FloatRule) error {
 	bits := int(unsafe.Sizeof(T(0)) * 8)
-	f, raw, ok, err := ReadFloat(s.d, &s.ps, &s.here, bits)
-	if !ok {
+	if s.d.Next() != jx.Number {
+		return WrongType(s.d, &s.ps, &s.here, "a number")
+	}
+	raw, err := s.d.Num()
+	if err != nil {
 		return err
+	}
+	f, err := strconv.ParseFloat(string(raw), bits)
+	if err != nil {
+		floatRange(&s.ps, &s.here, raw, bits)
+		return nil
 	}
 	if r != nil && !r.passes(f, bits) {
 		r.check(s, f, raw, bits)

@@ -215,6 +215,12 @@ func (s *State) object(p unsafe.Pointer, st *Struct) error {
 			err = s.str((*string)(q), v.Str)
 		case KindInt:
 			err = s.signed(q, uintptr(v.Size), v.Int)
+		case KindFloat:
+			if v.Size == 4 {
+				err = floatValue(s, (*float32)(q), v.Float)
+			} else {
+				err = floatValue(s, (*float64)(q), v.Float)
+			}
 		case KindGo:
 			err = v.Go.read(s, q, v)
 		case KindStruct:
