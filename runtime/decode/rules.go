@@ -4,6 +4,7 @@ import (
 	"encoding"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -35,11 +36,21 @@ type Enum struct {
 	values []string
 	shown  string         // the list as messages show it
 	index  map[string]int // for long lists
+	keys   []nameKey      // for short ones
+	// plain is set when no value needs decoding as a JSON string literal, so a literal equal
+	// to a value has no escapes and is that value.
+	plain bool
 }
 
 // NewEnum describes the allowed values, in the order messages list them.
 func NewEnum(values ...string) *Enum {
-	e := &Enum{values: values, shown: quoteList(values)}
+	e := &Enum{values: values, shown: quoteList(values), plain: true}
+	for _, v := range values {
+		e.keys = append(e.keys, keyOf(v))
+		if plainRun([]byte(v)) != len(v) || strings.IndexByte(v, '"') >= 0 {
+			e.plain = false
+		}
+	}
 	if len(values) > 8 {
 		e.index = make(map[string]int, len(values))
 		for i, v := range values {
@@ -60,9 +71,13 @@ func (e *Enum) find(b []byte) (string, bool) {
 		}
 		return e.values[i], true
 	}
-	for _, v := range e.values {
-		if v == string(b) {
-			return v, true
+	for i := range e.keys {
+		if k := &e.keys[i]; k.short(b) {
+			if k.word(b) {
+				return e.values[i], true
+			}
+		} else if e.values[i] == string(b) {
+			return e.values[i], true
 		}
 	}
 	return "", false
@@ -133,8 +148,13 @@ func (s *State) str(v *string, r *StringRule) error {
 		return err
 	}
 	if r != nil && r.Enum != nil && r.onlyEnum() {
-		// Matched on the literal's bytes when it has no escapes, as ReadStringBytes does.
+		// Matched on the literal's bytes when it has no escapes, as ReadStringBytes does: when
+		// no value has any, a literal equal to one has none either.
 		b := raw[1 : len(raw)-1]
+		if e, ok := r.Enum.find(b); ok && r.Enum.plain {
+			*v = e
+			return nil
+		}
 		if plainRun(b) != len(b) {
 			str, err := unquote(raw)
 			if err != nil {

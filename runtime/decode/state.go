@@ -124,9 +124,8 @@ type Fields struct {
 	mult   uint32
 	shift  uint8
 	byName map[string]int
-	// words holds each name of up to 8 bytes as a little-endian word, so sameName compares
-	// it without a call.
-	words []uint64
+	// keys holds each name as sameName compares it, without a call.
+	keys []nameKey
 }
 
 // tables lists every Fields, so a path segment names a property by two integers. It only
@@ -181,14 +180,10 @@ func (f *Fields) buildIndex() {
 		return
 	}
 	hashes := make([]uint32, n)
-	f.words = make([]uint64, n)
+	f.keys = make([]nameKey, n)
 	for i, name := range f.names {
 		hashes[i] = nameHash([]byte(name))
-		if len(name) <= 8 {
-			var b [8]byte
-			copy(b[:], name)
-			f.words[i] = binary.LittleEndian.Uint64(b[:])
-		}
+		f.keys[i] = keyOf(name)
 	}
 	bits := 1
 	for 1<<bits < 2*n {
@@ -240,18 +235,40 @@ func (f *Fields) index(key []byte) int {
 	return -1
 }
 
-// sameName reports whether key is names[i]. A name of up to 8 bytes is compared as one word:
-// key is a slice of the document (or of the reader's buffer), so when its capacity allows,
-// the 8 bytes from its start are loaded and those past its length masked off.
+// sameName reports whether key is names[i].
 func (f *Fields) sameName(i int, key []byte) bool {
-	name := f.names[i]
-	if len(key) != len(name) {
-		return false
+	if k := &f.keys[i]; k.short(key) {
+		return k.word(key)
 	}
-	if len(key) <= 8 && cap(key) >= 8 {
-		return binary.LittleEndian.Uint64(key[:8])&(1<<(8*uint(len(key)))-1) == f.words[i]
+	return f.names[i] == string(key)
+}
+
+// nameKey is a name of up to 8 bytes as a little-endian word, for a comparison without a
+// call: key is a slice of the document (or of the reader's buffer), so when its capacity
+// allows, the 8 bytes from its start are loaded and those past its length masked off.
+type nameKey struct {
+	w, mask uint64
+	n       int // the name's length
+}
+
+func keyOf(name string) nameKey {
+	if len(name) > 8 {
+		return nameKey{n: len(name)}
 	}
-	return name == string(key)
+	var b [8]byte
+	copy(b[:], name)
+	return nameKey{w: binary.LittleEndian.Uint64(b[:]), mask: 1<<(8*uint(len(name))) - 1, n: len(name)}
+}
+
+// short reports whether key can be compared with word: false when it cannot be the name, or
+// when only a comparison of strings can tell.
+func (k *nameKey) short(key []byte) bool {
+	return len(key) == k.n && len(key) <= 8 && cap(key) >= 8
+}
+
+// word reports whether key, for which short holds, is the name.
+func (k *nameKey) word(key []byte) bool {
+	return binary.LittleEndian.Uint64(key[:8])&k.mask == k.w
 }
 
 func (f *Fields) indexByName(key []byte) int {
