@@ -164,8 +164,10 @@ func (s *State) object(p unsafe.Pointer, st *Struct) error {
 	if base == len(s.segs) {
 		s.grow()
 	}
-	// The segment of the property being read: its table is the same for every property.
-	s.segs[base] = segment{table: f.id + 1}
+	// The segment of the property being read: its table is the same for every property. A
+	// reader that may descend may also grow s.segs, which moves seg.
+	seg := &s.segs[base]
+	*seg = segment{table: f.id + 1}
 	if s.d.Next() != jx.Object {
 		return WrongType(s.d, &s.ps, &s.here, "an object")
 	}
@@ -206,7 +208,7 @@ func (s *State) object(p unsafe.Pointer, st *Struct) error {
 			}
 			continue
 		}
-		s.segs[base].i = int32(i) // s.segs may have grown below: index it again
+		seg.i = int32(i)
 		m := &st.Members[i]
 		// The usual kinds without the call to value: a field costs what a helper call of the
 		// generated decoders before tables did.
@@ -223,10 +225,13 @@ func (s *State) object(p unsafe.Pointer, st *Struct) error {
 			}
 		case KindGo:
 			err = v.Go.read(s, q, v)
+			seg = &s.segs[base]
 		case KindStruct:
 			err = s.object(q, v.Struct)
+			seg = &s.segs[base]
 		default:
 			err = s.value(q, v)
+			seg = &s.segs[base]
 		}
 		if err != nil {
 			return err
@@ -364,12 +369,14 @@ func readItems[E any](s *State, items *[]E, v *Value) (clean bool, err error) {
 		limit = math.MaxInt
 	}
 	// Each item is read one level down, at the segment of its index; the readers below
-	// return at the depth they started from.
+	// return at the depth they started from. A reader that may descend may also grow s.segs,
+	// which moves seg.
 	base := s.depth
 	if base == len(s.segs) {
 		s.grow()
 	}
-	s.segs[base] = segment{}
+	seg := &s.segs[base]
+	*seg = segment{}
 	s.depth = base + 1
 	i := 0
 	// The index advances past skipped items too: after the loop it counts the items sent.
@@ -380,15 +387,18 @@ func readItems[E any](s *State, items *[]E, v *Value) (clean bool, err error) {
 			}
 			continue
 		}
-		s.segs[base].i = int32(i) // s.segs may have grown below: index it again
+		seg.i = int32(i)
+		p := unsafe.Pointer(Grow(items))
 		var err error
 		switch elem.Kind {
-		case KindStruct:
-			err = s.object(unsafe.Pointer(Grow(items)), st)
 		case KindString:
-			err = s.str((*string)(unsafe.Pointer(Grow(items))), elem.Str)
+			err = s.str((*string)(p), elem.Str)
+		case KindStruct:
+			err = s.object(p, st)
+			seg = &s.segs[base]
 		default:
-			err = s.value(unsafe.Pointer(Grow(items)), elem)
+			err = s.value(p, elem)
+			seg = &s.segs[base]
 		}
 		if err != nil {
 			return false, err
@@ -398,7 +408,9 @@ func readItems[E any](s *State, items *[]E, v *Value) (clean bool, err error) {
 	if err := it.Err(); err != nil {
 		return false, err
 	}
-	countChecks(s, v.Min, v.Max, i, "item")
+	if i < v.Min || i > limit {
+		countChecks(s, v.Min, v.Max, i, "item")
+	}
 	return s.ps.Len() == before, nil
 }
 
