@@ -235,7 +235,7 @@ func (s *State) signed(v unsafe.Pointer, size uintptr, r *IntRule) error {
 	// A plain integer that fits the field's size, the usual case, needs no limits: shifted up
 	// to the top of an int64 and back, it is unchanged.
 	n, exact := parseInt(raw)
-	if shift := 64 - size*8; !exact || n<<shift>>shift != n {
+	if shift := (64 - size*8) & 63; !exact || size < 8 && n<<shift>>shift != n {
 		var ok bool
 		if n, ok = intOf(&s.ps, &s.here, raw, int64(-1)<<(size*8-1), int64(1)<<(size*8-1)-1); !ok {
 			return nil

@@ -72,7 +72,10 @@ func (s *State) pushSegment(seg segment) {
 	s.depth++
 }
 
-// grow makes room for a path deeper than any so far, once per pooled State.
+// grow makes room for a path deeper than any so far, once per pooled State: rare, so kept out
+// of the readers that call it.
+//
+//go:noinline
 func (s *State) grow() {
 	s.segs = append(s.segs, make([]segment, len(s.segs))...)
 	s.keys = append(s.keys, make([]string, len(s.keys))...)

@@ -364,7 +364,7 @@ func readItems[E any](s *State, items *[]E, v *Value) (clean bool, err error) {
 		return false, err
 	}
 	*items = EmptySlice(*items)
-	elem, st, limit := v.Elem, v.Elem.Struct, v.Max
+	elem, limit := v.Elem, v.Max
 	if limit < 0 {
 		limit = math.MaxInt
 	}
@@ -394,7 +394,7 @@ func readItems[E any](s *State, items *[]E, v *Value) (clean bool, err error) {
 		case KindString:
 			err = s.str((*string)(p), elem.Str)
 		case KindStruct:
-			err = s.object(p, st)
+			err = s.object(p, elem.Struct)
 			seg = &s.segs[base]
 		default:
 			err = s.value(p, elem)
