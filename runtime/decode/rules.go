@@ -179,11 +179,18 @@ func (s *State) str(v *string, r *StringRule) error {
 	} else if str, err = unquote(raw); err != nil {
 		return err
 	}
-	if r != nil && r.mayFail(str) {
+	if r != nil && r.mayFail(str) && !r.passesPattern(str) {
 		r.check(s, str)
 	}
 	*v = str
 	return nil
+}
+
+// passesPattern reports that str meets every keyword of r because the pattern is the only one
+// that could fail and it matches: the usual case of a field with a pattern, without the call
+// to check.
+func (r *StringRule) passesPattern(str string) bool {
+	return r.Pattern != nil && r.Format == nil && r.Enum == nil && !r.LateMax && !fewRunes(str, r.MinLength) && r.Pattern(str)
 }
 
 // textValue reads a string into a type implementing encoding.TextUnmarshaler, after the
@@ -228,7 +235,7 @@ func (s *State) signed(v unsafe.Pointer, size uintptr, r *IntRule) error {
 	if s.d.Next() != jx.Number {
 		return WrongType(s.d, &s.ps, &s.here, "an integer")
 	}
-	raw, err := s.d.Num()
+	raw, err := s.d.Raw() // a number, as Next said: Num would ask Next again
 	if err != nil {
 		return err
 	}
@@ -331,7 +338,7 @@ func floatValue[T float32 | float64](s *State, v *T, r *FloatRule) error {
 	if s.d.Next() != jx.Number {
 		return WrongType(s.d, &s.ps, &s.here, "a number")
 	}
-	raw, err := s.d.Num()
+	raw, err := s.d.Raw() // a number, as Next said: Num would ask Next again
 	if err != nil {
 		return err
 	}

@@ -224,7 +224,12 @@ func (s *State) object(p unsafe.Pointer, st *Struct) error {
 				err = floatValue(s, (*float64)(q), v.Float)
 			}
 		case KindGo:
-			err = v.Go.read(s, q, v)
+			// A list of strings, the usual container, without the calls through GoType.
+			if _, strings := v.Go.(SliceOf[string]); strings {
+				_, err = readItems(s, (*[]string)(q), v)
+			} else {
+				err = v.Go.read(s, q, v)
+			}
 			seg = &s.segs[base]
 		case KindStruct:
 			err = s.object(q, v.Struct)
