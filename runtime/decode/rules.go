@@ -96,11 +96,18 @@ func (r *StringRule) read(s *State) (string, bool, error) {
 	return ReadString(s.d, &s.ps, &s.here)
 }
 
-// mayFail reports whether any keyword other than the maxLength the read enforced could fail
-// on str: a code point is at most 4 bytes, so a string of len(str) bytes has at least
-// ⌈len(str)/4⌉ of them and meets a minLength up to that without counting.
-func (r *StringRule) mayFail(str string) bool {
-	return r.Pattern != nil || r.Format != nil || r.Enum != nil || r.LateMax || fewRunes(str, r.MinLength)
+// lengthOnly reports, without a call, that str meets every keyword of r other than the
+// maxLength the read enforced, because r has none but a minLength str meets on its byte length.
+func (r *StringRule) lengthOnly(str string) bool {
+	return r.Pattern == nil && r.Format == nil && r.Enum == nil && !r.LateMax && !fewRunes(str, r.MinLength)
+}
+
+// passes reports that str meets every keyword of r other than the maxLength the read enforced,
+// calling the pattern and the format but not check, which is only called to record what fails.
+// An enum, and a maxLength counted on the string read, are left to check.
+func (r *StringRule) passes(str string) bool {
+	return r.Enum == nil && !r.LateMax && !fewRunes(str, r.MinLength) &&
+		(r.Pattern == nil || r.Pattern(str)) && (r.Format == nil || r.Format(str))
 }
 
 // fewRunes reports whether str may have fewer than min code points: its length in bytes
@@ -179,18 +186,11 @@ func (s *State) str(v *string, r *StringRule) error {
 	} else if str, err = unquote(raw); err != nil {
 		return err
 	}
-	if r != nil && r.mayFail(str) && !r.passesPattern(str) {
+	if r != nil && !r.lengthOnly(str) && !r.passes(str) {
 		r.check(s, str)
 	}
 	*v = str
 	return nil
-}
-
-// passesPattern reports that str meets every keyword of r because the pattern is the only one
-// that could fail and it matches: the usual case of a field with a pattern, without the call
-// to check.
-func (r *StringRule) passesPattern(str string) bool {
-	return r.Pattern != nil && r.Format == nil && r.Enum == nil && !r.LateMax && !fewRunes(str, r.MinLength) && r.Pattern(str)
 }
 
 // textValue reads a string into a type implementing encoding.TextUnmarshaler, after the
