@@ -226,8 +226,15 @@ func (f *Fields) buildIndex() {
 // byNameSlot in slots sends the lookup to byName.
 const byNameSlot = -2
 
-// index returns the index of the property named key, or -1. Small enough to be inlined.
-func (f *Fields) index(key []byte) int {
+// index returns the index of the property named key, or -1.
+func (f *Fields) index(key []byte) int { return f.indexAfter(-1, key) }
+
+// indexAfter is index for a key that is not names[prev+1], the property expected next: models
+// leave out optional properties, so it tries the one after that before hashing.
+func (f *Fields) indexAfter(prev int, key []byte) int {
+	if next := prev + 2; next < len(f.names) && f.sameName(next, key) {
+		return next
+	}
 	i := f.slots[(nameHash(key)*f.mult)>>f.shift]
 	if i >= 0 && f.sameName(int(i), key) {
 		return int(i)

@@ -189,7 +189,7 @@ func (s *State) object(p unsafe.Pointer, st *Struct) error {
 	for it.Next() {
 		key, i := it.Key(), next
 		if i >= len(f.names) || !f.sameName(i, key) {
-			i = f.index(key)
+			i = f.indexAfter(i-1, key)
 		}
 		next = i + 1
 		if i < 0 {
