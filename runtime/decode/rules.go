@@ -156,18 +156,20 @@ func (s *State) str(v *string, r *StringRule) error {
 	}
 	if r != nil && r.Enum != nil && r.onlyEnum() {
 		// Matched on the literal's bytes when it has no escapes, as ReadStringBytes does: when
-		// no value has any, a literal equal to one has none either, so it needs no scan.
+		// no value has any, a literal equal to one has none either.
 		b := raw[1 : len(raw)-1]
-		e, ok := r.Enum.find(b)
-		if !(ok && r.Enum.plain) && plainRun(b) != len(b) {
+		if e, ok := r.Enum.find(b); ok && r.Enum.plain {
+			*v = e
+			return nil
+		}
+		if plainRun(b) != len(b) {
 			str, err := unquote(raw)
 			if err != nil {
 				return err
 			}
 			b = []byte(str)
-			e, ok = r.Enum.find(b)
 		}
-		if ok {
+		if e, ok := r.Enum.find(b); ok {
 			*v = e
 		} else {
 			s.ps.NotOneOf(&s.here, r.Enum.shown, strconv.Quote(string(b)))
