@@ -155,26 +155,7 @@ func (s *State) str(v *string, r *StringRule) error {
 		return err
 	}
 	if r != nil && r.Enum != nil && r.onlyEnum() {
-		// Matched on the literal's bytes when it has no escapes, as ReadStringBytes does: when
-		// no value has any, a literal equal to one has none either.
-		b := raw[1 : len(raw)-1]
-		if e, ok := r.Enum.find(b); ok && r.Enum.plain {
-			*v = e
-			return nil
-		}
-		if plainRun(b) != len(b) {
-			str, err := unquote(raw)
-			if err != nil {
-				return err
-			}
-			b = []byte(str)
-		}
-		if e, ok := r.Enum.find(b); ok {
-			*v = e
-		} else {
-			s.ps.NotOneOf(&s.here, r.Enum.shown, strconv.Quote(string(b)))
-		}
-		return nil
+		return s.enum(v, r.Enum, raw)
 	}
 	if r != nil && r.HasMaxLength && !r.LateMax && len(raw)-2 > r.MaxLength && overMax(&s.ps, &s.here, raw, r.MaxLength) {
 		return nil
@@ -190,6 +171,29 @@ func (s *State) str(v *string, r *StringRule) error {
 		r.check(s, str)
 	}
 	*v = str
+	return nil
+}
+
+// enum reads the string literal raw into *v when it is one of the values of e, the only
+// keyword of the field. It is matched on the literal's bytes when they need no decoding, as
+// ReadStringBytes does: when no value needs any, a literal equal to one needs none either, so
+// it is not scanned.
+func (s *State) enum(v *string, e *Enum, raw []byte) error {
+	b := raw[1 : len(raw)-1]
+	value, ok := e.find(b)
+	if !(ok && e.plain) && plainRun(b) != len(b) {
+		str, err := unquote(raw)
+		if err != nil {
+			return err
+		}
+		b = []byte(str)
+		value, ok = e.find(b)
+	}
+	if !ok {
+		s.ps.NotOneOf(&s.here, e.shown, strconv.Quote(string(b)))
+		return nil
+	}
+	*v = value
 	return nil
 }
 
