@@ -4,6 +4,7 @@ import (
 	"encoding"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -35,11 +36,21 @@ type Enum struct {
 	values []string
 	shown  string         // the list as messages show it
 	index  map[string]int // for long lists
+	keys   []nameKey      // for short ones
+	// plain is set when no value needs decoding as a JSON string literal, so a literal equal
+	// to a value has no escapes and is that value.
+	plain bool
 }
 
 // NewEnum describes the allowed values, in the order messages list them.
 func NewEnum(values ...string) *Enum {
-	e := &Enum{values: values, shown: quoteList(values)}
+	e := &Enum{values: values, shown: quoteList(values), plain: true}
+	for _, v := range values {
+		e.keys = append(e.keys, keyOf(v))
+		if plainRun([]byte(v)) != len(v) || strings.IndexByte(v, '"') >= 0 {
+			e.plain = false
+		}
+	}
 	if len(values) > 8 {
 		e.index = make(map[string]int, len(values))
 		for i, v := range values {
@@ -60,9 +71,13 @@ func (e *Enum) find(b []byte) (string, bool) {
 		}
 		return e.values[i], true
 	}
-	for _, v := range e.values {
-		if v == string(b) {
-			return v, true
+	for i := range e.keys {
+		if k := &e.keys[i]; k.short(b) {
+			if k.word(b) {
+				return e.values[i], true
+			}
+		} else if e.values[i] == string(b) {
+			return e.values[i], true
 		}
 	}
 	return "", false
@@ -81,13 +96,23 @@ func (r *StringRule) read(s *State) (string, bool, error) {
 	return ReadString(s.d, &s.ps, &s.here)
 }
 
-// mayFail reports whether any keyword other than the maxLength the read enforced could fail
-// on str: a code point is at most 4 bytes, so a string of more than 4(m-1) bytes meets
-// minLength m without counting.
-func (r *StringRule) mayFail(str string) bool {
-	return r.Pattern != nil || r.Format != nil || r.Enum != nil || r.LateMax ||
-		(r.MinLength > 0 && (r.MinLength > 1<<29 || len(str) <= 4*(r.MinLength-1)))
+// lengthOnly reports, without a call, that str meets every keyword of r other than the
+// maxLength the read enforced, because r has none but a minLength str meets on its byte length.
+func (r *StringRule) lengthOnly(str string) bool {
+	return r.Pattern == nil && r.Format == nil && r.Enum == nil && !r.LateMax && !fewRunes(str, r.MinLength)
 }
+
+// passes reports that str meets every keyword of r other than the maxLength the read enforced,
+// calling the pattern and the format but not check, which is only called to record what fails.
+// An enum, and a maxLength counted on the string read, are left to check.
+func (r *StringRule) passes(str string) bool {
+	return r.Enum == nil && !r.LateMax && !fewRunes(str, r.MinLength) &&
+		(r.Pattern == nil || r.Pattern(str)) && (r.Format == nil || r.Format(str))
+}
+
+// fewRunes reports whether str may have fewer than min code points: its length in bytes
+// cannot settle it.
+func fewRunes(str string, min int) bool { return (len(str)+3)>>2 < min }
 
 // check records every keyword str fails, in the order of the schema's keywords.
 func (r *StringRule) check(s *State, str string) {
@@ -96,7 +121,7 @@ func (r *StringRule) check(s *State, str string) {
 		max = r.MaxLength
 	}
 	// A code point is 1 to 4 bytes: count them only when the byte length cannot settle it.
-	if (min > 0 && (min > 1<<29 || len(str) <= 4*(min-1))) || (max >= 0 && len(str) > max) {
+	if fewRunes(str, min) || (max >= 0 && len(str) > max) {
 		n := RuneCount(str)
 		if min > 0 && n < min {
 			s.ps.Length(&s.here, "at least", min, n)
@@ -130,33 +155,45 @@ func (s *State) str(v *string, r *StringRule) error {
 		return err
 	}
 	if r != nil && r.Enum != nil && r.onlyEnum() {
-		// Matched on the literal's bytes when it has no escapes, as ReadStringBytes does.
-		b := raw[1 : len(raw)-1]
-		if plainRun(b) != len(b) {
-			str, err := unquote(raw)
-			if err != nil {
-				return err
-			}
-			b = []byte(str)
-		}
-		if e, ok := r.Enum.find(b); ok {
-			*v = e
-		} else {
-			s.ps.NotOneOf(&s.here, r.Enum.shown, strconv.Quote(string(b)))
-		}
-		return nil
+		return s.enum(v, r.Enum, raw)
 	}
 	if r != nil && r.HasMaxLength && !r.LateMax && len(raw)-2 > r.MaxLength && overMax(&s.ps, &s.here, raw, r.MaxLength) {
 		return nil
 	}
-	str, err := unquote(raw)
-	if err != nil {
+	// unquote's usual case without its call: no escapes, no bytes past ASCII.
+	var str string
+	if body := raw[1 : len(raw)-1]; plainRun(body) == len(body) {
+		str = string(body)
+	} else if str, err = unquote(raw); err != nil {
 		return err
 	}
-	if r != nil && r.mayFail(str) {
+	if r != nil && !r.lengthOnly(str) && !r.passes(str) {
 		r.check(s, str)
 	}
 	*v = str
+	return nil
+}
+
+// enum reads the string literal raw into *v when it is one of the values of e, the only
+// keyword of the field. It is matched on the literal's bytes when they need no decoding, as
+// ReadStringBytes does: when no value needs any, a literal equal to one needs none either, so
+// it is not scanned.
+func (s *State) enum(v *string, e *Enum, raw []byte) error {
+	b := raw[1 : len(raw)-1]
+	value, ok := e.find(b)
+	if !(ok && e.plain) && plainRun(b) != len(b) {
+		str, err := unquote(raw)
+		if err != nil {
+			return err
+		}
+		b = []byte(str)
+		value, ok = e.find(b)
+	}
+	if !ok {
+		s.ps.NotOneOf(&s.here, e.shown, strconv.Quote(string(b)))
+		return nil
+	}
+	*v = value
 	return nil
 }
 
@@ -202,15 +239,16 @@ func (s *State) signed(v unsafe.Pointer, size uintptr, r *IntRule) error {
 	if s.d.Next() != jx.Number {
 		return WrongType(s.d, &s.ps, &s.here, "an integer")
 	}
-	raw, err := s.d.Num()
+	raw, err := s.d.Raw() // a number, as Next said: Num would ask Next again
 	if err != nil {
 		return err
 	}
-	min, max := int64(-1)<<(size*8-1), int64(1)<<(size*8-1)-1
+	// A plain integer that fits the field's size, the usual case, needs no limits: shifted up
+	// to the top of an int64 and back, it is unchanged.
 	n, exact := parseInt(raw)
-	if !exact || n < min || n > max {
+	if shift := (64 - size*8) & 63; !exact || size < 8 && n<<shift>>shift != n {
 		var ok bool
-		if n, ok = intOf(&s.ps, &s.here, raw, min, max); !ok {
+		if n, ok = intOf(&s.ps, &s.here, raw, int64(-1)<<(size*8-1), int64(1)<<(size*8-1)-1); !ok {
 			return nil
 		}
 	}
@@ -218,14 +256,14 @@ func (s *State) signed(v unsafe.Pointer, size uintptr, r *IntRule) error {
 		checkInt(s, r, n)
 	}
 	switch size {
-	case 1:
-		*(*int8)(v) = int8(n)
-	case 2:
-		*(*int16)(v) = int16(n)
+	case 8:
+		*(*int64)(v) = n
 	case 4:
 		*(*int32)(v) = int32(n)
+	case 2:
+		*(*int16)(v) = int16(n)
 	default:
-		*(*int64)(v) = n
+		*(*int8)(v) = int8(n)
 	}
 	return nil
 }
@@ -301,9 +339,17 @@ type FloatRule struct {
 // floatValue reads a number that fits T, with the keywords of r (nil: none).
 func floatValue[T float32 | float64](s *State, v *T, r *FloatRule) error {
 	bits := int(unsafe.Sizeof(T(0)) * 8)
-	f, raw, ok, err := ReadFloat(s.d, &s.ps, &s.here, bits)
-	if !ok {
+	if s.d.Next() != jx.Number {
+		return WrongType(s.d, &s.ps, &s.here, "a number")
+	}
+	raw, err := s.d.Raw() // a number, as Next said: Num would ask Next again
+	if err != nil {
 		return err
+	}
+	f, err := strconv.ParseFloat(string(raw), bits)
+	if err != nil {
+		floatRange(&s.ps, &s.here, raw, bits)
+		return nil
 	}
 	if r != nil && !r.passes(f, bits) {
 		r.check(s, f, raw, bits)

@@ -72,7 +72,10 @@ func (s *State) pushSegment(seg segment) {
 	s.depth++
 }
 
-// grow makes room for a path deeper than any so far, once per pooled State.
+// grow makes room for a path deeper than any so far, once per pooled State: rare, so kept out
+// of the readers that call it.
+//
+//go:noinline
 func (s *State) grow() {
 	s.segs = append(s.segs, make([]segment, len(s.segs))...)
 	s.keys = append(s.keys, make([]string, len(s.keys))...)
@@ -124,9 +127,8 @@ type Fields struct {
 	mult   uint32
 	shift  uint8
 	byName map[string]int
-	// words holds each name of up to 8 bytes as a little-endian word, so sameName compares
-	// it without a call.
-	words []uint64
+	// keys holds each name as sameName compares it, without a call.
+	keys []nameKey
 }
 
 // tables lists every Fields, so a path segment names a property by two integers. It only
@@ -161,138 +163,6 @@ func NewFields(names []string, required ...int) *Fields {
 	return f
 }
 
-// objectReader reads the properties of one JSON object against Fields, for State.object:
-// Next moves to each property, Take descends into a known one (recording and skipping a
-// repeated one), Unknown records and skips any other, and Close records the required
-// properties that were missing. object asks Fresh first: the usual case, inlined, where Take
-// is a call.
-type objectReader struct {
-	s *State
-	f *Fields
-	// unseen has the bits of properties 0-63 not read yet (all of them when the value is not
-	// an object, so Absent and Close find nothing to do): Take's test is one AND, and a shift
-	// past 63 gives no bit, which sends properties from 64 on to the slow path.
-	unseen uint64
-	it     jx.ObjIter
-	more   []uint64 // properties from 64 on that were read, for the rare struct that has them
-	open   bool     // the value is an object, being read
-	base   int      // the depth of the object's path: Next returns to it
-	// Err is the first malformed-JSON error; once set, Next returns -1 and Close returns it.
-	Err error
-}
-
-// Open starts reading an object at the State's path; a value of another type is recorded
-// and skipped, and the object then has no properties.
-func (o *objectReader) Open(s *State, f *Fields) {
-	o.s, o.f, o.base = s, f, s.depth
-	if s.depth == len(s.segs) {
-		s.grow()
-	}
-	// Take writes only the index of this segment: the table is the same for every property.
-	s.segs[s.depth] = segment{table: f.id + 1}
-	if s.d.Next() != jx.Object {
-		o.Err = WrongType(s.d, &s.ps, &s.here, "an object")
-		return
-	}
-	o.it, o.Err = s.d.ObjIter()
-	o.open = o.Err == nil
-	if !o.open {
-		return
-	}
-	o.unseen = ^uint64(0)
-	if len(f.names) > 64 {
-		o.more = make([]uint64, (len(f.names)-1)/64)
-	}
-}
-
-// Next moves to the next property, whose name is Key; false at the end of the object or
-// after an error.
-func (o *objectReader) Next() bool {
-	o.s.depth = o.base
-	return o.open && o.Err == nil && o.it.Next()
-}
-
-// Key is the name of the current property.
-func (o *objectReader) Key() []byte { return o.it.Key() }
-
-// Take descends into property i, the current one, and reports whether to read its value:
-// false when the property was seen before, in which case it is recorded and skipped.
-func (o *objectReader) Take(i int) bool { return o.Fresh(i) || o.take(i) }
-
-// Fresh is Take's usual case, inlined: it descends into property i and reports true when i is
-// one of the first 64 and was not read yet; otherwise it does nothing and reports false, and
-// Take, called next, handles the property.
-func (o *objectReader) Fresh(i int) bool {
-	if bit := uint64(1) << uint(i); o.unseen&bit != 0 {
-		o.unseen ^= bit
-		o.s.segs[o.base].i = int32(i)
-		o.s.depth = o.base + 1
-		return true
-	}
-	return false
-}
-
-func (o *objectReader) take(i int) bool {
-	if o.mark(i) {
-		o.Err = SkipDuplicate(o.s.d, &o.s.ps, &o.s.here, o.f.names[i])
-		return false
-	}
-	o.s.pushSegment(segment{table: o.f.id + 1, i: int32(i)})
-	return true
-}
-
-// Unknown records and skips the current property, which the struct does not have.
-func (o *objectReader) Unknown() {
-	o.Err = SkipUnknown(o.s.d, &o.s.ps, &o.s.here, o.it.Key(), o.f.names)
-}
-
-// mark records property i as read and reports whether it had been already.
-func (o *objectReader) mark(i int) bool {
-	if i < 64 {
-		bit := uint64(1) << i
-		dup := o.unseen&bit == 0
-		o.unseen &^= bit
-		return dup
-	}
-	word, bit := &o.more[i/64-1], uint64(1)<<(i%64)
-	dup := *word&bit != 0
-	*word |= bit
-	return dup
-}
-
-func (o *objectReader) has(i int) bool {
-	if i < 64 {
-		return o.unseen&(1<<i) == 0
-	}
-	return o.more == nil || o.more[i/64-1]&(1<<(i%64)) != 0 // more is nil when not an object
-}
-
-// Absent reports whether the object was read and property i was not in it: the place for
-// its default.
-func (o *objectReader) Absent(i int) bool { return o.Err == nil && !o.has(i) }
-
-// Close ends the object, recording the required properties it lacks; it returns the first
-// malformed-JSON error.
-func (o *objectReader) Close() error {
-	// Inlined when every required property of a narrow struct was read: one AND.
-	if o.Err == nil && o.unseen&o.f.mask == 0 && o.more == nil {
-		return o.it.Err() // a malformed document: its problems do not matter
-	}
-	return o.close()
-}
-
-func (o *objectReader) close() error {
-	if o.Err != nil {
-		return o.Err
-	}
-	for _, i := range o.f.required {
-		if !o.has(i) {
-			o.s.ps.Missing(&o.s.here, o.f.names[i])
-		}
-	}
-	return o.it.Err()
-}
-
 // nameHash mixes a property name's length and its first, middle and last bytes: enough to
 // tell apart the names of almost any struct, and four loads whatever the name's length.
 func nameHash(key []byte) uint32 {
@@ -313,14 +183,10 @@ func (f *Fields) buildIndex() {
 		return
 	}
 	hashes := make([]uint32, n)
-	f.words = make([]uint64, n)
+	f.keys = make([]nameKey, n)
 	for i, name := range f.names {
 		hashes[i] = nameHash([]byte(name))
-		if len(name) <= 8 {
-			var b [8]byte
-			copy(b[:], name)
-			f.words[i] = binary.LittleEndian.Uint64(b[:])
-		}
+		f.keys[i] = keyOf(name)
 	}
 	bits := 1
 	for 1<<bits < 2*n {
@@ -360,8 +226,15 @@ func (f *Fields) buildIndex() {
 // byNameSlot in slots sends the lookup to byName.
 const byNameSlot = -2
 
-// index returns the index of the property named key, or -1. Small enough to be inlined.
-func (f *Fields) index(key []byte) int {
+// index returns the index of the property named key, or -1.
+func (f *Fields) index(key []byte) int { return f.indexAfter(-1, key) }
+
+// indexAfter is index for a key that is not names[prev+1], the property expected next: models
+// leave out optional properties, so it tries the one after that before hashing.
+func (f *Fields) indexAfter(prev int, key []byte) int {
+	if next := prev + 2; next < len(f.names) && f.sameName(next, key) {
+		return next
+	}
 	i := f.slots[(nameHash(key)*f.mult)>>f.shift]
 	if i >= 0 && f.sameName(int(i), key) {
 		return int(i)
@@ -372,18 +245,40 @@ func (f *Fields) index(key []byte) int {
 	return -1
 }
 
-// sameName reports whether key is names[i]. A name of up to 8 bytes is compared as one word:
-// key is a slice of the document (or of the reader's buffer), so when its capacity allows,
-// the 8 bytes from its start are loaded and those past its length masked off.
+// sameName reports whether key is names[i].
 func (f *Fields) sameName(i int, key []byte) bool {
-	name := f.names[i]
-	if len(key) != len(name) {
-		return false
+	if k := &f.keys[i]; k.short(key) {
+		return k.word(key)
 	}
-	if len(key) <= 8 && cap(key) >= 8 {
-		return binary.LittleEndian.Uint64(key[:8])&(1<<(8*uint(len(key)))-1) == f.words[i]
+	return f.names[i] == string(key)
+}
+
+// nameKey is a name of up to 8 bytes as a little-endian word, for a comparison without a
+// call: key is a slice of the document (or of the reader's buffer), so when its capacity
+// allows, the 8 bytes from its start are loaded and those past its length masked off.
+type nameKey struct {
+	w, mask uint64
+	n       int // the name's length
+}
+
+func keyOf(name string) nameKey {
+	if len(name) > 8 {
+		return nameKey{n: len(name)}
 	}
-	return name == string(key)
+	var b [8]byte
+	copy(b[:], name)
+	return nameKey{w: binary.LittleEndian.Uint64(b[:]), mask: 1<<(8*uint(len(name))) - 1, n: len(name)}
+}
+
+// short reports whether key can be compared with word: false when it cannot be the name, or
+// when only a comparison of strings can tell.
+func (k *nameKey) short(key []byte) bool {
+	return len(key) == k.n && len(key) <= 8 && cap(key) >= 8
+}
+
+// word reports whether key, for which short holds, is the name.
+func (k *nameKey) word(key []byte) bool {
+	return binary.LittleEndian.Uint64(key[:8])&k.mask == k.w
 }
 
 func (f *Fields) indexByName(key []byte) int {

@@ -4,6 +4,7 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"sync/atomic"
 	"time"
@@ -155,46 +156,141 @@ func WithinStruct(s *State, p *Path, v unsafe.Pointer, st *Struct) error {
 	return err
 }
 
-// object reads a JSON object into the struct at p.
+// object reads a JSON object into the struct at p. Its state lives in locals, which the
+// compiler keeps in registers: the usual property costs a name comparison, one AND and the
+// call that reads its value. What is rare (an unknown or repeated property, a struct of more
+// than 64 fields, a missing one) is in functions of its own.
 func (s *State) object(p unsafe.Pointer, st *Struct) error {
-	var o objectReader
 	f := st.Fields
+	base := s.depth
+	if base == len(s.segs) {
+		s.grow()
+	}
+	// The segment of the property being read: its table is the same for every property. A
+	// reader that may descend may also grow s.segs, which moves seg.
+	seg := &s.segs[base]
+	*seg = segment{table: f.id + 1}
+	if s.d.Next() != jx.Object {
+		return WrongType(s.d, &s.ps, &s.here, "an object")
+	}
+	it, err := s.d.ObjIter()
+	if err != nil {
+		return err
+	}
+	// unseen has the bits of properties 0-63 not read yet: a shift past 63 gives no bit, which
+	// sends properties from 64 on to take; more holds those that were read.
+	unseen := ^uint64(0)
+	var more []uint64
+	if len(f.names) > 64 {
+		more = make([]uint64, (len(f.names)-1)/64)
+	}
+	// Each value is read one level down, at the segment of its property; the readers below
+	// return at the depth they started from.
+	s.depth = base + 1
 	next := 0 // models mostly send properties in the schema's order: try the next one first
-	for o.Open(s, f); o.Next(); {
-		key, i := o.Key(), next
+	for it.Next() {
+		key, i := it.Key(), next
 		if i >= len(f.names) || !f.sameName(i, key) {
-			i = f.index(key)
+			i = f.indexAfter(i-1, key)
 		}
 		next = i + 1
 		if i < 0 {
-			o.Unknown()
+			s.depth = base
+			if err := SkipUnknown(s.d, &s.ps, &s.here, key, f.names); err != nil {
+				return err
+			}
+			s.depth = base + 1
 			continue
 		}
-		if o.Fresh(i) || o.Take(i) {
-			m := &st.Members[i]
-			// The usual kinds without the call to value: a field costs what a helper call of
-			// the generated decoders before tables did.
-			switch q, v := unsafe.Add(p, m.Offset), m.Value; v.Kind {
-			case KindString:
-				o.Err = s.str((*string)(q), v.Str)
-			case KindInt:
-				o.Err = s.signed(q, uintptr(v.Size), v.Int)
-			case KindGo:
-				o.Err = v.Go.read(s, q, v)
-			case KindStruct:
-				o.Err = s.object(q, v.Struct)
-			default:
-				o.Err = s.value(q, v)
+		if bit := uint64(1) << uint(i); unseen&bit != 0 {
+			unseen ^= bit
+		} else if ok, err := s.take(f, i, more, base); !ok {
+			if err != nil {
+				return err
 			}
+			continue
+		}
+		seg.i = int32(i)
+		m := &st.Members[i]
+		// The usual kinds without the call to value: a field costs what a helper call of the
+		// generated decoders before tables did.
+		switch q, v := unsafe.Add(p, m.Offset), m.Value; v.Kind {
+		case KindString:
+			err = s.str((*string)(q), v.Str)
+		case KindInt:
+			err = s.signed(q, uintptr(v.Size), v.Int)
+		case KindFloat:
+			if v.Size == 4 {
+				err = floatValue(s, (*float32)(q), v.Float)
+			} else {
+				err = floatValue(s, (*float64)(q), v.Float)
+			}
+		case KindGo:
+			// A list of strings, the usual container, without the calls through GoType.
+			if _, strings := v.Go.(SliceOf[string]); strings {
+				_, err = readItems(s, (*[]string)(q), v)
+			} else {
+				err = v.Go.read(s, q, v)
+			}
+			seg = &s.segs[base]
+		case KindStruct:
+			err = s.object(q, v.Struct)
+			seg = &s.segs[base]
+		default:
+			err = s.value(q, v)
+			seg = &s.segs[base]
+		}
+		if err != nil {
+			return err
 		}
 	}
+	s.depth = base
+	if err := it.Err(); err != nil {
+		return err // a malformed document: its problems do not matter
+	}
 	for _, i := range st.Defaults {
-		if o.Absent(i) {
+		if !has(i, unseen, more) {
 			m := &st.Members[i]
 			m.Default(unsafe.Add(p, m.Offset))
 		}
 	}
-	return o.Close()
+	if unseen&f.mask != 0 || more != nil {
+		s.missing(f, unseen, more)
+	}
+	return nil
+}
+
+// take handles property i of f when it is not one of the first 64 unread: it records a
+// repeated one and skips its value (false), or marks one from 64 on as read in more (true).
+func (s *State) take(f *Fields, i int, more []uint64, base int) (bool, error) {
+	if i >= 64 {
+		word, bit := &more[i/64-1], uint64(1)<<(i%64)
+		if *word&bit == 0 {
+			*word |= bit
+			return true, nil
+		}
+	}
+	s.depth = base
+	err := SkipDuplicate(s.d, &s.ps, &s.here, f.names[i])
+	s.depth = base + 1
+	return false, err
+}
+
+// has reports whether property i was read.
+func has(i int, unseen uint64, more []uint64) bool {
+	if i < 64 {
+		return unseen&(1<<i) == 0
+	}
+	return more[i/64-1]&(1<<(i%64)) != 0
+}
+
+// missing records the required properties of f that were not read, at the object's path.
+func (s *State) missing(f *Fields, unseen uint64, more []uint64) {
+	for _, i := range f.required {
+		if !has(i, unseen, more) {
+			s.ps.Missing(&s.here, f.names[i])
+		}
+	}
 }
 
 // value reads one JSON value into the Go value at p.
@@ -275,35 +371,53 @@ func readItems[E any](s *State, items *[]E, v *Value) (clean bool, err error) {
 		return false, err
 	}
 	*items = EmptySlice(*items)
-	elem, st := v.Elem, v.Elem.Struct
+	elem, limit := v.Elem, v.Max
+	if limit < 0 {
+		limit = math.MaxInt
+	}
+	// Each item is read one level down, at the segment of its index; the readers below
+	// return at the depth they started from. A reader that may descend may also grow s.segs,
+	// which moves seg.
+	base := s.depth
+	if base == len(s.segs) {
+		s.grow()
+	}
+	seg := &s.segs[base]
+	*seg = segment{}
+	s.depth = base + 1
 	i := 0
 	// The index advances past skipped items too: after the loop it counts the items sent.
 	for ; it.Next(); i++ {
-		if v.Max >= 0 && i >= v.Max {
+		if i >= limit {
 			if err := s.d.Skip(); err != nil {
 				return false, err
 			}
 			continue
 		}
-		s.pushIndex(i)
+		seg.i = int32(i)
+		p := unsafe.Pointer(Grow(items))
 		var err error
 		switch elem.Kind {
-		case KindStruct:
-			err = s.object(unsafe.Pointer(Grow(items)), st)
 		case KindString:
-			err = s.str((*string)(unsafe.Pointer(Grow(items))), elem.Str)
+			err = s.str((*string)(p), elem.Str)
+		case KindStruct:
+			err = s.object(p, elem.Struct)
+			seg = &s.segs[base]
 		default:
-			err = s.value(unsafe.Pointer(Grow(items)), elem)
+			err = s.value(p, elem)
+			seg = &s.segs[base]
 		}
-		s.pop()
 		if err != nil {
 			return false, err
 		}
 	}
+	s.depth = base
 	if err := it.Err(); err != nil {
 		return false, err
 	}
-	countChecks(s, v.Min, v.Max, i, "item")
+	if i < v.Min || i > limit {
+		countChecks(s, v.Min, v.Max, i, "item")
+	}
 	return s.ps.Len() == before, nil
 }
 

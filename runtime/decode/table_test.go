@@ -276,6 +276,24 @@ func TestTableRulesAcceptValidValues(t *testing.T) {
 	assert.Equal(t, "red", v.Color)
 }
 
+// An enum whose values are not all plain JSON text is matched on the values the literals
+// decode to, never on their bytes: the literal "a\nb" is a line break, not the value a\nb.
+func TestTableEnumOfValuesWithEscapes(t *testing.T) {
+	rule := decode.StringRule{Enum: decode.NewEnum(`a\nb`, "café", "ok")}
+	table := decode.Struct{
+		Fields:  decode.NewFields([]string{"v"}),
+		Members: []decode.Member{{Value: &decode.Value{Kind: decode.KindString, Str: &rule}}},
+	}
+	var v struct{ V string }
+	for doc, want := range map[string]string{`{"v":"a\\nb"}`: `a\nb`, `{"v":"caf\u00e9"}`: "café", `{"v":"café"}`: "café", `{"v":"ok"}`: "ok"} {
+		v.V = ""
+		require.Empty(t, decodeTable(t, &table, &v, doc), doc)
+		assert.Equal(t, want, v.V, doc)
+	}
+	assert.Equal(t, []string{`/v: must be one of "a\\nb", "café", "ok", got "a\nb"`},
+		decodeTable(t, &table, &v, `{"v":"a\nb"}`))
+}
+
 func TestTableRulesReportEveryKeyword(t *testing.T) {
 	var v rules
 	got := decodeTable(t, &rulesTable, &v, `{"short":"a","code":"AB-1","mail":"nobody","color":"blue",

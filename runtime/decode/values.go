@@ -276,10 +276,15 @@ func ReadFloat(d *Decoder, ps *Problems, p *Path, bits int) (v float64, raw []by
 	}
 	v, err = strconv.ParseFloat(string(raw), bits)
 	if err != nil {
-		ps.Add(p, "must be a number within the range of a "+strconv.Itoa(bits)+"-bit float, got "+Shown(raw))
+		floatRange(ps, p, raw, bits)
 		return 0, raw, false, nil
 	}
 	return v, raw, true, nil
+}
+
+// floatRange records that the number raw is beyond the range of a float of the given bits.
+func floatRange(ps *Problems, p *Path, raw []byte, bits int) {
+	ps.Add(p, "must be a number within the range of a "+strconv.Itoa(bits)+"-bit float, got "+Shown(raw))
 }
 
 // parseInt parses a plain JSON integer ("-12") exactly; exact is false for fractions,
