@@ -227,7 +227,7 @@ func (s *State) object(p unsafe.Pointer, st *Struct) error {
 			}
 		case KindGo:
 			// A list of strings, the usual container, without the calls through GoType.
-			if _, strings := v.Go.(SliceOf[string]); strings {
+			if _, strings := v.Go.(*SliceOf[string]); strings {
 				_, err = readItems(s, (*[]string)(q), v)
 			} else {
 				err = v.Go.read(s, q, v)
