@@ -40,6 +40,9 @@ type Enum struct {
 	// plain is set when no value needs decoding as a JSON string literal, so a literal equal
 	// to a value has no escapes and is that value.
 	plain bool
+	// lengths has bit n set when a value is n bytes long (bit 63: 63 bytes or more), so that
+	// most literals matching no value are refused without a comparison.
+	lengths uint64
 }
 
 // NewEnum describes the allowed values, in the order messages list them.
@@ -47,6 +50,7 @@ func NewEnum(values ...string) *Enum {
 	e := &Enum{values: values, shown: quoteList(values), plain: true}
 	for _, v := range values {
 		e.keys = append(e.keys, keyOf(v))
+		e.lengths |= 1 << min(len(v), 63)
 		if plainRun([]byte(v)) != len(v) || strings.IndexByte(v, '"') >= 0 {
 			e.plain = false
 		}
@@ -64,6 +68,9 @@ func NewEnum(values ...string) *Enum {
 
 // find returns the allowed value equal to b, without allocating.
 func (e *Enum) find(b []byte) (string, bool) {
+	if e.lengths&(1<<min(len(b), 63)) == 0 {
+		return "", false
+	}
 	if e.index != nil {
 		i, ok := e.index[string(b)]
 		if !ok {

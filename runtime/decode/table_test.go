@@ -294,6 +294,29 @@ func TestTableEnumOfValuesWithEscapes(t *testing.T) {
 		decodeTable(t, &table, &v, `{"v":"a\nb"}`))
 }
 
+// A literal of a length no value has is refused at once; values of 63 bytes and more share
+// one length class, and are still compared.
+func TestTableEnumLengths(t *testing.T) {
+	long, longer := strings.Repeat("x", 70), strings.Repeat("x", 71)
+	rule := decode.StringRule{Enum: decode.NewEnum("abc", long, "")}
+	table := decode.Struct{
+		Fields:  decode.NewFields([]string{"v"}),
+		Members: []decode.Member{{Value: &decode.Value{Kind: decode.KindString, Str: &rule}}},
+	}
+	var v struct{ V string }
+	for _, want := range []string{"abc", long, ""} {
+		require.Empty(t, decodeTable(t, &table, &v, `{"v":"`+want+`"}`), want)
+		assert.Equal(t, want, v.V)
+	}
+	require.Empty(t, decodeTable(t, &table, &v, `{"v":"\u0061bc"}`), "escaped: 8 bytes as sent, 3 as read")
+	assert.Equal(t, "abc", v.V)
+	for _, miss := range []string{"ab", "abcd", longer, strings.Repeat("y", 70)} {
+		got := decodeTable(t, &table, &v, `{"v":"`+miss+`"}`)
+		require.Len(t, got, 1, miss)
+		assert.Contains(t, got[0], "must be one of", miss)
+	}
+}
+
 func TestTableRulesReportEveryKeyword(t *testing.T) {
 	var v rules
 	got := decodeTable(t, &rulesTable, &v, `{"short":"a","code":"AB-1","mail":"nobody","color":"blue",
