@@ -197,7 +197,9 @@ func (s *State) enum(v *string, e *Enum, raw []byte) error {
 		value, ok = e.find(b)
 	}
 	if !ok {
-		s.ps.NotOneOf(&s.here, e.shown, strconv.Quote(string(b)))
+		// Quote copies what it is given: b, the document's own bytes or unquote's string, is
+		// read in place rather than copied into a string first.
+		s.ps.NotOneOf(&s.here, e.shown, strconv.Quote(unsafe.String(unsafe.SliceData(b), len(b))))
 		return nil
 	}
 	*v = value
