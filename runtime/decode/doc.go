@@ -34,9 +34,9 @@
 // each table's pointer to its Fields is stored. The interpreter keeps its state in locals and
 // reads the usual kinds without a call to value (strings, integers, floats and lists of
 // strings in the object loop, structs and strings in the item loop); a rule's usual case is
-// settled inline and its problems worded out of line. Bind takes 0.94-1.03 the time of the
-// inline decoders toolgen generated first on the benchmark documents, and up to 1.11 on the
-// invalid variants of the 34-byte one (four runs of TestBaselineReport in examples/benchmarks;
+// settled inline and its problems worded out of line. Bind takes 0.94-1.05 the time of the
+// inline decoders toolgen generated first on the benchmark documents, and up to 1.12 on the
+// invalid variants of the 34-byte one (six runs of TestBaselineReport in examples/benchmarks;
 // BenchmarkBindVsBaseline for benchstat).
 //
 // # Check
