@@ -44,11 +44,12 @@ func newSchemaPieces(texts [][]byte) *schemaPieces {
 			schemaTexts = append(schemaTexts, string(text))
 		}
 	}
-	// Count the members of each distinct schema text, once per schema that holds it.
+	// Count the members of each distinct schema text, once per schema that holds it; a whole
+	// schema several tools share is one constant, so its members are not pieces.
 	memberUses := map[string]int{}
 	seen := map[string]bool{}
 	for _, text := range texts {
-		if seen[string(text)] {
+		if seen[string(text)] || uses[string(text)] > 1 {
 			continue
 		}
 		seen[string(text)] = true
@@ -81,7 +82,7 @@ func newSchemaPieces(texts [][]byte) *schemaPieces {
 	// a member that follows a comma in several places is declared with it.
 	afterComma := map[string]int{}
 	for text := range seen {
-		for _, piece := range foldCommas(p.cutShared([]byte(text), chosen), func(string) bool { return true }) {
+		for _, piece := range foldCommas(p.cutShared([]byte(text)), func(string) bool { return true }) {
 			if piece.shared && piece.text[0] == ',' {
 				afterComma[piece.text]++
 			}
@@ -91,7 +92,7 @@ func newSchemaPieces(texts [][]byte) *schemaPieces {
 		if _, whole := p.schema[string(text)]; whole {
 			continue
 		}
-		for _, piece := range foldCommas(p.cutShared(text, chosen), func(m string) bool { return afterComma[m] > 1 }) {
+		for _, piece := range foldCommas(p.cutShared(text), func(m string) bool { return afterComma[m] > 1 }) {
 			if !piece.shared || p.parts[piece.text] != "" {
 				continue
 			}
@@ -104,8 +105,8 @@ func newSchemaPieces(texts [][]byte) *schemaPieces {
 }
 
 // cutShared cuts text at the members chosen more than once.
-func (p *schemaPieces) cutShared(text []byte, chosen map[string]int) []schemaPiece {
-	return cut(text, func(m string) bool { return chosen[m] > 1 })
+func (p *schemaPieces) cutShared(text []byte) []schemaPiece {
+	return cut(text, func(m string) bool { return p.chosen[m] > 1 })
 }
 
 // render returns the pieces of text as a string slice literal: {} for no schema.
@@ -117,7 +118,7 @@ func (p *schemaPieces) render(text []byte) jen.Code {
 		return jen.Values(jen.Id(name))
 	}
 	var out []jen.Code
-	for _, piece := range foldCommas(p.cutShared(text, p.chosen), func(m string) bool { return p.parts[m] != "" }) {
+	for _, piece := range foldCommas(p.cutShared(text), func(m string) bool { return p.parts[m] != "" }) {
 		if piece.shared {
 			out = append(out, jen.Id(p.parts[piece.text]))
 		} else {

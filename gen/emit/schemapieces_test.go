@@ -69,10 +69,22 @@ func TestSchemaPiecesFoldCommas(t *testing.T) {
 	assert.Equal(t, note, p.decls[0].text)
 	assert.Equal(t, ","+email, p.decls[1].text)
 	assert.Equal(t, "toolgenPartEmail", p.decls[1].name)
-	pieces := foldCommas(p.cutShared(schemas[0], p.chosen), func(m string) bool { return p.parts[m] != "" })
+	pieces := foldCommas(p.cutShared(schemas[0]), func(m string) bool { return p.parts[m] != "" })
 	var texts []string
 	for _, piece := range pieces {
 		texts = append(texts, piece.text)
 	}
 	assert.Equal(t, []string{`{"properties":{`, note, "," + email, `,"a":{}}}`}, texts)
+}
+
+// A schema several tools share is one constant: its members are not counted as parts, so a
+// property it shares with one other schema is not declared for a single use.
+func TestSchemaPiecesWholeSchemaIsNotCut(t *testing.T) {
+	email := `"email":{"description":"Email of whoever asks, as they gave it.","type":"string","format":"email"}`
+	whole := []byte(`{"properties":{` + email + `}}`)
+	other := []byte(`{"properties":{"n":{},` + email + `}}`)
+	p := newSchemaPieces([][]byte{whole, whole, other})
+	require.Len(t, p.decls, 1)
+	assert.Equal(t, "toolgenSchema1", p.decls[0].name)
+	assert.Empty(t, p.parts)
 }
