@@ -5,6 +5,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 )
@@ -66,8 +67,8 @@ func (b *Binding) Bind(ctx context.Context, args []byte) (BoundCall, error) {
 func (b *Binding) NewCall() UnboundCall {
 	l := b.framed.Load()
 	if l == nil {
-		l = newFramedLayout(b.New().args)
-		b.framed.Store(l) // calls racing here build the same layout
+		l = framedLayoutOf(b.New().args)
+		b.framed.Store(l) // calls racing here find the same layout
 	}
 	var c *FramedSlot
 	if l.call == nil {
@@ -84,25 +85,36 @@ func (b *Binding) NewCall() UnboundCall {
 // framedLayout is the type of the calls NewCall allocates for arguments of type A,
 // struct{ Slot FramedSlot; Args A }, built with reflect: a type per tool written in the
 // generated code would cost each tool its descriptors, names and allocation function in the
-// binary (about 0.7 KB), where reflect builds it once at run time.
+// binary (about 0.8 KB), where reflect builds it once at run time.
 type framedLayout struct {
 	call   reflect.Type // nil for a tool without arguments
 	args   reflect.Type // A
 	offset uintptr      // of Args in call
 }
 
-// newFramedLayout returns the layout for the arguments args points to, as New allocated them
+// framedLayouts holds the layout of each arguments type once for the process: the bindings of
+// methods are declared anew by every <Receiver>Tools(r) call, and would each build it again.
+var framedLayouts sync.Map // reflect.Type of the arguments → *framedLayout
+
+// noArgsLayout is the layout of the calls of tools without arguments.
+var noArgsLayout = &framedLayout{}
+
+// framedLayoutOf returns the layout for the arguments args points to, as New allocated them
 // (nil: a tool without arguments).
-func newFramedLayout(args any) *framedLayout {
+func framedLayoutOf(args any) *framedLayout {
 	if args == nil {
-		return &framedLayout{}
+		return noArgsLayout
 	}
 	a := reflect.TypeOf(args).Elem()
+	if l, ok := framedLayouts.Load(a); ok {
+		return l.(*framedLayout)
+	}
 	call := reflect.StructOf([]reflect.StructField{
 		{Name: "Slot", Type: reflect.TypeFor[FramedSlot]()},
 		{Name: "Args", Type: a},
 	})
-	return &framedLayout{call: call, args: a, offset: call.Field(1).Offset}
+	l, _ := framedLayouts.LoadOrStore(a, &framedLayout{call: call, args: a, offset: call.Field(1).Offset})
+	return l.(*framedLayout)
 }
 
 // CallSlot is a call of a Binding's tool, a BoundCall: the arguments, held by pointer and
