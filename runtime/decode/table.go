@@ -185,7 +185,8 @@ func (s *State) object(p unsafe.Pointer, st *Struct) error {
 		more = make([]uint64, (len(f.names)-1)/64)
 	}
 	// Each value is read one level down, at the segment of its property; the readers below
-	// return at the depth they started from.
+	// return at the depth they started from, unless they fail: an error ends the decode, and
+	// release resets the depth.
 	s.depth = base + 1
 	next := 0 // models mostly send properties in the schema's order: try the next one first
 	for it.Next() {

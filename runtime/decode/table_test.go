@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 	"regexp"
+	goruntime "runtime"
 	"strings"
 	"testing"
 	"time"
@@ -294,8 +295,9 @@ func TestTableEnumOfValuesWithEscapes(t *testing.T) {
 		decodeTable(t, &table, &v, `{"v":"a\nb"}`))
 }
 
-// A literal of a length no value has is refused at once; values of 63 bytes and more share
-// one length class, and are still compared.
+// An enum matches on length classes first (a bit per length, 63 bytes and more in one): a
+// value of each class matches and a literal of the class that is no value is refused, for a
+// short list and for a long one (looked up in a map).
 func TestTableEnumLengths(t *testing.T) {
 	long, longer := strings.Repeat("x", 70), strings.Repeat("x", 71)
 	rule := decode.StringRule{Enum: decode.NewEnum("abc", long, "")}
@@ -314,6 +316,15 @@ func TestTableEnumLengths(t *testing.T) {
 		got := decodeTable(t, &table, &v, `{"v":"`+miss+`"}`)
 		require.Len(t, got, 1, miss)
 		assert.Contains(t, got[0], "must be one of", miss)
+	}
+	many := decode.StringRule{Enum: decode.NewEnum("a", "bb", "ccc", "dddd", "e", "f", "g", "h", long)}
+	table.Members[0].Value = &decode.Value{Kind: decode.KindString, Str: &many}
+	for _, want := range []string{"ccc", "h", long} {
+		require.Empty(t, decodeTable(t, &table, &v, `{"v":"`+want+`"}`), want)
+		assert.Equal(t, want, v.V)
+	}
+	for _, miss := range []string{"ab", "eeeee", longer} {
+		require.Len(t, decodeTable(t, &table, &v, `{"v":"`+miss+`"}`), 1, miss)
 	}
 }
 
@@ -650,6 +661,26 @@ func TestTablePathDeeperThanItsStack(t *testing.T) {
 	doc = strings.Repeat(`{"name":"x","kids":[`, depth/2) + `{"name":1}` + strings.Repeat("]}", depth/2)
 	want = strings.Repeat("/kids/0", depth/2) + "/name: must be a string, got 1"
 	assert.Equal(t, []string{want}, decodeTable(t, &treeTable, &v, doc))
+}
+
+// A property after a nest deeper than a fresh State's stack of segments (which grows while
+// the nest is read) is reported at its own path, for a member and for an item: the readers
+// take their segment again after a value that may have grown the stack.
+func TestTablePathAfterANestDeeperThanItsStack(t *testing.T) {
+	const depth = 40
+	deep := strings.Repeat(`{"name":"x","next":`, depth) + `{"name":"x"}` + strings.Repeat("}", depth)
+	for doc, want := range map[string]string{
+		`{"next":` + deep + `,"name":1}`:                          "/name: must be a string, got 1",
+		`{"name":"x","kids":[` + deep + `,{"name":1}]}`:           "/kids/1/name: must be a string, got 1",
+		`{"name":"x","kids":[{"next":` + deep + `,"name":1}]}`:    "/kids/0/name: must be a string, got 1",
+		`{"next":{"name":"x","kids":[` + deep + `]},"name":true}`: "/name: must be a string, got true",
+	} {
+		// Two collections empty the pool, so the decode starts with a fresh State.
+		goruntime.GC()
+		goruntime.GC()
+		var v tree
+		assert.Equal(t, []string{want}, decodeTable(t, &treeTable, &v, doc), doc)
+	}
 }
 
 // Malformed JSON stops decoding wherever it is met, with one problem: nothing after a syntax
