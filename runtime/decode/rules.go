@@ -348,17 +348,9 @@ type FloatRule struct {
 // floatValue reads a number that fits T, with the keywords of r (nil: none).
 func floatValue[T float32 | float64](s *State, v *T, r *FloatRule) error {
 	bits := int(unsafe.Sizeof(T(0)) * 8)
-	if s.d.Next() != jx.Number {
-		return WrongType(s.d, &s.ps, &s.here, "a number")
-	}
-	raw, err := s.d.Raw() // a number, as Next said: Num would ask Next again
-	if err != nil {
+	f, raw, ok, err := ReadFloat(s.d, &s.ps, &s.here, bits)
+	if !ok {
 		return err
-	}
-	f, err := strconv.ParseFloat(string(raw), bits)
-	if err != nil {
-		floatRange(&s.ps, &s.here, raw, bits)
-		return nil
 	}
 	if r != nil && !r.passes(f, bits) {
 		r.check(s, f, raw, bits)

@@ -270,7 +270,7 @@ func ReadFloat(d *Decoder, ps *Problems, p *Path, bits int) (v float64, raw []by
 	if d.Next() != jx.Number {
 		return 0, nil, false, WrongType(d, ps, p, "a number")
 	}
-	raw, err = d.Num()
+	raw, err = d.Raw() // a number, as Next said: Num would ask Next again
 	if err != nil {
 		return 0, nil, false, err
 	}
