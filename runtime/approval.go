@@ -305,7 +305,7 @@ func (r *Registry) Pending() []ApprovalRequest {
 		out[i] = rec.Request
 		if out[i].Args == nil {
 			// A store outside the process keeps no Go values: decode the arguments again.
-			if tool, ok := r.Tool(rec.Request.Tool); ok && tool.Bind != nil {
+			if tool, ok := r.Tool(rec.Request.Tool); ok && tool.bindable() {
 				if bound, _, ok := bind(context.Background(), &tool, nil, rec.Request.RawArgs); ok {
 					out[i].Args = bound.Args()
 				}

@@ -24,7 +24,7 @@ func mailTool(sent *[]mailArgs, mu *sync.Mutex) runtime.Tool {
 		*sent = append(*sent, a)
 		return runtime.TextResult("sent to " + a.To)
 	})
-	bind := base.Bind
+	bind := base.BindArgs
 	base.Bind = func(ctx context.Context, raw []byte) (runtime.BoundCall, error) {
 		bound, err := bind(ctx, raw)
 		if err == nil && bound.Args().(*mailArgs).To == "" {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 type pageArgs struct {
@@ -35,10 +36,10 @@ var (
 )
 
 // tableBinding binds args of type A with table.
-func tableBinding[A any](table *decode.Struct, run func(*A) runtime.Result) *runtime.Binding {
-	return &runtime.Binding{
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[A])
+func tableBinding[A any](table *decode.Struct, run func(*A) runtime.Result) *toolimpl.Binding {
+	return &toolimpl.Binding{
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[A])
 			return c.Hold(&c.Args)
 		},
 		Table: table,
@@ -51,11 +52,12 @@ func TestBindingDecodesWithItsTable(t *testing.T) {
 	b := tableBinding(&pageTable, func(a *pageArgs) runtime.Result {
 		return runtime.TextResult(a.Query + "/" + string(rune('0'+a.Limit)))
 	})
-	call, err := b.Bind(context.Background(), []byte(`{"query":"go","limit":7}`))
+	tool := bound("page", b)
+	call, err := tool.BindArgs(context.Background(), []byte(`{"query":"go","limit":7}`))
 	require.NoError(t, err)
 	assert.Equal(t, "go/7", call.Run(context.Background()).Text)
 
-	_, err = b.Bind(context.Background(), []byte(`{"limit":"x","extra":1}`))
+	_, err = tool.BindArgs(context.Background(), []byte(`{"limit":"x","extra":1}`))
 	var ae *runtime.ArgsError
 	require.ErrorAs(t, err, &ae)
 	assert.Len(t, ae.Problems, 3, "the wrong type, the unknown property and the missing one: %v", err)
@@ -67,7 +69,7 @@ func TestBindingRefusesATableOfAnotherType(t *testing.T) {
 	ran := false
 	b := tableBinding(&pageTable, func(*otherArgs) runtime.Result { ran = true; return runtime.TextResult("") })
 	for range 2 {
-		_, err := b.Bind(context.Background(), []byte(`{"query":"go","limit":7}`))
+		_, err := bound("other", b).BindArgs(context.Background(), []byte(`{"query":"go","limit":7}`))
 		require.Error(t, err)
 		var ae *runtime.ArgsError
 		assert.False(t, errors.As(err, &ae), "a stale table is not the model's mistake")
@@ -76,18 +78,18 @@ func TestBindingRefusesATableOfAnotherType(t *testing.T) {
 	assert.False(t, ran)
 }
 
-// BindTools gives each tool its binding's methods and a copy the caller may change.
+// BindTools gives each tool its binding and a copy the caller may change.
 func TestBindToolsCopiesAndBinds(t *testing.T) {
 	b := tableBinding(&pageTable, func(a *pageArgs) runtime.Result { return runtime.TextResult(a.Query) })
 	static := []runtime.Tool{
 		{Name: "page", Tags: []string{"search"}, InputSchema: []byte(`{"type":"object"}`), Metadata: map[string]string{"k": "v"}},
 		{Name: "client", Client: true},
 	}
-	tools := runtime.BindTools(static, []*runtime.Binding{b, nil}, [][2][]string{{}, {{`{"type":"object"}`}, {`{"type":`, `"string"}`}}}, []string{runtime.VariantOpenAI})
+	tools := toolimpl.BindTools(static, []*toolimpl.Binding{b, nil}, [][2][]string{{}, {{`{"type":"object"}`}, {`{"type":`, `"string"}`}}}, []string{runtime.VariantOpenAI})
 	require.Len(t, tools, 2)
-	require.NotNil(t, tools[0].Bind)
-	assert.Nil(t, tools[1].Bind, "no binding: left as is")
-	call, err := tools[0].Bind(context.Background(), []byte(`{"query":"q"}`))
+	require.Same(t, b, toolimpl.BindingOf(tools[0]))
+	assert.Nil(t, toolimpl.BindingOf(tools[1]), "no binding: left as is")
+	call, err := tools[0].BindArgs(context.Background(), []byte(`{"query":"q"}`))
 	require.NoError(t, err)
 	assert.Equal(t, "q", call.Run(context.Background()).Text)
 

@@ -144,11 +144,20 @@
 //
 // # What a call allocates
 //
-// Nothing beyond what the generated Bind and Run allocate (the arguments' strings and
-// slices, the result's text). Generated code allocates each call it hands the registry with
-// a [CallFrame] inside ([Tool.NewCall], through its [Binding]): the frame is the handler's
-// ctx and holds the call's bookkeeping, the first attempt's deadline included. Attempts, timers and workers
-// are pooled, and middleware chains are built once per tool (see [Middleware]).
+// Nothing beyond what the generated decoder and handler allocate (the arguments' strings and
+// slices, the result's text). The registry allocates each call of a generated tool with its
+// own state of the call inside, in one allocation with the arguments: that state is the
+// handler's ctx and holds the call's bookkeeping, the first attempt's deadline included.
+// Attempts, timers and workers are pooled, and middleware chains are built once per tool
+// (see [Middleware]).
+//
+// # Tools written by hand
+//
+// A Tool whose Bind is set is bound by it instead: Bind decodes and validates the raw
+// arguments and returns a [BoundCall] (the arguments and a Run), or an *[ArgsError] listing
+// the problems. Generated tools carry a binding of their own (the generated-code support is
+// package runtime/toolimpl, which programs do not import); [Tool.BindArgs] binds a call of
+// either kind without running it.
 //
 // # Retries
 //

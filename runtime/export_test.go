@@ -50,8 +50,8 @@ func WithTestNow(now func() time.Time) Option {
 // SetResultClock replaces a MemoryResultStore's clock.
 func SetResultClock(m *MemoryResultStore, now func() time.Time) { m.now = now }
 
-// FrameSize is the size of the CallFrame generated calls embed.
-const FrameSize = unsafe.Sizeof(CallFrame{})
+// FrameSize is the size of the registry state every call of a generated tool holds.
+const FrameSize = unsafe.Sizeof(callState{})
 
 // SetMaxDerivedSchemas changes how many schemas keep their derived variants, empties the
 // cache, and returns a function restoring both.

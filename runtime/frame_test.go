@@ -12,12 +12,12 @@ import (
 )
 
 // A middleware that calls next twice, with other arguments the second time: the first bind
-// uses the call the registry allocated with its frame, the second a call of its own, and each
-// run sees its own arguments.
+// uses the call the registry allocated with its state, the second a call of its own, and
+// each run sees its own arguments.
 func TestFramedCallIsBoundOnce(t *testing.T) {
-	var news, binds atomic.Int32
+	var decodes atomic.Int32
 	var seen []string
-	tool := framedTool("echo", &news, &binds, func(ctx context.Context, args string) runtime.Result {
+	tool := framedTool("echo", &decodes, func(ctx context.Context, args string) runtime.Result {
 		seen = append(seen, args)
 		return runtime.TextResult(args)
 	})
@@ -34,18 +34,18 @@ func TestFramedCallIsBoundOnce(t *testing.T) {
 	if res.Text != `{"n":2}` || fmt.Sprint(seen) != `[{"n":1} {"n":2}]` {
 		t.Errorf("result %q, runs saw %v; want the second arguments last and each run its own", res.Text, seen)
 	}
-	if news.Load() != 1 || binds.Load() != 1 {
-		t.Errorf("NewCall ran %d times and Bind %d; want 1 and 1", news.Load(), binds.Load())
+	if decodes.Load() != 2 {
+		t.Errorf("the arguments were decoded %d times; want 2, once for each next", decodes.Load())
 	}
 }
 
 // Frames are never reused: a handler that keeps its ctx past its call keeps reading its own
 // call, while other calls run at the same time.
 func TestFrameBelongsToItsCall(t *testing.T) {
-	var news, binds atomic.Int32
+	var decodes atomic.Int32
 	var mu sync.Mutex
 	kept := map[string]context.Context{}
-	tool := framedTool("keep", &news, &binds, func(ctx context.Context, args string) runtime.Result {
+	tool := framedTool("keep", &decodes, func(ctx context.Context, args string) runtime.Result {
 		info, ok := runtime.CallInfoFrom(ctx)
 		if !ok || info.CallID != args {
 			return runtime.ErrorResult(fmt.Errorf("call %s sees call %q", args, info.CallID))
@@ -83,8 +83,8 @@ func TestFrameBelongsToItsCall(t *testing.T) {
 
 // A middleware that hands next a ctx of its own making still lets the handler find its call.
 func TestMiddlewareWithNewContext(t *testing.T) {
-	var news, binds atomic.Int32
-	tool := framedTool("who", &news, &binds, func(ctx context.Context, _ string) runtime.Result {
+	var decodes atomic.Int32
+	tool := framedTool("who", &decodes, func(ctx context.Context, _ string) runtime.Result {
 		info, ok := runtime.CallInfoFrom(ctx)
 		if !ok {
 			return runtime.TextResult("no call")

@@ -207,7 +207,7 @@ func TestNoteRepairsFromMiddlewareIsObserved(t *testing.T) {
 	assert.Equal(t, int32(1), observed.Load())
 }
 
-// Every generated call embeds a CallFrame, so its size is paid on every call: each word
+// Every call of a generated tool holds the registry state of the call, so its size is paid on every call: each word
 // added to it can move the call into the next allocation size class (an observer field
 // the call's config already holds cost the weather example 32 bytes a call).
 func TestCallFrameStaysSmall(t *testing.T) {

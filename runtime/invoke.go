@@ -160,7 +160,7 @@ func (r *Registry) core(ctx context.Context, st *callState, cfg *registryConfig,
 	if res, ok := cfg.admitArgs(tool, call.Args); !ok {
 		return res
 	}
-	if tool.Bind == nil {
+	if !tool.bindable() {
 		// Only a client tool can be registered without Bind: its arguments go to the host as
 		// they came.
 		return clientResult(call, json.RawMessage(normalizeArgs(call.Args)))
@@ -301,9 +301,9 @@ func bind(ctx context.Context, tool *Tool, st *callState, args []byte) (bound Bo
 	}()
 	var err error
 	if u := st.takeUnbound(); u != nil {
-		bound, err = u, u.Bind(ctx, normalizeArgs(args))
+		bound, err = &u.callSlot, bindSlot(ctx, &u.callSlot, normalizeArgs(args))
 	} else {
-		bound, err = tool.Bind(ctx, normalizeArgs(args))
+		bound, err = tool.BindArgs(ctx, normalizeArgs(args))
 	}
 	switch {
 	case err != nil:

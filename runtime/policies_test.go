@@ -316,7 +316,7 @@ func TestCallInfoAndSessionState(t *testing.T) {
 	var infos []runtime.CallInfo
 	tool, _ := flaky("count", 2, func(int) runtime.Result { return runtime.ErrorResult(errors.New("once")) })
 	tool.Retry = runtime.RetryPolicy{Max: 1}
-	inner := tool.Bind
+	inner := tool.BindArgs
 	tool.Bind = func(ctx context.Context, raw []byte) (runtime.BoundCall, error) {
 		bound, err := inner(ctx, raw)
 		return runFunc(func(ctx context.Context) runtime.Result {

@@ -21,6 +21,10 @@ var ErrDuplicateTool = errors.New("duplicate tool name")
 // Registry.Subset for a name the registry does not hold.
 var ErrUnknownTool = errors.New("unknown tool")
 
+// ErrNotBindable is returned by Tool.BindArgs for a tool that has nothing to bind its
+// arguments with: neither generated nor given a Bind function (a client tool).
+var ErrNotBindable = errors.New("the tool has no binding: it is neither generated nor given a Bind function")
+
 // Registry holds tools by name and dispatches calls to them. It is safe for concurrent use:
 // tools can be added while calls are being invoked. The zero value is an empty registry with
 // default settings, ready to use.
@@ -188,7 +192,7 @@ func checkTool(t Tool, i int) error {
 		return fmt.Errorf("tool #%d of Add: missing Name", i+1)
 	case !validName(t.Name):
 		return fmt.Errorf("tool %q: invalid name: must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$", t.Name)
-	case t.Bind == nil && !t.Client:
+	case !t.bindable() && !t.Client:
 		return fmt.Errorf("tool %q: missing Bind function", t.Name)
 	}
 	return nil

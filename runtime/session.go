@@ -37,8 +37,8 @@ func CallInfoFrom(ctx context.Context) (CallInfo, bool) {
 type callKey struct{}
 
 // callState is the context of one call: the caller's context plus what CallInfoFrom returns.
-// It is the context itself, and it lives in the CallFrame of the call the generated code
-// allocates (Tool.NewCall), so a call allocates nothing for it.
+// It is the context itself, and it lives in the call the registry allocates for a generated
+// tool (framedSlot), so a call allocates nothing for it.
 type callState struct {
 	context.Context
 	info    frameInfo
@@ -49,10 +49,10 @@ type callState struct {
 	// first is the deadline context of the first attempt with a timeout, kept here so that
 	// the common call allocates nothing for it; retries get their own.
 	first attemptCtx
-	// unbound is the call the frame lives in, decoded at most once (the first bind takes
-	// it); later binds of the same call, as a middleware calling next twice makes, use
-	// Tool.Bind.
-	unbound UnboundCall
+	// unbound is the call this state lives in, decoded at most once (the first bind takes
+	// it); later binds of the same call, as a middleware calling next twice makes, allocate
+	// their own.
+	unbound *framedSlot
 	// repairs records the changes made to the call before validation (repairs.go), made on
 	// the first.
 	repairs atomic.Pointer[repairLog]
@@ -74,41 +74,20 @@ type frameInfo struct {
 }
 
 // takeUnbound returns the call allocated with the frame, once.
-func (s *callState) takeUnbound() UnboundCall {
+func (s *callState) takeUnbound() *framedSlot {
 	if s == nil || s.unbound == nil || !s.taken.CompareAndSwap(false, true) {
 		return nil
 	}
 	return s.unbound
 }
 
-// CallFrame is the registry's state of one call: the context its handler runs under, which
-// carries CallInfo, and the bookkeeping of its attempts. Generated code keeps one in every
-// call it allocates for the registry (see Tool.NewCall), so the registry adds no allocation
-// of its own to a call. A CallFrame is opaque: only the registry fills and reads it.
-type CallFrame struct {
-	st callState
-}
-
-// UnboundCall is a call allocated before its arguments are decoded, together with its
-// CallFrame: the registry fills the frame, then binds the call once. Tool.NewCall returns one.
-type UnboundCall interface {
-	BoundCall
-	// Bind decodes and validates args into the call, as Tool.Bind does.
-	Bind(ctx context.Context, args []byte) error
-	// Frame returns the frame kept in the call.
-	Frame() *CallFrame
-}
-
-// newCallState returns the state of a call of tool: in the frame of a call the tool allocates
-// when it can (generated tools can), else on its own.
+// newCallState returns the state of a call of tool: inside the call allocated for a
+// generated tool, so that the call allocates once, else on its own.
 func newCallState(tool *Tool) *callState {
-	if tool.NewCall != nil {
-		if u := tool.NewCall(); u != nil {
-			if f := u.Frame(); f != nil {
-				f.st.unbound = u
-				return &f.st
-			}
-		}
+	if tool.binding != nil && tool.Bind == nil {
+		c := newFramed(tool.binding)
+		c.st.unbound = c
+		return &c.st
 	}
 	return &callState{}
 }

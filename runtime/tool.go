@@ -75,13 +75,15 @@ type Tool struct {
 	// is the one toolgen checked the schema with when it generated the code.
 	Dialects []string
 
-	// Bind decodes and validates raw JSON arguments in one pass. On success it returns a call
-	// ready to run; on invalid arguments it returns an *ArgsError listing every problem.
+	// Bind, for a tool written by hand, decodes and validates raw JSON arguments. On success
+	// it returns a call ready to run; on invalid arguments it returns an *ArgsError listing
+	// every problem. Generated tools leave it nil: they carry a binding the registry uses
+	// (runtime/toolimpl), and a Bind set on one replaces it. Call Tool.BindArgs to bind a
+	// tool's arguments whichever it has.
 	Bind func(ctx context.Context, args []byte) (BoundCall, error)
-	// NewCall, when set, allocates a call that the registry binds itself, with room for the
-	// registry's per-call state: a call through the registry then allocates no more than one
-	// through Bind. Generated code sets it; a hand-written Tool may leave it nil.
-	NewCall func() UnboundCall
+
+	// binding is a generated tool's binding (runtime/toolimpl.SetBinding).
+	binding *toolBinding
 }
 
 // BoundCall is a tool call whose arguments have been decoded and validated. The registry runs

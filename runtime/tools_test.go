@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // jsonTool builds a tool the way generated code would, but decodes with encoding/json: unknown
@@ -76,34 +77,23 @@ func runTool(name string, fn func(ctx context.Context) runtime.Result) runtime.T
 	return bindFunc(name, func(context.Context, []byte) (runtime.BoundCall, error) { return runFunc(fn), nil })
 }
 
-// framedTool is a tool built the way generated code builds one, with NewCall: the registry
-// binds the call it allocates. fn gets the raw arguments it was bound with; news counts the
-// calls NewCall allocated and binds the calls Tool.Bind made.
-func framedTool(name string, news, binds *atomic.Int32, fn func(ctx context.Context, args string) runtime.Result) runtime.Tool {
-	return runtime.Tool{
-		Name: name,
-		Bind: func(ctx context.Context, raw []byte) (runtime.BoundCall, error) {
-			binds.Add(1)
-			c := &framedCall{fn: fn}
-			return c, c.Bind(ctx, raw)
+// framedTool is a tool built the way generated code builds one, with a binding: the registry
+// binds the call it allocates with its state inside. fn gets the raw arguments the call was
+// bound with; decodes counts the binds.
+func framedTool(name string, decodes *atomic.Int32, fn func(ctx context.Context, args string) runtime.Result) runtime.Tool {
+	type rawArgs struct{ raw string }
+	t := runtime.Tool{Name: name}
+	toolimpl.SetBinding(&t, &toolimpl.Binding{
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[rawArgs])
+			return c.Hold(&c.Args)
 		},
-		NewCall: func() runtime.UnboundCall {
-			news.Add(1)
-			return &framedCall{fn: fn}
+		Decode: func(data []byte, a any) error {
+			decodes.Add(1)
+			a.(*rawArgs).raw = string(data)
+			return nil
 		},
-	}
-}
-
-type framedCall struct {
-	frame runtime.CallFrame
-	args  string
-	fn    func(ctx context.Context, args string) runtime.Result
-}
-
-func (c *framedCall) Args() any                              { return &c.args }
-func (c *framedCall) Run(ctx context.Context) runtime.Result { return c.fn(ctx, c.args) }
-func (c *framedCall) Frame() *runtime.CallFrame              { return &c.frame }
-func (c *framedCall) Bind(_ context.Context, raw []byte) error {
-	c.args = string(raw)
-	return nil
+		Run: func(ctx context.Context, a any) runtime.Result { return fn(ctx, a.(*rawArgs).raw) },
+	})
+	return t
 }

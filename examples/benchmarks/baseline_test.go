@@ -45,7 +45,7 @@ func TestBaselineAgrees(t *testing.T) {
 	for _, p := range payloads(t) {
 		for _, variant := range variants {
 			data := readDoc(t, p.size+variant+".json")
-			_, got := p.tool.Bind(ctx, data)
+			_, got := p.tool.BindArgs(ctx, data)
 			_, want := p.baseline(data)
 			if want == nil {
 				assert.NoError(t, got, p.size+variant)
@@ -67,7 +67,7 @@ func BenchmarkBindVsBaseline(b *testing.B) {
 			b.Run(p.size+variant+"/toolgen", func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					_, _ = p.tool.Bind(ctx, data)
+					_, _ = p.tool.BindArgs(ctx, data)
 				}
 			})
 			b.Run(p.size+variant+"/baseline", func(b *testing.B) {
@@ -102,7 +102,7 @@ func TestBaselineReport(t *testing.T) {
 		}
 		for _, variant := range variants {
 			data := readDoc(t, p.size+variant+".json")
-			bind := func() { _, _ = p.tool.Bind(ctx, data) }
+			bind := func() { _, _ = p.tool.BindArgs(ctx, data) }
 			base := func() { _, _ = p.baseline(data) }
 			var gen, ref, genCPU, refCPU []float64
 			var genAllocs, refAllocs int64

@@ -91,14 +91,14 @@ func TestPayloadContracts(t *testing.T) {
 		},
 	}
 	for _, p := range payloads(t) {
-		if _, err := p.tool.Bind(ctx, readDoc(t, p.size+".json")); err != nil {
+		if _, err := p.tool.BindArgs(ctx, readDoc(t, p.size+".json")); err != nil {
 			t.Errorf("%s: valid document refused: %v", p.size, err)
 		}
 		if err := p.unmarshal(readDoc(t, p.size+".json")); err != nil {
 			t.Errorf("%s: encoding/json refused the valid document: %v", p.size, err)
 		}
 		for variant, problem := range want[p.size] {
-			_, err := p.tool.Bind(ctx, readDoc(t, p.size+"_"+variant+".json"))
+			_, err := p.tool.BindArgs(ctx, readDoc(t, p.size+"_"+variant+".json"))
 			if err == nil || err.Error() != "invalid arguments: "+problem {
 				t.Errorf("%s_%s: got %v, want a problem containing %q", p.size, variant, err, problem)
 			}
@@ -128,7 +128,7 @@ func BenchmarkDecode(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(data)))
 				for b.Loop() {
-					_, _ = p.tool.Bind(ctx, data)
+					_, _ = p.tool.BindArgs(ctx, data)
 				}
 			})
 			b.Run(name+"/encoding_json", func(b *testing.B) {
@@ -156,7 +156,7 @@ func TestReport(t *testing.T) {
 		gen := testing.Benchmark(func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_, _ = p.tool.Bind(ctx, data)
+				_, _ = p.tool.BindArgs(ctx, data)
 			}
 		})
 		std := testing.Benchmark(func(b *testing.B) {

@@ -65,7 +65,7 @@ func bareCall(tb testing.TB) func() {
 	args := readDoc(tb, "small.json")
 	ctx := context.Background()
 	return func() {
-		bound, err := tool.Bind(ctx, args)
+		bound, err := tool.BindArgs(ctx, args)
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -109,9 +109,6 @@ func Compare(tool runtime.Tool, doc []byte) string {
 // bind runs the decoder. says is "" when it accepts, "refuses: problems" when it refuses as
 // it should, and a description of the misbehaviour otherwise.
 func bind(tool runtime.Tool, doc []byte) (accepted bool, says string, problems []runtime.Problem) {
-	if tool.Bind == nil {
-		return false, "is missing (Tool.Bind is nil)", nil
-	}
 	defer func() {
 		if r := recover(); r != nil {
 			accepted, says, problems = false, fmt.Sprintf("panics: %v", r), nil
@@ -120,7 +117,10 @@ func bind(tool runtime.Tool, doc []byte) (accepted bool, says string, problems [
 	// A private copy: the decoder must not depend on the caller's buffer after it returns,
 	// and must not write to it.
 	in := append([]byte(nil), doc...)
-	call, err := tool.Bind(context.Background(), in)
+	call, err := tool.BindArgs(context.Background(), in)
+	if errors.Is(err, runtime.ErrNotBindable) {
+		return false, "is missing (the tool has no binding)", nil
+	}
 	if !bytes.Equal(in, doc) {
 		return false, "modified its input", nil
 	}

@@ -56,7 +56,7 @@ func TestCompare(t *testing.T) {
 		{"plain error", fakeTool(func([]byte) error { return errors.New("bad") }), `{"city":""}`, "not *runtime.ArgsError"},
 		{"empty ArgsError", fakeTool(func([]byte) error { return &runtime.ArgsError{} }), `{"city":""}`, "without problems"},
 		{"writes to its input", fakeTool(func(doc []byte) error { doc[0] = ' '; return refuse }), `{"city":""}`, "modified its input"},
-		{"missing decoder", runtime.Tool{InputSchema: []byte(citySchema)}, `{"city":"Tokyo"}`, "Tool.Bind is nil"},
+		{"missing decoder", runtime.Tool{InputSchema: []byte(citySchema)}, `{"city":"Tokyo"}`, "the tool has no binding"},
 		{"duplicate keys are an exception", acceptAll, `{"city":"","city":"x"}`, ""},
 		{"not JSON is an exception", acceptAll, `{"city":`, ""},
 		{"bad schema", runtime.Tool{InputSchema: []byte(`{"type":"nonsense"}`), Bind: acceptAll.Bind}, `{}`, "does not compile"},

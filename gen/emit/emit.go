@@ -8,7 +8,7 @@
 //     runtime.Tool values with every directive's data, the canonical schemas as constants (a
 //     text several tools share once), and the provider variants to derive at run time
 //     (runtime.Tool.Dialects);
-//   - per tool, a runtime.Binding: New (the call and its arguments in one allocation), the
+//   - per tool, a toolimpl.Binding: New (the call and its arguments in one allocation), the
 //     arguments' decoder, and a Run that calls the handler and turns its return values into a
 //     runtime.Result; Tool.Bind and Tool.NewCall are its methods, so one runtime type serves
 //     every tool's calls;
@@ -59,6 +59,7 @@ func File(pkg *model.Package, opts ...Option) ([]byte, error) {
 	g.f.HeaderComment(Header)
 	g.f.HeaderComment("// " + GeneratedComment)
 	g.f.ImportName(runtimePath, "runtime")
+	g.f.ImportName(toolimplPath, "toolimpl")
 	g.f.ImportName(decodePath, "decode")
 	g.f.ImportName(encodePath, "encode")
 	g.f.ImportName("context", "context")
@@ -117,7 +118,7 @@ type decl struct {
 
 func (g *generator) generate() error {
 	g.f.Comment("A compile error here means toolgen generated this file for another version of its runtime:").Line().Comment("run go generate with the toolgen go.mod requires (go tool toolgen).")
-	g.f.Const().Id("_").Op("=").Qual(decodePath, "SupportsGeneratedV3")
+	g.f.Const().Id("_").Op("=").Qual(toolimplPath, "SupportsGeneratedV4")
 	g.f.Line()
 	if err := g.guards(); err != nil {
 		return err
@@ -230,14 +231,14 @@ func (g *generator) toolsFunc(grp receiverGroup) error {
 			refs = append(refs, jen.Op("&").Id(bindingName(t)))
 		}
 		g.f.Commentf("toolgenBindings are the bindings of %s, in order.", toolsVar)
-		g.f.Var().Id("toolgenBindings").Op("=").Index(jen.Op("...")).Op("*").Qual(runtimePath, "Binding").Values(refs...)
+		g.f.Var().Id("toolgenBindings").Op("=").Index(jen.Op("...")).Op("*").Qual(toolimplPath, "Binding").Values(refs...)
 		g.f.Line()
 	} else {
 		elems, err := g.receiverBindings(grp)
 		if err != nil {
 			return err
 		}
-		bindings = jen.Index().Op("*").Qual(runtimePath, "Binding").Values(elems...)
+		bindings = jen.Index().Op("*").Qual(toolimplPath, "Binding").Values(elems...)
 	}
 	// The provider variants are the package's: BindTools sets them, so the tools stay static
 	// data (a slice of a package-level array in each literal would be set by code).
@@ -245,7 +246,7 @@ func (g *generator) toolsFunc(grp receiverGroup) error {
 	if g.hasDialects {
 		dialects = jen.Id(dialectsVar)
 	}
-	body := jen.Return(jen.Qual(runtimePath, "BindTools").Call(jen.Id(toolsVar).Index(jen.Op(":")), bindings, jen.Id(schemasVar).Index(jen.Op(":")), dialects))
+	body := jen.Return(jen.Qual(toolimplPath, "BindTools").Call(jen.Id(toolsVar).Index(jen.Op(":")), bindings, jen.Id(schemasVar).Index(jen.Op(":")), dialects))
 	if grp.receiver == nil {
 		g.f.Commentf("Tools returns the tools of package %s, sorted by name, for runtime.Registry.Add.", g.pkg.Name)
 		g.f.Func().Id("Tools").Params().Index().Qual(runtimePath, "Tool").Block(body)

@@ -12,9 +12,10 @@ import (
 // Import paths the generated code refers to. They are named up front (File.ImportName) so
 // aliases never depend on the order of first use.
 const (
-	runtimePath = "github.com/toolgen-go/toolgen/runtime"
-	decodePath  = "github.com/toolgen-go/toolgen/runtime/decode"
-	encodePath  = "github.com/toolgen-go/toolgen/runtime/encode"
+	runtimePath  = "github.com/toolgen-go/toolgen/runtime"
+	toolimplPath = "github.com/toolgen-go/toolgen/runtime/toolimpl"
+	decodePath   = "github.com/toolgen-go/toolgen/runtime/decode"
+	encodePath   = "github.com/toolgen-go/toolgen/runtime/encode"
 )
 
 // typeExpr renders the Go type of t. Unnamed struct types cannot be spelled without their

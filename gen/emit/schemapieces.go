@@ -14,7 +14,7 @@ import (
 // string, and tools of a catalog repeat whole properties (an "email" with its description, a
 // shared Address type) inside schemas that differ elsewhere. A property (any object member
 // whose value is an object) that occurs at least twice in the package and is long enough to
-// pay for its reference becomes a constant; runtime.BindTools joins the pieces.
+// pay for its reference becomes a constant; toolimpl.BindTools joins the pieces.
 
 // minSharedPiece is the shortest member text worth a piece of its own: a piece costs a string
 // header (16 bytes) for itself and one for the text it splits off after it.

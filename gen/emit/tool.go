@@ -7,7 +7,7 @@ import (
 	"github.com/toolgen-go/toolgen/gen/model"
 )
 
-// bindingName names the runtime.Binding of a plain function's tool, a package-level variable.
+// bindingName names the toolimpl.Binding of a plain function's tool, a package-level variable.
 func bindingName(t *model.Tool) string { return "toolgenBinding" + toolIdent(t) }
 
 // noArgsFunc is the decoder of the tools without arguments.
@@ -68,13 +68,13 @@ func (g *generator) tool(t *model.Tool) error {
 	if err != nil {
 		return err
 	}
-	g.f.Var().Id(bindingName(t)).Op("=").Qual(runtimePath, "Binding").Add(b)
+	g.f.Var().Id(bindingName(t)).Op("=").Qual(toolimplPath, "Binding").Add(b)
 	g.f.Line()
 	return nil
 }
 
 // receiverBindings renders the bindings of the tools of a receiver group, in order: the
-// elements of a []*runtime.Binding made by its Tools function, so that each handler call
+// elements of a []*toolimpl.Binding made by its Tools function, so that each handler call
 // reaches r.
 func (g *generator) receiverBindings(grp receiverGroup) ([]jen.Code, error) {
 	var elems []jen.Code
@@ -88,7 +88,7 @@ func (g *generator) receiverBindings(grp receiverGroup) ([]jen.Code, error) {
 	return elems, nil
 }
 
-// binding renders the runtime.Binding of one tool: New, which allocates a call with its
+// binding renders the toolimpl.Binding of one tool: New, which allocates a call with its
 // arguments beside it (NewCall builds its framed call's type from it, with reflect); the
 // arguments' decoder; their Validate method when the generator calls
 // it; and a Run that calls the handler once and turns what it returns into a
@@ -109,7 +109,7 @@ func (g *generator) binding(t *model.Tool) (jen.Code, error) {
 				jen.Return(jen.Qual(decodePath, "NoArgs").Call(jen.Id("data"))))
 			g.f.Line()
 		}
-		d[jen.Id("New")] = jen.Qual(runtimePath, "NewCallSlot")
+		d[jen.Id("New")] = jen.Qual(toolimplPath, "NewCallSlot")
 		d[jen.Id("Decode")] = jen.Id(noArgsFunc)
 	} else {
 		argsType, err := g.typeExpr(t.Args)
@@ -122,8 +122,8 @@ func (g *generator) binding(t *model.Tool) (jen.Code, error) {
 			return nil, err
 		}
 		// The call and its arguments in one allocation.
-		d[jen.Id("New")] = jen.Func().Params().Op("*").Qual(runtimePath, "CallSlot").Block(
-			jen.Id("c").Op(":=").New(jen.Qual(runtimePath, "Slot").Types(argsType)),
+		d[jen.Id("New")] = jen.Func().Params().Op("*").Qual(toolimplPath, "CallSlot").Block(
+			jen.Id("c").Op(":=").New(jen.Qual(toolimplPath, "Slot").Types(argsType)),
 			jen.Return(jen.Id("c").Dot("Hold").Call(jen.Op("&").Id("c").Dot("Args"))))
 		d[jen.Id("Table")] = table
 		if t.Handler.Validate {

@@ -45,7 +45,7 @@ type schemaCase struct {
 func allCases() []schemaCase {
 	var out []schemaCase
 	for _, t := range exampleTools() {
-		out = append(out, schemaCase{name: t.Name, canonical: t.InputSchema, bind: t.Bind})
+		out = append(out, schemaCase{name: t.Name, canonical: t.InputSchema, bind: t.BindArgs})
 	}
 	for _, t := range handBuilt() {
 		out = append(out, schemaCase{name: t.Name, canonical: schema.Input(t)})

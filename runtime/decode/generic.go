@@ -7,12 +7,16 @@ import (
 	"time"
 )
 
-// SupportsGeneratedV3 is referenced by every generated file: when the runtime changes in a way
-// older generated code cannot follow, this constant is renamed and stale code fails to build
-// with a name that says why, instead of misbehaving. V3: schemas in pieces, and no
-// Binding.NewFramed (V2: decoders are tables; V1: generated functions calling helpers that
-// are gone).
-const SupportsGeneratedV3 = true
+// SupportsGeneratedV3 was referenced, as a constant, by generated files up to the third
+// version of the generated code (toolimpl.SupportsGeneratedV4 is the current marker). It is
+// now a variable, so that such a file fails to build at its first line with the reason in
+// the type's name: "decode.SupportsGeneratedV3 (variable of struct type
+// decode.GeneratedCodeIsStaleRunGoGenerate) is not constant".
+var SupportsGeneratedV3 GeneratedCodeIsStaleRunGoGenerate
+
+// GeneratedCodeIsStaleRunGoGenerate names, in the compiler's error, what to do about a
+// generated file older than this runtime: run go generate.
+type GeneratedCodeIsStaleRunGoGenerate struct{}
 
 // These generic helpers let generated code build values of types it need not spell out, such
 // as anonymous structs inside slices and maps.

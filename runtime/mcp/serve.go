@@ -310,7 +310,7 @@ func (s *served) openRound(ctx context.Context, cc *callContext, call runtime.Ca
 	if trimmed := bytes.TrimSpace(args); len(trimmed) == 0 || string(trimmed) == "null" {
 		args = []byte("{}")
 	}
-	bound, err := tool.Bind(ctx, args)
+	bound, err := tool.BindArgs(ctx, args)
 	if err != nil {
 		return nil // Invoke reports the invalid arguments; nothing to approve
 	}

@@ -46,7 +46,7 @@ func newReplica(t *testing.T, store *redisstore.Store, opts []runtime.Option, to
 	rep := &replica{runs: new(atomic.Int64)}
 	counted := make([]runtime.Tool, len(tools))
 	for i, tl := range tools {
-		bind := tl.Bind
+		bind := tl.BindArgs
 		tl.Bind = func(ctx context.Context, args []byte) (runtime.BoundCall, error) {
 			b, err := bind(ctx, args)
 			if err != nil {

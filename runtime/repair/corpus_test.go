@@ -76,8 +76,7 @@ func (c *capture) take() []any {
 func capturing(tools []runtime.Tool, c *capture) []runtime.Tool {
 	out := make([]runtime.Tool, len(tools))
 	for i, t := range tools {
-		bind := t.Bind
-		t.NewCall = nil // every bind goes through Bind, and so through the capture
+		bind := t.BindArgs
 		t.Bind = func(ctx context.Context, args []byte) (runtime.BoundCall, error) {
 			b, err := bind(ctx, args)
 			if err != nil {
@@ -231,7 +230,7 @@ func judge(t *testing.T, tc corpusCase, res runtime.Result, syntax *xmlcall.Synt
 		if len(ran) != 1 {
 			return false, fmt.Sprintf("ran %d times, want once", len(ran))
 		}
-		want, err := tool.Bind(context.Background(), tc.Want)
+		want, err := tool.BindArgs(context.Background(), tc.Want)
 		require.NoError(t, err, "case %s: its want does not bind", tc.ID)
 		if !reflect.DeepEqual(want.Args(), ran[0]) {
 			return false, fmt.Sprintf("ran with %+v, want %+v", ran[0], want.Args())

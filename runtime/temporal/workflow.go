@@ -168,12 +168,10 @@ func (w *Workflows) Invoke(ctx workflow.Context, call Call) Result {
 		return Result{Text: fmt.Sprintf("%s cannot be run here: it is executed by the client.", t.Name), IsError: true, Kind: runtime.KindPermission}
 	}
 	if t.Permission == runtime.PermissionConfirm {
-		if t.Bind != nil {
-			// Binding decodes and validates, and runs nothing: deterministic, so it may run in
-			// workflow code. A person is only asked about a valid call.
-			if _, err := t.Bind(context.Background(), normalize(call.Args)); err != nil {
-				return invalidArgs(t.Name, err)
-			}
+		// Binding decodes and validates, and runs nothing: deterministic, so it may run in
+		// workflow code. A person is only asked about a valid call.
+		if _, err := t.BindArgs(context.Background(), normalize(call.Args)); err != nil && !errors.Is(err, runtime.ErrNotBindable) {
+			return invalidArgs(t.Name, err)
 		}
 		decision, ok := w.awaitApproval(ctx, t, call)
 		if !ok {

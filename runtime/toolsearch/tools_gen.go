@@ -10,12 +10,13 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"unsafe"
 )
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = decode.SupportsGeneratedV3
+const _ = toolimpl.SupportsGeneratedV4
 
 // A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
 var _ = toolgenHandlerChangedRunGoGenerate((*Search).ToolSearch)
@@ -54,9 +55,9 @@ var toolgenSearchToolsSchemas = [...][2][]string{
 
 // SearchTools returns the tools implemented by methods of Search, bound to r, sorted by name.
 func SearchTools(r *Search) []runtime.Tool {
-	return runtime.BindTools(toolgenSearchTools[:], []*runtime.Binding{{
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[SearchArgs])
+	return toolimpl.BindTools(toolgenSearchTools[:], []*toolimpl.Binding{{
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[SearchArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {

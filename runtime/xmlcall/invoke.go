@@ -321,15 +321,12 @@ func conversionResult(ctx context.Context, tool runtime.Tool, converted json.Raw
 // bindProblems asks the tool's decoder what else is wrong with the arguments. A Bind that
 // fails otherwise, or panics, adds nothing: the conversion problems stand on their own.
 func bindProblems(ctx context.Context, tool runtime.Tool, args json.RawMessage) (problems []runtime.Problem) {
-	if tool.Bind == nil {
-		return nil
-	}
 	defer func() {
 		if recover() != nil {
 			problems = nil
 		}
 	}()
-	_, err := tool.Bind(ctx, args)
+	_, err := tool.BindArgs(ctx, args) // ErrNotBindable for a client tool: no problems added
 	var argsErr *runtime.ArgsError
 	if errors.As(err, &argsErr) {
 		return argsErr.Problems

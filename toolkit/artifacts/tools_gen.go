@@ -9,13 +9,14 @@ import (
 	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
 )
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = decode.SupportsGeneratedV3
+const _ = toolimpl.SupportsGeneratedV4
 
 // A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
 var _ = toolgenHandlerChangedRunGoGenerate((*Toolkit).CreateArtifact, (*Toolkit).ReadArtifact, (*Toolkit).RewriteArtifact, (*Toolkit).UpdateArtifact)
@@ -85,9 +86,9 @@ var toolgenToolkitToolsSchemas = [...][2][]string{
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
-	return runtime.BindTools(toolgenToolkitTools[:], []*runtime.Binding{{
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[CreateArgs])
+	return toolimpl.BindTools(toolgenToolkitTools[:], []*toolimpl.Binding{{
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[CreateArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
@@ -99,8 +100,8 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		},
 		Table: &toolgenStructCreateArgs,
 	}, {
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[ReadArgs])
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[ReadArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
@@ -112,8 +113,8 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		},
 		Table: &toolgenStructReadArgs,
 	}, {
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[RewriteArgs])
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[RewriteArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
@@ -125,8 +126,8 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		},
 		Table: &toolgenStructRewriteArgs,
 	}, {
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[UpdateArgs])
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[UpdateArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {

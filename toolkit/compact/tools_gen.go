@@ -9,13 +9,14 @@ import (
 	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
 )
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = decode.SupportsGeneratedV3
+const _ = toolimpl.SupportsGeneratedV4
 
 // A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
 var _ = toolgenHandlerChangedRunGoGenerate(CompactConversation)
@@ -48,16 +49,16 @@ var toolgenToolsSchemas = [...][2][]string{
 }
 
 // toolgenBindings are the bindings of toolgenTools, in order.
-var toolgenBindings = [...]*runtime.Binding{&toolgenBindingCompactConversation}
+var toolgenBindings = [...]*toolimpl.Binding{&toolgenBindingCompactConversation}
 
 // Tools returns the tools of package compact, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
-	return runtime.BindTools(toolgenTools[:], toolgenBindings[:], toolgenToolsSchemas[:], toolgenDialects)
+	return toolimpl.BindTools(toolgenTools[:], toolgenBindings[:], toolgenToolsSchemas[:], toolgenDialects)
 }
 
-var toolgenBindingCompactConversation = runtime.Binding{
-	New: func() *runtime.CallSlot {
-		c := new(runtime.Slot[CompactArgs])
+var toolgenBindingCompactConversation = toolimpl.Binding{
+	New: func() *toolimpl.CallSlot {
+		c := new(toolimpl.Slot[CompactArgs])
 		return c.Hold(&c.Args)
 	},
 	Run: func(ctx context.Context, a any) runtime.Result {

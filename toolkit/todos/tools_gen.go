@@ -9,13 +9,14 @@ import (
 	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
 )
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = decode.SupportsGeneratedV3
+const _ = toolimpl.SupportsGeneratedV4
 
 // A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
 var _ = toolgenHandlerChangedRunGoGenerate((*Toolkit).TodoAdd, (*Toolkit).TodoList, (*Toolkit).TodoUpdate, (*Toolkit).WriteTodos)
@@ -94,9 +95,9 @@ func toolgenNoArgs(data []byte, _ any) error {
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
-	return runtime.BindTools(toolgenToolkitTools[:], []*runtime.Binding{{
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[TodoAddArgs])
+	return toolimpl.BindTools(toolgenToolkitTools[:], []*toolimpl.Binding{{
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[TodoAddArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
@@ -109,7 +110,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		Table: &toolgenStructTodoAddArgs,
 	}, {
 		Decode: toolgenNoArgs,
-		New:    runtime.NewCallSlot,
+		New:    toolimpl.NewCallSlot,
 		Run: func(ctx context.Context, a any) runtime.Result {
 			out, err := r.TodoList(ctx)
 			if err != nil {
@@ -118,8 +119,8 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 			return runtime.TextResult(out)
 		},
 	}, {
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[TodoUpdateArgs])
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[TodoUpdateArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
@@ -131,8 +132,8 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		},
 		Table: &toolgenStructTodoUpdateArgs,
 	}, {
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[WriteTodosArgs])
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[WriteTodosArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {

@@ -10,13 +10,14 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
 )
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = decode.SupportsGeneratedV3
+const _ = toolimpl.SupportsGeneratedV4
 
 // A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
 var _ = toolgenHandlerChangedRunGoGenerate((*Toolkit).WebFetch, (*Toolkit).WebSearch)
@@ -66,9 +67,9 @@ var toolgenToolkitToolsSchemas = [...][2][]string{
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
 func ToolkitTools(r *Toolkit) []runtime.Tool {
-	return runtime.BindTools(toolgenToolkitTools[:], []*runtime.Binding{{
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[FetchArgs])
+	return toolimpl.BindTools(toolgenToolkitTools[:], []*toolimpl.Binding{{
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[FetchArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
@@ -80,8 +81,8 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		},
 		Table: &toolgenStructFetchArgs,
 	}, {
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[SearchArgs])
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[SearchArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {

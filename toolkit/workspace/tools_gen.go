@@ -9,13 +9,14 @@ import (
 	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
 )
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = decode.SupportsGeneratedV3
+const _ = toolimpl.SupportsGeneratedV4
 
 // A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
 var _ = toolgenHandlerChangedRunGoGenerate((*Workspace).EditFile, (*Workspace).Glob, (*Workspace).Grep, (*Workspace).ListDir, (*Workspace).ReadFile, (*Workspace).ReadResult, (*Workspace).Shell, (*Workspace).WriteFile)
@@ -179,9 +180,9 @@ var toolgenWorkspaceToolsSchemas = [...][2][]string{
 
 // WorkspaceTools returns the tools implemented by methods of Workspace, bound to r, sorted by name.
 func WorkspaceTools(r *Workspace) []runtime.Tool {
-	return runtime.BindTools(toolgenWorkspaceTools[:], []*runtime.Binding{{
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[EditFileArgs])
+	return toolimpl.BindTools(toolgenWorkspaceTools[:], []*toolimpl.Binding{{
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[EditFileArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
@@ -193,8 +194,8 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 		},
 		Table: &toolgenStructEditFileArgs,
 	}, {
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[GlobArgs])
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[GlobArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
@@ -206,8 +207,8 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 		},
 		Table: &toolgenStructGlobArgs,
 	}, {
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[GrepArgs])
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[GrepArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
@@ -219,8 +220,8 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 		},
 		Table: &toolgenStructGrepArgs,
 	}, {
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[ListDirArgs])
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[ListDirArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
@@ -232,8 +233,8 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 		},
 		Table: &toolgenStructListDirArgs,
 	}, {
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[ReadFileArgs])
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[ReadFileArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
@@ -245,8 +246,8 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 		},
 		Table: &toolgenStructReadFileArgs,
 	}, {
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[ReadResultArgs])
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[ReadResultArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
@@ -258,8 +259,8 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 		},
 		Table: &toolgenStructReadResultArgs,
 	}, {
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[ShellArgs])
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[ShellArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
@@ -271,8 +272,8 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 		},
 		Table: &toolgenStructShellArgs,
 	}, {
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[WriteFileArgs])
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[WriteFileArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {

@@ -10,13 +10,14 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
 )
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = decode.SupportsGeneratedV3
+const _ = toolimpl.SupportsGeneratedV4
 
 // A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
 var _ = toolgenHandlerChangedRunGoGenerate((*Outbox).SendEmail)
@@ -59,9 +60,9 @@ var toolgenOutboxToolsSchemas = [...][2][]string{
 
 // OutboxTools returns the tools implemented by methods of Outbox, bound to r, sorted by name.
 func OutboxTools(r *Outbox) []runtime.Tool {
-	return runtime.BindTools(toolgenOutboxTools[:], []*runtime.Binding{{
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[SendEmailArgs])
+	return toolimpl.BindTools(toolgenOutboxTools[:], []*toolimpl.Binding{{
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[SendEmailArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {

@@ -9,13 +9,14 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
 )
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = decode.SupportsGeneratedV3
+const _ = toolimpl.SupportsGeneratedV4
 
 // A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
 var _ = toolgenHandlerChangedRunGoGenerate(Ask, Count, SendNote, GetTable, Whoami)
@@ -85,16 +86,16 @@ var toolgenToolsSchemas = [...][2][]string{
 }
 
 // toolgenBindings are the bindings of toolgenTools, in order.
-var toolgenBindings = [...]*runtime.Binding{&toolgenBindingAsk, &toolgenBindingCount, &toolgenBindingSendNote, &toolgenBindingGetTable, &toolgenBindingWhoami}
+var toolgenBindings = [...]*toolimpl.Binding{&toolgenBindingAsk, &toolgenBindingCount, &toolgenBindingSendNote, &toolgenBindingGetTable, &toolgenBindingWhoami}
 
 // Tools returns the tools of package demo, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
-	return runtime.BindTools(toolgenTools[:], toolgenBindings[:], toolgenToolsSchemas[:], toolgenDialects)
+	return toolimpl.BindTools(toolgenTools[:], toolgenBindings[:], toolgenToolsSchemas[:], toolgenDialects)
 }
 
-var toolgenBindingAsk = runtime.Binding{
-	New: func() *runtime.CallSlot {
-		c := new(runtime.Slot[AskArgs])
+var toolgenBindingAsk = toolimpl.Binding{
+	New: func() *toolimpl.CallSlot {
+		c := new(toolimpl.Slot[AskArgs])
 		return c.Hold(&c.Args)
 	},
 	Run: func(ctx context.Context, a any) runtime.Result {
@@ -107,9 +108,9 @@ var toolgenBindingAsk = runtime.Binding{
 	Table: &toolgenStructAskArgs,
 }
 
-var toolgenBindingCount = runtime.Binding{
-	New: func() *runtime.CallSlot {
-		c := new(runtime.Slot[CountArgs])
+var toolgenBindingCount = toolimpl.Binding{
+	New: func() *toolimpl.CallSlot {
+		c := new(toolimpl.Slot[CountArgs])
 		return c.Hold(&c.Args)
 	},
 	Run: func(ctx context.Context, a any) runtime.Result {
@@ -119,9 +120,9 @@ var toolgenBindingCount = runtime.Binding{
 	Table: &toolgenStructCountArgs,
 }
 
-var toolgenBindingSendNote = runtime.Binding{
-	New: func() *runtime.CallSlot {
-		c := new(runtime.Slot[NoteArgs])
+var toolgenBindingSendNote = toolimpl.Binding{
+	New: func() *toolimpl.CallSlot {
+		c := new(toolimpl.Slot[NoteArgs])
 		return c.Hold(&c.Args)
 	},
 	Run: func(ctx context.Context, a any) runtime.Result {
@@ -134,9 +135,9 @@ var toolgenBindingSendNote = runtime.Binding{
 	Table: &toolgenStructNoteArgs,
 }
 
-var toolgenBindingGetTable = runtime.Binding{
-	New: func() *runtime.CallSlot {
-		c := new(runtime.Slot[TableArgs])
+var toolgenBindingGetTable = toolimpl.Binding{
+	New: func() *toolimpl.CallSlot {
+		c := new(toolimpl.Slot[TableArgs])
 		return c.Hold(&c.Args)
 	},
 	Run: func(ctx context.Context, a any) runtime.Result {
@@ -151,9 +152,9 @@ func toolgenNoArgs(data []byte, _ any) error {
 	return decode.NoArgs(data)
 }
 
-var toolgenBindingWhoami = runtime.Binding{
+var toolgenBindingWhoami = toolimpl.Binding{
 	Decode: toolgenNoArgs,
-	New:    runtime.NewCallSlot,
+	New:    toolimpl.NewCallSlot,
 	Run: func(ctx context.Context, a any) runtime.Result {
 		out, err := Whoami(ctx)
 		return toolgenResultCaller(out, err, "whoami")

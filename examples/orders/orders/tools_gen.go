@@ -9,13 +9,14 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
 )
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = decode.SupportsGeneratedV3
+const _ = toolimpl.SupportsGeneratedV4
 
 // A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
 var _ = toolgenHandlerChangedRunGoGenerate((*Service).CreateOrder, (*Service).GetOrder, (*Service).ListOrders)
@@ -98,9 +99,9 @@ var toolgenServiceToolsSchemas = [...][2][]string{
 
 // ServiceTools returns the tools implemented by methods of Service, bound to r, sorted by name.
 func ServiceTools(r *Service) []runtime.Tool {
-	return runtime.BindTools(toolgenServiceTools[:], []*runtime.Binding{{
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[CreateOrderArgs])
+	return toolimpl.BindTools(toolgenServiceTools[:], []*toolimpl.Binding{{
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[CreateOrderArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
@@ -109,8 +110,8 @@ func ServiceTools(r *Service) []runtime.Tool {
 		},
 		Table: &toolgenStructCreateOrderArgs,
 	}, {
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[GetOrderArgs])
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[GetOrderArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {
@@ -119,8 +120,8 @@ func ServiceTools(r *Service) []runtime.Tool {
 		},
 		Table: &toolgenStructGetOrderArgs,
 	}, {
-		New: func() *runtime.CallSlot {
-			c := new(runtime.Slot[ListOrdersArgs])
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[ListOrdersArgs])
 			return c.Hold(&c.Args)
 		},
 		Run: func(ctx context.Context, a any) runtime.Result {

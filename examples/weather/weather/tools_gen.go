@@ -10,13 +10,14 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
 )
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = decode.SupportsGeneratedV3
+const _ = toolimpl.SupportsGeneratedV4
 
 // A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
 var _ = toolgenHandlerChangedRunGoGenerate(GetWeather)
@@ -52,16 +53,16 @@ var toolgenToolsSchemas = [...][2][]string{
 }
 
 // toolgenBindings are the bindings of toolgenTools, in order.
-var toolgenBindings = [...]*runtime.Binding{&toolgenBindingGetWeather}
+var toolgenBindings = [...]*toolimpl.Binding{&toolgenBindingGetWeather}
 
 // Tools returns the tools of package weather, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
-	return runtime.BindTools(toolgenTools[:], toolgenBindings[:], toolgenToolsSchemas[:], toolgenDialects)
+	return toolimpl.BindTools(toolgenTools[:], toolgenBindings[:], toolgenToolsSchemas[:], toolgenDialects)
 }
 
-var toolgenBindingGetWeather = runtime.Binding{
-	New: func() *runtime.CallSlot {
-		c := new(runtime.Slot[WeatherArgs])
+var toolgenBindingGetWeather = toolimpl.Binding{
+	New: func() *toolimpl.CallSlot {
+		c := new(toolimpl.Slot[WeatherArgs])
 		return c.Hold(&c.Args)
 	},
 	Run: func(ctx context.Context, a any) runtime.Result {

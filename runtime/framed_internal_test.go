@@ -1,0 +1,83 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	goruntime "runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/runtime/internal/binding"
+)
+
+type framedNote struct{ Text string }
+
+// framedBinding is a binding as generated code declares it (toolimpl names these types).
+func framedBinding() *toolBinding {
+	return &toolBinding{
+		New: func() *callSlot {
+			c := new(binding.Slot[framedNote, Result])
+			return c.Hold(&c.Args)
+		},
+		Decode: func(data []byte, a any) error { return json.Unmarshal(data, a) },
+		Run: func(_ context.Context, a any) Result {
+			return TextResult("saved " + a.(*framedNote).Text)
+		},
+	}
+}
+
+// The registry's call of a generated tool holds its state and the arguments in one allocation,
+// of a type reflect builds: the arguments are the Go type, apart per call, and what they point
+// to survives a collection.
+func TestFramedCallsHoldTheirArguments(t *testing.T) {
+	b := framedBinding()
+	assert.Equal(t, 1.0, testing.AllocsPerRun(100, func() { _ = newFramed(b) }), "the call and its arguments in one allocation")
+	framed := make([]*framedSlot, 50)
+	for i := range framed {
+		framed[i] = newFramed(b)
+		require.NoError(t, bindSlot(t.Context(), &framed[i].callSlot, []byte(`{"Text":"`+strings.Repeat("x", i+1)+`"}`)))
+	}
+	goruntime.GC()
+	for i, c := range framed {
+		require.IsType(t, &framedNote{}, c.Args())
+		assert.Equal(t, "saved "+strings.Repeat("x", i+1), c.Run(t.Context()).Text)
+	}
+	assert.Equal(t, 1.0, testing.AllocsPerRun(100, func() { _ = b.New() }), "without the registry's state too")
+}
+
+// The bindings of methods are declared anew by every <Receiver>Tools(r) call: a new binding of
+// arguments seen before finds its call type built, and its first framed call costs the
+// binding's New (which tells the type) and the call.
+func TestFramedLayoutIsBuiltOncePerType(t *testing.T) {
+	_ = newFramed(framedBinding())
+	allocs := testing.AllocsPerRun(50, func() { _ = newFramed(framedBinding()) })
+	assert.LessOrEqual(t, allocs, 3.0, "the binding, New's call, the framed call")
+}
+
+// framedBaseline is the per-tool type generated code once declared for the registry's call.
+type framedBaseline[A any] struct {
+	Slot framedSlot
+	Args A
+}
+
+// BenchmarkNewCall compares the registry's call, whose type reflect builds once, with the
+// generic type per tool it replaced: go test ./runtime -run '^$' -bench NewCall.
+func BenchmarkNewCall(b *testing.B) {
+	bd := framedBinding()
+	b.Run("reflect", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = newFramed(bd)
+		}
+	})
+	b.Run("generic", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			c := new(framedBaseline[framedNote])
+			c.Slot.A = &c.Args
+		}
+	})
+}
