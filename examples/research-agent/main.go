@@ -27,6 +27,7 @@ import (
 	"github.com/toolgen-go/toolgen/toolkit/artifacts"
 	"github.com/toolgen-go/toolgen/toolkit/ask"
 	"github.com/toolgen-go/toolgen/toolkit/presets"
+	"github.com/toolgen-go/toolgen/toolkit/presets/research"
 	"github.com/toolgen-go/toolgen/toolkit/subagent"
 	"github.com/toolgen-go/toolgen/toolkit/todos"
 	"github.com/toolgen-go/toolgen/toolkit/web"
@@ -60,7 +61,7 @@ func run(ctx context.Context, out io.Writer) (artifacts.Store, error) {
 		return loop(ctx, req.Tools, researcher(), req.Session, out)
 	})
 	tools := slices.Concat(
-		presets.Research(presets.ResearchOptions{
+		research.Tools(research.Options{
 			Web: &web.Toolkit{
 				Searcher: web.Serper{APIKey: "demo", BaseURL: search.URL},
 				Allow:    []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}, // the local site only

@@ -2,50 +2,40 @@
 // server:
 //
 //		reg := runtime.NewRegistry()
-//		if err := reg.Add(presets.Research(presets.ResearchOptions{})...); err != nil { … }
+//		if err := reg.Add(presets.Coding(presets.CodingOptions{})...); err != nil { … }
 //		// or: toolmcp.AddTools(server, reg, reg.Tools())
 //
-//	  - [Research]: web_search, web_fetch and the four artifact tools.
 //	  - [Coding]: the workspace tools, the todo tools, ask_user and task.
+//	  - [Agent]: the todo tools, ask_user and task, for agents that do not code.
+//	  - research.Tools (package toolkit/presets/research): web_search, web_fetch and the four
+//	    artifact tools. It is a package of its own so that a program that never fetches does
+//	    not link the web toolkit (its HTML and PDF converters, about 14 MB of binary).
 //
-// Each option left nil gets the toolkit's defaults: web search from the environment
-// (web.SearcherFromEnv: Serper, else Firecrawl, else none), the address guard on, artifacts
-// and todos in memory, a workspace whose sandbox each call brings, no one to ask and no
-// sub-agents (ask_user and task then say so). A preset holds one name per tool: the aliases human_input and
+// Each option left nil gets the toolkit's defaults: artifacts and todos in memory, a
+// workspace whose sandbox each call brings, no one to ask and no sub-agents (ask_user and
+// task then say so). A preset holds one name per tool: the aliases human_input and
 // call_subagent are left out (add them from their packages when a model expects them).
+//
+// # Your own tools beside a preset
+//
+// [Union] joins sets and refuses two different tools of one name, as Registry.Add does: a
+// preset never drops your tool, nor yours the preset's, without a word. To let your tool
+// replace the preset's, leave the preset's out with [Without]:
+//
+//	tools, err := presets.Union(presets.Without(presets.Coding(o), "grep"), mytools.Tools())
 package presets
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/toolkit/artifacts"
 	"github.com/toolgen-go/toolgen/toolkit/ask"
 	"github.com/toolgen-go/toolgen/toolkit/subagent"
 	"github.com/toolgen-go/toolgen/toolkit/todos"
-	"github.com/toolgen-go/toolgen/toolkit/web"
 	"github.com/toolgen-go/toolgen/toolkit/workspace"
 )
-
-// ResearchOptions configure Research; nil fields get defaults.
-type ResearchOptions struct {
-	Web       *web.Toolkit       // nil: the guard on, the searcher from the environment
-	Artifacts *artifacts.Toolkit // nil: artifacts in memory
-}
-
-// Research returns web_search, web_fetch, create_artifact, read_artifact, update_artifact,
-// rewrite_artifact and read_result (a long page is cut to web_fetch's cap and kept by the
-// registry; read_result reads on).
-func Research(o ResearchOptions) []runtime.Tool {
-	if o.Web == nil {
-		o.Web = &web.Toolkit{Searcher: web.SearcherFromEnv()}
-	}
-	if o.Artifacts == nil {
-		o.Artifacts = &artifacts.Toolkit{}
-	}
-	readResult := slices.DeleteFunc(workspace.WorkspaceTools(workspace.New(nil)), func(t runtime.Tool) bool { return t.Name != "read_result" })
-	return slices.Concat(web.ToolkitTools(o.Web), artifacts.ToolkitTools(o.Artifacts), readResult)
-}
 
 // AgentOptions configure Agent; nil fields get defaults.
 type AgentOptions struct {
@@ -68,13 +58,14 @@ func Agent(o AgentOptions) []runtime.Tool {
 	if o.Subagents == nil {
 		o.Subagents = &subagent.Toolkit{}
 	}
-	return slices.Concat(todos.ToolkitTools(o.Todos), without(ask.ToolkitTools(o.Ask), "human_input"),
-		without(subagent.ToolkitTools(o.Subagents), "call_subagent"))
+	return slices.Concat(todos.ToolkitTools(o.Todos), Without(ask.ToolkitTools(o.Ask), "human_input"),
+		Without(subagent.ToolkitTools(o.Subagents), "call_subagent"))
 }
 
-// without returns tools except those named.
-func without(tools []runtime.Tool, names ...string) []runtime.Tool {
-	return slices.DeleteFunc(tools, func(t runtime.Tool) bool { return slices.Contains(names, t.Name) })
+// Without returns tools except those named: to leave a preset's tool out, or to replace it by
+// your own of the same name.
+func Without(tools []runtime.Tool, names ...string) []runtime.Tool {
+	return slices.DeleteFunc(slices.Clone(tools), func(t runtime.Tool) bool { return slices.Contains(names, t.Name) })
 }
 
 // CodingOptions configure Coding; nil fields get defaults.
@@ -96,18 +87,36 @@ func Coding(o CodingOptions) []runtime.Tool {
 	return slices.Concat(workspace.WorkspaceTools(o.Workspace), Agent(o.AgentOptions))
 }
 
-// Union joins tool sets, keeping the first tool of each name: Research and Coding both hold
-// read_result, which serves any result the registry kept.
-func Union(sets ...[]runtime.Tool) []runtime.Tool {
+// Union joins tool sets. The same tool in several sets (one name, one Origin: the read_result
+// that research.Tools and Coding both hold) is kept once. Two different tools of one name are
+// refused, listed in the error with where each comes from, as Registry.Add refuses them: to
+// prefer one, leave the other out with Without.
+func Union(sets ...[]runtime.Tool) ([]runtime.Tool, error) {
 	var out []runtime.Tool
-	seen := map[string]bool{}
-	for _, set := range sets {
+	first := map[string]int{} // name → index in out
+	var clashes []string
+	for i, set := range sets {
 		for _, t := range set {
-			if !seen[t.Name] {
-				seen[t.Name] = true
+			j, seen := first[t.Name]
+			switch {
+			case !seen:
+				first[t.Name] = len(out)
 				out = append(out, t)
+			case out[j].Origin != t.Origin || t.Origin == "":
+				clashes = append(clashes, fmt.Sprintf("%q of set %d (%s) and of an earlier set (%s)", t.Name, i+1, origin(t), origin(out[j])))
 			}
 		}
 	}
-	return out
+	if len(clashes) > 0 {
+		return nil, fmt.Errorf("presets: two tools named %s; leave one out with presets.Without", strings.Join(clashes, "; "))
+	}
+	return out, nil
+}
+
+// origin says where t was declared, for Union's error.
+func origin(t runtime.Tool) string {
+	if t.Origin == "" {
+		return "declared without an Origin"
+	}
+	return t.Origin
 }

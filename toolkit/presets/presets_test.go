@@ -2,11 +2,8 @@ package presets_test
 
 import (
 	"context"
-	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"net/netip"
+	"errors"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -20,8 +17,8 @@ import (
 	toolopenai "github.com/toolgen-go/toolgen/runtime/openai"
 	"github.com/toolgen-go/toolgen/toolkit/ask"
 	"github.com/toolgen-go/toolgen/toolkit/presets"
+	"github.com/toolgen-go/toolgen/toolkit/presets/research"
 	"github.com/toolgen-go/toolgen/toolkit/sandbox"
-	"github.com/toolgen-go/toolgen/toolkit/web"
 	"github.com/toolgen-go/toolgen/toolkit/workspace"
 )
 
@@ -45,27 +42,6 @@ func declarable(t *testing.T, tools []runtime.Tool) {
 	require.NoError(t, err)
 }
 
-func TestResearch(t *testing.T) {
-	t.Setenv("SERPER_API_KEY", "")
-	t.Setenv("FIRECRAWL_API_KEY", "")
-	tools := presets.Research(presets.ResearchOptions{})
-	assert.Equal(t, []string{"create_artifact", "read_artifact", "read_result", "rewrite_artifact", "update_artifact", "web_fetch", "web_search"}, names(tools))
-	declarable(t, tools)
-
-	reg := runtime.NewRegistry()
-	require.NoError(t, reg.Add(tools...))
-	// The defaults: the address guard on, no searcher without a key, artifacts in memory.
-	local := httptest.NewServer(http.NotFoundHandler())
-	defer local.Close()
-	res := reg.Invoke(t.Context(), runtime.Call{Name: "web_fetch", Args: []byte(`{"url":"` + local.URL + `"}`)})
-	require.True(t, res.IsError)
-	assert.Equal(t, runtime.KindPermission, res.Kind)
-	res = reg.Invoke(t.Context(), runtime.Call{Name: "web_search", Args: []byte(`{"query":"go"}`)})
-	assert.Contains(t, res.Text, "web search is not configured")
-	res = reg.Invoke(t.Context(), runtime.Call{Name: "create_artifact", Args: []byte(`{"id":"notes","content":"x"}`)})
-	require.False(t, res.IsError, res.Text)
-}
-
 func TestAgent(t *testing.T) {
 	tools := presets.Agent(presets.AgentOptions{Ask: &ask.Toolkit{Answerer: ask.AnswererFunc(func(context.Context, ask.Question) (ask.Answer, error) {
 		return ask.Answer{Text: "yes"}, nil
@@ -75,45 +51,13 @@ func TestAgent(t *testing.T) {
 
 	reg := runtime.NewRegistry()
 	require.NoError(t, reg.Add(tools...))
-	require.NoError(t, reg.Add(presets.Research(presets.ResearchOptions{})...), "the presets combine")
+	require.NoError(t, reg.Add(research.Tools(research.Options{})...), "the presets combine")
 	res := reg.Invoke(t.Context(), runtime.Call{Name: "ask_user", Args: []byte(`{"question":"Go on?"}`)})
 	assert.Equal(t, "The user answered: yes", res.Text)
 	res = reg.Invoke(t.Context(), runtime.Call{Name: "task", Args: []byte(`{"description":"d","prompt":"p","agent":"x"}`)})
 	assert.Contains(t, res.Text, "unknown agent")
 	res = reg.Invoke(t.Context(), runtime.Call{Name: "todo_add", Args: []byte(`{"content":"c"}`)})
 	assert.Equal(t, "Added todo 1: c (pending).", res.Text)
-}
-
-// A page over web_fetch's cap is kept by the registry, and the preset's read_result reads on.
-func TestResearchReadsOnInALongPage(t *testing.T) {
-	page := strings.Repeat("line of a long page\n", 3000) + "THE END\n"
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain")
-		io.WriteString(w, page)
-	}))
-	defer srv.Close()
-	reg := runtime.NewRegistry()
-	require.NoError(t, reg.Add(presets.Research(presets.ResearchOptions{
-		Web: &web.Toolkit{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}},
-	})...))
-	res := reg.Invoke(t.Context(), runtime.Call{Name: "web_fetch", Session: "s", Args: []byte(`{"url":"` + srv.URL + `"}`)})
-	require.False(t, res.IsError, res.Text)
-	require.NotNil(t, res.Offloaded)
-	require.NotEmpty(t, res.Offloaded.ID)
-	assert.Contains(t, res.Text, "read_result", "the note says how to read on")
-	assert.NotContains(t, res.Text, "THE END")
-
-	offset := int64(len(res.Text) / 2) // somewhere inside the preview
-	for range 10 {
-		more := reg.Invoke(t.Context(), runtime.Call{Name: "read_result", Session: "s",
-			Args: fmt.Appendf(nil, `{"id":%q,"offset":%d}`, res.Offloaded.ID, offset)})
-		require.False(t, more.IsError, more.Text)
-		if strings.Contains(more.Text, "THE END") {
-			return
-		}
-		offset += 16000
-	}
-	t.Fatal("read_result never reached the end of the page")
 }
 
 func TestCoding(t *testing.T) {
@@ -141,10 +85,51 @@ func TestCoding(t *testing.T) {
 }
 
 func TestUnion(t *testing.T) {
-	both := presets.Union(presets.Research(presets.ResearchOptions{}), presets.Coding(presets.CodingOptions{}))
+	both, err := presets.Union(research.Tools(research.Options{}), presets.Coding(presets.CodingOptions{}))
+	require.NoError(t, err, "read_result is the same tool in both")
 	reg := runtime.NewRegistry()
 	require.NoError(t, reg.Add(both...), "one read_result")
 	assert.Len(t, both, 7+14-1)
-	require.Error(t, runtime.NewRegistry().Add(slices.Concat(presets.Research(presets.ResearchOptions{}), presets.Coding(presets.CodingOptions{}))...),
+	require.Error(t, runtime.NewRegistry().Add(slices.Concat(research.Tools(research.Options{}), presets.Coding(presets.CodingOptions{}))...),
 		"without Union the two read_result tools clash")
+}
+
+// A user's own grep beside Coding's is refused, naming both, never dropped in silence; with
+// the preset's left out by Without, the user's is the one the registry runs.
+func TestUnionRefusesTwoToolsOfOneName(t *testing.T) {
+	mine := runtime.Tool{Name: "grep", Origin: "example.com/me.Grep", Bind: func(context.Context, []byte) (runtime.BoundCall, error) {
+		return nil, errors.New("unused")
+	}}
+	coding := presets.Coding(presets.CodingOptions{})
+	_, err := presets.Union(coding, []runtime.Tool{mine})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"grep"`)
+	assert.Contains(t, err.Error(), "example.com/me.Grep")
+	assert.Contains(t, err.Error(), "toolkit/workspace")
+	assert.Contains(t, err.Error(), "presets.Without")
+
+	tools, err := presets.Union(presets.Without(coding, "grep"), []runtime.Tool{mine})
+	require.NoError(t, err)
+	i := slices.IndexFunc(tools, func(t runtime.Tool) bool { return t.Name == "grep" })
+	require.GreaterOrEqual(t, i, 0)
+	assert.Equal(t, "example.com/me.Grep", tools[i].Origin)
+	assert.Len(t, tools, len(coding))
+	assert.Contains(t, names(coding), "grep", "Without leaves the preset's slice as it was")
+}
+
+// A program using Coding or Agent does not link the web toolkit or its converters: a preset
+// brings only what it uses.
+func TestPresetsDoNotLinkTheWebToolkit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out, err := exec.Command("go", "list", "-deps", "github.com/toolgen-go/toolgen/toolkit/presets").Output()
+	require.NoError(t, err)
+	deps := strings.Fields(string(out))
+	require.Contains(t, deps, "github.com/toolgen-go/toolgen/toolkit/workspace", "the check sees the preset's own toolkits")
+	for _, d := range deps {
+		assert.NotContains(t, d, "toolkit/web", "presets links %s", d)
+		assert.NotContains(t, d, "html-to-markdown", "presets links %s", d)
+		assert.NotContains(t, d, "ledongthuc/pdf", "presets links %s", d)
+	}
 }
