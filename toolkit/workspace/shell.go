@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/toolkit/sandbox"
@@ -16,6 +17,10 @@ import (
 const (
 	defaultShellTimeout = 2 * time.Minute
 	maxShellOutput      = 8 << 20 // output kept in memory: the first and last 4 MiB
+	// maxTimeoutOutput is the output a timed-out command's error shows, its first and last
+	// half: an error result is cut, not stored, by the registry (at the 32 KiB cap), so the
+	// tool keeps the end, which says where the command was.
+	maxTimeoutOutput = 24 << 10
 )
 
 // ShellArgs are the arguments of shell.
@@ -32,12 +37,15 @@ type ShellArgs struct {
 // Shell runs a command with sh -c in the workspace, with no input and a minimal environment,
 // and returns its exit status and output. At timeout_ms it is killed with all it started.
 //
-// Stdout and stderr are interleaved as written. Nothing the command starts in the background
-// outlives it. A long output is cut; the result says how to read the rest.
+// A command killed at its timeout fails the call, with what it printed until then. Stdout
+// and stderr are interleaved as written. Nothing the command starts in the background
+// outlives it. A long output is cut; the result says how to read the rest. Commands usually
+// run isolated: the workspace is then /workspace and the only place kept between calls (/tmp
+// is emptied), and the network may be off.
 //
 //tool:name shell
 //tool:hints destructive,openworld
-//tool:confirm runs a shell command on the host
+//tool:confirm runs a shell command in the workspace
 //tool:risk high
 //tool:timeout 11m
 //tool:maxresult 32KiB
@@ -59,12 +67,35 @@ func (w *Workspace) Shell(ctx context.Context, args ShellArgs) (string, error) {
 	case err == nil:
 		return fmt.Sprintf("exit status %d (%s)\n%s", exit, took, out.String()), nil
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-		// The command's fault, not the tool's: the model reads what it printed.
-		return fmt.Sprintf("killed at the timeout of %d ms, with every process it started; raise timeout_ms if it needs longer\n%s", args.TimeoutMS, out.String()), nil
+		// An error, so that the model does not take the output for the command's result; it
+		// reads what the command printed, whose end says where it was. Not retried: running
+		// it again would take as long.
+		return "", runtime.Permanent(&runtime.ModelError{
+			Kind: runtime.KindTimeout,
+			Message: fmt.Sprintf("killed at the timeout of %d ms, with every process it started; raise timeout_ms if it needs longer. Its output until then:\n%s",
+				args.TimeoutMS, cutMiddle(out.String(), maxTimeoutOutput)),
+			Err: err,
+		})
 	case ctx.Err() != nil:
 		return "", ctx.Err()
 	}
 	return "", fileError(args.Workdir, err)
+}
+
+// cutMiddle returns s, or when it is longer than limit its first and last limit/2 bytes
+// (cut at character boundaries) around a count of the bytes left out.
+func cutMiddle(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	head, tail := limit/2, len(s)-limit/2
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	return fmt.Sprintf("%s\n[… %d bytes of output left out …]\n%s", s[:head], tail-head, s[tail:])
 }
 
 // headTail keeps the first and the last maxShellOutput/2 bytes written to it, and counts

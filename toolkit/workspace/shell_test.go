@@ -4,7 +4,6 @@ package workspace_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -40,8 +39,10 @@ func TestShell(t *testing.T) {
 
 	assert.Equal(t, "exit status 3\nout\nerr\nout2\n",
 		shellText(t, h, `{"command":"echo out; echo err >&2; echo out2; exit 3"}`), "interleaved, with the exit status")
-	assert.Equal(t, "exit status 0\n./sub\n", shellText(t, h, `{"command":"pwd","workdir":"sub"}`), "the root's host path is never shown")
+	assert.Equal(t, "exit status 0\n/workspace/sub\n", shellText(t, h, `{"command":"pwd","workdir":"sub"}`), "the root's host path is never shown")
+	assert.Equal(t, "exit status 0\nbus/ecapskrow/\n/\n", shellText(t, h, `{"command":"pwd | rev; cd ../..; pwd","workdir":"sub"}`), "not even when the command encodes it")
 	assert.Equal(t, "exit status 0\n[]\n", shellText(t, h, `{"command":"echo [$WORKSPACE_TEST_SECRET]"}`), "the host's environment stays out")
+	assert.Equal(t, "exit status 0\ndone\n", shellText(t, h, `{"command":"for f in /proc/[0-9]*/environ; do cat $f 2>/dev/null | grep -a hunter2; done; echo done"}`), "also from the processes it can see")
 	assert.Equal(t, "exit status 0\n[]\n", shellText(t, h, `{"command":"echo [$(cat)]"}`), "stdin is closed")
 	assert.Equal(t, "exit status 137\n", shellText(t, h, `{"command":"kill -9 $$"}`), "a signal is reported as sh does")
 
@@ -54,71 +55,81 @@ func TestShell(t *testing.T) {
 	}
 }
 
-// alive reports whether the process pid runs (a zombie, killed and waiting for its parent to
-// reap it, does not).
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return !errors.Is(err, os.ErrNotExist) // no /proc: the signal check is all there is
-	}
-	_, after, _ := strings.Cut(string(stat), ") ")
-	return !strings.HasPrefix(after, "Z")
-}
-
-// waitGone waits until none of pids runs; it fails the test after a generous 30 seconds
-// (the processes would sleep for 10 minutes), and then kills them.
-func waitGone(t *testing.T, pids []int) {
+// assertNoneSurvive fails if a host process carries marker in its command line (and kills it).
+func assertNoneSurvive(t *testing.T, marker string) {
 	t.Helper()
-	t.Cleanup(func() {
-		for _, pid := range pids {
+	entries, err := os.ReadDir("/proc")
+	require.NoError(t, err)
+	var found []string
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err == nil && strings.Contains(string(cmdline), marker) {
+			found = append(found, strings.ReplaceAll(string(cmdline), "\x00", " "))
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
-	})
-	deadline := time.Now().Add(30 * time.Second)
-	for _, pid := range pids {
-		for alive(pid) {
-			if time.Now().After(deadline) {
-				t.Fatalf("process %d survived its command", pid)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
 	}
+	assert.Empty(t, found, "processes of the command survived it")
 }
 
-func readPids(t *testing.T, file string) []int {
-	t.Helper()
-	data, err := os.ReadFile(file)
-	require.NoError(t, err)
-	var pids []int
-	for _, f := range strings.Fields(string(data)) {
-		pid, err := strconv.Atoi(f)
-		require.NoError(t, err)
-		pids = append(pids, pid)
-	}
-	require.NotEmpty(t, pids)
-	return pids
+// sleepMarker returns a unique argument for sleep, to find its processes by.
+func sleepMarker() string {
+	return "600." + strconv.FormatInt(time.Now().UnixNano()%1e9, 10)
 }
 
-// TestShellTimeoutKillsGroup: at the timeout the shell, its children and their children die.
+// TestShellTimeoutKillsGroup: at the timeout the shell, its children and their children die,
+// also those in a session of their own, and the call fails as timed out, with the output
+// printed until then.
 func TestShellTimeoutKillsGroup(t *testing.T) {
-	h, dir, _ := localWithOutside(t)
-	res := h.call("shell", `{"command":"sleep 600 & echo $! >> pids; sh -c 'sleep 600 & echo $! >> pids; wait' & echo $! >> pids; echo started; wait","timeout_ms":500}`)
-	require.False(t, res.IsError, res.Text)
-	assert.Equal(t, "killed at the timeout of 500 ms, with every process it started; raise timeout_ms if it needs longer\nstarted\n", res.Text)
-	pids := readPids(t, filepath.Join(dir, "pids"))
-	assert.Len(t, pids, 3)
-	waitGone(t, pids)
+	h, _, _ := localWithOutside(t)
+	secs := sleepMarker()
+	res := h.call("shell", fmt.Sprintf(`{"command":"sleep %[1]s & sh -c 'sleep %[1]s & wait' & setsid -f sleep %[1]s; echo started; wait","timeout_ms":500}`, secs))
+	assert.True(t, res.IsError, res.Text)
+	assert.Equal(t, runtime.KindTimeout, res.Kind)
+	assert.Equal(t, 1, res.Attempts, "not retried")
+	assert.Equal(t, "killed at the timeout of 500 ms, with every process it started; raise timeout_ms if it needs longer. Its output until then:\nstarted\n", res.Text)
+	assertNoneSurvive(t, "sleep\x00"+secs)
 }
 
-// TestShellBackgroundKilled: a command that exits leaving a process in the background does
-// not leave it running (nor does it hold the call open).
+// TestShellTimeoutKeepsTheEnd: a timed-out command's long output is cut in the middle, so the
+// model reads where it was when it was killed.
+func TestShellTimeoutKeepsTheEnd(t *testing.T) {
+	h, _, _ := localWithOutside(t)
+	res := h.call("shell", `{"command":"head -c 100000 /dev/zero | tr '\\0' a; echo; echo LAST LINE; sleep 600","timeout_ms":1000}`)
+	require.True(t, res.IsError, res.Text)
+	assert.Equal(t, runtime.KindTimeout, res.Kind)
+	assert.True(t, strings.HasSuffix(res.Text, "\nLAST LINE\n"), res.Text[max(0, len(res.Text)-200):])
+	assert.Contains(t, res.Text, "bytes of output left out")
+	assert.Less(t, len(res.Text), 32<<10, "within the tool's result cap, so the registry cuts nothing")
+}
+
+// TestShellBackgroundKilled: a command that exits leaving processes in the background, in its
+// process group or out of it, leaves none running (nor does it hold the call open).
 func TestShellBackgroundKilled(t *testing.T) {
-	h, dir, _ := localWithOutside(t)
-	assert.Equal(t, "exit status 0\ndone\n", shellText(t, h, `{"command":"sleep 600 & echo $! > pids; echo done"}`))
-	waitGone(t, readPids(t, filepath.Join(dir, "pids")))
+	h, _, _ := localWithOutside(t)
+	secs := sleepMarker()
+	assert.Equal(t, "exit status 0\ndone\n", shellText(t, h, fmt.Sprintf(`{"command":"sleep %[1]s & setsid -f sleep %[1]s; (sleep %[1]s &); echo done"}`, secs)))
+	assertNoneSurvive(t, "sleep\x00"+secs)
+}
+
+// TestShellWithoutIsolation: a sandbox that cannot isolate commands fails the call, once,
+// with words for the user and the operator.
+func TestShellWithoutIsolation(t *testing.T) {
+	sb := sandbox.NewMemory(nil)
+	sb.RunFunc = func(context.Context, sandbox.Command) (int, error) {
+		return -1, fmt.Errorf("%w: creating namespaces: operation not permitted", sandbox.ErrNoIsolation)
+	}
+	h := newHarness(t, sb, "")
+	res := h.call("shell", `{"command":"ls"}`)
+	assert.True(t, res.IsError)
+	assert.Equal(t, runtime.KindUnavailable, res.Kind)
+	assert.Equal(t, 1, res.Attempts)
+	assert.True(t, strings.HasPrefix(res.Text, "the shell is unavailable: commands run only in isolation from the host"), res.Text)
+	assert.Contains(t, res.Text, "UnconfinedHostExecution")
+	assert.NotContains(t, res.Text, "operation not permitted", "the detail is the operator's")
 }
 
 func TestShellMemory(t *testing.T) {
