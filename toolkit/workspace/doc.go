@@ -24,9 +24,11 @@
 //
 // write_file and edit_file need approval (//tool:confirm, risk medium, hinted destructive);
 // shell needs it too (risk high, hinted destructive and open-world). A registry with no
-// approver refuses them. [AllowCommands] approves shell calls of a fixed list of command
-// prefixes without asking (its doc says why that is safe, and which prefixes are not); every
-// other request goes to the approver it wraps. The tools are values: a host that trusts its
+// approver refuses them. [Workspace.AllowCommands] approves shell calls of a fixed list of
+// command prefixes without asking (its doc says why that is safe, and which prefixes are
+// not); git commands only when the repository holds nothing that makes git run a program
+// (config keys beyond an inert list, hooks, submodules), since the model can write those
+// files. Every other request goes to the approver it wraps. The tools are values: a host that trusts its
 // model with writes can set Permission to runtime.PermissionAuto on the ones it chooses
 // before adding them.
 //

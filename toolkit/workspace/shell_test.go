@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -82,15 +83,16 @@ func sleepMarker() string {
 
 // TestShellTimeoutKillsGroup: at the timeout the shell, its children and their children die,
 // also those in a session of their own, and the call fails as timed out, with the output
-// printed until then.
+// printed until then. The timeout leaves the command, which prints at once, ample time to
+// start on a loaded machine.
 func TestShellTimeoutKillsGroup(t *testing.T) {
 	h, _, _ := localWithOutside(t)
 	secs := sleepMarker()
-	res := h.call("shell", fmt.Sprintf(`{"command":"sleep %[1]s & sh -c 'sleep %[1]s & wait' & setsid -f sleep %[1]s; echo started; wait","timeout_ms":500}`, secs))
+	res := h.call("shell", fmt.Sprintf(`{"command":"sleep %[1]s & sh -c 'sleep %[1]s & wait' & setsid -f sleep %[1]s; echo started; wait","timeout_ms":5000}`, secs))
 	assert.True(t, res.IsError, res.Text)
 	assert.Equal(t, runtime.KindTimeout, res.Kind)
 	assert.Equal(t, 1, res.Attempts, "not retried")
-	assert.Equal(t, "killed at the timeout of 500 ms, with every process it started; raise timeout_ms if it needs longer. Its output until then:\nstarted\n", res.Text)
+	assert.Equal(t, "killed at the timeout of 5000 ms, with every process it started; raise timeout_ms if it needs longer. Its output until then:\nstarted\n", res.Text)
 	assertNoneSurvive(t, "sleep\x00"+secs)
 }
 
@@ -98,7 +100,7 @@ func TestShellTimeoutKillsGroup(t *testing.T) {
 // model reads where it was when it was killed.
 func TestShellTimeoutKeepsTheEnd(t *testing.T) {
 	h, _, _ := localWithOutside(t)
-	res := h.call("shell", `{"command":"head -c 100000 /dev/zero | tr '\\0' a; echo; echo LAST LINE; sleep 600","timeout_ms":1000}`)
+	res := h.call("shell", `{"command":"head -c 100000 /dev/zero | tr '\\0' a; echo; echo LAST LINE; sleep 600","timeout_ms":5000}`)
 	require.True(t, res.IsError, res.Text)
 	assert.Equal(t, runtime.KindTimeout, res.Kind)
 	assert.True(t, strings.HasSuffix(res.Text, "\nLAST LINE\n"), res.Text[max(0, len(res.Text)-200):])
@@ -159,8 +161,9 @@ func TestAllowCommands(t *testing.T) {
 	})
 	sb := sandbox.NewMemory(nil)
 	sb.RunFunc = func(context.Context, sandbox.Command) (int, error) { return 0, nil }
-	reg := runtime.NewRegistry(runtime.WithApprover(workspace.AllowCommands(next, "go vet", "git status", "ls")))
-	require.NoError(t, reg.Add(workspace.WorkspaceTools(workspace.New(sb))...))
+	w := workspace.New(sb)
+	reg := runtime.NewRegistry(runtime.WithApprover(w.AllowCommands(next, "go vet", "git status", "ls")))
+	require.NoError(t, reg.Add(workspace.WorkspaceTools(w)...))
 
 	cases := map[string]bool{
 		"go vet":                      true,
@@ -225,4 +228,76 @@ func TestAllowCommandsLeavesTheRestToTheQueue(t *testing.T) {
 	res = reg.Invoke(t.Context(), runtime.Call{ID: "2", Name: "shell", Args: []byte(`{"command":"rm -rf build"}`)})
 	assert.NotEmpty(t, res.PendingApproval, "left to the queue: %s", res.Text)
 	assert.Equal(t, []string{"ls"}, ran)
+}
+
+// TestAllowCommandsGitRunsNoRepositoryCode: an auto-approved "git status" does not run what a
+// repository's files name (here core.fsmonitor, which git status runs, a filter driver it
+// runs on a changed file, and a hook): such a call goes to the user, who says no. A clean
+// repository's git status is still approved without asking, and runs.
+func TestAllowCommandsGitRunsNoRepositoryCode(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git:", err)
+	}
+	dir := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.email=a@b", "-c", "user.name=a", "-c", "init.defaultBranch=main"}, args...)...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	git("init", "-q", ".")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644))
+	git("add", "a.txt")
+	git("commit", "-q", "-m", "a")
+	config, err := os.ReadFile(filepath.Join(dir, ".git", "config"))
+	require.NoError(t, err)
+
+	sb, err := sandbox.OpenLocal(dir, sandbox.LocalOptions{})
+	require.NoError(t, err)
+	t.Cleanup(func() { sb.Close() })
+	var asked []string
+	user := runtime.ApproverFunc(func(_ context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
+		asked = append(asked, req.Args.(*workspace.ShellArgs).Command)
+		return runtime.Decision{Reason: "no"}, nil
+	})
+	w := workspace.New(sb)
+	reg := runtime.NewRegistry(runtime.WithApprover(w.AllowCommands(user, "git status")))
+	require.NoError(t, reg.Add(workspace.WorkspaceTools(w)...))
+	status := func() runtime.Result {
+		return reg.Invoke(t.Context(), runtime.Call{Name: "shell", Args: []byte(`{"command":"git status --short"}`)})
+	}
+
+	res := status()
+	require.False(t, res.IsError, res.Text)
+	assert.Contains(t, res.Text, "exit status 0")
+	assert.Empty(t, asked, "a clean repository's git status is approved without asking")
+
+	for name, plant := range map[string]func(){
+		"fsmonitor": func() {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "config"), append(config, "[core]\n\tfsmonitor = touch pwned; false\n"...), 0o644))
+		},
+		"filter": func() {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "config"), append(config, "[filter \"x\"]\n\tclean = touch pwned; cat\n"...), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, ".gitattributes"), []byte("* filter=x\n"), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("changed\n"), 0o644))
+		},
+		"hook": func() {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "hooks", "post-index-change"), []byte("#!/bin/sh\ntouch pwned\n"), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("changed again\n"), 0o644))
+		},
+	} {
+		asked = nil
+		plant()
+		res := status()
+		assert.Equal(t, runtime.KindDenied, res.Kind, "%s: %s", name, res.Text)
+		assert.Equal(t, []string{"git status --short"}, asked, "%s: the user is asked", name)
+		assert.NoFileExists(t, filepath.Join(dir, "pwned"), name)
+		// Undo, for the next case.
+		require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "config"), config, 0o644))
+		os.Remove(filepath.Join(dir, ".gitattributes"))
+		os.Remove(filepath.Join(dir, ".git", "hooks", "post-index-change"))
+		os.Remove(filepath.Join(dir, "pwned"))
+	}
 }
