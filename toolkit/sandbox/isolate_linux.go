@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -165,6 +166,10 @@ func (l *Local) runIsolated(ctx context.Context, cmd Command, dir string, out io
 			Pdeathsig:                  syscall.SIGKILL, // the program dies: so does the sandbox
 		},
 	}
+	// Pdeathsig fires when the thread that started the child exits, not the process, and Go
+	// ends a thread whose goroutine exits locked to it: keep this one until the command ends.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	err = c.Start()
 	w.Close()
 	cfgR.Close()
