@@ -35,9 +35,10 @@ type LocalOptions struct {
 	// Writes never go through a link either way: WriteFile replaces the name with a new file.
 	AllowHardLinks bool
 
-	// Network lets isolated commands use the host's network. By default a command has a
-	// network of its own with only a loopback interface: it reaches nothing, not even the
-	// host's loopback.
+	// Network lets isolated commands use the host's network, all of it: the internet, the
+	// local network, services listening on the host's loopback, a cloud's metadata address.
+	// By default a command has a network of its own with only a loopback interface: it
+	// reaches nothing, not even the host's loopback.
 	Network bool
 	// Mounts are more host files or directories isolated commands see, such as a build cache
 	// or a toolchain outside /usr. Their host paths are the operator's choice; see the package
