@@ -17,8 +17,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/toolgen-go/toolgen/runtime"
 	toolopenai "github.com/toolgen-go/toolgen/runtime/openai"
@@ -55,11 +57,27 @@ func run(ctx context.Context, dir string, out io.Writer) error {
 			return err
 		}
 	}
-	// go test needs a build cache and a home; the model sees nothing else of the host's
-	// environment.
-	sb, err := sandbox.OpenLocal(dir, sandbox.LocalOptions{
-		Env: append(slices.Clone(sandbox.DefaultEnv), "HOME", "GOCACHE", "GOPATH", "GOMODCACHE", "GOTOOLCHAIN", "GOFLAGS"),
-	})
+	// Commands run isolated: they see the module at /workspace, the host's /usr and /etc, and
+	// nothing of its home. go test needs a build cache: the sandbox gets one of its own, kept
+	// between calls (not the host's, into which the model could plant compiled code that the
+	// host's builds would then link).
+	cache, err := os.MkdirTemp("", "coding-agent-cache-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(cache)
+	opts := sandbox.LocalOptions{
+		Env:    append(slices.Clone(sandbox.DefaultEnv), "GOTOOLCHAIN", "GOFLAGS"),
+		Vars:   []string{"GOCACHE=/cache"},
+		Mounts: []sandbox.Mount{{Source: cache, Target: "/cache", Writable: true}},
+	}
+	// A Go installed outside /usr is shown read-only where the host has it (PATH names it).
+	if out, err := exec.CommandContext(ctx, "go", "env", "GOROOT").Output(); err == nil {
+		if goroot := strings.TrimSpace(string(out)); filepath.IsAbs(goroot) && !strings.HasPrefix(goroot, "/usr/") {
+			opts.Mounts = append(opts.Mounts, sandbox.Mount{Source: goroot, Target: goroot})
+		}
+	}
+	sb, err := sandbox.OpenLocal(dir, opts)
 	if err != nil {
 		return err
 	}

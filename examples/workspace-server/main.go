@@ -76,15 +76,16 @@ func newServer(opts options) (*mcp.Server, *sandbox.Local, error) {
 			return runtime.Decision{Approved: true, By: "-yes"}, nil
 		})
 	}
+	w := workspace.New(sb)
 	if opts.allow != "" {
-		approver = workspace.AllowCommands(approver, strings.Split(opts.allow, ",")...)
+		approver = w.AllowCommands(approver, strings.Split(opts.allow, ",")...)
 	}
 	var regOpts []runtime.Option
 	if approver != nil {
 		regOpts = append(regOpts, runtime.WithApprover(approver))
 	}
 	reg := runtime.NewRegistry(regOpts...)
-	if err := reg.Add(workspace.WorkspaceTools(workspace.New(sb))...); err != nil {
+	if err := reg.Add(workspace.WorkspaceTools(w)...); err != nil {
 		sb.Close()
 		return nil, nil, err
 	}

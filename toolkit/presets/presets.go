@@ -79,7 +79,7 @@ type CodingOptions struct {
 // Coding returns the workspace tools (read_file, write_file, edit_file, list_dir, glob, grep,
 // shell, read_result) and Agent's (the todo tools, ask_user, task). write_file, edit_file and
 // shell need approval: give the registry an approver (runtime.WithApprover, or
-// workspace.AllowCommands around one).
+// the Workspace's AllowCommands around one).
 func Coding(o CodingOptions) []runtime.Tool {
 	if o.Workspace == nil {
 		o.Workspace = workspace.New(nil)

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -17,7 +18,8 @@ import (
 
 // DefaultEnv names the host environment variables a Local sandbox's commands inherit when
 // LocalOptions.Env is nil. HOME and TMPDIR are left out on purpose: their values are host
-// paths, which the model would read in a command's output.
+// paths, which the model would read in a command's output. An isolated command gets HOME=/tmp
+// unless Env or Vars set it.
 var DefaultEnv = []string{"PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ"}
 
 // LocalOptions configures a Local sandbox.
@@ -32,37 +34,117 @@ type LocalOptions struct {
 	// name of a file outside it (os.Root cannot tell, since a hard link is not a path).
 	// Writes never go through a link either way: WriteFile replaces the name with a new file.
 	AllowHardLinks bool
+
+	// Network lets isolated commands use the host's network, all of it: the internet, the
+	// local network, services listening on the host's loopback, a cloud's metadata address.
+	// By default a command has a network of its own with only a loopback interface: it
+	// reaches nothing, not even the host's loopback.
+	Network bool
+	// Mounts are more host files or directories isolated commands see, such as a build cache
+	// or a toolchain outside /usr. Their host paths are the operator's choice; see the package
+	// doc for what a command can learn of them.
+	Mounts []Mount
+	// Limits bound what an isolated command may use; zero fields take the defaults.
+	Limits Limits
+
+	// UnconfinedHostExecution runs commands on the host, as the program's user, without
+	// isolation, where isolation is not available (not Linux, no user namespaces) and the
+	// operator accepts what that gives away: a command reads every file that user may read
+	// (SSH keys, cloud credentials, other workspaces), writes every file it may write, sees
+	// and signals the host's processes and reads their environments (cat /proc/$PPID/environ
+	// shows the program's, API keys included), reaches the network, learns the workspace's
+	// host path, and may leave processes running after the call (setsid escapes the process
+	// group that is killed). None of Limits applies. Only approval (the shell tool asks by
+	// default) and the environment (Env, Vars) stand between the model and the host.
+	UnconfinedHostExecution bool
+}
+
+// Mount is a host file or directory an isolated command sees.
+type Mount struct {
+	Source   string // the host path; symbolic links are resolved when the sandbox is opened
+	Target   string // where commands see it: absolute, not /, nor in /workspace, /proc or /dev
+	Writable bool   // read-only unless set
+}
+
+// Limits bound an isolated command (the package doc says how each is enforced). A zero
+// field takes its default; a negative one removes the bound.
+type Limits struct {
+	// Processes bounds the processes and threads the command may run at once (default 1024).
+	Processes int
+	// Memory bounds each process's address space, in bytes (default 4 GiB).
+	Memory int64
+	// CPUTime bounds each process's CPU time, rounded up to whole seconds (default 10 minutes).
+	CPUTime time.Duration
+	// FileSize bounds the size of a file a process writes, in bytes (default 1 GiB).
+	FileSize int64
+	// Tmp is the size of /tmp, which is memory, in bytes (default 512 MiB; negative: the
+	// kernel's default of half the host's memory).
+	Tmp int64
+}
+
+// The defaults of Limits.
+const (
+	DefaultProcesses = 1024
+	DefaultMemory    = 4 << 30
+	DefaultCPUTime   = 10 * time.Minute
+	DefaultFileSize  = 1 << 30
+	DefaultTmp       = 512 << 20
+)
+
+func (l Limits) withDefaults() Limits {
+	if l.Processes == 0 {
+		l.Processes = DefaultProcesses
+	}
+	if l.Memory == 0 {
+		l.Memory = DefaultMemory
+	}
+	if l.CPUTime == 0 {
+		l.CPUTime = DefaultCPUTime
+	}
+	if l.FileSize == 0 {
+		l.FileSize = DefaultFileSize
+	}
+	if l.Tmp == 0 {
+		l.Tmp = DefaultTmp
+	}
+	return l
 }
 
 // Local is a sandbox in a directory of the host. Its files go through an os.Root (see the
-// package doc); its commands run with "sh -c" in the directory, stdin closed, in a process
-// group of their own that is killed when the command ends or its ctx is done.
-//
-// Commands are not confined to the directory: a shell can read anything its user may. What
-// a command may do is decided by approving it (the shell tool asks by default) and by the
-// user the host runs as; for isolation, run the host in a container, or implement Sandbox
-// over one.
+// package doc); its commands run with "sh -c" in the directory, stdin closed, isolated from
+// the host as the package doc describes, or, with LocalOptions.UnconfinedHostExecution, on
+// the host in a process group of their own that is killed when the command ends or its ctx
+// is done.
 type Local struct {
 	root  *os.Root
 	dir   string   // the host path of the root, never shown to a model
+	real  string   // dir with symbolic links resolved: what an isolated command mounts
 	hosts []string // host spellings of dir that command output is scrubbed of
 	env   []string
 	opts  LocalOptions
 }
 
-// OpenLocal opens the directory dir as a sandbox. Close it when done.
+// OpenLocal opens the directory dir as a sandbox. Close it when done. It fails when a Mount
+// is invalid or its source does not exist.
 func OpenLocal(dir string, opts LocalOptions) (*Local, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
+	mounts, err := resolveMounts(opts.Mounts)
+	if err != nil {
+		return nil, err
+	}
+	opts.Mounts = mounts
 	root, err := os.OpenRoot(abs)
 	if err != nil {
 		return nil, err // for the host, who chose dir: it may name it
 	}
+	real := abs
 	hosts := []string{abs}
-	if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
-		hosts = append(hosts, real)
+	if r, err := filepath.EvalSymlinks(abs); err == nil && r != abs {
+		real = r
+		hosts = append(hosts, r)
 	}
 	// The longest first, so that a path containing the other is replaced whole.
 	slices.SortFunc(hosts, func(a, b string) int { return len(b) - len(a) })
@@ -71,12 +153,61 @@ func OpenLocal(dir string, opts LocalOptions) (*Local, error) {
 		names = DefaultEnv
 	}
 	var env []string
+	if !opts.UnconfinedHostExecution {
+		env = append(env, "HOME=/tmp") // the host's HOME does not exist in the sandbox
+	}
 	for _, name := range names {
 		if v, ok := os.LookupEnv(name); ok {
 			env = append(env, name+"="+v)
 		}
 	}
-	return &Local{root: root, dir: abs, hosts: hosts, env: append(env, opts.Vars...), opts: opts}, nil
+	env = dedupEnv(append(env, opts.Vars...))
+	return &Local{root: root, dir: abs, real: real, hosts: hosts, env: env, opts: opts}, nil
+}
+
+// dedupEnv keeps the last of the variables of the same name, in the place of the first: a
+// program that reads the first would otherwise see another value than the shell.
+func dedupEnv(env []string) []string {
+	last := map[string]string{}
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		last[k] = kv
+	}
+	var out []string
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if v, ok := last[k]; ok {
+			out = append(out, v)
+			delete(last, k)
+		}
+	}
+	return out
+}
+
+// resolveMounts checks mounts and resolves their sources.
+func resolveMounts(mounts []Mount) ([]Mount, error) {
+	var out []Mount
+	for _, m := range mounts {
+		t := m.Target
+		if !path.IsAbs(t) || path.Clean(t) != t || t == "/" {
+			return nil, fmt.Errorf("sandbox: mount target %q is not a clean absolute path other than /", t)
+		}
+		for _, reserved := range []string{WorkspacePath, "/proc", "/dev"} {
+			if t == reserved || strings.HasPrefix(t, reserved+"/") {
+				return nil, fmt.Errorf("sandbox: mount target %q is in %s, which the sandbox makes", t, reserved)
+			}
+		}
+		if !filepath.IsAbs(m.Source) {
+			return nil, fmt.Errorf("sandbox: mount source %q is not an absolute path", m.Source)
+		}
+		src, err := filepath.EvalSymlinks(m.Source)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: mount source: %w", err)
+		}
+		m.Source = src
+		out = append(out, m)
+	}
+	return out, nil
 }
 
 // Close releases the directory.

@@ -13,10 +13,10 @@ import (
 	"time"
 )
 
-// Run runs cmd.Script with "sh -c" in cmd.Dir, in a new process group, with stdin closed and
-// only the configured environment. When the shell exits, or ctx is done first, the whole group
-// is killed: nothing the command started in the background outlives the call. The output
-// has every host spelling of the root replaced by ".".
+// Run runs cmd.Script with "sh -c" in cmd.Dir, with stdin closed and only the configured
+// environment: isolated from the host (see the package doc), or, with
+// LocalOptions.UnconfinedHostExecution, on the host. The output has every host spelling of
+// the root replaced by ".".
 func (l *Local) Run(ctx context.Context, cmd Command) (int, error) {
 	dir, err := commandDir(l, cmd)
 	if err != nil {
@@ -26,6 +26,16 @@ func (l *Local) Run(ctx context.Context, cmd Command) (int, error) {
 	if out == nil {
 		out = io.Discard
 	}
+	if l.opts.UnconfinedHostExecution {
+		return l.runHost(ctx, cmd, dir, out)
+	}
+	return l.runIsolated(ctx, cmd, dir, out)
+}
+
+// runHost runs cmd on the host, in the directory, in a new process group. When the shell
+// exits, or ctx is done first, the whole group is killed; a process that left the group
+// (setsid) is not.
+func (l *Local) runHost(ctx context.Context, cmd Command, dir string, out io.Writer) (int, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return -1, err
@@ -47,20 +57,32 @@ func (l *Local) Run(ctx context.Context, cmd Command) (int, error) {
 		defer close(copied)
 		l.copyScrubbed(out, r)
 	}()
-	exited := make(chan struct{})
-	go func() {
-		select {
-		case <-ctx.Done():
-			syscall.Kill(-pgid, syscall.SIGKILL)
-		case <-exited:
-		}
-	}()
+	stop := killOnDone(ctx, func() { syscall.Kill(-pgid, syscall.SIGKILL) })
 	waitErr := c.Wait()
-	close(exited)
+	stop()
 	syscall.Kill(-pgid, syscall.SIGKILL) // what the command left running in the background
 	r.SetReadDeadline(time.Now().Add(runGrace))
 	<-copied
 	r.Close()
+	return exitStatus(ctx, waitErr)
+}
+
+// killOnDone calls kill if ctx ends before stop is called.
+func killOnDone(ctx context.Context, kill func()) (stop func()) {
+	exited := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			kill()
+		case <-exited:
+		}
+	}()
+	return func() { close(exited) }
+}
+
+// exitStatus turns the result of waiting for sh into its exit status as sh reports it, or
+// ctx's error when ctx ended first.
+func exitStatus(ctx context.Context, waitErr error) (int, error) {
 	if ctx.Err() != nil {
 		return -1, ctx.Err()
 	}

@@ -6,8 +6,8 @@
 //     leads out is refused when it is used, even when it is swapped in between a check and
 //     the use (the kernel resolves every step relative to the root). A file with more than
 //     one hard link is refused too (see [LocalOptions.AllowHardLinks]), and so is anything
-//     that is neither a file nor a directory (opening a named pipe would block). Processes
-//     start in the directory.
+//     that is neither a file nor a directory (opening a named pipe would block). Commands
+//     run isolated from the host, as described below.
 //   - [Memory] keeps files in memory, for tests of agents and of the tools themselves; it
 //     runs processes only through a function the test gives it.
 //
@@ -23,6 +23,96 @@
 // One program may serve many users, each in a sandbox of their own: a host puts the call's
 // sandbox in the call's context with [NewContext] (or in runtime.Call.UserData), and tools
 // look it up with [FromContext].
+//
+// # Isolated commands
+//
+// [Local.Run] runs each command with /bin/sh -c in namespaces of its own, built with the
+// kernel's facilities from Go (no helper program is needed), and refuses to run it where
+// they are not available.
+//
+// What a command gets:
+//
+//   - Its own PID namespace. It sees only its own processes (ps, /proc), cannot signal the
+//     host's, and its parent, PID 1 of the namespace, is a process of this package started
+//     with an empty environment and not readable by the command: /proc/$PPID/environ shows
+//     nothing of the host. When the shell exits, or the command's ctx ends, PID 1 exits and
+//     the kernel kills every process left in the namespace, whatever session or process
+//     group it made for itself (setsid, setpgid, double forks): nothing outlives the call.
+//   - Its own mount namespace, whose root holds only: the workspace at [WorkspacePath]
+//     (/workspace, writable; the working directory is there or below, so pwd shows no host
+//     path); /usr, /bin, /sbin, /lib, /lib32, /lib64, /libx32 and /etc of the host where they
+//     exist, read-only, with every /etc entry that not every host user may read (shadow,
+//     ssh host keys, TLS private keys, sudoers) covered by an empty one; a fresh /tmp (a
+//     tmpfs of [Limits].Tmp, also at /dev/shm), emptied with the call; a /dev of null, zero,
+//     full, random, urandom and tty; its own /proc, with /proc/sys and the kernel's other
+//     settings read-only; and [LocalOptions.Mounts]. Nothing else of the host's file tree is
+//     there: not /home, /root, /var, /run, other workspaces, nor the program's files.
+//     Set-user-ID files and devices do not work anywhere but /dev.
+//   - Its own network namespace with only a loopback interface, unless
+//     [LocalOptions.Network]: it reaches nothing, not even the host's loopback. With Network
+//     it shares the host's network (and /etc/resolv.conf resolves).
+//   - Its own user, IPC, UTS (host name "sandbox") and cgroup namespaces. Its user is root
+//     of its user namespace, mapped to the user the program runs as, with no capabilities
+//     (the bounding set is empty and no_new_privs is set, so set-user-ID files and file
+//     capabilities give none), and it may create no user namespace of its own.
+//   - The environment of [LocalOptions.Env] and Vars, and HOME=/tmp unless they set it.
+//   - Limits ([LocalOptions.Limits]): Processes (default 1024) bounds the processes and
+//     threads running at once; Memory (4 GiB) each process's address space (RLIMIT_AS);
+//     CPUTime (10 minutes) each process's CPU time (RLIMIT_CPU; it is then killed); FileSize
+//     (1 GiB) each file a process writes (RLIMIT_FSIZE; the writer gets SIGXFSZ); Tmp
+//     (512 MiB) the size of /tmp. Open files are bounded at 4096 a process and core dumps
+//     are off. A fork bomb stops at the process bound and a memory hog at its address space,
+//     and the call's timeout ends both.
+//
+// What it does not guarantee:
+//
+//   - Memory, CPU and file size are bounded per process: n processes may use n times the
+//     bound, so the whole command is bounded by about Processes × Memory of address space.
+//     Kernel memory a process holds outside its address space (pipe buffers, sockets, open
+//     files) and the workspace's disk use are bounded only by the kernel's own limits and the
+//     disk. For a bound on the total, run the program in a cgroup (a systemd unit's
+//     MemoryMax, TasksMax, CPUQuota) or a container.
+//   - The process bound is RLIMIT_NPROC when the program does not run as root; the kernel
+//     does not apply RLIMIT_NPROC to the host's root, so as root it is the PID namespace's
+//     pid_max, which Linux keeps per namespace since 6.14, set to Processes + 300 (the
+//     kernel allocates the first 300 PIDs of a namespace once): a command of a root program
+//     may run up to 300 more processes than Processes.
+//   - The workspace's host path is hidden from pwd and the like, not from the kernel's mount
+//     table: /proc/self/mountinfo names the directory a mount comes from. Output is scrubbed
+//     of the path as text, but a command can encode it. Choose workspace paths that say
+//     nothing secret.
+//   - Reading is bounded by what is mounted, not by approval: a command reads everything in
+//     the system directories that the program's user may read (when that is root, all but
+//     the /etc entries covered above), and everything in the Mounts.
+//   - Files a command writes in the workspace are the program's user's, with the modes the
+//     command chose (a set-user-ID bit included), and the workspace's content is the model's:
+//     a program or another user that runs or trusts files from the workspace on the host
+//     runs what the model wrote.
+//   - The namespaces are the kernel's: a kernel bug reachable from an unprivileged process
+//     (system calls are not filtered) can break them. For a hostile model on a shared host,
+//     add a VM boundary.
+//
+// What it needs: Linux 5.12 or later (mount_setattr) with user, mount, PID, network, IPC,
+// UTS and cgroup namespaces; unprivileged user namespaces when the program does not run as
+// root (kernel.unprivileged_userns_clone=1 on Debian before 11; on Ubuntu 23.10 and later,
+// an AppArmor profile allowing them, or kernel.apparmor_restrict_unprivileged_userns=0);
+// /proc mounted without parts hidden (as Docker hides them: containers usually cannot make
+// these namespaces without privileges); and Linux 6.14 or later when the program runs as
+// root and Processes is bounded. Where any of it is missing, Run runs nothing and returns
+// an error wrapping [ErrNoIsolation] that says what failed, for the operator, who can
+// provide it, or choose [LocalOptions.UnconfinedHostExecution] and what its doc says it
+// gives away. Outside Linux isolation is never available.
+//
+// How: Run starts the program's own executable again (/proc/self/exe) in the new
+// namespaces, and this package's init function, seeing the marker it was started with, sets
+// the sandbox up before main runs and never returns to the program. The program's other
+// init functions have run in that process by then, as root of an empty user namespace
+// with the host's file tree still mounted: keep them free of effects on the outside (no
+// connections, no files written). This was chosen over bubblewrap, which does the mounts as
+// well, because bubblewrap cannot set the process bound as root (it runs no code of ours
+// inside the PID namespace before the command, and RLIMIT_NPROC does not bind root), sets
+// no resource limits, cannot size /tmp in the version Debian 12 ships (0.8), and would be
+// one more program to install and keep on every host.
 package sandbox
 
 import (
@@ -74,7 +164,14 @@ var (
 	ErrNotRegular = errors.New("not a regular file or directory")
 	// ErrNoRun is the error of a sandbox that runs no processes.
 	ErrNoRun = errors.New("this workspace cannot run commands")
+	// ErrNoIsolation is the error of a Local sandbox asked to run a command on a host that
+	// cannot isolate it (see the package doc); the error wrapping it says what was missing.
+	ErrNoIsolation = errors.New("this host cannot run commands in isolation")
 )
+
+// WorkspacePath is where the workspace appears to an isolated command: its working directory
+// is there or below, and no host path appears in what pwd shows.
+const WorkspacePath = "/workspace"
 
 // Clean turns a path a model sent into a sandbox name: "" becomes ".", "./a//b/" becomes
 // "a/b", "a/../b" becomes "b". An absolute path, or one climbing above the root, is refused

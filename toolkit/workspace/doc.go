@@ -24,9 +24,11 @@
 //
 // write_file and edit_file need approval (//tool:confirm, risk medium, hinted destructive);
 // shell needs it too (risk high, hinted destructive and open-world). A registry with no
-// approver refuses them. [AllowCommands] approves shell calls of a fixed list of command
-// prefixes without asking (its doc says why that is safe, and which prefixes are not); every
-// other request goes to the approver it wraps. The tools are values: a host that trusts its
+// approver refuses them. [Workspace.AllowCommands] approves shell calls of a fixed list of
+// command prefixes without asking (its doc says why that is safe, and which prefixes are
+// not); git commands only when the repository holds nothing that makes git run a program
+// (config keys beyond an inert list, hooks, submodules), since the model can write those
+// files. Every other request goes to the approver it wraps. The tools are values: a host that trusts its
 // model with writes can set Permission to runtime.PermissionAuto on the ones it chooses
 // before adding them.
 //
@@ -43,11 +45,16 @@
 // model reads names a host path: errors name files by their paths in the sandbox, and the
 // root's host path is replaced by "." in shell output.
 //
-// The shell is not confined by the sandbox: a command can read whatever the host's user can.
-// It is confined by approval, by the environment it gets (only PATH and the locale by
-// default, see [sandbox.LocalOptions]), by its timeout and by the process group that dies
-// with it. For isolation, run the host in a container or implement [sandbox.Sandbox] over
-// one.
+// With the local sandbox, shell commands run isolated from the host (the sandbox package doc
+// says exactly how, what it needs from the kernel and what it does not guarantee): in
+// namespaces of their own, the workspace mounted at /workspace as the only writable place
+// kept between calls (so pwd shows no host path), the host's system directories read-only,
+// a fresh /tmp, only the sandbox's processes visible, no network unless
+// [sandbox.LocalOptions].Network, an environment of only what [sandbox.LocalOptions] allows,
+// and bounds on processes, memory, CPU time, file size and /tmp ([sandbox.Limits]). Where
+// the host cannot isolate commands, shell refuses to run them: the call fails (unavailable,
+// not retried) with a message saying so and what the operator can do, unless the program
+// chose [sandbox.LocalOptions].UnconfinedHostExecution, whose doc says what that gives away.
 //
 // # The tools, and what was chosen where the contract was silent
 //
@@ -87,15 +94,18 @@
 //     count of all; a glob without "/" filters file names, with "/" paths (as ripgrep's
 //     --glob). Skipped: .git, symbolic links, binary files (NUL in the first 8000 bytes)
 //     and files over 16 MiB (counted). Lines are cut at 300 bytes.
-//   - shell: sh -c in the root or workdir, stdin /dev/null, a new process group; default
-//     timeout 2 minutes, at most 10 (as Claude Code's Bash); at the timeout, or when the
-//     shell exits, the whole group is killed, so nothing started in the background survives
-//     (a process that leaves the group with setsid can). Stdout and stderr share one pipe,
-//     so they interleave as written. The result starts with "exit status N (duration)" (a
-//     signal is 128+N, as sh reports it), or says the command was killed at its timeout,
-//     then the output. A non-zero status is not a tool error: the command ran, and the model
-//     reads why it failed. The first and last 4 MiB of output are kept in memory (the middle
-//     is counted); the model reads up to 32 KiB and the registry keeps the rest.
+//   - shell: sh -c in the root or workdir, stdin /dev/null, isolated as above; default
+//     timeout 2 minutes, at most 10 (as Claude Code's Bash). At the timeout, or when the
+//     shell exits, every process it started is killed, whatever session or process group it
+//     made (with unconfined host execution only the process group is: a process that leaves
+//     it with setsid survives). Stdout and stderr share one pipe, so they interleave as
+//     written. The result starts with "exit status N (duration)" (a signal is 128+N, as sh
+//     reports it), then the output. A non-zero status is not a tool error: the command ran,
+//     and the model reads why it failed. A command killed at its timeout is: the call fails
+//     (kind timeout, not retried) with the output until then, its first and last 12 KiB when
+//     longer (error results are cut by the registry, not stored, and the end says where the
+//     command was). The first and last 4 MiB of output are kept in memory (the middle is
+//     counted); the model reads up to 32 KiB and the registry keeps the rest.
 //   - read_result: a result over its tool's cap is cut by the registry, which keeps the
 //     whole in its ResultStore (runtime.WithResultStore; in memory for an hour by default)
 //     under an opaque id and tells the model the id and the offset to read on from.
@@ -107,7 +117,8 @@
 //
 // Every tool's cost is bounded: read_file by the page and the 64 MiB counting budget,
 // edit_file by the 16 MiB file limit, list_dir and glob by the walk (memory by their caps),
-// grep by the walk and four files of at most 16 MiB read at once, shell by its timeout and 8 MiB of output, and all by
+// grep by the walk and four files of at most 16 MiB read at once, shell by its timeout, 8 MiB
+// of output and the sandbox's limits ([sandbox.Limits]), and all by
 // their //tool:timeout (the registry's default of 30 seconds; 11 minutes for shell). Walks
 // check the call's ctx as they go.
 package workspace

@@ -37,7 +37,7 @@ func Example() {
 
 // Shell calls of a few harmless commands run without asking; every other call that needs
 // approval goes to the approver AllowCommands wraps (here, one that says no).
-func ExampleAllowCommands() {
+func ExampleWorkspace_AllowCommands() {
 	askTheUser := runtime.ApproverFunc(func(context.Context, runtime.ApprovalRequest) (runtime.Decision, error) {
 		return runtime.Decision{Reason: "not now"}, nil
 	})
@@ -46,8 +46,9 @@ func ExampleAllowCommands() {
 		fmt.Fprintf(cmd.Output, "ran %s\n", cmd.Script)
 		return 0, nil
 	}
-	reg := runtime.NewRegistry(runtime.WithApprover(workspace.AllowCommands(askTheUser, "git status", "ls")))
-	if err := reg.Add(workspace.WorkspaceTools(workspace.New(sb))...); err != nil {
+	w := workspace.New(sb)
+	reg := runtime.NewRegistry(runtime.WithApprover(w.AllowCommands(askTheUser, "git status", "ls")))
+	if err := reg.Add(workspace.WorkspaceTools(w)...); err != nil {
 		panic(err)
 	}
 	for _, command := range []string{"git status --short", "git status; rm -rf ."} {

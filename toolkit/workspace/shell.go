@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/toolkit/sandbox"
@@ -16,6 +17,10 @@ import (
 const (
 	defaultShellTimeout = 2 * time.Minute
 	maxShellOutput      = 8 << 20 // output kept in memory: the first and last 4 MiB
+	// maxTimeoutOutput is the output a timed-out command's error shows, its first and last
+	// half: an error result is cut, not stored, by the registry (at the 32 KiB cap), so the
+	// tool keeps the end, which says where the command was.
+	maxTimeoutOutput = 24 << 10
 )
 
 // ShellArgs are the arguments of shell.
@@ -32,12 +37,15 @@ type ShellArgs struct {
 // Shell runs a command with sh -c in the workspace, with no input and a minimal environment,
 // and returns its exit status and output. At timeout_ms it is killed with all it started.
 //
-// Stdout and stderr are interleaved as written. Nothing the command starts in the background
-// outlives it. A long output is cut; the result says how to read the rest.
+// A command killed at its timeout fails the call, with what it printed until then. Stdout
+// and stderr are interleaved as written. Nothing the command starts in the background
+// outlives it. A long output is cut; the result says how to read the rest. Commands usually
+// run isolated: the workspace is then /workspace and the only place kept between calls (/tmp
+// is emptied), and the network may be off.
 //
 //tool:name shell
 //tool:hints destructive,openworld
-//tool:confirm runs a shell command on the host
+//tool:confirm runs a shell command in the workspace
 //tool:risk high
 //tool:timeout 11m
 //tool:maxresult 32KiB
@@ -59,12 +67,35 @@ func (w *Workspace) Shell(ctx context.Context, args ShellArgs) (string, error) {
 	case err == nil:
 		return fmt.Sprintf("exit status %d (%s)\n%s", exit, took, out.String()), nil
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-		// The command's fault, not the tool's: the model reads what it printed.
-		return fmt.Sprintf("killed at the timeout of %d ms, with every process it started; raise timeout_ms if it needs longer\n%s", args.TimeoutMS, out.String()), nil
+		// An error, so that the model does not take the output for the command's result; it
+		// reads what the command printed, whose end says where it was. Not retried: running
+		// it again would take as long.
+		return "", runtime.Permanent(&runtime.ModelError{
+			Kind: runtime.KindTimeout,
+			Message: fmt.Sprintf("killed at the timeout of %d ms, with every process it started; raise timeout_ms if it needs longer. Its output until then:\n%s",
+				args.TimeoutMS, cutMiddle(out.String(), maxTimeoutOutput)),
+			Err: err,
+		})
 	case ctx.Err() != nil:
 		return "", ctx.Err()
 	}
 	return "", fileError(args.Workdir, err)
+}
+
+// cutMiddle returns s, or when it is longer than limit its first and last limit/2 bytes
+// (cut at character boundaries) around a count of the bytes left out.
+func cutMiddle(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	head, tail := limit/2, len(s)-limit/2
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	return fmt.Sprintf("%s\n[… %d bytes of output left out …]\n%s", s[:head], tail-head, s[tail:])
 }
 
 // headTail keeps the first and the last maxShellOutput/2 bytes written to it, and counts
@@ -123,21 +154,51 @@ func (h *headTail) String() string {
 // no second command, no substitution, no redirection, no expansion to file names the model
 // may have planted. The prefix fixes the program (and, with more words, its subcommand).
 //
+// Git reads programs to run from its repository, which is in the workspace, where the model
+// writes: .git/config (core.fsmonitor, which git status runs; filter drivers, which it runs
+// on changed files; hooks paths, pagers, aliases, diff drivers, includes), .git/hooks, and
+// submodules with configs of their own. So a command starting with "git" is approved only
+// when every repository git could find from its working directory (there and in each
+// directory above it, as a .git directory or file, or a bare repository) sets only config
+// keys that name no program (those git init and git clone write: core.bare,
+// core.filemode, remote.<name>.url and .fetch, branch.<name>.remote and .merge, user.name
+// and the like), has no hooks but git's *.sample files, no submodules (.gitmodules, a
+// modules directory, or a submodule in its index) and files the check can read within its
+// bounds (64 KiB of config, 64 MiB of index, 1024 entries of a directory). Otherwise the call
+// goes to next, and the user sees the command. This was chosen over running git with such
+// settings turned off (-c core.fsmonitor=false and the like), which cannot name every filter
+// driver or alias the model may define. The check reads the repository when the call is
+// approved: a write the user approves that runs at the same moment can still change it
+// before the command runs.
+//
 // What it does not make safe: the model chooses the words after the prefix, so a prefix is
 // only as safe as every flag of its command. Many run other programs or write files:
 // "go test" takes -exec=PROG, "go vet" -vettool=PROG, "go build" and "go list" -toolexec,
 // "git" -c KEY=VALUE, "git diff" and "git log" --output=FILE, "find" -exec and -delete,
-// "make" any target. "git status" and "ls" are reasonable. A whole command given as a
-// prefix ("go vet ./...") still lets the model add words after it. Words that name a path
-// out of the workspace (absolute, also after "=", or climbing with "..") are not approved
-// here, but a symbolic link inside the workspace may still lead out: "cat" or "ls" can read
-// through one. The working directory is any directory of the workspace.
+// "make" any target. Other programs than git read code from the workspace too: "make" its
+// Makefile, "npm test" package.json, "go test" the tests themselves (and go.mod's toolchain
+// line, where the network allows a download). "git status" and "ls" are reasonable. A whole
+// command given as a prefix ("go vet ./...") still lets the model add words after it. Words
+// that name a path out of the workspace (absolute, also after "=", or climbing with "..")
+// are not approved here, but a symbolic link inside the workspace may still lead out: "cat"
+// or "ls" can read through one. The working directory is any directory of the workspace.
+//
+// AllowCommands finds the call's sandbox, to check git repositories, in the call's ctx or
+// its UserData only; git commands of calls that bring none go to next. With a Workspace's
+// own sandbox, use [Workspace.AllowCommands].
 //
 // Install it with runtime.WithApprover; it decides before an approval queue or MCP
 // elicitation is asked.
 func AllowCommands(next runtime.Approver, prefixes ...string) runtime.Approver {
+	return (*Workspace)(nil).AllowCommands(next, prefixes...)
+}
+
+// AllowCommands is [AllowCommands] for the calls of w's tools: it finds the call's sandbox as
+// they do, w's included.
+func (w *Workspace) AllowCommands(next runtime.Approver, prefixes ...string) runtime.Approver {
 	return runtime.ApproverFunc(func(ctx context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
-		if args, ok := req.Args.(*ShellArgs); ok && req.Tool == "shell" && allowedCommand(args.Command, prefixes) {
+		if args, ok := req.Args.(*ShellArgs); ok && req.Tool == "shell" && allowedCommand(args.Command, prefixes) &&
+			(!isGitCommand(args.Command) || w.gitInertFor(ctx, args.Workdir)) {
 			return runtime.Decision{Approved: true, By: "workspace.AllowCommands"}, nil
 		}
 		if next == nil {
@@ -145,6 +206,13 @@ func AllowCommands(next runtime.Approver, prefixes ...string) runtime.Approver {
 		}
 		return next.Approve(ctx, req)
 	})
+}
+
+// gitInertFor reports whether git run in the workdir of a call would find only inert
+// repositories (see AllowCommands).
+func (w *Workspace) gitInertFor(ctx context.Context, workdir string) bool {
+	sb, dir, err := w.resolve(ctx, workdir)
+	return err == nil && gitInert(sb, dir) == nil
 }
 
 // leavesWorkspace reports whether a word of a command names a path outside the workspace:

@@ -4,9 +4,9 @@ package workspace_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -40,8 +40,10 @@ func TestShell(t *testing.T) {
 
 	assert.Equal(t, "exit status 3\nout\nerr\nout2\n",
 		shellText(t, h, `{"command":"echo out; echo err >&2; echo out2; exit 3"}`), "interleaved, with the exit status")
-	assert.Equal(t, "exit status 0\n./sub\n", shellText(t, h, `{"command":"pwd","workdir":"sub"}`), "the root's host path is never shown")
+	assert.Equal(t, "exit status 0\n/workspace/sub\n", shellText(t, h, `{"command":"pwd","workdir":"sub"}`), "the root's host path is never shown")
+	assert.Equal(t, "exit status 0\nbus/ecapskrow/\n/\n", shellText(t, h, `{"command":"pwd | rev; cd ../..; pwd","workdir":"sub"}`), "not even when the command encodes it")
 	assert.Equal(t, "exit status 0\n[]\n", shellText(t, h, `{"command":"echo [$WORKSPACE_TEST_SECRET]"}`), "the host's environment stays out")
+	assert.Equal(t, "exit status 0\ndone\n", shellText(t, h, `{"command":"for f in /proc/[0-9]*/environ; do cat $f 2>/dev/null | grep -a hunter2; done; echo done"}`), "also from the processes it can see")
 	assert.Equal(t, "exit status 0\n[]\n", shellText(t, h, `{"command":"echo [$(cat)]"}`), "stdin is closed")
 	assert.Equal(t, "exit status 137\n", shellText(t, h, `{"command":"kill -9 $$"}`), "a signal is reported as sh does")
 
@@ -54,71 +56,82 @@ func TestShell(t *testing.T) {
 	}
 }
 
-// alive reports whether the process pid runs (a zombie, killed and waiting for its parent to
-// reap it, does not).
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return !errors.Is(err, os.ErrNotExist) // no /proc: the signal check is all there is
-	}
-	_, after, _ := strings.Cut(string(stat), ") ")
-	return !strings.HasPrefix(after, "Z")
-}
-
-// waitGone waits until none of pids runs; it fails the test after a generous 30 seconds
-// (the processes would sleep for 10 minutes), and then kills them.
-func waitGone(t *testing.T, pids []int) {
+// assertNoneSurvive fails if a host process carries marker in its command line (and kills it).
+func assertNoneSurvive(t *testing.T, marker string) {
 	t.Helper()
-	t.Cleanup(func() {
-		for _, pid := range pids {
+	entries, err := os.ReadDir("/proc")
+	require.NoError(t, err)
+	var found []string
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err == nil && strings.Contains(string(cmdline), marker) {
+			found = append(found, strings.ReplaceAll(string(cmdline), "\x00", " "))
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
-	})
-	deadline := time.Now().Add(30 * time.Second)
-	for _, pid := range pids {
-		for alive(pid) {
-			if time.Now().After(deadline) {
-				t.Fatalf("process %d survived its command", pid)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
 	}
+	assert.Empty(t, found, "processes of the command survived it")
 }
 
-func readPids(t *testing.T, file string) []int {
-	t.Helper()
-	data, err := os.ReadFile(file)
-	require.NoError(t, err)
-	var pids []int
-	for _, f := range strings.Fields(string(data)) {
-		pid, err := strconv.Atoi(f)
-		require.NoError(t, err)
-		pids = append(pids, pid)
-	}
-	require.NotEmpty(t, pids)
-	return pids
+// sleepMarker returns a unique argument for sleep, to find its processes by.
+func sleepMarker() string {
+	return "600." + strconv.FormatInt(time.Now().UnixNano()%1e9, 10)
 }
 
-// TestShellTimeoutKillsGroup: at the timeout the shell, its children and their children die.
+// TestShellTimeoutKillsGroup: at the timeout the shell, its children and their children die,
+// also those in a session of their own, and the call fails as timed out, with the output
+// printed until then. The timeout leaves the command, which prints at once, ample time to
+// start on a loaded machine.
 func TestShellTimeoutKillsGroup(t *testing.T) {
-	h, dir, _ := localWithOutside(t)
-	res := h.call("shell", `{"command":"sleep 600 & echo $! >> pids; sh -c 'sleep 600 & echo $! >> pids; wait' & echo $! >> pids; echo started; wait","timeout_ms":500}`)
-	require.False(t, res.IsError, res.Text)
-	assert.Equal(t, "killed at the timeout of 500 ms, with every process it started; raise timeout_ms if it needs longer\nstarted\n", res.Text)
-	pids := readPids(t, filepath.Join(dir, "pids"))
-	assert.Len(t, pids, 3)
-	waitGone(t, pids)
+	h, _, _ := localWithOutside(t)
+	secs := sleepMarker()
+	res := h.call("shell", fmt.Sprintf(`{"command":"sleep %[1]s & sh -c 'sleep %[1]s & wait' & setsid -f sleep %[1]s; echo started; wait","timeout_ms":5000}`, secs))
+	assert.True(t, res.IsError, res.Text)
+	assert.Equal(t, runtime.KindTimeout, res.Kind)
+	assert.Equal(t, 1, res.Attempts, "not retried")
+	assert.Equal(t, "killed at the timeout of 5000 ms, with every process it started; raise timeout_ms if it needs longer. Its output until then:\nstarted\n", res.Text)
+	assertNoneSurvive(t, "sleep\x00"+secs)
 }
 
-// TestShellBackgroundKilled: a command that exits leaving a process in the background does
-// not leave it running (nor does it hold the call open).
+// TestShellTimeoutKeepsTheEnd: a timed-out command's long output is cut in the middle, so the
+// model reads where it was when it was killed.
+func TestShellTimeoutKeepsTheEnd(t *testing.T) {
+	h, _, _ := localWithOutside(t)
+	res := h.call("shell", `{"command":"head -c 100000 /dev/zero | tr '\\0' a; echo; echo LAST LINE; sleep 600","timeout_ms":5000}`)
+	require.True(t, res.IsError, res.Text)
+	assert.Equal(t, runtime.KindTimeout, res.Kind)
+	assert.True(t, strings.HasSuffix(res.Text, "\nLAST LINE\n"), res.Text[max(0, len(res.Text)-200):])
+	assert.Contains(t, res.Text, "bytes of output left out")
+	assert.Less(t, len(res.Text), 32<<10, "within the tool's result cap, so the registry cuts nothing")
+}
+
+// TestShellBackgroundKilled: a command that exits leaving processes in the background, in its
+// process group or out of it, leaves none running (nor does it hold the call open).
 func TestShellBackgroundKilled(t *testing.T) {
-	h, dir, _ := localWithOutside(t)
-	assert.Equal(t, "exit status 0\ndone\n", shellText(t, h, `{"command":"sleep 600 & echo $! > pids; echo done"}`))
-	waitGone(t, readPids(t, filepath.Join(dir, "pids")))
+	h, _, _ := localWithOutside(t)
+	secs := sleepMarker()
+	assert.Equal(t, "exit status 0\ndone\n", shellText(t, h, fmt.Sprintf(`{"command":"sleep %[1]s & setsid -f sleep %[1]s; (sleep %[1]s &); echo done"}`, secs)))
+	assertNoneSurvive(t, "sleep\x00"+secs)
+}
+
+// TestShellWithoutIsolation: a sandbox that cannot isolate commands fails the call, once,
+// with words for the user and the operator.
+func TestShellWithoutIsolation(t *testing.T) {
+	sb := sandbox.NewMemory(nil)
+	sb.RunFunc = func(context.Context, sandbox.Command) (int, error) {
+		return -1, fmt.Errorf("%w: creating namespaces: operation not permitted", sandbox.ErrNoIsolation)
+	}
+	h := newHarness(t, sb, "")
+	res := h.call("shell", `{"command":"ls"}`)
+	assert.True(t, res.IsError)
+	assert.Equal(t, runtime.KindUnavailable, res.Kind)
+	assert.Equal(t, 1, res.Attempts)
+	assert.True(t, strings.HasPrefix(res.Text, "the shell is unavailable: commands run only in isolation from the host"), res.Text)
+	assert.Contains(t, res.Text, "UnconfinedHostExecution")
+	assert.NotContains(t, res.Text, "operation not permitted", "the detail is the operator's")
 }
 
 func TestShellMemory(t *testing.T) {
@@ -148,8 +161,9 @@ func TestAllowCommands(t *testing.T) {
 	})
 	sb := sandbox.NewMemory(nil)
 	sb.RunFunc = func(context.Context, sandbox.Command) (int, error) { return 0, nil }
-	reg := runtime.NewRegistry(runtime.WithApprover(workspace.AllowCommands(next, "go vet", "git status", "ls")))
-	require.NoError(t, reg.Add(workspace.WorkspaceTools(workspace.New(sb))...))
+	w := workspace.New(sb)
+	reg := runtime.NewRegistry(runtime.WithApprover(w.AllowCommands(next, "go vet", "git status", "ls")))
+	require.NoError(t, reg.Add(workspace.WorkspaceTools(w)...))
 
 	cases := map[string]bool{
 		"go vet":                      true,
@@ -214,4 +228,76 @@ func TestAllowCommandsLeavesTheRestToTheQueue(t *testing.T) {
 	res = reg.Invoke(t.Context(), runtime.Call{ID: "2", Name: "shell", Args: []byte(`{"command":"rm -rf build"}`)})
 	assert.NotEmpty(t, res.PendingApproval, "left to the queue: %s", res.Text)
 	assert.Equal(t, []string{"ls"}, ran)
+}
+
+// TestAllowCommandsGitRunsNoRepositoryCode: an auto-approved "git status" does not run what a
+// repository's files name (here core.fsmonitor, which git status runs, a filter driver it
+// runs on a changed file, and a hook): such a call goes to the user, who says no. A clean
+// repository's git status is still approved without asking, and runs.
+func TestAllowCommandsGitRunsNoRepositoryCode(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git:", err)
+	}
+	dir := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.email=a@b", "-c", "user.name=a", "-c", "init.defaultBranch=main"}, args...)...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	git("init", "-q", ".")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644))
+	git("add", "a.txt")
+	git("commit", "-q", "-m", "a")
+	config, err := os.ReadFile(filepath.Join(dir, ".git", "config"))
+	require.NoError(t, err)
+
+	sb, err := sandbox.OpenLocal(dir, sandbox.LocalOptions{})
+	require.NoError(t, err)
+	t.Cleanup(func() { sb.Close() })
+	var asked []string
+	user := runtime.ApproverFunc(func(_ context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
+		asked = append(asked, req.Args.(*workspace.ShellArgs).Command)
+		return runtime.Decision{Reason: "no"}, nil
+	})
+	w := workspace.New(sb)
+	reg := runtime.NewRegistry(runtime.WithApprover(w.AllowCommands(user, "git status")))
+	require.NoError(t, reg.Add(workspace.WorkspaceTools(w)...))
+	status := func() runtime.Result {
+		return reg.Invoke(t.Context(), runtime.Call{Name: "shell", Args: []byte(`{"command":"git status --short"}`)})
+	}
+
+	res := status()
+	require.False(t, res.IsError, res.Text)
+	assert.Contains(t, res.Text, "exit status 0")
+	assert.Empty(t, asked, "a clean repository's git status is approved without asking")
+
+	for name, plant := range map[string]func(){
+		"fsmonitor": func() {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "config"), append(config, "[core]\n\tfsmonitor = touch pwned; false\n"...), 0o644))
+		},
+		"filter": func() {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "config"), append(config, "[filter \"x\"]\n\tclean = touch pwned; cat\n"...), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, ".gitattributes"), []byte("* filter=x\n"), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("changed\n"), 0o644))
+		},
+		"hook": func() {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "hooks", "post-index-change"), []byte("#!/bin/sh\ntouch pwned\n"), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("changed again\n"), 0o644))
+		},
+	} {
+		asked = nil
+		plant()
+		res := status()
+		assert.Equal(t, runtime.KindDenied, res.Kind, "%s: %s", name, res.Text)
+		assert.Equal(t, []string{"git status --short"}, asked, "%s: the user is asked", name)
+		assert.NoFileExists(t, filepath.Join(dir, "pwned"), name)
+		// Undo, for the next case.
+		require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "config"), config, 0o644))
+		os.Remove(filepath.Join(dir, ".gitattributes"))
+		os.Remove(filepath.Join(dir, ".git", "hooks", "post-index-change"))
+		os.Remove(filepath.Join(dir, "pwned"))
+	}
 }

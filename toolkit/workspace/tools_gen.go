@@ -130,9 +130,9 @@ var toolgenWorkspaceTools = [...]runtime.Tool{{
 	Origin:     "github.com/toolgen-go/toolgen/toolkit/workspace.(*Workspace).ReadResult",
 	Permission: runtime.PermissionAuto,
 }, {
-	ConfirmReason: "runs a shell command on the host",
+	ConfirmReason: "runs a shell command in the workspace",
 	Description:   "Runs a command with sh -c in the workspace, with no input and a minimal environment, and returns its exit status and output. At timeout_ms it is killed with all it started.",
-	Detail:        "Stdout and stderr are interleaved as written. Nothing the command starts in the background outlives it. A long output is cut; the result says how to read the rest.",
+	Detail:        "A command killed at its timeout fails the call, with what it printed until then. Stdout and stderr are interleaved as written. Nothing the command starts in the background outlives it. A long output is cut; the result says how to read the rest. Commands usually run isolated: the workspace is then /workspace and the only place kept between calls (/tmp is emptied), and the network may be off.",
 	Examples: []runtime.Example{{
 		Args:     json.RawMessage(`{"command":"go test ./...","timeout_ms":300000}`),
 		Scenario: "Run the tests",

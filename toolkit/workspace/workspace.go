@@ -93,6 +93,14 @@ func fileError(p string, err error) error {
 		return modelError(runtime.KindInvalidInput, err, "%s is not a file or a directory (a pipe, a device or a socket); the workspace does not open those", p)
 	case errors.Is(err, sandbox.ErrNoRun):
 		return modelError(runtime.KindUnavailable, err, "this workspace cannot run commands")
+	case errors.Is(err, sandbox.ErrNoIsolation):
+		// The operator's to fix, and the same on every call: not retried. The model reads
+		// what to tell the user; the operator's log has what was missing.
+		return runtime.Permanent(modelError(runtime.KindUnavailable, err,
+			"the shell is unavailable: commands run only in isolation from the host, and this host cannot isolate them. "+
+				"Tell the user; the operator can run the program on Linux 5.12 or later with user namespaces enabled "+
+				"(and Linux 6.14 or later when it runs as root), or choose unconfined host execution "+
+				"(sandbox.LocalOptions.UnconfinedHostExecution), which gives the model the host"))
 	case errors.Is(err, fs.ErrNotExist):
 		return modelError(runtime.KindNotFound, err, "%s does not exist; list_dir or glob show what does", p)
 	case errors.Is(err, fs.ErrPermission):
