@@ -1,7 +1,7 @@
 // Package annotations is the grammar of what toolgen reads from Go source: the //tool:
 // directives in doc comments and the keys of `tool:"..."` struct tags. It holds one registry
 // of each (Directives, TagKeys, Formats); the parsers, the did-you-mean hints, the text of
-// toolgen -help-directives (Help) and the README reference (Markdown) all come from those
+// toolgen -help-directives (Help) and the reference in docs/authoring.md (Markdown) all come from those
 // registries, so a directive or key is added in exactly one place.
 //
 // The package knows nothing about go/packages, types or positions in files: it takes the text

@@ -54,7 +54,7 @@ func wrap(b *strings.Builder, text, indent string, width int) {
 }
 
 // Markdown is the same reference as Markdown tables, for the annotation reference section of
-// README.md (kept in sync by this package's tests).
+// docs/authoring.md (kept in sync by this package's tests).
 func Markdown() string {
 	var b strings.Builder
 	b.WriteString("### Directives\n\n")

@@ -9,7 +9,7 @@ import (
 const (
 	// DefaultMaxArgsBytes is the largest argument document of a tool without
 	// //tool:maxargs: 1 MiB, far above what a model writes in one call, small enough that no
-	// document makes decoding allocate much (see "Limits" in the README).
+	// document makes decoding allocate much (see docs/limits.md).
 	DefaultMaxArgsBytes = 1 << 20
 	// DefaultMaxArgsDepth is the deepest nesting of arrays and objects in an argument
 	// document. The JSON reader's own limit, 10,000, is an upper bound no setting can raise.

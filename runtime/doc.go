@@ -138,8 +138,8 @@
 //
 // The goroutines are workers, reused from call to call and ended after 30 seconds without
 // work, so a call starts none. Handing the handler to a worker and its result back is the
-// price of the guarantee: about the cost of the rest of a small call (see the README's
-// benchmark). A tool whose handler cannot block, such as a pure computation, can say
+// price of the guarantee: about the cost of the rest of a small call (see
+// docs/benchmarks.md). A tool whose handler cannot block, such as a pure computation, can say
 // //tool:timeout none and run on the caller's goroutine.
 //
 // # What a call allocates
@@ -261,8 +261,8 @@
 //
 // # Limits
 //
-// What a model's calls can make the registry hold or spend is bounded (the README's "Limits"
-// table lists every limit with its default):
+// What a model's calls can make the registry hold or spend is bounded (the table of
+// docs/limits.md lists every limit with its default):
 //
 //   - worker goroutines per tool, running or abandoned: [DefaultMaxAbandoned],
 //     [WithMaxAbandoned]; per session inside it: [DefaultMaxAbandonedPerSession],

@@ -5,13 +5,13 @@
 // For every tool it runs a corpus of argument documents through two judges and fails on any
 // document they disagree on:
 //
-//   - the tool's generated decoder, Tool.Bind, which accepts a document or refuses it with
+//   - the tool's generated decoder (Tool.BindArgs), which accepts a document or refuses it with
 //     a *runtime.ArgsError;
 //   - an independent JSON Schema 2020-12 validator, github.com/santhosh-tekuri/jsonschema/v6,
 //     compiled from Tool.InputSchema with format assertion on, reading each document with
 //     jsonschema.UnmarshalJSON so that numbers stay exact.
 //
-// Bind is held to the schema exactly: it is called on the raw document, not on what the
+// The decoder is held to the schema exactly: it is called on the raw document, not on what the
 // registry makes of empty or null arguments.
 //
 // # Use
