@@ -293,9 +293,21 @@ const stateTTL = 15 * time.Minute
 // roundStates seals and opens round states and remembers the nonces already used.
 type roundStates struct {
 	sealer
+	now func() time.Time // tests replace the clock
 
 	mu    sync.Mutex
-	spent map[string]time.Time // nonce → expiry
+	spent map[string]bool // nonces used and not yet expired
+	// order holds the spent nonces in the order they were used, each with its state's expiry:
+	// open forgets them from the front, so each costs O(1) over its life however many are
+	// held. A state expires at most stateTTL after it was signed, hence after it was used, so
+	// a nonce stuck behind one not yet expired is forgotten at most stateTTL late.
+	order []spentNonce
+	head  int // order[:head] are forgotten
+}
+
+type spentNonce struct {
+	nonce   string
+	expires time.Time
 }
 
 func newRoundStates(key []byte) *roundStates {
@@ -303,11 +315,18 @@ func newRoundStates(key []byte) *roundStates {
 		key = make([]byte, 32)
 		rand.Read(key)
 	}
-	return &roundStates{sealer: newSealer(key), spent: map[string]time.Time{}}
+	return &roundStates{sealer: newSealer(key), spent: map[string]bool{}}
+}
+
+func (s *roundStates) clock() time.Time {
+	if s.now != nil {
+		return s.now()
+	}
+	return time.Now()
 }
 
 func (s *roundStates) sign(st roundState) string {
-	st.Expires = time.Now().Add(stateTTL).Unix()
+	st.Expires = s.clock().Add(stateTTL).Unix()
 	st.Nonce = rand.Text()
 	data, _ := json.Marshal(st) // plain fields always encode
 	return seal(s.round, data)
@@ -324,7 +343,7 @@ func (s *roundStates) open(token, tool, scope string) (roundState, error) {
 		return st, errNotSealedHere
 	}
 	expires := time.Unix(st.Expires, 0)
-	now := time.Now()
+	now := s.clock()
 	switch {
 	case now.After(expires):
 		return st, errors.New("expired")
@@ -333,16 +352,35 @@ func (s *roundStates) open(token, tool, scope string) (roundState, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, used := s.spent[st.Nonce]; used {
+	s.forgetExpired(now)
+	if s.spent[st.Nonce] {
 		return st, errors.New("already used")
 	}
-	if len(s.spent) >= 4096 {
-		for nonce, exp := range s.spent {
-			if now.After(exp) {
-				delete(s.spent, nonce)
-			}
-		}
-	}
-	s.spent[st.Nonce] = expires
+	s.spent[st.Nonce] = true
+	s.order = append(s.order, spentNonce{st.Nonce, expires})
 	return st, nil
+}
+
+// forgetExpired drops the expired nonces at the front of the queue (an expired state is
+// refused as such before its nonce is looked at). It runs under s.mu.
+func (s *roundStates) forgetExpired(now time.Time) {
+	for s.head < len(s.order) && now.After(s.order[s.head].expires) {
+		delete(s.spent, s.order[s.head].nonce)
+		s.order[s.head] = spentNonce{}
+		s.head++
+	}
+	// Reuse the front once half the queue is forgotten: moving the rest costs no more than
+	// the forgetting did.
+	if s.head > 64 && s.head*2 >= len(s.order) {
+		n := copy(s.order, s.order[s.head:])
+		clear(s.order[n:])
+		s.order, s.head = s.order[:n], 0
+	}
+}
+
+// spentCount reports how many nonces are remembered; tests use it.
+func (s *roundStates) spentCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.spent)
 }
