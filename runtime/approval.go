@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -148,14 +149,15 @@ func (r *Registry) decided(ctx context.Context, cfg *registryConfig, tool *Tool,
 // An approver that ignores ctx does not hold the call past its deadline: when ctx can end, the
 // approver runs on its own goroutine, and the call stops waiting when ctx ends; its late
 // answer is dropped. Such abandoned approvers are bounded like abandoned handlers: past the
-// registry's WithMaxAbandoned, approval fails at once.
+// registry's WithMaxAbandoned in all, or WithMaxAbandonedPerSession for the call's session,
+// approval fails at once, so one session's abandoned approvers leave the others theirs.
 func (r *Registry) askApprover(ctx context.Context, cfg *registryConfig, a Approver, req ApprovalRequest) (Decision, error) {
 	if ctx.Done() == nil {
 		return callApprover(ctx, a, req)
 	}
-	limit, _ := cfg.abandonLimits()
-	if n := r.approversAbandoned.Load(); n >= int64(limit) {
-		return Decision{}, fmt.Errorf("%w: %d earlier approvers still have not answered", ErrTooManyAbandoned, n)
+	total, perSession := cfg.abandonLimits()
+	if err := r.approversAbandoned.check(req.Session, total, perSession); err != nil {
+		return Decision{}, err
 	}
 	type answer struct {
 		dec Decision
@@ -173,7 +175,7 @@ func (r *Registry) askApprover(ctx context.Context, cfg *registryConfig, a Appro
 		if state.CompareAndSwap(asking, answered) {
 			answers <- answer{dec, err}
 		} else {
-			r.approversAbandoned.Add(-1)
+			r.approversAbandoned.add(req.Session, -1)
 		}
 	}()
 	select {
@@ -181,11 +183,45 @@ func (r *Registry) askApprover(ctx context.Context, cfg *registryConfig, a Appro
 		return ans.dec, ans.err
 	case <-ctx.Done():
 		if state.CompareAndSwap(asking, gaveUp) {
-			r.approversAbandoned.Add(1)
+			r.approversAbandoned.add(req.Session, 1)
 			return Decision{}, fmt.Errorf("the approver did not answer before the call ended: %w", context.Cause(ctx))
 		}
 		ans := <-answers
 		return ans.dec, ans.err
+	}
+}
+
+// abandonedApprovers counts the approvers still running after the call that asked them
+// ended, in all and per session. Its zero value is ready to use.
+type abandonedApprovers struct {
+	mu        sync.Mutex
+	total     int
+	bySession map[string]int
+}
+
+// check refuses a new approval when the abandoned approvers fill the registry's bound or the
+// session's share of it.
+func (a *abandonedApprovers) check(session string, total, perSession int) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if n := a.bySession[session]; n >= perSession {
+		return fmt.Errorf("%w: %d earlier approvers of this session still have not answered", ErrTooManyAbandoned, n)
+	}
+	if a.total >= total {
+		return fmt.Errorf("%w: %d earlier approvers still have not answered", ErrTooManyAbandoned, a.total)
+	}
+	return nil
+}
+
+func (a *abandonedApprovers) add(session string, n int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.total += n
+	if a.bySession == nil {
+		a.bySession = map[string]int{}
+	}
+	if a.bySession[session] += n; a.bySession[session] <= 0 {
+		delete(a.bySession, session)
 	}
 }
 

@@ -3,10 +3,14 @@ package runtime_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime"
 )
@@ -199,4 +203,52 @@ func TestEndSessionForgetsApprovals(t *testing.T) {
 	if p := reg.Pending(); len(p) != 1 || p[0].Session != "b" {
 		t.Errorf("Pending after EndSession(a) = %+v", p)
 	}
+}
+
+// One session's approvers abandoned by cancelled calls fill only that session's share: the
+// approvals of other sessions still run (before, 64 cancelled calls of one session made every
+// approval of every session fail).
+func TestAbandonedApproversAreCountedPerSession(t *testing.T) {
+	var sent []mailArgs
+	var mu sync.Mutex
+	entered := make(chan struct{})
+	release := make(chan struct{})
+	defer close(release)
+	approver := runtime.ApproverFunc(func(_ context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
+		if req.Session == "greedy" {
+			entered <- struct{}{}
+			<-release // ignores ctx: abandoned when its call is cancelled
+		}
+		return runtime.Decision{Approved: true, By: "test"}, nil
+	})
+	reg := runtime.NewRegistry(runtime.WithApprover(approver))
+	require.NoError(t, reg.Add(mailTool(&sent, &mu)))
+	call := func(ctx context.Context, session string, i int) runtime.Result {
+		return reg.Invoke(ctx, runtime.Call{ID: fmt.Sprint(i), Session: session, Name: "send_mail", Args: []byte(`{"to":"a@b.c","body":"hi"}`)})
+	}
+
+	asked := 0
+	for i := range runtime.DefaultMaxAbandoned {
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan runtime.Result, 1)
+		go func() { done <- call(ctx, "greedy", i) }()
+		select {
+		case <-entered:
+			asked++
+			cancel()
+			res := <-done
+			require.Equal(t, runtime.KindCancelled, res.Kind, res.Text)
+		case res := <-done:
+			require.ErrorIs(t, res.Err, runtime.ErrTooManyAbandoned, "the session's share is full")
+			require.Equal(t, runtime.KindDenied, res.Kind)
+		}
+		cancel()
+	}
+	assert.Equal(t, runtime.DefaultMaxAbandonedPerSession, asked, "the session's approvers are asked up to its share")
+
+	for i, session := range []string{"other", "another"} {
+		res := call(t.Context(), session, 100+i)
+		assert.False(t, res.IsError, "session %s: %s", session, res.Text)
+	}
+	assert.Len(t, sent, 2)
 }

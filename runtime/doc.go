@@ -267,6 +267,9 @@
 //   - worker goroutines per tool, running or abandoned: [DefaultMaxAbandoned],
 //     [WithMaxAbandoned]; per session inside it: [DefaultMaxAbandonedPerSession],
 //     [WithMaxAbandonedPerSession] (see "Timeouts and abandoned goroutines");
+//   - approvers still running after the call that asked them ended (an approver that
+//     ignores ctx): the same two bounds, per registry and per session inside it; past
+//     either, approval fails at once (Err wraps [ErrTooManyAbandoned]);
 //   - approval requests: [DefaultApprovalExpiry], [DefaultMaxPendingApprovalsPerSession],
 //     [DefaultMaxPendingApprovals], [DefaultMaxPendingApprovalBytes] ([WithApprovalExpiry],
 //     [WithMaxPendingApprovals], [ApprovalLimits] for a store of your own);

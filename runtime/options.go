@@ -202,7 +202,8 @@ func WithArgsInEvents() Option {
 // taken waits for one within its attempt's timeout, then fails as unavailable ("busy"); when
 // abandoned attempts alone fill the bound, calls of the tool are refused at once as
 // unavailable until some return. The bound holds however many calls arrive together. It also
-// bounds the synchronous approvers still running after the call that asked them ended.
+// bounds the synchronous approvers still running after the call that asked them ended (in
+// all, per registry; WithMaxAbandonedPerSession is each session's share of them).
 func WithMaxAbandoned(n int) Option {
 	return func(c *registryConfig) { c.maxAbandoned = max(n, 1) }
 }
@@ -210,7 +211,9 @@ func WithMaxAbandoned(n int) Option {
 // WithMaxAbandonedPerSession bounds, inside WithMaxAbandoned, the slots of one tool that the
 // calls of one session may hold (DefaultMaxAbandonedPerSession otherwise, and never more than
 // the tool's bound), so that one session's hung calls (a FIFO in one user's sandbox) leave
-// the tool available to the others. Calls without a session share the session "".
+// the tool available to the others. Calls without a session share the session "". It is
+// also each session's share of the abandoned approvers WithMaxAbandoned bounds, so one
+// session's cancelled approvals leave the other sessions able to ask theirs.
 func WithMaxAbandonedPerSession(n int) Option {
 	return func(c *registryConfig) { c.maxAbandonedSess = max(n, 1) }
 }

@@ -39,7 +39,7 @@ type Registry struct {
 
 	approvalsOnce      sync.Once
 	approvals          *MemoryApprovalStore // unless WithApprovalStore
-	approversAbandoned atomic.Int64         // approvers still running after their call ended
+	approversAbandoned abandonedApprovers   // approvers still running after their call ended
 
 	keyOnce sync.Once
 	key     [32]byte // signs approval request ids
