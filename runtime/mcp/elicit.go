@@ -16,6 +16,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolgen-go/toolgen/internal/fifo"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -301,8 +302,7 @@ type roundStates struct {
 	// open forgets them from the front, so each costs O(1) over its life however many are
 	// held. A state expires at most stateTTL after it was signed, hence after it was used, so
 	// a nonce stuck behind one not yet expired is forgotten at most stateTTL late.
-	order []spentNonce
-	head  int // order[:head] are forgotten
+	order fifo.Queue[spentNonce]
 }
 
 type spentNonce struct {
@@ -357,24 +357,20 @@ func (s *roundStates) open(token, tool, scope string) (roundState, error) {
 		return st, errors.New("already used")
 	}
 	s.spent[st.Nonce] = true
-	s.order = append(s.order, spentNonce{st.Nonce, expires})
+	s.order.Push(spentNonce{st.Nonce, expires})
 	return st, nil
 }
 
 // forgetExpired drops the expired nonces at the front of the queue (an expired state is
 // refused as such before its nonce is looked at). It runs under s.mu.
 func (s *roundStates) forgetExpired(now time.Time) {
-	for s.head < len(s.order) && now.After(s.order[s.head].expires) {
-		delete(s.spent, s.order[s.head].nonce)
-		s.order[s.head] = spentNonce{}
-		s.head++
-	}
-	// Reuse the front once half the queue is forgotten: moving the rest costs no more than
-	// the forgetting did.
-	if s.head > 64 && s.head*2 >= len(s.order) {
-		n := copy(s.order, s.order[s.head:])
-		clear(s.order[n:])
-		s.order, s.head = s.order[:n], 0
+	for {
+		front, ok := s.order.Front()
+		if !ok || !now.After(front.expires) {
+			return
+		}
+		delete(s.spent, front.nonce)
+		s.order.Pop()
 	}
 }
 
