@@ -251,8 +251,9 @@
 // [DefaultMaxResult], 16 KiB) is cut, so the model reads at most the cap: a preview followed
 // by "[Result truncated: showing the first N of M bytes. NOTE]". The full text of a
 // successful result goes to the registry's [ResultStore] ([WithResultStore]; by default a
-// [MemoryResultStore] that keeps results for an hour and 64 MiB in all) under an opaque id,
-// scoped to the call's session; NOTE names the id and, when the registry has a tool named
+// [MemoryResultStore] that keeps results for an hour and 64 MiB in all, making room from the
+// sessions that hold the most, so a session's recent results survive what others store)
+// under an opaque id, scoped to the call's session; NOTE names the id and, when the registry has a tool named
 // read_result (the workspace toolkit's), how to call it. No host path ever reaches the
 // model. Error results are cut and never stored. Structured is dropped from what the model
 // reads (a cut document is not JSON; the store keeps it whole) and Result.Offloaded records

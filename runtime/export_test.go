@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"time"
 	"unsafe"
 )
@@ -73,4 +74,46 @@ func DerivedSchemas() int {
 	derivedSchemas.RLock()
 	defer derivedSchemas.RUnlock()
 	return len(derivedSchemas.m)
+}
+
+// ResultStoreInvariants checks that a MemoryResultStore's accounting agrees with what it
+// holds: the total, each session's bytes and results, and the heap's order.
+func ResultStoreInvariants(m *MemoryResultStore) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var total int64
+	bySession := map[string]int64{}
+	for _, it := range m.items {
+		total += int64(len(it.Data))
+		bySession[it.Session] += int64(len(it.Data))
+	}
+	if total != m.total {
+		return fmt.Errorf("total %d, items hold %d", m.total, total)
+	}
+	if len(m.holders) != len(m.largest) {
+		return fmt.Errorf("%d holders, %d in the heap", len(m.holders), len(m.largest))
+	}
+	for session, h := range m.holders {
+		if h.bytes != bySession[session] {
+			return fmt.Errorf("session %q: %d bytes counted, %d held", session, h.bytes, bySession[session])
+		}
+		var n int64
+		for it := range h.items.All() {
+			if m.items[it.id] != nil {
+				n += it.size
+			}
+		}
+		if n != h.bytes {
+			return fmt.Errorf("session %q: its items hold %d of its %d bytes", session, n, h.bytes)
+		}
+		if m.largest[h.index] != h {
+			return fmt.Errorf("session %q: wrong heap index", session)
+		}
+	}
+	for i := 1; i < len(m.largest); i++ {
+		if m.largest.Less(i, (i-1)/2) {
+			return fmt.Errorf("heap out of order at %d", i)
+		}
+	}
+	return nil
 }

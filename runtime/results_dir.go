@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"bufio"
+	"cmp"
+	"container/heap"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,10 +21,11 @@ import (
 // those, use a shared store). The directory is created with mode 0700; an existing one that
 // is not a plain directory, or that others may read or write, is refused, so a directory
 // planted by another user is never used. Files are named by their opaque ids and removed when
-// they expire (after MaxAge) or to keep the directory within MaxBytes. As with
-// MemoryResultStore, a session holding its share (MaxSessionBytes) or more makes room from its
-// own results first; the store knows the session of the files it wrote, and counts files left
-// by an earlier process as others'.
+// they expire (after MaxAge) or to keep the directory within MaxBytes. Room is made as
+// MemoryResultStore makes it: a session holding its share (MaxSessionBytes) or more gives up
+// its own oldest files first, then the sessions holding the most give up their oldest. The
+// store knows the session of the files it wrote; the files left by an earlier process count
+// as one session's, together.
 type DirResultStore struct {
 	Dir             string        // required
 	MaxAge          time.Duration // 0: DefaultResultMaxAge
@@ -121,22 +124,22 @@ func (d *DirResultStore) Put(_ context.Context, r StoredResult) (string, error) 
 	return id, nil
 }
 
-// sweep removes expired files, then, oldest first, files of session while it holds more
-// than its share with the n bytes it adds, then any file, until the directory holds at most
-// keep bytes.
+// unknownSession holds, in a sweep, the files of sessions the store does not know (left by
+// an earlier process): together, as one holder.
+const unknownSession = "\x00unknown"
+
+// sweep removes expired files, then makes room as MemoryResultStore does, until the
+// directory holds at most keep bytes: files of session while it holds more than its share
+// with the n bytes it adds, then the oldest file of whichever session holds the most.
 func (d *DirResultStore) sweep(root *os.Root, now time.Time, keep int64, session string, n int64) error {
 	entries, err := fs.ReadDir(root.FS(), ".")
 	if err != nil {
 		return err
 	}
-	type file struct {
-		name string
-		mod  time.Time
-		size int64
-	}
-	var files []file
-	var total, own int64
 	age, _, share := d.limits()
+	var total int64
+	bySession := map[string]*holder{}
+	files := map[string][]heldItem{} // by session
 	listed := make(map[string]bool, len(entries))
 	for _, e := range entries {
 		if !ValidResultID(e.Name()) || !e.Type().IsRegular() {
@@ -151,43 +154,46 @@ func (d *DirResultStore) sweep(root *os.Root, now time.Time, keep int64, session
 			continue
 		}
 		listed[e.Name()] = true
-		files = append(files, file{e.Name(), info.ModTime(), info.Size()})
-		total += info.Size()
-		if s, ok := d.sessions[e.Name()]; ok && s == session {
-			own += info.Size()
+		owner, ok := d.sessions[e.Name()]
+		if !ok {
+			owner = unknownSession
 		}
+		h := bySession[owner]
+		if h == nil {
+			h = &holder{session: owner, index: -1}
+			bySession[owner] = h
+		}
+		files[owner] = append(files[owner], heldItem{id: e.Name(), size: info.Size(), seq: info.ModTime().UnixNano()})
+		h.bytes += info.Size()
+		total += info.Size()
 	}
 	for id := range d.sessions {
 		if !listed[id] {
 			delete(d.sessions, id) // expired, removed, or gone by other hands
 		}
 	}
-	slices.SortFunc(files, func(a, b file) int { return a.mod.Compare(b.mod) })
-	remove := func(f file) {
-		_ = root.Remove(f.name)
-		if s, ok := d.sessions[f.name]; ok && s == session {
-			own -= f.size
+	var hs holders
+	for owner, h := range bySession {
+		items := files[owner]
+		slices.SortFunc(items, func(a, b heldItem) int { return cmp.Compare(a.seq, b.seq) })
+		for _, it := range items {
+			h.items.Push(it)
 		}
-		delete(d.sessions, f.name)
-		total -= f.size
+		heap.Push(&hs, h)
 	}
-	for i, f := range files {
-		if total <= keep || own+n <= share {
-			break
-		}
-		if s, ok := d.sessions[f.name]; ok && s == session {
-			remove(f)
-			files[i].name = ""
-		}
+	putter := bySession[session]
+	if putter == nil {
+		putter = &holder{session: session, index: -1}
 	}
-	for _, f := range files {
-		if total <= keep {
-			break
-		}
-		if f.name != "" {
-			remove(f)
-		}
-	}
+	// keep leaves room for the new file's n bytes already.
+	makeRoom(&hs, putter, n, share, func() bool { return total > keep }, nil, func(h *holder, it heldItem) {
+		_ = root.Remove(it.id)
+		delete(d.sessions, it.id)
+		h.items.Pop()
+		h.bytes -= it.size
+		total -= it.size
+		fix(&hs, h)
+	})
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"container/heap"
 	"context"
 	"fmt"
 	"sync"
@@ -8,22 +9,25 @@ import (
 )
 
 // MemoryResultStore is the ResultStore a registry uses unless WithResultStore says otherwise.
-// It keeps results in memory for MaxAge and at most MaxBytes in all, dropping the oldest
-// results to make room. A session holding its share (MaxSessionBytes) or more makes room
-// from its own results first, so one conversation storing result after result cannot push
-// out every other's: it displaces at most its share of theirs. Its zero value is ready to
-// use, with DefaultResultMaxAge and DefaultResultMaxBytes.
+// It keeps results in memory for MaxAge and at most MaxBytes in all. When a new result needs
+// room, a session holding its share (MaxSessionBytes) or more with it gives up its own oldest
+// results first; then the sessions holding the most give up their oldest, one result at a
+// time, so that sessions storing result after result (one or several) displace one another's
+// results before a session that stored little loses its own. Its zero value is ready to use,
+// with DefaultResultMaxAge and DefaultResultMaxBytes.
 type MemoryResultStore struct {
 	MaxAge          time.Duration // 0: DefaultResultMaxAge
 	MaxBytes        int64         // 0: DefaultResultMaxBytes
 	MaxSessionBytes int64         // a session's share when the store is full; 0: half of MaxBytes
 
-	mu        sync.Mutex
-	items     map[string]*memoryResult
-	queue     []string // ids, oldest first; ids already dropped are skipped
-	total     int64
-	bySession map[string]int64
-	now       func() time.Time // tests replace the clock
+	mu      sync.Mutex
+	items   map[string]*memoryResult
+	queue   []string // ids, oldest first; ids already dropped are skipped
+	total   int64
+	holders map[string]*holder // by session
+	largest holders            // the sessions, most bytes first
+	seq     int64
+	now     func() time.Time // tests replace the clock
 }
 
 type memoryResult struct {
@@ -65,47 +69,32 @@ func (m *MemoryResultStore) Put(_ context.Context, r StoredResult) (string, erro
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.clock()
-	m.dropExpired(now)
-	m.makeRoom(r.Session, n, size, share)
 	if m.items == nil {
 		m.items = make(map[string]*memoryResult)
-		m.bySession = make(map[string]int64)
+		m.holders = make(map[string]*holder)
 	}
+	m.dropExpired(now)
+	h := m.holders[r.Session]
+	if h == nil {
+		h = &holder{session: r.Session, index: -1}
+		m.holders[r.Session] = h
+	}
+	makeRoom(&m.largest, h, n, share, func() bool { return m.total+n > size }, m.alive,
+		func(_ *holder, it heldItem) { m.drop(it.id) })
 	r.Data = append([]byte(nil), r.Data...) // the caller may reuse its buffer
 	m.items[id] = &memoryResult{StoredResult: r, expires: now.Add(age)}
 	m.queue = append(m.queue, id)
 	m.total += n
-	m.bySession[r.Session] += n
+	m.seq++
+	h.bytes += n
+	h.items.Push(heldItem{id: id, size: n, seq: m.seq})
+	fix(&m.largest, h)
 	return id, nil
 }
 
-// makeRoom drops results, oldest first, until n more bytes fit in size: first those of
-// session while it holds more than its share with them, then any. Each pass walks the queue
-// once, so a result that displaces thousands of small ones costs a pass, not a pass per
-// result dropped.
-func (m *MemoryResultStore) makeRoom(session string, n, size, share int64) {
-	if own := m.bySession[session]; own+n > share && m.total+n > size {
-		total := m.total
-		var victims []string // dropped after the walk: drop may compact the queue
-		for _, id := range m.queue {
-			if total+n <= size || own+n <= share {
-				break
-			}
-			if it := m.items[id]; it != nil && it.Session == session {
-				victims = append(victims, id)
-				own -= int64(len(it.Data))
-				total -= int64(len(it.Data))
-			}
-		}
-		for _, id := range victims {
-			m.drop(id)
-		}
-	}
-	for m.total+n > size && len(m.queue) > 0 {
-		id := m.queue[0]
-		m.queue = m.queue[1:]
-		m.drop(id)
-	}
+// alive reports whether result id is still held.
+func (m *MemoryResultStore) alive(id string) bool {
+	return m.items[id] != nil
 }
 
 // Read returns a page of result id of session.
@@ -148,10 +137,19 @@ func (m *MemoryResultStore) drop(id string) {
 	}
 	n := int64(len(it.Data))
 	m.total -= n
-	if m.bySession[it.Session] -= n; m.bySession[it.Session] <= 0 {
-		delete(m.bySession, it.Session)
-	}
 	delete(m.items, id)
+	if h := m.holders[it.Session]; h != nil {
+		h.bytes -= n
+		h.oldest(m.alive) // forgets id when it was the session's oldest, as it always is
+		if h.bytes <= 0 && h.items.Len() == 0 {
+			if h.index >= 0 && h.index < len(m.largest) && m.largest[h.index] == h {
+				heap.Remove(&m.largest, h.index)
+			}
+			delete(m.holders, it.Session)
+		} else {
+			fix(&m.largest, h)
+		}
+	}
 	if len(m.queue) > 64 && len(m.queue) > 2*len(m.items) {
 		live := m.queue[:0]
 		for _, q := range m.queue {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -318,4 +320,79 @@ func TestDirResultStoreSessionShare(t *testing.T) {
 	assert.True(t, readable("ann", ann[2]), "past its share, bob made room from its own files")
 	assert.True(t, readable("bob", bob[5]))
 	assert.False(t, readable("bob", bob[0]))
+}
+
+// A session's only result survives what two sessions storing result after result put in the
+// store: room is taken from the sessions holding the most. Before, in an 8 MiB store whose
+// share is half, two sessions each within their share evicted a victim's 64 KiB result.
+func TestResultStoresKeepASmallSessionsResults(t *testing.T) {
+	stores := map[string]func(t *testing.T) (runtime.ResultStore, func(id string)){
+		"memory": func(*testing.T) (runtime.ResultStore, func(string)) {
+			return &runtime.MemoryResultStore{MaxBytes: 8 << 20}, func(string) {}
+		},
+		"dir": func(t *testing.T) (runtime.ResultStore, func(string)) {
+			s := &runtime.DirResultStore{Dir: filepath.Join(t.TempDir(), "r"), MaxBytes: 8 << 20}
+			age := time.Now().Add(-10 * time.Minute) // well within the default MaxAge
+			// Files are ordered by modification time: give each a distinct, increasing one.
+			return s, func(id string) {
+				age = age.Add(time.Second)
+				require.NoError(t, os.Chtimes(filepath.Join(s.Dir, id), age, age))
+			}
+		},
+	}
+	for name, open := range stores {
+		t.Run(name, func(t *testing.T) {
+			ctx := t.Context()
+			store, stamp := open(t)
+			put := func(session string, size int) string {
+				id, err := store.Put(ctx, runtime.StoredResult{Session: session, Data: make([]byte, size)})
+				require.NoError(t, err)
+				stamp(id)
+				return id
+			}
+			victim := put("victim", 64<<10)
+			var last [2]string
+			for i := range 40 {
+				session := []string{"flood-a", "flood-b"}[i%2]
+				last[i%2] = put(session, 1<<20-1<<10) // each within its share, headers and all
+			}
+			_, err := store.Read(ctx, "victim", victim, 0, 1)
+			assert.NoError(t, err, "the victim's only result was evicted")
+			for i, id := range last {
+				_, err := store.Read(ctx, []string{"flood-a", "flood-b"}[i], id, 0, 1)
+				assert.NoError(t, err, "each flooding session keeps its latest result")
+			}
+		})
+	}
+}
+
+// Whatever sessions store, in whatever sizes, and whatever expires, the store's accounting
+// (its total, each session's bytes, the order of the sessions holding the most) agrees with
+// what it holds, and it never holds more than its bound.
+func TestMemoryResultStoreAccounting(t *testing.T) {
+	now := time.Now()
+	m := &runtime.MemoryResultStore{MaxBytes: 10_000, MaxAge: time.Minute}
+	runtime.SetResultClock(m, func() time.Time { return now })
+	rnd := rand.New(rand.NewPCG(1, 2))
+	var ids []struct{ session, id string }
+	for i := range 3000 {
+		session := fmt.Sprint("s", rnd.IntN(12))
+		size := rnd.IntN(2500)
+		if rnd.IntN(10) == 0 {
+			size = rnd.IntN(9000)
+		}
+		id, err := m.Put(t.Context(), runtime.StoredResult{Session: session, Data: make([]byte, size)})
+		require.NoError(t, err)
+		ids = append(ids, struct{ session, id string }{session, id})
+		now = now.Add(time.Duration(rnd.IntN(2000)) * time.Millisecond)
+		require.NoError(t, runtime.ResultStoreInvariants(m), "after put %d", i)
+	}
+	var held int64
+	for _, r := range ids {
+		if p, err := m.Read(t.Context(), r.session, r.id, 0, 0); err == nil {
+			held += p.Size
+		}
+	}
+	assert.LessOrEqual(t, held, int64(10_000))
+	assert.Positive(t, held)
 }
