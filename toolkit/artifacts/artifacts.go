@@ -23,10 +23,22 @@
 // The tools that write are sequential (//tool:sequential): several edits in one turn apply
 // in the model's order instead of racing (the store would refuse all but one).
 //
-// Limits: [Toolkit.MaxBytes] per version (1 MiB by default), [Toolkit.MaxVersions] per
-// artifact (100), and each store's MaxBytes for every session together (64 MiB in memory,
-// 1 GiB in a directory); a long read_artifact result goes to the registry's result store like any
-// other result over the size cap.
+// Limits, each with its default and the field that changes it:
+//
+//   - a version's bytes: 1 MiB ([Toolkit.MaxBytes]); an artifact's versions: 100
+//     ([Toolkit.MaxVersions]);
+//   - every session together: 64 MiB in memory ([MemoryStore.MaxBytes]), 1 GiB in a
+//     directory ([DirStore.MaxBytes]);
+//   - one session: a quarter of the store (MaxSessionBytes), so one session cannot fill the
+//     store for the others: past it, its saves fail ([ErrSessionFull]) and the model is told
+//     so, while other sessions still save;
+//   - how long an artifact is kept: [DefaultMaxAge], 24 hours after its latest version was
+//     saved (MaxAge; negative keeps artifacts for ever). An expired artifact is gone, and its
+//     bytes count no more. A full store ([ErrStoreFull]) therefore fills for a day at most,
+//     not for the life of the process.
+//
+// A long read_artifact result goes to the registry's result store like any other result
+// over the size cap.
 package artifacts
 
 //go:generate go tool toolgen
@@ -242,6 +254,10 @@ func modelError(id string, err error) error {
 		return runtime.ModelErrorf(runtime.KindInvalidInput, "artifact %s changed while this call ran: read it again and redo the change", id)
 	case errors.Is(err, ErrInvalidID):
 		return runtime.ModelErrorf(runtime.KindInvalidInput, "%v", err)
+	case errors.Is(err, ErrSessionFull):
+		return runtime.ModelErrorf(runtime.KindLimit, "artifact %s was not saved: %w. Room comes back as this session's older artifacts expire; until then, work with the artifacts you have", id, err)
+	case errors.Is(err, ErrStoreFull):
+		return runtime.ModelErrorf(runtime.KindLimit, "artifact %s was not saved: %w. Room comes back as older artifacts expire; try again later", id, err)
 	}
 	// A store's own failure may name host paths: the model reads only that it failed.
 	return &runtime.ModelError{Kind: runtime.KindUnavailable, Message: "the artifact store failed; try again later", Err: err}

@@ -2,11 +2,16 @@ package artifacts_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -204,7 +209,7 @@ func TestStoresAreBoundedAcrossSessions(t *testing.T) {
 				require.NoError(t, store.Save(ctx, fmt.Sprint("session", i), "a.txt", 0, "0123456789012345678"), "save %d", i)
 			}
 			err := store.Save(ctx, "session9", "a.txt", 0, "0123456789012345678012345")
-			require.ErrorContains(t, err, "the store is full")
+			require.ErrorIs(t, err, artifacts.ErrStoreFull)
 			c := newClient(t, &artifacts.Toolkit{Store: store})
 			res := c.call("create_artifact", `{"id":"b.md","content":"more than the store has room for"}`)
 			require.True(t, res.IsError)
@@ -225,7 +230,112 @@ func TestEmptyArtifactsFillTheStore(t *testing.T) {
 			for i := 0; i < 1000 && err == nil; i++ {
 				err = store.Save(context.Background(), fmt.Sprint("session", i), "empty.txt", 0, "")
 			}
-			require.ErrorContains(t, err, "the store is full")
+			require.ErrorIs(t, err, artifacts.ErrStoreFull)
 		})
 	}
+}
+
+// One session creating artifact after artifact fills only its share of the store: its own
+// saves then fail with a message that says so, and other sessions still create theirs.
+// Before, it filled the whole store and every other session's create_artifact failed.
+func TestOneSessionCannotFillTheStore(t *testing.T) {
+	stores(t, func(t *testing.T, _ artifacts.Store) {
+		var store artifacts.Store = &artifacts.MemoryStore{MaxBytes: 1 << 20}
+		if strings.HasSuffix(t.Name(), "dir") {
+			store = artifacts.DirStore{Dir: filepath.Join(t.TempDir(), "store"), MaxBytes: 1 << 20}
+		}
+		greedy := newClient(t, &artifacts.Toolkit{Store: store})
+		greedy.session = "greedy"
+		content := strings.Repeat("x", 8<<10)
+		var res runtime.Result
+		created := 0
+		for i := range 1000 {
+			res = greedy.call("create_artifact", fmt.Sprintf(`{"id":"a%d","content":%q}`, i, content))
+			if res.IsError {
+				break
+			}
+			created++
+		}
+		require.True(t, res.IsError, "a session's saves stop at its share")
+		assert.Less(t, created, 1<<20/4/(8<<10), "within a quarter of the store")
+		assert.ErrorIs(t, res.Err, artifacts.ErrSessionFull)
+		assert.Equal(t, runtime.KindLimit, res.Kind)
+		assert.Contains(t, res.Text, "this session's artifacts fill its share of the store")
+
+		other := greedy
+		other.session = "other"
+		other.ok("create_artifact", fmt.Sprintf(`{"id":"a0","content":%q}`, content), "Created artifact a0 (version 1, 8192 bytes).")
+	})
+}
+
+// Artifacts expire MaxAge after their latest version: a store that sessions filled has room
+// again, and an expired artifact is gone. Before, nothing expired and a full store stayed
+// full for the life of the process.
+func TestArtifactsExpire(t *testing.T) {
+	ctx := context.Background()
+	big := strings.Repeat("x", 8<<10)
+	fill := func(t *testing.T, store artifacts.Store) {
+		for s := range 10 {
+			for i := range 100 {
+				err := store.Save(ctx, fmt.Sprint("s", s), fmt.Sprint("a", i), 0, big)
+				if errors.Is(err, artifacts.ErrSessionFull) {
+					break
+				}
+				if errors.Is(err, artifacts.ErrStoreFull) {
+					return
+				}
+				require.NoError(t, err)
+			}
+		}
+		t.Fatal("the store never filled")
+	}
+	t.Run("memory", func(t *testing.T) {
+		now := time.Now()
+		store := &artifacts.MemoryStore{MaxBytes: 1 << 20}
+		artifacts.SetClock(store, func() time.Time { return now })
+		require.NoError(t, store.Save(ctx, "keeper", "a0", 0, "v1"))
+		fill(t, store)
+		require.ErrorIs(t, store.Save(ctx, "late", "a", 0, big), artifacts.ErrStoreFull)
+		now = now.Add(artifacts.DefaultMaxAge - time.Minute)
+		require.NoError(t, store.Save(ctx, "keeper", "a0", 1, "fresh"), "a new version renews an artifact")
+		now = now.Add(2 * time.Minute)
+		require.NoError(t, store.Save(ctx, "late", "a", 0, big), "the expired artifacts made room")
+		_, err := store.Load(ctx, "s1", "a0", 0)
+		assert.ErrorIs(t, err, artifacts.ErrNotFound, "an expired artifact is gone")
+		a, err := store.Load(ctx, "keeper", "a0", 0)
+		require.NoError(t, err)
+		assert.Equal(t, "fresh", a.Content)
+	})
+	t.Run("dir", func(t *testing.T) {
+		store := artifacts.DirStore{Dir: filepath.Join(t.TempDir(), "store"), MaxBytes: 1 << 20}
+		require.NoError(t, store.Save(ctx, "keeper", "a0", 0, "v1"))
+		require.NoError(t, store.Save(ctx, "keeper", "a0", 1, "fresh"))
+		fill(t, store)
+		require.ErrorIs(t, store.Save(ctx, "late", "a", 0, big), artifacts.ErrStoreFull)
+		// Every file but those of keeper's a0 was written a day ago.
+		sum := sha256.Sum256([]byte("keeper"))
+		renewed := filepath.Join(store.Dir, hex.EncodeToString(sum[:16]), "a0")
+		old := time.Now().Add(-artifacts.DefaultMaxAge - time.Minute)
+		require.NoError(t, filepath.Walk(store.Dir, func(p string, _ os.FileInfo, err error) error {
+			if err == nil && p != store.Dir && !strings.HasPrefix(p, renewed) {
+				err = os.Chtimes(p, old, old)
+			}
+			return err
+		}))
+		_, err := store.Load(ctx, "s1", "a0", 0)
+		assert.ErrorIs(t, err, artifacts.ErrNotFound, "an expired artifact is not seen")
+		require.NoError(t, store.Save(ctx, "late", "a", 0, big), "the expired artifacts made room")
+		a, err := store.Load(ctx, "keeper", "a0", 0)
+		require.NoError(t, err)
+		assert.Equal(t, "fresh", a.Content)
+		scopes, err := os.ReadDir(store.Dir)
+		require.NoError(t, err)
+		var kept int
+		for _, s := range scopes {
+			artifacts, err := os.ReadDir(filepath.Join(store.Dir, s.Name()))
+			require.NoError(t, err)
+			kept += len(artifacts)
+		}
+		assert.Equal(t, 2, kept, "the expired artifacts were removed from the disk")
+	})
 }

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // versionOverhead is what MemoryStore counts for a version besides its text: about the memory
@@ -24,43 +25,143 @@ const versionOverhead = 256
 // however little it holds.
 const diskBlock = 4 << 10
 
+// DefaultMaxAge is how long an artifact is kept after its latest version was saved, in
+// either store, unless its MaxAge says otherwise.
+const DefaultMaxAge = 24 * time.Hour
+
+// Errors of a store that has no room: the model is told which, and that room comes back as
+// artifacts expire.
+var (
+	// ErrSessionFull: the session's artifacts take its share of the store (MaxSessionBytes).
+	ErrSessionFull = errors.New("this session's artifacts fill its share of the store")
+	// ErrStoreFull: the artifacts of every session together take the store's MaxBytes.
+	ErrStoreFull = errors.New("the artifact store is full")
+)
+
+// limits returns a store's bounds with their defaults: the bytes of every session
+// together, of one session, and how long an artifact is kept (0: for ever).
+func limits(total, share int64, age time.Duration, defaultTotal int64) (int64, int64, time.Duration) {
+	total = cmp.Or(total, defaultTotal)
+	share = cmp.Or(share, total/4)
+	switch {
+	case age == 0:
+		age = DefaultMaxAge
+	case age < 0:
+		age = 0
+	}
+	return total, share, age
+}
+
 // MemoryStore keeps artifacts in memory. Its zero value is ready to use.
 type MemoryStore struct {
 	// MaxBytes bounds the bytes of every version of every scope together: 0 means 64 MiB.
 	// A Save past it fails. Each version counts its text and versionOverhead, so that empty
 	// versions cannot pile up without bound either.
 	MaxBytes int64
+	// MaxSessionBytes bounds, inside MaxBytes, the bytes of one scope (a session): 0 means a
+	// quarter of MaxBytes. A Save past it fails, so one session cannot fill the store for the
+	// others.
+	MaxSessionBytes int64
+	// MaxAge is how long an artifact is kept after its latest version was saved: 0 means
+	// DefaultMaxAge (24 hours), negative for ever. An expired artifact is gone, its bytes free.
+	MaxAge time.Duration
 
-	mu    sync.Mutex
-	size  int64
-	items map[[2]string][]string // scope, id → versions
+	mu        sync.Mutex
+	size      int64
+	scopes    map[string]int64 // bytes by scope
+	items     map[[2]string]*memoryArtifact
+	nextSweep time.Time
+	now       func() time.Time // tests replace the clock
+}
+
+// memoryArtifact is an artifact's versions and when the latest was saved.
+type memoryArtifact struct {
+	versions []string
+	cost     int64
+	saved    time.Time
+}
+
+func (m *MemoryStore) clock() time.Time {
+	if m.now != nil {
+		return m.now()
+	}
+	return time.Now()
+}
+
+// live returns artifact key unless it expired, which it then forgets. It runs under m.mu.
+func (m *MemoryStore) live(key [2]string, age time.Duration, now time.Time) *memoryArtifact {
+	a := m.items[key]
+	if a != nil && age > 0 && now.Sub(a.saved) >= age {
+		m.forget(key, a)
+		return nil
+	}
+	return a
+}
+
+func (m *MemoryStore) forget(key [2]string, a *memoryArtifact) {
+	delete(m.items, key)
+	m.size -= a.cost
+	if m.scopes[key[0]] -= a.cost; m.scopes[key[0]] <= 0 {
+		delete(m.scopes, key[0])
+	}
+}
+
+// sweep forgets the expired artifacts, at most once a minute: its cost grows with the number
+// of artifacts, so the room an expired artifact frees is seen up to a minute late. It runs
+// under m.mu.
+func (m *MemoryStore) sweep(age time.Duration, now time.Time) {
+	if age <= 0 || now.Before(m.nextSweep) {
+		return
+	}
+	m.nextSweep = now.Add(time.Minute)
+	for key := range m.items {
+		m.live(key, age, now)
+	}
 }
 
 func (m *MemoryStore) Save(_ context.Context, scope, id string, base int, content string) error {
 	if err := CheckID(id); err != nil {
 		return err
 	}
+	total, share, age := limits(m.MaxBytes, m.MaxSessionBytes, m.MaxAge, 64<<20)
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.items == nil {
+		m.items = make(map[[2]string]*memoryArtifact)
+		m.scopes = make(map[string]int64)
+	}
+	now := m.clock()
+	m.sweep(age, now)
 	key := [2]string{scope, id}
-	versions := m.items[key]
+	a := m.live(key, age, now)
+	var latest int
+	if a != nil {
+		latest = len(a.versions)
+	}
 	switch {
-	case base == 0 && len(versions) > 0:
+	case base == 0 && latest > 0:
 		return ErrExists
-	case base > 0 && len(versions) == 0:
+	case base > 0 && latest == 0:
 		return ErrNotFound
-	case base != len(versions):
+	case base != latest:
 		return ErrConflict
 	}
 	cost := int64(len(content)) + versionOverhead
-	if limit := cmp.Or(m.MaxBytes, 64<<20); m.size+cost > limit {
-		return fmt.Errorf("artifacts: the store is full (%d bytes)", limit)
+	if m.scopes[scope]+cost > share {
+		return fmt.Errorf("%w (%d bytes)", ErrSessionFull, share)
 	}
-	if m.items == nil {
-		m.items = make(map[[2]string][]string)
+	if m.size+cost > total {
+		return fmt.Errorf("%w (%d bytes)", ErrStoreFull, total)
 	}
-	m.items[key] = append(versions, content)
+	if a == nil {
+		a = &memoryArtifact{}
+		m.items[key] = a
+	}
+	a.versions = append(a.versions, content)
+	a.cost += cost
+	a.saved = now
 	m.size += cost
+	m.scopes[scope] += cost
 	return nil
 }
 
@@ -68,16 +169,20 @@ func (m *MemoryStore) Load(_ context.Context, scope, id string, version int) (Ar
 	if err := CheckID(id); err != nil {
 		return Artifact{}, err
 	}
+	_, _, age := limits(m.MaxBytes, m.MaxSessionBytes, m.MaxAge, 64<<20)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	versions := m.items[[2]string{scope, id}]
-	if version == 0 {
-		version = len(versions)
-	}
-	if version < 1 || version > len(versions) {
+	a := m.live([2]string{scope, id}, age, m.clock())
+	if a == nil {
 		return Artifact{}, ErrNotFound
 	}
-	return Artifact{ID: id, Version: version, Latest: len(versions), Content: versions[version-1]}, nil
+	if version == 0 {
+		version = len(a.versions)
+	}
+	if version < 1 || version > len(a.versions) {
+		return Artifact{}, ErrNotFound
+	}
+	return Artifact{ID: id, Version: version, Latest: len(a.versions), Content: a.versions[version-1]}, nil
 }
 
 // DirStore keeps artifacts under a directory, one file per version:
@@ -85,14 +190,29 @@ func (m *MemoryStore) Load(_ context.Context, scope, id string, version int) (Ar
 // on Dir, ids are checked (CheckID) and scopes hashed, so nothing reaches outside Dir. Files
 // are written whole under a temporary name, then linked to their version's name, which fails
 // when the version exists: a version is never overwritten and never seen half-written.
+//
+// Save walks the directory once each time: it sums the bytes under Dir and under the
+// session's directory, and removes the artifacts that expired, so its cost grows with the
+// number of versions kept (at most MaxBytes / 4 KiB). Several processes may share Dir.
 type DirStore struct {
 	Dir string
 	// MaxBytes bounds the bytes of every file under Dir together: 0 means 1 GiB. A Save past
 	// it fails, so sessions that create artifact after artifact cannot fill the disk. Each file
 	// and directory counts at least a 4 KiB disk block, so empty versions cannot pile up
-	// without bound either. Save sums the sizes under Dir each time: its cost grows with the
-	// number of versions kept (at most MaxBytes / 4 KiB).
+	// without bound either.
 	MaxBytes int64
+	// MaxSessionBytes bounds, inside MaxBytes, the bytes under one scope's (a session's)
+	// directory, counted the same way: 0 means a quarter of MaxBytes. A Save past it fails,
+	// so one session cannot fill the store for the others.
+	MaxSessionBytes int64
+	// MaxAge is how long an artifact is kept after its latest version was written (its
+	// file's modification time): 0 means DefaultMaxAge (24 hours), negative for ever. Load
+	// does not see an expired artifact; the next Save removes it.
+	MaxAge time.Duration
+}
+
+func (d DirStore) limits() (total, share int64, age time.Duration) {
+	return limits(d.MaxBytes, d.MaxSessionBytes, d.MaxAge, 1<<30)
 }
 
 func (d DirStore) open(id string) (*os.Root, error) {
@@ -117,7 +237,12 @@ func (d DirStore) Save(_ context.Context, scope, id string, base int, content st
 		return err
 	}
 	defer root.Close()
+	total, share, age := d.limits()
 	dir := dirOf(scope, id)
+	used, own, err := usage(root, path.Dir(dir), age, time.Now())
+	if err != nil {
+		return err
+	}
 	latest, err := latestVersion(root, dir)
 	if err != nil {
 		return err
@@ -130,13 +255,13 @@ func (d DirStore) Save(_ context.Context, scope, id string, base int, content st
 	case base != latest:
 		return ErrConflict
 	}
-	used, err := treeSize(root)
-	if err != nil {
-		return err
-	}
 	// The new version counts as the files already there do.
-	if limit := cmp.Or(d.MaxBytes, 1<<30); used+max(int64(len(content)), diskBlock) > limit {
-		return fmt.Errorf("artifacts: the store is full (%d bytes)", limit)
+	cost := max(int64(len(content)), diskBlock)
+	if own+cost > share {
+		return fmt.Errorf("%w (%d bytes)", ErrSessionFull, share)
+	}
+	if used+cost > total {
+		return fmt.Errorf("%w (%d bytes)", ErrStoreFull, total)
 	}
 	if err := root.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -166,6 +291,15 @@ func (d DirStore) Load(_ context.Context, scope, id string, version int) (Artifa
 	if err != nil {
 		return Artifact{}, err
 	}
+	if _, _, age := d.limits(); latest > 0 && age > 0 {
+		info, err := root.Lstat(path.Join(dir, strconv.Itoa(latest)+".txt"))
+		if err != nil {
+			return Artifact{}, err
+		}
+		if time.Since(info.ModTime()) >= age {
+			return Artifact{}, ErrNotFound // expired: the next Save removes it
+		}
+	}
 	if version == 0 {
 		version = latest
 	}
@@ -179,26 +313,71 @@ func (d DirStore) Load(_ context.Context, scope, id string, version int) (Artifa
 	return Artifact{ID: id, Version: version, Latest: latest, Content: string(data)}, nil
 }
 
-// treeSize is the bytes of every file under root, each file and directory counting at least
-// a disk block.
-func treeSize(root *os.Root) (int64, error) {
-	var total int64
-	err := fs.WalkDir(root.FS(), ".", func(name string, e fs.DirEntry, err error) error {
-		if err != nil || name == "." {
-			return err
-		}
-		var size int64
-		if e.Type().IsRegular() {
-			info, err := e.Info()
-			if err != nil {
-				return err
+// usage sums the bytes under root and under its directory scopeDir, each file and directory
+// counting at least a disk block, and removes on the way the artifacts whose newest file is
+// older than age (0: none expire).
+func usage(root *os.Root, scopeDir string, age time.Duration, now time.Time) (total, own int64, err error) {
+	scopes, err := fs.ReadDir(root.FS(), ".")
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, s := range scopes {
+		n := int64(diskBlock)
+		if s.IsDir() {
+			if n, err = scopeUsage(root, s.Name(), age, now); err != nil {
+				return 0, 0, err
 			}
-			size = info.Size()
 		}
-		total += max(size, diskBlock)
-		return nil
-	})
-	return total, err
+		total += n
+		if s.Name() == scopeDir {
+			own = n
+		}
+	}
+	return total, own, nil
+}
+
+// scopeUsage is usage for one scope's directory.
+func scopeUsage(root *os.Root, scope string, age time.Duration, now time.Time) (int64, error) {
+	artifacts, err := fs.ReadDir(root.FS(), scope)
+	if err != nil {
+		return 0, err
+	}
+	total := int64(diskBlock)
+	for _, a := range artifacts {
+		if !a.IsDir() {
+			total += diskBlock
+			continue
+		}
+		dir := path.Join(scope, a.Name())
+		files, err := fs.ReadDir(root.FS(), dir)
+		if err != nil {
+			return 0, err
+		}
+		size := int64(diskBlock)
+		var newest time.Time
+		if info, err := a.Info(); err == nil {
+			newest = info.ModTime()
+		}
+		for _, f := range files {
+			info, err := f.Info()
+			if err != nil {
+				return 0, err
+			}
+			if info.ModTime().After(newest) {
+				newest = info.ModTime()
+			}
+			if f.Type().IsRegular() {
+				size += max(info.Size(), diskBlock)
+			} else {
+				size += diskBlock
+			}
+		}
+		if age > 0 && now.Sub(newest) >= age && root.RemoveAll(dir) == nil {
+			continue
+		}
+		total += size
+	}
+	return total, nil
 }
 
 // latestVersion is the highest version file in dir, 0 when there is none.
