@@ -11,6 +11,29 @@
 // HTTPHandler(reg, opts...) for streamable HTTP (stateful, or WithStateless; WithBearerAuth,
 // WithPageSize and the session options below).
 //
+// # Serving over HTTP
+//
+// Whoever reaches an HTTP server calls its tools, and answers its approval questions (see
+// below): put WithBearerAuth in front of a server whose tools change anything, and listen on loopback
+// (127.0.0.1:PORT, not :PORT) unless others are meant to reach it. HTTPHandler
+// bounds what a client can make it hold or send back:
+//
+//   - stateful sessions (Mcp-Session-Id) each hold goroutines and memory until they end: a
+//     session idle for DefaultSessionIdle (30 minutes) is closed, and at most
+//     DefaultMaxSessions (1000) are open at once, DefaultMaxSessionsPerClient (50) of one
+//     client (its authenticated user, else its remote address, an IPv6 one by its /64);
+//     past them a new session is refused with 503 or 429 and a text that says why. A
+//     session the SDK closed (idle) frees its place within a second. WithSessionLimits
+//     changes each bound and how clients are told apart (behind a proxy: by user, or by what
+//     the proxy forwards);
+//   - the go-sdk repeats a request's id, and an unknown method, tool, prompt or resource,
+//     whole in its answer: HTTPHandler answers requests whose id is over MaxRequestIDBytes
+//     (256), method over MaxMethodLength (128), tool or prompt name over MaxNameLength (128)
+//     or resource URI over MaxResourceURIBytes (16 KiB) itself, with a short JSON-RPC error
+//     that repeats none of it; request bodies stay within the SDK's 4 MiB.
+//
+// A handler of your own (mcp.NewStreamableHTTPHandler on NewServer) has none of these.
+//
 // # Tools
 //
 // Each tool is listed with its canonical schemas (MCP speaks JSON Schema 2020-12, so no
@@ -68,6 +91,12 @@
 // approves or denies; an approved call runs exactly once. A client without elicitation gets
 // the refusal the registry gives without an approver: approval fails closed. Elicit lets any
 // handler ask the user a question during a call.
+//
+// Elicitation asks the connected client: whoever holds the connection answers the question,
+// approvals included. The client must therefore be the user's own. A server that anyone can
+// reach (HTTP without authentication) lets every caller approve its own calls, so serve such
+// tools over stdio, or over HTTP behind WithBearerAuth with a secret only the user's client
+// holds.
 //
 // On protocols up to 2025-11-25 the server sends elicitation/create and waits. Protocol
 // 2026-07-28 forbids requests from the server: the call returns the question as an

@@ -18,7 +18,7 @@ import (
 //
 // or, over streamable HTTP:
 //
-//	log.Fatal(http.ListenAndServe(":8080", toolmcp.HTTPHandler(reg, toolmcp.WithStateless())))
+//	log.Fatal(http.ListenAndServe("127.0.0.1:8080", toolmcp.HTTPHandler(reg, toolmcp.WithStateless())))
 //
 // Where results over their cap are kept is the registry's choice (runtime.WithResultStore).
 
@@ -29,6 +29,7 @@ type server struct {
 	stateless     bool
 	verifier      auth.TokenVerifier
 	authOptions   *auth.RequireBearerTokenOptions
+	sessionLimits SessionLimits
 }
 
 // WithImplementation names the server to clients ("toolgen", "1.0.0" otherwise).
@@ -89,12 +90,22 @@ func ServeStdio(ctx context.Context, reg *runtime.Registry, opts ...Option) erro
 }
 
 // HTTPHandler returns a streamable HTTP handler serving reg: stateful (sessions by
-// Mcp-Session-Id) unless WithStateless, behind WithBearerAuth when set.
+// Mcp-Session-Id) unless WithStateless, behind WithBearerAuth when set. A stateful handler
+// closes idle sessions and bounds how many are open, in all and per client (SessionLimits,
+// WithSessionLimits). Every handler refuses, without repeating them, request ids, methods,
+// tool and prompt names and resource URIs past MaxRequestIDBytes, MaxMethodLength,
+// MaxNameLength and MaxResourceURIBytes, which the go-sdk would repeat whole in its answer.
 func HTTPHandler(reg *runtime.Registry, opts ...Option) http.Handler {
 	cfg := configure(opts)
 	server := NewServer(reg, opts...)
-	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
-		&mcp.StreamableHTTPOptions{Stateless: cfg.server.stateless, PropagateRequestCancellation: true})
+	limits := cfg.server.sessionLimits.resolved()
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{Stateless: cfg.server.stateless, PropagateRequestCancellation: true, SessionTimeout: limits.Idle})
+	g := &guard{next: sdk}
+	if !cfg.server.stateless {
+		g.sessions = newSessionGate(limits, server)
+	}
+	var h http.Handler = g
 	if cfg.server.verifier != nil {
 		h = auth.RequireBearerToken(cfg.server.verifier, cfg.server.authOptions)(h)
 	}

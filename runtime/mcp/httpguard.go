@@ -1,0 +1,413 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// Bounds of what a client's request can make the HTTP handler echo back. The go-sdk repeats
+// a request's id in its answer, as JSON-RPC requires, and repeats an unknown method, tool,
+// prompt or resource in its error, whole: a request of megabytes would come back as large.
+// HTTPHandler answers a request past these bounds itself, repeating none of it.
+const (
+	MaxRequestIDBytes   = 256                       // the id's JSON text
+	MaxMethodLength     = 128                       // a method name (MCP's longest is under 40)
+	MaxNameLength       = runtime.MaxToolNameLength // a tool's or a prompt's name
+	MaxResourceURIBytes = 16 << 10                  // a resource's URI (a result link is a few hundred bytes)
+	maxHostLength       = 255                       // a Host header, which the SDK repeats when it refuses one
+)
+
+// Defaults of SessionLimits: the sessions of a stateful HTTPHandler.
+const (
+	DefaultSessionIdle          = 30 * time.Minute
+	DefaultMaxSessions          = 1000
+	DefaultMaxSessionsPerClient = 50
+)
+
+const (
+	sessionIDHeader = "Mcp-Session-Id"
+	// reconcileEvery is how often, at most, a gate at a bound compares its count with the
+	// server's sessions (a walk of them all): a session the SDK closed is counted until then.
+	reconcileEvery = time.Second
+)
+
+// SessionLimits bounds the stateful sessions (Mcp-Session-Id) of HTTPHandler, each of which
+// holds goroutines and memory until it ends. A zero field takes its default; a negative one
+// turns its bound off.
+type SessionLimits struct {
+	// Idle closes a session that received no request for this long (DefaultSessionIdle, 30
+	// minutes). A request in progress (a call waiting for the user's approval) keeps it
+	// open; a client that keeps a session for longer without calls sends pings.
+	Idle time.Duration
+	// Max bounds the sessions open at once (DefaultMaxSessions, 1000): past it a new session
+	// is refused with 503 Service Unavailable.
+	Max int
+	// MaxPerClient bounds the sessions one client holds at once (DefaultMaxSessionsPerClient,
+	// 50): past it, its new session is refused with 429 Too Many Requests.
+	MaxPerClient int
+	// ClientKey names the client of a request: by default its authenticated user
+	// (auth.TokenInfo.UserID, from WithBearerAuth) when it has one, else its remote address
+	// (an IPv6 address by its /64 network, which one host usually holds whole). Behind a
+	// reverse proxy every request has the proxy's address: authenticate the clients, or key
+	// them by what the proxy forwards.
+	ClientKey func(*http.Request) string
+}
+
+// WithSessionLimits bounds the stateful sessions of HTTPHandler (see SessionLimits); without
+// it, the defaults apply. Stateless HTTP has no session to bound.
+func WithSessionLimits(l SessionLimits) Option {
+	return func(c *config) { c.server.sessionLimits = l }
+}
+
+// resolved returns the limits with their defaults, and 0 for a bound turned off.
+func (l SessionLimits) resolved() SessionLimits {
+	pick := func(v, def int) int {
+		switch {
+		case v == 0:
+			return def
+		case v < 0:
+			return 0
+		}
+		return v
+	}
+	l.Max = pick(l.Max, DefaultMaxSessions)
+	l.MaxPerClient = pick(l.MaxPerClient, DefaultMaxSessionsPerClient)
+	switch {
+	case l.Idle == 0:
+		l.Idle = DefaultSessionIdle
+	case l.Idle < 0:
+		l.Idle = 0
+	}
+	if l.ClientKey == nil {
+		l.ClientKey = defaultClientKey
+	}
+	return l
+}
+
+// defaultClientKey is the authenticated user of r, else its remote address (an IPv6
+// address's /64 network).
+func defaultClientKey(r *http.Request) string {
+	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil && ti.UserID != "" {
+		return "user:" + ti.UserID
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	addr, err := netip.ParseAddr(host)
+	if err != nil {
+		return "addr:" + host
+	}
+	addr = addr.Unmap()
+	if addr.Is6() {
+		prefix, _ := addr.WithZone("").Prefix(64)
+		return "net:" + prefix.String()
+	}
+	return "addr:" + addr.String()
+}
+
+// guard is what HTTPHandler puts in front of the go-sdk's handler: it refuses requests whose
+// answer would repeat more than the bounds above, and, for a stateful handler, counts the
+// sessions and refuses new ones past SessionLimits.
+type guard struct {
+	next     http.Handler
+	sessions *sessionGate // nil: stateless
+}
+
+func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if len(r.Host) > maxHostLength {
+		http.Error(w, fmt.Sprintf("Bad Request: the Host header is %d bytes, more than %d", len(r.Host), maxHostLength), http.StatusBadRequest)
+		return
+	}
+	if r.Method == http.MethodPost && r.Body != nil {
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, mcp.DefaultMaxRequestBodyBytes))
+		if err != nil {
+			if mbe, ok := errors.AsType[*http.MaxBytesError](err); ok {
+				http.Error(w, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit), http.StatusRequestEntityTooLarge)
+			} else {
+				http.Error(w, "Bad Request: the request body could not be read", http.StatusBadRequest)
+			}
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if refuse := checkMessages(body); refuse != nil {
+			refuse(w)
+			return
+		}
+	}
+	if g.sessions == nil {
+		g.next.ServeHTTP(w, r)
+		return
+	}
+	g.sessions.serve(g.next, w, r)
+}
+
+// message is what checkMessages reads of a JSON-RPC message.
+type message struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+// checkMessages returns the answer to a request whose id, method or named tool, prompt or
+// resource is past its bound, or nil. A body that is not JSON-RPC is left to the SDK, which
+// refuses it without repeating it.
+func checkMessages(body []byte) func(http.ResponseWriter) {
+	var msgs []message
+	body = bytes.TrimLeft(body, " \t\r\n")
+	if len(body) > 0 && body[0] == '[' {
+		if json.Unmarshal(body, &msgs) != nil {
+			return nil
+		}
+	} else {
+		var m message
+		if json.Unmarshal(body, &m) != nil {
+			return nil
+		}
+		msgs = []message{m}
+	}
+	for _, m := range msgs {
+		if len(m.ID) > MaxRequestIDBytes {
+			return rpcRefusal(http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest,
+				fmt.Sprintf("Invalid Request: the id is %d bytes of JSON, more than %d", len(m.ID), MaxRequestIDBytes))
+		}
+	}
+	for _, m := range msgs {
+		code, text := checkMessage(m)
+		if text == "" {
+			continue
+		}
+		if len(msgs) > 1 || len(m.ID) == 0 {
+			return func(w http.ResponseWriter) { http.Error(w, "Bad Request: "+text, http.StatusBadRequest) }
+		}
+		return rpcRefusal(http.StatusOK, m.ID, code, text)
+	}
+	return nil
+}
+
+// checkMessage returns the error of one message past a bound: its code and text, or "".
+func checkMessage(m message) (code int64, text string) {
+	if len(m.Method) > MaxMethodLength {
+		return jsonrpc.CodeMethodNotFound, fmt.Sprintf("method not found: a method name of %d bytes (none is longer than %d)", len(m.Method), MaxMethodLength)
+	}
+	var p struct {
+		Name string `json:"name"`
+		URI  string `json:"uri"`
+	}
+	switch m.Method {
+	case "tools/call", "prompts/get":
+		if json.Unmarshal(m.Params, &p) == nil && len(p.Name) > MaxNameLength {
+			what := map[string]string{"tools/call": "tool", "prompts/get": "prompt"}[m.Method]
+			return jsonrpc.CodeInvalidParams, fmt.Sprintf("unknown %s: a name of %d bytes (none is longer than %d)", what, len(p.Name), MaxNameLength)
+		}
+	case "resources/read", "resources/subscribe", "resources/unsubscribe":
+		if json.Unmarshal(m.Params, &p) == nil && len(p.URI) > MaxResourceURIBytes {
+			return jsonrpc.CodeInvalidParams, fmt.Sprintf("resource not found: a URI of %d bytes (none is longer than %d)", len(p.URI), MaxResourceURIBytes)
+		}
+	}
+	return 0, ""
+}
+
+// rpcRefusal answers with a JSON-RPC error: id null when the request's cannot be repeated.
+func rpcRefusal(status int, id json.RawMessage, code int64, text string) func(http.ResponseWriter) {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	data, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   jsonrpc.Error   `json:"error"`
+	}{"2.0", id, jsonrpc.Error{Code: code, Message: text}})
+	return func(w http.ResponseWriter) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_, _ = w.Write(data)
+	}
+}
+
+// sessionGate counts the stateful sessions of an HTTP handler, by Mcp-Session-Id and by
+// client, and refuses new ones past SessionLimits. A session is counted from the request
+// that opens it (a POST without Mcp-Session-Id, answered with one) until a DELETE ends it
+// or the go-sdk closes it (idle, or ended by the server): the closes the gate cannot see
+// are found by comparing its count with the server's sessions, when a bound is reached, at
+// most once a second.
+type sessionGate struct {
+	limits SessionLimits
+	server *mcp.Server
+
+	mu            sync.Mutex
+	open          map[string]gateEntry // by session id
+	pending       int                  // new sessions being opened
+	perClient     map[string]int       // open and pending, by client
+	seq           uint64
+	lastReconcile time.Time
+}
+
+type gateEntry struct {
+	client string
+	seq    uint64 // when it was counted, to compare with a listing of the server's sessions
+}
+
+func newSessionGate(l SessionLimits, server *mcp.Server) *sessionGate {
+	return &sessionGate{limits: l, server: server, open: map[string]gateEntry{}, perClient: map[string]int{}}
+}
+
+func (g *sessionGate) serve(next http.Handler, w http.ResponseWriter, r *http.Request) {
+	id := r.Header.Get(sessionIDHeader)
+	switch {
+	case r.Method == http.MethodPost && id == "":
+		client := g.limits.ClientKey(r)
+		if refused := g.admit(client); refused != "" {
+			status := http.StatusServiceUnavailable
+			if refused == "client" {
+				status = http.StatusTooManyRequests
+			}
+			w.Header().Set("Retry-After", "60")
+			http.Error(w, g.refusal(refused), status)
+			return
+		}
+		defer func() { g.opened(client, w.Header().Get(sessionIDHeader)) }()
+	case r.Method == http.MethodDelete && id != "":
+		sw := &statusWriter{ResponseWriter: w}
+		defer func() {
+			if sw.status >= 200 && sw.status < 300 {
+				g.closed(id)
+			}
+		}()
+		w = sw
+	}
+	next.ServeHTTP(w, r)
+}
+
+// refusal is the text of a refused session.
+func (g *sessionGate) refusal(which string) string {
+	held := fmt.Sprintf("Service Unavailable: the server holds %d MCP sessions, the most it may", g.limits.Max)
+	if which == "client" {
+		held = fmt.Sprintf("Too Many Requests: this client holds %d MCP sessions, the most it may", g.limits.MaxPerClient)
+	}
+	if g.limits.Idle <= 0 {
+		return held + ": close one (an HTTP DELETE with its Mcp-Session-Id)"
+	}
+	return fmt.Sprintf("%s: close one (an HTTP DELETE with its Mcp-Session-Id) or wait until one has been idle for %v", held, g.limits.Idle)
+}
+
+// admit counts a session client is about to open, or says which bound refuses it ("client"
+// or "server"). At a bound it first forgets the sessions the server closed, when it has not
+// looked for a while.
+func (g *sessionGate) admit(client string) string {
+	refused, before, look := g.tryAdmit(client, true)
+	if look {
+		g.reconcile(before)
+		refused, _, _ = g.tryAdmit(client, false)
+	}
+	return refused
+}
+
+// tryAdmit counts the session when no bound refuses it. Otherwise it says which refuses and,
+// when may and a look is due, that the caller is to reconcile with the sessions counted up
+// to before.
+func (g *sessionGate) tryAdmit(client string, may bool) (refused string, before uint64, look bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	switch {
+	case g.limits.MaxPerClient > 0 && g.perClient[client] >= g.limits.MaxPerClient:
+		refused = "client"
+	case g.limits.Max > 0 && len(g.open)+g.pending >= g.limits.Max:
+		refused = "server"
+	default:
+		g.pending++
+		g.perClient[client]++
+		return "", 0, false
+	}
+	if may && time.Since(g.lastReconcile) >= reconcileEvery {
+		g.lastReconcile = time.Now()
+		return refused, g.seq, true
+	}
+	return refused, 0, false
+}
+
+// reconcile forgets the sessions counted before seq that the server no longer has.
+func (g *sessionGate) reconcile(before uint64) {
+	live := map[string]bool{}
+	for ss := range g.server.Sessions() {
+		live[ss.ID()] = true
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for id, e := range g.open {
+		if e.seq <= before && !live[id] {
+			g.forget(id, e)
+		}
+	}
+}
+
+// opened turns the count of a session being opened into one of session id, or drops it when
+// no session was opened.
+func (g *sessionGate) opened(client, id string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.pending--
+	if _, dup := g.open[id]; id == "" || dup {
+		g.release(client)
+		return
+	}
+	g.seq++
+	g.open[id] = gateEntry{client: client, seq: g.seq}
+}
+
+// closed forgets session id, ended by a DELETE.
+func (g *sessionGate) closed(id string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if e, ok := g.open[id]; ok {
+		g.forget(id, e)
+	}
+}
+
+// forget and release run under g.mu.
+func (g *sessionGate) forget(id string, e gateEntry) {
+	delete(g.open, id)
+	g.release(e.client)
+}
+
+func (g *sessionGate) release(client string) {
+	if g.perClient[client]--; g.perClient[client] <= 0 {
+		delete(g.perClient, client)
+	}
+}
+
+// statusWriter records the status of a response.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *statusWriter) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
