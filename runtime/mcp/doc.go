@@ -14,7 +14,8 @@
 // # Serving over HTTP
 //
 // Whoever reaches an HTTP server calls its tools, and answers its approval questions (see
-// below): put WithBearerAuth in front of a server whose tools change anything, and listen on loopback
+// below): put WithBearerAuth in front of a server whose tools change anything (for one
+// user's own client, WithBearerAuth(StaticToken(secret, "me"), nil)), and listen on loopback
 // (127.0.0.1:PORT, not :PORT) unless others are meant to reach it. HTTPHandler
 // bounds what a client can make it hold or send back:
 //

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -219,3 +220,17 @@ func TestHugeToolNameFromTheSDKClient(t *testing.T) {
 	assert.Equal(t, 1, callInfoOver(t, cs).Calls, "the session goes on")
 }
 
+// StaticToken accepts its token and nothing else, an empty one nothing at all.
+func TestStaticToken(t *testing.T) {
+	verify := toolmcp.StaticToken("s3cret-token", "owner")
+	ti, err := verify(t.Context(), "s3cret-token", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "owner", ti.UserID)
+	assert.True(t, ti.Expiration.After(time.Now()))
+	for _, bad := range []string{"", "s3cret-toke", "s3cret-token2", "S3CRET-TOKEN"} {
+		_, err := verify(t.Context(), bad, nil)
+		assert.ErrorIs(t, err, auth.ErrInvalidToken, "%q", bad)
+	}
+	_, err = toolmcp.StaticToken("", "owner")(t.Context(), "", nil)
+	assert.ErrorIs(t, err, auth.ErrInvalidToken, "an empty token accepts nothing")
+}

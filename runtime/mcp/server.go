@@ -2,7 +2,10 @@ package mcp
 
 import (
 	"context"
+	"crypto/sha256"
+	"crypto/subtle"
 	"net/http"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -67,6 +70,22 @@ func WithStateless() Option {
 // key sessions (SessionFromPrincipal).
 func WithBearerAuth(verifier auth.TokenVerifier, opts *auth.RequireBearerTokenOptions) Option {
 	return func(c *config) { c.server.verifier, c.server.authOptions = verifier, opts }
+}
+
+// StaticToken returns a verifier for WithBearerAuth that accepts one secret token, compared
+// in constant time, as the user user (TokenInfo.UserID): for a server only its owner's
+// client calls. The token must be long and random (32 random bytes, hex-encoded, for
+// instance); an empty token accepts nothing.
+func StaticToken(token, user string) auth.TokenVerifier {
+	want := sha256.Sum256([]byte(token))
+	return func(_ context.Context, got string, _ *http.Request) (*auth.TokenInfo, error) {
+		// Hashes have one length, so the comparison's time tells nothing of the token's.
+		sum := sha256.Sum256([]byte(got))
+		if token == "" || subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
+			return nil, auth.ErrInvalidToken
+		}
+		return &auth.TokenInfo{UserID: user, Expiration: time.Now().Add(time.Hour)}, nil
+	}
 }
 
 // NewServer returns a go-sdk server serving every tool of reg, following the registry
