@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,4 +121,78 @@ func TestServerAsksTheUser(t *testing.T) {
 	assert.NoError(t, err)
 	_, err = os.Stat(filepath.Join(root, "no.txt"))
 	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// headerTransport adds headers to every request.
+type headerTransport map[string]string
+
+func (h headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	for k, v := range h {
+		req.Header.Set(k, v)
+	}
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+// -http refuses to start without a bearer token (before, it served anyone who reached the
+// port, and that client approved its own shell calls), listens on loopback unless told
+// otherwise, and refuses requests without the token with 401.
+func TestHTTPNeedsAToken(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "hello.txt"), []byte("hello\n"), 0o644))
+	for _, token := range []string{"", "short"} {
+		_, _, err := newHTTPServer(options{root: root}, ":8080", token)
+		require.Error(t, err, "token %q", token)
+	}
+	_, _, err := newHTTPServer(options{root: root}, ":8080", "")
+	assert.Contains(t, err.Error(), "refusing to serve over HTTP without authentication")
+
+	for addr, want := range map[string]string{":8080": "127.0.0.1:8080", "8080": "127.0.0.1:8080", "0.0.0.0:8080": "0.0.0.0:8080", "[::1]:9": "[::1]:9"} {
+		got, err := listenAddr(addr)
+		require.NoError(t, err)
+		assert.Equal(t, want, got, addr)
+	}
+
+	const token = "0123456789abcdef0123456789abcdef"
+	srv, sb, err := newHTTPServer(options{root: root, yes: true}, ":0", token)
+	require.NoError(t, err)
+	t.Cleanup(func() { sb.Close() })
+	assert.Equal(t, "127.0.0.1:0", srv.Addr)
+	ts := httptest.NewServer(srv.Handler)
+	t.Cleanup(ts.Close)
+
+	for name, headers := range map[string]headerTransport{
+		"no token":     nil,
+		"wrong token":  {"Authorization": "Bearer " + strings.ToUpper(token)},
+		"not a bearer": {"Authorization": "Basic " + token},
+	} {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, ts.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		for k, v := range headers {
+			req.Header.Set(k, v)
+		}
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		res.Body.Close()
+		assert.Equal(t, http.StatusUnauthorized, res.StatusCode, name)
+
+		transport := &mcp.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: &http.Client{Transport: headers}}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(t.Context(), transport, nil)
+		if err == nil {
+			_ = cs.Close()
+		}
+		assert.Error(t, err, name)
+	}
+
+	transport := &mcp.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: &http.Client{Transport: headerTransport{"Authorization": "Bearer " + token}}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(t.Context(), transport, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close() })
+	text, isErr := call(t, cs, "read_file", map[string]any{"path": "hello.txt"})
+	assert.False(t, isErr, text)
+	assert.Equal(t, "     1\thello\n[hello.txt: lines 1-1 of 1]", text)
+	text, isErr = call(t, cs, "write_file", map[string]any{"path": "new.txt", "content": "yes\n"})
+	assert.False(t, isErr, text)
 }

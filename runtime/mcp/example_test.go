@@ -23,7 +23,7 @@ func ExampleHTTPHandler() {
 		toolmcp.WithBearerAuth(verify, nil),
 		toolmcp.WithSessionKey(toolmcp.SessionFromPrincipal()),
 	)
-	_ = http.Handler(handler) // http.ListenAndServe(":8080", handler)
+	_ = http.Handler(handler) // http.ListenAndServe("127.0.0.1:8080", handler)
 }
 
 // A handler that asks the user during a call, as an ask_user tool does.
