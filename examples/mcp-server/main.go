@@ -12,7 +12,6 @@ package main
 
 import (
 	"context"
-	"crypto/subtle"
 	"flag"
 	"fmt"
 	"log"
@@ -20,8 +19,6 @@ import (
 	"net/http"
 	"os"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/auth"
 
 	"github.com/toolgen-go/toolgen/examples/mcp-server/demo"
 	"github.com/toolgen-go/toolgen/examples/weather/weather"
@@ -53,7 +50,7 @@ func main() {
 	}
 	if *token != "" {
 		// Calls of one user share a session across connections, kept 10 minutes after the last.
-		opts = append(opts, toolmcp.WithBearerAuth(fixedToken(*token), nil),
+		opts = append(opts, toolmcp.WithBearerAuth(toolmcp.StaticToken(*token, "demo-user"), nil),
 			toolmcp.WithSessionKey(toolmcp.SessionFromPrincipal()), toolmcp.WithSessionLinger(10*time.Minute))
 	}
 	ln, err := net.Listen("tcp", *addr)
@@ -72,15 +69,4 @@ func newRegistry() (*runtime.Registry, error) {
 		return nil, err
 	}
 	return reg, reg.Add(demo.Tools()...)
-}
-
-// fixedToken accepts one bearer token, for the example; a real server verifies a JWT or asks
-// its authorization server.
-func fixedToken(want string) auth.TokenVerifier {
-	return func(_ context.Context, got string, _ *http.Request) (*auth.TokenInfo, error) {
-		if subtle.ConstantTimeCompare([]byte(got), []byte(want)) != 1 {
-			return nil, auth.ErrInvalidToken
-		}
-		return &auth.TokenInfo{UserID: "demo-user", Expiration: time.Now().Add(time.Hour)}, nil
-	}
 }
