@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/toolgen-go/toolgen/internal/buildtest"
 )
 
 // block is one ```go block of a Markdown file.
@@ -91,9 +92,7 @@ func readBlocks(t *testing.T, paths ...string) []block {
 // imports added from the table above. Variables and imports a fragment leaves unused are no
 // error: fragments show a step, not a program.
 func TestCodeBlocksCompile(t *testing.T) {
-	if os.Getenv("TOOLGEN_BUILD_TESTS") == "" {
-		t.Skip("builds a module with the go command: set TOOLGEN_BUILD_TESTS=1 (CI does)")
-	}
+	buildtest.Require(t, "builds a module of the docs' code blocks")
 	docs, err := filepath.Glob("*.md")
 	require.NoError(t, err)
 	blocks := readBlocks(t, append([]string{"../README.md"}, docs...)...)

@@ -43,6 +43,7 @@ import (
 	"github.com/toolgen-go/toolgen/gen"
 	"github.com/toolgen-go/toolgen/gen/agreement"
 	"github.com/toolgen-go/toolgen/gen/model"
+	"github.com/toolgen-go/toolgen/internal/buildtest"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -307,6 +308,7 @@ func unifiedDiff(from, to string, a, b []byte) string {
 
 // TestGolden runs every case, then builds, vets and tests the output of the successful ones.
 func TestGolden(t *testing.T) {
+	buildtest.Require(t, "loads, builds and runs every golden case")
 	if *update && testing.Short() {
 		t.Fatal("-update accepts output only after building and testing it; drop -short")
 	}
@@ -498,6 +500,7 @@ func goCommand(t *testing.T, dir string, args ...string) {
 // TestGoldenDeterminism generates a multi-package case twice, in different directories and
 // with the package patterns in the opposite order, and requires the same bytes.
 func TestGoldenDeterminism(t *testing.T) {
+	buildtest.Require(t, "loads the golden cases twice")
 	c := loadCase(t, filepath.Join("..", "testdata", "gen", "packages_two_with_shared_types.txtar"))
 	if len(c.patterns) < 2 {
 		t.Fatalf("%s must name at least two package patterns", c.file)

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgen-go/toolgen/internal/buildtest"
 	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 )
 
@@ -20,6 +21,7 @@ func TestNoProviderSDKOutsideTheSDKPackages(t *testing.T) {
 		"runtime/openai", "runtime/anthropic", "runtime/gemini", "runtime/toolsearch",
 	} {
 		t.Run(pkg, func(t *testing.T) {
+			buildtest.Require(t, "runs go list -deps")
 			sdk, err := fixture.ProviderSDKDeps(module + pkg)
 			require.NoError(t, err)
 			assert.Empty(t, sdk, "%s compiles a provider SDK: keep SDK-typed helpers in the *sdk package", pkg)
@@ -29,6 +31,7 @@ func TestNoProviderSDKOutsideTheSDKPackages(t *testing.T) {
 
 // The check sees an SDK where there is one, so the test above can fail.
 func TestProviderSDKDepsSeesTheSDKPackages(t *testing.T) {
+	buildtest.Require(t, "runs go list -deps")
 	for pkg, sdk := range map[string]string{
 		"runtime/openai/openaisdk":       "github.com/openai/openai-go/v3",
 		"runtime/anthropic/anthropicsdk": "github.com/anthropics/anthropic-sdk-go",

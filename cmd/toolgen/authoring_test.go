@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/internal/buildtest"
 )
 
 // weatherPackage has a structured result and a method tool, so that a stale signature breaks
@@ -97,6 +99,7 @@ func checkDiffIsReadable(t *testing.T, diff string) {
 // The README's quick start generates the bundled examples: it prints nothing, warnings
 // included, and -strict passes.
 func TestExamplesGenerateWithoutWarnings(t *testing.T) {
+	buildtest.Require(t, "loads every example package")
 	code, stdout, stderr := toolgen(t, "-check", "-strict", "../../examples/...")
 	assert.Equal(t, exitOK, code)
 	assert.Empty(t, stdout, "the examples' generated files are stale")

@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolgen-go/toolgen/annotations"
 	"golang.org/x/mod/modfile"
+
+	"github.com/toolgen-go/toolgen/annotations"
+	"github.com/toolgen-go/toolgen/internal/buildtest"
 )
 
 // repoRoot is the root of this repository, which the test modules replace toolgen with.
@@ -29,6 +31,7 @@ func repoRoot(t *testing.T) string {
 // chdirs into it and sets the environment for offline module resolution.
 func newModule(t *testing.T, files map[string]string) string {
 	t.Helper()
+	buildtest.Require(t, "runs toolgen and the go command in a scratch module")
 	dir := t.TempDir()
 	root := repoRoot(t)
 	// The requirements of this repository come along, so that go.mod is complete for the tool

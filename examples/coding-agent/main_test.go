@@ -9,11 +9,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/internal/buildtest"
 )
 
 // TestAgentFixesTheBug runs the whole agent: its scripted model checks every tool result it
 // relies on (grep finds Add, go test fails, the edit shows the fix, go test passes).
 func TestAgentFixesTheBug(t *testing.T) {
+	buildtest.Require(t, "runs go test in the sandbox, with a cold build cache")
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command:", err)
 	}

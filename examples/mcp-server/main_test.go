@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgen-go/toolgen/internal/buildtest"
 	toolmcp "github.com/toolgen-go/toolgen/runtime/mcp"
 )
 
@@ -67,6 +68,7 @@ func (e *buildError) Error() string { return e.err.Error() + ": " + e.out }
 
 func binary(t *testing.T) string {
 	t.Helper()
+	buildtest.Require(t, "builds the server")
 	bin, err := serverBinary()
 	require.NoError(t, err)
 	return bin

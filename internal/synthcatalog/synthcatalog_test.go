@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgen-go/toolgen/internal/buildtest"
 	"github.com/toolgen-go/toolgen/internal/synthcatalog"
 )
 
@@ -23,6 +24,7 @@ var (
 // buildToolgen builds cmd/toolgen into dir.
 func buildToolgen(t *testing.T, dir string) (bin, root string) {
 	t.Helper()
+	buildtest.Require(t, "builds toolgen and a catalog")
 	root, err := filepath.Abs("../..")
 	require.NoError(t, err)
 	bin = filepath.Join(dir, "toolgen")

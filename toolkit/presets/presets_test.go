@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgen-go/toolgen/internal/buildtest"
 	"github.com/toolgen-go/toolgen/runtime"
 	toolanthropic "github.com/toolgen-go/toolgen/runtime/anthropic"
 	toolmcp "github.com/toolgen-go/toolgen/runtime/mcp"
@@ -120,9 +121,7 @@ func TestUnionRefusesTwoToolsOfOneName(t *testing.T) {
 // A program using Coding or Agent does not link the web toolkit or its converters: a preset
 // brings only what it uses.
 func TestPresetsDoNotLinkTheWebToolkit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs go list")
-	}
+	buildtest.Require(t, "runs go list -deps")
 	out, err := exec.Command("go", "list", "-deps", "github.com/toolgen-go/toolgen/toolkit/presets").Output()
 	require.NoError(t, err)
 	deps := strings.Fields(string(out))
