@@ -13,42 +13,20 @@ import (
 
 	"github.com/toolgen-go/toolgen/internal/buildtest"
 	"github.com/toolgen-go/toolgen/runtime"
-	toolanthropic "github.com/toolgen-go/toolgen/runtime/anthropic"
-	toolmcp "github.com/toolgen-go/toolgen/runtime/mcp"
-	toolopenai "github.com/toolgen-go/toolgen/runtime/openai"
 	"github.com/toolgen-go/toolgen/toolkit/ask"
 	"github.com/toolgen-go/toolgen/toolkit/presets"
+	"github.com/toolgen-go/toolgen/toolkit/presets/internal/presettest"
 	"github.com/toolgen-go/toolgen/toolkit/presets/research"
 	"github.com/toolgen-go/toolgen/toolkit/sandbox"
 	"github.com/toolgen-go/toolgen/toolkit/workspace"
 )
 
-func names(tools []runtime.Tool) []string {
-	out := make([]string, len(tools))
-	for i, t := range tools {
-		out[i] = t.Name
-	}
-	slices.Sort(out)
-	return out
-}
-
-// declarable checks that every adapter can declare the tools.
-func declarable(t *testing.T, tools []runtime.Tool) {
-	t.Helper()
-	_, err := toolanthropic.ToolsJSON(tools)
-	require.NoError(t, err)
-	_, err = toolopenai.ChatToolsJSON(tools)
-	require.NoError(t, err)
-	_, err = toolmcp.ToolsJSON(tools)
-	require.NoError(t, err)
-}
-
 func TestAgent(t *testing.T) {
 	tools := presets.Agent(presets.AgentOptions{Ask: &ask.Toolkit{Answerer: ask.AnswererFunc(func(context.Context, ask.Question) (ask.Answer, error) {
 		return ask.Answer{Text: "yes"}, nil
 	})}})
-	assert.Equal(t, []string{"ask_user", "task", "todo_add", "todo_list", "todo_update", "write_todos"}, names(tools), "one name per tool: no aliases")
-	declarable(t, tools)
+	assert.Equal(t, []string{"ask_user", "task", "todo_add", "todo_list", "todo_update", "write_todos"}, presettest.Names(tools), "one name per tool: no aliases")
+	presettest.Declarable(t, tools)
 
 	reg := runtime.NewRegistry()
 	require.NoError(t, reg.Add(tools...))
@@ -65,8 +43,8 @@ func TestCoding(t *testing.T) {
 	sb := sandbox.NewMemory(map[string]string{"main.go": "package main\n"})
 	tools := presets.Coding(presets.CodingOptions{Workspace: workspace.New(sb)})
 	assert.Equal(t, []string{"ask_user", "edit_file", "glob", "grep", "list_dir", "read_file", "read_result", "shell",
-		"task", "todo_add", "todo_list", "todo_update", "write_file", "write_todos"}, names(tools))
-	declarable(t, tools)
+		"task", "todo_add", "todo_list", "todo_update", "write_file", "write_todos"}, presettest.Names(tools))
+	presettest.Declarable(t, tools)
 
 	reg := runtime.NewRegistry()
 	require.NoError(t, reg.Add(tools...))
@@ -115,7 +93,7 @@ func TestUnionRefusesTwoToolsOfOneName(t *testing.T) {
 	require.GreaterOrEqual(t, i, 0)
 	assert.Equal(t, "example.com/me.Grep", tools[i].Origin)
 	assert.Len(t, tools, len(coding))
-	assert.Contains(t, names(coding), "grep", "Without leaves the preset's slice as it was")
+	assert.Contains(t, presettest.Names(coding), "grep", "Without leaves the preset's slice as it was")
 }
 
 // A program using Coding or Agent does not link the web toolkit or its converters: a preset

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"slices"
 	"strings"
 	"testing"
 
@@ -14,39 +13,17 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime"
-	toolanthropic "github.com/toolgen-go/toolgen/runtime/anthropic"
-	toolmcp "github.com/toolgen-go/toolgen/runtime/mcp"
-	toolopenai "github.com/toolgen-go/toolgen/runtime/openai"
+	"github.com/toolgen-go/toolgen/toolkit/presets/internal/presettest"
 	"github.com/toolgen-go/toolgen/toolkit/presets/research"
 	"github.com/toolgen-go/toolgen/toolkit/web"
 )
-
-func names(tools []runtime.Tool) []string {
-	out := make([]string, len(tools))
-	for i, t := range tools {
-		out[i] = t.Name
-	}
-	slices.Sort(out)
-	return out
-}
-
-// declarable checks that every adapter can declare the tools.
-func declarable(t *testing.T, tools []runtime.Tool) {
-	t.Helper()
-	_, err := toolanthropic.ToolsJSON(tools)
-	require.NoError(t, err)
-	_, err = toolopenai.ChatToolsJSON(tools)
-	require.NoError(t, err)
-	_, err = toolmcp.ToolsJSON(tools)
-	require.NoError(t, err)
-}
 
 func TestTools(t *testing.T) {
 	t.Setenv("SERPER_API_KEY", "")
 	t.Setenv("FIRECRAWL_API_KEY", "")
 	tools := research.Tools(research.Options{})
-	assert.Equal(t, []string{"create_artifact", "read_artifact", "read_result", "rewrite_artifact", "update_artifact", "web_fetch", "web_search"}, names(tools))
-	declarable(t, tools)
+	assert.Equal(t, []string{"create_artifact", "read_artifact", "read_result", "rewrite_artifact", "update_artifact", "web_fetch", "web_search"}, presettest.Names(tools))
+	presettest.Declarable(t, tools)
 
 	reg := runtime.NewRegistry()
 	require.NoError(t, reg.Add(tools...))
