@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // allocated returns the bytes the process allocated while fn ran.
@@ -46,4 +47,26 @@ func TestReadFileMemory(t *testing.T) {
 	assert.Equal(t, "     1\t"+strings.Repeat("y", 2000)+" […line cut at 2000 bytes]\n[one-line.txt: lines 1-1 of 1]", text)
 	assert.Less(t, bytes, uint64(2<<20), "reading a 64 MiB line allocated %d bytes", bytes)
 	t.Logf("a page of a 64 MiB line: %d bytes allocated", bytes)
+}
+
+// TestReplaceAllIsLinear: replace_all over 4 million occurrences (an 8 MiB file of "a\n")
+// finishes within the tool's timeout and allocates a few copies of the file. Numbering each
+// replacement from the start of the file made it quadratic (hours here); keeping every
+// line and every replacement's range made it allocate over 150 MB.
+func TestReplaceAllIsLinear(t *testing.T) {
+	const size = 8 << 20
+	h, dir, _ := localWithOutside(t)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "dense.txt"), []byte(strings.Repeat("a\n", size/2)), 0o644))
+	var res runtime.Result
+	bytes := allocated(func() {
+		res = h.call("edit_file", `{"path":"dense.txt","old_string":"a","new_string":"b","replace_all":true}`)
+	})
+	require.False(t, res.IsError, res.Text)
+	assert.True(t, strings.HasPrefix(res.Text, "edited dense.txt: 4194304 replacements. The changed lines:\n     1\tb\n"), res.Text[:min(len(res.Text), 200)])
+	assert.True(t, strings.HasSuffix(res.Text, "    60\tb\n   ... (more changes; read_file shows them)\n"), res.Text)
+	assert.Less(t, bytes, uint64(6*size), "replace_all allocated %d bytes for an %d-byte file", bytes, size)
+	t.Logf("replace_all of 4M occurrences: %d bytes allocated", bytes)
+	data, err := os.ReadFile(filepath.Join(dir, "dense.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, strings.Repeat("b\n", size/2), string(data))
 }
