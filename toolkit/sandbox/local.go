@@ -134,10 +134,14 @@ func (l *Local) ReadDir(name string) ([]fs.DirEntry, error) {
 	return entries, err
 }
 
-// WriteFile writes data to a new file beside name, then renames it over name.
-func (l *Local) WriteFile(_ context.Context, name string, data []byte) error {
+// WriteFile writes data to a new file beside name, then renames it over name, unless ctx
+// ended before the rename: then name is left as it was.
+func (l *Local) WriteFile(ctx context.Context, name string, data []byte) error {
 	if !fs.ValidPath(name) || name == "." {
 		return &fs.PathError{Op: "write", Path: name, Err: fs.ErrInvalid}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	dir, base := path.Split(name)
 	if dir != "" {
@@ -173,6 +177,12 @@ func (l *Local) WriteFile(_ context.Context, name string, data []byte) error {
 		err = l.root.Chmod(tmp, perm) // the umask may have narrowed it
 	}
 	if err == nil {
+		// The last moment to give up: a call that timed out while the data was written must
+		// not replace the file afterwards, when its caller has been told it failed.
+		if err = ctx.Err(); err != nil {
+			l.root.Remove(tmp)
+			return err
+		}
 		err = l.root.Rename(tmp, name)
 	}
 	if err != nil {

@@ -60,13 +60,17 @@ func (m *Memory) ReadDir(name string) ([]fs.DirEntry, error) {
 	return m.files.ReadDir(name)
 }
 
-// WriteFile replaces name with data; parent directories exist implicitly.
-func (m *Memory) WriteFile(_ context.Context, name string, data []byte) error {
+// WriteFile replaces name with data, unless ctx has ended; parent directories exist
+// implicitly.
+func (m *Memory) WriteFile(ctx context.Context, name string, data []byte) error {
 	if !fs.ValidPath(name) || name == "." {
 		return &fs.PathError{Op: "write", Path: name, Err: fs.ErrInvalid}
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	perm := fs.FileMode(0o644)
 	if info, err := m.files.Stat(name); err == nil {
 		if info.IsDir() {

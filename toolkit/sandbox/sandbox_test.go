@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -90,4 +91,57 @@ func TestLocalErrorsScrubResolvedRoot(t *testing.T) {
 	err = l.pathError("read", "f", errors.New("cannot read "+resolved+"/f"))
 	assert.NotContains(t, err.Error(), resolved)
 	assert.Contains(t, err.Error(), "cannot read ./f")
+}
+
+// endingCtx is a context whose Err is nil for its first n calls and Canceled after: it ends
+// at a chosen step of a write.
+type endingCtx struct {
+	context.Context
+	n int
+}
+
+func (c *endingCtx) Err() error {
+	if c.n > 0 {
+		c.n--
+		return nil
+	}
+	return context.Canceled
+}
+
+// TestWriteFileGivesUpWhenItsContextEnds: a write whose ctx ended before the rename, here
+// while the data was being written, leaves the file as it was and no temporary file behind;
+// the old code renamed it into place anyway, after its caller had reported the call failed.
+func TestWriteFileGivesUpWhenItsContextEnds(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "f"), []byte("old"), 0o644))
+	l, err := OpenLocal(dir, LocalOptions{})
+	require.NoError(t, err)
+	defer l.Close()
+	mem := NewMemory(map[string]string{"f": "old"})
+	// Local checks ctx at the start and before the rename (after the data was written);
+	// Memory, whose write is one step, at the start.
+	for name, c := range map[string]struct {
+		sb    Sandbox
+		steps []int
+	}{"local": {l, []int{0, 1}}, "memory": {mem, []int{0}}} {
+		sb := c.sb
+		for _, steps := range c.steps {
+			err := sb.WriteFile(&endingCtx{Context: t.Context(), n: steps}, "f", []byte("new"))
+			assert.ErrorIs(t, err, context.Canceled, "%s after %d", name, steps)
+			err = sb.WriteFile(&endingCtx{Context: t.Context(), n: steps}, "g", []byte("new"))
+			assert.ErrorIs(t, err, context.Canceled, "%s after %d", name, steps)
+			data, err := fs.ReadFile(sb, "f")
+			require.NoError(t, err)
+			assert.Equal(t, "old", string(data), "%s after %d", name, steps)
+			_, err = sb.Stat("g")
+			assert.ErrorIs(t, err, fs.ErrNotExist, "%s after %d", name, steps)
+		}
+		require.NoError(t, sb.WriteFile(t.Context(), "f", []byte("new")), name)
+		data, err := fs.ReadFile(sb, "f")
+		require.NoError(t, err)
+		assert.Equal(t, "new", string(data), name)
+	}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 1, "only f: no temporary file is left")
 }
