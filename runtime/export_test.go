@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	goruntime "runtime"
 	"time"
 	"unsafe"
 )
@@ -73,4 +74,12 @@ func DerivedSchemas() int {
 	derivedSchemas.RLock()
 	defer derivedSchemas.RUnlock()
 	return len(derivedSchemas.m)
+}
+
+// WaitForExpiry waits until the deadline timer of the attempt running with ctx has fired.
+func WaitForExpiry(ctx context.Context) {
+	a := ctx.Value(attemptKey{}).(*attemptCtx).run.Load()
+	for !a.expired.Load() {
+		goruntime.Gosched()
+	}
 }
