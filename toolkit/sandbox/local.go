@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // DefaultEnv names the host environment variables a Local sandbox's commands inherit when
@@ -178,8 +180,9 @@ func (l *Local) WriteFile(ctx context.Context, name string, data []byte) error {
 	}
 	if err == nil {
 		// The last moment to give up: a call that timed out while the data was written must
-		// not replace the file afterwards, when its caller has been told it failed.
-		if err = ctx.Err(); err != nil {
+		// not replace the file afterwards, when its caller has been told it failed. Past
+		// Commit, the registry waits for the rename and reports its outcome.
+		if err = runtime.Commit(ctx); err != nil {
 			l.root.Remove(tmp)
 			return err
 		}

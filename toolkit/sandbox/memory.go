@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing/fstest"
 	"time"
+
+	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // Memory is a sandbox whose files live in memory: for tests of agents, and of tools, with no
@@ -68,7 +70,7 @@ func (m *Memory) WriteFile(ctx context.Context, name string, data []byte) error 
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if err := ctx.Err(); err != nil {
+	if err := runtime.Commit(ctx); err != nil {
 		return err
 	}
 	perm := fs.FileMode(0o644)

@@ -44,8 +44,9 @@ type Sandbox interface {
 	// WriteFile replaces the content of name with data atomically (readers see the old
 	// content or the new, never a mix), creating missing parent directories. An existing
 	// file keeps its permissions; a new one gets 0644. When ctx ends before the new content
-	// is in place, it returns ctx's error and leaves name as it was: a write reported as
-	// failed never lands later.
+	// is in place, it returns ctx's error and leaves name as it was: it calls runtime.Commit
+	// just before the last step, so a write the registry reported as failed (timed out,
+	// cancelled) never lands later, and one that landed is not reported as failed.
 	WriteFile(ctx context.Context, name string, data []byte) error
 
 	// Run runs cmd to its end and returns its exit status. It returns an error (and exit

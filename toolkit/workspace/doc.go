@@ -65,7 +65,10 @@
 //   - write_file: creates missing directories; writes a temporary file beside the target,
 //     syncs it, gives it the old file's permissions (0644 for a new file) and renames it over
 //     the target. It says whether it created or replaced the file. It does not require a
-//     read_file first (Claude Code does); approval stands in for that.
+//     read_file first (Claude Code does); approval stands in for that. A write (or edit)
+//     whose call timed out or was cancelled before the rename leaves the file as it was;
+//     once the rename is committed (runtime.Commit) the call reports its outcome, so what
+//     the model reads matches the disk.
 //   - edit_file: old_string must occur exactly once unless replace_all; no occurrence names
 //     the three lines most like old_string's first lines (character-pair similarity), and
 //     says when old_string holds read_file's line numbers; several name their line numbers.

@@ -1,14 +1,18 @@
 package workspace_test
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/toolkit/sandbox"
+	"github.com/toolgen-go/toolgen/toolkit/workspace"
 )
 
 func TestWriteAndEdit(t *testing.T) {
@@ -79,5 +83,47 @@ func TestEditLongLine(t *testing.T) {
 		require.False(t, res.IsError, res.Text)
 		assert.Less(t, len(res.Text), 2600) // the name, one line cut at 2000 bytes and the frame
 		assert.Contains(t, res.Text, "     1\tb xxx")
+	})
+}
+
+// lateWrites is a sandbox whose writes start only after their call's ctx has ended, as a
+// slow disk's would: wrote receives each write's outcome.
+type lateWrites struct {
+	sandbox.Sandbox
+	wrote chan error
+}
+
+func (s lateWrites) WriteFile(ctx context.Context, name string, data []byte) error {
+	<-ctx.Done()
+	err := s.Sandbox.WriteFile(ctx, name, data)
+	s.wrote <- err
+	return err
+}
+
+// TestTimedOutWritesDoNotLand: a write_file or edit_file reported as timed out leaves the
+// file as it was, also after its abandoned handler has finished writing.
+func TestTimedOutWritesDoNotLand(t *testing.T) {
+	sandboxes(t, map[string]string{"f.txt": "old\n"}, func(t *testing.T, h *harness) {
+		late := lateWrites{Sandbox: h.sb, wrote: make(chan error, 1)}
+		tools := workspace.WorkspaceTools(workspace.New(late))
+		for i := range tools {
+			tools[i].Timeout = 20 * time.Millisecond
+		}
+		reg := runtime.NewRegistry(runtime.WithApprover(approveAll))
+		require.NoError(t, reg.Add(tools...))
+		for _, c := range []struct{ tool, args string }{
+			{"write_file", `{"path":"f.txt","content":"new\n"}`},
+			{"edit_file", `{"path":"f.txt","old_string":"old","new_string":"new"}`},
+			{"write_file", `{"path":"g.txt","content":"new\n"}`},
+		} {
+			res := reg.Invoke(t.Context(), runtime.Call{Name: c.tool, Args: []byte(c.args)})
+			assert.Equal(t, runtime.KindTimeout, res.Kind, res.Text)
+			assert.ErrorIs(t, <-late.wrote, context.DeadlineExceeded, c.tool)
+			data, err := fs.ReadFile(h.sb, "f.txt")
+			require.NoError(t, err)
+			require.Equal(t, "old\n", string(data), c.tool) // else the next call may not write
+			_, err = fs.Stat(h.sb, "g.txt")
+			assert.ErrorIs(t, err, fs.ErrNotExist, c.tool)
+		}
 	})
 }
