@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/internal/testcost"
 )
 
 func TestClean(t *testing.T) {
@@ -93,21 +95,6 @@ func TestLocalErrorsScrubResolvedRoot(t *testing.T) {
 	assert.Contains(t, err.Error(), "cannot read ./f")
 }
 
-// endingCtx is a context whose Err is nil for its first n calls and Canceled after: it ends
-// at a chosen step of a write.
-type endingCtx struct {
-	context.Context
-	n int
-}
-
-func (c *endingCtx) Err() error {
-	if c.n > 0 {
-		c.n--
-		return nil
-	}
-	return context.Canceled
-}
-
 // TestWriteFileGivesUpWhenItsContextEnds: a write whose ctx ended before the rename, here
 // while the data was being written, leaves the file as it was and no temporary file behind;
 // the old code renamed it into place anyway, after its caller had reported the call failed.
@@ -126,9 +113,9 @@ func TestWriteFileGivesUpWhenItsContextEnds(t *testing.T) {
 	}{"local": {l, []int{0, 1}}, "memory": {mem, []int{0}}} {
 		sb := c.sb
 		for _, steps := range c.steps {
-			err := sb.WriteFile(&endingCtx{Context: t.Context(), n: steps}, "f", []byte("new"))
+			err := sb.WriteFile(&testcost.EndingContext{Context: t.Context(), N: steps}, "f", []byte("new"))
 			assert.ErrorIs(t, err, context.Canceled, "%s after %d", name, steps)
-			err = sb.WriteFile(&endingCtx{Context: t.Context(), n: steps}, "g", []byte("new"))
+			err = sb.WriteFile(&testcost.EndingContext{Context: t.Context(), N: steps}, "g", []byte("new"))
 			assert.ErrorIs(t, err, context.Canceled, "%s after %d", name, steps)
 			data, err := fs.ReadFile(sb, "f")
 			require.NoError(t, err)

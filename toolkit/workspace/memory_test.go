@@ -12,20 +12,11 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolgen-go/toolgen/internal/testcost"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/toolkit/sandbox"
 	"github.com/toolgen-go/toolgen/toolkit/workspace"
 )
-
-// allocated returns the bytes the process allocated while fn ran.
-func allocated(fn func()) uint64 {
-	var before, after goruntime.MemStats
-	goruntime.GC()
-	goruntime.ReadMemStats(&before)
-	fn()
-	goruntime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
 
 // TestReadFileMemory: read_file streams; a page of a 1 GiB file (sparse: 200 text lines, then
 // a hole) and a page of a file that is one 64 MiB line allocate about a page, not the file.
@@ -41,13 +32,13 @@ func TestReadFileMemory(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "one-line.txt"), []byte(strings.Repeat("y", 64<<20)), 0o644))
 
 	var text string
-	bytes := allocated(func() { text = h.call("read_file", `{"path":"huge.log","offset":50,"limit":100}`).Text })
+	bytes := testcost.Allocated(func() { text = h.call("read_file", `{"path":"huge.log","offset":50,"limit":100}`).Text })
 	assert.True(t, strings.HasPrefix(text, "    50\t00050 xxx"), text[:min(len(text), 100)])
 	assert.True(t, strings.HasSuffix(text, "[huge.log: lines 50-149 of more than 200; read_file with offset=150 reads on]"), text[max(len(text)-200, 0):])
 	assert.Less(t, bytes, uint64(2<<20), "reading 100 lines of a 1 GiB file allocated %d bytes", bytes)
 	t.Logf("100 lines of a 1 GiB file: %d bytes allocated", bytes)
 
-	bytes = allocated(func() { text = h.call("read_file", `{"path":"one-line.txt"}`).Text })
+	bytes = testcost.Allocated(func() { text = h.call("read_file", `{"path":"one-line.txt"}`).Text })
 	assert.Equal(t, "     1\t"+strings.Repeat("y", 2000)+" […line cut at 2000 bytes]\n[one-line.txt: lines 1-1 of 1]", text)
 	assert.Less(t, bytes, uint64(2<<20), "reading a 64 MiB line allocated %d bytes", bytes)
 	t.Logf("a page of a 64 MiB line: %d bytes allocated", bytes)
@@ -62,7 +53,7 @@ func TestReplaceAllIsLinear(t *testing.T) {
 	h, dir, _ := localWithOutside(t)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "dense.txt"), []byte(strings.Repeat("a\n", size/2)), 0o644))
 	var res runtime.Result
-	bytes := allocated(func() {
+	bytes := testcost.Allocated(func() {
 		res = h.call("edit_file", `{"path":"dense.txt","old_string":"a","new_string":"b","replace_all":true}`)
 	})
 	require.False(t, res.IsError, res.Text)
@@ -84,7 +75,7 @@ func TestGrepLineDenseFile(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "dense.txt"), []byte(strings.Repeat("\n", size)), 0o644))
 	for _, args := range []string{`{"pattern":"^$"}`, `{"pattern":"^$","context":20,"max_results":1000}`} {
 		var res runtime.Result
-		bytes := allocated(func() { res = h.call("grep", args) })
+		bytes := testcost.Allocated(func() { res = h.call("grep", args) })
 		require.False(t, res.IsError, res.Text)
 		assert.True(t, strings.HasPrefix(res.Text, "dense.txt:1: \ndense.txt:2: \n"), res.Text[:min(len(res.Text), 100)])
 		assert.Contains(t, res.Text, "[4194304 matching lines in 1 files; the first ")
