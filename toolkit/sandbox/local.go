@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime"
@@ -34,6 +35,13 @@ type LocalOptions struct {
 	// name of a file outside it (os.Root cannot tell, since a hard link is not a path).
 	// Writes never go through a link either way: WriteFile replaces the name with a new file.
 	AllowHardLinks bool
+	// WriteQuota is how many bytes WriteFile may add to the sandbox in all, from when it is
+	// opened: 0 means DefaultWriteQuota (1 GiB), a negative value no quota. A write counts
+	// the size of its data minus the size of the file it replaces (a smaller file gives bytes
+	// back), and 4 KiB for each file and directory it creates; what commands write is not
+	// counted. A write past the quota fails with a *QuotaError (ErrQuota) and changes nothing.
+	// The count lives in the Local: a host should open one per workspace, not one per call.
+	WriteQuota int64
 }
 
 // Local is a sandbox in a directory of the host. Its files go through an os.Root (see the
@@ -50,6 +58,9 @@ type Local struct {
 	hosts []string // host spellings of dir that command output is scrubbed of
 	env   []string
 	opts  LocalOptions
+
+	quotaMu sync.Mutex
+	quota   quota
 }
 
 // OpenLocal opens the directory dir as a sandbox. Close it when done.
@@ -78,7 +89,7 @@ func OpenLocal(dir string, opts LocalOptions) (*Local, error) {
 			env = append(env, name+"="+v)
 		}
 	}
-	return &Local{root: root, dir: abs, hosts: hosts, env: append(env, opts.Vars...), opts: opts}, nil
+	return &Local{root: root, dir: abs, hosts: hosts, env: append(env, opts.Vars...), opts: opts, quota: newQuota(opts.WriteQuota)}, nil
 }
 
 // Close releases the directory.
@@ -137,7 +148,7 @@ func (l *Local) ReadDir(name string) ([]fs.DirEntry, error) {
 }
 
 // WriteFile writes data to a new file beside name, then renames it over name, unless ctx
-// ended before the rename: then name is left as it was.
+// ended before the rename (then name is left as it was) or the write quota refuses it.
 func (l *Local) WriteFile(ctx context.Context, name string, data []byte) error {
 	if !fs.ValidPath(name) || name == "." {
 		return &fs.PathError{Op: "write", Path: name, Err: fs.ErrInvalid}
@@ -146,13 +157,8 @@ func (l *Local) WriteFile(ctx context.Context, name string, data []byte) error {
 		return err
 	}
 	dir, base := path.Split(name)
-	if dir != "" {
-		if err := l.root.MkdirAll(dir, 0o755); err != nil {
-			if errors.Is(err, fs.ErrExist) {
-				err = errNotDir // a file where a directory should be
-			}
-			return l.pathError("mkdir", strings.TrimSuffix(dir, "/"), err)
-		}
+	if err := l.makeDirs(name, dir, int64(len(data))); err != nil {
+		return err
 	}
 	perm := fs.FileMode(0o644)
 	if info, err := l.root.Stat(name); err == nil {
@@ -178,20 +184,67 @@ func (l *Local) WriteFile(ctx context.Context, name string, data []byte) error {
 	if err == nil {
 		err = l.root.Chmod(tmp, perm) // the umask may have narrowed it
 	}
-	if err == nil {
-		// The last moment to give up: a call that timed out while the data was written must
-		// not replace the file afterwards, when its caller has been told it failed. Past
-		// Commit, the registry waits for the rename and reports its outcome.
-		if err = runtime.Commit(ctx); err != nil {
-			l.root.Remove(tmp)
-			return err
-		}
-		err = l.root.Rename(tmp, name)
-	}
 	if err != nil {
 		l.root.Remove(tmp)
 		return l.pathError("write", name, err)
 	}
+	if err := l.replace(ctx, tmp, name, int64(len(data))); err != nil {
+		l.root.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// makeDirs creates the missing directories dir of name, counting them against the quota
+// with what the write of size bytes is about to add (checked again at the rename).
+func (l *Local) makeDirs(name, dir string, size int64) error {
+	l.quotaMu.Lock()
+	defer l.quotaMu.Unlock()
+	dirs := missingDirs(l, dir) * entryCost
+	if err := l.quota.check(dirs + l.growth(name, size)); err != nil {
+		return &fs.PathError{Op: "write", Path: name, Err: err}
+	}
+	if dir == "" {
+		return nil
+	}
+	if err := l.root.MkdirAll(dir, 0o755); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			err = errNotDir // a file where a directory should be
+		}
+		return l.pathError("mkdir", strings.TrimSuffix(dir, "/"), err)
+	}
+	l.quota.add(dirs)
+	return nil
+}
+
+// growth is what writing size bytes to name adds to the sandbox: the size less that of the
+// entry it replaces, or plus entryCost for a new one.
+func (l *Local) growth(name string, size int64) int64 {
+	if info, err := l.root.Lstat(name); err == nil {
+		return size - info.Size()
+	}
+	return size + entryCost
+}
+
+// replace renames tmp over name, when the quota allows what it adds and ctx has not ended.
+// Under the quota's lock, so that what is counted is what the rename replaced.
+func (l *Local) replace(ctx context.Context, tmp, name string, size int64) error {
+	l.quotaMu.Lock()
+	defer l.quotaMu.Unlock()
+	growth := l.growth(name, size)
+	if err := l.quota.check(growth); err != nil {
+		return &fs.PathError{Op: "write", Path: name, Err: err}
+	}
+	// The last moment to give up: a call that timed out while the data was written must not
+	// replace the file afterwards, when its caller has been told it failed. Past Commit, the
+	// registry waits for the rename and reports its outcome.
+	if err := runtime.Commit(ctx); err != nil {
+		return err
+	}
+	if err := l.root.Rename(tmp, name); err != nil {
+		return l.pathError("write", name, err)
+	}
+	l.quota.add(growth)
 	return nil
 }
 

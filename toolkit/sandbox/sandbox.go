@@ -11,6 +11,13 @@
 //   - [Memory] keeps files in memory, for tests of agents and of the tools themselves; it
 //     runs processes only through a function the test gives it.
 //
+// Writes are bounded by a quota per sandbox value ([LocalOptions.WriteQuota],
+// [Memory.WriteQuota]; [DefaultWriteQuota], 1 GiB, by default): what WriteFile adds to the
+// sandbox in all, counted as the size of its data less that of the file it replaces (a
+// smaller file gives bytes back), plus 4 KiB for each file and directory it creates.
+// Temporary files and what commands write are not counted. A write past the quota fails
+// with a [*QuotaError] (errors.Is [ErrQuota]) and changes nothing.
+//
 // A remote sandbox (a container, a VM, a service) implements the same interface; the tools
 // do not know the difference.
 //

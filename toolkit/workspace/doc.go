@@ -68,7 +68,10 @@
 //     read_file first (Claude Code does); approval stands in for that. A write (or edit)
 //     whose call timed out or was cancelled before the rename leaves the file as it was;
 //     once the rename is committed (runtime.Commit) the call reports its outcome, so what
-//     the model reads matches the disk.
+//     the model reads matches the disk. The sandbox's write quota (1 GiB by default,
+//     sandbox.LocalOptions.WriteQuota; see package sandbox for what it counts) bounds what
+//     write_file and edit_file add to the workspace in all: past it they fail with a limit
+//     error saying what is left, and a file emptied or shrunk gives its bytes back.
 //   - edit_file: old_string must occur exactly once unless replace_all; no occurrence names
 //     the three lines most like old_string's first lines (character-pair similarity), and
 //     says when old_string holds read_file's line numbers; several name their line numbers.
@@ -117,7 +120,7 @@
 //   - read_file: the page and the 64 MiB counting budget.
 //   - write_file and edit_file: edit_file's 16 MiB file limit (it holds the file, the edited
 //     text and the bytes written, and is linear in the file whatever the number of
-//     replacements).
+//     replacements); on disk, the sandbox's write quota (1 GiB by default).
 //   - list_dir: the directory is read 1024 entries at a time, keeping the first 500.
 //   - glob and grep walk the tree reading each directory 1024 entries at a time and keeping
 //     only their names and types, at most 128 levels deep: a walk holds at most 128 open

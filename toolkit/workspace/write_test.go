@@ -127,3 +127,28 @@ func TestTimedOutWritesDoNotLand(t *testing.T) {
 		}
 	})
 }
+
+// TestWriteQuota: past the sandbox's write quota, write_file and edit_file fail with a limit
+// error that says what is left and what to do, and change nothing.
+func TestWriteQuota(t *testing.T) {
+	dir := t.TempDir()
+	sb, err := sandbox.OpenLocal(dir, sandbox.LocalOptions{WriteQuota: 10000})
+	require.NoError(t, err)
+	t.Cleanup(func() { sb.Close() })
+	h := newHarness(t, sb, dir)
+	res := h.call("write_file", `{"path":"a.txt","content":"`+strings.Repeat("x", 5000)+`"}`) // 9096
+	require.False(t, res.IsError, res.Text)
+	res = h.call("write_file", `{"path":"b.txt","content":"y"}`)
+	assert.Equal(t, runtime.KindLimit, res.Kind)
+	assert.Equal(t, "b.txt was not written: it would add 4097 bytes to the workspace, and the file tools may add at most 10000 bytes to it in all, of which 904 are left. "+
+		"Write less, or empty files no longer needed (an emptied file gives its bytes back)", res.Text)
+	res = h.call("edit_file", `{"path":"a.txt","old_string":"x","new_string":"yy","replace_all":true}`)
+	assert.Equal(t, runtime.KindLimit, res.Kind, res.Text)
+	data, err := fs.ReadFile(sb, "a.txt")
+	require.NoError(t, err)
+	assert.Equal(t, strings.Repeat("x", 5000), string(data))
+	res = h.call("write_file", `{"path":"a.txt","content":"`+strings.Repeat("x", 1000)+`"}`) // gives 4000 back
+	require.False(t, res.IsError, res.Text)
+	res = h.call("write_file", `{"path":"b.txt","content":"y"}`)
+	require.False(t, res.IsError, res.Text)
+}
