@@ -67,6 +67,7 @@ func runAttempt(ctx context.Context, cfg *registryConfig, e *toolEntry, session 
 	actx := newAttemptCtx(ctx, monotonic()+timeout)
 	a := attemptPool.Get().(*attemptRun)
 	a.entry, a.session, a.ctx, a.bound = e, session, actx, bound
+	actx.run.Store(a)
 	a.state.Store(attemptRunning)
 	a.refs.Store(2) // the caller and the worker
 	a.timer.Reset(timeout)
@@ -101,8 +102,9 @@ func runAttempt(ctx context.Context, cfg *registryConfig, e *toolEntry, session 
 		actx.end(context.Cause(ctx))
 		return deadlineResult(ctx, e.tool.Name, timeout)
 	}
-	// The handler failed because its ctx ended: report why, not its wording of it.
-	gaveUp := res.IsError && actx.Err() != nil
+	// The handler failed because its ctx ended: report why, not its wording of it. A handler
+	// that committed is reported as it answered: its effect took place, or failed, after that.
+	gaveUp := res.IsError && actx.Err() != nil && state != attemptCommitted
 	// The attempt is over: like the cancel of context.WithTimeout, end its ctx so that work the
 	// handler left behind stops.
 	actx.end(context.Canceled)
@@ -133,12 +135,45 @@ func deadlineResult(ctx context.Context, name string, timeout time.Duration) Res
 
 // The states of an attempt: the first of the worker (finished), the deadline timer (expired)
 // and the caller's cancelled ctx (cancelled) to move it away from running decides how it ends.
+// A handler that calls Commit moves it to committed, which neither the timer nor the caller
+// can end: the attempt ends when the worker finishes.
 const (
 	attemptRunning int32 = iota
 	attemptFinished
 	attemptExpired
 	attemptCancelled
+	attemptCommitted
 )
+
+// Commit tells the registry that the handler is about to make its call's effect final: rename
+// a file into place, send a message. It returns an error, and the handler must then not go
+// on, when the call has ended already: its attempt timed out or was cancelled, so its caller
+// has been told, or will be, that it failed. Otherwise it returns nil, and from then on the
+// attempt is no longer abandoned at its timeout or when its caller's ctx is cancelled: the
+// call waits for the handler and reports what it returns. So after Commit a handler does
+// only the last, short step. Outside an attempt with a timeout it returns ctx.Err(). Call it
+// from the handler's goroutine, before the handler returns.
+func Commit(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c, _ := ctx.Value(attemptKey{}).(*attemptCtx)
+	if c == nil {
+		return nil
+	}
+	a := c.run.Load()
+	if a == nil || a.state.CompareAndSwap(attemptRunning, attemptCommitted) || a.state.Load() == attemptCommitted {
+		return nil
+	}
+	// Expired or cancelled, perhaps a moment before ctx (derived from the attempt's) says so.
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return context.DeadlineExceeded
+}
+
+// attemptKey finds the attempt's ctx under the handler's ctx (see Commit).
+type attemptKey struct{}
 
 // attemptRun is the meeting point of a waiting call, its deadline timer and the worker
 // running its handler. It is pooled, with its channel and timer, so a call with a timeout
@@ -186,7 +221,9 @@ func (a *attemptRun) abandon(why int32) bool {
 // finish is the worker's side of the end of an attempt: it hands res to the caller, unless
 // the attempt was abandoned.
 func (a *attemptRun) finish(res Result) {
-	if a.state.CompareAndSwap(attemptRunning, attemptFinished) {
+	a.ctx.run.Store(nil) // a Commit from a goroutine the handler left behind commits nothing
+	// Committed is final: neither the timer nor the caller moves an attempt away from it.
+	if a.state.CompareAndSwap(attemptRunning, attemptFinished) || a.state.Load() == attemptCommitted {
 		a.res = res
 		a.entry.slots.release(a.session, false)
 		a.done <- struct{}{}
@@ -299,6 +336,8 @@ type attemptCtx struct {
 	parent   context.Context
 	deadline time.Duration // by the monotonic clock (see monotonic)
 
+	run atomic.Pointer[attemptRun] // while its handler runs, for Commit
+
 	mu     sync.Mutex
 	ended  error              // why the attempt ended early, or nil
 	real   context.Context    // built on first need
@@ -352,6 +391,9 @@ func (c *attemptCtx) Err() error {
 }
 
 func (c *attemptCtx) Value(key any) any {
+	if _, ok := key.(attemptKey); ok {
+		return c
+	}
 	c.mu.Lock()
 	real := c.real
 	c.mu.Unlock()

@@ -298,3 +298,68 @@ func TestParkedWorkersEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestCommit: a handler that commits before its deadline is reported as it answers, though
+// its timer fires or its caller gives up while it finishes; one that commits after is told
+// the call has ended, and is reported as timed out. Without a commit, the same handler is
+// abandoned at its deadline.
+func TestCommit(t *testing.T) {
+	invoke := func(ctx context.Context, handler func(ctx context.Context) runtime.Result) runtime.Result {
+		tool := runTool("write", handler)
+		tool.Timeout = 20 * time.Millisecond
+		reg := runtime.NewRegistry()
+		must(t, reg.Add(tool))
+		return reg.Invoke(ctx, runtime.Call{Name: "write"})
+	}
+
+	res := invoke(t.Context(), func(ctx context.Context) runtime.Result {
+		if err := runtime.Commit(ctx); err != nil {
+			return runtime.ErrorResult(err)
+		}
+		runtime.WaitForExpiry(ctx) // the timer fires while the last step runs
+		return runtime.TextResult("written")
+	})
+	if res.IsError || res.Text != "written" {
+		t.Errorf("committed in time: %v %q, want the handler's answer", res.Kind, res.Text)
+	}
+
+	res = invoke(t.Context(), func(ctx context.Context) runtime.Result {
+		runtime.WaitForExpiry(ctx)
+		return runtime.TextResult("written")
+	})
+	if res.Kind != runtime.KindTimeout {
+		t.Errorf("not committed: %v %q, want a timeout", res.Kind, res.Text)
+	}
+
+	lateCommit := make(chan error, 1) // the handler runs on after the call returns
+	res = invoke(t.Context(), func(ctx context.Context) runtime.Result {
+		runtime.WaitForExpiry(ctx)
+		err := runtime.Commit(ctx)
+		lateCommit <- err
+		return runtime.ErrorResult(err)
+	})
+	if late := <-lateCommit; !errors.Is(late, context.DeadlineExceeded) || res.Kind != runtime.KindTimeout {
+		t.Errorf("committed after the deadline: Commit %v, result %v %q", late, res.Kind, res.Text)
+	}
+
+	ctx, cancel := context.WithCancel(t.Context())
+	res = invoke(ctx, func(hctx context.Context) runtime.Result {
+		if err := runtime.Commit(hctx); err != nil {
+			return runtime.ErrorResult(err)
+		}
+		cancel() // the caller gives up while the last step runs
+		<-hctx.Done()
+		return runtime.TextResult("written")
+	})
+	if res.IsError || res.Text != "written" {
+		t.Errorf("caller cancelled after the commit: %v %q, want the handler's answer", res.Kind, res.Text)
+	}
+
+	// Without a timeout nothing abandons the handler: Commit is its ctx's error.
+	if err := runtime.Commit(t.Context()); err != nil {
+		t.Errorf("Commit outside an attempt: %v", err)
+	}
+	if err := runtime.Commit(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("Commit outside an attempt, cancelled: %v", err)
+	}
+}

@@ -136,6 +136,11 @@
 // caller's goroutine, are never abandoned and take no slot. When the caller's ctx is
 // cancelled, the call ends with Kind cancelled in the same way.
 //
+// An abandoned handler must not take effect later, when its caller has been told the call
+// failed: a handler with an effect (a file renamed into place) calls [Commit] just before
+// that last step. Commit fails when the attempt has already ended; once it succeeds the
+// attempt is no longer abandoned, and the call reports what the handler returns.
+//
 // The goroutines are workers, reused from call to call and ended after 30 seconds without
 // work, so a call starts none. Handing the handler to a worker and its result back is the
 // price of the guarantee: about the cost of the rest of a small call (see

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	goruntime "runtime"
 	"time"
 	"unsafe"
 )
@@ -116,4 +117,12 @@ func ResultStoreInvariants(m *MemoryResultStore) error {
 		}
 	}
 	return nil
+}
+
+// WaitForExpiry waits until the deadline timer of the attempt running with ctx has fired.
+func WaitForExpiry(ctx context.Context) {
+	a := ctx.Value(attemptKey{}).(*attemptCtx).run.Load()
+	for !a.expired.Load() {
+		goruntime.Gosched()
+	}
 }

@@ -13,7 +13,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // DefaultEnv names the host environment variables a Local sandbox's commands inherit when
@@ -46,6 +49,14 @@ type LocalOptions struct {
 	Mounts []Mount
 	// Limits bound what an isolated command may use; zero fields take the defaults.
 	Limits Limits
+
+	// WriteQuota is how many bytes WriteFile may add to the sandbox in all, from when it is
+	// opened: 0 means DefaultWriteQuota (1 GiB), a negative value no quota. A write counts
+	// the size of its data minus the size of the file it replaces (a smaller file gives bytes
+	// back), and 4 KiB for each file and directory it creates; what commands write is not
+	// counted. A write past the quota fails with a *QuotaError (ErrQuota) and changes nothing.
+	// The count lives in the Local: a host should open one per workspace, not one per call.
+	WriteQuota int64
 
 	// UnconfinedHostExecution runs commands on the host, as the program's user, without
 	// isolation, where isolation is not available (not Linux, no user namespaces) and the
@@ -122,6 +133,9 @@ type Local struct {
 	hosts []string // host spellings of dir that command output is scrubbed of
 	env   []string
 	opts  LocalOptions
+
+	quotaMu sync.Mutex
+	quota   quota
 }
 
 // OpenLocal opens the directory dir as a sandbox. Close it when done. It fails when a Mount
@@ -162,7 +176,7 @@ func OpenLocal(dir string, opts LocalOptions) (*Local, error) {
 		}
 	}
 	env = dedupEnv(append(env, opts.Vars...))
-	return &Local{root: root, dir: abs, real: real, hosts: hosts, env: env, opts: opts}, nil
+	return &Local{root: root, dir: abs, real: real, hosts: hosts, env: env, opts: opts, quota: newQuota(opts.WriteQuota)}, nil
 }
 
 // dedupEnv keeps the last of the variables of the same name, in the place of the first: a
@@ -265,19 +279,18 @@ func (l *Local) ReadDir(name string) ([]fs.DirEntry, error) {
 	return entries, err
 }
 
-// WriteFile writes data to a new file beside name, then renames it over name.
-func (l *Local) WriteFile(_ context.Context, name string, data []byte) error {
+// WriteFile writes data to a new file beside name, then renames it over name, unless ctx
+// ended before the rename (then name is left as it was) or the write quota refuses it.
+func (l *Local) WriteFile(ctx context.Context, name string, data []byte) error {
 	if !fs.ValidPath(name) || name == "." {
 		return &fs.PathError{Op: "write", Path: name, Err: fs.ErrInvalid}
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	dir, base := path.Split(name)
-	if dir != "" {
-		if err := l.root.MkdirAll(dir, 0o755); err != nil {
-			if errors.Is(err, fs.ErrExist) {
-				err = errNotDir // a file where a directory should be
-			}
-			return l.pathError("mkdir", strings.TrimSuffix(dir, "/"), err)
-		}
+	if err := l.makeDirs(name, dir, int64(len(data))); err != nil {
+		return err
 	}
 	perm := fs.FileMode(0o644)
 	if info, err := l.root.Stat(name); err == nil {
@@ -303,13 +316,67 @@ func (l *Local) WriteFile(_ context.Context, name string, data []byte) error {
 	if err == nil {
 		err = l.root.Chmod(tmp, perm) // the umask may have narrowed it
 	}
-	if err == nil {
-		err = l.root.Rename(tmp, name)
-	}
 	if err != nil {
 		l.root.Remove(tmp)
 		return l.pathError("write", name, err)
 	}
+	if err := l.replace(ctx, tmp, name, int64(len(data))); err != nil {
+		l.root.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// makeDirs creates the missing directories dir of name, counting them against the quota
+// with what the write of size bytes is about to add (checked again at the rename).
+func (l *Local) makeDirs(name, dir string, size int64) error {
+	l.quotaMu.Lock()
+	defer l.quotaMu.Unlock()
+	dirs := missingDirs(l, dir) * entryCost
+	if err := l.quota.check(dirs + l.growth(name, size)); err != nil {
+		return &fs.PathError{Op: "write", Path: name, Err: err}
+	}
+	if dir == "" {
+		return nil
+	}
+	if err := l.root.MkdirAll(dir, 0o755); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			err = errNotDir // a file where a directory should be
+		}
+		return l.pathError("mkdir", strings.TrimSuffix(dir, "/"), err)
+	}
+	l.quota.add(dirs)
+	return nil
+}
+
+// growth is what writing size bytes to name adds to the sandbox: the size less that of the
+// entry it replaces, or plus entryCost for a new one.
+func (l *Local) growth(name string, size int64) int64 {
+	if info, err := l.root.Lstat(name); err == nil {
+		return size - info.Size()
+	}
+	return size + entryCost
+}
+
+// replace renames tmp over name, when the quota allows what it adds and ctx has not ended.
+// Under the quota's lock, so that what is counted is what the rename replaced.
+func (l *Local) replace(ctx context.Context, tmp, name string, size int64) error {
+	l.quotaMu.Lock()
+	defer l.quotaMu.Unlock()
+	growth := l.growth(name, size)
+	if err := l.quota.check(growth); err != nil {
+		return &fs.PathError{Op: "write", Path: name, Err: err}
+	}
+	// The last moment to give up: a call that timed out while the data was written must not
+	// replace the file afterwards, when its caller has been told it failed. Past Commit, the
+	// registry waits for the rename and reports its outcome.
+	if err := runtime.Commit(ctx); err != nil {
+		return err
+	}
+	if err := l.root.Rename(tmp, name); err != nil {
+		return l.pathError("write", name, err)
+	}
+	l.quota.add(growth)
 	return nil
 }
 

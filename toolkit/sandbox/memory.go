@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing/fstest"
 	"time"
+
+	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // Memory is a sandbox whose files live in memory: for tests of agents, and of tools, with no
@@ -18,9 +20,15 @@ type Memory struct {
 	// RunFunc runs commands; nil refuses them with ErrNoRun. A test scripts it to answer the
 	// shell tool as it needs.
 	RunFunc func(ctx context.Context, cmd Command) (exit int, err error)
+	// WriteQuota is how many bytes WriteFile may add, counted as for Local (see
+	// LocalOptions.WriteQuota): 0 means DefaultWriteQuota, a negative value no quota. Set it
+	// before the first write.
+	WriteQuota int64
 
-	mu    sync.RWMutex
-	files fstest.MapFS // entries are replaced, never changed in place, so open files stay valid
+	mu     sync.RWMutex
+	files  fstest.MapFS // entries are replaced, never changed in place, so open files stay valid
+	quota  quota
+	counts bool // quota is set from WriteQuota
 }
 
 // NewMemory returns a sandbox holding files, given as name → content.
@@ -60,8 +68,9 @@ func (m *Memory) ReadDir(name string) ([]fs.DirEntry, error) {
 	return m.files.ReadDir(name)
 }
 
-// WriteFile replaces name with data; parent directories exist implicitly.
-func (m *Memory) WriteFile(_ context.Context, name string, data []byte) error {
+// WriteFile replaces name with data, unless ctx has ended; parent directories exist
+// implicitly.
+func (m *Memory) WriteFile(ctx context.Context, name string, data []byte) error {
 	if !fs.ValidPath(name) || name == "." {
 		return &fs.PathError{Op: "write", Path: name, Err: fs.ErrInvalid}
 	}
@@ -79,7 +88,23 @@ func (m *Memory) WriteFile(_ context.Context, name string, data []byte) error {
 			return &fs.PathError{Op: "mkdir", Path: dir, Err: errNotDir}
 		}
 	}
+	if !m.counts {
+		m.quota, m.counts = newQuota(m.WriteQuota), true
+	}
+	growth := int64(len(data)) + missingDirs(m.files, path.Dir(name))*entryCost
+	if info, err := m.files.Stat(name); err == nil {
+		growth -= info.Size()
+	} else {
+		growth += entryCost
+	}
+	if err := m.quota.check(growth); err != nil {
+		return &fs.PathError{Op: "write", Path: name, Err: err}
+	}
+	if err := runtime.Commit(ctx); err != nil {
+		return err
+	}
 	m.put(name, append([]byte(nil), data...), perm)
+	m.quota.add(growth)
 	return nil
 }
 

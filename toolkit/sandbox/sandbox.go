@@ -11,6 +11,13 @@
 //   - [Memory] keeps files in memory, for tests of agents and of the tools themselves; it
 //     runs processes only through a function the test gives it.
 //
+// Writes are bounded by a quota per sandbox value ([LocalOptions.WriteQuota],
+// [Memory.WriteQuota]; [DefaultWriteQuota], 1 GiB, by default): what WriteFile adds to the
+// sandbox in all, counted as the size of its data less that of the file it replaces (a
+// smaller file gives bytes back), plus 4 KiB for each file and directory it creates.
+// Temporary files and what commands write are not counted. A write past the quota fails
+// with a [*QuotaError] (errors.Is [ErrQuota]) and changes nothing.
+//
 // A remote sandbox (a container, a VM, a service) implements the same interface; the tools
 // do not know the difference.
 //
@@ -133,7 +140,10 @@ type Sandbox interface {
 
 	// WriteFile replaces the content of name with data atomically (readers see the old
 	// content or the new, never a mix), creating missing parent directories. An existing
-	// file keeps its permissions; a new one gets 0644.
+	// file keeps its permissions; a new one gets 0644. When ctx ends before the new content
+	// is in place, it returns ctx's error and leaves name as it was: it calls runtime.Commit
+	// just before the last step, so a write the registry reported as failed (timed out,
+	// cancelled) never lands later, and one that landed is not reported as failed.
 	WriteFile(ctx context.Context, name string, data []byte) error
 
 	// Run runs cmd to its end and returns its exit status. It returns an error (and exit

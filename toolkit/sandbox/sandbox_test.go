@@ -1,14 +1,18 @@
 package sandbox
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/internal/testcost"
 )
 
 func TestClean(t *testing.T) {
@@ -90,4 +94,88 @@ func TestLocalErrorsScrubResolvedRoot(t *testing.T) {
 	err = l.pathError("read", "f", errors.New("cannot read "+resolved+"/f"))
 	assert.NotContains(t, err.Error(), resolved)
 	assert.Contains(t, err.Error(), "cannot read ./f")
+}
+
+// TestWriteFileGivesUpWhenItsContextEnds: a write whose ctx ended before the rename, here
+// while the data was being written, leaves the file as it was and no temporary file behind;
+// the old code renamed it into place anyway, after its caller had reported the call failed.
+func TestWriteFileGivesUpWhenItsContextEnds(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "f"), []byte("old"), 0o644))
+	l, err := OpenLocal(dir, LocalOptions{})
+	require.NoError(t, err)
+	defer l.Close()
+	mem := NewMemory(map[string]string{"f": "old"})
+	// Local checks ctx at the start and before the rename (after the data was written);
+	// Memory, whose write is one step, at the start.
+	for name, c := range map[string]struct {
+		sb    Sandbox
+		steps []int
+	}{"local": {l, []int{0, 1}}, "memory": {mem, []int{0}}} {
+		sb := c.sb
+		for _, steps := range c.steps {
+			err := sb.WriteFile(&testcost.EndingContext{Context: t.Context(), N: steps}, "f", []byte("new"))
+			assert.ErrorIs(t, err, context.Canceled, "%s after %d", name, steps)
+			err = sb.WriteFile(&testcost.EndingContext{Context: t.Context(), N: steps}, "g", []byte("new"))
+			assert.ErrorIs(t, err, context.Canceled, "%s after %d", name, steps)
+			data, err := fs.ReadFile(sb, "f")
+			require.NoError(t, err)
+			assert.Equal(t, "old", string(data), "%s after %d", name, steps)
+			_, err = sb.Stat("g")
+			assert.ErrorIs(t, err, fs.ErrNotExist, "%s after %d", name, steps)
+		}
+		require.NoError(t, sb.WriteFile(t.Context(), "f", []byte("new")), name)
+		data, err := fs.ReadFile(sb, "f")
+		require.NoError(t, err)
+		assert.Equal(t, "new", string(data), name)
+	}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 1, "only f: no temporary file is left")
+}
+
+// TestWriteQuota: writes count their growth of the sandbox (data less what they replace, and
+// 4 KiB for each file and directory they create) against the quota; a write past it fails
+// with a QuotaError and changes nothing, and a shrinking write gives bytes back.
+func TestWriteQuota(t *testing.T) {
+	dir := t.TempDir()
+	l, err := OpenLocal(dir, LocalOptions{WriteQuota: 30000})
+	require.NoError(t, err)
+	defer l.Close()
+	for name, sb := range map[string]Sandbox{"local": l, "memory": &Memory{WriteQuota: 30000}} {
+		write := func(name string, size int) error {
+			return sb.WriteFile(t.Context(), name, []byte(strings.Repeat("x", size)))
+		}
+		require.NoError(t, write("a", 100), name)       // 100 + 4096: 4196
+		require.NoError(t, write("d1/d2/b", 100), name) // + 3×4096 + 100: 16584
+		require.NoError(t, write("a", 10000), name)     // + 9900: 26484
+		err := write("c", 1000)                         // + 5096: over
+		var qe *QuotaError
+		require.ErrorAs(t, err, &qe, name)
+		assert.ErrorIs(t, err, ErrQuota)
+		assert.Equal(t, QuotaError{Limit: 30000, Used: 26484, Need: 5096}, *qe, name)
+		assert.Equal(t, "write c: the write would add 5096 bytes to the workspace, and its write quota of 30000 bytes has 3516 left", err.Error())
+		_, err = sb.Stat("c")
+		assert.ErrorIs(t, err, fs.ErrNotExist, name)
+		err = write("d3/c", 0) // a new directory counts before anything is written
+		assert.ErrorIs(t, err, ErrQuota, name)
+		_, err = sb.Stat("d3")
+		assert.ErrorIs(t, err, fs.ErrNotExist, name)
+
+		require.NoError(t, write("a", 0), name) // - 10000: 16484
+		require.NoError(t, write("c", 1000), name)
+		data, err := fs.ReadFile(sb, "a")
+		require.NoError(t, err)
+		assert.Empty(t, data, name)
+	}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 3, "a, c and d1: no temporary file is left")
+
+	unlimited, err := OpenLocal(t.TempDir(), LocalOptions{WriteQuota: -1})
+	require.NoError(t, err)
+	defer unlimited.Close()
+	require.NoError(t, unlimited.WriteFile(t.Context(), "big", make([]byte, 1<<20)))
+	assert.Equal(t, int64(1<<30), newQuota(0).limit, "the default")
+	assert.Equal(t, int64(30000), l.quota.limit)
 }

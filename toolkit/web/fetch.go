@@ -15,8 +15,6 @@ import (
 	"strings"
 	"time"
 
-	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 	"github.com/ledongthuc/pdf"
 	"golang.org/x/net/html"
 
@@ -143,33 +141,34 @@ func fetchError(rawURL string, err error) error {
 }
 
 // render turns a fetched body into text for the model: HTML to Markdown, PDF to plain text,
-// text as it is; other content is refused.
-func render(f fetched) (string, error) {
+// text as it is; other content is refused. HTML and PDF are converted in one of the
+// Toolkit's conversion slots, HTML within its budget; cut says what the budget left out.
+func (k *Toolkit) render(ctx context.Context, f fetched) (text, cut string, err error) {
 	media := mediaType(f)
 	switch {
 	case media == "text/html" || media == "application/xhtml+xml":
-		doc, err := html.Parse(bytes.NewReader(f.body))
-		if err == nil {
-			if depth := listDepth(doc); depth > maxListDepth {
-				return "", runtime.ModelErrorf(runtime.KindLimit, "the page at %s nests lists %d deep, past the %d this tool converts", f.url, depth, maxListDepth)
-			}
-			var md []byte
-			md, err = htmltomarkdown.ConvertNode(doc, converter.WithDomain(f.url))
-			if err == nil {
-				return string(md), nil
-			}
+		release, err := k.converting(ctx)
+		if err != nil {
+			return "", "", err
 		}
-		return "", runtime.ModelErrorf(runtime.KindUnavailable, "the HTML of %s could not be converted: %v", f.url, err)
+		defer release()
+		return htmlText(ctx, f, k.budget())
 	case media == "application/pdf":
 		if f.truncated {
-			return "", runtime.ModelErrorf(runtime.KindLimit, "the PDF at %s is larger than the size limit, and a cut PDF cannot be read: ask for a larger max_bytes if the limit allows", f.url)
+			return "", "", runtime.ModelErrorf(runtime.KindLimit, "the PDF at %s is larger than the size limit, and a cut PDF cannot be read: ask for a larger max_bytes if the limit allows", f.url)
 		}
-		return pdfText(f)
+		release, err := k.converting(ctx)
+		if err != nil {
+			return "", "", err
+		}
+		defer release()
+		text, err := pdfText(f)
+		return text, "", err
 	case strings.HasPrefix(media, "text/") || media == "application/json" || strings.HasSuffix(media, "+json") ||
 		media == "application/xml" || strings.HasSuffix(media, "+xml"):
-		return strings.ToValidUTF8(string(f.body), "\uFFFD"), nil
+		return strings.ToValidUTF8(string(f.body), "\uFFFD"), "", nil
 	}
-	return "", runtime.ModelErrorf(runtime.KindInvalidInput, "%s is %s content (%d bytes), which web_fetch cannot show as text", f.url, media, len(f.body))
+	return "", "", runtime.ModelErrorf(runtime.KindInvalidInput, "%s is %s content (%d bytes), which web_fetch cannot show as text", f.url, media, len(f.body))
 }
 
 // mediaType is the body's media type: the header's, or sniffed when the header has none.
@@ -253,14 +252,29 @@ const maxListDepth = 32
 // listDepth returns how deep lists, block quotes and tables nest in a parsed document. It
 // measures the tree the converter walks, not the tags as written: the parser ignores an end
 // tag with no open element to close ("<ul><li></ol>" nests), which a count of tags would take
-// as closing one. The walk follows sibling and parent links, so a deep tree costs no stack.
+// as closing one.
 func listDepth(doc *html.Node) int {
-	depth, deepest := 0, 0
-	counts := func(n *html.Node) bool { return n.Type == html.ElementNode && nesting[n.Data] }
+	deepest := 0
+	walkNesting(doc, func(n *html.Node, depth int) bool {
+		if nests(n) {
+			deepest = max(deepest, depth+1)
+		}
+		return true
+	})
+	return deepest
+}
+
+// walkNesting calls visit for each node of a document in order, with the number of lists,
+// block quotes and tables around it, until visit returns false. It follows sibling and
+// parent links, so a deep tree costs no stack.
+func walkNesting(doc *html.Node, visit func(n *html.Node, depth int) bool) {
+	depth := 0
 	for n := doc; n != nil; {
-		if counts(n) {
+		if !visit(n, depth) {
+			return
+		}
+		if nests(n) {
 			depth++
-			deepest = max(deepest, depth)
 		}
 		if n.FirstChild != nil {
 			n = n.FirstChild
@@ -268,21 +282,23 @@ func listDepth(doc *html.Node) int {
 		}
 		// Leave n and every ancestor that has no next sibling, then go to the next sibling.
 		for n != doc && n.NextSibling == nil {
-			if counts(n) {
+			if nests(n) {
 				depth--
 			}
 			n = n.Parent
 		}
 		if n == doc {
-			break
+			return
 		}
-		if counts(n) {
+		if nests(n) {
 			depth--
 		}
 		n = n.NextSibling
 	}
-	return deepest
 }
 
 // nesting are the elements whose depth listDepth counts.
 var nesting = map[string]bool{"ul": true, "ol": true, "dl": true, "blockquote": true, "table": true}
+
+// nests reports whether n is one of the nesting elements.
+func nests(n *html.Node) bool { return n.Type == html.ElementNode && nesting[n.Data] }

@@ -42,20 +42,20 @@ func TestPDFCompressionBombIsRefused(t *testing.T) {
 func TestDeeplyNestedListsAreRefused(t *testing.T) {
 	page := "<html><body>" + strings.Repeat("<ul><li>x", 200) + strings.Repeat("</li></ul>", 200) + "</body></html>"
 	assert.Equal(t, 200, depthOf(t, page))
-	_, err := render(fetched{url: "https://example.test/", contentType: "text/html", body: []byte(page)})
+	_, _, err := new(Toolkit).render(t.Context(), fetched{url: "https://example.test/", contentType: "text/html", body: []byte(page)})
 	assert.ErrorContains(t, err, "nests lists 200 deep")
 
 	// End tags that close nothing are ignored by the parser: the lists still nest, and within a
 	// table cell a "</ul>" cannot close the list around the table.
 	for _, unit := range []string{"<ul><li>x</ol>", "<ul><li><table><tr><td></ul>"} {
 		page := strings.Repeat(unit, 40)
-		_, err := render(fetched{url: "https://example.test/", contentType: "text/html", body: []byte(page)})
+		_, _, err := new(Toolkit).render(t.Context(), fetched{url: "https://example.test/", contentType: "text/html", body: []byte(page)})
 		assert.ErrorContains(t, err, "past the 32 this tool converts", unit)
 	}
 
 	normal := "<ul><li>a<ul><li>b</li></ul></li></ul><table><tr><td>c</td></tr></table>"
 	assert.Equal(t, 2, depthOf(t, normal))
-	md, err := render(fetched{url: "https://example.test/", contentType: "text/html", body: []byte(normal)})
+	md, _, err := new(Toolkit).render(t.Context(), fetched{url: "https://example.test/", contentType: "text/html", body: []byte(normal)})
 	assert.NoError(t, err)
 	assert.Contains(t, md, "b")
 }

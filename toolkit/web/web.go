@@ -13,8 +13,26 @@
 // longer page goes to the registry's result store, and the model reads the first part and
 // how to get the rest.
 //
+// HTML is converted within a budget: at most [Toolkit.MaxElements] elements (tags and
+// comments, 20,000), [Toolkit.MaxHTMLBytes] bytes of HTML (1 MiB) and [Toolkit.MaxTextBytes]
+// bytes of text (128 KiB), the content of scripts and styles aside (it is dropped). Inside
+// lists, block quotes and tables an element or a byte of text counts once per level, since
+// the converter indents or prefixes their content once per level. A longer page is cut
+// there, and the model reads a note saying so. The page is cut before it is parsed (a
+// tokenizer pass holding one token of at most 1 MiB), so the parser and the converter never
+// see more than the budget, and lists, quotes and tables nested more than 32 deep are
+// refused. The library does not watch its context: a renderer of ours does, at every
+// element, so a conversion stops when its call's ctx ends. At most [Toolkit.MaxConversions]
+// pages (4; HTML and PDF) are converted at once per Toolkit; other calls wait for a slot
+// within their timeout.
+//
 // What a hostile page costs: at most MaxBytes read (compressed bodies are capped after
-// decompression), the time limit, and the conversion of that many bytes. The PDF reader is not
+// decompression), the time limit, and the conversion of one budget. On 5 MiB pages shaped to
+// cost the converter most (every element a link, text of Markdown's special characters,
+// paragraphs inside 30 ordered lists) a whole fetch allocated at most 59 MB and its
+// conversion took a fraction of a second; the tests hold it under 80 MiB (before the budget a
+// flat 4 MiB page allocated 900 MB in 10.8 s). So the Toolkit's conversions cost at most
+// MaxConversions times that at once. The PDF reader is not
 // hardened, so its panics are recovered, and a PDF whose compressed streams expand past 64 MiB
 // in all is refused before the reader sees it (a compression bomb costs that much
 // decompression into nothing, not memory). Other filters than Flate are left to the reader.
@@ -75,8 +93,23 @@ type Toolkit struct {
 	Timeout      time.Duration // the whole fetch: 0 means DefaultTimeout
 	UserAgent    string        // "" means "toolgen-web-fetch/1"
 
+	// MaxElements is the most HTML elements (tags, comments) of a page converted to
+	// Markdown: 0 means DefaultMaxElements. The rest of the page is cut, with a note.
+	MaxElements int
+	// MaxHTMLBytes is the most bytes of HTML (scripts and styles aside) of a page converted
+	// to Markdown: 0 means DefaultMaxHTMLBytes. The rest of the page is cut, with a note.
+	MaxHTMLBytes int
+	// MaxTextBytes is the most bytes of text among them: 0 means DefaultMaxTextBytes.
+	MaxTextBytes int
+	// MaxConversions is how many pages (HTML or PDF) this Toolkit converts at once: 0 means
+	// DefaultMaxConversions. Other calls wait for a slot within their timeout.
+	MaxConversions int
+
 	once sync.Once
 	http *http.Client
+
+	slotsOnce sync.Once
+	slots     chan struct{} // a conversion slot each
 }
 
 // FetchArgs are the arguments of web_fetch.
@@ -101,7 +134,7 @@ func (k *Toolkit) WebFetch(ctx context.Context, args FetchArgs) (string, error) 
 	if args.MaxBytes > 0 && args.MaxBytes < limit {
 		limit = args.MaxBytes
 	}
-	page, text, err := k.read(ctx, args.URL, limit)
+	page, text, cut, err := k.read(ctx, args.URL, limit)
 	if err != nil {
 		return "", err
 	}
@@ -109,31 +142,32 @@ func (k *Toolkit) WebFetch(ctx context.Context, args FetchArgs) (string, error) 
 	if page.truncated {
 		head += fmt.Sprintf("Note: only the first %d bytes of the page were read.\n", limit)
 	}
-	return head + "\n" + text, nil
+	return head + cut + "\n" + text, nil
 }
 
-// read fetches a page and renders it, directly or through the Scraper.
-func (k *Toolkit) read(ctx context.Context, rawURL string, limit int64) (fetched, string, error) {
+// read fetches a page and renders it, directly or through the Scraper; cut is the note on
+// what the conversion budget left out, or "".
+func (k *Toolkit) read(ctx context.Context, rawURL string, limit int64) (page fetched, text, cut string, err error) {
 	if k.Scraper == nil {
 		page, err := k.get(ctx, rawURL, limit)
 		if err != nil {
-			return page, "", err
+			return page, "", "", err
 		}
-		text, err := render(page)
-		return page, text, err
+		text, cut, err := k.render(ctx, page)
+		return page, text, cut, err
 	}
 	if u, err := url.Parse(rawURL); err != nil || checkURL(u) != nil {
-		return fetched{}, "", runtime.ModelErrorf(runtime.KindInvalidInput, "cannot fetch %q: only http and https URLs with a host and no credentials", rawURL)
+		return fetched{}, "", "", runtime.ModelErrorf(runtime.KindInvalidInput, "cannot fetch %q: only http and https URLs with a host and no credentials", rawURL)
 	}
 	md, final, err := k.Scraper.Scrape(ctx, rawURL)
 	if err != nil {
-		return fetched{}, "", &runtime.ModelError{Kind: runtime.KindUnavailable, Message: fmt.Sprintf("fetching %s failed; try again later", rawURL), Err: err}
+		return fetched{}, "", "", &runtime.ModelError{Kind: runtime.KindUnavailable, Message: fmt.Sprintf("fetching %s failed; try again later", rawURL), Err: err}
 	}
-	page := fetched{url: final}
+	page = fetched{url: final}
 	if int64(len(md)) > limit {
 		md, page.truncated = strings.ToValidUTF8(md[:limit], ""), true
 	}
-	return page, md, nil
+	return page, md, "", nil
 }
 
 // SearchArgs are the arguments of web_search.

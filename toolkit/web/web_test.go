@@ -8,12 +8,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgen-go/toolgen/internal/testcost"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/toolkit/web"
 )
@@ -299,4 +301,35 @@ func TestFirecrawlScraper(t *testing.T) {
 	res = fetch(t, reg, "file:///etc/passwd", 0)
 	require.True(t, res.IsError)
 	assert.Contains(t, res.Text, "only http and https URLs")
+}
+
+// TestHostilePagesAreCut: 5 MiB pages shaped to cost the converter most (a flat page of
+// paragraphs took 10.8 s and 900 MB when 4 MiB) are cut to the conversion budget, with a
+// note, and a fetch allocates at most 80 MiB in all, the body's reading included.
+func TestHostilePagesAreCut(t *testing.T) {
+	shapes := map[string]string{
+		"paragraphs": "<p>x",
+		"links":      `<p><a href="/x">*_</a>`,
+		"specials":   "*_[]",
+		"deep lists": "<ol><li>",
+	}
+	srv := serve(t, "127.0.0.1:0", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		unit := shapes[r.URL.Query().Get("shape")]
+		w.Header().Set("Content-Type", "text/html")
+		if unit == "<ol><li>" { // 30 levels of lists, then paragraphs
+			io.WriteString(w, strings.Repeat(unit, 30))
+			unit = "<p>*_"
+		}
+		io.WriteString(w, strings.Repeat(unit, (5<<20)/len(unit)))
+	}))
+	reg := newRegistry(t, &web.Toolkit{Allow: []netip.Prefix{loopback1}})
+	for name := range shapes {
+		var res runtime.Result
+		bytes := testcost.Allocated(func() { res = fetch(t, reg, srv.URL+"/?shape="+url.QueryEscape(name), 0) })
+		require.False(t, res.IsError, res.Text)
+		note := "\nNote: the page is longer than web_fetch converts (20000 HTML elements, 1048576 bytes of HTML, 131072 of text, scripts and styles aside): only its start was converted, and the rest is left out.\n"
+		assert.True(t, strings.Contains(res.Text, note), "%s: no note in %.300q", name, res.Text)
+		assert.Less(t, bytes, uint64(80<<20), "%s: %d bytes allocated", name, bytes)
+		t.Logf("%s: %d bytes allocated", name, bytes)
+	}
 }

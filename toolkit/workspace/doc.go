@@ -72,7 +72,13 @@
 //   - write_file: creates missing directories; writes a temporary file beside the target,
 //     syncs it, gives it the old file's permissions (0644 for a new file) and renames it over
 //     the target. It says whether it created or replaced the file. It does not require a
-//     read_file first (Claude Code does); approval stands in for that.
+//     read_file first (Claude Code does); approval stands in for that. A write (or edit)
+//     whose call timed out or was cancelled before the rename leaves the file as it was;
+//     once the rename is committed (runtime.Commit) the call reports its outcome, so what
+//     the model reads matches the disk. The sandbox's write quota (1 GiB by default,
+//     sandbox.LocalOptions.WriteQuota; see package sandbox for what it counts) bounds what
+//     write_file and edit_file add to the workspace in all: past it they fail with a limit
+//     error saying what is left, and a file emptied or shrunk gives its bytes back.
 //   - edit_file: old_string must occur exactly once unless replace_all; no occurrence names
 //     the three lines most like old_string's first lines (character-pair similarity), and
 //     says when old_string holds read_file's line numbers; several name their line numbers.
@@ -87,13 +93,16 @@
 //     search path; files only (not directories), paths relative to the root, sorted by path
 //     (Claude Code sorts by modification time; a stable order keeps prompts cacheable), at
 //     most 200 with the count of all. Symbolic links are not followed; .git is skipped
-//     unless the pattern names it.
+//     unless the pattern names it. The walk goes at most 128 levels below the search path:
+//     deeper directories are counted and named in the last line, not searched.
 //   - grep: RE2 (Go's regexp) on each line; "file:line: text" for matches, "file-line- text"
 //     for context lines and "--" between groups, as grep prints them; files in walk order
-//     (sorted by name per directory); at most max_results lines (default 100), with the
-//     count of all; a glob without "/" filters file names, with "/" paths (as ripgrep's
-//     --glob). Skipped: .git, symbolic links, binary files (NUL in the first 8000 bytes)
-//     and files over 16 MiB (counted). Lines are cut at 300 bytes.
+//     (sorted by name within a directory; a directory of more than 1024 entries is read
+//     1024 at a time, each batch sorted); at most max_results lines (default 100) and
+//     1 MiB of text, with the count of all; a glob without "/" filters file names, with
+//     "/" paths (as ripgrep's --glob). Skipped: .git, symbolic links, binary files (NUL in
+//     the first 8000 bytes), files over 16 MiB and directories more than 128 levels down
+//     (both counted). Lines are cut at 300 bytes.
 //   - shell: sh -c in the root or workdir, stdin /dev/null, isolated as above; default
 //     timeout 2 minutes, at most 10 (as Claude Code's Bash). At the timeout, or when the
 //     shell exits, every process it started is killed, whatever session or process group it
@@ -115,10 +124,28 @@
 //
 // # Cost
 //
-// Every tool's cost is bounded: read_file by the page and the 64 MiB counting budget,
-// edit_file by the 16 MiB file limit, list_dir and glob by the walk (memory by their caps),
-// grep by the walk and four files of at most 16 MiB read at once, shell by its timeout, 8 MiB
-// of output and the sandbox's limits ([sandbox.Limits]), and all by
-// their //tool:timeout (the registry's default of 30 seconds; 11 minutes for shell). Walks
-// check the call's ctx as they go.
+// Every tool's cost is bounded, and all by their //tool:timeout (the registry's default of
+// 30 seconds; 11 minutes for shell):
+//
+//   - read_file: the page and the 64 MiB counting budget.
+//   - write_file and edit_file: edit_file's 16 MiB file limit (it holds the file, the edited
+//     text and the bytes written, and is linear in the file whatever the number of
+//     replacements); on disk, the sandbox's write quota (1 GiB by default).
+//   - list_dir: the directory is read 1024 entries at a time, keeping the first 500.
+//   - glob and grep walk the tree reading each directory 1024 entries at a time and keeping
+//     only their names and types, at most 128 levels deep: a walk holds at most 128 open
+//     directories and 1024 names of each (about 36 MiB if every level had 1024 entries of
+//     the longest names; a few KiB per level in practice), so a directory of any size costs
+//     time, not memory. glob keeps at most 400 paths.
+//   - grep reads four files at once, each whole into a buffer of its worker (files over
+//     16 MiB are skipped), and goes through a file's lines one at a time, keeping only the
+//     lines it may show (at most max_results and 1 MiB of text per file) and the context
+//     lines before the current one; at most 16 files wait to be merged, and the output is
+//     at most 1 MiB. In all, at most 4×16 MiB + 16×1 MiB + 1 MiB besides the walk; a file of
+//     millions of lines costs its size, not an entry per line.
+//   - shell: its timeout, 8 MiB of output and the sandbox's limits on processes, memory,
+//     CPU time and file size ([sandbox.Limits]).
+//
+// Walks look at the call's ctx at every entry, and grep every 16384 lines of a file, so a
+// call that timed out or was cancelled stops there.
 package workspace

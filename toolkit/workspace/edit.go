@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"iter"
 	"regexp"
 	"slices"
 	"strings"
@@ -14,101 +15,161 @@ import (
 var errIsDirectory = errors.New("is a directory")
 
 // replace replaces old by new in content (once, or everywhere with all) and returns the new
-// content and the changed lines, numbered, for the model.
+// content and the changed lines, numbered, for the model. It is linear in the content
+// whatever the number of occurrences: they are counted and replaced in one pass each, and
+// only the first few, which the result can show, are located by line.
 func replace(name, content, old, new string, all bool) (string, string, error) {
 	if old == new {
 		return "", "", modelError(runtime.KindInvalidInput, nil, "old_string and new_string are the same: nothing to change")
 	}
-	starts := occurrences(content, old)
+	count := strings.Count(content, old)
 	switch {
-	case len(starts) == 0:
+	case count == 0:
 		return "", "", notFound(name, content, old)
-	case len(starts) > 1 && !all:
-		lines := make([]string, 0, min(len(starts), 20))
-		for _, at := range starts[:cap(lines)] {
-			lines = append(lines, fmt.Sprint(lineAt(content, at)))
+	case count > 1 && !all:
+		var lines []string
+		var at lineCursor
+		for pos := range occurrences(content, old) {
+			if len(lines) == 20 {
+				break
+			}
+			lines = append(lines, fmt.Sprint(at.lineOf(content, pos)))
 		}
 		more := ""
-		if len(starts) > len(lines) {
+		if count > len(lines) {
 			more = ", …"
 		}
 		return "", "", modelError(runtime.KindInvalidInput, nil,
 			"old_string occurs %d times in %s (lines %s%s); include more of the surrounding lines to make it unique, or set replace_all to change every one",
-			len(starts), name, strings.Join(lines, ", "), more)
+			count, name, strings.Join(lines, ", "), more)
 	}
 	// replace_all multiplies new_string by the occurrences: bound the result before building it.
-	if size := int64(len(content)) + int64(len(starts))*int64(len(new)-len(old)); size > maxEditBytes {
+	if size := int64(len(content)) + int64(count)*int64(len(new)-len(old)); size > maxEditBytes {
 		return "", "", modelError(runtime.KindLimit, nil,
-			"replacing the %d occurrences would make %s %d bytes, over the %d this tool handles", len(starts), name, size, int64(maxEditBytes))
+			"replacing the %d occurrences would make %s %d bytes, over the %d this tool handles", count, name, size, int64(maxEditBytes))
 	}
-	var b strings.Builder
-	var spans [][2]int // the replacements' byte ranges in the new content
-	prev := 0
-	for _, at := range starts {
-		b.WriteString(content[prev:at])
-		spans = append(spans, [2]int{b.Len(), b.Len() + len(new)})
-		b.WriteString(new)
-		prev = at + len(old)
-	}
-	b.WriteString(content[prev:])
-	edited := b.String()
-	return edited, changedLines(name, edited, spans, len(starts)), nil
-}
-
-// occurrences returns the byte offsets of the non-overlapping occurrences of old in s.
-func occurrences(s, old string) []int {
-	var at []int
-	for i := 0; ; {
-		j := strings.Index(s[i:], old)
-		if j < 0 {
-			return at
+	edited := strings.Replace(content, old, new, -1)
+	// The replacements' byte ranges in the new content, in order, found as they are shown.
+	spans := func(yield func([2]int) bool) {
+		i := 0
+		for at := range occurrences(content, old) {
+			from := at + i*(len(new)-len(old))
+			if !yield([2]int{from, from + len(new)}) {
+				return
+			}
+			i++
 		}
-		at = append(at, i+j)
-		i += j + len(old)
+	}
+	return edited, changedLines(name, edited, spans, count), nil
+}
+
+// maxChangedLines is the most lines edit_file's result shows.
+const maxChangedLines = 60
+
+// occurrences yields the byte offsets of the non-overlapping occurrences of old in s.
+func occurrences(s, old string) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := 0; ; {
+			j := strings.Index(s[i:], old)
+			if j < 0 || !yield(i+j) {
+				return
+			}
+			i += j + len(old)
+		}
 	}
 }
 
-// lineAt returns the 1-based line number of the byte offset at.
-func lineAt(s string, at int) int { return strings.Count(s[:at], "\n") + 1 }
+// lineCursor numbers lines moving forward through a text: asked for offsets in increasing
+// order, it counts each newline once, where counting from the start each time would make
+// many offsets quadratic.
+type lineCursor struct {
+	pos  int // an offset whose line is known
+	line int // the 0-based line of pos
+}
 
-// changedLines shows the lines of the replacements with two lines around each, numbered as
-// read_file numbers them, at most 60 lines in all.
-func changedLines(name, s string, spans [][2]int, n int) string {
-	lines := strings.SplitAfter(s, "\n")
-	if len(lines) > 1 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1] // after the last newline there is no line
+// lineOf returns the 1-based line number of the byte offset at, at or after the last asked.
+func (c *lineCursor) lineOf(s string, at int) int {
+	c.line += strings.Count(s[c.pos:at], "\n")
+	c.pos = at
+	return c.line + 1
+}
+
+// lineText returns the text of the 1-based line l at or after the cursor's line (a cursor
+// used only by lineText), without its
+// newline, and whether s has such a line (after the last newline there is none, except in an
+// empty text, whose line 1 is empty).
+func (c *lineCursor) lineText(s string, l int) (string, bool) {
+	// The cursor stays at the start of a line.
+	for c.line+1 < l {
+		i := strings.IndexByte(s[c.pos:], '\n')
+		if i < 0 {
+			return "", false
+		}
+		c.pos += i + 1
+		c.line++
 	}
+	if c.pos == len(s) && (c.pos > 0 || l > 1) {
+		return "", false
+	}
+	end := strings.IndexByte(s[c.pos:], '\n')
+	if end < 0 {
+		end = len(s) - c.pos
+	}
+	return s[c.pos : c.pos+end], true
+}
+
+// changedLines shows the lines of the replacements (spans, in order) with two lines around
+// each, numbered as read_file numbers them, at most maxChangedLines lines in all; n counts
+// every replacement. It takes spans only until their lines fill what it shows.
+func changedLines(name, s string, spans iter.Seq[[2]int], n int) string {
 	var ranges [][2]int // 1-based, inclusive, merged
-	for _, sp := range spans {
-		from := max(lineAt(s, sp[0])-2, 1)
-		to := min(lineAt(s, max(sp[1]-1, sp[0]))+2, len(lines))
+	var at lineCursor
+	lines := 0 // in ranges
+	for sp := range spans {
+		from := max(at.lineOf(s, sp[0])-2, 1)
+		to := at.lineOf(s, max(sp[1]-1, sp[0])) + 2
 		if k := len(ranges) - 1; k >= 0 && from <= ranges[k][1]+1 {
+			lines += max(to-ranges[k][1], 0)
 			ranges[k][1] = max(ranges[k][1], to)
-			continue
+		} else {
+			lines += to - from + 1
+			ranges = append(ranges, [2]int{from, to})
 		}
-		ranges = append(ranges, [2]int{from, to})
+		if lines > maxChangedLines {
+			break
+		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "edited %s: %d replacement", name, n)
-	if n != 1 {
-		b.WriteString("s")
-	}
-	b.WriteString(". The changed lines:\n")
+	b.WriteString(editHeader(name, n))
 	shown := 0
+	var text lineCursor
 	for i, r := range ranges {
 		if i > 0 {
 			b.WriteString("   ...\n")
 		}
 		for l := r[0]; l <= r[1]; l++ {
-			if shown == 60 {
+			line, ok := text.lineText(s, l)
+			if !ok {
+				break
+			}
+			if shown == maxChangedLines {
 				b.WriteString("   ... (more changes; read_file shows them)\n")
 				return b.String()
 			}
-			fmt.Fprintf(&b, "%6d\t%s\n", l, shorten(strings.TrimRight(lines[l-1], "\r\n"), maxLineBytes))
+			fmt.Fprintf(&b, "%6d\t%s\n", l, shorten(strings.TrimRight(line, "\r"), maxLineBytes))
 			shown++
 		}
 	}
 	return b.String()
+}
+
+// editHeader is the first line of edit_file's result.
+func editHeader(name string, n int) string {
+	plural := "s"
+	if n == 1 {
+		plural = ""
+	}
+	return fmt.Sprintf("edited %s: %d replacement%s. The changed lines:\n", name, n, plural)
 }
 
 var lineNumberPrefix = regexp.MustCompile(`(?m)^\s*\d+\t`)

@@ -285,5 +285,14 @@ func readSmall(fsys fs.FS, name string, max int64) ([]byte, error) {
 	if info.Size() > max {
 		return nil, modelError(runtime.KindLimit, nil, "%s is %d bytes, over the %d this tool handles", name, info.Size(), max)
 	}
-	return io.ReadAll(io.LimitReader(f, max+1))
+	// Sized from the file, so that a large file is read into one buffer, not grown into one.
+	var buf bytes.Buffer
+	buf.Grow(int(info.Size()) + bytes.MinRead)
+	if _, err := buf.ReadFrom(io.LimitReader(f, max+1)); err != nil {
+		return nil, err
+	}
+	if int64(buf.Len()) > max { // it grew since the Stat
+		return nil, modelError(runtime.KindLimit, nil, "%s is over the %d bytes this tool handles", name, max)
+	}
+	return buf.Bytes(), nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path"
 	"regexp"
 	"strings"
 	"sync"
@@ -19,6 +20,8 @@ import (
 const (
 	maxGrepFileBytes = 16 << 20 // larger files are skipped, and counted
 	maxGrepLineBytes = 300      // longer lines are cut in the output
+	maxGrepOutput    = 1 << 20  // text shown, in all and of one file; past it matches are counted
+	grepCheckLines   = 1 << 14  // lines between two looks at the call's ctx
 )
 
 // GrepArgs are the arguments of grep.
@@ -75,7 +78,9 @@ type grep struct {
 	shown    int
 	total    int
 	files    int
-	skipped  int // large files not searched
+	skipped  int  // large files not searched
+	deep     int  // directories too deep to walk
+	full     bool // the output reached maxGrepOutput: the rest is counted
 	root     string
 }
 
@@ -115,9 +120,10 @@ const (
 // fileMatches is what grepping one file found.
 type fileMatches struct {
 	name    string
-	blocks  []matchBlock // one per matching line, at most max_results
+	blocks  []matchBlock // one per matching line, at most max_results and about maxGrepOutput
 	matches int          // every matching line
 	tooBig  bool
+	err     error // the call's ctx ended while the file was searched
 	done    chan struct{}
 }
 
@@ -127,7 +133,7 @@ type matchBlock struct {
 	separate bool // not adjacent to the block before it in the file: a "--" goes between
 }
 
-// search greps the file or the tree at start, in sorted order.
+// search greps the file or the tree at start, in walk order.
 func (g *grep) search(ctx context.Context, sb sandbox.Sandbox, start string) error {
 	g.root = start
 	jobs := make(chan *fileMatches)
@@ -137,36 +143,31 @@ func (g *grep) search(ctx context.Context, sb sandbox.Sandbox, start string) err
 		workers.Go(func() {
 			var buf []byte // reused from file to file
 			for fm := range jobs {
-				g.file(sb, fm, &buf)
+				g.file(ctx, sb, fm, &buf)
 				close(fm.done)
 			}
 		})
 	}
 	merged := make(chan struct{})
+	var stopped error // a file's search ended by ctx, as the merge found it
 	go func() {
 		defer close(merged)
 		for fm := range order {
 			<-fm.done
+			if fm.err != nil {
+				stopped = fm.err
+			}
 			g.merge(fm)
 		}
 	}()
-	err := fs.WalkDir(sb, start, func(name string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if name == start {
-				return err
-			}
-			return nil // unreadable below the start: skipped, as grep -s does
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if d.IsDir() {
-			if d.Name() == ".git" && name != start {
+	deep, err := walk(ctx, sb, start, func(name string, typ fs.FileMode) error {
+		if typ.IsDir() {
+			if path.Base(name) == ".git" && name != start {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() || name != start && !g.globMatches(name, d.Name()) {
+		if !typ.IsRegular() || name != start && !g.globMatches(name, path.Base(name)) {
 			return nil
 		}
 		fm := &fileMatches{name: name, done: make(chan struct{})}
@@ -178,6 +179,10 @@ func (g *grep) search(ctx context.Context, sb sandbox.Sandbox, start string) err
 	close(order)
 	workers.Wait()
 	<-merged
+	g.deep = deep
+	if err == nil {
+		err = stopped
+	}
 	return err
 }
 
@@ -192,7 +197,10 @@ func (g *grep) globMatches(name, base string) bool {
 }
 
 // file greps one file into fm; files it cannot read are skipped silently, as grep -s does.
-func (g *grep) file(fsys fs.FS, fm *fileMatches, buf *[]byte) {
+// It reads the file whole into *buf (one per worker, reused), but goes through its lines one
+// at a time, keeping only the blocks it may show and the context lines before the current
+// line: a file of millions of lines costs its bytes, not an entry per line.
+func (g *grep) file(ctx context.Context, fsys fs.FS, fm *fileMatches, buf *[]byte) {
 	f, err := fsys.Open(fm.name)
 	if err != nil {
 		return
@@ -210,33 +218,62 @@ func (g *grep) file(fsys fs.FS, fm *fileMatches, buf *[]byte) {
 	if err != nil || bytes.IndexByte(data[:min(len(data), binarySniff)], 0) >= 0 || !g.anyLine.Match(data) {
 		return
 	}
-	var lines [][]byte
+	var (
+		before    = make([][]byte, 0, g.args.Context) // the lines before the current one, at most Context
+		block     strings.Builder                     // the block being written
+		separate  bool                                // the block is not adjacent to the one before
+		after     int                                 // context lines still to write after a match
+		lastShown = -1                                // index of the last line written
+		kept      int                                 // bytes of the blocks kept
+		keep      = true                              // blocks are still kept
+	)
+	flush := func() {
+		if block.Len() > 0 {
+			kept += block.Len()
+			fm.blocks = append(fm.blocks, matchBlock{text: block.String(), separate: separate})
+			block.Reset()
+			keep = len(fm.blocks) < g.args.MaxResults && kept < maxGrepOutput
+		}
+	}
+	i := -1
 	for l := range bytes.Lines(data) {
-		lines = append(lines, bytes.TrimRight(l, "\r\n"))
+		i++
+		if i%grepCheckLines == 0 && ctx.Err() != nil {
+			fm.err = ctx.Err()
+			return
+		}
+		l = bytes.TrimRight(l, "\r\n")
+		switch {
+		case g.line.Match(l):
+			fm.matches++
+			after = 0
+			if !keep {
+				break
+			}
+			flush()
+			if !keep {
+				break
+			}
+			from := max(i-len(before), lastShown+1)
+			for j := from; j < i; j++ {
+				writeLine(&block, fm.name, j, "-", before[len(before)-(i-j)])
+			}
+			writeLine(&block, fm.name, i, ":", l)
+			separate = lastShown >= 0 && from > lastShown+1
+			lastShown, after = i, g.args.Context
+		case after > 0:
+			writeLine(&block, fm.name, i, "-", l) // up to the next match, which writes itself
+			lastShown = i
+			after--
+		}
+		if g.args.Context > 0 {
+			if len(before) == g.args.Context {
+				before = append(before[:0], before[1:]...)
+			}
+			before = append(before, l)
+		}
 	}
-	lastShown := -1 // index of the last line written, for context and separators
-	for i, l := range lines {
-		if !g.line.Match(l) {
-			continue
-		}
-		fm.matches++
-		if len(fm.blocks) >= g.args.MaxResults {
-			continue
-		}
-		var b strings.Builder
-		from := max(i-g.args.Context, lastShown+1)
-		for j := from; j < i; j++ {
-			writeLine(&b, fm.name, j, "-", lines[j])
-		}
-		writeLine(&b, fm.name, i, ":", l)
-		separate := lastShown >= 0 && from > lastShown+1
-		lastShown = i
-		for j := i + 1; j <= min(i+g.args.Context, len(lines)-1) && !g.line.Match(lines[j]); j++ {
-			writeLine(&b, fm.name, j, "-", lines[j]) // up to the next match, which writes itself
-			lastShown = j
-		}
-		fm.blocks = append(fm.blocks, matchBlock{text: b.String(), separate: separate})
-	}
+	flush()
 }
 
 // merge adds a file's matches to the output, in walk order, up to max_results lines.
@@ -250,7 +287,11 @@ func (g *grep) merge(fm *fileMatches) {
 	g.files++
 	g.total += fm.matches
 	for i, b := range fm.blocks {
-		if g.shown >= g.args.MaxResults {
+		if g.shown >= g.args.MaxResults || g.full {
+			return
+		}
+		g.full = g.out.Len()+len(b.text) > maxGrepOutput
+		if g.full {
 			return
 		}
 		g.shown++
@@ -284,7 +325,10 @@ func (g *grep) report() string {
 		return fmt.Sprintf("[no lines match %s%s]", g.args.Pattern, g.skippedNote())
 	}
 	fmt.Fprintf(&g.out, "[%d matching lines in %d files", g.total, g.files)
-	if g.total > g.shown {
+	switch {
+	case g.full:
+		fmt.Fprintf(&g.out, "; the first %d shown (1 MiB of text), %d more: narrow the pattern, path or glob", g.shown, g.total-g.shown)
+	case g.total > g.shown:
 		fmt.Fprintf(&g.out, "; the first %d shown, %d more: narrow the pattern, path or glob, or raise max_results", g.shown, g.total-g.shown)
 	}
 	g.out.WriteString(g.skippedNote() + "]")
@@ -292,8 +336,9 @@ func (g *grep) report() string {
 }
 
 func (g *grep) skippedNote() string {
-	if g.skipped == 0 {
-		return ""
+	note := deepNote(g.deep)
+	if g.skipped > 0 {
+		note = fmt.Sprintf("; %d files over 16 MiB not searched", g.skipped) + note
 	}
-	return fmt.Sprintf("; %d files over 16 MiB not searched", g.skipped)
+	return note
 }

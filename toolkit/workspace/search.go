@@ -140,34 +140,34 @@ func (w *Workspace) Glob(ctx context.Context, args GlobArgs) (string, error) {
 	if err != nil {
 		return "", fileError(args.Pattern, err)
 	}
-	matches, total, err := glob(ctx, sb, dir, start, pattern)
+	matches, total, deep, err := glob(ctx, sb, dir, start, pattern)
 	if errors.Is(err, fs.ErrNotExist) && start != dir {
 		err = nil // the pattern's directory does not exist: nothing matches
 	}
 	if err != nil {
 		return "", fileError(args.Path, err)
 	}
-	return listing(matches, total, "files match "+args.Pattern, "narrow the pattern or path"), nil
+	return listing(matches, total, "files match "+args.Pattern, "narrow the pattern or path", deepNote(deep)), nil
+}
+
+// deepNote says how many directories a walk left out for their depth, if any.
+func deepNote(deep int) string {
+	if deep == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d directories more than %d levels deep not searched: search from deeper down", deep, maxWalkDepth)
 }
 
 // glob walks the tree at start for the files whose paths relative to dir match pattern, and
-// returns the first maxGlobResults of them, sorted, and how many there are.
-func glob(ctx context.Context, fsys fs.FS, dir, start, pattern string) ([]string, int, error) {
+// returns the first maxGlobResults of them, sorted, how many there are, and how many
+// directories were too deep to walk.
+func glob(ctx context.Context, fsys fs.FS, dir, start, pattern string) ([]string, int, int, error) {
 	wantGit := strings.Contains(pattern, ".git")
 	var matches []string
 	total := 0
-	err := fs.WalkDir(fsys, start, func(name string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if name == start {
-				return err
-			}
-			return nil // an unreadable directory below: skip it, as find does with a message
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if d.IsDir() {
-			if d.Name() == ".git" && !wantGit {
+	deep, err := walk(ctx, fsys, start, func(name string, typ fs.FileMode) error {
+		if typ.IsDir() {
+			if path.Base(name) == ".git" && !wantGit {
 				return fs.SkipDir
 			}
 			return nil
@@ -180,8 +180,8 @@ func glob(ctx context.Context, fsys fs.FS, dir, start, pattern string) ([]string
 		}
 		return nil
 	})
-	// WalkDir visits "a/b" before "a.go"; the model gets them sorted as strings.
-	return smallest(matches, maxGlobResults, identity), total, err
+	// The walk visits "a/b" before "a.go"; the model gets them sorted as strings.
+	return smallest(matches, maxGlobResults, identity), total, deep, err
 }
 
 // walkStart returns where a glob walk starts: below the search directory dir, at the
@@ -208,10 +208,10 @@ func relativeTo(dir, name string) string {
 	return strings.TrimPrefix(strings.TrimPrefix(name, dir), "/")
 }
 
-// listing writes one line per item and a last line with the count.
-func listing(items []string, total int, what, narrow string) string {
+// listing writes one line per item and a last line with the count, and note.
+func listing(items []string, total int, what, narrow, note string) string {
 	if total == 0 {
-		return "[no " + what + "]"
+		return "[no " + what + note + "]"
 	}
 	var b strings.Builder
 	for _, it := range items {
@@ -222,6 +222,6 @@ func listing(items []string, total int, what, narrow string) string {
 	if total > len(items) {
 		fmt.Fprintf(&b, "; the first %d shown, %d more: %s", len(items), total-len(items), narrow)
 	}
-	b.WriteString("]")
+	b.WriteString(note + "]")
 	return b.String()
 }

@@ -81,6 +81,7 @@ func modelError(kind runtime.ErrorKind, err error, format string, args ...any) e
 // fileError words a sandbox error about the path p for the model.
 func fileError(p string, err error) error {
 	var written *runtime.ModelError
+	var quota *sandbox.QuotaError
 	switch {
 	case errors.As(err, &written):
 		return err
@@ -91,6 +92,10 @@ func fileError(p string, err error) error {
 		return modelError(runtime.KindPermission, err, "%s has several hard links, and the workspace does not read or edit such files", p)
 	case errors.Is(err, sandbox.ErrNotRegular):
 		return modelError(runtime.KindInvalidInput, err, "%s is not a file or a directory (a pipe, a device or a socket); the workspace does not open those", p)
+	case errors.As(err, &quota):
+		return modelError(runtime.KindLimit, err,
+			"%s was not written: it would add %d bytes to the workspace, and the file tools may add at most %d bytes to it in all, of which %d are left. "+
+				"Write less, or empty files no longer needed (an emptied file gives its bytes back)", p, quota.Need, quota.Limit, max(quota.Limit-quota.Used, 0))
 	case errors.Is(err, sandbox.ErrNoRun):
 		return modelError(runtime.KindUnavailable, err, "this workspace cannot run commands")
 	case errors.Is(err, sandbox.ErrNoIsolation):

@@ -1,14 +1,18 @@
 package workspace_test
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/toolkit/sandbox"
+	"github.com/toolgen-go/toolgen/toolkit/workspace"
 )
 
 func TestWriteAndEdit(t *testing.T) {
@@ -80,4 +84,71 @@ func TestEditLongLine(t *testing.T) {
 		assert.Less(t, len(res.Text), 2600) // the name, one line cut at 2000 bytes and the frame
 		assert.Contains(t, res.Text, "     1\tb xxx")
 	})
+}
+
+// lateWrites is a sandbox whose writes start only after their call's ctx has ended, as a
+// slow disk's would: wrote receives each write's outcome.
+type lateWrites struct {
+	sandbox.Sandbox
+	wrote chan error
+}
+
+func (s lateWrites) WriteFile(ctx context.Context, name string, data []byte) error {
+	<-ctx.Done()
+	err := s.Sandbox.WriteFile(ctx, name, data)
+	s.wrote <- err
+	return err
+}
+
+// TestTimedOutWritesDoNotLand: a write_file or edit_file reported as timed out leaves the
+// file as it was, also after its abandoned handler has finished writing.
+func TestTimedOutWritesDoNotLand(t *testing.T) {
+	sandboxes(t, map[string]string{"f.txt": "old\n"}, func(t *testing.T, h *harness) {
+		late := lateWrites{Sandbox: h.sb, wrote: make(chan error, 1)}
+		tools := workspace.WorkspaceTools(workspace.New(late))
+		for i := range tools {
+			tools[i].Timeout = 20 * time.Millisecond
+		}
+		reg := runtime.NewRegistry(runtime.WithApprover(approveAll))
+		require.NoError(t, reg.Add(tools...))
+		for _, c := range []struct{ tool, args string }{
+			{"write_file", `{"path":"f.txt","content":"new\n"}`},
+			{"edit_file", `{"path":"f.txt","old_string":"old","new_string":"new"}`},
+			{"write_file", `{"path":"g.txt","content":"new\n"}`},
+		} {
+			res := reg.Invoke(t.Context(), runtime.Call{Name: c.tool, Args: []byte(c.args)})
+			assert.Equal(t, runtime.KindTimeout, res.Kind, res.Text)
+			assert.ErrorIs(t, <-late.wrote, context.DeadlineExceeded, c.tool)
+			data, err := fs.ReadFile(h.sb, "f.txt")
+			require.NoError(t, err)
+			require.Equal(t, "old\n", string(data), c.tool) // else the next call may not write
+			_, err = fs.Stat(h.sb, "g.txt")
+			assert.ErrorIs(t, err, fs.ErrNotExist, c.tool)
+		}
+	})
+}
+
+// TestWriteQuota: past the sandbox's write quota, write_file and edit_file fail with a limit
+// error that says what is left and what to do, and change nothing.
+func TestWriteQuota(t *testing.T) {
+	dir := t.TempDir()
+	sb, err := sandbox.OpenLocal(dir, sandbox.LocalOptions{WriteQuota: 10000})
+	require.NoError(t, err)
+	t.Cleanup(func() { sb.Close() })
+	h := newHarness(t, sb, dir)
+	res := h.call("write_file", `{"path":"a.txt","content":"`+strings.Repeat("x", 5000)+`"}`) // 9096
+	require.False(t, res.IsError, res.Text)
+	res = h.call("write_file", `{"path":"b.txt","content":"y"}`)
+	assert.Equal(t, runtime.KindLimit, res.Kind)
+	assert.Equal(t, "b.txt was not written: it would add 4097 bytes to the workspace, and the file tools may add at most 10000 bytes to it in all, of which 904 are left. "+
+		"Write less, or empty files no longer needed (an emptied file gives its bytes back)", res.Text)
+	res = h.call("edit_file", `{"path":"a.txt","old_string":"x","new_string":"yy","replace_all":true}`)
+	assert.Equal(t, runtime.KindLimit, res.Kind, res.Text)
+	data, err := fs.ReadFile(sb, "a.txt")
+	require.NoError(t, err)
+	assert.Equal(t, strings.Repeat("x", 5000), string(data))
+	res = h.call("write_file", `{"path":"a.txt","content":"`+strings.Repeat("x", 1000)+`"}`) // gives 4000 back
+	require.False(t, res.IsError, res.Text)
+	res = h.call("write_file", `{"path":"b.txt","content":"y"}`)
+	require.False(t, res.IsError, res.Text)
 }
