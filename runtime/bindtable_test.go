@@ -76,6 +76,17 @@ func TestBindingRefusesATableOfAnotherType(t *testing.T) {
 		assert.Contains(t, err.Error(), "run go generate")
 	}
 	assert.False(t, ran)
+
+	// Through the registry it is an internal error: the model is not told to correct
+	// arguments it could not have got right, and the operator reads what to do.
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(bound("other", b)))
+	res := reg.Invoke(context.Background(), runtime.Call{Name: "other", Args: []byte(`{"query":"go","limit":7}`)})
+	require.True(t, res.IsError)
+	assert.Equal(t, runtime.KindInternal, res.Kind)
+	assert.NotContains(t, res.Text, "Correct the arguments")
+	assert.ErrorContains(t, res.Err, "run go generate")
+	assert.False(t, ran)
 }
 
 // BindTools gives each tool its binding and a copy the caller may change.

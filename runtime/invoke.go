@@ -306,6 +306,10 @@ func bind(ctx context.Context, tool *Tool, st *callState, args []byte) (bound Bo
 		bound, err = tool.BindArgs(ctx, normalizeArgs(args))
 	}
 	switch {
+	case err != nil && generatedMismatch(tool, err):
+		// The generated decoder refused the arguments' Go type, not the model's document:
+		// the model cannot fix that, and is not asked to.
+		return nil, internalErrorResult(tool.Name, fmt.Errorf("tool %q: %w", tool.Name, err), 0), false
 	case err != nil:
 		return nil, bindErrorResult(tool.Name, err), false
 	case bound == nil:
@@ -313,6 +317,18 @@ func bind(ctx context.Context, tool *Tool, st *callState, args []byte) (bound Bo
 		return nil, internalErrorResult(tool.Name, err, 0), false
 	}
 	return bound, Result{}, true
+}
+
+// generatedMismatch reports whether err, from binding a generated tool's arguments, is not
+// about the document: a generated decoder table reports every problem of the model's as an
+// *ArgsError, and anything else (a table older than the Go type it decodes into: "run go
+// generate") is the program's.
+func generatedMismatch(tool *Tool, err error) bool {
+	if tool.Bind != nil || tool.binding == nil || tool.binding.Table == nil {
+		return false
+	}
+	var argsErr *ArgsError
+	return !errors.As(err, &argsErr) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
 }
 
 // epoch anchors monotonic: time.Since of a time with a monotonic reading reads only the
