@@ -156,17 +156,18 @@ func (g *generator) knownProps(t *model.Type) jen.Code {
 	if len(t.Fields) == 0 {
 		return jen.Nil()
 	}
-	if id, ok := g.props[t]; ok {
-		return jen.Id(id)
-	}
 	var names []jen.Code
 	for _, f := range t.Fields {
 		names = append(names, jen.Lit(f.JSONName))
 	}
-	id := "toolgenProps" + g.typeIdent(t)
-	g.props[t] = id
-	g.decodeDecls = append(g.decodeDecls, decl{name: id, code: jen.Var().Id(id).Op("=").Index().String().Values(names...)})
-	return jen.Id(id)
+	list := jen.Index().String().Values(names...)
+	name := "toolgenProps#" // an anonymous struct: named after its names
+	if t.Named != nil {
+		name = "toolgenProps" + g.typeIdent(t)
+	}
+	return jen.Id(g.declare(name, "props", render(list), func(name string) jen.Code {
+		return jen.Var().Id(name).Op("=").Add(list)
+	}))
 }
 
 // fieldTarget renders the place of a field, through embedded structs; an embedded pointer is
@@ -442,13 +443,13 @@ func (g *generator) patternFunc(expr string) (string, error) {
 	if name, ok := g.patterns[expr]; ok {
 		return name, nil
 	}
-	name := fmt.Sprintf("toolgenPattern%d", len(g.patterns)+1)
+	name := g.claim("toolgenPattern#", "pattern\x00"+expr)
 	code, _, err := pattern.Func(name, expr)
 	if err != nil {
 		return "", fmt.Errorf("pattern %q: %w", expr, err)
 	}
 	g.patterns[expr] = name
-	g.patternDecls = append(g.patternDecls, code)
+	g.patternDecls = append(g.patternDecls, decl{name: name, code: code})
 	return name, nil
 }
 
@@ -934,8 +935,7 @@ func (g *generator) constant(prefix, parse, text string) string {
 	if name, ok := g.constants[key]; ok {
 		return name
 	}
-	g.constantCount[prefix]++
-	name := prefix + strconv.Itoa(g.constantCount[prefix])
+	name := g.claim(prefix+"#", key)
 	g.constants[key] = name
 	g.decodeDecls = append(g.decodeDecls, decl{name: name, code: jen.Var().Id(name).Op("=").Qual(decodePath, parse).Call(jen.Lit(text))})
 	return name
