@@ -715,7 +715,15 @@ func (g *generator) slice(t *model.Type, c *model.Constraints, target lvalue, at
 		loopBody = append(loopBody, jen.Id(q).Op(":=").Add(at.call("Index", jen.Id(i))))
 	}
 	loopBody = append(loopBody, jen.Id(e).Op(":=").Qual(decodePath, "Grow").Call(target.addr()))
-	loopBody = append(loopBody, elem...)
+	if c.UniqueItems {
+		// An item that failed may hold no value (one of a wrong type stays zero): uniqueness
+		// is judged among the others, beside every problem of the items and their number.
+		loopBody = append(loopBody, jen.Id("before"+n).Op(":=").Id("ps").Dot("Len").Call())
+		loopBody = append(loopBody, elem...)
+		loopBody = append(loopBody, jen.If(jen.Id("ps").Dot("Len").Call().Op("!=").Id("before"+n)).Block(jen.Id("failed"+n).Dot("Mark").Call(jen.Id(i))))
+	} else {
+		loopBody = append(loopBody, elem...)
+	}
 	body := []jen.Code{
 		jen.List(jen.Id(it), jen.Err()).Op(":=").Id("d").Dot("ArrIter").Call(),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
@@ -733,16 +741,12 @@ func (g *generator) slice(t *model.Type, c *model.Constraints, target lvalue, at
 	}
 	body = append(body, jen.If(jen.Err().Op(":=").Id(it).Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 	if c.UniqueItems {
-		// Items that failed hold no value to compare, so uniqueness is judged only when every
-		// item read was valid.
-		body = append([]jen.Code{jen.Id("before" + n).Op(":=").Id("ps").Dot("Len").Call()}, body...)
-		body = append(body, jen.Id("clean"+n).Op(":=").Id("ps").Dot("Len").Call().Op("==").Id("before"+n))
+		body = append([]jen.Code{jen.Var().Id("failed"+n).Qual(decodePath, "Failed")}, body...)
 	}
 	body = append(body, g.countChecks(c.MinItems, c.MaxItems, count, at, "item")...)
 	if c.UniqueItems {
-		body = append(body, jen.If(jen.Id("clean"+n)).Block(
-			jen.If(jen.List(jen.Id("a"+n), jen.Id("b"+n), jen.Id("dup"+n)).Op(":=").Qual(decodePath, "FindDuplicate").Call(target.get()), jen.Id("dup"+n)).Block(
-				jen.Id("ps").Dot("Duplicates").Call(at.ptr(), jen.Id("a"+n), jen.Id("b"+n)))))
+		body = append(body, jen.If(jen.List(jen.Id("a"+n), jen.Id("b"+n), jen.Id("dup"+n)).Op(":=").Qual(decodePath, "FindDuplicateExcept").Call(target.get(), jen.Op("&").Id("failed"+n)), jen.Id("dup"+n)).Block(
+			jen.Id("ps").Dot("Duplicates").Call(at.ptr(), jen.Id("a"+n), jen.Id("b"+n))))
 	}
 	return []jen.Code{expectType(at, jen.Qual(decodePath, "Array"), "an array", body)}, nil
 }

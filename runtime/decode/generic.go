@@ -165,10 +165,20 @@ func ApplyText(ps *Problems, p *Path, v encoding.TextUnmarshaler, s string) {
 
 // FindDuplicate reports the first pair of equal items, for uniqueItems.
 func FindDuplicate[S ~[]E, E comparable](s S) (i, j int, found bool) {
+	return FindDuplicateExcept(s, nil)
+}
+
+// FindDuplicateExcept reports the first pair of equal items, for uniqueItems, leaving out the
+// items failed marks: an item with a problem of its own may hold no value (one of a wrong
+// type is skipped and stays zero), and two such would look equal.
+func FindDuplicateExcept[S ~[]E, E comparable](s S, failed *Failed) (i, j int, found bool) {
 	if len(s) < 16 {
 		for j := 1; j < len(s); j++ {
+			if failed.Has(j) {
+				continue
+			}
 			for i := 0; i < j; i++ {
-				if s[i] == s[j] {
+				if s[i] == s[j] && !failed.Has(i) {
 					return i, j, true
 				}
 			}
@@ -177,12 +187,37 @@ func FindDuplicate[S ~[]E, E comparable](s S) (i, j int, found bool) {
 	}
 	first := make(map[E]int, len(s))
 	for j, e := range s {
+		if failed.Has(j) {
+			continue
+		}
 		if i, ok := first[e]; ok {
 			return i, j, true
 		}
 		first[e] = j
 	}
 	return 0, 0, false
+}
+
+// Failed marks the items of an array that had problems of their own, for
+// FindDuplicateExcept. The zero value marks none; the first mark allocates a bit per item up
+// to it, so the set is never larger than the array it describes.
+type Failed struct{ bits []uint64 }
+
+// Mark marks item i.
+func (f *Failed) Mark(i int) {
+	w := i / 64
+	if w >= len(f.bits) {
+		f.bits = append(f.bits, make([]uint64, w+1-len(f.bits))...)
+	}
+	f.bits[w] |= 1 << (i % 64)
+}
+
+// Has reports whether item i is marked; a nil *Failed marks none.
+func (f *Failed) Has(i int) bool {
+	if f == nil || i/64 >= len(f.bits) {
+		return false
+	}
+	return f.bits[i/64]&(1<<(i%64)) != 0
 }
 
 // Duplicates records a uniqueItems failure.
