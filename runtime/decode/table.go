@@ -107,7 +107,7 @@ type GoType interface {
 func Into(data []byte, p unsafe.Pointer, st *Struct) error {
 	s := states.Get().(*State)
 	s.d.ResetBytes(data)
-	return s.release(s.object(p, st))
+	return s.release(data, s.object(p, st))
 }
 
 // Read reads one value at the State's path into the Go value at p, as v says: what generated

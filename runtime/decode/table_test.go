@@ -710,7 +710,8 @@ func TestTableMalformedJSON(t *testing.T) {
 		assert.True(t, strings.HasPrefix(got[0], ": the arguments are not valid JSON: "), "%s: %s", doc, got[0])
 	}
 	var v tree
-	assert.Equal(t, []string{": the arguments are not valid JSON: unexpected end of input"},
+	assert.Equal(t, []string{": the arguments are not valid JSON: the text ends too early, at offset 31 (line 1, column 32), " +
+		"after `…:\"a\",\"kids\":[{\"name\":1},`, where an item should be; send the complete JSON object"},
 		problems(t, decode.Into([]byte(`{"name":"a","kids":[{"name":1},`), unsafe.Pointer(&v), &treeTable)),
 		"problems found before the syntax error are dropped: only the syntax error is reported")
 	assert.Equal(t, []string{": the arguments must be a single JSON object; found more data after it"},

@@ -198,8 +198,8 @@ func TestNoArgs(t *testing.T) {
 		`{} {}`:   "found more data after it",
 		`{`:       "not valid JSON",
 		`null`:    "must be an object, got null",
-		``:        "not valid JSON: unexpected end of input",
-		` `:       "not valid JSON: unexpected end of input",
+		``:        "not valid JSON: there is no text; send the arguments as one JSON object",
+		` `:       "not valid JSON: there is no text; send the arguments as one JSON object",
 	} {
 		if err := NoArgs([]byte(doc)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("NoArgs(%q) = %v, want %q", doc, err, want)

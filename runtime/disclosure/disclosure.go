@@ -272,7 +272,7 @@ func (d *Disclosure) bindInfo(_ context.Context, data []byte) (runtime.BoundCall
 	defer decode.Release(dec)
 	var ps decode.Problems
 	if err := decodeInfoArgs(dec, call, &ps); err != nil {
-		return nil, decode.SyntaxError(err)
+		return nil, decode.InvalidJSON(data, err)
 	}
 	if err := decode.Finish(dec); err != nil {
 		return nil, err
