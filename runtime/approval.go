@@ -13,6 +13,8 @@ import (
 	"slices"
 	"sync/atomic"
 	"time"
+
+	"github.com/toolgen-go/toolgen/internal/plural"
 )
 
 // ApprovalRequest is a validated call of a //tool:confirm tool, waiting for a decision.
@@ -155,7 +157,7 @@ func (r *Registry) askApprover(ctx context.Context, cfg *registryConfig, a Appro
 	}
 	limit, _ := cfg.abandonLimits()
 	if n := r.approversAbandoned.Load(); n >= int64(limit) {
-		return Decision{}, fmt.Errorf("%w: %d earlier approvers still have not answered", ErrTooManyAbandoned, n)
+		return Decision{}, fmt.Errorf("%w: %s still %s not answered", ErrTooManyAbandoned, plural.Of(n, "earlier approver"), map[bool]string{true: "has", false: "have"}[n == 1])
 	}
 	type answer struct {
 		dec Decision

@@ -3,8 +3,9 @@ package decode
 import (
 	"encoding"
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/toolgen-go/toolgen/internal/plural"
 )
 
 // SupportsGeneratedV3 was referenced, as a constant, by generated files up to the third
@@ -136,19 +137,12 @@ func (ps *Problems) Bound(p *Path, relation, limit, got string) {
 
 // Length records a failed string length bound, in characters (code points).
 func (ps *Problems) Length(p *Path, relation string, limit, got int) {
-	unit := " characters long, got "
-	if limit == 1 {
-		unit = " character long, got "
-	}
-	ps.Add(p, "must be "+relation+" "+strconv.Itoa(limit)+unit+strconv.Itoa(got))
+	ps.Add(p, "must be "+relation+" "+plural.Of(limit, "character")+" long, got "+strconv.Itoa(got))
 }
 
 // Count records a failed item or property count bound: "must have at most 10 items, got 12".
 func (ps *Problems) Count(p *Path, relation string, limit, got int, noun string) {
-	if limit != 1 {
-		noun = plural(noun)
-	}
-	ps.addReserved(p, "must have "+relation+" "+strconv.Itoa(limit)+" "+noun+", got "+strconv.Itoa(got))
+	ps.addReserved(p, "must have "+relation+" "+plural.Of(limit, noun)+", got "+strconv.Itoa(got))
 }
 
 // Mismatch records a string that fails a pattern or format: what describes the expectation.
@@ -232,14 +226,6 @@ func MustTime(s string) time.Time {
 		panic("toolgen: invalid generated default time " + strconv.Quote(s))
 	}
 	return t
-}
-
-// plural makes the plural of the nouns generated code counts with: item, property.
-func plural(noun string) string {
-	if strings.HasSuffix(noun, "y") {
-		return strings.TrimSuffix(noun, "y") + "ies"
-	}
-	return noun + "s"
 }
 
 // Rounded records a number that meets a bound as sent but not as the float it becomes:

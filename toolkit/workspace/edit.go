@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolgen-go/toolgen/internal/plural"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -39,7 +40,7 @@ func replace(name, content, old, new string, all bool) (string, string, error) {
 	// replace_all multiplies new_string by the occurrences: bound the result before building it.
 	if size := int64(len(content)) + int64(len(starts))*int64(len(new)-len(old)); size > maxEditBytes {
 		return "", "", modelError(runtime.KindLimit, nil,
-			"replacing the %d occurrences would make %s %d bytes, over the %d this tool handles", len(starts), name, size, int64(maxEditBytes))
+			"replacing the %s would make %s %d bytes, over the %d this tool handles", plural.Of(len(starts), "occurrence"), name, size, int64(maxEditBytes))
 	}
 	var b strings.Builder
 	var spans [][2]int // the replacements' byte ranges in the new content

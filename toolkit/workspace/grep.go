@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/toolgen-go/toolgen/internal/plural"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/toolkit/sandbox"
 )
@@ -283,7 +284,7 @@ func (g *grep) report() string {
 	if g.total == 0 {
 		return fmt.Sprintf("[no lines match %s%s]", g.args.Pattern, g.skippedNote())
 	}
-	fmt.Fprintf(&g.out, "[%d matching lines in %d files", g.total, g.files)
+	fmt.Fprintf(&g.out, "[%s in %s", plural.Of(g.total, "matching line"), plural.Of(g.files, "file"))
 	if g.total > g.shown {
 		fmt.Fprintf(&g.out, "; the first %d shown, %d more: narrow the pattern, path or glob, or raise max_results", g.shown, g.total-g.shown)
 	}
@@ -295,5 +296,5 @@ func (g *grep) skippedNote() string {
 	if g.skipped == 0 {
 		return ""
 	}
-	return fmt.Sprintf("; %d files over 16 MiB not searched", g.skipped)
+	return "; " + plural.Of(g.skipped, "file") + " over 16 MiB not searched"
 }
