@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/toolgen-go/toolgen/internal/plural"
 )
 
 // ApprovalRequest is a validated call of a //tool:confirm tool, waiting for a decision.
@@ -205,10 +207,10 @@ func (a *abandonedApprovers) check(session string, total, perSession int) error 
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if n := a.bySession[session]; n >= perSession {
-		return fmt.Errorf("%w: %d earlier approvers of this session still have not answered", ErrTooManyAbandoned, n)
+		return fmt.Errorf("%w: %s of this session still %s not answered", ErrTooManyAbandoned, plural.Of(n, "earlier approver"), hasHave(n))
 	}
 	if a.total >= total {
-		return fmt.Errorf("%w: %d earlier approvers still have not answered", ErrTooManyAbandoned, a.total)
+		return fmt.Errorf("%w: %s still %s not answered", ErrTooManyAbandoned, plural.Of(a.total, "earlier approver"), hasHave(a.total))
 	}
 	return nil
 }
@@ -415,4 +417,12 @@ func (r *Registry) decide(id string, dec Decision) error {
 		return fmt.Errorf("runtime: decide %s: %w", id, ErrNoSuchApproval)
 	}
 	return nil
+}
+
+// hasHave is the verb for n approvers.
+func hasHave[N int | int64](n N) string {
+	if n == 1 {
+		return "has"
+	}
+	return "have"
 }

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/toolgen-go/toolgen/internal/plural"
 )
 
 // sessionCounters is what the loop guards and AskRetry budgets remember of one session.
@@ -75,11 +77,11 @@ func (r *Registry) admit(ctx context.Context, cfg *registryConfig, tool *Tool, s
 	}
 	switch refused {
 	case 0:
-		return limitResult(fmt.Sprintf("This session reached its limit of %d tool calls; %s was not run. Answer with the information you already have.", total, tool.Name),
-			fmt.Errorf("%w: %d calls in session %q", ErrCallLimit, total, session)), false
+		return limitResult(fmt.Sprintf("This session reached its limit of %s; %s was not run. Answer with the information you already have.", plural.Of(total, "tool call"), tool.Name),
+			fmt.Errorf("%w: %s in session %q", ErrCallLimit, plural.Of(total, "call"), session)), false
 	case 1:
-		return limitResult(fmt.Sprintf("%s was already called %d times in this session, its limit; it was not run again. Use the results you have.", tool.Name, perTool),
-			fmt.Errorf("%w: %d calls of %q in session %q", ErrCallLimit, perTool, tool.Name, session)), false
+		return limitResult(fmt.Sprintf("%s was already called %s in this session, its limit; it was not run again. Use the results you have.", tool.Name, plural.Of(perTool, "time")),
+			fmt.Errorf("%w: %s of %q in session %q", ErrCallLimit, plural.Of(perTool, "call"), tool.Name, session)), false
 	}
 	return Result{}, true
 }

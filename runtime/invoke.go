@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgen-go/toolgen/internal/plural"
 	"github.com/toolgen-go/toolgen/internal/suggest"
 )
 
@@ -230,8 +231,8 @@ func (r *Registry) explainFailure(ctx context.Context, cfg *registryConfig, tool
 			res.Kind = KindInvalidInput
 			return res
 		}
-		res.Text = fmt.Sprintf("%s asked for a corrected call more often than allowed (%d times in this session), so it was not retried. Its last words: %s\nDo not call %s again; tell the user what went wrong.",
-			tool.Name, budget, ask.Guidance, tool.Name)
+		res.Text = fmt.Sprintf("%s asked for a corrected call more often than allowed (%s in this session), so it was not retried. Its last words: %s\nDo not call %s again; tell the user what went wrong.",
+			tool.Name, plural.Of(budget, "time"), ask.Guidance, tool.Name)
 		res.Kind = KindLimit
 		res.Err = fmt.Errorf("%w: tool %q spent its AskRetry budget of %d: %w", ErrCallLimit, tool.Name, budget, res.Err)
 	case cfg.safeErrors && res.Err != nil:

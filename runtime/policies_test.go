@@ -203,6 +203,20 @@ func TestLoopGuards(t *testing.T) {
 	}
 }
 
+// A limit of one call is said in the singular.
+func TestLoopGuardLimitOfOne(t *testing.T) {
+	once := constTool("search", "results")
+	once.MaxCalls = 1
+	reg := runtime.NewRegistry()
+	must(t, reg.Add(once))
+	call := runtime.Call{Name: "search", Session: "s", Args: []byte(`{}`)}
+	reg.Invoke(t.Context(), call)
+	res := reg.Invoke(t.Context(), call)
+	if res.Kind != runtime.KindLimit || !strings.Contains(res.Text, "search was already called 1 time in this session, its limit") {
+		t.Errorf("second search = %+v", res)
+	}
+}
+
 func testLoopGuards(t *testing.T, store runtime.SessionStore) {
 	limited := constTool("search", "results")
 	limited.MaxCalls = 2

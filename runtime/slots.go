@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/toolgen-go/toolgen/internal/plural"
 )
 
 // attemptSlots bounds the attempts of one tool that occupy a worker goroutine: those running
@@ -71,7 +73,7 @@ func (s *attemptSlots) acquire(ctx context.Context, cfg *registryConfig, e *tool
 		case <-wake:
 		case <-timer.C:
 			return Result{
-				Text:    fmt.Sprintf("%s is busy: %d calls of it are running. Try again later.", e.tool.Name, busy),
+				Text:    fmt.Sprintf("%s is busy: %s of it %s running. Try again later.", e.tool.Name, plural.Of(busy, "call"), map[bool]string{true: "is", false: "are"}[busy == 1]),
 				IsError: true,
 				Err:     fmt.Errorf("tool %q: %w (%d running or abandoned) for %v", e.tool.Name, ErrToolBusy, busy, timeout),
 				Kind:    KindUnavailable,

@@ -110,30 +110,7 @@ func TestExamplesGenerateWithoutWarnings(t *testing.T) {
 // as the go command prints them; a problem that is not at a position has no "-:" in front;
 // -v says when there are no tools.
 func TestPathsAndQuietCases(t *testing.T) {
-	dir := newModule(t, map[string]string{
-		"tools/t.go": `package tools
-
-import "context"
-
-// Args are arguments.
-type Args struct {
-	// Q is a query.
-	Q string ` + "`json:\"q\" tool:\"minLenght=1\"`" + `
-}
-
-// Find finds.
-//
-//tool:name find
-func Find(ctx context.Context, args Args) (string, error) { return "", nil }
-
-// Search searches.
-//
-//tool:name find
-func Search(ctx context.Context, args Args) (string, error) { return "", nil }
-`,
-		"sub/plain/p.go":   "package plain\n",
-		"sub/empty/README": "nothing here\n",
-	})
+	dir := newModule(t, pathsModule())
 	t.Chdir(filepath.Join(dir, "sub"))
 
 	code, _, stderr := toolgen(t, "../tools")
@@ -162,4 +139,51 @@ func Search(ctx context.Context, args Args) (string, error) { return "", nil }
 	code, _, stderr = toolgen(t)
 	assert.Equal(t, exitOK, code)
 	assert.Equal(t, "toolgen: no tools in plain: no func, method or type has a //tool: directive in its doc comment\n", stderr)
+}
+
+// Run by go generate, toolgen's directory is the package's, not the one the user ran the
+// command in (go generate ./... from the module root, usually): paths are relative to the
+// module root, as go vet ./... prints them from there, so that the lines of the packages one
+// run generates say which package they are about.
+func TestPathsUnderGoGenerateAreRelativeToTheModule(t *testing.T) {
+	dir := newModule(t, pathsModule())
+	t.Chdir(filepath.Join(dir, "tools"))
+	t.Setenv("GOFILE", "t.go")
+	t.Setenv("GOPACKAGE", "tools")
+
+	code, _, stderr := toolgen(t)
+	assert.Equal(t, exitUser, code)
+	assert.Equal(t, `tools/t.go:8:27: unknown tag key "minLenght"; did you mean minLength?
+tools/t.go:19:6: duplicate tool name "find"
+	hint: tools/t.go:14:6 already declares it; tool names must be unique within a package (one Tools() catalog): rename one with //tool:name
+`, stderr)
+}
+
+// pathsModule is a module with a package of tools that has two problems, one quoting another
+// position, a package without tools and a directory without Go files.
+func pathsModule() map[string]string {
+	return map[string]string{
+		"tools/t.go": `package tools
+
+import "context"
+
+// Args are arguments.
+type Args struct {
+	// Q is a query.
+	Q string ` + "`json:\"q\" tool:\"minLenght=1\"`" + `
+}
+
+// Find finds.
+//
+//tool:name find
+func Find(ctx context.Context, args Args) (string, error) { return "", nil }
+
+// Search searches.
+//
+//tool:name find
+func Search(ctx context.Context, args Args) (string, error) { return "", nil }
+`,
+		"sub/plain/p.go":   "package plain\n",
+		"sub/empty/README": "nothing here\n",
+	}
 }

@@ -58,7 +58,9 @@
 // # Errors
 //
 // Mistakes in directives, tags, types or signatures are reported like compiler errors, as
-// file:line:col: message (paths relative to the current directory), with the correction in
+// file:line:col: message (paths relative to the current directory; run by go generate, which
+// starts toolgen in each package's directory, relative to the module root, so that the lines
+// of go generate ./... say which package they are about), with the correction in
 // the message line ("unknown directive //tool:timout; did you mean //tool:timeout?") and an
 // indented hint where more help helps; every error is reported, not only the first, and
 // nothing is written while there is one. Warnings (a parameter without a description, a

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/toolgen-go/toolgen/annotations"
@@ -100,9 +101,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolgen: %v\n", err)
 		return exitUsage
 	}
-	res.Diagnostics.Print(stderr, dir)
+	shown := shownDir(dir)
+	res.Diagnostics.Print(stderr, shown)
 	if *explain != "" {
-		return explainTool(stdout, stderr, res, *explain, explained, dir, *strict)
+		return explainTool(stdout, stderr, res, *explain, explained, shown, *strict)
 	}
 	if *report {
 		genreport.Write(stdout, genreport.Measure(res.Packages, enabled), enabled)
@@ -121,7 +123,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if *check {
-		if d := res.Diff(dir); d != "" {
+		if d := res.Diff(shown); d != "" {
 			fmt.Fprint(stdout, d)
 			fmt.Fprintln(stderr, "toolgen: generated files are stale; run go generate")
 			return exitUser
@@ -151,10 +153,33 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if f.Content == nil {
 				verb = "removed"
 			}
-			fmt.Fprintf(stderr, "toolgen: %s %s\n", verb, diag.Relative(dir, f.Path))
+			fmt.Fprintf(stderr, "toolgen: %s %s\n", verb, diag.Relative(shown, f.Path))
 		}
 	}
 	return exitOK
+}
+
+// shownDir is the directory the paths toolgen prints are relative to. Run by hand it is the
+// current directory, as the go command prints paths. Run by go generate (GOFILE is set) the
+// current directory is the package's, not the one the user typed the command in, which no
+// variable tells: a path relative to the package (notes.go:96) would not say which of the
+// packages one go generate ./... run generates it is about. Paths are then relative to the
+// module root: where go generate ./... is usually run, and there exactly what go vet ./...
+// prints (toolkit/web/notes.go:96), which editors and CI problem matchers resolve against the
+// workspace; from elsewhere they still name one file. Absolute paths would be unambiguous too,
+// but long, and they would print the machine's layout (home and CI directories) into logs.
+func shownDir(cwd string) string {
+	if os.Getenv("GOFILE") == "" {
+		return cwd
+	}
+	for d := cwd; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return cwd // not in a module: go generate would not have run
+		}
+	}
 }
 
 // explainTool prints what the tool named name is sent to each provider. It writes nothing, and

@@ -18,6 +18,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/toolgen-go/toolgen/gen/schema"
+	"github.com/toolgen-go/toolgen/internal/plural"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -58,7 +59,7 @@ func Check(t testing.TB, tools []runtime.Tool) {
 			}
 		}
 		if failed > maxReports {
-			t.Errorf("tool %s: %d more disagreements not shown (of %d documents)", tool.Name, failed-maxReports, len(docs))
+			t.Errorf("tool %s: %d more %s not shown (of %s)", tool.Name, failed-maxReports, plural.Noun(failed-maxReports, "disagreement"), plural.Of(len(docs), "document"))
 		}
 	}
 }

@@ -54,7 +54,7 @@ func (w *parameterWalker) walk(t *model.Type) {
 				w.diags.Warnf(f.Pos, "parameter %q has no description", f.JSONName).
 					WithHint("the model sees only the name: add a doc comment or a line comment to field %s%s", f.GoName, offWith(ruleParameterDescription))
 			}
-			if w.rules.optionalDefault && !f.Required && scalar(f.Type) && f.Constraints.Default == nil && w.first(f, ruleOptionalDefault) {
+			if w.rules.optionalDefault && !f.Required && scalar(f.Type) && f.Constraints.Default == nil && !f.DefaultWritten && w.first(f, ruleOptionalDefault) {
 				example := "default=VALUE"
 				if f.Type.Kind == model.KindString && len(f.Type.Enum) == 0 {
 					example = "default=VALUE (default='' when empty means none)"

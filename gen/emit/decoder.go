@@ -24,7 +24,7 @@ import (
 // composite literals the linker lays out, so a tool adds data to a binary rather than code.
 //
 // What a table cannot say (anonymous structs, integer limits an IntRule cannot hold, fields
-// of embedded pointers) is a member whose Value calls a generated function (toolgenReadN),
+// of embedded pointers) is a member whose Value calls a generated function (toolgenRead_…),
 // holding inline code (decoder_inline.go) or the allocation of the embedded pointer.
 
 // structParam is the struct a generated function fills, *v: its fields are selected as v.Field.
@@ -49,10 +49,10 @@ func (g *generator) argsTable(t *model.Type) (jen.Code, error) {
 // emission the first time.
 func (g *generator) structTable(t *model.Type) (string, error) {
 	name := "toolgenStruct" + g.typeIdent(t)
-	if g.decoders[t] {
+	if g.decoders[name] {
 		return name, nil
 	}
-	g.decoders[t] = true
+	g.decoders[name] = true
 	if _, err := g.typeExpr(t); err != nil {
 		return "", err
 	}
@@ -176,7 +176,7 @@ func (g *generator) funcValue(label string, body []jen.Code) jen.Code {
 		return jen.Commentf("%s decodes %s.", name, label).Line().
 			Func().Id(name).Params(stateParam(), jen.Id("ptr").Add(unsafePointer())).Error().Block(body...)
 	})
-	return g.valueVar(jen.Dict{jen.Id("Kind"): jen.Qual(decodePath, "KindFunc"), jen.Id("Func"): jen.Id(fn)})
+	return g.valueVar("toolgenValueFunc#", jen.Dict{jen.Id("Kind"): jen.Qual(decodePath, "KindFunc"), jen.Id("Func"): jen.Id(fn)})
 }
 
 // defaultFunc declares (once per distinct body) the function giving field f its default, and
@@ -240,38 +240,55 @@ func (g *generator) recursive(t *model.Type) bool {
 }
 
 // fieldsTable declares (once per distinct list) the property names of a struct type and which
-// are required, and returns the name of the *decode.Fields.
+// are required, and returns the name of the *decode.Fields: named after the type, or after the
+// type whose name sorts first of those with the same list (planIdents).
 func (g *generator) fieldsTable(t *model.Type) string {
 	var names []jen.Code
-	var key strings.Builder
 	args := []jen.Code{nil}
 	for i, f := range t.Fields {
 		names = append(names, jen.Lit(f.JSONName))
-		key.WriteString(strconv.Quote(f.JSONName))
 		if f.Required {
 			args = append(args, jen.Lit(i))
-			fmt.Fprintf(&key, "!")
 		}
-		key.WriteString(",")
 	}
 	args[0] = jen.Index().String().Values(names...)
-	return g.declare("toolgenFields"+g.typeIdent(t), "fields", key.String(), func(name string) jen.Code {
+	key := fieldsKey(t)
+	owner, ok := g.fieldsOwner[key]
+	if !ok {
+		owner = g.typeIdent(t)
+	}
+	return g.declare("toolgenFields"+owner, "fields", key, func(name string) jen.Code {
 		return jen.Var().Id(name).Op("=").Qual(decodePath, "NewFields").Call(args...)
 	})
 }
 
+// fieldsKey is the text of a struct type's property list: its names, and which are required.
+func fieldsKey(t *model.Type) string {
+	var key strings.Builder
+	for _, f := range t.Fields {
+		key.WriteString(strconv.Quote(f.JSONName))
+		if f.Required {
+			key.WriteString("!")
+		}
+		key.WriteString(",")
+	}
+	return key.String()
+}
+
 // declare emits (once per kind and key) a package-level declaration made by code and returns
-// its name: name itself, or, for a name ending in "#", what precedes the "#" followed by a
-// number counting the declarations of that prefix (toolgenString1, toolgenString2, …).
+// its name, which claim derives from name and key: name itself, or, for a name ending in "#",
+// the prefix with a hash of key (toolgenString_3f9a1c2e).
 func (g *generator) declare(name, kind, key string, code func(name string) jen.Code) string {
 	k := "declare\x00" + kind + "\x00" + key
+	if !strings.HasSuffix(name, "#") {
+		// A name of its own (a type's enum): declared once per name, even when another
+		// type's is equal, so that neither takes its name from the other.
+		k += "\x00" + name
+	}
 	if n, ok := g.constants[k]; ok {
 		return n
 	}
-	if prefix, ok := strings.CutSuffix(name, "#"); ok {
-		g.constantCount[prefix]++
-		name = prefix + strconv.Itoa(g.constantCount[prefix])
-	}
+	name = g.claim(name, k)
 	g.constants[k] = name
 	g.decodeDecls = append(g.decodeDecls, decl{name: name, code: code(name)})
 	return name
@@ -280,11 +297,11 @@ func (g *generator) declare(name, kind, key string, code func(name string) jen.C
 // render is the Go text of code, to compare generated values.
 func render(code jen.Code) string { return fmt.Sprintf("%#v", jen.Null().Add(code)) }
 
-// valueVar declares (once per distinct value) a decode.Value with the given fields and returns
-// its address.
-func (g *generator) valueVar(fields jen.Dict) jen.Code {
+// valueVar declares (once per distinct value) a decode.Value with the given fields, named name
+// (see declare), and returns its address.
+func (g *generator) valueVar(name string, fields jen.Dict) jen.Code {
 	lit := jen.Qual(decodePath, "Value").Values(fields)
-	name := g.declare("toolgenValue#", "value", render(lit), func(name string) jen.Code {
+	name = g.declare(name, "value", render(lit), func(name string) jen.Code {
 		return jen.Var().Id(name).Op("=").Add(lit)
 	})
 	return jen.Op("&").Id(name)
@@ -299,12 +316,26 @@ func (g *generator) valueTable(t *model.Type, c *model.Constraints, nullable boo
 	}
 	kind := func(k string) jen.Code { return jen.Qual(decodePath, k) }
 	f := jen.Dict{}
+	// The value's name says what it reads: its kind alone for a plain one, shared by every
+	// field of that kind (toolgenValueString); with the name of its rule, which with the kind
+	// says all it holds (toolgenValueString_3f9a1c2e for the rule toolgenString_3f9a1c2e,
+	// toolgenValueEnumUnit for toolgenEnumUnit); else with a hash of what it holds.
+	name := ""
+	named := func(what, rule string) {
+		name = "toolgenValue" + what
+		switch {
+		case strings.HasPrefix(rule, "toolgenEnum"):
+			name = "toolgenValue" + strings.TrimPrefix(rule, "toolgen") // an enum type has one kind
+		case rule != "":
+			name += rule[strings.LastIndexByte(rule, '_'):]
+		}
+	}
 	if nullable && t.Kind != model.KindPointer {
 		elem, ok, err := g.valueTable(t, c, false)
 		if !ok || err != nil {
 			return nil, false, err
 		}
-		return g.valueVar(jen.Dict{jen.Id("Kind"): kind("KindNullable"), jen.Id("Elem"): elem}), true, nil
+		return g.valueVar("toolgenValueNullable#", jen.Dict{jen.Id("Kind"): kind("KindNullable"), jen.Id("Elem"): elem}), true, nil
 	}
 	// goType sets a KindGo value reading the Go type named by generic[types...], whose items
 	// (or pointee) elem reads.
@@ -329,6 +360,7 @@ func (g *generator) valueTable(t *model.Type, c *model.Constraints, nullable boo
 		if err != nil {
 			return nil, false, nil // an anonymous struct: inline code
 		}
+		name = "toolgenValue" + map[model.Kind]string{model.KindPointer: "Pointer", model.KindArray: "Array", model.KindSlice: "Slice", model.KindMap: "Map"}[t.Kind] + "#"
 		switch t.Kind {
 		case model.KindPointer:
 			goType("PointerOf", elem, elemType)
@@ -368,6 +400,7 @@ func (g *generator) valueTable(t *model.Type, c *model.Constraints, nullable boo
 		}
 		f[jen.Id("Kind")] = kind("KindString")
 		setRule(f, "Str", rule)
+		named("String", rule)
 	case model.KindText:
 		rule, err := g.stringRule(t, c, false)
 		if err != nil {
@@ -379,6 +412,7 @@ func (g *generator) valueTable(t *model.Type, c *model.Constraints, nullable boo
 		}
 		goType("TextOf", nil, typ, jen.Op("*").Add(typ))
 		setRule(f, "Str", rule)
+		named("Text"+g.typeIdent(t), rule)
 	case model.KindInt, model.KindUint:
 		rule, ok := g.intRule(t, c)
 		if !ok {
@@ -387,33 +421,40 @@ func (g *generator) valueTable(t *model.Type, c *model.Constraints, nullable boo
 		f[jen.Id("Kind")] = kind(map[model.Kind]string{model.KindInt: "KindInt", model.KindUint: "KindUint"}[t.Kind])
 		f[jen.Id("Size")] = intSize(t)
 		setRule(f, "Int", rule)
+		named(map[model.Kind]string{model.KindInt: "Int", model.KindUint: "Uint"}[t.Kind]+bitsSuffix(t.Bits), rule)
 	case model.KindFloat:
 		f[jen.Id("Kind")] = kind("KindFloat")
 		f[jen.Id("Size")] = jen.Lit(t.Bits / 8)
-		setRule(f, "Float", g.floatRule(c))
+		rule := g.floatRule(c)
+		setRule(f, "Float", rule)
+		named(fmt.Sprintf("Float%d", t.Bits), rule)
 	case model.KindBool, model.KindBytes, model.KindTime, model.KindDuration, model.KindRawJSON, model.KindAny:
-		f[jen.Id("Kind")] = kind(map[model.Kind]string{model.KindBool: "KindBool", model.KindBytes: "KindBytes",
-			model.KindTime: "KindTime", model.KindDuration: "KindDuration", model.KindRawJSON: "KindRaw", model.KindAny: "KindAny"}[t.Kind])
+		k := map[model.Kind]string{model.KindBool: "Bool", model.KindBytes: "Bytes",
+			model.KindTime: "Time", model.KindDuration: "Duration", model.KindRawJSON: "Raw", model.KindAny: "Any"}[t.Kind]
+		f[jen.Id("Kind")] = kind("Kind" + k)
+		named(k, "")
 	case model.KindStruct:
 		if t.Named == nil {
 			return nil, false, nil
 		}
-		name, err := g.structTable(t)
+		table, err := g.structTable(t)
 		if err != nil {
 			return nil, false, err
 		}
 		f[jen.Id("Kind")] = kind("KindStruct")
-		f[jen.Id("Struct")] = jen.Op("&").Id(name)
+		f[jen.Id("Struct")] = jen.Op("&").Id(table)
+		named("Struct"+g.typeIdent(t), "")
 	default:
 		return nil, false, fmt.Errorf("internal error: no decoder for %s", t.Kind)
 	}
-	return g.valueVar(f), true, nil
+	return g.valueVar(name, f), true, nil
 }
 
-// setRule sets a value's rule field unless the rule is nil (no keywords).
-func setRule(f jen.Dict, field string, rule jen.Code) {
-	if rule != nil {
-		f[jen.Id(field)] = rule
+// setRule sets a value's rule field to the address of the rule named rule, unless there is
+// none (no keywords).
+func setRule(f jen.Dict, field string, rule string) {
+	if rule != "" {
+		f[jen.Id(field)] = jen.Op("&").Id(rule)
 	}
 }
 
@@ -444,10 +485,10 @@ func countLimits(min, max *int) (jen.Code, jen.Code) {
 }
 
 // rule declares (once per distinct value) a rule variable of type decode.TYPE with the given
-// fields and returns its address, or nil (no code) when no field is set.
-func (g *generator) rule(prefix, typ string, fields jen.Dict) jen.Code {
+// fields and returns its name, or "" (no rule) when no field is set.
+func (g *generator) rule(prefix, typ string, fields jen.Dict) string {
 	if len(fields) == 0 {
-		return nil
+		return ""
 	}
 	// One line, keys sorted: a rule reads like a tag, and equal rules render equal.
 	var names []string
@@ -463,16 +504,15 @@ func (g *generator) rule(prefix, typ string, fields jen.Dict) jen.Code {
 		items = append(items, jen.Id(n).Op(":").Add(byName[n]))
 	}
 	lit := jen.Qual(decodePath, typ).Values(items...)
-	name := g.declare(prefix, "rule", render(lit), func(name string) jen.Code {
+	return g.declare(prefix, "rule", render(lit), func(name string) jen.Code {
 		return jen.Var().Id(name).Op("=").Add(lit)
 	})
-	return jen.Op("&").Id(name)
 }
 
 // stringRule renders the decode.StringRule of a string or text value. enumType is set for a
 // string enum type, whose constants are its enum and whose maxLength is counted on the string
 // read rather than refused before it is built.
-func (g *generator) stringRule(t *model.Type, c *model.Constraints, enumType bool) (jen.Code, error) {
+func (g *generator) stringRule(t *model.Type, c *model.Constraints, enumType bool) (string, error) {
 	f := jen.Dict{}
 	if c.MinLength != nil && *c.MinLength > 0 {
 		f[jen.Id("MinLength")] = jen.Lit(*c.MinLength)
@@ -487,7 +527,7 @@ func (g *generator) stringRule(t *model.Type, c *model.Constraints, enumType boo
 	if c.Pattern != "" {
 		fn, err := g.patternFunc(c.Pattern)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		f[jen.Id("Pattern")] = jen.Id(fn)
 		f[jen.Id("PatternText")] = jen.Lit(c.Pattern)
@@ -495,7 +535,7 @@ func (g *generator) stringRule(t *model.Type, c *model.Constraints, enumType boo
 	if c.Format != "" {
 		fn, _, ok := formatFunc(c.Format)
 		if !ok {
-			return nil, fmt.Errorf("internal error: unknown format %q", c.Format)
+			return "", fmt.Errorf("internal error: unknown format %q", c.Format)
 		}
 		f[jen.Id("Format")] = jen.Qual(decodePath, fn)
 		f[jen.Id("FormatName")] = jen.Lit(c.Format)
@@ -508,7 +548,7 @@ func (g *generator) stringRule(t *model.Type, c *model.Constraints, enumType boo
 		for _, lit := range c.Enum {
 			var s string
 			if err := json.Unmarshal([]byte(lit.JSON), &s); err != nil {
-				return nil, fmt.Errorf("internal error: enum value %s of a string", lit.JSON)
+				return "", fmt.Errorf("internal error: enum value %s of a string", lit.JSON)
 			}
 			values = append(values, s)
 		}
@@ -522,6 +562,7 @@ func (g *generator) stringRule(t *model.Type, c *model.Constraints, enumType boo
 	}
 	prefix := "toolgenString#"
 	if enumType && len(f) == 1 && len(c.Enum) == 0 {
+		// The enum of a type: named after the type, kept apart from any other type's.
 		prefix = "toolgenEnum" + g.typeIdent(t)
 	}
 	return g.rule(prefix, "StringRule", f), nil
@@ -558,7 +599,7 @@ func enumStrings(t *model.Type, c *model.Constraints) []string {
 // intRule renders the decode.IntRule of an integer value; ok is false when a keyword does
 // not fit one (a limit that is fractional, beyond int64, or negative for an unsigned type),
 // and the value needs inline code.
-func (g *generator) intRule(t *model.Type, c *model.Constraints) (jen.Code, bool) {
+func (g *generator) intRule(t *model.Type, c *model.Constraints) (string, bool) {
 	unsigned := t.Kind == model.KindUint
 	whole := func(text string) (int64, bool) {
 		r, ok := new(big.Rat).SetString(text)
@@ -610,7 +651,7 @@ func (g *generator) intRule(t *model.Type, c *model.Constraints) (jen.Code, bool
 		}
 	}
 	if !ok {
-		return nil, false
+		return "", false
 	}
 	if len(shown) > 0 {
 		f[jen.Id("Enum")] = jen.Index().Int64().Values(values...)
@@ -633,7 +674,7 @@ func slicesHasNegative(enum []*model.EnumValue) bool {
 }
 
 // floatRule renders the decode.FloatRule of a float value.
-func (g *generator) floatRule(c *model.Constraints) jen.Code {
+func (g *generator) floatRule(c *model.Constraints) string {
 	f := jen.Dict{}
 	limit := func(n *model.Number, field string) {
 		if n != nil {

@@ -156,17 +156,18 @@ func (g *generator) knownProps(t *model.Type) jen.Code {
 	if len(t.Fields) == 0 {
 		return jen.Nil()
 	}
-	if id, ok := g.props[t]; ok {
-		return jen.Id(id)
-	}
 	var names []jen.Code
 	for _, f := range t.Fields {
 		names = append(names, jen.Lit(f.JSONName))
 	}
-	id := "toolgenProps" + g.typeIdent(t)
-	g.props[t] = id
-	g.decodeDecls = append(g.decodeDecls, decl{name: id, code: jen.Var().Id(id).Op("=").Index().String().Values(names...)})
-	return jen.Id(id)
+	list := jen.Index().String().Values(names...)
+	name := "toolgenProps#" // an anonymous struct: named after its names
+	if t.Named != nil {
+		name = "toolgenProps" + g.typeIdent(t)
+	}
+	return jen.Id(g.declare(name, "props", render(list), func(name string) jen.Code {
+		return jen.Var().Id(name).Op("=").Add(list)
+	}))
 }
 
 // fieldTarget renders the place of a field, through embedded structs; an embedded pointer is
@@ -442,13 +443,13 @@ func (g *generator) patternFunc(expr string) (string, error) {
 	if name, ok := g.patterns[expr]; ok {
 		return name, nil
 	}
-	name := fmt.Sprintf("toolgenPattern%d", len(g.patterns)+1)
+	name := g.claim("toolgenPattern#", "pattern\x00"+expr)
 	code, _, err := pattern.Func(name, expr)
 	if err != nil {
 		return "", fmt.Errorf("pattern %q: %w", expr, err)
 	}
 	g.patterns[expr] = name
-	g.patternDecls = append(g.patternDecls, code)
+	g.patternDecls = append(g.patternDecls, decl{name: name, code: code})
 	return name, nil
 }
 
@@ -714,7 +715,15 @@ func (g *generator) slice(t *model.Type, c *model.Constraints, target lvalue, at
 		loopBody = append(loopBody, jen.Id(q).Op(":=").Add(at.call("Index", jen.Id(i))))
 	}
 	loopBody = append(loopBody, jen.Id(e).Op(":=").Qual(decodePath, "Grow").Call(target.addr()))
-	loopBody = append(loopBody, elem...)
+	if c.UniqueItems {
+		// An item that failed may hold no value (one of a wrong type stays zero): uniqueness
+		// is judged among the others, beside every problem of the items and their number.
+		loopBody = append(loopBody, jen.Id("before"+n).Op(":=").Id("ps").Dot("Len").Call())
+		loopBody = append(loopBody, elem...)
+		loopBody = append(loopBody, jen.If(jen.Id("ps").Dot("Len").Call().Op("!=").Id("before"+n)).Block(jen.Id("failed"+n).Dot("Mark").Call(jen.Id(i))))
+	} else {
+		loopBody = append(loopBody, elem...)
+	}
 	body := []jen.Code{
 		jen.List(jen.Id(it), jen.Err()).Op(":=").Id("d").Dot("ArrIter").Call(),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
@@ -732,16 +741,12 @@ func (g *generator) slice(t *model.Type, c *model.Constraints, target lvalue, at
 	}
 	body = append(body, jen.If(jen.Err().Op(":=").Id(it).Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 	if c.UniqueItems {
-		// Items that failed hold no value to compare, so uniqueness is judged only when every
-		// item read was valid.
-		body = append([]jen.Code{jen.Id("before" + n).Op(":=").Id("ps").Dot("Len").Call()}, body...)
-		body = append(body, jen.Id("clean"+n).Op(":=").Id("ps").Dot("Len").Call().Op("==").Id("before"+n))
+		body = append([]jen.Code{jen.Var().Id("failed"+n).Qual(decodePath, "Failed")}, body...)
 	}
 	body = append(body, g.countChecks(c.MinItems, c.MaxItems, count, at, "item")...)
 	if c.UniqueItems {
-		body = append(body, jen.If(jen.Id("clean"+n)).Block(
-			jen.If(jen.List(jen.Id("a"+n), jen.Id("b"+n), jen.Id("dup"+n)).Op(":=").Qual(decodePath, "FindDuplicate").Call(target.get()), jen.Id("dup"+n)).Block(
-				jen.Id("ps").Dot("Duplicates").Call(at.ptr(), jen.Id("a"+n), jen.Id("b"+n)))))
+		body = append(body, jen.If(jen.List(jen.Id("a"+n), jen.Id("b"+n), jen.Id("dup"+n)).Op(":=").Qual(decodePath, "FindDuplicateExcept").Call(target.get(), jen.Op("&").Id("failed"+n)), jen.Id("dup"+n)).Block(
+			jen.Id("ps").Dot("Duplicates").Call(at.ptr(), jen.Id("a"+n), jen.Id("b"+n))))
 	}
 	return []jen.Code{expectType(at, jen.Qual(decodePath, "Array"), "an array", body)}, nil
 }
@@ -934,8 +939,7 @@ func (g *generator) constant(prefix, parse, text string) string {
 	if name, ok := g.constants[key]; ok {
 		return name
 	}
-	g.constantCount[prefix]++
-	name := prefix + strconv.Itoa(g.constantCount[prefix])
+	name := g.claim(prefix+"#", key)
 	g.constants[key] = name
 	g.decodeDecls = append(g.decodeDecls, decl{name: name, code: jen.Var().Id(name).Op("=").Qual(decodePath, parse).Call(jen.Lit(text))})
 	return name

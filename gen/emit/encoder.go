@@ -145,10 +145,10 @@ func (g *generator) encodeValueOf(t *model.Type, v jen.Code, nonNil bool) ([]jen
 // emission the first time.
 func (g *generator) structEncoder(t *model.Type) (string, error) {
 	name := "toolgenEncode" + g.typeIdent(t)
-	if g.encoders[t] {
+	if g.encoders[name] {
 		return name, nil
 	}
-	g.encoders[t] = true
+	g.encoders[name] = true
 	typ, err := g.typeExpr(t)
 	if err != nil {
 		return "", err

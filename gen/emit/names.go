@@ -1,7 +1,10 @@
 package emit
 
 import (
+	"cmp"
 	"fmt"
+	"hash/fnv"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -89,22 +92,149 @@ func (g *generator) qual(path, name string) *jen.Statement {
 	return jen.Qual(path, name)
 }
 
-// typeIdent returns a Go identifier fragment naming a named type uniquely within the
-// generated file: WeatherArgs, other_Unit, PageOfItem.
+// Generated names derive from what they name, never from the order declarations were met,
+// so that a change to one field changes the declarations of that field and nothing else (a
+// -check diff, a code review): the tables of a type are named after the type
+// (toolgenStructWeatherArgs), a plain value after its kind (toolgenValueString), and a value,
+// rule or function that several fields may share after its content, with a hash of the
+// declaration it renders (toolgenString_3f9a1c2e). Where two different things would get one
+// name, the choice of which keeps it depends only on the set of them, never on an order.
+
+// hashDigits is how many hex digits of a content hash a name carries: 32 bits, so that a
+// package would need tens of thousands of distinct rules before two of them are likely to
+// meet; claim lengthens the hash of the one that does.
+const hashDigits = 8
+
+// maxFragment caps the part of a name that comes from the user's names (a type, its type
+// arguments, a property): a longer one keeps its start and ends with a hash of the whole.
+const maxFragment = 48
+
+// contentHash is the hex FNV-1a hash of key: stable across runs, Go versions and machines.
+func contentHash(key string) string {
+	h := fnv.New64a()
+	h.Write([]byte(key))
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+// capFragment returns fragment, or for a long one its start followed by "_" and a hash of key.
+func capFragment(fragment, key string) string {
+	if len(fragment) <= maxFragment {
+		return fragment
+	}
+	return fragment[:maxFragment-hashDigits-1] + "_" + contentHash(key)[:hashDigits]
+}
+
+// claim returns the name of the declaration of key: name itself, or, for a name ending in "#",
+// what precedes the "#" followed by "_" and a hash of key. A name another key holds already
+// (two hashes that meet, a type name that clashes) takes the whole hash instead, and a
+// counter past that.
+func (g *generator) claim(name, key string) string {
+	hash := contentHash(key)
+	if prefix, ok := strings.CutSuffix(name, "#"); ok {
+		name = prefix + "_" + hash[:hashDigits]
+	}
+	if other, taken := g.names[name]; taken && other != key {
+		base := strings.TrimSuffix(name, "_"+hash[:hashDigits]) + "_" + hash
+		name = base
+		for n := 2; g.names[name] != "" && g.names[name] != key; n++ {
+			name = fmt.Sprintf("%s%d", base, n)
+		}
+	}
+	g.names[name] = key
+	return name
+}
+
+// typeIdent returns the Go identifier fragment naming a type within the generated file:
+// WeatherArgs, PageOfItem; for an unnamed type its kind and a hash of its shape
+// (Slice_3f9a1c2e).
 func (g *generator) typeIdent(t *model.Type) string {
 	if id, ok := g.idents[t]; ok {
 		return id
 	}
-	base := identFragment(t)
-	id := base
-	for n := 2; g.identTaken[id]; n++ {
-		id = fmt.Sprintf("%s%d", base, n)
+	id := identFragment(t)
+	if t.Named == nil {
+		id += "_" + contentHash(typeID(t))[:hashDigits]
+	} else if owner, ok := g.identOwner[id]; !ok {
+		g.identOwner[id] = typeID(t)
+	} else if owner != typeID(t) {
+		// Met during emission but missed by planIdents: it cannot take a planned name.
+		id += "_" + contentHash(typeID(t))[:hashDigits]
 	}
-	g.identTaken[id] = true
 	g.idents[t] = id
 	return id
 }
 
+// planIdents names the named types the package's tools reach before anything is emitted. A
+// type keeps the fragment of its name unless another type has the same one (a type of
+// another package, a generic instantiation): then the package's own type keeps it, else the
+// first by import path and name, and each other adds a hash of its path and name. It also
+// chooses which type names each property list several types share (fieldsTable): the one
+// whose name sorts first.
+func (g *generator) planIdents() {
+	seen := map[*model.Type]bool{}
+	var named []*model.Type
+	var walk func(t *model.Type)
+	walk = func(t *model.Type) {
+		if t == nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		if t.Named != nil {
+			named = append(named, t)
+			for _, a := range t.Named.TypeArgs {
+				walk(a)
+			}
+		}
+		for _, f := range t.Fields {
+			walk(f.Type)
+			for _, e := range f.Embedded {
+				walk(e.Type)
+			}
+		}
+		walk(t.Elem)
+		walk(t.Key)
+	}
+	for _, tool := range g.pkg.Tools {
+		walk(tool.Args)
+		walk(tool.Result)
+	}
+	ids := map[string][]string{}   // fragment -> the distinct types that have it
+	foreignIDs := map[string]int{} // 1 for a type declared in another package
+	for _, t := range named {
+		frag, id := identFragment(t), typeID(t)
+		if !slices.Contains(ids[frag], id) {
+			ids[frag] = append(ids[frag], id)
+		}
+		if t.Named.Path != g.pkg.Path {
+			foreignIDs[id] = 1
+		}
+	}
+	for frag, types := range ids {
+		foreign := func(id string) int { return foreignIDs[id] }
+		slices.SortFunc(types, func(a, b string) int { return cmp.Or(cmp.Compare(foreign(a), foreign(b)), strings.Compare(a, b)) })
+		g.identOwner[frag] = types[0]
+	}
+	for _, t := range named {
+		frag := identFragment(t)
+		if g.identOwner[frag] == typeID(t) {
+			g.idents[t] = frag
+		} else {
+			g.idents[t] = frag + "_" + contentHash(typeID(t))[:hashDigits]
+		}
+	}
+	for _, t := range named {
+		if t.Kind != model.KindStruct {
+			continue
+		}
+		key := fieldsKey(t)
+		if owner, ok := g.fieldsOwner[key]; !ok || g.idents[t] < owner {
+			g.fieldsOwner[key] = g.idents[t]
+		}
+	}
+}
+
+// identFragment is the name of a type as an identifier fragment, capped: WeatherArgs,
+// PageOfItem; for an unnamed type its kind (Slice).
 func identFragment(t *model.Type) string {
 	if t.Named == nil {
 		k := t.Kind.String() // ASCII, lower case
@@ -118,7 +248,58 @@ func identFragment(t *model.Type) string {
 			b.WriteString(identFragment(a))
 		}
 	}
-	return sanitize(b.String())
+	frag := sanitize(b.String())
+	if frag == "" { // a name of letters outside ASCII
+		frag = "T_" + contentHash(typeID(t))[:hashDigits]
+	}
+	return capFragment(frag, typeID(t))
+}
+
+// typeID is the identity of a type as text: the import path and name of a named type (with
+// its type arguments), the shape of an unnamed one. Named types end the recursion, so a
+// recursive type has a finite identity.
+func typeID(t *model.Type) string {
+	var b strings.Builder
+	writeTypeID(&b, t)
+	return b.String()
+}
+
+func writeTypeID(b *strings.Builder, t *model.Type) {
+	switch {
+	case t == nil:
+		b.WriteString("nil")
+	case t.Named != nil:
+		b.WriteString(t.Named.Path + "." + t.Named.Name)
+		if len(t.Named.TypeArgs) > 0 {
+			b.WriteString("[")
+			for i, a := range t.Named.TypeArgs {
+				if i > 0 {
+					b.WriteString(",")
+				}
+				writeTypeID(b, a)
+			}
+			b.WriteString("]")
+		}
+	default:
+		fmt.Fprintf(b, "%s%d[%d]", t.Kind, t.Bits, t.Len)
+		if t.Key != nil {
+			b.WriteString("key:")
+			writeTypeID(b, t.Key)
+		}
+		if t.Elem != nil {
+			b.WriteString("elem:")
+			writeTypeID(b, t.Elem)
+		}
+		if len(t.Fields) > 0 {
+			b.WriteString("{")
+			for _, f := range t.Fields {
+				fmt.Fprintf(b, "%s %q ", f.GoName, f.JSONName)
+				writeTypeID(b, f.Type)
+				b.WriteString(";")
+			}
+			b.WriteString("}")
+		}
+	}
 }
 
 func sanitize(s string) string {
@@ -141,4 +322,12 @@ func toolIdent(t *model.Tool) string {
 		name = r.TypeName + name
 	}
 	return sanitize(name)
+}
+
+// pointee is t without its pointers, as schemas describe it (*T and T have one schema).
+func pointee(t *model.Type) *model.Type {
+	for i := 0; t != nil && t.Kind == model.KindPointer && t.Elem != nil && i < 100; i++ {
+		t = t.Elem
+	}
+	return t
 }

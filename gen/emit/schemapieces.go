@@ -1,7 +1,6 @@
 package emit
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"unicode"
@@ -25,14 +24,16 @@ type schemaPieces struct {
 	chosen map[string]int    // member text -> how many schemas hold it as a piece
 	parts  map[string]string // shared member text -> its constant
 	schema map[string]string // whole schema text several tools share -> its constant
-	decls  []pieceConst      // the constants, in order of first use
+	decls  []pieceConst      // the constants: the whole schemas, then the parts, each by name
 }
 
 // pieceConst is a constant the schemas are built from.
 type pieceConst struct{ name, text, doc string }
 
 // newSchemaPieces studies every schema text of a package (a text may be listed once per use).
-func newSchemaPieces(texts [][]byte) *schemaPieces {
+// labels[i] names what texts[i] describes (CreateOrderArgs, OrderOutput): a whole schema
+// several tools share is named after the label of its uses that sorts first.
+func newSchemaPieces(texts [][]byte, labels []string) *schemaPieces {
 	p := &schemaPieces{parts: map[string]string{}, schema: map[string]string{}}
 	uses := map[string]int{}
 	for _, text := range texts {
@@ -68,14 +69,21 @@ func newSchemaPieces(texts [][]byte) *schemaPieces {
 			}
 		}
 	}
-	taken := map[string]bool{}
 	declare := func(text, name, comment string) {
 		p.decls = append(p.decls, pieceConst{name: name, text: text, doc: name + " " + comment})
 	}
-	for i, text := range schemaTexts {
-		name := fmt.Sprintf("toolgenSchema%d", i+1)
+	for _, text := range schemaTexts {
+		label := ""
+		for i, t := range texts {
+			if string(t) == text && i < len(labels) && (label == "" || labels[i] < label) {
+				label = labels[i]
+			}
+		}
+		name := "toolgenSchema" + label
+		if label == "" {
+			name += "_" + contentHash(text)[:hashDigits]
+		}
 		p.schema[text] = name
-		taken[name] = true
 		declare(text, name, "is a schema several tools share.")
 	}
 	// A comma between two members would be a piece of its own, a string header for one byte:
@@ -88,19 +96,29 @@ func newSchemaPieces(texts [][]byte) *schemaPieces {
 			}
 		}
 	}
+	var partTexts []string
 	for _, text := range texts {
 		if _, whole := p.schema[string(text)]; whole {
 			continue
 		}
 		for _, piece := range foldCommas(p.cutShared(text), func(m string) bool { return afterComma[m] > 1 }) {
-			if !piece.shared || p.parts[piece.text] != "" {
-				continue
+			if piece.shared && !slices.Contains(partTexts, piece.text) {
+				partTexts = append(partTexts, piece.text)
 			}
-			name := partName(piece.text, taken)
-			p.parts[piece.text] = name
-			declare(piece.text, name, "is a part several schemas share.")
 		}
 	}
+	for text, name := range partNames(partTexts) {
+		p.parts[text] = name
+		declare(text, name, "is a part several schemas share.")
+	}
+	// Whole schemas first, then parts, each by name: the order of the tools does not move them.
+	part := func(c pieceConst) bool { return strings.HasPrefix(c.name, "toolgenPart") }
+	slices.SortFunc(p.decls, func(a, b pieceConst) int {
+		if part(a) != part(b) {
+			return map[bool]int{false: -1, true: 1}[part(a)]
+		}
+		return strings.Compare(a.name, b.name)
+	})
 	return p
 }
 
@@ -219,9 +237,32 @@ func objectMembers(text []byte) [][2]int {
 	return spans
 }
 
-// partName names the constant of a shared member after its key: toolgenPartAddress for
-// "address", numbered when the name is taken or the key has no letters to name it by.
-func partName(member string, taken map[string]bool) string {
+// partNames names the constant of each shared member after its key: toolgenPartAddress for
+// "address". Members with one key (an "address" of two shapes) are told apart by their text
+// alone: the one whose text sorts first keeps the name, each other adds a hash of its text, as
+// does a member whose key has no letters to name it by.
+func partNames(members []string) map[string]string {
+	byBase := map[string][]string{}
+	for _, m := range members {
+		base := partBase(m)
+		byBase[base] = append(byBase[base], m)
+	}
+	names := map[string]string{}
+	for base, ms := range byBase {
+		slices.Sort(ms)
+		for i, m := range ms {
+			if i == 0 && base != "toolgenPart" {
+				names[m] = base
+			} else {
+				names[m] = base + "_" + contentHash(m)[:hashDigits]
+			}
+		}
+	}
+	return names
+}
+
+// partBase is the name a member's key gives it: toolgenPartShipTo for "ship_to".
+func partBase(member string) string {
 	member = strings.TrimPrefix(member, ",") // a member after a comma may be declared with it
 	key := member[1 : strings.IndexByte(member[1:], '"')+1]
 	var b strings.Builder
@@ -237,11 +278,5 @@ func partName(member string, taken map[string]bool) string {
 		}
 		b.WriteRune(r)
 	}
-	base := "toolgenPart" + b.String()
-	name := base
-	for n := 2; taken[name] || name == "toolgenPart"; n++ {
-		name = fmt.Sprintf("%s%d", base, n)
-	}
-	taken[name] = true
-	return name
+	return "toolgenPart" + capFragment(b.String(), key)
 }

@@ -18,7 +18,7 @@ func TestSchemaPiecesShareProperties(t *testing.T) {
 		[]byte(`{"type":"object","properties":{` + email + `,"id":{"description":"ID of the invoice.","type":"string"},` + address + `}}`),
 		[]byte(`{"type":"object","properties":{"n":{"type":"integer"}}}`),
 	}
-	p := newSchemaPieces(schemas)
+	p := newSchemaPieces(schemas, nil)
 
 	var names []string
 	for _, c := range p.decls {
@@ -47,12 +47,25 @@ func TestObjectMembersSkipsStrings(t *testing.T) {
 	require.Equal(t, []string{`"a":{"description":"not \"b\":{} a member","x":[{"c":{}}]}`, `"c":{}`}, got)
 }
 
-// Parts are named after their keys, numbered when a name is taken or the key has no letters.
-func TestPartName(t *testing.T) {
-	taken := map[string]bool{}
-	assert.Equal(t, "toolgenPartShipTo", partName(`"ship_to":{}`, taken))
-	assert.Equal(t, "toolgenPartShipTo2", partName(`"ship-to":{}`, taken))
-	assert.Equal(t, "toolgenPart2", partName(`"€":{}`, taken))
+// Parts are named after their keys. Of two with one name, the one whose text sorts first keeps
+// it and the other adds a hash of its text, whatever order they come in; so does a key
+// without letters.
+func TestPartNames(t *testing.T) {
+	members := []string{`"ship_to":{"a":1}`, `"ship-to":{}`, `"€":{}`, `,"long_` + strings.Repeat("x", 80) + `":{}`}
+	want := map[string]string{
+		`"ship-to":{}`:      "toolgenPartShipTo",
+		`"ship_to":{"a":1}`: "toolgenPartShipTo_" + contentHash(`"ship_to":{"a":1}`)[:hashDigits],
+		`"€":{}`:            "toolgenPart_" + contentHash(`"€":{}`)[:hashDigits],
+	}
+	for _, order := range [][]string{members, {members[3], members[2], members[1], members[0]}} {
+		got := partNames(order)
+		for m, name := range want {
+			assert.Equal(t, name, got[m], m)
+		}
+		long := got[members[3]]
+		assert.LessOrEqual(t, len(long), len("toolgenPart")+maxFragment, long)
+		assert.True(t, strings.HasPrefix(long, "toolgenPartLongXxx"), long)
+	}
 }
 
 // A member after a comma in several schemas is declared with its comma, rather than leaving a
@@ -64,11 +77,11 @@ func TestSchemaPiecesFoldCommas(t *testing.T) {
 		[]byte(`{"properties":{` + note + `,` + email + `,"a":{}}}`),
 		[]byte(`{"properties":{` + note + `,` + email + `,"b":{}}}`),
 	}
-	p := newSchemaPieces(schemas)
-	require.Len(t, p.decls, 2)
-	assert.Equal(t, note, p.decls[0].text)
-	assert.Equal(t, ","+email, p.decls[1].text)
-	assert.Equal(t, "toolgenPartEmail", p.decls[1].name)
+	p := newSchemaPieces(schemas, nil)
+	require.Len(t, p.decls, 2) // by name
+	assert.Equal(t, ","+email, p.decls[0].text)
+	assert.Equal(t, "toolgenPartEmail", p.decls[0].name)
+	assert.Equal(t, note, p.decls[1].text)
 	pieces := foldCommas(p.cutShared(schemas[0]), func(m string) bool { return p.parts[m] != "" })
 	var texts []string
 	for _, piece := range pieces {
@@ -83,8 +96,8 @@ func TestSchemaPiecesWholeSchemaIsNotCut(t *testing.T) {
 	email := `"email":{"description":"Email of whoever asks, as they gave it.","type":"string","format":"email"}`
 	whole := []byte(`{"properties":{` + email + `}}`)
 	other := []byte(`{"properties":{"n":{},` + email + `}}`)
-	p := newSchemaPieces([][]byte{whole, whole, other})
+	p := newSchemaPieces([][]byte{whole, whole, other}, []string{"BArgs", "AArgs", "CArgs"})
 	require.Len(t, p.decls, 1)
-	assert.Equal(t, "toolgenSchema1", p.decls[0].name)
+	assert.Equal(t, "toolgenSchemaAArgs", p.decls[0].name, "named after the label of its uses that sorts first")
 	assert.Empty(t, p.parts)
 }

@@ -304,10 +304,10 @@ func (g *generator) resultFunc(t *model.Type) (name string, ok bool, err error) 
 		return "", false, nil
 	}
 	name = "toolgenResult" + g.typeIdent(t)
-	if g.resultFuncs[t] {
+	if g.resultFuncs[name] {
 		return name, true, nil
 	}
-	g.resultFuncs[t] = true
+	g.resultFuncs[name] = true
 	encode, err := g.encodeValue(t, jen.Id("out"))
 	if err != nil {
 		return "", false, err

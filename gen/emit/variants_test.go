@@ -56,11 +56,11 @@ func TestFileWritesASharedSchemaOnce(t *testing.T) {
 	require.NoError(t, err)
 	text := string(src)
 	assert.Equal(t, 1, strings.Count(text, "json-schema.org"), "the shared input schema once:\n%s", text)
-	assert.Contains(t, text, "const toolgenSchema1 = `")
-	assert.Contains(t, text, "var toolgenToolsSchemas = [...][2][]string{\n\t{{toolgenSchema1}, {}},\n\t{{toolgenSchema1}, {}},\n}")
+	assert.Contains(t, text, "const toolgenSchemaPingArgs = `")
+	assert.Contains(t, text, "var toolgenToolsSchemas = [...][2][]string{\n\t{{toolgenSchemaPingArgs}, {}},\n\t{{toolgenSchemaPingArgs}, {}},\n}")
 
 	src, err = emit.File(pingPackage())
 	require.NoError(t, err)
-	assert.NotContains(t, string(src), "toolgenSchema1")
+	assert.NotContains(t, string(src), "toolgenSchemaPingArgs")
 	assert.Contains(t, string(src), "var toolgenToolsSchemas = [...][2][]string{\n\t{{`{")
 }

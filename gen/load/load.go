@@ -27,6 +27,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/gen/diag"
 	"github.com/toolgen-go/toolgen/gen/model"
+	"github.com/toolgen-go/toolgen/internal/plural"
 )
 
 // BuildTag is the build tag every load sets, so generated files (//go:build !toolgen) are left
@@ -137,7 +138,7 @@ func (l *Loader) NoteTypeErrors(p *packages.Package, diags *diag.List) {
 	if len(errs) == 0 {
 		return
 	}
-	d := diags.Notef(l.parseErrorPos(errs[0].Pos), "package %s does not type-check (%d errors; first: %s); generating anyway", p.PkgPath, len(errs), errs[0].Msg)
+	d := diags.Notef(l.parseErrorPos(errs[0].Pos), "package %s does not type-check (%s; first: %s); generating anyway", p.PkgPath, plural.Of(len(errs), "error"), errs[0].Msg)
 	d.WithHint("this is expected when the package calls code toolgen generates")
 }
 

@@ -56,7 +56,7 @@ func TestLoadReportsErrorsAndSkipsGeneratedFiles(t *testing.T) {
 	if !strings.Contains(joined, "error bad/bad.go expected") {
 		t.Errorf("the syntax error should be an error at bad/bad.go:\n%s", joined)
 	}
-	if !strings.Contains(joined, "note ok/ok.go package example.com/m/ok does not type-check (1 errors; first: cannot use \"not an int\"") {
+	if !strings.Contains(joined, "note ok/ok.go package example.com/m/ok does not type-check (1 error; first: cannot use \"not an int\"") {
 		t.Errorf("the type error should be one note at ok/ok.go:\n%s", joined)
 	}
 	if strings.Contains(joined, "tools_gen.go") {

@@ -300,6 +300,9 @@ type Field struct {
 	OmitZero    bool // json omitzero
 	Description string
 	Constraints Constraints
+	// DefaultWritten is set when the tag has a default=, even one refused with an error
+	// (Constraints.Default is then nil): the optional-default rule does not ask for another.
+	DefaultWritten bool
 	// Accept lists the providers (gen/provider names) whose loss at this field the user
 	// accepted with tool:"accept=…": their warnings about it are not reported.
 	Accept []string

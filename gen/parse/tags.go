@@ -84,6 +84,7 @@ func (p *parser) applyTag(f *model.Field, tag string, lit *ast.BasicLit, s *site
 		tc.enum(enum)
 	}
 	if def != nil {
+		f.DefaultWritten = true
 		tc.defaultValue(def)
 	}
 	for i := range examples {

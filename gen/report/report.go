@@ -15,6 +15,7 @@ import (
 	"github.com/toolgen-go/toolgen/gen/provider"
 	"github.com/toolgen-go/toolgen/gen/schema"
 	"github.com/toolgen-go/toolgen/internal/mcptool"
+	"github.com/toolgen-go/toolgen/internal/plural"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/anthropic"
 	"github.com/toolgen-go/toolgen/runtime/gemini"
@@ -170,7 +171,7 @@ func Write(w io.Writer, rows []Row, providers []string) {
 		}
 		fmt.Fprintln(tw)
 	}
-	line(fmt.Sprintf("total (%d tools)", len(rows)), total)
+	line("total ("+plural.Of(len(rows), "tool")+")", total)
 	if deferred > 0 {
 		line(fmt.Sprintf("up front (%d deferred left out)", deferred), upFront)
 	}

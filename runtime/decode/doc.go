@@ -55,7 +55,10 @@
 // Decoding never stops at the first problem: a value of the wrong type is recorded and skipped,
 // a constraint that fails is recorded, and decoding goes on, so the model is told everything
 // that is wrong with its call at once. Only malformed JSON stops the pass, because nothing
-// after a syntax error can be trusted. Every message is written for a model that must correct
+// after a syntax error can be trusted; its one problem says what was unexpected, where (byte
+// offset, line and column, up to 24 bytes of the text before it) and what was expected there
+// (InvalidJSON, which reads the text once more to find the place: linear in its size, which
+// the registry's MaxArgs bounds, and a byte of memory per open bracket). Every message is written for a model that must correct
 // its call: it names the JSON path, says what was expected and what was received, and (for
 // unknown properties) which name was probably meant. The cost is bounded whatever the model
 // sends: items, properties and strings past maxItems, maxProperties and maxLength are counted

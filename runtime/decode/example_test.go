@@ -16,22 +16,22 @@ type WeatherArgs struct {
 }
 
 var (
-	toolgenString1 = decode.StringRule{MinLength: 1}
-	toolgenInt1    = decode.IntRule{Min: 1, MinText: "1", Max: 7, MaxText: "7"}
-	toolgenValue1  = decode.Value{Kind: decode.KindString, Str: &toolgenString1}
-	toolgenValue2  = decode.Value{Kind: decode.KindInt, Size: uint8(unsafe.Sizeof(int(0))), Int: &toolgenInt1}
+	toolgenString_b890b945      = decode.StringRule{MinLength: 1}
+	toolgenInt_9ae161f1         = decode.IntRule{Max: 7, MaxText: "7", Min: 1, MinText: "1"}
+	toolgenValueString_b890b945 = decode.Value{Kind: decode.KindString, Str: &toolgenString_b890b945}
+	toolgenValueInt_9ae161f1    = decode.Value{Kind: decode.KindInt, Size: uint8(unsafe.Sizeof(int(0))), Int: &toolgenInt_9ae161f1}
 
 	toolgenStructWeatherArgs = decode.Struct{
 		Fields: decode.NewFields([]string{"days", "city"}, 1),
 		Members: []decode.Member{
-			{Offset: unsafe.Offsetof(WeatherArgs{}.Days), Value: &toolgenValue2, Default: toolgenDefault1},
-			{Offset: unsafe.Offsetof(WeatherArgs{}.City), Value: &toolgenValue1},
+			{Offset: unsafe.Offsetof(WeatherArgs{}.Days), Value: &toolgenValueInt_9ae161f1, Default: toolgenDefault_dfc2db89},
+			{Offset: unsafe.Offsetof(WeatherArgs{}.City), Value: &toolgenValueString_b890b945},
 		},
 		Defaults: []int{0},
 	}
 )
 
-func toolgenDefault1(p unsafe.Pointer) { *(*int)(p) = 3 }
+func toolgenDefault_dfc2db89(p unsafe.Pointer) { *(*int)(p) = 3 }
 
 func ExampleInto() {
 	if err := decode.Check(&toolgenStructWeatherArgs, reflect.TypeFor[WeatherArgs]()); err != nil {

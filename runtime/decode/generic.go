@@ -3,8 +3,9 @@ package decode
 import (
 	"encoding"
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/toolgen-go/toolgen/internal/plural"
 )
 
 // SupportsGeneratedV3 was referenced, as a constant, by generated files up to the third
@@ -136,19 +137,12 @@ func (ps *Problems) Bound(p *Path, relation, limit, got string) {
 
 // Length records a failed string length bound, in characters (code points).
 func (ps *Problems) Length(p *Path, relation string, limit, got int) {
-	unit := " characters long, got "
-	if limit == 1 {
-		unit = " character long, got "
-	}
-	ps.Add(p, "must be "+relation+" "+strconv.Itoa(limit)+unit+strconv.Itoa(got))
+	ps.Add(p, "must be "+relation+" "+plural.Of(limit, "character")+" long, got "+strconv.Itoa(got))
 }
 
 // Count records a failed item or property count bound: "must have at most 10 items, got 12".
 func (ps *Problems) Count(p *Path, relation string, limit, got int, noun string) {
-	if limit != 1 {
-		noun = plural(noun)
-	}
-	ps.addReserved(p, "must have "+relation+" "+strconv.Itoa(limit)+" "+noun+", got "+strconv.Itoa(got))
+	ps.addReserved(p, "must have "+relation+" "+plural.Of(limit, noun)+", got "+strconv.Itoa(got))
 }
 
 // Mismatch records a string that fails a pattern or format: what describes the expectation.
@@ -165,10 +159,20 @@ func ApplyText(ps *Problems, p *Path, v encoding.TextUnmarshaler, s string) {
 
 // FindDuplicate reports the first pair of equal items, for uniqueItems.
 func FindDuplicate[S ~[]E, E comparable](s S) (i, j int, found bool) {
+	return FindDuplicateExcept(s, nil)
+}
+
+// FindDuplicateExcept reports the first pair of equal items, for uniqueItems, leaving out the
+// items failed marks: an item with a problem of its own may hold no value (one of a wrong
+// type is skipped and stays zero), and two such would look equal.
+func FindDuplicateExcept[S ~[]E, E comparable](s S, failed *Failed) (i, j int, found bool) {
 	if len(s) < 16 {
 		for j := 1; j < len(s); j++ {
+			if failed.Has(j) {
+				continue
+			}
 			for i := 0; i < j; i++ {
-				if s[i] == s[j] {
+				if s[i] == s[j] && !failed.Has(i) {
 					return i, j, true
 				}
 			}
@@ -177,12 +181,37 @@ func FindDuplicate[S ~[]E, E comparable](s S) (i, j int, found bool) {
 	}
 	first := make(map[E]int, len(s))
 	for j, e := range s {
+		if failed.Has(j) {
+			continue
+		}
 		if i, ok := first[e]; ok {
 			return i, j, true
 		}
 		first[e] = j
 	}
 	return 0, 0, false
+}
+
+// Failed marks the items of an array that had problems of their own, for
+// FindDuplicateExcept. The zero value marks none; the first mark allocates a bit per item up
+// to it, so the set is never larger than the array it describes.
+type Failed struct{ bits []uint64 }
+
+// Mark marks item i.
+func (f *Failed) Mark(i int) {
+	w := i / 64
+	if w >= len(f.bits) {
+		f.bits = append(f.bits, make([]uint64, w+1-len(f.bits))...)
+	}
+	f.bits[w] |= 1 << (i % 64)
+}
+
+// Has reports whether item i is marked; a nil *Failed marks none.
+func (f *Failed) Has(i int) bool {
+	if f == nil || i/64 >= len(f.bits) {
+		return false
+	}
+	return f.bits[i/64]&(1<<(i%64)) != 0
 }
 
 // Duplicates records a uniqueItems failure.
@@ -197,14 +226,6 @@ func MustTime(s string) time.Time {
 		panic("toolgen: invalid generated default time " + strconv.Quote(s))
 	}
 	return t
-}
-
-// plural makes the plural of the nouns generated code counts with: item, property.
-func plural(noun string) string {
-	if strings.HasSuffix(noun, "y") {
-		return strings.TrimSuffix(noun, "y") + "ies"
-	}
-	return noun + "s"
 }
 
 // Rounded records a number that meets a bound as sent but not as the float it becomes:

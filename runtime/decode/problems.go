@@ -1,11 +1,11 @@
 package decode
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolgen-go/toolgen/internal/plural"
 	"github.com/toolgen-go/toolgen/internal/suggest"
 	"github.com/toolgen-go/toolgen/runtime"
 )
@@ -74,7 +74,7 @@ func (ps *Problems) Err() error {
 	}
 	list := ps.list
 	if ps.dropped > 0 {
-		list = append(list, runtime.Problem{Message: fmt.Sprintf("… and %d more problems", ps.dropped)})
+		list = append(list, runtime.Problem{Message: "… and " + strconv.Itoa(ps.dropped) + " more " + plural.Noun(ps.dropped, "problem")})
 	}
 	return &runtime.ArgsError{Problems: list}
 }

@@ -38,11 +38,11 @@ var states = sync.Pool{New: func() any {
 	return s
 }}
 
-// release ends the decoding whose decoder returned err, puts s back in the pool and returns
-// the error of the call.
-func (s *State) release(err error) error {
+// release ends the decoding of data whose decoder returned err, puts s back in the pool and
+// returns the error of the call.
+func (s *State) release(data []byte, err error) error {
 	if err != nil {
-		err = SyntaxError(err)
+		err = InvalidJSON(data, err)
 	} else if err = Finish(s.d); err == nil && s.ps.Len() > 0 {
 		err = s.ps.Err()
 	}

@@ -105,7 +105,8 @@ func TestStateAcceptsAndStores(t *testing.T) {
 func TestStateMalformedJSONStopsWithOneProblem(t *testing.T) {
 	var v order
 	err := decode.Into([]byte(`{"id":"a","lines":[{"sku":"AB",`), unsafe.Pointer(&v), &orderTable)
-	assert.Equal(t, []string{": the arguments are not valid JSON: unexpected end of input"}, problems(t, err))
+	assert.Equal(t, []string{": the arguments are not valid JSON: the text ends too early, at offset 31 (line 1, column 32), " +
+		"after `…a\",\"lines\":[{\"sku\":\"AB\",`, where a property name in double quotes should be; send the complete JSON object"}, problems(t, err))
 	// The pooled State starts clean again: no problem or path of the failed call leaks.
 	err = decode.Into([]byte(`{"lines":[]}`), unsafe.Pointer(&v), &orderTable)
 	assert.Equal(t, []string{"/lines: must have at least 1 item, got 0", "/id: required property is missing"}, problems(t, err))

@@ -107,7 +107,7 @@ type GoType interface {
 func Into(data []byte, p unsafe.Pointer, st *Struct) error {
 	s := states.Get().(*State)
 	s.d.ResetBytes(data)
-	return s.release(s.object(p, st))
+	return s.release(data, s.object(p, st))
 }
 
 // Read reads one value at the State's path into the Go value at p, as v says: what generated
@@ -229,7 +229,7 @@ func (s *State) object(p unsafe.Pointer, st *Struct) error {
 		case KindGo:
 			// A list of strings, the usual container, without the calls through GoType.
 			if _, strings := v.Go.(*SliceOf[string]); strings {
-				_, err = readItems(s, (*[]string)(q), v)
+				_, err = readItems(s, (*[]string)(q), v, nil)
 			} else {
 				err = v.Go.read(s, q, v)
 			}
@@ -353,20 +353,19 @@ func (s *State) unsigned(p unsafe.Pointer, size uintptr, r *IntRule) error {
 type SliceOf[E any] struct{}
 
 func (*SliceOf[E]) read(s *State, p unsafe.Pointer, v *Value) error {
-	_, err := readItems(s, (*[]E)(p), v)
+	_, err := readItems(s, (*[]E)(p), v, nil)
 	return err
 }
 
 // readItems reads an array into *items (never nil), each item as v.Elem says (structs and
 // strings without the call to value), holding their number to [v.Min, v.Max] (v.Max < 0: no
 // limit). Items past v.Max are counted and skipped, never built: a document of a million
-// items against maxItems=100 allocates a hundred. clean reports that it was an array whose
-// items had no problem.
-func readItems[E any](s *State, items *[]E, v *Value) (clean bool, err error) {
+// items against maxItems=100 allocates a hundred. failed, when not nil, marks the items that
+// had problems of their own; array reports that the value was an array.
+func readItems[E any](s *State, items *[]E, v *Value, failed *Failed) (array bool, err error) {
 	if s.d.Next() != jx.Array {
 		return false, WrongType(s.d, &s.ps, &s.here, "an array")
 	}
-	before := s.ps.Len()
 	it, err := s.d.ArrIter()
 	if err != nil {
 		return false, err
@@ -398,6 +397,10 @@ func readItems[E any](s *State, items *[]E, v *Value) (clean bool, err error) {
 		seg.i = int32(i)
 		p := unsafe.Pointer(Grow(items))
 		var err error
+		before := 0
+		if failed != nil {
+			before = s.ps.Len()
+		}
 		switch elem.Kind {
 		case KindString:
 			err = s.str((*string)(p), elem.Str)
@@ -411,6 +414,9 @@ func readItems[E any](s *State, items *[]E, v *Value) (clean bool, err error) {
 		if err != nil {
 			return false, err
 		}
+		if failed != nil && s.ps.Len() != before {
+			failed.Mark(i)
+		}
 	}
 	s.depth = base
 	if err := it.Err(); err != nil {
@@ -419,20 +425,22 @@ func readItems[E any](s *State, items *[]E, v *Value) (clean bool, err error) {
 	if i < v.Min || i > limit {
 		countChecks(s, v.Min, v.Max, i, "item")
 	}
-	return s.ps.Len() == before, nil
+	return true, nil
 }
 
 func (*SliceOf[E]) goType() reflect.Type { return reflect.TypeFor[[]E]() }
 
-// UniqueSliceOf is SliceOf for uniqueItems. Items that failed hold no value to compare, so
-// uniqueness is judged only when every item read was valid.
+// UniqueSliceOf is SliceOf for uniqueItems. An item that failed may hold no value (one of a
+// wrong type is skipped), so uniqueness is judged among the others, and reported beside the
+// items' own problems and a wrong number of items.
 type UniqueSliceOf[E comparable] struct{}
 
 func (*UniqueSliceOf[E]) read(s *State, p unsafe.Pointer, v *Value) error {
 	items := (*[]E)(p)
-	clean, err := readItems(s, items, v)
-	if clean {
-		if i, j, dup := FindDuplicate(*items); dup {
+	var failed Failed
+	array, err := readItems(s, items, v, &failed)
+	if array && err == nil {
+		if i, j, dup := FindDuplicateExcept(*items, &failed); dup {
 			s.ps.Duplicates(&s.here, i, j)
 		}
 	}

@@ -479,8 +479,9 @@ func TestTableGoTypesReportAtTheirPaths(t *testing.T) {
 		"by_name":{"a":1,"b":"2","c":3,"d":4},"items":{},"by_int":[]}`)
 	assert.Equal(t, []string{
 		"/list: must have at least 1 item, got 0",
-		// An item that failed holds no value to compare: uniqueness is not judged.
+		// An item that failed holds no value to compare; the others are compared.
 		`/unique/1: must be an integer, got "x"`,
+		"/unique: must not contain duplicates, but items 0 and 2 are equal",
 		"/triple: must have exactly 3 items, got 4",
 		"/code: must be at most 3 characters long, got 4",
 		`/by_name/b: must be an integer, got "2"`,
@@ -709,7 +710,8 @@ func TestTableMalformedJSON(t *testing.T) {
 		assert.True(t, strings.HasPrefix(got[0], ": the arguments are not valid JSON: "), "%s: %s", doc, got[0])
 	}
 	var v tree
-	assert.Equal(t, []string{": the arguments are not valid JSON: unexpected end of input"},
+	assert.Equal(t, []string{": the arguments are not valid JSON: the text ends too early, at offset 31 (line 1, column 32), " +
+		"after `…:\"a\",\"kids\":[{\"name\":1},`, where an item should be; send the complete JSON object"},
 		problems(t, decode.Into([]byte(`{"name":"a","kids":[{"name":1},`), unsafe.Pointer(&v), &treeTable)),
 		"problems found before the syntax error are dropped: only the syntax error is reported")
 	assert.Equal(t, []string{": the arguments must be a single JSON object; found more data after it"},
@@ -862,4 +864,47 @@ func TestTableInvalidUTF8AsEncodingJSON(t *testing.T) {
 	assert.Equal(t, "a\uFFFDb", v.Name)
 	assert.Equal(t, map[string]any{"k\uFFFD\uFFFD": []any{"\uFFFD("}}, v.Any)
 	assert.Equal(t, map[string]int{"\uFFFD\uFFFD": 1}, v.ByName)
+}
+
+// uniqueCodes is a list whose items must be unique, at least five, each upper case.
+type uniqueCodes struct{ Codes []string }
+
+var (
+	upperRule   = decode.StringRule{Pattern: func(s string) bool { return s != "" && strings.ToUpper(s) == s }, PatternText: "^[A-Z]+$"}
+	uniqueTable = decode.Struct{
+		Fields: decode.NewFields([]string{"codes"}),
+		Members: []decode.Member{{Offset: unsafe.Offsetof(uniqueCodes{}.Codes), Value: &decode.Value{Kind: decode.KindGo,
+			Go: &decode.UniqueSliceOf[string]{}, Elem: &decode.Value{Kind: decode.KindString, Str: &upperRule}, Min: 5, Max: -1}}},
+	}
+)
+
+// Duplicates are reported beside the problems of other items and of the list's length, and
+// items that failed (a wrong type leaves an item zero) are not compared: every problem is
+// listed, none made up.
+func TestTableUniqueItemsBesideOtherProblems(t *testing.T) {
+	var v uniqueCodes
+	got := decodeTable(t, &uniqueTable, &v, `{"codes":["AB","AB","x",7,8]}`)
+	assert.Equal(t, []string{
+		`/codes/2: must be a string matching the pattern "^[A-Z]+$", got "x"`,
+		"/codes/3: must be a string, got 7",
+		"/codes/4: must be a string, got 8",
+		"/codes: must not contain duplicates, but items 0 and 1 are equal",
+	}, got, "items 3 and 4 are both zero, not equal values")
+
+	got = decodeTable(t, &uniqueTable, &v, `{"codes":["A","x","A"]}`)
+	assert.Equal(t, []string{
+		`/codes/1: must be a string matching the pattern "^[A-Z]+$", got "x"`,
+		"/codes: must have at least 5 items, got 3",
+		"/codes: must not contain duplicates, but items 0 and 2 are equal",
+	}, got)
+
+	// A long list is compared through a map, with the same exceptions.
+	long := `"x",1,"B","C","D","E","F","G","H","I","J","K","L","M","N",2,"B"`
+	got = decodeTable(t, &uniqueTable, &v, `{"codes":[`+long+`]}`)
+	assert.Equal(t, []string{
+		`/codes/0: must be a string matching the pattern "^[A-Z]+$", got "x"`,
+		"/codes/1: must be a string, got 1",
+		"/codes/15: must be a string, got 2",
+		"/codes: must not contain duplicates, but items 2 and 16 are equal",
+	}, got)
 }

@@ -4,7 +4,6 @@ import (
 	"encoding"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"io"
 	"math"
 	"strconv"
@@ -50,26 +49,6 @@ func Finish(d *Decoder) error {
 			Message: "the arguments must be a single JSON object; found more data after it"}}}
 	}
 	return nil
-}
-
-// SyntaxError turns a malformed-JSON error from the reader into an argument error: the only
-// problem that stops decoding.
-func SyntaxError(err error) error {
-	var ae *runtime.ArgsError
-	if errors.As(err, &ae) {
-		return err
-	}
-	var fr *floatRangeError
-	if errors.As(err, &fr) {
-		// From inline code, which returns ReadAny's errors: valid JSON, but decoding stopped.
-		return &runtime.ArgsError{Problems: []runtime.Problem{{Message: "the arguments " + fr.Error()}}}
-	}
-	msg := err.Error()
-	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		msg = "unexpected end of input"
-	}
-	return &runtime.ArgsError{Problems: []runtime.Problem{{
-		Message: "the arguments are not valid JSON: " + cutText(msg, MaxProblemMessage)}}}
 }
 
 var typeNames = [...]string{
@@ -546,23 +525,23 @@ func NoArgs(data []byte) error {
 		if err == nil {
 			err = io.ErrUnexpectedEOF
 		}
-		return SyntaxError(err)
+		return InvalidJSON(data, err)
 	case jx.Object:
 		it, err := d.ObjIter()
 		if err != nil {
-			return SyntaxError(err)
+			return InvalidJSON(data, err)
 		}
 		for it.Next() {
 			if err := SkipUnknown(d, &ps, nil, it.Key(), nil); err != nil {
-				return SyntaxError(err)
+				return InvalidJSON(data, err)
 			}
 		}
 		if err := it.Err(); err != nil {
-			return SyntaxError(err)
+			return InvalidJSON(data, err)
 		}
 	default:
 		if err := WrongType(d, &ps, nil, "an object"); err != nil {
-			return SyntaxError(err)
+			return InvalidJSON(data, err)
 		}
 	}
 	if err := Finish(d); err != nil {

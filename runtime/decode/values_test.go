@@ -151,21 +151,24 @@ func TestReadDurationAndTime(t *testing.T) {
 	}
 }
 
+// Problems past MaxProblems are counted in one last line, in the singular for one.
 func TestProblemsAreCapped(t *testing.T) {
-	var ps Problems
-	for i := range MaxProblems + 7 {
-		p := (*Path)(nil).Index(i)
-		ps.Add(&p, "bad")
-	}
-	var ae *runtime.ArgsError
-	if !errors.As(ps.Err(), &ae) || len(ae.Problems) != MaxProblems+1 {
-		t.Fatalf("got %v", ps.Err())
-	}
-	if last := ae.Problems[MaxProblems].Message; last != "… and 7 more problems" {
-		t.Errorf("last problem %q", last)
-	}
-	if ps.Len() != MaxProblems+7 {
-		t.Errorf("Len %d", ps.Len())
+	for extra, want := range map[int]string{7: "… and 7 more problems", 1: "… and 1 more problem"} {
+		var ps Problems
+		for i := range MaxProblems + extra {
+			p := (*Path)(nil).Index(i)
+			ps.Add(&p, "bad")
+		}
+		var ae *runtime.ArgsError
+		if !errors.As(ps.Err(), &ae) || len(ae.Problems) != MaxProblems+1 {
+			t.Fatalf("got %v", ps.Err())
+		}
+		if last := ae.Problems[MaxProblems].Message; last != want {
+			t.Errorf("last problem %q, want %q", last, want)
+		}
+		if ps.Len() != MaxProblems+extra {
+			t.Errorf("Len %d", ps.Len())
+		}
 	}
 }
 
@@ -198,8 +201,8 @@ func TestNoArgs(t *testing.T) {
 		`{} {}`:   "found more data after it",
 		`{`:       "not valid JSON",
 		`null`:    "must be an object, got null",
-		``:        "not valid JSON: unexpected end of input",
-		` `:       "not valid JSON: unexpected end of input",
+		``:        "not valid JSON: there is no text; send the arguments as one JSON object",
+		` `:       "not valid JSON: there is no text; send the arguments as one JSON object",
 	} {
 		if err := NoArgs([]byte(doc)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("NoArgs(%q) = %v, want %q", doc, err, want)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolgen-go/toolgen/internal/plural"
 	"github.com/toolgen-go/toolgen/internal/suggest"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
@@ -113,7 +114,11 @@ func (d *Disclosure) Catalog() string {
 	text := "Tools you can use are listed below, one per line. Before using a tool for the first time, call " +
 		InfoToolName + " with its name to learn its parameters and how to use it.\n\n" + Catalog(listed)
 	if deferred > 0 {
-		text += fmt.Sprintf("\n\n%d more tools are not listed; search for them (tool_search) when none of the above fits the task.", deferred)
+		verb, them := "are", "them"
+		if deferred == 1 {
+			verb, them = "is", "it"
+		}
+		text += fmt.Sprintf("\n\n%s %s not listed; search for %s (tool_search) when none of the above fits the task.", plural.Of(deferred, "more tool"), verb, them)
 	}
 	return text
 }
@@ -272,7 +277,7 @@ func (d *Disclosure) bindInfo(_ context.Context, data []byte) (runtime.BoundCall
 	defer decode.Release(dec)
 	var ps decode.Problems
 	if err := decodeInfoArgs(dec, call, &ps); err != nil {
-		return nil, decode.SyntaxError(err)
+		return nil, decode.InvalidJSON(data, err)
 	}
 	if err := decode.Finish(dec); err != nil {
 		return nil, err

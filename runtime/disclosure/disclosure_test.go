@@ -418,7 +418,7 @@ func TestDeferredToolsWithSearch(t *testing.T) {
 	require.NoError(t, err)
 	catalog := d.Catalog()
 	assert.NotContains(t, catalog, "refund_invoice")
-	assert.Contains(t, catalog, "1 more tools are not listed; search for them (tool_search)")
+	assert.Contains(t, catalog, "1 more tool is not listed; search for it (tool_search)")
 
 	search, err := toolsearch.New(reg)
 	require.NoError(t, err)

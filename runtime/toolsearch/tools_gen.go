@@ -68,16 +68,16 @@ func SearchTools(r *Search) []runtime.Tool {
 	}}, toolgenSearchToolsSchemas[:], toolgenDialects)
 }
 
-// toolgenDefault1 sets the default 5.
-func toolgenDefault1(p unsafe.Pointer) {
+// toolgenDefault_dfbc5f89 sets the default 5.
+func toolgenDefault_dfbc5f89(p unsafe.Pointer) {
 	*(*int)(p) = int(5)
 }
 
 var toolgenFieldsSearchArgs = decode.NewFields([]string{"query", "limit"}, 0)
 
-var toolgenInt1 = decode.IntRule{Max: 20, MaxText: "20", Min: 1, MinText: "1"}
+var toolgenInt_919084c0 = decode.IntRule{Max: 20, MaxText: "20", Min: 1, MinText: "1"}
 
-var toolgenString1 = decode.StringRule{HasMaxLength: true, MaxLength: 500, MinLength: 1}
+var toolgenString_d2e91461 = decode.StringRule{HasMaxLength: true, MaxLength: 500, MinLength: 1}
 
 // toolgenStructSearchArgs is how to decode a SearchArgs.
 var toolgenStructSearchArgs = decode.Struct{
@@ -85,23 +85,23 @@ var toolgenStructSearchArgs = decode.Struct{
 	Fields:   toolgenFieldsSearchArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(SearchArgs{}.Query),
-		Value:  &toolgenValue1,
+		Value:  &toolgenValueString_d2e91461,
 	}, {
-		Default: toolgenDefault1,
+		Default: toolgenDefault_dfbc5f89,
 		Offset:  unsafe.Offsetof(SearchArgs{}.Limit),
-		Value:   &toolgenValue2,
+		Value:   &toolgenValueInt_919084c0,
 	}},
 }
 
-var toolgenValue1 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString1,
-}
-
-var toolgenValue2 = decode.Value{
-	Int:  &toolgenInt1,
+var toolgenValueInt_919084c0 = decode.Value{
+	Int:  &toolgenInt_919084c0,
 	Kind: decode.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
+}
+
+var toolgenValueString_d2e91461 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_d2e91461,
 }
 
 // toolgenEncodeFound writes v as the output schema of Found describes it.

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolgen-go/toolgen/internal/plural"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/disclosure"
@@ -424,11 +425,11 @@ func limitResult(e *LimitError) runtime.Result {
 	var text string
 	switch e.Limit {
 	case "bytes":
-		text = fmt.Sprintf("Your reply is longer than %d bytes, so none of its tool calls was run. Write shorter calls.", e.Max)
+		text = fmt.Sprintf("Your reply is longer than %s, so none of its tool calls was run. Write shorter calls.", plural.Of(e.Max, "byte"))
 	case "calls":
-		text = fmt.Sprintf("Your reply has more than %d tool calls, so none was run. Make at most %d calls in one reply.", e.Max, e.Max)
+		text = fmt.Sprintf("Your reply has more than %s, so none was run. Make at most %s in one reply.", plural.Of(e.Max, "tool call"), plural.Of(e.Max, "call"))
 	default:
-		text = fmt.Sprintf("A call of %s in your reply has more than %d parameters, so none of its tool calls was run. Write at most %d parameters per call.", e.Tool, e.Max, e.Max)
+		text = fmt.Sprintf("A call of %s in your reply has more than %s, so none of its tool calls was run. Write at most %s per call.", e.Tool, plural.Of(e.Max, "parameter"), plural.Of(e.Max, "parameter"))
 	}
 	return runtime.Result{Text: text, IsError: true, Err: e, Kind: runtime.KindLimit}
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolgen-go/toolgen/internal/plural"
 )
 
 // Call is one <tool_call> block of a model's reply.
@@ -70,11 +72,11 @@ type LimitError struct {
 func (e *LimitError) Error() string {
 	switch e.Limit {
 	case "bytes":
-		return fmt.Sprintf("the reply is longer than %d bytes", e.Max)
+		return "the reply is longer than " + plural.Of(e.Max, "byte")
 	case "calls":
-		return fmt.Sprintf("the reply has more than %d tool calls", e.Max)
+		return "the reply has more than " + plural.Of(e.Max, "tool call")
 	}
-	return fmt.Sprintf("a call of %s has more than %d parameters", e.Tool, e.Max)
+	return fmt.Sprintf("a call of %s has more than %s", e.Tool, plural.Of(e.Max, "parameter"))
 }
 
 // Defaults of Options.

@@ -51,6 +51,7 @@ import (
 	"regexp"
 	"sync"
 
+	"github.com/toolgen-go/toolgen/internal/plural"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -132,7 +133,7 @@ func (k *Toolkit) CreateArtifact(ctx context.Context, args CreateArgs) (string, 
 	if err := k.save(ctx, args.ID, 0, args.Content); err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("Created artifact %s (version 1, %d bytes).", args.ID, len(args.Content)), nil
+	return fmt.Sprintf("Created artifact %s (version 1, %s).", args.ID, plural.Of(len(args.Content), "byte")), nil
 }
 
 // ReadArgs are the arguments of read_artifact.
@@ -224,7 +225,7 @@ func (k *Toolkit) save(ctx context.Context, id string, base int, content string)
 		return runtime.ModelErrorf(runtime.KindLimit, "artifact %s would be %d bytes, over the limit of %d: split it into several artifacts", id, len(content), limit)
 	}
 	if limit := cmp.Or(k.MaxVersions, 100); base >= limit {
-		return runtime.ModelErrorf(runtime.KindLimit, "artifact %s has %d versions, the most allowed: create a new artifact to go on", id, base)
+		return runtime.ModelErrorf(runtime.KindLimit, "artifact %s has %s, the most allowed: create a new artifact to go on", id, plural.Of(base, "version"))
 	}
 	info, _ := runtime.CallInfoFrom(ctx)
 	return modelError(id, k.store().Save(ctx, info.Session, id, base, content))

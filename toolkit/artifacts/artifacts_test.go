@@ -95,6 +95,10 @@ func TestArtifactLimits(t *testing.T) {
 		c.ok("create_artifact", `{"id":"a","content":"v1"}`, "Created artifact a (version 1, 2 bytes).")
 		c.ok("rewrite_artifact", `{"id":"a","content":"v2"}`, "Rewrote artifact a: version 2, 2 bytes.")
 		c.fails("rewrite_artifact", `{"id":"a","content":"v3"}`, "artifact a has 2 versions, the most allowed")
+
+		one := newClient(t, &artifacts.Toolkit{Store: store, MaxVersions: 1})
+		one.ok("create_artifact", `{"id":"b","content":"x"}`, "Created artifact b (version 1, 1 byte).")
+		one.fails("rewrite_artifact", `{"id":"b","content":"y"}`, "artifact b has 1 version, the most allowed")
 	})
 }
 

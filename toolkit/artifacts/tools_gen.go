@@ -147,21 +147,21 @@ var toolgenFieldsReadArgs = decode.NewFields([]string{"id", "version"}, 0)
 
 var toolgenFieldsUpdateArgs = decode.NewFields([]string{"id", "old_text", "new_text"}, 0, 1, 2)
 
-var toolgenInt1 = decode.IntRule{Min: 0, MinText: "0"}
+var toolgenInt_a3c3bc46 = decode.IntRule{Min: 0, MinText: "0"}
 
-var toolgenString1 = decode.StringRule{Pattern: toolgenPattern1, PatternText: "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"}
+var toolgenString_406d7ee1 = decode.StringRule{Pattern: toolgenPattern_30dbfde1, PatternText: "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"}
 
-var toolgenString2 = decode.StringRule{MinLength: 1}
+var toolgenString_b890b945 = decode.StringRule{MinLength: 1}
 
 // toolgenStructCreateArgs is how to decode a CreateArgs.
 var toolgenStructCreateArgs = decode.Struct{
 	Fields: toolgenFieldsCreateArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(CreateArgs{}.ID),
-		Value:  &toolgenValue1,
+		Value:  &toolgenValueString_406d7ee1,
 	}, {
 		Offset: unsafe.Offsetof(CreateArgs{}.Content),
-		Value:  &toolgenValue2,
+		Value:  &toolgenValueString,
 	}},
 }
 
@@ -170,10 +170,10 @@ var toolgenStructReadArgs = decode.Struct{
 	Fields: toolgenFieldsReadArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(ReadArgs{}.ID),
-		Value:  &toolgenValue1,
+		Value:  &toolgenValueString_406d7ee1,
 	}, {
 		Offset: unsafe.Offsetof(ReadArgs{}.Version),
-		Value:  &toolgenValue3,
+		Value:  &toolgenValueInt_a3c3bc46,
 	}},
 }
 
@@ -182,10 +182,10 @@ var toolgenStructRewriteArgs = decode.Struct{
 	Fields: toolgenFieldsCreateArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(RewriteArgs{}.ID),
-		Value:  &toolgenValue1,
+		Value:  &toolgenValueString_406d7ee1,
 	}, {
 		Offset: unsafe.Offsetof(RewriteArgs{}.Content),
-		Value:  &toolgenValue2,
+		Value:  &toolgenValueString,
 	}},
 }
 
@@ -194,39 +194,39 @@ var toolgenStructUpdateArgs = decode.Struct{
 	Fields: toolgenFieldsUpdateArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(UpdateArgs{}.ID),
-		Value:  &toolgenValue1,
+		Value:  &toolgenValueString_406d7ee1,
 	}, {
 		Offset: unsafe.Offsetof(UpdateArgs{}.OldText),
-		Value:  &toolgenValue4,
+		Value:  &toolgenValueString_b890b945,
 	}, {
 		Offset: unsafe.Offsetof(UpdateArgs{}.NewText),
-		Value:  &toolgenValue2,
+		Value:  &toolgenValueString,
 	}},
 }
 
-var toolgenValue1 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString1,
-}
-
-var toolgenValue2 = decode.Value{Kind: decode.KindString}
-
-var toolgenValue3 = decode.Value{
-	Int:  &toolgenInt1,
+var toolgenValueInt_a3c3bc46 = decode.Value{
+	Int:  &toolgenInt_a3c3bc46,
 	Kind: decode.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValue4 = decode.Value{
+var toolgenValueString = decode.Value{Kind: decode.KindString}
+
+var toolgenValueString_406d7ee1 = decode.Value{
 	Kind: decode.KindString,
-	Str:  &toolgenString2,
+	Str:  &toolgenString_406d7ee1,
 }
 
-// toolgenPattern1 reports whether s contains a match of the regular expression `^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`,
+var toolgenValueString_b890b945 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_b890b945,
+}
+
+// toolgenPattern_30dbfde1 reports whether s contains a match of the regular expression `^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`,
 // as regexp.MatchString does. toolgen compiled the expression to a finite automaton
 // over runes whose states are the labels below: it runs in time linear in len(s)
 // and does not allocate.
-func toolgenPattern1(s string) bool {
+func toolgenPattern_30dbfde1(s string) bool {
 	i := 0
 	var r rune
 	if i == len(s) {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/toolgen-go/toolgen/internal/plural"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -105,8 +106,12 @@ func (q *Queue) ask(question Question) (runtime.Result, error) {
 		}
 	}
 	if open >= limit {
+		wait, answers := "wait", "their answers"
+		if open == 1 {
+			wait, answers = "waits", "its answer"
+		}
 		return runtime.Result{}, runtime.ModelErrorf(runtime.KindLimit,
-			"%d questions already wait for the user: wait for their answers before asking more", open)
+			"%s already %s for the user: wait for %s before asking more", plural.Of(open, "question"), wait, answers)
 	}
 	if q.items == nil {
 		q.items = make(map[string]*queued)

@@ -30,8 +30,8 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, AskArgs)
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
-// toolgenSchema1 is a schema several tools share.
-const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question.","type":"string","minLength":1,"maxLength":2000},"options":{"description":"Options the user picks from; leave it out for a free-form answer.","type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":200}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"additionalProperties":false}`
+// toolgenSchemaAskArgs is a schema several tools share.
+const toolgenSchemaAskArgs = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question for the user: one clear, self-contained question.","type":"string","minLength":1,"maxLength":2000},"options":{"description":"Options the user picks from; leave it out for a free-form answer.","type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":200}},"multi_select":{"description":"MultiSelect lets the user pick several options.","type":"boolean","default":false}},"required":["question"],"additionalProperties":false}`
 
 // toolgenToolkitTools are the tools ToolkitTools returns, without their bindings and schemas.
 var toolgenToolkitTools = [...]runtime.Tool{{
@@ -58,8 +58,8 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 
 // toolgenToolkitToolsSchemas are the input and output schemas of toolgenToolkitTools, in order, in pieces.
 var toolgenToolkitToolsSchemas = [...][2][]string{
-	{{toolgenSchema1}, {}},
-	{{toolgenSchema1}, {}},
+	{{toolgenSchemaAskArgs}, {}},
+	{{toolgenSchemaAskArgs}, {}},
 }
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
@@ -95,41 +95,41 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 
 var toolgenFieldsAskArgs = decode.NewFields([]string{"question", "options", "multi_select"}, 0)
 
-var toolgenString1 = decode.StringRule{HasMaxLength: true, MaxLength: 2000, MinLength: 1}
+var toolgenString_3c260ffa = decode.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
 
-var toolgenString2 = decode.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
+var toolgenString_8062b331 = decode.StringRule{HasMaxLength: true, MaxLength: 2000, MinLength: 1}
 
 // toolgenStructAskArgs is how to decode a AskArgs.
 var toolgenStructAskArgs = decode.Struct{
 	Fields: toolgenFieldsAskArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(AskArgs{}.Question),
-		Value:  &toolgenValue1,
+		Value:  &toolgenValueString_8062b331,
 	}, {
 		Offset: unsafe.Offsetof(AskArgs{}.Options),
-		Value:  &toolgenValue3,
+		Value:  &toolgenValueSlice_efe28541,
 	}, {
 		Offset: unsafe.Offsetof(AskArgs{}.MultiSelect),
-		Value:  &toolgenValue4,
+		Value:  &toolgenValueBool,
 	}},
 }
 
-var toolgenValue1 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString1,
-}
+var toolgenValueBool = decode.Value{Kind: decode.KindBool}
 
-var toolgenValue2 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString2,
-}
-
-var toolgenValue3 = decode.Value{
-	Elem: &toolgenValue2,
+var toolgenValueSlice_efe28541 = decode.Value{
+	Elem: &toolgenValueString_3c260ffa,
 	Go:   &decode.UniqueSliceOf[string]{},
 	Kind: decode.KindGo,
 	Max:  20,
 	Min:  0,
 }
 
-var toolgenValue4 = decode.Value{Kind: decode.KindBool}
+var toolgenValueString_3c260ffa = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_3c260ffa,
+}
+
+var toolgenValueString_8062b331 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_8062b331,
+}

@@ -73,18 +73,18 @@ var toolgenBindingCompactConversation = toolimpl.Binding{
 
 var toolgenFieldsCompactArgs = decode.NewFields([]string{"focus"})
 
-var toolgenString1 = decode.StringRule{HasMaxLength: true, MaxLength: 2000}
+var toolgenString_9864acb8 = decode.StringRule{HasMaxLength: true, MaxLength: 2000}
 
 // toolgenStructCompactArgs is how to decode a CompactArgs.
 var toolgenStructCompactArgs = decode.Struct{
 	Fields: toolgenFieldsCompactArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(CompactArgs{}.Focus),
-		Value:  &toolgenValue1,
+		Value:  &toolgenValueString_9864acb8,
 	}},
 }
 
-var toolgenValue1 = decode.Value{
+var toolgenValueString_9864acb8 = decode.Value{
 	Kind: decode.KindString,
-	Str:  &toolgenString1,
+	Str:  &toolgenString_9864acb8,
 }

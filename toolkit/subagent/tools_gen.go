@@ -30,8 +30,8 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, TaskArgs
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
-// toolgenSchema1 is a schema several tools share.
-const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","minLength":1,"maxLength":200},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation.","type":"string","minLength":1,"maxLength":20000},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["description","prompt","agent"],"additionalProperties":false}`
+// toolgenSchemaTaskArgs is a schema several tools share.
+const toolgenSchemaTaskArgs = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","minLength":1,"maxLength":200},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation.","type":"string","minLength":1,"maxLength":20000},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["description","prompt","agent"],"additionalProperties":false}`
 
 // toolgenToolkitTools are the tools ToolkitTools returns, without their bindings and schemas.
 var toolgenToolkitTools = [...]runtime.Tool{{
@@ -56,8 +56,8 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 
 // toolgenToolkitToolsSchemas are the input and output schemas of toolgenToolkitTools, in order, in pieces.
 var toolgenToolkitToolsSchemas = [...][2][]string{
-	{{toolgenSchema1}, {}},
-	{{toolgenSchema1}, {}},
+	{{toolgenSchemaTaskArgs}, {}},
+	{{toolgenSchemaTaskArgs}, {}},
 }
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
@@ -93,38 +93,38 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 
 var toolgenFieldsTaskArgs = decode.NewFields([]string{"description", "prompt", "agent"}, 0, 1, 2)
 
-var toolgenString1 = decode.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
+var toolgenString_3c260ffa = decode.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
 
-var toolgenString2 = decode.StringRule{HasMaxLength: true, MaxLength: 20000, MinLength: 1}
+var toolgenString_c9fd558c = decode.StringRule{HasMaxLength: true, MaxLength: 20000, MinLength: 1}
 
-var toolgenString3 = decode.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}
+var toolgenString_ec8a3720 = decode.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}
 
 // toolgenStructTaskArgs is how to decode a TaskArgs.
 var toolgenStructTaskArgs = decode.Struct{
 	Fields: toolgenFieldsTaskArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(TaskArgs{}.Description),
-		Value:  &toolgenValue1,
+		Value:  &toolgenValueString_3c260ffa,
 	}, {
 		Offset: unsafe.Offsetof(TaskArgs{}.Prompt),
-		Value:  &toolgenValue2,
+		Value:  &toolgenValueString_c9fd558c,
 	}, {
 		Offset: unsafe.Offsetof(TaskArgs{}.Agent),
-		Value:  &toolgenValue3,
+		Value:  &toolgenValueString_ec8a3720,
 	}},
 }
 
-var toolgenValue1 = decode.Value{
+var toolgenValueString_3c260ffa = decode.Value{
 	Kind: decode.KindString,
-	Str:  &toolgenString1,
+	Str:  &toolgenString_3c260ffa,
 }
 
-var toolgenValue2 = decode.Value{
+var toolgenValueString_c9fd558c = decode.Value{
 	Kind: decode.KindString,
-	Str:  &toolgenString2,
+	Str:  &toolgenString_c9fd558c,
 }
 
-var toolgenValue3 = decode.Value{
+var toolgenValueString_ec8a3720 = decode.Value{
 	Kind: decode.KindString,
-	Str:  &toolgenString3,
+	Str:  &toolgenString_ec8a3720,
 }

@@ -43,6 +43,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolgen-go/toolgen/internal/plural"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -225,7 +226,7 @@ func (k *Toolkit) check(list []Todo) error {
 		maxItems = 100
 	}
 	if len(list) > maxItems {
-		return runtime.ModelErrorf(runtime.KindLimit, "a todo list holds at most %d items, this one has %d: merge or drop some", maxItems, len(list))
+		return runtime.ModelErrorf(runtime.KindLimit, "a todo list holds at most %s, this one has %d: merge or drop some", plural.Of(maxItems, "item"), len(list))
 	}
 	seen := make(map[string]bool, len(list))
 	var busy []string

@@ -147,8 +147,8 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}}, toolgenToolkitToolsSchemas[:], toolgenDialects)
 }
 
-// toolgenDefault1 sets the default "pending".
-func toolgenDefault1(p unsafe.Pointer) {
+// toolgenDefault_209eb8ec sets the default "pending".
+func toolgenDefault_209eb8ec(p unsafe.Pointer) {
 	*(*Status)(p) = Pending
 }
 
@@ -162,26 +162,26 @@ var toolgenFieldsTodoUpdateArgs = decode.NewFields([]string{"id", "status", "con
 
 var toolgenFieldsWriteTodosArgs = decode.NewFields([]string{"todos"}, 0)
 
-var toolgenString1 = decode.StringRule{HasMaxLength: true, MaxLength: 1000, MinLength: 1}
+var toolgenString_11dfbead = decode.StringRule{HasMaxLength: true, MaxLength: 1000, MinLength: 1}
 
-var toolgenString2 = decode.StringRule{HasMaxLength: true, MaxLength: 64}
+var toolgenString_5da3c322 = decode.StringRule{HasMaxLength: true, MaxLength: 1000}
 
-var toolgenString3 = decode.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}
+var toolgenString_c2c9d3c4 = decode.StringRule{HasMaxLength: true, MaxLength: 64}
 
-var toolgenString4 = decode.StringRule{HasMaxLength: true, MaxLength: 1000}
+var toolgenString_ec8a3720 = decode.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}
 
 // toolgenStructTodo is how to decode a Todo.
 var toolgenStructTodo = decode.Struct{
 	Fields: toolgenFieldsTodo,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(Todo{}.ID),
-		Value:  &toolgenValue4,
+		Value:  &toolgenValueString_ec8a3720,
 	}, {
 		Offset: unsafe.Offsetof(Todo{}.Content),
-		Value:  &toolgenValue1,
+		Value:  &toolgenValueString_11dfbead,
 	}, {
 		Offset: unsafe.Offsetof(Todo{}.Status),
-		Value:  &toolgenValue3,
+		Value:  &toolgenValueEnumStatus,
 	}},
 }
 
@@ -191,14 +191,14 @@ var toolgenStructTodoAddArgs = decode.Struct{
 	Fields:   toolgenFieldsTodoAddArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(TodoAddArgs{}.Content),
-		Value:  &toolgenValue1,
+		Value:  &toolgenValueString_11dfbead,
 	}, {
 		Offset: unsafe.Offsetof(TodoAddArgs{}.ID),
-		Value:  &toolgenValue2,
+		Value:  &toolgenValueString_c2c9d3c4,
 	}, {
-		Default: toolgenDefault1,
+		Default: toolgenDefault_209eb8ec,
 		Offset:  unsafe.Offsetof(TodoAddArgs{}.Status),
-		Value:   &toolgenValue3,
+		Value:   &toolgenValueEnumStatus,
 	}},
 }
 
@@ -207,13 +207,13 @@ var toolgenStructTodoUpdateArgs = decode.Struct{
 	Fields: toolgenFieldsTodoUpdateArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(TodoUpdateArgs{}.ID),
-		Value:  &toolgenValue4,
+		Value:  &toolgenValueString_ec8a3720,
 	}, {
 		Offset: unsafe.Offsetof(TodoUpdateArgs{}.Status),
-		Value:  &toolgenValue5,
+		Value:  &toolgenValuePointer_cff21c10,
 	}, {
 		Offset: unsafe.Offsetof(TodoUpdateArgs{}.Content),
-		Value:  &toolgenValue6,
+		Value:  &toolgenValueString_5da3c322,
 	}},
 }
 
@@ -222,50 +222,50 @@ var toolgenStructWriteTodosArgs = decode.Struct{
 	Fields: toolgenFieldsWriteTodosArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(WriteTodosArgs{}.Todos),
-		Value:  &toolgenValue8,
+		Value:  &toolgenValueSlice_fbcff49e,
 	}},
 }
 
-var toolgenValue1 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString1,
-}
-
-var toolgenValue2 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString2,
-}
-
-var toolgenValue3 = decode.Value{
+var toolgenValueEnumStatus = decode.Value{
 	Kind: decode.KindString,
 	Str:  &toolgenEnumStatus,
 }
 
-var toolgenValue4 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString3,
-}
-
-var toolgenValue5 = decode.Value{
-	Elem: &toolgenValue3,
+var toolgenValuePointer_cff21c10 = decode.Value{
+	Elem: &toolgenValueEnumStatus,
 	Go:   &decode.PointerOf[Status]{},
 	Kind: decode.KindGo,
 }
 
-var toolgenValue6 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString4,
-}
-
-var toolgenValue7 = decode.Value{
-	Kind:   decode.KindStruct,
-	Struct: &toolgenStructTodo,
-}
-
-var toolgenValue8 = decode.Value{
-	Elem: &toolgenValue7,
+var toolgenValueSlice_fbcff49e = decode.Value{
+	Elem: &toolgenValueStructTodo,
 	Go:   &decode.SliceOf[Todo]{},
 	Kind: decode.KindGo,
 	Max:  1000,
 	Min:  0,
+}
+
+var toolgenValueString_11dfbead = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_11dfbead,
+}
+
+var toolgenValueString_5da3c322 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_5da3c322,
+}
+
+var toolgenValueString_c2c9d3c4 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_c2c9d3c4,
+}
+
+var toolgenValueString_ec8a3720 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_ec8a3720,
+}
+
+var toolgenValueStructTodo = decode.Value{
+	Kind:   decode.KindStruct,
+	Struct: &toolgenStructTodo,
 }

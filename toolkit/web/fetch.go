@@ -18,6 +18,7 @@ import (
 	"github.com/ledongthuc/pdf"
 	"golang.org/x/net/html"
 
+	"github.com/toolgen-go/toolgen/internal/plural"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -50,7 +51,7 @@ func (k *Toolkit) client() *http.Client {
 			Transport: transport,
 			CheckRedirect: func(req *http.Request, via []*http.Request) error {
 				if len(via) > maxRedirects {
-					return fmt.Errorf("more than %d redirects", maxRedirects)
+					return errors.New("more than " + plural.Of(maxRedirects, "redirect"))
 				}
 				return checkURL(req.URL)
 			},
@@ -168,7 +169,7 @@ func (k *Toolkit) render(ctx context.Context, f fetched) (text, cut string, err 
 		media == "application/xml" || strings.HasSuffix(media, "+xml"):
 		return strings.ToValidUTF8(string(f.body), "\uFFFD"), "", nil
 	}
-	return "", "", runtime.ModelErrorf(runtime.KindInvalidInput, "%s is %s content (%d bytes), which web_fetch cannot show as text", f.url, media, len(f.body))
+	return "", "", runtime.ModelErrorf(runtime.KindInvalidInput, "%s is %s content (%s), which web_fetch cannot show as text", f.url, media, plural.Of(len(f.body), "byte"))
 }
 
 // mediaType is the body's media type: the header's, or sniffed when the header has none.

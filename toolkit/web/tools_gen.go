@@ -93,8 +93,8 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}}, toolgenToolkitToolsSchemas[:], toolgenDialects)
 }
 
-// toolgenDefault1 sets the default 5.
-func toolgenDefault1(p unsafe.Pointer) {
+// toolgenDefault_dfbc5f89 sets the default 5.
+func toolgenDefault_dfbc5f89(p unsafe.Pointer) {
 	*(*int)(p) = int(5)
 }
 
@@ -102,23 +102,23 @@ var toolgenFieldsFetchArgs = decode.NewFields([]string{"url", "max_bytes"}, 0)
 
 var toolgenFieldsSearchArgs = decode.NewFields([]string{"query", "num"}, 0)
 
-var toolgenInt1 = decode.IntRule{Min: 0, MinText: "0"}
+var toolgenInt_919084c0 = decode.IntRule{Max: 20, MaxText: "20", Min: 1, MinText: "1"}
 
-var toolgenInt2 = decode.IntRule{Max: 20, MaxText: "20", Min: 1, MinText: "1"}
+var toolgenInt_a3c3bc46 = decode.IntRule{Min: 0, MinText: "0"}
 
-var toolgenString1 = decode.StringRule{Format: decode.IsURI, FormatName: "uri", HasMaxLength: true, MaxLength: 4096}
+var toolgenString_0c9c36a1 = decode.StringRule{Format: decode.IsURI, FormatName: "uri", HasMaxLength: true, MaxLength: 4096}
 
-var toolgenString2 = decode.StringRule{HasMaxLength: true, MaxLength: 500, MinLength: 1}
+var toolgenString_d2e91461 = decode.StringRule{HasMaxLength: true, MaxLength: 500, MinLength: 1}
 
 // toolgenStructFetchArgs is how to decode a FetchArgs.
 var toolgenStructFetchArgs = decode.Struct{
 	Fields: toolgenFieldsFetchArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(FetchArgs{}.URL),
-		Value:  &toolgenValue1,
+		Value:  &toolgenValueString_0c9c36a1,
 	}, {
 		Offset: unsafe.Offsetof(FetchArgs{}.MaxBytes),
-		Value:  &toolgenValue2,
+		Value:  &toolgenValueInt64_a3c3bc46,
 	}},
 }
 
@@ -128,34 +128,34 @@ var toolgenStructSearchArgs = decode.Struct{
 	Fields:   toolgenFieldsSearchArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(SearchArgs{}.Query),
-		Value:  &toolgenValue3,
+		Value:  &toolgenValueString_d2e91461,
 	}, {
-		Default: toolgenDefault1,
+		Default: toolgenDefault_dfbc5f89,
 		Offset:  unsafe.Offsetof(SearchArgs{}.Num),
-		Value:   &toolgenValue4,
+		Value:   &toolgenValueInt_919084c0,
 	}},
 }
 
-var toolgenValue1 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString1,
-}
-
-var toolgenValue2 = decode.Value{
-	Int:  &toolgenInt1,
+var toolgenValueInt64_a3c3bc46 = decode.Value{
+	Int:  &toolgenInt_a3c3bc46,
 	Kind: decode.KindInt,
 	Size: 8,
 }
 
-var toolgenValue3 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString2,
-}
-
-var toolgenValue4 = decode.Value{
-	Int:  &toolgenInt2,
+var toolgenValueInt_919084c0 = decode.Value{
+	Int:  &toolgenInt_919084c0,
 	Kind: decode.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
+}
+
+var toolgenValueString_0c9c36a1 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_0c9c36a1,
+}
+
+var toolgenValueString_d2e91461 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_d2e91461,
 }
 
 // toolgenEncodeSearchResult writes v as the output schema of SearchResult describes it.

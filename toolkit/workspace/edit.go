@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolgen-go/toolgen/internal/plural"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -46,7 +47,7 @@ func replace(name, content, old, new string, all bool) (string, string, error) {
 	// replace_all multiplies new_string by the occurrences: bound the result before building it.
 	if size := int64(len(content)) + int64(count)*int64(len(new)-len(old)); size > maxEditBytes {
 		return "", "", modelError(runtime.KindLimit, nil,
-			"replacing the %d occurrences would make %s %d bytes, over the %d this tool handles", count, name, size, int64(maxEditBytes))
+			"replacing the %s would make %s %d bytes, over the %d this tool handles", plural.Of(count, "occurrence"), name, size, int64(maxEditBytes))
 	}
 	edited := strings.Replace(content, old, new, -1)
 	// The replacements' byte ranges in the new content, in order, found as they are shown.

@@ -39,7 +39,7 @@ func TestSymlinkEscapes(t *testing.T) {
 		{tool: "read_file", args: `{"path":"inside-link.txt"}`, want: "     1\tinside\n[inside-link.txt: lines 1-1 of 1]"},
 		// A write through a link replaces the link, never its target (which, being outside,
 		// does not exist for the workspace).
-		{tool: "write_file", args: `{"path":"secret-link.txt","content":"replaced"}`, want: "created secret-link.txt (8 bytes, 1 lines)"},
+		{tool: "write_file", args: `{"path":"secret-link.txt","content":"replaced"}`, want: "created secret-link.txt (8 bytes, 1 line)"},
 	} {
 		t.Run(c.tool+" "+c.args, func(t *testing.T) { c.check(t, h) })
 	}
@@ -103,7 +103,7 @@ func TestHardLinks(t *testing.T) {
 		{tool: "read_file", args: `{"path":"hard.txt"}`, kind: runtime.KindPermission, want: "hard.txt has several hard links, and the workspace does not read or edit such files"},
 		{tool: "edit_file", args: `{"path":"hard.txt","old_string":"SECRET","new_string":"pwned"}`, kind: runtime.KindPermission},
 		{tool: "grep", args: `{"pattern":"SECRET"}`, want: "[no lines match SECRET]"},
-		{tool: "write_file", args: `{"path":"hard.txt","content":"mine"}`, want: "replaced hard.txt (4 bytes, 1 lines)"},
+		{tool: "write_file", args: `{"path":"hard.txt","content":"mine"}`, want: "replaced hard.txt (4 bytes, 1 line)"},
 		{tool: "read_file", args: `{"path":"hard.txt"}`, want: "     1\tmine\n[hard.txt: lines 1-1 of 1]"},
 	} {
 		t.Run(c.tool, func(t *testing.T) { c.check(t, h) })
@@ -134,10 +134,10 @@ func TestNamedPipe(t *testing.T) {
 func TestBackslashNames(t *testing.T) {
 	h, dir, _ := localWithOutside(t)
 	for _, c := range []toolCase{
-		{tool: "write_file", args: `{"path":"a\\b.txt","content":"x"}`, want: `created a\b.txt (1 bytes, 1 lines)`},
+		{tool: "write_file", args: `{"path":"a\\b.txt","content":"x"}`, want: `created a\b.txt (1 byte, 1 line)`},
 		{tool: "read_file", args: `{"path":"..\\..\\secret.txt"}`, kind: runtime.KindNotFound},
-		{tool: "write_file", args: `{"path":"..\\up.txt","content":"x"}`, want: `created ..\up.txt (1 bytes, 1 lines)`},
-		{tool: "list_dir", args: `{}`, want: "..\\up.txt (1 bytes)\na\\b.txt (1 bytes)\n[.: 2 entries]"},
+		{tool: "write_file", args: `{"path":"..\\up.txt","content":"x"}`, want: `created ..\up.txt (1 byte, 1 line)`},
+		{tool: "list_dir", args: `{}`, want: "..\\up.txt (1 byte)\na\\b.txt (1 byte)\n[.: 2 entries]"},
 	} {
 		t.Run(c.tool+" "+c.args, func(t *testing.T) { c.check(t, h) })
 	}

@@ -28,7 +28,7 @@ func Example() {
 	}
 	// Output:
 	// main.go:4: 	println("hello")
-	// [1 matching lines in 1 files]
+	// [1 matching line in 1 file]
 	//      3	func main() {
 	//      4		println("hello")
 	// [main.go: lines 3-4 of 5; read_file with offset=5 reads on]

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolgen-go/toolgen/internal/plural"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -66,7 +67,7 @@ func readPage(ctx context.Context, f io.Reader, name string, size int64, offset,
 	r := bufio.NewReaderSize(f, readBufferSize)
 	head, _ := r.Peek(binarySniff)
 	if bytes.IndexByte(head, 0) >= 0 {
-		return "", modelError(runtime.KindInvalidInput, nil, "%s is a binary file (%d bytes); read_file reads text only", name, size)
+		return "", modelError(runtime.KindInvalidInput, nil, "%s is a binary file (%s); read_file reads text only", name, plural.Of(size, "byte"))
 	}
 	if size == 0 && len(head) == 0 {
 		return fmt.Sprintf("[%s is empty]", name), nil
@@ -103,7 +104,7 @@ func readPage(ctx context.Context, f io.Reader, name string, size int64, offset,
 		return "", fileError(name, err)
 	}
 	if last == 0 {
-		return "", modelError(runtime.KindInvalidInput, nil, "%s has %s lines; offset %d is past its end", name, about(total, exact), offset)
+		return "", modelError(runtime.KindInvalidInput, nil, "%s has %s %s; offset %d is past its end", name, about(total, exact), plural.Noun(total, "line"), offset)
 	}
 	fmt.Fprintf(&page, "[%s: lines %d-%d of %s", name, offset, last, about(total, exact))
 	if last < total || !exact {
@@ -212,7 +213,7 @@ func (w *Workspace) WriteFile(ctx context.Context, args WriteFileArgs) (string, 
 	if err := sb.WriteFile(ctx, name, []byte(args.Content)); err != nil {
 		return "", fileError(args.Path, err)
 	}
-	return fmt.Sprintf("%s %s (%d bytes, %d lines)", verb, name, len(args.Content), lineCount(args.Content)), nil
+	return fmt.Sprintf("%s %s (%s, %s)", verb, name, plural.Of(len(args.Content), "byte"), plural.Of(lineCount(args.Content), "line")), nil
 }
 
 func lineCount(s string) int {

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/toolgen-go/toolgen/internal/plural"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/toolkit/sandbox"
 )
@@ -324,7 +325,7 @@ func (g *grep) report() string {
 	if g.total == 0 {
 		return fmt.Sprintf("[no lines match %s%s]", g.args.Pattern, g.skippedNote())
 	}
-	fmt.Fprintf(&g.out, "[%d matching lines in %d files", g.total, g.files)
+	fmt.Fprintf(&g.out, "[%s in %s", plural.Of(g.total, "matching line"), plural.Of(g.files, "file"))
 	switch {
 	case g.full:
 		fmt.Fprintf(&g.out, "; the first %d shown (1 MiB of text), %d more: narrow the pattern, path or glob", g.shown, g.total-g.shown)
@@ -338,7 +339,7 @@ func (g *grep) report() string {
 func (g *grep) skippedNote() string {
 	note := deepNote(g.deep)
 	if g.skipped > 0 {
-		note = fmt.Sprintf("; %d files over 16 MiB not searched", g.skipped) + note
+		note = "; " + plural.Of(g.skipped, "file") + " over 16 MiB not searched" + note
 	}
 	return note
 }

@@ -78,7 +78,7 @@ func TestGrepLineDenseFile(t *testing.T) {
 		bytes := testcost.Allocated(func() { res = h.call("grep", args) })
 		require.False(t, res.IsError, res.Text)
 		assert.True(t, strings.HasPrefix(res.Text, "dense.txt:1: \ndense.txt:2: \n"), res.Text[:min(len(res.Text), 100)])
-		assert.Contains(t, res.Text, "[4194304 matching lines in 1 files; the first ")
+		assert.Contains(t, res.Text, "[4194304 matching lines in 1 file; the first ")
 		if !raceEnabled { // it drops regexp's pooled matchers: one allocated per line
 			assert.Less(t, bytes, uint64(size+8<<20), "grep %s over 4M lines allocated %d bytes", args, bytes)
 		}
@@ -203,13 +203,13 @@ func TestWalkDepthIsBounded(t *testing.T) {
 	require.NoError(t, os.MkdirAll(deep, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(deep, "bottom.txt"), []byte("x\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "top.txt"), []byte("x\n"), 0o644))
-	note := "; 1 directories more than 128 levels deep not searched: search from deeper down]"
+	note := "; 1 directory more than 128 levels deep not searched: search from deeper down]"
 	res := h.call("glob", `{"pattern":"**/*.txt"}`)
-	assert.Equal(t, "top.txt\n[1 files match **/*.txt"+note, res.Text)
+	assert.Equal(t, "top.txt\n[1 file matches **/*.txt"+note, res.Text)
 	res = h.call("grep", `{"pattern":"x"}`)
-	assert.Equal(t, "top.txt:1: x\n[1 matching lines in 1 files"+note, res.Text)
+	assert.Equal(t, "top.txt:1: x\n[1 matching line in 1 file"+note, res.Text)
 	res = h.call("glob", `{"pattern":"**/*.txt","path":"`+strings.Repeat("d/", 10)+`"}`)
-	assert.True(t, strings.HasSuffix(res.Text, "bottom.txt\n[1 files match **/*.txt]"), res.Text)
+	assert.True(t, strings.HasSuffix(res.Text, "bottom.txt\n[1 file matches **/*.txt]"), res.Text)
 }
 
 // TestGrepOutputIsBounded: with wide context and many results, grep keeps at most 1 MiB of

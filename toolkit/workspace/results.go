@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/toolgen-go/toolgen/internal/plural"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -40,7 +41,7 @@ func (w *Workspace) ReadResult(ctx context.Context, args ReadResultArgs) (string
 		return "", modelError(runtime.KindUnavailable, err, "the result store failed; try again later")
 	}
 	if args.Offset >= page.Size {
-		return "", modelError(runtime.KindInvalidInput, nil, "offset %d is past the end of result %s (%d bytes)", args.Offset, args.ID, page.Size)
+		return "", modelError(runtime.KindInvalidInput, nil, "offset %d is past the end of result %s (%s)", args.Offset, args.ID, plural.Of(page.Size, "byte"))
 	}
 	text, from, to := wholeCharacters(page.Data, args.Offset, args.Limit, page.Size)
 	footer := fmt.Sprintf("[%s (from %s): bytes %d-%d of %d", args.ID, page.Tool, from, to, page.Size)

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/toolgen-go/toolgen/internal/plural"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/toolkit/sandbox"
 )
@@ -86,12 +87,12 @@ func formatEntries(name string, entries []fs.DirEntry, total int) string {
 		default:
 			size := ""
 			if info, err := e.Info(); err == nil {
-				size = fmt.Sprintf(" (%d bytes)", info.Size())
+				size = " (" + plural.Of(info.Size(), "byte") + ")"
 			}
 			fmt.Fprintf(&b, "%s%s\n", e.Name(), size)
 		}
 	}
-	fmt.Fprintf(&b, "[%s: %d entries", name, total)
+	fmt.Fprintf(&b, "[%s: %s", name, plural.Of(total, "entry"))
 	if total > len(entries) {
 		fmt.Fprintf(&b, ", the first %d shown; glob finds files by pattern", len(entries))
 	}
@@ -147,7 +148,11 @@ func (w *Workspace) Glob(ctx context.Context, args GlobArgs) (string, error) {
 	if err != nil {
 		return "", fileError(args.Path, err)
 	}
-	return listing(matches, total, "files match "+args.Pattern, "narrow the pattern or path", deepNote(deep)), nil
+	what := "files match " + args.Pattern
+	if total == 1 {
+		what = "file matches " + args.Pattern
+	}
+	return listing(matches, total, what, "narrow the pattern or path", deepNote(deep)), nil
 }
 
 // deepNote says how many directories a walk left out for their depth, if any.
@@ -155,7 +160,7 @@ func deepNote(deep int) string {
 	if deep == 0 {
 		return ""
 	}
-	return fmt.Sprintf("; %d directories more than %d levels deep not searched: search from deeper down", deep, maxWalkDepth)
+	return fmt.Sprintf("; %s more than %d levels deep not searched: search from deeper down", plural.Of(deep, "directory"), maxWalkDepth)
 }
 
 // glob walks the tree at start for the files whose paths relative to dir match pattern, and

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/toolgen-go/toolgen/internal/plural"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/toolkit/sandbox"
 )
@@ -135,7 +136,7 @@ func (h *headTail) String() string {
 	var b strings.Builder
 	b.Write(h.head)
 	if h.dropped > 0 {
-		fmt.Fprintf(&b, "\n[… %d bytes of output left out …]\n", h.dropped)
+		fmt.Fprintf(&b, "\n[… %s of output left out …]\n", plural.Of(h.dropped, "byte"))
 	}
 	b.Write(h.tail[h.at:])
 	b.Write(h.tail[:h.at])

@@ -287,33 +287,33 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 	}}, toolgenWorkspaceToolsSchemas[:], toolgenDialects)
 }
 
-// toolgenDefault1 sets the default ".".
-func toolgenDefault1(p unsafe.Pointer) {
-	*(*string)(p) = "."
-}
-
-// toolgenDefault2 sets the default 100.
-func toolgenDefault2(p unsafe.Pointer) {
-	*(*int)(p) = int(100)
-}
-
-// toolgenDefault3 sets the default 1.
-func toolgenDefault3(p unsafe.Pointer) {
-	*(*int)(p) = int(1)
-}
-
-// toolgenDefault4 sets the default 2000.
-func toolgenDefault4(p unsafe.Pointer) {
+// toolgenDefault_5eee356b sets the default 2000.
+func toolgenDefault_5eee356b(p unsafe.Pointer) {
 	*(*int)(p) = int(2000)
 }
 
-// toolgenDefault5 sets the default 16000.
-func toolgenDefault5(p unsafe.Pointer) {
+// toolgenDefault_8cab0cb5 sets the default ".".
+func toolgenDefault_8cab0cb5(p unsafe.Pointer) {
+	*(*string)(p) = "."
+}
+
+// toolgenDefault_8e69b23b sets the default 16000.
+func toolgenDefault_8e69b23b(p unsafe.Pointer) {
 	*(*int64)(p) = int64(16000)
 }
 
-// toolgenDefault6 sets the default 120000.
-func toolgenDefault6(p unsafe.Pointer) {
+// toolgenDefault_9a555768 sets the default 100.
+func toolgenDefault_9a555768(p unsafe.Pointer) {
+	*(*int)(p) = int(100)
+}
+
+// toolgenDefault_dfc9b789 sets the default 1.
+func toolgenDefault_dfc9b789(p unsafe.Pointer) {
+	*(*int)(p) = int(1)
+}
+
+// toolgenDefault_e680214c sets the default 120000.
+func toolgenDefault_e680214c(p unsafe.Pointer) {
 	*(*int)(p) = int(120000)
 }
 
@@ -333,49 +333,49 @@ var toolgenFieldsShellArgs = decode.NewFields([]string{"command", "workdir", "ti
 
 var toolgenFieldsWriteFileArgs = decode.NewFields([]string{"path", "content"}, 0, 1)
 
-var toolgenInt1 = decode.IntRule{Max: 20, MaxText: "20", Min: 0, MinText: "0"}
+var toolgenInt_1e8b2954 = decode.IntRule{Min: 1, MinText: "1"}
 
-var toolgenInt2 = decode.IntRule{Max: 1000, MaxText: "1000", Min: 1, MinText: "1"}
+var toolgenInt_68b16aef = decode.IntRule{Max: 2000, MaxText: "2000", Min: 1, MinText: "1"}
 
-var toolgenInt3 = decode.IntRule{Min: 1, MinText: "1"}
+var toolgenInt_7996fcd7 = decode.IntRule{Max: 1000, MaxText: "1000", Min: 1, MinText: "1"}
 
-var toolgenInt4 = decode.IntRule{Max: 2000, MaxText: "2000", Min: 1, MinText: "1"}
+var toolgenInt_a177d6a5 = decode.IntRule{Max: 16000, MaxText: "16000", Min: 1, MinText: "1"}
 
-var toolgenInt5 = decode.IntRule{Min: 0, MinText: "0"}
+var toolgenInt_a3c3bc46 = decode.IntRule{Min: 0, MinText: "0"}
 
-var toolgenInt6 = decode.IntRule{Max: 16000, MaxText: "16000", Min: 1, MinText: "1"}
+var toolgenInt_d35383dc = decode.IntRule{Max: 20, MaxText: "20", Min: 0, MinText: "0"}
 
-var toolgenInt7 = decode.IntRule{Max: 600000, MaxText: "600000", Min: 100, MinText: "100"}
+var toolgenInt_e5c52e2e = decode.IntRule{Max: 600000, MaxText: "600000", Min: 100, MinText: "100"}
 
-var toolgenString1 = decode.StringRule{HasMaxLength: true, MaxLength: 4096, MinLength: 1}
+var toolgenString_144413af = decode.StringRule{HasMaxLength: true, MaxLength: 4096}
 
-var toolgenString2 = decode.StringRule{MinLength: 1}
+var toolgenString_619e3d5b = decode.StringRule{HasMaxLength: true, MaxLength: 65536, MinLength: 1}
 
-var toolgenString3 = decode.StringRule{HasMaxLength: true, MaxLength: 1024, MinLength: 1}
+var toolgenString_62be54a5 = decode.StringRule{HasMaxLength: true, MaxLength: 1024, MinLength: 1}
 
-var toolgenString4 = decode.StringRule{HasMaxLength: true, MaxLength: 4096}
+var toolgenString_6df36133 = decode.StringRule{HasMaxLength: true, MaxLength: 4096, MinLength: 1}
 
-var toolgenString5 = decode.StringRule{HasMaxLength: true, MaxLength: 1024}
+var toolgenString_6f711922 = decode.StringRule{HasMaxLength: true, MaxLength: 1024}
 
-var toolgenString6 = decode.StringRule{HasMaxLength: true, MaxLength: 128, MinLength: 1}
+var toolgenString_73e09b75 = decode.StringRule{HasMaxLength: true, MaxLength: 128, MinLength: 1}
 
-var toolgenString7 = decode.StringRule{HasMaxLength: true, MaxLength: 65536, MinLength: 1}
+var toolgenString_b890b945 = decode.StringRule{MinLength: 1}
 
 // toolgenStructEditFileArgs is how to decode a EditFileArgs.
 var toolgenStructEditFileArgs = decode.Struct{
 	Fields: toolgenFieldsEditFileArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(EditFileArgs{}.Path),
-		Value:  &toolgenValue1,
+		Value:  &toolgenValueString_6df36133,
 	}, {
 		Offset: unsafe.Offsetof(EditFileArgs{}.OldString),
-		Value:  &toolgenValue2,
+		Value:  &toolgenValueString_b890b945,
 	}, {
 		Offset: unsafe.Offsetof(EditFileArgs{}.NewString),
-		Value:  &toolgenValue3,
+		Value:  &toolgenValueString,
 	}, {
 		Offset: unsafe.Offsetof(EditFileArgs{}.ReplaceAll),
-		Value:  &toolgenValue4,
+		Value:  &toolgenValueBool,
 	}},
 }
 
@@ -385,11 +385,11 @@ var toolgenStructGlobArgs = decode.Struct{
 	Fields:   toolgenFieldsGlobArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(GlobArgs{}.Pattern),
-		Value:  &toolgenValue5,
+		Value:  &toolgenValueString_62be54a5,
 	}, {
-		Default: toolgenDefault1,
+		Default: toolgenDefault_8cab0cb5,
 		Offset:  unsafe.Offsetof(GlobArgs{}.Path),
-		Value:   &toolgenValue6,
+		Value:   &toolgenValueString_144413af,
 	}},
 }
 
@@ -399,24 +399,24 @@ var toolgenStructGrepArgs = decode.Struct{
 	Fields:   toolgenFieldsGrepArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(GrepArgs{}.Pattern),
-		Value:  &toolgenValue5,
+		Value:  &toolgenValueString_62be54a5,
 	}, {
-		Default: toolgenDefault1,
+		Default: toolgenDefault_8cab0cb5,
 		Offset:  unsafe.Offsetof(GrepArgs{}.Path),
-		Value:   &toolgenValue6,
+		Value:   &toolgenValueString_144413af,
 	}, {
 		Offset: unsafe.Offsetof(GrepArgs{}.Glob),
-		Value:  &toolgenValue7,
+		Value:  &toolgenValueString_6f711922,
 	}, {
 		Offset: unsafe.Offsetof(GrepArgs{}.CaseInsensitive),
-		Value:  &toolgenValue4,
+		Value:  &toolgenValueBool,
 	}, {
 		Offset: unsafe.Offsetof(GrepArgs{}.Context),
-		Value:  &toolgenValue8,
+		Value:  &toolgenValueInt_d35383dc,
 	}, {
-		Default: toolgenDefault2,
+		Default: toolgenDefault_9a555768,
 		Offset:  unsafe.Offsetof(GrepArgs{}.MaxResults),
-		Value:   &toolgenValue9,
+		Value:   &toolgenValueInt_7996fcd7,
 	}},
 }
 
@@ -425,9 +425,9 @@ var toolgenStructListDirArgs = decode.Struct{
 	Defaults: []int{0},
 	Fields:   toolgenFieldsListDirArgs,
 	Members: []decode.Member{{
-		Default: toolgenDefault1,
+		Default: toolgenDefault_8cab0cb5,
 		Offset:  unsafe.Offsetof(ListDirArgs{}.Path),
-		Value:   &toolgenValue6,
+		Value:   &toolgenValueString_144413af,
 	}},
 }
 
@@ -437,15 +437,15 @@ var toolgenStructReadFileArgs = decode.Struct{
 	Fields:   toolgenFieldsReadFileArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(ReadFileArgs{}.Path),
-		Value:  &toolgenValue1,
+		Value:  &toolgenValueString_6df36133,
 	}, {
-		Default: toolgenDefault3,
+		Default: toolgenDefault_dfc9b789,
 		Offset:  unsafe.Offsetof(ReadFileArgs{}.Offset),
-		Value:   &toolgenValue10,
+		Value:   &toolgenValueInt_1e8b2954,
 	}, {
-		Default: toolgenDefault4,
+		Default: toolgenDefault_5eee356b,
 		Offset:  unsafe.Offsetof(ReadFileArgs{}.Limit),
-		Value:   &toolgenValue11,
+		Value:   &toolgenValueInt_68b16aef,
 	}},
 }
 
@@ -455,14 +455,14 @@ var toolgenStructReadResultArgs = decode.Struct{
 	Fields:   toolgenFieldsReadResultArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(ReadResultArgs{}.ID),
-		Value:  &toolgenValue12,
+		Value:  &toolgenValueString_73e09b75,
 	}, {
 		Offset: unsafe.Offsetof(ReadResultArgs{}.Offset),
-		Value:  &toolgenValue13,
+		Value:  &toolgenValueInt64_a3c3bc46,
 	}, {
-		Default: toolgenDefault5,
+		Default: toolgenDefault_8e69b23b,
 		Offset:  unsafe.Offsetof(ReadResultArgs{}.Limit),
-		Value:   &toolgenValue14,
+		Value:   &toolgenValueInt64_a177d6a5,
 	}},
 }
 
@@ -472,15 +472,15 @@ var toolgenStructShellArgs = decode.Struct{
 	Fields:   toolgenFieldsShellArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(ShellArgs{}.Command),
-		Value:  &toolgenValue15,
+		Value:  &toolgenValueString_619e3d5b,
 	}, {
-		Default: toolgenDefault1,
+		Default: toolgenDefault_8cab0cb5,
 		Offset:  unsafe.Offsetof(ShellArgs{}.Workdir),
-		Value:   &toolgenValue6,
+		Value:   &toolgenValueString_144413af,
 	}, {
-		Default: toolgenDefault6,
+		Default: toolgenDefault_e680214c,
 		Offset:  unsafe.Offsetof(ShellArgs{}.TimeoutMS),
-		Value:   &toolgenValue16,
+		Value:   &toolgenValueInt_e5c52e2e,
 	}},
 }
 
@@ -489,90 +489,90 @@ var toolgenStructWriteFileArgs = decode.Struct{
 	Fields: toolgenFieldsWriteFileArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(WriteFileArgs{}.Path),
-		Value:  &toolgenValue1,
+		Value:  &toolgenValueString_6df36133,
 	}, {
 		Offset: unsafe.Offsetof(WriteFileArgs{}.Content),
-		Value:  &toolgenValue3,
+		Value:  &toolgenValueString,
 	}},
 }
 
-var toolgenValue1 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString1,
-}
+var toolgenValueBool = decode.Value{Kind: decode.KindBool}
 
-var toolgenValue10 = decode.Value{
-	Int:  &toolgenInt3,
-	Kind: decode.KindInt,
-	Size: uint8(unsafe.Sizeof(int(0))),
-}
-
-var toolgenValue11 = decode.Value{
-	Int:  &toolgenInt4,
-	Kind: decode.KindInt,
-	Size: uint8(unsafe.Sizeof(int(0))),
-}
-
-var toolgenValue12 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString6,
-}
-
-var toolgenValue13 = decode.Value{
-	Int:  &toolgenInt5,
+var toolgenValueInt64_a177d6a5 = decode.Value{
+	Int:  &toolgenInt_a177d6a5,
 	Kind: decode.KindInt,
 	Size: 8,
 }
 
-var toolgenValue14 = decode.Value{
-	Int:  &toolgenInt6,
+var toolgenValueInt64_a3c3bc46 = decode.Value{
+	Int:  &toolgenInt_a3c3bc46,
 	Kind: decode.KindInt,
 	Size: 8,
 }
 
-var toolgenValue15 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString7,
-}
-
-var toolgenValue16 = decode.Value{
-	Int:  &toolgenInt7,
+var toolgenValueInt_1e8b2954 = decode.Value{
+	Int:  &toolgenInt_1e8b2954,
 	Kind: decode.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValue2 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString2,
-}
-
-var toolgenValue3 = decode.Value{Kind: decode.KindString}
-
-var toolgenValue4 = decode.Value{Kind: decode.KindBool}
-
-var toolgenValue5 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString3,
-}
-
-var toolgenValue6 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString4,
-}
-
-var toolgenValue7 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString5,
-}
-
-var toolgenValue8 = decode.Value{
-	Int:  &toolgenInt1,
+var toolgenValueInt_68b16aef = decode.Value{
+	Int:  &toolgenInt_68b16aef,
 	Kind: decode.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValue9 = decode.Value{
-	Int:  &toolgenInt2,
+var toolgenValueInt_7996fcd7 = decode.Value{
+	Int:  &toolgenInt_7996fcd7,
 	Kind: decode.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
+}
+
+var toolgenValueInt_d35383dc = decode.Value{
+	Int:  &toolgenInt_d35383dc,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}
+
+var toolgenValueInt_e5c52e2e = decode.Value{
+	Int:  &toolgenInt_e5c52e2e,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}
+
+var toolgenValueString = decode.Value{Kind: decode.KindString}
+
+var toolgenValueString_144413af = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_144413af,
+}
+
+var toolgenValueString_619e3d5b = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_619e3d5b,
+}
+
+var toolgenValueString_62be54a5 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_62be54a5,
+}
+
+var toolgenValueString_6df36133 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_6df36133,
+}
+
+var toolgenValueString_6f711922 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_6f711922,
+}
+
+var toolgenValueString_73e09b75 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_73e09b75,
+}
+
+var toolgenValueString_b890b945 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_b890b945,
 }

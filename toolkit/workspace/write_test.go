@@ -20,7 +20,7 @@ func TestWriteAndEdit(t *testing.T) {
 		steps := []toolCase{
 			{tool: "write_file", args: `{"path":"notes/deep/todo.md","content":"- one\n- two"}`, want: "created notes/deep/todo.md (11 bytes, 2 lines)"},
 			{tool: "read_file", args: `{"path":"notes/deep/todo.md"}`, want: "     1\t- one\n     2\t- two\n[notes/deep/todo.md: lines 1-2 of 2]"},
-			{tool: "write_file", args: `{"path":"notes/deep/todo.md","content":"- three\n"}`, want: "replaced notes/deep/todo.md (8 bytes, 1 lines)"},
+			{tool: "write_file", args: `{"path":"notes/deep/todo.md","content":"- three\n"}`, want: "replaced notes/deep/todo.md (8 bytes, 1 line)"},
 			{tool: "read_file", args: `{"path":"notes/deep/todo.md"}`, want: "     1\t- three\n[notes/deep/todo.md: lines 1-1 of 1]"},
 			{tool: "write_file", args: `{"path":"notes","content":"x"}`, kind: runtime.KindInvalidInput, want: "notes is a directory; list_dir lists it"},
 			{tool: "write_file", args: `{"path":"main.go/x","content":"x"}`, kind: runtime.KindInvalidInput},

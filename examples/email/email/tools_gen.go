@@ -73,20 +73,20 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 	}}, toolgenOutboxToolsSchemas[:], toolgenDialects)
 }
 
-// toolgenDefault1 sets the default 3.
-func toolgenDefault1(p unsafe.Pointer) {
+// toolgenDefault_dfc2db89 sets the default 3.
+func toolgenDefault_dfc2db89(p unsafe.Pointer) {
 	*(*int)(p) = int(3)
 }
 
 var toolgenFieldsSendEmailArgs = decode.NewFields([]string{"to", "subject", "body", "cc", "priority"}, 0, 1, 2)
 
-var toolgenInt1 = decode.IntRule{Max: 5, MaxText: "5", Min: 1, MinText: "1"}
+var toolgenInt_8a629b1e = decode.IntRule{Max: 5, MaxText: "5", Min: 1, MinText: "1"}
 
-var toolgenString1 = decode.StringRule{Format: decode.IsEmail, FormatName: "email"}
+var toolgenString_3c260ffa = decode.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
 
-var toolgenString2 = decode.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
+var toolgenString_a90f8a1d = decode.StringRule{HasMaxLength: true, MaxLength: 10000, MinLength: 1}
 
-var toolgenString3 = decode.StringRule{HasMaxLength: true, MaxLength: 10000, MinLength: 1}
+var toolgenString_c7b7f0eb = decode.StringRule{Format: decode.IsEmail, FormatName: "email"}
 
 // toolgenStructSendEmailArgs is how to decode a SendEmailArgs.
 var toolgenStructSendEmailArgs = decode.Struct{
@@ -94,50 +94,50 @@ var toolgenStructSendEmailArgs = decode.Struct{
 	Fields:   toolgenFieldsSendEmailArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(SendEmailArgs{}.To),
-		Value:  &toolgenValue1,
+		Value:  &toolgenValueString_c7b7f0eb,
 	}, {
 		Offset: unsafe.Offsetof(SendEmailArgs{}.Subject),
-		Value:  &toolgenValue2,
+		Value:  &toolgenValueString_3c260ffa,
 	}, {
 		Offset: unsafe.Offsetof(SendEmailArgs{}.Body),
-		Value:  &toolgenValue3,
+		Value:  &toolgenValueString_a90f8a1d,
 	}, {
 		Offset: unsafe.Offsetof(SendEmailArgs{}.CC),
-		Value:  &toolgenValue4,
+		Value:  &toolgenValueSlice_bc1ab369,
 	}, {
-		Default: toolgenDefault1,
+		Default: toolgenDefault_dfc2db89,
 		Offset:  unsafe.Offsetof(SendEmailArgs{}.Priority),
-		Value:   &toolgenValue5,
+		Value:   &toolgenValueInt_8a629b1e,
 	}},
 }
 
-var toolgenValue1 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString1,
+var toolgenValueInt_8a629b1e = decode.Value{
+	Int:  &toolgenInt_8a629b1e,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValue2 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString2,
-}
-
-var toolgenValue3 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString3,
-}
-
-var toolgenValue4 = decode.Value{
-	Elem: &toolgenValue1,
+var toolgenValueSlice_bc1ab369 = decode.Value{
+	Elem: &toolgenValueString_c7b7f0eb,
 	Go:   &decode.SliceOf[string]{},
 	Kind: decode.KindGo,
 	Max:  20,
 	Min:  0,
 }
 
-var toolgenValue5 = decode.Value{
-	Int:  &toolgenInt1,
-	Kind: decode.KindInt,
-	Size: uint8(unsafe.Sizeof(int(0))),
+var toolgenValueString_3c260ffa = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_3c260ffa,
+}
+
+var toolgenValueString_a90f8a1d = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_a90f8a1d,
+}
+
+var toolgenValueString_c7b7f0eb = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_c7b7f0eb,
 }
 
 // toolgenEncodeReceipt writes v as the output schema of Receipt describes it.

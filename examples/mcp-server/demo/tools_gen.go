@@ -167,22 +167,22 @@ var toolgenFieldsCountArgs = decode.NewFields([]string{"to", "step_millis"}, 0)
 
 var toolgenFieldsNoteArgs = decode.NewFields([]string{"to", "text"}, 0, 1)
 
-var toolgenFieldsTableArgs = decode.NewFields([]string{"rows"}, 0)
+var toolgenFieldsTable = decode.NewFields([]string{"rows"}, 0)
 
-var toolgenInt1 = decode.IntRule{Max: 1000, MaxText: "1000", Min: 1, MinText: "1"}
+var toolgenInt_7996fcd7 = decode.IntRule{Max: 1000, MaxText: "1000", Min: 1, MinText: "1"}
 
-var toolgenInt2 = decode.IntRule{Max: 60000, MaxText: "60000", Min: 0, MinText: "0"}
+var toolgenInt_bcdeb4f1 = decode.IntRule{Max: 100000, MaxText: "100000", Min: 0, MinText: "0"}
 
-var toolgenInt3 = decode.IntRule{Max: 100000, MaxText: "100000", Min: 0, MinText: "0"}
+var toolgenInt_d711bb4c = decode.IntRule{Max: 60000, MaxText: "60000", Min: 0, MinText: "0"}
 
-var toolgenString1 = decode.StringRule{MinLength: 1}
+var toolgenString_b890b945 = decode.StringRule{MinLength: 1}
 
 // toolgenStructAskArgs is how to decode a AskArgs.
 var toolgenStructAskArgs = decode.Struct{
 	Fields: toolgenFieldsAskArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(AskArgs{}.Question),
-		Value:  &toolgenValue1,
+		Value:  &toolgenValueString_b890b945,
 	}},
 }
 
@@ -191,10 +191,10 @@ var toolgenStructCountArgs = decode.Struct{
 	Fields: toolgenFieldsCountArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(CountArgs{}.To),
-		Value:  &toolgenValue2,
+		Value:  &toolgenValueInt_7996fcd7,
 	}, {
 		Offset: unsafe.Offsetof(CountArgs{}.StepMillis),
-		Value:  &toolgenValue3,
+		Value:  &toolgenValueInt_d711bb4c,
 	}},
 }
 
@@ -203,43 +203,43 @@ var toolgenStructNoteArgs = decode.Struct{
 	Fields: toolgenFieldsNoteArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(NoteArgs{}.To),
-		Value:  &toolgenValue1,
+		Value:  &toolgenValueString_b890b945,
 	}, {
 		Offset: unsafe.Offsetof(NoteArgs{}.Text),
-		Value:  &toolgenValue1,
+		Value:  &toolgenValueString_b890b945,
 	}},
 }
 
 // toolgenStructTableArgs is how to decode a TableArgs.
 var toolgenStructTableArgs = decode.Struct{
-	Fields: toolgenFieldsTableArgs,
+	Fields: toolgenFieldsTable,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(TableArgs{}.Rows),
-		Value:  &toolgenValue4,
+		Value:  &toolgenValueInt_bcdeb4f1,
 	}},
 }
 
-var toolgenValue1 = decode.Value{
+var toolgenValueInt_7996fcd7 = decode.Value{
+	Int:  &toolgenInt_7996fcd7,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}
+
+var toolgenValueInt_bcdeb4f1 = decode.Value{
+	Int:  &toolgenInt_bcdeb4f1,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}
+
+var toolgenValueInt_d711bb4c = decode.Value{
+	Int:  &toolgenInt_d711bb4c,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}
+
+var toolgenValueString_b890b945 = decode.Value{
 	Kind: decode.KindString,
-	Str:  &toolgenString1,
-}
-
-var toolgenValue2 = decode.Value{
-	Int:  &toolgenInt1,
-	Kind: decode.KindInt,
-	Size: uint8(unsafe.Sizeof(int(0))),
-}
-
-var toolgenValue3 = decode.Value{
-	Int:  &toolgenInt2,
-	Kind: decode.KindInt,
-	Size: uint8(unsafe.Sizeof(int(0))),
-}
-
-var toolgenValue4 = decode.Value{
-	Int:  &toolgenInt3,
-	Kind: decode.KindInt,
-	Size: uint8(unsafe.Sizeof(int(0))),
+	Str:  &toolgenString_b890b945,
 }
 
 // toolgenEncodeCaller writes v as the output schema of Caller describes it.

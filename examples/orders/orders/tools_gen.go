@@ -30,8 +30,14 @@ func toolgenHandlerChangedRunGoGenerate(func(*Service, context.Context, CreateOr
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
-// toolgenSchema1 is a schema several tools share.
-const toolgenSchema1 = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}`
+// toolgenSchemaOrderOutput is a schema several tools share.
+const toolgenSchemaOrderOutput = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}`
+
+// toolgenPartCity is a part several schemas share.
+const toolgenPartCity = `"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100}`
+
+// toolgenPartCountry is a part several schemas share.
+const toolgenPartCountry = `,"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}`
 
 // toolgenPartCustomer is a part several schemas share.
 const toolgenPartCustomer = `"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false}`
@@ -39,17 +45,11 @@ const toolgenPartCustomer = `"customer":{"description":"Who orders.","type":"obj
 // toolgenPartItems is a part several schemas share.
 const toolgenPartItems = `"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}`
 
-// toolgenPartCity is a part several schemas share.
-const toolgenPartCity = `"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100}`
+// toolgenPartNotes is a part several schemas share.
+const toolgenPartNotes = `"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}`
 
 // toolgenPartPostalCode is a part several schemas share.
 const toolgenPartPostalCode = `,"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20}`
-
-// toolgenPartCountry is a part several schemas share.
-const toolgenPartCountry = `,"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}`
-
-// toolgenPartNotes is a part several schemas share.
-const toolgenPartNotes = `"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}`
 
 // toolgenServiceTools are the tools ServiceTools returns, without their bindings and schemas.
 var toolgenServiceTools = [...]runtime.Tool{{
@@ -92,8 +92,8 @@ var toolgenServiceTools = [...]runtime.Tool{{
 
 // toolgenServiceToolsSchemas are the input and output schemas of toolgenServiceTools, in order, in pieces.
 var toolgenServiceToolsSchemas = [...][2][]string{
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{`, toolgenPartCustomer, `,"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,`, toolgenPartItems, `},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},`, toolgenPartCity, toolgenPartPostalCode, toolgenPartCountry, `},"required":["lines","city","postal_code","country"],"additionalProperties":false},`, toolgenPartNotes, `},"required":["customer","items","shipping"],"additionalProperties":false}`}, {toolgenSchema1}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"Order id, as create_order returned it.","type":"string","pattern":"^ord-[0-9]+$"}},"required":["id"],"additionalProperties":false}`}, {toolgenSchema1}},
+	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{`, toolgenPartCustomer, `,"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,`, toolgenPartItems, `},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},`, toolgenPartCity, toolgenPartPostalCode, toolgenPartCountry, `},"required":["lines","city","postal_code","country"],"additionalProperties":false},`, toolgenPartNotes, `},"required":["customer","items","shipping"],"additionalProperties":false}`}, {toolgenSchemaOrderOutput}},
+	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"Order id, as create_order returned it.","type":"string","pattern":"^ord-[0-9]+$"}},"required":["id"],"additionalProperties":false}`}, {toolgenSchemaOrderOutput}},
 	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"status":{"description":"Only orders in this status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":["integer","null"],"enum":[0,1,2,3,null]},"since":{"description":"Only orders placed at or after this time.","type":["string","null"],"format":"date-time"},"limit":{"description":"How many orders at most.","type":"integer","minimum":1,"maximum":100,"default":20},"customers":{"description":"Match on customer ids, by weight (higher first).","type":"object","maxProperties":10,"additionalProperties":{"type":"integer","minimum":0}}},"additionalProperties":false}`}, {`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"orders":{"description":"The orders, newest first.","type":["array","null"],"items":{"description":"Order is a placed order.","type":"object","properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{`, toolgenPartCustomer, `,"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,`, toolgenPartItems, `},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},`, toolgenPartCity, toolgenPartPostalCode, toolgenPartCountry, `},"required":["lines","city","postal_code","country"],"additionalProperties":false},`, toolgenPartNotes, `},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}},"more":{"description":"Whether more orders match.","type":"boolean"}},"required":["orders","more"],"additionalProperties":false}`}},
 }
 
@@ -132,8 +132,8 @@ func ServiceTools(r *Service) []runtime.Tool {
 	}}, toolgenServiceToolsSchemas[:], toolgenDialects)
 }
 
-// toolgenDefault1 sets the default 20.
-func toolgenDefault1(p unsafe.Pointer) {
+// toolgenDefault_872cb5ff sets the default 20.
+func toolgenDefault_872cb5ff(p unsafe.Pointer) {
 	*(*int)(p) = int(20)
 }
 
@@ -153,47 +153,47 @@ var toolgenFieldsListOrdersArgs = decode.NewFields([]string{"status", "since", "
 
 var toolgenFieldsShipping = decode.NewFields([]string{"lines", "city", "postal_code", "country"}, 0, 1, 2, 3)
 
-var toolgenFloat1 = decode.FloatRule{ExclusiveMin: 0, ExclusiveMinText: "0"}
+var toolgenFloat_9d5103f9 = decode.FloatRule{ExclusiveMin: 0, ExclusiveMinText: "0"}
 
-var toolgenInt1 = decode.IntRule{Max: 100, MaxText: "100", Min: 1, MinText: "1"}
+var toolgenInt_7996fcd7 = decode.IntRule{Max: 1000, MaxText: "1000", Min: 1, MinText: "1"}
 
-var toolgenInt2 = decode.IntRule{Min: 0, MinText: "0"}
+var toolgenInt_a3c3bc46 = decode.IntRule{Min: 0, MinText: "0"}
 
-var toolgenInt3 = decode.IntRule{Max: 1000, MaxText: "1000", Min: 1, MinText: "1"}
+var toolgenInt_b7706074 = decode.IntRule{Max: 100, MaxText: "100", Min: 1, MinText: "1"}
 
-var toolgenString1 = decode.StringRule{HasMaxLength: true, MaxLength: 2000}
+var toolgenString_3c260ffa = decode.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
 
-var toolgenString2 = decode.StringRule{Pattern: toolgenPattern1, PatternText: "^ord-[0-9]+$"}
+var toolgenString_6066bd7c = decode.StringRule{HasMaxLength: true, MaxLength: 32, MinLength: 1}
 
-var toolgenString3 = decode.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}
+var toolgenString_75ed4b48 = decode.StringRule{Pattern: toolgenPattern_635a3b1f, PatternText: "^[A-Z]{3}-[0-9]{4}$"}
 
-var toolgenString4 = decode.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
+var toolgenString_85dab1f5 = decode.StringRule{HasMaxLength: true, MaxLength: 20, MinLength: 1}
 
-var toolgenString5 = decode.StringRule{Format: decode.IsEmail, FormatName: "email"}
+var toolgenString_868d20d5 = decode.StringRule{Pattern: toolgenPattern_d3db4aed, PatternText: "^ord-[0-9]+$"}
 
-var toolgenString6 = decode.StringRule{Pattern: toolgenPattern2, PatternText: "^[A-Z]{3}-[0-9]{4}$"}
+var toolgenString_9864acb8 = decode.StringRule{HasMaxLength: true, MaxLength: 2000}
 
-var toolgenString7 = decode.StringRule{HasMaxLength: true, MaxLength: 32, MinLength: 1}
+var toolgenString_a3756cc2 = decode.StringRule{HasMaxLength: true, MaxLength: 100, MinLength: 1}
 
-var toolgenString8 = decode.StringRule{HasMaxLength: true, MaxLength: 100, MinLength: 1}
+var toolgenString_c7b7f0eb = decode.StringRule{Format: decode.IsEmail, FormatName: "email"}
 
-var toolgenString9 = decode.StringRule{HasMaxLength: true, MaxLength: 20, MinLength: 1}
+var toolgenString_ec8a3720 = decode.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}
 
 // toolgenStructCreateOrderArgs is how to decode a CreateOrderArgs.
 var toolgenStructCreateOrderArgs = decode.Struct{
 	Fields: toolgenFieldsCreateOrderArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(CreateOrderArgs{}.Customer),
-		Value:  &toolgenValue1,
+		Value:  &toolgenValueStructCustomer,
 	}, {
 		Offset: unsafe.Offsetof(CreateOrderArgs{}.Items),
-		Value:  &toolgenValue3,
+		Value:  &toolgenValueSlice_d8ec1a4a,
 	}, {
 		Offset: unsafe.Offsetof(CreateOrderArgs{}.Shipping),
-		Value:  &toolgenValue4,
+		Value:  &toolgenValueStructShipping,
 	}, {
 		Offset: unsafe.Offsetof(CreateOrderArgs{}.Notes),
-		Value:  &toolgenValue5,
+		Value:  &toolgenValueString_9864acb8,
 	}},
 }
 
@@ -202,13 +202,13 @@ var toolgenStructCustomer = decode.Struct{
 	Fields: toolgenFieldsCustomer,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(Customer{}.ID),
-		Value:  &toolgenValue14,
+		Value:  &toolgenValueString_ec8a3720,
 	}, {
 		Offset: unsafe.Offsetof(Customer{}.Name),
-		Value:  &toolgenValue15,
+		Value:  &toolgenValueString_3c260ffa,
 	}, {
 		Offset: unsafe.Offsetof(Customer{}.Email),
-		Value:  &toolgenValue16,
+		Value:  &toolgenValueString_c7b7f0eb,
 	}},
 }
 
@@ -217,7 +217,7 @@ var toolgenStructGetOrderArgs = decode.Struct{
 	Fields: toolgenFieldsGetOrderArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(GetOrderArgs{}.ID),
-		Value:  &toolgenValue6,
+		Value:  &toolgenValueString_868d20d5,
 	}},
 }
 
@@ -226,19 +226,19 @@ var toolgenStructItem = decode.Struct{
 	Fields: toolgenFieldsItem,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(Item{}.SKU),
-		Value:  &toolgenValue17,
+		Value:  &toolgenValueString_75ed4b48,
 	}, {
 		Offset: unsafe.Offsetof(Item{}.Name),
-		Value:  &toolgenValue15,
+		Value:  &toolgenValueString_3c260ffa,
 	}, {
 		Offset: unsafe.Offsetof(Item{}.Qty),
-		Value:  &toolgenValue18,
+		Value:  &toolgenValueInt_7996fcd7,
 	}, {
 		Offset: unsafe.Offsetof(Item{}.Price),
-		Value:  &toolgenValue19,
+		Value:  &toolgenValueFloat64_9d5103f9,
 	}, {
 		Offset: unsafe.Offsetof(Item{}.Tags),
-		Value:  &toolgenValue21,
+		Value:  &toolgenValueSlice_66c057e4,
 	}},
 }
 
@@ -248,17 +248,17 @@ var toolgenStructListOrdersArgs = decode.Struct{
 	Fields:   toolgenFieldsListOrdersArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(ListOrdersArgs{}.Status),
-		Value:  &toolgenValue8,
+		Value:  &toolgenValuePointer_cff21c10,
 	}, {
 		Offset: unsafe.Offsetof(ListOrdersArgs{}.Since),
-		Value:  &toolgenValue10,
+		Value:  &toolgenValuePointer_ae710b3d,
 	}, {
-		Default: toolgenDefault1,
+		Default: toolgenDefault_872cb5ff,
 		Offset:  unsafe.Offsetof(ListOrdersArgs{}.Limit),
-		Value:   &toolgenValue11,
+		Value:   &toolgenValueInt_b7706074,
 	}, {
 		Offset: unsafe.Offsetof(ListOrdersArgs{}.Customers),
-		Value:  &toolgenValue13,
+		Value:  &toolgenValueMap_92e4cf30,
 	}},
 }
 
@@ -267,159 +267,159 @@ var toolgenStructShipping = decode.Struct{
 	Fields: toolgenFieldsShipping,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(Shipping{}.Lines),
-		Value:  &toolgenValue23,
+		Value:  &toolgenValueSlice_fa889b6d,
 	}, {
 		Offset: unsafe.Offsetof(Shipping{}.City),
-		Value:  &toolgenValue22,
+		Value:  &toolgenValueString_a3756cc2,
 	}, {
 		Offset: unsafe.Offsetof(Shipping{}.PostalCode),
-		Value:  &toolgenValue24,
+		Value:  &toolgenValueString_85dab1f5,
 	}, {
 		Offset: unsafe.Offsetof(Shipping{}.Country),
-		Value:  &toolgenValue25,
+		Value:  &toolgenValueEnumCountry,
 	}},
 }
 
-var toolgenValue1 = decode.Value{
-	Kind:   decode.KindStruct,
-	Struct: &toolgenStructCustomer,
+var toolgenValueEnumCountry = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenEnumCountry,
 }
 
-var toolgenValue10 = decode.Value{
-	Elem: &toolgenValue9,
-	Go:   &decode.PointerOf[time.Time]{},
-	Kind: decode.KindGo,
-}
-
-var toolgenValue11 = decode.Value{
-	Int:  &toolgenInt1,
+var toolgenValueEnumStatus = decode.Value{
+	Int:  &toolgenEnumStatus,
 	Kind: decode.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValue12 = decode.Value{
-	Int:  &toolgenInt2,
+var toolgenValueFloat64_9d5103f9 = decode.Value{
+	Float: &toolgenFloat_9d5103f9,
+	Kind:  decode.KindFloat,
+	Size:  8,
+}
+
+var toolgenValueInt_7996fcd7 = decode.Value{
+	Int:  &toolgenInt_7996fcd7,
 	Kind: decode.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValue13 = decode.Value{
-	Elem: &toolgenValue12,
+var toolgenValueInt_a3c3bc46 = decode.Value{
+	Int:  &toolgenInt_a3c3bc46,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}
+
+var toolgenValueInt_b7706074 = decode.Value{
+	Int:  &toolgenInt_b7706074,
+	Kind: decode.KindInt,
+	Size: uint8(unsafe.Sizeof(int(0))),
+}
+
+var toolgenValueMap_92e4cf30 = decode.Value{
+	Elem: &toolgenValueInt_a3c3bc46,
 	Go:   &decode.MapOf[string, int]{},
 	Kind: decode.KindGo,
 	Max:  10,
 	Min:  0,
 }
 
-var toolgenValue14 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString3,
+var toolgenValuePointer_ae710b3d = decode.Value{
+	Elem: &toolgenValueTime,
+	Go:   &decode.PointerOf[time.Time]{},
+	Kind: decode.KindGo,
 }
 
-var toolgenValue15 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString4,
+var toolgenValuePointer_cff21c10 = decode.Value{
+	Elem: &toolgenValueEnumStatus,
+	Go:   &decode.PointerOf[Status]{},
+	Kind: decode.KindGo,
 }
 
-var toolgenValue16 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString5,
-}
-
-var toolgenValue17 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString6,
-}
-
-var toolgenValue18 = decode.Value{
-	Int:  &toolgenInt3,
-	Kind: decode.KindInt,
-	Size: uint8(unsafe.Sizeof(int(0))),
-}
-
-var toolgenValue19 = decode.Value{
-	Float: &toolgenFloat1,
-	Kind:  decode.KindFloat,
-	Size:  8,
-}
-
-var toolgenValue2 = decode.Value{
-	Kind:   decode.KindStruct,
-	Struct: &toolgenStructItem,
-}
-
-var toolgenValue20 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString7,
-}
-
-var toolgenValue21 = decode.Value{
-	Elem: &toolgenValue20,
+var toolgenValueSlice_66c057e4 = decode.Value{
+	Elem: &toolgenValueString_6066bd7c,
 	Go:   &decode.SliceOf[string]{},
 	Kind: decode.KindGo,
 	Max:  10,
 	Min:  0,
 }
 
-var toolgenValue22 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString8,
-}
-
-var toolgenValue23 = decode.Value{
-	Elem: &toolgenValue22,
-	Go:   &decode.SliceOf[string]{},
-	Kind: decode.KindGo,
-	Max:  3,
-	Min:  1,
-}
-
-var toolgenValue24 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString9,
-}
-
-var toolgenValue25 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenEnumCountry,
-}
-
-var toolgenValue3 = decode.Value{
-	Elem: &toolgenValue2,
+var toolgenValueSlice_d8ec1a4a = decode.Value{
+	Elem: &toolgenValueStructItem,
 	Go:   &decode.SliceOf[Item]{},
 	Kind: decode.KindGo,
 	Max:  100,
 	Min:  1,
 }
 
-var toolgenValue4 = decode.Value{
+var toolgenValueSlice_fa889b6d = decode.Value{
+	Elem: &toolgenValueString_a3756cc2,
+	Go:   &decode.SliceOf[string]{},
+	Kind: decode.KindGo,
+	Max:  3,
+	Min:  1,
+}
+
+var toolgenValueString_3c260ffa = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_3c260ffa,
+}
+
+var toolgenValueString_6066bd7c = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_6066bd7c,
+}
+
+var toolgenValueString_75ed4b48 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_75ed4b48,
+}
+
+var toolgenValueString_85dab1f5 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_85dab1f5,
+}
+
+var toolgenValueString_868d20d5 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_868d20d5,
+}
+
+var toolgenValueString_9864acb8 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_9864acb8,
+}
+
+var toolgenValueString_a3756cc2 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_a3756cc2,
+}
+
+var toolgenValueString_c7b7f0eb = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_c7b7f0eb,
+}
+
+var toolgenValueString_ec8a3720 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_ec8a3720,
+}
+
+var toolgenValueStructCustomer = decode.Value{
+	Kind:   decode.KindStruct,
+	Struct: &toolgenStructCustomer,
+}
+
+var toolgenValueStructItem = decode.Value{
+	Kind:   decode.KindStruct,
+	Struct: &toolgenStructItem,
+}
+
+var toolgenValueStructShipping = decode.Value{
 	Kind:   decode.KindStruct,
 	Struct: &toolgenStructShipping,
 }
 
-var toolgenValue5 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString1,
-}
-
-var toolgenValue6 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString2,
-}
-
-var toolgenValue7 = decode.Value{
-	Int:  &toolgenEnumStatus,
-	Kind: decode.KindInt,
-	Size: uint8(unsafe.Sizeof(int(0))),
-}
-
-var toolgenValue8 = decode.Value{
-	Elem: &toolgenValue7,
-	Go:   &decode.PointerOf[Status]{},
-	Kind: decode.KindGo,
-}
-
-var toolgenValue9 = decode.Value{Kind: decode.KindTime}
+var toolgenValueTime = decode.Value{Kind: decode.KindTime}
 
 // toolgenEncodeCreateOrderArgs writes v as the output schema of CreateOrderArgs describes it.
 func toolgenEncodeCreateOrderArgs(w *encode.Writer, v *CreateOrderArgs) {
@@ -573,91 +573,11 @@ func toolgenResultOrderList(out OrderList, err error, tool string) runtime.Resul
 	return encode.Finish(w, tool)
 }
 
-// toolgenPattern1 reports whether s contains a match of the regular expression `^ord-[0-9]+$`,
+// toolgenPattern_635a3b1f reports whether s contains a match of the regular expression `^[A-Z]{3}-[0-9]{4}$`,
 // as regexp.MatchString does. toolgen compiled the expression to a finite automaton
 // over runes whose states are the labels below: it runs in time linear in len(s)
 // and does not allocate.
-func toolgenPattern1(s string) bool {
-	i := 0
-	var r rune
-	if i == len(s) {
-		return false
-	}
-	r = rune(s[i])
-	i++
-	switch {
-	case r == 'o':
-		goto s1
-	default:
-		return false
-	}
-s1:
-	if i == len(s) {
-		return false
-	}
-	r = rune(s[i])
-	i++
-	switch {
-	case r == 'r':
-		goto s2
-	default:
-		return false
-	}
-s2:
-	if i == len(s) {
-		return false
-	}
-	r = rune(s[i])
-	i++
-	switch {
-	case r == 'd':
-		goto s3
-	default:
-		return false
-	}
-s3:
-	if i == len(s) {
-		return false
-	}
-	r = rune(s[i])
-	i++
-	switch {
-	case r == '-':
-		goto s4
-	default:
-		return false
-	}
-s4:
-	if i == len(s) {
-		return false
-	}
-	r = rune(s[i])
-	i++
-	switch {
-	case '0' <= r && r <= '9':
-		goto s5
-	default:
-		return false
-	}
-s5:
-	if i == len(s) {
-		return true
-	}
-	r = rune(s[i])
-	i++
-	switch {
-	case '0' <= r && r <= '9':
-		goto s5
-	default:
-		return false
-	}
-}
-
-// toolgenPattern2 reports whether s contains a match of the regular expression `^[A-Z]{3}-[0-9]{4}$`,
-// as regexp.MatchString does. toolgen compiled the expression to a finite automaton
-// over runes whose states are the labels below: it runs in time linear in len(s)
-// and does not allocate.
-func toolgenPattern2(s string) bool {
+func toolgenPattern_635a3b1f(s string) bool {
 	i := 0
 	var r rune
 	if i == len(s) {
@@ -760,4 +680,84 @@ s8:
 		return true
 	}
 	return false
+}
+
+// toolgenPattern_d3db4aed reports whether s contains a match of the regular expression `^ord-[0-9]+$`,
+// as regexp.MatchString does. toolgen compiled the expression to a finite automaton
+// over runes whose states are the labels below: it runs in time linear in len(s)
+// and does not allocate.
+func toolgenPattern_d3db4aed(s string) bool {
+	i := 0
+	var r rune
+	if i == len(s) {
+		return false
+	}
+	r = rune(s[i])
+	i++
+	switch {
+	case r == 'o':
+		goto s1
+	default:
+		return false
+	}
+s1:
+	if i == len(s) {
+		return false
+	}
+	r = rune(s[i])
+	i++
+	switch {
+	case r == 'r':
+		goto s2
+	default:
+		return false
+	}
+s2:
+	if i == len(s) {
+		return false
+	}
+	r = rune(s[i])
+	i++
+	switch {
+	case r == 'd':
+		goto s3
+	default:
+		return false
+	}
+s3:
+	if i == len(s) {
+		return false
+	}
+	r = rune(s[i])
+	i++
+	switch {
+	case r == '-':
+		goto s4
+	default:
+		return false
+	}
+s4:
+	if i == len(s) {
+		return false
+	}
+	r = rune(s[i])
+	i++
+	switch {
+	case '0' <= r && r <= '9':
+		goto s5
+	default:
+		return false
+	}
+s5:
+	if i == len(s) {
+		return true
+	}
+	r = rune(s[i])
+	i++
+	switch {
+	case '0' <= r && r <= '9':
+		goto s5
+	default:
+		return false
+	}
 }

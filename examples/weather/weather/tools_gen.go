@@ -72,8 +72,8 @@ var toolgenBindingGetWeather = toolimpl.Binding{
 	Table: &toolgenStructWeatherArgs,
 }
 
-// toolgenDefault1 sets the default "celsius".
-func toolgenDefault1(p unsafe.Pointer) {
+// toolgenDefault_20e68123 sets the default "celsius".
+func toolgenDefault_20e68123(p unsafe.Pointer) {
 	*(*Unit)(p) = Celsius
 }
 
@@ -81,9 +81,9 @@ var toolgenEnumUnit = decode.StringRule{Enum: decode.NewEnum("celsius", "fahrenh
 
 var toolgenFieldsWeatherArgs = decode.NewFields([]string{"city", "unit", "days"}, 0)
 
-var toolgenInt1 = decode.IntRule{Max: 7, MaxText: "7", Min: 0, MinText: "0"}
+var toolgenInt_f953f4d7 = decode.IntRule{Max: 7, MaxText: "7", Min: 0, MinText: "0"}
 
-var toolgenString1 = decode.StringRule{MinLength: 1}
+var toolgenString_b890b945 = decode.StringRule{MinLength: 1}
 
 // toolgenStructWeatherArgs is how to decode a WeatherArgs.
 var toolgenStructWeatherArgs = decode.Struct{
@@ -91,31 +91,31 @@ var toolgenStructWeatherArgs = decode.Struct{
 	Fields:   toolgenFieldsWeatherArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(WeatherArgs{}.City),
-		Value:  &toolgenValue1,
+		Value:  &toolgenValueString_b890b945,
 	}, {
-		Default: toolgenDefault1,
+		Default: toolgenDefault_20e68123,
 		Offset:  unsafe.Offsetof(WeatherArgs{}.Unit),
-		Value:   &toolgenValue2,
+		Value:   &toolgenValueEnumUnit,
 	}, {
 		Offset: unsafe.Offsetof(WeatherArgs{}.Days),
-		Value:  &toolgenValue3,
+		Value:  &toolgenValueInt_f953f4d7,
 	}},
 }
 
-var toolgenValue1 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString1,
-}
-
-var toolgenValue2 = decode.Value{
+var toolgenValueEnumUnit = decode.Value{
 	Kind: decode.KindString,
 	Str:  &toolgenEnumUnit,
 }
 
-var toolgenValue3 = decode.Value{
-	Int:  &toolgenInt1,
+var toolgenValueInt_f953f4d7 = decode.Value{
+	Int:  &toolgenInt_f953f4d7,
 	Kind: decode.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
+}
+
+var toolgenValueString_b890b945 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_b890b945,
 }
 
 // toolgenEncodeDay writes v as the output schema of Day describes it.

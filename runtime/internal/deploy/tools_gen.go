@@ -67,8 +67,8 @@ var toolgenBindingDeploy = toolimpl.Binding{
 	Table: &toolgenStructDeployArgs,
 }
 
-// toolgenDefault1 sets the default "eu-west".
-func toolgenDefault1(p unsafe.Pointer) {
+// toolgenDefault_35469ccc sets the default "eu-west".
+func toolgenDefault_35469ccc(p unsafe.Pointer) {
 	*(*string)(p) = "eu-west"
 }
 
@@ -80,36 +80,36 @@ var toolgenStructDeployArgs = decode.Struct{
 	Fields:   toolgenFieldsDeployArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(DeployArgs{}.Target),
-		Value:  &toolgenValue1,
+		Value:  &toolgenValueTextHost,
 	}, {
 		Offset: unsafe.Offsetof(DeployArgs{}.Version),
-		Value:  &toolgenValue2,
+		Value:  &toolgenValueTextVersion,
 	}, {
-		Default: toolgenDefault1,
+		Default: toolgenDefault_35469ccc,
 		Offset:  unsafe.Offsetof(DeployArgs{}.Region),
-		Value:   &toolgenValue3,
+		Value:   &toolgenValueString,
 	}, {
 		Offset: unsafe.Offsetof(DeployArgs{}.Restart),
-		Value:  &toolgenValue4,
+		Value:  &toolgenValueSlice_dc366047,
 	}},
 }
 
-var toolgenValue1 = decode.Value{
-	Go:   &decode.TextOf[Host, *Host]{},
-	Kind: decode.KindGo,
-}
-
-var toolgenValue2 = decode.Value{
-	Go:   &decode.TextOf[Version, *Version]{},
-	Kind: decode.KindGo,
-}
-
-var toolgenValue3 = decode.Value{Kind: decode.KindString}
-
-var toolgenValue4 = decode.Value{
-	Elem: &toolgenValue1,
+var toolgenValueSlice_dc366047 = decode.Value{
+	Elem: &toolgenValueTextHost,
 	Go:   &decode.SliceOf[Host]{},
 	Kind: decode.KindGo,
 	Max:  -1,
 	Min:  0,
+}
+
+var toolgenValueString = decode.Value{Kind: decode.KindString}
+
+var toolgenValueTextHost = decode.Value{
+	Go:   &decode.TextOf[Host, *Host]{},
+	Kind: decode.KindGo,
+}
+
+var toolgenValueTextVersion = decode.Value{
+	Go:   &decode.TextOf[Version, *Version]{},
+	Kind: decode.KindGo,
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/toolgen-go/toolgen/internal/plural"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -25,7 +26,7 @@ func Link(p runtime.Part) string {
 		facts = append(facts, p.MIMEType)
 	}
 	if p.Size > 0 {
-		facts = append(facts, fmt.Sprintf("%d bytes", p.Size))
+		facts = append(facts, plural.Of(p.Size, "byte"))
 	}
 	if len(facts) > 0 {
 		fmt.Fprintf(&b, " (%s)", strings.Join(facts, ", "))
@@ -51,7 +52,7 @@ func LeftOut(p runtime.Part, why string) string {
 		what += " (" + p.MIMEType + ")"
 	}
 	if n := max(len(p.Data), len(p.Text)); n > 0 {
-		what += fmt.Sprintf(", %d bytes,", n)
+		what += ", " + plural.Of(n, "byte") + ","
 	}
 	return fmt.Sprintf("[The tool also returned %s not shown here: %s.]", what, why)
 }
