@@ -116,7 +116,7 @@ var TagKeys = []*TagKey{
 var Providers = []string{"openai", "anthropic", "gemini", "mcp"}
 
 // Formats are the values format= accepts.
-var Formats = []string{"date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uri", "uuid"}
+var Formats = []string{"date-time", "date", "time", "duration", "email", "hostname", "idn-hostname", "ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid"}
 
 var (
 	tagKeysByName = func() map[string]*TagKey {
