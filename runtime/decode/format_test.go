@@ -92,8 +92,8 @@ var formatCases = map[string][]struct {
 		{`"john doe"@example.com`, true},
 		{"user@[192.0.2.1]", true},
 		{"user@[IPv6:2001:db8::1]", true},
-		{"@example.com", false},       // the reference accepts an empty local part
-		{"user@example.com.", false},  // and a trailing dot
+		{"@example.com", false},      // the reference accepts an empty local part
+		{"user@example.com.", false}, // and a trailing dot
 		{`"a\"b"@example.com`, true}, // a quoted pair: the reference refuses it
 		{`"a@b"@example.com`, true},
 		{"user", false},
