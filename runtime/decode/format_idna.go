@@ -52,6 +52,8 @@ func IsHostname(s string) bool {
 // (also U+3002, U+FF0E and U+FF61), without a trailing one, at most 63 bytes per label and 253
 // in all once each U-label is written as its A-label ("bücher.example" is
 // "xn--bcher-kva.example"). U-labels are lower case and in Unicode NFC, as IDNA2008 requires.
+// A string over 1012 bytes is refused before any IDNA processing, so the cost is bounded
+// whatever the string's length.
 func IsIDNHostname(s string) bool {
 	if len(s) == 0 || len(s) > maxIDNHostname {
 		return false
