@@ -224,6 +224,7 @@ var formatCases = map[string][]struct {
 		{"¡hola", false},
 		{"ab--cd.example", true},
 		{"", false},
+		{strings.Repeat("ü", 507), false}, // 1014 bytes: refused before any IDNA work
 	},
 	"uuid": {
 		{"123e4567-e89b-12d3-a456-426614174000", true},
