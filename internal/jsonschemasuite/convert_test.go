@@ -36,6 +36,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/annotations"
+	"github.com/toolgen-go/toolgen/gen/parse"
 )
 
 var update = flag.Bool("update", false, "rewrite "+argsFile+", "+casesFile+" and "+notesFile+" from the vendored suite")
@@ -569,7 +570,7 @@ func (tr *translator) object(g *goType, s map[string]any, data any) string {
 	slices.Sort(names)
 	obj, _ := data.(map[string]any)
 	for _, name := range names {
-		if !validJSONName(name) {
+		if name == "" || !parse.ValidJSONName(name) {
 			return fmt.Sprintf("property name %q: encoding/json (and so toolgen) cannot name a field so", name)
 		}
 		f := &goField{name: name, required: required[name]}
@@ -591,21 +592,6 @@ func (tr *translator) object(g *goType, s map[string]any, data any) string {
 		g.fields = append(g.fields, f)
 	}
 	return ""
-}
-
-// validJSONName is encoding/json's rule for a name in a json tag, without the comma.
-func validJSONName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		switch {
-		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
-		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
-			return false
-		}
-	}
-	return true
 }
 
 // keywords turns the validation keywords of s into tag items of g.
