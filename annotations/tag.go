@@ -85,7 +85,8 @@ var TagKeys = []*TagKey{
 	{Name: "enum", Value: TagList, Applies: AppliesString | AppliesNumber,
 		Help: "The value must be one of these, separated by |; each is converted by the field's type."},
 	{Name: "default", Value: TagLiteral, Applies: AppliesAny,
-		Help: "The value used when the property is absent, converted by the field's type; makes the property optional."},
+		Help: "The value used when the property is absent, converted by the field's type; makes the property optional. " +
+			"It must meet every keyword of its field (bounds, lengths, pattern, format, multipleOf, enum): one that breaks a keyword is an error at generation."},
 	{Name: "minimum", Value: TagNumber, Applies: AppliesNumber, Help: "The smallest value allowed."},
 	{Name: "maximum", Value: TagNumber, Applies: AppliesNumber, Help: "The largest value allowed."},
 	{Name: "exclusiveMinimum", Value: TagNumber, Applies: AppliesNumber, Help: "The value must be greater than this."},
@@ -116,7 +117,7 @@ var TagKeys = []*TagKey{
 var Providers = []string{"openai", "anthropic", "gemini", "mcp"}
 
 // Formats are the values format= accepts.
-var Formats = []string{"date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uri", "uuid"}
+var Formats = []string{"date-time", "date", "time", "duration", "email", "hostname", "idn-hostname", "ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid"}
 
 var (
 	tagKeysByName = func() map[string]*TagKey {

@@ -19,6 +19,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/toolgen-go/toolgen/gen/schema"
 	"github.com/toolgen-go/toolgen/internal/plural"
+	"github.com/toolgen-go/toolgen/internal/schemaformat"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -89,7 +90,7 @@ func Compare(tool runtime.Tool, doc []byte) string {
 		return "" // unreachable: Exception has parsed it
 	}
 	verr := sch.Validate(inst)
-	if (verr == nil) == accepted || verr == nil && rounded(problems) {
+	if (verr == nil) == accepted || verr == nil && rounded(problems) || byFormatRules(tool.InputSchema, inst, accepted) {
 		return ""
 	}
 	validatorSays := "accepts"
@@ -157,10 +158,23 @@ func rounded(problems []runtime.Problem) bool {
 	return len(problems) > 0
 }
 
+// byFormatRules reports whether the decoder's verdict on inst is the validator's once the
+// validator checks every format with the decoder's checkers: the two then differ only where
+// toolgen's format rules follow the RFCs and the validator's do not (see the package doc).
+func byFormatRules(schema []byte, inst any, accepted bool) bool {
+	sch, err := compiledWith(schema, true)
+	return err == nil && (sch.Validate(inst) == nil) == accepted
+}
+
 // schemaURL names the schema under test for the validator; nothing is fetched from it.
 const schemaURL = "https://toolgen.invalid/input-schema.json"
 
-var schemaCache sync.Map // string(schema) → compiledSchema
+var schemaCache sync.Map // cacheKey → compiledSchema
+
+type cacheKey struct {
+	schema         string
+	toolgenFormats bool
+}
 
 type compiledSchema struct {
 	schema *jsonschema.Schema
@@ -168,9 +182,15 @@ type compiledSchema struct {
 }
 
 // compiled returns the validator for a schema, compiled once: draft 2020-12 by default, with
-// format assertion on (toolgen's decoder checks formats, so the validator must too).
-func compiled(schema []byte) (*jsonschema.Schema, error) {
-	if c, ok := schemaCache.Load(string(schema)); ok {
+// format assertion on (toolgen's decoder checks formats, so the validator must too) and the
+// validator's own format rules.
+func compiled(schema []byte) (*jsonschema.Schema, error) { return compiledWith(schema, false) }
+
+// compiledWith is compiled, with the decoder's format rules instead of the validator's when
+// toolgenFormats is set.
+func compiledWith(schema []byte, toolgenFormats bool) (*jsonschema.Schema, error) {
+	key := cacheKey{string(schema), toolgenFormats}
+	if c, ok := schemaCache.Load(key); ok {
 		return c.(compiledSchema).schema, c.(compiledSchema).err
 	}
 	var c compiledSchema
@@ -181,11 +201,14 @@ func compiled(schema []byte) (*jsonschema.Schema, error) {
 		comp := jsonschema.NewCompiler()
 		comp.DefaultDraft(jsonschema.Draft2020)
 		comp.AssertFormat()
+		if toolgenFormats {
+			schemaformat.Register(comp)
+		}
 		if c.err = comp.AddResource(schemaURL, doc); c.err == nil {
 			c.schema, c.err = comp.Compile(schemaURL)
 		}
 	}
-	schemaCache.Store(string(schema), c)
+	schemaCache.Store(key, c)
 	return c.schema, c.err
 }
 

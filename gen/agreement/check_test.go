@@ -3,6 +3,7 @@ package agreement
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/decode"
 )
 
 const (
@@ -62,6 +64,43 @@ func TestCompare(t *testing.T) {
 		{"bad schema", runtime.Tool{InputSchema: []byte(`{"type":"nonsense"}`), Bind: acceptAll.Bind}, `{}`, "does not compile"},
 	}
 	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := Compare(c.tool, []byte(c.doc))
+			if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
+				t.Errorf("Compare(%s) = %q, want %q", c.doc, got, c.want)
+			}
+		})
+	}
+}
+
+// TestCompareFormatRules: where the decoder's format rules follow the RFCs and the validator's
+// do not, the decoder's verdict counts as agreement; every other difference is still reported.
+func TestCompareFormatRules(t *testing.T) {
+	const linkSchema = `{"type":"object","properties":{"link":{"type":"string","format":"uri"}},"required":["link"],"additionalProperties":false}`
+	tool := func(bind func(link string) bool) runtime.Tool {
+		return runtime.Tool{Name: "links", InputSchema: []byte(linkSchema),
+			Bind: func(_ context.Context, doc []byte) (runtime.BoundCall, error) {
+				var args struct{ Link string }
+				if err := json.Unmarshal(doc, &args); err != nil || !bind(args.Link) {
+					return nil, &runtime.ArgsError{Problems: []runtime.Problem{{Path: "/link", Message: "must be a URI"}}}
+				}
+				return boundCall{}, nil
+			}}
+	}
+	rfc := tool(decode.IsURI)
+	lenient := tool(func(string) bool { return true })
+	strict := tool(func(string) bool { return false })
+	for _, c := range []struct {
+		name string
+		tool runtime.Tool
+		doc  string
+		want string
+	}{
+		{"a space, refused by the RFC and accepted by the validator", rfc, `{"link":"https://example.org/foo bar"}`, ""},
+		{"both accept", rfc, `{"link":"https://example.org/foo%20bar"}`, ""},
+		{"a decoder laxer than both", lenient, `{"link":"no scheme"}`, "schema validator refuses"},
+		{"a decoder stricter than both", strict, `{"link":"https://example.org/"}`, "generated decoder refuses"},
+	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := Compare(c.tool, []byte(c.doc))
 			if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {

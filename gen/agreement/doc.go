@@ -59,6 +59,19 @@
 // compares decimals and accepts it. Corpus does generate such documents (bounds reached by
 // many digits); a refusal whose every problem is of this kind counts as agreement.
 //
+// Formats are the other class recognised from the tool. The decoder checks each format by its
+// RFC, as the official JSON Schema Test Suite reads it (runtime/decode), and the validator's
+// own format rules depart from the RFCs: they accept a uri with spaces, quotes, "<>", "{}",
+// "|", "\", "^" or non-ASCII, a hostname with a trailing dot or an invalid IDNA label
+// ("xn--X"), a duration such as "P1Y2D" or "PT1H2S", an email without a local part, an IPv4
+// octet or a time field with a sign ("+1"), and any idn-hostname (they do not know the
+// format); and they refuse a few things the RFCs allow (a quoted-pair in an email's local
+// part, an IPvFuture or percent-encoded uri host, non-ASCII userinfo in an iri). When the two
+// sides disagree on a document, Compare judges it again with the validator checking every
+// format with the decoder's checkers; if that verdict is the decoder's, the difference is in
+// the format rules alone and counts as agreement. Every other keyword of the document is
+// still held to the validator.
+//
 // Limits on the document as a whole (size, nesting depth) are the registry's, not Bind's, and
 // so are outside this test.
 //

@@ -11,9 +11,10 @@ import (
 
 // formatSamples are strings on both sides of each format toolgen supports, chosen where
 // implementations tend to differ: leap days and leap seconds, lower-case separators, offsets,
-// quoted and bracketed email parts, trailing dots, signs and leading zeros in addresses.
-// Which side a sample lands on is for the validator to say; the lists only make sure both
-// sides are reached.
+// quoted and bracketed email parts, trailing dots, signs and leading zeros in addresses, and
+// the strings the validator's format rules accept and the RFCs refuse (listed last in bad).
+// Which side a sample lands on is for the judges to say; the lists only make sure both sides
+// are reached.
 var formatSamples = map[string]struct{ good, bad []string }{
 	"date-time": {
 		good: []string{"2024-01-02T15:04:05Z", "2024-02-29T00:00:00.123456789+05:30", "2024-01-02t15:04:05z",
@@ -27,25 +28,30 @@ var formatSamples = map[string]struct{ good, bad []string }{
 	},
 	"time": {
 		good: []string{"15:04:05Z", "15:04:05.5+01:00", "23:59:60Z", "00:00:00-23:59"},
-		bad:  []string{"24:00:00Z", "15:04:05", "15:04Z", "15:60:00Z", "12:00:60Z", "15:04:05+24:00", ""},
+		bad:  []string{"24:00:00Z", "15:04:05", "15:04Z", "15:60:00Z", "12:00:60Z", "15:04:05+24:00", "", "+1:04:05Z"},
 	},
 	"duration": {
 		good: []string{"P3DT4H30M", "P2W", "PT36H", "P1Y2M3DT4H5M6S", "P0D"},
-		bad:  []string{"P", "PT", "1h30m", "P1W2D", "P1DT", "PT1D", "P1M1Y", ""},
+		bad:  []string{"P", "PT", "1h30m", "P1W2D", "P1DT", "PT1D", "P1M1Y", "", "P1Y2D", "PT1H2S"},
 	},
 	"email": {
 		good: []string{"user@example.com", "first.last+tag@sub.example.org", `"quoted name"@example.com`,
-			"a@[192.0.2.1]", "a@[IPv6:2001:db8::1]", "@example.com"},
+			"a@[192.0.2.1]", "a@[IPv6:2001:db8::1]"},
 		bad: []string{"no-at-sign", "a@@example.com", "a..b@example.com", ".a@example.com", "a@-bad.com",
-			"a@exa mple.com", "ü@example.com", "a@", ""},
+			"a@exa mple.com", "ü@example.com", "a@", "", "@example.com", "a@example.com."},
 	},
 	"hostname": {
-		good: []string{"api.example.com", "localhost", "example.com.", "xn--bcher-kva.example", "a-b.c"},
-		bad:  []string{"-bad.com", "a..b", strings.Repeat("a", 64) + ".com", "bad-.com", "under_score.com", "münchen.de", ""},
+		good: []string{"api.example.com", "localhost", "xn--bcher-kva.example", "a-b.c"},
+		bad: []string{"-bad.com", "a..b", strings.Repeat("a", 64) + ".com", "bad-.com", "under_score.com", "münchen.de", "",
+			"example.com.", "xn--X.example", "xn--al-0ea.example"},
+	},
+	"idn-hostname": {
+		good: []string{"bücher.example", "api.example.com", "실례.테스트", "a。b"},
+		bad:  []string{"-bad.com", "a..b", "Bücher.example", "bücher.example.", "¡hola.example", "", "a·l.example"},
 	},
 	"ipv4": {
 		good: []string{"192.0.2.1", "0.0.0.0", "255.255.255.255"},
-		bad:  []string{"256.0.0.1", "01.2.3.4", "1.2.3", "1.2.3.4.5", "1.2.3.a", " 1.2.3.4", ""},
+		bad:  []string{"256.0.0.1", "01.2.3.4", "1.2.3", "1.2.3.4.5", "1.2.3.a", " 1.2.3.4", "", "+1.2.3.4"},
 	},
 	"ipv6": {
 		good: []string{"2001:db8::1", "::ffff:192.0.2.1", "::", "fe80::1:2:3:4"},
@@ -53,7 +59,20 @@ var formatSamples = map[string]struct{ good, bad []string }{
 	},
 	"uri": {
 		good: []string{"https://example.com/path?q=1#frag", "urn:isbn:0451450523", "mailto:a@example.com", "http://[::1]:8080/"},
-		bad:  []string{"relative/path", "//example.com", "http://[::1", "http://[zz::1]/", "://x", ""},
+		bad: []string{"relative/path", "//example.com", "http://[::1", "http://[zz::1]/", "://x", "",
+			"https://example.org/foo bar.txt", "https://example.org/a|b", "https://example.org/café"},
+	},
+	"uri-reference": {
+		good: []string{"https://example.com/a?b#c", "//example.com/a", "/a/b", "../a", "#frag", ""},
+		bad:  []string{"1:b", "http://[::1", "/a\\b", "/a b", "/%zz", "/café"},
+	},
+	"iri": {
+		good: []string{"https://example.com/café?q=ü#ß", "https://bücher.example/", "urn:isbn:0451450523"},
+		bad:  []string{"/café", "https://example.com/a b", "://x", "", "https://example.com/a\\b"},
+	},
+	"iri-reference": {
+		good: []string{"/café", "#ƒrägmênt", "https://example.com/café", ""},
+		bad:  []string{"1:b", "/a b", "#a\\b", "http://[::1"},
 	},
 	"uuid": {
 		good: []string{"123e4567-e89b-12d3-a456-426614174000", "123E4567-E89B-12D3-A456-426614174000", "00000000-0000-0000-0000-000000000000"},

@@ -123,7 +123,7 @@ func TestRun(t *testing.T) {
 			t.Examples = []model.Example{{Pos: at(7), Args: `{"unit":"kelvin","when":"noon","citty":"Tokyo"}`}}
 		}, "weather.go:7:6: example of get_weather does not match its input schema: " +
 			"(root): additional properties 'citty' not allowed; (root): missing property 'city'; " +
-			"/unit: value must be one of 'celsius', 'fahrenheit'; /when: 'noon' is not valid date-time: less than 20 characters long\n" +
+			"/unit: value must be one of 'celsius', 'fahrenheit'; /when: 'noon' is not valid date-time: must be an RFC 3339 date-time such as \"2024-01-02T15:04:05Z\"\n" +
 			"\thint: examples are shown to the model; fix the example or the argument types\n"},
 	}
 	for _, tt := range tests {
@@ -281,4 +281,20 @@ func TestPrerequisiteCheckTool(t *testing.T) {
 	assert.Equal(t, "weather.go:8:6: //tool:prerequisite checks with unknown tool \"get_wether\"; did you mean \"get_weather\"?\n", run(pkg(tool)))
 	tool.Prerequisites[0].Check = "get_weather"
 	assert.Empty(t, run(pkg(tool)))
+}
+
+// TestExampleFormatsByTheDecodersRules: examples are judged by the decoder's format rules, not
+// the validator's laxer ones: a uri with a space passes the validator alone and fails a call.
+func TestExampleFormatsByTheDecodersRules(t *testing.T) {
+	tool := weatherTool()
+	tool.Args.Fields = append(tool.Args.Fields, &model.Field{Pos: at(6), GoName: "Link", JSONName: "link", Type: str(), Required: true,
+		Description: "A link.", Constraints: model.Constraints{Format: "uri"}})
+	tool.Examples = []model.Example{
+		{Pos: at(7), Args: `{"city":"Tokyo","link":"https://example.org/foo%20bar"}`},
+		{Pos: at(8), Args: `{"city":"Tokyo","link":"https://example.org/foo bar"}`},
+	}
+	want := "weather.go:8:6: example of get_weather does not match its input schema: " +
+		"/link: 'https://example.org/foo bar' is not valid uri: must be an absolute URI such as \"https://example.com/path\"\n" +
+		"\thint: examples are shown to the model; fix the example or the argument types\n"
+	assert.Equal(t, want, run(pkg(tool)))
 }

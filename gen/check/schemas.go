@@ -16,6 +16,7 @@ import (
 	"github.com/toolgen-go/toolgen/gen/model"
 	"github.com/toolgen-go/toolgen/gen/schema"
 	"github.com/toolgen-go/toolgen/internal/jsonpointer"
+	"github.com/toolgen-go/toolgen/internal/schemaformat"
 )
 
 // schemaURL is where a compiled schema claims to live; nothing is ever fetched from it.
@@ -44,7 +45,8 @@ func checkSchemas(t *model.Tool, diags *diag.List) {
 }
 
 // compile compiles a schema document the way every check uses it: draft 2020-12, formats
-// asserted (an example with a bad date-time must fail here, as it fails in the decoder).
+// asserted by the decoder's rules (an example with a bad date-time or a uri with a space must
+// fail here, as it fails in the decoder).
 func compile(doc []byte) (*jsonschema.Schema, error) {
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
 	if err != nil {
@@ -53,6 +55,7 @@ func compile(doc []byte) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
+	schemaformat.Register(c)
 	if err := c.AddResource(schemaURL, v); err != nil {
 		return nil, err
 	}

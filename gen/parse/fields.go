@@ -168,7 +168,7 @@ func (p *parser) jsonTag(v *types.Var, fsyn *ast.Field, tag string, s *site) (na
 		return "", opts, true
 	}
 	name = jt.Name
-	if name != "" && !validJSONName(name) {
+	if name != "" && !ValidJSONName(name) {
 		p.diags.Warnf(pos, "json name %q of field %s is not valid; encoding/json uses %q instead", name, v.Name(), v.Name()).
 			WithHint("use letters, digits and !#$%%&()*+-./:;<=>?@[]^_{|}~ and spaces")
 		name = ""
@@ -216,8 +216,8 @@ func tagValue(tags *structtag.Tags, key string) string {
 	return t.Value()
 }
 
-// validJSONName is encoding/json's rule for tag names; an invalid one falls back to the Go name.
-func validJSONName(s string) bool {
+// ValidJSONName is encoding/json's rule for tag names; an invalid one falls back to the Go name.
+func ValidJSONName(s string) bool {
 	for _, c := range s {
 		switch {
 		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):

@@ -299,6 +299,13 @@ func (tc *tagContext) defaultValue(it *annotations.TagItem) {
 			"default %s of field %s is not in its enum", lit.JSON, tc.f.GoName)
 		return
 	}
+	if broken := brokenKeywords(lit, tc.cons[0]); len(broken) > 0 {
+		// The schema would ship a default it refuses, and a call leaving the field out would
+		// get a value the same call could not send. The default is still recorded, so the
+		// field stays optional as written and no "has no default" warning follows.
+		tc.p.errorf(tc.at(it.ValueOffset), "make the default meet every keyword of its field, or change the keyword",
+			"default %s of field %s breaks %s", lit.JSON, tc.f.GoName, strings.Join(broken, " and "))
+	}
 	tc.cons[0].Default = &lit
 }
 

@@ -36,6 +36,8 @@ type Args struct {
 	Ratio  float32           ` + "`json:\"ratio\" tool:\"default=0.1,exclusiveMaximum=1\"`" + `
 	Flag   bool              ` + "`json:\"flag\" tool:\"default=true\"`" + `
 	Zero   string            ` + "`json:\"zero,omitzero\"`" + `
+	Step   float64           ` + "`json:\"step\" tool:\"multipleOf=0.1,minimum=0.3,default=0.3\"`" + `
+	Host   string            ` + "`json:\"host\" tool:\"minLength=9,pattern=^[a-z.]+$,format=hostname,default=localhost\"`" + `
 }
 
 // Tagged has tags.
@@ -60,6 +62,15 @@ type Bad struct {
 	Outside string            ` + "`tool:\"enum=a|b,default=c\"`" + `
 	Time    time.Time         ` + "`tool:\"minLength=3\"`" + `
 	Esc    string            "json:\"esc\" tool:\"enum=x|y,default=z\""
+	Over    int               ` + "`tool:\"maximum=50,default=100\"`" + `
+	Low     *int              ` + "`tool:\"minimum=1,default=0\"`" + `
+	Above   float64           ` + "`tool:\"exclusiveMinimum=0,default=0\"`" + `
+	Rounds  float32           ` + "`tool:\"exclusiveMaximum=1,default=0.99999999999999999999\"`" + `
+	Mult    int               ` + "`tool:\"multipleOf=5,default=12\"`" + `
+	Short   string            ` + "`tool:\"minLength=3,default=ab\"`" + `
+	Long    string            ` + "`tool:\"maxLength=2,default=abc\"`" + `
+	Shape   string            ` + "`tool:\"pattern=^[a-z]+$,default=ABC\"`" + `
+	Mail    string            ` + "`tool:\"format=email,default=nobody\"`" + `
 }
 
 // BadTags has bad tags.
@@ -128,6 +139,13 @@ func TestTagConstraints(t *testing.T) {
 	if z := field(t, args, "zero"); z.Required || !z.OmitZero {
 		t.Errorf("omitzero makes a field optional: %+v", z)
 	}
+	// Defaults that meet every keyword of their field: a decimal multiple, a bound reached.
+	if d := field(t, args, "step").Constraints.Default; d == nil || d.JSON != "0.3" {
+		t.Errorf("step: default %+v", d)
+	}
+	if d := field(t, args, "host").Constraints.Default; d == nil || d.JSON != `"localhost"` {
+		t.Errorf("host: default %+v", d)
+	}
 }
 
 // lineNum reads LINE from "m.go:LINE:COL: ...".
@@ -170,5 +188,15 @@ func TestTagDiagnostics(t *testing.T) {
 		at(t, src, "Small   int8", "300", `enum member "300" of field Small: "300" is not an integer of int8`),
 		at(t, src, "Outside string", "c\"", `default "c" of field Outside is not in its enum`),
 		at(t, src, "Time    time.Time", "minLength", "minLength does not apply to time.Time (field Time)"),
+		// A default breaking any keyword of its field is an error at the default.
+		at(t, src, "Over    int", "100", "default 100 of field Over breaks maximum=50 (it is greater than 50)"),
+		at(t, src, "Low     *int", "0\"", "default 0 of field Low breaks minimum=1 (it is less than 1)"),
+		at(t, src, "Above   float64", "0\"", "default 0 of field Above breaks exclusiveMinimum=0 (it is not greater than 0)"),
+		at(t, src, "Rounds  float32", "0.9", "default 1 of field Rounds breaks exclusiveMaximum=1 (it is not less than 1)"),
+		at(t, src, "Mult    int", "12", "default 12 of field Mult breaks multipleOf=5 (it is not a multiple of 5)"),
+		at(t, src, "Short   string", "ab\"", `default "ab" of field Short breaks minLength=3 (it has 2 characters)`),
+		at(t, src, "Long    string", "abc", `default "abc" of field Long breaks maxLength=2 (it has 3 characters)`),
+		at(t, src, "Shape   string", "ABC", `default "ABC" of field Shape breaks pattern=^[a-z]+$ (it does not match)`),
+		at(t, src, "Mail    string", "nobody", `default "nobody" of field Mail breaks format=email (it is not an email address such as "user@example.com")`),
 	})
 }

@@ -8,9 +8,13 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/toolgen-go/toolgen/examples/orders/orders"
 	"github.com/toolgen-go/toolgen/examples/weather/weather"
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/disclosure"
 )
 
@@ -217,6 +221,19 @@ func TestInvokeThroughGeneratedDecoders(t *testing.T) {
 	}
 }
 
+// TestInvokeHoldsFormatsToTheirRFCs: a value converted from XML meets the decoder's format
+// rules, as a native call does: an email without a local part is refused (the JSON Schema
+// validator toolgen once copied accepted it).
+func TestInvokeHoldsFormatsToTheirRFCs(t *testing.T) {
+	reg := exampleRegistry(t)
+	for email, refused := range map[string]bool{"@example.com": true, "ann@example.com": false} {
+		res := Invoke(context.Background(), reg, Call{Name: "create_order",
+			Params: []Param{{"customer", `{"id":"c1","name":"Ann","email":"` + email + `"}`}}})
+		require.True(t, res.IsError, "items and shipping are missing")
+		assert.Equal(t, refused, strings.Contains(res.Text, "/customer/email: must be an email address"), res.Text)
+	}
+}
+
 func TestInvokeSendsArgumentsOnce(t *testing.T) {
 	// A recording tool shows the exact JSON the registry receives.
 	var got []string
@@ -389,6 +406,18 @@ func BenchmarkArguments(b *testing.B) {
 	for b.Loop() {
 		if _, err := Arguments(tool, params); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestFormatExamplesAreValid: InstructionsMarkdown shows a placeholder for every format the
+// decoder checks, and each placeholder is a value the decoder accepts.
+func TestFormatExamplesAreValid(t *testing.T) {
+	for _, name := range decode.FormatNames() {
+		example, ok := formatExamples[name]
+		if assert.True(t, ok, "no placeholder for format %s", name) {
+			check, _, _ := decode.FormatFunc(name)
+			assert.True(t, check(example), "placeholder %q of format %s", example, name)
 		}
 	}
 }

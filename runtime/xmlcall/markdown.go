@@ -192,6 +192,11 @@ var formatExamples = map[string]string{
 	"ipv6":      "2001:db8::1",
 	"uri":       "https://example.com/",
 	"uuid":      "123e4567-e89b-12d3-a456-426614174000",
+
+	"idn-hostname":  "bücher.example",
+	"uri-reference": "/path",
+	"iri":           "https://example.com/café",
+	"iri-reference": "/café",
 }
 
 func compact(raw json.RawMessage) json.RawMessage {
