@@ -280,15 +280,21 @@ func (g *sessionGate) serve(next http.Handler, w http.ResponseWriter, r *http.Re
 			http.Error(w, g.refusal(refused), status)
 			return
 		}
-		defer func() { g.opened(client, w.Header().Get(sessionIDHeader)) }()
+		// The count is settled when the response starts, before the client can read it, so a
+		// client that opens or closes sessions one after the other meets an exact count.
+		hw := &headerHook{ResponseWriter: w}
+		hw.hook = func(int) { g.opened(client, hw.Header().Get(sessionIDHeader)) }
+		defer hw.settle(http.StatusOK) // a response the handler never started opened nothing it said
+		w = hw
 	case r.Method == http.MethodDelete && id != "":
-		sw := &statusWriter{ResponseWriter: w}
-		defer func() {
-			if sw.status >= 200 && sw.status < 300 {
+		hw := &headerHook{ResponseWriter: w}
+		hw.hook = func(status int) {
+			if status >= 200 && status < 300 {
 				g.closed(id)
 			}
-		}()
-		w = sw
+		}
+		defer hw.settle(0)
+		w = hw
 	}
 	next.ServeHTTP(w, r)
 }
@@ -390,24 +396,46 @@ func (g *sessionGate) release(client string) {
 	}
 }
 
-// statusWriter records the status of a response.
-type statusWriter struct {
+// headerHook calls hook once with the response's status, when the response starts and
+// before any of it reaches the client, or from settle when the handler wrote nothing.
+type headerHook struct {
 	http.ResponseWriter
-	status int
+	hook func(status int)
+	done bool
 }
 
-func (w *statusWriter) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
+func (w *headerHook) run(status int) {
+	if !w.done {
+		w.done = true
+		w.hook(status)
+	}
+}
+
+// settle runs the hook if the response never started: with status, or not at all for 0.
+func (w *headerHook) settle(status int) {
+	if !w.done && status != 0 {
+		w.run(status)
+	}
+	w.done = true
+}
+
+func (w *headerHook) WriteHeader(status int) {
+	if status >= 200 { // informational responses (1xx) are not the response
+		w.run(status)
 	}
 	w.ResponseWriter.WriteHeader(status)
 }
 
-func (w *statusWriter) Write(p []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
+func (w *headerHook) Write(p []byte) (int, error) {
+	w.run(http.StatusOK)
 	return w.ResponseWriter.Write(p)
 }
 
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+func (w *headerHook) Flush() {
+	w.run(http.StatusOK)
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *headerHook) Unwrap() http.ResponseWriter { return w.ResponseWriter }
