@@ -332,8 +332,7 @@ func after(data []byte, at int) string {
 	return ", after `" + b.String() + "`"
 }
 
-// SyntaxError is InvalidJSON without the text, for code generated before it: it can say only
-// what the reader said.
-//
-// Deprecated: use InvalidJSON.
+// SyntaxError is InvalidJSON without the text, for code generated before it (the frozen
+// baselines of examples/benchmarks call it): it can say only what the reader said. Generated
+// code calls InvalidJSON.
 func SyntaxError(err error) error { return InvalidJSON(nil, err) }
