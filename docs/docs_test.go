@@ -193,7 +193,7 @@ func compileBlocks(t *testing.T, root string, blocks []block) {
 func fragment(pkg, code string) (src string, modules []string) {
 	var used []string // `name "path"`
 	for name, path := range imports {
-		if regexp.MustCompile(`\b` + name + `\.`).MatchString(code) {
+		if strings.Contains(code, name+".") && regexp.MustCompile(`\b`+name+`\.`).MatchString(code) {
 			used = append(used, fmt.Sprintf("%s %q", name, path))
 			for _, m := range nestedModules {
 				if strings.HasPrefix(path, "github.com/toolgen-go/toolgen/"+m) {
@@ -221,9 +221,12 @@ func fragment(pkg, code string) (src string, modules []string) {
 	return b.String(), modules
 }
 
+// errorLine is a line of the go command's errors: "fragment3/fragment.go:2:5: msg".
+var errorLine = regexp.MustCompile(`^(?:\./)?([^:]+?)/([^/:]+\.go):(\d+)(?::\d+)?: (.*)$`)
+
 // locate turns the go command's "fragment3/fragment.go:2:5: msg" into the Markdown position.
 func locate(line string, where map[string]block) string {
-	m := regexp.MustCompile(`^(?:\./)?([^:]+?)/([^/:]+\.go):(\d+)(?::\d+)?: (.*)$`).FindStringSubmatch(line)
+	m := errorLine.FindStringSubmatch(line)
 	if m == nil {
 		return line
 	}

@@ -34,6 +34,11 @@ func init() {
 // nor given a Bind function (a client tool) has nothing to bind with: BindArgs returns
 // ErrNotBindable.
 func (t Tool) BindArgs(ctx context.Context, args []byte) (BoundCall, error) {
+	return t.bindArgs(ctx, args)
+}
+
+// bindArgs is BindArgs without copying the Tool, for the registry's per-call path.
+func (t *Tool) bindArgs(ctx context.Context, args []byte) (BoundCall, error) {
 	switch {
 	case t.Bind != nil:
 		return t.Bind(ctx, args)

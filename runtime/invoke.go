@@ -304,7 +304,7 @@ func bind(ctx context.Context, tool *Tool, st *callState, args []byte) (bound Bo
 	if u := st.takeUnbound(); u != nil {
 		bound, err = &u.callSlot, bindSlot(ctx, &u.callSlot, normalizeArgs(args))
 	} else {
-		bound, err = tool.BindArgs(ctx, normalizeArgs(args))
+		bound, err = tool.bindArgs(ctx, normalizeArgs(args))
 	}
 	switch {
 	case err != nil && generatedMismatch(tool, err):
