@@ -95,8 +95,7 @@ func (s *served) result(ctx context.Context, cc *callContext, call runtime.Call,
 	if res.IsError {
 		return out
 	}
-	tool, _ := s.reg.Tool(call.Name)
-	declared := objectSchema(tool.OutputSchema)
+	declared := s.declaresObject(call.Name)
 	if off := res.Offloaded; off != nil && off.ID != "" {
 		store := s.reg.ResultStore()
 		facts, err := store.Read(ctx, call.Session, off.ID, 0, 0)
@@ -123,4 +122,30 @@ func (s *served) result(ctx context.Context, cc *callContext, call runtime.Call,
 		return toolError("%s produced a result that could not be sent as its declared structured output (it was too large to keep, or not an object).", call.Name)
 	}
 	return out
+}
+
+// outputShape is whether a tool's outputSchema is an object, worked out once per schema
+// instead of parsing the schema on every call.
+type outputShape struct {
+	schema *byte // the schema it was worked out for: a tool replaced under its name has another
+	size   int
+	object bool
+}
+
+// declaresObject reports whether the registry's tool name declares an object outputSchema,
+// which promises structuredContent.
+func (s *served) declaresObject(name string) bool {
+	tool, ok := s.reg.Tool(name)
+	if !ok || len(tool.OutputSchema) == 0 {
+		return false
+	}
+	schema := &tool.OutputSchema[0]
+	if v, ok := s.outputs.Load(name); ok {
+		if shape := v.(outputShape); shape.schema == schema && shape.size == len(tool.OutputSchema) {
+			return shape.object
+		}
+	}
+	object := objectSchema(tool.OutputSchema)
+	s.outputs.Store(name, outputShape{schema: schema, size: len(tool.OutputSchema), object: object})
+	return object
 }

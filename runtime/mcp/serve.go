@@ -104,6 +104,8 @@ type served struct {
 
 	mu    sync.Mutex // guards names: the tools the server lists
 	names map[string]bool
+	// outputs caches, by tool name, whether its outputSchema is an object (outputShape).
+	outputs sync.Map
 }
 
 func newServed(reg *runtime.Registry, opts []Option) *served {

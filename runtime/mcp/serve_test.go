@@ -931,3 +931,36 @@ func TestApprovalAskedMidCallKeepsTheAnswers(t *testing.T) {
 	require.Len(t, asked, 3, "%q", asked)
 	assert.Equal(t, []string{"first?", "second?"}, []string{asked[0], asked[2]}, "the approval came between, and first? was asked once")
 }
+
+// The outputSchema's shape is worked out once per schema, not per call: a tool replaced under
+// its name is judged by its new schema.
+func TestOutputSchemaOfAReplacedTool(t *testing.T) {
+	text := func(declares bool) runtime.Tool {
+		tool := funcTool("plain", func(context.Context, funcArgs) runtime.Result { return runtime.TextResult("not an object") })
+		if declares {
+			tool.OutputSchema = json.RawMessage(rowsSchema)
+		}
+		return tool
+	}
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(text(true)))
+	handle := toolmcp.Handler(reg)
+	call := func() *mcp.CallToolResult {
+		res, err := handle(t.Context(), &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "plain", Arguments: json.RawMessage(`{}`)}})
+		require.NoError(t, err)
+		return res
+	}
+	for range 2 {
+		res := call()
+		require.True(t, res.IsError, "an object outputSchema promises structuredContent")
+		assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "declared structured output")
+	}
+	reg.Remove("plain")
+	require.NoError(t, reg.Add(text(false)))
+	res := call()
+	require.False(t, res.IsError, "%+v", res.Content)
+	assert.Equal(t, "not an object", res.Content[0].(*mcp.TextContent).Text)
+	reg.Remove("plain")
+	require.NoError(t, reg.Add(text(true)))
+	assert.True(t, call().IsError)
+}
