@@ -2,6 +2,7 @@ package benchmarks
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/toolgen-go/toolgen/examples/weather/weather"
@@ -75,6 +76,18 @@ func bareCall(tb testing.TB) func() {
 	}
 }
 
+// unmarshalSmall decodes the small document with encoding/json.Unmarshal into get_weather's
+// arguments, without validation: the baseline of issue 25's Invoke target.
+func unmarshalSmall(tb testing.TB) func() {
+	data := readDoc(tb, "small.json")
+	return func() {
+		var v weather.WeatherArgs
+		if err := json.Unmarshal(data, &v); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkInvoke measures what the registry adds to a call of get_weather (the small
 // payload), against bare (Bind and Run called directly):
 //
@@ -90,6 +103,13 @@ func bareCall(tb testing.TB) func() {
 //
 // The target is at most 25% over bare, and no allocation beyond what Bind and Run make.
 func BenchmarkInvoke(b *testing.B) {
+	b.Run("encoding_json", func(b *testing.B) {
+		unmarshal := unmarshalSmall(b)
+		b.ReportAllocs()
+		for b.Loop() {
+			unmarshal()
+		}
+	})
 	b.Run("bare", func(b *testing.B) {
 		call := bareCall(b)
 		b.ReportAllocs()

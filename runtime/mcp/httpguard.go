@@ -126,6 +126,7 @@ func defaultClientKey(r *http.Request) string {
 type guard struct {
 	next     http.Handler
 	sessions *sessionGate // nil: stateless
+	fast     *served      // serves tools/call on stateless HTTP itself (fastcall.go); nil: never
 }
 
 func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -144,8 +145,12 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		if refuse := checkMessages(body); refuse != nil {
+		refuse, single := checkMessages(body)
+		if refuse != nil {
 			refuse(w)
+			return
+		}
+		if g.fast != nil && single != nil && g.fast.serveFast(w, r, single) {
 			return
 		}
 	}
@@ -164,26 +169,26 @@ type message struct {
 }
 
 // checkMessages returns the answer to a request whose id, method or named tool, prompt or
-// resource is past its bound, or nil. A body that is not JSON-RPC is left to the SDK, which
-// refuses it without repeating it.
-func checkMessages(body []byte) func(http.ResponseWriter) {
+// resource is past its bound, or nil, and the body's message when it holds one (not a batch).
+// A body that is not JSON-RPC is left to the SDK, which refuses it without repeating it.
+func checkMessages(body []byte) (refuse func(http.ResponseWriter), single *message) {
 	var msgs []message
 	body = bytes.TrimLeft(body, " \t\r\n")
 	if len(body) > 0 && body[0] == '[' {
 		if json.Unmarshal(body, &msgs) != nil {
-			return nil
+			return nil, nil
 		}
 	} else {
-		var m message
-		if json.Unmarshal(body, &m) != nil {
-			return nil
+		single = &message{}
+		if json.Unmarshal(body, single) != nil {
+			return nil, nil
 		}
-		msgs = []message{m}
+		msgs = []message{*single}
 	}
 	for _, m := range msgs {
 		if len(m.ID) > MaxRequestIDBytes {
 			return rpcRefusal(http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest,
-				fmt.Sprintf("Invalid Request: the id is %d bytes of JSON, more than %d", len(m.ID), MaxRequestIDBytes))
+				fmt.Sprintf("Invalid Request: the id is %d bytes of JSON, more than %d", len(m.ID), MaxRequestIDBytes)), nil
 		}
 	}
 	for _, m := range msgs {
@@ -192,11 +197,11 @@ func checkMessages(body []byte) func(http.ResponseWriter) {
 			continue
 		}
 		if len(msgs) > 1 || len(m.ID) == 0 {
-			return func(w http.ResponseWriter) { http.Error(w, "Bad Request: "+text, http.StatusBadRequest) }
+			return func(w http.ResponseWriter) { http.Error(w, "Bad Request: "+text, http.StatusBadRequest) }, nil
 		}
-		return rpcRefusal(http.StatusOK, m.ID, code, text)
+		return rpcRefusal(http.StatusOK, m.ID, code, text), nil
 	}
-	return nil
+	return nil, single
 }
 
 // checkMessage returns the error of one message past a bound: its code and text, or "".

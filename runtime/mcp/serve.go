@@ -201,17 +201,23 @@ func Handler(reg *runtime.Registry, opts ...Option) mcp.ToolHandler {
 	return newServed(reg, opts).handle
 }
 
-// handle serves one tools/call.
+// handle serves one tools/call the go-sdk received.
 func (s *served) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if s.traceCtx != nil && req.Params != nil {
 		ctx = s.traceCtx(ctx, req.Params.Meta)
 	}
-	call := CallFromParams(req.Params, requestID(ctx))
+	return s.serveCall(ctx, req, requestID(ctx)), nil
+}
+
+// serveCall serves one tools/call, whose JSON-RPC id is id, received by the go-sdk or by the
+// HTTP handler's own path (fastcall.go), with ctx already continuing the client's trace.
+func (s *served) serveCall(ctx context.Context, req *mcp.CallToolRequest, id string) *mcp.CallToolResult {
+	call := CallFromParams(req.Params, id)
 	conn, done := s.sessions.connection(req.Session)
 	defer done()
 	key, err := s.sessionKey.key(ctx, req, conn.id)
 	if err != nil {
-		return Result(runtime.ErrorResult(err)), nil
+		return Result(runtime.ErrorResult(err))
 	}
 	defer s.sessions.hold(conn, key, !s.sessionKey.perRequest)()
 	call.Session = key
@@ -233,7 +239,7 @@ func (s *served) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 			hooks.Approver = elicitApprover(s.reg, req.Session)
 		} else {
 			if res := s.openRound(ctx, cc, call); res != nil {
-				return res, nil
+				return res
 			}
 			if cc.round.approval != nil {
 				hooks.Approver = cc.round.approver()
@@ -245,10 +251,10 @@ func (s *served) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	res := s.reg.Invoke(runtime.WithCallHooks(ctx, hooks), call)
 	if cc.round != nil {
 		if q, key := cc.round.question(); q != nil {
-			return s.ask(cc, call, key, q), nil
+			return s.ask(cc, call, key, q)
 		}
 	}
-	return s.result(ctx, cc, call, res), nil
+	return s.result(ctx, cc, call, res)
 }
 
 func progressToken(req *mcp.CallToolRequest) any {

@@ -91,6 +91,11 @@ func StaticToken(token, user string) auth.TokenVerifier {
 // NewServer returns a go-sdk server serving every tool of reg, following the registry
 // (AddTools with nil), configured by opts.
 func NewServer(reg *runtime.Registry, opts ...Option) *mcp.Server {
+	server, _ := newServer(reg, opts)
+	return server
+}
+
+func newServer(reg *runtime.Registry, opts []Option) (*mcp.Server, *served) {
 	cfg := configure(opts)
 	name, version := cfg.server.name, cfg.server.version
 	if name == "" {
@@ -98,8 +103,7 @@ func NewServer(reg *runtime.Registry, opts ...Option) *mcp.Server {
 	}
 	options := cfg.server.options
 	server := mcp.NewServer(&mcp.Implementation{Name: name, Version: version}, &options)
-	AddTools(server, reg, nil, opts...)
-	return server
+	return server, addTools(server, reg, nil, opts)
 }
 
 // ServeStdio serves reg over stdin and stdout until the input closes or ctx is done, for
@@ -116,12 +120,14 @@ func ServeStdio(ctx context.Context, reg *runtime.Registry, opts ...Option) erro
 // MaxNameLength and MaxResourceURIBytes, which the go-sdk would repeat whole in its answer.
 func HTTPHandler(reg *runtime.Registry, opts ...Option) http.Handler {
 	cfg := configure(opts)
-	server := NewServer(reg, opts...)
+	server, served := newServer(reg, opts)
 	limits := cfg.server.sessionLimits.resolved()
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
 		&mcp.StreamableHTTPOptions{Stateless: cfg.server.stateless, PropagateRequestCancellation: true, SessionTimeout: limits.Idle})
 	g := &guard{next: sdk}
-	if !cfg.server.stateless {
+	if cfg.server.stateless {
+		g.fast = served
+	} else {
 		g.sessions = newSessionGate(limits, server)
 	}
 	var h http.Handler = g
