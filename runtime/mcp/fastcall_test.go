@@ -162,4 +162,3 @@ func TestFastCallIsCancelledWithItsRequest(t *testing.T) {
 	require.Error(t, err)
 	<-cancelled
 }
-
