@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -161,4 +162,27 @@ func TestFastCallIsCancelledWithItsRequest(t *testing.T) {
 	_, err = http.DefaultClient.Do(req)
 	require.Error(t, err)
 	<-cancelled
+}
+
+// Behind WithBearerAuth, a call on the handler's own path sees its user and header, and
+// keys its session by them as the SDK's path does.
+func TestFastCallSeesTheUser(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(callInfoTool()))
+	srv := httptest.NewServer(toolmcp.HTTPHandler(reg, toolmcp.WithStateless(), toolmcp.WithBearerAuth(bearer, nil),
+		toolmcp.WithSessionKey(toolmcp.SessionFromPrincipal()), toolmcp.WithSessionLinger(time.Minute)))
+	t.Cleanup(srv.Close)
+	call := func(user string) callInfo {
+		contentType, msg := postRaw(t, srv.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"call_info","arguments":{}}}`,
+			map[string]string{"Authorization": "Bearer token-" + user, "X-Conversation": "c1"})
+		require.Equal(t, "application/json", contentType)
+		text := msg["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"].(string)
+		var info callInfo
+		require.NoError(t, json.Unmarshal([]byte(text), &info))
+		return info
+	}
+	first := call("ann")
+	assert.Equal(t, callInfo{ID: "1", Session: "user:ann", User: "ann", Header: "c1", Calls: 1}, first)
+	assert.Equal(t, 2, call("ann").Calls, "one user's requests share a session")
+	assert.Equal(t, 1, call("bob").Calls)
 }
