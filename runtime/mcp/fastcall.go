@@ -2,12 +2,16 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"mime"
 	"net"
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -15,14 +19,20 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
-// A tools/call on stateless HTTP is served here, beside the go-sdk, when it is one that the
-// SDK would serve without reaching the client: one JSON-RPC request on a protocol up to
-// 2025-11-25 (on those, stateless HTTP cannot send the client a request), without a
-// progress token, on a tool this server lists. The SDK would decode it five times, each
-// with a 32 KB buffer, and connect a session for it; here it is decoded once, run through
-// the same handler (served.serveCall) and answered with JSON. Everything else (initialize,
-// tools/list, resources, protocol 2026-07-28, progress, calls the SDK would refuse) goes to
-// the SDK as before. docs/benchmarks.md has the measurements that decided it.
+// A tools/call over HTTP is served here, beside the go-sdk, when the SDK would serve it
+// without sending the client anything but its answer: one JSON-RPC request on a protocol up
+// to 2025-11-25, without a progress token, naming a tool this server lists, and
+//   - stateless: always (a stateless server cannot send the client a request on these
+//     protocols);
+//   - stateful: on a session the gate holds, opened by the same user, whose client declared
+//     neither elicitation nor sampling and set no log level (what a call could send it then
+//     goes on the session's own stream, not on this request's).
+//
+// The SDK would decode it five times, each with a 32 KB buffer (and, stateless, connect a
+// session for it); here it is decoded once, run through the same handler
+// (served.serveCall) and answered with JSON. Everything else (initialize, tools/list,
+// resources, protocol 2026-07-28, progress, calls the SDK would refuse) goes to the SDK as
+// before. docs/benchmarks.md has the measurements that decided it.
 
 // callParams is what the fast path reads of tools/call params.
 type callParams struct {
@@ -44,10 +54,10 @@ type callMeta struct {
 // means 2025-03-26.
 var fastVersions = map[string]bool{"": true, "2025-03-26": true, "2025-06-18": true, "2025-11-25": true}
 
-// serveFast answers r, whose body holds the one message m, and reports whether it did; when
-// it did not, r is the SDK's to serve.
-func (s *served) serveFast(w http.ResponseWriter, r *http.Request, m *message) bool {
-	if m.Method != "tools/call" || !fastID(m.ID) || !fastHTTP(r) {
+// serveFast answers r, whose body holds the one message m, on stateful session l (nil:
+// stateless), and reports whether it did; when it did not, r is the SDK's to serve.
+func (s *served) serveFast(w http.ResponseWriter, r *http.Request, m *message, l *liveSession) bool {
+	if m.Method != "tools/call" || !fastID(m.ID) || !fastHTTP(r, l != nil) {
 		return false
 	}
 	var p callParams
@@ -64,15 +74,27 @@ func (s *served) serveFast(w http.ResponseWriter, r *http.Request, m *message) b
 			return false
 		}
 	}
+	id := idText(m.ID)
 	req := &mcp.CallToolRequest{
 		Params: &mcp.CallToolParamsRaw{Meta: meta, Name: p.Name, Arguments: p.Arguments},
 		Extra:  &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header},
 	}
 	ctx := r.Context()
+	if l != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		untrack, ok := l.track(id, cancel)
+		if !ok {
+			return false // a request id already in flight: the SDK's to answer
+		}
+		defer untrack()
+		req.Session = l.ss
+	}
 	if s.traceCtx != nil {
 		ctx = s.traceCtx(ctx, meta)
 	}
-	res := s.serveCall(ctx, req, idText(m.ID))
+	res := s.serveCall(ctx, req, id)
 	data, err := json.Marshal(struct {
 		JSONRPC string              `json:"jsonrpc"`
 		ID      json.RawMessage     `json:"id"`
@@ -115,11 +137,11 @@ func idText(id json.RawMessage) string {
 	return string(bytes.TrimSpace(id))
 }
 
-// fastHTTP reports whether the SDK's stateless handler would take r's message to its
-// server: a POST of application/json accepting both JSON and an event stream, on a protocol
-// served here, without a session id, past its DNS-rebinding check.
-func fastHTTP(r *http.Request) bool {
-	if r.Method != http.MethodPost || r.Header.Get(sessionIDHeader) != "" || !fastVersions[r.Header.Get("Mcp-Protocol-Version")] {
+// fastHTTP reports whether the SDK's handler would take r's message to its server: a POST
+// of application/json accepting both JSON and an event stream, on a protocol served here,
+// with a session id when stateful and without one when not, past its DNS-rebinding check.
+func fastHTTP(r *http.Request, stateful bool) bool {
+	if r.Method != http.MethodPost || (r.Header.Get(sessionIDHeader) != "") != stateful || !fastVersions[r.Header.Get("Mcp-Protocol-Version")] {
 		return false
 	}
 	if mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mediaType != "application/json" {
@@ -169,4 +191,115 @@ func loopback(addr string) bool {
 // internalError is the result of a call whose result could not be encoded.
 func internalError(tool string) runtime.Result {
 	return runtime.Result{Text: tool + " produced a result that could not be encoded.", IsError: true}
+}
+
+// liveSession is what a stateful handler's gate keeps of an open session beyond its count:
+// the server's session, for the calls served beside the SDK, and its idle timer.
+type liveSession struct {
+	id   string
+	ss   *mcp.ServerSession // nil: not found when it opened; its calls go to the SDK
+	user string             // who opened it: the SDK refuses anyone else's requests on it
+	logs atomic.Bool        // the client set a log level: its calls go to the SDK
+
+	mu     sync.Mutex
+	active int                           // requests in progress, which keep it open
+	timer  *time.Timer                   // closes it once idle; nil: no idle bound, or forgotten
+	calls  map[string]context.CancelFunc // calls served beside the SDK, by request id
+}
+
+// end ends a request begin counted, starting the idle time when it was the last.
+func (l *liveSession) end(idle time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.active--; l.active == 0 && l.timer != nil {
+		l.timer.Reset(idle)
+	}
+}
+
+// stop stops the idle timer for good: the session is forgotten.
+func (l *liveSession) stop() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.timer != nil {
+		l.timer.Stop()
+		l.timer = nil
+	}
+}
+
+// track records a call served beside the SDK, so that notifications/cancelled reaches it.
+func (l *liveSession) track(id string, cancel context.CancelFunc) (untrack func(), ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, dup := l.calls[id]; dup {
+		return nil, false
+	}
+	if l.calls == nil {
+		l.calls = map[string]context.CancelFunc{}
+	}
+	l.calls[id] = cancel
+	return func() {
+		l.mu.Lock()
+		delete(l.calls, id)
+		l.mu.Unlock()
+	}, true
+}
+
+// cancel cancels the call a notifications/cancelled names, if it is served here.
+func (l *liveSession) cancel(params json.RawMessage) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil || !fastID(p.RequestID) {
+		return
+	}
+	l.mu.Lock()
+	cancel := l.calls[idText(p.RequestID)]
+	l.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// serveCall serves, beside the SDK, a tools/call on a session the gate holds (see above),
+// and reports whether it did. Every POST on a session passes here: it keeps the session from
+// idling until it ends, a log level turns the session's calls to the SDK, and a
+// notifications/cancelled reaches the call it names (the SDK answers it).
+func (g *sessionGate) serveCall(w http.ResponseWriter, r *http.Request, body []byte, m *message) bool {
+	id := r.Header.Get(sessionIDHeader)
+	if id == "" || r.Method != http.MethodPost {
+		return false
+	}
+	l := g.begin(id)
+	if l == nil {
+		return false
+	}
+	defer l.end(g.limits.Idle)
+	if bytes.Contains(body, []byte("logging/setLevel")) {
+		l.logs.Store(true)
+	}
+	switch {
+	case m == nil:
+		return false
+	case m.Method == "notifications/cancelled":
+		l.cancel(m.Params)
+		return false
+	case l.ss == nil || l.logs.Load() || !quietClient(l.ss):
+		return false
+	}
+	if l.user != "" {
+		if ti := auth.TokenInfoFromContext(r.Context()); ti == nil || ti.UserID != l.user {
+			return false // the SDK refuses it
+		}
+	}
+	return g.served.serveFast(w, r, m, l)
+}
+
+// quietClient reports whether a session's client, on a protocol with sessions, declared
+// neither elicitation nor sampling: nothing a call runs would send it a request.
+func quietClient(ss *mcp.ServerSession) bool {
+	p := ss.InitializeParams()
+	if p == nil || p.ProtocolVersion >= "2026-07-28" {
+		return false
+	}
+	return p.Capabilities == nil || p.Capabilities.Elicitation == nil && p.Capabilities.Sampling == nil
 }

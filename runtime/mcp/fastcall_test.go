@@ -186,3 +186,150 @@ func TestFastCallSeesTheUser(t *testing.T) {
 	assert.Equal(t, 2, call("ann").Calls, "one user's requests share a session")
 	assert.Equal(t, 1, call("bob").Calls)
 }
+
+// statefulPost sends body on session id (initialize when id is "") and returns the answer's
+// content type and message, and the session id it names.
+func statefulPost(t *testing.T, url, id, body string, header map[string]string) (contentType string, msg map[string]any, session string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if id != "" {
+		req.Header.Set("Mcp-Session-Id", id)
+		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	contentType = res.Header.Get("Content-Type")
+	if strings.HasPrefix(contentType, "text/event-stream") {
+		for line := range strings.SplitSeq(string(data), "\n") {
+			if d, ok := strings.CutPrefix(line, "data: "); ok && strings.Contains(d, `"id"`) {
+				data = []byte(d)
+			}
+		}
+	}
+	if json.Unmarshal(data, &msg) != nil {
+		msg = map[string]any{"status": res.StatusCode, "body": string(data)}
+	}
+	return contentType, msg, res.Header.Get("Mcp-Session-Id")
+}
+
+// openSession opens a stateful session whose client declares capabilities.
+func openSession(t *testing.T, url, capabilities string, header map[string]string) string {
+	t.Helper()
+	_, msg, id := statefulPost(t, url, "", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":`+capabilities+`,"clientInfo":{"name":"raw","version":"1"}}}`, header)
+	require.NotEmpty(t, id, "%v", msg)
+	statefulPost(t, url, id, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, header)
+	return id
+}
+
+// On a stateful session whose client can be sent nothing but answers, HTTPHandler serves
+// tools/call itself (in JSON) with what the SDK answers (in an event stream) to the same call
+// sent its way with a progress token; a client that can be asked questions, or set a log
+// level, has its calls served by the SDK.
+func TestStatefulCallsAnswerAsTheSDK(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(servedWeather(), callInfoTool()))
+	srv := httptest.NewServer(toolmcp.HTTPHandler(reg))
+	t.Cleanup(srv.Close)
+	id := openSession(t, srv.URL, `{}`, nil)
+	for _, params := range []string{
+		`"name":"get_weather","arguments":{"city":"Tokyo"}`,
+		`"name":"get_weather","arguments":{"city":"","unit":42}`,
+	} {
+		fastType, fast, _ := statefulPost(t, srv.URL, id, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{`+params+`}}`, nil)
+		sdkType, sdk, _ := statefulPost(t, srv.URL, id, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{`+params+`,"_meta":{"progressToken":1}}}`, nil)
+		assert.Equal(t, "application/json", fastType)
+		assert.True(t, strings.HasPrefix(sdkType, "text/event-stream"), sdkType)
+		assert.Equal(t, sdk, fast)
+	}
+	// Both paths run in the session's registry session.
+	_, msg, _ := statefulPost(t, srv.URL, id, `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"call_info","arguments":{}}}`, nil)
+	_, sdk, _ := statefulPost(t, srv.URL, id, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"call_info","arguments":{},"_meta":{"progressToken":1}}}`, nil)
+	var fastInfo, sdkInfo callInfo
+	require.NoError(t, json.Unmarshal([]byte(msg["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"].(string)), &fastInfo))
+	require.NoError(t, json.Unmarshal([]byte(sdk["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"].(string)), &sdkInfo))
+	assert.Equal(t, fastInfo.Session, sdkInfo.Session)
+	assert.Equal(t, 2, sdkInfo.Calls)
+
+	call := `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Tokyo"}}}`
+	asks := openSession(t, srv.URL, `{"elicitation":{}}`, nil)
+	contentType, _, _ := statefulPost(t, srv.URL, asks, call, nil)
+	assert.NotEqual(t, "application/json", contentType, "a client that can be asked questions")
+
+	statefulPost(t, srv.URL, id, `{"jsonrpc":"2.0","id":9,"method":"logging/setLevel","params":{"level":"debug"}}`, nil)
+	contentType, _, _ = statefulPost(t, srv.URL, id, call, nil)
+	assert.NotEqual(t, "application/json", contentType, "a client that set a log level")
+
+	_, msg, _ = statefulPost(t, srv.URL, "not-a-session", call, nil)
+	assert.Equal(t, http.StatusNotFound, msg["status"], "an unknown session is the SDK's to refuse")
+}
+
+// A stateful session's call served beside the SDK sees its user, and another user's request
+// on the session is refused as the SDK refuses it.
+func TestStatefulFastCallKeepsToItsUser(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(callInfoTool()))
+	srv := httptest.NewServer(toolmcp.HTTPHandler(reg, toolmcp.WithBearerAuth(bearer, nil)))
+	t.Cleanup(srv.Close)
+	ann := map[string]string{"Authorization": "Bearer token-ann"}
+	id := openSession(t, srv.URL, `{}`, ann)
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"call_info","arguments":{}}}`
+	contentType, msg, _ := statefulPost(t, srv.URL, id, call, ann)
+	require.Equal(t, "application/json", contentType, "%v", msg)
+	assert.Contains(t, msg["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"], `"user":"ann"`)
+	_, msg, _ = statefulPost(t, srv.URL, id, call, map[string]string{"Authorization": "Bearer token-bob"})
+	assert.Equal(t, http.StatusForbidden, msg["status"], "%v", msg)
+}
+
+// notifications/cancelled reaches a call served beside the SDK on a stateful session.
+func TestStatefulFastCallIsCancelled(t *testing.T) {
+	started, cancelled := make(chan struct{}), make(chan struct{})
+	reg := runtime.NewRegistry()
+	tool := funcTool("wait", func(ctx context.Context, _ funcArgs) runtime.Result {
+		close(started)
+		<-ctx.Done()
+		close(cancelled)
+		return runtime.ErrorResult(ctx.Err())
+	})
+	tool.NoTimeout = true
+	require.NoError(t, reg.Add(tool))
+	srv := httptest.NewServer(toolmcp.HTTPHandler(reg))
+	t.Cleanup(srv.Close)
+	id := openSession(t, srv.URL, `{}`, nil)
+	answered := make(chan string)
+	go func() {
+		contentType, _, _ := statefulPost(t, srv.URL, id, `{"jsonrpc":"2.0","id":"w1","method":"tools/call","params":{"name":"wait","arguments":{}}}`, nil)
+		answered <- contentType
+	}()
+	<-started
+	statefulPost(t, srv.URL, id, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"w1"}}`, nil)
+	<-cancelled
+	assert.Equal(t, "application/json", <-answered)
+}
+
+// Calls served beside the SDK keep a session from idling, as the SDK's own requests do.
+func TestFastCallsKeepTheSessionOpen(t *testing.T) {
+	const idle = time.Second
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(callInfoTool()))
+	srv := httptest.NewServer(toolmcp.HTTPHandler(reg, toolmcp.WithSessionLimits(toolmcp.SessionLimits{Idle: idle})))
+	t.Cleanup(srv.Close)
+	id := openSession(t, srv.URL, `{}`, nil)
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"call_info","arguments":{}}}`
+	for end := time.Now().Add(3 * idle); time.Now().Before(end); time.Sleep(idle / 20) {
+		contentType, msg, _ := statefulPost(t, srv.URL, id, call, nil)
+		require.Equal(t, "application/json", contentType, "%v", msg)
+	}
+	require.Eventually(t, func() bool {
+		_, msg, _ := statefulPost(t, srv.URL, id, call, nil)
+		return msg["status"] == http.StatusNotFound
+	}, 30*time.Second, 2*idle, "the session closes once idle (each look is a request: look less often than it idles)")
+}

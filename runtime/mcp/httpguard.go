@@ -126,7 +126,7 @@ func defaultClientKey(r *http.Request) string {
 type guard struct {
 	next     http.Handler
 	sessions *sessionGate // nil: stateless
-	fast     *served      // serves tools/call on stateless HTTP itself (fastcall.go); nil: never
+	fast     *served      // serves tools/call itself (fastcall.go)
 }
 
 func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -150,7 +150,11 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			refuse(w)
 			return
 		}
-		if g.fast != nil && single != nil && g.fast.serveFast(w, r, single) {
+		if g.sessions == nil {
+			if single != nil && g.fast.serveFast(w, r, single, nil) {
+				return
+			}
+		} else if g.sessions.serveCall(w, r, body, single) {
 			return
 		}
 	}
@@ -253,6 +257,7 @@ func rpcRefusal(status int, id json.RawMessage, code int64, text string) func(ht
 type sessionGate struct {
 	limits SessionLimits
 	server *mcp.Server
+	served *served // serves the calls the gate takes (fastcall.go)
 
 	mu            sync.Mutex
 	open          map[string]gateEntry // by session id
@@ -265,10 +270,18 @@ type sessionGate struct {
 type gateEntry struct {
 	client string
 	seq    uint64 // when it was counted, to compare with a listing of the server's sessions
+	live   *liveSession
 }
 
-func newSessionGate(l SessionLimits, server *mcp.Server) *sessionGate {
-	return &sessionGate{limits: l, server: server, open: map[string]gateEntry{}, perClient: map[string]int{}}
+// newSessionGate returns the gate of a stateful handler. It closes idle sessions itself (the
+// SDK's idle timer sees only the requests the SDK serves, not the calls served beside it),
+// and hears of every session's end from served's watcher of it.
+func newSessionGate(l SessionLimits, server *mcp.Server, served *served) *sessionGate {
+	g := &sessionGate{limits: l, server: server, served: served, open: map[string]gateEntry{}, perClient: map[string]int{}}
+	served.sessions.mu.Lock()
+	served.sessions.ended = g.ended
+	served.sessions.mu.Unlock()
+	return g
 }
 
 func (g *sessionGate) serve(next http.Handler, w http.ResponseWriter, r *http.Request) {
@@ -287,8 +300,12 @@ func (g *sessionGate) serve(next http.Handler, w http.ResponseWriter, r *http.Re
 		}
 		// The count is settled when the response starts, before the client can read it, so a
 		// client that opens or closes sessions one after the other meets an exact count.
+		var user string
+		if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+			user = ti.UserID
+		}
 		hw := &headerHook{ResponseWriter: w}
-		hw.hook = func(int) { g.opened(client, hw.Header().Get(sessionIDHeader)) }
+		hw.hook = func(int) { g.opened(client, hw.Header().Get(sessionIDHeader), user) }
 		defer hw.settle(http.StatusOK) // a response the handler never started opened nothing it said
 		w = hw
 	case r.Method == http.MethodDelete && id != "":
@@ -366,18 +383,35 @@ func (g *sessionGate) reconcile(before uint64) {
 	}
 }
 
-// opened turns the count of a session being opened into one of session id, or drops it when
-// no session was opened.
-func (g *sessionGate) opened(client, id string) {
+// opened turns the count of a session being opened into one of session id, opened by user,
+// or drops it when no session was opened. The SDK holds the session by now: the gate finds
+// it, has served watch for its end, and starts its idle timer.
+func (g *sessionGate) opened(client, id, user string) {
+	live := &liveSession{id: id, user: user}
+	if id != "" {
+		for ss := range g.server.Sessions() {
+			if ss.ID() == id {
+				live.ss = ss
+				break
+			}
+		}
+	}
 	g.mu.Lock()
-	defer g.mu.Unlock()
 	g.pending--
 	if _, dup := g.open[id]; id == "" || dup {
 		g.release(client)
+		g.mu.Unlock()
 		return
 	}
 	g.seq++
-	g.open[id] = gateEntry{client: client, seq: g.seq}
+	if g.limits.Idle > 0 {
+		live.timer = time.AfterFunc(g.limits.Idle, func() { g.expire(live) })
+	}
+	g.open[id] = gateEntry{client: client, seq: g.seq, live: live}
+	g.mu.Unlock()
+	if live.ss != nil {
+		g.served.sessions.connection(live.ss)
+	}
 }
 
 // closed forgets session id, ended by a DELETE.
@@ -389,10 +423,58 @@ func (g *sessionGate) closed(id string) {
 	}
 }
 
+// ended forgets a session that closed (idle, a DELETE, the server's end).
+func (g *sessionGate) ended(ss *mcp.ServerSession) {
+	g.closed(ss.ID())
+}
+
+// begin marks a request on session id in progress, which keeps it open, and returns the
+// session (nil: one the gate does not hold); the caller ends the request with end.
+func (g *sessionGate) begin(id string) *liveSession {
+	g.mu.Lock()
+	e, ok := g.open[id]
+	g.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	l := e.live
+	l.mu.Lock()
+	l.active++
+	if l.timer != nil {
+		l.timer.Stop()
+	}
+	l.mu.Unlock()
+	return l
+}
+
+// expire closes a session idle for the limit, unless a request came meanwhile.
+func (g *sessionGate) expire(l *liveSession) {
+	l.mu.Lock()
+	idle := l.active == 0 && l.timer != nil
+	l.mu.Unlock()
+	if !idle {
+		return
+	}
+	ss := l.ss
+	if ss == nil {
+		for s := range g.server.Sessions() {
+			if s.ID() == l.id {
+				ss = s
+				break
+			}
+		}
+		g.closed(l.id) // no watcher hears of its end
+	}
+	if ss != nil {
+		_ = ss.Close()
+	}
+}
+
 // forget and release run under g.mu.
 func (g *sessionGate) forget(id string, e gateEntry) {
 	delete(g.open, id)
 	g.release(e.client)
+	e.live.stop()
 }
 
 func (g *sessionGate) release(client string) {

@@ -122,13 +122,13 @@ func HTTPHandler(reg *runtime.Registry, opts ...Option) http.Handler {
 	cfg := configure(opts)
 	server, served := newServer(reg, opts)
 	limits := cfg.server.sessionLimits.resolved()
+	// The session gate closes idle sessions, not the SDK: its timer would not see the calls
+	// served beside it (fastcall.go).
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
-		&mcp.StreamableHTTPOptions{Stateless: cfg.server.stateless, PropagateRequestCancellation: true, SessionTimeout: limits.Idle})
-	g := &guard{next: sdk}
-	if cfg.server.stateless {
-		g.fast = served
-	} else {
-		g.sessions = newSessionGate(limits, server)
+		&mcp.StreamableHTTPOptions{Stateless: cfg.server.stateless, PropagateRequestCancellation: true})
+	g := &guard{next: sdk, fast: served}
+	if !cfg.server.stateless {
+		g.sessions = newSessionGate(limits, server, served)
 	}
 	var h http.Handler = g
 	if cfg.server.verifier != nil {

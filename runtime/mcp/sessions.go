@@ -109,6 +109,9 @@ type sessions struct {
 	mu    sync.Mutex
 	conns map[*mcp.ServerSession]*connection
 	keys  map[string]*keyUse
+	// ended, when set (a stateful HTTPHandler's session gate), hears of each session that
+	// closed, from the goroutine that watches it.
+	ended func(*mcp.ServerSession)
 }
 
 // connection is one MCP session as the tracker knows it.
@@ -145,8 +148,12 @@ func (s *sessions) connection(ss *mcp.ServerSession) (conn *connection, done fun
 			_ = ss.Wait()
 			s.mu.Lock()
 			delete(s.conns, ss)
+			ended := s.ended
 			s.mu.Unlock()
 			s.close(c)
+			if ended != nil {
+				ended(ss)
+			}
 		}()
 	}
 	return c, func() {}
