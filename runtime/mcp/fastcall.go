@@ -301,5 +301,6 @@ func quietClient(ss *mcp.ServerSession) bool {
 	if p == nil || p.ProtocolVersion >= "2026-07-28" {
 		return false
 	}
+	//lint:ignore SA1019 sampling is deprecated from 2026-07-28 on; these sessions are older
 	return p.Capabilities == nil || p.Capabilities.Elicitation == nil && p.Capabilities.Sampling == nil
 }
