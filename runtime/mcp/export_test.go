@@ -1,6 +1,9 @@
 package mcp
 
 import (
+	"context"
+	"io"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
@@ -10,4 +13,13 @@ import (
 // server still tracks.
 func AddToolsTracked(server *mcp.Server, reg *runtime.Registry, tools []runtime.Tool, opts ...Option) (open func() (sessions, conns int)) {
 	return addTools(server, reg, tools, opts).sessions.open
+}
+
+// ServeLines is ServeStdio over in and out, returning how many calls it served beside the
+// SDK so far, and its end.
+func ServeLines(ctx context.Context, reg *runtime.Registry, in io.Reader, out io.Writer, opts ...Option) (fastCalls func() int64, done <-chan error) {
+	server, served := newServer(reg, opts)
+	end := make(chan error, 1)
+	go func() { end <- served.serveLines(ctx, server, in, out) }()
+	return served.fastCalls.Load, end
 }

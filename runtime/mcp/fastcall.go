@@ -60,23 +60,13 @@ func (s *served) serveFast(w http.ResponseWriter, r *http.Request, m *message, l
 	if m.Method != "tools/call" || !fastID(m.ID) || !fastHTTP(r, l != nil) {
 		return false
 	}
-	var p callParams
-	if json.Unmarshal(m.Params, &p) != nil || p.Name == "" || len(p.InputResponses) > 0 || len(p.RequestState) > 0 || !s.lists(p.Name) {
+	params, ok := s.fastParams(m)
+	if !ok {
 		return false
-	}
-	var meta map[string]any
-	if len(p.Meta) > 0 {
-		var cm callMeta
-		if json.Unmarshal(p.Meta, &cm) != nil || len(cm.ProgressToken) > 0 || len(cm.ProtocolVersion) > 0 {
-			return false
-		}
-		if s.traceCtx != nil && json.Unmarshal(p.Meta, &meta) != nil {
-			return false
-		}
 	}
 	id := idText(m.ID)
 	req := &mcp.CallToolRequest{
-		Params: &mcp.CallToolParamsRaw{Meta: meta, Name: p.Name, Arguments: p.Arguments},
+		Params: params,
 		Extra:  &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header},
 	}
 	ctx := r.Context()
@@ -91,26 +81,54 @@ func (s *served) serveFast(w http.ResponseWriter, r *http.Request, m *message, l
 		defer untrack()
 		req.Session = l.ss
 	}
-	if s.traceCtx != nil {
-		ctx = s.traceCtx(ctx, meta)
-	}
-	res := s.serveCall(ctx, req, id)
-	data, err := json.Marshal(struct {
-		JSONRPC string              `json:"jsonrpc"`
-		ID      json.RawMessage     `json:"id"`
-		Result  *mcp.CallToolResult `json:"result"`
-	}{"2.0", m.ID, res})
-	if err != nil {
-		data, _ = json.Marshal(struct {
-			JSONRPC string          `json:"jsonrpc"`
-			ID      json.RawMessage `json:"id"`
-			Result  any             `json:"result"`
-		}{"2.0", m.ID, Result(internalError(p.Name))})
-	}
+	data := s.answer(ctx, req, m.ID)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(data)
 	return true
+}
+
+// fastParams reads the params of tools/call m, and reports whether its call may be served
+// beside the SDK: it names a tool the server lists, carries no progress token and no
+// protocol 2026-07-28 state or version.
+func (s *served) fastParams(m *message) (*mcp.CallToolParamsRaw, bool) {
+	var p callParams
+	if json.Unmarshal(m.Params, &p) != nil || p.Name == "" || len(p.InputResponses) > 0 || len(p.RequestState) > 0 || !s.lists(p.Name) {
+		return nil, false
+	}
+	var meta map[string]any
+	if len(p.Meta) > 0 {
+		var cm callMeta
+		if json.Unmarshal(p.Meta, &cm) != nil || len(cm.ProgressToken) > 0 || len(cm.ProtocolVersion) > 0 {
+			return nil, false
+		}
+		if s.traceCtx != nil && json.Unmarshal(p.Meta, &meta) != nil {
+			return nil, false
+		}
+	}
+	return &mcp.CallToolParamsRaw{Meta: meta, Name: p.Name, Arguments: p.Arguments}, true
+}
+
+// answer runs req (whose JSON-RPC id is id) and returns the JSON-RPC response.
+func (s *served) answer(ctx context.Context, req *mcp.CallToolRequest, id json.RawMessage) []byte {
+	s.fastCalls.Add(1)
+	if s.traceCtx != nil {
+		ctx = s.traceCtx(ctx, req.Params.Meta)
+	}
+	res := s.serveCall(ctx, req, idText(id))
+	data, err := json.Marshal(struct {
+		JSONRPC string              `json:"jsonrpc"`
+		ID      json.RawMessage     `json:"id"`
+		Result  *mcp.CallToolResult `json:"result"`
+	}{"2.0", id, res})
+	if err != nil {
+		data, _ = json.Marshal(struct {
+			JSONRPC string              `json:"jsonrpc"`
+			ID      json.RawMessage     `json:"id"`
+			Result  *mcp.CallToolResult `json:"result"`
+		}{"2.0", id, Result(internalError(req.Params.Name))})
+	}
+	return data
 }
 
 // lists reports whether the server lists the tool name (AddTools); a Handler alone serves
@@ -201,10 +219,18 @@ type liveSession struct {
 	user string             // who opened it: the SDK refuses anyone else's requests on it
 	logs atomic.Bool        // the client set a log level: its calls go to the SDK
 
+	inflight // calls served beside the SDK
+
 	mu     sync.Mutex
-	active int                           // requests in progress, which keep it open
-	timer  *time.Timer                   // closes it once idle; nil: no idle bound, or forgotten
-	calls  map[string]context.CancelFunc // calls served beside the SDK, by request id
+	active int         // requests in progress, which keep it open
+	timer  *time.Timer // closes it once idle; nil: no idle bound, or forgotten
+}
+
+// inflight are the calls of a session served beside the SDK, by request id, so that
+// notifications/cancelled reaches them.
+type inflight struct {
+	callsMu sync.Mutex
+	calls   map[string]context.CancelFunc
 }
 
 // end ends a request begin counted, starting the idle time when it was the last.
@@ -227,34 +253,34 @@ func (l *liveSession) stop() {
 }
 
 // track records a call served beside the SDK, so that notifications/cancelled reaches it.
-func (l *liveSession) track(id string, cancel context.CancelFunc) (untrack func(), ok bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if _, dup := l.calls[id]; dup {
+func (f *inflight) track(id string, cancel context.CancelFunc) (untrack func(), ok bool) {
+	f.callsMu.Lock()
+	defer f.callsMu.Unlock()
+	if _, dup := f.calls[id]; dup {
 		return nil, false
 	}
-	if l.calls == nil {
-		l.calls = map[string]context.CancelFunc{}
+	if f.calls == nil {
+		f.calls = map[string]context.CancelFunc{}
 	}
-	l.calls[id] = cancel
+	f.calls[id] = cancel
 	return func() {
-		l.mu.Lock()
-		delete(l.calls, id)
-		l.mu.Unlock()
+		f.callsMu.Lock()
+		delete(f.calls, id)
+		f.callsMu.Unlock()
 	}, true
 }
 
 // cancel cancels the call a notifications/cancelled names, if it is served here.
-func (l *liveSession) cancel(params json.RawMessage) {
+func (f *inflight) cancel(params json.RawMessage) {
 	var p struct {
 		RequestID json.RawMessage `json:"requestId"`
 	}
 	if json.Unmarshal(params, &p) != nil || !fastID(p.RequestID) {
 		return
 	}
-	l.mu.Lock()
-	cancel := l.calls[idText(p.RequestID)]
-	l.mu.Unlock()
+	f.callsMu.Lock()
+	cancel := f.calls[idText(p.RequestID)]
+	f.callsMu.Unlock()
 	if cancel != nil {
 		cancel()
 	}

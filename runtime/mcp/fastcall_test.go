@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -332,4 +333,29 @@ func TestFastCallsKeepTheSessionOpen(t *testing.T) {
 		_, msg, _ := statefulPost(t, srv.URL, id, call, nil)
 		return msg["status"] == http.StatusNotFound
 	}, 30*time.Second, 2*idle, "the session closes once idle (each look is a request: look less often than it idles)")
+}
+
+// Over ServeStdio's lines, a legacy client's plain calls are served beside the SDK, with the
+// answers the SDK gives the same calls sent its way (with a progress token); a client on
+// protocol 2026-07-28 is served by the SDK alone.
+func TestStdioServesCallsBesideTheSDK(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(servedWeather()))
+	cs, fastCalls := stdioClient(t, reg, nil, legacy)
+	for _, args := range []map[string]any{{"city": "Tokyo"}, {"city": "", "unit": 42}} {
+		fast, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "get_weather", Arguments: args})
+		require.NoError(t, err)
+		viaSDK := &mcp.CallToolParams{Name: "get_weather", Arguments: args}
+		viaSDK.SetProgressToken("p")
+		sdk, err := cs.CallTool(t.Context(), viaSDK)
+		require.NoError(t, err)
+		assert.Equal(t, sdk, fast)
+	}
+	assert.EqualValues(t, 2, fastCalls())
+
+	cs, fastCalls = stdioClient(t, reg, nil, nil)
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "get_weather", Arguments: map[string]any{"city": "Tokyo"}})
+	require.NoError(t, err)
+	assert.False(t, res.IsError)
+	assert.Zero(t, fastCalls())
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -106,6 +107,8 @@ type served struct {
 	names map[string]bool
 	// outputs caches, by tool name, whether its outputSchema is an object (outputShape).
 	outputs sync.Map
+	// fastCalls counts the calls served beside the SDK (fastcall.go, stdio.go); tests read it.
+	fastCalls atomic.Int64
 }
 
 func newServed(reg *runtime.Registry, opts []Option) *served {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -132,11 +133,32 @@ func TestCallIDIsTheRequestID(t *testing.T) {
 	assert.Len(t, ids, 3, "each request its own id")
 }
 
-// everyTransport connects a client with copts to reg served in every way: in memory on both
-// protocols, stateful HTTP and stateless HTTP on both protocols.
+// stdioClient connects a client with copts and sopts to reg served as ServeStdio serves it,
+// over pipes; fastCalls counts the calls served beside the SDK.
+func stdioClient(t *testing.T, reg *runtime.Registry, copts *mcp.ClientOptions, sopts *mcp.ClientSessionOptions, opts ...toolmcp.Option) (cs *mcp.ClientSession, fastCalls func() int64) {
+	t.Helper()
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	fastCalls, done := toolmcp.ServeLines(t.Context(), reg, toServer, fromServer, opts...)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, copts).Connect(t.Context(), &mcp.IOTransport{Reader: toClient, Writer: fromClient}, sopts)
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		_ = cs.Close()
+		_ = fromClient.Close()
+		<-done
+	})
+	return cs, fastCalls
+}
+
+// everyTransport connects a client with copts to reg served in every way: in memory and over
+// ServeStdio's lines on both protocols, stateful HTTP and stateless HTTP on both protocols.
 func everyTransport(t *testing.T, reg *runtime.Registry, copts *mcp.ClientOptions, run func(t *testing.T, cs *mcp.ClientSession)) {
 	for name, sopts := range protocols {
 		t.Run("memory "+name, func(t *testing.T) { run(t, inMemory(t, reg, copts, sopts)) })
+		t.Run("stdio "+name, func(t *testing.T) {
+			cs, _ := stdioClient(t, reg, copts, sopts)
+			run(t, cs)
+		})
 		t.Run("stateless HTTP "+name, func(t *testing.T) {
 			run(t, httpClientWith(t, httpServer(t, reg, true, nil), nil, copts, sopts))
 		})

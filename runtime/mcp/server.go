@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -109,7 +110,8 @@ func newServer(reg *runtime.Registry, opts []Option) (*mcp.Server, *served) {
 // ServeStdio serves reg over stdin and stdout until the input closes or ctx is done, for
 // clients that start the server (desktop apps, IDEs).
 func ServeStdio(ctx context.Context, reg *runtime.Registry, opts ...Option) error {
-	return NewServer(reg, opts...).Run(ctx, &mcp.StdioTransport{})
+	server, served := newServer(reg, opts)
+	return served.serveLines(ctx, server, os.Stdin, os.Stdout)
 }
 
 // HTTPHandler returns a streamable HTTP handler serving reg: stateful (sessions by

@@ -1,0 +1,152 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Over stdio, ServeStdio reads the client's lines itself: a tools/call it may serve beside
+// the SDK (one request, on an initialized session of a protocol up to 2025-11-25, without a
+// progress token, naming a tool the server lists) runs through the same handler as the SDK's
+// and its answer is written between the SDK's lines; every other line goes to the SDK
+// unchanged, through a pipe, so it sees the stream it would have read. Everything a call
+// sends the client (an elicitation, a log line) still goes through the SDK's session, on
+// the one stream there is, and the answers come back to it.
+
+// serveLines serves server's session over in and out until in ends or ctx is done, as
+// mcp.Server.Run does with an mcp.StdioTransport.
+func (s *served) serveLines(ctx context.Context, server *mcp.Server, in io.Reader, out io.Writer) error {
+	toSDK, fromUs := io.Pipe()
+	w := &lineWriter{w: out}
+	ss, err := server.Connect(ctx, &mcp.IOTransport{Reader: toSDK, Writer: w}, nil)
+	if err != nil {
+		return err
+	}
+	lines := &stdioLines{served: s, ss: ss, ctx: ctx, out: w, sdk: fromUs}
+	go func() { _ = fromUs.CloseWithError(lines.read(in)) }()
+
+	closed := make(chan error, 1)
+	go func() { closed <- ss.Wait() }()
+	select {
+	case <-ctx.Done():
+		_ = ss.Close()
+		<-closed
+		return ctx.Err()
+	case err := <-closed:
+		return err
+	}
+}
+
+// lineWriter writes whole lines (one message each) from the SDK and from the calls served
+// beside it, one at a time.
+type lineWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lineWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (l *lineWriter) Close() error { return nil }
+
+// stdioLines reads the client's lines.
+type stdioLines struct {
+	inflight
+	served *served
+	ss     *mcp.ServerSession
+	ctx    context.Context
+	out    *lineWriter
+	sdk    io.Writer
+}
+
+// read passes in's lines to the SDK, but for the calls it serves, until in ends (nil) or
+// fails. A line longer than the SDK's bound goes to the SDK with the rest of the input as it
+// comes, so that the SDK refuses it as before.
+func (l *stdioLines) read(in io.Reader) error {
+	r := bufio.NewReaderSize(in, 64<<10)
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		line = append(line, chunk...)
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			if len(line) <= mcp.DefaultMaxLineLength {
+				continue
+			}
+			if _, err := l.sdk.Write(line); err != nil {
+				return err
+			}
+			_, err := io.Copy(l.sdk, r)
+			return err
+		case err != nil && len(line) == 0:
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		if !l.serve(line) {
+			if _, werr := l.sdk.Write(line); werr != nil {
+				return werr
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		line = line[:0]
+	}
+}
+
+// serve serves line's call beside the SDK, when it may, and reports whether it does; a
+// notifications/cancelled reaches the call it names (and goes on to the SDK).
+func (l *stdioLines) serve(line []byte) bool {
+	trimmed := bytes.TrimSpace(line)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return false
+	}
+	var m message
+	if json.Unmarshal(trimmed, &m) != nil {
+		return false
+	}
+	if m.Method == "notifications/cancelled" {
+		l.cancel(m.Params)
+		return false
+	}
+	if m.Method != "tools/call" || !fastID(m.ID) || len(m.ID) > MaxRequestIDBytes || len(m.Method) > MaxMethodLength {
+		return false
+	}
+	if p := l.ss.InitializeParams(); p == nil || p.ProtocolVersion >= "2026-07-28" {
+		return false // the SDK refuses calls before initialize, and speaks the newer protocol
+	}
+	params, ok := l.served.fastParams(&m)
+	if !ok {
+		return false
+	}
+	id := idText(m.ID)
+	ctx, cancel := context.WithCancel(l.ctx)
+	untrack, ok := l.track(id, cancel)
+	if !ok {
+		cancel()
+		return false // a request id already in flight: the SDK's to answer
+	}
+	req := &mcp.CallToolRequest{Session: l.ss, Params: params}
+	go func() {
+		defer cancel()
+		defer untrack()
+		data := l.served.answer(ctx, req, m.ID)
+		_, _ = l.out.Write(append(data, '\n'))
+	}()
+	return true
+}
