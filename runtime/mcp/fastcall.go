@@ -265,7 +265,9 @@ func (f *inflight) track(id string, cancel context.CancelFunc) (untrack func(), 
 	f.calls[id] = cancel
 	return func() {
 		f.callsMu.Lock()
-		delete(f.calls, id)
+		if delete(f.calls, id); len(f.calls) == 0 {
+			f.calls = nil // an idle session holds no map
+		}
 		f.callsMu.Unlock()
 	}, true
 }

@@ -359,3 +359,25 @@ func TestStdioServesCallsBesideTheSDK(t *testing.T) {
 	assert.False(t, res.IsError)
 	assert.Zero(t, fastCalls())
 }
+
+// A stateful HTTP session's registry session ends when the session does: deleted by its
+// client, or closed for idling (the gate tells the tracker; no goroutine waits for either).
+func TestHTTPSessionsEndTheirRegistrySessions(t *testing.T) {
+	store := &countingStore{live: map[string]bool{}}
+	reg := runtime.NewRegistry(runtime.WithSessionStore(store))
+	require.NoError(t, reg.Add(callInfoTool()))
+	srv := httptest.NewServer(toolmcp.HTTPHandler(reg, toolmcp.WithSessionLimits(toolmcp.SessionLimits{Idle: 200 * time.Millisecond})))
+	t.Cleanup(srv.Close)
+	c := rawClient{t: t, url: srv.URL}
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"call_info","arguments":{}}}`
+	deleted := openSession(t, srv.URL, `{}`, nil)
+	idle := openSession(t, srv.URL, `{}`, nil)
+	for _, id := range []string{deleted, idle} {
+		contentType, msg, _ := statefulPost(t, srv.URL, id, call, nil)
+		require.Equal(t, "application/json", contentType, "%v", msg)
+	}
+	require.Equal(t, 2, store.count())
+	c.delete(deleted)
+	require.Eventually(t, func() bool { return store.count() == 0 }, 30*time.Second, 10*time.Millisecond,
+		"sessions with state left: %d", store.count())
+}

@@ -275,13 +275,10 @@ type gateEntry struct {
 
 // newSessionGate returns the gate of a stateful handler. It closes idle sessions itself (the
 // SDK's idle timer sees only the requests the SDK serves, not the calls served beside it),
-// and hears of every session's end from served's watcher of it.
+// and tells served when a session it holds ends, so that no goroutine per session waits for
+// it.
 func newSessionGate(l SessionLimits, server *mcp.Server, served *served) *sessionGate {
-	g := &sessionGate{limits: l, server: server, served: served, open: map[string]gateEntry{}, perClient: map[string]int{}}
-	served.sessions.mu.Lock()
-	served.sessions.ended = g.ended
-	served.sessions.mu.Unlock()
-	return g
+	return &sessionGate{limits: l, server: server, served: served, open: map[string]gateEntry{}, perClient: map[string]int{}}
 }
 
 func (g *sessionGate) serve(next http.Handler, w http.ResponseWriter, r *http.Request) {
@@ -374,13 +371,15 @@ func (g *sessionGate) reconcile(before uint64) {
 	for ss := range g.server.Sessions() {
 		live[ss.ID()] = true
 	}
+	var ended []*liveSession
 	g.mu.Lock()
-	defer g.mu.Unlock()
 	for id, e := range g.open {
 		if e.seq <= before && !live[id] {
-			g.forget(id, e)
+			ended = append(ended, g.forget(id, e))
 		}
 	}
+	g.mu.Unlock()
+	g.end(ended...)
 }
 
 // opened turns the count of a session being opened into one of session id, opened by user,
@@ -410,22 +409,31 @@ func (g *sessionGate) opened(client, id, user string) {
 	g.open[id] = gateEntry{client: client, seq: g.seq, live: live}
 	g.mu.Unlock()
 	if live.ss != nil {
-		g.served.sessions.connection(live.ss)
+		g.served.sessions.adopt(live.ss)
 	}
 }
 
-// closed forgets session id, ended by a DELETE.
+// closed forgets session id, ended by a DELETE or closed for idling.
 func (g *sessionGate) closed(id string) {
 	g.mu.Lock()
-	defer g.mu.Unlock()
-	if e, ok := g.open[id]; ok {
+	e, ok := g.open[id]
+	if ok {
 		g.forget(id, e)
+	}
+	g.mu.Unlock()
+	if ok {
+		g.end(e.live)
 	}
 }
 
-// ended forgets a session that closed (idle, a DELETE, the server's end).
-func (g *sessionGate) ended(ss *mcp.ServerSession) {
-	g.closed(ss.ID())
+// end tells served that sessions ended; the caller does not hold g.mu (ending a registry
+// session may wait for its store).
+func (g *sessionGate) end(ended ...*liveSession) {
+	for _, l := range ended {
+		if l.ss != nil {
+			g.served.sessions.closed(l.ss)
+		}
+	}
 }
 
 // begin marks a request on session id in progress, which keeps it open, and returns the
@@ -463,18 +471,19 @@ func (g *sessionGate) expire(l *liveSession) {
 				break
 			}
 		}
-		g.closed(l.id) // no watcher hears of its end
 	}
 	if ss != nil {
 		_ = ss.Close()
 	}
+	g.closed(l.id)
 }
 
-// forget and release run under g.mu.
-func (g *sessionGate) forget(id string, e gateEntry) {
+// forget and release run under g.mu. forget returns the session, for end.
+func (g *sessionGate) forget(id string, e gateEntry) *liveSession {
 	delete(g.open, id)
 	g.release(e.client)
 	e.live.stop()
+	return e.live
 }
 
 func (g *sessionGate) release(client string) {

@@ -109,9 +109,6 @@ type sessions struct {
 	mu    sync.Mutex
 	conns map[*mcp.ServerSession]*connection
 	keys  map[string]*keyUse
-	// ended, when set (a stateful HTTPHandler's session gate), hears of each session that
-	// closed, from the goroutine that watches it.
-	ended func(*mcp.ServerSession)
 }
 
 // connection is one MCP session as the tracker knows it.
@@ -146,17 +143,32 @@ func (s *sessions) connection(ss *mcp.ServerSession) (conn *connection, done fun
 		s.conns[ss] = c
 		go func() {
 			_ = ss.Wait()
-			s.mu.Lock()
-			delete(s.conns, ss)
-			ended := s.ended
-			s.mu.Unlock()
-			s.close(c)
-			if ended != nil {
-				ended(ss)
-			}
+			s.closed(ss)
 		}()
 	}
 	return c, func() {}
+}
+
+// adopt records ss for a closer that says when it closed (closed), so that no goroutine
+// waits for its end: a stateful HTTPHandler's session gate, which sees every session end but
+// those the server itself closes, and finds those when it reconciles its count.
+func (s *sessions) adopt(ss *mcp.ServerSession) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conns[ss] == nil {
+		s.conns[ss] = &connection{id: rand.Text(), keys: map[string]bool{}}
+	}
+}
+
+// closed forgets ss, which closed, and releases the registry sessions it held.
+func (s *sessions) closed(ss *mcp.ServerSession) {
+	s.mu.Lock()
+	c := s.conns[ss]
+	delete(s.conns, ss)
+	s.mu.Unlock()
+	if c != nil {
+		s.close(c)
+	}
 }
 
 // hold records that a call runs under key (until release) and, when tied, that conn uses it

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"net/http/pprof"
 	"runtime"
 )
 
@@ -23,7 +24,11 @@ func serve(name, transport string) error {
 	if err != nil {
 		return err
 	}
-	go func() { _ = http.Serve(stats, http.HandlerFunc(serveStats)) }()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/stats", serveStats)
+	mux.HandleFunc("/debug/pprof/", pprof.Index) // profiles of the server under load: go tool pprof URL/debug/pprof/profile
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	go func() { _ = http.Serve(stats, mux) }()
 	if transport == "stdio" {
 		fmt.Fprintf(os.Stderr, "mcpload-ready http=- stats=http://%s/\n", stats.Addr())
 		return stdio(context.Background())
@@ -33,9 +38,9 @@ func serve(name, transport string) error {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "mcpload-ready http=http://%s/mcp stats=http://%s/\n", ln.Addr(), stats.Addr())
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", handler)
-	return http.Serve(ln, mux)
+	serving := http.NewServeMux()
+	serving.Handle("/mcp", handler)
+	return http.Serve(ln, serving)
 }
 
 // serverStats is what a Go child reports of its memory.
