@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
 	"net/http/pprof"
+	"os"
 	"runtime"
 )
 
