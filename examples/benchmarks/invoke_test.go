@@ -3,7 +3,10 @@ package benchmarks
 import (
 	"context"
 	"encoding/json"
+	"flag"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/toolgen-go/toolgen/examples/weather/weather"
 	"github.com/toolgen-go/toolgen/runtime"
@@ -156,4 +159,61 @@ func TestInvokeAllocations(t *testing.T) {
 			t.Errorf("%s: %.2f allocations a call, bare Bind and Run %.0f", c.name, got, bare)
 		}
 	}
+}
+
+var invokeReport = flag.Bool("invoke-report", false, "measure Invoke against encoding/json.Unmarshal and the goroutine hand-off, interleaved, and print the ratios (issue 25 item 3; slow)")
+
+// TestInvokeReport measures, in rounds that take each path in turn, encoding/json.Unmarshal
+// of the small document, Invoke without a timeout, the plain goroutine hand-off
+// (bare_on_goroutine) and Invoke with the tool's timeout, and prints each path's best wall
+// time and CPU time a call and the two ratios of issue 25: Invoke without a timeout over
+// encoding/json, and Invoke with its timeout over the hand-off. Say the load (uptime) beside
+// what it prints:
+//
+//	go test ./examples/benchmarks -run TestInvokeReport -invoke-report -rounds 9
+func TestInvokeReport(t *testing.T) {
+	if !*invokeReport {
+		t.Skip("run with -invoke-report to measure and print the ratios")
+	}
+	handOff := func(tb testing.TB) (func(), func()) {
+		call := bareCall(tb)
+		jobs, done := make(chan struct{}), make(chan struct{})
+		go func() {
+			for range jobs {
+				call()
+				done <- struct{}{}
+			}
+		}()
+		return func() { jobs <- struct{}{}; <-done }, func() { close(jobs) }
+	}
+	onGoroutine, stop := handOff(t)
+	defer stop()
+	paths := []struct {
+		name string
+		op   func()
+	}{
+		{"encoding/json.Unmarshal", unmarshalSmall(t)},
+		{"Invoke, no timeout", invokeCase{noTimeout: true, opts: func() []runtime.Option { return nil }}.invoker(t)},
+		{"hand-off to a goroutine (Bind+Run on it)", onGoroutine},
+		{"Invoke, the tool's timeout", invokeCase{opts: func() []runtime.Option { return nil }}.invoker(t)},
+	}
+	wall := make([]float64, len(paths))
+	cpu := make([]float64, len(paths))
+	for i := range wall {
+		wall[i], cpu[i] = 1e18, 1e18
+	}
+	const n = 200_000
+	for range *rounds {
+		for i, p := range paths {
+			start := time.Now()
+			c := cpuPerOp(p.op, n)
+			wall[i] = min(wall[i], float64(time.Since(start).Nanoseconds())/n)
+			cpu[i] = min(cpu[i], c)
+		}
+	}
+	for i, p := range paths {
+		fmt.Printf("%-45s %7.0f ns wall %7.0f ns CPU\n", p.name, wall[i], cpu[i])
+	}
+	fmt.Printf("Invoke without timeout / encoding/json: %.2f wall, %.2f CPU (goal: at most 1.0)\n", wall[1]/wall[0], cpu[1]/cpu[0])
+	fmt.Printf("Invoke with timeout / hand-off:         %.2f wall, %.2f CPU (goal: at most 1.25)\n", wall[3]/wall[2], cpu[3]/cpu[2])
 }
