@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -380,4 +382,36 @@ func TestHTTPSessionsEndTheirRegistrySessions(t *testing.T) {
 	c.delete(deleted)
 	require.Eventually(t, func() bool { return store.count() == 0 }, 30*time.Second, 10*time.Millisecond,
 		"sessions with state left: %d", store.count())
+}
+
+// A client sending calls without waiting has at most MaxStdioCallsBeside served beside the
+// SDK at once; the SDK serves the rest, and every call is answered.
+func TestStdioCallsBesideAreBounded(t *testing.T) {
+	release := make(chan struct{})
+	var started atomic.Int32
+	reg := runtime.NewRegistry()
+	tool := funcTool("wait", func(ctx context.Context, _ funcArgs) runtime.Result {
+		started.Add(1)
+		<-release
+		return runtime.TextResult("done")
+	})
+	tool.NoTimeout = true
+	require.NoError(t, reg.Add(tool))
+	cs, fastCalls := stdioClient(t, reg, nil, legacy)
+	const calls = toolmcp.MaxStdioCallsBeside + 16
+	var wg sync.WaitGroup
+	for range calls {
+		wg.Go(func() {
+			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "wait", Arguments: map[string]any{}})
+			assert.NoError(t, err)
+			assert.False(t, res != nil && res.IsError)
+		})
+	}
+	// While every call waits, the bound's worth run beside the SDK and the SDK runs others.
+	require.Eventually(t, func() bool {
+		return fastCalls() == toolmcp.MaxStdioCallsBeside && started.Load() > toolmcp.MaxStdioCallsBeside
+	}, 30*time.Second, time.Millisecond, "beside: %d, started: %d", fastCalls(), started.Load())
+	close(release)
+	wg.Wait()
+	assert.EqualValues(t, calls, started.Load())
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -19,6 +20,11 @@ import (
 // unchanged, through a pipe, so it sees the stream it would have read. Everything a call
 // sends the client (an elicitation, a log line) still goes through the SDK's session, on
 // the one stream there is, and the answers come back to it.
+
+// MaxStdioCallsBeside bounds the calls ServeStdio runs beside the SDK at once, each on a
+// goroutine of its own: a client that sends calls without waiting for their answers has the
+// rest served by the SDK, as they all were before.
+const MaxStdioCallsBeside = 64
 
 // serveLines serves server's session over in and out until in ends or ctx is done, as
 // mcp.Server.Run does with an mcp.StdioTransport.
@@ -62,11 +68,12 @@ func (l *lineWriter) Close() error { return nil }
 // stdioLines reads the client's lines.
 type stdioLines struct {
 	inflight
-	served *served
-	ss     *mcp.ServerSession
-	ctx    context.Context
-	out    *lineWriter
-	sdk    io.Writer
+	running atomic.Int32 // calls served beside the SDK now
+	served  *served
+	ss      *mcp.ServerSession
+	ctx     context.Context
+	out     *lineWriter
+	sdk     io.Writer
 }
 
 // read passes in's lines to the SDK, but for the calls it serves, until in ends (nil) or
@@ -134,15 +141,21 @@ func (l *stdioLines) serve(line []byte) bool {
 	if !ok {
 		return false
 	}
+	if l.running.Add(1) > MaxStdioCallsBeside {
+		l.running.Add(-1)
+		return false
+	}
 	id := idText(m.ID)
 	ctx, cancel := context.WithCancel(l.ctx)
 	untrack, ok := l.track(id, cancel)
 	if !ok {
 		cancel()
+		l.running.Add(-1)
 		return false // a request id already in flight: the SDK's to answer
 	}
 	req := &mcp.CallToolRequest{Session: l.ss, Params: params}
 	go func() {
+		defer l.running.Add(-1)
 		defer cancel()
 		defer untrack()
 		data := l.served.answer(ctx, req, m.ID)
