@@ -35,16 +35,22 @@
 //
 // A handler of your own (mcp.NewStreamableHTTPHandler on NewServer) has none of these.
 //
-// A stateless HTTPHandler serves a tools/call itself, beside the SDK, when the SDK would serve
-// it without reaching the client: one request on a protocol up to 2025-11-25 (where a
-// stateless server cannot send the client a request), without a progress token, naming a
-// tool the server lists. It is decoded once and answered with JSON (application/json, which
-// every streamable HTTP client accepts) instead of going through the SDK's JSON-RPC layer,
-// which decodes a request five times, each with a 32 KB buffer, and connects a session for
-// it: four to five times fewer allocated bytes and a seventh of the CPU a call
-// (docs/benchmarks.md). The handler, the result and every check are the same; the handler's
-// RequestFrom(ctx).Session is nil there, as no session exists. Every other request goes to
-// the SDK as before.
+// # The calls served beside the SDK
+//
+// HTTPHandler and ServeStdio serve a plain tools/call themselves, beside the SDK: one request,
+// on a protocol up to 2025-11-25, without a progress token, naming a tool the server lists;
+// over stateful HTTP only on a session opened by the same user whose client declared neither
+// elicitation nor sampling and set no log level (what a call could send such a client goes on
+// the session's own stream, not on the request's), and over stdio only on an initialized
+// session. The SDK's JSON-RPC layer decodes a request five times, each with a 32 KB buffer
+// (and connects a session for each stateless request); here it is decoded once, run through
+// the same handler, with the same checks, and the answer is written as JSON (over HTTP
+// application/json, which every streamable HTTP client accepts). Calls cost a seventh to a
+// twelfth of the CPU time they cost through the SDK (docs/benchmarks.md). Cancellation
+// reaches these calls as it does the SDK's; over stateless HTTP, RequestFrom(ctx).Session is
+// nil, as no session exists. Every other request, and every request to a server of your own
+// (AddTools), goes to the SDK as before. The stateful gate, not the SDK, closes idle sessions,
+// since the SDK does not see these calls.
 //
 // # Tools
 //

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-faster/jx"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -116,6 +117,9 @@ func (s *served) answer(ctx context.Context, req *mcp.CallToolRequest, id json.R
 		ctx = s.traceCtx(ctx, req.Params.Meta)
 	}
 	res := s.serveCall(ctx, req, idText(id))
+	if data, ok := appendAnswer(nil, id, res); ok {
+		return data
+	}
 	data, err := json.Marshal(struct {
 		JSONRPC string              `json:"jsonrpc"`
 		ID      json.RawMessage     `json:"id"`
@@ -331,4 +335,50 @@ func quietClient(ss *mcp.ServerSession) bool {
 	}
 	//lint:ignore SA1019 sampling is deprecated from 2026-07-28 on; these sessions are older
 	return p.Capabilities == nil || p.Capabilities.Elicitation == nil && p.Capabilities.Sampling == nil
+}
+
+// appendAnswer appends the JSON-RPC response of res, of the common shape (text content, a
+// structured object, isError), as encoding/json would write it, without reflection; ok is
+// false for any other result, which json.Marshal writes.
+func appendAnswer(buf []byte, id json.RawMessage, res *mcp.CallToolResult) (_ []byte, ok bool) {
+	if res.Meta != nil || res.InputRequests != nil || res.RequestState != "" {
+		return nil, false
+	}
+	var structured json.RawMessage
+	switch v := res.StructuredContent.(type) {
+	case nil:
+	case json.RawMessage:
+		if !json.Valid(v) {
+			return nil, false // json.Marshal reports it
+		}
+		structured = v
+	default:
+		return nil, false
+	}
+	w := jx.Writer{Buf: buf}
+	w.RawStr(`{"jsonrpc":"2.0","id":`)
+	w.Raw(id)
+	w.RawStr(`,"result":{"content":[`)
+	for i, c := range res.Content {
+		text, ok := c.(*mcp.TextContent)
+		if !ok || text.Meta != nil || text.Annotations != nil {
+			return nil, false
+		}
+		if i > 0 {
+			w.Comma()
+		}
+		w.RawStr(`{"type":"text","text":`)
+		w.Str(text.Text)
+		w.ObjEnd()
+	}
+	w.ArrEnd()
+	if structured != nil {
+		w.RawStr(`,"structuredContent":`)
+		w.Raw(structured)
+	}
+	if res.IsError {
+		w.RawStr(`,"isError":true`)
+	}
+	w.RawStr(`}}`)
+	return w.Buf, true
 }

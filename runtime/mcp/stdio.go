@@ -35,8 +35,12 @@ func (s *served) serveLines(ctx context.Context, server *mcp.Server, in io.Reade
 	if err != nil {
 		return err
 	}
-	lines := &stdioLines{served: s, ss: ss, ctx: ctx, out: w, sdk: fromUs}
-	go func() { _ = fromUs.CloseWithError(lines.read(in)) }()
+	lines := &stdioLines{served: s, ss: ss, ctx: ctx, out: w, sdk: fromUs, jobs: make(chan func()), done: make(chan struct{})}
+	go func() {
+		err := lines.read(in)
+		close(lines.done)
+		_ = fromUs.CloseWithError(err)
+	}()
 
 	closed := make(chan error, 1)
 	go func() { closed <- ss.Wait() }()
@@ -69,11 +73,15 @@ func (l *lineWriter) Close() error { return nil }
 type stdioLines struct {
 	inflight
 	running atomic.Int32 // calls served beside the SDK now
-	served  *served
-	ss      *mcp.ServerSession
-	ctx     context.Context
-	out     *lineWriter
-	sdk     io.Writer
+	// jobs hands a call to an idle worker; workers end when the input does (done). Reused
+	// workers keep the stacks the calls grew, which a goroutine per call would grow again.
+	jobs   chan func()
+	done   chan struct{}
+	served *served
+	ss     *mcp.ServerSession
+	ctx    context.Context
+	out    *lineWriter
+	sdk    io.Writer
 }
 
 // read passes in's lines to the SDK, but for the calls it serves, until in ends (nil) or
@@ -154,12 +162,32 @@ func (l *stdioLines) serve(line []byte) bool {
 		return false // a request id already in flight: the SDK's to answer
 	}
 	req := &mcp.CallToolRequest{Session: l.ss, Params: params}
-	go func() {
+	l.run(func() {
 		defer l.running.Add(-1)
 		defer cancel()
 		defer untrack()
 		data := l.served.answer(ctx, req, m.ID)
 		_, _ = l.out.Write(append(data, '\n'))
-	}()
+	})
 	return true
+}
+
+// run gives job to an idle worker, or to a new one: at most MaxStdioCallsBeside run at once.
+func (l *stdioLines) run(job func()) {
+	select {
+	case l.jobs <- job:
+	default:
+		go l.work(job)
+	}
+}
+
+func (l *stdioLines) work(job func()) {
+	for {
+		job()
+		select {
+		case job = <-l.jobs:
+		case <-l.done:
+			return
+		}
+	}
 }
