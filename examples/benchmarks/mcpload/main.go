@@ -8,9 +8,10 @@
 //
 //	go run . -transports stateless,stateful,stdio -clients 1,8,64 -duration 3s -rounds 3
 //
-// Servers of one configuration run one after the other, in every round, and each row keeps
-// its round with the most calls a second, so that load from elsewhere on the machine weighs
-// on all of them alike. Say the machine's load (uptime) beside any figure.
+// Servers of one configuration run one after the other, in every round, so that load from
+// elsewhere on the machine weighs on all of them alike, and each row keeps the best of its
+// rounds: the most calls a second (with that round's latencies) and the least CPU time,
+// allocations and idle-session memory. Say the machine's load (uptime) beside any figure.
 //
 // It is a module of its own so that the peers it measures are never a dependency of toolgen.
 package main
@@ -72,9 +73,7 @@ func main() {
 						if _, seen := best[server]; !seen {
 							order = append(order, server)
 						}
-						if b, seen := best[server]; !seen || m.callsPerSec() > b.callsPerSec() {
-							best[server] = m
-						}
+						best[server] = bestOf(best[server], m)
 					}
 				}
 				for _, server := range order {
@@ -112,4 +111,23 @@ func idleText(m measurement) string {
 		return ""
 	}
 	return fmt.Sprintf("%.1f KB", m.IdleSession/1024)
+}
+
+// bestOf keeps the best of two runs of one server, figure by figure.
+func bestOf(b, m measurement) measurement {
+	if b.Calls == 0 {
+		return m
+	}
+	out := b
+	if m.callsPerSec() > b.callsPerSec() {
+		out = m
+	}
+	out.CPUPerCall = min(b.CPUPerCall, m.CPUPerCall)
+	if b.AllocsPerOp >= 0 {
+		out.AllocsPerOp, out.BytesPerOp = min(b.AllocsPerOp, m.AllocsPerOp), min(b.BytesPerOp, m.BytesPerOp)
+	}
+	if b.IdleSessions > 0 && m.IdleSessions > 0 {
+		out.IdleSession, out.IdleSessions = min(b.IdleSession, m.IdleSession), b.IdleSessions
+	}
+	return out
 }
