@@ -68,6 +68,7 @@ type builder struct {
 	doc     *node
 	docPtr  string
 	docName string // "the inputSchema of get_weather", for doc comments
+	output  bool   // typing an outputSchema
 	root    *Type            // the root's struct type, for "$ref":"#"
 	local   map[string]GoType // resolved same-document references other than $defs
 	pending map[*node]bool    // schemas being typed, to find recursion through a reference
@@ -148,6 +149,7 @@ func hasSchema(n *node) bool {
 
 func (b *builder) startDoc(doc *node, ptr, name string) {
 	b.doc, b.docPtr, b.docName, b.root = doc, ptr, name, nil
+	b.output = strings.HasPrefix(name, "the outputSchema")
 	b.local = map[string]GoType{}
 	b.pending = map[*node]bool{}
 }

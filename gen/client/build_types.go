@@ -90,7 +90,11 @@ func (b *builder) object(n *node, ptr, hint string, depth int, defKey string) Go
 		switch {
 		case ft.Kind == KindNamed && ft.Named == t:
 			ft = ptrTo(ft) // a struct that holds itself holds a pointer to itself
-		case !req && (ft.isStruct() || zeroIsNotAbsent(m.value, ft)):
+		case !req && (ft.isStruct() || zeroIsNotAbsent(m.value, ft) || b.output && !ft.nilable()):
+			// An optional property is a pointer where its zero value would say something
+			// else than "absent": a struct (omitempty never leaves one out), an argument
+			// whose default is not its zero value, and any result property, whose absence
+			// the caller must be able to tell from a zero.
 			ft = ptrTo(ft)
 		}
 		f := &Field{Name: name, JSON: m.key, Doc: description(m.value), Type: ft, OmitEmpty: !req}
