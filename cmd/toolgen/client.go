@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/toolgen-go/toolgen/gen"
 	"github.com/toolgen-go/toolgen/gen/client"
 	"github.com/toolgen-go/toolgen/gen/diag"

@@ -67,9 +67,9 @@ type builder struct {
 	// Per schema document (one inputSchema or outputSchema):
 	doc     *node
 	docPtr  string
-	docName string // "the inputSchema of get_weather", for doc comments
-	output  bool   // typing an outputSchema
-	root    *Type            // the root's struct type, for "$ref":"#"
+	docName string            // "the inputSchema of get_weather", for doc comments
+	output  bool              // typing an outputSchema
+	root    *Type             // the root's struct type, for "$ref":"#"
 	local   map[string]GoType // resolved same-document references other than $defs
 	pending map[*node]bool    // schemas being typed, to find recursion through a reference
 	// defs holds $defs types by name and content, across documents: two tools that share a

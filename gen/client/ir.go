@@ -67,17 +67,17 @@ type EnumValue struct {
 type Kind int
 
 const (
-	KindRaw    Kind = iota // json.RawMessage: any JSON, decoded by the caller
-	KindString             // string
-	KindInt                // int
-	KindFloat              // float64
-	KindBool               // bool
-	KindTime               // time.Time (format date-time)
-	KindBytes              // []byte (contentEncoding base64)
-	KindSlice              // []Elem
-	KindMap                // map[string]Elem
-	KindPointer            // *Elem
-	KindNamed              // Named
+	KindRaw     Kind = iota // json.RawMessage: any JSON, decoded by the caller
+	KindString              // string
+	KindInt                 // int
+	KindFloat               // float64
+	KindBool                // bool
+	KindTime                // time.Time (format date-time)
+	KindBytes               // []byte (contentEncoding base64)
+	KindSlice               // []Elem
+	KindMap                 // map[string]Elem
+	KindPointer             // *Elem
+	KindNamed               // Named
 )
 
 // GoType is a Go type expression.
@@ -87,10 +87,10 @@ type GoType struct {
 	Named *Type   // KindNamed
 }
 
-func sliceOf(t GoType) GoType   { return GoType{Kind: KindSlice, Elem: &t} }
-func mapOf(t GoType) GoType     { return GoType{Kind: KindMap, Elem: &t} }
-func ptrTo(t GoType) GoType { return GoType{Kind: KindPointer, Elem: &t} }
-func named(t *Type) GoType      { return GoType{Kind: KindNamed, Named: t} }
+func sliceOf(t GoType) GoType { return GoType{Kind: KindSlice, Elem: &t} }
+func mapOf(t GoType) GoType   { return GoType{Kind: KindMap, Elem: &t} }
+func ptrTo(t GoType) GoType   { return GoType{Kind: KindPointer, Elem: &t} }
+func named(t *Type) GoType    { return GoType{Kind: KindNamed, Named: t} }
 
 // nilable reports whether the type's zero value is nil, so that it already says "null" or
 // "absent" without a pointer.

@@ -72,8 +72,8 @@ type SearchResult struct {
 	Items []Item `json:"items"`
 	// Total number of matches.
 	Total int `json:"total"`
-	// Currency of every price, when they share one.
-	Currency Money `json:"currency_sample"`
+	// Sample price of the items found.
+	Sample Money `json:"sample"`
 }
 
 // SearchItems searches the catalog.
@@ -91,7 +91,7 @@ func SearchItems(ctx context.Context, args SearchArgs) (SearchResult, error) {
 		Thumbnail:  []byte{0x89, 'P', 'N', 'G'},
 		Rating:     &rating,
 	}
-	res := SearchResult{Items: []Item{item}, Total: 1, Currency: item.Price}
+	res := SearchResult{Items: []Item{item}, Total: 1, Sample: item.Price}
 	if args.Limit == 0 || args.Status != nil && *args.Status == Archived {
 		res.Items = nil
 		res.Total = 0

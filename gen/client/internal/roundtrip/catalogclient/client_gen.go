@@ -187,8 +187,8 @@ type SearchItemsResult struct {
 	Items []SearchItemsResultItemsItem `json:"items"`
 	// Total number of matches.
 	Total int `json:"total"`
-	// Currency of every price, when they share one.
-	CurrencySample Money `json:"currency_sample"`
+	// Sample price of the items found.
+	Sample Money `json:"sample"`
 }
 
 // SearchItemsResultItemsItem is typed from the outputSchema of search_items, at /properties/items/items.
