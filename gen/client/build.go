@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolgen-go/toolgen/internal/jsonpointer"
+	"github.com/toolgen-go/toolgen/internal/suggest"
 )
 
 // reserved are the package-level names the generated file declares besides the tools' types.
@@ -322,7 +323,11 @@ func (b *builder) typeNames(n *node, ptr string) (types []string, null, ok bool)
 		}
 		switch {
 		case name.kind != kindString || !slices.Contains(jsonTypes, name.str):
-			b.problems.errorf(p, "unknown type %s; want one of %s", name.src, strings.Join(jsonTypes, ", "))
+			if s := suggest.Closest(name.str, jsonTypes); name.kind == kindString && s != "" {
+				b.problems.errorf(p, "unknown type %s; did you mean %q?", name.src, s)
+			} else {
+				b.problems.errorf(p, "unknown type %s; want one of %s", name.src, strings.Join(jsonTypes, ", "))
+			}
 			ok = false
 		case name.str == "null":
 			null = true

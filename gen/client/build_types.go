@@ -300,7 +300,7 @@ func (b *builder) enum(n, e *node, types []string, ptr, hint string) (GoType, bo
 		}
 		suffix := "Empty"
 		if v.str != "" {
-			suffix = goName(v.str)
+			suffix = goSuffix(v.str)
 		}
 		t.Values = append(t.Values, &EnumValue{Name: b.claimType(t.Name+suffix, vptr), Value: v.str})
 	}

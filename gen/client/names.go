@@ -49,6 +49,18 @@ func goName(s string) string {
 	return name
 }
 
+// goSuffix is goName for the end of an identifier (an enum value after its type's name),
+// which may start with a digit: no "X" is added.
+func goSuffix(s string) string {
+	name := goName(s)
+	if rest, ok := strings.CutPrefix(name, "X"); ok && rest != "" && !strings.HasPrefix(s, "X") && !strings.HasPrefix(s, "x") {
+		if r, _ := utf8.DecodeRuneInString(rest); unicode.IsDigit(r) || !unicode.IsUpper(r) && unicode.IsLetter(r) {
+			return rest
+		}
+	}
+	return name
+}
+
 // words splits s into the words goName capitalizes.
 func words(s string) []string {
 	var out []string
