@@ -115,3 +115,9 @@ func sdkVersion(t *testing.T) string {
 	t.Fatal("go.mod does not require the go-sdk")
 	return ""
 }
+
+func requireParses(t *testing.T, src []byte) {
+	t.Helper()
+	_, err := parser.ParseFile(token.NewFileSet(), "client_gen.go", src, parser.ParseComments)
+	require.NoError(t, err, "the generated file does not parse:\n%s", src)
+}
