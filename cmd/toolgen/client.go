@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"go/token"
 	"io"
 	"net/http"
 	"net/url"
@@ -48,8 +49,12 @@ func (c *clientFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.timeout, "timeout", time.Minute, "with -stdio or -url: how long connecting and listing may take")
 }
 
-// headerFlag collects -header values.
-type headerFlag struct{ h http.Header }
+// headerFlag collects -header values. A malformed one is counted, not refused by Set: the
+// flag package would repeat the value, which may be a secret, in its error.
+type headerFlag struct {
+	h   http.Header
+	bad int
+}
 
 func (f *headerFlag) String() string { return "" }
 
@@ -57,7 +62,8 @@ func (f *headerFlag) Set(v string) error {
 	name, value, ok := strings.Cut(v, ":")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" || strings.ContainsAny(name, " \t") {
-		return fmt.Errorf("want NAME: VALUE") // the value is not repeated: it may be a secret
+		f.bad++
+		return nil
 	}
 	if f.h == nil {
 		f.h = http.Header{}
@@ -89,6 +95,10 @@ func runClient(ctx context.Context, c *clientFlags, set map[string]bool, output 
 		fmt.Fprintf(stderr, "toolgen: -save writes what -stdio or -url read; with -from the file is already saved\n")
 		return exitUsage
 	}
+	if c.headers.bad > 0 {
+		fmt.Fprintf(stderr, "toolgen: -header: want NAME: VALUE (%d malformed; values not shown)\n", c.headers.bad)
+		return exitUsage
+	}
 	if set["header"] && c.url == "" {
 		fmt.Fprintf(stderr, "toolgen: -header needs -url\n")
 		return exitUsage
@@ -112,6 +122,10 @@ func runClient(ctx context.Context, c *clientFlags, set map[string]bool, output 
 	pkg := c.pkg
 	if pkg == "" {
 		pkg = packageName(filepath.Base(dir))
+	}
+	if !token.IsIdentifier(pkg) || token.IsKeyword(pkg) || pkg == "_" {
+		fmt.Fprintf(stderr, "toolgen: -package: %q is not a Go identifier\n", pkg)
+		return exitUsage
 	}
 
 	var data []byte
