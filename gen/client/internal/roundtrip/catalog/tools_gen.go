@@ -10,6 +10,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/encode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
+	"time"
 	"unsafe"
 )
 
@@ -23,6 +24,49 @@ var _ = toolgenHandlerChangedRunGoGenerate(CategoryTree, DeleteItem, Ping, Searc
 // toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
 func toolgenHandlerChangedRunGoGenerate(func(context.Context, TreeArgs) (Category, error), func(context.Context, DeleteArgs) (string, error), func(context.Context, PingArgs) (string, error), func(context.Context, SearchArgs) (SearchResult, error)) bool {
 	return true
+}
+
+// A compile error in the next lines means an argument or result type changed since toolgen ran
+// (a field added, removed, moved, retyped or retagged): run go generate.
+func _() {
+	toolgenTypesChangedRunGoGenerate[Status](struct {
+		Name     string     `json:"name"`
+		Children []Category `json:"children"`
+		Parent   *Category  `json:"parent,omitempty"`
+	}{}, struct {
+		ID string `json:"id"`
+	}{}, struct {
+		ID         string            `json:"id"`
+		Title      string            `json:"title"`
+		Status     Status            `json:"status"`
+		Price      Money             `json:"price"`
+		Discount   *Money            `json:"discount,omitempty"`
+		Tags       []string          `json:"tags"`
+		Attributes map[string]string `json:"attributes"`
+		Updated    time.Time         `json:"updated"`
+		Thumbnail  []byte            `json:"thumbnail,omitempty"`
+		Rating     *float64          `json:"rating,omitempty"`
+	}{}, struct {
+		Amount   int    `json:"amount"`
+		Currency string `json:"currency"`
+	}{}, struct{}{}, struct {
+		Query           string  `json:"query" tool:"minLength=1"`
+		Status          *Status `json:"status,omitempty"`
+		Limit           int     `json:"limit,omitempty" tool:"minimum=1,maximum=50,default=10"`
+		IncludeArchived bool    `json:"include_archived,omitempty" tool:"default=false"`
+		MaxPrice        *Money  `json:"max_price,omitempty"`
+	}{}, struct {
+		Items  []Item `json:"items"`
+		Total  int    `json:"total"`
+		Sample Money  `json:"sample"`
+	}{}, struct {
+		Depth int `json:"depth" tool:"minimum=0,maximum=3"`
+	}{})
+}
+
+// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
+// those of basic kind as type parameters.
+func toolgenTypesChangedRunGoGenerate[T1 ~string](Category, DeleteArgs, Item, Money, PingArgs, SearchArgs, SearchResult, TreeArgs) {
 }
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
