@@ -45,8 +45,8 @@
 // session. The SDK's JSON-RPC layer decodes a request five times, each with a 32 KB buffer
 // (and connects a session for each stateless request); here it is decoded once, run through
 // the same handler, with the same checks, and the answer is written as JSON (over HTTP
-// application/json, which every streamable HTTP client accepts). Calls cost a seventh to a
-// twelfth of the CPU time they cost through the SDK (docs/benchmarks.md). Cancellation
+// application/json, which every streamable HTTP client accepts). Calls cost a fifth to a
+// tenth of the CPU time they cost through the SDK (docs/benchmarks.md). Cancellation
 // reaches these calls as it does the SDK's; over stateless HTTP, RequestFrom(ctx).Session is
 // nil, as no session exists. Every other request, and every request to a server of your own
 // (AddTools), goes to the SDK as before. The stateful gate, not the SDK, closes idle sessions,
