@@ -91,6 +91,21 @@ func unmarshalSmall(tb testing.TB) func() {
 	}
 }
 
+// bareOnGoroutine is bareCall run on a parked goroutine reached through a channel: the
+// cheapest hand-off there is, the floor of any timeout that holds for a handler ignoring its
+// ctx. stop ends the goroutine.
+func bareOnGoroutine(tb testing.TB) (call, stop func()) {
+	bare := bareCall(tb)
+	jobs, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		for range jobs {
+			bare()
+			done <- struct{}{}
+		}
+	}()
+	return func() { jobs <- struct{}{}; <-done }, func() { close(jobs) }
+}
+
 // BenchmarkInvoke measures what the registry adds to a call of get_weather (the small
 // payload), against bare (Bind and Run called directly):
 //
@@ -121,19 +136,11 @@ func BenchmarkInvoke(b *testing.B) {
 		}
 	})
 	b.Run("bare_on_goroutine", func(b *testing.B) {
-		call := bareCall(b)
-		jobs, done := make(chan struct{}), make(chan struct{})
-		go func() {
-			for range jobs {
-				call()
-				done <- struct{}{}
-			}
-		}()
-		defer close(jobs)
+		call, stop := bareOnGoroutine(b)
+		defer stop()
 		b.ReportAllocs()
 		for b.Loop() {
-			jobs <- struct{}{}
-			<-done
+			call()
 		}
 	})
 	for _, c := range invokeCases {
@@ -175,18 +182,7 @@ func TestInvokeReport(t *testing.T) {
 	if !*invokeReport {
 		t.Skip("run with -invoke-report to measure and print the ratios")
 	}
-	handOff := func(tb testing.TB) (func(), func()) {
-		call := bareCall(tb)
-		jobs, done := make(chan struct{}), make(chan struct{})
-		go func() {
-			for range jobs {
-				call()
-				done <- struct{}{}
-			}
-		}()
-		return func() { jobs <- struct{}{}; <-done }, func() { close(jobs) }
-	}
-	onGoroutine, stop := handOff(t)
+	onGoroutine, stop := bareOnGoroutine(t)
 	defer stop()
 	paths := []struct {
 		name string

@@ -24,13 +24,13 @@ import (
 // answer's content type and its JSON-RPC message (the data of an event stream).
 func postRaw(t *testing.T, url, body string, header map[string]string) (contentType string, msg map[string]any) {
 	t.Helper()
-	status, contentType, msg := postStatus(t, url, body, header)
+	status, contentType, msg, _ := postAny(t, url, body, header)
 	require.Equal(t, http.StatusOK, status, "%v", msg)
 	return contentType, msg
 }
 
-// postStatus is postRaw for an answer of any status.
-func postStatus(t *testing.T, url, body string, header map[string]string) (status int, contentType string, msg map[string]any) {
+// postAny is postRaw for an answer of any status, with the session id the answer names.
+func postAny(t *testing.T, url, body string, header map[string]string) (status int, contentType string, msg map[string]any, session string) {
 	t.Helper()
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(body))
 	require.NoError(t, err)
@@ -55,7 +55,7 @@ func postStatus(t *testing.T, url, body string, header map[string]string) (statu
 	if json.Unmarshal(data, &msg) != nil {
 		msg = map[string]any{"body": string(data)}
 	}
-	return res.StatusCode, contentType, msg
+	return res.StatusCode, contentType, msg, res.Header.Get("Mcp-Session-Id")
 }
 
 // A tools/call on stateless HTTP that the SDK would serve without reaching the client is
@@ -125,7 +125,7 @@ func TestStatelessCallsAnswerAsTheSDK(t *testing.T) {
 			"a request state":          {`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Tokyo"},"requestState":"x"}}`, nil},
 			"an older protocol header": {`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Tokyo"}}}`, map[string]string{"Mcp-Protocol-Version": "2024-11-05"}},
 		} {
-			status, contentType, msg := postStatus(t, srv.URL, c.body, c.header)
+			status, contentType, msg, _ := postAny(t, srv.URL, c.body, c.header)
 			assert.False(t, status == http.StatusOK && contentType == "application/json", "%s: %v", name, msg)
 		}
 		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Tokyo"}}}`))
@@ -139,10 +139,11 @@ func TestStatelessCallsAnswerAsTheSDK(t *testing.T) {
 	})
 }
 
-// The client closing its request cancels a call served on the handler's own path.
-func TestFastCallIsCancelledWithItsRequest(t *testing.T) {
-	started, cancelled := make(chan struct{}), make(chan struct{})
-	reg := runtime.NewRegistry()
+// waitRegistry serves "wait", a tool without a timeout that waits for its ctx to end; started
+// and cancelled close when it starts and when its ctx ends.
+func waitRegistry(t *testing.T) (reg *runtime.Registry, started, cancelled chan struct{}) {
+	started, cancelled = make(chan struct{}), make(chan struct{})
+	reg = runtime.NewRegistry()
 	tool := funcTool("wait", func(ctx context.Context, _ funcArgs) runtime.Result {
 		close(started)
 		<-ctx.Done()
@@ -151,6 +152,12 @@ func TestFastCallIsCancelledWithItsRequest(t *testing.T) {
 	})
 	tool.NoTimeout = true
 	require.NoError(t, reg.Add(tool))
+	return reg, started, cancelled
+}
+
+// The client closing its request cancels a call served on the handler's own path.
+func TestFastCallIsCancelledWithItsRequest(t *testing.T) {
+	reg, started, cancelled := waitRegistry(t)
 	srv := httptest.NewServer(toolmcp.HTTPHandler(reg, toolmcp.WithStateless()))
 	t.Cleanup(srv.Close)
 	ctx, cancel := context.WithCancel(t.Context())
@@ -191,37 +198,23 @@ func TestFastCallSeesTheUser(t *testing.T) {
 }
 
 // statefulPost sends body on session id (initialize when id is "") and returns the answer's
-// content type and message, and the session id it names.
+// content type and message (with its status when it is not JSON-RPC), and the session id it
+// names.
 func statefulPost(t *testing.T, url, id, body string, header map[string]string) (contentType string, msg map[string]any, session string) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(body))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
+	withSession := map[string]string{}
 	if id != "" {
-		req.Header.Set("Mcp-Session-Id", id)
-		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		withSession["Mcp-Session-Id"] = id
+		withSession["Mcp-Protocol-Version"] = "2025-11-25"
 	}
 	for k, v := range header {
-		req.Header.Set(k, v)
+		withSession[k] = v
 	}
-	res, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer res.Body.Close()
-	data, err := io.ReadAll(res.Body)
-	require.NoError(t, err)
-	contentType = res.Header.Get("Content-Type")
-	if strings.HasPrefix(contentType, "text/event-stream") {
-		for line := range strings.SplitSeq(string(data), "\n") {
-			if d, ok := strings.CutPrefix(line, "data: "); ok && strings.Contains(d, `"id"`) {
-				data = []byte(d)
-			}
-		}
+	status, contentType, msg, session := postAny(t, url, body, withSession)
+	if _, rpc := msg["jsonrpc"]; !rpc {
+		msg["status"] = status
 	}
-	if json.Unmarshal(data, &msg) != nil {
-		msg = map[string]any{"status": res.StatusCode, "body": string(data)}
-	}
-	return contentType, msg, res.Header.Get("Mcp-Session-Id")
+	return contentType, msg, session
 }
 
 // openSession opens a stateful session whose client declares capabilities.
@@ -294,16 +287,7 @@ func TestStatefulFastCallKeepsToItsUser(t *testing.T) {
 
 // notifications/cancelled reaches a call served beside the SDK on a stateful session.
 func TestStatefulFastCallIsCancelled(t *testing.T) {
-	started, cancelled := make(chan struct{}), make(chan struct{})
-	reg := runtime.NewRegistry()
-	tool := funcTool("wait", func(ctx context.Context, _ funcArgs) runtime.Result {
-		close(started)
-		<-ctx.Done()
-		close(cancelled)
-		return runtime.ErrorResult(ctx.Err())
-	})
-	tool.NoTimeout = true
-	require.NoError(t, reg.Add(tool))
+	reg, started, cancelled := waitRegistry(t)
 	srv := httptest.NewServer(toolmcp.HTTPHandler(reg))
 	t.Cleanup(srv.Close)
 	id := openSession(t, srv.URL, `{}`, nil)
