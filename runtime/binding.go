@@ -91,10 +91,20 @@ func newFramed(b *toolBinding) *framedSlot {
 	} else {
 		p := reflect.New(l.Call).UnsafePointer() // the slot is the struct's first field
 		c = (*framedSlot)(p)
-		c.A = reflect.NewAt(l.Args, unsafe.Add(p, l.Offset)).Interface() // a pointer: no allocation
+		c.A = pointerLike(l.ArgsPtr, unsafe.Add(p, l.Offset))
 	}
 	c.B = b
 	return c
+}
+
+// pointerLike returns an interface value of like's type (a pointer type) holding p: what
+// reflect.NewAt(type, p).Interface() returns, without reflect's checks and lookups on every
+// call. An interface holding a pointer is its type word and the pointer (the runtime's
+// eface); TestPointerLike holds it to reflect's.
+func pointerLike(like any, p unsafe.Pointer) any {
+	e := *(*[2]unsafe.Pointer)(unsafe.Pointer(&like))
+	e[1] = p
+	return *(*any)(unsafe.Pointer(&e))
 }
 
 // framedLayouts holds the layout of each arguments type once for the process: the bindings of
@@ -118,6 +128,6 @@ func framedLayoutOf(args any) *binding.Layout {
 		{Name: "Slot", Type: reflect.TypeFor[framedSlot]()},
 		{Name: "Args", Type: a},
 	})
-	l, _ := framedLayouts.LoadOrStore(a, &binding.Layout{Call: call, Args: a, Offset: call.Field(1).Offset})
+	l, _ := framedLayouts.LoadOrStore(a, &binding.Layout{Call: call, Args: a, Offset: call.Field(1).Offset, ArgsPtr: reflect.Zero(reflect.PointerTo(a)).Interface()})
 	return l.(*binding.Layout)
 }

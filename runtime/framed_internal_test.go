@@ -3,9 +3,11 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	goruntime "runtime"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -80,4 +82,28 @@ func BenchmarkNewCall(b *testing.B) {
 			c.Slot.A = &c.Args
 		}
 	})
+}
+
+// pointerLike makes the interface value reflect.NewAt(...).Interface() makes, for pointer
+// types of every kind of pointee, and the value survives a collection.
+func TestPointerLike(t *testing.T) {
+	type args struct {
+		City string
+		Days int
+	}
+	for _, v := range []any{new(args), new(int), new([]string), new(map[string]int), new(struct{})} {
+		rt := reflect.TypeOf(v).Elem()
+		mem := reflect.New(rt)
+		like := reflect.Zero(reflect.PointerTo(rt)).Interface()
+		got := pointerLike(like, mem.UnsafePointer())
+		want := reflect.NewAt(rt, mem.UnsafePointer()).Interface()
+		goruntime.GC()
+		assert.Equal(t, want, got)
+		assert.Equal(t, reflect.TypeOf(v), reflect.TypeOf(got))
+		assert.True(t, got == want, "%T: the same pointer", v)
+	}
+	a := &args{City: "Tokyo"}
+	got, ok := pointerLike((*args)(nil), unsafe.Pointer(a)).(*args)
+	require.True(t, ok)
+	assert.Same(t, a, got)
 }
