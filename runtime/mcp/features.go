@@ -88,9 +88,14 @@ func WithServerHook(fn func(*mcp.Server)) Option {
 // WithHTTPOptions sets the go-sdk's streamable HTTP options of HTTPHandler (JSONResponse,
 // EventStore, Logger, localhost and cross-origin protection, …). HTTPHandler keeps its own
 // Stateless (WithStateless), SessionTimeout (WithSessionLimits) and
-// PropagateRequestCancellation.
+// PropagateRequestCancellation, and an event store set with WithEventStore when o has none.
 func WithHTTPOptions(o mcp.StreamableHTTPOptions) Option {
-	return func(c *config) { c.server.features.http = &o }
+	return func(c *config) {
+		if o.EventStore == nil && c.server.features.http != nil {
+			o.EventStore = c.server.features.http.EventStore
+		}
+		c.server.features.http = &o
+	}
 }
 
 // WithEventStore makes HTTPHandler's streams resumable (SEP-1699): what a stateful session

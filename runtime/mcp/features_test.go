@@ -5,6 +5,7 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -155,6 +156,38 @@ func TestResourceUpdatesReachSubscribers(t *testing.T) {
 	require.NoError(t, cs.Subscribe(t.Context(), &mcp.SubscribeParams{URI: "test://logo"}))
 	require.NoError(t, server.ResourceUpdated(t.Context(), &mcp.ResourceUpdatedNotificationParams{URI: "test://logo"}))
 	assert.Equal(t, "test://logo", <-updated)
+}
+
+func TestCompletionIsBounded(t *testing.T) {
+	values := make([]string, 150)
+	for i := range values {
+		values[i] = fmt.Sprintf("v%03d", i)
+	}
+	enum, _ := json.Marshal(values)
+	prompt := funcTool("pick", func(context.Context, funcArgs) runtime.Result { return runtime.TextResult("ok") })
+	prompt.InputSchema = json.RawMessage(`{"type":"object","properties":{"choice":{"type":"string","enum":` + string(enum) + `}}}`)
+	cs := serveInMemory(t, nil, toolmcp.WithPrompts(prompt))
+	ref := &mcp.CompleteReference{Type: "ref/prompt", Name: "pick"}
+	c, err := cs.Complete(t.Context(), &mcp.CompleteParams{Ref: ref, Argument: mcp.CompleteParamsArgument{Name: "choice"}})
+	require.NoError(t, err)
+	assert.Len(t, c.Completion.Values, toolmcp.MaxCompletionValues)
+	assert.Equal(t, 150, c.Completion.Total)
+	assert.True(t, c.Completion.HasMore)
+	c, err = cs.Complete(t.Context(), &mcp.CompleteParams{Ref: ref, Argument: mcp.CompleteParamsArgument{Name: "choice", Value: "v14"}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"v140", "v141", "v142", "v143", "v144", "v145", "v146", "v147", "v148", "v149"}, c.Completion.Values)
+	assert.False(t, c.Completion.HasMore)
+}
+
+func TestHTTPOptionsKeepTheEventStore(t *testing.T) {
+	store := &countingEvents{MemoryEventStore: mcp.NewMemoryEventStore(nil)}
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(callInfoTool()))
+	srv := httptest.NewServer(toolmcp.HTTPHandler(reg, toolmcp.WithEventStore(store), toolmcp.WithHTTPOptions(mcp.StreamableHTTPOptions{})))
+	t.Cleanup(srv.Close)
+	_, err := httpClient(t, srv.URL, nil, nil).CallTool(t.Context(), &mcp.CallToolParams{Name: "call_info"})
+	require.NoError(t, err)
+	assert.Positive(t, store.appended.Load())
 }
 
 func TestBadFeaturesPanicAtNewServer(t *testing.T) {
