@@ -25,6 +25,38 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, JSONSchemaArgs) (s
 	return true
 }
 
+// A compile error in the next lines means an argument or result type changed since toolgen ran
+// (a field added, removed, moved, retyped or retagged): run go generate.
+func _() {
+	toolgenTypesChangedRunGoGenerate(struct {
+		Message string `json:"message"`
+	}{}, struct {
+		ResourceURI string `json:"resourceUri"`
+	}{}, struct {
+		Name    string  `json:"name,omitempty"`
+		Address address `json:"address,omitzero"`
+	}{}, struct {
+		Arg1 string `json:"arg1"`
+		Arg2 string `json:"arg2"`
+	}{}, struct {
+		Prompt string `json:"prompt"`
+	}{}, struct {
+		ID string `json:"id"`
+	}{}, struct {
+		ID           string `json:"id"`
+		TemplateTest bool   `json:"templateTest"`
+		Data         string `json:"data"`
+	}{}, struct {
+		Street string `json:"street,omitempty"`
+		City   string `json:"city,omitempty"`
+	}{})
+}
+
+// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
+// those of basic kind as type parameters.
+func toolgenTypesChangedRunGoGenerate(ElicitationArgs, EmbedArgs, JSONSchemaArgs, PromptArgs, SamplingArgs, TemplateArgs, TemplateData, address) {
+}
+
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
