@@ -53,6 +53,7 @@ var imports = map[string]string{
 	"workspace":  "github.com/toolgen-go/toolgen/toolkit/workspace",
 	"toolsearch": "github.com/toolgen-go/toolgen/runtime/toolsearch",
 	"weather":    userModule + "/weather",
+	"notes":      userModule + "/notes", // docs/mcp.md
 }
 
 // nestedModules are the modules of this repository apart from the root, which a fragment
