@@ -20,32 +20,6 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 )
 
-// chatCompletion is an OpenAI Chat Completions answer making the given tool calls (each
-// "id name arguments"), or saying text when there are none.
-func chatCompletion(text string, calls ...[3]string) string {
-	type function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	}
-	type toolCall struct {
-		ID       string   `json:"id"`
-		Type     string   `json:"type"`
-		Function function `json:"function"`
-	}
-	msg := map[string]any{"role": "assistant", "content": text}
-	finish := "stop"
-	if len(calls) > 0 {
-		var tc []toolCall
-		for _, c := range calls {
-			tc = append(tc, toolCall{ID: c[0], Type: "function", Function: function{Name: c[1], Arguments: c[2]}})
-		}
-		msg["tool_calls"], msg["content"], finish = tc, nil, "tool_calls"
-	}
-	out, _ := json.Marshal(map[string]any{"id": "chatcmpl", "object": "chat.completion", "created": 1, "model": "gpt-5",
-		"choices": []any{map[string]any{"index": 0, "finish_reason": finish, "message": msg}}})
-	return string(out)
-}
-
 // memoryCheckpoints is an adk.CheckPointStore in memory.
 type memoryCheckpoints struct {
 	mu sync.Mutex
@@ -125,13 +99,13 @@ func whoAmI() runtime.Tool {
 func TestAgentRunsValidAndInvalidCalls(t *testing.T) {
 	reg := fixture.NewRegistry(fixture.WeatherTool(), whoAmI())
 	api := &fixture.FakeAPI{Answers: []string{
-		chatCompletion("",
-			[3]string{"call_1", "get_weather", `{"city":"Tokyo"}`},
-			[3]string{"call_2", "get_weather", `{"city":"Paris","unit":"kelvin","days":3}`},
-			[3]string{"call_3", "get_weather", `{"city":"Atlantis"}`},
-			[3]string{"call_4", "who_am_i", `{}`},
-			[3]string{"call_5", "get_wether", `{"city":"Oslo"}`}),
-		chatCompletion("21 degrees in Tokyo."),
+		fixture.ChatCompletion("",
+			fixture.ChatCall{ID: "call_1", Name: "get_weather", Args: `{"city":"Tokyo"}`},
+			fixture.ChatCall{ID: "call_2", Name: "get_weather", Args: `{"city":"Paris","unit":"kelvin","days":3}`},
+			fixture.ChatCall{ID: "call_3", Name: "get_weather", Args: `{"city":"Atlantis"}`},
+			fixture.ChatCall{ID: "call_4", Name: "who_am_i", Args: `{}`},
+			fixture.ChatCall{ID: "call_5", Name: "get_wether", Args: `{"city":"Oslo"}`}),
+		fixture.ChatCompletion("21 degrees in Tokyo."),
 	}}
 	runner := newRunner(t, reg, api)
 
@@ -146,37 +120,18 @@ func TestAgentRunsValidAndInvalidCalls(t *testing.T) {
 	fixture.JSONEqual(t, "get_weather declared", tools[0], `{"type":"function","function":{"name":"get_weather","description":"Gets the current weather for a city.","parameters":`+fixture.WeatherSchema+`}}`)
 
 	// What the model read, in the second request: every result under its call id.
-	sent := toolMessages(t, api.Request(t, 1))
-	assert.Equal(t, []string{"call_1", "call_2", "call_3", "call_4", "call_5"}, sent.ids)
-	assert.JSONEq(t, `{"city":"Tokyo","temperature":21,"unit":"celsius"}`, sent.content["call_1"])
-	assert.Equal(t, "Error: invalid arguments for get_weather:\n- /days: unknown property\n- /unit: must be one of \"celsius\", \"fahrenheit\", got \"kelvin\"\nCorrect the arguments and call get_weather again.", sent.content["call_2"])
-	assert.Equal(t, "Error: no weather station in Atlantis", sent.content["call_3"])
-	assert.Equal(t, "call_4 in conv-1", sent.content["call_4"], "eino's call id and the ADK session reach CallInfo")
-	assert.Contains(t, sent.content["call_5"], `Error: unknown tool "get_wether"; did you mean "get_weather"?`)
-	for id, text := range sent.content {
+	sent := fixture.ToolResultsOf(api.Request(t, 1))
+	assert.Equal(t, []string{"call_1", "call_2", "call_3", "call_4", "call_5"}, sent.IDs)
+	assert.JSONEq(t, `{"city":"Tokyo","temperature":21,"unit":"celsius"}`, sent.Content["call_1"])
+	assert.Equal(t, "Error: invalid arguments for get_weather:\n- /days: unknown property\n- /unit: must be one of \"celsius\", \"fahrenheit\", got \"kelvin\"\nCorrect the arguments and call get_weather again.", sent.Content["call_2"])
+	assert.Equal(t, "Error: no weather station in Atlantis", sent.Content["call_3"])
+	assert.Equal(t, "call_4 in conv-1", sent.Content["call_4"], "eino's call id and the ADK session reach CallInfo")
+	assert.Contains(t, sent.Content["call_5"], `Error: unknown tool "get_wether"; did you mean "get_weather"?`)
+	for id, text := range sent.Content {
 		if id != "call_5" {
 			assert.Equal(t, text, toolMsgs[id], "the agent's event for %s", id)
 		}
 	}
-}
-
-// sentResults are the tool messages of a Chat Completions request.
-type sentResults struct {
-	ids     []string
-	content map[string]string
-}
-
-func toolMessages(t *testing.T, req map[string]any) sentResults {
-	t.Helper()
-	out := sentResults{content: map[string]string{}}
-	for _, m := range req["messages"].([]any) {
-		if m := m.(map[string]any); m["role"] == "tool" {
-			id := m["tool_call_id"].(string)
-			out.ids = append(out.ids, id)
-			out.content[id], _ = m["content"].(string)
-		}
-	}
-	return out
 }
 
 // deleteFile is a //tool:confirm tool whose runs the journal records.
@@ -213,8 +168,8 @@ func TestApprovalInterruptsAndResumes(t *testing.T) {
 			reg := runtime.NewRegistry(opts...)
 			require.NoError(t, reg.Add(deleteFile(&j), fixture.WeatherTool()))
 			api := &fixture.FakeAPI{Answers: []string{
-				chatCompletion("", [3]string{"call_1", "delete_file", `{"path":"/tmp/a"}`}),
-				chatCompletion("Done."),
+				fixture.ChatCompletion("", fixture.ChatCall{ID: "call_1", Name: "delete_file", Args: `{"path":"/tmp/a"}`}),
+				fixture.ChatCompletion("Done."),
 			}}
 			runner := newRunner(t, reg, api, "delete_file")
 			ctx := context.Background()
@@ -244,7 +199,7 @@ func TestApprovalInterruptsAndResumes(t *testing.T) {
 			_, final, again := drain(t, iter)
 			require.Nil(t, again)
 			assert.Equal(t, "Done.", final)
-			read := toolMessages(t, api.Request(t, 1)).content["call_1"]
+			read := fixture.ToolResultsOf(api.Request(t, 1)).Content["call_1"]
 			assert.Contains(t, read, tc.wantTool)
 			assert.Len(t, j.Lines(), tc.wantRuns, "an approved call runs once, a denied one never")
 			if tc.wantRuns == 0 {

@@ -15,6 +15,7 @@ import (
 	"github.com/toolgen-go/toolgen/examples/weather/weather"
 	"github.com/toolgen-go/toolgen/runtime"
 	tooleino "github.com/toolgen-go/toolgen/runtime/eino"
+	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 )
 
 // fakeOpenAI stands in for the OpenAI API so the example runs offline: it first asks for
@@ -33,12 +34,12 @@ func fakeOpenAI() *httptest.Server {
 		w.Header().Set("Content-Type", "application/json")
 		switch turn {
 		case 1:
-			_, _ = io.WriteString(w, chatCompletion("", [3]string{"call_1", "get_weather", `{"city":"Tokyo","unit":"kelvin"}`}))
+			_, _ = io.WriteString(w, fixture.ChatCompletion("", fixture.ChatCall{ID: "call_1", Name: "get_weather", Args: `{"city":"Tokyo","unit":"kelvin"}`}))
 		case 2:
 			fmt.Println("the model read:", last.Content)
-			_, _ = io.WriteString(w, chatCompletion("", [3]string{"call_2", "get_weather", `{"city":"Tokyo"}`}))
+			_, _ = io.WriteString(w, fixture.ChatCompletion("", fixture.ChatCall{ID: "call_2", Name: "get_weather", Args: `{"city":"Tokyo"}`}))
 		default:
-			_, _ = io.WriteString(w, chatCompletion("Tokyo: "+last.Content))
+			_, _ = io.WriteString(w, fixture.ChatCompletion("Tokyo: "+last.Content))
 		}
 	}))
 }
