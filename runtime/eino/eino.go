@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"sync"
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/components/tool"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/parttext"
+	"github.com/toolgen-go/toolgen/runtime/internal/pausedapproval"
 )
 
 // SessionKey is the ADK session value (adk.WithSessionValues) read as a call's
@@ -32,21 +32,11 @@ type Options struct {
 }
 
 // Approval is the interrupt a //tool:confirm call raises (its InterruptCtx.Info, and the
-// state the tool keeps across the checkpoint): what the user is asked to approve. Resume the
-// run with a runtime.Decision for the interrupt's ID (adk.Runner.ResumeWithParams).
-type Approval struct {
-	Tool    string
-	CallID  string
-	Session string
-	// Args are the validated arguments in canonical form (runtime.ApprovalRequest.RawArgs):
-	// what the approval covers.
-	Args   json.RawMessage
-	Reason string // the tool's //tool:confirm reason
-	Risk   string
-	// RequestID is the registry's approval request when the registry queues approvals
-	// (runtime.WithApprovalQueue); "" when the approval is decided on resume.
-	RequestID string
-}
+// state the tool keeps across the checkpoint): the tool, call id, session, canonical
+// arguments (what the approval covers), reason, risk, and RequestID when the registry queues
+// approvals (runtime.WithApprovalQueue). Resume the run with a runtime.Decision for the
+// interrupt's ID (adk.Runner.ResumeWithParams).
+type Approval = pausedapproval.Request
 
 func init() {
 	// Checkpoints are gob-encoded: the interrupt's state must be a registered type.
@@ -256,79 +246,14 @@ func (c *core) invoke(ctx context.Context, args string) (runtime.Result, error) 
 			// Another interrupt of the run was resumed: this one still waits.
 			return runtime.Result{}, tool.StatefulInterrupt(ctx, prev, prev)
 		}
-		dec := decisionOf(data)
-		if prev.RequestID != "" {
-			if err := c.decideQueued(prev.RequestID, dec); err != nil {
-				return runtime.Result{}, err
-			}
-			return c.reg.Invoke(ctx, call), nil
-		}
-		decided := runtime.ApproverFunc(func(context.Context, runtime.ApprovalRequest) (runtime.Decision, error) { return dec, nil })
-		return c.reg.Invoke(runtime.WithCallHooks(ctx, &runtime.CallHooks{Approver: decided}), call), nil
+		return pausedapproval.Resume(ctx, c.reg, call, prev, pausedapproval.DecisionOf(data))
 	}
-
-	var mu sync.Mutex
-	var asked *runtime.ApprovalRequest
-	ask := runtime.ApproverFunc(func(_ context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
-		mu.Lock()
-		asked = &req
-		mu.Unlock()
-		return runtime.Decision{}, runtime.ErrApprovalAsked
-	})
-	res := c.reg.Invoke(runtime.WithCallHooks(ctx, &runtime.CallHooks{Approver: ask}), call)
-	mu.Lock()
-	req := asked
-	mu.Unlock()
-	switch {
-	case req != nil && ctx.Err() == nil:
-		a := approvalOf(*req)
-		return runtime.Result{}, tool.StatefulInterrupt(ctx, a, a)
-	case res.PendingApproval != "":
-		for _, p := range c.reg.Pending() {
-			if p.ID == res.PendingApproval {
-				a := approvalOf(p)
-				a.RequestID = p.ID
-				return runtime.Result{}, tool.StatefulInterrupt(ctx, a, a)
-			}
-		}
-	case res.ClientCall != nil:
-		// eino runs every tool call itself: no one would answer a client tool's call.
-		return runtime.Result{Text: fmt.Sprintf("%s is executed by the client, which this agent does not have; it was not run.", call.Name), IsError: true, Kind: runtime.KindPermission}, nil
+	res, asked := pausedapproval.Invoke(ctx, c.reg, call)
+	if asked != nil {
+		return runtime.Result{}, tool.StatefulInterrupt(ctx, asked, asked)
+	}
+	if res.ClientCall != nil {
+		return pausedapproval.ClientRefused(call.Name), nil
 	}
 	return res, nil
-}
-
-// decideQueued records dec for the registry's queued request id.
-func (c *core) decideQueued(id string, dec runtime.Decision) error {
-	var err error
-	switch {
-	case !dec.Approved:
-		err = c.reg.DenyBy(id, dec.By, dec.Reason)
-	case dec.Args != nil:
-		err = c.reg.ApproveWithArgs(id, dec.By, dec.Args)
-	default:
-		err = c.reg.Approve(id, dec.By)
-	}
-	if err != nil {
-		return fmt.Errorf("eino: deciding approval request of %s: %w", c.info.Name, err)
-	}
-	return nil
-}
-
-// decisionOf reads the resume data of an approval: a runtime.Decision (or a pointer to one).
-// Anything else denies.
-func decisionOf(data any) runtime.Decision {
-	switch d := data.(type) {
-	case runtime.Decision:
-		return d
-	case *runtime.Decision:
-		if d != nil {
-			return *d
-		}
-	}
-	return runtime.Decision{Reason: "the run was resumed without a decision"}
-}
-
-func approvalOf(req runtime.ApprovalRequest) *Approval {
-	return &Approval{Tool: req.Tool, CallID: req.CallID, Session: req.Session, Args: req.RawArgs, Reason: req.Reason, Risk: string(req.Risk)}
 }

@@ -53,6 +53,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/parttext"
+	"github.com/toolgen-go/toolgen/runtime/internal/pausedapproval"
 )
 
 // Options says how the tools fill the runtime.Call of each call.
@@ -128,7 +129,7 @@ func (t *Tool) Call(ctx context.Context, input string) (string, error) {
 	}
 	res := t.reg.Invoke(ctx, call)
 	if res.ClientCall != nil {
-		return fmt.Sprintf("Error: %s is executed by the client, which this agent does not have; it was not run.", t.name), nil
+		res = pausedapproval.ClientRefused(t.name)
 	}
 	return parttext.TextOnly(res, "LangChainGo"), nil
 }
