@@ -143,6 +143,9 @@ func (p *parser) noteUntaggedHandlers(tools []*docOwner) {
 		}
 	}
 	for _, f := range p.pkg.Syntax {
+		if ast.IsGenerated(f) {
+			continue // generated code (a toolgen -client package's methods) forgot no directive
+		}
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || isTool[fd] || !fd.Name.IsExported() {
