@@ -19,7 +19,7 @@ require (
 	github.com/goccy/go-yaml v1.18.0 // indirect
 	github.com/google/dotprompt/go v0.0.0-20251121213842-db5416a4f7ce // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/invopop/jsonschema v0.14.0 // indirect
+	github.com/invopop/jsonschema v0.13.0 // indirect
 	github.com/mailru/easyjson v0.9.1 // indirect
 	github.com/mbleigh/raymond v0.0.0-20250414171441-6b3a58ab9e0a // indirect
 	github.com/segmentio/asm v1.2.1 // indirect
@@ -45,5 +45,3 @@ require (
 )
 
 replace github.com/toolgen-go/toolgen => ../..
-
-replace github.com/invopop/jsonschema => github.com/invopop/jsonschema v0.13.0
