@@ -34,6 +34,7 @@ type server struct {
 	verifier      auth.TokenVerifier
 	authOptions   *auth.RequireBearerTokenOptions
 	sessionLimits SessionLimits
+	features      features // prompts, resources, hooks, HTTP options (features.go)
 }
 
 // WithImplementation names the server to clients ("toolgen", "1.0.0" otherwise).
@@ -90,7 +91,9 @@ func StaticToken(token, user string) auth.TokenVerifier {
 }
 
 // NewServer returns a go-sdk server serving every tool of reg, following the registry
-// (AddTools with nil), configured by opts.
+// (AddTools with nil), and the prompts and resources of WithPrompts and WithResources,
+// configured by opts. It panics when those cannot be served (two of one name, a resource
+// without a URI or with a bad template), as mcp.Server.AddResource does on a bad URI.
 func NewServer(reg *runtime.Registry, opts ...Option) *mcp.Server {
 	server, _ := newServer(reg, opts)
 	return server
@@ -103,8 +106,15 @@ func newServer(reg *runtime.Registry, opts []Option) (*mcp.Server, *served) {
 		name, version = "toolgen", "1.0.0"
 	}
 	options := cfg.server.options
+	built, err := buildFeatures(&cfg.server.features)
+	if err != nil {
+		panic(err) // a programming error, as a bad URI is to mcp.Server.AddResource
+	}
+	built.configure(&options)
 	server := mcp.NewServer(&mcp.Implementation{Name: name, Version: version}, &options)
-	return server, addTools(server, reg, nil, opts)
+	served := addTools(server, reg, nil, opts)
+	built.add(server)
+	return server, served
 }
 
 // ServeStdio serves reg over stdin and stdout until the input closes or ctx is done, for
@@ -127,7 +137,7 @@ func HTTPHandler(reg *runtime.Registry, opts ...Option) http.Handler {
 	// The session gate closes idle sessions, not the SDK: its timer would not see the calls
 	// served beside it (fastcall.go).
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
-		&mcp.StreamableHTTPOptions{Stateless: cfg.server.stateless, PropagateRequestCancellation: true})
+		cfg.server.features.httpOptions(cfg.server.stateless))
 	g := &guard{next: sdk, fast: served}
 	if !cfg.server.stateless {
 		g.sessions = newSessionGate(limits, server, served)
