@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"mime"
 	"net"
 	"net/http"
@@ -27,7 +28,8 @@ import (
 //     protocols);
 //   - stateful: on a session the gate holds, opened by the same user, whose client declared
 //     neither elicitation nor sampling and set no log level (what a call could send it then
-//     goes on the session's own stream, not on this request's).
+//     goes on the session's own stream, not on this request's), when streams are not kept
+//     resumable (WithEventStore).
 //
 // The SDK would decode it five times, each with a 32 KB buffer (and, stateless, connect a
 // session for it); here it is decoded once, run through the same handler
@@ -58,7 +60,7 @@ var fastVersions = map[string]bool{"": true, "2025-03-26": true, "2025-06-18": t
 // serveFast answers r, whose body holds the one message m, on stateful session l (nil:
 // stateless), and reports whether it did; when it did not, r is the SDK's to serve.
 func (s *served) serveFast(w http.ResponseWriter, r *http.Request, m *message, l *liveSession) bool {
-	if m.Method != "tools/call" || !fastID(m.ID) || !fastHTTP(r, l != nil) {
+	if m.Method != "tools/call" || !fastID(m.ID) || !fastHTTP(r, l != nil) || s.crossOrigin != nil && s.crossOrigin.Check(r) != nil {
 		return false
 	}
 	params, ok := s.fastParams(m)
@@ -82,11 +84,56 @@ func (s *served) serveFast(w http.ResponseWriter, r *http.Request, m *message, l
 		defer untrack()
 		req.Session = l.ss
 	}
-	data := s.answer(ctx, req, m.ID)
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(data)
+	out := &fastStream{w: w}
+	if l == nil {
+		// Stateless: no session to send a log message through; the answer carries it.
+		ctx = context.WithValue(ctx, fastStreamKey{}, out)
+	}
+	out.answer(s.answer(ctx, req, m.ID))
 	return true
+}
+
+// fastStream is the answer to a stateless call served beside the SDK: JSON, unless the call
+// sends the client a log message (Log) first, when it becomes an event stream, as the SDK's
+// answer is; the result is its last event. The SDK's stateless sessions log at info and above.
+type fastStream struct {
+	mu     sync.Mutex
+	w      http.ResponseWriter
+	events bool // the answer is an event stream
+	done   bool // answered: what the call sends later is dropped, as the SDK drops it
+}
+
+type fastStreamKey struct{}
+
+// event writes one event of the stream, starting it when it is the first. f.mu is held.
+func (f *fastStream) event(data []byte) error {
+	if !f.events {
+		f.events = true
+		f.w.Header().Set("Content-Type", "text/event-stream")
+		f.w.Header().Set("Cache-Control", "no-cache")
+		f.w.WriteHeader(http.StatusOK)
+	}
+	if _, err := fmt.Fprintf(f.w, "event: message\ndata: %s\n\n", data); err != nil {
+		return err
+	}
+	if flusher, ok := f.w.(http.Flusher); ok {
+		flusher.Flush()
+	}
+	return nil
+}
+
+// answer writes the call's JSON-RPC response: the stream's last event, or the JSON body.
+func (f *fastStream) answer(data []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.done = true
+	if f.events {
+		_ = f.event(data)
+		return
+	}
+	f.w.Header().Set("Content-Type", "application/json")
+	f.w.WriteHeader(http.StatusOK)
+	_, _ = f.w.Write(data)
 }
 
 // fastParams reads the params of tools/call m, and reports whether its call may be served
@@ -315,7 +362,7 @@ func (g *sessionGate) serveCall(w http.ResponseWriter, r *http.Request, body []b
 	case m.Method == "notifications/cancelled":
 		l.cancel(m.Params)
 		return false
-	case l.ss == nil || l.logs.Load() || !quietClient(l.ss):
+	case l.ss == nil || l.logs.Load() || g.served.resumable || !quietClient(l.ss):
 		return false
 	}
 	if l.user != "" {

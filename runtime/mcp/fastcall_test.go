@@ -3,6 +3,8 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -398,4 +400,72 @@ func TestStdioCallsBesideAreBounded(t *testing.T) {
 	close(release)
 	wg.Wait()
 	assert.EqualValues(t, calls, started.Load())
+}
+
+// A stateless call served beside the SDK that logs answers with an event stream, as the SDK
+// does: its log messages at info and above, then its result; it cannot sample.
+func TestFastCallLogsAsTheSDK(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(funcTool("chatty", func(ctx context.Context, _ funcArgs) runtime.Result {
+		if err := toolmcp.Log(ctx, "debug", "not sent"); err != nil {
+			return runtime.ErrorResult(err)
+		}
+		if err := toolmcp.Log(ctx, "info", "working"); err != nil {
+			return runtime.ErrorResult(err)
+		}
+		_, err := toolmcp.SampleText(ctx, "?", 0)
+		return runtime.TextResult(fmt.Sprint(errors.Is(err, toolmcp.ErrNoSampling)))
+	})))
+	srv := httptest.NewServer(toolmcp.HTTPHandler(reg, toolmcp.WithStateless()))
+	t.Cleanup(srv.Close)
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"chatty","arguments":{}}}`))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	assert.Equal(t, "text/event-stream", res.Header.Get("Content-Type"))
+	var events []map[string]any
+	for line := range strings.SplitSeq(string(body), "\n") {
+		if data, ok := strings.CutPrefix(line, "data: "); ok {
+			var m map[string]any
+			require.NoError(t, json.Unmarshal([]byte(data), &m))
+			events = append(events, m)
+		}
+	}
+	require.Len(t, events, 2, "%s", body)
+	assert.Equal(t, "notifications/message", events[0]["method"])
+	assert.Equal(t, map[string]any{"level": "info", "logger": "chatty", "data": "working"}, events[0]["params"])
+	assert.EqualValues(t, 3, events[1]["id"])
+	result := events[1]["result"].(map[string]any)
+	assert.Equal(t, "true", result["content"].([]any)[0].(map[string]any)["text"], "sampling is refused as unavailable")
+}
+
+// Streams kept resumable (WithEventStore) stay the SDK's on stateful sessions.
+func TestResumableStreamsStayTheSDKs(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(callInfoTool()))
+	srv := httptest.NewServer(toolmcp.HTTPHandler(reg, toolmcp.WithEventStore(mcp.NewMemoryEventStore(nil))))
+	t.Cleanup(srv.Close)
+	id := openSession(t, srv.URL, `{}`, nil)
+	contentType, msg, _ := statefulPost(t, srv.URL, id, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"call_info","arguments":{}}}`, nil)
+	assert.True(t, strings.HasPrefix(contentType, "text/event-stream"), "%s %v", contentType, msg)
+}
+
+// The SDK handler's cross-origin protection (WithHTTPOptions) holds for the calls served
+// beside it.
+func TestFastCallsPassTheCrossOriginCheck(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(callInfoTool()))
+	srv := httptest.NewServer(toolmcp.HTTPHandler(reg, toolmcp.WithStateless(),
+		toolmcp.WithHTTPOptions(mcp.StreamableHTTPOptions{CrossOriginProtection: http.NewCrossOriginProtection()})))
+	t.Cleanup(srv.Close)
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"call_info","arguments":{}}}`
+	status, _, msg, _ := postAny(t, srv.URL, call, map[string]string{"Sec-Fetch-Site": "cross-site"})
+	assert.Equal(t, http.StatusForbidden, status, "%v", msg)
+	contentType, _ := postRaw(t, srv.URL, call, map[string]string{"Sec-Fetch-Site": "same-origin"})
+	assert.Equal(t, "application/json", contentType)
 }

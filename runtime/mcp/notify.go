@@ -47,15 +47,20 @@ func session(ctx context.Context) *mcp.ServerSession {
 // outside an MCP request. Protocol 2026-07-28 deprecates MCP logging (SEP-2577); clients of
 // earlier protocols still get it.
 func Log(ctx context.Context, level mcp.LoggingLevel, data any) error {
+	stream, beside := ctx.Value(fastStreamKey{}).(*fastStream)
 	ss := session(ctx)
-	if ss == nil {
+	if ss == nil && !beside {
 		return ErrNotMCPCall
 	}
 	logger := ""
 	if info, ok := runtime.CallInfoFrom(ctx); ok {
 		logger = info.Tool
 	}
-	return ss.Log(ctx, &mcp.LoggingMessageParams{Level: level, Logger: logger, Data: boundLogData(data)})
+	params := &mcp.LoggingMessageParams{Level: level, Logger: logger, Data: boundLogData(data)}
+	if ss == nil {
+		return stream.log(params) // a stateless call served beside the SDK (fastcall.go)
+	}
+	return ss.Log(ctx, params)
 }
 
 // boundLogData returns data within MaxLogBytes.
@@ -91,6 +96,9 @@ func cutText(s string, n int) string {
 func Sample(ctx context.Context, params *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
 	ss := session(ctx)
 	if ss == nil {
+		if callContextFrom(ctx) != nil {
+			return nil, ErrNoSampling // a stateless call served beside the SDK: no client to ask
+		}
 		return nil, ErrNotMCPCall
 	}
 	if !canSample(ss) || multiRound(ss) {
@@ -123,4 +131,28 @@ func SampleText(ctx context.Context, prompt string, maxTokens int64) (string, er
 func canSample(ss *mcp.ServerSession) bool {
 	p := ss.InitializeParams()
 	return p != nil && p.Capabilities != nil && p.Capabilities.Sampling != nil
+}
+
+// logLevels orders MCP's log levels (RFC 5424's, least severe first).
+var logLevels = map[mcp.LoggingLevel]int{"debug": 0, "info": 1, "notice": 2, "warning": 3, "error": 4, "critical": 5, "alert": 6, "emergency": 7}
+
+// log sends a log message of the call as an event, at info and above.
+func (f *fastStream) log(params *mcp.LoggingMessageParams) error {
+	if level, known := logLevels[params.Level]; known && level < logLevels["info"] {
+		return nil
+	}
+	data, err := json.Marshal(struct {
+		JSONRPC string                    `json:"jsonrpc"`
+		Method  string                    `json:"method"`
+		Params  *mcp.LoggingMessageParams `json:"params"`
+	}{"2.0", "notifications/message", params})
+	if err != nil {
+		return err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.done {
+		return nil
+	}
+	return f.event(data)
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -109,6 +110,12 @@ type served struct {
 	outputs sync.Map
 	// fastCalls counts the calls served beside the SDK (fastcall.go, stdio.go); tests read it.
 	fastCalls atomic.Int64
+	// resumable: HTTPHandler keeps stateful streams resumable (WithEventStore), which the
+	// SDK's event streams are and a JSON answer is not, so stateful calls stay the SDK's.
+	resumable bool
+	// crossOrigin is the SDK handler's cross-origin protection (WithHTTPOptions), which the
+	// calls served beside it pass too.
+	crossOrigin *http.CrossOriginProtection
 }
 
 func newServed(reg *runtime.Registry, opts []Option) *served {

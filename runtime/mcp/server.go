@@ -133,6 +133,9 @@ func ServeStdio(ctx context.Context, reg *runtime.Registry, opts ...Option) erro
 func HTTPHandler(reg *runtime.Registry, opts ...Option) http.Handler {
 	cfg := configure(opts)
 	server, served := newServer(reg, opts)
+	if o := cfg.server.features.http; o != nil {
+		served.resumable, served.crossOrigin = o.EventStore != nil, o.CrossOriginProtection
+	}
 	limits := cfg.server.sessionLimits.resolved()
 	// The session gate closes idle sessions, not the SDK: its timer would not see the calls
 	// served beside it (fastcall.go).
