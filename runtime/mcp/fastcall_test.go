@@ -460,8 +460,9 @@ func TestResumableStreamsStayTheSDKs(t *testing.T) {
 func TestFastCallsPassTheCrossOriginCheck(t *testing.T) {
 	reg := runtime.NewRegistry()
 	require.NoError(t, reg.Add(callInfoTool()))
-	srv := httptest.NewServer(toolmcp.HTTPHandler(reg, toolmcp.WithStateless(),
-		toolmcp.WithHTTPOptions(mcp.StreamableHTTPOptions{CrossOriginProtection: http.NewCrossOriginProtection()})))
+	//lint:ignore SA1019 the deprecated option is what a host may still set
+	options := mcp.StreamableHTTPOptions{CrossOriginProtection: http.NewCrossOriginProtection()}
+	srv := httptest.NewServer(toolmcp.HTTPHandler(reg, toolmcp.WithStateless(), toolmcp.WithHTTPOptions(options)))
 	t.Cleanup(srv.Close)
 	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"call_info","arguments":{}}}`
 	status, _, msg, _ := postAny(t, srv.URL, call, map[string]string{"Sec-Fetch-Site": "cross-site"})

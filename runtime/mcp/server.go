@@ -134,6 +134,7 @@ func HTTPHandler(reg *runtime.Registry, opts ...Option) http.Handler {
 	cfg := configure(opts)
 	server, served := newServer(reg, opts)
 	if o := cfg.server.features.http; o != nil {
+		//lint:ignore SA1019 a host may still set it, and the calls served beside the SDK must pass it too
 		served.resumable, served.crossOrigin = o.EventStore != nil, o.CrossOriginProtection
 	}
 	limits := cfg.server.sessionLimits.resolved()
