@@ -48,7 +48,9 @@
 // application/json, which every streamable HTTP client accepts). Calls cost a fifth to a
 // tenth of the CPU time they cost through the SDK (docs/benchmarks.md). Cancellation
 // reaches these calls as it does the SDK's; over stateless HTTP, RequestFrom(ctx).Session is
-// nil, as no session exists. Every other request, and every request to a server of your own
+// nil, as no session exists, and Log sends its messages (info and above, as the SDK's
+// stateless sessions do) in the answer, then an event stream. Stateful streams kept
+// resumable (WithEventStore) stay the SDK's. Every other request, and every request to a server of your own
 // (AddTools), goes to the SDK as before. The stateful gate, not the SDK, closes idle sessions,
 // since the SDK does not see these calls.
 //
