@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -57,10 +58,18 @@ type callMeta struct {
 // means 2025-03-26.
 var fastVersions = map[string]bool{"": true, "2025-03-26": true, "2025-06-18": true, "2025-11-25": true}
 
+// speaks reports whether a request of protocol version (the Mcp-Protocol-Version header; ""
+// when it has none) may be served beside the SDK: a version served here that the server
+// negotiates (ServerOptions.SupportedProtocolVersions may narrow them).
+func (s *served) speaks(version string) bool {
+	return fastVersions[version] && (version == "" || len(s.versions) == 0 || slices.Contains(s.versions, version))
+}
+
 // serveFast answers r, whose body holds the one message m, on stateful session l (nil:
 // stateless), and reports whether it did; when it did not, r is the SDK's to serve.
 func (s *served) serveFast(w http.ResponseWriter, r *http.Request, m *message, l *liveSession) bool {
-	if m.Method != "tools/call" || !fastID(m.ID) || !fastHTTP(r, l != nil) || s.crossOrigin != nil && s.crossOrigin.Check(r) != nil {
+	if m.Method != "tools/call" || !fastID(m.ID) || !fastHTTP(r, l != nil) || !s.speaks(r.Header.Get("Mcp-Protocol-Version")) ||
+		s.crossOrigin != nil && s.crossOrigin.Check(r) != nil {
 		return false
 	}
 	params, ok := s.fastParams(m)
@@ -208,9 +217,10 @@ func idText(id json.RawMessage) string {
 
 // fastHTTP reports whether the SDK's handler would take r's message to its server: a POST
 // of application/json accepting both JSON and an event stream, on a protocol served here,
-// with a session id when stateful and without one when not, past its DNS-rebinding check.
+// with a session id when stateful and without one when not, past its DNS-rebinding check
+// (served.speaks checks the protocol version).
 func fastHTTP(r *http.Request, stateful bool) bool {
-	if r.Method != http.MethodPost || (r.Header.Get(sessionIDHeader) != "") != stateful || !fastVersions[r.Header.Get("Mcp-Protocol-Version")] {
+	if r.Method != http.MethodPost || (r.Header.Get(sessionIDHeader) != "") != stateful {
 		return false
 	}
 	if mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mediaType != "application/json" {

@@ -470,3 +470,18 @@ func TestFastCallsPassTheCrossOriginCheck(t *testing.T) {
 	contentType, _ := postRaw(t, srv.URL, call, map[string]string{"Sec-Fetch-Site": "same-origin"})
 	assert.Equal(t, "application/json", contentType)
 }
+
+// A protocol version the server's options leave out is refused by the SDK, not served beside
+// it.
+func TestFastCallsKeepToTheServersVersions(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(callInfoTool()))
+	srv := httptest.NewServer(toolmcp.HTTPHandler(reg, toolmcp.WithStateless(),
+		toolmcp.WithServerOptions(mcp.ServerOptions{SupportedProtocolVersions: []string{"2025-11-25"}})))
+	t.Cleanup(srv.Close)
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"call_info","arguments":{}}}`
+	status, _, msg, _ := postAny(t, srv.URL, call, map[string]string{"Mcp-Protocol-Version": "2025-06-18"})
+	assert.Equal(t, http.StatusBadRequest, status, "%v", msg)
+	contentType, _ := postRaw(t, srv.URL, call, map[string]string{"Mcp-Protocol-Version": "2025-11-25"})
+	assert.Equal(t, "application/json", contentType)
+}

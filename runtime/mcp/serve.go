@@ -116,6 +116,8 @@ type served struct {
 	// crossOrigin is the SDK handler's cross-origin protection (WithHTTPOptions), which the
 	// calls served beside it pass too.
 	crossOrigin *http.CrossOriginProtection
+	// versions are the protocol versions the server negotiates, when its options narrow them.
+	versions []string
 }
 
 func newServed(reg *runtime.Registry, opts []Option) *served {

@@ -113,6 +113,7 @@ func newServer(reg *runtime.Registry, opts []Option) (*mcp.Server, *served) {
 	built.configure(&options)
 	server := mcp.NewServer(&mcp.Implementation{Name: name, Version: version}, &options)
 	served := addTools(server, reg, nil, opts)
+	served.versions = options.SupportedProtocolVersions
 	built.add(server)
 	return server, served
 }
