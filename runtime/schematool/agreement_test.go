@@ -106,7 +106,7 @@ func TestSameProblemsAsGenerated(t *testing.T) {
 				assert.Equal(t, genErr.Error(), rtErr.Error(), "%s %s", gen.Name, doc)
 			default:
 				require.NoError(t, rtErr, "%s %s", gen.Name, doc)
-				canonical := runtime.CanonicalArgs(gen.InputSchema)
+				canonical := runtime.CanonicalForm(gen.InputSchema)
 				want, err := canonical([]byte(doc))
 				require.NoError(t, err)
 				assert.JSONEq(t, string(want), string(bound.Args().(json.RawMessage)), "%s %s", gen.Name, doc)

@@ -100,7 +100,7 @@ func Compile(schema []byte) (*Schema, error) {
 	if len(val.Struct.Members) > 0 || c.rootRefs {
 		s.root, s.table = typ, val.Struct
 	}
-	s.canonical = runtime.CanonicalArgs(s.raw)
+	s.canonical = runtime.CanonicalForm(s.raw)
 	return s, nil
 }
 
@@ -108,7 +108,7 @@ func Compile(schema []byte) (*Schema, error) {
 func (s *Schema) JSON() json.RawMessage { return slices.Clone(s.raw) }
 
 // Validate decodes and validates args in one pass with the schema's tables, as a generated
-// tool's decoder does, and returns their canonical form (runtime.CanonicalArgs: keys sorted,
+// tool's decoder does, and returns their canonical form (runtime.CanonicalForm: keys sorted,
 // the schema's defaults added). Invalid arguments give an *runtime.ArgsError listing every
 // problem with its JSON Pointer path, in the words generated tools use; malformed JSON, the
 // error decode.InvalidJSON describes. args is read as it is, like runtime.Tool.BindArgs reads

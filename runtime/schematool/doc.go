@@ -11,7 +11,7 @@
 //	tool.Timeout = 10 * time.Second // any policy, as on a generated tool
 //	err = reg.Add(tool)
 //
-// The handler receives the canonical arguments (runtime.CanonicalArgs): the document the
+// The handler receives the canonical arguments (runtime.CanonicalForm): the document the
 // schema accepted, keys sorted, the schema's defaults added for absent properties. It is what
 // an approver saw, so what was approved is exactly what runs.
 //

@@ -10,7 +10,7 @@ import (
 )
 
 // Handler runs one call of a schema-defined tool. args is the canonical form of the
-// arguments the schema accepted (runtime.CanonicalArgs): an object, keys sorted, the schema's
+// arguments the schema accepted (runtime.CanonicalForm): an object, keys sorted, the schema's
 // defaults added for absent properties; json.Unmarshal it into a struct or a map.
 type Handler func(ctx context.Context, args json.RawMessage) (runtime.Result, error)
 
