@@ -58,9 +58,10 @@ type Server struct {
 // Options set the policies of a server's tools; the zero value is usable.
 type Options struct {
 	// Prefix is put before each tool's name in the registry; "" means the server's Name and
-	// an underscore ("files_read_file"). A name that does not make a valid tool name is left
-	// out (Skipped).
-	Prefix string
+	// an underscore ("files_read_file"), unless NoPrefix (the server's names as they are: a
+	// proxy of one server). A name that does not make a valid tool name is left out (Skipped).
+	Prefix   string
+	NoPrefix bool
 	// Namespace, when set, is the tools' OpenAI tool-search namespace (runtime.Tool.Namespace).
 	Namespace string
 	// Confirm lists tools (by the server's names) that need approval whatever their hints;
@@ -130,7 +131,7 @@ func Mount(ctx context.Context, reg *runtime.Registry, s Server, o Options) (*Mo
 	if n := boolInt(len(s.Command) > 0) + boolInt(s.URL != "") + boolInt(s.Dial != nil); n != 1 {
 		return nil, fmt.Errorf("mount %s: give exactly one of Command, URL or Dial", s.Name)
 	}
-	if o.Prefix == "" {
+	if o.Prefix == "" && !o.NoPrefix {
 		o.Prefix = s.Name + "_"
 	}
 	if o.ReconnectDelay <= 0 {
