@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,7 +17,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	toolmcp "github.com/toolgen-go/toolgen/runtime/mcp"
 	"github.com/toolgen-go/toolgen/runtime/mcp/mount"
+	"github.com/toolgen-go/toolgen/runtime/schematool"
 )
 
 // remote is a go-sdk server in this process, reached through in-memory transports, one per
@@ -309,4 +313,57 @@ func TestMountRefusesBadServers(t *testing.T) {
 	_, err = mount.Mount(t.Context(), reg, mount.Server{Name: "gone", Command: []string{"/nonexistent/server"}}, mount.Options{})
 	assert.Error(t, err)
 	assert.Empty(t, reg.Names())
+}
+
+// TestMountOverHTTPWithAuthHeaders mounts a registry served over streamable HTTP behind a
+// bearer token, sending the token as a header.
+func TestMountOverHTTPWithAuthHeaders(t *testing.T) {
+	upstream := runtime.NewRegistry()
+	tool, err := schematool.New("greet", "Greets someone.", schema(`{"type":"object","properties":{"name":{"type":"string","minLength":1}},"required":["name"],"additionalProperties":false}`),
+		func(_ context.Context, args json.RawMessage) (runtime.Result, error) {
+			var a struct{ Name string }
+			json.Unmarshal(args, &a)
+			return runtime.TextResult("hello " + a.Name), nil
+		})
+	require.NoError(t, err)
+	tool.Hints.ReadOnly = true
+	require.NoError(t, upstream.Add(tool))
+	const token = "a-secret-of-enough-length"
+	srv := httptest.NewServer(toolmcp.HTTPHandler(upstream, toolmcp.WithBearerAuth(toolmcp.StaticToken(token, "me"), nil)))
+	defer srv.Close()
+
+	reg := runtime.NewRegistry()
+	_, err = mount.Mount(t.Context(), reg, mount.Server{Name: "web", URL: srv.URL}, mount.Options{Logger: quiet})
+	require.Error(t, err, "no token")
+	m, err := mount.Mount(t.Context(), reg, mount.Server{Name: "web", URL: srv.URL, Headers: map[string]string{"Authorization": "Bearer " + token}}, mount.Options{Logger: quiet})
+	require.NoError(t, err)
+	defer m.Close()
+	got, _ := reg.Tool("web_greet")
+	assert.Equal(t, runtime.PermissionAuto, got.Permission, "read-only by its hints")
+	assert.Equal(t, "hello Ada", invoke(reg, "web_greet", `{"name":"Ada"}`).Text)
+	res := invoke(reg, "web_greet", `{"name":""}`)
+	assert.Contains(t, res.Text, "/name: must be at least 1 character long, got 0")
+}
+
+// TestOversizedHTTPAnswerIsRefused: a server answering with a JSON body past MaxMessageBytes
+// is refused, not read whole.
+func TestOversizedHTTPAnswerIsRefused(t *testing.T) {
+	var served atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		chunk := []byte(strings.Repeat(" ", 1<<20))
+		w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{"x":"`))
+		for i := 0; i < 20; i++ {
+			n, err := w.Write(chunk)
+			served.Add(int64(n))
+			if err != nil {
+				return
+			}
+		}
+		w.Write([]byte(`"}}`))
+	}))
+	defer srv.Close()
+	_, err := mount.Mount(t.Context(), runtime.NewRegistry(), mount.Server{Name: "big", URL: srv.URL}, mount.Options{Logger: quiet})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "over 16777216 bytes")
 }
