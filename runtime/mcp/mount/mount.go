@@ -200,6 +200,18 @@ func (m *Mounted) Tools() []string {
 	return slices.Sorted(maps.Keys(m.tools))
 }
 
+// ToolName returns the registry name of the server's tool remote.
+func (m *Mounted) ToolName(remote string) (string, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for name, rt := range m.tools {
+		if rt.remote == remote {
+			return name, true
+		}
+	}
+	return "", false
+}
+
 // Skipped returns the server's tools left out at the last listing, and why.
 func (m *Mounted) Skipped() []Skipped {
 	m.mu.Lock()
