@@ -3,6 +3,7 @@ package schematool_test
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -141,4 +142,38 @@ func TestSpecJSONAndMistakes(t *testing.T) {
 	_, err = schematool.New("bad name", "x", json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 		func(context.Context, json.RawMessage) (runtime.Result, error) { return runtime.Result{}, nil })
 	assert.ErrorContains(t, err, "invalid name")
+}
+
+// TestProvidersGetTheSchema: the adapters derive each provider's variant from the schema, as
+// for a generated tool.
+func TestProvidersGetTheSchema(t *testing.T) {
+	spec, err := schematool.LoadSpec([]byte(searchSpecYAML))
+	require.NoError(t, err)
+	tool, err := spec.Tool(func(context.Context, json.RawMessage) (runtime.Result, error) { return runtime.Result{}, nil })
+	require.NoError(t, err)
+	for _, key := range []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantGeminiParameters} {
+		v, ok := tool.Variant(key)
+		require.True(t, ok, key)
+		assert.Contains(t, string(v.Schema), "max_results", key)
+	}
+}
+
+func TestSchemaBounds(t *testing.T) {
+	var props, enum []string
+	for i := range schematool.MaxProperties + 1 {
+		props = append(props, `"p`+strconv.Itoa(i)+`":{"type":"string"}`)
+	}
+	for i := range schematool.MaxEnumValues + 1 {
+		enum = append(enum, `"v`+strconv.Itoa(i)+`"`)
+	}
+	for _, c := range []struct{ schema, want string }{
+		{`{"type":"object","properties":{` + strings.Join(props, ",") + `},"additionalProperties":false}`, "more than the 1024 allowed"},
+		{`{"type":"object","properties":{"e":{"type":"string","enum":[` + strings.Join(enum, ",") + `]}},"additionalProperties":false}`, "more than the 4096 allowed"},
+		{`{"type":"object","properties":{"s":{"type":"string","pattern":"` + strings.Repeat("a", schematool.MaxPatternLength+1) + `"}},"additionalProperties":false}`, "pattern is 4097 bytes"},
+		{`{"type":"object","properties":{"s":{"type":"string","description":"` + strings.Repeat("a", schematool.MaxSchemaBytes) + `"}},"additionalProperties":false}`, "more than the 1048576 allowed"},
+	} {
+		_, err := schematool.Compile([]byte(c.schema))
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), c.want)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -366,4 +367,42 @@ func TestOversizedHTTPAnswerIsRefused(t *testing.T) {
 	_, err := mount.Mount(t.Context(), runtime.NewRegistry(), mount.Server{Name: "big", URL: srv.URL}, mount.Options{Logger: quiet})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "over 16777216 bytes")
+}
+
+// TestHostileListing: a server listing more tools than MaxTools, a description past its cap,
+// a schema referring outside itself (never loaded) and an output schema that cannot compile.
+func TestHostileListing(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "1"}, nil)
+	ok := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text("ok"), nil }
+	for i := range mount.MaxTools + 5 {
+		server.AddTool(&mcp.Tool{Name: "t" + strconv.Itoa(i), Description: strings.Repeat("d", mount.MaxDescriptionBytes+100),
+			InputSchema: schema(`{"type":"object","properties":{},"additionalProperties":false}`)}, ok)
+	}
+	server.AddTool(&mcp.Tool{Name: "a_ref", InputSchema: schema(`{"type":"object","properties":{"x":{"$ref":"file:///etc/passwd"}}}`)}, ok)
+	server.AddTool(&mcp.Tool{Name: "a_out", InputSchema: schema(`{"type":"object"}`), OutputSchema: schema(`{"type":"object","properties":{"x":{"$ref":"https://example.com/s.json"}}}`)}, ok)
+	dial := func(ctx context.Context) (mcp.Transport, error) {
+		serverSide, clientSide := mcp.NewInMemoryTransports()
+		if _, err := server.Connect(ctx, serverSide, nil); err != nil {
+			return nil, err
+		}
+		return clientSide, nil
+	}
+	reg := runtime.NewRegistry()
+	m, err := mount.Mount(t.Context(), reg, mount.Server{Name: "h", Dial: dial}, mount.Options{Logger: quiet})
+	require.NoError(t, err)
+	defer m.Close()
+	assert.LessOrEqual(t, len(m.Tools()), mount.MaxTools)
+	var reasons []string
+	for _, s := range m.Skipped() {
+		reasons = append(reasons, s.Tool+": "+s.Reason)
+	}
+	all := strings.Join(reasons, "\n")
+	assert.Contains(t, all, "too many tools")
+	assert.Contains(t, all, `a_ref: input schema:`)
+	assert.Contains(t, all, `file:///etc/passwd`)
+	assert.Contains(t, all, `a_out: output schema:`)
+	for _, name := range m.Tools() {
+		tool, _ := reg.Tool(name)
+		assert.LessOrEqual(t, len(tool.Description), mount.MaxDescriptionBytes+len("…"))
+	}
 }
