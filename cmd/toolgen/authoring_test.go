@@ -64,19 +64,9 @@ func TestStaleSignatureFirstBuildError(t *testing.T) {
 			changed := strings.Replace(weatherPackage, edit[0], edit[1], 1)
 			require.NotEqual(t, weatherPackage, changed)
 			require.NoError(t, os.WriteFile(filepath.Join(dir, "weather.go"), []byte(changed), 0o644))
-			cmd := exec.Command("go", "build", "./...")
-			cmd.Dir = dir
-			out, err := cmd.CombinedOutput()
-			require.Error(t, err, "the stale package built")
-			var first string
-			for line := range strings.Lines(string(out)) {
-				if !strings.HasPrefix(line, "#") {
-					first = line
-					break
-				}
-			}
-			assert.Contains(t, first, "tools_gen.go:", "the first error is in the generated file:\n%s", out)
-			assert.Contains(t, first, "in argument to toolgenHandlerChangedRunGoGenerate", "the first error is the guard's:\n%s", out)
+			first := firstBuildError(t, dir)
+			assert.Contains(t, first, "tools_gen.go:", "the first error is in the generated file")
+			assert.Contains(t, first, "in argument to toolgenHandlerChangedRunGoGenerate", "the first error is the guard's")
 		})
 	}
 }
@@ -186,4 +176,97 @@ func Search(ctx context.Context, args Args) (string, error) { return "", nil }
 		"sub/plain/p.go":   "package plain\n",
 		"sub/empty/README": "nothing here\n",
 	}
+}
+
+// forecastPackage has a named type of basic kind, a nested struct and tags toolgen reads, so
+// that every kind of change to a type breaks the stale-type guard.
+const forecastPackage = `package m
+
+import "context"
+
+// Unit is a temperature unit.
+type Unit string
+
+// Day is one day of a forecast.
+type Day struct {
+	// High is the day's highest temperature.
+	High float64 ` + "`json:\"high\"`" + `
+}
+
+// Args are the arguments.
+type Args struct {
+	// City to look up.
+	City string ` + "`json:\"city\"`" + `
+	// Unit of the temperatures.
+	Unit Unit ` + "`json:\"unit,omitempty\"`" + `
+	// Days to forecast.
+	Days int ` + "`json:\"days,omitempty\" tool:\"maximum=7\"`" + `
+}
+
+// Forecast is a forecast.
+type Forecast struct {
+	// Days of the forecast.
+	Days []Day ` + "`json:\"days\"`" + `
+}
+
+// GetForecast gets a forecast.
+//
+//tool:name get_forecast
+func GetForecast(ctx context.Context, args Args) (Forecast, error) { return Forecast{}, nil }
+`
+
+// A type changed after generating, in any way that makes the decoder tables or the schema
+// stale, fails the build, and the first error is the guard's, which says to run go generate:
+// the tables write at offsets of the type as compiled, so a retyped field would otherwise be
+// written as its old type.
+func TestStaleTypeFirstBuildError(t *testing.T) {
+	buildtest.Require(t, "runs toolgen and go build in a scratch module")
+	dir := newModule(t, map[string]string{"m.go": forecastPackage})
+	code, _, stderr := toolgen(t)
+	require.Equal(t, exitOK, code, stderr)
+
+	days := "Days int `json:\"days,omitempty\" tool:\"maximum=7\"`"
+	for name, edit := range map[string][3]string{
+		"field added":      {days, days + "\n\tHours int `json:\"hours\"`", "toolgenTypesChangedRunGoGenerate"},
+		"field removed":    {days, "", "toolgenTypesChangedRunGoGenerate"},
+		"field retyped":    {days, strings.Replace(days, "int", "int8", 1), "toolgenTypesChangedRunGoGenerate"},
+		"fields moved":     {"\t// City to look up.\n\tCity string `json:\"city\"`\n", "", "toolgenTypesChangedRunGoGenerate"},
+		"tag changed":      {days, strings.Replace(days, "maximum=7", "maximum=8", 1), "toolgenTypesChangedRunGoGenerate"},
+		"unexported added": {days, days + "\n\tcache map[string]int", "toolgenTypesChangedRunGoGenerate"},
+		"nested retyped":   {"High float64", "High float32", "toolgenTypesChangedRunGoGenerate"},
+		"basic kind":       {"type Unit string", "type Unit int", "Unit does not satisfy ~string"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			changed := strings.Replace(forecastPackage, edit[0], edit[1], 1)
+			if name == "fields moved" { // City goes last
+				changed = strings.Replace(changed, days, days+"\n\t"+"City string `json:\"city\"`", 1)
+			}
+			require.NotEqual(t, forecastPackage, changed)
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "m.go"), []byte(changed), 0o644))
+			first := firstBuildError(t, dir)
+			assert.Contains(t, first, "tools_gen.go:", "the first error is in the generated file")
+			assert.Contains(t, first, edit[2], "the first error is the guard's")
+		})
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "m.go"), []byte(forecastPackage), 0o644))
+	cmd := exec.Command("go", "build", "./...")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "the unchanged package builds:\n%s", out)
+}
+
+// firstBuildError builds the module in dir, which must fail, and returns its first error line.
+func firstBuildError(t *testing.T, dir string) string {
+	t.Helper()
+	cmd := exec.Command("go", "build", "./...")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	require.Error(t, err, "the stale package built")
+	for line := range strings.Lines(string(out)) {
+		if !strings.HasPrefix(line, "#") {
+			return line
+		}
+	}
+	t.Fatalf("no error line in:\n%s", out)
+	return ""
 }

@@ -18,8 +18,11 @@
 // Then go generate ./... writes tools_gen.go next to the handlers. It holds Tools() (and
 // <Receiver>Tools(r) for methods), returning runtime.Tool values with the JSON Schema of the
 // arguments and of the result, a decoder that validates the arguments while it decodes them
-// (every problem reported with its JSON Pointer path), and a guard that stops the package from
-// building when a handler changes and the file is stale. Register them with the runtime:
+// (every problem reported with its JSON Pointer path), and guards that stop the package from
+// building when the file is stale: when a handler's signature or an argument or result type
+// changed (a field added, removed, moved, retyped or retagged), the first build error names
+// toolgenHandlerChangedRunGoGenerate or toolgenTypesChangedRunGoGenerate. Register them with
+// the runtime:
 //
 //	reg := runtime.NewRegistry()
 //	if err := reg.Add(weather.Tools()...); err != nil { ... }

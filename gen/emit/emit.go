@@ -132,6 +132,7 @@ func (g *generator) generate() error {
 	if err := g.guards(); err != nil {
 		return err
 	}
+	g.typeGuards()
 
 	g.planIdents()
 	g.hasDialects = g.dialects()

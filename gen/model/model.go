@@ -282,6 +282,48 @@ type Type struct {
 	// IsZeroMethod is set when the type, or its pointer, has an IsZero() bool method (not set
 	// on pointer types): encoding/json's omitzero calls it instead of comparing.
 	IsZeroMethod bool
+
+	// Shape spells the underlying type of a named type as toolgen saw it, every field of a
+	// struct included (unexported, `json:"-"`, with its whole tag), for the generated code's
+	// guard that fails the build when the type changed and the decoder tables, which write at
+	// fixed offsets, are stale. Nil for an unnamed type, one that decodes itself (KindText),
+	// and one generated code cannot spell (an unexported name of another package, a field of
+	// function, channel or non-empty interface type).
+	Shape *GoType
+}
+
+// GoTypeKind says what a GoType spells.
+type GoTypeKind int
+
+// The kinds of GoType.
+const (
+	GoNamed   GoTypeKind = iota // a declared or predeclared type: Path (empty for predeclared), Name, Args
+	GoPointer                   // *Elem
+	GoSlice                     // []Elem
+	GoArray                     // [Len]Elem
+	GoMap                       // map[Key]Elem
+	GoStruct                    // struct{Fields}
+)
+
+// GoType is a Go type spelled for generated code: unlike Type, which says what JSON sees, it
+// says what the compiler sees.
+type GoType struct {
+	Kind   GoTypeKind
+	Path   string    // GoNamed: import path of the declaring package; empty for predeclared types and any
+	Name   string    // GoNamed
+	Args   []*GoType // GoNamed: type arguments of an instantiated generic type
+	Elem   *GoType   // GoPointer, GoSlice, GoArray; GoMap's value
+	Key    *GoType   // GoMap
+	Len    int64     // GoArray
+	Fields []GoField // GoStruct, in order
+}
+
+// GoField is one field of a GoStruct, as declared.
+type GoField struct {
+	Name     string // the field's name; for an embedded field, the name of its type
+	Embedded bool
+	Type     *GoType
+	Tag      string // the whole tag, as reflect.StructTag sees it
 }
 
 // Field is one JSON property of a struct type.

@@ -163,6 +163,9 @@ func (p *parser) convertNamed(n *types.Named, s *site) *model.Type {
 	if mt.Kind == model.KindString || mt.Kind == model.KindInt || mt.Kind == model.KindUint {
 		p.enum(n, mt, s)
 	}
+	if mt.Kind != model.KindText {
+		mt.Shape = p.shape(n)
+	}
 	return mt
 }
 

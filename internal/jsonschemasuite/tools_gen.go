@@ -28,6 +28,118 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, SuiteArgs) (string
 	return true
 }
 
+// A compile error in the next lines means an argument or result type changed since toolgen ran
+// (a field added, removed, moved, retyped or retagged): run go generate.
+func _() {
+	toolgenTypesChangedRunGoGenerate(struct {
+		AdditionalpropertiesG3 map[string]bool       `json:"additionalproperties_g3" tool:"optional,accept=openai|gemini"`
+		ConstG0                int64                 `json:"const_g0" tool:"enum=2,optional"`
+		ConstG10               int64                 `json:"const_g10" tool:"enum=0,optional"`
+		ConstG11               int64                 `json:"const_g11" tool:"enum=1,optional"`
+		ConstG12               int64                 `json:"const_g12" tool:"enum=-2,optional"`
+		ConstG13               int64                 `json:"const_g13" tool:"enum=9007199254740992,optional"`
+		ConstG15               string                `json:"const_g15" tool:"enum=μ,optional"`
+		ConstG16               string                `json:"const_g16" tool:"enum=ä,optional"`
+		EnumG0                 int64                 `json:"enum_g0" tool:"enum=1|2|3,optional"`
+		EnumG3                 SuiteArgsEnumG3       `json:"enum_g3" tool:"optional"`
+		EnumG9                 int64                 `json:"enum_g9" tool:"enum=0,optional"`
+		EnumG11                int64                 `json:"enum_g11" tool:"enum=1,optional"`
+		ExclusivemaximumG0     float64               `json:"exclusivemaximum_g0" tool:"exclusiveMaximum=3.0,optional"`
+		ExclusiveminimumG0     float64               `json:"exclusiveminimum_g0" tool:"exclusiveMinimum=1.1,optional"`
+		ItemsG0                []int64               `json:"items_g0" tool:"optional"`
+		ItemsG1                []any                 `json:"items_g1" tool:"optional,accept=openai|gemini"`
+		ItemsG4                [][][][]float64       `json:"items_g4" tool:"optional"`
+		MaxitemsG0             []any                 `json:"maxitems_g0" tool:"maxItems=2,optional,accept=openai|gemini"`
+		MaxitemsG1             []any                 `json:"maxitems_g1" tool:"maxItems=2,optional,accept=openai|gemini"`
+		MaxlengthG0            string                `json:"maxlength_g0" tool:"maxLength=2,optional"`
+		MaxlengthG1            string                `json:"maxlength_g1" tool:"maxLength=2,optional"`
+		MaxpropertiesG0        map[string]any        `json:"maxproperties_g0" tool:"maxProperties=2,optional,accept=openai|gemini"`
+		MaxpropertiesG1        map[string]any        `json:"maxproperties_g1" tool:"maxProperties=2,optional,accept=openai|gemini"`
+		MaxpropertiesG2        map[string]any        `json:"maxproperties_g2" tool:"maxProperties=0,optional,accept=openai|gemini"`
+		MaximumG0              float64               `json:"maximum_g0" tool:"maximum=3.0,optional"`
+		MaximumG1              float64               `json:"maximum_g1" tool:"maximum=300,optional"`
+		MinitemsG0             []any                 `json:"minitems_g0" tool:"minItems=1,optional,accept=openai|gemini"`
+		MinitemsG1             []any                 `json:"minitems_g1" tool:"minItems=1,optional,accept=openai|gemini"`
+		MinlengthG0            string                `json:"minlength_g0" tool:"minLength=2,optional"`
+		MinlengthG1            string                `json:"minlength_g1" tool:"minLength=2,optional"`
+		MinpropertiesG0        map[string]any        `json:"minproperties_g0" tool:"minProperties=1,optional,accept=openai|gemini"`
+		MinpropertiesG1        map[string]any        `json:"minproperties_g1" tool:"minProperties=1,optional,accept=openai|gemini"`
+		MinimumG0              float64               `json:"minimum_g0" tool:"minimum=1.1,optional"`
+		MinimumG1              float64               `json:"minimum_g1" tool:"minimum=-2,optional"`
+		MultipleofG0           float64               `json:"multipleof_g0" tool:"multipleOf=2,optional"`
+		MultipleofG1           float64               `json:"multipleof_g1" tool:"multipleOf=1.5,optional"`
+		MultipleofG2           float64               `json:"multipleof_g2" tool:"multipleOf=0.0001,optional"`
+		MultipleofG3           int64                 `json:"multipleof_g3" tool:"multipleOf=0.123456789,optional"`
+		MultipleofG4           int64                 `json:"multipleof_g4" tool:"multipleOf=1e-8,optional"`
+		PatternG0              string                `json:"pattern_g0" tool:"pattern=^a*$,optional"`
+		PatternG1              string                `json:"pattern_g1" tool:"pattern=a+,optional"`
+		PatternG2              string                `json:"pattern_g2" tool:"pattern=^\\p{Letter}+$,optional"`
+		PropertiesG0           SuiteArgsPropertiesG0 `json:"properties_g0" tool:"optional"`
+		PropertiesG5           SuiteArgsPropertiesG5 `json:"properties_g5" tool:"optional"`
+		RefG7                  SuiteArgsRefG7        `json:"ref_g7" tool:"optional"`
+		RequiredG0             SuiteArgsRequiredG0   `json:"required_g0" tool:"optional"`
+		RequiredG1             SuiteArgsRequiredG1   `json:"required_g1" tool:"optional"`
+		RequiredG2             SuiteArgsRequiredG2   `json:"required_g2" tool:"optional"`
+		RequiredG4             SuiteArgsRequiredG4   `json:"required_g4" tool:"optional"`
+		TypeG0                 int64                 `json:"type_g0" tool:"optional"`
+		TypeG1                 float64               `json:"type_g1" tool:"optional"`
+		TypeG2                 string                `json:"type_g2" tool:"optional"`
+		TypeG3                 map[string]any        `json:"type_g3" tool:"optional,accept=openai|gemini"`
+		TypeG4                 []any                 `json:"type_g4" tool:"optional,accept=openai|gemini"`
+		TypeG5                 bool                  `json:"type_g5" tool:"optional"`
+		TypeG8                 string                `json:"type_g8" tool:"optional"`
+		UniqueitemsG0Number    []float64             `json:"uniqueitems_g0_number" tool:"uniqueItems,optional"`
+		UniqueitemsG0String    []string              `json:"uniqueitems_g0_string" tool:"uniqueItems,optional"`
+		UniqueitemsG3          []any                 `json:"uniqueitems_g3" tool:"optional,accept=openai|gemini"`
+		FormatDateTimeG0       string                `json:"format_date_time_g0" tool:"format=date-time,optional"`
+		FormatDateG0           string                `json:"format_date_g0" tool:"format=date,optional"`
+		FormatDurationG0       string                `json:"format_duration_g0" tool:"format=duration,optional"`
+		FormatEmailG0          string                `json:"format_email_g0" tool:"format=email,optional"`
+		FormatHostnameG0       string                `json:"format_hostname_g0" tool:"format=hostname,optional"`
+		FormatHostnameG1       string                `json:"format_hostname_g1" tool:"format=hostname,optional"`
+		FormatIdnHostnameG0    string                `json:"format_idn_hostname_g0" tool:"format=idn-hostname,optional"`
+		FormatIdnHostnameG1    string                `json:"format_idn_hostname_g1" tool:"format=idn-hostname,optional"`
+		FormatIpv4G0           string                `json:"format_ipv4_g0" tool:"format=ipv4,optional"`
+		FormatIpv6G0           string                `json:"format_ipv6_g0" tool:"format=ipv6,optional"`
+		FormatIriReferenceG0   string                `json:"format_iri_reference_g0" tool:"format=iri-reference,optional"`
+		FormatIriG0            string                `json:"format_iri_g0" tool:"format=iri,optional"`
+		FormatTimeG0           string                `json:"format_time_g0" tool:"format=time,optional"`
+		FormatUriReferenceG0   string                `json:"format_uri_reference_g0" tool:"format=uri-reference,optional"`
+		FormatUriG0            string                `json:"format_uri_g0" tool:"format=uri,optional"`
+		FormatUuidG0           string                `json:"format_uuid_g0" tool:"format=uuid,optional"`
+	}{}, struct {
+		P0 string `json:"bar" tool:"enum=bar"`
+		P1 string `json:"foo" tool:"enum=foo,optional"`
+	}{}, struct {
+		P0 string `json:"bar" tool:"optional"`
+		P1 int64  `json:"foo" tool:"optional"`
+	}{}, struct {
+		P0 float64                 `json:"__proto__" tool:"optional"`
+		P1 float64                 `json:"constructor" tool:"optional"`
+		P2 SuiteArgsPropertiesG5P2 `json:"toString" tool:"optional"`
+	}{}, struct {
+		P0 string `json:"length" tool:"optional"`
+	}{}, struct {
+		P0 string `json:"$ref" tool:"optional"`
+	}{}, struct {
+		P0 any `json:"bar" tool:"optional,accept=openai|gemini"`
+		P1 any `json:"foo" tool:"accept=openai|gemini"`
+	}{}, struct {
+		P0 any `json:"foo" tool:"optional,accept=openai|gemini"`
+	}{}, struct {
+		P0 any `json:"foo" tool:"optional,accept=openai|gemini"`
+	}{}, struct {
+		P0 any `json:"__proto__" tool:"accept=openai|gemini"`
+		P1 any `json:"constructor" tool:"accept=openai|gemini"`
+		P2 any `json:"toString" tool:"accept=openai|gemini"`
+	}{})
+}
+
+// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
+// those of basic kind as type parameters.
+func toolgenTypesChangedRunGoGenerate(SuiteArgs, SuiteArgsEnumG3, SuiteArgsPropertiesG0, SuiteArgsPropertiesG5, SuiteArgsPropertiesG5P2, SuiteArgsRefG7, SuiteArgsRequiredG0, SuiteArgsRequiredG1, SuiteArgsRequiredG2, SuiteArgsRequiredG4) {
+}
+
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}

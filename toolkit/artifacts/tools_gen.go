@@ -26,6 +26,29 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, CreateAr
 	return true
 }
 
+// A compile error in the next lines means an argument or result type changed since toolgen ran
+// (a field added, removed, moved, retyped or retagged): run go generate.
+func _() {
+	toolgenTypesChangedRunGoGenerate(struct {
+		ID      string `json:"id" tool:"pattern='^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'"`
+		Content string `json:"content"`
+	}{}, struct {
+		ID      string `json:"id" tool:"pattern='^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'"`
+		Version int    `json:"version,omitempty" tool:"default=0,minimum=0"`
+	}{}, struct {
+		ID      string `json:"id" tool:"pattern='^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'"`
+		Content string `json:"content"`
+	}{}, struct {
+		ID      string `json:"id" tool:"pattern='^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'"`
+		OldText string `json:"old_text" tool:"minLength=1"`
+		NewText string `json:"new_text"`
+	}{})
+}
+
+// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
+// those of basic kind as type parameters.
+func toolgenTypesChangedRunGoGenerate(CreateArgs, ReadArgs, RewriteArgs, UpdateArgs) {}
+
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}

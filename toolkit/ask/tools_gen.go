@@ -26,6 +26,20 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, AskArgs)
 	return true
 }
 
+// A compile error in the next lines means an argument or result type changed since toolgen ran
+// (a field added, removed, moved, retyped or retagged): run go generate.
+func _() {
+	toolgenTypesChangedRunGoGenerate(struct {
+		Question    string   `json:"question" tool:"minLength=1,maxLength=2000"`
+		Options     []string `json:"options,omitempty" tool:"maxItems=20,uniqueItems,minLength=1,maxLength=200"`
+		MultiSelect bool     `json:"multi_select,omitempty" tool:"default=false"`
+	}{})
+}
+
+// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
+// those of basic kind as type parameters.
+func toolgenTypesChangedRunGoGenerate(AskArgs) {}
+
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}

@@ -26,6 +26,20 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, TaskArgs
 	return true
 }
 
+// A compile error in the next lines means an argument or result type changed since toolgen ran
+// (a field added, removed, moved, retyped or retagged): run go generate.
+func _() {
+	toolgenTypesChangedRunGoGenerate(struct {
+		Description string `json:"description" tool:"minLength=1,maxLength=200"`
+		Prompt      string `json:"prompt" tool:"minLength=1,maxLength=20000"`
+		Agent       string `json:"agent" tool:"minLength=1,maxLength=64"`
+	}{})
+}
+
+// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
+// those of basic kind as type parameters.
+func toolgenTypesChangedRunGoGenerate(TaskArgs) {}
+
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}

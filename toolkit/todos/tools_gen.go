@@ -26,6 +26,31 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, TodoAddA
 	return true
 }
 
+// A compile error in the next lines means an argument or result type changed since toolgen ran
+// (a field added, removed, moved, retyped or retagged): run go generate.
+func _() {
+	toolgenTypesChangedRunGoGenerate[Status](struct {
+		ID      string `json:"id" tool:"minLength=1,maxLength=64"`
+		Content string `json:"content" tool:"minLength=1,maxLength=1000"`
+		Status  Status `json:"status"`
+	}{}, struct {
+		Content string `json:"content" tool:"minLength=1,maxLength=1000"`
+		ID      string `json:"id,omitempty" tool:"default='',maxLength=64"`
+		Status  Status `json:"status,omitempty" tool:"default=pending"`
+	}{}, struct {
+		ID      string  `json:"id" tool:"minLength=1,maxLength=64"`
+		Status  *Status `json:"status,omitempty"`
+		Content string  `json:"content,omitempty" tool:"default='',maxLength=1000"`
+	}{}, struct {
+		Todos []Todo `json:"todos" tool:"maxItems=1000"`
+	}{})
+}
+
+// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
+// those of basic kind as type parameters.
+func toolgenTypesChangedRunGoGenerate[T1 ~string](Todo, TodoAddArgs, TodoUpdateArgs, WriteTodosArgs) {
+}
+
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}

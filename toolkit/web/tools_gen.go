@@ -27,6 +27,28 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, FetchArg
 	return true
 }
 
+// A compile error in the next lines means an argument or result type changed since toolgen ran
+// (a field added, removed, moved, retyped or retagged): run go generate.
+func _() {
+	toolgenTypesChangedRunGoGenerate(struct {
+		URL      string `json:"url" tool:"format=uri,maxLength=4096"`
+		MaxBytes int64  `json:"max_bytes,omitempty" tool:"default=0,minimum=0"`
+	}{}, struct {
+		Query string `json:"query" tool:"minLength=1,maxLength=500"`
+		Num   int    `json:"num,omitempty" tool:"default=5,minimum=1,maximum=20"`
+	}{}, struct {
+		Title   string `json:"title"`
+		URL     string `json:"url"`
+		Snippet string `json:"snippet"`
+	}{}, struct {
+		Results []SearchResult `json:"results"`
+	}{})
+}
+
+// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
+// those of basic kind as type parameters.
+func toolgenTypesChangedRunGoGenerate(FetchArgs, SearchArgs, SearchResult, SearchResults) {}
+
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}

@@ -27,6 +27,25 @@ func toolgenHandlerChangedRunGoGenerate(func(*Outbox, context.Context, SendEmail
 	return true
 }
 
+// A compile error in the next lines means an argument or result type changed since toolgen ran
+// (a field added, removed, moved, retyped or retagged): run go generate.
+func _() {
+	toolgenTypesChangedRunGoGenerate(struct {
+		MessageID  string `json:"message_id"`
+		Recipients int    `json:"recipients"`
+	}{}, struct {
+		To       string   `json:"to" tool:"format=email"`
+		Subject  string   `json:"subject" tool:"minLength=1,maxLength=200"`
+		Body     string   `json:"body" tool:"minLength=1,maxLength=10000"`
+		CC       []string `json:"cc,omitempty" tool:"maxItems=20,format=email"`
+		Priority int      `json:"priority,omitempty" tool:"minimum=1,maximum=5,default=3"`
+	}{})
+}
+
+// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
+// those of basic kind as type parameters.
+func toolgenTypesChangedRunGoGenerate(Receipt, SendEmailArgs) {}
+
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}

@@ -26,6 +26,56 @@ func toolgenHandlerChangedRunGoGenerate(func(*Service, context.Context, CreateOr
 	return true
 }
 
+// A compile error in the next lines means an argument or result type changed since toolgen ran
+// (a field added, removed, moved, retyped or retagged): run go generate.
+func _() {
+	toolgenTypesChangedRunGoGenerate[Country, Status](struct {
+		Customer Customer `json:"customer"`
+		Items    []Item   `json:"items" tool:"minItems=1,maxItems=100"`
+		Shipping Shipping `json:"shipping"`
+		Notes    string   `json:"notes,omitempty" tool:"maxLength=2000,default=''"`
+	}{}, struct {
+		ID    string `json:"id" tool:"minLength=1,maxLength=64"`
+		Name  string `json:"name" tool:"minLength=1,maxLength=200"`
+		Email string `json:"email" tool:"format=email"`
+	}{}, struct {
+		ID string `json:"id" tool:"pattern=^ord-[0-9]+$"`
+	}{}, struct {
+		SKU   string   `json:"sku" tool:"pattern=^[A-Z]{3}-[0-9]{4}$"`
+		Name  string   `json:"name" tool:"minLength=1,maxLength=200"`
+		Qty   int      `json:"qty" tool:"minimum=1,maximum=1000"`
+		Price float64  `json:"price" tool:"exclusiveMinimum=0"`
+		Tags  []string `json:"tags,omitempty" tool:"maxItems=10,minLength=1,maxLength=32"`
+	}{}, struct {
+		Status    *Status        `json:"status,omitempty"`
+		Since     *time.Time     `json:"since,omitempty"`
+		Limit     int            `json:"limit,omitempty" tool:"default=20,minimum=1,maximum=100"`
+		Customers map[string]int `json:"customers,omitempty" tool:"maxProperties=10,minimum=0,accept=openai|gemini"`
+	}{}, struct {
+		ID       string            `json:"id"`
+		Status   Status            `json:"status"`
+		PlacedAt time.Time         `json:"placed_at"`
+		ETA      time.Duration     `json:"eta"`
+		Total    float64           `json:"total"`
+		Request  CreateOrderArgs   `json:"request"`
+		Labels   map[string]string `json:"labels,omitempty"`
+		Tracking *string           `json:"tracking"`
+	}{}, struct {
+		Orders []Order `json:"orders"`
+		More   bool    `json:"more"`
+	}{}, struct {
+		Lines      []string `json:"lines" tool:"minItems=1,maxItems=3,minLength=1,maxLength=100"`
+		City       string   `json:"city" tool:"minLength=1,maxLength=100"`
+		PostalCode string   `json:"postal_code" tool:"minLength=1,maxLength=20"`
+		Country    Country  `json:"country"`
+	}{})
+}
+
+// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
+// those of basic kind as type parameters.
+func toolgenTypesChangedRunGoGenerate[T1 ~string, T2 ~int](CreateOrderArgs, Customer, GetOrderArgs, Item, ListOrdersArgs, Order, OrderList, Shipping) {
+}
+
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}

@@ -27,6 +27,30 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, WeatherArgs) (Weat
 	return true
 }
 
+// A compile error in the next lines means an argument or result type changed since toolgen ran
+// (a field added, removed, moved, retyped or retagged): run go generate.
+func _() {
+	toolgenTypesChangedRunGoGenerate[Unit](struct {
+		Day  int     `json:"day"`
+		High float64 `json:"high"`
+		Low  float64 `json:"low"`
+	}{}, struct {
+		City        string  `json:"city"`
+		Unit        Unit    `json:"unit"`
+		Temperature float64 `json:"temperature"`
+		Conditions  string  `json:"conditions"`
+		Forecast    []Day   `json:"forecast,omitempty"`
+	}{}, struct {
+		City string `json:"city" tool:"minLength=1"`
+		Unit Unit   `json:"unit,omitempty" tool:"default=celsius"`
+		Days int    `json:"days,omitempty" tool:"minimum=0,maximum=7,default=0"`
+	}{})
+}
+
+// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
+// those of basic kind as type parameters.
+func toolgenTypesChangedRunGoGenerate[T1 ~string](Day, Weather, WeatherArgs) {}
+
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}

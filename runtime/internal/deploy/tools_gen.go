@@ -24,6 +24,23 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, DeployArgs) (strin
 	return true
 }
 
+// A compile error in the next lines means an argument or result type changed since toolgen ran
+// (a field added, removed, moved, retyped or retagged): run go generate.
+func _() {
+	toolgenTypesChangedRunGoGenerate(struct {
+		Target  Host    `json:"target"`
+		Version Version `json:"version"`
+		Region  string  `json:"region,omitempty" tool:"default=eu-west"`
+		Restart []Host  `json:"restart,omitempty"`
+		Token   string  `json:"-"`
+		note    string
+	}{})
+}
+
+// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
+// those of basic kind as type parameters.
+func toolgenTypesChangedRunGoGenerate(DeployArgs) {}
+
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}

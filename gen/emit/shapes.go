@@ -1,0 +1,179 @@
+package emit
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/toolgen-go/toolgen/gen/model"
+)
+
+// typesGuardFunc is named so that the compiler's error reads as the advice it is: "cannot use
+// struct{…}{} (value of struct type struct{…}) as WeatherArgs value in argument to
+// toolgenTypesChangedRunGoGenerate".
+const typesGuardFunc = "toolgenTypesChangedRunGoGenerate"
+
+// typeGuards emits a call, in a function nothing calls, passing a value of every named
+// argument and result type as toolgen saw it (model.Type.Shape) to a function taking the
+// types themselves. The decoder tables write at offsets taken from the type as it is when
+// compiled; a type changed since toolgen ran (a field added, removed, moved, retyped or
+// retagged) would be decoded with stale tables, so it fails the build here instead, near the
+// top of the file, with the advice in the function's name. A struct value is assignable to the
+// named type only when field names, types, order and tags are identical; a named type of
+// basic kind is checked by its type parameter's constraint (~string, ~int64).
+func (g *generator) typeGuards() {
+	guarded := g.guardedTypes()
+	if len(guarded) == 0 {
+		return
+	}
+	var typeParams, typeArgs, params, values []jen.Code
+	for _, t := range guarded {
+		named := g.namedExpr(t.Named)
+		s := t.Shape
+		if s.Kind == model.GoNamed && s.Path == "" && s.Name != "any" {
+			tp := fmt.Sprintf("T%d", len(typeParams)+1)
+			typeParams = append(typeParams, jen.Id(tp).Op("~").Id(s.Name))
+			typeArgs = append(typeArgs, named)
+			continue
+		}
+		params = append(params, named)
+		values = append(values, g.shapeValue(s))
+	}
+	call := jen.Id(typesGuardFunc)
+	if len(typeArgs) > 0 {
+		call = call.Types(typeArgs...)
+	}
+	g.f.Comment("A compile error in the next lines means an argument or result type changed since toolgen ran").Line().
+		Comment("(a field added, removed, moved, retyped or retagged): run go generate.")
+	g.f.Func().Id("_").Params().Block(call.Call(values...))
+	g.f.Line()
+	g.f.Commentf("%s takes the argument and result types as toolgen saw them,", typesGuardFunc).Line().
+		Comment("those of basic kind as type parameters.")
+	sig := jen.Func().Id(typesGuardFunc)
+	if len(typeParams) > 0 {
+		sig = sig.Types(typeParams...)
+	}
+	g.f.Add(sig.Params(params...).Block())
+	g.f.Line()
+}
+
+// guardedTypes returns the named types the tools' generated code depends on that have a
+// shape, each once, ordered by their Go names.
+func (g *generator) guardedTypes() []*model.Type {
+	seen := map[*model.Type]bool{}
+	var out []*model.Type
+	var walk func(t *model.Type)
+	walk = func(t *model.Type) {
+		if t == nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		if t.Named != nil && t.Shape != nil {
+			out = append(out, t)
+		}
+		if t.Named != nil {
+			for _, a := range t.Named.TypeArgs {
+				walk(a)
+			}
+		}
+		walk(t.Elem)
+		walk(t.Key)
+		for _, f := range t.Fields {
+			for _, e := range f.Embedded {
+				walk(e.Type)
+			}
+			walk(f.Type)
+		}
+	}
+	for _, tool := range g.pkg.Tools {
+		walk(tool.Args)
+		walk(tool.Result)
+	}
+	slices.SortFunc(out, func(a, b *model.Type) int { return cmp.Compare(typeID(a), typeID(b)) })
+	return out
+}
+
+// namedExpr spells a named type of the model, with its type arguments.
+func (g *generator) namedExpr(n *model.GoName) jen.Code {
+	q := g.qual(n.Path, n.Name)
+	if len(n.TypeArgs) == 0 {
+		return q
+	}
+	var args []jen.Code
+	for _, a := range n.TypeArgs {
+		args = append(args, g.goTypeExpr(a.Shape, a))
+	}
+	return q.Types(args...)
+}
+
+// goTypeExpr spells s; t, when not nil, is the model type it describes, whose name wins.
+func (g *generator) goTypeExpr(s *model.GoType, t *model.Type) jen.Code {
+	if t != nil {
+		if c, err := g.typeExpr(t); err == nil {
+			return c
+		}
+	}
+	switch s.Kind {
+	case model.GoNamed:
+		if s.Path == "" {
+			return jen.Id(s.Name)
+		}
+		q := g.qual(s.Path, s.Name)
+		if len(s.Args) == 0 {
+			return q
+		}
+		var args []jen.Code
+		for _, a := range s.Args {
+			args = append(args, g.goTypeExpr(a, nil))
+		}
+		return q.Types(args...)
+	case model.GoPointer:
+		return jen.Op("*").Add(g.goTypeExpr(s.Elem, nil))
+	case model.GoSlice:
+		return jen.Index().Add(g.goTypeExpr(s.Elem, nil))
+	case model.GoArray:
+		return jen.Index(jen.Lit(int(s.Len))).Add(g.goTypeExpr(s.Elem, nil))
+	case model.GoMap:
+		return jen.Map(g.goTypeExpr(s.Key, nil)).Add(g.goTypeExpr(s.Elem, nil))
+	default: // model.GoStruct
+		var fields []jen.Code
+		for _, f := range s.Fields {
+			var field *jen.Statement
+			if f.Embedded {
+				field = jen.Add(g.goTypeExpr(f.Type, nil))
+			} else {
+				field = jen.Id(f.Name).Add(g.goTypeExpr(f.Type, nil))
+			}
+			if f.Tag != "" {
+				field = field.Op(tagLiteral(f.Tag))
+			}
+			fields = append(fields, field)
+		}
+		return jen.Struct(fields...)
+	}
+}
+
+// shapeValue is a value of the unnamed type s, assignable to a named type only when its
+// underlying type is identical to s.
+func (g *generator) shapeValue(s *model.GoType) jen.Code {
+	switch s.Kind {
+	case model.GoStruct, model.GoArray:
+		return jen.Add(g.goTypeExpr(s, nil)).Values()
+	case model.GoNamed: // any
+		return jen.Any().Call(jen.Nil())
+	default:
+		return jen.Parens(g.goTypeExpr(s, nil)).Call(jen.Nil())
+	}
+}
+
+// tagLiteral writes a struct tag as the source would: raw unless it holds a backquote.
+func tagLiteral(tag string) string {
+	if strings.Contains(tag, "`") {
+		return strconv.Quote(tag)
+	}
+	return "`" + tag + "`"
+}
