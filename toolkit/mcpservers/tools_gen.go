@@ -27,6 +27,33 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, CallArgs
 	return true
 }
 
+// A compile error in the next lines means an argument or result type changed since toolgen ran
+// (a field added, removed, moved, retyped or retagged): run go generate.
+func _() {
+	toolgenTypesChangedRunGoGenerate(struct {
+		Server    string          `json:"server" tool:"minLength=1,maxLength=128"`
+		Tool      string          `json:"tool" tool:"minLength=1,maxLength=128"`
+		Arguments json.RawMessage `json:"arguments,omitempty" tool:"accept=openai"`
+	}{}, struct {
+		Server string `json:"server,omitempty" tool:"default='',maxLength=128"`
+	}{}, struct {
+		Name      string     `json:"name"`
+		Connected bool       `json:"connected"`
+		Tools     []ToolInfo `json:"tools"`
+	}{}, struct {
+		Servers []ServerInfo `json:"servers"`
+	}{}, struct {
+		Name          string          `json:"name"`
+		Description   string          `json:"description"`
+		NeedsApproval bool            `json:"needs_approval,omitempty"`
+		InputSchema   json.RawMessage `json:"input_schema,omitempty"`
+	}{})
+}
+
+// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
+// those of basic kind as type parameters.
+func toolgenTypesChangedRunGoGenerate(CallArgs, ListArgs, ServerInfo, Servers, ToolInfo) {}
+
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}

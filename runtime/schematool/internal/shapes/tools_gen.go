@@ -24,6 +24,40 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, Args) (string, err
 	return true
 }
 
+// A compile error in the next lines means an argument or result type changed since toolgen ran
+// (a field added, removed, moved, retyped or retagged): run go generate.
+func _() {
+	toolgenTypesChangedRunGoGenerate[Color](struct {
+		Title   string             `json:"title" tool:"minLength=2,maxLength=10,pattern=^[A-Z][a-zA-Z ]*$"`
+		Email   string             `json:"email,omitempty" tool:"format=email"`
+		Count   int                `json:"count,omitempty" tool:"minimum=1,maximum=50,default=5"`
+		Step    int64              `json:"step,omitempty" tool:"multipleOf=3,exclusiveMaximum=30"`
+		Ratio   float64            `json:"ratio,omitempty" tool:"enum=0.5|1|2"`
+		Color   Color              `json:"color,omitempty" tool:"default=red"`
+		Colors  []Color            `json:"colors,omitempty" tool:"uniqueItems,minItems=1"`
+		Tags    []string           `json:"tags,omitempty" tool:"uniqueItems,maxItems=4"`
+		Where   *Point             `json:"where"`
+		Path    []Point            `json:"path,omitempty" tool:"maxItems=5"`
+		Weights map[string]float64 `json:"weights,omitempty" tool:"maxProperties=3"`
+		Places  map[string]Point   `json:"places,omitempty"`
+		Tree    *Node              `json:"tree,omitempty"`
+		Note    *string            `json:"note,omitempty" tool:"maxLength=5"`
+		Flag    bool               `json:"flag,omitempty"`
+		Extra   any                `json:"extra,omitempty"`
+		Grid    [][]int            `json:"grid,omitempty" tool:"maxItems=2"`
+	}{}, struct {
+		Name     string  `json:"name" tool:"minLength=1"`
+		Children []*Node `json:"children,omitempty" tool:"maxItems=3"`
+	}{}, struct {
+		X float64 `json:"x" tool:"minimum=-100,maximum=100"`
+		Y float64 `json:"y" tool:"exclusiveMinimum=0,multipleOf=0.5"`
+	}{})
+}
+
+// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
+// those of basic kind as type parameters.
+func toolgenTypesChangedRunGoGenerate[T1 ~string](Args, Node, Point) {}
+
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
