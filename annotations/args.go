@@ -636,3 +636,41 @@ func parseCallers(d *Directive, args string, at int) (any, []Problem) {
 	}
 	return c, nil
 }
+
+var mimePattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9!#$&^_.+-]*/[a-zA-Z0-9][a-zA-Z0-9!#$&^_.+-]*$`)
+
+func parseResource(d *Directive, args string, at int) (any, []Problem) {
+	ws := words(args, at)
+	if len(ws) == 0 {
+		return nil, []Problem{{Offset: at, Message: "missing URI", Hint: "write " + d.Usage()}}
+	}
+	r := Resource{URI: ws[0].text}
+	var problems []Problem
+	if !strings.Contains(r.URI, ":") {
+		problems = append(problems, Problem{Offset: ws[0].at, Message: "invalid resource URI " + strconv.Quote(r.URI),
+			Hint: "a URI has a scheme, e.g. file:///docs/{name} or app://config"})
+	}
+	if open, closed := strings.Count(r.URI, "{"), strings.Count(r.URI, "}"); open != closed {
+		problems = append(problems, Problem{Offset: ws[0].at, Message: "unbalanced braces in resource URI " + strconv.Quote(r.URI)})
+	}
+	for _, w := range ws[1:] {
+		key, value, ok := strings.Cut(w.text, "=")
+		switch {
+		case !ok || key != "mime":
+			p := Problem{Offset: w.at, Message: "unexpected argument " + strconv.Quote(w.text), Hint: "write " + d.Usage()}
+			if c := suggest.Closest(key, []string{"mime"}); ok && c != "" {
+				p.Hint = "did you mean " + c + "=?"
+			}
+			problems = append(problems, p)
+		case !mimePattern.MatchString(value):
+			problems = append(problems, Problem{Offset: w.at + len("mime="), Message: "invalid MIME type " + strconv.Quote(value),
+				Hint: "write type/subtype, e.g. text/plain or application/json"})
+		default:
+			r.MIMEType = value
+		}
+	}
+	if problems != nil {
+		return nil, problems
+	}
+	return r, nil
+}

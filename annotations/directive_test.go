@@ -198,6 +198,11 @@ func TestDirectiveValues(t *testing.T) {
 		{text: "//tool:callers direct,code", value: Callers{Direct: true, Code: true}},
 		{text: "//tool:callers code", value: Callers{Code: true}},
 		{text: "//tool:callers cod", problems: []want{{15, `unknown caller "cod"`, "did you mean code?"}}},
+		{text: "//tool:resource test://template/{id}/data mime=application/json", value: Resource{URI: "test://template/{id}/data", MIMEType: "application/json"}},
+		{text: "//tool:resource test://static", value: Resource{URI: "test://static"}},
+		{text: "//tool:resource config", problems: []want{{16, `invalid resource URI "config"`, "a URI has a scheme, e.g. file:///docs/{name} or app://config"}}},
+		{text: "//tool:resource app://x/{id mime=text", problems: []want{{16, `unbalanced braces in resource URI "app://x/{id"`, ""}, {33, `invalid MIME type "text"`, "write type/subtype, e.g. text/plain or application/json"}}},
+		{text: "//tool:resource app://x mim=text/plain", problems: []want{{24, `unexpected argument "mim=text/plain"`, "did you mean mime=?"}}},
 	}
 	for _, c := range cases {
 		target := c.target
@@ -237,7 +242,7 @@ func TestEveryDirectiveHasAValidCase(t *testing.T) {
 		"example": "{}", "trigger": "t", "prerequisite": "p", "warning": "w", "related": "other",
 		"filters": "f", "meta": "k=v", "maxresult": "1KiB", "maxargs": "4MiB", "maxcalls": "1", "modelretries": "1",
 		"sequential": "", "client": "", "defer": "", "namespace": "billing", "callers": "direct",
-		"workflow": "w", "lint": "-snake-case",
+		"workflow": "w", "lint": "-snake-case", "prompt": "", "resource": "app://config mime=application/json", "defs": "",
 	}
 	for _, d := range Directives {
 		args, ok := samples[d.Name]
@@ -422,7 +427,7 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("//tool:%s takes arguments but has no parser", d.Name)
 		}
 		// Execution policies only make sense where a handler runs.
-		if d.Targets&OnType != 0 && d.Targets&OnFunc == 0 && d.Name != "client" {
+		if d.Targets&OnType != 0 && d.Targets&OnFunc == 0 && d.Name != "client" && d.Name != "defs" {
 			t.Errorf("//tool:%s is allowed on types but not funcs", d.Name)
 		}
 	}

@@ -191,6 +191,27 @@ var Directives = []*Directive{
 		parse: parseCallers,
 	},
 	{
+		Name: "prompt", Targets: onHandler, noArgs: true,
+		Help: "Serves the handler as an MCP prompt instead of a tool: it goes into the generated " +
+			"Prompts() (runtime/mcp WithPrompts), not Tools(). Its args struct gives the prompt's " +
+			"arguments (descriptions from the fields' comments, required as for a tool, enum types " +
+			"completed from their constants); its result becomes the prompt's messages.",
+	},
+	{
+		Name: "resource", Targets: onHandler, Syntax: "URI [mime=TYPE]",
+		Help: "Serves the handler as an MCP resource instead of a tool: it goes into the generated " +
+			"Resources() (runtime/mcp WithResources), not Tools(). A URI with {variables} (RFC 6570) " +
+			"is a resource template: each variable is a field of the args struct (by its JSON name), " +
+			"and every required field is a variable. mime= is the MIME type of what it returns.",
+		parse: parseResource,
+	},
+	{
+		Name: "defs", Targets: OnType, noArgs: true,
+		Help: "On a named struct type: its schema goes under $defs and every use refers to it with " +
+			"$ref, even where it is used once (toolgen inlines it otherwise). Provider variants " +
+			"that cannot hold $ref inline it again.",
+	},
+	{
 		Name: "client", Targets: OnType, noArgs: true,
 		Help: "On a type declaration: declares a client-side tool whose arguments are that " +
 			"struct type. toolgen emits its schema and provider definitions; the caller " +
@@ -288,4 +309,10 @@ var LintRules = []LintRule{
 type Meta struct {
 	Key   string
 	Value string
+}
+
+// Resource is the value of //tool:resource.
+type Resource struct {
+	URI      string // a URI, or an RFC 6570 template with {variables}
+	MIMEType string // may be empty
 }

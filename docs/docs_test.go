@@ -56,11 +56,15 @@ var imports = map[string]string{
 	"mount":      "github.com/toolgen-go/toolgen/runtime/mcp/mount",
 	"mcpservers": "github.com/toolgen-go/toolgen/toolkit/mcpservers",
 	"weather":    userModule + "/weather",
+	"notes":      userModule + "/notes", // docs/mcp.md
 }
 
 // nestedModules are the modules of this repository apart from the root, which a fragment
 // may import (redisstore in docs/scaling-out.md).
-var nestedModules = []string{"runtime/otel", "runtime/redisstore", "runtime/temporal"}
+var nestedModules = []string{
+	"runtime/otel", "runtime/redisstore", "runtime/temporal",
+	"runtime/openai/openaisdk", "runtime/anthropic/anthropicsdk", "runtime/gemini/geminisdk",
+}
 
 func readBlocks(t *testing.T, paths ...string) []block {
 	var out []block

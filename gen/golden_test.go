@@ -438,9 +438,10 @@ func agreementTest(p *model.Package) []byte {
 			continue
 		}
 		keep[tool.Name] = true
-		call := "Tools()"
+		noun := map[model.ServeKind]string{model.ServeTool: "Tools", model.ServePrompt: "Prompts", model.ServeResource: "Resources"}[tool.Serve]
+		call := noun + "()"
 		if r := tool.Handler.Receiver; r != nil {
-			call = fmt.Sprintf("%sTools(new(%s))", r.TypeName, r.TypeName)
+			call = fmt.Sprintf("%s%s(new(%s))", r.TypeName, noun, r.TypeName)
 		}
 		if !slices.Contains(calls, call) {
 			calls = append(calls, call)

@@ -58,6 +58,32 @@
 // toolgen loads packages with -tags=toolgen and starts every generated file with
 // //go:build !toolgen, so a stale generated file never breaks the next run.
 //
+// # Typed clients for MCP servers
+//
+//	toolgen -client DIR [-package NAME] [-output FILE] (-from FILE | -stdio COMMAND | -url URL) [flags]
+//
+// -client goes the other way: it reads the tools of an MCP server, of any implementation, and
+// writes DIR/client_gen.go, a package with a typed argument struct and result type per tool
+// (from its inputSchema and outputSchema, doc comments from the descriptions, constants for
+// string enums) and a method of Client per tool that calls it over a go-sdk
+// *mcp.ClientSession and decodes its structured result; a tool's error result is a
+// *ToolError. The tools come from:
+//
+//	-from FILE          a saved tools/list result ({"tools":[…]}) or JSON-RPC response
+//	-stdio COMMAND      a server this command starts (split at spaces, run without a shell)
+//	-url URL            a streamable HTTP server; -header "NAME: VALUE" (repeatable) is sent
+//	                    with every request, and never printed
+//	-save FILE          with -stdio or -url: also write the listing read, for -from
+//	-timeout D          with -stdio or -url: how long connecting and listing may take (1m)
+//	-package NAME       the package name (default: DIR's base name)
+//
+// -output, -check (write nothing; diff and exit 1 when DIR's file or the -save file is stale),
+// -strict (warnings fail) and -v apply as they do to tools. A schema toolgen cannot read is an
+// error at its JSON Pointer into the listing (tools.json#/tools/2/inputSchema/properties/a/type:
+// …), all of them reported; a construct Go cannot type precisely (oneOf, tuples, …) is a
+// warning and a documented fallback (json.RawMessage, a map). docs/clients.md has the type
+// mapping and the naming rules; docs/limits.md the bounds on what a listing can make it do.
+//
 // # Errors
 //
 // Mistakes in directives, tags, types or signatures are reported like compiler errors, as

@@ -46,9 +46,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		explain    = fs.String("explain", "", "write nothing; print what `TOOL` is sent to each provider (see -provider)")
 		explainFor = fs.String("provider", "", "with -explain: only this `provider` (default: all of -providers)")
 		report     = fs.Bool("report", false, "write nothing; print what each tool's definition costs per provider, in bytes and estimated tokens")
+		clientCfg  clientFlags
 	)
+	clientCfg.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: toolgen [flags] [packages]\n\n")
+		fmt.Fprintf(stderr, "usage: toolgen [flags] [packages]\n")
+		fmt.Fprintf(stderr, "       toolgen -client DIR [-package NAME] (-from FILE | -stdio COMMAND | -url URL) [flags]\n\n")
 		fmt.Fprintf(stderr, "toolgen generates LLM tools from Go funcs with //tool: directives.\n")
 		fmt.Fprintf(stderr, "With no packages it processes the package in the current directory, as go generate runs it.\n")
 		fmt.Fprintf(stderr, "Documentation: https://pkg.go.dev/github.com/toolgen-go/toolgen/cmd/toolgen\n\nFlags:\n")
@@ -59,6 +62,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitOK
 		}
 		return exitUsage
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if clientCfg.dir != "" {
+		if fs.NArg() > 0 {
+			fmt.Fprintf(stderr, "toolgen: -client takes no packages, got %s\n", strings.Join(fs.Args(), " "))
+			return exitUsage
+		}
+		return runClient(ctx, &clientCfg, set, *output, *check, *strict, *verbose, stdout, stderr)
+	}
+	for _, name := range clientOnly {
+		if set[name] {
+			fmt.Fprintf(stderr, "toolgen: -%s needs -client DIR\n", name)
+			return exitUsage
+		}
 	}
 	if *helpDirs {
 		fmt.Fprint(stdout, annotations.Help())

@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dave/jennifer/jen"
@@ -137,10 +138,12 @@ func (g *generator) generate() error {
 	g.planIdents()
 	g.hasDialects = g.dialects()
 	g.declareSchemaPieces()
-	groups := groupByReceiver(g.pkg.Tools)
-	for _, grp := range groups {
-		if err := g.toolsFunc(grp); err != nil {
-			return err
+	for _, kind := range serveKinds {
+		for _, grp := range groupByReceiver(servedAs(g.pkg.Tools, kind)) {
+			grp.serve = kind
+			if err := g.toolsFunc(grp); err != nil {
+				return err
+			}
 		}
 	}
 	for _, t := range g.pkg.Tools {
@@ -169,6 +172,7 @@ func (g *generator) generate() error {
 // receiverGroup is the tools returned by one generated Tools function.
 type receiverGroup struct {
 	receiver *model.Receiver // nil: Tools()
+	serve    model.ServeKind // Tools, Prompts or Resources
 	tools    []*model.Tool
 }
 
@@ -212,9 +216,10 @@ func (g *generator) toolsFunc(grp receiverGroup) error {
 		elems = append(elems, lit)
 	}
 	// The tools are data the linker lays out; the function returns a copy with the bindings.
-	toolsVar, fn := "toolgenTools", "Tools"
+	noun := serveNoun(grp.serve)
+	toolsVar, fn := "toolgen"+noun, noun
 	if grp.receiver != nil {
-		fn = grp.receiver.TypeName + "Tools"
+		fn = grp.receiver.TypeName + noun
 		toolsVar = "toolgen" + fn
 	}
 	g.f.Commentf("%s are the tools %s returns, without their bindings and schemas.", toolsVar, fn)
@@ -231,14 +236,14 @@ func (g *generator) toolsFunc(grp receiverGroup) error {
 	onePerLine := jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
 	g.f.Var().Id(schemasVar).Op("=").Index(jen.Op("...")).Index(jen.Lit(2)).Index().String().Custom(onePerLine, schemas...)
 	g.f.Line()
-	bindings := jen.Id("toolgenBindings").Index(jen.Op(":"))
+	bindings := jen.Id(bindingsVar(grp.serve)).Index(jen.Op(":"))
 	if grp.receiver == nil {
 		var refs []jen.Code
 		for _, t := range grp.tools {
 			refs = append(refs, jen.Op("&").Id(bindingName(t)))
 		}
-		g.f.Commentf("toolgenBindings are the bindings of %s, in order.", toolsVar)
-		g.f.Var().Id("toolgenBindings").Op("=").Index(jen.Op("...")).Op("*").Qual(toolimplPath, "Binding").Values(refs...)
+		g.f.Commentf("%s are the bindings of %s, in order.", bindingsVar(grp.serve), toolsVar)
+		g.f.Var().Id(bindingsVar(grp.serve)).Op("=").Index(jen.Op("...")).Op("*").Qual(toolimplPath, "Binding").Values(refs...)
 		g.f.Line()
 	} else {
 		elems, err := g.receiverBindings(grp)
@@ -254,10 +259,17 @@ func (g *generator) toolsFunc(grp receiverGroup) error {
 		dialects = jen.Id(dialectsVar)
 	}
 	body := jen.Return(jen.Qual(toolimplPath, "BindTools").Call(jen.Id(toolsVar).Index(jen.Op(":")), bindings, jen.Id(schemasVar).Index(jen.Op(":")), dialects))
-	if grp.receiver == nil {
+	switch {
+	case grp.receiver == nil && grp.serve == model.ServeTool:
 		g.f.Commentf("Tools returns the tools of package %s, sorted by name, for runtime.Registry.Add.", g.pkg.Name)
 		g.f.Func().Id("Tools").Params().Index().Qual(runtimePath, "Tool").Block(body)
-	} else {
+	case grp.receiver == nil:
+		g.f.Commentf("%s returns the MCP %s of package %s (//tool:%s), sorted by name, for runtime/mcp's With%s.", fn, strings.ToLower(noun), g.pkg.Name, grp.serve, noun)
+		g.f.Func().Id(fn).Params().Index().Qual(runtimePath, "Tool").Block(body)
+	case grp.serve != model.ServeTool:
+		g.f.Commentf("%s returns the MCP %s implemented by methods of %s, bound to r, sorted by name.", fn, strings.ToLower(noun), grp.receiver.TypeName)
+		g.f.Func().Id(fn).Params(jen.Id("r").Op("*").Id(grp.receiver.TypeName)).Index().Qual(runtimePath, "Tool").Block(body)
+	default:
 		g.f.Commentf("%s returns the tools implemented by methods of %s, bound to r, sorted by name.", fn, grp.receiver.TypeName)
 		g.f.Func().Id(fn).Params(jen.Id("r").Op("*").Id(grp.receiver.TypeName)).Index().Qual(runtimePath, "Tool").Block(body)
 	}
@@ -384,9 +396,9 @@ func (g *generator) toolLiteral(t *model.Tool) (jen.Code, error) {
 		d[jen.Id("Related")] = jen.Index().Qual(runtimePath, "Related").Values(items...)
 	}
 	strs("Filters", t.Filters)
-	if len(t.Meta) > 0 {
+	if meta := metadata(t); len(meta) > 0 {
 		md := jen.Dict{}
-		for _, m := range t.Meta {
+		for _, m := range meta {
 			md[jen.Lit(m.Key)] = jen.Lit(m.Value)
 		}
 		d[jen.Id("Metadata")] = jen.Map(jen.String()).String().Values(md)

@@ -104,6 +104,12 @@ type Tool struct {
 	Namespace string  // //tool:namespace: the OpenAI tool-search namespace
 	Callers   Callers // //tool:callers: who may call the tool; zero: the provider's default
 
+	// Serve is what the handler is served as over MCP: a tool (""), a prompt (//tool:prompt)
+	// or a resource (//tool:resource, with ResourceURI and ResourceMIME).
+	Serve        ServeKind
+	ResourceURI  string
+	ResourceMIME string
+
 	// Args is the argument struct type (Kind Struct), or nil for a handler without arguments,
 	// whose schema is the empty object.
 	Args *Type
@@ -111,6 +117,15 @@ type Tool struct {
 	// or absent.
 	Result *Type
 }
+
+// ServeKind is what a handler is served as: a tool, an MCP prompt or an MCP resource.
+type ServeKind string
+
+const (
+	ServeTool     ServeKind = ""
+	ServePrompt   ServeKind = "prompt"
+	ServeResource ServeKind = "resource"
+)
 
 // Prerequisite is one //tool:prerequisite.
 type Prerequisite struct {
@@ -265,8 +280,11 @@ type Type struct {
 	Fields []*Field     // KindStruct: the JSON properties, embedded fields promoted, in order
 	Enum   []*EnumValue // typed constants of a named string or integer type, in declaration order
 
-	Doc string   // the type's doc comment, for the description of a $defs entry
-	Pos Position // the type's declaration, when it has one
+	Doc string // the type's doc comment, for the description of a $defs entry
+	// AlwaysDef is set by //tool:defs on the type's declaration: its schema goes under $defs
+	// even where it is used once.
+	AlwaysDef bool
+	Pos       Position // the type's declaration, when it has one
 
 	// TextPointer is set for KindText when UnmarshalText has a pointer receiver; the value
 	// receiver case is rare but legal.

@@ -97,6 +97,9 @@ func (p *parser) parsePackage() *model.Package {
 		var t *model.Tool
 		if o.fn != nil {
 			t = p.funcTool(o)
+			if t != nil {
+				p.checkServe(o, t)
+			}
 		} else {
 			t = p.clientTool(o)
 		}
@@ -143,6 +146,9 @@ func (p *parser) noteUntaggedHandlers(tools []*docOwner) {
 		}
 	}
 	for _, f := range p.pkg.Syntax {
+		if ast.IsGenerated(f) {
+			continue // generated code (a toolgen -client package's methods) forgot no directive
+		}
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || isTool[fd] || !fd.Name.IsExported() {
@@ -453,6 +459,14 @@ func (p *parser) newTool(o *docOwner, goName string, namePos token.Pos) *model.T
 			}
 		case "sequential":
 			t.Sequential = true
+		case "prompt":
+			t.Serve = model.ServePrompt
+		case "resource":
+			if r, ok := v.(annotations.Resource); ok {
+				t.Serve, t.ResourceURI, t.ResourceMIME = model.ServeResource, r.URI, r.MIMEType
+			}
+		case "defs":
+			// read where the type is converted (convertNamed), for its every use
 		case "client":
 			// clientTool sets Client: a tool is a client tool by the declaration it is on.
 		}
@@ -478,7 +492,7 @@ func asStrings(v any) []string {
 func (p *parser) clientTool(o *docOwner) *model.Tool {
 	ts := o.typ
 	if !slices.ContainsFunc(o.dirs, func(d directive) bool { return d.parsed.Directive.Name == "client" }) {
-		if len(o.dirs) > 0 {
+		if len(o.dirs) > 0 && !onlyDefs(o.dirs) {
 			p.diags.Errorf(o.dirs[0].pos, "type %s has //tool: directives but no //tool:client", ts.Name.Name).
 				WithHint("add //tool:client to declare a client-side tool with these arguments, or move the directives to the handler func")
 		}

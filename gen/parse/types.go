@@ -145,6 +145,7 @@ func (p *parser) convertNamed(n *types.Named, s *site) *model.Type {
 		if d, ok := src.types[obj.Name()]; ok {
 			syn = d.spec.Type
 			mt.Doc = docText(d.doc)
+			mt.AlwaysDef = hasDefsDirective(d.doc)
 			mt.Pos = p.l.Position(d.spec.Name.Pos())
 		}
 	}

@@ -29,7 +29,8 @@ func Run(pkgs []*model.Package, providers []string, diags *diag.List) {
 	var tools []*model.Tool
 	for _, p := range pkgs {
 		for _, t := range p.Tools {
-			if t != nil {
+			// Prompts and resources are served over MCP only, never sent to a provider.
+			if t != nil && t.Serve == model.ServeTool {
 				tools = append(tools, t)
 			}
 		}

@@ -10,7 +10,7 @@ import (
 )
 
 // plan decides which named types of one schema's tree go to $defs: a named struct used more
-// than once, and any named type that contains itself (only a $ref can end the recursion). It
+// than once or marked //tool:defs, and any named type that contains itself (only a $ref can end the recursion). It
 // returns the $ref of each such type (the root's is "#") and the $defs entries to render.
 func plan(root *model.Type) (refs map[*model.Type]string, defs []defEntry) {
 	p := planner{
@@ -25,7 +25,7 @@ func plan(root *model.Type) (refs map[*model.Type]string, defs []defEntry) {
 	var chosen []*model.Type
 	for _, t := range p.order {
 		switch {
-		case !p.recursive[t] && (t.Kind != model.KindStruct || p.uses[t] < 2):
+		case !p.recursive[t] && (t.Kind != model.KindStruct || p.uses[t] < 2 && !t.AlwaysDef):
 		case t == root:
 			// The root cannot be a $defs entry (providers want an object at the top), so
 			// recursion back to it refers to the whole document.

@@ -72,8 +72,8 @@
 //
 // # $defs
 //
-// Per document, a named struct used more than once in the tree, or any named type that
-// contains itself, is rendered once under "$defs" and referred to with
+// Per document, a named struct used more than once in the tree or declared with //tool:defs,
+// or any named type that contains itself, is rendered once under "$defs" and referred to with
 // "$ref":"#/$defs/<Name>"; everything else is inlined. The root is never a $defs entry: a type
 // that recurses back to the root refers to the whole document, "$ref":"#". A field's
 // description and constraints on a $ref go beside it ({"$ref":…,"description":…}), which

@@ -9,7 +9,7 @@
 //
 // and for the common case the server itself is one call: ServeStdio(ctx, reg, opts...), or
 // HTTPHandler(reg, opts...) for streamable HTTP (stateful, or WithStateless; WithBearerAuth,
-// WithPageSize and the session options below).
+// WithPageSize, the session options below, and prompts, resources and the go-sdk's options).
 //
 // # Serving over HTTP
 //
@@ -107,6 +107,24 @@
 // both protocols. The state is bound to the tool, the arguments and the caller, expires after 15
 // minutes and is accepted once, so an answer cannot be replayed or moved to another call.
 // Stateless HTTP on older protocols cannot reach the client: approval fails closed there.
+//
+// # Prompts and resources
+//
+// WithPrompts and WithResources serve tools as MCP prompts and resources: usually the
+// generated Prompts() and Resources() of a package whose handlers carry //tool:prompt or
+// //tool:resource URI [mime=TYPE]. A prompt's arguments and a resource template's {variables}
+// are the properties of the tool's input schema (descriptions, required), decoded into the
+// args struct by the tool's own decoder; completion/complete offers the values of an enum
+// argument. The handler's result becomes the prompt's messages or the resource's contents.
+// Clients may subscribe to the resources without variables.
+//
+// # Logging, sampling and the server
+//
+// Log sends a log message to the client and Sample (SampleText) asks the client's model,
+// from a tool call, a prompt or a resource, as Elicit asks the user. WithServerOptions and
+// WithHTTPOptions pass the go-sdk's options through, WithEventStore makes streams resumable,
+// and WithServerHook hands over the go-sdk server NewServer, ServeStdio and HTTPHandler
+// build, for what this package does not wrap (mcp.Server.ResourceUpdated, middleware).
 //
 // # Long-running tools
 //

@@ -5,6 +5,8 @@ import (
 	"log"
 	"net/http"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 	toolmcp "github.com/toolgen-go/toolgen/runtime/mcp"
@@ -45,4 +47,19 @@ func ExampleElicit() {
 		return answer, nil
 	}
 	_ = askUser
+}
+
+// Prompts and resources from a package's annotated funcs, an event store for resumable
+// streams, and the go-sdk server reached to tell subscribers of a change.
+func ExampleWithPrompts() {
+	reg := runtime.NewRegistry()
+	handler := toolmcp.HTTPHandler(reg,
+		toolmcp.WithPrompts(fixture.WeatherTool()), // your package's Prompts()... (//tool:prompt)
+		toolmcp.WithResources(weatherResource()),   // your package's Resources()... (//tool:resource)
+		toolmcp.WithEventStore(mcp.NewMemoryEventStore(nil)),
+		toolmcp.WithServerHook(func(s *mcp.Server) {
+			// Keep s to call s.ResourceUpdated when a subscribed resource changes.
+		}),
+	)
+	_ = http.Handler(handler)
 }

@@ -33,6 +33,7 @@ type server struct {
 	verifier      auth.TokenVerifier
 	authOptions   *auth.RequireBearerTokenOptions
 	sessionLimits SessionLimits
+	features      features // prompts, resources, hooks, HTTP options (features.go)
 }
 
 // WithImplementation names the server to clients ("toolgen", "1.0.0" otherwise).
@@ -89,7 +90,9 @@ func StaticToken(token, user string) auth.TokenVerifier {
 }
 
 // NewServer returns a go-sdk server serving every tool of reg, following the registry
-// (AddTools with nil), configured by opts.
+// (AddTools with nil), and the prompts and resources of WithPrompts and WithResources,
+// configured by opts. It panics when those cannot be served (two of one name, a resource
+// without a URI or with a bad template), as mcp.Server.AddResource does on a bad URI.
 func NewServer(reg *runtime.Registry, opts ...Option) *mcp.Server {
 	cfg := configure(opts)
 	name, version := cfg.server.name, cfg.server.version
@@ -97,8 +100,14 @@ func NewServer(reg *runtime.Registry, opts ...Option) *mcp.Server {
 		name, version = "toolgen", "1.0.0"
 	}
 	options := cfg.server.options
+	built, err := buildFeatures(&cfg.server.features)
+	if err != nil {
+		panic(err) // a programming error, as a bad URI is to mcp.Server.AddResource
+	}
+	built.configure(&options)
 	server := mcp.NewServer(&mcp.Implementation{Name: name, Version: version}, &options)
 	AddTools(server, reg, nil, opts...)
+	built.add(server)
 	return server
 }
 
@@ -119,7 +128,7 @@ func HTTPHandler(reg *runtime.Registry, opts ...Option) http.Handler {
 	server := NewServer(reg, opts...)
 	limits := cfg.server.sessionLimits.resolved()
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
-		&mcp.StreamableHTTPOptions{Stateless: cfg.server.stateless, PropagateRequestCancellation: true, SessionTimeout: limits.Idle})
+		cfg.server.features.httpOptions(cfg.server.stateless, limits))
 	g := &guard{next: sdk}
 	if !cfg.server.stateless {
 		g.sessions = newSessionGate(limits, server)

@@ -33,15 +33,7 @@ func answered(o Outcome) bool { return o.Result.ClientCall == nil }
 // Content is what the model reads for a result. OpenAI has no error flag, so an error says so
 // in its first word. An effect-only result reads as empty: the effects are the host's, but
 // the call id must still be answered or the API refuses the next request.
-func Content(res runtime.Result) string {
-	if res.EffectOnly() {
-		return ""
-	}
-	if res.IsError && !strings.HasPrefix(res.Text, "Error") {
-		return "Error: " + res.Text
-	}
-	return res.Text
-}
+func Content(res runtime.Result) string { return parttext.Content(res) }
 
 // toolMessage is a Chat Completions tool message on the wire.
 type toolMessage struct {
@@ -67,20 +59,7 @@ func ChatToolMessagesJSON(outs []Outcome) ([]byte, error) {
 // Tool messages carry text only, so a result's parts follow its text as text: a resource link
 // and an embedded text resource as such, an image, audio or other binary data as a note that
 // it was left out (a host that wants the model to see an image sends it in a user message).
-func ChatContent(res runtime.Result) string {
-	text := Content(res)
-	if len(res.Parts) == 0 {
-		return text
-	}
-	lines := make([]string, 0, len(res.Parts)+1)
-	if text != "" {
-		lines = append(lines, text)
-	}
-	for _, p := range res.Parts {
-		lines = append(lines, parttext.AsText(p, "Chat Completions"))
-	}
-	return strings.Join(lines, "\n\n")
-}
+func ChatContent(res runtime.Result) string { return parttext.TextOnly(res, "Chat Completions") }
 
 // callOutput is a Responses function_call_output input item on the wire.
 type callOutput struct {

@@ -25,23 +25,9 @@ func newClient(t *testing.T, api *fixture.FakeAPI) anthropic.Client {
 	return anthropic.NewClient(option.WithBaseURL(api.Serve(t)), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
 }
 
-// A parallel tool-use turn: a valid call, an invalid unit, a call the handler fails and a
-// client tool.
-const messageWithCalls = `{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-4-8","stop_reason":"tool_use","stop_sequence":null,
- "content":[
-  {"type":"text","text":"I'll check."},
-  {"type":"tool_use","id":"toolu_1","name":"get_weather","input":{"city":"Tokyo"}},
-  {"type":"tool_use","id":"toolu_2","name":"get_weather","input":{"city":"Paris","unit":"kelvin"}},
-  {"type":"tool_use","id":"toolu_3","name":"get_weather","input":{"city":"Atlantis"}},
-  {"type":"tool_use","id":"toolu_4","name":"ask_user","input":{"question":"Which day?"}}],
- "usage":{"input_tokens":10,"output_tokens":20}}`
-
-const messageFinal = `{"id":"msg_2","type":"message","role":"assistant","model":"claude-opus-4-8","stop_reason":"end_turn","stop_sequence":null,
- "content":[{"type":"text","text":"21 degrees in Tokyo."}],"usage":{"input_tokens":10,"output_tokens":5}}`
-
 func TestMessagesRoundTrip(t *testing.T) {
 	reg := fixture.NewRegistry(fixture.WeatherTool(), fixture.AskUserTool())
-	api := &fixture.FakeAPI{Answers: []string{messageWithCalls, messageFinal}}
+	api := &fixture.FakeAPI{Answers: []string{fixture.AnthropicMessageWithCalls, fixture.AnthropicMessageFinal}}
 	client := newClient(t, api)
 	ctx := context.Background()
 
@@ -137,7 +123,7 @@ func TestMissingVariantIsRefused(t *testing.T) {
 
 func TestWireResultsMatchSDK(t *testing.T) {
 	reg := fixture.NewRegistry(fixture.WeatherTool(), fixture.AskUserTool())
-	calls, err := toolanthropic.ParseCalls([]byte(messageWithCalls))
+	calls, err := toolanthropic.ParseCalls([]byte(fixture.AnthropicMessageWithCalls))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,54 +150,9 @@ func TestWireResultsMatchSDK(t *testing.T) {
 	}
 }
 
-// Two tool_use blocks streamed as input_json_delta fragments, after a text block.
-const streamBody = `event: message_start
-data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-4-8","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":1}}}
-
-event: content_block_start
-data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}
-
-event: content_block_delta
-data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Checking."}}
-
-event: content_block_stop
-data: {"type":"content_block_stop","index":0}
-
-event: content_block_start
-data: {"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}}
-
-event: content_block_delta
-data: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":""}}
-
-event: content_block_delta
-data: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"city\": \"To"}}
-
-event: content_block_delta
-data: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"kyo\"}"}}
-
-event: content_block_stop
-data: {"type":"content_block_stop","index":1}
-
-event: content_block_start
-data: {"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"toolu_2","name":"get_weather","input":{}}}
-
-event: content_block_delta
-data: {"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":"{\"city\":\"Atlantis\"}"}}
-
-event: content_block_stop
-data: {"type":"content_block_stop","index":2}
-
-event: message_delta
-data: {"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":30}}
-
-event: message_stop
-data: {"type":"message_stop"}
-
-`
-
 func TestStreamWithSDK(t *testing.T) {
 	reg := fixture.NewRegistry(fixture.WeatherTool())
-	api := &fixture.FakeAPI{Answers: []string{streamBody}}
+	api := &fixture.FakeAPI{Answers: []string{fixture.AnthropicStream}}
 	client := newClient(t, api)
 	ctx := context.Background()
 
@@ -241,7 +182,7 @@ func TestStreamWithSDK(t *testing.T) {
 	}
 
 	var fromWire anthropicsdk.Stream
-	sc := bufio.NewScanner(strings.NewReader(streamBody))
+	sc := bufio.NewScanner(strings.NewReader(fixture.AnthropicStream))
 	for sc.Scan() {
 		if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
 			if _, _, err := fromWire.AddJSON([]byte(data)); err != nil {

@@ -68,6 +68,36 @@ func AsText(p runtime.Part, provider string) string {
 	return LeftOut(p, provider+" tool results carry text only")
 }
 
+// Content is what a model reads for res where a tool result has no error flag (OpenAI, the
+// agent frameworks): an error says so in its first word. An effect-only result reads as
+// empty: the effects are the host's, but the call must still be answered.
+func Content(res runtime.Result) string {
+	if res.EffectOnly() {
+		return ""
+	}
+	if res.IsError && !strings.HasPrefix(res.Text, "Error") {
+		return "Error: " + res.Text
+	}
+	return res.Text
+}
+
+// TextOnly is Content followed by res's parts as text (AsText), one paragraph each, for
+// where (a provider or framework) whose tool results carry text only.
+func TextOnly(res runtime.Result, where string) string {
+	text := Content(res)
+	if len(res.Parts) == 0 {
+		return text
+	}
+	lines := make([]string, 0, len(res.Parts)+1)
+	if text != "" {
+		lines = append(lines, text)
+	}
+	for _, p := range res.Parts {
+		lines = append(lines, AsText(p, where))
+	}
+	return strings.Join(lines, "\n\n")
+}
+
 // WebImages are the image types both OpenAI and Anthropic read: JPEG, PNG, GIF and WebP.
 var WebImages = map[string]bool{"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true}
 
