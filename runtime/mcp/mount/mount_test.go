@@ -406,3 +406,24 @@ func TestHostileListing(t *testing.T) {
 		assert.LessOrEqual(t, len(tool.Description), mount.MaxDescriptionBytes+len("…"))
 	}
 }
+
+// TestDeferAndResultCap: a large server's tools are kept for tool search, and a result over
+// the cap is offloaded by the registry like any tool's.
+func TestDeferAndResultCap(t *testing.T) {
+	reg := runtime.NewRegistry()
+	_, m := mountRemote(t, reg, mount.Options{DeferAbove: 3, MaxResult: 64})
+	for _, name := range m.Tools() {
+		tool, _ := reg.Tool(name)
+		assert.True(t, tool.Deferred, name)
+	}
+	res := invoke(reg, "files_echo", `{"text":"`+strings.Repeat("x", 50)+`","times":3}`)
+	require.False(t, res.IsError, res.Text)
+	require.NotNil(t, res.Offloaded)
+	assert.Equal(t, 150, res.Offloaded.Size)
+	assert.NotEmpty(t, res.Offloaded.ID)
+
+	small := runtime.NewRegistry()
+	_, m = mountRemote(t, small, mount.Options{DeferAbove: 100})
+	tool, _ := small.Tool(m.Tools()[0])
+	assert.False(t, tool.Deferred)
+}
