@@ -52,6 +52,9 @@ var imports = map[string]string{
 	"sandbox":    "github.com/toolgen-go/toolgen/toolkit/sandbox",
 	"workspace":  "github.com/toolgen-go/toolgen/toolkit/workspace",
 	"toolsearch": "github.com/toolgen-go/toolgen/runtime/toolsearch",
+	"schematool": "github.com/toolgen-go/toolgen/runtime/schematool",
+	"mount":      "github.com/toolgen-go/toolgen/runtime/mcp/mount",
+	"mcpservers": "github.com/toolgen-go/toolgen/toolkit/mcpservers",
 	"weather":    userModule + "/weather",
 	"notes":      userModule + "/notes", // docs/mcp.md
 }

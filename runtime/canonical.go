@@ -552,3 +552,14 @@ func mustMarshal(s string) []byte {
 	b, _ := json.Marshal(s)
 	return b
 }
+
+// CanonicalForm returns the canonical form function of a tool whose input schema is
+// inputSchema: the form approvals and the repeated-call guard are bound to (keys sorted,
+// strings and numbers written one way, the schema's defaults added), for argument documents
+// the tool's decoder accepted. runtime/schematool hands its handlers what it returns, so a
+// handler sees exactly what an approver saw. Empty arguments and null are {}, as
+// Registry.Invoke reads them.
+func CanonicalForm(inputSchema []byte) func(args []byte) ([]byte, error) {
+	d := defaultsOf(inputSchema)
+	return func(args []byte) ([]byte, error) { return canonicalJSON(normalizeArgs(args), d) }
+}

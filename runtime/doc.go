@@ -162,7 +162,9 @@
 // arguments and returns a [BoundCall] (the arguments and a Run), or an *[ArgsError] listing
 // the problems. Generated tools carry a binding of their own (the generated-code support is
 // package runtime/toolimpl, which programs do not import); [Tool.BindArgs] binds a call of
-// either kind without running it.
+// either kind without running it. A tool described by a JSON Schema needs no Bind of your
+// own: runtime/schematool makes one from the schema, on the decoder tables generated code
+// uses, and runtime/mcp/mount registers other MCP servers' tools.
 //
 // # Retries
 //

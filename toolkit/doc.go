@@ -22,8 +22,11 @@
 //     versioned documents.
 //   - [github.com/toolgen-go/toolgen/toolkit/web]: web_fetch (guarded against private
 //     addresses) and web_search (Serper, Firecrawl).
+//   - [github.com/toolgen-go/toolgen/toolkit/mcpservers]: list_mcp_servers and call_mcp_tool,
+//     over MCP servers mounted with runtime/mcp/mount, for agents that choose servers
+//     themselves.
 //   - [github.com/toolgen-go/toolgen/toolkit/presets]: ready sets (research, coding) in one
-//     call.
+//     call, and the seed systems' names (BeamAI, OpenAkita, the XML agent).
 //
 // Everything a model sends them is untrusted: they stay inside their sandbox, bound their
 // cost, and show the model no host path.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -48,17 +49,8 @@ var statelessWarnings = []string{"server-sse-multiple-streams/server-sse-multipl
 // against the server, written only with toolgen's API, over streamable HTTP: stateful, where
 // every scenario passes, and stateless, where those that need a request to the client fail.
 func TestConformanceSuite(t *testing.T) {
-	buildtest.Require(t, "runs the MCP conformance suite under Node.js")
-	node := filepath.Join(suiteDir, "node_modules", ".bin", "node")
-	if _, err := os.Stat(filepath.Join(suiteDir, "node_modules", "@modelcontextprotocol", "conformance")); err != nil {
-		if os.Getenv(conformanceEnv) == "1" {
-			t.Fatalf("%s=1 but the suite is not installed (run `npm ci` in %s): %v", conformanceEnv, suiteDir, err)
-		}
-		t.Skipf("the suite is not installed (run `npm ci` in %s; set %s=1 to make this a failure): %v", suiteDir, conformanceEnv, err)
-	}
-	node, err := filepath.Abs(node)
-	require.NoError(t, err)
-	names := listScenarios(t, node)
+	node := suiteNode(t)
+	names := listScenarios(t, node, "server")
 	require.Len(t, names, serverScenarios, "the suite's server scenarios: %v", names)
 
 	for _, mode := range []struct {
@@ -83,12 +75,27 @@ func TestConformanceSuite(t *testing.T) {
 			if len(mode.failures) == 0 {
 				require.NoError(t, err, "%s", log)
 			}
-			ran, failed, warned := results(t, out)
+			ran, failed, warned := results(t, out, "server-")
 			assert.ElementsMatch(t, names, ran, "every server scenario ran")
 			assert.Equal(t, mode.failures, failed, "%s", log)
 			assert.Equal(t, mode.warnings, warned)
 		})
 	}
+}
+
+// suiteNode returns the path of the suite's Node.js, skipping the test when the suite is not
+// installed (failing it under TOOLGEN_MCP_CONFORMANCE=1).
+func suiteNode(t *testing.T) string {
+	buildtest.Require(t, "runs the MCP conformance suite under Node.js")
+	if _, err := os.Stat(filepath.Join(suiteDir, "node_modules", "@modelcontextprotocol", "conformance")); err != nil {
+		if os.Getenv(conformanceEnv) == "1" {
+			t.Fatalf("%s=1 but the suite is not installed (run `npm ci` in %s): %v", conformanceEnv, suiteDir, err)
+		}
+		t.Skipf("the suite is not installed (run `npm ci` in %s; set %s=1 to make this a failure): %v", suiteDir, conformanceEnv, err)
+	}
+	node, err := filepath.Abs(filepath.Join(suiteDir, "node_modules", ".bin", "node"))
+	require.NoError(t, err)
+	return node
 }
 
 func suiteScript() string {
@@ -102,9 +109,9 @@ func suiteEnv(node string) []string {
 
 var listed = regexp.MustCompile(`(?m)^\s*- (\S+) \[`)
 
-// listScenarios returns the names of the suite's server scenarios.
-func listScenarios(t *testing.T, node string) []string {
-	cmd := exec.Command(node, suiteScript(), "list", "--server")
+// listScenarios returns the names of the suite's scenarios of one side: "server" or "client".
+func listScenarios(t *testing.T, node, side string) []string {
+	cmd := exec.Command(node, suiteScript(), "list", "--"+side)
 	cmd.Dir = suiteDir
 	cmd.Env = suiteEnv(node)
 	out, err := cmd.CombinedOutput()
@@ -116,18 +123,27 @@ func listScenarios(t *testing.T, node string) []string {
 	return names
 }
 
-// results reads the checks the suite saved, a directory per scenario
-// (server-NAME-TIMESTAMP/checks.json), and returns the scenarios that ran, those with a failed
-// check and the warnings (scenario/check), sorted.
-func results(t *testing.T, dir string) (ran, failed, warned []string) {
-	entries, err := os.ReadDir(dir)
-	require.NoError(t, err)
-	stamp := regexp.MustCompile(`^server-(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$`)
-	for _, e := range entries {
-		m := stamp.FindStringSubmatch(e.Name())
-		require.NotNil(t, m, "unexpected result %s", e.Name())
+// results reads the checks the suite saved, a directory per scenario (server runs:
+// server-NAME-TIMESTAMP/checks.json; client runs: NAME-TIMESTAMP/checks.json, where an auth/
+// scenario's NAME makes a subdirectory), and returns the scenarios that ran, those with a
+// failed check and the warnings (scenario/check), sorted.
+func results(t *testing.T, dir, prefix string) (ran, failed, warned []string) {
+	stamp := regexp.MustCompile(`^` + prefix + `(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$`)
+	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, filepath.Dir(path))
+		if err != nil {
+			return err
+		}
+		m := stamp.FindStringSubmatch(filepath.ToSlash(rel))
+		require.NotNil(t, m, "unexpected result %s", rel)
+		if e.Name() != "checks.json" {
+			return nil // the client's stdout.txt and stderr.txt
+		}
 		name := m[1]
-		data, err := os.ReadFile(filepath.Join(dir, e.Name(), "checks.json"))
+		data, err := os.ReadFile(path)
 		require.NoError(t, err)
 		var checks []struct {
 			ID, Status, ErrorMessage string
@@ -146,7 +162,10 @@ func results(t *testing.T, dir string) (ran, failed, warned []string) {
 				t.Logf("%s: %s warns: %s", name, c.ID, c.ErrorMessage)
 			}
 		}
-	}
+		return nil
+	})
+	require.NoError(t, err)
+	slices.Sort(ran)
 	slices.Sort(failed)
 	slices.Sort(warned)
 	return ran, failed, slices.Compact(warned)

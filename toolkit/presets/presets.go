@@ -11,6 +11,16 @@
 //	    artifact tools. It is a package of its own so that a program that never fetches does
 //	    not link the web toolkit (its HTML and PDF converters, about 14 MB of binary).
 //
+// The seed systems' names, so a prompt written for one works unchanged (each brings only the
+// toolkit it renames):
+//
+//   - [BeamAI]: file_read, file_write, file_list, file_glob, shell_exec (the workspace's).
+//   - [OpenAkita]: run_shell (the workspace's shell).
+//   - [XMLAgent]: call_subagent {agent_name, description, prompt} (subagent's task), and
+//     research.XMLAgent: web_search {query, max_results, freshness}.
+//
+// [Rename] renames any tool and its arguments the same way.
+//
 // Each option left nil gets the toolkit's defaults: artifacts and todos in memory, a
 // workspace whose sandbox each call brings, no one to ask and no sub-agents (ask_user and
 // task then say so). A preset holds one name per tool: the aliases human_input and

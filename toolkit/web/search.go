@@ -29,6 +29,22 @@ type Searcher interface {
 	Search(ctx context.Context, query string, num int) ([]SearchResult, error)
 }
 
+// FreshSearcher is a Searcher that can keep only recent results (web_search's freshness);
+// Serper and Firecrawl are. With another Searcher, a call asking for freshness is refused
+// rather than answered with results of any age.
+type FreshSearcher interface {
+	SearchFresh(ctx context.Context, query string, num int, freshness Freshness) ([]SearchResult, error)
+}
+
+// timeBound is the Google tbs parameter of a freshness, which Serper and Firecrawl both take.
+func timeBound(f Freshness) string {
+	switch f {
+	case FreshnessDay, FreshnessWeek, FreshnessMonth, FreshnessYear:
+		return "qdr:" + string(f[:1])
+	}
+	return ""
+}
+
 // searchClient is the client of the search presets when they have none: the search service
 // is the host's choice, not the model's, so no address guard.
 var searchClient = &http.Client{Timeout: 30 * time.Second}
@@ -45,6 +61,11 @@ type Serper struct {
 }
 
 func (s Serper) Search(ctx context.Context, query string, num int) ([]SearchResult, error) {
+	return s.SearchFresh(ctx, query, num, FreshnessAny)
+}
+
+// SearchFresh is Search keeping only results of the freshness asked for.
+func (s Serper) SearchFresh(ctx context.Context, query string, num int, freshness Freshness) ([]SearchResult, error) {
 	key := cmp.Or(s.APIKey, os.Getenv("SERPER_API_KEY"))
 	if key == "" {
 		return nil, errors.New("web: Serper: no API key (set SERPER_API_KEY)")
@@ -57,6 +78,9 @@ func (s Serper) Search(ctx context.Context, query string, num int) ([]SearchResu
 		} `json:"organic"`
 	}
 	body := map[string]any{"q": query, "num": num}
+	if tbs := timeBound(freshness); tbs != "" {
+		body["tbs"] = tbs
+	}
 	endpoint := strings.TrimSuffix(cmp.Or(s.BaseURL, "https://google.serper.dev"), "/") + "/search"
 	if err := postJSON(ctx, s.Client, endpoint, map[string]string{"X-API-KEY": key}, body, &answer); err != nil {
 		return nil, fmt.Errorf("web: Serper: %w", err)
@@ -84,6 +108,11 @@ type firecrawlResult struct {
 }
 
 func (f Firecrawl) Search(ctx context.Context, query string, num int) ([]SearchResult, error) {
+	return f.SearchFresh(ctx, query, num, FreshnessAny)
+}
+
+// SearchFresh is Search keeping only results of the freshness asked for.
+func (f Firecrawl) SearchFresh(ctx context.Context, query string, num int, freshness Freshness) ([]SearchResult, error) {
 	key := cmp.Or(f.APIKey, os.Getenv("FIRECRAWL_API_KEY"))
 	if key == "" {
 		return nil, errors.New("web: Firecrawl: no API key (set FIRECRAWL_API_KEY)")
@@ -94,6 +123,9 @@ func (f Firecrawl) Search(ctx context.Context, query string, num int) ([]SearchR
 		Data    json.RawMessage `json:"data"`
 	}
 	body := map[string]any{"query": query, "limit": num}
+	if tbs := timeBound(freshness); tbs != "" {
+		body["tbs"] = tbs
+	}
 	endpoint := strings.TrimSuffix(cmp.Or(f.BaseURL, "https://api.firecrawl.dev"), "/") + "/v2/search"
 	if err := postJSON(ctx, f.Client, endpoint, map[string]string{"Authorization": "Bearer " + key}, body, &answer); err != nil {
 		return nil, fmt.Errorf("web: Firecrawl: %w", err)

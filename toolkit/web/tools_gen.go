@@ -30,12 +30,13 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, FetchArg
 // A compile error in the next lines means an argument or result type changed since toolgen ran
 // (a field added, removed, moved, retyped or retagged): run go generate.
 func _() {
-	toolgenTypesChangedRunGoGenerate(struct {
+	toolgenTypesChangedRunGoGenerate[Freshness](struct {
 		URL      string `json:"url" tool:"format=uri,maxLength=4096"`
 		MaxBytes int64  `json:"max_bytes,omitempty" tool:"default=0,minimum=0"`
 	}{}, struct {
-		Query string `json:"query" tool:"minLength=1,maxLength=500"`
-		Num   int    `json:"num,omitempty" tool:"default=5,minimum=1,maximum=20"`
+		Query     string    `json:"query" tool:"minLength=1,maxLength=500"`
+		Num       int       `json:"num,omitempty" tool:"default=5,minimum=1,maximum=20"`
+		Freshness Freshness `json:"freshness,omitempty" tool:"default=any"`
 	}{}, struct {
 		Title   string `json:"title"`
 		URL     string `json:"url"`
@@ -47,7 +48,8 @@ func _() {
 
 // toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
 // those of basic kind as type parameters.
-func toolgenTypesChangedRunGoGenerate(FetchArgs, SearchArgs, SearchResult, SearchResults) {}
+func toolgenTypesChangedRunGoGenerate[T1 ~string](FetchArgs, SearchArgs, SearchResult, SearchResults) {
+}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
@@ -84,7 +86,7 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 // toolgenToolkitToolsSchemas are the input and output schemas of toolgenToolkitTools, in order, in pieces.
 var toolgenToolkitToolsSchemas = [...][2][]string{
 	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"url":{"description":"URL of the page, http or https.","type":"string","format":"uri","maxLength":4096},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit.","type":"integer","minimum":0,"default":0}},"required":["url"],"additionalProperties":false}`}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"query":{"description":"Query to search for, as typed into a search engine.","type":"string","minLength":1,"maxLength":500},"num":{"description":"Num is how many results to return.","type":"integer","minimum":1,"maximum":20,"default":5}},"required":["query"],"additionalProperties":false}`}, {`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"results":{"type":["array","null"],"items":{"description":"SearchResult is one result of a web search.","type":"object","properties":{"title":{"description":"Title of the page.","type":"string"},"url":{"description":"URL of the page.","type":"string"},"snippet":{"description":"Snippet is the search engine's excerpt of the page.","type":"string"}},"required":["title","url","snippet"],"additionalProperties":false}}},"required":["results"],"additionalProperties":false}`}},
+	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"query":{"description":"Query to search for, as typed into a search engine.","type":"string","minLength":1,"maxLength":500},"num":{"description":"Num is how many results to return.","type":"integer","minimum":1,"maximum":20,"default":5},"freshness":{"description":"Freshness keeps only results published within the last day, week, month or year. Values: \"any\" (any age), \"day\" (the last 24 hours), \"week\" (the last 7 days), \"month\" (the last month), \"year\" (the last year).","type":"string","enum":["any","day","week","month","year"],"default":"any"}},"required":["query"],"additionalProperties":false}`}, {`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"results":{"type":["array","null"],"items":{"description":"SearchResult is one result of a web search.","type":"object","properties":{"title":{"description":"Title of the page.","type":"string"},"url":{"description":"URL of the page.","type":"string"},"snippet":{"description":"Snippet is the search engine's excerpt of the page.","type":"string"}},"required":["title","url","snippet"],"additionalProperties":false}}},"required":["results"],"additionalProperties":false}`}},
 }
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
@@ -115,14 +117,21 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}}, toolgenToolkitToolsSchemas[:], toolgenDialects)
 }
 
+// toolgenDefault_945e74c6 sets the default "any".
+func toolgenDefault_945e74c6(p unsafe.Pointer) {
+	*(*Freshness)(p) = FreshnessAny
+}
+
 // toolgenDefault_dfbc5f89 sets the default 5.
 func toolgenDefault_dfbc5f89(p unsafe.Pointer) {
 	*(*int)(p) = int(5)
 }
 
+var toolgenEnumFreshness = decode.StringRule{Enum: decode.NewEnum("any", "day", "week", "month", "year")}
+
 var toolgenFieldsFetchArgs = decode.NewFields([]string{"url", "max_bytes"}, 0)
 
-var toolgenFieldsSearchArgs = decode.NewFields([]string{"query", "num"}, 0)
+var toolgenFieldsSearchArgs = decode.NewFields([]string{"query", "num", "freshness"}, 0)
 
 var toolgenInt_919084c0 = decode.IntRule{Max: 20, MaxText: "20", Min: 1, MinText: "1"}
 
@@ -146,7 +155,7 @@ var toolgenStructFetchArgs = decode.Struct{
 
 // toolgenStructSearchArgs is how to decode a SearchArgs.
 var toolgenStructSearchArgs = decode.Struct{
-	Defaults: []int{1},
+	Defaults: []int{1, 2},
 	Fields:   toolgenFieldsSearchArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(SearchArgs{}.Query),
@@ -155,7 +164,16 @@ var toolgenStructSearchArgs = decode.Struct{
 		Default: toolgenDefault_dfbc5f89,
 		Offset:  unsafe.Offsetof(SearchArgs{}.Num),
 		Value:   &toolgenValueInt_919084c0,
+	}, {
+		Default: toolgenDefault_945e74c6,
+		Offset:  unsafe.Offsetof(SearchArgs{}.Freshness),
+		Value:   &toolgenValueEnumFreshness,
 	}},
+}
+
+var toolgenValueEnumFreshness = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenEnumFreshness,
 }
 
 var toolgenValueInt64_a3c3bc46 = decode.Value{

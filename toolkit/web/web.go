@@ -176,7 +176,20 @@ type SearchArgs struct {
 	Query string `json:"query" tool:"minLength=1,maxLength=500"`
 	// Num is how many results to return.
 	Num int `json:"num,omitempty" tool:"default=5,minimum=1,maximum=20"`
+	// Freshness keeps only results published within the last day, week, month or year.
+	Freshness Freshness `json:"freshness,omitempty" tool:"default=any"`
 }
+
+// Freshness limits search results by age.
+type Freshness string
+
+const (
+	FreshnessAny   Freshness = "any"   // any age
+	FreshnessDay   Freshness = "day"   // the last 24 hours
+	FreshnessWeek  Freshness = "week"  // the last 7 days
+	FreshnessMonth Freshness = "month" // the last month
+	FreshnessYear  Freshness = "year"  // the last year
+)
 
 // SearchResults are the results of web_search, best first.
 type SearchResults struct {
@@ -195,7 +208,15 @@ func (k *Toolkit) WebSearch(ctx context.Context, args SearchArgs) (SearchResults
 	if k.Searcher == nil {
 		return SearchResults{}, runtime.Permanent(runtime.ModelErrorf(runtime.KindUnavailable, "web search is not configured here: work from what you know, or fetch a URL you know"))
 	}
-	results, err := k.Searcher.Search(ctx, args.Query, args.Num)
+	var results []SearchResult
+	var err error
+	if fresh, ok := k.Searcher.(FreshSearcher); ok {
+		results, err = fresh.SearchFresh(ctx, args.Query, args.Num, args.Freshness)
+	} else if args.Freshness != FreshnessAny && args.Freshness != "" {
+		return SearchResults{}, runtime.Permanent(runtime.ModelErrorf(runtime.KindUnavailable, "this search cannot limit results by age: search again without freshness"))
+	} else {
+		results, err = k.Searcher.Search(ctx, args.Query, args.Num)
+	}
 	if err != nil {
 		return SearchResults{}, &runtime.ModelError{Kind: runtime.KindUnavailable, Message: "the search failed; try again later", Err: err}
 	}

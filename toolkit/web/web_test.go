@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -332,4 +333,40 @@ func TestHostilePagesAreCut(t *testing.T) {
 		assert.Less(t, bytes, uint64(80<<20), "%s: %d bytes allocated", name, bytes)
 		t.Logf("%s: %d bytes allocated", name, bytes)
 	}
+}
+
+// searchFunc is a Searcher that cannot limit results by age.
+type searchFunc func(ctx context.Context, query string, num int) ([]web.SearchResult, error)
+
+func (f searchFunc) Search(ctx context.Context, query string, num int) ([]web.SearchResult, error) {
+	return f(ctx, query, num)
+}
+
+func TestSearchFreshness(t *testing.T) {
+	fake := &fakeSearch{answer: `{"organic":[]}`}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	res := search(t, web.Serper{BaseURL: srv.URL, APIKey: "k"}, `{"query":"go","freshness":"week"}`)
+	require.False(t, res.IsError, res.Text)
+	assert.Equal(t, map[string]any{"q": "go", "num": float64(5), "tbs": "qdr:w"}, fake.body)
+
+	fc := &fakeSearch{answer: `{"success":true,"data":{"web":[]}}`}
+	fcSrv := httptest.NewServer(fc)
+	defer fcSrv.Close()
+	res = search(t, web.Firecrawl{BaseURL: fcSrv.URL, APIKey: "k"}, `{"query":"go","freshness":"day"}`)
+	require.False(t, res.IsError, res.Text)
+	assert.Equal(t, "qdr:d", fc.body["tbs"])
+
+	// A searcher that cannot: refused, never answered with results of any age.
+	plain := searchFunc(func(context.Context, string, int) ([]web.SearchResult, error) {
+		return []web.SearchResult{{Title: "old"}}, nil
+	})
+	res = search(t, plain, `{"query":"go","freshness":"year"}`)
+	require.True(t, res.IsError)
+	assert.Contains(t, res.Text, "cannot limit results by age")
+	res = search(t, plain, `{"query":"go"}`)
+	require.False(t, res.IsError, res.Text)
+	res = search(t, plain, `{"query":"go","freshness":"decade"}`)
+	require.True(t, res.IsError)
+	assert.Contains(t, res.Text, `/freshness: must be one of "any", "day", "week", "month", "year"`)
 }

@@ -60,6 +60,10 @@ var testPatterns = []testPattern{
 	{"Caret", `^`, true},
 	{"Dollar", `$`, true},
 	{"Nothing", `[^\x00-\x{10FFFF}]`, true},
+	// The first rune decides: i is not advanced past it (staticcheck SA4006 on a dead store),
+	// for a rune tested by its byte alone and for one decoded.
+	{"FirstRune", `^[A-Z]`, true},
+	{"FirstRuneAccent", `^[A-Zé]`, true},
 	{"WordBoundary", `\bword\b`, false},
 	{"NotBoundary", `a\B`, false},
 	{"Multiline", `(?m)^a$`, false},

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -149,10 +150,23 @@ func (e *emitter) state(k int) []jen.Code {
 	}
 
 	e.usesRune = true
+	// When every transition returns (`^[A-Z]`), nothing reads i after this rune: advancing it
+	// would be a dead store (staticcheck SA4006), and its size is not needed.
+	final := !slices.ContainsFunc(order, func(t int) bool { return t != targetDead && t != targetAccept })
 	if t, uniform := nonASCIITarget(st.edges); uniform && (t == targetDead || t == targetAccept) {
 		// Any byte >= 0x80 settles the answer whatever rune it starts, so there is nothing
 		// to decode: r stays in [0, 0xFF] and the tests for non-ASCII ranges still hold.
-		out = append(out, jen.Id("r").Op("=").Rune().Call(jen.Id("s").Index(jen.Id("i"))), jen.Id("i").Op("++"))
+		out = append(out, jen.Id("r").Op("=").Rune().Call(jen.Id("s").Index(jen.Id("i"))))
+		if !final {
+			out = append(out, jen.Id("i").Op("++"))
+		}
+	} else if final {
+		out = append(out,
+			jen.Id("r").Op("=").Rune().Call(jen.Id("s").Index(jen.Id("i"))),
+			jen.If(jen.Id("r").Op(">=").Qual("unicode/utf8", "RuneSelf")).Block(
+				jen.List(jen.Id("r"), jen.Id("_")).Op("=").Qual("unicode/utf8", "DecodeRuneInString").Call(jen.Id("s").Index(jen.Id("i").Op(":"))),
+			),
+		)
 	} else {
 		e.usesSize = true
 		out = append(out,

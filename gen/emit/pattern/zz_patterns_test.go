@@ -47,6 +47,8 @@ func init() {
 	committedMatchers["^"] = matchCaret
 	committedMatchers["$"] = matchDollar
 	committedMatchers["[^\\x00-\\x{10FFFF}]"] = matchNothing
+	committedMatchers["^[A-Z]"] = matchFirstRune
+	committedMatchers["^[A-Zé]"] = matchFirstRuneAccent
 	committedMatchers["\\bword\\b"] = matchWordBoundary
 	committedMatchers["a\\B"] = matchNotBoundary
 	committedMatchers["(?m)^a$"] = matchMultiline
@@ -2596,6 +2598,47 @@ func matchNothing(s string) bool {
 		return false
 	}
 	return false
+}
+
+// matchFirstRune reports whether s contains a match of the regular expression `^[A-Z]`,
+// as regexp.MatchString does. toolgen compiled the expression to a finite automaton
+// over runes whose states are the labels below: it runs in time linear in len(s)
+// and does not allocate.
+func matchFirstRune(s string) bool {
+	i := 0
+	var r rune
+	if i == len(s) {
+		return false
+	}
+	r = rune(s[i])
+	switch {
+	case 'A' <= r && r <= 'Z':
+		return true
+	default:
+		return false
+	}
+}
+
+// matchFirstRuneAccent reports whether s contains a match of the regular expression `^[A-Zé]`,
+// as regexp.MatchString does. toolgen compiled the expression to a finite automaton
+// over runes whose states are the labels below: it runs in time linear in len(s)
+// and does not allocate.
+func matchFirstRuneAccent(s string) bool {
+	i := 0
+	var r rune
+	if i == len(s) {
+		return false
+	}
+	r = rune(s[i])
+	if r >= utf8.RuneSelf {
+		r, _ = utf8.DecodeRuneInString(s[i:])
+	}
+	switch {
+	case 'A' <= r && r <= 'Z', r == 0xE9:
+		return true
+	default:
+		return false
+	}
 }
 
 var matchWordBoundaryRegexp = regexp.MustCompile(`\bword\b`)

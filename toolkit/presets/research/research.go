@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/toolkit/artifacts"
+	"github.com/toolgen-go/toolgen/toolkit/presets"
 	"github.com/toolgen-go/toolgen/toolkit/web"
 	"github.com/toolgen-go/toolgen/toolkit/workspace"
 )
@@ -38,4 +39,24 @@ func Tools(o Options) []runtime.Tool {
 	all := workspace.WorkspaceTools(workspace.New(nil))
 	readResult := slices.DeleteFunc(all, func(t runtime.Tool) bool { return t.Name != "read_result" })
 	return slices.Concat(web.ToolkitTools(o.Web), artifacts.ToolkitTools(o.Artifacts), readResult)
+}
+
+// XMLAgent returns the XML agent's web_search {query, max_results, freshness}: the web
+// toolkit's web_search with num named max_results (presets.Rename). w nil: the guard on, the
+// searcher from the environment. presets.XMLAgent has its call_subagent.
+func XMLAgent(w *web.Toolkit) []runtime.Tool {
+	if w == nil {
+		w = &web.Toolkit{Searcher: web.SearcherFromEnv()}
+	}
+	var out []runtime.Tool
+	for _, t := range web.ToolkitTools(w) {
+		if t.Name == "web_search" {
+			r, err := presets.Rename(t, "web_search", map[string]string{"num": "max_results"})
+			if err != nil {
+				panic(err) // web_search's schema is the toolkit's, in schematool's subset
+			}
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -1,0 +1,62 @@
+// Package mount puts other MCP servers' tools in a runtime.Registry: the client side of
+// runtime/mcp, on the go-sdk's client. A mounted server's tools are registry tools like any
+// other, so every policy of the registry applies to them (timeouts, retries, approval, loop
+// guards, result caps and offload, disclosure and tool search, the provider adapters, and
+// serving them again over MCP, as examples/mcp-proxy does).
+//
+//	m, err := mount.Mount(ctx, reg, mount.Server{Name: "files", Command: []string{"workspace-server", "-root", "."}},
+//		mount.Options{Timeout: 30 * time.Second})
+//	defer m.Close()
+//
+// A server is a command run over stdio (Server.Command), a streamable HTTP endpoint
+// (Server.URL, with Server.Headers such as Authorization on every request), or a transport
+// per connection (Server.Dial: an in-process server).
+//
+// # Tools
+//
+// Each tool is registered as Options.Prefix (default: the server's name and "_") and its
+// name. Its arguments are validated here, before anything is sent: an input schema in
+// runtime/schematool's subset (toolgen's own servers', and most servers' built with typed
+// SDKs) is compiled into the decoder tables generated tools use, so a model gets the same
+// problems and paths; a schema outside it is validated by a general JSON Schema validator
+// (santhosh-tekuri/jsonschema, which never loads a $ref from outside the document), unless
+// Options.Strict leaves such tools out. A draft-07 or 2019-09 $schema is read as 2020-12,
+// whose keywords agree within the subset. What is sent is the canonical form of the
+// arguments (runtime.CanonicalForm), the one an approver saw.
+//
+// A structured result is checked against the tool's outputSchema, and one that does not match,
+// or a missing one the schema promises, is an error result: the server's mistake is not passed
+// to the model as data. Text, images, audio and resources become the result's text and
+// runtime.Parts; more than MaxContentItems items are counted, not kept.
+//
+// # Approval
+//
+// A tool needs approval (runtime.PermissionConfirm) when its annotations say it is
+// destructive, reading absent hints as the protocol does (destructive unless readOnlyHint or
+// destructiveHint false), when Options.Confirm names it, or with Options.ConfirmAll;
+// Options.Auto names tools that run without it whatever their hints. Hints are the server's
+// word: a server that claims read-only for a tool that deletes is believed unless the tool is
+// listed in Confirm, so list the tools you do not trust, or use ConfirmAll.
+//
+// # Following the server
+//
+// tools/list_changed makes the mount list the tools again (notifications coalesce while a
+// listing is due) and bring the registry up to date: new tools added, changed ones replaced
+// (removed, then added: a call in between finds no tool), gone ones removed. When the
+// connection drops (the server's process exits, its HTTP session is gone, a keep-alive ping
+// fails, or a call finds the connection closed), the mount reconnects with a growing delay
+// (Options.ReconnectDelay, MaxReconnectDelay) and lists the tools again; the tools stay
+// registered meanwhile, and their calls are error results saying the server is reconnecting.
+// Cancelling a call's ctx (the registry's timeout, the caller) sends notifications/cancelled;
+// the server's progress notifications reach runtime.Progress of the call, so a proxy passes
+// them to its own client. Close ends it all and removes the tools.
+//
+// # Bounds
+//
+// Everything a server sends is untrusted: at most MaxTools tools (over MaxListPages pages),
+// names checked against the registry's pattern, descriptions cut to MaxDescriptionBytes and
+// titles to MaxTitleBytes, schemas within schematool's bounds, messages within
+// MaxMessageBytes (the go-sdk's stdio line and SSE event caps; a JSON HTTP response is held
+// to it here), progress messages cut to MaxProgressMessage, protocol error messages to
+// MaxErrorText. docs/limits.md lists them.
+package mount

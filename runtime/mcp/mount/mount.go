@@ -1,0 +1,492 @@
+package mount
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"net/http"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// Bounds on what a mounted server can make this process hold (docs/limits.md).
+const (
+	MaxTools            = 1000     // tools of one server; more are left out, listed in Skipped
+	MaxListPages        = 100      // tools/list pages read per listing
+	MaxDescriptionBytes = 8 << 10  // of a tool's description; longer ones are cut
+	MaxTitleBytes       = 256      // of a tool's title
+	MaxContentItems     = 256      // content items of one result; more are counted, not kept
+	MaxMessageBytes     = 16 << 20 // of one message from the server (the go-sdk's line and event caps)
+	MaxProgressMessage  = 512      // bytes of a progress message passed on
+	MaxErrorText        = 2 << 10  // bytes of a protocol error's message a model reads
+)
+
+// Server says how to reach an MCP server: a command run over stdio, or a streamable HTTP
+// endpoint, or (tests, in-process servers) a transport per connection.
+type Server struct {
+	// Name names the server in tool origins, errors and list_mcp_servers; required.
+	Name string
+	// Command runs the server over stdio: the program and its arguments. Env is added to this
+	// process's environment; Dir is the working directory; the server's stderr goes to Stderr
+	// (nil: discarded).
+	Command []string
+	Env     []string
+	Dir     string
+	Stderr  io.Writer
+	// URL is a streamable HTTP endpoint. Headers are sent with every request (an
+	// Authorization header, an API key); HTTPClient, when set, sends them (its Transport is
+	// wrapped, never changed).
+	URL        string
+	Headers    map[string]string
+	HTTPClient *http.Client
+	// Dial returns a new transport for each connection (the first and every reconnection):
+	// an in-process server (mcp.NewInMemoryTransports) or a transport of your own.
+	Dial func(ctx context.Context) (mcp.Transport, error)
+}
+
+// Options set the policies of a server's tools; the zero value is usable.
+type Options struct {
+	// Prefix is put before each tool's name in the registry; "" means the server's Name and
+	// an underscore ("files_read_file"), unless NoPrefix (the server's names as they are: a
+	// proxy of one server). A name that does not make a valid tool name is left out (Skipped).
+	Prefix   string
+	NoPrefix bool
+	// Namespace, when set, is the tools' OpenAI tool-search namespace (runtime.Tool.Namespace).
+	Namespace string
+	// Confirm lists tools (by the server's names) that need approval whatever their hints;
+	// Auto lists tools that run without it although their hints say destructive. ConfirmAll
+	// makes every tool need approval.
+	Confirm, Auto []string
+	ConfirmAll    bool
+	// Timeout bounds one call (runtime.Tool.Timeout; 0: the registry's default).
+	Timeout time.Duration
+	// MaxResult caps a result's text (runtime.Tool.MaxResult; 0: the registry's default);
+	// longer ones are offloaded to the registry's result store.
+	MaxResult int64
+	// Defer keeps the tools out of the model's context until a tool search finds them
+	// (runtime.Tool.Deferred); DeferAbove does it only for a server with more tools than that.
+	Defer      bool
+	DeferAbove int
+	// Strict leaves out tools whose input schema is outside runtime/schematool's subset,
+	// instead of validating their arguments with a general JSON Schema validator.
+	Strict bool
+	// ReconnectDelay is the first wait before reconnecting (doubled up to MaxReconnectDelay
+	// while attempts fail); 0: 100ms and 30s.
+	ReconnectDelay, MaxReconnectDelay time.Duration
+	// KeepAlive pings the server at this interval and treats a server that does not answer as
+	// gone (then reconnects); 0: no pings (a stdio server's exit and a closed HTTP session
+	// are noticed without them).
+	KeepAlive time.Duration
+	// Logger reports reconnections and tools left out; nil: slog.Default().
+	Logger *slog.Logger
+}
+
+// Skipped is a tool of the server that is not in the registry, and why.
+type Skipped struct {
+	Tool   string // the server's name for it (cut when long)
+	Reason string
+}
+
+// Mounted is a server whose tools are in a registry. Close removes them and ends the
+// connection.
+type Mounted struct {
+	server Server
+	opts   Options
+	reg    *runtime.Registry
+	log    *slog.Logger
+	client *mcp.Client
+
+	mu        sync.Mutex
+	session   *mcp.ClientSession // nil while disconnected
+	tools     map[string]*remoteTool
+	skipped   []Skipped
+	progress  map[string]func(*mcp.ProgressNotificationParams)
+	nextToken uint64
+
+	changed chan struct{} // tools/list_changed, coalesced
+	ctx     context.Context
+	cancel  context.CancelFunc
+	done    chan struct{}
+}
+
+// Mount connects to the server, lists its tools and adds them to reg under the options'
+// policies. It returns once the tools are in the registry, or with the error that kept the
+// first connection from being made. From then on the mount follows tools/list_changed and
+// reconnects when the connection drops, until Close or ctx ends.
+func Mount(ctx context.Context, reg *runtime.Registry, s Server, o Options) (*Mounted, error) {
+	if s.Name == "" || !validName(s.Name) {
+		return nil, fmt.Errorf("mount: the server needs a Name matching %s", namePattern)
+	}
+	if n := boolInt(len(s.Command) > 0) + boolInt(s.URL != "") + boolInt(s.Dial != nil); n != 1 {
+		return nil, fmt.Errorf("mount %s: give exactly one of Command, URL or Dial", s.Name)
+	}
+	if o.Prefix == "" && !o.NoPrefix {
+		o.Prefix = s.Name + "_"
+	}
+	if o.ReconnectDelay <= 0 {
+		o.ReconnectDelay = 100 * time.Millisecond
+	}
+	if o.MaxReconnectDelay <= 0 {
+		o.MaxReconnectDelay = 30 * time.Second
+	}
+	m := &Mounted{server: s, opts: o, reg: reg, log: o.Logger, tools: map[string]*remoteTool{},
+		progress: map[string]func(*mcp.ProgressNotificationParams){}, changed: make(chan struct{}, 1), done: make(chan struct{})}
+	if m.log == nil {
+		m.log = slog.Default()
+	}
+	m.log = m.log.With("mcp_server", s.Name)
+	m.client = mcp.NewClient(&mcp.Implementation{Name: "toolgen-mount", Version: "1"}, &mcp.ClientOptions{
+		Capabilities: &mcp.ClientCapabilities{},
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			select {
+			case m.changed <- struct{}{}:
+			default: // a listing is already due: it will see this change too
+			}
+		},
+		ProgressNotificationHandler: m.onProgress,
+		KeepAlive:                   o.KeepAlive,
+	})
+	m.ctx, m.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	cs, err := m.connect(ctx)
+	if err != nil {
+		m.cancel()
+		return nil, fmt.Errorf("mount %s: %w", s.Name, err)
+	}
+	if err := m.sync(ctx, cs); err != nil {
+		cs.Close()
+		m.cancel()
+		m.removeAll()
+		return nil, fmt.Errorf("mount %s: %w", s.Name, err)
+	}
+	go m.run(cs)
+	if ctx.Done() != nil {
+		go func() {
+			select {
+			case <-ctx.Done():
+				m.Close()
+			case <-m.done:
+			}
+		}()
+	}
+	return m, nil
+}
+
+// Name returns the server's name.
+func (m *Mounted) Name() string { return m.server.Name }
+
+// Connected reports whether the server is connected now (calls made while it is not are
+// error results saying so, for the model to try later).
+func (m *Mounted) Connected() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.session != nil
+}
+
+// Tools returns the registry names of the server's tools, sorted.
+func (m *Mounted) Tools() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Sorted(maps.Keys(m.tools))
+}
+
+// ToolName returns the registry name of the server's tool remote.
+func (m *Mounted) ToolName(remote string) (string, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for name, rt := range m.tools {
+		if rt.remote == remote {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// Skipped returns the server's tools left out at the last listing, and why.
+func (m *Mounted) Skipped() []Skipped {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.skipped)
+}
+
+// Close ends the connection, stops following the server and removes its tools from the
+// registry. Calls running end with the connection. It is safe to call more than once.
+func (m *Mounted) Close() error {
+	m.cancel()
+	<-m.done
+	m.removeAll()
+	return nil
+}
+
+func (m *Mounted) removeAll() {
+	m.mu.Lock()
+	names := slices.Collect(maps.Keys(m.tools))
+	clear(m.tools)
+	m.mu.Unlock()
+	m.reg.Remove(names...)
+}
+
+// connect makes one connection.
+func (m *Mounted) connect(ctx context.Context) (*mcp.ClientSession, error) {
+	t, err := m.transport(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := m.client.Connect(ctx, t, nil)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	m.session = cs
+	m.mu.Unlock()
+	return cs, nil
+}
+
+func (m *Mounted) transport(ctx context.Context) (mcp.Transport, error) {
+	s := m.server
+	switch {
+	case s.Dial != nil:
+		return s.Dial(ctx)
+	case len(s.Command) > 0:
+		cmd := exec.Command(s.Command[0], s.Command[1:]...)
+		cmd.Dir = s.Dir
+		if len(s.Env) > 0 {
+			cmd.Env = append(os.Environ(), s.Env...)
+		}
+		cmd.Stderr = s.Stderr
+		return &mcp.CommandTransport{Command: cmd}, nil
+	}
+	return &mcp.StreamableClientTransport{Endpoint: s.URL, HTTPClient: limitedClient(s.HTTPClient, s.Headers), MaxEventSize: MaxMessageBytes}, nil
+}
+
+// run follows the server until Close: it relists on tools/list_changed, and reconnects when
+// the connection ends.
+func (m *Mounted) run(cs *mcp.ClientSession) {
+	defer close(m.done)
+	for {
+		ended := make(chan struct{})
+		go func() { cs.Wait(); close(ended) }()
+		m.follow(cs, ended)
+		m.mu.Lock()
+		m.session = nil
+		m.mu.Unlock()
+		cs.Close()
+		<-ended
+		if m.ctx.Err() != nil {
+			return
+		}
+		m.log.Warn("mcp server disconnected; reconnecting")
+		if cs = m.reconnect(); cs == nil {
+			return
+		}
+	}
+}
+
+// follow relists the tools on each tools/list_changed until the connection ends or Close.
+func (m *Mounted) follow(cs *mcp.ClientSession, ended <-chan struct{}) {
+	for {
+		select {
+		case <-m.ctx.Done():
+			return
+		case <-ended:
+			return
+		case <-m.changed:
+			if err := m.sync(m.ctx, cs); err != nil && m.ctx.Err() == nil {
+				m.log.Warn("mcp server: listing tools failed", "err", err)
+			}
+		}
+	}
+}
+
+// reconnect connects again, waiting longer after each failure, and lists the tools; nil
+// after Close.
+func (m *Mounted) reconnect() *mcp.ClientSession {
+	delay := m.opts.ReconnectDelay
+	for {
+		select {
+		case <-m.ctx.Done():
+			return nil
+		case <-time.After(delay):
+		}
+		ctx, cancel := context.WithTimeout(m.ctx, max(30*time.Second, m.opts.MaxReconnectDelay))
+		cs, err := m.connect(ctx)
+		if err == nil {
+			err = m.sync(ctx, cs)
+			if err != nil {
+				cs.Close()
+			}
+		}
+		cancel()
+		if err == nil {
+			m.log.Info("mcp server reconnected")
+			return cs
+		}
+		m.log.Warn("mcp server: reconnecting failed", "err", err, "retry_in", delay)
+		delay = min(delay*2, m.opts.MaxReconnectDelay)
+	}
+}
+
+// sync lists the server's tools and makes the registry hold them: new ones added, changed
+// ones replaced, gone ones removed.
+func (m *Mounted) sync(ctx context.Context, cs *mcp.ClientSession) error {
+	var listed []*mcp.Tool
+	params := &mcp.ListToolsParams{}
+	for page := 0; ; page++ {
+		if page == MaxListPages {
+			m.log.Warn("mcp server: tools/list has more pages than read", "pages", MaxListPages)
+			break
+		}
+		res, err := cs.ListTools(ctx, params)
+		if err != nil {
+			return err
+		}
+		listed = append(listed, res.Tools...)
+		if res.NextCursor == "" || len(listed) > MaxTools {
+			break
+		}
+		params = &mcp.ListToolsParams{Cursor: res.NextCursor}
+	}
+	var skipped []Skipped
+	if len(listed) > MaxTools {
+		skipped = append(skipped, Skipped{Tool: fmt.Sprintf("(%d tools past the first %d)", len(listed)-MaxTools, MaxTools), Reason: "too many tools"})
+		listed = listed[:MaxTools]
+	}
+	next := map[string]*remoteTool{}
+	for _, t := range listed {
+		rt, err := m.build(t, len(listed))
+		if err != nil {
+			skipped = append(skipped, Skipped{Tool: cut(t.Name, 128), Reason: err.Error()})
+			continue
+		}
+		if _, dup := next[rt.tool.Name]; dup {
+			skipped = append(skipped, Skipped{Tool: cut(t.Name, 128), Reason: "listed twice"})
+			continue
+		}
+		next[rt.tool.Name] = rt
+	}
+
+	m.mu.Lock()
+	old := m.tools
+	var gone, replaced []string
+	var added []runtime.Tool
+	for name, rt := range old {
+		if n, ok := next[name]; !ok {
+			gone = append(gone, name)
+		} else if n.definition != rt.definition {
+			replaced = append(replaced, name)
+		}
+	}
+	for name, rt := range next {
+		if o, ok := old[name]; !ok || o.definition != rt.definition {
+			added = append(added, rt.tool)
+		}
+	}
+	m.mu.Unlock()
+
+	m.reg.Remove(append(gone, replaced...)...)
+	kept := map[string]*remoteTool{}
+	for name, rt := range next {
+		if o, ok := old[name]; ok && o.definition == rt.definition {
+			kept[name] = o
+		}
+	}
+	for _, t := range added {
+		if err := m.reg.Add(t); err != nil {
+			skipped = append(skipped, Skipped{Tool: next[t.Name].remote, Reason: err.Error()})
+			continue
+		}
+		kept[t.Name] = next[t.Name]
+	}
+	for _, s := range skipped {
+		m.log.Warn("mcp server: tool left out", "tool", s.Tool, "reason", s.Reason)
+	}
+	m.mu.Lock()
+	m.tools, m.skipped = kept, skipped
+	m.mu.Unlock()
+	return nil
+}
+
+// currentSession returns the connection, or nil while there is none.
+func (m *Mounted) currentSession() *mcp.ClientSession {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.session
+}
+
+// dropped closes a connection a call found broken, so that run reconnects.
+func (m *Mounted) dropped(cs *mcp.ClientSession) {
+	m.mu.Lock()
+	current := m.session == cs
+	m.mu.Unlock()
+	if current {
+		cs.Close()
+	}
+}
+
+// onProgress passes a progress notification to the call that asked for it.
+func (m *Mounted) onProgress(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+	if req == nil || req.Params == nil {
+		return
+	}
+	token, ok := req.Params.ProgressToken.(string)
+	if !ok {
+		return
+	}
+	m.mu.Lock()
+	fn := m.progress[token]
+	m.mu.Unlock()
+	if fn != nil {
+		fn(req.Params)
+	}
+}
+
+// watchProgress registers fn for the progress of one call and returns its token and the
+// function that unregisters it.
+func (m *Mounted) watchProgress(fn func(*mcp.ProgressNotificationParams)) (string, func()) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.nextToken++
+	token := fmt.Sprintf("toolgen-%d", m.nextToken)
+	m.progress[token] = fn
+	return token, func() {
+		m.mu.Lock()
+		delete(m.progress, token)
+		m.mu.Unlock()
+	}
+}
+
+// brokenConnection reports whether a call's error means the connection is gone.
+func brokenConnection(err error) bool {
+	return errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, mcp.ErrSessionMissing) || errors.Is(err, io.EOF)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// cut returns s cut to at most n bytes, on a rune boundary, marked with an ellipsis.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !isRuneStart(s[i]) {
+		i--
+	}
+	return strings.ToValidUTF8(s[:i], "") + "…"
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }

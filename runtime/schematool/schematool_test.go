@@ -1,0 +1,179 @@
+package schematool_test
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/schematool"
+)
+
+func TestOutsideTheSubsetIsAnError(t *testing.T) {
+	for _, c := range []struct{ schema, want string }{
+		{`{"type":"object","properties":{"a":{"type":"string"}}}`, `needs "additionalProperties": false`},
+		{`{"type":"object","properties":{"a":{"type":"string","minLenght":1}},"additionalProperties":false}`, `"minLenght" is outside the subset toolgen emits (did you mean "minLength"?)`},
+		{`{"type":"object","properties":{"a":{"oneOf":[{"type":"string"}]}},"additionalProperties":false}`, `schema /properties/a: the keyword "oneOf" is outside the subset`},
+		{`{"type":"object","properties":{"a":{"type":["string","integer"]}},"additionalProperties":false}`, `type ["string","integer"] is outside the subset`},
+		{`{"type":"object","properties":{"a":{"type":"string","minimum":1}},"additionalProperties":false}`, `minimum does not apply to type string`},
+		{`{"type":"object","properties":{"a":{"type":"integer","minimum":1.5}},"additionalProperties":false}`, `minimum of an integer must be a whole number`},
+		{`{"type":"object","properties":{"a":{"type":"string","format":"emial"}},"additionalProperties":false}`, `format "emial" is not one toolgen checks (did you mean "email"?)`},
+		{`{"type":"object","properties":{"a":{"type":"string","pattern":"(?<=a)b"}},"additionalProperties":false}`, `is not an RE2 expression`},
+		{`{"type":"object","properties":{"a":{"type":"string","default":7}},"additionalProperties":false}`, `schema /properties/a/default: must be a string, got 7`},
+		{`{"type":"object","properties":{"a":{"type":"array","items":{"type":"object","properties":{},"additionalProperties":false},"uniqueItems":true}},"additionalProperties":false}`, `uniqueItems applies to arrays of strings`},
+		{`{"type":"object","properties":{"a":{"$ref":"#/$defs/Missing"}},"additionalProperties":false}`, `must be "#" or name an entry of the root's $defs`},
+		{`{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"additionalProperties":false,"$defs":{"A":{"$ref":"#/$defs/A"}}}`, `must not be only a $ref`},
+		{`{"type":"object","properties":{"a":{"type":["string","null"],"enum":["x"]}},"additionalProperties":false}`, `enum does not list it`},
+		{`{"type":"object","properties":{},"required":["a"],"additionalProperties":false}`, `required names "a", which is not a property`},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{},"additionalProperties":false}`, `must be "https://json-schema.org/draft/2020-12/schema"`},
+		{`{"type":"object","properties":{"a":true},"additionalProperties":false}`, `boolean schemas are outside the subset`},
+		{`{"type":"string"}`, `the root must have "type": "object"`},
+		{`{"type":"object","properties":{"a":{"type":"string"},"a":{"type":"string"}},"additionalProperties":false}`, `repeated`},
+		{`{"type":"object","properties":{"a":` + strings.Repeat(`{"type":"array","items":`, 70) + `{"type":"string"}` + strings.Repeat(`}`, 70) + `},"additionalProperties":false}`, `nest more than 64 deep`},
+	} {
+		_, err := schematool.Compile([]byte(c.schema))
+		require.Error(t, err, c.schema)
+		assert.Contains(t, err.Error(), c.want, c.schema)
+	}
+}
+
+const searchSpecYAML = `
+name: search_docs
+description: Searches the documentation.
+parameters:
+  type: object
+  properties:
+    query:
+      type: string
+      description: What to look for.
+      minLength: 1
+    max_results:
+      type: integer
+      minimum: 1
+      maximum: 20
+      default: 5
+  required: [query]
+  additionalProperties: false
+timeout: 2s
+retry: {max: 2, delay: 10ms, backoff: 2}
+tags: [docs, search]
+permission: confirm
+`
+
+// TestSpecToolUnderRegistryPolicies loads a YAML spec and runs its tool through a registry:
+// approval sees the canonical arguments with the default added, the handler gets the same,
+// and bad arguments never reach either.
+func TestSpecToolUnderRegistryPolicies(t *testing.T) {
+	spec, err := schematool.LoadSpec([]byte(searchSpecYAML))
+	require.NoError(t, err)
+	assert.Equal(t, 2*time.Second, spec.Timeout)
+	assert.Equal(t, runtime.RetryPolicy{Max: 2, Delay: 10 * time.Millisecond, Backoff: 2}, spec.Retry)
+	var handled json.RawMessage
+	tool, err := spec.Tool(func(_ context.Context, args json.RawMessage) (runtime.Result, error) {
+		handled = args
+		var a struct {
+			Query      string `json:"query"`
+			MaxResults int    `json:"max_results"`
+		}
+		if err := json.Unmarshal(args, &a); err != nil {
+			return runtime.Result{}, err
+		}
+		return runtime.TextResult(strings.Repeat(a.Query+" ", a.MaxResults)), nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, runtime.PermissionConfirm, tool.Permission)
+	assert.Equal(t, []string{"docs", "search"}, tool.Tags)
+	// The properties keep the order written in YAML.
+	assert.Less(t, strings.Index(string(tool.InputSchema), "query"), strings.Index(string(tool.InputSchema), "max_results"))
+
+	var approved []string
+	reg := runtime.NewRegistry(runtime.WithApprover(runtime.ApproverFunc(func(_ context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
+		approved = append(approved, string(req.RawArgs))
+		return runtime.Decision{Approved: true}, nil
+	})))
+	require.NoError(t, reg.Add(tool))
+
+	res := reg.Invoke(context.Background(), runtime.Call{Name: "search_docs", Args: []byte(`{"query":"go"}`)})
+	require.False(t, res.IsError, res.Text)
+	assert.Equal(t, "go go go go go ", res.Text)
+	assert.Equal(t, []string{`{"max_results":5,"query":"go"}`}, approved)
+	assert.JSONEq(t, `{"max_results":5,"query":"go"}`, string(handled))
+
+	handled = nil
+	res = reg.Invoke(context.Background(), runtime.Call{Name: "search_docs", Args: []byte(`{"query":"","max_results":50,"limit":3}`)})
+	require.True(t, res.IsError)
+	assert.Contains(t, res.Text, "/query: must be at least 1 character long, got 0")
+	assert.Contains(t, res.Text, "/max_results: must be at most 20, got 50")
+	assert.Contains(t, res.Text, `/limit: unknown property`)
+	assert.Nil(t, handled)
+	assert.Len(t, approved, 1, "invalid arguments are never shown for approval")
+}
+
+func TestSpecJSONAndMistakes(t *testing.T) {
+	spec, err := schematool.LoadSpec([]byte(`{"name":"ping","description":"Pings.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`))
+	require.NoError(t, err)
+	tool, err := spec.Tool(func(context.Context, json.RawMessage) (runtime.Result, error) { return runtime.TextResult("pong"), nil })
+	require.NoError(t, err)
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(tool))
+	assert.Equal(t, "pong", reg.Invoke(context.Background(), runtime.Call{Name: "ping"}).Text)
+	res := reg.Invoke(context.Background(), runtime.Call{Name: "ping", Args: []byte(`{"x":1}`)})
+	assert.True(t, res.IsError)
+	assert.Contains(t, res.Text, "/x: unknown property")
+
+	for _, c := range []struct{ doc, want string }{
+		{`{"name":"a","descripton":"x","parameters":{}}`, `unknown key "descripton" (did you mean "description"?)`},
+		{`{"name":"a","parameters":{},"input_schema":{}}`, `give the schema once`},
+		{`{"name":"a","parameters":{},"timeout":"soon"}`, `timeout "soon" is not a positive duration`},
+		{`{"name":"a","parameters":{},"permission":"ask"}`, `permission "ask"`},
+		{`{"name":"a"}`, `no parameters`},
+		{"name: a\nparameters: &x {}\nother: *x\n", `aliases are not accepted`},
+	} {
+		_, err := schematool.LoadSpec([]byte(c.doc))
+		require.Error(t, err, c.doc)
+		assert.Contains(t, err.Error(), c.want)
+	}
+	_, err = schematool.New("bad name", "x", json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		func(context.Context, json.RawMessage) (runtime.Result, error) { return runtime.Result{}, nil })
+	assert.ErrorContains(t, err, "invalid name")
+}
+
+// TestProvidersGetTheSchema: the adapters derive each provider's variant from the schema, as
+// for a generated tool.
+func TestProvidersGetTheSchema(t *testing.T) {
+	spec, err := schematool.LoadSpec([]byte(searchSpecYAML))
+	require.NoError(t, err)
+	tool, err := spec.Tool(func(context.Context, json.RawMessage) (runtime.Result, error) { return runtime.Result{}, nil })
+	require.NoError(t, err)
+	for _, key := range []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantGeminiParameters} {
+		v, ok := tool.Variant(key)
+		require.True(t, ok, key)
+		assert.Contains(t, string(v.Schema), "max_results", key)
+	}
+}
+
+func TestSchemaBounds(t *testing.T) {
+	var props, enum []string
+	for i := range schematool.MaxProperties + 1 {
+		props = append(props, `"p`+strconv.Itoa(i)+`":{"type":"string"}`)
+	}
+	for i := range schematool.MaxEnumValues + 1 {
+		enum = append(enum, `"v`+strconv.Itoa(i)+`"`)
+	}
+	for _, c := range []struct{ schema, want string }{
+		{`{"type":"object","properties":{` + strings.Join(props, ",") + `},"additionalProperties":false}`, "more than the 1024 allowed"},
+		{`{"type":"object","properties":{"e":{"type":"string","enum":[` + strings.Join(enum, ",") + `]}},"additionalProperties":false}`, "more than the 4096 allowed"},
+		{`{"type":"object","properties":{"s":{"type":"string","pattern":"` + strings.Repeat("a", schematool.MaxPatternLength+1) + `"}},"additionalProperties":false}`, "pattern is 4097 bytes"},
+		{`{"type":"object","properties":{"s":{"type":"string","description":"` + strings.Repeat("a", schematool.MaxSchemaBytes) + `"}},"additionalProperties":false}`, "more than the 1048576 allowed"},
+	} {
+		_, err := schematool.Compile([]byte(c.schema))
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), c.want)
+	}
+}

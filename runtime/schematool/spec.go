@@ -1,0 +1,243 @@
+package schematool
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// Spec is a tool described as data, the way the seed systems write their tools (a name, a
+// description, the parameters' schema and a few policies), read from JSON or YAML by
+// LoadSpec. Its Tool method makes the runtime.Tool.
+type Spec struct {
+	Name        string
+	Description string
+	// Parameters is the input schema ("parameters"; "input_schema" and "inputSchema" are
+	// read as the same key).
+	Parameters json.RawMessage
+	Timeout    time.Duration       // "timeout": a Go duration such as "30s"
+	Retry      runtime.RetryPolicy // "retry": {"max", "delay", "backoff", "max_delay"}
+	Tags       []string
+	Permission runtime.Permission // "permission": "auto" (the default) or "confirm"
+}
+
+// MaxSpecBytes bounds a spec document.
+const MaxSpecBytes = MaxSchemaBytes + 64<<10
+
+var specKeys = []string{"name", "description", "parameters", "input_schema", "inputSchema", "timeout", "retry", "tags", "permission"}
+
+// LoadSpec reads a spec from JSON or YAML (a document whose first character is '{' is JSON).
+// Unknown keys are errors, with the key probably meant; the schema is checked when the tool
+// is made (Spec.Tool).
+func LoadSpec(data []byte) (Spec, error) {
+	if len(data) > MaxSpecBytes {
+		return Spec{}, fmt.Errorf("spec: %d bytes, more than the %d allowed", len(data), MaxSpecBytes)
+	}
+	doc := data
+	if t := bytes.TrimSpace(data); len(t) == 0 || t[0] != '{' {
+		var err error
+		if doc, err = yamlToJSON(data); err != nil {
+			return Spec{}, fmt.Errorf("spec: %w", err)
+		}
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(doc, &m); err != nil {
+		return Spec{}, fmt.Errorf("spec: must be an object: %v", err)
+	}
+	var s Spec
+	field := func(key string, v any) error {
+		raw, ok := m[key]
+		if !ok {
+			return nil
+		}
+		if err := json.Unmarshal(raw, v); err != nil {
+			return fmt.Errorf("spec: %s: %v", key, err)
+		}
+		return nil
+	}
+	for key := range m {
+		if !slices.Contains(specKeys, key) {
+			return Spec{}, fmt.Errorf("spec: unknown key %q%s", key, didYouMean(key, specKeys))
+		}
+	}
+	var timeout string
+	var retry struct {
+		Max      int     `json:"max"`
+		Delay    string  `json:"delay"`
+		Backoff  float64 `json:"backoff"`
+		MaxDelay string  `json:"max_delay"`
+	}
+	for _, f := range []struct {
+		key string
+		v   any
+	}{{"name", &s.Name}, {"description", &s.Description}, {"timeout", &timeout}, {"tags", &s.Tags}, {"permission", &s.Permission}} {
+		if err := field(f.key, f.v); err != nil {
+			return Spec{}, err
+		}
+	}
+	for _, key := range []string{"parameters", "input_schema", "inputSchema"} {
+		if raw, ok := m[key]; ok {
+			if s.Parameters != nil {
+				return Spec{}, errors.New("spec: give the schema once, as parameters, input_schema or inputSchema")
+			}
+			s.Parameters = raw
+		}
+	}
+	if raw, ok := m["retry"]; ok {
+		d := json.NewDecoder(bytes.NewReader(raw))
+		d.DisallowUnknownFields()
+		if err := d.Decode(&retry); err != nil {
+			return Spec{}, fmt.Errorf("spec: retry: %v (keys: max, delay, backoff, max_delay)", err)
+		}
+		s.Retry = runtime.RetryPolicy{Max: retry.Max, Backoff: retry.Backoff}
+		for _, d := range []struct {
+			text string
+			to   *time.Duration
+		}{{retry.Delay, &s.Retry.Delay}, {retry.MaxDelay, &s.Retry.MaxDelay}} {
+			if d.text == "" {
+				continue
+			}
+			v, err := time.ParseDuration(d.text)
+			if err != nil || v < 0 {
+				return Spec{}, fmt.Errorf("spec: retry: %q is not a duration such as \"1s\"", d.text)
+			}
+			*d.to = v
+		}
+		if s.Retry.Max < 0 || s.Retry.Max > 10 || s.Retry.Backoff < 0 || math.IsNaN(s.Retry.Backoff) {
+			return Spec{}, errors.New("spec: retry: max must be 0 to 10, backoff not negative")
+		}
+	}
+	if timeout != "" {
+		v, err := time.ParseDuration(timeout)
+		if err != nil || v <= 0 {
+			return Spec{}, fmt.Errorf("spec: timeout %q is not a positive duration such as \"30s\"", timeout)
+		}
+		s.Timeout = v
+	}
+	switch s.Permission {
+	case "", runtime.PermissionAuto, runtime.PermissionConfirm:
+	default:
+		return Spec{}, fmt.Errorf("spec: permission %q: must be %q or %q", s.Permission, runtime.PermissionAuto, runtime.PermissionConfirm)
+	}
+	if s.Parameters == nil {
+		return Spec{}, errors.New("spec: no parameters (the input schema)")
+	}
+	return s, nil
+}
+
+// Tool makes the tool the spec describes, its calls run by handler (see New).
+func (s Spec) Tool(handler Handler) (runtime.Tool, error) {
+	t, err := New(s.Name, s.Description, s.Parameters, handler)
+	if err != nil {
+		return runtime.Tool{}, err
+	}
+	t.Timeout, t.Retry, t.Tags = s.Timeout, s.Retry, slices.Clone(s.Tags)
+	if s.Permission != "" {
+		t.Permission = s.Permission
+	}
+	return t, nil
+}
+
+// maxYAMLNodes bounds the nodes of a YAML spec; aliases are refused, so a document cannot
+// expand past its own size.
+const maxYAMLNodes = 100_000
+
+// yamlToJSON converts a YAML document to JSON, keeping the order of mappings (the order of
+// properties is the order of the schema's fields, which problems follow).
+func yamlToJSON(data []byte) ([]byte, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	nodes := 0
+	var write func(n *yaml.Node, depth int) error
+	write = func(n *yaml.Node, depth int) error {
+		if nodes++; nodes > maxYAMLNodes || depth > MaxSchemaDepth*2 {
+			return errors.New("the YAML document is too large or too deep")
+		}
+		switch n.Kind {
+		case yaml.DocumentNode:
+			if len(n.Content) != 1 {
+				return errors.New("an empty YAML document")
+			}
+			return write(n.Content[0], depth)
+		case yaml.MappingNode:
+			b.WriteByte('{')
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				k := n.Content[i]
+				if k.Kind != yaml.ScalarNode {
+					return fmt.Errorf("line %d: a key must be a string", k.Line)
+				}
+				key, _ := json.Marshal(k.Value)
+				b.Write(key)
+				b.WriteByte(':')
+				if err := write(n.Content[i+1], depth+1); err != nil {
+					return err
+				}
+			}
+			b.WriteByte('}')
+		case yaml.SequenceNode:
+			b.WriteByte('[')
+			for i, c := range n.Content {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				if err := write(c, depth+1); err != nil {
+					return err
+				}
+			}
+			b.WriteByte(']')
+		case yaml.ScalarNode:
+			return writeScalar(&b, n)
+		default:
+			return fmt.Errorf("line %d: aliases are not accepted", n.Line)
+		}
+		return nil
+	}
+	if err := write(&root, 0); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func writeScalar(b *bytes.Buffer, n *yaml.Node) error {
+	switch n.ShortTag() {
+	case "!!null":
+		b.WriteString("null")
+	case "!!bool":
+		var v bool
+		if err := n.Decode(&v); err != nil {
+			return err
+		}
+		b.WriteString(strconv.FormatBool(v))
+	case "!!int", "!!float":
+		// The number as written when JSON reads it so (1e3, 0.5); YAML's own forms (0x1F,
+		// .inf) through their value.
+		if json.Valid([]byte(n.Value)) {
+			b.WriteString(n.Value)
+			return nil
+		}
+		var v float64
+		if err := n.Decode(&v); err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+			return fmt.Errorf("line %d: %q is not a JSON number", n.Line, n.Value)
+		}
+		b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+	default:
+		s, _ := json.Marshal(n.Value)
+		b.Write(s)
+	}
+	return nil
+}
