@@ -25,16 +25,23 @@ const (
 // warnings of the conversions in diags, each at the source position of the field (or type,
 // or tool) it concerns; notes stay for -explain. It also checks what spans tools or is not in
 // the input schema: the per-request tool counts, and MCP's object root for output schemas.
+// The counts are per package, the catalog one Tools() returns: a run over a tree of
+// independent packages (./examples/...) is not one request.
 func Run(pkgs []*model.Package, providers []string, diags *diag.List) {
-	var tools []*model.Tool
 	for _, p := range pkgs {
+		var tools []*model.Tool
 		for _, t := range p.Tools {
 			// Prompts and resources are served over MCP only, never sent to a provider.
 			if t != nil && t.Serve == model.ServeTool {
 				tools = append(tools, t)
 			}
 		}
+		checkCatalog(tools, providers, diags)
 	}
+}
+
+// checkCatalog checks the tools of one package.
+func checkCatalog(tools []*model.Tool, providers []string, diags *diag.List) {
 	strictAnthropic := 0
 	for _, t := range tools {
 		variants, findings := Convert(schema.Input(t), providers)
