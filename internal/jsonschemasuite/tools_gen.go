@@ -31,7 +31,7 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, SuiteArgs) (string
 // A compile error in the next lines means an argument or result type changed since toolgen ran
 // (a field added, removed, moved, retyped or retagged): run go generate.
 func _() {
-	toolgenTypesChangedRunGoGenerate(struct {
+	toolgenTypesChangedRunGoGenerate[SuiteArgs](struct {
 		AdditionalpropertiesG3 map[string]bool       `json:"additionalproperties_g3" tool:"optional,accept=openai|gemini"`
 		ConstG0                int64                 `json:"const_g0" tool:"enum=2,optional"`
 		ConstG10               int64                 `json:"const_g10" tool:"enum=0,optional"`
@@ -107,38 +107,45 @@ func _() {
 		FormatUriReferenceG0   string                `json:"format_uri_reference_g0" tool:"format=uri-reference,optional"`
 		FormatUriG0            string                `json:"format_uri_g0" tool:"format=uri,optional"`
 		FormatUuidG0           string                `json:"format_uuid_g0" tool:"format=uuid,optional"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[SuiteArgsEnumG3](struct {
 		P0 string `json:"bar" tool:"enum=bar"`
 		P1 string `json:"foo" tool:"enum=foo,optional"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[SuiteArgsPropertiesG0](struct {
 		P0 string `json:"bar" tool:"optional"`
 		P1 int64  `json:"foo" tool:"optional"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[SuiteArgsPropertiesG5](struct {
 		P0 float64                 `json:"__proto__" tool:"optional"`
 		P1 float64                 `json:"constructor" tool:"optional"`
 		P2 SuiteArgsPropertiesG5P2 `json:"toString" tool:"optional"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[SuiteArgsPropertiesG5P2](struct {
 		P0 string `json:"length" tool:"optional"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[SuiteArgsRefG7](struct {
 		P0 string `json:"$ref" tool:"optional"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[SuiteArgsRequiredG0](struct {
 		P0 any `json:"bar" tool:"optional,accept=openai|gemini"`
 		P1 any `json:"foo" tool:"accept=openai|gemini"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[SuiteArgsRequiredG1](struct {
 		P0 any `json:"foo" tool:"optional,accept=openai|gemini"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[SuiteArgsRequiredG2](struct {
 		P0 any `json:"foo" tool:"optional,accept=openai|gemini"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[SuiteArgsRequiredG4](struct {
 		P0 any `json:"__proto__" tool:"accept=openai|gemini"`
 		P1 any `json:"constructor" tool:"accept=openai|gemini"`
 		P2 any `json:"toString" tool:"accept=openai|gemini"`
 	}{})
 }
 
-// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
-// those of basic kind as type parameters.
-func toolgenTypesChangedRunGoGenerate(SuiteArgs, SuiteArgsEnumG3, SuiteArgsPropertiesG0, SuiteArgsPropertiesG5, SuiteArgsPropertiesG5P2, SuiteArgsRefG7, SuiteArgsRequiredG0, SuiteArgsRequiredG1, SuiteArgsRequiredG2, SuiteArgsRequiredG4) {
-}
+// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
+func toolgenTypesChangedRunGoGenerate[T any](T) {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

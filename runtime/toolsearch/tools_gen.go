@@ -29,20 +29,21 @@ func toolgenHandlerChangedRunGoGenerate(func(*Search, context.Context, SearchArg
 // A compile error in the next lines means an argument or result type changed since toolgen ran
 // (a field added, removed, moved, retyped or retagged): run go generate.
 func _() {
-	toolgenTypesChangedRunGoGenerate(struct {
+	toolgenTypesChangedRunGoGenerate[Found](struct {
 		Name        string `json:"name"`
 		Description string `json:"description"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[SearchArgs](struct {
 		Query string `json:"query" tool:"minLength=1,maxLength=500"`
 		Limit int    `json:"limit,omitempty" tool:"default=5,minimum=1,maximum=20"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[SearchResult](struct {
 		Tools []Found `json:"tools"`
 	}{})
 }
 
-// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
-// those of basic kind as type parameters.
-func toolgenTypesChangedRunGoGenerate(Found, SearchArgs, SearchResult) {}
+// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
+func toolgenTypesChangedRunGoGenerate[T any](T) {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

@@ -29,25 +29,27 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, CreateAr
 // A compile error in the next lines means an argument or result type changed since toolgen ran
 // (a field added, removed, moved, retyped or retagged): run go generate.
 func _() {
-	toolgenTypesChangedRunGoGenerate(struct {
+	toolgenTypesChangedRunGoGenerate[CreateArgs](struct {
 		ID      string `json:"id" tool:"pattern='^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'"`
 		Content string `json:"content"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[ReadArgs](struct {
 		ID      string `json:"id" tool:"pattern='^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'"`
 		Version int    `json:"version,omitempty" tool:"default=0,minimum=0"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[RewriteArgs](struct {
 		ID      string `json:"id" tool:"pattern='^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'"`
 		Content string `json:"content"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[UpdateArgs](struct {
 		ID      string `json:"id" tool:"pattern='^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'"`
 		OldText string `json:"old_text" tool:"minLength=1"`
 		NewText string `json:"new_text"`
 	}{})
 }
 
-// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
-// those of basic kind as type parameters.
-func toolgenTypesChangedRunGoGenerate(CreateArgs, ReadArgs, RewriteArgs, UpdateArgs) {}
+// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
+func toolgenTypesChangedRunGoGenerate[T any](T) {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

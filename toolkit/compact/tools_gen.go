@@ -29,14 +29,13 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, CompactArgs) (runt
 // A compile error in the next lines means an argument or result type changed since toolgen ran
 // (a field added, removed, moved, retyped or retagged): run go generate.
 func _() {
-	toolgenTypesChangedRunGoGenerate(struct {
+	toolgenTypesChangedRunGoGenerate[CompactArgs](struct {
 		Focus string `json:"focus,omitempty" tool:"default='',maxLength=2000"`
 	}{})
 }
 
-// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
-// those of basic kind as type parameters.
-func toolgenTypesChangedRunGoGenerate(CompactArgs) {}
+// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
+func toolgenTypesChangedRunGoGenerate[T any](T) {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

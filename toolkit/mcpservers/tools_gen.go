@@ -30,19 +30,23 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, CallArgs
 // A compile error in the next lines means an argument or result type changed since toolgen ran
 // (a field added, removed, moved, retyped or retagged): run go generate.
 func _() {
-	toolgenTypesChangedRunGoGenerate(struct {
+	toolgenTypesChangedRunGoGenerate[CallArgs](struct {
 		Server    string          `json:"server" tool:"minLength=1,maxLength=128"`
 		Tool      string          `json:"tool" tool:"minLength=1,maxLength=128"`
 		Arguments json.RawMessage `json:"arguments,omitempty" tool:"accept=openai"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[ListArgs](struct {
 		Server string `json:"server,omitempty" tool:"default='',maxLength=128"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[ServerInfo](struct {
 		Name      string     `json:"name"`
 		Connected bool       `json:"connected"`
 		Tools     []ToolInfo `json:"tools"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[Servers](struct {
 		Servers []ServerInfo `json:"servers"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[ToolInfo](struct {
 		Name          string          `json:"name"`
 		Description   string          `json:"description"`
 		NeedsApproval bool            `json:"needs_approval,omitempty"`
@@ -50,9 +54,8 @@ func _() {
 	}{})
 }
 
-// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
-// those of basic kind as type parameters.
-func toolgenTypesChangedRunGoGenerate(CallArgs, ListArgs, ServerInfo, Servers, ToolInfo) {}
+// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
+func toolgenTypesChangedRunGoGenerate[T any](T) {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

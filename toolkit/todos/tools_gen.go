@@ -29,27 +29,32 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, TodoAddA
 // A compile error in the next lines means an argument or result type changed since toolgen ran
 // (a field added, removed, moved, retyped or retagged): run go generate.
 func _() {
-	toolgenTypesChangedRunGoGenerate[Status](struct {
+	toolgenTypesChangedRunGoGenerate[Todo](struct {
 		ID      string `json:"id" tool:"minLength=1,maxLength=64"`
 		Content string `json:"content" tool:"minLength=1,maxLength=1000"`
 		Status  Status `json:"status"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[TodoAddArgs](struct {
 		Content string `json:"content" tool:"minLength=1,maxLength=1000"`
 		ID      string `json:"id,omitempty" tool:"default='',maxLength=64"`
 		Status  Status `json:"status,omitempty" tool:"default=pending"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[TodoUpdateArgs](struct {
 		ID      string  `json:"id" tool:"minLength=1,maxLength=64"`
 		Status  *Status `json:"status,omitempty"`
 		Content string  `json:"content,omitempty" tool:"default='',maxLength=1000"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[WriteTodosArgs](struct {
 		Todos []Todo `json:"todos" tool:"maxItems=1000"`
 	}{})
+	toolgenKindsChangedRunGoGenerate[Status]()
 }
 
-// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
-// those of basic kind as type parameters.
-func toolgenTypesChangedRunGoGenerate[T1 ~string](Todo, TodoAddArgs, TodoUpdateArgs, WriteTodosArgs) {
-}
+// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
+func toolgenTypesChangedRunGoGenerate[T any](T) {}
+
+// toolgenKindsChangedRunGoGenerate takes the types of basic kind, with the kinds toolgen saw.
+func toolgenKindsChangedRunGoGenerate[T1 ~string]() {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

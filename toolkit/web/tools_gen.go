@@ -30,26 +30,31 @@ func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, FetchArg
 // A compile error in the next lines means an argument or result type changed since toolgen ran
 // (a field added, removed, moved, retyped or retagged): run go generate.
 func _() {
-	toolgenTypesChangedRunGoGenerate[Freshness](struct {
+	toolgenTypesChangedRunGoGenerate[FetchArgs](struct {
 		URL      string `json:"url" tool:"format=uri,maxLength=4096"`
 		MaxBytes int64  `json:"max_bytes,omitempty" tool:"default=0,minimum=0"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[SearchArgs](struct {
 		Query     string    `json:"query" tool:"minLength=1,maxLength=500"`
 		Num       int       `json:"num,omitempty" tool:"default=5,minimum=1,maximum=20"`
 		Freshness Freshness `json:"freshness,omitempty" tool:"default=any"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[SearchResult](struct {
 		Title   string `json:"title"`
 		URL     string `json:"url"`
 		Snippet string `json:"snippet"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[SearchResults](struct {
 		Results []SearchResult `json:"results"`
 	}{})
+	toolgenKindsChangedRunGoGenerate[Freshness]()
 }
 
-// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
-// those of basic kind as type parameters.
-func toolgenTypesChangedRunGoGenerate[T1 ~string](FetchArgs, SearchArgs, SearchResult, SearchResults) {
-}
+// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
+func toolgenTypesChangedRunGoGenerate[T any](T) {}
+
+// toolgenKindsChangedRunGoGenerate takes the types of basic kind, with the kinds toolgen saw.
+func toolgenKindsChangedRunGoGenerate[T1 ~string]() {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

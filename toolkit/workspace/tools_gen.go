@@ -29,45 +29,50 @@ func toolgenHandlerChangedRunGoGenerate(func(*Workspace, context.Context, EditFi
 // A compile error in the next lines means an argument or result type changed since toolgen ran
 // (a field added, removed, moved, retyped or retagged): run go generate.
 func _() {
-	toolgenTypesChangedRunGoGenerate(struct {
+	toolgenTypesChangedRunGoGenerate[EditFileArgs](struct {
 		Path       string `json:"path" tool:"minLength=1,maxLength=4096"`
 		OldString  string `json:"old_string" tool:"minLength=1"`
 		NewString  string `json:"new_string"`
 		ReplaceAll bool   `json:"replace_all,omitempty" tool:"default=false"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[GlobArgs](struct {
 		Pattern string `json:"pattern" tool:"minLength=1,maxLength=1024"`
 		Path    string `json:"path,omitempty" tool:"default=.,maxLength=4096"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[GrepArgs](struct {
 		Pattern         string `json:"pattern" tool:"minLength=1,maxLength=1024"`
 		Path            string `json:"path,omitempty" tool:"default=.,maxLength=4096"`
 		Glob            string `json:"glob,omitempty" tool:"default='',maxLength=1024"`
 		CaseInsensitive bool   `json:"case_insensitive,omitempty" tool:"default=false"`
 		Context         int    `json:"context,omitempty" tool:"default=0,minimum=0,maximum=20"`
 		MaxResults      int    `json:"max_results,omitempty" tool:"default=100,minimum=1,maximum=1000"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[ListDirArgs](struct {
 		Path string `json:"path,omitempty" tool:"default=.,maxLength=4096"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[ReadFileArgs](struct {
 		Path   string `json:"path" tool:"minLength=1,maxLength=4096"`
 		Offset int    `json:"offset,omitempty" tool:"default=1,minimum=1"`
 		Limit  int    `json:"limit,omitempty" tool:"default=2000,minimum=1,maximum=2000"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[ReadResultArgs](struct {
 		ID     string `json:"id" tool:"minLength=1,maxLength=128"`
 		Offset int64  `json:"offset,omitempty" tool:"default=0,minimum=0"`
 		Limit  int64  `json:"limit,omitempty" tool:"default=16000,minimum=1,maximum=16000"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[ShellArgs](struct {
 		Command   string `json:"command" tool:"minLength=1,maxLength=65536"`
 		Workdir   string `json:"workdir,omitempty" tool:"default=.,maxLength=4096"`
 		TimeoutMS int    `json:"timeout_ms,omitempty" tool:"default=120000,minimum=100,maximum=600000"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[WriteFileArgs](struct {
 		Path    string `json:"path" tool:"minLength=1,maxLength=4096"`
 		Content string `json:"content"`
 	}{})
 }
 
-// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
-// those of basic kind as type parameters.
-func toolgenTypesChangedRunGoGenerate(EditFileArgs, GlobArgs, GrepArgs, ListDirArgs, ReadFileArgs, ReadResultArgs, ShellArgs, WriteFileArgs) {
-}
+// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
+func toolgenTypesChangedRunGoGenerate[T any](T) {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

@@ -28,34 +28,39 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, JSONSchemaArgs) (s
 // A compile error in the next lines means an argument or result type changed since toolgen ran
 // (a field added, removed, moved, retyped or retagged): run go generate.
 func _() {
-	toolgenTypesChangedRunGoGenerate(struct {
+	toolgenTypesChangedRunGoGenerate[ElicitationArgs](struct {
 		Message string `json:"message"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[EmbedArgs](struct {
 		ResourceURI string `json:"resourceUri"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[JSONSchemaArgs](struct {
 		Name    string  `json:"name,omitempty"`
 		Address address `json:"address,omitzero"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[PromptArgs](struct {
 		Arg1 string `json:"arg1"`
 		Arg2 string `json:"arg2"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[SamplingArgs](struct {
 		Prompt string `json:"prompt"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[TemplateArgs](struct {
 		ID string `json:"id"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[TemplateData](struct {
 		ID           string `json:"id"`
 		TemplateTest bool   `json:"templateTest"`
 		Data         string `json:"data"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[address](struct {
 		Street string `json:"street,omitempty"`
 		City   string `json:"city,omitempty"`
 	}{})
 }
 
-// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
-// those of basic kind as type parameters.
-func toolgenTypesChangedRunGoGenerate(ElicitationArgs, EmbedArgs, JSONSchemaArgs, PromptArgs, SamplingArgs, TemplateArgs, TemplateData, address) {
-}
+// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
+func toolgenTypesChangedRunGoGenerate[T any](T) {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

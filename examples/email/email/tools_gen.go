@@ -30,10 +30,11 @@ func toolgenHandlerChangedRunGoGenerate(func(*Outbox, context.Context, SendEmail
 // A compile error in the next lines means an argument or result type changed since toolgen ran
 // (a field added, removed, moved, retyped or retagged): run go generate.
 func _() {
-	toolgenTypesChangedRunGoGenerate(struct {
+	toolgenTypesChangedRunGoGenerate[Receipt](struct {
 		MessageID  string `json:"message_id"`
 		Recipients int    `json:"recipients"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[SendEmailArgs](struct {
 		To       string   `json:"to" tool:"format=email"`
 		Subject  string   `json:"subject" tool:"minLength=1,maxLength=200"`
 		Body     string   `json:"body" tool:"minLength=1,maxLength=10000"`
@@ -42,9 +43,8 @@ func _() {
 	}{})
 }
 
-// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
-// those of basic kind as type parameters.
-func toolgenTypesChangedRunGoGenerate(Receipt, SendEmailArgs) {}
+// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
+func toolgenTypesChangedRunGoGenerate[T any](T) {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

@@ -29,36 +29,41 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, AskArgs) (string, 
 // A compile error in the next lines means an argument or result type changed since toolgen ran
 // (a field added, removed, moved, retyped or retagged): run go generate.
 func _() {
-	toolgenTypesChangedRunGoGenerate(struct {
+	toolgenTypesChangedRunGoGenerate[AskArgs](struct {
 		Question string `json:"question" tool:"minLength=1"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[Caller](struct {
 		CallID      string `json:"call_id"`
 		Session     string `json:"session"`
 		User        string `json:"user"`
 		Calls       int    `json:"calls"`
 		CancelledAt int    `json:"cancelled_at"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[CountArgs](struct {
 		To         int `json:"to" tool:"minimum=1,maximum=1000"`
 		StepMillis int `json:"step_millis,omitempty" tool:"minimum=0,maximum=60000,default=0"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[Counted](struct {
 		Reached int `json:"reached"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[NoteArgs](struct {
 		To   string `json:"to" tool:"minLength=1"`
 		Text string `json:"text" tool:"minLength=1"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[Row](struct {
 		N      int `json:"n"`
 		Square int `json:"square"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[Table](struct {
 		Rows []Row `json:"rows"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[TableArgs](struct {
 		Rows int `json:"rows" tool:"minimum=0,maximum=100000"`
 	}{})
 }
 
-// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
-// those of basic kind as type parameters.
-func toolgenTypesChangedRunGoGenerate(AskArgs, Caller, CountArgs, Counted, NoteArgs, Row, Table, TableArgs) {
-}
+// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
+func toolgenTypesChangedRunGoGenerate[T any](T) {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

@@ -29,29 +29,34 @@ func toolgenHandlerChangedRunGoGenerate(func(*Service, context.Context, CreateOr
 // A compile error in the next lines means an argument or result type changed since toolgen ran
 // (a field added, removed, moved, retyped or retagged): run go generate.
 func _() {
-	toolgenTypesChangedRunGoGenerate[Country, Status](struct {
+	toolgenTypesChangedRunGoGenerate[CreateOrderArgs](struct {
 		Customer Customer `json:"customer"`
 		Items    []Item   `json:"items" tool:"minItems=1,maxItems=100"`
 		Shipping Shipping `json:"shipping"`
 		Notes    string   `json:"notes,omitempty" tool:"maxLength=2000,default=''"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[Customer](struct {
 		ID    string `json:"id" tool:"minLength=1,maxLength=64"`
 		Name  string `json:"name" tool:"minLength=1,maxLength=200"`
 		Email string `json:"email" tool:"format=email"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[GetOrderArgs](struct {
 		ID string `json:"id" tool:"pattern=^ord-[0-9]+$"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[Item](struct {
 		SKU   string   `json:"sku" tool:"pattern=^[A-Z]{3}-[0-9]{4}$"`
 		Name  string   `json:"name" tool:"minLength=1,maxLength=200"`
 		Qty   int      `json:"qty" tool:"minimum=1,maximum=1000"`
 		Price float64  `json:"price" tool:"exclusiveMinimum=0"`
 		Tags  []string `json:"tags,omitempty" tool:"maxItems=10,minLength=1,maxLength=32"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[ListOrdersArgs](struct {
 		Status    *Status        `json:"status,omitempty"`
 		Since     *time.Time     `json:"since,omitempty"`
 		Limit     int            `json:"limit,omitempty" tool:"default=20,minimum=1,maximum=100"`
 		Customers map[string]int `json:"customers,omitempty" tool:"maxProperties=10,minimum=0,accept=openai|gemini"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[Order](struct {
 		ID       string            `json:"id"`
 		Status   Status            `json:"status"`
 		PlacedAt time.Time         `json:"placed_at"`
@@ -60,21 +65,25 @@ func _() {
 		Request  CreateOrderArgs   `json:"request"`
 		Labels   map[string]string `json:"labels,omitempty"`
 		Tracking *string           `json:"tracking"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[OrderList](struct {
 		Orders []Order `json:"orders"`
 		More   bool    `json:"more"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[Shipping](struct {
 		Lines      []string `json:"lines" tool:"minItems=1,maxItems=3,minLength=1,maxLength=100"`
 		City       string   `json:"city" tool:"minLength=1,maxLength=100"`
 		PostalCode string   `json:"postal_code" tool:"minLength=1,maxLength=20"`
 		Country    Country  `json:"country"`
 	}{})
+	toolgenKindsChangedRunGoGenerate[Country, Status]()
 }
 
-// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
-// those of basic kind as type parameters.
-func toolgenTypesChangedRunGoGenerate[T1 ~string, T2 ~int](CreateOrderArgs, Customer, GetOrderArgs, Item, ListOrdersArgs, Order, OrderList, Shipping) {
-}
+// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
+func toolgenTypesChangedRunGoGenerate[T any](T) {}
+
+// toolgenKindsChangedRunGoGenerate takes the types of basic kind, with the kinds toolgen saw.
+func toolgenKindsChangedRunGoGenerate[T1 ~string, T2 ~int]() {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

@@ -30,26 +30,31 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, WeatherArgs) (Weat
 // A compile error in the next lines means an argument or result type changed since toolgen ran
 // (a field added, removed, moved, retyped or retagged): run go generate.
 func _() {
-	toolgenTypesChangedRunGoGenerate[Unit](struct {
+	toolgenTypesChangedRunGoGenerate[Day](struct {
 		Day  int     `json:"day"`
 		High float64 `json:"high"`
 		Low  float64 `json:"low"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[Weather](struct {
 		City        string  `json:"city"`
 		Unit        Unit    `json:"unit"`
 		Temperature float64 `json:"temperature"`
 		Conditions  string  `json:"conditions"`
 		Forecast    []Day   `json:"forecast,omitempty"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[WeatherArgs](struct {
 		City string `json:"city" tool:"minLength=1"`
 		Unit Unit   `json:"unit,omitempty" tool:"default=celsius"`
 		Days int    `json:"days,omitempty" tool:"minimum=0,maximum=7,default=0"`
 	}{})
+	toolgenKindsChangedRunGoGenerate[Unit]()
 }
 
-// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
-// those of basic kind as type parameters.
-func toolgenTypesChangedRunGoGenerate[T1 ~string](Day, Weather, WeatherArgs) {}
+// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
+func toolgenTypesChangedRunGoGenerate[T any](T) {}
+
+// toolgenKindsChangedRunGoGenerate takes the types of basic kind, with the kinds toolgen saw.
+func toolgenKindsChangedRunGoGenerate[T1 ~string]() {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

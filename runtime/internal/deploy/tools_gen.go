@@ -27,7 +27,7 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, DeployArgs) (strin
 // A compile error in the next lines means an argument or result type changed since toolgen ran
 // (a field added, removed, moved, retyped or retagged): run go generate.
 func _() {
-	toolgenTypesChangedRunGoGenerate(struct {
+	toolgenTypesChangedRunGoGenerate[DeployArgs](struct {
 		Target  Host    `json:"target"`
 		Version Version `json:"version"`
 		Region  string  `json:"region,omitempty" tool:"default=eu-west"`
@@ -37,9 +37,8 @@ func _() {
 	}{})
 }
 
-// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
-// those of basic kind as type parameters.
-func toolgenTypesChangedRunGoGenerate(DeployArgs) {}
+// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
+func toolgenTypesChangedRunGoGenerate[T any](T) {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

@@ -27,7 +27,7 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, Args) (string, err
 // A compile error in the next lines means an argument or result type changed since toolgen ran
 // (a field added, removed, moved, retyped or retagged): run go generate.
 func _() {
-	toolgenTypesChangedRunGoGenerate[Color](struct {
+	toolgenTypesChangedRunGoGenerate[Args](struct {
 		Title   string             `json:"title" tool:"minLength=2,maxLength=10,pattern=^[A-Z][a-zA-Z ]*$"`
 		Email   string             `json:"email,omitempty" tool:"format=email"`
 		Count   int                `json:"count,omitempty" tool:"minimum=1,maximum=50,default=5"`
@@ -45,18 +45,23 @@ func _() {
 		Flag    bool               `json:"flag,omitempty"`
 		Extra   any                `json:"extra,omitempty"`
 		Grid    [][]int            `json:"grid,omitempty" tool:"maxItems=2"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[Node](struct {
 		Name     string  `json:"name" tool:"minLength=1"`
 		Children []*Node `json:"children,omitempty" tool:"maxItems=3"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[Point](struct {
 		X float64 `json:"x" tool:"minimum=-100,maximum=100"`
 		Y float64 `json:"y" tool:"exclusiveMinimum=0,multipleOf=0.5"`
 	}{})
+	toolgenKindsChangedRunGoGenerate[Color]()
 }
 
-// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
-// those of basic kind as type parameters.
-func toolgenTypesChangedRunGoGenerate[T1 ~string](Args, Node, Point) {}
+// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
+func toolgenTypesChangedRunGoGenerate[T any](T) {}
+
+// toolgenKindsChangedRunGoGenerate takes the types of basic kind, with the kinds toolgen saw.
+func toolgenKindsChangedRunGoGenerate[T1 ~string]() {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

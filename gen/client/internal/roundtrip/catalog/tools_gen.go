@@ -29,13 +29,15 @@ func toolgenHandlerChangedRunGoGenerate(func(context.Context, TreeArgs) (Categor
 // A compile error in the next lines means an argument or result type changed since toolgen ran
 // (a field added, removed, moved, retyped or retagged): run go generate.
 func _() {
-	toolgenTypesChangedRunGoGenerate[Status](struct {
+	toolgenTypesChangedRunGoGenerate[Category](struct {
 		Name     string     `json:"name"`
 		Children []Category `json:"children"`
 		Parent   *Category  `json:"parent,omitempty"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[DeleteArgs](struct {
 		ID string `json:"id"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[Item](struct {
 		ID         string            `json:"id"`
 		Title      string            `json:"title"`
 		Status     Status            `json:"status"`
@@ -46,28 +48,35 @@ func _() {
 		Updated    time.Time         `json:"updated"`
 		Thumbnail  []byte            `json:"thumbnail,omitempty"`
 		Rating     *float64          `json:"rating,omitempty"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[Money](struct {
 		Amount   int    `json:"amount"`
 		Currency string `json:"currency"`
-	}{}, struct{}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[PingArgs](struct{}{})
+	toolgenTypesChangedRunGoGenerate[SearchArgs](struct {
 		Query           string  `json:"query" tool:"minLength=1"`
 		Status          *Status `json:"status,omitempty"`
 		Limit           int     `json:"limit,omitempty" tool:"minimum=1,maximum=50,default=10"`
 		IncludeArchived bool    `json:"include_archived,omitempty" tool:"default=false"`
 		MaxPrice        *Money  `json:"max_price,omitempty"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[SearchResult](struct {
 		Items  []Item `json:"items"`
 		Total  int    `json:"total"`
 		Sample Money  `json:"sample"`
-	}{}, struct {
+	}{})
+	toolgenTypesChangedRunGoGenerate[TreeArgs](struct {
 		Depth int `json:"depth" tool:"minimum=0,maximum=3"`
 	}{})
+	toolgenKindsChangedRunGoGenerate[Status]()
 }
 
-// toolgenTypesChangedRunGoGenerate takes the argument and result types as toolgen saw them,
-// those of basic kind as type parameters.
-func toolgenTypesChangedRunGoGenerate[T1 ~string](Category, DeleteArgs, Item, Money, PingArgs, SearchArgs, SearchResult, TreeArgs) {
-}
+// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
+func toolgenTypesChangedRunGoGenerate[T any](T) {}
+
+// toolgenKindsChangedRunGoGenerate takes the types of basic kind, with the kinds toolgen saw.
+func toolgenKindsChangedRunGoGenerate[T1 ~string]() {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
