@@ -1,5 +1,7 @@
-// Package anthropicsdkv2 gives the forms of runtime/anthropic typed by the official Go SDK, v2
-// (github.com/anthropics/anthropic-sdk-go/v2), as package anthropicsdk does for v1: tool params for a request, calls from the SDK's
+// Code generated from ../anthropicsdk/anthropicsdk.go by go test -run TestFilesFollowV1 -update. DO NOT EDIT.
+
+// Package anthropicsdkv2 gives the forms of runtime/anthropic typed by the official Go SDK
+// (github.com/anthropics/anthropic-sdk-go/v2): tool params for a request, calls from the SDK's
 // Message and stream events, and results as SDK content blocks. Dispatching stays
 // anthropic.Dispatch. This package is apart so that a program that speaks the wire JSON with
 // runtime/anthropic never compiles the SDK.

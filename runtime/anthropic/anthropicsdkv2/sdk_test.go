@@ -1,3 +1,5 @@
+// Code generated from ../anthropicsdk/sdk_test.go by go test -run TestFilesFollowV1 -update. DO NOT EDIT.
+
 package anthropicsdkv2_test
 
 import (
