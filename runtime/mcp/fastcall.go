@@ -98,7 +98,7 @@ func (s *served) serveFast(w http.ResponseWriter, r *http.Request, m *message, l
 		// Stateless: no session to send a log message through; the answer carries it.
 		ctx = context.WithValue(ctx, fastStreamKey{}, out)
 	}
-	out.answer(s.answer(ctx, req, m.ID))
+	out.answer(s.answer(ctx, req, m.ID, id))
 	return true
 }
 
@@ -166,29 +166,29 @@ func (s *served) fastParams(m *message) (*mcp.CallToolParamsRaw, bool) {
 	return &mcp.CallToolParamsRaw{Meta: meta, Name: p.Name, Arguments: p.Arguments}, true
 }
 
-// answer runs req (whose JSON-RPC id is id) and returns the JSON-RPC response.
-func (s *served) answer(ctx context.Context, req *mcp.CallToolRequest, id json.RawMessage) []byte {
+// answer runs req (whose JSON-RPC id is id, idText(id) as key) and returns the JSON-RPC
+// response.
+func (s *served) answer(ctx context.Context, req *mcp.CallToolRequest, id json.RawMessage, key string) []byte {
 	s.fastCalls.Add(1)
 	if s.traceCtx != nil {
 		ctx = s.traceCtx(ctx, req.Params.Meta)
 	}
-	res := s.serveCall(ctx, req, idText(id))
+	res := s.serveCall(ctx, req, key)
 	if data, ok := appendAnswer(nil, id, res); ok {
 		return data
 	}
-	data, err := json.Marshal(struct {
-		JSONRPC string              `json:"jsonrpc"`
-		ID      json.RawMessage     `json:"id"`
-		Result  *mcp.CallToolResult `json:"result"`
-	}{"2.0", id, res})
+	data, err := json.Marshal(rpcAnswer{"2.0", id, res})
 	if err != nil {
-		data, _ = json.Marshal(struct {
-			JSONRPC string              `json:"jsonrpc"`
-			ID      json.RawMessage     `json:"id"`
-			Result  *mcp.CallToolResult `json:"result"`
-		}{"2.0", id, Result(internalError(req.Params.Name))})
+		data, _ = json.Marshal(rpcAnswer{"2.0", id, Result(internalError(req.Params.Name))})
 	}
 	return data
+}
+
+// rpcAnswer is a JSON-RPC response to tools/call, for results appendAnswer does not write.
+type rpcAnswer struct {
+	JSONRPC string              `json:"jsonrpc"`
+	ID      json.RawMessage     `json:"id"`
+	Result  *mcp.CallToolResult `json:"result"`
 }
 
 // lists reports whether the server lists the tool name (AddTools); a Handler alone serves

@@ -166,7 +166,7 @@ func (l *stdioLines) serve(line []byte) bool {
 		defer l.running.Add(-1)
 		defer cancel()
 		defer untrack()
-		data := l.served.answer(ctx, req, m.ID)
+		data := l.served.answer(ctx, req, m.ID, id)
 		_, _ = l.out.Write(append(data, '\n'))
 	})
 	return true
