@@ -227,7 +227,7 @@ func (s *served) serveCall(ctx context.Context, req *mcp.CallToolRequest, id str
 	call := CallFromParams(req.Params, id)
 	conn, done := s.sessions.connection(req.Session)
 	defer done()
-	key, err := s.sessionKey.key(ctx, req, conn.id)
+	key, err := s.sessionKey.key(ctx, req, conn.key)
 	if err != nil {
 		return Result(runtime.ErrorResult(err))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
@@ -17,7 +18,7 @@ import (
 // SessionPerConnection (the default), SessionFromPrincipal, SessionFromHeader,
 // SessionPerRequest or SessionFunc.
 type SessionKey struct {
-	key func(ctx context.Context, req *mcp.CallToolRequest, conn string) (string, error)
+	key func(ctx context.Context, req *mcp.CallToolRequest, connKey string) (string, error)
 	// perRequest sessions end when their call returns.
 	perRequest bool
 }
@@ -28,8 +29,8 @@ type SessionKey struct {
 // SessionPerRequest: separate clients are never merged. The key is a random id the server
 // picks, so a client cannot choose another's.
 func SessionPerConnection() SessionKey {
-	return SessionKey{key: func(_ context.Context, _ *mcp.CallToolRequest, conn string) (string, error) {
-		return "conn:" + conn, nil
+	return SessionKey{key: func(_ context.Context, _ *mcp.CallToolRequest, connKey string) (string, error) {
+		return connKey, nil
 	}}
 }
 
@@ -65,13 +66,13 @@ func SessionFromPrincipal() SessionKey {
 // without a user, anyone who knows a value shares its session, so prefer it behind auth. A
 // call without the header falls back to SessionPerConnection.
 func SessionFromHeader(name string) SessionKey {
-	return SessionKey{key: func(_ context.Context, req *mcp.CallToolRequest, conn string) (string, error) {
+	return SessionKey{key: func(_ context.Context, req *mcp.CallToolRequest, connKey string) (string, error) {
 		var v string
 		if req.Extra != nil && req.Extra.Header != nil {
 			v = req.Extra.Header.Get(name)
 		}
 		if v == "" {
-			return "conn:" + conn, nil
+			return connKey, nil
 		}
 		return "user:" + principal(req) + "\x00header:" + v, nil
 	}}
@@ -81,10 +82,10 @@ func SessionFromHeader(name string) SessionKey {
 // header and the verified token): "" falls back to SessionPerConnection, an error refuses the
 // call with the error's text as the tool error.
 func SessionFunc(fn func(ctx context.Context, req mcp.Request) (string, error)) SessionKey {
-	return SessionKey{key: func(ctx context.Context, req *mcp.CallToolRequest, conn string) (string, error) {
+	return SessionKey{key: func(ctx context.Context, req *mcp.CallToolRequest, connKey string) (string, error) {
 		key, err := fn(ctx, req)
 		if err == nil && key == "" {
-			key = "conn:" + conn
+			key = connKey
 		}
 		return key, err
 	}}
@@ -111,10 +112,13 @@ type sessions struct {
 	keys  map[string]*keyUse
 }
 
-// connection is one MCP session as the tracker knows it.
+// connection is one MCP session as the tracker knows it. An idle stateful HTTP session holds
+// one, so it is kept small: the key is made at the first call, and the registry sessions it
+// holds are a slice, most often of that one key.
 type connection struct {
-	id   string // random: the key of SessionPerConnection
-	keys map[string]bool
+	key    string   // "conn:" and a random id, the key of SessionPerConnection; "" until a call
+	held   []string // the registry sessions it holds until it closes
+	closed bool
 }
 
 // keyUse counts the connections and running calls that hold a registry session.
@@ -132,22 +136,29 @@ func newSessions(reg *runtime.Registry, linger time.Duration, shared bool) *sess
 // call (done).
 func (s *sessions) connection(ss *mcp.ServerSession) (conn *connection, done func()) {
 	if ss == nil {
-		c := &connection{id: rand.Text(), keys: map[string]bool{}}
+		c := &connection{key: connectionKey()}
 		return c, func() { s.close(c) }
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.conns[ss]
 	if c == nil {
-		c = &connection{id: rand.Text(), keys: map[string]bool{}}
+		c = &connection{}
 		s.conns[ss] = c
 		go func() {
 			_ = ss.Wait()
 			s.closed(ss)
 		}()
 	}
+	if c.key == "" {
+		c.key = connectionKey()
+	}
 	return c, func() {}
 }
+
+// connectionKey is a new key of SessionPerConnection: random, so that a client cannot choose
+// another's.
+func connectionKey() string { return "conn:" + rand.Text() }
 
 // adopt records ss for a closer that says when it closed (closed), so that no goroutine
 // waits for its end: a stateful HTTPHandler's session gate, which sees every session end but
@@ -156,7 +167,7 @@ func (s *sessions) adopt(ss *mcp.ServerSession) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.conns[ss] == nil {
-		s.conns[ss] = &connection{id: rand.Text(), keys: map[string]bool{}}
+		s.conns[ss] = &connection{}
 	}
 }
 
@@ -175,8 +186,8 @@ func (s *sessions) closed(ss *mcp.ServerSession) {
 // (until conn closes).
 func (s *sessions) hold(conn *connection, key string, tied bool) (release func()) {
 	s.mu.Lock()
-	if tied && conn.keys != nil && !conn.keys[key] {
-		conn.keys[key] = true
+	if tied && !conn.closed && !slices.Contains(conn.held, key) {
+		conn.held = append(conn.held, key)
 		s.ref(key)
 	}
 	s.ref(key)
@@ -195,12 +206,12 @@ func (s *sessions) hold(conn *connection, key string, tied bool) (release func()
 func (s *sessions) close(conn *connection) {
 	var ended []string
 	s.mu.Lock()
-	for key := range conn.keys {
+	for _, key := range conn.held {
 		if s.unref(key) {
 			ended = append(ended, key)
 		}
 	}
-	conn.keys = nil
+	conn.held, conn.closed = nil, true
 	s.mu.Unlock()
 	s.end(ended...)
 }
