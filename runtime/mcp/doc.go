@@ -20,7 +20,7 @@
 // bounds what a client can make it hold or send back:
 //
 //   - stateful sessions (Mcp-Session-Id) each hold goroutines and memory until they end: a
-//     session idle for DefaultSessionIdle (30 minutes) is closed, and at most
+//     session idle for DefaultSessionIdle (30 minutes) is closed (within a minute more), and at most
 //     DefaultMaxSessions (1000) are open at once, DefaultMaxSessionsPerClient (50) of one
 //     client (its authenticated user, else its remote address, an IPv6 one by its /64);
 //     past them a new session is refused with 503 or 429 and a text that says why. A

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unique"
 
 	"github.com/go-faster/jx"
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -86,11 +87,10 @@ func (s *served) serveFast(w http.ResponseWriter, r *http.Request, m *message, l
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
-		untrack, ok := l.track(id, cancel)
-		if !ok {
+		if !l.track(id, cancel) {
 			return false // a request id already in flight: the SDK's to answer
 		}
-		defer untrack()
+		defer l.untrack(id)
 		req.Session = l.ss
 	}
 	out := &fastStream{w: w}
@@ -273,64 +273,93 @@ func internalError(tool string) runtime.Result {
 }
 
 // liveSession is what a stateful handler's gate keeps of an open session beyond its count:
-// the server's session, for the calls served beside the SDK, and its idle timer.
+// the server's session, for the calls served beside the SDK, and how long it has idled. Every
+// idle session holds one, so it is kept small (48 bytes): its id is the gate's map key, its
+// owner is shared with the other sessions of the same client and user, and the sweeper, not
+// a timer of its own, closes it.
 type liveSession struct {
-	id   string
-	ss   *mcp.ServerSession // nil: not found when it opened; its calls go to the SDK
-	user string             // who opened it: the SDK refuses anyone else's requests on it
-	logs atomic.Bool        // the client set a log level: its calls go to the SDK
-
-	inflight // calls served beside the SDK
-
-	mu     sync.Mutex
-	active int         // requests in progress, which keep it open
-	timer  *time.Timer // closes it once idle; nil: no idle bound, or forgotten
+	ss        *mcp.ServerSession // nil: not found when it opened; its calls go to the SDK
+	owner     unique.Handle[sessionOwner]
+	inflight                // its mu guards active and idleSince too
+	logs      atomic.Bool   // the client set a log level: its calls go to the SDK
+	active    int32         // requests in progress, which keep it open; -1: closing
+	idleSince time.Duration // on the gate's clock: when it opened or its last request ended
 }
 
 // inflight are the calls of a session served beside the SDK, by request id, so that
 // notifications/cancelled reaches them.
 type inflight struct {
-	callsMu sync.Mutex
-	calls   map[string]context.CancelFunc
+	mu    sync.Mutex
+	calls map[string]context.CancelFunc
 }
 
-// end ends a request begin counted, starting the idle time when it was the last.
-func (l *liveSession) end(idle time.Duration) {
+// sessionOwner is who opened a session: the client it counts against, and the authenticated
+// user, whose requests alone the SDK serves on it.
+type sessionOwner struct {
+	client, user string
+}
+
+// enter counts a request in progress, unless the session is being closed.
+func (l *liveSession) enter() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.active--; l.active == 0 && l.timer != nil {
-		l.timer.Reset(idle)
+	if l.active < 0 {
+		return false
+	}
+	l.active++
+	return true
+}
+
+// end ends a request enter counted, at now on the gate's clock.
+func (l *liveSession) end(now time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.active--; l.active == 0 {
+		l.idleSince = now
 	}
 }
 
-// stop stops the idle timer for good: the session is forgotten.
-func (l *liveSession) stop() {
+// expire marks the session closing, and reports so, when at now it has idled for idle: no
+// request in progress, none since now-idle. A request that comes after finds it closing.
+func (l *liveSession) expire(now, idle time.Duration) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.timer != nil {
-		l.timer.Stop()
-		l.timer = nil
+	if l.active != 0 || now-l.idleSince < idle {
+		return false
 	}
+	l.active = -1
+	return true
 }
 
-// track records a call served beside the SDK, so that notifications/cancelled reaches it.
-func (f *inflight) track(id string, cancel context.CancelFunc) (untrack func(), ok bool) {
-	f.callsMu.Lock()
-	defer f.callsMu.Unlock()
+// idleBefore reports whether the session has had no request since t: none in progress, the
+// last ended before t.
+func (l *liveSession) idleBefore(t time.Duration) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.active <= 0 && l.idleSince < t
+}
+
+// track records a call served beside the SDK, so that notifications/cancelled reaches it,
+// until untrack; ok is false when a call of that id is in flight already.
+func (f *inflight) track(id string, cancel context.CancelFunc) (ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if _, dup := f.calls[id]; dup {
-		return nil, false
+		return false
 	}
 	if f.calls == nil {
 		f.calls = map[string]context.CancelFunc{}
 	}
 	f.calls[id] = cancel
-	return func() {
-		f.callsMu.Lock()
-		if delete(f.calls, id); len(f.calls) == 0 {
-			f.calls = nil // an idle session holds no map
-		}
-		f.callsMu.Unlock()
-	}, true
+	return true
+}
+
+func (f *inflight) untrack(id string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if delete(f.calls, id); len(f.calls) == 0 {
+		f.calls = nil // an idle session holds no map
+	}
 }
 
 // cancel cancels the call a notifications/cancelled names, if it is served here.
@@ -341,9 +370,9 @@ func (f *inflight) cancel(params json.RawMessage) {
 	if json.Unmarshal(params, &p) != nil || !fastID(p.RequestID) {
 		return
 	}
-	f.callsMu.Lock()
+	f.mu.Lock()
 	cancel := f.calls[idText(p.RequestID)]
-	f.callsMu.Unlock()
+	f.mu.Unlock()
 	if cancel != nil {
 		cancel()
 	}
@@ -362,7 +391,7 @@ func (g *sessionGate) serveCall(w http.ResponseWriter, r *http.Request, body []b
 	if l == nil {
 		return false
 	}
-	defer l.end(g.limits.Idle)
+	defer func() { l.end(g.clock()) }()
 	if bytes.Contains(body, []byte("logging/setLevel")) {
 		l.logs.Store(true)
 	}
@@ -375,8 +404,8 @@ func (g *sessionGate) serveCall(w http.ResponseWriter, r *http.Request, body []b
 	case l.ss == nil || l.logs.Load() || g.served.resumable || !quietClient(l.ss):
 		return false
 	}
-	if l.user != "" {
-		if ti := auth.TokenInfoFromContext(r.Context()); ti == nil || ti.UserID != l.user {
+	if user := l.owner.Value().user; user != "" {
+		if ti := auth.TokenInfoFromContext(r.Context()); ti == nil || ti.UserID != user {
 			return false // the SDK refuses it
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"sync"
 	"time"
+	"unique"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -50,8 +51,10 @@ const (
 // turns its bound off.
 type SessionLimits struct {
 	// Idle closes a session that received no request for this long (DefaultSessionIdle, 30
-	// minutes). A request in progress (a call waiting for the user's approval) keeps it
-	// open; a client that keeps a session for longer without calls sends pings.
+	// minutes), or up to an eighth of it longer (at most a minute longer): one sweeper a
+	// handler looks for idle sessions that often, rather than a timer a session. A request in
+	// progress (a call waiting for the user's approval) keeps it open; a client that keeps a
+	// session for longer without calls sends pings.
 	Idle time.Duration
 	// Max bounds the sessions open at once (DefaultMaxSessions, 1000): past it a new session
 	// is refused with 503 Service Unavailable.
@@ -258,19 +261,15 @@ type sessionGate struct {
 	limits SessionLimits
 	server *mcp.Server
 	served *served // serves the calls the gate takes (fastcall.go)
+	// clock is the time on the gate's monotonic clock, which measures how long sessions idle.
+	clock func() time.Duration
 
 	mu            sync.Mutex
-	open          map[string]gateEntry // by session id
-	pending       int                  // new sessions being opened
-	perClient     map[string]int       // open and pending, by client
-	seq           uint64
+	open          map[string]*liveSession // by session id
+	pending       int                     // new sessions being opened
+	perClient     map[string]int          // open and pending, by client
 	lastReconcile time.Time
-}
-
-type gateEntry struct {
-	client string
-	seq    uint64 // when it was counted, to compare with a listing of the server's sessions
-	live   *liveSession
+	sweeping      bool // a sweeper closes the idle sessions: while any is open and Idle bounds them
 }
 
 // newSessionGate returns the gate of a stateful handler. It closes idle sessions itself (the
@@ -278,7 +277,9 @@ type gateEntry struct {
 // and tells served when a session it holds ends, so that no goroutine per session waits for
 // it.
 func newSessionGate(l SessionLimits, server *mcp.Server, served *served) *sessionGate {
-	return &sessionGate{limits: l, server: server, served: served, open: map[string]gateEntry{}, perClient: map[string]int{}}
+	epoch := time.Now()
+	return &sessionGate{limits: l, server: server, served: served, clock: func() time.Duration { return time.Since(epoch) },
+		open: map[string]*liveSession{}, perClient: map[string]int{}}
 }
 
 func (g *sessionGate) serve(next http.Handler, w http.ResponseWriter, r *http.Request) {
@@ -334,18 +335,17 @@ func (g *sessionGate) refusal(which string) string {
 // or "server"). At a bound it first forgets the sessions the server closed, when it has not
 // looked for a while.
 func (g *sessionGate) admit(client string) string {
-	refused, before, look := g.tryAdmit(client, true)
+	refused, look := g.tryAdmit(client, true)
 	if look {
-		g.reconcile(before)
-		refused, _, _ = g.tryAdmit(client, false)
+		g.reconcile()
+		refused, _ = g.tryAdmit(client, false)
 	}
 	return refused
 }
 
 // tryAdmit counts the session when no bound refuses it. Otherwise it says which refuses and,
-// when may and a look is due, that the caller is to reconcile with the sessions counted up
-// to before.
-func (g *sessionGate) tryAdmit(client string, may bool) (refused string, before uint64, look bool) {
+// when may and a look is due, that the caller is to reconcile.
+func (g *sessionGate) tryAdmit(client string, may bool) (refused string, look bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	switch {
@@ -356,26 +356,29 @@ func (g *sessionGate) tryAdmit(client string, may bool) (refused string, before 
 	default:
 		g.pending++
 		g.perClient[client]++
-		return "", 0, false
+		return "", false
 	}
 	if may && time.Since(g.lastReconcile) >= reconcileEvery {
 		g.lastReconcile = time.Now()
-		return refused, g.seq, true
+		return refused, true
 	}
-	return refused, 0, false
+	return refused, false
 }
 
-// reconcile forgets the sessions counted before seq that the server no longer has.
-func (g *sessionGate) reconcile(before uint64) {
+// reconcile forgets the sessions the server no longer has. A session opened or used since
+// the listing began is kept until the next look: it may be missing from the listing only for
+// having come after it.
+func (g *sessionGate) reconcile() {
+	start := g.clock()
 	live := map[string]bool{}
 	for ss := range g.server.Sessions() {
 		live[ss.ID()] = true
 	}
 	var ended []*liveSession
 	g.mu.Lock()
-	for id, e := range g.open {
-		if e.seq <= before && !live[id] {
-			ended = append(ended, g.forget(id, e))
+	for id, l := range g.open {
+		if !live[id] && l.idleBefore(start) {
+			ended = append(ended, g.forget(id, l))
 		}
 	}
 	g.mu.Unlock()
@@ -384,9 +387,9 @@ func (g *sessionGate) reconcile(before uint64) {
 
 // opened turns the count of a session being opened into one of session id, opened by user,
 // or drops it when no session was opened. The SDK holds the session by now: the gate finds
-// it, has served watch for its end, and starts its idle timer.
+// it, has served watch for its end, and starts the sweeper that closes it once idle.
 func (g *sessionGate) opened(client, id, user string) {
-	live := &liveSession{id: id, user: user}
+	live := &liveSession{owner: unique.Make(sessionOwner{client: client, user: user})}
 	if id != "" {
 		for ss := range g.server.Sessions() {
 			if ss.ID() == id {
@@ -402,27 +405,84 @@ func (g *sessionGate) opened(client, id, user string) {
 		g.mu.Unlock()
 		return
 	}
-	g.seq++
-	if g.limits.Idle > 0 {
-		live.timer = time.AfterFunc(g.limits.Idle, func() { g.expire(live) })
+	live.idleSince = g.clock()
+	g.open[id] = live
+	if g.limits.Idle > 0 && !g.sweeping {
+		g.sweeping = true
+		go g.sweeper()
 	}
-	g.open[id] = gateEntry{client: client, seq: g.seq, live: live}
 	g.mu.Unlock()
 	if live.ss != nil {
 		g.served.sessions.adopt(live.ss)
 	}
 }
 
+// sweepEvery is how often the sweeper looks for sessions idle for idle: an eighth of it, at
+// most a minute. A session is closed between idle and idle plus that.
+func sweepEvery(idle time.Duration) time.Duration {
+	return max(min(idle/8, time.Minute), time.Millisecond)
+}
+
+// sweeper closes the sessions idle for the limit, until none is open. One goroutine a
+// handler, not a timer a session: an idle session holds no more than it must.
+func (g *sessionGate) sweeper() {
+	tick := time.NewTicker(sweepEvery(g.limits.Idle))
+	defer tick.Stop()
+	for range tick.C {
+		if !g.sweep() {
+			return
+		}
+	}
+}
+
+// sweep closes the sessions idle for the limit, and reports whether the sweeper is to go on:
+// when it is not, it has stopped, and the next session to open starts it again.
+func (g *sessionGate) sweep() (more bool) {
+	now := g.clock()
+	var idle []string
+	var found []*liveSession
+	g.mu.Lock()
+	for id, l := range g.open {
+		if l.expire(now, g.limits.Idle) {
+			idle, found = append(idle, id), append(found, l)
+		}
+	}
+	more = len(g.open) > len(idle)
+	g.sweeping = more
+	g.mu.Unlock()
+	for i, id := range idle {
+		g.closeIdle(id, found[i])
+	}
+	return more
+}
+
+// closeIdle closes session id, which expired.
+func (g *sessionGate) closeIdle(id string, l *liveSession) {
+	ss := l.ss
+	if ss == nil {
+		for s := range g.server.Sessions() {
+			if s.ID() == id {
+				ss = s
+				break
+			}
+		}
+	}
+	if ss != nil {
+		_ = ss.Close()
+	}
+	g.closed(id)
+}
+
 // closed forgets session id, ended by a DELETE or closed for idling.
 func (g *sessionGate) closed(id string) {
 	g.mu.Lock()
-	e, ok := g.open[id]
+	l, ok := g.open[id]
 	if ok {
-		g.forget(id, e)
+		g.forget(id, l)
 	}
 	g.mu.Unlock()
 	if ok {
-		g.end(e.live)
+		g.end(l)
 	}
 }
 
@@ -437,53 +497,23 @@ func (g *sessionGate) end(ended ...*liveSession) {
 }
 
 // begin marks a request on session id in progress, which keeps it open, and returns the
-// session (nil: one the gate does not hold); the caller ends the request with end.
+// session (nil: one the gate does not hold, or one being closed); the caller ends the
+// request with end.
 func (g *sessionGate) begin(id string) *liveSession {
 	g.mu.Lock()
-	e, ok := g.open[id]
+	l := g.open[id]
 	g.mu.Unlock()
-	if !ok {
+	if l == nil || !l.enter() {
 		return nil
 	}
-	l := e.live
-	l.mu.Lock()
-	l.active++
-	if l.timer != nil {
-		l.timer.Stop()
-	}
-	l.mu.Unlock()
 	return l
 }
 
-// expire closes a session idle for the limit, unless a request came meanwhile.
-func (g *sessionGate) expire(l *liveSession) {
-	l.mu.Lock()
-	idle := l.active == 0 && l.timer != nil
-	l.mu.Unlock()
-	if !idle {
-		return
-	}
-	ss := l.ss
-	if ss == nil {
-		for s := range g.server.Sessions() {
-			if s.ID() == l.id {
-				ss = s
-				break
-			}
-		}
-	}
-	if ss != nil {
-		_ = ss.Close()
-	}
-	g.closed(l.id)
-}
-
 // forget and release run under g.mu. forget returns the session, for end.
-func (g *sessionGate) forget(id string, e gateEntry) *liveSession {
+func (g *sessionGate) forget(id string, l *liveSession) *liveSession {
 	delete(g.open, id)
-	g.release(e.client)
-	e.live.stop()
-	return e.live
+	g.release(l.owner.Value().client)
+	return l
 }
 
 func (g *sessionGate) release(client string) {

@@ -155,8 +155,7 @@ func (l *stdioLines) serve(line []byte) bool {
 	}
 	id := idText(m.ID)
 	ctx, cancel := context.WithCancel(l.ctx)
-	untrack, ok := l.track(id, cancel)
-	if !ok {
+	if !l.track(id, cancel) {
 		cancel()
 		l.running.Add(-1)
 		return false // a request id already in flight: the SDK's to answer
@@ -165,7 +164,7 @@ func (l *stdioLines) serve(line []byte) bool {
 	l.run(func() {
 		defer l.running.Add(-1)
 		defer cancel()
-		defer untrack()
+		defer l.untrack(id)
 		data := l.served.answer(ctx, req, m.ID, id)
 		_, _ = l.out.Write(append(data, '\n'))
 	})
