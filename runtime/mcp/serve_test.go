@@ -846,6 +846,70 @@ func TestSessionLingerKeepsStateForReconnects(t *testing.T) {
 	assert.Equal(t, 1, store.count())
 }
 
+// holdTool is a tool "hold" that tells started it runs, and returns once release is closed.
+func holdTool(started, release chan struct{}) runtime.Tool {
+	return funcTool("hold", func(context.Context, funcArgs) runtime.Result {
+		started <- struct{}{}
+		<-release
+		return runtime.TextResult("released")
+	})
+}
+
+// A connection's own registry session (SessionPerConnection) ends when the connection closes
+// and no call of it runs any more, after the linger time if any, and never here when the store
+// is shared.
+func TestConnectionSessionsEnd(t *testing.T) {
+	setup := func(t *testing.T) (store *countingStore, reg *runtime.Registry, started, release chan struct{}) {
+		store = &countingStore{live: map[string]bool{}}
+		reg = runtime.NewRegistry(runtime.WithSessionStore(store))
+		started, release = make(chan struct{}, 1), make(chan struct{})
+		require.NoError(t, reg.Add(callInfoTool(), holdTool(started, release)))
+		return store, reg, started, release
+	}
+	t.Run("a running call keeps it", func(t *testing.T) {
+		// Over stateful HTTP a DELETE closes the session at once, while the calls served beside
+		// the SDK run on.
+		store, reg, started, release := setup(t)
+		srv := httptest.NewServer(toolmcp.HTTPHandler(reg))
+		t.Cleanup(srv.Close)
+		c := rawClient{t: t, url: srv.URL}
+		id, status, refusal := c.open()
+		require.Equal(t, http.StatusOK, status, refusal)
+		status, _, answer := c.post(id, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"call_info","arguments":{}}}`)
+		require.Equal(t, http.StatusOK, status, answer)
+		require.Equal(t, 1, store.count())
+		done := make(chan string, 1)
+		go func() {
+			_, _, answer := c.post(id, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"hold","arguments":{}}}`)
+			done <- answer
+		}()
+		<-started
+		c.delete(id)
+		assert.Equal(t, 1, store.count(), "the call still runs under it")
+		close(release)
+		assert.Contains(t, <-done, "released")
+		require.Eventually(t, func() bool { return store.count() == 0 }, 10*time.Second, time.Millisecond, "ended with the call")
+	})
+	for name, opt := range map[string]toolmcp.Option{"linger": toolmcp.WithSessionLinger(time.Hour), "shared": toolmcp.WithSharedSessions()} {
+		t.Run(name, func(t *testing.T) {
+			store, reg, _, _ := setup(t)
+			server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+			tracked := toolmcp.AddToolsTracked(server, reg, nil, opt)
+			cs := connectInMemory(t, server, nil, nil)
+			assert.Equal(t, 1, callInfoOver(t, cs).Calls)
+			require.NoError(t, cs.Close())
+			require.Eventually(t, func() bool { _, conns := tracked(); return conns == 0 }, 10*time.Second, time.Millisecond)
+			keys, _ := tracked()
+			if name == "linger" {
+				assert.Equal(t, 1, keys, "lingering")
+			} else {
+				assert.Zero(t, keys, "not tracked any more")
+			}
+			assert.Equal(t, 1, store.count(), "not ended here")
+		})
+	}
+}
+
 // TestElicitAnswerIsValidated: on 2026-07-28 the answer comes with the call, from a client
 // that may not have checked it; Elicit checks it against the schema asked.
 func TestElicitAnswerIsValidated(t *testing.T) {

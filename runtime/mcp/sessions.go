@@ -109,16 +109,19 @@ type sessions struct {
 
 	mu    sync.Mutex
 	conns map[*mcp.ServerSession]*connection
-	keys  map[string]*keyUse
+	keys  map[string]*keyUse // the registry sessions but the connections' own
+	own   int                // connections' own registry sessions not ended yet
 }
 
 // connection is one MCP session as the tracker knows it. An idle stateful HTTP session holds
-// one, so it is kept small: the key is made at the first call, and the registry sessions it
-// holds are a slice, most often of that one key.
+// one, so it is kept small: its own key (SessionPerConnection's), which no other connection
+// can name, is counted here rather than in sessions.keys, and made at its first call.
 type connection struct {
-	key    string   // "conn:" and a random id, the key of SessionPerConnection; "" until a call
-	held   []string // the registry sessions it holds until it closes
+	key    string // "conn:" and a random id; "" until a call
+	calls  int32  // calls running under key
+	holds  bool   // a call tied key to the connection: it lasts until the connection closes
 	closed bool
+	others []string // the other registry sessions it holds until it closes
 }
 
 // keyUse counts the connections and running calls that hold a registry session.
@@ -186,12 +189,20 @@ func (s *sessions) closed(ss *mcp.ServerSession) {
 // (until conn closes).
 func (s *sessions) hold(conn *connection, key string, tied bool) (release func()) {
 	s.mu.Lock()
-	if tied && !conn.closed && !slices.Contains(conn.held, key) {
-		conn.held = append(conn.held, key)
+	defer s.mu.Unlock()
+	if key == conn.key {
+		if conn.calls == 0 && !conn.holds {
+			s.own++
+		}
+		conn.calls++
+		conn.holds = conn.holds || tied && !conn.closed
+		return func() { s.releaseOwn(conn) }
+	}
+	if tied && !conn.closed && !slices.Contains(conn.others, key) {
+		conn.others = append(conn.others, key)
 		s.ref(key)
 	}
 	s.ref(key)
-	s.mu.Unlock()
 	return func() {
 		s.mu.Lock()
 		ended := s.unref(key)
@@ -202,18 +213,56 @@ func (s *sessions) hold(conn *connection, key string, tied bool) (release func()
 	}
 }
 
+// releaseOwn ends a call under conn's own key.
+func (s *sessions) releaseOwn(conn *connection) {
+	s.mu.Lock()
+	conn.calls--
+	unused := conn.calls == 0 && !conn.holds
+	s.mu.Unlock()
+	if unused {
+		s.endOwn(conn.key)
+	}
+}
+
 // close releases the keys conn held.
 func (s *sessions) close(conn *connection) {
 	var ended []string
 	s.mu.Lock()
-	for _, key := range conn.held {
+	for _, key := range conn.others {
 		if s.unref(key) {
 			ended = append(ended, key)
 		}
 	}
-	conn.held, conn.closed = nil, true
+	ownUnused := conn.holds && conn.calls == 0
+	conn.others, conn.holds, conn.closed = nil, false, true
 	s.mu.Unlock()
+	if ownUnused {
+		s.endOwn(conn.key)
+	}
 	s.end(ended...)
+}
+
+// endOwn ends a connection's own registry session, which nothing uses any more: at once,
+// after the linger time, or, when the store is shared, not here. No call can come for it
+// meanwhile: its connection has closed, and no other can name it.
+func (s *sessions) endOwn(key string) {
+	ended := func() {
+		s.mu.Lock()
+		s.own--
+		s.mu.Unlock()
+	}
+	switch {
+	case s.shared:
+		ended()
+	case s.linger <= 0:
+		ended()
+		s.end(key)
+	default:
+		time.AfterFunc(s.linger, func() {
+			ended()
+			s.end(key)
+		})
+	}
 }
 
 // ref and unref run under s.mu. unref reports whether the session is to end now.
@@ -271,5 +320,5 @@ func (s *sessions) end(keys ...string) {
 func (s *sessions) open() (keys, conns int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.keys), len(s.conns)
+	return len(s.keys) + s.own, len(s.conns)
 }
