@@ -372,18 +372,15 @@ func Finish(w *Writer, tool string) runtime.Result {
 	return res
 }
 
-// structured is runtime.StructuredResult of a copy of data, in one allocation instead of two:
-// Structured and the bytes behind Text are two halves of one array, the second reachable only
-// through the string (Structured's capacity ends at its length, so an append to it copies).
+// structured is runtime.StructuredResult of a copy of data, in one allocation of its length:
+// Text is a string over Structured's bytes (its capacity ends at its length, so an append to
+// it copies), which is why Result.Structured is to be read, not written in place.
 func structured(data []byte) runtime.Result {
-	n := len(data)
-	if n == 0 {
+	if len(data) == 0 {
 		return runtime.StructuredResult(nil)
 	}
-	both := make([]byte, 2*n)
-	copy(both, data)
-	copy(both[n:], data)
-	return runtime.Result{Text: unsafe.String(&both[n], n), Structured: json.RawMessage(both[:n:n])}
+	b := slices.Clone(data)
+	return runtime.Result{Text: unsafe.String(&b[0], len(b)), Structured: json.RawMessage(b[:len(b):len(b)])}
 }
 
 // IsZeroValue reports whether v is its type's zero value, compared with == as
