@@ -5,6 +5,9 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The deadline context of an attempt must behave as context.WithDeadline does, whether or not
@@ -78,16 +81,19 @@ func TestAttemptCtxSemantics(t *testing.T) {
 	})
 }
 
-// The first attempt of a call keeps its deadline context inside the call state; a retry gets
-// a context of its own, so an abandoned attempt's ctx never changes under its handler.
+// The first attempt of a timed call uses the deadline context allocated with the call state;
+// a retry gets a context of its own, so an abandoned attempt's ctx never changes under its
+// handler. A call state made without a timeout has none to lend.
 func TestAttemptCtxFirstIsEmbedded(t *testing.T) {
-	st := &callState{Context: context.Background()}
+	st := newCallState(&Tool{}, true)
+	st.Context = context.Background()
 	first := newAttemptCtx(st, monotonic()+time.Hour)
-	if first != &st.first {
-		t.Fatal("first attempt allocated its context")
-	}
+	require.Same(t, st.first, first, "the first attempt allocated its context")
 	second := newAttemptCtx(st, monotonic()+time.Hour)
-	if second == first {
-		t.Fatal("a retry reused the first attempt's context")
-	}
+	require.NotSame(t, first, second, "a retry reused the first attempt's context")
+
+	untimed := newCallState(&Tool{}, false)
+	untimed.Context = context.Background()
+	assert.Nil(t, untimed.first)
+	assert.NotNil(t, newAttemptCtx(untimed, monotonic()+time.Hour))
 }

@@ -345,9 +345,9 @@ type attemptCtx struct {
 }
 
 func newAttemptCtx(parent context.Context, deadline time.Duration) *attemptCtx {
-	if st, ok := parent.(*callState); ok && st.first.parent == nil {
-		// The first attempt of a call uses the context kept in the call's state.
-		c := &st.first
+	if st, ok := parent.(*callState); ok && st.first != nil && st.first.parent == nil {
+		// The first attempt of a call uses the context allocated with the call's state.
+		c := st.first
 		c.parent, c.deadline = parent, deadline
 		return c
 	}

@@ -78,21 +78,27 @@ type framedSlot struct {
 	st callState
 }
 
-// newFramed allocates a call of b for the registry, its state inside.
-func newFramed(b *toolBinding) *framedSlot {
-	l := b.Framed.Load()
-	if l == nil {
-		l = framedLayoutOf(b.New().A)
-		b.Framed.Store(l) // calls racing here find the same layout
+// newFramed allocates a call of b for the registry, its state inside, and the first
+// attempt's deadline context too when the call is timed.
+func newFramed(b *toolBinding, timed bool) *framedSlot {
+	which := 0
+	if timed {
+		which = 1
 	}
-	var c *framedSlot
-	if l.Call == nil {
-		c = &framedSlot{}
-	} else {
-		p := reflect.New(l.Call).UnsafePointer() // the slot is the struct's first field
-		c = (*framedSlot)(p)
+	l := b.Framed[which].Load()
+	if l == nil {
+		l = framedLayoutOf(b.New().A, timed)
+		b.Framed[which].Store(l) // calls racing here find the same layout
+	}
+	p := reflect.New(l.Call).UnsafePointer() // the slot is the struct's first field
+	c := (*framedSlot)(p)
+	if l.Args != nil {
 		c.A = pointerLike(l.ArgsPtr, unsafe.Add(p, l.Offset))
 	}
+	if l.First != 0 {
+		c.st.first = (*attemptCtx)(unsafe.Add(p, l.First))
+	}
+	c.st.framed = true
 	c.B = b
 	return c
 }
@@ -107,27 +113,43 @@ func pointerLike(like any, p unsafe.Pointer) any {
 	return *(*any)(unsafe.Pointer(&e))
 }
 
-// framedLayouts holds the layout of each arguments type once for the process: the bindings of
-// methods are declared anew by every <Receiver>Tools(r) call, and would each build it again.
-var framedLayouts sync.Map // reflect.Type of the arguments → *binding.Layout
+// framedLayouts holds the layouts of each arguments type once for the process: the
+// bindings of methods are declared anew by every <Receiver>Tools(r) call, and would each build
+// them again.
+var framedLayouts sync.Map // layoutKey → *binding.Layout
 
-// noArgsLayout is the layout of the calls of tools without arguments.
-var noArgsLayout = &binding.Layout{}
+type layoutKey struct {
+	args  reflect.Type // nil: a tool without arguments
+	timed bool
+}
 
 // framedLayoutOf returns the layout for the arguments args points to, as New allocated them
-// (nil: a tool without arguments).
-func framedLayoutOf(args any) *binding.Layout {
-	if args == nil {
-		return noArgsLayout
+// (nil: a tool without arguments), with room for the first attempt's deadline context when
+// timed: struct{ Slot framedSlot; Args A; First attemptCtx }, without the fields it does not
+// need.
+func framedLayoutOf(args any, timed bool) *binding.Layout {
+	key := layoutKey{timed: timed}
+	if args != nil {
+		key.args = reflect.TypeOf(args).Elem()
 	}
-	a := reflect.TypeOf(args).Elem()
-	if l, ok := framedLayouts.Load(a); ok {
+	if l, ok := framedLayouts.Load(key); ok {
 		return l.(*binding.Layout)
 	}
-	call := reflect.StructOf([]reflect.StructField{
-		{Name: "Slot", Type: reflect.TypeFor[framedSlot]()},
-		{Name: "Args", Type: a},
-	})
-	l, _ := framedLayouts.LoadOrStore(a, &binding.Layout{Call: call, Args: a, Offset: call.Field(1).Offset, ArgsPtr: reflect.Zero(reflect.PointerTo(a)).Interface()})
-	return l.(*binding.Layout)
+	fields := []reflect.StructField{{Name: "Slot", Type: reflect.TypeFor[framedSlot]()}}
+	if key.args != nil {
+		fields = append(fields, reflect.StructField{Name: "Args", Type: key.args})
+	}
+	if timed {
+		fields = append(fields, reflect.StructField{Name: "First", Type: reflect.TypeFor[attemptCtx]()})
+	}
+	call := reflect.StructOf(fields)
+	l := &binding.Layout{Call: call, Args: key.args}
+	if key.args != nil {
+		l.Offset, l.ArgsPtr = call.Field(1).Offset, reflect.Zero(reflect.PointerTo(key.args)).Interface()
+	}
+	if timed {
+		l.First = call.Field(len(fields) - 1).Offset
+	}
+	stored, _ := framedLayouts.LoadOrStore(key, l)
+	return stored.(*binding.Layout)
 }

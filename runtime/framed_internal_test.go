@@ -7,6 +7,7 @@ import (
 	goruntime "runtime"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/stretchr/testify/assert"
@@ -34,28 +35,52 @@ func framedBinding() *toolBinding {
 // The registry's call of a generated tool holds its state and the arguments in one allocation,
 // of a type reflect builds: the arguments are the Go type, apart per call, and what they point
 // to survives a collection.
+// A timed call carries its first attempt's deadline context in the same allocation; a call
+// without a timeout does not carry it at all.
 func TestFramedCallsHoldTheirArguments(t *testing.T) {
+	for _, timed := range []bool{false, true} {
+		b := framedBinding()
+		assert.Equal(t, 1.0, testing.AllocsPerRun(100, func() { _ = newFramed(b, timed) }), "the call and its arguments in one allocation")
+		framed := make([]*framedSlot, 50)
+		for i := range framed {
+			framed[i] = newFramed(b, timed)
+			require.NoError(t, bindSlot(t.Context(), &framed[i].callSlot, []byte(`{"Text":"`+strings.Repeat("x", i+1)+`"}`)))
+			if timed {
+				require.NotNil(t, framed[i].st.first)
+				framed[i].st.first.deadline = time.Duration(i) // written where the layout put it
+			} else {
+				require.Nil(t, framed[i].st.first)
+			}
+		}
+		goruntime.GC()
+		for i, c := range framed {
+			require.IsType(t, &framedNote{}, c.Args())
+			assert.Equal(t, "saved "+strings.Repeat("x", i+1), c.Run(t.Context()).Text)
+			assert.Same(t, c, c.st.takeUnbound(), "the state finds the call it lives in")
+			assert.Nil(t, c.st.takeUnbound(), "once")
+			if timed {
+				assert.Equal(t, time.Duration(i), c.st.first.deadline)
+			}
+		}
+		assert.Equal(t, 1.0, testing.AllocsPerRun(100, func() { _ = b.New() }), "without the registry's state too")
+	}
+	assert.Nil(t, (&callState{}).takeUnbound(), "a state of its own lives in no call")
+}
+
+// A call without a timeout is smaller by the deadline context it never uses.
+func TestUntimedFramesAreSmaller(t *testing.T) {
 	b := framedBinding()
-	assert.Equal(t, 1.0, testing.AllocsPerRun(100, func() { _ = newFramed(b) }), "the call and its arguments in one allocation")
-	framed := make([]*framedSlot, 50)
-	for i := range framed {
-		framed[i] = newFramed(b)
-		require.NoError(t, bindSlot(t.Context(), &framed[i].callSlot, []byte(`{"Text":"`+strings.Repeat("x", i+1)+`"}`)))
-	}
-	goruntime.GC()
-	for i, c := range framed {
-		require.IsType(t, &framedNote{}, c.Args())
-		assert.Equal(t, "saved "+strings.Repeat("x", i+1), c.Run(t.Context()).Text)
-	}
-	assert.Equal(t, 1.0, testing.AllocsPerRun(100, func() { _ = b.New() }), "without the registry's state too")
+	untimed := framedLayoutOf(b.New().A, false).Call.Size()
+	timed := framedLayoutOf(b.New().A, true).Call.Size()
+	assert.Equal(t, unsafe.Sizeof(attemptCtx{}), timed-untimed)
 }
 
 // The bindings of methods are declared anew by every <Receiver>Tools(r) call: a new binding of
 // arguments seen before finds its call type built, and its first framed call costs the
 // binding's New (which tells the type) and the call.
 func TestFramedLayoutIsBuiltOncePerType(t *testing.T) {
-	_ = newFramed(framedBinding())
-	allocs := testing.AllocsPerRun(50, func() { _ = newFramed(framedBinding()) })
+	_ = newFramed(framedBinding(), false)
+	allocs := testing.AllocsPerRun(50, func() { _ = newFramed(framedBinding(), false) })
 	assert.LessOrEqual(t, allocs, 3.0, "the binding, New's call, the framed call")
 }
 
@@ -72,7 +97,7 @@ func BenchmarkNewCall(b *testing.B) {
 	b.Run("reflect", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = newFramed(bd)
+			_ = newFramed(bd, false)
 		}
 	})
 	b.Run("generic", func(b *testing.B) {

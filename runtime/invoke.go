@@ -45,8 +45,8 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 		res.Duration = monotonic() - start
 		return res
 	}
-	st := newCallState(&e.tool)
-	st.Context, st.info = ctx, callInfo(cfg, r, call)
+	st := newCallState(&e.tool, cfg.timeoutOf(&e.tool) > 0)
+	st.Context, st.info = ctx, callInfo(r, call)
 	if cfg.observer != nil {
 		ev := event(st, EventStart)
 		if cfg.argsInEvents {
@@ -89,12 +89,8 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 }
 
 // callInfo is what CallInfoFrom tells the handlers of call.
-func callInfo(cfg *registryConfig, r *Registry, call Call) frameInfo {
-	store := cfg.store
-	if store == nil {
-		store = r.memoryStore()
-	}
-	return frameInfo{tool: call.Name, callID: call.ID, session: call.Session, userData: call.UserData, store: store, reg: r}
+func callInfo(r *Registry, call Call) frameInfo {
+	return frameInfo{tool: call.Name, callID: call.ID, session: call.Session, userData: call.UserData, reg: r}
 }
 
 // memoryStore returns the registry's in-memory session store, created on first use.
@@ -131,8 +127,8 @@ func (r *Registry) chainOf(cfg *registryConfig, e *toolEntry) Handler {
 		if !ok {
 			// A middleware passed on a ctx of its own making: the handler gets a new
 			// state, still carrying the call.
-			st = newCallState(&e.tool)
-			st.Context, st.info = ctx, callInfo(cfg, r, call)
+			st = newCallState(&e.tool, cfg.timeoutOf(&e.tool) > 0)
+			st.Context, st.info = ctx, callInfo(r, call)
 			ctx = st
 		}
 		return r.core(ctx, st, cfg, e, call)

@@ -25,7 +25,9 @@ type Call struct {
 type Result struct {
 	// Text is exactly what the model reads. For a structured result it is the JSON text.
 	Text string
-	// Structured is the JSON of a structured result, or nil.
+	// Structured is the JSON of a structured result, or nil. Read it, do not write into it:
+	// a generated tool's Text is a string over the same bytes (one copy of the JSON a call,
+	// not two); to change a result, set new values of both.
 	Structured json.RawMessage
 	// IsError marks an error result: invalid arguments, an unknown tool, a handler error or a
 	// recovered panic.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // CallInfo is what a handler (or a middleware) knows about the call it serves.
@@ -30,7 +31,7 @@ func CallInfoFrom(ctx context.Context) (CallInfo, bool) {
 		Session:  st.info.session,
 		UserData: st.info.userData,
 		Attempt:  int(st.attempt.Load()),
-		State:    SessionState{store: st.info.store, session: st.info.session},
+		State:    SessionState{store: st.info.store(), session: st.info.session},
 	}, true
 }
 
@@ -43,16 +44,17 @@ type callState struct {
 	context.Context
 	info    frameInfo
 	attempt atomic.Int32 // read by handlers abandoned after a timeout while a retry runs
-	// taken is unbound's flag, kept next to attempt so both share one word: the frame is in
-	// every call generated code allocates.
+	// taken is the flag of the call this state lives in (framed), kept next to attempt so
+	// they share one word: the frame is in every call generated code allocates.
 	taken atomic.Bool
-	// first is the deadline context of the first attempt with a timeout, kept here so that
-	// the common call allocates nothing for it; retries get their own.
-	first attemptCtx
-	// unbound is the call this state lives in, decoded at most once (the first bind takes
-	// it); later binds of the same call, as a middleware calling next twice makes, allocate
-	// their own.
-	unbound *framedSlot
+	// framed tells that this state lives in a framedSlot, whose call is decoded at most once
+	// (the first bind takes it); later binds of the same call, as a middleware calling next
+	// twice makes, allocate their own.
+	framed bool
+	// first is the deadline context of the first attempt with a timeout, allocated with the
+	// state when the tool has a timeout, so that the common call allocates nothing for it;
+	// retries get their own. A call without a timeout does not carry its 80 bytes.
+	first *attemptCtx
 	// repairs records the changes made to the call before validation (repairs.go), made on
 	// the first.
 	repairs atomic.Pointer[repairLog]
@@ -69,27 +71,50 @@ func (s *callState) Value(key any) any {
 type frameInfo struct {
 	tool, callID, session string
 	userData              any
-	store                 SessionStore
-	reg                   *Registry // for ReadResult
+	reg                   *Registry // for the session store and ReadResult; nil outside a registry
+}
+
+// store is the session store of the call's registry.
+func (f *frameInfo) store() SessionStore {
+	if f.reg == nil {
+		return nil
+	}
+	if s := f.reg.currentConfig().store; s != nil {
+		return s
+	}
+	return f.reg.memoryStore()
 }
 
 // takeUnbound returns the call allocated with the frame, once.
 func (s *callState) takeUnbound() *framedSlot {
-	if s == nil || s.unbound == nil || !s.taken.CompareAndSwap(false, true) {
+	if s == nil || !s.framed || !s.taken.CompareAndSwap(false, true) {
 		return nil
 	}
-	return s.unbound
+	return (*framedSlot)(unsafe.Add(unsafe.Pointer(s), -int(framedStateOffset)))
 }
 
-// newCallState returns the state of a call of tool: inside the call allocated for a
-// generated tool, so that the call allocates once, else on its own.
-func newCallState(tool *Tool) *callState {
+// framedStateOffset is where a framedSlot holds its state.
+const framedStateOffset = unsafe.Offsetof(framedSlot{}.st)
+
+// newCallState returns the state of a call of tool, which runs with a timeout when timed:
+// inside the call allocated for a generated tool, so that the call allocates once, else on
+// its own.
+func newCallState(tool *Tool, timed bool) *callState {
 	if tool.binding != nil && tool.Bind == nil {
-		c := newFramed(tool.binding)
-		c.st.unbound = c
+		return &newFramed(tool.binding, timed).st
+	}
+	if timed {
+		c := &timedState{}
+		c.st.first = &c.first
 		return &c.st
 	}
 	return &callState{}
+}
+
+// timedState is the state of a call of a tool without a binding that has a timeout.
+type timedState struct {
+	st    callState
+	first attemptCtx
 }
 
 // SessionStore keeps the key/value state of sessions. Implementations must be safe for

@@ -1,7 +1,9 @@
 package emit
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/toolgen-go/toolgen/gen/model"
@@ -185,7 +187,7 @@ func (g *generator) encodeObject(t *model.Type, v jen.Code) ([]jen.Code, error) 
 		if err != nil {
 			return nil, fmt.Errorf("field %s: %w", f.GoName, err)
 		}
-		write := append([]jen.Code{jen.Id("w").Dot("Field").Call(jen.Lit(f.JSONName))}, value...)
+		write := append([]jen.Code{jen.Id("w").Dot("Key").Call(jen.Lit(memberKey(f.JSONName)))}, value...)
 		if omit != nil {
 			guards = append(guards, omit)
 		}
@@ -297,4 +299,15 @@ func (g *generator) zeroCondition(t *model.Type, v *jen.Statement) jen.Code {
 		}
 	}
 	return jen.Op("!").Qual(encodePath, "IsZeroValue").Call(v.Clone())
+}
+
+// memberKey is an object member's name as the JSON text written before its value, quoted
+// and escaped as runtime/encode escapes strings, with its colon: what Writer.Key takes, so
+// that a result's names cost no escaping at run time.
+func memberKey(name string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(name) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n") + ":"
 }

@@ -1,10 +1,12 @@
-// Package encode is what toolgen's generated result encoders call: a JSON writer
-// (github.com/go-faster/jx underneath) with the value conventions of toolgen's schemas.
+// Package encode is what toolgen's generated result encoders call: a JSON writer with the
+// value conventions of toolgen's schemas.
 //
 // Results are encoded by generated code rather than encoding/json so that what a tool returns
 // matches its output schema exactly: a time.Duration is written as "1h30m" (encoding/json would
 // write nanoseconds), times as RFC 3339, []byte as base64, and no reflection runs on the call
-// path except for fields typed any, whose dynamic value only encoding/json can know.
+// path except for fields typed any, whose dynamic value only encoding/json can know. Strings
+// are escaped as encoding/json escapes them with HTML escaping off (invalid UTF-8 becomes
+// U+FFFD, U+2028 and U+2029 are escaped), so the text a model reads stays readable.
 //
 // A Writer remembers its first error (a failing MarshalText, a NaN) and reports it from Bytes,
 // so generated code stays straight-line.
@@ -12,6 +14,8 @@ package encode
 
 import (
 	"encoding"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,15 +26,18 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 
-	"github.com/go-faster/jx"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
-// Writer builds one JSON document.
+// Writer builds one JSON document. It appends to one buffer and places commas by looking at
+// the byte before: a value or a name follows a comma unless it opens the document, an object
+// or an array, or follows a name's colon. A result is a few short values, and a general JSON
+// encoder's per-value bookkeeping cost more than writing them.
 type Writer struct {
-	e   jx.Encoder
+	buf []byte
 	err error
 }
 
@@ -46,42 +53,93 @@ func (w *Writer) Bytes() ([]byte, error) {
 	if w.err != nil {
 		return nil, w.err
 	}
-	return w.e.Bytes(), nil
+	return w.buf, nil
+}
+
+// next starts a value or a name: a comma unless it is the first thing of the document, of an
+// object or of an array, or the value of a name.
+func (w *Writer) next() {
+	if n := len(w.buf); n > 0 {
+		switch w.buf[n-1] {
+		case '{', '[', ':':
+		default:
+			w.buf = append(w.buf, ',')
+		}
+	}
 }
 
 // ObjStart, ObjEnd, ArrStart, ArrEnd and Field write the structure; commas are placed by the
 // writer.
-func (w *Writer) ObjStart()                { w.e.ObjStart() }
-func (w *Writer) ObjEnd()                  { w.e.ObjEnd() }
-func (w *Writer) ArrStart()                { w.e.ArrStart() }
-func (w *Writer) ArrEnd()                  { w.e.ArrEnd() }
-func (w *Writer) Field(name string)        { w.e.FieldStart(name) }
-func (w *Writer) Null()                    { w.e.Null() }
-func (w *Writer) String(s string)          { w.e.Str(s) }
-func (w *Writer) Bool(v bool)              { w.e.Bool(v) }
-func (w *Writer) Int(v int64)              { w.e.Int64(v) }
-func (w *Writer) Uint(v uint64)            { w.e.UInt64(v) }
-func (w *Writer) Bytes64(b []byte)         { w.e.Base64(b) }
-func (w *Writer) Duration(d time.Duration) { w.e.Str(d.String()) }
+func (w *Writer) ObjStart() { w.next(); w.buf = append(w.buf, '{') }
+func (w *Writer) ObjEnd()   { w.buf = append(w.buf, '}') }
+func (w *Writer) ArrStart() { w.next(); w.buf = append(w.buf, '[') }
+func (w *Writer) ArrEnd()   { w.buf = append(w.buf, ']') }
 
-// Float writes a finite number; NaN and infinities have no JSON form and fail the document.
+// Field writes an object member's name; its value comes next.
+func (w *Writer) Field(name string) {
+	w.next()
+	w.buf = append(appendString(w.buf, name), ':')
+}
+
+// Key writes an object member's name given as the JSON text that precedes its value, quoted,
+// escaped and with its colon (`"city":`): generated code spells its names so, and they cost
+// no escaping at run time.
+func (w *Writer) Key(member string) {
+	w.next()
+	w.buf = append(w.buf, member...)
+}
+
+func (w *Writer) Null()           { w.next(); w.buf = append(w.buf, "null"...) }
+func (w *Writer) String(s string) { w.next(); w.buf = appendString(w.buf, s) }
+func (w *Writer) Bool(v bool)     { w.next(); w.buf = strconv.AppendBool(w.buf, v) }
+func (w *Writer) Int(v int64)     { w.next(); w.buf = strconv.AppendInt(w.buf, v, 10) }
+func (w *Writer) Uint(v uint64)   { w.next(); w.buf = strconv.AppendUint(w.buf, v, 10) }
+
+// Bytes64 writes b in standard base64, as encoding/json writes a []byte.
+func (w *Writer) Bytes64(b []byte) {
+	w.next()
+	w.buf = append(base64.StdEncoding.AppendEncode(append(w.buf, '"'), b), '"')
+}
+
+// Duration writes d as time.Duration.String does ("1h30m0s").
+func (w *Writer) Duration(d time.Duration) { w.String(d.String()) }
+
+// Float writes a finite number as encoding/json does (ES6 number formatting); NaN and
+// infinities have no JSON form and fail the document.
 func (w *Writer) Float(v float64, bits int) {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		w.Fail(errors.New("encode: unsupported value " + strconv.FormatFloat(v, 'g', -1, 64)))
-		w.e.Null()
+		w.Null()
 		return
 	}
-	if bits == 32 {
-		w.e.Float32(float32(v))
-		return
+	w.next()
+	w.buf = appendFloat(w.buf, v, bits)
+}
+
+// appendFloat is encoding/json's float formatting: like %g, but with exponents only outside
+// [1e-6, 1e21) and not padded to two digits.
+func appendFloat(b []byte, v float64, bits int) []byte {
+	abs := math.Abs(v)
+	format := byte('f')
+	// float32 comparisons for a float32, to get its cutoffs right.
+	if abs != 0 && (bits == 64 && (abs < 1e-6 || abs >= 1e21) || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21)) {
+		format = 'e'
 	}
-	w.e.Float64(v)
+	b = strconv.AppendFloat(b, v, format, -1, bits)
+	if format == 'e' {
+		// e-09 becomes e-9
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
 }
 
 // Time writes an RFC 3339 date-time with nanoseconds, as time.Time.MarshalJSON does.
 func (w *Writer) Time(t time.Time) {
-	var buf [64]byte
-	w.e.ByteStr(t.AppendFormat(buf[:0], time.RFC3339Nano))
+	w.next()
+	w.buf = append(t.AppendFormat(append(w.buf, '"'), time.RFC3339Nano), '"')
 }
 
 // Text writes a value implementing encoding.TextMarshaler as a string.
@@ -89,25 +147,119 @@ func (w *Writer) Text(v encoding.TextMarshaler) {
 	b, err := v.MarshalText()
 	if err != nil {
 		w.Fail(err)
-		w.e.Null()
+		w.Null()
 		return
 	}
-	w.e.ByteStr(b)
+	w.next()
+	w.buf = appendString(w.buf, unsafe.String(unsafe.SliceData(b), len(b)))
 }
 
 // Raw writes JSON text as it is; empty text is written as null, as encoding/json does for a
 // nil json.RawMessage.
 func (w *Writer) Raw(raw json.RawMessage) {
 	if len(raw) == 0 {
-		w.e.Null()
+		w.Null()
 		return
 	}
 	if !json.Valid(raw) {
 		w.Fail(errors.New("encode: json.RawMessage holds invalid JSON"))
-		w.e.Null()
+		w.Null()
 		return
 	}
-	w.e.Raw(raw)
+	w.next()
+	w.buf = append(w.buf, raw...)
+}
+
+// safeASCII marks the ASCII bytes a JSON string holds as they are: all but the control
+// characters, the quote and the backslash.
+var safeASCII = func() (safe [utf8.RuneSelf]bool) {
+	for c := ' '; c < utf8.RuneSelf; c++ {
+		safe[c] = c != '"' && c != '\\'
+	}
+	return safe
+}()
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string, escaped as encoding/json escapes it without HTML
+// escaping: invalid UTF-8 becomes U+FFFD, and U+2028 and U+2029 are escaped (JavaScript
+// reads them as line ends).
+func appendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	i := plainPrefix(s)
+	if i == len(s) {
+		return append(append(dst, s...), '"')
+	}
+	start := 0
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if safeASCII[c] {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				dst = append(dst, '\\', c)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(append(dst, s[start:i]...), `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			dst = append(append(dst, s[start:i]...), '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	return append(append(dst, s[start:]...), '"')
+}
+
+// zeroBytes has the high bit of a byte set where v has a zero byte, and maybe past it (the
+// classic (v - 0x01…) &^ v).
+func zeroBytes(v uint64) uint64 { return (v - 0x0101010101010101) &^ v }
+
+// plainPrefix returns the length of s's longest prefix of ASCII that needs no escaping, eight
+// bytes at a time: the strings of a result are mostly such text.
+func plainPrefix(s string) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+		// A byte is flagged when it is under 0x20, has its high bit set, or is '"' or '\\'.
+		// Bytes past the first flagged one may be flagged wrongly (borrows); the loop below
+		// decides them one by one.
+		flagged := (x - ones*0x20) | x | zeroBytes(x^(ones*'"')) | zeroBytes(x^(ones*'\\'))
+		if flagged&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || !safeASCII[c] {
+			break
+		}
+	}
+	return i
 }
 
 // Any writes a value of static type any with encoding/json.
@@ -115,10 +267,11 @@ func (w *Writer) Any(v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		w.Fail(err)
-		w.e.Null()
+		w.Null()
 		return
 	}
-	w.e.Raw(b)
+	w.next()
+	w.buf = append(w.buf, b...)
 }
 
 // SortedStringKeys returns the keys of m in order, as encoding/json writes maps.
@@ -198,7 +351,7 @@ const maxPooled = 64 << 10
 // Acquire returns an empty Writer from the pool; Finish gives it back.
 func Acquire() *Writer {
 	w := writers.Get().(*Writer)
-	w.e.Reset()
+	w.buf = w.buf[:0]
 	w.err = nil
 	return w
 }
@@ -213,24 +366,21 @@ func Finish(w *Writer, tool string) runtime.Result {
 	} else {
 		res = structured(data)
 	}
-	if cap(w.e.Bytes()) <= maxPooled {
+	if cap(w.buf) <= maxPooled {
 		writers.Put(w)
 	}
 	return res
 }
 
-// structured is runtime.StructuredResult of a copy of data, in one allocation instead of two:
-// Structured and the bytes behind Text are two halves of one array, the second reachable only
-// through the string (Structured's capacity ends at its length, so an append to it copies).
+// structured is runtime.StructuredResult of a copy of data, in one allocation of its length:
+// Text is a string over Structured's bytes (its capacity ends at its length, so an append to
+// it copies), which is why Result.Structured is to be read, not written in place.
 func structured(data []byte) runtime.Result {
-	n := len(data)
-	if n == 0 {
+	if len(data) == 0 {
 		return runtime.StructuredResult(nil)
 	}
-	both := make([]byte, 2*n)
-	copy(both, data)
-	copy(both[n:], data)
-	return runtime.Result{Text: unsafe.String(&both[n], n), Structured: json.RawMessage(both[:n:n])}
+	b := slices.Clone(data)
+	return runtime.Result{Text: unsafe.String(&b[0], len(b)), Structured: json.RawMessage(b[:len(b):len(b)])}
 }
 
 // IsZeroValue reports whether v is its type's zero value, compared with == as

@@ -126,9 +126,9 @@ var toolgenValueString_d2e91461 = decode.Value{
 // toolgenEncodeFound writes v as the output schema of Found describes it.
 func toolgenEncodeFound(w *encode.Writer, v *Found) {
 	w.ObjStart()
-	w.Field("name")
+	w.Key("\"name\":")
 	w.String(v.Name)
-	w.Field("description")
+	w.Key("\"description\":")
 	w.String(v.Description)
 	w.ObjEnd()
 }
@@ -136,7 +136,7 @@ func toolgenEncodeFound(w *encode.Writer, v *Found) {
 // toolgenEncodeSearchResult writes v as the output schema of SearchResult describes it.
 func toolgenEncodeSearchResult(w *encode.Writer, v *SearchResult) {
 	w.ObjStart()
-	w.Field("tools")
+	w.Key("\"tools\":")
 	if v.Tools == nil {
 		w.Null()
 	} else {

@@ -166,11 +166,11 @@ var toolgenValueString_b7f88dbe = decode.Value{
 // toolgenEncodeServerInfo writes v as the output schema of ServerInfo describes it.
 func toolgenEncodeServerInfo(w *encode.Writer, v *ServerInfo) {
 	w.ObjStart()
-	w.Field("name")
+	w.Key("\"name\":")
 	w.String(v.Name)
-	w.Field("connected")
+	w.Key("\"connected\":")
 	w.Bool(v.Connected)
-	w.Field("tools")
+	w.Key("\"tools\":")
 	if v.Tools == nil {
 		w.Null()
 	} else {
@@ -186,7 +186,7 @@ func toolgenEncodeServerInfo(w *encode.Writer, v *ServerInfo) {
 // toolgenEncodeServers writes v as the output schema of Servers describes it.
 func toolgenEncodeServers(w *encode.Writer, v *Servers) {
 	w.ObjStart()
-	w.Field("servers")
+	w.Key("\"servers\":")
 	if v.Servers == nil {
 		w.Null()
 	} else {
@@ -202,16 +202,16 @@ func toolgenEncodeServers(w *encode.Writer, v *Servers) {
 // toolgenEncodeToolInfo writes v as the output schema of ToolInfo describes it.
 func toolgenEncodeToolInfo(w *encode.Writer, v *ToolInfo) {
 	w.ObjStart()
-	w.Field("name")
+	w.Key("\"name\":")
 	w.String(v.Name)
-	w.Field("description")
+	w.Key("\"description\":")
 	w.String(v.Description)
 	if v.NeedsApproval {
-		w.Field("needs_approval")
+		w.Key("\"needs_approval\":")
 		w.Bool(v.NeedsApproval)
 	}
 	if len(v.InputSchema) != 0 {
-		w.Field("input_schema")
+		w.Key("\"input_schema\":")
 		w.Raw(v.InputSchema)
 	}
 	w.ObjEnd()

@@ -206,11 +206,11 @@ var toolgenValueString_d2e91461 = decode.Value{
 // toolgenEncodeSearchResult writes v as the output schema of SearchResult describes it.
 func toolgenEncodeSearchResult(w *encode.Writer, v *SearchResult) {
 	w.ObjStart()
-	w.Field("title")
+	w.Key("\"title\":")
 	w.String(v.Title)
-	w.Field("url")
+	w.Key("\"url\":")
 	w.String(v.URL)
-	w.Field("snippet")
+	w.Key("\"snippet\":")
 	w.String(v.Snippet)
 	w.ObjEnd()
 }
@@ -218,7 +218,7 @@ func toolgenEncodeSearchResult(w *encode.Writer, v *SearchResult) {
 // toolgenEncodeSearchResults writes v as the output schema of SearchResults describes it.
 func toolgenEncodeSearchResults(w *encode.Writer, v *SearchResults) {
 	w.ObjStart()
-	w.Field("results")
+	w.Key("\"results\":")
 	if v.Results == nil {
 		w.Null()
 	} else {

@@ -650,11 +650,11 @@ var toolgenValueStructaddress = decode.Value{
 // toolgenEncodeTemplateData writes v as the output schema of TemplateData describes it.
 func toolgenEncodeTemplateData(w *encode.Writer, v *TemplateData) {
 	w.ObjStart()
-	w.Field("id")
+	w.Key("\"id\":")
 	w.String(v.ID)
-	w.Field("templateTest")
+	w.Key("\"templateTest\":")
 	w.Bool(v.TemplateTest)
-	w.Field("data")
+	w.Key("\"data\":")
 	w.String(v.Data)
 	w.ObjEnd()
 }

@@ -162,9 +162,9 @@ var toolgenValueString_c7b7f0eb = decode.Value{
 // toolgenEncodeReceipt writes v as the output schema of Receipt describes it.
 func toolgenEncodeReceipt(w *encode.Writer, v *Receipt) {
 	w.ObjStart()
-	w.Field("message_id")
+	w.Key("\"message_id\":")
 	w.String(v.MessageID)
-	w.Field("recipients")
+	w.Key("\"recipients\":")
 	w.Int(int64(v.Recipients))
 	w.ObjEnd()
 }

@@ -284,15 +284,15 @@ var toolgenValueString_b890b945 = decode.Value{
 // toolgenEncodeCaller writes v as the output schema of Caller describes it.
 func toolgenEncodeCaller(w *encode.Writer, v *Caller) {
 	w.ObjStart()
-	w.Field("call_id")
+	w.Key("\"call_id\":")
 	w.String(v.CallID)
-	w.Field("session")
+	w.Key("\"session\":")
 	w.String(v.Session)
-	w.Field("user")
+	w.Key("\"user\":")
 	w.String(v.User)
-	w.Field("calls")
+	w.Key("\"calls\":")
 	w.Int(int64(v.Calls))
-	w.Field("cancelled_at")
+	w.Key("\"cancelled_at\":")
 	w.Int(int64(v.CancelledAt))
 	w.ObjEnd()
 }
@@ -300,7 +300,7 @@ func toolgenEncodeCaller(w *encode.Writer, v *Caller) {
 // toolgenEncodeCounted writes v as the output schema of Counted describes it.
 func toolgenEncodeCounted(w *encode.Writer, v *Counted) {
 	w.ObjStart()
-	w.Field("reached")
+	w.Key("\"reached\":")
 	w.Int(int64(v.Reached))
 	w.ObjEnd()
 }
@@ -308,9 +308,9 @@ func toolgenEncodeCounted(w *encode.Writer, v *Counted) {
 // toolgenEncodeRow writes v as the output schema of Row describes it.
 func toolgenEncodeRow(w *encode.Writer, v *Row) {
 	w.ObjStart()
-	w.Field("n")
+	w.Key("\"n\":")
 	w.Int(int64(v.N))
-	w.Field("square")
+	w.Key("\"square\":")
 	w.Int(int64(v.Square))
 	w.ObjEnd()
 }
@@ -318,7 +318,7 @@ func toolgenEncodeRow(w *encode.Writer, v *Row) {
 // toolgenEncodeTable writes v as the output schema of Table describes it.
 func toolgenEncodeTable(w *encode.Writer, v *Table) {
 	w.ObjStart()
-	w.Field("rows")
+	w.Key("\"rows\":")
 	if v.Rows == nil {
 		w.Null()
 	} else {

@@ -483,9 +483,9 @@ var toolgenValueTime = decode.Value{Kind: decode.KindTime}
 // toolgenEncodeCreateOrderArgs writes v as the output schema of CreateOrderArgs describes it.
 func toolgenEncodeCreateOrderArgs(w *encode.Writer, v *CreateOrderArgs) {
 	w.ObjStart()
-	w.Field("customer")
+	w.Key("\"customer\":")
 	toolgenEncodeCustomer(w, &v.Customer)
-	w.Field("items")
+	w.Key("\"items\":")
 	if v.Items == nil {
 		w.Null()
 	} else {
@@ -495,10 +495,10 @@ func toolgenEncodeCreateOrderArgs(w *encode.Writer, v *CreateOrderArgs) {
 		}
 		w.ArrEnd()
 	}
-	w.Field("shipping")
+	w.Key("\"shipping\":")
 	toolgenEncodeShipping(w, &v.Shipping)
 	if v.Notes != "" {
-		w.Field("notes")
+		w.Key("\"notes\":")
 		w.String(v.Notes)
 	}
 	w.ObjEnd()
@@ -507,11 +507,11 @@ func toolgenEncodeCreateOrderArgs(w *encode.Writer, v *CreateOrderArgs) {
 // toolgenEncodeCustomer writes v as the output schema of Customer describes it.
 func toolgenEncodeCustomer(w *encode.Writer, v *Customer) {
 	w.ObjStart()
-	w.Field("id")
+	w.Key("\"id\":")
 	w.String(v.ID)
-	w.Field("name")
+	w.Key("\"name\":")
 	w.String(v.Name)
-	w.Field("email")
+	w.Key("\"email\":")
 	w.String(v.Email)
 	w.ObjEnd()
 }
@@ -519,16 +519,16 @@ func toolgenEncodeCustomer(w *encode.Writer, v *Customer) {
 // toolgenEncodeItem writes v as the output schema of Item describes it.
 func toolgenEncodeItem(w *encode.Writer, v *Item) {
 	w.ObjStart()
-	w.Field("sku")
+	w.Key("\"sku\":")
 	w.String(v.SKU)
-	w.Field("name")
+	w.Key("\"name\":")
 	w.String(v.Name)
-	w.Field("qty")
+	w.Key("\"qty\":")
 	w.Int(int64(v.Qty))
-	w.Field("price")
+	w.Key("\"price\":")
 	w.Float(v.Price, 64)
 	if len(v.Tags) != 0 {
-		w.Field("tags")
+		w.Key("\"tags\":")
 		w.ArrStart()
 		for i5 := range v.Tags {
 			w.String(v.Tags[i5])
@@ -541,20 +541,20 @@ func toolgenEncodeItem(w *encode.Writer, v *Item) {
 // toolgenEncodeOrder writes v as the output schema of Order describes it.
 func toolgenEncodeOrder(w *encode.Writer, v *Order) {
 	w.ObjStart()
-	w.Field("id")
+	w.Key("\"id\":")
 	w.String(v.ID)
-	w.Field("status")
+	w.Key("\"status\":")
 	w.Int(int64(v.Status))
-	w.Field("placed_at")
+	w.Key("\"placed_at\":")
 	w.Time(v.PlacedAt)
-	w.Field("eta")
+	w.Key("\"eta\":")
 	w.Duration(v.ETA)
-	w.Field("total")
+	w.Key("\"total\":")
 	w.Float(v.Total, 64)
-	w.Field("request")
+	w.Key("\"request\":")
 	toolgenEncodeCreateOrderArgs(w, &v.Request)
 	if len(v.Labels) != 0 {
-		w.Field("labels")
+		w.Key("\"labels\":")
 		w.ObjStart()
 		for _, k1 := range encode.SortedStringKeys(v.Labels) {
 			w.Field(string(k1))
@@ -563,7 +563,7 @@ func toolgenEncodeOrder(w *encode.Writer, v *Order) {
 		}
 		w.ObjEnd()
 	}
-	w.Field("tracking")
+	w.Key("\"tracking\":")
 	if p2 := v.Tracking; p2 == nil {
 		w.Null()
 	} else {
@@ -575,7 +575,7 @@ func toolgenEncodeOrder(w *encode.Writer, v *Order) {
 // toolgenEncodeOrderList writes v as the output schema of OrderList describes it.
 func toolgenEncodeOrderList(w *encode.Writer, v *OrderList) {
 	w.ObjStart()
-	w.Field("orders")
+	w.Key("\"orders\":")
 	if v.Orders == nil {
 		w.Null()
 	} else {
@@ -585,7 +585,7 @@ func toolgenEncodeOrderList(w *encode.Writer, v *OrderList) {
 		}
 		w.ArrEnd()
 	}
-	w.Field("more")
+	w.Key("\"more\":")
 	w.Bool(v.More)
 	w.ObjEnd()
 }
@@ -593,7 +593,7 @@ func toolgenEncodeOrderList(w *encode.Writer, v *OrderList) {
 // toolgenEncodeShipping writes v as the output schema of Shipping describes it.
 func toolgenEncodeShipping(w *encode.Writer, v *Shipping) {
 	w.ObjStart()
-	w.Field("lines")
+	w.Key("\"lines\":")
 	if v.Lines == nil {
 		w.Null()
 	} else {
@@ -603,11 +603,11 @@ func toolgenEncodeShipping(w *encode.Writer, v *Shipping) {
 		}
 		w.ArrEnd()
 	}
-	w.Field("city")
+	w.Key("\"city\":")
 	w.String(v.City)
-	w.Field("postal_code")
+	w.Key("\"postal_code\":")
 	w.String(v.PostalCode)
-	w.Field("country")
+	w.Key("\"country\":")
 	w.String(string(v.Country))
 	w.ObjEnd()
 }

@@ -150,11 +150,11 @@ var toolgenValueString_b890b945 = decode.Value{
 // toolgenEncodeDay writes v as the output schema of Day describes it.
 func toolgenEncodeDay(w *encode.Writer, v *Day) {
 	w.ObjStart()
-	w.Field("day")
+	w.Key("\"day\":")
 	w.Int(int64(v.Day))
-	w.Field("high")
+	w.Key("\"high\":")
 	w.Float(v.High, 64)
-	w.Field("low")
+	w.Key("\"low\":")
 	w.Float(v.Low, 64)
 	w.ObjEnd()
 }
@@ -162,16 +162,16 @@ func toolgenEncodeDay(w *encode.Writer, v *Day) {
 // toolgenEncodeWeather writes v as the output schema of Weather describes it.
 func toolgenEncodeWeather(w *encode.Writer, v *Weather) {
 	w.ObjStart()
-	w.Field("city")
+	w.Key("\"city\":")
 	w.String(v.City)
-	w.Field("unit")
+	w.Key("\"unit\":")
 	w.String(string(v.Unit))
-	w.Field("temperature")
+	w.Key("\"temperature\":")
 	w.Float(v.Temperature, 64)
-	w.Field("conditions")
+	w.Key("\"conditions\":")
 	w.String(v.Conditions)
 	if len(v.Forecast) != 0 {
-		w.Field("forecast")
+		w.Key("\"forecast\":")
 		w.ArrStart()
 		for i1 := range v.Forecast {
 			toolgenEncodeDay(w, &v.Forecast[i1])

@@ -33,9 +33,10 @@ type Binding[R any] struct {
 	// result.
 	Run func(ctx context.Context, args any) R
 
-	// Framed is the layout of the calls the registry allocates with its frame inside, built
-	// by package runtime on first use.
-	Framed atomic.Pointer[Layout]
+	// Framed are the layouts of the calls the registry allocates with its frame inside, built
+	// by package runtime on first use: [0] for calls without a timeout, [1] for calls with
+	// one, which carry their first attempt's deadline context too.
+	Framed [2]atomic.Pointer[Layout]
 }
 
 // ArgsTable is a decoder that is data: the *decode.Struct of an arguments type.
@@ -93,6 +94,9 @@ type Layout struct {
 	// ArgsPtr is a *A (nil): its type word makes a call's arguments an interface value
 	// without reflect.Value.Interface, a tenth of a call's registry cost.
 	ArgsPtr any
+	// First is the offset in Call of the first attempt's deadline context, for calls with a
+	// timeout; 0: none.
+	First uintptr
 }
 
 // Hooks are functions of package runtime that runtime/toolimpl calls, set by runtime's init

@@ -308,9 +308,9 @@ var toolgenValueStructMoney = decode.Value{
 // toolgenEncodeCategory writes v as the output schema of Category describes it.
 func toolgenEncodeCategory(w *encode.Writer, v *Category) {
 	w.ObjStart()
-	w.Field("name")
+	w.Key("\"name\":")
 	w.String(v.Name)
-	w.Field("children")
+	w.Key("\"children\":")
 	if v.Children == nil {
 		w.Null()
 	} else {
@@ -321,7 +321,7 @@ func toolgenEncodeCategory(w *encode.Writer, v *Category) {
 		w.ArrEnd()
 	}
 	if v.Parent != nil {
-		w.Field("parent")
+		w.Key("\"parent\":")
 		toolgenEncodeCategory(w, v.Parent)
 	}
 	w.ObjEnd()
@@ -330,19 +330,19 @@ func toolgenEncodeCategory(w *encode.Writer, v *Category) {
 // toolgenEncodeItem writes v as the output schema of Item describes it.
 func toolgenEncodeItem(w *encode.Writer, v *Item) {
 	w.ObjStart()
-	w.Field("id")
+	w.Key("\"id\":")
 	w.String(v.ID)
-	w.Field("title")
+	w.Key("\"title\":")
 	w.String(v.Title)
-	w.Field("status")
+	w.Key("\"status\":")
 	w.String(string(v.Status))
-	w.Field("price")
+	w.Key("\"price\":")
 	toolgenEncodeMoney(w, &v.Price)
 	if v.Discount != nil {
-		w.Field("discount")
+		w.Key("\"discount\":")
 		toolgenEncodeMoney(w, v.Discount)
 	}
-	w.Field("tags")
+	w.Key("\"tags\":")
 	if v.Tags == nil {
 		w.Null()
 	} else {
@@ -352,7 +352,7 @@ func toolgenEncodeItem(w *encode.Writer, v *Item) {
 		}
 		w.ArrEnd()
 	}
-	w.Field("attributes")
+	w.Key("\"attributes\":")
 	if v.Attributes == nil {
 		w.Null()
 	} else {
@@ -364,14 +364,14 @@ func toolgenEncodeItem(w *encode.Writer, v *Item) {
 		}
 		w.ObjEnd()
 	}
-	w.Field("updated")
+	w.Key("\"updated\":")
 	w.Time(v.Updated)
 	if len(v.Thumbnail) != 0 {
-		w.Field("thumbnail")
+		w.Key("\"thumbnail\":")
 		w.Bytes64(v.Thumbnail)
 	}
 	if v.Rating != nil {
-		w.Field("rating")
+		w.Key("\"rating\":")
 		w.Float((*v.Rating), 64)
 	}
 	w.ObjEnd()
@@ -380,9 +380,9 @@ func toolgenEncodeItem(w *encode.Writer, v *Item) {
 // toolgenEncodeMoney writes v as the output schema of Money describes it.
 func toolgenEncodeMoney(w *encode.Writer, v *Money) {
 	w.ObjStart()
-	w.Field("amount")
+	w.Key("\"amount\":")
 	w.Int(int64(v.Amount))
-	w.Field("currency")
+	w.Key("\"currency\":")
 	w.String(v.Currency)
 	w.ObjEnd()
 }
@@ -390,7 +390,7 @@ func toolgenEncodeMoney(w *encode.Writer, v *Money) {
 // toolgenEncodeSearchResult writes v as the output schema of SearchResult describes it.
 func toolgenEncodeSearchResult(w *encode.Writer, v *SearchResult) {
 	w.ObjStart()
-	w.Field("items")
+	w.Key("\"items\":")
 	if v.Items == nil {
 		w.Null()
 	} else {
@@ -400,9 +400,9 @@ func toolgenEncodeSearchResult(w *encode.Writer, v *SearchResult) {
 		}
 		w.ArrEnd()
 	}
-	w.Field("total")
+	w.Key("\"total\":")
 	w.Int(int64(v.Total))
-	w.Field("sample")
+	w.Key("\"sample\":")
 	toolgenEncodeMoney(w, &v.Sample)
 	w.ObjEnd()
 }

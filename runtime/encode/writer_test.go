@@ -1,0 +1,127 @@
+package encode
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// marshalLikeJSON is what encoding/json writes for v with HTML escaping off: the reference
+// the Writer's strings and numbers are held to.
+func marshalLikeJSON(t testing.TB, v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	require.NoError(t, enc.Encode(v))
+	return string(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+}
+
+// stringCases are strings whose escaping differs between JSON writers: control characters,
+// quotes and backslashes, invalid UTF-8, the JavaScript line ends, HTML's specials and
+// characters outside the BMP.
+var stringCases = []string{
+	"", "Tokyo", `say "hi"`, `C:\dir`, "a\nb\rc\td\be\ff", "\x00\x01\x1f\x7f",
+	"bad \xff utf-8 \xc3", "\xe2\x80\xa8 and \xe2\x80\xa9", "<b>&amp;</b>", "日本語 🌧",
+	"\xed\xa0\x80", // a surrogate half encoded in UTF-8: invalid
+}
+
+func TestStringsEscapeAsEncodingJSON(t *testing.T) {
+	for _, s := range stringCases {
+		w := &Writer{}
+		w.String(s)
+		got, err := w.Bytes()
+		require.NoError(t, err)
+		assert.Equal(t, marshalLikeJSON(t, s), string(got), "%q", s)
+		assert.True(t, json.Valid(got), "%q", s)
+	}
+}
+
+func TestNumbersFormatAsEncodingJSON(t *testing.T) {
+	for _, f := range []float64{0, math.Copysign(0, -1), 1, -1.5, 17, 0.1, 1e-6, 9.99e-7, 1e20, 1e21, 123456789.125, math.MaxFloat64, math.SmallestNonzeroFloat64, -2.5e-9} {
+		w := &Writer{}
+		w.Float(f, 64)
+		got, err := w.Bytes()
+		require.NoError(t, err)
+		assert.Equal(t, marshalLikeJSON(t, f), string(got), "%v", f)
+
+		if math.IsInf(float64(float32(f)), 0) {
+			continue
+		}
+		w = &Writer{}
+		w.Float(float64(float32(f)), 32)
+		got, err = w.Bytes()
+		require.NoError(t, err)
+		assert.Equal(t, marshalLikeJSON(t, float32(f)), string(got), "float32 %v", f)
+	}
+	for _, n := range []int64{0, -1, math.MaxInt64, math.MinInt64} {
+		w := &Writer{}
+		w.Int(n)
+		got, _ := w.Bytes()
+		assert.Equal(t, marshalLikeJSON(t, n), string(got))
+	}
+	w := &Writer{}
+	w.Uint(math.MaxUint64)
+	got, _ := w.Bytes()
+	assert.Equal(t, "18446744073709551615", string(got))
+}
+
+// The writer places commas from the byte before: nested objects and arrays, empty ones, and
+// values of every kind in arrays come out as encoding/json writes the same document.
+func TestCommasInNestedDocuments(t *testing.T) {
+	w := &Writer{}
+	w.ObjStart()
+	w.Field("empty")
+	w.ObjStart()
+	w.ObjEnd()
+	w.Field("list")
+	w.ArrStart()
+	w.Int(1)
+	w.String("two")
+	w.Bool(true)
+	w.Null()
+	w.ArrStart()
+	w.ArrEnd()
+	w.ObjStart()
+	w.Field("a")
+	w.Raw(json.RawMessage(`[1, {"b":2}]`))
+	w.ObjEnd()
+	w.Bytes64([]byte{0xff})
+	w.Float(2.5, 64)
+	w.ArrEnd()
+	w.Field("k:{[")
+	w.String("v")
+	w.ObjEnd()
+	got, err := w.Bytes()
+	require.NoError(t, err)
+	want := map[string]any{
+		"empty": map[string]any{},
+		"list":  []any{1, "two", true, nil, []any{}, map[string]any{"a": json.RawMessage(`[1, {"b":2}]`)}, []byte{0xff}, 2.5},
+		"k:{[":  "v",
+	}
+	var gotValue, wantValue any
+	require.NoError(t, json.Unmarshal(got, &gotValue), "%s", got)
+	require.NoError(t, json.Unmarshal([]byte(marshalLikeJSON(t, want)), &wantValue))
+	assert.Equal(t, wantValue, gotValue)
+}
+
+// FuzzString holds the writer's strings to encoding/json's for any bytes, field names
+// included.
+func FuzzString(f *testing.F) {
+	for _, s := range stringCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		w := &Writer{}
+		w.ObjStart()
+		w.Field(s)
+		w.String(s)
+		w.ObjEnd()
+		got, err := w.Bytes()
+		require.NoError(t, err)
+		require.Equal(t, marshalLikeJSON(t, map[string]string{s: s}), string(got))
+	})
+}
