@@ -107,21 +107,22 @@ type sessions struct {
 	linger time.Duration
 	shared bool // the store is shared with other replicas: never end a session here
 
-	mu    sync.Mutex
-	conns map[*mcp.ServerSession]*connection
-	keys  map[string]*keyUse // the registry sessions but the connections' own
-	own   int                // connections' own registry sessions not ended yet
+	mu     sync.Mutex
+	conns  map[*mcp.ServerSession]*connection
+	keys   map[string]*keyUse       // the registry sessions but the connections' own
+	others map[*connection][]string // those a connection holds until it closes
+	own    int                      // connections' own registry sessions not ended yet
 }
 
 // connection is one MCP session as the tracker knows it. An idle stateful HTTP session holds
-// one, so it is kept small: its own key (SessionPerConnection's), which no other connection
-// can name, is counted here rather than in sessions.keys, and made at its first call.
+// one, so it is kept small (24 bytes): its own key (SessionPerConnection's), which no other
+// connection can name, is counted here rather than in sessions.keys, and made at its first
+// call; the keys it shares with other connections are in sessions.others.
 type connection struct {
 	key    string // "conn:" and a random id; "" until a call
 	calls  int32  // calls running under key
 	holds  bool   // a call tied key to the connection: it lasts until the connection closes
 	closed bool
-	others []string // the other registry sessions it holds until it closes
 }
 
 // keyUse counts the connections and running calls that hold a registry session.
@@ -131,7 +132,8 @@ type keyUse struct {
 }
 
 func newSessions(reg *runtime.Registry, linger time.Duration, shared bool) *sessions {
-	return &sessions{reg: reg, linger: linger, shared: shared, conns: map[*mcp.ServerSession]*connection{}, keys: map[string]*keyUse{}}
+	return &sessions{reg: reg, linger: linger, shared: shared,
+		conns: map[*mcp.ServerSession]*connection{}, keys: map[string]*keyUse{}, others: map[*connection][]string{}}
 }
 
 // connection returns the tracker's record of ss, watching for its end on first sight. A call
@@ -198,8 +200,8 @@ func (s *sessions) hold(conn *connection, key string, tied bool) (release func()
 		conn.holds = conn.holds || tied && !conn.closed
 		return func() { s.releaseOwn(conn) }
 	}
-	if tied && !conn.closed && !slices.Contains(conn.others, key) {
-		conn.others = append(conn.others, key)
+	if tied && !conn.closed && !slices.Contains(s.others[conn], key) {
+		s.others[conn] = append(s.others[conn], key)
 		s.ref(key)
 	}
 	s.ref(key)
@@ -228,13 +230,14 @@ func (s *sessions) releaseOwn(conn *connection) {
 func (s *sessions) close(conn *connection) {
 	var ended []string
 	s.mu.Lock()
-	for _, key := range conn.others {
+	for _, key := range s.others[conn] {
 		if s.unref(key) {
 			ended = append(ended, key)
 		}
 	}
+	delete(s.others, conn)
 	ownUnused := conn.holds && conn.calls == 0
-	conn.others, conn.holds, conn.closed = nil, false, true
+	conn.holds, conn.closed = false, true
 	s.mu.Unlock()
 	if ownUnused {
 		s.endOwn(conn.key)
