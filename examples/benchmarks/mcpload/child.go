@@ -48,6 +48,8 @@ type serverStats struct {
 	Mallocs    uint64 `json:"mallocs"`     // objects allocated so far
 	TotalAlloc uint64 `json:"total_alloc"` // bytes allocated so far
 	Live       uint64 `json:"live"`        // heap in use and goroutine stacks, after a collection when asked (?gc=1)
+	HeapAlloc  uint64 `json:"heap_alloc"`  // of which live objects (a Go child's; 0 from node)
+	Stacks     uint64 `json:"stacks"`      // and goroutine stacks
 }
 
 func serveStats(w http.ResponseWriter, r *http.Request) {
@@ -57,5 +59,6 @@ func serveStats(w http.ResponseWriter, r *http.Request) {
 	}
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	_ = json.NewEncoder(w).Encode(serverStats{Mallocs: m.Mallocs, TotalAlloc: m.TotalAlloc, Live: m.HeapInuse + m.StackInuse})
+	_ = json.NewEncoder(w).Encode(serverStats{Mallocs: m.Mallocs, TotalAlloc: m.TotalAlloc, Live: m.HeapInuse + m.StackInuse,
+		HeapAlloc: m.HeapAlloc, Stacks: m.StackInuse})
 }

@@ -408,7 +408,7 @@ func run(server, transport string, clients int, invalid bool, d time.Duration, i
 		m.BytesPerOp = float64(after.TotalAlloc-before.TotalAlloc) / float64(m.Calls)
 	}
 	if transport == "stateful" && idle > 0 {
-		if m.IdleSession, err = idleSessionBytes(c, idle); err != nil {
+		if m.IdleSession, err = idleSessionBytes(c, server, idle); err != nil {
 			return m, err
 		}
 		m.IdleSessions = idle
@@ -417,8 +417,11 @@ func run(server, transport string, clients int, invalid bool, d time.Duration, i
 }
 
 // idleSessionBytes opens n more stateful sessions, each making one call, and returns what
-// the server holds for each once they are idle: live heap and stacks after a collection.
-func idleSessionBytes(c *child, n int) (float64, error) {
+// the server holds for each once they are idle: heap in use and stacks after a collection.
+// For a Go server it says on stderr how that splits: live objects (exact), heap in use (live
+// objects and the free room of the spans they are in; after a load, new sessions first fill
+// the room its garbage left), and goroutine stacks.
+func idleSessionBytes(c *child, server string, n int) (float64, error) {
 	before, err := c.memory(true)
 	if err != nil {
 		return 0, err
@@ -437,5 +440,10 @@ func idleSessionBytes(c *child, n int) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return (float64(after.Live) - float64(before.Live)) / float64(n), nil
+	per := func(after, before uint64) float64 { return (float64(after) - float64(before)) / float64(n) }
+	if after.HeapAlloc > 0 {
+		fmt.Fprintf(os.Stderr, "%s idle session: live objects %.0f B, heap in use %.0f B, stacks %.0f B\n", server,
+			per(after.HeapAlloc, before.HeapAlloc), per(after.Live-after.Stacks, before.Live-before.Stacks), per(after.Stacks, before.Stacks))
+	}
+	return per(after.Live, before.Live), nil
 }
