@@ -246,10 +246,10 @@ func (r *Registry) applyDecision(ctx context.Context, cfg *registryConfig, tool 
 	if dec.Args == nil {
 		return bound, Result{}, true
 	}
-	edited, failed, ok := bind(ctx, tool, nil, dec.Args)
-	if !ok {
+	edited, failed := bind(ctx, tool, nil, dec.Args)
+	if failed != nil {
 		failed.Text = "The arguments as edited by the approver are invalid, so the call was not run. " + failed.Text
-		return nil, failed, false
+		return nil, *failed, false
 	}
 	return edited, Result{}, true
 }
@@ -344,7 +344,7 @@ func (r *Registry) Pending() []ApprovalRequest {
 		if out[i].Args == nil {
 			// A store outside the process keeps no Go values: decode the arguments again.
 			if tool, ok := r.Tool(rec.Request.Tool); ok && tool.bindable() {
-				if bound, _, ok := bind(context.Background(), &tool, nil, rec.Request.RawArgs); ok {
+				if bound, failed := bind(context.Background(), &tool, nil, rec.Request.RawArgs); failed == nil {
 					out[i].Args = bound.Args()
 				}
 			}
@@ -375,7 +375,7 @@ func (r *Registry) ApproveWithArgs(id, by string, args json.RawMessage) error {
 	if !ok {
 		return fmt.Errorf("runtime: approve %s: tool %q: %w", id, rec.Request.Tool, ErrUnknownTool)
 	}
-	if _, failed, ok := bind(context.Background(), &tool, nil, args); !ok {
+	if _, failed := bind(context.Background(), &tool, nil, args); failed != nil {
 		return failed.Err
 	}
 	return r.decide(id, Decision{Approved: true, By: by, Args: slices.Clone(args)})

@@ -64,27 +64,39 @@ func runAttempt(ctx context.Context, cfg *registryConfig, e *toolEntry, session 
 	if res, ok := e.slots.acquire(ctx, cfg, e, session, timeout); !ok {
 		return res
 	}
-	actx := newAttemptCtx(ctx, monotonic()+timeout)
+	deadline := monotonic() + timeout
+	actx := newAttemptCtx(ctx, deadline)
 	a := attemptPool.Get().(*attemptRun)
 	a.entry, a.session, a.ctx, a.bound = e, session, actx, bound
 	actx.run.Store(a)
 	a.state.Store(attemptRunning)
 	a.refs.Store(2) // the caller and the worker
-	a.timer.Reset(timeout)
 	dispatch(a)
 
-	if done := ctx.Done(); done == nil {
-		<-a.done
-	} else {
-		select {
-		case <-a.done:
-		case <-done:
-			if !a.abandon(attemptCancelled) {
-				<-a.done // the worker or the timer ended the attempt first
+	// The worker dispatch woke runs next on this goroutine's processor: yielding once lets a
+	// handler that does not block finish before the caller waits, and then no deadline timer
+	// is armed (arming and stopping one is most of what a timeout costs). Otherwise the timer
+	// is armed for what is left until the deadline, which was fixed before dispatch.
+	goruntime.Gosched()
+	armed := false
+	select {
+	case <-a.done:
+	default:
+		armed = true
+		a.timer.Reset(deadline - monotonic()) // at or past the deadline: expires at once
+		if done := ctx.Done(); done == nil {
+			<-a.done
+		} else {
+			select {
+			case <-a.done:
+			case <-done:
+				if !a.abandon(attemptCancelled) {
+					<-a.done // the worker or the timer ended the attempt first
+				}
 			}
 		}
 	}
-	if !a.timer.Stop() {
+	if armed && !a.timer.Stop() {
 		// The timer fired: wait until its function is done with a, which may be reused
 		// as soon as both the caller and the worker let go of it.
 		for !a.expired.Load() {

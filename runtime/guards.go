@@ -49,41 +49,41 @@ func (r *Registry) EndSession(ctx context.Context, session string) error {
 
 // admit counts a call against the session's limits, or refuses it when a limit is reached.
 // Sessions are only tracked when some limit applies, so calls without limits cost nothing.
-func (r *Registry) admit(ctx context.Context, cfg *registryConfig, tool *Tool, session string) (Result, bool) {
+func (r *Registry) admit(ctx context.Context, cfg *registryConfig, tool *Tool, session string) (refused *Result) {
 	perTool, total := cfg.callLimitOf(tool), cfg.guard.MaxCalls
 	if perTool <= 0 && total <= 0 {
-		return Result{}, true
+		return nil
 	}
-	refused := -1
+	limit := -1
 	if shared, ok := cfg.store.(SharedCounters); ok {
 		var err error
-		refused, err = shared.Acquire(ctx, session, []Counter{{Key: callsKey, Limit: total}, {Key: callsKey + "." + tool.Name, Limit: perTool}})
+		limit, err = shared.Acquire(ctx, session, []Counter{{Key: callsKey, Limit: total}, {Key: callsKey + "." + tool.Name, Limit: perTool}})
 		if err != nil {
-			return guardUnavailable(tool.Name, err), false
+			return failure(guardUnavailable(tool.Name, err))
 		}
 	} else {
 		c := r.counters(session)
 		c.mu.Lock()
 		switch {
 		case total > 0 && c.total >= total:
-			refused = 0
+			limit = 0
 		case perTool > 0 && c.perTool[tool.Name] >= perTool:
-			refused = 1
+			limit = 1
 		default:
 			c.total++
 			c.perTool[tool.Name]++
 		}
 		c.mu.Unlock()
 	}
-	switch refused {
+	switch limit {
 	case 0:
-		return limitResult(fmt.Sprintf("This session reached its limit of %s; %s was not run. Answer with the information you already have.", plural.Of(total, "tool call"), tool.Name),
-			fmt.Errorf("%w: %s in session %q", ErrCallLimit, plural.Of(total, "call"), session)), false
+		return failure(limitResult(fmt.Sprintf("This session reached its limit of %s; %s was not run. Answer with the information you already have.", plural.Of(total, "tool call"), tool.Name),
+			fmt.Errorf("%w: %s in session %q", ErrCallLimit, plural.Of(total, "call"), session)))
 	case 1:
-		return limitResult(fmt.Sprintf("%s was already called %s in this session, its limit; it was not run again. Use the results you have.", tool.Name, plural.Of(perTool, "time")),
-			fmt.Errorf("%w: %s of %q in session %q", ErrCallLimit, plural.Of(perTool, "call"), tool.Name, session)), false
+		return failure(limitResult(fmt.Sprintf("%s was already called %s in this session, its limit; it was not run again. Use the results you have.", tool.Name, plural.Of(perTool, "time")),
+			fmt.Errorf("%w: %s of %q in session %q", ErrCallLimit, plural.Of(perTool, "call"), tool.Name, session)))
 	}
-	return Result{}, true
+	return nil
 }
 
 // repeated reports whether a call with key already succeeded in session.

@@ -70,7 +70,8 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 			res.Kind = KindInternal
 		}
 	}
-	res = withRepairs(st, r.capResult(st, cfg, &e.tool, call, res))
+	r.capResult(st, cfg, &e.tool, call, &res)
+	withRepairs(st, &res)
 	res.Duration = monotonic() - start
 
 	if cfg.observer != nil {
@@ -151,20 +152,20 @@ type middlewareChain struct {
 // when there is none); st is the call's state.
 func (r *Registry) core(ctx context.Context, st *callState, cfg *registryConfig, e *toolEntry, call Call) Result {
 	tool := &e.tool
-	if res, ok := r.admit(ctx, cfg, tool, call.Session); !ok {
-		return res
+	if refused := r.admit(ctx, cfg, tool, call.Session); refused != nil {
+		return *refused
 	}
-	if res, ok := cfg.admitArgs(tool, call.Args); !ok {
-		return res
+	if refused := cfg.admitArgs(tool, call.Args); refused != nil {
+		return *refused
 	}
 	if !tool.bindable() {
 		// Only a client tool can be registered without Bind: its arguments go to the host as
 		// they came.
 		return clientResult(call, json.RawMessage(normalizeArgs(call.Args)))
 	}
-	bound, failed, ok := r.bindRepairing(ctx, st, cfg, tool, &call)
-	if !ok {
-		return failed
+	bound, failed := r.bindRepairing(ctx, st, cfg, tool, &call)
+	if failed != nil {
+		return *failed
 	}
 
 	confirm := tool.Permission == PermissionConfirm
@@ -193,8 +194,10 @@ func (r *Registry) core(ctx context.Context, st *callState, cfg *registryConfig,
 		}
 	}
 	if confirm {
-		if bound, failed, ok = r.approve(ctx, cfg, tool, call, bound, canonical); !ok {
-			return failed
+		var denied Result
+		var ok bool
+		if bound, denied, ok = r.approve(ctx, cfg, tool, call, bound, canonical); !ok {
+			return denied
 		}
 	}
 	if tool.Client {
@@ -290,10 +293,11 @@ func UnknownToolResult(name string, names []string) Result {
 // bind decodes the arguments, into the call allocated with st's frame when there is one. It
 // guards against a panicking Bind too: generated decoders should not panic, but a bug there
 // must not take the host down.
-func bind(ctx context.Context, tool *Tool, st *callState, args []byte) (bound BoundCall, failed Result, ok bool) {
+// The failure is nil when the call is bound.
+func bind(ctx context.Context, tool *Tool, st *callState, args []byte) (bound BoundCall, failed *Result) {
 	defer func() {
 		if v := recover(); v != nil {
-			bound, failed, ok = nil, panicResult(tool.Name, v, 0), false
+			bound, failed = nil, failure(panicResult(tool.Name, v, 0))
 		}
 	}()
 	var err error
@@ -306,15 +310,18 @@ func bind(ctx context.Context, tool *Tool, st *callState, args []byte) (bound Bo
 	case err != nil && generatedMismatch(tool, err):
 		// The generated decoder refused the arguments' Go type, not the model's document:
 		// the model cannot fix that, and is not asked to.
-		return nil, internalErrorResult(tool.Name, fmt.Errorf("tool %q: %w", tool.Name, err), 0), false
+		return nil, failure(internalErrorResult(tool.Name, fmt.Errorf("tool %q: %w", tool.Name, err), 0))
 	case err != nil:
-		return nil, bindErrorResult(tool.Name, err), false
+		return nil, failure(bindErrorResult(tool.Name, err))
 	case bound == nil:
 		err := fmt.Errorf("tool %q: Bind returned neither a call nor an error", tool.Name)
-		return nil, internalErrorResult(tool.Name, err, 0), false
+		return nil, failure(internalErrorResult(tool.Name, err, 0))
 	}
-	return bound, Result{}, true
+	return bound, nil
 }
+
+// failure is res as the failure of a step whose success returns no Result.
+func failure(res Result) *Result { return &res }
 
 // generatedMismatch reports whether err, from binding a generated tool's arguments, is not
 // about the document: a generated decoder table reports every problem of the model's as an

@@ -137,20 +137,24 @@ func (r *Registry) ArgsFeedback() ArgsFeedback {
 // repairs calls, it binds the repaired arguments instead (call.Args then holds them, so
 // approval and the repeat guard see what runs). When that fails too, the model reads the
 // repaired arguments' problems and every repair, and nothing runs.
-func (r *Registry) bindRepairing(ctx context.Context, st *callState, cfg *registryConfig, tool *Tool, call *Call) (BoundCall, Result, bool) {
-	bound, failed, ok := bind(ctx, tool, st, call.Args)
-	if ok || failed.Kind != "" || !isArgsError(failed.Err) {
-		return bound, failed, ok
+//
+// The failure is a pointer, nil when the call is bound: a Result is returned by value on the
+// common path only when there is one to return.
+func (r *Registry) bindRepairing(ctx context.Context, st *callState, cfg *registryConfig, tool *Tool, call *Call) (BoundCall, *Result) {
+	bound, failed := bind(ctx, tool, st, call.Args)
+	if failed == nil || failed.Kind != "" || !isArgsError(failed.Err) {
+		return bound, failed
 	}
 	sent := call.Args
 	if cfg.repairer != nil {
 		if args, repairs := cfg.repairer.RepairArgs(tool, sent); len(repairs) > 0 {
-			if b, again, ok := bind(ctx, tool, st, args); ok {
+			if b, again := bind(ctx, tool, st, args); again == nil {
 				st.noteRepairs(cfg.observer, repairs)
 				call.Args = args
-				return b, Result{}, true
+				return b, nil
 			} else if isArgsError(again.Err) {
-				failed = repairedFailure(tool.Name, again, repairs)
+				repaired := repairedFailure(tool.Name, *again, repairs)
+				failed = &repaired
 			}
 		}
 	}
@@ -158,7 +162,7 @@ func (r *Registry) bindRepairing(ctx context.Context, st *callState, cfg *regist
 	if cfg.feedback != nil && errors.As(failed.Err, &argsErr) {
 		failed.Text = cfg.feedback(tool, sent, argsErr)
 	}
-	return nil, failed, false
+	return nil, failed
 }
 
 func isArgsError(err error) bool {
@@ -201,16 +205,16 @@ func RepairMessage(fix Repair) string {
 }
 
 // withRepairs lists the call's repairs in the result's metadata.
-func withRepairs(st *callState, res Result) Result {
+func withRepairs(st *callState, res *Result) {
 	log := st.repairs.Load()
 	if log == nil {
-		return res
+		return
 	}
 	log.mu.Lock()
 	repairs := log.list
 	log.mu.Unlock()
 	if len(repairs) == 0 {
-		return res
+		return
 	}
 	// A copy: a handler's Metadata map may be shared between its results.
 	md := maps.Clone(res.Metadata)
@@ -219,5 +223,4 @@ func withRepairs(st *callState, res Result) Result {
 	}
 	md[MetadataRepairs] = slices.Clone(repairs)
 	res.Metadata = md
-	return res
 }

@@ -119,10 +119,10 @@ func page(data []byte, offset, limit int64) []byte {
 // only cut (an error text the model needs is short, and storing failures invites filling the
 // store with them). The notice counts against the cap too, so what the model reads stays
 // within it (a cap too small for any preview still gets the notice).
-func (r *Registry) capResult(ctx context.Context, cfg *registryConfig, tool *Tool, call Call, res Result) Result {
+func (r *Registry) capResult(ctx context.Context, cfg *registryConfig, tool *Tool, call Call, res *Result) {
 	limit := cfg.maxResultOf(tool)
 	if limit <= 0 || int64(len(res.Text)) <= limit {
-		return res
+		return
 	}
 	full := res.Text
 	var note string
@@ -162,7 +162,6 @@ func (r *Registry) capResult(ctx context.Context, cfg *registryConfig, tool *Too
 	res.Text = fmt.Sprintf("%s\n\n[Result truncated: showing the first %d of %d bytes. %s]", full[:shown], shown, len(full), note)
 	res.Structured = nil // a cut JSON document is no longer structured data; the store has it whole
 	res.Offloaded = off
-	return res
 }
 
 // ReadResultTool is the name of the tool that reads stored results back (the workspace

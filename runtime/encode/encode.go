@@ -242,24 +242,35 @@ func zeroBytes(v uint64) uint64 { return (v - 0x0101010101010101) &^ v }
 // plainPrefix returns the length of s's longest prefix of ASCII that needs no escaping, eight
 // bytes at a time: the strings of a result are mostly such text.
 func plainPrefix(s string) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
-		// A byte is flagged when it is under 0x20, has its high bit set, or is '"' or '\\'.
-		// Bytes past the first flagged one may be flagged wrongly (borrows); the loop below
-		// decides them one by one.
-		flagged := (x - ones*0x20) | x | zeroBytes(x^(ones*'"')) | zeroBytes(x^(ones*'\\'))
-		if flagged&highs != 0 {
-			break
+		if !plainWord(s[i:]) {
+			return i + plainBytes(s[i:i+8])
 		}
 	}
-	for ; i < len(s); i++ {
+	// The last bytes, read as the word that ends the string when it is that long.
+	if i < len(s) && len(s) >= 8 && plainWord(s[len(s)-8:]) {
+		return len(s)
+	}
+	return i + plainBytes(s[i:])
+}
+
+// plainWord reports whether the first eight bytes of s need no escaping: none is under 0x20,
+// has its high bit set, or is '"' or '\\'.
+func plainWord(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
+	return ((x-ones*0x20)|x|zeroBytes(x^(ones*'"'))|zeroBytes(x^(ones*'\\')))&highs == 0
+}
+
+// plainBytes returns the length of s's prefix that needs no escaping, a byte at a time.
+func plainBytes(s string) int {
+	for i := 0; i < len(s); i++ {
 		if c := s[i]; c >= utf8.RuneSelf || !safeASCII[c] {
-			break
+			return i
 		}
 	}
-	return i
+	return len(s)
 }
 
 // Any writes a value of static type any with encoding/json.
@@ -379,7 +390,8 @@ func structured(data []byte) runtime.Result {
 	if len(data) == 0 {
 		return runtime.StructuredResult(nil)
 	}
-	b := slices.Clone(data)
+	b := make([]byte, len(data))
+	copy(b, data)
 	return runtime.Result{Text: unsafe.String(&b[0], len(b)), Structured: json.RawMessage(b[:len(b):len(b)])}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -124,4 +125,20 @@ func FuzzString(f *testing.F) {
 		require.NoError(t, err)
 		require.Equal(t, marshalLikeJSON(t, map[string]string{s: s}), string(got))
 	})
+}
+
+// plainPrefix stops at the first byte to escape wherever it falls: in a full word, in the
+// word that ends the string, or in a string shorter than a word.
+func TestPlainPrefixFindsTheFirstByteToEscape(t *testing.T) {
+	for n := range 25 {
+		plain := strings.Repeat("a", n)
+		require.Equal(t, n, plainPrefix(plain))
+		for pos := range n {
+			for _, c := range []byte{'"', '\\', '\n', 0x7f - 0x60, 0xc3} {
+				b := []byte(plain)
+				b[pos] = c
+				require.Equal(t, pos, plainPrefix(string(b)), "%q", b)
+			}
+		}
+	}
 }
