@@ -21,7 +21,12 @@ func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConf
 		if cfg.observer != nil {
 			began = monotonic()
 		}
-		res := runAttempt(ctx, cfg, e, st.info.session, bound, timeout)
+		var res Result
+		if timeout <= 0 {
+			runOnce(ctx, &e.tool, bound, &res)
+		} else {
+			res = runAttempt(ctx, cfg, e, st.info.session, bound, timeout)
+		}
 		res.Attempts = attempt
 		if !res.IsError {
 			return res
@@ -46,9 +51,9 @@ func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConf
 	}
 }
 
-// runAttempt runs the handler once. Without a timeout it runs on the caller's goroutine.
-// With one, it runs on a worker goroutine so that a handler ignoring its ctx cannot hold the
-// call past the deadline: the call returns a timeout result on time and the worker is
+// runAttempt runs the handler once, with a timeout (without one, execute runs it on the
+// caller's goroutine). It runs on a worker goroutine so that a handler ignoring its ctx
+// cannot hold the call past the deadline: the call returns a timeout result on time and the worker is
 // abandoned, still running, until the handler returns. The attempts on workers, running or
 // abandoned, are bounded per tool and per session (see attemptSlots), so a hung dependency
 // cannot pile up goroutines without end, however many calls arrive at once.
@@ -58,9 +63,6 @@ func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConf
 // The caller waits on one channel; the timer and the worker each try to end the attempt, and
 // the first to do so signals it.
 func runAttempt(ctx context.Context, cfg *registryConfig, e *toolEntry, session string, bound BoundCall, timeout time.Duration) Result {
-	if timeout <= 0 {
-		return runOnce(ctx, &e.tool, bound)
-	}
 	if res, ok := e.slots.acquire(ctx, cfg, e, session, timeout); !ok {
 		return res
 	}
@@ -300,7 +302,8 @@ func (w *worker) loop(a *attemptRun) {
 	}()
 	for a != nil {
 		running = a
-		res := runOnce(a.ctx, &a.entry.tool, a.bound)
+		var res Result
+		runOnce(a.ctx, &a.entry.tool, a.bound, &res)
 		running = nil
 		// Idle before the caller learns the result, so that its next attempt finds this
 		// worker instead of starting another.

@@ -90,7 +90,7 @@ func newFramed(b *toolBinding, timed bool) *framedSlot {
 		l = framedLayoutOf(b.New().A, timed)
 		b.Framed[which].Store(l) // calls racing here find the same layout
 	}
-	p := reflect.New(l.Call).UnsafePointer() // the slot is the struct's first field
+	p := unsafeNew(l.Call) // the slot is the struct's first field
 	c := (*framedSlot)(p)
 	if l.Args != nil {
 		c.A = pointerLike(l.ArgsPtr, unsafe.Add(p, l.Offset))
@@ -102,6 +102,19 @@ func newFramed(b *toolBinding, timed bool) *framedSlot {
 	c.B = b
 	return c
 }
+
+// unsafeNew allocates a zero value of t, as reflect.New does without making a reflect.Value:
+// reflect.New looks the pointer type of t up in a process-wide map on every call, which for
+// the types reflect.StructOf builds cost as much as the allocation. reflect.unsafe_New is the
+// allocation behind reflect.New; the Go project keeps it reachable by linkname for the JSON
+// and reflection packages that use it this way (go.dev/issue/67401).
+func unsafeNew(t reflect.Type) unsafe.Pointer {
+	return reflectUnsafeNew((*[2]unsafe.Pointer)(unsafe.Pointer(&t))[1]) // *rtype is the *abi.Type
+}
+
+//go:linkname reflectUnsafeNew reflect.unsafe_New
+//go:noescape
+func reflectUnsafeNew(abiType unsafe.Pointer) unsafe.Pointer
 
 // pointerLike returns an interface value of like's type (a pointer type) holding p: what
 // reflect.NewAt(type, p).Interface() returns, without reflect's checks and lookups on every

@@ -110,6 +110,7 @@ func (r *Registry) Remove(names ...string) int {
 			continue
 		}
 		delete(r.tools, name)
+		r.table.Store(nil)
 		if i, found := slices.BinarySearch(r.names, name); found {
 			r.names = slices.Delete(r.names, i, i+1)
 		}

@@ -141,3 +141,46 @@ func TestUndecidedPassesTheDecisionOn(t *testing.T) {
 	assert.Equal(t, 1, asked, "the queue, not the hook")
 	assert.Len(t, sent, 3)
 }
+
+// Calls read the registry's tools and options without its lock, from a table the first call
+// after a change makes: every change (Add, Remove, Use) is seen by the next call, also while
+// other calls run.
+func TestCallsSeeEveryChangeOfTheRegistry(t *testing.T) {
+	reply := func(text string) runtime.Tool {
+		return jsonTool(text, func(context.Context, struct{}) runtime.Result { return runtime.TextResult(text) })
+	}
+	reg := newRegistry(t, reply("a"))
+	call := func(name string) runtime.Result {
+		return reg.Invoke(t.Context(), runtime.Call{Name: name, Args: []byte(`{}`)})
+	}
+	require.Equal(t, "a", call("a").Text)
+	require.True(t, call("b").IsError)
+
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	wg.Go(func() { // calls racing with the changes below
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				call("a")
+			}
+		}
+	})
+	require.NoError(t, reg.Add(reply("b")))
+	assert.Equal(t, "b", call("b").Text)
+	reg.Use(func(next runtime.Handler) runtime.Handler {
+		return func(ctx context.Context, c runtime.Call) runtime.Result {
+			res := next(ctx, c)
+			res.Text += " (seen)"
+			return res
+		}
+	})
+	assert.Equal(t, "b (seen)", call("b").Text)
+	assert.Equal(t, 1, reg.Remove("b"))
+	assert.True(t, call("b").IsError)
+	assert.Equal(t, "a (seen)", call("a").Text)
+	close(stop)
+	wg.Wait()
+}

@@ -348,6 +348,9 @@ func wallTime(t time.Duration) time.Time { return epoch.Add(t) }
 // normalizeArgs turns the ways models say "no arguments" (nothing, whitespace, null) into
 // {}, so a tool without required arguments accepts them.
 func normalizeArgs(args []byte) []byte {
+	if n := len(args); n >= 2 && args[0] == '{' && args[n-1] == '}' {
+		return args // an object, as models nearly always send: nothing to trim or replace
+	}
 	trimmed := bytes.TrimSpace(args)
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		return []byte("{}")
@@ -380,16 +383,16 @@ func bindErrorResult(name string, err error) Result {
 	}
 }
 
-// runOnce runs the handler once; the handler has run whatever it returns, so Attempts is 1.
-func runOnce(ctx context.Context, tool *Tool, call BoundCall) (res Result) {
+// runOnce runs the handler once, into res (the caller's, so that a result is not copied
+// from frame to frame); the handler has run whatever it returns, so Attempts is 1.
+func runOnce(ctx context.Context, tool *Tool, call BoundCall, res *Result) {
 	defer func() {
 		if v := recover(); v != nil {
-			res = panicResult(tool.Name, v, 1)
+			*res = panicResult(tool.Name, v, 1)
 		}
 	}()
-	res = call.Run(ctx)
+	*res = call.Run(ctx)
 	res.Attempts = 1
-	return res
 }
 
 // PanicError is the Err of a result whose handler (or Bind) panicked. The model never sees

@@ -33,6 +33,9 @@ type Registry struct {
 	cfg   *registryConfig // never changed in place: Use and RegisterFilter replace it
 	tools map[string]*toolEntry
 	names []string // the keys of tools, kept sorted so listings need no sort under the lock
+	// table is what a call looks up, read without the lock: a copy of tools and cfg, made
+	// under the lock by the first call after a change, which clears it (see lookupCall).
+	table atomic.Pointer[toolTable]
 
 	sessMu   sync.Mutex
 	sessions map[string]*sessionCounters
@@ -80,6 +83,32 @@ func (r *Registry) updateConfig(change func(*registryConfig)) {
 	c := *r.config()
 	change(&c)
 	r.cfg = &c
+	r.table.Store(nil)
+}
+
+// toolTable is a registry's tools and configuration at one moment, never changed: what calls
+// read without taking the registry's lock, which every call shared (two atomic adds on one
+// cache line, for all the cores serving calls).
+type toolTable struct {
+	cfg   *registryConfig
+	tools map[string]*toolEntry
+}
+
+// currentTable returns the table of the registry as it is, made anew after a change. It is
+// made under the write lock, so no change happens while it is copied, and every change clears
+// it under the same lock: a table in place is never older than the last change.
+func (r *Registry) currentTable() *toolTable {
+	if t := r.table.Load(); t != nil {
+		return t
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if t := r.table.Load(); t != nil {
+		return t
+	}
+	t := &toolTable{cfg: r.config(), tools: maps.Clone(r.tools)}
+	r.table.Store(t)
+	return t
 }
 
 // NewRegistry returns an empty registry configured by opts.
@@ -155,6 +184,7 @@ func (r *Registry) add(tools []Tool) error {
 		i, _ := slices.BinarySearch(r.names, t.Name)
 		r.names = slices.Insert(r.names, i, t.Name)
 	}
+	r.table.Store(nil)
 	return nil
 }
 
@@ -307,6 +337,10 @@ func (r *Registry) Subset(names ...string) (*Registry, error) {
 // One read lock serves both outcomes, so the message lists the tools that were registered
 // when the lookup failed.
 func (r *Registry) lookupCall(name string) (*toolEntry, *registryConfig, []string, bool) {
+	t := r.currentTable()
+	if e, ok := t.tools[name]; ok {
+		return e, t.cfg, nil, true
+	}
 	r.mu.RLock()
 	e, ok := r.tools[name]
 	cfg := r.config()

@@ -79,7 +79,7 @@ func (f *frameInfo) store() SessionStore {
 	if f.reg == nil {
 		return nil
 	}
-	if s := f.reg.currentConfig().store; s != nil {
+	if s := f.reg.currentTable().cfg.store; s != nil {
 		return s
 	}
 	return f.reg.memoryStore()
