@@ -119,6 +119,15 @@ func (w *Writer) Float(v float64, bits int) {
 // appendFloat is encoding/json's float formatting: like %g, but with exponents only outside
 // [1e-6, 1e21) and not padded to two digits.
 func appendFloat(b []byte, v float64, bits int) []byte {
+	// An integer below the first gap between the type's consecutive integers (2^53, 2^24 for
+	// float32) has its own digits as its shortest form: 17.0 is "17". -0 keeps its sign.
+	exact := int64(1) << 53
+	if bits == 32 {
+		exact = 1 << 24
+	}
+	if i := int64(v); float64(i) == v && i > -exact && i < exact && (i != 0 || !math.Signbit(v)) {
+		return strconv.AppendInt(b, i, 10)
+	}
 	abs := math.Abs(v)
 	format := byte('f')
 	// float32 comparisons for a float32, to get its cutoffs right.

@@ -42,7 +42,7 @@ func TestStringsEscapeAsEncodingJSON(t *testing.T) {
 }
 
 func TestNumbersFormatAsEncodingJSON(t *testing.T) {
-	for _, f := range []float64{0, math.Copysign(0, -1), 1, -1.5, 17, 0.1, 1e-6, 9.99e-7, 1e20, 1e21, 123456789.125, math.MaxFloat64, math.SmallestNonzeroFloat64, -2.5e-9} {
+	for _, f := range []float64{0, math.Copysign(0, -1), 1, 1 << 24, 1<<24 + 1, 1<<24 - 1, -(1<<53 - 1), 1 << 53, 1<<53 + 2, 1e15, 1200, -1.5, 17, 0.1, 1e-6, 9.99e-7, 1e20, 1e21, 123456789.125, math.MaxFloat64, math.SmallestNonzeroFloat64, -2.5e-9} {
 		w := &Writer{}
 		w.Float(f, 64)
 		got, err := w.Bytes()
@@ -141,4 +141,28 @@ func TestPlainPrefixFindsTheFirstByteToEscape(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzFloat holds the writer's numbers to encoding/json's, as float64 and as float32.
+func FuzzFloat(f *testing.F) {
+	for _, v := range []float64{0, 17, -2.5e-9, 1 << 53, 123456789, 1e21} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v float64) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return
+		}
+		w := &Writer{}
+		w.Float(v, 64)
+		got, err := w.Bytes()
+		require.NoError(t, err)
+		require.Equal(t, marshalLikeJSON(t, v), string(got))
+		if v32 := float32(v); !math.IsInf(float64(v32), 0) {
+			w = &Writer{}
+			w.Float(float64(v32), 32)
+			got, err = w.Bytes()
+			require.NoError(t, err)
+			require.Equal(t, marshalLikeJSON(t, v32), string(got))
+		}
+	})
 }
