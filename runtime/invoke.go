@@ -348,8 +348,8 @@ func wallTime(t time.Duration) time.Time { return epoch.Add(t) }
 // normalizeArgs turns the ways models say "no arguments" (nothing, whitespace, null) into
 // {}, so a tool without required arguments accepts them.
 func normalizeArgs(args []byte) []byte {
-	if n := len(args); n >= 2 && args[0] == '{' && args[n-1] == '}' {
-		return args // an object, as models nearly always send: nothing to trim or replace
+	if len(args) > 0 && args[0] == '{' {
+		return args // an object, as models nearly always send: neither empty nor null
 	}
 	trimmed := bytes.TrimSpace(args)
 	if len(trimmed) == 0 || string(trimmed) == "null" {

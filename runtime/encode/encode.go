@@ -251,6 +251,13 @@ func zeroBytes(v uint64) uint64 { return (v - 0x0101010101010101) &^ v }
 // plainPrefix returns the length of s's longest prefix of ASCII that needs no escaping, eight
 // bytes at a time: the strings of a result are mostly such text.
 func plainPrefix(s string) int {
+	if len(s) < 8 {
+		// Four to seven bytes: the first four and the last four, overlapping.
+		if len(s) >= 4 && plainHalfWord(s) && plainHalfWord(s[len(s)-4:]) {
+			return len(s)
+		}
+		return plainBytes(s)
+	}
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		if !plainWord(s[i:]) {
@@ -270,6 +277,14 @@ func plainWord(s string) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
 	return ((x-ones*0x20)|x|zeroBytes(x^(ones*'"'))|zeroBytes(x^(ones*'\\')))&highs == 0
+}
+
+// plainHalfWord is plainWord for the first four bytes of s.
+func plainHalfWord(s string) bool {
+	const ones, highs = 0x01010101, 0x80808080
+	x := binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s), 4))
+	zero := func(v uint32) uint32 { return (v - ones) &^ v }
+	return ((x-ones*0x20)|x|zero(x^(ones*'"'))|zero(x^(ones*'\\')))&highs == 0
 }
 
 // plainBytes returns the length of s's prefix that needs no escaping, a byte at a time.
