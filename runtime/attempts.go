@@ -12,7 +12,7 @@ import (
 // execute runs the bound call under the tool's timeout and retry policy. A failed attempt is
 // retried while the policy has retries left, its failure is retryable (see ErrorKind and
 // Permanent) and ctx is alive; the wait between attempts ends early when ctx does.
-func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConfig, e *toolEntry, bound BoundCall) Result {
+func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConfig, e *toolEntry, bound BoundCall, res *Result) {
 	policy := cfg.retryOf(&e.tool)
 	timeout := cfg.timeoutOf(&e.tool)
 	for attempt := 1; ; attempt++ {
@@ -21,23 +21,22 @@ func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConf
 		if cfg.observer != nil {
 			began = monotonic()
 		}
-		var res Result
 		if timeout <= 0 {
-			runOnce(ctx, &e.tool, bound, &res)
+			runOnce(ctx, &e.tool, bound, res)
 		} else {
-			res = runAttempt(ctx, cfg, e, st.info.session, bound, timeout)
+			*res = runAttempt(ctx, cfg, e, st.info.session, bound, timeout)
 		}
 		res.Attempts = attempt
 		if !res.IsError {
-			return res
+			return
 		}
 		if cfg.observer != nil {
 			ev := event(ctx, EventError)
 			ev.Attempt, ev.Duration, ev.Err, ev.ErrKind = attempt, monotonic()-began, res.Err, KindOf(res.Err)
 			cfg.notify(ctx, ev)
 		}
-		if attempt > policy.Max || !retryable(res) || ctx.Err() != nil {
-			return res
+		if attempt > policy.Max || !retryable(*res) || ctx.Err() != nil {
+			return
 		}
 		delay := cfg.retryDelay(policy, attempt)
 		if cfg.observer != nil {
@@ -46,7 +45,7 @@ func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConf
 			cfg.notify(ctx, ev)
 		}
 		if cfg.wait(ctx, delay) != nil {
-			return res
+			return
 		}
 	}
 }

@@ -60,7 +60,7 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 
 	var res Result
 	if len(cfg.middleware) == 0 && len(e.tool.Filters) == 0 {
-		res = r.core(st, st, cfg, e, call)
+		r.core(st, st, cfg, e, call, &res)
 	} else {
 		res = r.throughMiddleware(st, cfg, e, call)
 	}
@@ -132,7 +132,9 @@ func (r *Registry) chainOf(cfg *registryConfig, e *toolEntry) Handler {
 			st.Context, st.info = ctx, callInfo(r, call)
 			ctx = st
 		}
-		return r.core(ctx, st, cfg, e, call)
+		var res Result
+		r.core(ctx, st, cfg, e, call, &res)
+		return res
 	}
 	h := chain(core, cfg.middleware, filters)
 	e.chain.Store(&middlewareChain{reg: r, cfg: cfg, h: h})
@@ -150,22 +152,40 @@ type middlewareChain struct {
 // core is the registry's own pipeline for a resolved tool; every step returns either what the
 // next one needs or the result that ends the call. ctx is what the middleware passed on (st
 // when there is none); st is the call's state.
-func (r *Registry) core(ctx context.Context, st *callState, cfg *registryConfig, e *toolEntry, call Call) Result {
+func (r *Registry) core(ctx context.Context, st *callState, cfg *registryConfig, e *toolEntry, call Call, res *Result) {
+	bound, identity, early := r.prepare(ctx, st, cfg, e, &call)
+	if early != nil {
+		*res = *early
+		return
+	}
+	r.execute(ctx, st, cfg, e, bound, res)
+	if res.IsError {
+		*res = r.explainFailure(ctx, cfg, &e.tool, call, *res)
+	} else if identity != "" {
+		r.rememberSuccess(ctx, cfg, call.Session, identity)
+	}
+}
+
+// prepare takes a call through every step before its handler runs: limits, binding, the
+// repeat guard, approval. It returns the bound call and, when the repeat guard applies, the
+// call's identity; or the result that ends the call before it runs (a refusal, a failure,
+// a pending approval, a client tool's call), which is allocated only then.
+func (r *Registry) prepare(ctx context.Context, st *callState, cfg *registryConfig, e *toolEntry, call *Call) (bound BoundCall, identity string, early *Result) {
 	tool := &e.tool
 	if refused := r.admit(ctx, cfg, tool, call.Session); refused != nil {
-		return *refused
+		return nil, "", refused
 	}
 	if refused := cfg.admitArgs(tool, call.Args); refused != nil {
-		return *refused
+		return nil, "", refused
 	}
 	if !tool.bindable() {
 		// Only a client tool can be registered without Bind: its arguments go to the host as
 		// they came.
-		return clientResult(call, json.RawMessage(normalizeArgs(call.Args)))
+		return nil, "", failure(clientResult(*call, json.RawMessage(normalizeArgs(call.Args))))
 	}
-	bound, failed := r.bindRepairing(ctx, st, cfg, tool, &call)
+	bound, failed := r.bindRepairing(ctx, st, cfg, tool, call)
 	if failed != nil {
-		return *failed
+		return nil, "", failed
 	}
 
 	confirm := tool.Permission == PermissionConfirm
@@ -175,7 +195,7 @@ func (r *Registry) core(ctx context.Context, st *callState, cfg *registryConfig,
 		if canonical, err = e.canonicalArgs(call.Args); err != nil {
 			// The decoder accepted what this cannot read (or it nests too much to compare):
 			// nothing to bind an approval or a repeat to, so the call does not run.
-			return Result{
+			return nil, "", &Result{
 				Text:    fmt.Sprintf("%s was not run: %v. Send simpler arguments.", tool.Name, err),
 				IsError: true,
 				Err:     fmt.Errorf("tool %q: canonical arguments: %w", tool.Name, err),
@@ -183,34 +203,26 @@ func (r *Registry) core(ctx context.Context, st *callState, cfg *registryConfig,
 			}
 		}
 	}
-	var identity string
 	if cfg.guard.RefuseRepeats {
 		identity = callIdentity(tool.Name, canonical)
 		switch seen, err := r.repeated(ctx, cfg, call.Session, identity); {
 		case err != nil:
-			return guardUnavailable(tool.Name, err)
+			return nil, "", failure(guardUnavailable(tool.Name, err))
 		case seen:
-			return repeatResult(tool.Name, call.Session)
+			return nil, "", failure(repeatResult(tool.Name, call.Session))
 		}
 	}
 	if confirm {
 		var denied Result
 		var ok bool
-		if bound, denied, ok = r.approve(ctx, cfg, tool, call, bound, canonical); !ok {
-			return denied
+		if bound, denied, ok = r.approve(ctx, cfg, tool, *call, bound, canonical); !ok {
+			return nil, "", &denied
 		}
 	}
 	if tool.Client {
-		return clientResult(call, bound.Args())
+		return nil, "", failure(clientResult(*call, bound.Args()))
 	}
-
-	res := r.execute(ctx, st, cfg, e, bound)
-	if res.IsError {
-		res = r.explainFailure(ctx, cfg, tool, call, res)
-	} else if identity != "" {
-		r.rememberSuccess(ctx, cfg, call.Session, identity)
-	}
-	return res
+	return bound, identity, nil
 }
 
 func clientResult(call Call, args any) Result {
@@ -320,7 +332,8 @@ func bind(ctx context.Context, tool *Tool, st *callState, args []byte) (bound Bo
 	return bound, nil
 }
 
-// failure is res as the failure of a step whose success returns no Result.
+// failure is res as the failure of a step whose success returns no Result (or as the result
+// that ends a call early).
 func failure(res Result) *Result { return &res }
 
 // generatedMismatch reports whether err, from binding a generated tool's arguments, is not
