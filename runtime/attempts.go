@@ -16,7 +16,9 @@ func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConf
 	policy := cfg.retryOf(&e.tool)
 	timeout := cfg.timeoutOf(&e.tool)
 	for attempt := 1; ; attempt++ {
-		st.attempt.Store(int32(attempt))
+		if attempt > 1 {
+			st.attempt.Store(int32(attempt - 1)) // the first is the state's zero value
+		}
 		var began time.Duration // only observers need the attempt's own duration
 		if cfg.observer != nil {
 			began = monotonic()

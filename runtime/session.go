@@ -30,7 +30,7 @@ func CallInfoFrom(ctx context.Context) (CallInfo, bool) {
 		CallID:   st.info.callID,
 		Session:  st.info.session,
 		UserData: st.info.userData,
-		Attempt:  int(st.attempt.Load()),
+		Attempt:  int(st.attempt.Load()) + 1,
 		State:    SessionState{store: st.info.store(), session: st.info.session},
 	}, true
 }
@@ -42,8 +42,11 @@ type callKey struct{}
 // tool (framedSlot), so a call allocates nothing for it.
 type callState struct {
 	context.Context
-	info    frameInfo
-	attempt atomic.Int32 // read by handlers abandoned after a timeout while a retry runs
+	info frameInfo
+	// attempt counts the attempts before the current one (0 during the first, so that the
+	// common call stores nothing); read by handlers abandoned after a timeout while a retry
+	// runs.
+	attempt atomic.Int32
 	// taken is the flag of the call this state lives in (framed), kept next to attempt so
 	// they share one word: the frame is in every call generated code allocates.
 	taken atomic.Bool
