@@ -2,6 +2,7 @@ package mount
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -361,45 +362,51 @@ func (m *Mounted) sync(ctx context.Context, cs *mcp.ClientSession) error {
 		skipped = append(skipped, Skipped{Tool: fmt.Sprintf("(%d tools past the first %d)", len(listed)-MaxTools, MaxTools), Reason: "too many tools"})
 		listed = listed[:MaxTools]
 	}
+	// Only sync changes m.tools (it runs on one goroutine at a time), so old is read once.
+	m.mu.Lock()
+	old := m.tools
+	m.mu.Unlock()
+	deferred := m.opts.Defer || m.opts.DeferAbove > 0 && len(listed) > m.opts.DeferAbove
 	next := map[string]*remoteTool{}
+	kept := map[string]*remoteTool{}
+	var added []runtime.Tool
 	for _, t := range listed {
-		rt, err := m.build(t, len(listed))
+		if t == nil {
+			skipped = append(skipped, Skipped{Reason: "an empty entry"})
+			continue
+		}
+		definition, err := json.Marshal(t)
 		if err != nil {
 			skipped = append(skipped, Skipped{Tool: cut(t.Name, 128), Reason: err.Error()})
 			continue
 		}
-		if _, dup := next[rt.tool.Name]; dup {
+		name := m.opts.Prefix + t.Name
+		if _, dup := next[name]; dup {
 			skipped = append(skipped, Skipped{Tool: cut(t.Name, 128), Reason: "listed twice"})
 			continue
 		}
-		next[rt.tool.Name] = rt
+		// A tool listed as before keeps its compiled schemas: a server sending
+		// tools/list_changed over and over does not make every schema compile again.
+		if o, ok := old[name]; ok && o.definition == string(definition) && o.tool.Deferred == deferred {
+			next[name], kept[name] = o, o
+			continue
+		}
+		rt, err := m.build(t, string(definition), deferred)
+		if err != nil {
+			skipped = append(skipped, Skipped{Tool: cut(t.Name, 128), Reason: err.Error()})
+			continue
+		}
+		next[name] = rt
+		added = append(added, rt.tool)
 	}
-
-	m.mu.Lock()
-	old := m.tools
-	var gone, replaced []string
-	var added []runtime.Tool
-	for name, rt := range old {
-		if n, ok := next[name]; !ok {
+	var gone []string // removed, or replaced by a changed definition
+	for name := range old {
+		if _, ok := kept[name]; !ok {
 			gone = append(gone, name)
-		} else if n.definition != rt.definition {
-			replaced = append(replaced, name)
 		}
 	}
-	for name, rt := range next {
-		if o, ok := old[name]; !ok || o.definition != rt.definition {
-			added = append(added, rt.tool)
-		}
-	}
-	m.mu.Unlock()
 
-	m.reg.Remove(append(gone, replaced...)...)
-	kept := map[string]*remoteTool{}
-	for name, rt := range next {
-		if o, ok := old[name]; ok && o.definition == rt.definition {
-			kept[name] = o
-		}
-	}
+	m.reg.Remove(gone...)
 	for _, t := range added {
 		if err := m.reg.Add(t); err != nil {
 			skipped = append(skipped, Skipped{Tool: next[t.Name].remote, Reason: err.Error()})

@@ -427,3 +427,25 @@ func TestDeferAndResultCap(t *testing.T) {
 	tool, _ := small.Tool(m.Tools()[0])
 	assert.False(t, tool.Deferred)
 }
+
+// A listing that crosses DeferAbove defers the tools listed before it too, though their
+// definitions did not change.
+func TestDeferAboveFollowsTheToolCount(t *testing.T) {
+	reg := runtime.NewRegistry()
+	r, m := mountRemote(t, reg, mount.Options{DeferAbove: 6}) // six listed, one of them left out
+	require.Len(t, m.Tools(), 5)
+	echo, _ := reg.Tool("files_echo")
+	require.False(t, echo.Deferred)
+
+	r.server.AddTool(&mcp.Tool{Name: "added", InputSchema: schema(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text("new"), nil })
+	eventually(t, "every tool is deferred once seven are listed", func() bool {
+		for _, name := range []string{"files_echo", "files_added"} {
+			if tool, ok := reg.Tool(name); !ok || !tool.Deferred {
+				return false
+			}
+		}
+		return true
+	})
+	assert.Equal(t, "hihi", invoke(reg, "files_echo", `{"text":"hi","times":2}`).Text)
+}

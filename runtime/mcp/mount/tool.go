@@ -34,17 +34,10 @@ type argsValidator interface {
 
 // build makes the registry tool of one listed tool. Everything in t is the server's word:
 // names are checked, text is cut, schemas are compiled within schematool's bounds.
-func (m *Mounted) build(t *mcp.Tool, count int) (*remoteTool, error) {
-	if t == nil {
-		return nil, errors.New("an empty entry")
-	}
+func (m *Mounted) build(t *mcp.Tool, definition string, deferred bool) (*remoteTool, error) {
 	name := m.opts.Prefix + t.Name
 	if len(t.Name) > 128 || !validName(name) {
 		return nil, fmt.Errorf("the name with the prefix %q does not match %s", m.opts.Prefix, namePattern)
-	}
-	definition, err := json.Marshal(t)
-	if err != nil {
-		return nil, err
 	}
 	input, err := json.Marshal(t.InputSchema)
 	if err != nil {
@@ -81,7 +74,7 @@ func (m *Mounted) build(t *mcp.Tool, count int) (*remoteTool, error) {
 	if m.opts.ConfirmAll || slices.Contains(m.opts.Confirm, t.Name) || hints.Destructive && !slices.Contains(m.opts.Auto, t.Name) {
 		permission = runtime.PermissionConfirm
 	}
-	rt := &remoteTool{remote: t.Name, definition: string(definition)}
+	rt := &remoteTool{remote: t.Name, definition: definition}
 	rt.tool = runtime.Tool{
 		Name:         name,
 		Origin:       "mcp server " + m.server.Name + ": " + t.Name,
@@ -91,7 +84,7 @@ func (m *Mounted) build(t *mcp.Tool, count int) (*remoteTool, error) {
 		Permission:   permission,
 		Hints:        hints,
 		MaxResult:    m.opts.MaxResult,
-		Deferred:     m.opts.Defer || m.opts.DeferAbove > 0 && count > m.opts.DeferAbove,
+		Deferred:     deferred,
 		Namespace:    m.opts.Namespace,
 		InputSchema:  input,
 		OutputSchema: outputJSON,
@@ -102,7 +95,7 @@ func (m *Mounted) build(t *mcp.Tool, count int) (*remoteTool, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &call{m: m, remote: t.Name, args: canonical, output: output}, nil
+			return &call{m: m, remote: rt.remote, args: canonical, output: output}, nil
 		},
 	}
 	if permission == runtime.PermissionConfirm && hints.Destructive {
