@@ -203,14 +203,13 @@ func (m *Mounted) Tools() []string {
 
 // ToolName returns the registry name of the server's tool remote.
 func (m *Mounted) ToolName(remote string) (string, bool) {
+	name := m.opts.Prefix + remote // as build names it
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for name, rt := range m.tools {
-		if rt.remote == remote {
-			return name, true
-		}
+	if _, ok := m.tools[name]; !ok {
+		return "", false
 	}
-	return "", false
+	return name, true
 }
 
 // Skipped returns the server's tools left out at the last listing, and why.

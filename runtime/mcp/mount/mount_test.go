@@ -449,3 +449,14 @@ func TestDeferAboveFollowsTheToolCount(t *testing.T) {
 	})
 	assert.Equal(t, "hihi", invoke(reg, "files_echo", `{"text":"hi","times":2}`).Text)
 }
+
+func TestToolNameMapsTheServersNames(t *testing.T) {
+	_, m := mountRemote(t, runtime.NewRegistry(), mount.Options{})
+	name, ok := m.ToolName("echo")
+	assert.True(t, ok)
+	assert.Equal(t, "files_echo", name)
+	for _, remote := range []string{"files_echo", "bad.name", "", "nothing"} {
+		_, ok := m.ToolName(remote)
+		assert.False(t, ok, remote)
+	}
+}
