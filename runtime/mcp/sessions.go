@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
-	"slices"
 	"sync"
 	"time"
 
@@ -109,9 +108,9 @@ type sessions struct {
 
 	mu     sync.Mutex
 	conns  map[*mcp.ServerSession]*connection
-	keys   map[string]*keyUse       // the registry sessions but the connections' own
-	others map[*connection][]string // those a connection holds until it closes
-	own    int                      // connections' own registry sessions not ended yet
+	keys   map[string]*keyUse              // the registry sessions but the connections' own
+	others map[*connection]map[string]bool // those a connection holds until it closes; a set, as a client may name a new key each call
+	own    int                             // connections' own registry sessions not ended yet
 }
 
 // connection is one MCP session as the tracker knows it. An idle stateful HTTP session holds
@@ -133,7 +132,7 @@ type keyUse struct {
 
 func newSessions(reg *runtime.Registry, linger time.Duration, shared bool) *sessions {
 	return &sessions{reg: reg, linger: linger, shared: shared,
-		conns: map[*mcp.ServerSession]*connection{}, keys: map[string]*keyUse{}, others: map[*connection][]string{}}
+		conns: map[*mcp.ServerSession]*connection{}, keys: map[string]*keyUse{}, others: map[*connection]map[string]bool{}}
 }
 
 // connection returns the tracker's record of ss, watching for its end on first sight. A call
@@ -200,8 +199,11 @@ func (s *sessions) hold(conn *connection, key string, tied bool) (release func()
 		conn.holds = conn.holds || tied && !conn.closed
 		return func() { s.releaseOwn(conn) }
 	}
-	if tied && !conn.closed && !slices.Contains(s.others[conn], key) {
-		s.others[conn] = append(s.others[conn], key)
+	if tied && !conn.closed && !s.others[conn][key] {
+		if s.others[conn] == nil {
+			s.others[conn] = map[string]bool{}
+		}
+		s.others[conn][key] = true
 		s.ref(key)
 	}
 	s.ref(key)
@@ -230,7 +232,7 @@ func (s *sessions) releaseOwn(conn *connection) {
 func (s *sessions) close(conn *connection) {
 	var ended []string
 	s.mu.Lock()
-	for _, key := range s.others[conn] {
+	for key := range s.others[conn] {
 		if s.unref(key) {
 			ended = append(ended, key)
 		}
