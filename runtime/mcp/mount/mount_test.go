@@ -354,7 +354,7 @@ func TestOversizedHTTPAnswerIsRefused(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		chunk := []byte(strings.Repeat(" ", 1<<20))
 		w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{"x":"`))
-		for i := 0; i < 20; i++ {
+		for i := 0; i < 64; i++ {
 			n, err := w.Write(chunk)
 			served.Add(int64(n))
 			if err != nil {
@@ -367,6 +367,9 @@ func TestOversizedHTTPAnswerIsRefused(t *testing.T) {
 	_, err := mount.Mount(t.Context(), runtime.NewRegistry(), mount.Server{Name: "big", URL: srv.URL}, mount.Options{Logger: quiet})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "over 16777216 bytes")
+	// The mount stopped reading near the cap: the server could not send its 64 MiB (the
+	// margin is the sockets' buffers).
+	assert.Less(t, served.Load(), int64(40<<20))
 }
 
 // TestHostileListing: a server listing more tools than MaxTools, a description past its cap,
