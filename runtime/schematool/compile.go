@@ -8,7 +8,6 @@ import (
 	"maps"
 	"math"
 	"math/big"
-	"net/url"
 	"reflect"
 	"regexp"
 	"slices"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/go-faster/jx"
 
+	"github.com/toolgen-go/toolgen/internal/jsonpointer"
 	"github.com/toolgen-go/toolgen/internal/suggest"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
@@ -223,7 +223,7 @@ func (c *compiler) def(name string) error {
 		return nil
 	}
 	e.building = true
-	at := "/$defs/" + escapePointer(name)
+	at := "/$defs/" + jsonpointer.Escape(name)
 	o, err := c.members(e.raw, at)
 	if err != nil {
 		return err
@@ -419,14 +419,9 @@ func (c *compiler) ref(raw json.RawMessage, at string) (*entry, error) {
 		c.rootRefs = true
 		return c.root, nil
 	}
-	name, ok := strings.CutPrefix(ref, "#/$defs/")
-	if ok {
-		if unescaped, err := url.PathUnescape(name); err == nil {
-			name = unescapePointer(unescaped)
-		}
-	}
+	name, ok := jsonpointer.DefName(ref)
 	e := c.defs[name]
-	if !ok || e == nil || strings.Contains(name, "/") {
+	if !ok || e == nil {
 		return nil, fmt.Errorf("%s: $ref %s must be \"#\" or name an entry of the root's $defs", place(at), quoted(ref))
 	}
 	return e, nil
@@ -871,11 +866,11 @@ func (c *compiler) object(o *object, at string, depth int) (reflect.Type, *decod
 	fields := make([]reflect.StructField, len(p.keys))
 	members := make([]decode.Member, len(p.keys))
 	for i, name := range p.keys {
-		sub, err := c.members(p.vals[i], at+"/properties/"+escapePointer(name))
+		sub, err := c.members(p.vals[i], at+"/properties/"+jsonpointer.Escape(name))
 		if err != nil {
 			return nil, nil, err
 		}
-		typ, val, err := c.node(sub, at+"/properties/"+escapePointer(name), depth+1)
+		typ, val, err := c.node(sub, at+"/properties/"+jsonpointer.Escape(name), depth+1)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -940,14 +935,6 @@ func place(at string) string {
 		return "schema root"
 	}
 	return "schema " + at
-}
-
-func escapePointer(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
-
-func unescapePointer(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
 }
 
 // maxSuggestedLength bounds the words a hint is looked for: suggest.Closest compares words of

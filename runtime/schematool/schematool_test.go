@@ -203,3 +203,21 @@ func TestSchemaBounds(t *testing.T) {
 		assert.Contains(t, err.Error(), c.want)
 	}
 }
+
+// A $defs name holding "/" or "~" is referred to escaped, as RFC 6901 writes it, and
+// percent-encoded or not; a pointer past the entry is refused.
+func TestRefToEscapedDefName(t *testing.T) {
+	const defs = `"$defs":{"a/b":{"type":"integer","minimum":1},"c~d":{"type":"string"}}`
+	s, err := schematool.Compile([]byte(`{"type":"object","additionalProperties":false,` + defs + `,"properties":{` +
+		`"x":{"$ref":"#/$defs/a~1b"},"y":{"$ref":"#/$defs/c~0d"},"z":{"$ref":"#/$defs/a%7E1b"}}}`))
+	require.NoError(t, err)
+	_, err = s.Validate([]byte(`{"x":2,"y":"s","z":3}`))
+	require.NoError(t, err)
+	_, err = s.Validate([]byte(`{"x":0}`))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "/x")
+
+	_, err = schematool.Compile([]byte(`{"type":"object","additionalProperties":false,` + defs + `,"properties":{"x":{"$ref":"#/$defs/a~1b/minimum"}}}`))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `must be "#" or name an entry`)
+}
