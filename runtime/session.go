@@ -82,10 +82,7 @@ func (f *frameInfo) store() SessionStore {
 	if f.reg == nil {
 		return nil
 	}
-	if s := f.reg.currentTable().cfg.store; s != nil {
-		return s
-	}
-	return f.reg.memoryStore()
+	return f.reg.sessionStore()
 }
 
 // takeUnbound returns the call allocated with the frame, once.
