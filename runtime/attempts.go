@@ -54,8 +54,8 @@ func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConf
 
 // runAttempt runs the handler once, with a timeout (without one, execute runs it on the
 // caller's goroutine). It runs on a worker goroutine so that a handler ignoring its ctx
-// cannot hold the call past the deadline: the call returns a timeout result on time and the worker is
-// abandoned, still running, until the handler returns. The attempts on workers, running or
+// cannot hold the call past the deadline: the call returns a timeout result on time and the
+// worker is abandoned, still running, until the handler returns. The attempts on workers, running or
 // abandoned, are bounded per tool and per session (see attemptSlots), so a hung dependency
 // cannot pile up goroutines without end, however many calls arrive at once.
 //

@@ -56,7 +56,6 @@ func TestFramedCallsHoldTheirArguments(t *testing.T) {
 		for i, c := range framed {
 			require.IsType(t, &framedNote{}, c.Args())
 			assert.Equal(t, "saved "+strings.Repeat("x", i+1), c.Run(t.Context()).Text)
-			c.st.direct = i%2 == 0 // Invoke's own goroutine takes it without the atomic
 			assert.Same(t, c, c.st.takeUnbound(), "the state finds the call it lives in")
 			assert.Nil(t, c.st.takeUnbound(), "once")
 			if timed {

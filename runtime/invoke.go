@@ -60,7 +60,6 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 
 	var res Result
 	if len(cfg.middleware) == 0 && len(e.tool.Filters) == 0 {
-		st.direct = true
 		r.core(st, st, cfg, e, call, &res)
 	} else {
 		res = r.throughMiddleware(st, cfg, e, call)

@@ -124,10 +124,7 @@ func NewRegistry(opts ...Option) *Registry {
 
 // sessionStore returns the configured session store, or the registry's in-memory one.
 func (r *Registry) sessionStore() SessionStore {
-	r.mu.RLock()
-	store := r.config().store
-	r.mu.RUnlock()
-	if store != nil {
+	if store := r.currentTable().cfg.store; store != nil {
 		return store
 	}
 	return r.memoryStore()

@@ -54,10 +54,6 @@ type callState struct {
 	// (the first bind takes it); later binds of the same call, as a middleware calling next
 	// twice makes, allocate their own.
 	framed bool
-	// direct tells that Invoke runs the call's steps itself, on its goroutine (no middleware
-	// or filter, which could bind from others): the call is then taken with the plain flag
-	// takenDirect, without the atomic's locked instruction.
-	direct, takenDirect bool
 	// first is the deadline context of the first attempt with a timeout, allocated with the
 	// state when the tool has a timeout, so that the common call allocates nothing for it;
 	// retries get their own. A call without a timeout does not carry its 80 bytes.
@@ -86,23 +82,12 @@ func (f *frameInfo) store() SessionStore {
 	if f.reg == nil {
 		return nil
 	}
-	if s := f.reg.currentTable().cfg.store; s != nil {
-		return s
-	}
-	return f.reg.memoryStore()
+	return f.reg.sessionStore()
 }
 
 // takeUnbound returns the call allocated with the frame, once.
 func (s *callState) takeUnbound() *framedSlot {
-	if s == nil || !s.framed {
-		return nil
-	}
-	if s.direct {
-		if s.takenDirect {
-			return nil
-		}
-		s.takenDirect = true
-	} else if !s.taken.CompareAndSwap(false, true) {
+	if s == nil || !s.framed || !s.taken.CompareAndSwap(false, true) {
 		return nil
 	}
 	return (*framedSlot)(unsafe.Add(unsafe.Pointer(s), -int(framedStateOffset)))

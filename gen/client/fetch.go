@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 
@@ -160,10 +161,15 @@ func (c *tappedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 // HTTPTransport is the go-sdk's streamable HTTP client transport to endpoint, sending header
-// with every request (authorization, for one), whose tools/list results Fetch can read.
+// with every request to endpoint's origin (authorization, for one), whose tools/list results
+// Fetch can read. A redirect elsewhere goes without header, as http.Client sends a redirect
+// to another host no Authorization of its own.
 func HTTPTransport(endpoint string, header http.Header) mcp.Transport {
 	t := &tap{}
 	rt := &tapRoundTripper{next: http.DefaultTransport, header: header, tap: t}
+	if u, err := url.Parse(endpoint); err == nil {
+		rt.scheme, rt.host = u.Scheme, u.Host
+	}
 	return &tappedTransport{
 		Transport: &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: &http.Client{Transport: rt}, DisableStandaloneSSE: true},
 		tap:       t,
@@ -171,15 +177,18 @@ func HTTPTransport(endpoint string, header http.Header) mcp.Transport {
 }
 
 type tapRoundTripper struct {
-	next   http.RoundTripper
-	header http.Header
-	tap    *tap
+	next         http.RoundTripper
+	header       http.Header
+	scheme, host string // the endpoint's origin, the only one header is sent to
+	tap          *tap
 }
 
 func (rt *tapRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = req.Clone(req.Context())
-	for k, v := range rt.header {
-		req.Header[k] = v
+	if req.URL.Scheme == rt.scheme && req.URL.Host == rt.host {
+		for k, v := range rt.header {
+			req.Header[k] = v
+		}
 	}
 	resp, err := rt.next.RoundTrip(req)
 	if err != nil || resp.StatusCode != http.StatusOK {

@@ -97,10 +97,11 @@ func words(s string) []string {
 // the same names.
 type namespace struct {
 	owners map[string]string // name → the pointer (or reserved word) holding it
+	next   map[string]int    // want → the number its next clash tries first
 }
 
 func newNamespace(reserved ...string) *namespace {
-	ns := &namespace{owners: map[string]string{}}
+	ns := &namespace{owners: map[string]string{}, next: map[string]int{}}
 	for _, r := range reserved {
 		ns.owners[r] = "the generated " + r
 	}
@@ -114,10 +115,13 @@ func (ns *namespace) claim(want, owner string) (got, takenBy string) {
 		return want, ""
 	}
 	takenBy = ns.owners[want]
-	for i := 2; ; i++ {
+	// Numbers already handed out for want are not tried again: a listing of 10,000 names
+	// that all become the same Go name would otherwise cost 50 million tries.
+	for i := max(ns.next[want], 2); ; i++ {
 		got = want + strconv.Itoa(i)
 		if _, taken := ns.owners[got]; !taken {
 			ns.owners[got] = owner
+			ns.next[want] = i + 1
 			return got, takenBy
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -90,6 +91,31 @@ func TestFetchOverHTTP(t *testing.T) {
 
 	_, err = client.Fetch(ctx, client.HTTPTransport(srv.URL, nil))
 	require.Error(t, err, "no token: the server refuses")
+}
+
+// TestFetchSendsHeadersToTheEndpointOnly follows a server's redirect to another origin, which
+// must not receive the -header values (a token) given for the endpoint.
+func TestFetchSendsHeadersToTheEndpointOnly(t *testing.T) {
+	ctx := testCtx(t)
+	var leaked atomic.Bool
+	h := toolmcp.HTTPHandler(catalogRegistry(t))
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "" {
+			leaked.Store(true)
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(other.Close)
+	redirecting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		assert.Equal(t, "Bearer 0123456789abcdef-token", r.Header.Get("Authorization"))
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(redirecting.Close)
+
+	got, err := client.Fetch(ctx, client.HTTPTransport(redirecting.URL, http.Header{"Authorization": {"Bearer 0123456789abcdef-token"}}))
+	require.NoError(t, err)
+	assert.Contains(t, string(got), `"tools"`)
+	assert.False(t, leaked.Load(), "the token went to the other origin")
 }
 
 // session connects a go-sdk client to the catalog served in memory.

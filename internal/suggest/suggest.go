@@ -24,7 +24,7 @@ func Closest(word string, candidates []string) string {
 		if lw == "" {
 			lw = strings.ToLower(word)
 		}
-		d := distance(lw, strings.ToLower(c))
+		d := distanceWithin(lw, strings.ToLower(c), limit(word, c))
 		if d > limit(word, c) {
 			continue
 		}
@@ -42,30 +42,50 @@ func limit(a, b string) int {
 	return min(max(n/3, 1), 3)
 }
 
-// distance is the optimal string alignment distance (Levenshtein plus adjacent
-// transpositions, the commonest typo), on bytes: names here are ASCII.
-func distance(a, b string) int {
+// distanceWithin is the optimal string alignment distance (Levenshtein plus adjacent
+// transpositions, the commonest typo) on bytes, names here being ASCII, when it is at most
+// k, and k+1 otherwise. Only the cells within k of the diagonal are computed, and a row whose
+// every cell is over k ends the search, so two names of n bytes cost about n·(2k+1) steps,
+// not n² (two 40 KB names took seconds).
+func distanceWithin(a, b string, k int) int {
 	if a == b {
 		return 0
 	}
-	// Three rows suffice for the transposition look-back.
+	far := k + 1
+	if len(a)-len(b) > k || len(b)-len(a) > k {
+		return far
+	}
+	// Three rows suffice for the transposition look-back. Cells just outside a row's band are
+	// set to far, so the next row never reads what an older row left there.
 	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
-		prev[j] = j
+		prev[j] = min(j, far)
 	}
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
+		lo, hi := max(1, i-k), min(len(b), i+k)
+		cur[lo-1] = min(i, far) // cur[0] is i; further right, outside the band
+		if lo > 1 {
+			cur[lo-1] = far
+		}
+		rowMin := cur[lo-1]
+		for j := lo; j <= hi; j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost, far)
 			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
 				cur[j] = min(cur[j], prev2[j-2]+1)
 			}
+			rowMin = min(rowMin, cur[j])
+		}
+		if hi < len(b) {
+			cur[hi+1] = far
+		}
+		if rowMin >= far {
+			return far
 		}
 		prev2, prev, cur = prev, cur, prev2
 	}

@@ -244,47 +244,48 @@ func appendString(dst []byte, s string) []byte {
 	return append(append(dst, s[start:]...), '"')
 }
 
-// zeroBytes has the high bit of a byte set where v has a zero byte, and maybe past it (the
-// classic (v - 0x01…) &^ v).
-func zeroBytes(v uint64) uint64 { return (v - 0x0101010101010101) &^ v }
-
 // plainPrefix returns the length of s's longest prefix of ASCII that needs no escaping, eight
 // bytes at a time: the strings of a result are mostly such text.
 func plainPrefix(s string) int {
 	if len(s) < 8 {
-		// Four to seven bytes: the first four and the last four, overlapping.
-		if len(s) >= 4 && plainHalfWord(s) && plainHalfWord(s[len(s)-4:]) {
+		// Four to seven bytes: the first four and the last four, overlapping, each read
+		// with four spaces (plain) above them.
+		if len(s) >= 4 && plainWord(uint64(load32(s))|0x2020202000000000) &&
+			plainWord(uint64(load32(s[len(s)-4:]))|0x2020202000000000) {
 			return len(s)
 		}
 		return plainBytes(s)
 	}
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		if !plainWord(s[i:]) {
+		if !plainWord(load64(s[i:])) {
 			return i + plainBytes(s[i:i+8])
 		}
 	}
-	// The last bytes, read as the word that ends the string when it is that long.
-	if i < len(s) && len(s) >= 8 && plainWord(s[len(s)-8:]) {
+	// The last bytes, read as the word that ends the string.
+	if i < len(s) && plainWord(load64(s[len(s)-8:])) {
 		return len(s)
 	}
 	return i + plainBytes(s[i:])
 }
 
-// plainWord reports whether the first eight bytes of s need no escaping: none is under 0x20,
-// has its high bit set, or is '"' or '\\'.
-func plainWord(s string) bool {
+// plainWord reports whether none of the eight bytes of x needs escaping: none is under 0x20,
+// has its high bit set, or is '"' or '\\'. A zero byte is found by the classic
+// (v - 0x01…) &^ v, which flags it and maybe bytes above it (borrows): only false alarms,
+// which plainBytes then clears byte by byte.
+func plainWord(x uint64) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
-	return ((x-ones*0x20)|x|zeroBytes(x^(ones*'"'))|zeroBytes(x^(ones*'\\')))&highs == 0
+	zero := func(v uint64) uint64 { return (v - ones) &^ v }
+	return ((x-ones*0x20)|x|zero(x^(ones*'"'))|zero(x^(ones*'\\')))&highs == 0
 }
 
-// plainHalfWord is plainWord for the first four bytes of s.
-func plainHalfWord(s string) bool {
-	const ones, highs = 0x01010101, 0x80808080
-	x := binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s), 4))
-	zero := func(v uint32) uint32 { return (v - ones) &^ v }
-	return ((x-ones*0x20)|x|zero(x^(ones*'"'))|zero(x^(ones*'\\')))&highs == 0
+// load64 and load32 read the first eight and four bytes of s, which has them.
+func load64(s string) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
+}
+
+func load32(s string) uint32 {
+	return binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s), 4))
 }
 
 // plainBytes returns the length of s's prefix that needs no escaping, a byte at a time.

@@ -8,7 +8,6 @@ import (
 	"maps"
 	"math"
 	"math/big"
-	"net/url"
 	"reflect"
 	"regexp"
 	"slices"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/go-faster/jx"
 
+	"github.com/toolgen-go/toolgen/internal/jsonpointer"
 	"github.com/toolgen-go/toolgen/internal/suggest"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
@@ -157,6 +157,10 @@ type object struct {
 	vals []json.RawMessage
 }
 
+// maxObjectKeys bounds the members of one schema object: no object of the subset holds more
+// than the properties of one object or the subschemas of a document.
+const maxObjectKeys = max(MaxProperties, MaxSchemaNodes)
+
 func (o *object) get(key string) (json.RawMessage, bool) {
 	i := slices.Index(o.keys, key)
 	if i < 0 {
@@ -176,14 +180,19 @@ func (c *compiler) members(raw json.RawMessage, at string) (*object, error) {
 		return nil, fmt.Errorf("%s: must be a schema object, got %s (boolean schemas are outside the subset)", place(at), shown(raw))
 	}
 	o := &object{}
+	seen := map[string]bool{} // a map, not a scan of keys: a remote schema may hold 100,000 keys
 	err := d.ObjBytes(func(d *jx.Decoder, key []byte) error {
 		v, err := d.Raw()
 		if err != nil {
 			return err
 		}
-		if slices.Contains(o.keys, string(key)) {
-			return fmt.Errorf("%s: the keyword %q is repeated", place(at), key)
+		if seen[string(key)] {
+			return fmt.Errorf("%s: the keyword %s is repeated", place(at), quoted(string(key)))
 		}
+		if len(o.keys) == maxObjectKeys {
+			return fmt.Errorf("%s: more than %d members", place(at), maxObjectKeys)
+		}
+		seen[string(key)] = true
 		o.keys = append(o.keys, string(key))
 		o.vals = append(o.vals, json.RawMessage(v))
 		return nil
@@ -214,7 +223,7 @@ func (c *compiler) def(name string) error {
 		return nil
 	}
 	e.building = true
-	at := "/$defs/" + escapePointer(name)
+	at := "/$defs/" + jsonpointer.Escape(name)
 	o, err := c.members(e.raw, at)
 	if err != nil {
 		return err
@@ -283,7 +292,7 @@ func (c *compiler) node(o *object, at string, depth int) (reflect.Type, *decode.
 	}
 	for _, k := range o.keys {
 		if !slices.Contains(allKeywords, k) {
-			return nil, nil, fmt.Errorf("%s: the keyword %q is outside the subset toolgen emits%s", place(at), k, didYouMean(k, allKeywords))
+			return nil, nil, fmt.Errorf("%s: the keyword %s is outside the subset toolgen emits%s", place(at), quoted(k), didYouMean(k, allKeywords))
 		}
 		if (k == "$schema" || k == "$defs") && at != "" {
 			return nil, nil, fmt.Errorf("%s: %s belongs at the root only", place(at), k)
@@ -410,15 +419,10 @@ func (c *compiler) ref(raw json.RawMessage, at string) (*entry, error) {
 		c.rootRefs = true
 		return c.root, nil
 	}
-	name, ok := strings.CutPrefix(ref, "#/$defs/")
-	if ok {
-		if unescaped, err := url.PathUnescape(name); err == nil {
-			name = unescapePointer(unescaped)
-		}
-	}
+	name, ok := jsonpointer.DefName(ref)
 	e := c.defs[name]
-	if !ok || e == nil || strings.Contains(name, "/") {
-		return nil, fmt.Errorf("%s: $ref %q must be \"#\" or name an entry of the root's $defs", place(at), ref)
+	if !ok || e == nil {
+		return nil, fmt.Errorf("%s: $ref %s must be \"#\" or name an entry of the root's $defs", place(at), quoted(ref))
 	}
 	return e, nil
 }
@@ -571,7 +575,7 @@ func stringRule(o *object, at string, null bool) (*decode.StringRule, error) {
 		}
 		check, _, known := decode.FormatFunc(name)
 		if !known {
-			return nil, fmt.Errorf("%s: format %q is not one toolgen checks%s", place(at), name, didYouMean(name, decode.FormatNames()))
+			return nil, fmt.Errorf("%s: format %s is not one toolgen checks%s", place(at), quoted(name), didYouMean(name, decode.FormatNames()))
 		}
 		r.Format, r.FormatName, used = check, name, true
 	}
@@ -852,9 +856,9 @@ func (c *compiler) object(o *object, at string, depth int) (reflect.Type, *decod
 			i := slices.Index(p.keys, n)
 			switch {
 			case i < 0:
-				return nil, nil, fmt.Errorf("%s: required names %q, which is not a property%s", place(at), n, didYouMean(n, p.keys))
+				return nil, nil, fmt.Errorf("%s: required names %s, which is not a property%s", place(at), quoted(n), didYouMean(n, p.keys))
 			case slices.Contains(required, i):
-				return nil, nil, fmt.Errorf("%s: required names %q twice", place(at), n)
+				return nil, nil, fmt.Errorf("%s: required names %s twice", place(at), quoted(n))
 			}
 			required = append(required, i)
 		}
@@ -862,11 +866,11 @@ func (c *compiler) object(o *object, at string, depth int) (reflect.Type, *decod
 	fields := make([]reflect.StructField, len(p.keys))
 	members := make([]decode.Member, len(p.keys))
 	for i, name := range p.keys {
-		sub, err := c.members(p.vals[i], at+"/properties/"+escapePointer(name))
+		sub, err := c.members(p.vals[i], at+"/properties/"+jsonpointer.Escape(name))
 		if err != nil {
 			return nil, nil, err
 		}
-		typ, val, err := c.node(sub, at+"/properties/"+escapePointer(name), depth+1)
+		typ, val, err := c.node(sub, at+"/properties/"+jsonpointer.Escape(name), depth+1)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -933,19 +937,24 @@ func place(at string) string {
 	return "schema " + at
 }
 
-func escapePointer(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
-
-func unescapePointer(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
-}
+// maxSuggestedLength bounds the words a hint is looked for: suggest.Closest compares words of
+// like length in time the product of their lengths, and a schema may name a property of
+// 500 KB in required and define another.
+const maxSuggestedLength = 256
 
 func didYouMean(word string, candidates []string) string {
+	if len(word) > maxSuggestedLength {
+		return ""
+	}
 	if c := suggest.Closest(word, candidates); c != "" {
 		return fmt.Sprintf(" (did you mean %q?)", c)
 	}
 	return ""
+}
+
+// quoted is a name of the schema as an error shows it: quoted and cut.
+func quoted(name string) string {
+	return decode.Shown([]byte(strconv.Quote(name)))
 }
 
 // shown is a literal of the schema as an error shows it: compacted and cut.

@@ -43,6 +43,32 @@ func TestOutsideTheSubsetIsAnError(t *testing.T) {
 	}
 }
 
+// A schema of the largest size allowed costs time and memory in proportion to its size: a
+// hundred thousand members are refused before they are compared with one another, and a
+// required name of 40 KB is not compared with a property of 40 KB for a hint (quadratic
+// in both: seconds at this size, minutes at the largest) and is cut in the message.
+func TestHostileSchemaIsRefusedCheaply(t *testing.T) {
+	var many strings.Builder
+	many.WriteString(`{"type":"object","additionalProperties":false,"properties":{`)
+	for i := range 90_000 {
+		if i > 0 {
+			many.WriteByte(',')
+		}
+		many.WriteString(`"` + strconv.Itoa(i) + `":{}`)
+	}
+	many.WriteString(`}}`)
+	require.Less(t, many.Len(), schematool.MaxSchemaBytes)
+	_, err := schematool.Compile([]byte(many.String()))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "schema /properties: more than 10000 members")
+
+	a, b := strings.Repeat("a", 40_000), strings.Repeat("b", 40_000)
+	_, err = schematool.Compile([]byte(`{"type":"object","additionalProperties":false,"properties":{"` + a + `":{}},"required":["` + b + `"]}`))
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), "did you mean")
+	assert.Less(t, len(err.Error()), 200, "the name is cut")
+}
+
 const searchSpecYAML = `
 name: search_docs
 description: Searches the documentation.
@@ -176,4 +202,22 @@ func TestSchemaBounds(t *testing.T) {
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), c.want)
 	}
+}
+
+// A $defs name holding "/" or "~" is referred to escaped, as RFC 6901 writes it, and
+// percent-encoded or not; a pointer past the entry is refused.
+func TestRefToEscapedDefName(t *testing.T) {
+	const defs = `"$defs":{"a/b":{"type":"integer","minimum":1},"c~d":{"type":"string"}}`
+	s, err := schematool.Compile([]byte(`{"type":"object","additionalProperties":false,` + defs + `,"properties":{` +
+		`"x":{"$ref":"#/$defs/a~1b"},"y":{"$ref":"#/$defs/c~0d"},"z":{"$ref":"#/$defs/a%7E1b"}}}`))
+	require.NoError(t, err)
+	_, err = s.Validate([]byte(`{"x":2,"y":"s","z":3}`))
+	require.NoError(t, err)
+	_, err = s.Validate([]byte(`{"x":0}`))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "/x")
+
+	_, err = schematool.Compile([]byte(`{"type":"object","additionalProperties":false,` + defs + `,"properties":{"x":{"$ref":"#/$defs/a~1b/minimum"}}}`))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `must be "#" or name an entry`)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-faster/jx"
 
+	"github.com/toolgen-go/toolgen/internal/jsonpointer"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/schematool"
 )
@@ -65,8 +66,8 @@ func Rename(t runtime.Tool, name string, args map[string]string) (runtime.Tool, 
 			problems := slices.Clone(ae.Problems)
 			for i, p := range problems {
 				head, rest, _ := strings.Cut(strings.TrimPrefix(p.Path, "/"), "/")
-				if n, ok := args[unescapePointer(head)]; ok && p.Path != "" {
-					problems[i].Path = "/" + escapePointer(n) + strings.TrimSuffix("/"+rest, "/")
+				if n, ok := args[jsonpointer.Unescape(head)]; ok && p.Path != "" {
+					problems[i].Path = "/" + jsonpointer.Escape(n) + strings.TrimSuffix("/"+rest, "/")
 				}
 			}
 			return nil, &runtime.ArgsError{Problems: problems}
@@ -76,7 +77,7 @@ func Rename(t runtime.Tool, name string, args map[string]string) (runtime.Tool, 
 	return r, nil
 }
 
-// MustRename is Rename for the presets' own tables, whose schemas are known to rename.
+// mustRename is Rename for the presets' own tables, whose schemas are known to rename.
 func mustRename(t runtime.Tool, name string, args map[string]string) runtime.Tool {
 	r, err := Rename(t, name, args)
 	if err != nil {
@@ -165,12 +166,4 @@ func renameKeys(doc []byte, names map[string]string) ([]byte, error) {
 		out[k] = v
 	}
 	return json.Marshal(out)
-}
-
-func escapePointer(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
-
-func unescapePointer(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
 }
