@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"fmt"
-	goruntime "runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -60,9 +59,11 @@ func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConf
 // cannot pile up goroutines without end, however many calls arrive at once.
 //
 // Nothing here allocates on the common path: the first attempt's deadline context lives in
-// the call's frame, the attempt and its deadline timer are pooled, and workers are reused.
-// The caller waits on one channel; the timer and the worker each try to end the attempt, and
-// the first to do so signals it.
+// the call's frame, the attempt is pooled, and workers are reused. No timer is armed per
+// attempt either: one watchdog timer, for the earliest deadline of all the attempts in flight,
+// ends those past theirs (see watchDeadline). The caller waits on one channel, as it would for
+// any goroutine; the watchdog and the worker each try to end the attempt, and the first to do
+// so signals it.
 func runAttempt(ctx context.Context, cfg *registryConfig, e *toolEntry, session string, bound BoundCall, timeout time.Duration) Result {
 	if res, ok := e.slots.acquire(ctx, cfg, e, session, timeout); !ok {
 		return res
@@ -70,40 +71,21 @@ func runAttempt(ctx context.Context, cfg *registryConfig, e *toolEntry, session 
 	deadline := monotonic() + timeout
 	actx := newAttemptCtx(ctx, deadline)
 	a := attemptPool.Get().(*attemptRun)
-	a.entry, a.session, a.ctx, a.bound = e, session, actx, bound
+	a.entry, a.session, a.ctx, a.bound, a.deadline = e, session, actx, bound, deadline
 	actx.run.Store(a)
 	a.state.Store(attemptRunning)
 	a.refs.Store(2) // the caller and the worker
-	dispatch(a)
+	dispatch(a, timeout)
 
-	// The worker dispatch woke runs next on this goroutine's processor: yielding once lets a
-	// handler that does not block finish before the caller waits, and then no deadline timer
-	// is armed (arming and stopping one is most of what a timeout costs). Otherwise the timer
-	// is armed for what is left until the deadline, which was fixed before dispatch.
-	goruntime.Gosched()
-	armed := false
-	select {
-	case <-a.done:
-	default:
-		armed = true
-		a.timer.Reset(deadline - monotonic()) // at or past the deadline: expires at once
-		if done := ctx.Done(); done == nil {
-			<-a.done
-		} else {
-			select {
-			case <-a.done:
-			case <-done:
-				if !a.abandon(attemptCancelled) {
-					<-a.done // the worker or the timer ended the attempt first
-				}
+	if done := ctx.Done(); done == nil {
+		<-a.done
+	} else {
+		select {
+		case <-a.done:
+		case <-done:
+			if !a.abandon(attemptCancelled) {
+				<-a.done // the worker or the watchdog ended the attempt first
 			}
-		}
-	}
-	if armed && !a.timer.Stop() {
-		// The timer fired: wait until its function is done with a, which may be reused
-		// as soon as both the caller and the worker let go of it.
-		for !a.expired.Load() {
-			goruntime.Gosched()
 		}
 	}
 	state, res := a.state.Load(), a.res
@@ -148,9 +130,9 @@ func deadlineResult(ctx context.Context, name string, timeout time.Duration) Res
 	}
 }
 
-// The states of an attempt: the first of the worker (finished), the deadline timer (expired)
+// The states of an attempt: the first of the worker (finished), the watchdog (expired)
 // and the caller's cancelled ctx (cancelled) to move it away from running decides how it ends.
-// A handler that calls Commit moves it to committed, which neither the timer nor the caller
+// A handler that calls Commit moves it to committed, which neither the watchdog nor the caller
 // can end: the attempt ends when the worker finishes.
 const (
 	attemptRunning int32 = iota
@@ -190,37 +172,29 @@ func Commit(ctx context.Context) error {
 // attemptKey finds the attempt's ctx under the handler's ctx (see Commit).
 type attemptKey struct{}
 
-// attemptRun is the meeting point of a waiting call, its deadline timer and the worker
-// running its handler. It is pooled, with its channel and timer, so a call with a timeout
-// allocates none of them; it returns to the pool when both the caller and the worker have let
-// go of it (refs).
+// attemptRun is the meeting point of a waiting call, the watchdog and the worker running its
+// handler. It is pooled, with its channel, so a call with a timeout allocates neither; it
+// returns to the pool when both the caller and the worker have let go of it (refs).
 type attemptRun struct {
-	state   atomic.Int32
-	refs    atomic.Int32
-	done    chan struct{} // capacity 1: whoever ends the attempt sends once, without blocking
-	res     Result        // the handler's result, written before the worker signals done
-	timer   *time.Timer   // runs expire at the deadline
-	expired atomic.Bool   // expire ran to its end (only meaningful when the timer fired)
-	entry   *toolEntry
-	session string
-	ctx     *attemptCtx
-	bound   BoundCall
+	state    atomic.Int32
+	refs     atomic.Int32
+	done     chan struct{} // capacity 1: whoever ends the attempt sends once, without blocking
+	res      Result        // the handler's result, written before the worker signals done
+	deadline time.Duration // by the monotonic clock
+	entry    *toolEntry
+	session  string
+	ctx      *attemptCtx
+	bound    BoundCall
+
+	// In flight: its place among the attempts the watchdog watches (under workers.mu).
+	prev, next *attemptRun
+	watched    bool
+	expired    atomic.Bool // the watchdog found it past its deadline (for tests)
 }
 
 var attemptPool = sync.Pool{New: func() any {
-	a := &attemptRun{done: make(chan struct{}, 1)}
-	a.timer = time.AfterFunc(time.Hour, a.expire)
-	a.timer.Stop()
-	return a
+	return &attemptRun{done: make(chan struct{}, 1)}
 }}
-
-// expire ends the attempt at its deadline, unless it already ended.
-func (a *attemptRun) expire() {
-	if a.abandon(attemptExpired) {
-		a.done <- struct{}{}
-	}
-	a.expired.Store(true)
-}
 
 // abandon ends a running attempt on the caller's side (expired or cancelled): the worker's
 // result will be dropped, and the tool counts one more abandoned attempt until the handler
@@ -237,7 +211,7 @@ func (a *attemptRun) abandon(why int32) bool {
 // the attempt was abandoned.
 func (a *attemptRun) finish(res Result) {
 	a.ctx.run.Store(nil) // a Commit from a goroutine the handler left behind commits nothing
-	// Committed is final: neither the timer nor the caller moves an attempt away from it.
+	// Committed is final: neither the watchdog nor the caller moves an attempt away from it.
 	if a.state.CompareAndSwap(attemptRunning, attemptFinished) || a.state.Load() == attemptCommitted {
 		a.res = res
 		a.entry.slots.release(a.session, false)
@@ -260,24 +234,34 @@ func (a *attemptRun) unref() {
 
 // Workers run attempts that have a timeout. A go statement allocates, so a worker is kept
 // after its attempt, parked on its own channel, and the next attempt goes to the most
-// recently parked one; a reaper ends workers idle for longer than workers.idleFor. An abandoned
-// attempt keeps its worker until the handler returns.
+// recently parked one; a reaper ends workers parked for longer than workers.idleFor. An
+// abandoned attempt keeps its worker until the handler returns.
 type worker struct {
-	jobs chan *attemptRun // nil ends the worker
-	idle time.Duration    // monotonic time it parked
+	jobs   chan *attemptRun // nil ends the worker
+	parked uint64           // the reaper's tick when it parked
 }
 
-// workers are the parked workers, and how long one may stay parked (30s; tests shorten it).
+// workers are the parked workers and the attempts in flight on the others, under one lock: a
+// dispatch takes a worker and starts watching its attempt, a worker that finishes parks and
+// stops watching it, each in one critical section.
 var workers = struct {
 	mu      sync.Mutex
 	idle    []*worker // a stack: the most recently parked last
 	reaper  *time.Timer
-	idleFor time.Duration
+	tick    uint64        // how many times the reaper has run
+	idleFor time.Duration // how long a worker may stay parked, at least (30s; tests shorten it)
+
+	// The attempts in flight, and the one timer that ends those past their deadline: it is
+	// armed for watchAt, at or before the earliest deadline among them (0: not armed).
+	inflight *attemptRun // a doubly-linked list, the newest first
+	watch    *time.Timer
+	watchAt  time.Duration
 }{idleFor: 30 * time.Second}
 
-// dispatch hands a to an idle worker, or to a new one.
-func dispatch(a *attemptRun) {
+// dispatch hands a to an idle worker, or to a new one, and watches its deadline.
+func dispatch(a *attemptRun, timeout time.Duration) {
 	workers.mu.Lock()
+	watchLocked(a, timeout)
 	var w *worker
 	if n := len(workers.idle); n > 0 {
 		w = workers.idle[n-1]
@@ -292,12 +276,80 @@ func dispatch(a *attemptRun) {
 	go (&worker{jobs: make(chan *attemptRun, 1)}).loop(a)
 }
 
+// watchLocked adds a to the attempts in flight. The watchdog timer is re-armed only when a's
+// deadline comes before the one it is armed for: calls of tools with the same timeout arrive
+// in the order of their deadlines, so most calls leave the timer alone, and the cost of a
+// timeout is a list insertion rather than a timer's.
+func watchLocked(a *attemptRun, timeout time.Duration) {
+	a.prev, a.next, a.watched = nil, workers.inflight, true
+	if a.next != nil {
+		a.next.prev = a
+	}
+	workers.inflight = a
+	if workers.watchAt == 0 || a.deadline < workers.watchAt {
+		workers.watchAt = a.deadline
+		if workers.watch == nil {
+			workers.watch = time.AfterFunc(timeout, watchDeadlines)
+		} else {
+			workers.watch.Reset(timeout)
+		}
+	}
+}
+
+// unwatchLocked removes a from the attempts in flight, if it is there.
+func unwatchLocked(a *attemptRun) {
+	if !a.watched {
+		return
+	}
+	if a.prev != nil {
+		a.prev.next = a.next
+	} else {
+		workers.inflight = a.next
+	}
+	if a.next != nil {
+		a.next.prev = a.prev
+	}
+	a.prev, a.next, a.watched = nil, nil, false
+}
+
+// watchDeadlines is the watchdog: it ends the attempts in flight past their deadline and
+// re-arms itself for the earliest deadline of the others. It reads the attempts under
+// workers.mu, and an attempt leaves the list (its worker parks) before it can return to the
+// pool, so it never touches a reused attempt. Its cost is linear in the attempts in flight,
+// which the tools' slots bound (WithMaxAbandoned), once per expiry.
+func watchDeadlines() {
+	now := monotonic()
+	workers.mu.Lock()
+	defer workers.mu.Unlock()
+	var next time.Duration
+	for a := workers.inflight; a != nil; {
+		following := a.next
+		if a.deadline <= now {
+			unwatchLocked(a)
+			a.expired.Store(true)
+			if a.abandon(attemptExpired) {
+				a.done <- struct{}{}
+			}
+		} else if next == 0 || a.deadline < next {
+			next = a.deadline
+		}
+		a = following
+	}
+	workers.watchAt = next
+	if next != 0 {
+		workers.watch.Reset(next - now)
+	}
+}
+
 func (w *worker) loop(a *attemptRun) {
 	var running *attemptRun
 	defer func() {
 		if running != nil {
 			// The handler called runtime.Goexit: this goroutine ends with it, but the attempt
 			// still ends, its slot is freed and its caller gets a result.
+			workers.mu.Lock()
+			unwatchLocked(running)
+			workers.mu.Unlock()
 			running.finish(goexitResult(running.entry.tool.Name))
 		}
 	}()
@@ -308,15 +360,18 @@ func (w *worker) loop(a *attemptRun) {
 		running = nil
 		// Idle before the caller learns the result, so that its next attempt finds this
 		// worker instead of starting another.
-		w.park()
+		w.park(a)
 		a.finish(res)
 		a = <-w.jobs
 	}
 }
 
-func (w *worker) park() {
-	w.idle = monotonic()
+// park puts w back among the idle workers, and stops watching the attempt it ran: it has
+// returned, so the watchdog has nothing left to end.
+func (w *worker) park(ran *attemptRun) {
 	workers.mu.Lock()
+	unwatchLocked(ran)
+	w.parked = workers.tick
 	workers.idle = append(workers.idle, w)
 	if workers.reaper == nil {
 		workers.reaper = time.AfterFunc(workers.idleFor, reapWorkers)
@@ -324,14 +379,15 @@ func (w *worker) park() {
 	workers.mu.Unlock()
 }
 
-// reapWorkers ends the workers idle for workers.idleFor, the oldest first, and comes back while
-// some remain.
+// reapWorkers runs every workers.idleFor while workers are parked, and ends those parked
+// since before its previous run: each has been idle between idleFor and twice that. Ticks
+// rather than clock readings keep a time read off every worker's way back to the idle stack.
 func reapWorkers() {
-	now := monotonic()
 	workers.mu.Lock()
 	defer workers.mu.Unlock()
+	workers.tick++
 	n := 0
-	for n < len(workers.idle) && now-workers.idle[n].idle >= workers.idleFor {
+	for n < len(workers.idle) && workers.idle[n].parked+1 < workers.tick {
 		workers.idle[n].jobs <- nil
 		workers.idle[n] = nil
 		n++
@@ -341,7 +397,7 @@ func reapWorkers() {
 		workers.reaper = nil
 		return
 	}
-	workers.reaper.Reset(workers.idleFor - (now - workers.idle[0].idle))
+	workers.reaper.Reset(workers.idleFor)
 }
 
 // attemptCtx is the ctx of one attempt with a timeout: the call's ctx plus a deadline. It

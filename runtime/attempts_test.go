@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -361,5 +364,58 @@ func TestCommit(t *testing.T) {
 	}
 	if err := runtime.Commit(ctx); !errors.Is(err, context.Canceled) {
 		t.Errorf("Commit outside an attempt, cancelled: %v", err)
+	}
+}
+
+// TestWatchdogEndsEveryAttemptAtItsOwnDeadline: one watchdog timer watches every attempt in
+// flight, armed for the earliest deadline. A short timeout arriving while a long one is in
+// flight moves it earlier, and after the earliest expires it is re-armed for the next one, so
+// each hung call ends at its own deadline, whatever order they came in.
+func TestWatchdogEndsEveryAttemptAtItsOwnDeadline(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	var runs atomic.Int32
+	tool := func(name string, timeout time.Duration) runtime.Tool {
+		tool := hangingTool(name, release, &runs)
+		tool.Timeout = timeout
+		return tool
+	}
+	reg := runtime.NewRegistry()
+	must(t, reg.Add(tool("hour", time.Hour)))
+	must(t, reg.Add(tool("short", 30*time.Millisecond)))
+	must(t, reg.Add(tool("longer", 80*time.Millisecond)))
+
+	results := make(chan runtime.Result, 3)
+	invoke := func(name string) {
+		go func() { results <- reg.Invoke(t.Context(), runtime.Call{Name: name}) }()
+	}
+	// The hour's deadline arms the watchdog first; the two short ones each come before it.
+	invoke("hour")
+	for runs.Load() < 1 {
+		time.Sleep(time.Millisecond)
+	}
+	invoke("longer")
+	invoke("short")
+
+	// A liveness bound, not a measure of speed: without the re-arming the calls wait an hour.
+	const bound = time.Minute
+	var got []string
+	for range 2 {
+		select {
+		case res := <-results:
+			require.Equal(t, runtime.KindTimeout, res.Kind, res.Text)
+			got = append(got, res.Text)
+		case <-time.After(bound):
+			t.Fatalf("after %v, only these calls had timed out: %q", bound, got)
+		}
+	}
+	assert.ElementsMatch(t, []string{
+		"short did not finish within its time limit of 30ms.",
+		"longer did not finish within its time limit of 80ms.",
+	}, got)
+	select {
+	case res := <-results:
+		t.Errorf("the call with an hour's timeout ended: %+v", res)
+	default:
 	}
 }

@@ -119,7 +119,7 @@ func ResultStoreInvariants(m *MemoryResultStore) error {
 	return nil
 }
 
-// WaitForExpiry waits until the deadline timer of the attempt running with ctx has fired.
+// WaitForExpiry waits until the watchdog has found the attempt running with ctx past its deadline.
 func WaitForExpiry(ctx context.Context) {
 	a := ctx.Value(attemptKey{}).(*attemptCtx).run.Load()
 	for !a.expired.Load() {
