@@ -25,7 +25,7 @@ func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConf
 		if timeout <= 0 {
 			runOnce(ctx, &e.tool, bound, res)
 		} else {
-			*res = runAttempt(ctx, cfg, e, st.info.session, bound, timeout)
+			runAttempt(ctx, cfg, e, st.info.session, bound, timeout, res)
 		}
 		res.Attempts = attempt
 		if !res.IsError {
@@ -51,8 +51,8 @@ func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConf
 	}
 }
 
-// runAttempt runs the handler once, with a timeout (without one, execute runs it on the
-// caller's goroutine). It runs on a worker goroutine so that a handler ignoring its ctx
+// runAttempt runs the handler once, with a timeout, into res (without one, execute runs it
+// on the caller's goroutine). It runs on a worker goroutine so that a handler ignoring its ctx
 // cannot hold the call past the deadline: the call returns a timeout result on time and the
 // worker is abandoned, still running, until the handler returns. The attempts on workers, running or
 // abandoned, are bounded per tool and per session (see attemptSlots), so a hung dependency
@@ -64,14 +64,16 @@ func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConf
 // ends those past theirs (see watchDeadline). The caller waits on one channel, as it would for
 // any goroutine; the watchdog and the worker each try to end the attempt, and the first to do
 // so signals it.
-func runAttempt(ctx context.Context, cfg *registryConfig, e *toolEntry, session string, bound BoundCall, timeout time.Duration) Result {
-	if res, ok := e.slots.acquire(ctx, cfg, e, session, timeout); !ok {
-		return res
+func runAttempt(ctx context.Context, cfg *registryConfig, e *toolEntry, session string, bound BoundCall, timeout time.Duration, res *Result) {
+	slot, refused, ok := e.slots.acquire(ctx, cfg, e, session, timeout)
+	if !ok {
+		*res = refused
+		return
 	}
 	deadline := monotonic() + timeout
 	actx := newAttemptCtx(ctx, deadline)
 	a := attemptPool.Get().(*attemptRun)
-	a.entry, a.session, a.ctx, a.bound, a.deadline = e, session, actx, bound, deadline
+	a.entry, a.slot, a.ctx, a.bound, a.deadline = e, slot, actx, bound, deadline
 	actx.run.Store(a)
 	a.state.Store(attemptRunning)
 	a.refs.Store(2) // the caller and the worker
@@ -88,17 +90,21 @@ func runAttempt(ctx context.Context, cfg *registryConfig, e *toolEntry, session 
 			}
 		}
 	}
-	state, res := a.state.Load(), a.res
-	a.unref()
-
+	state := a.state.Load()
 	switch state {
 	case attemptExpired:
+		a.unref()
 		actx.end(context.DeadlineExceeded)
-		return deadlineResult(ctx, e.tool.Name, timeout)
+		*res = deadlineResult(ctx, e.tool.Name, timeout)
+		return
 	case attemptCancelled:
+		a.unref()
 		actx.end(context.Cause(ctx))
-		return deadlineResult(ctx, e.tool.Name, timeout)
+		*res = deadlineResult(ctx, e.tool.Name, timeout)
+		return
 	}
+	*res = a.res
+	a.unref()
 	// The handler failed because its ctx ended: report why, not its wording of it. A handler
 	// that committed is reported as it answered: its effect took place, or failed, after that.
 	gaveUp := res.IsError && actx.Err() != nil && state != attemptCommitted
@@ -106,9 +112,8 @@ func runAttempt(ctx context.Context, cfg *registryConfig, e *toolEntry, session 
 	// handler left behind stops.
 	actx.end(context.Canceled)
 	if gaveUp {
-		return deadlineResult(ctx, e.tool.Name, timeout)
+		*res = deadlineResult(ctx, e.tool.Name, timeout)
 	}
-	return res
 }
 
 // deadlineResult reports an attempt that ended with its ctx: the caller's cancellation when
@@ -179,10 +184,10 @@ type attemptRun struct {
 	state    atomic.Int32
 	refs     atomic.Int32
 	done     chan struct{} // capacity 1: whoever ends the attempt sends once, without blocking
-	res      Result        // the handler's result, written before the worker signals done
+	res      Result        // the handler's result, written by the worker before it signals done
 	deadline time.Duration // by the monotonic clock
 	entry    *toolEntry
-	session  string
+	slot     *sessionSlots // its session's count of the tool's slots
 	ctx      *attemptCtx
 	bound    BoundCall
 
@@ -201,23 +206,22 @@ var attemptPool = sync.Pool{New: func() any {
 // returns. It reports whether the attempt was still running.
 func (a *attemptRun) abandon(why int32) bool {
 	if a.state.CompareAndSwap(attemptRunning, why) {
-		a.entry.slots.abandon(a.session)
+		a.entry.slots.abandon(a.slot)
 		return true
 	}
 	return false
 }
 
-// finish is the worker's side of the end of an attempt: it hands res to the caller, unless
-// the attempt was abandoned.
-func (a *attemptRun) finish(res Result) {
+// finish is the worker's side of the end of an attempt, once a.res holds the handler's
+// result: it hands the result to the caller, unless the attempt was abandoned.
+func (a *attemptRun) finish() {
 	a.ctx.run.Store(nil) // a Commit from a goroutine the handler left behind commits nothing
 	// Committed is final: neither the watchdog nor the caller moves an attempt away from it.
 	if a.state.CompareAndSwap(attemptRunning, attemptFinished) || a.state.Load() == attemptCommitted {
-		a.res = res
-		a.entry.slots.release(a.session, false)
+		a.entry.slots.release(a.slot, false)
 		a.done <- struct{}{}
 	} else {
-		a.entry.slots.release(a.session, true)
+		a.entry.slots.release(a.slot, true)
 	}
 	a.unref()
 }
@@ -227,7 +231,7 @@ func (a *attemptRun) unref() {
 	if a.refs.Add(-1) != 0 {
 		return
 	}
-	a.entry, a.session, a.ctx, a.bound, a.res = nil, "", nil, nil, Result{}
+	a.entry, a.slot, a.ctx, a.bound, a.res = nil, nil, nil, nil, Result{}
 	a.expired.Store(false)
 	attemptPool.Put(a)
 }
@@ -350,18 +354,18 @@ func (w *worker) loop(a *attemptRun) {
 			workers.mu.Lock()
 			unwatchLocked(running)
 			workers.mu.Unlock()
-			running.finish(goexitResult(running.entry.tool.Name))
+			running.res = goexitResult(running.entry.tool.Name)
+			running.finish()
 		}
 	}()
 	for a != nil {
 		running = a
-		var res Result
-		runOnce(a.ctx, &a.entry.tool, a.bound, &res)
+		runOnce(a.ctx, &a.entry.tool, a.bound, &a.res)
 		running = nil
 		// Idle before the caller learns the result, so that its next attempt finds this
 		// worker instead of starting another.
 		w.park(a)
-		a.finish(res)
+		a.finish()
 		a = <-w.jobs
 	}
 }

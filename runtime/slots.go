@@ -23,41 +23,56 @@ type attemptSlots struct {
 	mu        sync.Mutex
 	running   int
 	abandoned int
-	sessions  map[string]sessionSlots // sessions with an occupied slot
-	wake      chan struct{}           // closed when a slot frees, for the calls waiting
+	// sessions counts the slots of each session that held one lately. An attempt keeps its
+	// session's entry, so that only acquire looks it up; entries back at zero stay for the
+	// session's next call, and are swept (onto free, for reuse) when the map outgrows
+	// sessionsKept, so it holds at most that many sessions more than hold slots.
+	sessions map[string]*sessionSlots
+	free     []*sessionSlots
+	// last is the entry of the session that acquired a slot last: a session calling its
+	// tools in turn finds its entry without hashing its key.
+	last    *sessionSlots
+	lastKey string
+	wake     chan struct{} // closed when a slot frees, for the calls waiting
 }
 
 type sessionSlots struct{ running, abandoned int }
 
-// acquire takes a slot for an attempt of e in session, waiting up to timeout for one. When it
+// sessionsKept is how many sessions without a slot the map of a tool's slots may keep.
+const sessionsKept = 64
+
+// acquire takes a slot for an attempt of e in session, waiting up to timeout for one, and
+// returns the session's entry, which the attempt passes to abandon and release. When it
 // cannot, it returns the result that ends the attempt.
-func (s *attemptSlots) acquire(ctx context.Context, cfg *registryConfig, e *toolEntry, session string, timeout time.Duration) (Result, bool) {
+func (s *attemptSlots) acquire(ctx context.Context, cfg *registryConfig, e *toolEntry, session string, timeout time.Duration) (*sessionSlots, Result, bool) {
 	toolCap, sessionCap := cfg.abandonLimits()
 	var timer *time.Timer
 	for {
 		s.mu.Lock()
-		own := s.sessions[session]
+		own := s.last
+		if own == nil || s.lastKey != session {
+			if own = s.sessions[session]; own == nil {
+				own = s.newSessionLocked(session)
+			}
+			s.last, s.lastKey = own, session
+		}
 		switch {
 		case s.abandoned >= toolCap:
 			n := s.abandoned
 			s.mu.Unlock()
-			return abandonedResult(e.tool.Name, "earlier calls of it are still running past their timeout", n), false
+			return nil, abandonedResult(e.tool.Name, "earlier calls of it are still running past their timeout", n), false
 		case own.abandoned >= sessionCap:
 			n := own.abandoned
 			s.mu.Unlock()
-			return abandonedResult(e.tool.Name, "this session's earlier calls of it are still running past their timeout", n), false
+			return nil, abandonedResult(e.tool.Name, "this session's earlier calls of it are still running past their timeout", n), false
 		case s.running+s.abandoned < toolCap && own.running+own.abandoned < sessionCap:
 			s.running++
 			own.running++
-			if s.sessions == nil {
-				s.sessions = make(map[string]sessionSlots)
-			}
-			s.sessions[session] = own
 			s.mu.Unlock()
 			if timer != nil {
 				timer.Stop()
 			}
-			return Result{}, true
+			return own, Result{}, true
 		}
 		if s.wake == nil {
 			s.wake = make(chan struct{})
@@ -72,7 +87,7 @@ func (s *attemptSlots) acquire(ctx context.Context, cfg *registryConfig, e *tool
 		select {
 		case <-wake:
 		case <-timer.C:
-			return Result{
+			return nil, Result{
 				Text:    fmt.Sprintf("%s is busy: %s of it %s running. Try again later.", e.tool.Name, plural.Of(busy, "call"), map[bool]string{true: "is", false: "are"}[busy == 1]),
 				IsError: true,
 				Err:     fmt.Errorf("tool %q: %w (%d running or abandoned) for %v", e.tool.Name, ErrToolBusy, busy, timeout),
@@ -80,9 +95,36 @@ func (s *attemptSlots) acquire(ctx context.Context, cfg *registryConfig, e *tool
 			}, false
 		case <-ctx.Done():
 			timer.Stop()
-			return deadlineResult(ctx, e.tool.Name, timeout), false
+			return nil, deadlineResult(ctx, e.tool.Name, timeout), false
 		}
 	}
+}
+
+// newSessionLocked adds session's entry, sweeping the entries of sessions without a slot
+// first when there are too many.
+func (s *attemptSlots) newSessionLocked(session string) *sessionSlots {
+	if s.sessions == nil {
+		s.sessions = make(map[string]*sessionSlots)
+	}
+	if len(s.sessions) >= sessionsKept+s.running+s.abandoned {
+		for key, own := range s.sessions {
+			if *own == (sessionSlots{}) {
+				delete(s.sessions, key)
+				s.free = append(s.free, own)
+				if own == s.last {
+					s.last, s.lastKey = nil, ""
+				}
+			}
+		}
+	}
+	var own *sessionSlots
+	if n := len(s.free); n > 0 {
+		own, s.free = s.free[n-1], s.free[:n-1]
+	} else {
+		own = new(sessionSlots)
+	}
+	s.sessions[session] = own
+	return own
 }
 
 func abandonedResult(tool, why string, n int) Result {
@@ -94,33 +136,26 @@ func abandonedResult(tool, why string, n int) Result {
 	}
 }
 
-// abandon moves a running attempt of session to the abandoned ones; its slot stays taken.
-func (s *attemptSlots) abandon(session string) {
+// abandon moves a running attempt of session (own) to the abandoned ones; its slot stays
+// taken.
+func (s *attemptSlots) abandon(own *sessionSlots) {
 	s.mu.Lock()
-	own := s.sessions[session]
 	s.running--
 	s.abandoned++
 	own.running--
 	own.abandoned++
-	s.sessions[session] = own
 	s.mu.Unlock()
 }
 
-// release frees the slot of an attempt of session that ended, abandoned or not.
-func (s *attemptSlots) release(session string, abandoned bool) {
+// release frees the slot of an attempt of session (own) that ended, abandoned or not.
+func (s *attemptSlots) release(own *sessionSlots, abandoned bool) {
 	s.mu.Lock()
-	own := s.sessions[session]
 	if abandoned {
 		s.abandoned--
 		own.abandoned--
 	} else {
 		s.running--
 		own.running--
-	}
-	if own == (sessionSlots{}) {
-		delete(s.sessions, session)
-	} else {
-		s.sessions[session] = own
 	}
 	if s.wake != nil {
 		close(s.wake)
