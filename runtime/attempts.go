@@ -61,23 +61,19 @@ func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConf
 // Nothing here allocates on the common path: the first attempt's deadline context lives in
 // the call's frame, the attempt is pooled, and workers are reused. No timer is armed per
 // attempt either: one watchdog timer, for the earliest deadline of all the attempts in flight,
-// ends those past theirs (see watchDeadline). The caller waits on one channel, as it would for
+// ends those past theirs (see expireLocked). The caller waits on one channel, as it would for
 // any goroutine; the watchdog and the worker each try to end the attempt, and the first to do
 // so signals it.
 func runAttempt(ctx context.Context, cfg *registryConfig, e *toolEntry, session string, bound BoundCall, timeout time.Duration, res *Result) {
-	slot, refused, ok := e.slots.acquire(ctx, cfg, e, session, timeout)
-	if !ok {
-		*res = refused
+	a := attemptPool.Get().(*attemptRun)
+	a.entry, a.bound = e, bound
+	if refused := dispatch(ctx, cfg, a, session, timeout); refused != nil {
+		a.entry, a.bound = nil, nil
+		attemptPool.Put(a)
+		*res = *refused
 		return
 	}
-	deadline := monotonic() + timeout
-	actx := newAttemptCtx(ctx, deadline)
-	a := attemptPool.Get().(*attemptRun)
-	a.entry, a.slot, a.ctx, a.bound, a.deadline = e, slot, actx, bound, deadline
-	actx.run.Store(a)
-	a.state.Store(attemptRunning)
-	a.refs.Store(2) // the caller and the worker
-	dispatch(a, timeout)
+	actx := a.ctx
 
 	if done := ctx.Done(); done == nil {
 		<-a.done
@@ -85,7 +81,10 @@ func runAttempt(ctx context.Context, cfg *registryConfig, e *toolEntry, session 
 		select {
 		case <-a.done:
 		case <-done:
-			if !a.abandon(attemptCancelled) {
+			workers.mu.Lock()
+			abandoned := a.abandonLocked(attemptCancelled)
+			workers.mu.Unlock()
+			if !abandoned {
 				<-a.done // the worker or the watchdog ended the attempt first
 			}
 		}
@@ -201,27 +200,33 @@ var attemptPool = sync.Pool{New: func() any {
 	return &attemptRun{done: make(chan struct{}, 1)}
 }}
 
-// abandon ends a running attempt on the caller's side (expired or cancelled): the worker's
-// result will be dropped, and the tool counts one more abandoned attempt until the handler
-// returns. It reports whether the attempt was still running.
-func (a *attemptRun) abandon(why int32) bool {
+// abandonLocked ends a running attempt on the caller's side (expired or cancelled): the
+// worker's result will be dropped, and the tool counts one more abandoned attempt until the
+// handler returns. It reports whether the attempt was still running.
+func (a *attemptRun) abandonLocked(why int32) bool {
 	if a.state.CompareAndSwap(attemptRunning, why) {
-		a.entry.slots.abandon(a.slot)
+		a.entry.slots.abandonLocked(a.slot)
 		return true
 	}
 	return false
 }
 
-// finish is the worker's side of the end of an attempt, once a.res holds the handler's
-// result: it hands the result to the caller, unless the attempt was abandoned.
-func (a *attemptRun) finish() {
-	a.ctx.run.Store(nil) // a Commit from a goroutine the handler left behind commits nothing
+// endLocked is the worker's side of the end of an attempt, once a.res holds the handler's
+// result: the watchdog stops watching it, its slot frees, and it reports whether the
+// caller is to be handed the result (the attempt was not abandoned).
+func (a *attemptRun) endLocked() bool {
+	unwatchLocked(a)
 	// Committed is final: neither the watchdog nor the caller moves an attempt away from it.
-	if a.state.CompareAndSwap(attemptRunning, attemptFinished) || a.state.Load() == attemptCommitted {
-		a.entry.slots.release(a.slot, false)
+	handOver := a.state.CompareAndSwap(attemptRunning, attemptFinished) || a.state.Load() == attemptCommitted
+	a.entry.slots.releaseLocked(a.slot, !handOver)
+	return handOver
+}
+
+// handOver signals the caller that the attempt's result is ready, when endLocked said so,
+// and lets go of the attempt.
+func (a *attemptRun) handOver(handOver bool) {
+	if handOver {
 		a.done <- struct{}{}
-	} else {
-		a.entry.slots.release(a.slot, true)
 	}
 	a.unref()
 }
@@ -262,9 +267,41 @@ var workers = struct {
 	watchAt  time.Duration
 }{idleFor: 30 * time.Second}
 
-// dispatch hands a to an idle worker, or to a new one, and watches its deadline.
-func dispatch(a *attemptRun, timeout time.Duration) {
+// dispatch takes a slot for a, watches its deadline and hands it to an idle worker (or a new
+// one), under one lock. When the tool has no free slot it waits for one, up to timeout; when
+// it gets none it returns the result that ends the attempt.
+func dispatch(ctx context.Context, cfg *registryConfig, a *attemptRun, session string, timeout time.Duration) *Result {
+	deadline := monotonic() + timeout
+	var timer *time.Timer
 	workers.mu.Lock()
+	for {
+		own, refused, wake := a.entry.slots.takeLocked(cfg, a.entry, session)
+		if own != nil {
+			a.slot = own
+			break
+		}
+		busy := a.entry.slots.running + a.entry.slots.abandoned
+		workers.mu.Unlock()
+		if refused == nil {
+			if timer == nil {
+				timer = time.NewTimer(timeout)
+			}
+			refused = waitForSlot(ctx, wake, timer, a.entry.tool.Name, busy, timeout)
+		}
+		if refused != nil {
+			if timer != nil {
+				timer.Stop()
+			}
+			return refused
+		}
+		deadline = monotonic() + timeout // the wait does not count against the attempt
+		workers.mu.Lock()
+	}
+	a.deadline = deadline
+	a.ctx = newAttemptCtx(ctx, deadline)
+	a.ctx.run.Store(a)
+	a.state.Store(attemptRunning)
+	a.refs.Store(2) // the caller and the worker
 	watchLocked(a, timeout)
 	var w *worker
 	if n := len(workers.idle); n > 0 {
@@ -273,11 +310,15 @@ func dispatch(a *attemptRun, timeout time.Duration) {
 		workers.idle = workers.idle[:n-1]
 	}
 	workers.mu.Unlock()
+	if timer != nil {
+		timer.Stop()
+	}
 	if w != nil {
 		w.jobs <- a
-		return
+		return nil
 	}
 	go (&worker{jobs: make(chan *attemptRun, 1)}).loop(a)
+	return nil
 }
 
 // watchLocked adds a to the attempts in flight. The watchdog timer is re-armed only when a's
@@ -316,22 +357,19 @@ func unwatchLocked(a *attemptRun) {
 	a.prev, a.next, a.watched = nil, nil, false
 }
 
-// watchDeadlines is the watchdog: it ends the attempts in flight past their deadline and
-// re-arms itself for the earliest deadline of the others. It reads the attempts under
-// workers.mu, and an attempt leaves the list (its worker parks) before it can return to the
-// pool, so it never touches a reused attempt. Its cost is linear in the attempts in flight,
-// which the tools' slots bound (WithMaxAbandoned), once per expiry.
-func watchDeadlines() {
-	now := monotonic()
-	workers.mu.Lock()
-	defer workers.mu.Unlock()
-	var next time.Duration
+// expireLocked is the watchdog's round: it ends the attempts in flight past their deadline
+// at now, and returns the earliest deadline of the others (0 when none is left), which it
+// records as the watchdog's next wake (workers.watchAt). It reads the attempts under workers.mu, and an attempt
+// leaves the list (its worker parks) before it can return to the pool, so it never touches a
+// reused attempt. Its cost is linear in the attempts in flight, which the tools' slots bound
+// (WithMaxAbandoned), once per expiry.
+func expireLocked(now time.Duration) (next time.Duration) {
 	for a := workers.inflight; a != nil; {
 		following := a.next
 		if a.deadline <= now {
 			unwatchLocked(a)
 			a.expired.Store(true)
-			if a.abandon(attemptExpired) {
+			if a.abandonLocked(attemptExpired) {
 				a.done <- struct{}{}
 			}
 		} else if next == 0 || a.deadline < next {
@@ -340,7 +378,16 @@ func watchDeadlines() {
 		a = following
 	}
 	workers.watchAt = next
-	if next != 0 {
+	return next
+}
+
+// watchDeadlines is the watchdog timer's function: a round of expireLocked, then the timer
+// is re-armed for the earliest deadline left.
+func watchDeadlines() {
+	now := monotonic()
+	workers.mu.Lock()
+	defer workers.mu.Unlock()
+	if next := expireLocked(now); next != 0 {
 		workers.watch.Reset(next - now)
 	}
 }
@@ -351,36 +398,38 @@ func (w *worker) loop(a *attemptRun) {
 		if running != nil {
 			// The handler called runtime.Goexit: this goroutine ends with it, but the attempt
 			// still ends, its slot is freed and its caller gets a result.
-			workers.mu.Lock()
-			unwatchLocked(running)
-			workers.mu.Unlock()
 			running.res = goexitResult(running.entry.tool.Name)
-			running.finish()
+			running.ctx.run.Store(nil)
+			workers.mu.Lock()
+			handOver := running.endLocked()
+			workers.mu.Unlock()
+			running.handOver(handOver)
 		}
 	}()
 	for a != nil {
 		running = a
 		runOnce(a.ctx, &a.entry.tool, a.bound, &a.res)
 		running = nil
+		a.ctx.run.Store(nil) // a Commit from a goroutine the handler left behind commits nothing
 		// Idle before the caller learns the result, so that its next attempt finds this
 		// worker instead of starting another.
-		w.park(a)
-		a.finish()
+		a.handOver(w.park(a))
 		a = <-w.jobs
 	}
 }
 
-// park puts w back among the idle workers, and stops watching the attempt it ran: it has
-// returned, so the watchdog has nothing left to end.
-func (w *worker) park(ran *attemptRun) {
+// park ends the attempt w ran (see endLocked) and puts w back among the idle workers. It
+// reports whether the caller is to be handed the result.
+func (w *worker) park(ran *attemptRun) (handOver bool) {
 	workers.mu.Lock()
-	unwatchLocked(ran)
+	handOver = ran.endLocked()
 	w.parked = workers.tick
 	workers.idle = append(workers.idle, w)
 	if workers.reaper == nil {
 		workers.reaper = time.AfterFunc(workers.idleFor, reapWorkers)
 	}
 	workers.mu.Unlock()
+	return handOver
 }
 
 // reapWorkers runs every workers.idleFor while workers are parked, and ends those parked

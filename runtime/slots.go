@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/toolgen-go/toolgen/internal/plural"
@@ -19,21 +18,24 @@ import (
 //
 // A call that finds no free slot waits for one, within its attempt's timeout; a tool or a
 // session whose abandoned attempts alone fill its bound is refused at once.
+//
+// The slots are guarded by workers.mu, the lock a dispatch and a worker's return take
+// anyway: taking a slot, watching the attempt's deadline and waking a worker is one critical
+// section, and so is freeing it, ending the attempt and parking the worker.
 type attemptSlots struct {
-	mu        sync.Mutex
 	running   int
 	abandoned int
 	// sessions counts the slots of each session that held one lately. An attempt keeps its
-	// session's entry, so that only acquire looks it up; entries back at zero stay for the
+	// session's entry, so that only a dispatch looks it up; entries back at zero stay for the
 	// session's next call, and are swept (onto free, for reuse) when the map outgrows
 	// sessionsKept, so it holds at most that many sessions more than hold slots.
 	sessions map[string]*sessionSlots
 	free     []*sessionSlots
-	// last is the entry of the session that acquired a slot last: a session calling its
-	// tools in turn finds its entry without hashing its key.
+	// last is the entry of the session that took a slot last: a session calling its tools
+	// in turn finds its entry without hashing its key.
 	last    *sessionSlots
 	lastKey string
-	wake     chan struct{} // closed when a slot frees, for the calls waiting
+	wake    chan struct{} // closed when a slot frees, for the calls waiting
 }
 
 type sessionSlots struct{ running, abandoned int }
@@ -41,62 +43,54 @@ type sessionSlots struct{ running, abandoned int }
 // sessionsKept is how many sessions without a slot the map of a tool's slots may keep.
 const sessionsKept = 64
 
-// acquire takes a slot for an attempt of e in session, waiting up to timeout for one, and
-// returns the session's entry, which the attempt passes to abandon and release. When it
-// cannot, it returns the result that ends the attempt.
-func (s *attemptSlots) acquire(ctx context.Context, cfg *registryConfig, e *toolEntry, session string, timeout time.Duration) (*sessionSlots, Result, bool) {
+// takeLocked takes a slot for an attempt of e in session and returns its session's entry.
+// Otherwise it returns the result refusing the attempt, or, when slots may free in time, the
+// channel closed when one does.
+func (s *attemptSlots) takeLocked(cfg *registryConfig, e *toolEntry, session string) (own *sessionSlots, refused *Result, wake <-chan struct{}) {
 	toolCap, sessionCap := cfg.abandonLimits()
-	var timer *time.Timer
-	for {
-		s.mu.Lock()
-		own := s.last
-		if own == nil || s.lastKey != session {
-			if own = s.sessions[session]; own == nil {
-				own = s.newSessionLocked(session)
-			}
-			s.last, s.lastKey = own, session
+	own = s.last
+	if own == nil || s.lastKey != session {
+		if own = s.sessions[session]; own == nil {
+			own = s.newSessionLocked(session)
 		}
-		switch {
-		case s.abandoned >= toolCap:
-			n := s.abandoned
-			s.mu.Unlock()
-			return nil, abandonedResult(e.tool.Name, "earlier calls of it are still running past their timeout", n), false
-		case own.abandoned >= sessionCap:
-			n := own.abandoned
-			s.mu.Unlock()
-			return nil, abandonedResult(e.tool.Name, "this session's earlier calls of it are still running past their timeout", n), false
-		case s.running+s.abandoned < toolCap && own.running+own.abandoned < sessionCap:
-			s.running++
-			own.running++
-			s.mu.Unlock()
-			if timer != nil {
-				timer.Stop()
-			}
-			return own, Result{}, true
-		}
-		if s.wake == nil {
-			s.wake = make(chan struct{})
-		}
-		wake := s.wake
-		busy := s.running + s.abandoned
-		s.mu.Unlock()
+		s.last, s.lastKey = own, session
+	}
+	switch {
+	case s.abandoned >= toolCap:
+		return nil, failure(abandonedResult(e.tool.Name, "earlier calls of it are still running past their timeout", s.abandoned)), nil
+	case own.abandoned >= sessionCap:
+		return nil, failure(abandonedResult(e.tool.Name, "this session's earlier calls of it are still running past their timeout", own.abandoned)), nil
+	case s.running+s.abandoned < toolCap && own.running+own.abandoned < sessionCap:
+		s.running++
+		own.running++
+		return own, nil, nil
+	}
+	if s.wake == nil {
+		s.wake = make(chan struct{})
+	}
+	return nil, nil, s.wake
+}
 
-		if timer == nil {
-			timer = time.NewTimer(timeout)
-		}
-		select {
-		case <-wake:
-		case <-timer.C:
-			return nil, Result{
-				Text:    fmt.Sprintf("%s is busy: %s of it %s running. Try again later.", e.tool.Name, plural.Of(busy, "call"), map[bool]string{true: "is", false: "are"}[busy == 1]),
-				IsError: true,
-				Err:     fmt.Errorf("tool %q: %w (%d running or abandoned) for %v", e.tool.Name, ErrToolBusy, busy, timeout),
-				Kind:    KindUnavailable,
-			}, false
-		case <-ctx.Done():
-			timer.Stop()
-			return nil, deadlineResult(ctx, e.tool.Name, timeout), false
-		}
+// busyResult refuses an attempt that found no free slot within its timeout.
+func busyResult(name string, busy int, timeout time.Duration) Result {
+	return Result{
+		Text:    fmt.Sprintf("%s is busy: %s of it %s running. Try again later.", name, plural.Of(busy, "call"), map[bool]string{true: "is", false: "are"}[busy == 1]),
+		IsError: true,
+		Err:     fmt.Errorf("tool %q: %w (%d running or abandoned) for %v", name, ErrToolBusy, busy, timeout),
+		Kind:    KindUnavailable,
+	}
+}
+
+// waitForSlot waits until wake is closed (a slot freed: try again), timer fires or ctx ends;
+// in the last two cases it returns the result ending the attempt.
+func waitForSlot(ctx context.Context, wake <-chan struct{}, timer *time.Timer, name string, busy int, timeout time.Duration) *Result {
+	select {
+	case <-wake:
+		return nil
+	case <-timer.C:
+		return failure(busyResult(name, busy, timeout))
+	case <-ctx.Done():
+		return failure(deadlineResult(ctx, name, timeout))
 	}
 }
 
@@ -136,20 +130,18 @@ func abandonedResult(tool, why string, n int) Result {
 	}
 }
 
-// abandon moves a running attempt of session (own) to the abandoned ones; its slot stays
-// taken.
-func (s *attemptSlots) abandon(own *sessionSlots) {
-	s.mu.Lock()
+// abandonLocked moves a running attempt of a session (own) to the abandoned ones; its slot
+// stays taken.
+func (s *attemptSlots) abandonLocked(own *sessionSlots) {
 	s.running--
 	s.abandoned++
 	own.running--
 	own.abandoned++
-	s.mu.Unlock()
 }
 
-// release frees the slot of an attempt of session (own) that ended, abandoned or not.
-func (s *attemptSlots) release(own *sessionSlots, abandoned bool) {
-	s.mu.Lock()
+// releaseLocked frees the slot of an attempt of a session (own) that ended, abandoned or
+// not.
+func (s *attemptSlots) releaseLocked(own *sessionSlots, abandoned bool) {
 	if abandoned {
 		s.abandoned--
 		own.abandoned--
@@ -161,5 +153,4 @@ func (s *attemptSlots) release(own *sessionSlots, abandoned bool) {
 		close(s.wake)
 		s.wake = nil
 	}
-	s.mu.Unlock()
 }

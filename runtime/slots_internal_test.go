@@ -3,7 +3,6 @@ package runtime
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -15,13 +14,14 @@ import (
 func TestSlotsForgetSessionsWithoutASlot(t *testing.T) {
 	e := &toolEntry{tool: Tool{Name: "t"}}
 	cfg := &registryConfig{}
-	held, _, ok := e.slots.acquire(t.Context(), cfg, e, "holder", time.Second)
-	require.True(t, ok)
-
+	take := func(session string) *sessionSlots {
+		own, refused, _ := e.slots.takeLocked(cfg, e, session)
+		require.NotNil(t, own, "session %q: %+v", session, refused)
+		return own
+	}
+	held := take("holder")
 	for i := range 10_000 {
-		own, res, ok := e.slots.acquire(t.Context(), cfg, e, fmt.Sprintf("session-%d", i), time.Second)
-		require.True(t, ok, res.Text)
-		e.slots.release(own, false)
+		e.slots.releaseLocked(take(fmt.Sprintf("session-%d", i)), false)
 		require.LessOrEqual(t, len(e.slots.sessions), sessionsKept+1, "after %d sessions", i+1)
 	}
 	assert.LessOrEqual(t, len(e.slots.free), sessionsKept+1)
@@ -30,11 +30,10 @@ func TestSlotsForgetSessionsWithoutASlot(t *testing.T) {
 	assert.Equal(t, 1, e.slots.running)
 
 	// The entry cached for the last session is the map's, whatever the sweeps freed.
-	again, _, ok := e.slots.acquire(t.Context(), cfg, e, "holder", time.Second)
-	require.True(t, ok)
+	again := take("holder")
 	assert.Same(t, held, again)
 	assert.Equal(t, sessionSlots{running: 2}, *held)
-	e.slots.release(again, false)
-	e.slots.release(held, false)
+	e.slots.releaseLocked(again, false)
+	e.slots.releaseLocked(held, false)
 	assert.Zero(t, e.slots.running)
 }
