@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -75,35 +74,39 @@ func runAttempt(ctx context.Context, cfg *registryConfig, e *toolEntry, session 
 	}
 	actx := a.ctx
 
+	// The state the attempt ended in comes with the signal: once the attempt was abandoned,
+	// the caller reads nothing more of it (see leave).
+	var state int32
 	if done := ctx.Done(); done == nil {
-		<-a.done
+		state = <-a.done
 	} else {
 		select {
-		case <-a.done:
+		case state = <-a.done:
 		case <-done:
 			workers.mu.Lock()
 			abandoned := a.abandonLocked(attemptCancelled)
 			workers.mu.Unlock()
-			if !abandoned {
-				<-a.done // the worker or the watchdog ended the attempt first
+			if abandoned {
+				state = attemptCancelled
+			} else {
+				state = <-a.done // the worker or the watchdog ended the attempt first
 			}
 		}
 	}
-	state := a.state.Load()
 	switch state {
 	case attemptExpired:
-		a.unref()
+		a.leave()
 		actx.end(context.DeadlineExceeded)
 		*res = deadlineResult(ctx, e.tool.Name, timeout)
 		return
 	case attemptCancelled:
-		a.unref()
+		a.leave()
 		actx.end(context.Cause(ctx))
 		*res = deadlineResult(ctx, e.tool.Name, timeout)
 		return
 	}
-	*res = a.res
-	a.unref()
+	*res = a.res // the worker handed the attempt over: it is the caller's alone
+	a.recycle()
 	// The handler failed because its ctx ended: report why, not its wording of it. A handler
 	// that committed is reported as it answered: its effect took place, or failed, after that.
 	gaveUp := res.IsError && actx.Err() != nil && state != attemptCommitted
@@ -162,8 +165,14 @@ func Commit(ctx context.Context) error {
 	if c == nil {
 		return nil
 	}
-	a := c.run.Load()
-	if a == nil || a.state.CompareAndSwap(attemptRunning, attemptCommitted) || a.state.Load() == attemptCommitted {
+	workers.mu.Lock()
+	a := c.run
+	if a != nil && a.state == attemptRunning {
+		a.state = attemptCommitted
+	}
+	committed := a == nil || a.state == attemptCommitted
+	workers.mu.Unlock()
+	if committed {
 		return nil
 	}
 	// Expired or cancelled, perhaps a moment before ctx (derived from the attempt's) says so.
@@ -177,12 +186,13 @@ func Commit(ctx context.Context) error {
 type attemptKey struct{}
 
 // attemptRun is the meeting point of a waiting call, the watchdog and the worker running its
-// handler. It is pooled, with its channel, so a call with a timeout allocates neither; it
-// returns to the pool when both the caller and the worker have let go of it (refs).
+// handler. It is pooled, with its channel, so a call with a timeout allocates neither. It is
+// the caller's until dispatch, then the caller's and the worker's; the side that lets go of
+// it last puts it back: the caller when the worker handed it the result, else whichever of
+// the two is done with it second (see endLocked and leave). Its state and links change under
+// workers.mu only, so an attempt costs no atomic instruction beyond the lock's.
 type attemptRun struct {
-	state    atomic.Int32
-	refs     atomic.Int32
-	done     chan struct{} // capacity 1: whoever ends the attempt sends once, without blocking
+	done     chan int32    // capacity 1: the state the attempt ended in, sent once by whoever ended it
 	res      Result        // the handler's result, written by the worker before it signals done
 	deadline time.Duration // by the monotonic clock
 	entry    *toolEntry
@@ -190,54 +200,81 @@ type attemptRun struct {
 	ctx      *attemptCtx
 	bound    BoundCall
 
-	// In flight: its place among the attempts the watchdog watches (under workers.mu).
+	// Under workers.mu: how it stands, and its place among the attempts the watchdog watches.
+	state      int32
 	prev, next *attemptRun
 	watched    bool
-	expired    atomic.Bool // the watchdog found it past its deadline (for tests)
+	expired    bool // the watchdog found it past its deadline (for tests)
+	// An abandoned attempt: whether its caller, and its worker, are done with it.
+	callerGone, workerGone bool
 }
 
 var attemptPool = sync.Pool{New: func() any {
-	return &attemptRun{done: make(chan struct{}, 1)}
+	return &attemptRun{done: make(chan int32, 1)}
 }}
 
 // abandonLocked ends a running attempt on the caller's side (expired or cancelled): the
 // worker's result will be dropped, and the tool counts one more abandoned attempt until the
 // handler returns. It reports whether the attempt was still running.
 func (a *attemptRun) abandonLocked(why int32) bool {
-	if a.state.CompareAndSwap(attemptRunning, why) {
-		a.entry.slots.abandonLocked(a.slot)
-		return true
+	if a.state != attemptRunning {
+		return false
 	}
-	return false
+	a.state = why
+	a.entry.slots.abandonLocked(a.slot)
+	return true
 }
 
 // endLocked is the worker's side of the end of an attempt, once a.res holds the handler's
-// result: the watchdog stops watching it, its slot frees, and it reports whether the
-// caller is to be handed the result (the attempt was not abandoned).
-func (a *attemptRun) endLocked() bool {
+// result: the watchdog stops watching it, a Commit from a goroutine the handler left behind
+// commits nothing, its slot frees. It returns the state to hand over to the caller with the
+// result; or, when the caller abandoned the attempt, attemptRunning, and whether the caller
+// is done with it, so the worker puts it back.
+func (a *attemptRun) endLocked() (handOver int32, recycle bool) {
 	unwatchLocked(a)
-	// Committed is final: neither the watchdog nor the caller moves an attempt away from it.
-	handOver := a.state.CompareAndSwap(attemptRunning, attemptFinished) || a.state.Load() == attemptCommitted
-	a.entry.slots.releaseLocked(a.slot, !handOver)
-	return handOver
+	a.ctx.run = nil
+	switch a.state {
+	case attemptRunning:
+		a.state = attemptFinished
+		handOver = attemptFinished
+	case attemptCommitted: // final: neither the watchdog nor the caller ends it
+		handOver = attemptCommitted
+	default:
+		a.workerGone = true
+		recycle = a.callerGone
+	}
+	a.entry.slots.releaseLocked(a.slot, handOver == attemptRunning)
+	return handOver, recycle
 }
 
-// handOver signals the caller that the attempt's result is ready, when endLocked said so,
-// and lets go of the attempt.
-func (a *attemptRun) handOver(handOver bool) {
-	if handOver {
-		a.done <- struct{}{}
+// handOver is the worker's last touch of a: it signals the caller, or puts the abandoned
+// attempt back when the caller is done with it too.
+func (a *attemptRun) handOver(state int32, recycle bool) {
+	switch {
+	case state != attemptRunning:
+		a.done <- state
+	case recycle:
+		a.recycle()
 	}
-	a.unref()
 }
 
-// unref lets go of a; the last side to do so returns it to the pool.
-func (a *attemptRun) unref() {
-	if a.refs.Add(-1) != 0 {
-		return
+// leave is the caller's last touch of an abandoned attempt: it puts it back when the worker
+// is done with it too. The caller waits for the watchdog's signal before it leaves, so the
+// attempt's channel is empty when it is reused.
+func (a *attemptRun) leave() {
+	workers.mu.Lock()
+	a.callerGone = true
+	recycle := a.workerGone
+	workers.mu.Unlock()
+	if recycle {
+		a.recycle()
 	}
+}
+
+// recycle puts a back into the pool, holding nothing of its call.
+func (a *attemptRun) recycle() {
 	a.entry, a.slot, a.ctx, a.bound, a.res = nil, nil, nil, nil, Result{}
-	a.expired.Store(false)
+	a.expired, a.callerGone, a.workerGone = false, false, false
 	attemptPool.Put(a)
 }
 
@@ -299,9 +336,8 @@ func dispatch(ctx context.Context, cfg *registryConfig, a *attemptRun, session s
 	}
 	a.deadline = deadline
 	a.ctx = newAttemptCtx(ctx, deadline)
-	a.ctx.run.Store(a)
-	a.state.Store(attemptRunning)
-	a.refs.Store(2) // the caller and the worker
+	a.ctx.run = a
+	a.state = attemptRunning
 	watchLocked(a, timeout)
 	var w *worker
 	if n := len(workers.idle); n > 0 {
@@ -368,9 +404,9 @@ func expireLocked(now time.Duration) (next time.Duration) {
 		following := a.next
 		if a.deadline <= now {
 			unwatchLocked(a)
-			a.expired.Store(true)
+			a.expired = true
 			if a.abandonLocked(attemptExpired) {
-				a.done <- struct{}{}
+				a.done <- attemptExpired
 			}
 		} else if next == 0 || a.deadline < next {
 			next = a.deadline
@@ -399,18 +435,16 @@ func (w *worker) loop(a *attemptRun) {
 			// The handler called runtime.Goexit: this goroutine ends with it, but the attempt
 			// still ends, its slot is freed and its caller gets a result.
 			running.res = goexitResult(running.entry.tool.Name)
-			running.ctx.run.Store(nil)
 			workers.mu.Lock()
-			handOver := running.endLocked()
+			state, recycle := running.endLocked()
 			workers.mu.Unlock()
-			running.handOver(handOver)
+			running.handOver(state, recycle)
 		}
 	}()
 	for a != nil {
 		running = a
 		runOnce(a.ctx, &a.entry.tool, a.bound, &a.res)
 		running = nil
-		a.ctx.run.Store(nil) // a Commit from a goroutine the handler left behind commits nothing
 		// Idle before the caller learns the result, so that its next attempt finds this
 		// worker instead of starting another.
 		a.handOver(w.park(a))
@@ -419,17 +453,17 @@ func (w *worker) loop(a *attemptRun) {
 }
 
 // park ends the attempt w ran (see endLocked) and puts w back among the idle workers. It
-// reports whether the caller is to be handed the result.
-func (w *worker) park(ran *attemptRun) (handOver bool) {
+// returns what endLocked did.
+func (w *worker) park(ran *attemptRun) (handOver int32, recycle bool) {
 	workers.mu.Lock()
-	handOver = ran.endLocked()
+	handOver, recycle = ran.endLocked()
 	w.parked = workers.tick
 	workers.idle = append(workers.idle, w)
 	if workers.reaper == nil {
 		workers.reaper = time.AfterFunc(workers.idleFor, reapWorkers)
 	}
 	workers.mu.Unlock()
-	return handOver
+	return handOver, recycle
 }
 
 // reapWorkers runs every workers.idleFor while workers are parked, and ends those parked
@@ -461,7 +495,7 @@ type attemptCtx struct {
 	parent   context.Context
 	deadline time.Duration // by the monotonic clock (see monotonic)
 
-	run atomic.Pointer[attemptRun] // while its handler runs, for Commit
+	run *attemptRun // while its handler runs, for Commit (under workers.mu)
 
 	mu     sync.Mutex
 	ended  error              // why the attempt ended early, or nil

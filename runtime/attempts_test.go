@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -418,4 +419,57 @@ func TestWatchdogEndsEveryAttemptAtItsOwnDeadline(t *testing.T) {
 		t.Errorf("the call with an hour's timeout ended: %+v", res)
 	default:
 	}
+}
+
+// TestAttemptsRacingTheirDeadline: calls whose handlers finish around their deadline, many at
+// once, each get either their own handler's answer or a timeout, never another call's: the
+// pooled attempts, handed between callers, workers and the watchdog, are reused only once
+// every side is done with them, cancelled calls among them.
+func TestAttemptsRacingTheirDeadline(t *testing.T) {
+	tool := bindFunc("echo", func(_ context.Context, args []byte) (runtime.BoundCall, error) {
+		return runFunc(func(ctx context.Context) runtime.Result {
+			n, _ := strconv.Atoi(string(args))
+			time.Sleep(time.Duration(n%3) * 500 * time.Microsecond)
+			return runtime.TextResult(string(args))
+		}), nil
+	})
+	tool.Timeout = 500 * time.Microsecond
+	// Room for every call at once, so that none is refused for the bounds on abandoned ones.
+	reg := runtime.NewRegistry(runtime.WithMaxAbandoned(1200), runtime.WithMaxAbandonedPerSession(1200))
+	must(t, reg.Add(tool))
+
+	var wg sync.WaitGroup
+	var answered, timedOut, cancelled atomic.Int32
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 150 {
+				n := g*1000 + i
+				ctx, cancel := context.WithCancel(t.Context())
+				if n%5 == 0 {
+					time.AfterFunc(250*time.Microsecond, cancel)
+				}
+				res := reg.Invoke(ctx, runtime.Call{Name: "echo", Args: []byte(strconv.Itoa(n))})
+				cancel()
+				switch {
+				case !res.IsError:
+					answered.Add(1)
+					if res.Text != strconv.Itoa(n) {
+						t.Errorf("call %d got another call's answer %q", n, res.Text)
+					}
+				case res.Kind == runtime.KindTimeout:
+					timedOut.Add(1)
+				case res.Kind == runtime.KindCancelled:
+					cancelled.Add(1)
+				default:
+					t.Errorf("call %d: %v %q", n, res.Kind, res.Text)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	t.Logf("%d answered, %d timed out, %d cancelled", answered.Load(), timedOut.Load(), cancelled.Load())
+	assert.Positive(t, answered.Load())
+	assert.Positive(t, timedOut.Load())
 }

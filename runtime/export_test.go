@@ -121,8 +121,17 @@ func ResultStoreInvariants(m *MemoryResultStore) error {
 
 // WaitForExpiry waits until the watchdog has found the attempt running with ctx past its deadline.
 func WaitForExpiry(ctx context.Context) {
-	a := ctx.Value(attemptKey{}).(*attemptCtx).run.Load()
-	for !a.expired.Load() {
+	c := ctx.Value(attemptKey{}).(*attemptCtx)
+	workers.mu.Lock()
+	a := c.run
+	workers.mu.Unlock()
+	for {
+		workers.mu.Lock()
+		expired := a.expired
+		workers.mu.Unlock()
+		if expired {
+			return
+		}
 		goruntime.Gosched()
 	}
 }
