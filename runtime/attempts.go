@@ -418,15 +418,21 @@ func expireLocked(now time.Duration) (next time.Duration) {
 }
 
 // watchDeadlines is the watchdog timer's function: a round of expireLocked, then the timer
-// is re-armed for the earliest deadline left.
+// is re-armed for the earliest deadline left, but no sooner than watchEvery: a round reads
+// every attempt in flight, so attempts expiring one after another (many calls of a hung
+// tool, with their deadlines spread out) cost at most a thousand rounds a second, each
+// attempt ending at most that much past its deadline.
 func watchDeadlines() {
 	now := monotonic()
 	workers.mu.Lock()
 	defer workers.mu.Unlock()
 	if next := expireLocked(now); next != 0 {
-		workers.watch.Reset(next - now)
+		workers.watch.Reset(max(next-now, watchEvery))
 	}
 }
+
+// watchEvery is the least time between two rounds of the watchdog.
+const watchEvery = time.Millisecond
 
 func (w *worker) loop(a *attemptRun) {
 	var running *attemptRun
