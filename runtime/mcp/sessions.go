@@ -105,6 +105,8 @@ type sessions struct {
 	reg    *runtime.Registry
 	linger time.Duration
 	shared bool // the store is shared with other replicas: never end a session here
+	// maxKeys bounds the keys but its own a connection holds (SessionLimits.MaxKeysPerConnection); 0: no bound.
+	maxKeys int
 
 	mu     sync.Mutex
 	conns  map[*mcp.ServerSession]*connection
@@ -130,8 +132,8 @@ type keyUse struct {
 	timer *time.Timer // the pending EndSession while lingering
 }
 
-func newSessions(reg *runtime.Registry, linger time.Duration, shared bool) *sessions {
-	return &sessions{reg: reg, linger: linger, shared: shared,
+func newSessions(reg *runtime.Registry, linger time.Duration, shared bool, maxKeys int) *sessions {
+	return &sessions{reg: reg, linger: linger, shared: shared, maxKeys: maxKeys,
 		conns: map[*mcp.ServerSession]*connection{}, keys: map[string]*keyUse{}, others: map[*connection]map[string]bool{}}
 }
 
@@ -187,8 +189,10 @@ func (s *sessions) closed(ss *mcp.ServerSession) {
 }
 
 // hold records that a call runs under key (until release) and, when tied, that conn uses it
-// (until conn closes).
-func (s *sessions) hold(conn *connection, key string, tied bool) (release func()) {
+// (until conn closes). It refuses (ok false, nothing recorded) a tied key conn does not hold
+// yet when conn already holds maxKeys keys besides its own: a client naming a new key each
+// call would otherwise make the registry keep a session for each until it disconnects.
+func (s *sessions) hold(conn *connection, key string, tied bool) (release func(), ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if key == conn.key {
@@ -197,9 +201,12 @@ func (s *sessions) hold(conn *connection, key string, tied bool) (release func()
 		}
 		conn.calls++
 		conn.holds = conn.holds || tied && !conn.closed
-		return func() { s.releaseOwn(conn) }
+		return func() { s.releaseOwn(conn) }, true
 	}
 	if tied && !conn.closed && !s.others[conn][key] {
+		if s.maxKeys > 0 && len(s.others[conn]) >= s.maxKeys {
+			return nil, false
+		}
 		if s.others[conn] == nil {
 			s.others[conn] = map[string]bool{}
 		}
@@ -214,7 +221,7 @@ func (s *sessions) hold(conn *connection, key string, tied bool) (release func()
 		if ended {
 			s.end(key)
 		}
-	}
+	}, true
 }
 
 // releaseOwn ends a call under conn's own key.
