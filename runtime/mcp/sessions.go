@@ -63,7 +63,8 @@ func SessionFromPrincipal() SessionKey {
 // over stateless HTTP, keeps each apart. The value is scoped by the authenticated user, when
 // there is one, so that one user cannot reach another's session by sending the same value;
 // without a user, anyone who knows a value shares its session, so prefer it behind auth. A
-// call without the header falls back to SessionPerConnection.
+// call without the header falls back to SessionPerConnection. A connection holds the keys it
+// named until it closes, at most SessionLimits.MaxKeysPerConnection of them.
 func SessionFromHeader(name string) SessionKey {
 	return SessionKey{key: func(_ context.Context, req *mcp.CallToolRequest, connKey string) (string, error) {
 		var v string
@@ -79,7 +80,8 @@ func SessionFromHeader(name string) SessionKey {
 
 // SessionFunc keys a call by what fn returns for its request (req.GetExtra() has the HTTP
 // header and the verified token): "" falls back to SessionPerConnection, an error refuses the
-// call with the error's text as the tool error.
+// call with the error's text as the tool error. A connection holds the keys it used until it
+// closes, at most SessionLimits.MaxKeysPerConnection of them.
 func SessionFunc(fn func(ctx context.Context, req mcp.Request) (string, error)) SessionKey {
 	return SessionKey{key: func(ctx context.Context, req *mcp.CallToolRequest, connKey string) (string, error) {
 		key, err := fn(ctx, req)
