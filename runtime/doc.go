@@ -141,8 +141,8 @@
 // that last step. Commit fails when the attempt has already ended; once it succeeds the
 // attempt is no longer abandoned, and the call reports what the handler returns.
 //
-// The goroutines are workers, reused from call to call and ended after 30 seconds without
-// work, so a call starts none. Handing the handler to a worker and its result back is the
+// The goroutines are workers, reused from call to call and ended after 30 to 60 seconds
+// without work, so a call starts none. Handing the handler to a worker and its result back is the
 // price of the guarantee: about the cost of the rest of a small call (see
 // docs/benchmarks.md). A tool whose handler cannot block, such as a pure computation, can say
 // //tool:timeout none and run on the caller's goroutine.
@@ -153,8 +153,8 @@
 // slices, the result's text). The registry allocates each call of a generated tool with its
 // own state of the call inside, in one allocation with the arguments: that state is the
 // handler's ctx and holds the call's bookkeeping, the first attempt's deadline included.
-// Attempts, timers and workers are pooled, and middleware chains are built once per tool
-// (see [Middleware]).
+// Attempts and workers are pooled, one watchdog timer serves every attempt in flight, and
+// middleware chains are built once per tool (see [Middleware]).
 //
 // # Tools written by hand
 //

@@ -146,9 +146,12 @@ func (k *Toolkit) CallMCPTool(ctx context.Context, args CallArgs) (runtime.Resul
 		call.ID, call.Session, call.UserData = info.CallID, info.Session, info.UserData
 	}
 	res := k.Registry.Invoke(ctx, call)
-	// The inner registry names the tool as it holds it (with the mount's prefix): the model
-	// knows it as server and tool.
-	res.Text = strings.ReplaceAll(res.Text, name, args.Tool)
+	// The inner registry's own messages (bad arguments, a timeout) name the tool as it holds
+	// it, with the mount's prefix: the model knows it as server and tool. A tool's answer is
+	// passed on as it is.
+	if res.IsError {
+		res.Text = strings.ReplaceAll(res.Text, name, args.Tool)
+	}
 	return res, nil
 }
 

@@ -53,7 +53,8 @@
 //
 // # Bounds
 //
-// Everything a server sends is untrusted: at most MaxTools tools (over MaxListPages pages),
+// Everything a server sends is untrusted: at most MaxTools tools (over MaxListPages pages,
+// MaxListBytes of them as JSON),
 // names checked against the registry's pattern, descriptions cut to MaxDescriptionBytes and
 // titles to MaxTitleBytes, schemas within schematool's bounds, messages within
 // MaxMessageBytes (the go-sdk's stdio line and SSE event caps; a JSON HTTP response is held

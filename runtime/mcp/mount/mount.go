@@ -25,6 +25,7 @@ import (
 const (
 	MaxTools            = 1000     // tools of one server; more are left out, listed in Skipped
 	MaxListPages        = 100      // tools/list pages read per listing
+	MaxListBytes        = 16 << 20 // of the tools of one listing, as JSON; the tools past it are left out
 	MaxDescriptionBytes = 8 << 10  // of a tool's description; longer ones are cut
 	MaxTitleBytes       = 256      // of a tool's title
 	MaxContentItems     = 256      // content items of one result; more are counted, not kept
@@ -339,27 +340,9 @@ func (m *Mounted) reconnect() *mcp.ClientSession {
 // sync lists the server's tools and makes the registry hold them: new ones added, changed
 // ones replaced, gone ones removed.
 func (m *Mounted) sync(ctx context.Context, cs *mcp.ClientSession) error {
-	var listed []*mcp.Tool
-	params := &mcp.ListToolsParams{}
-	for page := 0; ; page++ {
-		if page == MaxListPages {
-			m.log.Warn("mcp server: tools/list has more pages than read", "pages", MaxListPages)
-			break
-		}
-		res, err := cs.ListTools(ctx, params)
-		if err != nil {
-			return err
-		}
-		listed = append(listed, res.Tools...)
-		if res.NextCursor == "" || len(listed) > MaxTools {
-			break
-		}
-		params = &mcp.ListToolsParams{Cursor: res.NextCursor}
-	}
-	var skipped []Skipped
-	if len(listed) > MaxTools {
-		skipped = append(skipped, Skipped{Tool: fmt.Sprintf("(%d tools past the first %d)", len(listed)-MaxTools, MaxTools), Reason: "too many tools"})
-		listed = listed[:MaxTools]
+	listed, skipped, err := list(ctx, cs, m.log)
+	if err != nil {
+		return err
 	}
 	// Only sync changes m.tools (it runs on one goroutine at a time), so old is read once.
 	m.mu.Lock()
@@ -369,16 +352,8 @@ func (m *Mounted) sync(ctx context.Context, cs *mcp.ClientSession) error {
 	next := map[string]*remoteTool{}
 	kept := map[string]*remoteTool{}
 	var added []runtime.Tool
-	for _, t := range listed {
-		if t == nil {
-			skipped = append(skipped, Skipped{Reason: "an empty entry"})
-			continue
-		}
-		definition, err := json.Marshal(t)
-		if err != nil {
-			skipped = append(skipped, Skipped{Tool: cut(t.Name, 128), Reason: err.Error()})
-			continue
-		}
+	for _, l := range listed {
+		t, definition := l.tool, l.definition
 		name := m.opts.Prefix + t.Name
 		if _, dup := next[name]; dup {
 			skipped = append(skipped, Skipped{Tool: cut(t.Name, 128), Reason: "listed twice"})
@@ -420,6 +395,63 @@ func (m *Mounted) sync(ctx context.Context, cs *mcp.ClientSession) error {
 	m.tools, m.skipped = kept, skipped
 	m.mu.Unlock()
 	return nil
+}
+
+// listedTool is a tool as listed, with its definition (its JSON), which tells whether it
+// changed since the last listing.
+type listedTool struct {
+	tool       *mcp.Tool
+	definition []byte
+}
+
+// list reads the server's tools, page after page, within MaxListPages, MaxTools and
+// MaxListBytes: a server listing more, or larger ones, has the rest left out (in skipped).
+func list(ctx context.Context, cs *mcp.ClientSession, log *slog.Logger) (listed []listedTool, skipped []Skipped, err error) {
+	params := &mcp.ListToolsParams{}
+	var total, past int // past: tools left out, of the pages read
+	for page := 0; ; page++ {
+		if page == MaxListPages {
+			log.Warn("mcp server: tools/list has more pages than read", "pages", MaxListPages)
+			break
+		}
+		res, err := cs.ListTools(ctx, params)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, t := range res.Tools {
+			if len(listed) == MaxTools || total > MaxListBytes {
+				past++
+				continue
+			}
+			if t == nil {
+				skipped = append(skipped, Skipped{Reason: "an empty entry"})
+				continue
+			}
+			definition, err := json.Marshal(t)
+			if err != nil {
+				skipped = append(skipped, Skipped{Tool: cut(t.Name, 128), Reason: err.Error()})
+				continue
+			}
+			if total += len(definition); total > MaxListBytes {
+				past++
+				continue
+			}
+			listed = append(listed, listedTool{t, definition})
+		}
+		if res.NextCursor == "" || past > 0 {
+			break
+		}
+		params = &mcp.ListToolsParams{Cursor: res.NextCursor}
+	}
+	// The pages past the bound are not read, so how many tools they hold is unknown.
+	switch {
+	case past == 0:
+	case len(listed) == MaxTools:
+		skipped = append(skipped, Skipped{Tool: fmt.Sprintf("(the tools past the first %d)", MaxTools), Reason: "too many tools"})
+	default:
+		skipped = append(skipped, Skipped{Tool: fmt.Sprintf("(the tools past the first %d)", len(listed)), Reason: fmt.Sprintf("the listing is over %d bytes", MaxListBytes)})
+	}
+	return listed, skipped, nil
 }
 
 // currentSession returns the connection, or nil while there is none.

@@ -3,6 +3,7 @@ package mount_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -408,6 +409,35 @@ func TestHostileListing(t *testing.T) {
 		tool, _ := reg.Tool(name)
 		assert.LessOrEqual(t, len(tool.Description), mount.MaxDescriptionBytes+len("…"))
 	}
+}
+
+// TestListingBytesBound: a server listing tools that are each well within the caps, but
+// together over MaxListBytes, has those past it left out, so what a listing makes this
+// process hold is bounded in bytes as well as in tools and pages.
+func TestListingBytesBound(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "wordy", Version: "1"}, &mcp.ServerOptions{PageSize: 4})
+	ok := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text("ok"), nil }
+	const tools, each = 20, 1 << 20
+	for i := range tools {
+		server.AddTool(&mcp.Tool{Name: fmt.Sprintf("t%02d", i), Description: strings.Repeat("d", each),
+			InputSchema: schema(`{"type":"object"}`)}, ok)
+	}
+	dial := func(ctx context.Context) (mcp.Transport, error) {
+		serverSide, clientSide := mcp.NewInMemoryTransports()
+		if _, err := server.Connect(ctx, serverSide, nil); err != nil {
+			return nil, err
+		}
+		return clientSide, nil
+	}
+	m, err := mount.Mount(t.Context(), runtime.NewRegistry(), mount.Server{Name: "w", Dial: dial}, mount.Options{Logger: quiet})
+	require.NoError(t, err)
+	defer m.Close()
+	kept := len(m.Tools())
+	assert.Positive(t, kept)
+	assert.LessOrEqual(t, kept*each, mount.MaxListBytes)
+	require.Len(t, m.Skipped(), 1)
+	assert.Equal(t, fmt.Sprintf("(the tools past the first %d)", kept), m.Skipped()[0].Tool)
+	assert.Equal(t, "the listing is over 16777216 bytes", m.Skipped()[0].Reason)
 }
 
 // TestDeferAndResultCap: a large server's tools are kept for tool search, and a result over
