@@ -32,11 +32,13 @@ const (
 	maxHostLength       = 255                       // a Host header, which the SDK repeats when it refuses one
 )
 
-// Defaults of SessionLimits: the sessions of a stateful HTTPHandler.
+// Defaults of SessionLimits: the sessions of a stateful HTTPHandler, and the registry
+// sessions one MCP connection of any server holds.
 const (
 	DefaultSessionIdle          = 30 * time.Minute
 	DefaultMaxSessions          = 1000
 	DefaultMaxSessionsPerClient = 50
+	DefaultMaxKeysPerConnection = 64
 )
 
 const (
@@ -47,7 +49,8 @@ const (
 )
 
 // SessionLimits bounds the stateful sessions (Mcp-Session-Id) of HTTPHandler, each of which
-// holds goroutines and memory until it ends. A zero field takes its default; a negative one
+// holds goroutines and memory until it ends, and the registry sessions one MCP connection
+// holds on any server (MaxKeysPerConnection). A zero field takes its default; a negative one
 // turns its bound off.
 type SessionLimits struct {
 	// Idle closes a session that received no request for this long (DefaultSessionIdle, 30
@@ -68,10 +71,20 @@ type SessionLimits struct {
 	// reverse proxy every request has the proxy's address: authenticate the clients, or key
 	// them by what the proxy forwards.
 	ClientKey func(*http.Request) string
+	// MaxKeysPerConnection bounds the registry sessions one MCP connection (stdio, in-memory,
+	// a stateful HTTP session) holds at once besides its own (DefaultMaxKeysPerConnection,
+	// 64). A key from SessionFromHeader, SessionFromPrincipal or SessionFunc that differs from
+	// the connection's own is held until the connection closes, and a client may send a new
+	// one each call: past the bound, a call under a key the connection does not hold yet is
+	// refused before it runs, with a tool error; calls under the keys it holds still run.
+	// Refused rather than evicting an older key, whose end would silently drop another
+	// conversation's state. Over stateless HTTP a connection is one request, so one key.
+	MaxKeysPerConnection int
 }
 
-// WithSessionLimits bounds the stateful sessions of HTTPHandler (see SessionLimits); without
-// it, the defaults apply. Stateless HTTP has no session to bound.
+// WithSessionLimits bounds the stateful sessions of HTTPHandler, and the registry sessions a
+// connection holds on any server (see SessionLimits); without it, the defaults apply.
+// Stateless HTTP has no session to bound.
 func WithSessionLimits(l SessionLimits) Option {
 	return func(c *config) { c.server.sessionLimits = l }
 }
@@ -89,6 +102,7 @@ func (l SessionLimits) resolved() SessionLimits {
 	}
 	l.Max = pick(l.Max, DefaultMaxSessions)
 	l.MaxPerClient = pick(l.MaxPerClient, DefaultMaxSessionsPerClient)
+	l.MaxKeysPerConnection = pick(l.MaxKeysPerConnection, DefaultMaxKeysPerConnection)
 	switch {
 	case l.Idle == 0:
 		l.Idle = DefaultSessionIdle

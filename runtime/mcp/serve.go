@@ -127,7 +127,7 @@ func newServed(reg *runtime.Registry, opts []Option) *served {
 		userData:   cfg.userData,
 		traceCtx:   cfg.traceCtx,
 		sessionKey: cfg.sessionKey,
-		sessions:   newSessions(reg, cfg.linger, cfg.shared),
+		sessions:   newSessions(reg, cfg.linger, cfg.shared, cfg.server.sessionLimits.resolved().MaxKeysPerConnection),
 		states:     newRoundStates(cfg.stateKey),
 		names:      map[string]bool{},
 	}
@@ -231,7 +231,13 @@ func (s *served) serveCall(ctx context.Context, req *mcp.CallToolRequest, id str
 	if err != nil {
 		return Result(runtime.ErrorResult(err))
 	}
-	defer s.sessions.hold(conn, key, !s.sessionKey.perRequest)()
+	release, ok := s.sessions.hold(conn, key, !s.sessionKey.perRequest)
+	if !ok {
+		// Refused rather than evicting a key the connection holds: that would end another
+		// conversation's state behind its back. The key is not repeated: the client sent it.
+		return toolError("This call was not run: this connection already uses %d sessions besides its own, the server's limit. Reuse one of them, or open a new connection for a new one.", s.sessions.maxKeys)
+	}
+	defer release()
 	call.Session = key
 	if s.userData != nil {
 		call.UserData = s.userData(ctx, req)

@@ -63,7 +63,8 @@ func SessionFromPrincipal() SessionKey {
 // over stateless HTTP, keeps each apart. The value is scoped by the authenticated user, when
 // there is one, so that one user cannot reach another's session by sending the same value;
 // without a user, anyone who knows a value shares its session, so prefer it behind auth. A
-// call without the header falls back to SessionPerConnection.
+// call without the header falls back to SessionPerConnection. A connection holds the keys it
+// named until it closes, at most SessionLimits.MaxKeysPerConnection of them.
 func SessionFromHeader(name string) SessionKey {
 	return SessionKey{key: func(_ context.Context, req *mcp.CallToolRequest, connKey string) (string, error) {
 		var v string
@@ -79,7 +80,8 @@ func SessionFromHeader(name string) SessionKey {
 
 // SessionFunc keys a call by what fn returns for its request (req.GetExtra() has the HTTP
 // header and the verified token): "" falls back to SessionPerConnection, an error refuses the
-// call with the error's text as the tool error.
+// call with the error's text as the tool error. A connection holds the keys it used until it
+// closes, at most SessionLimits.MaxKeysPerConnection of them.
 func SessionFunc(fn func(ctx context.Context, req mcp.Request) (string, error)) SessionKey {
 	return SessionKey{key: func(ctx context.Context, req *mcp.CallToolRequest, connKey string) (string, error) {
 		key, err := fn(ctx, req)
@@ -105,6 +107,8 @@ type sessions struct {
 	reg    *runtime.Registry
 	linger time.Duration
 	shared bool // the store is shared with other replicas: never end a session here
+	// maxKeys bounds the keys but its own a connection holds (SessionLimits.MaxKeysPerConnection); 0: no bound.
+	maxKeys int
 
 	mu     sync.Mutex
 	conns  map[*mcp.ServerSession]*connection
@@ -130,8 +134,8 @@ type keyUse struct {
 	timer *time.Timer // the pending EndSession while lingering
 }
 
-func newSessions(reg *runtime.Registry, linger time.Duration, shared bool) *sessions {
-	return &sessions{reg: reg, linger: linger, shared: shared,
+func newSessions(reg *runtime.Registry, linger time.Duration, shared bool, maxKeys int) *sessions {
+	return &sessions{reg: reg, linger: linger, shared: shared, maxKeys: maxKeys,
 		conns: map[*mcp.ServerSession]*connection{}, keys: map[string]*keyUse{}, others: map[*connection]map[string]bool{}}
 }
 
@@ -187,8 +191,10 @@ func (s *sessions) closed(ss *mcp.ServerSession) {
 }
 
 // hold records that a call runs under key (until release) and, when tied, that conn uses it
-// (until conn closes).
-func (s *sessions) hold(conn *connection, key string, tied bool) (release func()) {
+// (until conn closes). It refuses (ok false, nothing recorded) a tied key conn does not hold
+// yet when conn already holds maxKeys keys besides its own: a client naming a new key each
+// call would otherwise make the registry keep a session for each until it disconnects.
+func (s *sessions) hold(conn *connection, key string, tied bool) (release func(), ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if key == conn.key {
@@ -197,9 +203,12 @@ func (s *sessions) hold(conn *connection, key string, tied bool) (release func()
 		}
 		conn.calls++
 		conn.holds = conn.holds || tied && !conn.closed
-		return func() { s.releaseOwn(conn) }
+		return func() { s.releaseOwn(conn) }, true
 	}
 	if tied && !conn.closed && !s.others[conn][key] {
+		if s.maxKeys > 0 && len(s.others[conn]) >= s.maxKeys {
+			return nil, false
+		}
 		if s.others[conn] == nil {
 			s.others[conn] = map[string]bool{}
 		}
@@ -214,7 +223,7 @@ func (s *sessions) hold(conn *connection, key string, tied bool) (release func()
 		if ended {
 			s.end(key)
 		}
-	}
+	}, true
 }
 
 // releaseOwn ends a call under conn's own key.
