@@ -280,8 +280,8 @@ func (a *attemptRun) recycle() {
 
 // Workers run attempts that have a timeout. A go statement allocates, so a worker is kept
 // after its attempt, parked on its own channel, and the next attempt goes to the most
-// recently parked one; a reaper ends workers parked for longer than workers.idleFor. An
-// abandoned attempt keeps its worker until the handler returns.
+// recently parked one; a reaper ends workers parked for between workers.idleFor and twice
+// that. An abandoned attempt keeps its worker until the handler returns.
 type worker struct {
 	jobs   chan *attemptRun // nil ends the worker
 	parked uint64           // the reaper's tick when it parked
