@@ -937,17 +937,12 @@ func place(at string) string {
 	return "schema " + at
 }
 
-// maxSuggestedLength bounds the words a hint is looked for: suggest.Closest compares words of
-// like length in time the product of their lengths, and a schema may name a property of
-// 500 KB in required and define another.
-const maxSuggestedLength = 256
-
+// didYouMean is the hint of a misspelled name. suggest.Closest costs time linear in a long
+// name's length, and the hint is cut like the name, so a schema naming a property of 500 KB
+// in required and defining another costs little.
 func didYouMean(word string, candidates []string) string {
-	if len(word) > maxSuggestedLength {
-		return ""
-	}
 	if c := suggest.Closest(word, candidates); c != "" {
-		return fmt.Sprintf(" (did you mean %q?)", c)
+		return fmt.Sprintf(" (did you mean %s?)", quoted(c))
 	}
 	return ""
 }
