@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -173,4 +174,35 @@ func TestKeysPerConnectionDefault(t *testing.T) {
 		assert.Equal(t, 2, callInfoOf(t, call(t, cs, "a")).Calls)
 		assert.EqualValues(t, 2, runs.Load())
 	})
+}
+
+// A long header value keys its session by a hash: the key stays short however long the
+// value, and values differing in their last byte are still apart.
+func TestLongHeaderKeysAreHashed(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(callInfoTool()))
+	srv := httptest.NewServer(toolmcp.HTTPHandler(reg, toolmcp.WithSessionKey(toolmcp.SessionFromHeader("X-Conversation"))))
+	t.Cleanup(srv.Close)
+	h := &conversationHeader{}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(t.Context(),
+		&mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: &http.Client{Transport: h}}, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cs.Close() })
+	call := func(v string) callInfo {
+		h.set(v)
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "call_info", Arguments: map[string]any{}})
+		require.NoError(t, err)
+		return callInfoOf(t, res)
+	}
+
+	short := call("c1")
+	assert.Contains(t, short.Session, "c1", "a short value is kept as it is")
+	long := strings.Repeat("x", 4<<10) // call_info repeats the header: within its result bound
+	first := call(long + "1")
+	assert.Less(t, len(first.Session), 200, "%q", first.Session)
+	assert.Equal(t, 1, first.Calls)
+	assert.Equal(t, 1, call(long+"2").Calls, "a different value: another session")
+	again := call(long + "1")
+	assert.Equal(t, 2, again.Calls, "the same value: the same session")
+	assert.Equal(t, first.Session, again.Session)
 }

@@ -3,6 +3,8 @@ package mcp
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"sync"
 	"time"
@@ -64,7 +66,9 @@ func SessionFromPrincipal() SessionKey {
 // there is one, so that one user cannot reach another's session by sending the same value;
 // without a user, anyone who knows a value shares its session, so prefer it behind auth. A
 // call without the header falls back to SessionPerConnection. A connection holds the keys it
-// named until it closes, at most SessionLimits.MaxKeysPerConnection of them.
+// named until it closes, at most SessionLimits.MaxKeysPerConnection of them. A value longer
+// than MaxHeaderKeyBytes is keyed by its SHA-256, so that what a key holds does not grow
+// with the header a client sends (up to the http.Server's MaxHeaderBytes, 1 MiB by default).
 func SessionFromHeader(name string) SessionKey {
 	return SessionKey{key: func(_ context.Context, req *mcp.CallToolRequest, connKey string) (string, error) {
 		var v string
@@ -74,9 +78,17 @@ func SessionFromHeader(name string) SessionKey {
 		if v == "" {
 			return connKey, nil
 		}
+		if len(v) > MaxHeaderKeyBytes {
+			sum := sha256.Sum256([]byte(v))
+			return "user:" + principal(req) + "\x00header-sha256:" + hex.EncodeToString(sum[:]), nil
+		}
 		return "user:" + principal(req) + "\x00header:" + v, nil
 	}}
 }
+
+// MaxHeaderKeyBytes is the longest header value SessionFromHeader keys a session by as it is;
+// a longer one is keyed by its hash.
+const MaxHeaderKeyBytes = 256
 
 // SessionFunc keys a call by what fn returns for its request (req.GetExtra() has the HTTP
 // header and the verified token): "" falls back to SessionPerConnection, an error refuses the
