@@ -24,8 +24,9 @@ func Closest(word string, candidates []string) string {
 		if lw == "" {
 			lw = strings.ToLower(word)
 		}
-		d := distanceWithin(lw, strings.ToLower(c), limit(word, c))
-		if d > limit(word, c) {
+		k := limit(word, c)
+		d := distanceWithin(lw, strings.ToLower(c), k)
+		if d > k {
 			continue
 		}
 		if bestDist < 0 || d < bestDist {
@@ -65,9 +66,9 @@ func distanceWithin(a, b string, k int) int {
 	}
 	for i := 1; i <= len(a); i++ {
 		lo, hi := max(1, i-k), min(len(b), i+k)
-		cur[lo-1] = min(i, far) // cur[0] is i; further right, outside the band
-		if lo > 1 {
-			cur[lo-1] = far
+		cur[lo-1] = far // outside the band
+		if lo == 1 {
+			cur[0] = min(i, far)
 		}
 		rowMin := cur[lo-1]
 		for j := lo; j <= hi; j++ {
