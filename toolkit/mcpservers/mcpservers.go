@@ -148,7 +148,8 @@ func (k *Toolkit) CallMCPTool(ctx context.Context, args CallArgs) (runtime.Resul
 	res := k.Registry.Invoke(ctx, call)
 	// The inner registry's own messages (bad arguments, a timeout) name the tool as it holds
 	// it, with the mount's prefix: the model knows it as server and tool. A tool's answer is
-	// passed on as it is.
+	// passed on as it is, unless it is an error: those the registry wrote cannot be told from
+	// the server's own.
 	if res.IsError {
 		res.Text = strings.ReplaceAll(res.Text, name, args.Tool)
 	}
