@@ -68,8 +68,8 @@ func (w *Writer) next() {
 	}
 }
 
-// ObjStart, ObjEnd, ArrStart, ArrEnd and Field write the structure; commas are placed by the
-// writer.
+// ObjStart, ObjEnd, ArrStart and ArrEnd write the structure (with Field and Key for names);
+// commas are placed by the writer.
 func (w *Writer) ObjStart() { w.next(); w.buf = append(w.buf, '{') }
 func (w *Writer) ObjEnd()   { w.buf = append(w.buf, '}') }
 func (w *Writer) ArrStart() { w.next(); w.buf = append(w.buf, '[') }
