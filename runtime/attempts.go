@@ -67,8 +67,7 @@ func runAttempt(ctx context.Context, cfg *registryConfig, e *toolEntry, session 
 	a := attemptPool.Get().(*attemptRun)
 	a.entry, a.bound = e, bound
 	if refused := dispatch(ctx, cfg, a, session, timeout); refused != nil {
-		a.entry, a.bound = nil, nil
-		attemptPool.Put(a)
+		a.recycle()
 		*res = *refused
 		return
 	}
@@ -204,9 +203,8 @@ type attemptRun struct {
 	state      int32
 	prev, next *attemptRun
 	watched    bool
-	expired    bool // the watchdog found it past its deadline (for tests)
-	// An abandoned attempt: whether its caller, and its worker, are done with it.
-	callerGone, workerGone bool
+	// An abandoned attempt: how many of its caller and its worker are done with it.
+	left int8
 }
 
 var attemptPool = sync.Pool{New: func() any {
@@ -240,8 +238,8 @@ func (a *attemptRun) endLocked() (handOver int32, recycle bool) {
 	case attemptCommitted: // final: neither the watchdog nor the caller ends it
 		handOver = attemptCommitted
 	default:
-		a.workerGone = true
-		recycle = a.callerGone
+		a.left++
+		recycle = a.left == 2
 	}
 	a.entry.slots.releaseLocked(a.slot, handOver == attemptRunning)
 	return handOver, recycle
@@ -263,8 +261,8 @@ func (a *attemptRun) handOver(state int32, recycle bool) {
 // attempt's channel is empty when it is reused.
 func (a *attemptRun) leave() {
 	workers.mu.Lock()
-	a.callerGone = true
-	recycle := a.workerGone
+	a.left++
+	recycle := a.left == 2
 	workers.mu.Unlock()
 	if recycle {
 		a.recycle()
@@ -274,7 +272,7 @@ func (a *attemptRun) leave() {
 // recycle puts a back into the pool, holding nothing of its call.
 func (a *attemptRun) recycle() {
 	a.entry, a.slot, a.ctx, a.bound, a.res = nil, nil, nil, nil, Result{}
-	a.expired, a.callerGone, a.workerGone = false, false, false
+	a.left = 0
 	attemptPool.Put(a)
 }
 
@@ -404,7 +402,6 @@ func expireLocked(now time.Duration) (next time.Duration) {
 		following := a.next
 		if a.deadline <= now {
 			unwatchLocked(a)
-			a.expired = true
 			if a.abandonLocked(attemptExpired) {
 				a.done <- attemptExpired
 			}

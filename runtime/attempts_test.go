@@ -429,7 +429,9 @@ func TestAttemptsRacingTheirDeadline(t *testing.T) {
 	tool := bindFunc("echo", func(_ context.Context, args []byte) (runtime.BoundCall, error) {
 		return runFunc(func(ctx context.Context) runtime.Result {
 			n, _ := strconv.Atoi(string(args))
-			time.Sleep(time.Duration(n%3) * 500 * time.Microsecond)
+			// 0, 1 or 2 ms against a deadline of 0.5 ms, which the watchdog enforces within
+			// 1 ms: some calls answer, some surely time out, some race it.
+			time.Sleep(time.Duration(n%3) * time.Millisecond)
 			return runtime.TextResult(string(args))
 		}), nil
 	})
