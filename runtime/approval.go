@@ -82,8 +82,9 @@ func (r *Registry) approvalID(cfg *registryConfig, tool, callID, session string,
 }
 
 // approve decides a call of a //tool:confirm tool. It returns the call to run (the edited one
-// when the approver changed the arguments) or the result that ends the call.
-func (r *Registry) approve(ctx context.Context, cfg *registryConfig, tool *Tool, call Call, bound BoundCall, canonical []byte) (BoundCall, Result, bool) {
+// when the approver changed the arguments) or the result that ends the call (nil when it
+// runs).
+func (r *Registry) approve(ctx context.Context, cfg *registryConfig, tool *Tool, call Call, bound BoundCall, canonical []byte) (BoundCall, *Result) {
 	req := ApprovalRequest{
 		ID:      r.approvalID(cfg, tool.Name, call.ID, call.Session, canonical),
 		Tool:    tool.Name,
@@ -113,16 +114,16 @@ func (r *Registry) approve(ctx context.Context, cfg *registryConfig, tool *Tool,
 		return r.queueApproval(ctx, cfg, tool, call, bound, req)
 	}
 	r.observeApproval(ctx, cfg, call, "refused", "")
-	return nil, Result{
+	return nil, &Result{
 		Text:    fmt.Sprintf("%s needs the user's approval and there is no way to ask for it here, so it was not run.", tool.Name),
 		IsError: true,
 		Err:     fmt.Errorf("tool %q: %w", tool.Name, ErrNoApprover),
 		Kind:    KindPermission,
-	}, false
+	}
 }
 
 // decided turns an approver's answer into the call to run or the result that ends it.
-func (r *Registry) decided(ctx context.Context, cfg *registryConfig, tool *Tool, call Call, bound BoundCall, dec Decision, err error) (BoundCall, Result, bool) {
+func (r *Registry) decided(ctx context.Context, cfg *registryConfig, tool *Tool, call Call, bound BoundCall, dec Decision, err error) (BoundCall, *Result) {
 	if err != nil {
 		outcome := "failed"
 		if errors.Is(err, ErrApprovalAsked) {
@@ -130,19 +131,19 @@ func (r *Registry) decided(ctx context.Context, cfg *registryConfig, tool *Tool,
 		}
 		r.observeApproval(ctx, cfg, call, outcome, "")
 		if ctx.Err() != nil {
-			return nil, Result{
+			return nil, &Result{
 				Text:    fmt.Sprintf("%s was not run: the call was cancelled or timed out while waiting for its approval.", tool.Name),
 				IsError: true,
 				Err:     fmt.Errorf("tool %q: approver: %w", tool.Name, err),
 				Kind:    KindCancelled,
-			}, false
+			}
 		}
-		return nil, Result{
+		return nil, &Result{
 			Text:    fmt.Sprintf("%s was not run: its approval could not be obtained.", tool.Name),
 			IsError: true,
 			Err:     fmt.Errorf("tool %q: approver failed: %w", tool.Name, err),
 			Kind:    KindDenied,
-		}, false
+		}
 	}
 	return r.applyDecision(ctx, cfg, tool, call, bound, dec)
 }
@@ -237,21 +238,21 @@ func callApprover(ctx context.Context, a Approver, req ApprovalRequest) (dec Dec
 	return a.Approve(ctx, req)
 }
 
-func (r *Registry) applyDecision(ctx context.Context, cfg *registryConfig, tool *Tool, call Call, bound BoundCall, dec Decision) (BoundCall, Result, bool) {
+func (r *Registry) applyDecision(ctx context.Context, cfg *registryConfig, tool *Tool, call Call, bound BoundCall, dec Decision) (BoundCall, *Result) {
 	if !dec.Approved {
 		r.observeApproval(ctx, cfg, call, "denied", dec.By)
-		return nil, deniedResult(tool.Name, dec), false
+		return nil, failure(deniedResult(tool.Name, dec))
 	}
 	r.observeApproval(ctx, cfg, call, "approved", dec.By)
 	if dec.Args == nil {
-		return bound, Result{}, true
+		return bound, nil
 	}
 	edited, failed := bind(ctx, tool, nil, dec.Args)
 	if failed != nil {
 		failed.Text = "The arguments as edited by the approver are invalid, so the call was not run. " + failed.Text
-		return nil, *failed, false
+		return nil, failed
 	}
-	return edited, Result{}, true
+	return edited, nil
 }
 
 func deniedResult(tool string, dec Decision) Result {
@@ -270,41 +271,41 @@ func deniedResult(tool string, dec Decision) Result {
 // queueApproval answers a call from the approval queue: a new call becomes a pending request
 // (within the queue's limits); a decided one runs (once) or reports its denial; an expired one
 // is refused.
-func (r *Registry) queueApproval(ctx context.Context, cfg *registryConfig, tool *Tool, call Call, bound BoundCall, req ApprovalRequest) (BoundCall, Result, bool) {
+func (r *Registry) queueApproval(ctx context.Context, cfg *registryConfig, tool *Tool, call Call, bound BoundCall, req ApprovalRequest) (BoundCall, *Result) {
 	store, now := r.approvalStore(cfg), cfg.now()
 	ttl := cfg.approvalTTLOf()
 	rec, err := store.Add(ctx, ApprovalRecord{Request: req, Created: now, Expires: now.Add(ttl), Forget: now.Add(2 * ttl)}, cfg.approvalLimitsOf(), now)
 	switch {
 	case errors.Is(err, ErrApprovalLimit):
 		r.observeApproval(ctx, cfg, call, "refused", "")
-		return nil, limitResult(fmt.Sprintf("%s was not run: too many calls are already waiting for the user's approval. Wait for the user to decide on them before asking again.", tool.Name),
-			fmt.Errorf("tool %q: %w", tool.Name, err)), false
+		return nil, failure(limitResult(fmt.Sprintf("%s was not run: too many calls are already waiting for the user's approval. Wait for the user to decide on them before asking again.", tool.Name),
+			fmt.Errorf("tool %q: %w", tool.Name, err)))
 	case err != nil:
 		r.observeApproval(ctx, cfg, call, "failed", "")
-		return nil, Result{
+		return nil, &Result{
 			Text:    fmt.Sprintf("%s was not run: its approval could not be obtained.", tool.Name),
 			IsError: true,
 			Err:     fmt.Errorf("tool %q: approval store: %w", tool.Name, err),
 			Kind:    KindUnavailable,
-		}, false
+		}
 	}
 	if rec.State != ApprovalConsumed && !now.Before(rec.Expires) {
 		r.observeApproval(ctx, cfg, call, "expired", "")
-		return nil, Result{
+		return nil, &Result{
 			Text: fmt.Sprintf("%s was not run: its approval request %s expired before it was decided and acted on (requests last %v). Ask the user again if it is still needed.",
 				tool.Name, req.ID, ttl),
 			IsError: true,
 			Err:     fmt.Errorf("tool %q: %w: request %s", tool.Name, ErrApprovalExpired, req.ID),
 			Kind:    KindDenied,
-		}, false
+		}
 	}
 	switch rec.State {
 	case ApprovalPending:
 		r.observeApproval(ctx, cfg, call, "pending", "")
-		return nil, Result{
+		return nil, &Result{
 			Text:            fmt.Sprintf("%s is waiting for the user's approval (request %s); it has not run yet.", tool.Name, req.ID),
 			PendingApproval: req.ID,
-		}, false
+		}
 	case ApprovalApproved, ApprovalDenied:
 		// Claimed by a compare-and-set: a decision is acted on exactly once.
 		claimed, ok, err := store.Transition(ctx, req.ID, rec.State, ApprovalConsumed, Decision{}, time.Time{}, time.Time{})
@@ -312,8 +313,8 @@ func (r *Registry) queueApproval(ctx context.Context, cfg *registryConfig, tool 
 			return r.applyDecision(ctx, cfg, tool, call, bound, claimed.Decision)
 		}
 	}
-	return nil, limitResult(fmt.Sprintf("This call of %s was already decided and answered; it was not run again.", tool.Name),
-		fmt.Errorf("%w: approval request %s of %q already used", ErrCallLimit, req.ID, tool.Name)), false
+	return nil, failure(limitResult(fmt.Sprintf("This call of %s was already decided and answered; it was not run again.", tool.Name),
+		fmt.Errorf("%w: approval request %s of %q already used", ErrCallLimit, req.ID, tool.Name)))
 }
 
 // approvalStore returns the configured approval store, or the registry's in-memory one.

@@ -109,7 +109,14 @@ func newFramed(b *toolBinding, timed bool) *framedSlot {
 // allocation behind reflect.New; the Go project keeps it reachable by linkname for the JSON
 // and reflection packages that use it this way (go.dev/issue/67401).
 func unsafeNew(t reflect.Type) unsafe.Pointer {
-	return reflectUnsafeNew((*[2]unsafe.Pointer)(unsafe.Pointer(&t))[1]) // *rtype is the *abi.Type
+	return reflectUnsafeNew(abiTypeOf(t))
+}
+
+// abiTypeOf returns the runtime's type descriptor (*abi.Type) of t: a reflect.Type is an
+// interface holding a *rtype, a struct whose first field is the abi.Type.
+// TestAbiTypeOfIsTheRuntimesType holds it to the type word of an interface value.
+func abiTypeOf(t reflect.Type) unsafe.Pointer {
+	return (*[2]unsafe.Pointer)(unsafe.Pointer(&t))[1]
 }
 
 //go:linkname reflectUnsafeNew reflect.unsafe_New

@@ -111,6 +111,21 @@ func BenchmarkNewCall(b *testing.B) {
 
 // pointerLike makes the interface value reflect.NewAt(...).Interface() makes, for pointer
 // types of every kind of pointee, and the value survives a collection.
+// unsafeNew hands reflect.unsafe_New what reflect.New does, the runtime's descriptor of the
+// type: the type word of an interface value holding one, for plain types and for those
+// reflect.StructOf builds. Were a Go release to change what a reflect.Type holds, this fails
+// instead of calls allocating objects of the wrong size.
+func TestAbiTypeOfIsTheRuntimesType(t *testing.T) {
+	built := framedLayoutOf(framedBinding().New().A, true).Call
+	for _, v := range []any{0, "", framedSlot{}, attemptCtx{}, reflect.New(built).Elem().Interface()} {
+		typeWord := (*[2]unsafe.Pointer)(unsafe.Pointer(&v))[0]
+		assert.Equal(t, typeWord, abiTypeOf(reflect.TypeOf(v)), "%T", v)
+		assert.Equal(t, reflect.TypeOf(v).Size(), *(*uintptr)(typeWord), "%T: abi.Type begins with the size", v)
+	}
+	p := unsafeNew(built)
+	assert.Equal(t, make([]byte, built.Size()), unsafe.Slice((*byte)(p), built.Size()), "zeroed")
+}
+
 func TestPointerLike(t *testing.T) {
 	type args struct {
 		City string

@@ -214,10 +214,9 @@ func (r *Registry) prepare(ctx context.Context, st *callState, cfg *registryConf
 		}
 	}
 	if confirm {
-		var denied Result
-		var ok bool
-		if bound, denied, ok = r.approve(ctx, cfg, tool, *call, bound, canonical); !ok {
-			return nil, "", &denied
+		var denied *Result
+		if bound, denied = r.approve(ctx, cfg, tool, *call, bound, canonical); denied != nil {
+			return nil, "", denied
 		}
 	}
 	if tool.Client {

@@ -34,7 +34,7 @@ type Registry struct {
 	tools map[string]*toolEntry
 	names []string // the keys of tools, kept sorted so listings need no sort under the lock
 	// table is what a call looks up, read without the lock: a copy of tools and cfg, made
-	// under the lock by the first call after a change, which clears it (see lookupCall).
+	// under the lock by the first call after a change, which clears it (see currentTable).
 	table atomic.Pointer[toolTable]
 
 	sessMu   sync.Mutex
@@ -331,8 +331,9 @@ func (r *Registry) Subset(names ...string) (*Registry, error) {
 
 // lookupCall returns the entry of the tool called name and the configuration its call runs
 // under, or, when there is none, a snapshot of the sorted names for the unknown-tool message.
-// One read lock serves both outcomes, so the message lists the tools that were registered
-// when the lookup failed.
+// A known tool is found in the lock-free table (currentTable); an unknown one is looked up
+// again under the read lock, which serves the names too, so the message lists the tools that
+// were registered when the lookup failed.
 func (r *Registry) lookupCall(name string) (*toolEntry, *registryConfig, []string, bool) {
 	t := r.currentTable()
 	if e, ok := t.tools[name]; ok {

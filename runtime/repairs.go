@@ -153,8 +153,7 @@ func (r *Registry) bindRepairing(ctx context.Context, st *callState, cfg *regist
 				call.Args = args
 				return b, nil
 			} else if isArgsError(again.Err) {
-				repaired := repairedFailure(tool.Name, *again, repairs)
-				failed = &repaired
+				failed = failure(repairedFailure(tool.Name, *again, repairs))
 			}
 		}
 	}

@@ -68,8 +68,8 @@ func (w *Writer) next() {
 	}
 }
 
-// ObjStart, ObjEnd, ArrStart, ArrEnd and Field write the structure; commas are placed by the
-// writer.
+// ObjStart, ObjEnd, ArrStart and ArrEnd write the structure (with Field and Key for names);
+// commas are placed by the writer.
 func (w *Writer) ObjStart() { w.next(); w.buf = append(w.buf, '{') }
 func (w *Writer) ObjEnd()   { w.buf = append(w.buf, '}') }
 func (w *Writer) ArrStart() { w.next(); w.buf = append(w.buf, '[') }
@@ -298,16 +298,28 @@ func plainBytes(s string) int {
 	return len(s)
 }
 
-// Any writes a value of static type any with encoding/json.
+// Any writes a value of static type any with encoding/json, its strings escaped as String
+// escapes them (no HTML escaping).
 func (w *Writer) Any(v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
+	n := len(w.buf)
+	w.next()
+	enc := json.NewEncoder(appender{w})
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		w.buf = w.buf[:n] // without the comma next wrote: Null writes its own
 		w.Fail(err)
 		w.Null()
 		return
 	}
-	w.next()
-	w.buf = append(w.buf, b...)
+	w.buf = w.buf[:len(w.buf)-1] // Encode ends the value with a newline
+}
+
+// appender is an io.Writer that appends to a Writer's document, for Any's json.Encoder.
+type appender struct{ w *Writer }
+
+func (a appender) Write(p []byte) (int, error) {
+	a.w.buf = append(a.w.buf, p...)
+	return len(p), nil
 }
 
 // SortedStringKeys returns the keys of m in order, as encoding/json writes maps.

@@ -166,3 +166,27 @@ func FuzzFloat(f *testing.F) {
 		}
 	})
 }
+
+// A value typed any is written with the policy of String: HTML's characters as they are,
+// U+2028 escaped, a comma before it in a list, and nothing of it left when it fails.
+func TestAnyEscapesAsStrings(t *testing.T) {
+	v := map[string]any{"html": "<b>&amp;</b>", "line": "a\u2028b", "list": []any{"<", 1.5}}
+	w := &Writer{}
+	w.ArrStart()
+	w.Any(v)
+	w.Any(v)
+	w.ArrEnd()
+	got, err := w.Bytes()
+	require.NoError(t, err)
+	assert.Equal(t, marshalLikeJSON(t, []any{v, v}), string(got))
+	assert.Contains(t, string(got), "<b>&amp;</b>")
+
+	w = &Writer{}
+	w.ArrStart()
+	w.Int(1)
+	w.Any(make(chan int))
+	w.ArrEnd()
+	_, err = w.Bytes()
+	require.Error(t, err)
+	assert.Equal(t, "[1,null]", string(w.buf), "the failed value is null, after one comma")
+}
