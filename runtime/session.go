@@ -13,7 +13,7 @@ type CallInfo struct {
 	CallID   string
 	Session  string
 	UserData any // Call.UserData
-	Attempt  int // 1 for the first attempt, 2 for the first retry, …
+	Attempt  int // 1 for the first attempt (and before it: in a middleware, Bind, the approver), 2 for the first retry, …
 	// State is the session's key/value state, kept between calls of the session.
 	State SessionState
 }
