@@ -70,7 +70,9 @@ func WithTraceContext(extract func(ctx context.Context, meta map[string]any) con
 // WithSessionLinger keeps a registry session for d after the last MCP connection that used it
 // closed, before Registry.EndSession forgets it (at once otherwise). Useful with keys that
 // outlive a connection (SessionFromPrincipal, SessionFromHeader), above all over stateless
-// HTTP, where every request is a connection of its own.
+// HTTP, where every request is a connection of its own. Lingering sessions are not bounded in
+// number: a client sending a new key on each request leaves as many as it sends in d, each
+// with its state, so keep d short where keys come from the client.
 func WithSessionLinger(d time.Duration) Option {
 	return func(c *config) { c.linger = d }
 }
