@@ -23,6 +23,7 @@ package mcpservers
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 
@@ -147,10 +148,10 @@ func (k *Toolkit) CallMCPTool(ctx context.Context, args CallArgs) (runtime.Resul
 	}
 	res := k.Registry.Invoke(ctx, call)
 	// The inner registry's own messages (bad arguments, a timeout) name the tool as it holds
-	// it, with the mount's prefix: the model knows it as server and tool. A tool's answer is
-	// passed on as it is, unless it is an error: those the registry wrote cannot be told from
-	// the server's own.
-	if res.IsError {
+	// it, with the mount's prefix: the model knows it as server and tool. What the server's
+	// tool answered, a failure included, is passed on as it is.
+	var remote *mount.ToolError
+	if res.IsError && !errors.As(res.Err, &remote) {
 		res.Text = strings.ReplaceAll(res.Text, name, args.Tool)
 	}
 	return res, nil

@@ -31,6 +31,11 @@ func notes(t *testing.T) func(context.Context) (mcp.Transport, error) {
 			t.Error("delete_note ran without approval")
 			return nil, nil
 		})
+	server.AddTool(&mcp.Tool{Name: "fail_note", Description: "Fails, naming itself as the mount does.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
+		InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "notes_fail_note is broken"}}}, nil
+		})
 	return func(ctx context.Context) (mcp.Transport, error) {
 		serverSide, clientSide := mcp.NewInMemoryTransports()
 		if _, err := server.Connect(ctx, serverSide, nil); err != nil {
@@ -55,6 +60,7 @@ func TestListAndCall(t *testing.T) {
 	require.False(t, res.IsError, res.Text)
 	assert.JSONEq(t, `{"servers":[{"name":"notes","connected":true,"tools":[
 		{"name":"delete_note","description":"Deletes a note.","needs_approval":true},
+		{"name":"fail_note","description":"Fails, naming itself as the mount does."},
 		{"name":"read_note","description":"Reads a note."}]}]}`, string(res.Structured))
 	res = invoke("list_mcp_servers", `{"server":"notes"}`)
 	require.False(t, res.IsError, res.Text)
@@ -69,6 +75,9 @@ func TestListAndCall(t *testing.T) {
 	res = invoke("call_mcp_tool", `{"server":"notes","tool":"read_note","arguments":{"title":"notes_read_note"}}`)
 	require.False(t, res.IsError, res.Text)
 	assert.Equal(t, "the note notes_read_note", res.Text, "a tool's own answer is passed on as it is")
+	res = invoke("call_mcp_tool", `{"server":"notes","tool":"fail_note","arguments":{}}`)
+	require.True(t, res.IsError)
+	assert.Equal(t, "notes_fail_note is broken", res.Text, "a tool's own failure is passed on as it is")
 	res = invoke("call_mcp_tool", `{"server":"notes","tool":"read_note","arguments":{"titel":""}}`)
 	require.True(t, res.IsError)
 	assert.Contains(t, res.Text, `/titel: unknown property`)

@@ -180,6 +180,17 @@ func (c *call) Run(ctx context.Context) runtime.Result {
 	return c.result(res)
 }
 
+// ToolError is the Err of a result in which a mounted server's tool reported its own failure
+// (isError): the result's text is the server's, not the registry's.
+type ToolError struct {
+	Server string // the server's name in the mount
+	Tool   string // the tool's name on the server
+}
+
+func (e *ToolError) Error() string {
+	return fmt.Sprintf("the MCP server %s: tool %s returned an error", e.Server, e.Tool)
+}
+
 func unavailable(text string, err error) runtime.Result {
 	if err == nil {
 		err = errors.New(text)
@@ -223,7 +234,7 @@ func (c *call) result(res *mcp.CallToolResult) runtime.Result {
 	}
 	if res.IsError {
 		r.IsError, r.Kind = true, runtime.KindInternal
-		r.Err = fmt.Errorf("the MCP server %s: tool %s returned an error", c.m.server.Name, c.remote)
+		r.Err = &ToolError{Server: c.m.server.Name, Tool: c.remote}
 		if r.Text == "" {
 			r.Text = "the tool failed without saying why"
 		}
