@@ -425,3 +425,10 @@ func (s *sessions) open() (keys, conns int) {
 	defer s.mu.Unlock()
 	return len(s.keys) + s.own, len(s.conns)
 }
+
+// lingeringNow reports how many registry sessions linger; tests use it.
+func (s *sessions) lingeringNow() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lingering.len
+}
