@@ -308,7 +308,8 @@ func (s *sessions) close(conn *connection) {
 }
 
 // endOwn ends a connection's own registry session, which nothing uses any more: at once,
-// after the linger time, or, when the store is shared, not here. No call can come for it
+// after the linger time (or sooner, pushed out by newer lingering sessions), or, when the
+// store is shared, not here. No call can come for it
 // meanwhile: its connection has closed, and no other can name it.
 func (s *sessions) endOwn(key string) {
 	var ended string
