@@ -108,14 +108,18 @@ func sandboxExec(arg string) {
 		var envv []*byte
 		envv, err = syscall.SlicePtrFromStrings(cfg.Env)
 		if err == nil {
-			err = limitAndExec(cfg, argv, envv)
+			var filter *unix.SockFprog
+			filter, err = buildFilter()
+			if err == nil {
+				err = limitAndExec(cfg, argv, envv, filter)
+			}
 		}
 	}
 	fmt.Fprintln(os.Stderr, "sandbox:", err)
 	os.Exit(126)
 }
 
-func limitAndExec(cfg execStage, argv, envv []*byte) error {
+func limitAndExec(cfg execStage, argv, envv []*byte, filter *unix.SockFprog) error {
 	if err := os.Chdir(cfg.Dir); err != nil {
 		return fmt.Errorf("the directory %s is not available: %w", cfg.Dir, errors.Unwrap(err))
 	}
@@ -127,6 +131,9 @@ func limitAndExec(cfg execStage, argv, envv []*byte) error {
 		if err := unix.Setrlimit(l.Resource, &unix.Rlimit{Cur: l.Value, Max: l.Value}); err != nil {
 			return fmt.Errorf("setting limit %d: %w", l.Resource, err)
 		}
+	}
+	if err := applyFilter(filter); err != nil {
+		return err
 	}
 	_, _, errno := syscall.RawSyscall(unix.SYS_EXECVE, uintptr(unsafe.Pointer(sh)),
 		uintptr(unsafe.Pointer(&argv[0])), uintptr(unsafe.Pointer(&envv[0])))

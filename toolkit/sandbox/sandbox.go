@@ -62,6 +62,15 @@
 //     of its user namespace, mapped to the user the program runs as, with no capabilities
 //     (the bounding set is empty and no_new_privs is set, so set-user-ID files and file
 //     capabilities give none), and it may create no user namespace of its own.
+//   - A system call filter (seccomp, on x86-64 and arm64), set before the shell starts and
+//     kept by everything it runs: the kernel keyring, BPF, perf events, userfaultfd, kernel
+//     modules, kexec, mounting, file handles (open_by_handle_at), reading other processes'
+//     memory (process_vm_readv) and new namespaces (unshare, setns, clone with a namespace
+//     flag) fail with EPERM; io_uring and clone3 fail with ENOSYS, as on a kernel without them,
+//     so that programs fall back to what they used before (glibc's threads do); a call of
+//     another architecture's numbering (int 0x80 on x86-64) kills the process. The list
+//     follows Docker's default profile; everything else a compiler, a package manager or a
+//     test suite calls is allowed.
 //   - The environment of [LocalOptions.Env] and Vars, and HOME=/tmp unless they set it.
 //   - Limits ([LocalOptions.Limits]): Processes (default 1024) bounds the processes and
 //     threads running at once; Memory (4 GiB) each process's address space (RLIMIT_AS);
@@ -96,8 +105,9 @@
 //     a program or another user that runs or trusts files from the workspace on the host
 //     runs what the model wrote.
 //   - The namespaces are the kernel's: a kernel bug reachable from an unprivileged process
-//     (system calls are not filtered) can break them. For a hostile model on a shared host,
-//     add a VM boundary.
+//     through a call the filter allows can break them. Other architectures than x86-64 and
+//     arm64 run without the filter, in the namespaces alone. For a hostile model on a shared
+//     host, add a VM boundary.
 //
 // What it needs: Linux 5.12 or later (mount_setattr) with user, mount, PID, network, IPC,
 // UTS and cgroup namespaces; unprivileged user namespaces when the program does not run as
