@@ -101,9 +101,11 @@
 // never merged), SessionFromPrincipal (the authenticated user), SessionFromHeader (a
 // client-supplied header, scoped by the user), SessionPerRequest, or SessionFunc. A registry
 // session ends (Registry.EndSession) when the last MCP connection that used it closes, or
-// WithSessionLinger later. A key the client chooses (a header, whatever SessionFunc reads) is
-// held until its connection closes, so one connection may hold at most
-// DefaultMaxKeysPerConnection (64) besides its own, on every server
+// WithSessionLinger later; one server keeps at most DefaultMaxLingering (1024) lingering
+// (SessionLimits.MaxLingering), ending the one that has lingered longest to make room, since
+// over stateless HTTP every request with a new key leaves one. A key the client chooses (a
+// header, whatever SessionFunc reads) is held until its connection closes, so one connection
+// may hold at most DefaultMaxKeysPerConnection (64) besides its own, on every server
 // (SessionLimits.MaxKeysPerConnection): a call naming one more is refused with a tool error
 // before it runs, and the keys it holds still serve.
 //

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"io"
+	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -22,4 +23,15 @@ func ServeLines(ctx context.Context, reg *runtime.Registry, in io.Reader, out io
 	end := make(chan error, 1)
 	go func() { end <- served.serveLines(ctx, server, in, out) }()
 	return served.fastCalls.Load, end
+}
+
+// AddToolsLingering is AddTools returning how many registry sessions linger on the server.
+func AddToolsLingering(server *mcp.Server, reg *runtime.Registry, tools []runtime.Tool, opts ...Option) (lingering func() int) {
+	return addTools(server, reg, tools, opts).sessions.lingeringNow
+}
+
+// HTTPHandlerLingering is HTTPHandler returning how many registry sessions linger on it.
+func HTTPHandlerLingering(reg *runtime.Registry, opts ...Option) (h http.Handler, lingering func() int) {
+	h, served := httpHandler(reg, opts)
+	return h, served.sessions.lingeringNow
 }

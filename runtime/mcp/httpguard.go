@@ -32,13 +32,18 @@ const (
 	maxHostLength       = 255                       // a Host header, which the SDK repeats when it refuses one
 )
 
-// Defaults of SessionLimits: the sessions of a stateful HTTPHandler, and the registry
-// sessions one MCP connection of any server holds.
+// Defaults of SessionLimits: the sessions of a stateful HTTPHandler, the registry sessions
+// one MCP connection of any server holds, and those a server keeps lingering.
 const (
 	DefaultSessionIdle          = 30 * time.Minute
 	DefaultMaxSessions          = 1000
 	DefaultMaxSessionsPerClient = 50
 	DefaultMaxKeysPerConnection = 64
+	// DefaultMaxLingering is of the order of DefaultMaxSessions: a server sized for that many
+	// open conversations can keep as many recently closed ones for their clients to come back
+	// to. Beside its registry state, a lingering session costs the tracker about 250 bytes
+	// (its record, map entry and timer), so 250 KB at the bound.
+	DefaultMaxLingering = 1024
 )
 
 const (
@@ -49,9 +54,9 @@ const (
 )
 
 // SessionLimits bounds the stateful sessions (Mcp-Session-Id) of HTTPHandler, each of which
-// holds goroutines and memory until it ends, and the registry sessions one MCP connection
-// holds on any server (MaxKeysPerConnection). A zero field takes its default; a negative one
-// turns its bound off.
+// holds goroutines and memory until it ends, the registry sessions one MCP connection holds
+// on any server (MaxKeysPerConnection), and those a server keeps after their last connection
+// closed (MaxLingering). A zero field takes its default; a negative one turns its bound off.
 type SessionLimits struct {
 	// Idle closes a session that received no request for this long (DefaultSessionIdle, 30
 	// minutes), or up to an eighth of it longer (at most a minute longer): one sweeper a
@@ -80,11 +85,24 @@ type SessionLimits struct {
 	// Refused rather than evicting an older key, whose end would silently drop another
 	// conversation's state. Over stateless HTTP a connection is one request, so one key.
 	MaxKeysPerConnection int
+	// MaxLingering bounds the registry sessions one server (one AddTools, Handler or
+	// HTTPHandler) keeps lingering at once after their last connection closed
+	// (WithSessionLinger; DefaultMaxLingering, 1024), each holding its registry state until
+	// the linger time passes: over stateless HTTP every request with a new key
+	// (SessionFromHeader, SessionFunc, or SessionPerConnection's own) leaves one. Past the
+	// bound, the session that has lingered longest ends at once (Registry.EndSession), as if
+	// its time had passed: a lingering session has no connection, so no running conversation
+	// is cut short, but a client that sends many new keys shortens how long others' closed
+	// sessions wait. A session used again stops lingering and is not counted; it lingers anew,
+	// as the newest, when its last connection closes. Sessions of a shared store
+	// (WithSharedSessions) never linger here, so the bound does not apply to them.
+	MaxLingering int
 }
 
-// WithSessionLimits bounds the stateful sessions of HTTPHandler, and the registry sessions a
-// connection holds on any server (see SessionLimits); without it, the defaults apply.
-// Stateless HTTP has no session to bound.
+// WithSessionLimits bounds the stateful sessions of HTTPHandler, the registry sessions a
+// connection holds on any server, and those a server keeps lingering (see SessionLimits);
+// without it, the defaults apply. Stateless HTTP has no stateful session to bound; its
+// requests' registry sessions are bounded as connections' are.
 func WithSessionLimits(l SessionLimits) Option {
 	return func(c *config) { c.server.sessionLimits = l }
 }
@@ -103,6 +121,7 @@ func (l SessionLimits) resolved() SessionLimits {
 	l.Max = pick(l.Max, DefaultMaxSessions)
 	l.MaxPerClient = pick(l.MaxPerClient, DefaultMaxSessionsPerClient)
 	l.MaxKeysPerConnection = pick(l.MaxKeysPerConnection, DefaultMaxKeysPerConnection)
+	l.MaxLingering = pick(l.MaxLingering, DefaultMaxLingering)
 	switch {
 	case l.Idle == 0:
 		l.Idle = DefaultSessionIdle

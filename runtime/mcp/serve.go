@@ -70,9 +70,10 @@ func WithTraceContext(extract func(ctx context.Context, meta map[string]any) con
 // WithSessionLinger keeps a registry session for d after the last MCP connection that used it
 // closed, before Registry.EndSession forgets it (at once otherwise). Useful with keys that
 // outlive a connection (SessionFromPrincipal, SessionFromHeader), above all over stateless
-// HTTP, where every request is a connection of its own. Lingering sessions are not bounded in
-// number: a client sending a new key on each request leaves as many as it sends in d, each
-// with its state, so keep d short where keys come from the client.
+// HTTP, where every request is a connection of its own. A client sending a new key on each
+// request leaves a lingering session for each, so one server keeps at most
+// SessionLimits.MaxLingering (DefaultMaxLingering, 1024) of them: past it, the one that has
+// lingered longest ends at once.
 func WithSessionLinger(d time.Duration) Option {
 	return func(c *config) { c.linger = d }
 }
@@ -129,7 +130,7 @@ func newServed(reg *runtime.Registry, opts []Option) *served {
 		userData:   cfg.userData,
 		traceCtx:   cfg.traceCtx,
 		sessionKey: cfg.sessionKey,
-		sessions:   newSessions(reg, cfg.linger, cfg.shared, cfg.server.sessionLimits.resolved().MaxKeysPerConnection),
+		sessions:   newSessions(reg, cfg.linger, cfg.shared, cfg.server.sessionLimits.resolved()),
 		states:     newRoundStates(cfg.stateKey),
 		names:      map[string]bool{},
 	}

@@ -132,6 +132,11 @@ func ServeStdio(ctx context.Context, reg *runtime.Registry, opts ...Option) erro
 // tool and prompt names and resource URIs past MaxRequestIDBytes, MaxMethodLength,
 // MaxNameLength and MaxResourceURIBytes, which the go-sdk would repeat whole in its answer.
 func HTTPHandler(reg *runtime.Registry, opts ...Option) http.Handler {
+	h, _ := httpHandler(reg, opts)
+	return h
+}
+
+func httpHandler(reg *runtime.Registry, opts []Option) (http.Handler, *served) {
 	cfg := configure(opts)
 	server, served := newServer(reg, opts)
 	if o := cfg.server.features.http; o != nil {
@@ -151,5 +156,5 @@ func HTTPHandler(reg *runtime.Registry, opts ...Option) http.Handler {
 	if cfg.server.verifier != nil {
 		h = auth.RequireBearerToken(cfg.server.verifier, cfg.server.authOptions)(h)
 	}
-	return h
+	return h, served
 }

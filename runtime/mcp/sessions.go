@@ -121,12 +121,17 @@ type sessions struct {
 	shared bool // the store is shared with other replicas: never end a session here
 	// maxKeys bounds the keys but its own a connection holds (SessionLimits.MaxKeysPerConnection); 0: no bound.
 	maxKeys int
+	// maxLingering bounds the sessions lingering at once (SessionLimits.MaxLingering); 0: no bound.
+	maxLingering int
 
 	mu     sync.Mutex
 	conns  map[*mcp.ServerSession]*connection
 	keys   map[string]*keyUse              // the registry sessions but the connections' own
 	others map[*connection]map[string]bool // those a connection holds until it closes; a set, as a client may name a new key each call
 	own    int                             // connections' own registry sessions not ended yet
+	// lingering are the sessions nothing uses, waiting out the linger time, oldest first, so
+	// that the bound ends the oldest without a scan.
+	lingering lingerList
 }
 
 // connection is one MCP session as the tracker knows it. An idle stateful HTTP session holds
@@ -140,14 +145,52 @@ type connection struct {
 	closed bool
 }
 
-// keyUse counts the connections and running calls that hold a registry session.
+// keyUse counts the connections and running calls that hold a registry session; while none
+// does and it lingers, it is in sessions.lingering.
 type keyUse struct {
-	refs  int
-	timer *time.Timer // the pending EndSession while lingering
+	key        string
+	refs       int
+	timer      *time.Timer // the pending EndSession while lingering, nil otherwise
+	prev, next *keyUse     // in sessions.lingering
+	own        bool        // a connection's own session: counted in sessions.own, not in sessions.keys
 }
 
-func newSessions(reg *runtime.Registry, linger time.Duration, shared bool, maxKeys int) *sessions {
-	return &sessions{reg: reg, linger: linger, shared: shared, maxKeys: maxKeys,
+// lingerList is a list of lingering sessions through their keyUse, in the order they began to
+// linger: adding, taking out and finding the oldest cost O(1) and no memory of their own.
+type lingerList struct {
+	oldest, newest *keyUse
+	len            int
+}
+
+func (l *lingerList) push(u *keyUse) {
+	u.prev, u.next = l.newest, nil
+	if l.newest != nil {
+		l.newest.next = u
+	} else {
+		l.oldest = u
+	}
+	l.newest = u
+	l.len++
+}
+
+func (l *lingerList) remove(u *keyUse) {
+	if u.prev != nil {
+		u.prev.next = u.next
+	} else {
+		l.oldest = u.next
+	}
+	if u.next != nil {
+		u.next.prev = u.prev
+	} else {
+		l.newest = u.prev
+	}
+	u.prev, u.next = nil, nil
+	l.len--
+}
+
+// newSessions tracks the registry sessions of one server, bounded by limits (resolved).
+func newSessions(reg *runtime.Registry, linger time.Duration, shared bool, limits SessionLimits) *sessions {
+	return &sessions{reg: reg, linger: linger, shared: shared, maxKeys: limits.MaxKeysPerConnection, maxLingering: limits.MaxLingering,
 		conns: map[*mcp.ServerSession]*connection{}, keys: map[string]*keyUse{}, others: map[*connection]map[string]bool{}}
 }
 
@@ -232,9 +275,7 @@ func (s *sessions) hold(conn *connection, key string, tied bool) (release func()
 		s.mu.Lock()
 		ended := s.unref(key)
 		s.mu.Unlock()
-		if ended {
-			s.end(key)
-		}
+		s.end(ended)
 	}, true
 }
 
@@ -254,9 +295,7 @@ func (s *sessions) close(conn *connection) {
 	var ended []string
 	s.mu.Lock()
 	for key := range s.others[conn] {
-		if s.unref(key) {
-			ended = append(ended, key)
-		}
+		ended = append(ended, s.unref(key))
 	}
 	delete(s.others, conn)
 	ownUnused := conn.holds && conn.calls == 0
@@ -269,76 +308,115 @@ func (s *sessions) close(conn *connection) {
 }
 
 // endOwn ends a connection's own registry session, which nothing uses any more: at once,
-// after the linger time, or, when the store is shared, not here. No call can come for it
+// after the linger time (or sooner, pushed out by newer lingering sessions), or, when the
+// store is shared, not here. No call can come for it
 // meanwhile: its connection has closed, and no other can name it.
 func (s *sessions) endOwn(key string) {
-	ended := func() {
-		s.mu.Lock()
-		s.own--
-		s.mu.Unlock()
-	}
+	var ended string
+	s.mu.Lock()
 	switch {
 	case s.shared:
-		ended()
+		s.own--
 	case s.linger <= 0:
-		ended()
-		s.end(key)
+		s.own--
+		ended = key
 	default:
-		time.AfterFunc(s.linger, func() {
-			ended()
-			s.end(key)
-		})
+		ended = s.startLinger(&keyUse{key: key, own: true})
 	}
+	s.mu.Unlock()
+	s.end(ended)
 }
 
-// ref and unref run under s.mu. unref reports whether the session is to end now.
+// ref, unref and the linger bookkeeping below run under s.mu.
 func (s *sessions) ref(key string) {
 	u := s.keys[key]
 	if u == nil {
-		u = &keyUse{}
+		u = &keyUse{key: key}
 		s.keys[key] = u
 	}
-	if u.timer != nil {
-		u.timer.Stop()
-		u.timer = nil
-	}
+	s.stopLinger(u) // used again: it leaves the lingering ones
 	u.refs++
 }
 
-func (s *sessions) unref(key string) bool {
+// unref drops a use of key. It returns the session to end now, "" for none: key when it ends
+// at once, or the oldest lingering session when key's lingering pushed that out.
+func (s *sessions) unref(key string) string {
 	u := s.keys[key]
 	if u == nil {
-		return false
+		return ""
 	}
 	if u.refs--; u.refs > 0 {
-		return false
+		return ""
 	}
-	if s.shared {
+	switch {
+	case s.shared:
 		delete(s.keys, key)
-		return false
-	}
-	if s.linger <= 0 {
+		return ""
+	case s.linger <= 0:
 		delete(s.keys, key)
-		return true
+		return key
 	}
-	u.timer = time.AfterFunc(s.linger, func() {
+	return s.startLinger(u)
+}
+
+// startLinger keeps u, which nothing uses, for the linger time. At the bound it first ends the
+// session that has lingered longest and returns its key (to end once s.mu is released):
+// lingering sessions have no connection, so ending the oldest early cuts no conversation
+// short that is running, whereas refusing would keep a client that multiplies keys from
+// leaving any. A timer each is cheap at the bound (the runtime keeps timers in a heap).
+func (s *sessions) startLinger(u *keyUse) (evicted string) {
+	if s.maxLingering > 0 && s.lingering.len >= s.maxLingering {
+		oldest := s.lingering.oldest
+		s.stopLinger(oldest)
+		s.forget(oldest)
+		evicted = oldest.key
+	}
+	var timer *time.Timer
+	timer = time.AfterFunc(s.linger, func() {
 		s.mu.Lock()
-		expired := s.keys[key] == u && u.refs == 0
+		// Read under s.mu, which startLinger held when it set timer. Another timer means u was
+		// used again and lingers anew, or ended.
+		expired := u.timer == timer
 		if expired {
-			delete(s.keys, key)
+			s.stopLinger(u)
+			s.forget(u)
 		}
 		s.mu.Unlock()
 		if expired {
-			s.end(key)
+			s.end(u.key)
 		}
 	})
-	return false
+	u.timer = timer
+	s.lingering.push(u)
+	return evicted
 }
 
-// end ends registry sessions; the caller must not hold s.mu (a session store may be slow).
+// stopLinger takes u out of the lingering sessions, if it is one.
+func (s *sessions) stopLinger(u *keyUse) {
+	if u.timer == nil {
+		return
+	}
+	u.timer.Stop()
+	u.timer = nil
+	s.lingering.remove(u)
+}
+
+// forget drops the record of u, whose session is about to end.
+func (s *sessions) forget(u *keyUse) {
+	if u.own {
+		s.own--
+	} else {
+		delete(s.keys, u.key)
+	}
+}
+
+// end ends registry sessions ("" is none); the caller must not hold s.mu (a session store may
+// be slow).
 func (s *sessions) end(keys ...string) {
 	for _, key := range keys {
-		_ = s.reg.EndSession(context.Background(), key)
+		if key != "" {
+			_ = s.reg.EndSession(context.Background(), key)
+		}
 	}
 }
 
@@ -347,4 +425,11 @@ func (s *sessions) open() (keys, conns int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.keys) + s.own, len(s.conns)
+}
+
+// lingeringNow reports how many registry sessions linger; tests use it.
+func (s *sessions) lingeringNow() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lingering.len
 }
