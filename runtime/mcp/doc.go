@@ -103,7 +103,9 @@
 // session ends (Registry.EndSession) when the last MCP connection that used it closes, or
 // WithSessionLinger later; one server keeps at most DefaultMaxLingering (1024) lingering
 // (SessionLimits.MaxLingering), ending the one that has lingered longest to make room, since
-// over stateless HTTP every request with a new key leaves one. A key the client chooses (a
+// over stateless HTTP every request with a new key leaves one. A call naming a session whose
+// end is under way waits for the end, then starts afresh, so the end never clears what the
+// call stores. A key the client chooses (a
 // header, whatever SessionFunc reads) is held until its connection closes, so one connection
 // may hold at most DefaultMaxKeysPerConnection (64) besides its own, on every server
 // (SessionLimits.MaxKeysPerConnection): a call naming one more is refused with a tool error

@@ -169,3 +169,59 @@ func TestOwnSessionsLingerWithinTheBound(t *testing.T) {
 		settled(t, store, lingering, toolmcp.DefaultMaxLingering)
 	})
 }
+
+// A call naming a session whose end is under way waits for it to finish, then starts afresh:
+// the end never clears state the new call made. Here the end is an eviction, held up in the
+// store's Clear while the call arrives.
+func TestCallWaitsForItsSessionsEnd(t *testing.T) {
+	call, store, lingering := lingerServer(t, legacy, toolmcp.WithSessionLimits(toolmcp.SessionLimits{MaxLingering: 1}))
+	first := call("a")
+	require.Equal(t, 1, first.Calls)
+	settled(t, store, lingering, 1)
+
+	clearing, release := make(chan struct{}), make(chan struct{})
+	store.mu.Lock()
+	store.beforeClear = func(session string) {
+		if session == first.Session {
+			close(clearing)
+			<-release
+		}
+	}
+	store.mu.Unlock()
+	// b lingers and pushes a out: a's Clear begins and waits, perhaps before b's answer is
+	// sent (a call served beside the SDK is released before it answers).
+	b := make(chan callInfo, 1)
+	go func() { b <- call("b") }()
+	receive := func(from chan callInfo) callInfo {
+		t.Helper()
+		select {
+		case info := <-from:
+			return info
+		case <-time.After(10 * time.Second):
+			close(release)
+			t.Fatal("no answer")
+			return callInfo{}
+		}
+	}
+	select {
+	case <-clearing:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a was not pushed out")
+	}
+
+	again := make(chan callInfo, 1)
+	go func() { again <- call("a") }()
+	// Give a call that did not wait the time to make its state, which the Clear would then
+	// remove (a wait that only lets the bug show; the call waits on the end, not on a clock).
+	select {
+	case info := <-again:
+		close(release)
+		t.Fatalf("the call ran while its session was ending: %+v", info)
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	info := receive(again)
+	assert.Equal(t, 1, info.Calls, "a starts afresh")
+	assert.Equal(t, 1, receive(b).Calls)
+	assert.True(t, store.holds(info.Session), "the end did not clear the new call's state")
+}

@@ -437,6 +437,8 @@ type countingStore struct {
 	runtime.MemoryStore
 	mu   sync.Mutex
 	live map[string]bool
+	// beforeClear, when set, runs as a session's Clear begins, before the state goes.
+	beforeClear func(session string)
 }
 
 func (s *countingStore) Update(ctx context.Context, session, key string, fn func(any, bool) (any, error)) error {
@@ -447,6 +449,12 @@ func (s *countingStore) Update(ctx context.Context, session, key string, fn func
 }
 
 func (s *countingStore) Clear(ctx context.Context, session string) error {
+	s.mu.Lock()
+	before := s.beforeClear
+	s.mu.Unlock()
+	if before != nil {
+		before(session)
+	}
 	s.mu.Lock()
 	delete(s.live, session)
 	s.mu.Unlock()

@@ -132,6 +132,9 @@ type sessions struct {
 	// lingering are the sessions nothing uses, waiting out the linger time, oldest first, so
 	// that the bound ends the oldest without a scan.
 	lingering lingerList
+	// ending are the keys whose EndSession runs now, outside s.mu: a call naming one waits
+	// for it to finish (hold), so that the end does not clear the state that call makes.
+	ending map[string]chan struct{}
 }
 
 // connection is one MCP session as the tracker knows it. An idle stateful HTTP session holds
@@ -191,7 +194,8 @@ func (l *lingerList) remove(u *keyUse) {
 // newSessions tracks the registry sessions of one server, bounded by limits (resolved).
 func newSessions(reg *runtime.Registry, linger time.Duration, shared bool, limits SessionLimits) *sessions {
 	return &sessions{reg: reg, linger: linger, shared: shared, maxKeys: limits.MaxKeysPerConnection, maxLingering: limits.MaxLingering,
-		conns: map[*mcp.ServerSession]*connection{}, keys: map[string]*keyUse{}, others: map[*connection]map[string]bool{}}
+		conns: map[*mcp.ServerSession]*connection{}, keys: map[string]*keyUse{}, others: map[*connection]map[string]bool{},
+		ending: map[string]chan struct{}{}}
 }
 
 // connection returns the tracker's record of ss, watching for its end on first sight. A call
@@ -251,6 +255,15 @@ func (s *sessions) closed(ss *mcp.ServerSession) {
 // call would otherwise make the registry keep a session for each until it disconnects.
 func (s *sessions) hold(conn *connection, key string, tied bool) (release func(), ok bool) {
 	s.mu.Lock()
+	for key != conn.key {
+		ended := s.ending[key]
+		if ended == nil {
+			break
+		}
+		s.mu.Unlock()
+		<-ended
+		s.mu.Lock()
+	}
 	defer s.mu.Unlock()
 	if key == conn.key {
 		if conn.calls == 0 && !conn.holds {
@@ -353,7 +366,7 @@ func (s *sessions) unref(key string) string {
 		delete(s.keys, key)
 		return ""
 	case s.linger <= 0:
-		delete(s.keys, key)
+		s.forget(u)
 		return key
 	}
 	return s.startLinger(u)
@@ -401,22 +414,31 @@ func (s *sessions) stopLinger(u *keyUse) {
 	s.lingering.remove(u)
 }
 
-// forget drops the record of u, whose session is about to end.
+// forget drops the record of u, whose session is about to end (by end, once s.mu is
+// released); until it has, calls naming its key wait.
 func (s *sessions) forget(u *keyUse) {
 	if u.own {
-		s.own--
-	} else {
-		delete(s.keys, u.key)
+		s.own-- // no call can name a connection's own key once it closed
+		return
 	}
+	delete(s.keys, u.key)
+	s.ending[u.key] = make(chan struct{})
 }
 
-// end ends registry sessions ("" is none); the caller must not hold s.mu (a session store may
-// be slow).
+// end ends registry sessions ("" is none) and lets the calls waiting for them go on; the
+// caller must not hold s.mu (a session store may be slow).
 func (s *sessions) end(keys ...string) {
 	for _, key := range keys {
-		if key != "" {
-			_ = s.reg.EndSession(context.Background(), key)
+		if key == "" {
+			continue
 		}
+		_ = s.reg.EndSession(context.Background(), key)
+		s.mu.Lock()
+		if ended := s.ending[key]; ended != nil {
+			close(ended)
+			delete(s.ending, key)
+		}
+		s.mu.Unlock()
 	}
 }
 
