@@ -31,8 +31,9 @@ func postRaw(t *testing.T, url, body string, header map[string]string) (contentT
 	return contentType, msg
 }
 
-// postAny is postRaw for an answer of any status, with the session id the answer names.
-func postAny(t *testing.T, url, body string, header map[string]string) (status int, contentType string, msg map[string]any, session string) {
+// postHTTP posts body as an MCP client would, with header besides, and returns the answer,
+// its body read (up to 8 MiB).
+func postHTTP(t *testing.T, url, body string, header map[string]string) (*http.Response, []byte) {
 	t.Helper()
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(body))
 	require.NoError(t, err)
@@ -44,8 +45,15 @@ func postAny(t *testing.T, url, body string, header map[string]string) (status i
 	res, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	defer res.Body.Close()
-	data, err := io.ReadAll(res.Body)
+	data, err := io.ReadAll(io.LimitReader(res.Body, 8<<20))
 	require.NoError(t, err)
+	return res, data
+}
+
+// postAny is postRaw for an answer of any status, with the session id the answer names.
+func postAny(t *testing.T, url, body string, header map[string]string) (status int, contentType string, msg map[string]any, session string) {
+	t.Helper()
+	res, data := postHTTP(t, url, body, header)
 	contentType = res.Header.Get("Content-Type")
 	if strings.HasPrefix(contentType, "text/event-stream") {
 		for line := range strings.SplitSeq(string(data), "\n") {

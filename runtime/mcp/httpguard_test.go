@@ -3,7 +3,6 @@ package mcp_test
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -27,25 +26,18 @@ type rawClient struct {
 }
 
 // post sends body (with session id, if any) and returns the status, the Mcp-Session-Id the
-// answer names and the answer's body (read up to 64 KiB more than the test needs).
+// answer names and the answer's body.
 func (c rawClient) post(session, body string) (status int, id string, answer string) {
 	c.t.Helper()
-	req, err := http.NewRequestWithContext(c.t.Context(), http.MethodPost, c.url, strings.NewReader(body))
-	require.NoError(c.t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
+	header := map[string]string{}
 	if session != "" {
-		req.Header.Set("Mcp-Session-Id", session)
-		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		header["Mcp-Session-Id"] = session
+		header["Mcp-Protocol-Version"] = "2025-06-18"
 	}
 	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
+		header["Authorization"] = "Bearer " + c.token
 	}
-	res, err := http.DefaultClient.Do(req)
-	require.NoError(c.t, err)
-	defer res.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(res.Body, 8<<20))
-	require.NoError(c.t, err)
+	res, data := postHTTP(c.t, c.url, body, header)
 	return res.StatusCode, res.Header.Get("Mcp-Session-Id"), string(data)
 }
 
