@@ -32,6 +32,7 @@ const (
 	MaxMessageBytes     = 16 << 20 // of one message from the server (the go-sdk's line and event caps)
 	MaxProgressMessage  = 512      // bytes of a progress message passed on
 	MaxErrorText        = 2 << 10  // bytes of a protocol error's message a model reads
+	MaxElicitations     = 16       // elicitations of one call passed to Options.Elicit; more are refused
 )
 
 // Server says how to reach an MCP server: a command run over stdio, or a streamable HTTP
@@ -92,6 +93,15 @@ type Options struct {
 	KeepAlive time.Duration
 	// Logger reports reconnections and tools left out; nil: slog.Default().
 	Logger *slog.Logger
+	// Elicit, when set, answers the server's elicitations (its questions for the user): the
+	// mount then declares the elicitation capability, and Elicit gets each question with the
+	// ctx of the registry call it belongs to (so ElicitThroughClient asks the user of the MCP
+	// call being served). Only questions that can be tied to their call are passed on: those
+	// a server on protocol 2026-07-28 returns as the call's input-required result. A server on
+	// an older protocol sends elicitation/create on its own, which names no call: it gets an
+	// error. Elicit may be called concurrently (a result can ask several questions at once),
+	// at most MaxElicitations times per call. nil: no elicitation capability is declared.
+	Elicit func(ctx context.Context, params *mcp.ElicitParams) (*mcp.ElicitResult, error)
 }
 
 // Skipped is a tool of the server that is not in the registry, and why.
@@ -157,6 +167,7 @@ func Mount(ctx context.Context, reg *runtime.Registry, s Server, o Options) (*Mo
 			}
 		},
 		ProgressNotificationHandler: m.onProgress,
+		ElicitationHandler:          m.elicitationHandler(),
 		KeepAlive:                   o.KeepAlive,
 	})
 	m.ctx, m.cancel = context.WithCancel(context.WithoutCancel(ctx))

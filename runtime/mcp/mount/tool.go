@@ -162,8 +162,14 @@ func (c *call) Run(ctx context.Context) runtime.Result {
 	defer stop()
 	params := &mcp.CallToolParams{Name: c.remote, Arguments: c.args}
 	params.SetProgressToken(token)
-	res, err := cs.CallTool(ctx, params)
+	elicits := &inCall{m: m}
+	res, err := cs.CallTool(context.WithValue(ctx, inCallKey{}, elicits), params)
 	if err != nil {
+		if eerr := elicits.elicitError(); eerr != nil {
+			// As it is: runtime/mcp's input-required error (a question for its client) must
+			// reach it, and a Permanent error must not be retried.
+			return runtime.Result{Text: fmt.Sprintf("the MCP server %s asked for input, and it could not be given", m.server.Name), IsError: true, Err: eerr, Kind: runtime.KindUnavailable}
+		}
 		if ctx.Err() != nil {
 			return runtime.Result{Text: "the call was cancelled or timed out", IsError: true, Err: ctx.Err(), Kind: runtime.KindCancelled}
 		}
