@@ -197,8 +197,11 @@ func elicitApprover(reg *runtime.Registry, ss *mcp.ServerSession) runtime.Approv
 // the client gave so far and the question this run asks.
 type round struct {
 	mu      sync.Mutex
-	answers []*mcp.ElicitResult // answers to the handler's Elicit calls, in order
-	next    int
+	answers []*mcp.ElicitResult // answers to the handler's Elicit calls, in the order given
+	// questions[i] is hashQuestion of the question answers[i] answers (and, while a question
+	// is pending, of it too: one more); used marks the answers this run has taken.
+	questions [][]byte
+	used      []bool
 	// pending is the question to return instead of a result, under the input key asked: the
 	// handler's (elicitInput), or the approval the registry's own approver passed on
 	// (approvalInput).
@@ -216,18 +219,34 @@ func (r *round) question() (*mcp.ElicitParams, string) {
 	return r.pending, r.asked
 }
 
+// elicit returns the answer given to the question p, when an earlier round asked it and this
+// run has not taken that answer yet: an answer goes only to the question it was given to,
+// however a run orders its questions (a mounted server's come concurrently). Else p is the
+// question to return, unless the run already has one.
 func (r *round) elicit(p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	h := hashQuestion(p)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.next < len(r.answers) {
-		a := r.answers[r.next]
-		r.next++
-		return a, nil
+	if r.used == nil {
+		r.used = make([]bool, len(r.answers))
+	}
+	for i, a := range r.answers {
+		if !r.used[i] && hmac.Equal(r.questions[i], h) {
+			r.used[i] = true
+			return a, nil
+		}
 	}
 	if r.pending == nil {
 		r.pending, r.asked = p, elicitInput
 	}
 	return nil, errInputRequired
+}
+
+// hashQuestion identifies a question by its message and schema, in canonical JSON (a schema
+// the SDK decoded and one a handler built agree).
+func hashQuestion(p *mcp.ElicitParams) []byte {
+	data, _ := json.Marshal([]any{p.Message, p.RequestedSchema}) // a schema that does not encode hashes as null
+	return hashArgs(data)
 }
 
 // approver decides the call from the decision an earlier round brought.
@@ -287,6 +306,9 @@ type roundState struct {
 	Asked    string              `json:"asked"` // approvalInput or elicitInput
 	Approved bool                `json:"approved,omitempty"`
 	Answers  []*mcp.ElicitResult `json:"answers,omitempty"`
+	// Questions are hashQuestion of the questions Answers answer, and, when Asked is
+	// elicitInput, last, of the question asked.
+	Questions [][]byte `json:"questions,omitempty"`
 }
 
 const stateTTL = 15 * time.Minute

@@ -313,7 +313,14 @@ func (s *served) openRound(ctx context.Context, cc *callContext, call runtime.Ca
 		if err != nil {
 			return toolError("The answer sent with this call of %s cannot be used (%v), so it was not run; call it again without one.", call.Name, err)
 		}
-		rd.answers, rd.argsHash = st.Answers, st.Args
+		rd.answers, rd.questions, rd.argsHash = st.Answers, st.Questions, st.Args
+		want := len(rd.answers) // questions answered, and the one asked when it was the handler's
+		if st.Asked == elicitInput {
+			want++
+		}
+		if len(rd.questions) != want {
+			return toolError("The answer sent with this call of %s cannot be used (it does not say what it answers), so it was not run; call it again without one.", call.Name)
+		}
 		if st.Approved {
 			rd.approval = &runtime.Decision{Approved: true, By: "user (MCP elicitation)"}
 		}
@@ -327,7 +334,7 @@ func (s *served) openRound(ctx context.Context, cc *callContext, call runtime.Ca
 		case len(rd.answers) >= maxRounds:
 			return toolError("%s asked more than %d questions in one call; it was stopped.", call.Name, maxRounds)
 		default:
-			rd.answers = append(rd.answers, answer)
+			rd.answers = append(rd.answers, answer) // its question's hash is in Questions already
 		}
 		return nil
 	}
@@ -355,7 +362,11 @@ func (s *served) openRound(ctx context.Context, cc *callContext, call runtime.Ca
 // approver passed on), with the state that brings the earlier answers back.
 func (s *served) ask(cc *callContext, call runtime.Call, key string, q *mcp.ElicitParams) *mcp.CallToolResult {
 	rd := cc.round
-	return s.askState(cc, call, key, q, roundState{Args: rd.argsHash, Approved: rd.approval != nil && rd.approval.Approved, Answers: rd.answers})
+	questions := rd.questions[:len(rd.answers):len(rd.answers)]
+	if key == elicitInput {
+		questions = append(questions, hashQuestion(q))
+	}
+	return s.askState(cc, call, key, q, roundState{Args: rd.argsHash, Approved: rd.approval != nil && rd.approval.Approved, Answers: rd.answers, Questions: questions})
 }
 
 func (s *served) askState(cc *callContext, call runtime.Call, key string, q *mcp.ElicitParams, st roundState) *mcp.CallToolResult {

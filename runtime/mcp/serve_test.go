@@ -432,6 +432,30 @@ func TestElicitFromAHandler(t *testing.T) {
 	})
 }
 
+// On 2026-07-28 an answer is given back only to the question it was given to: a handler whose
+// question changes between runs is asked again, never handed the answer to another question.
+func TestElicitAnswerGoesToItsQuestion(t *testing.T) {
+	var runs, answered atomic.Int32
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(funcTool("shifty", func(ctx context.Context, _ funcArgs) runtime.Result {
+		_, _, err := toolmcp.Elicit(ctx, fmt.Sprint("question ", runs.Add(1)), nil)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		answered.Add(1)
+		return runtime.TextResult("answered")
+	})))
+	var asked atomic.Int32
+	cs := inMemory(t, reg, &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		asked.Add(1)
+		return &mcp.ElicitResult{Action: "accept"}, nil
+	}}, nil)
+	_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "shifty", Arguments: map[string]any{}})
+	require.Error(t, err, "the client gives up after its retries")
+	assert.Zero(t, answered.Load())
+	assert.Greater(t, asked.Load(), int32(1))
+}
+
 // countingStore is a session store that counts the sessions holding state.
 type countingStore struct {
 	runtime.MemoryStore

@@ -40,6 +40,18 @@ func newAsker(versions ...string) *asker {
 			}
 			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"name": &mcp.ElicitParams{Message: "Your name?", RequestedSchema: nameSchema}}}, nil
 		})
+	a.server.AddTool(&mcp.Tool{Name: "ask_two", Description: "Asks two questions at once.", Annotations: readOnly, InputSchema: schema(`{"type":"object"}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			first, ok1 := req.Params.InputResponses["first"].(*mcp.ElicitResult)
+			second, ok2 := req.Params.InputResponses["second"].(*mcp.ElicitResult)
+			if ok1 && ok2 {
+				return text(fmt.Sprintf("%v %v", first.Content["name"], second.Content["name"])), nil
+			}
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{
+				"first":  &mcp.ElicitParams{Message: "First name?", RequestedSchema: nameSchema},
+				"second": &mcp.ElicitParams{Message: "Last name?", RequestedSchema: nameSchema},
+			}}, nil
+		})
 	a.server.AddTool(&mcp.Tool{Name: "ask_many", Description: "Asks too much.", Annotations: readOnly, InputSchema: schema(`{"type":"object"}`)},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if len(req.Params.InputResponses) > 0 {
@@ -148,6 +160,7 @@ func TestMountedServerAsksTheUser(t *testing.T) {
 		}})
 		res := invokeAs(reg, "Ada", "remote_ask")
 		assert.True(t, res.IsError)
+		assert.Contains(t, res.Text, "asked for input, and it could not be given")
 		assert.ErrorContains(t, res.Err, "no one to ask")
 		assert.True(t, runtime.IsPermanent(res.Err))
 	})
@@ -172,7 +185,11 @@ func TestElicitThroughClient(t *testing.T) {
 				mu.Lock()
 				asked = append(asked, req.Params.Message)
 				mu.Unlock()
-				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Grace"}}, nil
+				name := map[string]string{"Last name?": "Hopper"}[req.Params.Message]
+				if name == "" {
+					name = "Grace"
+				}
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": name}}, nil
 			}}, sopts)
 			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "remote_ask", Arguments: map[string]any{}})
 			require.NoError(t, err)
@@ -180,6 +197,15 @@ func TestElicitThroughClient(t *testing.T) {
 			assert.Equal(t, "accept Grace", res.Content[0].(*mcp.TextContent).Text)
 			assert.Equal(t, []string{"Your name?"}, asked)
 			assert.Equal(t, rounds[name], a.calls.Load())
+
+			// Questions asked together come in any order, each time: each answer still
+			// reaches the question it was given to.
+			for range 8 {
+				res, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "remote_ask_two", Arguments: map[string]any{}})
+				require.NoError(t, err)
+				require.False(t, res.IsError, res.Content[0].(*mcp.TextContent).Text)
+				assert.Equal(t, "Grace Hopper", res.Content[0].(*mcp.TextContent).Text)
+			}
 
 			t.Run("a client that cannot be asked", func(t *testing.T) {
 				cs := serve(t, reg, nil, sopts)
