@@ -45,7 +45,9 @@ var errInputRequired = runtime.Permanent(errors.New("mcp: waiting for the client
 // question to the client (an input-required result, SEP-2322) and the client calls the tool
 // again with the answer: the handler runs again from the start, and Elicit then returns the
 // answer. So a handler that elicits must return Elicit's error as it is, and do nothing
-// before Elicit that must not happen twice.
+// before Elicit that must not happen twice. An answer is given back only to the question it
+// was given to (the same message and schema), in whatever order the run asks: a question that
+// differs between runs is asked again.
 func Elicit(ctx context.Context, message string, requestedSchema any) (action string, content map[string]any, err error) {
 	c := callContextFrom(ctx)
 	if c == nil {

@@ -51,6 +51,28 @@
 // the server's progress notifications reach runtime.Progress of the call, so a proxy passes
 // them to its own client. Close ends it all and removes the tools.
 //
+// # Questions for the user
+//
+// A server may ask the user for input during a call (MCP elicitation). With Options.Elicit
+// set, the mount declares the elicitation capability and passes each question to it, with the
+// ctx of the registry call it belongs to; without it, no capability is declared and a server
+// that checks goes without. ElicitThroughClient is the Elicit of a proxy: it asks the user of
+// the MCP call being served (runtime/mcp.Elicit) and gives the server the answer.
+//
+// Only a question that can be tied to its call is passed on. A server on protocol 2026-07-28
+// asks by returning input requests as the call's result; the go-sdk client answers them and
+// calls again (at most 9 rounds a call), with the call's ctx. A server on an older protocol
+// sends elicitation/create on its own, over a connection that may carry many calls, naming
+// none of them: guessing the call would hand one user's answer to another call, so it gets an
+// error saying it is declined.
+//
+// Served over runtime/mcp to a client on 2025-11-25, the question is sent to the client and
+// the answer comes back within the mounted call. To a client on 2026-07-28, the served call
+// ends with the question (an input-required result) and the client calls again with the
+// answer: the mounted call is made again from the start, the server asks again, and gets
+// the answer given to that same question (message and schema). So the server's tool runs
+// once more per question, as any handler that elicits on 2026-07-28 does.
+//
 // # Bounds
 //
 // Everything a server sends is untrusted: at most MaxTools tools (over MaxListPages pages,
@@ -59,5 +81,6 @@
 // titles to MaxTitleBytes, schemas within schematool's bounds, messages within
 // MaxMessageBytes (the go-sdk's stdio line and SSE event caps; a JSON HTTP response is held
 // to it here), progress messages cut to MaxProgressMessage, protocol error messages to
-// MaxErrorText. docs/limits.md lists them.
+// MaxErrorText; at most MaxElicitations questions a call reach Options.Elicit. docs/limits.md
+// lists them.
 package mount

@@ -80,9 +80,9 @@ func (c *inCall) elicitError() error {
 //
 // When the served call is on protocol 2026-07-28 too, the first question ends the call with
 // an input-required result to the client; the client calls again with the answer, the mounted
-// call is made again from the start, and the server, asking the same question, gets the
-// answer. So each question costs one more call to the mounted server, and an answer goes to
-// the question asked at the same place in the call (the first to the first, ...).
+// call is made again from the start, and the server, asking the same question (message and
+// schema), gets the answer. So each question costs one more call to the mounted server; a
+// question that changes between calls is asked again.
 func ElicitThroughClient(ctx context.Context, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 	if params.Mode != "" && params.Mode != "form" {
 		return &mcp.ElicitResult{Action: "decline"}, nil
