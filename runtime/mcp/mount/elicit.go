@@ -84,6 +84,9 @@ func (c *inCall) elicitError() error {
 // schema), gets the answer. So each question costs one more call to the mounted server; a
 // question that changes between calls is asked again.
 func ElicitThroughClient(ctx context.Context, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	if params == nil {
+		return &mcp.ElicitResult{Action: "cancel"}, nil
+	}
 	if params.Mode != "" && params.Mode != "form" {
 		return &mcp.ElicitResult{Action: "decline"}, nil
 	}

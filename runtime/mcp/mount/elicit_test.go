@@ -3,6 +3,7 @@ package mount_test
 import (
 	"context"
 	"fmt"
+	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -170,51 +171,85 @@ func TestMountedServerAsksTheUser(t *testing.T) {
 // questions: the mounted server's question reaches the client, and the answer the server.
 func TestElicitThroughClient(t *testing.T) {
 	protocols := map[string]*mcp.ClientSessionOptions{"2025-11-25": {ProtocolVersion: "2025-11-25"}, "2026-07-28": nil}
-	// rounds of the mounted tool: on 2025-11-25 the question is asked during the mounted
-	// call (the question, then the answer); on 2026-07-28 the first call ends with it, and
-	// the client's second call makes the mounted call again (question, answer).
-	rounds := map[string]int32{"2025-11-25": 2, "2026-07-28": 3}
-	for name, sopts := range protocols {
-		t.Run(name, func(t *testing.T) {
-			a := newAsker()
-			reg := runtime.NewRegistry()
-			mountAsker(t, reg, a, mount.Options{Elicit: mount.ElicitThroughClient})
-			var mu sync.Mutex
-			var asked []string
-			cs := serve(t, reg, &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-				mu.Lock()
-				asked = append(asked, req.Params.Message)
-				mu.Unlock()
-				name := map[string]string{"Last name?": "Hopper"}[req.Params.Message]
-				if name == "" {
-					name = "Grace"
-				}
-				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": name}}, nil
-			}}, sopts)
-			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "remote_ask", Arguments: map[string]any{}})
-			require.NoError(t, err)
-			require.False(t, res.IsError, res.Content[0].(*mcp.TextContent).Text)
-			assert.Equal(t, "accept Grace", res.Content[0].(*mcp.TextContent).Text)
-			assert.Equal(t, []string{"Your name?"}, asked)
-			assert.Equal(t, rounds[name], a.calls.Load())
-
-			// Questions asked together come in any order, each time: each answer still
-			// reaches the question it was given to.
-			for range 8 {
-				res, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "remote_ask_two", Arguments: map[string]any{}})
-				require.NoError(t, err)
-				require.False(t, res.IsError, res.Content[0].(*mcp.TextContent).Text)
-				assert.Equal(t, "Grace Hopper", res.Content[0].(*mcp.TextContent).Text)
+	transports := map[string]func(*testing.T, *runtime.Registry, *mcp.ClientOptions, *mcp.ClientSessionOptions) *mcp.ClientSession{
+		"memory": serve, "HTTP": serveHTTP, "stateless HTTP": serveStatelessHTTP}
+	for transport, serve := range transports {
+		for name, sopts := range protocols {
+			if transport == "stateless HTTP" && sopts != nil {
+				continue // on 2025-11-25 stateless HTTP cannot reach the client (ErrNoElicitation)
 			}
-
-			t.Run("a client that cannot be asked", func(t *testing.T) {
-				cs := serve(t, reg, nil, sopts)
-				res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "remote_ask", Arguments: map[string]any{}})
-				require.NoError(t, err)
-				assert.Equal(t, "cancel <nil>", res.Content[0].(*mcp.TextContent).Text)
-			})
-		})
+			t.Run(transport+" "+name, func(t *testing.T) { elicitThroughClient(t, serve, sopts, name) })
+		}
 	}
+}
+
+// elicitThroughClient mounts an asker with ElicitThroughClient and serves it with serve to a
+// client speaking sopts' protocol that answers.
+func elicitThroughClient(t *testing.T, serve func(*testing.T, *runtime.Registry, *mcp.ClientOptions, *mcp.ClientSessionOptions) *mcp.ClientSession, sopts *mcp.ClientSessionOptions, protocol string) {
+	a := newAsker()
+	reg := runtime.NewRegistry()
+	mountAsker(t, reg, a, mount.Options{Elicit: mount.ElicitThroughClient})
+	var mu sync.Mutex
+	var asked []string
+	cs := serve(t, reg, &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		mu.Lock()
+		asked = append(asked, req.Params.Message)
+		mu.Unlock()
+		name := map[string]string{"Last name?": "Hopper"}[req.Params.Message]
+		if name == "" {
+			name = "Grace"
+		}
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": name}}, nil
+	}}, sopts)
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "remote_ask", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	require.False(t, res.IsError, res.Content[0].(*mcp.TextContent).Text)
+	assert.Equal(t, "accept Grace", res.Content[0].(*mcp.TextContent).Text)
+	assert.Equal(t, []string{"Your name?"}, asked)
+	// Rounds of the mounted tool: on 2025-11-25 the question is asked during the mounted
+	// call (the question, then the answer); on 2026-07-28 the first call ends with it, and
+	// the client's second call makes the mounted call again (question, answer). Stateful
+	// HTTP serves 2025-11-25 whatever the client asks for.
+	if negotiated := cs.InitializeResult().ProtocolVersion; negotiated != protocol {
+		t.Logf("asked for %s, speaking %s", protocol, negotiated)
+		protocol = negotiated
+	}
+	assert.Equal(t, map[string]int32{"2025-11-25": 2, "2026-07-28": 3}[protocol], a.calls.Load())
+
+	// Questions asked together come in any order, each time: each answer still
+	// reaches the question it was given to.
+	for range 8 {
+		res, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "remote_ask_two", Arguments: map[string]any{}})
+		require.NoError(t, err)
+		require.False(t, res.IsError, res.Content[0].(*mcp.TextContent).Text)
+		assert.Equal(t, "Grace Hopper", res.Content[0].(*mcp.TextContent).Text)
+	}
+
+	t.Run("a client that cannot be asked", func(t *testing.T) {
+		cs := serve(t, reg, nil, sopts)
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "remote_ask", Arguments: map[string]any{}})
+		require.NoError(t, err)
+		assert.Equal(t, "cancel <nil>", res.Content[0].(*mcp.TextContent).Text)
+	})
+}
+
+// serveHTTP serves reg over streamable HTTP (runtime/mcp.HTTPHandler), stateful.
+func serveHTTP(t *testing.T, reg *runtime.Registry, copts *mcp.ClientOptions, sopts *mcp.ClientSessionOptions) *mcp.ClientSession {
+	return serveHTTPWith(t, reg, copts, sopts)
+}
+
+func serveStatelessHTTP(t *testing.T, reg *runtime.Registry, copts *mcp.ClientOptions, sopts *mcp.ClientSessionOptions) *mcp.ClientSession {
+	return serveHTTPWith(t, reg, copts, sopts, toolmcp.WithStateless())
+}
+
+func serveHTTPWith(t *testing.T, reg *runtime.Registry, copts *mcp.ClientOptions, sopts *mcp.ClientSessionOptions, opts ...toolmcp.Option) *mcp.ClientSession {
+	t.Helper()
+	srv := httptest.NewServer(toolmcp.HTTPHandler(reg, opts...))
+	t.Cleanup(srv.Close)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "user", Version: "1"}, copts).Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, sopts)
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }
 
 // serve serves reg over MCP, in memory, to a client with copts speaking sopts' protocol.

@@ -100,7 +100,8 @@ type Options struct {
 	// a server on protocol 2026-07-28 returns as the call's input-required result. A server on
 	// an older protocol sends elicitation/create on its own, which names no call: it gets an
 	// error. Elicit may be called concurrently (a result can ask several questions at once),
-	// at most MaxElicitations times per call. nil: no elicitation capability is declared.
+	// at most MaxElicitations times per call; the wait for an answer counts in the call's
+	// Timeout. nil: no elicitation capability is declared.
 	Elicit func(ctx context.Context, params *mcp.ElicitParams) (*mcp.ElicitResult, error)
 }
 
