@@ -57,7 +57,11 @@
 // set, the mount declares the elicitation capability and passes each question to it, with the
 // ctx of the registry call it belongs to; without it, no capability is declared and a server
 // that checks goes without. ElicitThroughClient is the Elicit of a proxy: it asks the user of
-// the MCP call being served (runtime/mcp.Elicit) and gives the server the answer.
+// the MCP call being served (runtime/mcp.Elicit) and gives the server the answer:
+//
+//	m, err := mount.Mount(ctx, reg, server, mount.Options{Elicit: mount.ElicitThroughClient})
+//	...
+//	err = toolmcp.ServeStdio(ctx, reg) // the server's questions go to this client's user
 //
 // Only a question that can be tied to its call is passed on. A server on protocol 2026-07-28
 // asks by returning input requests as the call's result; the go-sdk client answers them and
