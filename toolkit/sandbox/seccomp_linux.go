@@ -27,7 +27,7 @@ var deniedCalls = append([]uintptr{
 	unix.SYS_SWAPON, unix.SYS_SWAPOFF, unix.SYS_ACCT, unix.SYS_SYSLOG, unix.SYS_VHANGUP,
 	unix.SYS_SETTIMEOFDAY, unix.SYS_CLOCK_SETTIME, unix.SYS_CLOCK_ADJTIME, unix.SYS_ADJTIMEX,
 	unix.SYS_QUOTACTL, unix.SYS_QUOTACTL_FD, unix.SYS_NFSSERVCTL, unix.SYS_LOOKUP_DCOOKIE,
-	unix.SYS_OPEN_BY_HANDLE_AT, unix.SYS_NAME_TO_HANDLE_AT, // reach files by handle, past the mounts
+	unix.SYS_OPEN_BY_HANDLE_AT, // opens a file by handle, past the mounts (name_to_handle_at, which libmount uses, only makes one)
 	unix.SYS_MOUNT, unix.SYS_UMOUNT2, unix.SYS_PIVOT_ROOT, unix.SYS_MOUNT_SETATTR,
 	unix.SYS_MOVE_MOUNT, unix.SYS_OPEN_TREE, unix.SYS_FSOPEN, unix.SYS_FSCONFIG,
 	unix.SYS_FSMOUNT, unix.SYS_FSPICK,

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -111,9 +110,9 @@ func probeCalls(w io.Writer) {
 	report("io_uring_setup", e)
 	_, _, e = unix.RawSyscall(unix.SYS_PERF_EVENT_OPEN, 0, 0, 0)
 	report("perf_event_open", e)
-	name, cwd := []byte(".\x00"), unix.AT_FDCWD
-	_, _, e = unix.RawSyscall6(unix.SYS_NAME_TO_HANDLE_AT, uintptr(cwd), uintptr(unsafe.Pointer(&name[0])), 0, 0, 0, 0)
-	report("name_to_handle_at", e)
+	pid := uintptr(os.Getpid())
+	_, _, e = unix.RawSyscall6(unix.SYS_KCMP, pid, pid, 0 /* KCMP_FILE */, 0, 0, 0)
+	report("kcmp", e)
 	// CLONE_NEWUSER with CLONE_FS, and unshare with a signal number, are EINVAL to the
 	// kernel: these never make a process or a namespace.
 	_, _, e = unix.RawSyscall6(unix.SYS_CLONE, unix.CLONE_NEWUSER|unix.CLONE_FS|uintptr(unix.SIGCHLD), 0, 0, 0, 0, 0)
@@ -145,7 +144,7 @@ func TestIsolatedSystemCalls(t *testing.T) {
 
 	want := map[string]string{
 		"keyctl": "EPERM", "clone3": "ENOSYS", "io_uring_setup": "ENOSYS",
-		"perf_event_open": "EPERM", "name_to_handle_at": "EPERM",
+		"perf_event_open": "EPERM", "kcmp": "EPERM",
 		"clone_newuser": "EPERM", "unshare": "EPERM", "getpid": "ok",
 	}
 	assert.Equal(t, want, probeResults(t, inside), inside)
