@@ -15,14 +15,15 @@ import (
 // clientScenarios is how many client scenarios @modelcontextprotocol/conformance 0.1.16 has.
 const clientScenarios = 26
 
-// clientPasses are the client scenarios the mount passes: the handshake, a tool call, and an
-// SSE stream the server closes and the client resumes after the server's retry delay with
-// Last-Event-ID (the go-sdk's transport). auth/resource-mismatch passes because the mount
-// never starts an authorization at all, the one thing that scenario checks it does not do.
-// Every other scenario needs what the mount does not have: an OAuth client (the auth/
-// scenarios: it sends only the headers it is given, so the server's 401 ends the mount) or
-// answers to the server's elicitation requests (it declares no client capabilities).
-var clientPasses = []string{"auth/resource-mismatch", "initialize", "sse-retry", "tools_call"}
+// clientPasses are the client scenarios the mount passes: the handshake, a tool call, an SSE
+// stream the server closes and the client resumes after the server's retry delay with
+// Last-Event-ID (the go-sdk's transport), and a question the server asks during a call,
+// accepted with the form's defaults (Options.Elicit and ElicitUntied). auth/resource-mismatch
+// passes because the mount never starts an authorization at all, the one thing that scenario
+// checks it does not do. Every other scenario needs an OAuth client, which the mount does not
+// have (the auth/ scenarios: it sends only the headers it is given, so the server's 401 ends
+// the mount).
+var clientPasses = []string{"auth/resource-mismatch", "elicitation-sep1034-client-defaults", "initialize", "sse-retry", "tools_call"}
 
 // clientWarnings may appear: sse-retry warns when the reconnection comes more than 200ms
 // after the retry delay, which a loaded machine can cause.

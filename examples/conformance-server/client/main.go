@@ -4,10 +4,9 @@
 // toolgen's public API: it mounts the server into a runtime.Registry (runtime/mcp/mount) and
 // calls the scenario's tools through Registry.Invoke, as a host's agent loop would.
 //
-// The auth scenarios need an OAuth client, and elicitation-sep1034-client-defaults a client
-// that answers the server's elicitation requests; the mount has neither (it sends the
-// headers it is given and declares no client capabilities), so those scenarios run and fail,
-// as docs/standards.md records.
+// The auth scenarios need an OAuth client, which the mount does not have (it sends the
+// headers it is given), so those scenarios run and fail, as docs/standards.md records. The
+// server's questions (elicitation) are accepted with their defaults.
 package main
 
 import (
@@ -18,6 +17,8 @@ import (
 	"log/slog"
 	"os"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/mcp/mount"
@@ -55,7 +56,14 @@ func run(ctx context.Context, url, scenario string, out io.Writer) error {
 	})
 	reg := runtime.NewRegistry(runtime.WithApprover(approver))
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	m, err := mount.Mount(ctx, reg, mount.Server{Name: "conformance", URL: url}, mount.Options{NoPrefix: true, Logger: logger})
+	// The user accepts every question the server asks with the form's defaults: the go-sdk
+	// fills the fields left out from the schema's defaults (SEP-1034). One user is behind
+	// every call here, so questions that name no call are passed on too.
+	accept := func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}, nil
+	}
+	m, err := mount.Mount(ctx, reg, mount.Server{Name: "conformance", URL: url},
+		mount.Options{NoPrefix: true, Logger: logger, Elicit: accept, ElicitUntied: true})
 	if err != nil {
 		return err
 	}

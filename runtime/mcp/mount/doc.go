@@ -68,7 +68,8 @@
 // calls again (at most 9 rounds a call), with the call's ctx. A server on an older protocol
 // sends elicitation/create on its own, over a connection that may carry many calls, naming
 // none of them: guessing the call would hand one user's answer to another call, so it gets an
-// error saying it is declined.
+// error saying it is declined. A host with one user behind every call (a command-line agent)
+// sets Options.ElicitUntied to be asked those too, with a ctx that names no call.
 //
 // Served over runtime/mcp to a client on 2025-11-25, the question is sent to the client and
 // the answer comes back within the mounted call. To a client on 2026-07-28, the served call

@@ -37,9 +37,12 @@ func (m *Mounted) elicitationHandler() func(context.Context, *mcp.ElicitRequest)
 		return nil
 	}
 	return func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-		c, _ := ctx.Value(inCallKey{}).(*inCall)
-		if c == nil || c.m != m || req.Params == nil {
+		if req.Params == nil {
 			return nil, errUntiedElicitation
+		}
+		c, _ := ctx.Value(inCallKey{}).(*inCall)
+		if c == nil || c.m != m {
+			return m.elicitUntied(ctx, req.Params)
 		}
 		c.mu.Lock()
 		c.asked++
@@ -62,6 +65,26 @@ func (m *Mounted) elicitationHandler() func(context.Context, *mcp.ElicitRequest)
 		}
 		return res, nil
 	}
+}
+
+// elicitUntied passes on a question that names no call, when Options.ElicitUntied allows it,
+// at most MaxElicitations at once: a server sending more while those wait is refused, so it
+// cannot pile up questions for the user.
+func (m *Mounted) elicitUntied(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	if !m.opts.ElicitUntied {
+		return nil, errUntiedElicitation
+	}
+	select {
+	case m.untied <- struct{}{}:
+		defer func() { <-m.untied }()
+	default:
+		return nil, fmt.Errorf("the MCP server %s has %d questions waiting already", m.server.Name, MaxElicitations)
+	}
+	res, err := m.opts.Elicit(ctx, p)
+	if err == nil && res == nil {
+		err = errors.New("mount: Options.Elicit returned no result")
+	}
+	return res, err
 }
 
 // elicitError returns the first error Options.Elicit returned during the call.

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -145,6 +146,38 @@ func TestMountedServerAsksTheUser(t *testing.T) {
 		assert.Contains(t, res.Text, "names no call, so it is declined")
 		assert.Zero(t, asked.Load(), "a question that names no call never reaches Elicit")
 		assert.Equal(t, int32(1), a.calls.Load())
+	})
+	t.Run("a server on 2025-11-25 is answered with ElicitUntied", func(t *testing.T) {
+		reg := runtime.NewRegistry()
+		a := newAsker("2025-11-25")
+		mountAsker(t, reg, a, mount.Options{ElicitUntied: true, Elicit: func(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+			if _, ok := runtime.CallInfoFrom(ctx); ok {
+				return nil, fmt.Errorf("an untied question came with a call's ctx")
+			}
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "the one user"}}, nil
+		}})
+		res := invokeAs(reg, "Ada", "remote_ask")
+		require.False(t, res.IsError, res.Text)
+		assert.Equal(t, "accept the one user", res.Text)
+	})
+	t.Run("at most MaxElicitations untied questions at once", func(t *testing.T) {
+		var waiting, most atomic.Int32
+		reg := runtime.NewRegistry()
+		mountAsker(t, reg, newAsker("2025-11-25"), mount.Options{ElicitUntied: true, Elicit: func(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+			n := waiting.Add(1)
+			defer waiting.Add(-1)
+			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+			}
+			select { // held until the server gives up on it, so that the questions pile up
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(10 * time.Second):
+				return nil, fmt.Errorf("never cancelled")
+			}
+		}})
+		res := invokeAs(reg, "Ada", "remote_ask_many") // 20 questions at once
+		assert.True(t, res.IsError, res.Text)
+		assert.Equal(t, int32(mount.MaxElicitations), most.Load(), "the 17th is refused while 16 wait")
 	})
 	t.Run("at most MaxElicitations a call", func(t *testing.T) {
 		var asked atomic.Int32

@@ -99,10 +99,17 @@ type Options struct {
 	// call being served). Only questions that can be tied to their call are passed on: those
 	// a server on protocol 2026-07-28 returns as the call's input-required result. A server on
 	// an older protocol sends elicitation/create on its own, which names no call: it gets an
-	// error. Elicit may be called concurrently (a result can ask several questions at once),
-	// at most MaxElicitations times per call; the wait for an answer counts in the call's
-	// Timeout. nil: no elicitation capability is declared.
+	// error, unless ElicitUntied. Elicit may be called concurrently (a result can ask several
+	// questions at once), at most MaxElicitations times per call; the wait for an answer
+	// counts in the call's Timeout. nil: no elicitation capability is declared.
 	Elicit func(ctx context.Context, params *mcp.ElicitParams) (*mcp.ElicitResult, error)
+	// ElicitUntied passes to Elicit the questions that name no call as well (a server's
+	// elicitation/create on protocols before 2026-07-28), with a ctx that carries no call
+	// (runtime.CallInfoFrom finds none), at most MaxElicitations at once. For a host with one
+	// user, such as a command-line agent, where every question is that user's; a host serving
+	// several users leaves it off, as the question does not say whose it is
+	// (ElicitThroughClient cancels such questions anyway).
+	ElicitUntied bool
 }
 
 // Skipped is a tool of the server that is not in the registry, and why.
@@ -128,6 +135,7 @@ type Mounted struct {
 	nextToken uint64
 
 	changed chan struct{} // tools/list_changed, coalesced
+	untied  chan struct{} // the questions naming no call being asked now (Options.ElicitUntied)
 	ctx     context.Context
 	cancel  context.CancelFunc
 	done    chan struct{}
@@ -154,7 +162,7 @@ func Mount(ctx context.Context, reg *runtime.Registry, s Server, o Options) (*Mo
 		o.MaxReconnectDelay = 30 * time.Second
 	}
 	m := &Mounted{server: s, opts: o, reg: reg, log: o.Logger, tools: map[string]*remoteTool{},
-		progress: map[string]func(*mcp.ProgressNotificationParams){}, changed: make(chan struct{}, 1), done: make(chan struct{})}
+		progress: map[string]func(*mcp.ProgressNotificationParams){}, changed: make(chan struct{}, 1), done: make(chan struct{}), untied: make(chan struct{}, MaxElicitations)}
 	if m.log == nil {
 		m.log = slog.Default()
 	}
