@@ -15,10 +15,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
+	"net/url"
 	"os"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/mcp/mount"
@@ -62,7 +66,11 @@ func run(ctx context.Context, url, scenario string, out io.Writer) error {
 	accept := func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}, nil
 	}
-	m, err := mount.Mount(ctx, reg, mount.Server{Name: "conformance", URL: url},
+	oauth, err := authorizer()
+	if err != nil {
+		return err
+	}
+	m, err := mount.Mount(ctx, reg, mount.Server{Name: "conformance", URL: url, OAuth: oauth},
 		mount.Options{NoPrefix: true, Logger: logger, Elicit: accept, ElicitUntied: true})
 	if err != nil {
 		return err
@@ -88,4 +96,60 @@ func run(ctx context.Context, url, scenario string, out io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// authorizer is the OAuth client of the auth/ scenarios: the go-sdk's authorization code
+// flow, registering as the suite's context says (a pre-registered client's id and secret),
+// else with a client ID metadata document, else dynamically. The suite's authorization
+// server approves at once, redirecting to the callback with the code: the user's visit to the
+// authorization page is one request here.
+func authorizer() (auth.OAuthHandler, error) {
+	const callback = "http://localhost:3000/callback"
+	config := &auth.AuthorizationCodeHandlerConfig{
+		RedirectURL:              callback,
+		AuthorizationCodeFetcher: visitAuthorizationPage,
+		ClientIDMetadataDocumentConfig: &auth.ClientIDMetadataDocumentConfig{
+			URL: "https://conformance-test.local/client-metadata.json",
+		},
+		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{
+			Metadata: &oauthex.ClientRegistrationMetadata{RedirectURIs: []string{callback}},
+		},
+	}
+	var suite struct {
+		ClientID     string `json:"client_id"`
+		ClientSecret string `json:"client_secret"`
+	}
+	if suiteContext := os.Getenv("MCP_CONFORMANCE_CONTEXT"); suiteContext != "" {
+		if err := json.Unmarshal([]byte(suiteContext), &suite); err != nil {
+			return nil, fmt.Errorf("MCP_CONFORMANCE_CONTEXT: %w", err)
+		}
+	}
+	if suite.ClientID != "" && suite.ClientSecret != "" {
+		config.PreregisteredClient = &oauthex.ClientCredentials{
+			ClientID:         suite.ClientID,
+			ClientSecretAuth: &oauthex.ClientSecretAuth{ClientSecret: suite.ClientSecret},
+		}
+	}
+	return auth.NewAuthorizationCodeHandler(config)
+}
+
+// visitAuthorizationPage opens the authorization URL as the user's browser would, and reads
+// the code, state and issuer from the redirect to the callback.
+func visitAuthorizationPage(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+	browser := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, args.URL, nil)
+	if err != nil {
+		return nil, err
+	}
+	res, err := browser.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	res.Body.Close()
+	location, err := url.Parse(res.Header.Get("Location"))
+	if err != nil {
+		return nil, fmt.Errorf("the authorization page's redirect: %w", err)
+	}
+	q := location.Query()
+	return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
 }

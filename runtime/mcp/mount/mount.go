@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
@@ -53,6 +54,15 @@ type Server struct {
 	URL        string
 	Headers    map[string]string
 	HTTPClient *http.Client
+	// OAuth, when set, authorizes the requests to URL (OAuth 2.1, as MCP specifies): it gives
+	// each request its token, and on a 401 or 403 runs the authorization and the request is
+	// sent again. The go-sdk's auth.NewAuthorizationCodeHandler is one: metadata discovery,
+	// client registration (pre-registered, a client ID metadata document, or dynamic), PKCE,
+	// scopes and refresh; its AuthorizationCodeFetcher takes the user through the
+	// authorization page. The server's metadata names the URLs the handler fetches: for a
+	// server you do not trust, give the handler an http.Client that refuses private
+	// addresses (AuthorizationCodeHandlerConfig.Client).
+	OAuth auth.OAuthHandler
 	// Dial returns a new transport for each connection (the first and every reconnection):
 	// an in-process server (mcp.NewInMemoryTransports) or a transport of your own.
 	Dial func(ctx context.Context) (mcp.Transport, error)
@@ -287,7 +297,8 @@ func (m *Mounted) transport(ctx context.Context) (mcp.Transport, error) {
 		cmd.Stderr = s.Stderr
 		return &mcp.CommandTransport{Command: cmd}, nil
 	}
-	return &mcp.StreamableClientTransport{Endpoint: s.URL, HTTPClient: limitedClient(s.HTTPClient, s.Headers), MaxEventSize: MaxMessageBytes}, nil
+	return &mcp.StreamableClientTransport{Endpoint: s.URL, HTTPClient: limitedClient(s.HTTPClient, s.Headers),
+		MaxEventSize: MaxMessageBytes, OAuthHandler: s.OAuth}, nil
 }
 
 // run follows the server until Close: it relists on tools/list_changed, and reconnects when
