@@ -87,8 +87,12 @@ func (m *Mounted) elicitUntied(ctx context.Context, p *mcp.ElicitParams) (*mcp.E
 	return res, err
 }
 
-// elicitError returns the first error Options.Elicit returned during the call.
+// elicitError returns the first error Options.Elicit returned during the call; nil without
+// an Options.Elicit (c nil).
 func (c *inCall) elicitError() error {
+	if c == nil {
+		return nil
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.err

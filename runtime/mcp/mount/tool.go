@@ -162,8 +162,12 @@ func (c *call) Run(ctx context.Context) runtime.Result {
 	defer stop()
 	params := &mcp.CallToolParams{Name: c.remote, Arguments: c.args}
 	params.SetProgressToken(token)
-	elicits := &inCall{m: m}
-	res, err := cs.CallTool(context.WithValue(ctx, inCallKey{}, elicits), params)
+	callCtx, elicits := ctx, (*inCall)(nil)
+	if m.opts.Elicit != nil { // the elicitation handler finds the call's questions by its ctx
+		elicits = &inCall{m: m}
+		callCtx = context.WithValue(ctx, inCallKey{}, elicits)
+	}
+	res, err := cs.CallTool(callCtx, params)
 	if err != nil {
 		if eerr := elicits.elicitError(); eerr != nil {
 			// As it is: runtime/mcp's input-required error (a question for its client) must
