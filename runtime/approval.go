@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -41,8 +42,10 @@ type ApprovalRequest struct {
 // Decision is an approver's answer.
 type Decision struct {
 	Approved bool
-	By       string // who decided, for the record
-	Reason   string // why a call was denied; the model reads it
+	// By is who decided, for the record and for the model: a denial reads "The user denied
+	// this call" when By is empty or starts with "user", else "This call was denied by <By>".
+	By     string
+	Reason string // why a call was denied; the model reads it
 	// Args, when set on an approval, replaces the call's arguments. They are validated by the
 	// tool's decoder before the tool runs; invalid ones fail the call.
 	Args json.RawMessage
@@ -255,8 +258,13 @@ func (r *Registry) applyDecision(ctx context.Context, cfg *registryConfig, tool 
 	return edited, nil
 }
 
+// deniedResult tells the model who denied the call: the user (Decision.By empty or naming
+// the user), else the approver named in By (a policy, a reviewer).
 func deniedResult(tool string, dec Decision) Result {
 	text := fmt.Sprintf("The user denied this call of %s, so it was not run", tool)
+	if dec.By != "" && !strings.HasPrefix(dec.By, "user") {
+		text = fmt.Sprintf("This call of %s was denied by %s, so it was not run", tool, dec.By)
+	}
 	if dec.Reason != "" {
 		text += ": " + dec.Reason
 	}

@@ -82,6 +82,11 @@ func TestSyncApprover(t *testing.T) {
 		res.Text != "The user denied this call of send_mail, so it was not run: not to strangers. Do not call it again without asking the user." {
 		t.Errorf("denied call = %+v", res)
 	}
+	// A policy that denies is named: the model must not think the user said no.
+	res = invoke(decide(runtime.Decision{By: "notes policy", Reason: "only files under notes/ may be written"}, nil), `{"to":"x@y.z","body":"hi"}`)
+	if res.Text != "This call of send_mail was denied by notes policy, so it was not run: only files under notes/ may be written. Do not call it again without asking the user." {
+		t.Errorf("denied by a policy = %q", res.Text)
+	}
 
 	for _, broken := range []runtime.Approver{
 		decide(runtime.Decision{Approved: true}, errors.New("ui crashed")),

@@ -149,7 +149,7 @@ func (e *DeniedError) Error() string {
 var (
 	// ErrNoApprover is wrapped by the Err of a result refused because the tool needs approval
 	// and the registry has neither an Approver nor an approval queue: approval fails closed.
-	ErrNoApprover = errors.New("the tool needs approval and no approver is configured")
+	ErrNoApprover = errors.New("the tool needs approval and no approver is configured: give the registry one (runtime.WithApprover, runtime.WithApprovalQueue), or serve it over MCP to a client that declares the elicitation capability")
 	// ErrUndecided, returned by an Approver (WithApprover), passes the decision on: to the
 	// approval queue when the registry has one (WithApprovalQueue), else to the approver the
 	// serving layer lends the call (MCP elicitation), else the call is refused as if there

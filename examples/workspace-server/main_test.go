@@ -121,6 +121,23 @@ func TestServerAsksTheUser(t *testing.T) {
 	assert.NoError(t, err)
 	_, err = os.Stat(filepath.Join(root, "no.txt"))
 	assert.ErrorIs(t, err, os.ErrNotExist)
+
+	// An ordinary edit, replace_all left out (its default, false, applies), and the same edit
+	// spelling the default out: the client's default protocol (2026-07-28) brings the answer
+	// back with the call, and the approved edit runs.
+	answer = true
+	for i, args := range []map[string]any{
+		{"path": "hello.txt", "old_string": "hello", "new_string": "bye"},
+		{"path": "hello.txt", "old_string": "bye", "new_string": "hello", "replace_all": false},
+	} {
+		text, isErr = call(t, cs, "edit_file", args)
+		require.False(t, isErr, text)
+		require.Len(t, asked, 3+i)
+		assert.Contains(t, asked[2+i], `"replace_all":false`, "the user sees the default that applies")
+	}
+	data, err := os.ReadFile(filepath.Join(root, "hello.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "hello\n", string(data))
 }
 
 // headerTransport adds headers to every request.

@@ -132,8 +132,17 @@
 // client calls again with the answer. A registry with an approver of its own (an allowlist)
 // decides first; the user is asked about the calls it passes on (runtime.ErrUndecided), on
 // both protocols. The state is bound to the tool, the arguments and the caller, expires after 15
-// minutes and is accepted once, so an answer cannot be replayed or moved to another call.
-// Stateless HTTP on older protocols cannot reach the client: approval fails closed there.
+// minutes and is accepted once: a state replayed, forged, expired or brought to another tool
+// or caller is a protocol error (-32602, invalid params) and nothing runs; an answer brought
+// back with other arguments is dropped and the call asks again about those.
+//
+// On every protocol the user is shown, and approves, the arguments in their canonical form
+// (runtime.CanonicalForm: keys sorted, the schema's defaults applied), the form the registry
+// checks the answer against and the handler runs with: a call that leaves an optional field
+// out, sends it as its zero value or as its default, in any key order, is one call. An
+// approval given for other arguments than those that would run (a middleware changed them)
+// asks again. Stateless HTTP on older protocols cannot reach the client: approval fails
+// closed there.
 //
 // # Prompts and resources
 //

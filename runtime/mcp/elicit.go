@@ -166,7 +166,7 @@ func approvalQuestion(tool runtime.Tool, reason string, risk runtime.Risk, args 
 // decisionOf turns the user's answer to an approval question into a decision: only an
 // accepted form with approve true approves.
 func decisionOf(res *mcp.ElicitResult) runtime.Decision {
-	const by = "user (MCP elicitation)"
+	const by = userDecides
 	if res == nil {
 		return runtime.Decision{By: by, Reason: "no answer"}
 	}
@@ -179,6 +179,9 @@ func decisionOf(res *mcp.ElicitResult) runtime.Decision {
 	}
 	return runtime.Decision{By: by, Reason: "the user " + map[string]string{"decline": "declined", "cancel": "dismissed the question"}[res.Action]}
 }
+
+// userDecides is who decides a call the user answered through MCP elicitation.
+const userDecides = "user (MCP elicitation)"
 
 // elicitApprover asks the user synchronously (protocols up to 2025-11-25).
 func elicitApprover(reg *runtime.Registry, ss *mcp.ServerSession) runtime.Approver {
@@ -251,30 +254,25 @@ func hashQuestion(p *mcp.ElicitParams) []byte {
 	return hashArgs(data)
 }
 
-// approver decides the call from the decision an earlier round brought.
-func (r *round) approver() runtime.Approver {
+// approver decides the call from the decision an earlier round brought, and asks when there
+// is none: the question is kept to return to the client, and the call stops. An approval
+// given for other arguments than those that would run (a middleware or a repair changed
+// them between rounds) asks again, about these.
+func (r *round) approver(reg *runtime.Registry) runtime.Approver {
 	return runtime.ApproverFunc(func(_ context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
-		if r.approval == nil {
-			return runtime.Decision{}, errors.New("mcp: no approval answer")
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		switch {
+		case r.approval != nil && !r.approval.Approved:
+			return *r.approval, nil
+		case r.approval != nil && hmac.Equal(hashArgs(req.RawArgs), r.argsHash):
+			return *r.approval, nil
 		}
-		if !hmac.Equal(hashArgs(req.RawArgs), r.argsHash) {
-			return runtime.Decision{By: r.approval.By, Reason: "the arguments differ from those the user was shown"}, nil
-		}
-		return *r.approval, nil
-	})
-}
-
-// asker is the hook approver of a call that brings no approval answer, on a registry with an
-// approver of its own: reached only when that approver passed the call on, it keeps the
-// question to return to the client and stops the call.
-func (r *round) asker(reg *runtime.Registry) runtime.Approver {
-	return runtime.ApproverFunc(func(_ context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
+		r.approval = nil
 		tool, ok := reg.Tool(req.Tool)
 		if !ok {
 			tool.Name = req.Tool
 		}
-		r.mu.Lock()
-		defer r.mu.Unlock()
 		r.pending, r.asked = approvalQuestion(tool, req.Reason, req.Risk, req.RawArgs), approvalInput
 		r.argsHash = hashArgs(req.RawArgs)
 		return runtime.Decision{}, fmt.Errorf("%w (%w)", errInputRequired, runtime.ErrApprovalAsked)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"mime"
 	"net"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/go-faster/jx"
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
@@ -173,7 +175,14 @@ func (s *served) answer(ctx context.Context, req *mcp.CallToolRequest, id json.R
 	if s.traceCtx != nil {
 		ctx = s.traceCtx(ctx, req.Params.Meta)
 	}
-	res := s.serveCall(ctx, req, key)
+	res, err := s.serveCall(ctx, req, key)
+	if err != nil {
+		// A protocol error; not reached today, since a call with a round state goes to the SDK.
+		wire := &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+		errors.As(err, &wire)
+		data, _ := json.Marshal(rpcError{"2.0", id, wire})
+		return data
+	}
 	if data, ok := appendAnswer(nil, id, res); ok {
 		return data
 	}
@@ -189,6 +198,13 @@ type rpcAnswer struct {
 	JSONRPC string              `json:"jsonrpc"`
 	ID      json.RawMessage     `json:"id"`
 	Result  *mcp.CallToolResult `json:"result"`
+}
+
+// rpcError is a JSON-RPC error response.
+type rpcError struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Error   *jsonrpc.Error  `json:"error"`
 }
 
 // lists reports whether the server lists the tool name (AddTools); a Handler alone serves

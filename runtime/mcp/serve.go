@@ -1,11 +1,8 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"crypto/hmac"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -14,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
@@ -221,24 +219,25 @@ func (s *served) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	if s.traceCtx != nil && req.Params != nil {
 		ctx = s.traceCtx(ctx, req.Params.Meta)
 	}
-	return s.serveCall(ctx, req, requestID(ctx)), nil
+	return s.serveCall(ctx, req, requestID(ctx))
 }
 
 // serveCall serves one tools/call, whose JSON-RPC id is id, received by the go-sdk or by the
-// HTTP handler's own path (fastcall.go), with ctx already continuing the client's trace.
-func (s *served) serveCall(ctx context.Context, req *mcp.CallToolRequest, id string) *mcp.CallToolResult {
+// HTTP handler's own path (fastcall.go), with ctx already continuing the client's trace. An
+// error is a protocol error (a round state that is not this call's): nothing ran.
+func (s *served) serveCall(ctx context.Context, req *mcp.CallToolRequest, id string) (*mcp.CallToolResult, error) {
 	call := CallFromParams(req.Params, id)
 	conn, done := s.sessions.connection(req.Session)
 	defer done()
 	key, err := s.sessionKey.key(ctx, req, conn.key)
 	if err != nil {
-		return Result(runtime.ErrorResult(err))
+		return Result(runtime.ErrorResult(err)), nil
 	}
 	release, ok := s.sessions.hold(conn, key, !s.sessionKey.perRequest)
 	if !ok {
 		// Refused rather than evicting a key the connection holds: that would end another
 		// conversation's state behind its back. The key is not repeated: the client sent it.
-		return toolError("This call was not run: this connection already uses %d sessions besides its own, the server's limit. Reuse one of them, or open a new connection for a new one.", s.sessions.maxKeys)
+		return toolError("This call was not run: this connection already uses %d sessions besides its own, the server's limit. Reuse one of them, or open a new connection for a new one.", s.sessions.maxKeys), nil
 	}
 	defer release()
 	call.Session = key
@@ -259,23 +258,19 @@ func (s *served) serveCall(ctx context.Context, req *mcp.CallToolRequest, id str
 		if !multiRound(req.Session) {
 			hooks.Approver = elicitApprover(s.reg, req.Session)
 		} else {
-			if res := s.openRound(ctx, cc, call); res != nil {
-				return res
+			if res, err := s.openRound(cc, call); res != nil || err != nil {
+				return res, err
 			}
-			if cc.round.approval != nil {
-				hooks.Approver = cc.round.approver()
-			} else {
-				hooks.Approver = cc.round.asker(s.reg)
-			}
+			hooks.Approver = cc.round.approver(s.reg)
 		}
 	}
 	res := s.reg.Invoke(runtime.WithCallHooks(ctx, hooks), call)
 	if cc.round != nil {
 		if q, key := cc.round.question(); q != nil {
-			return s.ask(cc, call, key, q)
+			return s.ask(cc, call, key, q), nil
 		}
 	}
-	return s.result(ctx, cc, call, res)
+	return s.result(ctx, cc, call, res), nil
 }
 
 func progressToken(req *mcp.CallToolRequest) any {
@@ -298,64 +293,65 @@ func (s *served) scope(cc *callContext) string {
 // maxRounds bounds the questions one call may ask on protocol 2026-07-28.
 const maxRounds = 16
 
-// openRound reads the answers a call brings (protocol 2026-07-28) into cc.round. It returns
-// the result that ends the call instead: an invalid state, or the approval question when the
-// call needs approval and brings no answer.
-func (s *served) openRound(ctx context.Context, cc *callContext, call runtime.Call) *mcp.CallToolResult {
+// openRound reads the answers a call brings (protocol 2026-07-28) into cc.round. A state
+// that is not this caller's, for this tool, unspent and unexpired, is a protocol error (the
+// client sent what no server of ours gave it for this call); an answer given for other
+// arguments is dropped, so the call asks again about the arguments it has now. It returns
+// the result that ends the call instead when the state cannot say what it answers.
+//
+// A call that brings no state is asked nothing here: the registry asks, through the round's
+// approver, once it has bound the arguments and made their canonical form, which is what the
+// user is shown and what the answer is checked against when the call comes back.
+func (s *served) openRound(cc *callContext, call runtime.Call) (*mcp.CallToolResult, error) {
 	rd := &round{}
 	cc.round = rd
 	p := cc.req.Params
-	if p.RequestState != "" {
-		st, err := s.states.open(p.RequestState, call.Name, s.scope(cc))
-		if err == nil && !hmac.Equal(st.Call, hashArgs(call.Args)) {
-			err = errors.New("issued for other arguments")
-		}
-		if err != nil {
-			return toolError("The answer sent with this call of %s cannot be used (%v), so it was not run; call it again without one.", call.Name, err)
-		}
-		rd.answers, rd.questions, rd.argsHash = st.Answers, st.Questions, st.Args
-		want := len(rd.answers) // questions answered, and the one asked when it was the handler's
-		if st.Asked == elicitInput {
-			want++
-		}
-		if len(rd.questions) != want {
-			return toolError("The answer sent with this call of %s cannot be used (it does not say what it answers), so it was not run; call it again without one.", call.Name)
-		}
-		if st.Approved {
-			rd.approval = &runtime.Decision{Approved: true, By: "user (MCP elicitation)"}
-		}
-		answer, _ := p.InputResponses[st.Asked].(*mcp.ElicitResult)
-		switch {
-		case answer == nil:
-			return toolError("This call of %s came back without the answer to its question, so it was not run.", call.Name)
-		case st.Asked == approvalInput:
-			d := decisionOf(answer)
-			rd.approval = &d
-		case len(rd.answers) >= maxRounds:
-			return toolError("%s asked more than %d questions in one call; it was stopped.", call.Name, maxRounds)
-		default:
-			rd.answers = append(rd.answers, answer) // its question's hash is in Questions already
-		}
-		return nil
+	if p.RequestState == "" {
+		return nil, nil
 	}
-	tool, ok := s.reg.Tool(call.Name)
-	if !ok || tool.Client || tool.Permission != runtime.PermissionConfirm || s.reg.DecidesApprovals() {
-		return nil
-	}
-	args := call.Args
-	if trimmed := bytes.TrimSpace(args); len(trimmed) == 0 || string(trimmed) == "null" {
-		args = []byte("{}")
-	}
-	bound, err := tool.BindArgs(ctx, args)
+	st, err := s.states.open(p.RequestState, call.Name, s.scope(cc))
 	if err != nil {
-		return nil // Invoke reports the invalid arguments; nothing to approve
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("requestState cannot be used for this call of %s (%v); call it again without one", call.Name, err)}
 	}
-	canonical, err := json.Marshal(bound.Args())
-	if err != nil || bound.Args() == nil {
-		canonical = args
+	if !hmac.Equal(st.Call, s.argsHash(call)) {
+		return nil, nil // answers about other arguments: start over, asking again
 	}
-	return s.askState(cc, call, approvalInput, approvalQuestion(tool, tool.ConfirmReason, tool.Risk, canonical),
-		roundState{Args: hashArgs(canonical)})
+	rd.answers, rd.questions, rd.argsHash = st.Answers, st.Questions, st.Args
+	want := len(rd.answers) // questions answered, and the one asked when it was the handler's
+	if st.Asked == elicitInput {
+		want++
+	}
+	if len(rd.questions) != want {
+		return toolError("The answer sent with this call of %s cannot be used (it does not say what it answers), so it was not run; call it again without one.", call.Name), nil
+	}
+	if st.Approved {
+		rd.approval = &runtime.Decision{Approved: true, By: userDecides}
+	}
+	answer, _ := p.InputResponses[st.Asked].(*mcp.ElicitResult)
+	switch {
+	case answer == nil:
+		return toolError("This call of %s came back without the answer to its question, so it was not run.", call.Name), nil
+	case st.Asked == approvalInput:
+		d := decisionOf(answer)
+		rd.approval = &d
+	case len(rd.answers) >= maxRounds:
+		return toolError("%s asked more than %d questions in one call; it was stopped.", call.Name, maxRounds), nil
+	default:
+		rd.answers = append(rd.answers, answer) // its question's hash is in Questions already
+	}
+	return nil, nil
+}
+
+// argsHash identifies a call's arguments across its rounds: their canonical form (the
+// tool's defaults applied, keys sorted), so that a client that leaves a default out on one
+// round and spells it out on the next sends the same call.
+func (s *served) argsHash(call runtime.Call) []byte {
+	if tool, ok := s.reg.Tool(call.Name); ok {
+		if canonical, err := runtime.CanonicalForm(tool.InputSchema)(call.Args); err == nil {
+			return hashArgs(canonical)
+		}
+	}
+	return hashArgs(call.Args)
 }
 
 // ask returns the question the run asked (the handler's, or the approval the registry's
@@ -370,7 +366,7 @@ func (s *served) ask(cc *callContext, call runtime.Call, key string, q *mcp.Elic
 }
 
 func (s *served) askState(cc *callContext, call runtime.Call, key string, q *mcp.ElicitParams, st roundState) *mcp.CallToolResult {
-	st.Tool, st.Call, st.Scope, st.Asked = call.Name, hashArgs(call.Args), s.scope(cc), key
+	st.Tool, st.Call, st.Scope, st.Asked = call.Name, s.argsHash(call), s.scope(cc), key
 	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{key: q}, RequestState: s.states.sign(st)}
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -312,12 +313,16 @@ func TestApprovalFailsClosedWithoutElicitation(t *testing.T) {
 	}
 }
 
-// TestApprovalStateIsAcceptedOnce: on 2026-07-28 the answer comes back with a signed state; a
-// replayed answer, a forged one or one for other arguments runs nothing.
+// TestApprovalStateIsAcceptedOnce: on 2026-07-28 the answer comes back with a signed state;
+// an answer for other arguments asks again about those, and a replayed or forged state, or
+// one for another tool, is a protocol error (-32602): nothing runs.
 func TestApprovalStateIsAcceptedOnce(t *testing.T) {
 	var runs atomic.Int32
 	reg := runtime.NewRegistry()
-	require.NoError(t, reg.Add(mailTool(&runs)))
+	require.NoError(t, reg.Add(mailTool(&runs), funcTool("other", func(context.Context, funcArgs) runtime.Result {
+		runs.Add(1)
+		return runtime.TextResult("ran")
+	})))
 	cs := inMemory(t, reg, &mcp.ClientOptions{
 		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return nil, errors.New("unused") },
 		MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: true},
@@ -333,46 +338,59 @@ func TestApprovalStateIsAcceptedOnce(t *testing.T) {
 	other := &mcp.CallToolParams{Name: "send_mail", Arguments: map[string]any{"to": "eve@example.com"}, InputResponses: yes, RequestState: res.RequestState}
 	res2, err := cs.CallTool(t.Context(), other)
 	require.NoError(t, err)
-	assert.True(t, res2.IsError, "an answer for other arguments")
-	assert.Contains(t, res2.Content[0].(*mcp.TextContent).Text, "other arguments")
+	require.True(t, res2.NeedsInput(), "an answer for other arguments: asked again")
+	assert.Contains(t, res2.InputRequests["toolgen_approval"].(*mcp.ElicitParams).Message, "eve@example.com")
 
+	res, err = cs.CallTool(t.Context(), call)
+	require.NoError(t, err)
+	elsewhere := &mcp.CallToolParams{Name: "other", Arguments: call.Arguments, InputResponses: yes, RequestState: res.RequestState}
+	_, err = cs.CallTool(t.Context(), elsewhere)
+	require.ErrorContains(t, err, "another call", "a state for another tool")
 	res, err = cs.CallTool(t.Context(), call)
 	require.NoError(t, err)
 	answered := &mcp.CallToolParams{Name: "send_mail", Arguments: call.Arguments, InputResponses: yes, RequestState: res.RequestState}
 	res2, err = cs.CallTool(t.Context(), answered)
 	require.NoError(t, err)
 	require.False(t, res2.IsError, "%v", res2.Content)
-	res2, err = cs.CallTool(t.Context(), answered)
-	require.NoError(t, err)
-	assert.True(t, res2.IsError, "replayed")
-	assert.Contains(t, res2.Content[0].(*mcp.TextContent).Text, "already used")
+	_, err = cs.CallTool(t.Context(), answered)
+	require.ErrorContains(t, err, "already used", "replayed")
+	var wire *jsonrpc.Error
+	require.ErrorAs(t, err, &wire)
+	assert.EqualValues(t, jsonrpc.CodeInvalidParams, wire.Code)
 	forged := &mcp.CallToolParams{Name: "send_mail", Arguments: call.Arguments, InputResponses: yes, RequestState: "e30." + res.RequestState[len(res.RequestState)-10:]}
-	res2, err = cs.CallTool(t.Context(), forged)
-	require.NoError(t, err)
-	assert.True(t, res2.IsError, "forged")
+	_, err = cs.CallTool(t.Context(), forged)
+	require.Error(t, err, "forged")
 	assert.EqualValues(t, 1, runs.Load())
 }
 
 // TestApprovalCoversWhatRuns: a middleware that changes the arguments after the user approved
-// them makes the approval void.
+// them (here, on the round that brings the answer) voids the approval: the user is asked
+// again, about what will run.
 func TestApprovalCoversWhatRuns(t *testing.T) {
-	var runs atomic.Int32
+	var runs, rounds atomic.Int32
 	rewrite := func(next runtime.Handler) runtime.Handler {
 		return func(ctx context.Context, call runtime.Call) runtime.Result {
-			call.Args = []byte(`{"to":"eve@example.com"}`)
+			if rounds.Add(1) > 1 {
+				call.Args = []byte(`{"to":"eve@example.com"}`)
+			}
 			return next(ctx, call)
 		}
 	}
 	reg := runtime.NewRegistry(runtime.WithMiddleware(rewrite))
 	require.NoError(t, reg.Add(mailTool(&runs)))
-	cs := inMemory(t, reg, &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	var asked []string
+	cs := inMemory(t, reg, &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		asked = append(asked, req.Params.Message)
 		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
 	}}, nil)
 	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "send_mail", Arguments: map[string]any{"to": "ann@example.com"}})
 	require.NoError(t, err)
-	assert.True(t, res.IsError)
-	assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "differ from those the user was shown")
-	assert.Zero(t, runs.Load())
+	require.False(t, res.IsError, "%v", res.Content)
+	assert.Equal(t, "sent to eve@example.com", res.Content[0].(*mcp.TextContent).Text)
+	require.Len(t, asked, 2)
+	assert.Contains(t, asked[0], "ann@example.com")
+	assert.Contains(t, asked[1], "eve@example.com", "asked again about what runs")
+	assert.EqualValues(t, 1, runs.Load())
 }
 
 // askTool asks the user twice, as the agent toolkit's ask_user does, and reports the answers.
