@@ -177,21 +177,21 @@ func TestExplain(t *testing.T) {
 		"\ttools.go:12:2: /properties/site/format\n",
 		"\ttools.go:18:2: /properties/wait/allOf/0/pattern\n",
 		"== tool scalars, provider mcp ==\ninputSchema:\n{\n  \"$schema\"",
-		"annotations: none (the client assumes MCP's defaults)\n",
+		`annotations: {"destructiveHint":false,"idempotentHint":false,"readOnlyHint":false}`+"\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in:\n%s", want, got)
 		}
 	}
 	// The annotations are what runtime/mcp sends (runtime/mcp tests that it sends these):
-	// the hints set, destructiveHint and openWorldHint left out when unset (MCP's cautious
-	// defaults apply), and the title in the definition, not in them.
+	// the hints set, destructiveHint always, openWorldHint left out when unset (MCP's
+	// cautious default applies), and the title in the definition, not in them.
 	buf.Reset()
 	hinted := scalarsTool()
 	hinted.Title = "Scalars"
 	hinted.Hints = model.Hints{ReadOnly: true}
 	provider.Explain(&buf, hinted, []string{provider.MCP}, "")
-	if want := "title: Scalars\nannotations: {\"idempotentHint\":false,\"readOnlyHint\":true}\n"; !strings.HasSuffix(buf.String(), want) {
+	if want := "title: Scalars\nannotations: {\"destructiveHint\":false,\"idempotentHint\":false,\"readOnlyHint\":true}\n"; !strings.HasSuffix(buf.String(), want) {
 		t.Errorf("MCP for a read-only tool: want the end %q in:\n%s", want, buf.String())
 	}
 	buf.Reset()

@@ -41,11 +41,7 @@ func Explain(w io.Writer, t *model.Tool, providers []string, dir string) {
 			if t.Title != "" {
 				fmt.Fprintf(w, "title: %s\n", t.Title)
 			}
-			if a := mcptool.JSON(runtimeHints(t.Hints)); a != nil {
-				fmt.Fprintf(w, "annotations: %s\n", a)
-			} else {
-				fmt.Fprintf(w, "annotations: none (the client assumes MCP's defaults)\n")
-			}
+			fmt.Fprintf(w, "annotations: %s\n", mcptool.JSON(runtimeHints(t.Hints)))
 			continue
 		}
 		for _, key := range variantsOf[p] {

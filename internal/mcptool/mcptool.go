@@ -19,34 +19,24 @@ type Annotations struct {
 	Title           string `json:"title,omitempty"`
 }
 
-// FromHints returns the annotations of a tool with hints h, or nil for a tool without hints,
-// which then sends none and leaves the client to MCP's defaults. A tool sends only the hints
-// its directives set: an unset destructiveHint or openWorldHint is left out, so the client
-// assumes MCP's cautious defaults (true) rather than being told the tool is harmless or
-// closed. readOnlyHint and idempotentHint are always present, false when unset, because the
-// SDK's mcp.ToolAnnotations always encodes them; false is their MCP default, so the client
-// reads the same as if they were absent. The title travels in the tool definition, not here.
+// FromHints returns the annotations of a tool with hints h. destructiveHint is always sent,
+// false unless the tool's directives say destructive: a toolgen tool states its hints, and
+// one that needs approval asks for it itself (//tool:confirm), so a client or a mounting
+// host that read an absent hint as MCP's default (destructive) would ask the user a second
+// time. readOnlyHint and idempotentHint are always present too, false when unset, as the
+// SDK's mcp.ToolAnnotations always encodes them. An unset openWorldHint is left out, so the
+// client assumes MCP's cautious default (open world). The title travels in the tool
+// definition, not here.
 func FromHints(h runtime.Hints) *Annotations {
-	if h == (runtime.Hints{}) {
-		return nil
-	}
-	a := &Annotations{ReadOnlyHint: h.ReadOnly, IdempotentHint: h.Idempotent}
-	if h.Destructive {
-		a.DestructiveHint = &h.Destructive
-	}
+	a := &Annotations{ReadOnlyHint: h.ReadOnly, IdempotentHint: h.Idempotent, DestructiveHint: &h.Destructive}
 	if h.OpenWorld {
 		a.OpenWorldHint = &h.OpenWorld
 	}
 	return a
 }
 
-// JSON returns the annotations of a tool with hints h as they appear in its tools/list entry,
-// or nil when it has none.
+// JSON returns the annotations of a tool with hints h as they appear in its tools/list entry.
 func JSON(h runtime.Hints) []byte {
-	a := FromHints(h)
-	if a == nil {
-		return nil
-	}
-	data, _ := json.Marshal(a) // strings and bools always encode
+	data, _ := json.Marshal(FromHints(h)) // strings and bools always encode
 	return data
 }

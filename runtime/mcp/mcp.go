@@ -32,14 +32,13 @@ func define(t runtime.Tool) definition {
 	if objectSchema(t.OutputSchema) {
 		d.OutputSchema = t.OutputSchema
 	}
-	if a := mcptool.FromHints(t.Hints); a != nil {
-		d.Annotations = &mcp.ToolAnnotations{
-			DestructiveHint: a.DestructiveHint,
-			IdempotentHint:  a.IdempotentHint,
-			OpenWorldHint:   a.OpenWorldHint,
-			ReadOnlyHint:    a.ReadOnlyHint,
-			Title:           a.Title,
-		}
+	a := mcptool.FromHints(t.Hints)
+	d.Annotations = &mcp.ToolAnnotations{
+		DestructiveHint: a.DestructiveHint,
+		IdempotentHint:  a.IdempotentHint,
+		OpenWorldHint:   a.OpenWorldHint,
+		ReadOnlyHint:    a.ReadOnlyHint,
+		Title:           a.Title,
 	}
 	return d
 }

@@ -384,13 +384,7 @@ func TestHostileListing(t *testing.T) {
 	}
 	server.AddTool(&mcp.Tool{Name: "a_ref", InputSchema: schema(`{"type":"object","properties":{"x":{"$ref":"file:///etc/passwd"}}}`)}, ok)
 	server.AddTool(&mcp.Tool{Name: "a_out", InputSchema: schema(`{"type":"object"}`), OutputSchema: schema(`{"type":"object","properties":{"x":{"$ref":"https://example.com/s.json"}}}`)}, ok)
-	dial := func(ctx context.Context) (mcp.Transport, error) {
-		serverSide, clientSide := mcp.NewInMemoryTransports()
-		if _, err := server.Connect(ctx, serverSide, nil); err != nil {
-			return nil, err
-		}
-		return clientSide, nil
-	}
+	dial := dialer(server)
 	reg := runtime.NewRegistry()
 	m, err := mount.Mount(t.Context(), reg, mount.Server{Name: "h", Dial: dial}, mount.Options{Logger: quiet})
 	require.NoError(t, err)
@@ -422,13 +416,7 @@ func TestListingBytesBound(t *testing.T) {
 		server.AddTool(&mcp.Tool{Name: fmt.Sprintf("t%02d", i), Description: strings.Repeat("d", each),
 			InputSchema: schema(`{"type":"object"}`)}, ok)
 	}
-	dial := func(ctx context.Context) (mcp.Transport, error) {
-		serverSide, clientSide := mcp.NewInMemoryTransports()
-		if _, err := server.Connect(ctx, serverSide, nil); err != nil {
-			return nil, err
-		}
-		return clientSide, nil
-	}
+	dial := dialer(server)
 	m, err := mount.Mount(t.Context(), runtime.NewRegistry(), mount.Server{Name: "w", Dial: dial}, mount.Options{Logger: quiet})
 	require.NoError(t, err)
 	defer m.Close()
