@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"crypto/hmac"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -160,7 +161,38 @@ func addTools(server *mcp.Server, reg *runtime.Registry, tools []runtime.Tool, o
 		s.add(server, reg.Tools())
 	}
 	reg.OnChange(func() { s.sync(server, only) })
+	server.AddReceivingMiddleware(s.suggestTools)
 	return s
+}
+
+// suggestTools adds to the SDK's refusal of a tools/call naming no tool (-32602, "unknown
+// tool") the nearest tool this server lists and the tools available, as Registry.Invoke
+// words it, so a model can correct its call.
+func (s *served) suggestTools(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		var wire *jsonrpc.Error
+		if method != "tools/call" || !errors.As(err, &wire) || wire.Code != jsonrpc.CodeInvalidParams || !strings.HasPrefix(wire.Message, "unknown tool") {
+			return res, err
+		}
+		call, ok := req.(*mcp.CallToolRequest)
+		if !ok || call.Params == nil {
+			return res, err
+		}
+		return res, &jsonrpc.Error{Code: wire.Code, Message: runtime.UnknownToolResult(call.Params.Name, s.listed()).Text, Data: wire.Data}
+	}
+}
+
+// listed returns the names of the tools the server lists, sorted.
+func (s *served) listed() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	names := make([]string, 0, len(s.names))
+	for name := range s.names {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
 }
 
 // add serves tools on server.

@@ -1100,3 +1100,15 @@ func TestOutputSchemaOfAReplacedTool(t *testing.T) {
 	require.NoError(t, reg.Add(text(true)))
 	assert.True(t, call().IsError)
 }
+
+// A call naming no tool is refused by the SDK (-32602); the refusal says which tool was
+// meant and which are available, as Registry.Invoke does.
+func TestUnknownToolSuggestsTheNearest(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(callInfoTool(), funcTool("get_weather", func(context.Context, funcArgs) runtime.Result { return runtime.TextResult("sun") })))
+	everyTransport(t, reg, nil, func(t *testing.T, cs *mcp.ClientSession) {
+		_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "get_wether", Arguments: map[string]any{}})
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), `unknown tool "get_wether"; did you mean "get_weather"? Available tools: call_info, get_weather`)
+	})
+}
