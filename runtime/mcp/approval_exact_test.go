@@ -79,8 +79,8 @@ func TestApprovalIsExact(t *testing.T) {
 		asked = append(asked, req.Params.Message)
 		return answer, nil
 	}}
-	everyTransport(t, reg, copts, func(t *testing.T, cs *mcp.ClientSession) {
-		if strings.Contains(t.Name(), "stateless_HTTP_2025") {
+	eachServing(t, reg, copts, func(t *testing.T, s serving, cs *mcp.ClientSession) {
+		if !s.reachesClient() {
 			t.Skip("no way to ask the user: fails closed (TestApprovalByElicitation)")
 		}
 		for _, args := range []map[string]any{

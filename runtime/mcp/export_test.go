@@ -35,3 +35,9 @@ func HTTPHandlerLingering(reg *runtime.Registry, opts ...Option) (h http.Handler
 	h, served := httpHandler(reg, opts)
 	return h, served.sessions.lingeringNow
 }
+
+// HTTPHandlerCounting is HTTPHandler returning how many calls it served beside the SDK.
+func HTTPHandlerCounting(reg *runtime.Registry, opts ...Option) (h http.Handler, fastCalls func() int64) {
+	h, served := httpHandler(reg, opts)
+	return h, served.fastCalls.Load
+}

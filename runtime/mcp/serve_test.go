@@ -120,18 +120,19 @@ var protocols = map[string]*mcp.ClientSessionOptions{"2025-11-25": legacy, "2026
 func TestCallIDIsTheRequestID(t *testing.T) {
 	reg := runtime.NewRegistry()
 	require.NoError(t, reg.Add(callInfoTool()))
-	cs := inMemory(t, reg, nil, nil)
-	ids := map[string]bool{}
-	for range 3 {
-		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "call_info", Arguments: map[string]any{}})
-		require.NoError(t, err)
-		info := callInfoOf(t, res)
-		require.NotEmpty(t, info.ID, "the call id is the JSON-RPC request id")
-		ids[info.ID] = true
-		_, err = strconv.Atoi(info.ID)
-		assert.NoError(t, err, "the go-sdk client numbers its requests")
-	}
-	assert.Len(t, ids, 3, "each request its own id")
+	eachServing(t, reg, nil, func(t *testing.T, s serving, cs *mcp.ClientSession) {
+		ids := map[string]bool{}
+		for range 3 {
+			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "call_info", Arguments: map[string]any{}})
+			require.NoError(t, err)
+			info := callInfoOf(t, res)
+			require.NotEmpty(t, info.ID, "the call id is the JSON-RPC request id")
+			ids[info.ID] = true
+			_, err = strconv.Atoi(info.ID)
+			assert.NoError(t, err, "the go-sdk client numbers its requests")
+		}
+		assert.Len(t, ids, 3, "each request its own id")
+	})
 }
 
 // stdioClient connects a client with copts and sopts to reg served as ServeStdio serves it,
@@ -144,27 +145,15 @@ func stdioClient(t *testing.T, reg *runtime.Registry, copts *mcp.ClientOptions, 
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, copts).Connect(t.Context(), &mcp.IOTransport{Reader: toClient, Writer: fromClient}, sopts)
 	require.NoError(t, err)
 	t.Cleanup(func() {
+		// The server stops reading when t.Context() ends, before this runs: with its input
+		// closed, what the client's Close still writes (the cancel of a 2026-07-28
+		// subscriptions/listen) fails instead of waiting for a reader.
+		_ = toServer.Close()
 		_ = cs.Close()
 		_ = fromClient.Close()
 		<-done
 	})
 	return cs, fastCalls
-}
-
-// everyTransport connects a client with copts to reg served in every way: in memory and over
-// ServeStdio's lines on both protocols, stateful HTTP and stateless HTTP on both protocols.
-func everyTransport(t *testing.T, reg *runtime.Registry, copts *mcp.ClientOptions, run func(t *testing.T, cs *mcp.ClientSession)) {
-	for name, sopts := range protocols {
-		t.Run("memory "+name, func(t *testing.T) { run(t, inMemory(t, reg, copts, sopts)) })
-		t.Run("stdio "+name, func(t *testing.T) {
-			cs, _ := stdioClient(t, reg, copts, sopts)
-			run(t, cs)
-		})
-		t.Run("stateless HTTP "+name, func(t *testing.T) {
-			run(t, httpClientWith(t, httpServer(t, reg, true, nil), nil, copts, sopts))
-		})
-	}
-	t.Run("stateful HTTP", func(t *testing.T) { run(t, httpClientWith(t, httpServer(t, reg, false, nil), nil, copts, nil)) })
 }
 
 func TestProgressReachesTheClient(t *testing.T) {
@@ -182,7 +171,7 @@ func TestProgressReachesTheClient(t *testing.T) {
 		defer mu.Unlock()
 		got = append(got, fmt.Sprintf("%v %v/%v %s", req.Params.ProgressToken, req.Params.Progress, req.Params.Total, req.Params.Message))
 	}}
-	everyTransport(t, reg, copts, func(t *testing.T, cs *mcp.ClientSession) {
+	eachServing(t, reg, copts, func(t *testing.T, s serving, cs *mcp.ClientSession) {
 		mu.Lock()
 		got = nil
 		mu.Unlock()
@@ -215,8 +204,8 @@ func TestCancellationReachesTheHandler(t *testing.T) {
 	})
 	tool.NoTimeout = true
 	require.NoError(t, reg.Add(tool))
-	everyTransport(t, reg, nil, func(t *testing.T, cs *mcp.ClientSession) {
-		if strings.HasPrefix(t.Name(), "TestCancellationReachesTheHandler/stateless_HTTP_2025") {
+	eachServing(t, reg, nil, func(t *testing.T, s serving, cs *mcp.ClientSession) {
+		if !s.reachesClient() {
 			t.Skip("stateless HTTP before 2026-07-28 cannot route notifications/cancelled to the request (documented)")
 		}
 		started, cancelled = make(chan error, 1), make(chan error, 1)
@@ -249,11 +238,11 @@ func TestApprovalByElicitation(t *testing.T) {
 		asked = append(asked, req.Params.Message)
 		return answer, nil
 	}}
-	everyTransport(t, reg, copts, func(t *testing.T, cs *mcp.ClientSession) {
+	eachServing(t, reg, copts, func(t *testing.T, s serving, cs *mcp.ClientSession) {
 		runs.Store(0)
 		asked = nil
 		call := &mcp.CallToolParams{Name: "send_mail", Arguments: map[string]any{"to": "ann@example.com"}}
-		if strings.HasPrefix(t.Name(), "TestApprovalByElicitation/stateless_HTTP_2025") {
+		if !s.reachesClient() {
 			// No capabilities and no way to reach the client: fail closed.
 			res, err := cs.CallTool(t.Context(), call)
 			require.NoError(t, err)
@@ -419,12 +408,12 @@ func TestElicitFromAHandler(t *testing.T) {
 		asked = append(asked, req.Params.Message)
 		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": "yes to " + req.Params.Message}}, nil
 	}}
-	everyTransport(t, reg, copts, func(t *testing.T, cs *mcp.ClientSession) {
+	eachServing(t, reg, copts, func(t *testing.T, s serving, cs *mcp.ClientSession) {
 		asked = nil
 		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "ask_twice", Arguments: map[string]any{}})
 		require.NoError(t, err)
 		text := res.Content[0].(*mcp.TextContent).Text
-		if strings.HasPrefix(t.Name(), "TestElicitFromAHandler/stateless_HTTP_2025") {
+		if !s.reachesClient() {
 			assert.True(t, res.IsError)
 			assert.Contains(t, text, "does not support elicitation")
 			return
@@ -682,12 +671,12 @@ func TestSessionKeys(t *testing.T) {
 }
 
 func TestToolListFollowsTheRegistry(t *testing.T) {
-	for name, sopts := range protocols {
-		t.Run(name, func(t *testing.T) {
+	for _, s := range servings() {
+		t.Run(s.String(), func(t *testing.T) {
 			reg := runtime.NewRegistry()
 			require.NoError(t, reg.Add(callInfoTool()))
 			changed := make(chan struct{}, 10)
-			cs := inMemory(t, reg, &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} }}, sopts)
+			cs := s.connect(t, reg, &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} }})
 			names := func() []string {
 				list, err := cs.ListTools(t.Context(), nil)
 				require.NoError(t, err)
@@ -697,13 +686,19 @@ func TestToolListFollowsTheRegistry(t *testing.T) {
 				}
 				return out
 			}
+			// Stateless HTTP has no stream to send notifications on: the client lists again.
+			waitChanged := func() {
+				if s.transport != statelessHTTP {
+					<-changed
+				}
+			}
 			assert.Equal(t, []string{"call_info"}, names())
 			var runs atomic.Int32
 			require.NoError(t, reg.Add(mailTool(&runs)))
-			<-changed
+			waitChanged()
 			assert.Equal(t, []string{"call_info", "send_mail"}, names())
 			reg.Remove("call_info")
-			<-changed
+			waitChanged()
 			assert.Equal(t, []string{"send_mail"}, names())
 		})
 	}
@@ -747,7 +742,7 @@ func rowsTool() runtime.Tool {
 func TestLargeStructuredResultKeepsTheOutputSchema(t *testing.T) {
 	reg := runtime.NewRegistry()
 	require.NoError(t, reg.Add(rowsTool()))
-	everyTransport(t, reg, nil, func(t *testing.T, cs *mcp.ClientSession) {
+	eachServing(t, reg, nil, func(t *testing.T, s serving, cs *mcp.ClientSession) {
 		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "rows", Arguments: map[string]any{"n": 1000}})
 		require.NoError(t, err)
 		require.False(t, res.IsError, "%+v", res.Content)
@@ -1106,7 +1101,7 @@ func TestOutputSchemaOfAReplacedTool(t *testing.T) {
 func TestUnknownToolSuggestsTheNearest(t *testing.T) {
 	reg := runtime.NewRegistry()
 	require.NoError(t, reg.Add(callInfoTool(), funcTool("get_weather", func(context.Context, funcArgs) runtime.Result { return runtime.TextResult("sun") })))
-	everyTransport(t, reg, nil, func(t *testing.T, cs *mcp.ClientSession) {
+	eachServing(t, reg, nil, func(t *testing.T, s serving, cs *mcp.ClientSession) {
 		_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "get_wether", Arguments: map[string]any{}})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), `unknown tool "get_wether"; did you mean "get_weather"? Available tools: call_info, get_weather`)
