@@ -23,7 +23,8 @@ import (
 // How a command runs in isolation (the package doc says what it guarantees):
 //
 //  1. Run starts the program's own executable again (/proc/self/exe) with argv[0] initArg0,
-//     in new user, mount, PID, IPC, UTS, cgroup and (by default) network namespaces. The
+//     in new user, mount, PID, IPC, UTS, cgroup and (by default) network namespaces, and in a
+//     session of its own without a controlling terminal. The
 //     user namespace maps the program's user to root inside, so the new process may set up
 //     mounts; capabilities inside a user namespace give no power over the host.
 //  2. That process, PID 1 of the new PID namespace, runs sandboxInit from this package's
@@ -164,6 +165,12 @@ func (l *Local) runIsolated(ctx context.Context, cmd Command, dir string, out io
 			GidMappingsEnableSetgroups: euid == 0,
 			Credential:                 &syscall.Credential{Uid: 0, Gid: 0, NoSetGroups: euid != 0},
 			Pdeathsig:                  syscall.SIGKILL, // the program dies: so does the sandbox
+			// A session of its own, with no controlling terminal: in the program's session
+			// /dev/tty would be the user's terminal, which a command could write escape
+			// sequences to, read keystrokes from and push input into (TIOCSTI). Only a
+			// session leader acquires a terminal, by opening one, and the sandbox has none
+			// to open: /dev/tty fails with ENXIO, /dev/pts and /dev/console are not there.
+			Setsid: true,
 		},
 	}
 	// Pdeathsig fires when the thread that started the child exits, not the process, and Go

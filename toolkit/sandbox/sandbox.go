@@ -55,6 +55,10 @@
 //     settings read-only; and [LocalOptions.Mounts]. Nothing else of the host's file tree is
 //     there: not /home, /root, /var, /run, other workspaces, nor the program's files.
 //     Set-user-ID files and devices do not work anywhere but /dev.
+//   - Its own session, with no controlling terminal, even when the program has one: /dev/tty
+//     fails with ENXIO, so a command can neither write escape sequences to the user's
+//     terminal, read keystrokes from it, nor push input into it with TIOCSTI (bubblewrap's
+//     CVE-2017-5226); the filter below refuses TIOCSTI and TIOCLINUX on any descriptor too.
 //   - Its own network namespace with only a loopback interface, unless
 //     [LocalOptions.Network]: it reaches nothing, not even the host's loopback. With Network
 //     it shares the host's network (and /etc/resolv.conf resolves).
