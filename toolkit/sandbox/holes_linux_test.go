@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"testing"
 
@@ -60,4 +61,32 @@ read -r _ _ _ _ _ sid ttynr _ < /proc/self/stat; echo "sid=$sid tty=$ttynr"`)
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, string(out), "--- PASS: TestIsolatedTerminal")
+}
+
+// TestIsolatedDescriptors: a descriptor the program holds without close-on-exec (as one its
+// parent left open, or a C library made) does not reach the command: neither a host file's
+// content nor a host directory, through which ".." would climb out of the mount namespace.
+func TestIsolatedDescriptors(t *testing.T) {
+	outside := t.TempDir()
+	secret := "secret-" + unique(t)
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "secret.txt"), []byte(secret+"\n"), 0o644))
+	require.NoError(t, os.Mkdir(filepath.Join(outside, "dir-"+secret), 0o755))
+	// Opened without O_CLOEXEC: every process this one starts inherits them.
+	file, err := syscall.Open(filepath.Join(outside, "secret.txt"), syscall.O_RDONLY, 0)
+	require.NoError(t, err)
+	defer syscall.Close(file)
+	dir, err := syscall.Open(outside, syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
+	require.NoError(t, err)
+	defer syscall.Close(dir)
+
+	l, _ := openIsolated(t, LocalOptions{})
+	_, out := runIn(t, l, ".", fmt.Sprintf(`echo fds:; ls /proc/$$/fd; echo end
+cat /proc/self/fd/%[1]d 2>/dev/null; ls /proc/self/fd/%[2]d/ /proc/self/fd/%[2]d/.. 2>/dev/null
+touch /proc/self/fd/%[2]d/planted 2>/dev/null && echo planted
+for f in /proc/$$/fd/*; do readlink "$f"; done; echo done`, file, dir))
+	assert.NotContains(t, out, secret, out)
+	assert.NotContains(t, out, "planted", out)
+	assert.Contains(t, out, "fds:\n0\n1\n2\nend\n", "the shell holds only its standard descriptors: "+out)
+	assert.Contains(t, out, "done\n", out)
+	assert.NoFileExists(t, filepath.Join(outside, "planted"))
 }

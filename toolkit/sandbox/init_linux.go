@@ -25,12 +25,17 @@ func sandboxInit() int {
 	// Capabilities, no_new_privs and seccomp are per thread, and a child is forked from the
 	// thread that asks: keep this goroutine on one.
 	runtime.LockOSThread()
-	syscall.CloseOnExec(initConfigFD)
-	syscall.CloseOnExec(initStatusFD)
+	// Nothing this process holds reaches the exec stage but what it passes on purpose: the
+	// configuration and status pipes, and whatever the program held without close-on-exec
+	// (see closeInherited).
+	inheritedErr := closeInherited()
 	status := os.NewFile(initStatusFD, "status")
 	fail := func(step string, err error) int {
 		fmt.Fprintf(status, "%s: %v", step, err)
 		return initSetupFailed
+	}
+	if inheritedErr != nil {
+		return fail("closing inherited descriptors", inheritedErr)
 	}
 	var cfg isolation
 	config := os.NewFile(initConfigFD, "config")
@@ -127,6 +132,9 @@ func limitAndExec(cfg execStage, argv, envv []*byte, filter *unix.SockFprog) err
 	if err != nil {
 		return err
 	}
+	if err := closeInherited(); err != nil {
+		return fmt.Errorf("closing inherited descriptors: %w", err)
+	}
 	for _, l := range cfg.Limits {
 		if err := unix.Setrlimit(l.Resource, &unix.Rlimit{Cur: l.Value, Max: l.Value}); err != nil {
 			return fmt.Errorf("setting limit %d: %w", l.Resource, err)
@@ -138,6 +146,35 @@ func limitAndExec(cfg execStage, argv, envv []*byte, filter *unix.SockFprog) err
 	_, _, errno := syscall.RawSyscall(unix.SYS_EXECVE, uintptr(unsafe.Pointer(sh)),
 		uintptr(unsafe.Pointer(&argv[0])), uintptr(unsafe.Pointer(&envv[0])))
 	return fmt.Errorf("starting /bin/sh: %w", errno)
+}
+
+// closeRangeCloexec is close_range's CLOSE_RANGE_CLOEXEC (Linux 5.11).
+const closeRangeCloexec = 1 << 2
+
+// closeInherited marks every descriptor above 2 close-on-exec, as runc and bubblewrap close
+// them. A descriptor the program held without close-on-exec (one its parent left open, one a
+// C library made) would otherwise reach the shell, and through /proc/self/fd/N a command
+// would read a host file, list and write a host directory, and climb out of the mount
+// namespace with "..". Marked rather than closed: the Go runtime's own descriptors must stay
+// open until the exec.
+func closeInherited() error {
+	err := unix.CloseRange(3, ^uint(0), closeRangeCloexec)
+	if err == nil {
+		return nil
+	}
+	// Where close_range is refused (an older kernel, a filter of the host's), one by one.
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFD, unix.FD_CLOEXEC); err != nil && err != unix.EBADF {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // dropPrivileges empties this thread's capability bounding set and sets no_new_privs: the

@@ -32,8 +32,9 @@ import (
 //     workspace at /workspace, read-only system directories, a fresh /tmp and /dev, its own
 //     /proc), sets the process bound, drops every capability from the bounding set, sets
 //     no_new_privs, then starts the executable once more with argv[0] execArg0.
-//  3. That process (sandboxExec) sets the resource limits on itself, enters the directory
-//     and replaces itself with /bin/sh -c: it starts with no capabilities and cannot gain any.
+//  3. That process (sandboxExec) sets the resource limits on itself, enters the directory,
+//     marks every descriptor above 2 close-on-exec and replaces itself with /bin/sh -c: it
+//     starts with no capabilities and cannot gain any.
 //     The limits are set there, not in PID 1, so that PID 1 (a Go program) is never short of
 //     address space.
 //  4. PID 1 reaps whatever dies in the namespace and exits with the shell's status. When

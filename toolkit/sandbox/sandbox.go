@@ -59,6 +59,10 @@
 //     fails with ENXIO, so a command can neither write escape sequences to the user's
 //     terminal, read keystrokes from it, nor push input into it with TIOCSTI (bubblewrap's
 //     CVE-2017-5226); the filter below refuses TIOCSTI and TIOCLINUX on any descriptor too.
+//   - Only standard input (empty), output and error: every other descriptor the program
+//     holds is closed before the shell starts, including those it holds without
+//     close-on-exec (left open by its parent, made by a C library), which through
+//     /proc/self/fd would lead to host files and directories, and out of the mount namespace.
 //   - Its own network namespace with only a loopback interface, unless
 //     [LocalOptions.Network]: it reaches nothing, not even the host's loopback. With Network
 //     it shares the host's network (and /etc/resolv.conf resolves).
