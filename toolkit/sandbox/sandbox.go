@@ -74,11 +74,13 @@
 //     kept by everything it runs: the kernel keyring, BPF, perf events, userfaultfd, kernel
 //     modules, kexec, mounting, file handles (open_by_handle_at), reading other processes'
 //     memory (process_vm_readv) and new namespaces (unshare, setns, clone with a namespace
-//     flag) fail with EPERM; io_uring and clone3 fail with ENOSYS, as on a kernel without them,
-//     so that programs fall back to what they used before (glibc's threads do); a call of
-//     another architecture's numbering (int 0x80 on x86-64) kills the process. The list
-//     follows Docker's default profile; everything else a compiler, a package manager or a
-//     test suite calls is allowed.
+//     flag) fail with EPERM, as do ioctl's TIOCSTI and TIOCLINUX; sockets of any address
+//     family but AF_UNIX, AF_INET, AF_INET6 and AF_NETLINK (vsock, which no network namespace
+//     isolates, AF_ALG, packet sockets) fail with EAFNOSUPPORT; io_uring and clone3 fail with
+//     ENOSYS, as on a kernel without them, so that programs fall back to what they used
+//     before (glibc's threads do); a call of another architecture's numbering (int 0x80 on
+//     x86-64) kills the process. The list follows Docker's default profile; everything else
+//     a compiler, a package manager or a test suite calls is allowed.
 //   - The environment of [LocalOptions.Env] and Vars, and HOME=/tmp unless they set it.
 //   - Limits ([LocalOptions.Limits]): Processes (default 1024) bounds the processes and
 //     threads running at once; Memory (4 GiB) each process's address space (RLIMIT_AS);
