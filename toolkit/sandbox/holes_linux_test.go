@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -89,4 +90,21 @@ for f in /proc/$$/fd/*; do readlink "$f"; done; echo done`, file, dir))
 	assert.Contains(t, out, "fds:\n0\n1\n2\nend\n", "the shell holds only its standard descriptors: "+out)
 	assert.Contains(t, out, "done\n", out)
 	assert.NoFileExists(t, filepath.Join(outside, "planted"))
+}
+
+// TestIsolatedInitSignals: PID 1 of the sandbox, a Go program, neither dumps its goroutines
+// (with the host paths of the source and the Go installation) into the command's output nor
+// dies when the command sends it the signals that make Go dump.
+func TestIsolatedInitSignals(t *testing.T) {
+	l, _ := openIsolated(t, LocalOptions{})
+	sigs := []syscall.Signal{syscall.SIGQUIT, syscall.SIGABRT, syscall.SIGILL, syscall.SIGTRAP,
+		syscall.SIGSYS, syscall.SIGSEGV, syscall.SIGBUS, syscall.SIGFPE,
+		unix.SignalNum("SIGSTKFLT") | unix.SignalNum("SIGEMT")} // one or the other, by architecture
+	for _, sig := range sigs {
+		// Without the fix the dump, and PID 1's end, come within the sleep.
+		exit, out := runIn(t, l, ".", fmt.Sprintf(`kill -%d 1; sleep 0.3; echo alive`, sig))
+		assert.False(t, strings.Contains(out, "goroutine") || strings.Contains(out, ".go:"), "%s dumped: %s", sig, out)
+		assert.Equal(t, "alive\n", out, sig)
+		assert.Equal(t, 0, exit, sig)
+	}
 }

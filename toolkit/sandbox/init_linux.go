@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -25,9 +26,9 @@ func sandboxInit() int {
 	// Capabilities, no_new_privs and seccomp are per thread, and a child is forked from the
 	// thread that asks: keep this goroutine on one.
 	runtime.LockOSThread()
-	// Nothing this process holds reaches the exec stage but what it passes on purpose: the
-	// configuration and status pipes, and whatever the program held without close-on-exec
-	// (see closeInherited).
+	ignoreDumpSignals()
+	// No descriptor reaches the exec stage but those ForkExec passes on purpose: not the
+	// configuration and status pipes, nor what the program held without close-on-exec.
 	inheritedErr := closeInherited()
 	status := os.NewFile(initStatusFD, "status")
 	fail := func(step string, err error) int {
@@ -146,6 +147,23 @@ func limitAndExec(cfg execStage, argv, envv []*byte, filter *unix.SockFprog) err
 	_, _, errno := syscall.RawSyscall(unix.SYS_EXECVE, uintptr(unsafe.Pointer(sh)),
 		uintptr(unsafe.Pointer(&argv[0])), uintptr(unsafe.Pointer(&envv[0])))
 	return fmt.Errorf("starting /bin/sh: %w", errno)
+}
+
+// ignoreDumpSignals makes PID 1 ignore the signals that Go's runtime, when a process sends
+// them, answers with a dump of its goroutines on standard error (the command's output),
+// naming the host paths of the program's source and of the Go installation: SIGQUIT, and
+// those it otherwise takes for faults. GOTRACEBACK does not shorten these dumps (a signal
+// dump is a runtime throw, always traced). Ignored, a signal a process sends is dropped, and
+// the kernel delivers to PID 1 none it does not handle; a real fault still crashes.
+func ignoreDumpSignals() {
+	sigs := []os.Signal{syscall.SIGQUIT, syscall.SIGABRT, syscall.SIGILL, syscall.SIGTRAP,
+		syscall.SIGSYS, syscall.SIGSEGV, syscall.SIGBUS, syscall.SIGFPE}
+	for _, name := range []string{"SIGSTKFLT", "SIGEMT"} { // one or the other, by architecture
+		if sig := unix.SignalNum(name); sig != 0 {
+			sigs = append(sigs, sig)
+		}
+	}
+	signal.Ignore(sigs...)
 }
 
 // closeRangeCloexec is close_range's CLOSE_RANGE_CLOEXEC (Linux 5.11).

@@ -151,9 +151,11 @@ func (l *Local) runIsolated(ctx context.Context, cmd Command, dir string, out io
 		flags |= unix.CLONE_NEWNET
 	}
 	c := &exec.Cmd{
-		Path:       "/proc/self/exe",
-		Args:       []string{initArg0},
-		Env:        []string{}, // nothing of the host's: PID 1's environment is readable in the sandbox
+		Path: "/proc/self/exe",
+		Args: []string{initArg0},
+		// Nothing of the host's (were PID 1's environment readable in the sandbox), and no
+		// goroutine dump, with the host's paths, into the command's output should PID 1 fail.
+		Env:        []string{"GOTRACEBACK=none"},
 		Stdout:     w,
 		Stderr:     w, // one pipe: the two streams interleave as written
 		ExtraFiles: []*os.File{cfgR, statusW},

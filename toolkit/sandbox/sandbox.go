@@ -41,8 +41,12 @@
 //
 //   - Its own PID namespace. It sees only its own processes (ps, /proc), cannot signal the
 //     host's, and its parent, PID 1 of the namespace, is a process of this package started
-//     with an empty environment and not readable by the command: /proc/$PPID/environ shows
-//     nothing of the host. When the shell exits, or the command's ctx ends, PID 1 exits and
+//     with nothing of the host's environment and not readable by the command:
+//     /proc/$PPID/environ shows nothing of the host. PID 1 is a Go program that ignores the
+//     signals on which Go's runtime would print its goroutines, with the host paths of the
+//     program's source and of the Go installation, into the command's output (kill -QUIT 1,
+//     and the fault signals sent by kill); should it panic, GOTRACEBACK=none keeps the
+//     goroutines out too. When the shell exits, or the command's ctx ends, PID 1 exits and
 //     the kernel kills every process left in the namespace, whatever session or process
 //     group it made for itself (setsid, setpgid, double forks): nothing outlives the call.
 //   - Its own mount namespace, whose root holds only: the workspace at [WorkspacePath]
