@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -25,12 +26,17 @@ func sandboxInit() int {
 	// Capabilities, no_new_privs and seccomp are per thread, and a child is forked from the
 	// thread that asks: keep this goroutine on one.
 	runtime.LockOSThread()
-	syscall.CloseOnExec(initConfigFD)
-	syscall.CloseOnExec(initStatusFD)
+	ignoreDumpSignals()
+	// No descriptor reaches the exec stage but those ForkExec passes on purpose: not the
+	// configuration and status pipes, nor what the program held without close-on-exec.
+	inheritedErr := closeInherited()
 	status := os.NewFile(initStatusFD, "status")
 	fail := func(step string, err error) int {
 		fmt.Fprintf(status, "%s: %v", step, err)
 		return initSetupFailed
+	}
+	if inheritedErr != nil {
+		return fail("closing inherited descriptors", inheritedErr)
 	}
 	var cfg isolation
 	config := os.NewFile(initConfigFD, "config")
@@ -127,6 +133,9 @@ func limitAndExec(cfg execStage, argv, envv []*byte, filter *unix.SockFprog) err
 	if err != nil {
 		return err
 	}
+	if err := closeInherited(); err != nil {
+		return fmt.Errorf("closing inherited descriptors: %w", err)
+	}
 	for _, l := range cfg.Limits {
 		if err := unix.Setrlimit(l.Resource, &unix.Rlimit{Cur: l.Value, Max: l.Value}); err != nil {
 			return fmt.Errorf("setting limit %d: %w", l.Resource, err)
@@ -138,6 +147,52 @@ func limitAndExec(cfg execStage, argv, envv []*byte, filter *unix.SockFprog) err
 	_, _, errno := syscall.RawSyscall(unix.SYS_EXECVE, uintptr(unsafe.Pointer(sh)),
 		uintptr(unsafe.Pointer(&argv[0])), uintptr(unsafe.Pointer(&envv[0])))
 	return fmt.Errorf("starting /bin/sh: %w", errno)
+}
+
+// ignoreDumpSignals makes PID 1 ignore the signals that Go's runtime, when a process sends
+// them, answers with a dump of its goroutines on standard error (the command's output),
+// naming the host paths of the program's source and of the Go installation: SIGQUIT, and
+// those it otherwise takes for faults. GOTRACEBACK does not shorten these dumps (a signal
+// dump is a runtime throw, always traced). Ignored, a signal a process sends is dropped, and
+// the kernel delivers to PID 1 none it does not handle; a real fault still crashes.
+func ignoreDumpSignals() {
+	sigs := []os.Signal{syscall.SIGQUIT, syscall.SIGABRT, syscall.SIGILL, syscall.SIGTRAP,
+		syscall.SIGSYS, syscall.SIGSEGV, syscall.SIGBUS, syscall.SIGFPE}
+	for _, name := range []string{"SIGSTKFLT", "SIGEMT"} { // one or the other, by architecture
+		if sig := unix.SignalNum(name); sig != 0 {
+			sigs = append(sigs, sig)
+		}
+	}
+	signal.Ignore(sigs...)
+}
+
+// closeRangeCloexec is close_range's CLOSE_RANGE_CLOEXEC (Linux 5.11).
+const closeRangeCloexec = 1 << 2
+
+// closeInherited marks every descriptor above 2 close-on-exec, as runc and bubblewrap close
+// them. A descriptor the program held without close-on-exec (one its parent left open, one a
+// C library made) would otherwise reach the shell, and through /proc/self/fd/N a command
+// would read a host file, list and write a host directory, and climb out of the mount
+// namespace with "..". Marked rather than closed: the Go runtime's own descriptors must stay
+// open until the exec.
+func closeInherited() error {
+	err := unix.CloseRange(3, ^uint(0), closeRangeCloexec)
+	if err == nil {
+		return nil
+	}
+	// Where close_range is refused (an older kernel, a filter of the host's), one by one.
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFD, unix.FD_CLOEXEC); err != nil && err != unix.EBADF {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // dropPrivileges empties this thread's capability bounding set and sets no_new_privs: the

@@ -23,18 +23,19 @@ import (
 // How a command runs in isolation (the package doc says what it guarantees):
 //
 //  1. Run starts the program's own executable again (/proc/self/exe) with argv[0] initArg0,
-//     in new user, mount, PID, IPC, UTS, cgroup and (by default) network namespaces. The
-//     user namespace maps the program's user to root inside, so the new process may set up
-//     mounts; capabilities inside a user namespace give no power over the host.
+//     in new user, mount, PID, IPC, UTS, cgroup and (by default) network namespaces, and in a
+//     session of its own without a controlling terminal. The user namespace maps the
+//     program's user to root inside, so the new process may set up mounts; capabilities
+//     inside a user namespace give no power over the host.
 //  2. That process, PID 1 of the new PID namespace, runs sandboxInit from this package's
 //     init function, before the program's main: it builds the sandbox's file tree (the
 //     workspace at /workspace, read-only system directories, a fresh /tmp and /dev, its own
 //     /proc), sets the process bound, drops every capability from the bounding set, sets
 //     no_new_privs, then starts the executable once more with argv[0] execArg0.
-//  3. That process (sandboxExec) sets the resource limits on itself, enters the directory
-//     and replaces itself with /bin/sh -c: it starts with no capabilities and cannot gain any.
-//     The limits are set there, not in PID 1, so that PID 1 (a Go program) is never short of
-//     address space.
+//  3. That process (sandboxExec) sets the resource limits on itself, enters the directory,
+//     marks every descriptor above 2 close-on-exec and replaces itself with /bin/sh -c: it
+//     starts with no capabilities and cannot gain any. The limits are set there, not in
+//     PID 1, so that PID 1 (a Go program) is never short of address space.
 //  4. PID 1 reaps whatever dies in the namespace and exits with the shell's status. When
 //     PID 1 exits, or Run kills it at the command's end or deadline, the kernel kills every
 //     process left in the namespace: nothing outlives the call, whatever it did with
@@ -149,9 +150,12 @@ func (l *Local) runIsolated(ctx context.Context, cmd Command, dir string, out io
 		flags |= unix.CLONE_NEWNET
 	}
 	c := &exec.Cmd{
-		Path:       "/proc/self/exe",
-		Args:       []string{initArg0},
-		Env:        []string{}, // nothing of the host's: PID 1's environment is readable in the sandbox
+		Path: "/proc/self/exe",
+		Args: []string{initArg0},
+		// Nothing of the host's: PID 1's environment is no place for secrets. GOTRACEBACK=none:
+		// should PID 1 panic, no goroutines, with host paths, in the command's output (for
+		// the signals that make Go dump, see ignoreDumpSignals).
+		Env:        []string{"GOTRACEBACK=none"},
 		Stdout:     w,
 		Stderr:     w, // one pipe: the two streams interleave as written
 		ExtraFiles: []*os.File{cfgR, statusW},
@@ -164,6 +168,12 @@ func (l *Local) runIsolated(ctx context.Context, cmd Command, dir string, out io
 			GidMappingsEnableSetgroups: euid == 0,
 			Credential:                 &syscall.Credential{Uid: 0, Gid: 0, NoSetGroups: euid != 0},
 			Pdeathsig:                  syscall.SIGKILL, // the program dies: so does the sandbox
+			// A session of its own, with no controlling terminal: in the program's session
+			// /dev/tty would be the user's terminal, which a command could write escape
+			// sequences to, read keystrokes from and push input into (TIOCSTI). Only a
+			// session leader acquires a terminal, by opening one, and the sandbox has none
+			// to open: /dev/tty fails with ENXIO, /dev/pts and /dev/console are not there.
+			Setsid: true,
 		},
 	}
 	// Pdeathsig fires when the thread that started the child exits, not the process, and Go

@@ -41,8 +41,12 @@
 //
 //   - Its own PID namespace. It sees only its own processes (ps, /proc), cannot signal the
 //     host's, and its parent, PID 1 of the namespace, is a process of this package started
-//     with an empty environment and not readable by the command: /proc/$PPID/environ shows
-//     nothing of the host. When the shell exits, or the command's ctx ends, PID 1 exits and
+//     with nothing of the host's environment and not readable by the command:
+//     /proc/$PPID/environ shows nothing of the host. PID 1 is a Go program that ignores the
+//     signals on which Go's runtime would print its goroutines, with the host paths of the
+//     program's source and of the Go installation, into the command's output (kill -QUIT 1,
+//     and the fault signals sent by kill); should it panic, GOTRACEBACK=none keeps the
+//     goroutines out too. When the shell exits, or the command's ctx ends, PID 1 exits and
 //     the kernel kills every process left in the namespace, whatever session or process
 //     group it made for itself (setsid, setpgid, double forks): nothing outlives the call.
 //   - Its own mount namespace, whose root holds only: the workspace at [WorkspacePath]
@@ -55,6 +59,14 @@
 //     settings read-only; and [LocalOptions.Mounts]. Nothing else of the host's file tree is
 //     there: not /home, /root, /var, /run, other workspaces, nor the program's files.
 //     Set-user-ID files and devices do not work anywhere but /dev.
+//   - Its own session, with no controlling terminal, even when the program has one: /dev/tty
+//     fails with ENXIO, so a command can neither write escape sequences to the user's
+//     terminal, read keystrokes from it, nor push input into it with TIOCSTI (bubblewrap's
+//     CVE-2017-5226); the filter below refuses TIOCSTI and TIOCLINUX on any descriptor too.
+//   - Only standard input (empty), output and error: every other descriptor the program
+//     holds is closed before the shell starts, including those it holds without
+//     close-on-exec (left open by its parent, made by a C library), which through
+//     /proc/self/fd would lead to host files and directories, and out of the mount namespace.
 //   - Its own network namespace with only a loopback interface, unless
 //     [LocalOptions.Network]: it reaches nothing, not even the host's loopback. With Network
 //     it shares the host's network (and /etc/resolv.conf resolves).
@@ -66,11 +78,13 @@
 //     kept by everything it runs: the kernel keyring, BPF, perf events, userfaultfd, kernel
 //     modules, kexec, mounting, file handles (open_by_handle_at), reading other processes'
 //     memory (process_vm_readv) and new namespaces (unshare, setns, clone with a namespace
-//     flag) fail with EPERM; io_uring and clone3 fail with ENOSYS, as on a kernel without them,
-//     so that programs fall back to what they used before (glibc's threads do); a call of
-//     another architecture's numbering (int 0x80 on x86-64) kills the process. The list
-//     follows Docker's default profile; everything else a compiler, a package manager or a
-//     test suite calls is allowed.
+//     flag) fail with EPERM, as do ioctl's TIOCSTI and TIOCLINUX; sockets of any address
+//     family but AF_UNIX, AF_INET, AF_INET6 and AF_NETLINK (vsock, which no network namespace
+//     isolates, AF_ALG, packet sockets) fail with EAFNOSUPPORT; io_uring and clone3 fail with
+//     ENOSYS, as on a kernel without them, so that programs fall back to what they used
+//     before (glibc's threads do); a call of another architecture's numbering (int 0x80 on
+//     x86-64) kills the process. The list follows Docker's default profile; everything else
+//     a compiler, a package manager or a test suite calls is allowed.
 //   - The environment of [LocalOptions.Env] and Vars, and HOME=/tmp unless they set it.
 //   - Limits ([LocalOptions.Limits]): Processes (default 1024) bounds the processes and
 //     threads running at once; Memory (4 GiB) each process's address space (RLIMIT_AS);

@@ -44,23 +44,43 @@ var absentCalls = []uintptr{
 	unix.SYS_CLONE3,
 }
 
+// deniedIoctls are the ioctl requests that fail with EPERM whatever the descriptor: TIOCSTI
+// pushes input into a terminal, as if typed (the way out of bubblewrap, CVE-2017-5226), and
+// TIOCLINUX reads and pastes a virtual console's screen. A command has no controlling terminal
+// (see isolate_linux.go), so it should hold no terminal to use them on; this is the defence
+// should it get one anyway. The kernel reads the request as an unsigned int: only the low half
+// of the argument counts, whatever the high half says.
+var deniedIoctls = []uint32{unix.TIOCSTI, tioclinux}
+
+const tioclinux = 0x541c // TIOCLINUX, the same on every architecture filtered here
+
+// socketFamilies are the address families socket and socketpair may make: local sockets, IP,
+// and netlink (route queries: getaddrinfo's, ip's). The others fail with EAFNOSUPPORT, as on
+// a kernel without them: a network namespace does not isolate vsock (in a VM the hypervisor's
+// services answer it), and the rest (AF_ALG's kernel crypto, packet sockets, Bluetooth, ...)
+// are kernel code no command needs, which Docker's default profile refuses too. The kernel
+// reads the family as an int: only the low half of the argument counts.
+var socketFamilies = []uint32{unix.AF_UNIX, unix.AF_INET, unix.AF_INET6, unix.AF_NETLINK}
+
 // newNamespaces are the flags of clone that make a namespace. CLONE_NEWTIME is not among
 // them: its bit is part of clone's exit signal, and clone cannot make a time namespace.
 const newNamespaces = unix.CLONE_NEWNS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWUTS |
 	unix.CLONE_NEWIPC | unix.CLONE_NEWUSER | unix.CLONE_NEWPID | unix.CLONE_NEWNET
 
-// The offsets of struct seccomp_data's fields; arguments are 64-bit, and the low half of the
-// first (clone's flags) comes first on the little-endian machines filtered here.
+// The offsets of struct seccomp_data's fields; arguments are 64-bit, and the low half of each
+// (clone's flags, ioctl's request, socket's family) comes first on the little-endian machines filtered here.
 const (
 	seccompNr    = 0
 	seccompArch  = 4
 	seccompArg0  = 16
+	seccompArg1  = 24
 	x32SyscallNr = 0x40000000 // __X32_SYSCALL_BIT
 )
 
 // filterProgram returns the filter as classic BPF: a call from another architecture (as
 // int 0x80 makes on x86-64) kills the process; a denied call fails; clone with a namespace
-// flag fails; the rest is allowed.
+// flag fails, and so do ioctl with a denied request and a socket of a family not allowed; the
+// rest is allowed.
 func filterProgram() ([]unix.SockFilter, error) {
 	var p bpfProgram
 	p.load(seccompArch)
@@ -75,13 +95,28 @@ func filterProgram() ([]unix.SockFilter, error) {
 	for _, nr := range absentCalls {
 		p.jumpIf(unix.BPF_JEQ, uint32(nr), "absent", "")
 	}
-	p.jumpIf(unix.BPF_JEQ, unix.SYS_CLONE, "", "allow")
+	p.jumpIf(unix.BPF_JEQ, unix.SYS_CLONE, "clone", "")
+	p.jumpIf(unix.BPF_JEQ, unix.SYS_SOCKET, "socket", "")
+	p.jumpIf(unix.BPF_JEQ, unix.SYS_SOCKETPAIR, "socket", "")
+	p.jumpIf(unix.BPF_JEQ, unix.SYS_IOCTL, "", "allow")
+	p.load(seccompArg1)
+	for i, req := range deniedIoctls {
+		p.jumpIf(unix.BPF_JEQ, req, "denied", orLast(i, len(deniedIoctls), "allow"))
+	}
+	p.label("socket")
+	p.load(seccompArg0)
+	for i, family := range socketFamilies {
+		p.jumpIf(unix.BPF_JEQ, family, "allow", orLast(i, len(socketFamilies), "nofamily"))
+	}
+	p.label("clone")
 	p.load(seccompArg0)
 	p.jumpIf(unix.BPF_JSET, newNamespaces, "denied", "allow")
 	p.label("allow")
 	p.ret(unix.SECCOMP_RET_ALLOW)
 	p.label("denied")
 	p.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM))
+	p.label("nofamily")
+	p.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EAFNOSUPPORT))
 	p.label("absent")
 	p.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS))
 	p.label("kill")
@@ -114,6 +149,14 @@ func applyFilter(prog *unix.SockFprog) error {
 		return fmt.Errorf("installing the system call filter: %w", errno)
 	}
 	return nil
+}
+
+// orLast returns label for the last of n jumps, and "" (the next instruction) for the others.
+func orLast(i, n int, label string) string {
+	if i == n-1 {
+		return label
+	}
+	return ""
 }
 
 // bpfProgram assembles classic BPF with forward jumps to labels.

@@ -1,0 +1,110 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+)
+
+// Regression tests for the holes of issue 33 that a command could use from inside the sandbox.
+
+// TestIsolatedTerminal: a command run by a program that has a controlling terminal gets none:
+// /dev/tty does not open (ENXIO), its process has no terminal and its session is not the
+// program's, so it can neither write to the user's terminal, read keystrokes from it, nor
+// push input into it (TIOCSTI).
+func TestIsolatedTerminal(t *testing.T) {
+	if os.Getenv("SANDBOX_TEST_TTY") == "1" {
+		// The test process: a session leader whose controlling terminal is the pty on stdin.
+		tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+		require.NoError(t, err, "the parent gave this process a controlling terminal")
+		tty.Close()
+		l, _ := openIsolated(t, LocalOptions{})
+		// Field 7 of /proc/self/stat is the controlling terminal's device number (0: none),
+		// field 6 the session (0: one led from outside the sandbox's PID namespace).
+		_, out := runIn(t, l, ".", `(exec 3<>/dev/tty && echo OPENED && echo written >&3)
+read -r _ _ _ _ _ sid ttynr _ < /proc/self/stat; echo "sid=$sid tty=$ttynr"`)
+		assert.NotContains(t, out, "OPENED", out)
+		assert.Contains(t, out, "No such device or address", "ENXIO: no controlling terminal")
+		assert.Contains(t, out, " tty=0\n", out)
+		assert.NotContains(t, out, "sid=0 ", "the session is the program's: "+out)
+		return
+	}
+	master, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	require.NoError(t, err)
+	defer unix.Close(master)
+	require.NoError(t, unix.IoctlSetPointerInt(master, unix.TIOCSPTLCK, 0)) // unlockpt
+	slave, err := unix.IoctlRetInt(master, unix.TIOCGPTPEER)
+	if err != nil { // before Linux 4.13: by name
+		n, err := unix.IoctlGetInt(master, unix.TIOCGPTN)
+		require.NoError(t, err)
+		slave, err = unix.Open(fmt.Sprintf("/dev/pts/%d", n), unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+		require.NoError(t, err)
+	}
+	pty := os.NewFile(uintptr(slave), "pty")
+	defer pty.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), isolatedDeadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestIsolatedTerminal$", "-test.v")
+	cmd.Env = append(os.Environ(), "SANDBOX_TEST_TTY=1")
+	cmd.Stdin = pty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, string(out), "--- PASS: TestIsolatedTerminal")
+}
+
+// TestIsolatedDescriptors: a descriptor the program holds without close-on-exec (as one its
+// parent left open, or a C library made) does not reach the command: neither a host file's
+// content nor a host directory, through which ".." would climb out of the mount namespace.
+func TestIsolatedDescriptors(t *testing.T) {
+	outside := t.TempDir()
+	secret := "secret-" + unique(t)
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "secret.txt"), []byte(secret+"\n"), 0o644))
+	require.NoError(t, os.Mkdir(filepath.Join(outside, "dir-"+secret), 0o755))
+	// Opened without O_CLOEXEC: every process this one starts inherits them.
+	file, err := syscall.Open(filepath.Join(outside, "secret.txt"), syscall.O_RDONLY, 0)
+	require.NoError(t, err)
+	defer syscall.Close(file)
+	dir, err := syscall.Open(outside, syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
+	require.NoError(t, err)
+	defer syscall.Close(dir)
+
+	l, _ := openIsolated(t, LocalOptions{})
+	_, out := runIn(t, l, ".", fmt.Sprintf(`echo fds:; ls /proc/$$/fd; echo end
+cat /proc/self/fd/%[1]d 2>/dev/null; ls /proc/self/fd/%[2]d/ /proc/self/fd/%[2]d/.. 2>/dev/null
+touch /proc/self/fd/%[2]d/planted 2>/dev/null && echo planted
+for f in /proc/$$/fd/*; do readlink "$f"; done; echo done`, file, dir))
+	assert.NotContains(t, out, secret, out)
+	assert.NotContains(t, out, "planted", out)
+	assert.Contains(t, out, "fds:\n0\n1\n2\nend\n", "the shell holds only its standard descriptors: "+out)
+	assert.Contains(t, out, "done\n", out)
+	assert.NoFileExists(t, filepath.Join(outside, "planted"))
+}
+
+// TestIsolatedInitSignals: PID 1 of the sandbox, a Go program, neither dumps its goroutines
+// (with the host paths of the source and the Go installation) into the command's output nor
+// dies when the command sends it the signals that make Go dump.
+func TestIsolatedInitSignals(t *testing.T) {
+	l, _ := openIsolated(t, LocalOptions{})
+	sigs := []syscall.Signal{syscall.SIGQUIT, syscall.SIGABRT, syscall.SIGILL, syscall.SIGTRAP,
+		syscall.SIGSYS, syscall.SIGSEGV, syscall.SIGBUS, syscall.SIGFPE,
+		unix.SignalNum("SIGSTKFLT") | unix.SignalNum("SIGEMT")} // one or the other, by architecture
+	for _, sig := range sigs {
+		// Without the fix the dump, and PID 1's end, come within the sleep.
+		exit, out := runIn(t, l, ".", fmt.Sprintf(`kill -%d 1; sleep 0.3; echo alive`, sig))
+		assert.False(t, strings.Contains(out, "goroutine") || strings.Contains(out, ".go:"), "%s dumped: %s", sig, out)
+		assert.Equal(t, "alive\n", out, sig)
+		assert.Equal(t, 0, exit, sig)
+	}
+}
