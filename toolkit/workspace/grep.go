@@ -73,8 +73,8 @@ type grep struct {
 	args     GrepArgs
 	line     *regexp.Regexp // matched against one line
 	anyLine  *regexp.Regexp // the same in multi-line mode, to skip files with no match fast
-	glob     string
-	globPath bool // the glob has a "/": match it against the path, not the name
+	glob     *regexp.Regexp // nil: every file
+	globPath bool           // the glob has a "/": match it against the path, not the name
 	out      strings.Builder
 	shown    int
 	total    int
@@ -101,13 +101,18 @@ func newGrep(args GrepArgs) (*grep, error) {
 	if err != nil { // one group deeper than RE2 allows
 		return nil, modelError(runtime.KindInvalidInput, err, "pattern %q is nested too deeply", args.Pattern)
 	}
-	return &grep{
+	g := &grep{
 		args:     args,
 		line:     line,
 		anyLine:  anyLine,
-		glob:     args.Glob,
 		globPath: strings.Contains(args.Glob, "/"),
-	}, nil
+	}
+	if args.Glob != "" {
+		if g.glob, err = globRegexp("glob", args.Glob); err != nil {
+			return nil, err
+		}
+	}
+	return g, nil
 }
 
 // Files are grepped by a few workers at once (the work is mostly system calls, which overlap
@@ -189,12 +194,12 @@ func (g *grep) search(ctx context.Context, sb sandbox.Sandbox, start string) err
 
 func (g *grep) globMatches(name, base string) bool {
 	switch {
-	case g.glob == "":
+	case g.glob == nil:
 		return true
 	case g.globPath:
-		return doublestar.MatchUnvalidated(g.glob, relativeTo(g.root, name))
+		return g.glob.MatchString(relativeTo(g.root, name))
 	}
-	return doublestar.MatchUnvalidated(g.glob, base)
+	return g.glob.MatchString(base)
 }
 
 // file greps one file into fm; files it cannot read are skipped silently, as grep -s does.
