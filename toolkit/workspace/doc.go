@@ -148,10 +148,17 @@
 //     lines it may show (at most max_results and 1 MiB of text per file) and the context
 //     lines before the current one; at most 16 files wait to be merged, and the output is
 //     at most 1 MiB. In all, at most 4×16 MiB + 16×1 MiB + 1 MiB besides the walk; a file of
-//     millions of lines costs its size, not an entry per line.
+//     millions of lines costs its size, not an entry per line. A block of lines no line of
+//     which can match (the pattern with \A, \z, ^ and $ made line anchors finds nothing in
+//     it) is skipped; a block holding a "\r" is matched line by line.
 //   - shell: its timeout, 8 MiB of output and the sandbox's limits on processes, memory,
 //     CPU time and file size ([sandbox.Limits]).
 //
-// Walks look at the call's ctx at every entry, and grep every 16384 lines of a file, so a
-// call that timed out or was cancelled stops there.
+// Walks look at the call's ctx at every entry, and grep within a bounded amount of regexp
+// work: it goes through a file in blocks of whole lines of at most 4 Mi / (the instructions
+// of the pattern's RE2 program) bytes (1 MiB at most, one line at least), looking at the ctx
+// before each, and matches a line longer than that through a reader that looks at it as
+// often; RE2's work is linear in the bytes times the program, so about 0.1 s of matching at
+// worst passes between two looks. A call that timed out or was cancelled stops there, its
+// workers with it.
 package workspace
