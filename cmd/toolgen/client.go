@@ -136,13 +136,13 @@ func runClient(ctx context.Context, c *clientFlags, set map[string]bool, output 
 	default:
 		source, data, err = fetchListing(ctx, c, stderr)
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "toolgen: %v\n", err)
+	if err != nil { // a server's error may hold its own text: escaped, as problems are
+		fmt.Fprintf(stderr, "toolgen: %s\n", client.EscapeControls(err.Error()))
 		return exitUsage
 	}
 	src, problems, err := client.Generate(data, pkg, strict)
 	if err != nil {
-		fmt.Fprintf(stderr, "toolgen: %s: %v\n", source, err)
+		fmt.Fprintf(stderr, "toolgen: %s: %s\n", client.EscapeControls(source), client.EscapeControls(err.Error()))
 		return exitUsage
 	}
 	shown := shownDir(cwd)

@@ -94,3 +94,29 @@ func FuzzGenerate(f *testing.F) {
 		requireParses(t, src)
 	})
 }
+
+// TestProblemsEscapeControls: a server's property or tool name with terminal controls (ESC,
+// BEL, CR, a C1 CSI, a bidi override) reaches the operator's terminal through a problem's
+// JSON Pointer or message escaped, never raw.
+func TestProblemsEscapeControls(t *testing.T) {
+	hostile := `a\u001b]0;owned\u0007\u001b[2J\rb\u009b\u202e`
+	doc := `{"tools":[{"name":"t","inputSchema":{"type":"object","properties":{"` + hostile + `":{"type":"nope"}}}},` +
+		`{"name":"` + hostile + `","inputSchema":{"type":"object"}},{"name":"` + hostile + `","inputSchema":{"type":"object"}}]}`
+	_, problems, err := client.Generate([]byte(doc), "p", false)
+	require.NoError(t, err)
+	require.NotEmpty(t, problems.List())
+	var b strings.Builder
+	problems.Print(&b, "x")
+	out := b.String()
+	for _, c := range []string{"\x1b", "\x07", "\r", "\u009b", "\u202e"} {
+		assert.NotContains(t, out, c, "%q printed raw", c)
+	}
+	assert.Contains(t, out, `#/tools/0/inputSchema/properties/a\x1b]0;owned\x07\x1b[2J\x0db\u009b\u202e: `)
+	assert.Contains(t, out, `property name "a\x1b]0;owned\a\x1b[2J\rb\u009b\u202e" cannot`, "a message quotes the name once")
+	assert.Equal(t, strings.Count(out, "\n"), len(problems.List()), "one line a problem: %q", out)
+}
+
+func TestEscapeControls(t *testing.T) {
+	assert.Equal(t, `ok \x1b[2J\x0d\x07 \u009b\u202e\u2028 \xff é \ kept`, client.EscapeControls("ok \x1b[2J\r\a \u009b\u202e\u2028 \xff é \\ kept"))
+	assert.Equal(t, "plain", client.EscapeControls("plain"))
+}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Bounds on what a tools/list document can make toolgen -client read, hold and generate. A
@@ -71,17 +73,21 @@ func (p *Problems) HasErrors(strict bool) bool {
 }
 
 // Print writes one line per problem, "SOURCE#POINTER: message" ("warning: " before a
-// warning's message), as the go command prints positions.
+// warning's message), as the go command prints positions. Control and format characters
+// (a server's names may hold ESC, BEL, CR, C1 controls, bidi overrides) and invalid UTF-8
+// are escaped Go-style (\x1b, \u202e), and a pointer's backslashes too (\\), so nothing a
+// server sends moves the operator's terminal or splits a line. (Messages quote names with
+// %q already.)
 func (p *Problems) Print(w io.Writer, source string) {
 	for _, pr := range p.List() {
 		prefix := ""
 		if pr.Warning {
 			prefix = "warning: "
 		}
-		fmt.Fprintf(w, "%s#%s: %s%s\n", source, pr.Pointer, prefix, pr.Message)
+		fmt.Fprintf(w, "%s#%s: %s%s\n", EscapeControls(source), escapeControls(pr.Pointer, true), prefix, EscapeControls(pr.Message))
 	}
 	if p.dropped > 0 {
-		fmt.Fprintf(w, "%s: and %d more problems\n", source, p.dropped)
+		fmt.Fprintf(w, "%s: and %d more problems\n", EscapeControls(source), p.dropped)
 	}
 }
 
@@ -122,3 +128,39 @@ func ParseListing(data []byte) (*Listing, error) {
 
 // Len is the number of tools listed.
 func (l *Listing) Len() int { return len(l.tools) }
+
+// EscapeControls returns s with its control and format characters, line and paragraph
+// separators and invalid UTF-8 bytes escaped Go-style (\x1b, \u202e): for text from a
+// server (an error it answered) printed to the operator's terminal.
+func EscapeControls(s string) string { return escapeControls(s, false) }
+
+// escapeControls returns s with its control and format characters, line and paragraph
+// separators and invalid UTF-8 bytes escaped, and its backslashes when backslashes is set.
+func escapeControls(s string, backslashes bool) string {
+	clean := true
+	for _, r := range s {
+		if r == '\\' && backslashes || r == utf8.RuneError || unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\\' && backslashes:
+			b.WriteString(`\\`)
+		case r == utf8.RuneError && n == 1, r < 0x80 && unicode.IsControl(r):
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}

@@ -94,7 +94,11 @@
 //     (Claude Code sorts by modification time; a stable order keeps prompts cacheable), at
 //     most 200 with the count of all. Symbolic links are not followed; .git is skipped
 //     unless the pattern names it. The walk goes at most 128 levels below the search path:
-//     deeper directories are counted and named in the last line, not searched.
+//     deeper directories are counted and named in the last line, not searched. The pattern
+//     is compiled to an RE2 regexp rather than matched by doublestar, which expands braces
+//     (k groups of {,} cost 2^k a name); it differs from doublestar only in corner cases: a
+//     negated class never matches /, and a ** whose meaning would depend on the alternative
+//     taken ({x,**}/b) is a *.
 //   - grep: RE2 (Go's regexp) on each line; "file:line: text" for matches, "file-line- text"
 //     for context lines and "--" between groups, as grep prints them; files in walk order
 //     (sorted by name within a directory; a directory of more than 1024 entries is read
@@ -136,16 +140,25 @@
 //     only their names and types, at most 128 levels deep: a walk holds at most 128 open
 //     directories and 1024 names of each (about 36 MiB if every level had 1024 entries of
 //     the longest names; a few KiB per level in practice), so a directory of any size costs
-//     time, not memory. glob keeps at most 400 paths.
+//     time, not memory. glob keeps at most 400 paths. Matching a name against a glob (glob's
+//     pattern, grep's glob) costs at most the name's length times the pattern's, braces and
+//     stars included: it is an RE2 regexp, never expanded or backtracked.
 //   - grep reads four files at once, each whole into a buffer of its worker (files over
 //     16 MiB are skipped), and goes through a file's lines one at a time, keeping only the
 //     lines it may show (at most max_results and 1 MiB of text per file) and the context
 //     lines before the current one; at most 16 files wait to be merged, and the output is
 //     at most 1 MiB. In all, at most 4×16 MiB + 16×1 MiB + 1 MiB besides the walk; a file of
-//     millions of lines costs its size, not an entry per line.
+//     millions of lines costs its size, not an entry per line. A block of lines no line of
+//     which can match (the pattern with \A, \z, ^ and $ made line anchors finds nothing in
+//     it) is skipped; a block holding a "\r" is matched line by line.
 //   - shell: its timeout, 8 MiB of output and the sandbox's limits on processes, memory,
 //     CPU time and file size ([sandbox.Limits]).
 //
-// Walks look at the call's ctx at every entry, and grep every 16384 lines of a file, so a
-// call that timed out or was cancelled stops there.
+// Walks look at the call's ctx at every entry, and grep within a bounded amount of regexp
+// work: it goes through a file in blocks of whole lines of at most 4 Mi / (the instructions
+// of the pattern's RE2 program) bytes (1 MiB at most, one line at least), looking at the ctx
+// before each, and matches a line longer than that through a reader that looks at it as
+// often; RE2's work is linear in the bytes times the program, so about 0.1 s of matching at
+// worst passes between two looks. A call that timed out or was cancelled stops there, its
+// workers with it.
 package workspace

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"regexp/syntax"
+	"slices"
 	"strings"
 	"sync"
 
@@ -22,7 +24,13 @@ const (
 	maxGrepFileBytes = 16 << 20 // larger files are skipped, and counted
 	maxGrepLineBytes = 300      // longer lines are cut in the output
 	maxGrepOutput    = 1 << 20  // text shown, in all and of one file; past it matches are counted
-	grepCheckLines   = 1 << 14  // lines between two looks at the call's ctx
+	// grepWork bounds the regexp work between two looks at the call's ctx: bytes matched
+	// times the instructions of the pattern's program, which bounds what RE2 spends on
+	// them (about 30 ns each at worst here: some 0.1 s).
+	grepWork = 1 << 22
+	// maxGrepBlock is the most bytes of lines matched between two looks at the ctx, however
+	// small the program.
+	maxGrepBlock = 1 << 20
 )
 
 // GrepArgs are the arguments of grep.
@@ -72,9 +80,10 @@ func (w *Workspace) Grep(ctx context.Context, args GrepArgs) (string, error) {
 type grep struct {
 	args     GrepArgs
 	line     *regexp.Regexp // matched against one line
-	anyLine  *regexp.Regexp // the same in multi-line mode, to skip files with no match fast
-	glob     string
-	globPath bool // the glob has a "/": match it against the path, not the name
+	anyLine  *regexp.Regexp // the same for a block of lines, to skip blocks with no match fast; nil: none
+	block    int            // bytes of lines matched between two looks at the ctx (grepWork)
+	glob     *regexp.Regexp // nil: every file
+	globPath bool           // the glob has a "/": match it against the path, not the name
 	out      strings.Builder
 	shown    int
 	total    int
@@ -97,17 +106,19 @@ func newGrep(args GrepArgs) (*grep, error) {
 	if args.Glob != "" && !doublestar.ValidatePattern(args.Glob) {
 		return nil, modelError(runtime.KindInvalidInput, nil, "glob %q is not a valid pattern: check its brackets and braces", args.Glob)
 	}
-	anyLine, err := regexp.Compile("(?m:" + expr + ")")
-	if err != nil { // one group deeper than RE2 allows
-		return nil, modelError(runtime.KindInvalidInput, err, "pattern %q is nested too deeply", args.Pattern)
-	}
-	return &grep{
+	g := &grep{
 		args:     args,
 		line:     line,
-		anyLine:  anyLine,
-		glob:     args.Glob,
+		anyLine:  blockRegexp(expr),
+		block:    max(1, min(maxGrepBlock, grepWork/programSize(expr))),
 		globPath: strings.Contains(args.Glob, "/"),
-	}, nil
+	}
+	if args.Glob != "" {
+		if g.glob, err = globRegexp("glob", args.Glob); err != nil {
+			return nil, err
+		}
+	}
+	return g, nil
 }
 
 // Files are grepped by a few workers at once (the work is mostly system calls, which overlap
@@ -189,18 +200,135 @@ func (g *grep) search(ctx context.Context, sb sandbox.Sandbox, start string) err
 
 func (g *grep) globMatches(name, base string) bool {
 	switch {
-	case g.glob == "":
+	case g.glob == nil:
 		return true
 	case g.globPath:
-		return doublestar.MatchUnvalidated(g.glob, relativeTo(g.root, name))
+		return g.glob.MatchString(relativeTo(g.root, name))
 	}
-	return doublestar.MatchUnvalidated(g.glob, base)
+	return g.glob.MatchString(base)
+}
+
+// blockRegexp returns the regexp expr (valid) for a block of whole lines: one that matches
+// the block wherever expr matches one of its lines (taken without their "\n"), so that a
+// block it does not match can be skipped. \A and \z, and ^ and $ without (?m), are made line
+// anchors; a block with a "\r" is not skipped (a line is matched without its "\r\n", so $
+// matches before the "\r"). Nil when the result does not compile.
+func blockRegexp(expr string) *regexp.Regexp {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	var lineAnchors func(re *syntax.Regexp)
+	lineAnchors = func(re *syntax.Regexp) {
+		switch re.Op {
+		case syntax.OpBeginText:
+			re.Op = syntax.OpBeginLine
+		case syntax.OpEndText:
+			re.Op, re.Flags = syntax.OpEndLine, re.Flags&^syntax.WasDollar
+		}
+		for _, sub := range re.Sub {
+			lineAnchors(sub)
+		}
+	}
+	lineAnchors(re)
+	block, err := regexp.Compile(re.String())
+	if err != nil {
+		return nil
+	}
+	return block
+}
+
+// programSize returns the instructions of expr's (valid) program: what matching a byte
+// costs RE2 at most, give or take a constant.
+func programSize(expr string) int {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return grepWork
+	}
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return grepWork
+	}
+	return max(1, len(prog.Inst))
+}
+
+// blockEnd returns the end of the first block of data: its whole lines up to n bytes, or
+// its first line when that is longer.
+func blockEnd(data []byte, n int) int {
+	if len(data) <= n {
+		return len(data)
+	}
+	if i := bytes.LastIndexByte(data[:n], '\n'); i >= 0 {
+		return i + 1
+	}
+	if i := bytes.IndexByte(data[n:], '\n'); i >= 0 {
+		return n + i + 1
+	}
+	return len(data)
+}
+
+// matchLong reports whether a line longer than a block matches. It is matched through a
+// reader that looks at the ctx every block's worth of characters (RE2 reads a character a
+// step), so a 16 MiB line under a large program stops soon after the ctx ends.
+func (g *grep) matchLong(ctx context.Context, l []byte) (bool, error) {
+	r := ctxRunes{Reader: bytes.NewReader(l), ctx: ctx, every: g.block}
+	matched := g.line.MatchReader(&r)
+	if r.stopped {
+		return false, ctx.Err()
+	}
+	return matched, nil
+}
+
+// ctxRunes reads runes until the ctx ends, then reports the end of the input.
+type ctxRunes struct {
+	*bytes.Reader
+	ctx     context.Context
+	every   int // runes between two looks at the ctx
+	n       int
+	stopped bool
+}
+
+func (r *ctxRunes) ReadRune() (rune, int, error) {
+	if r.stopped {
+		return 0, 0, io.EOF
+	}
+	if r.n++; r.n >= r.every {
+		r.n = 0
+		if r.ctx.Err() != nil {
+			r.stopped = true
+			return 0, 0, io.EOF
+		}
+	}
+	return r.Reader.ReadRune()
+}
+
+// lastLines returns before with the lines of block (as the loop trims them) appended, at
+// most the last n.
+func lastLines(before [][]byte, block []byte, n int) [][]byte {
+	var tail [][]byte
+	end := len(block)
+	if end > 0 && block[end-1] == '\n' {
+		end--
+	}
+	for len(tail) < n {
+		start := bytes.LastIndexByte(block[:end], '\n') + 1
+		tail = append(tail, bytes.TrimRight(block[start:end], "\r\n"))
+		if start == 0 {
+			break
+		}
+		end = start - 1
+	}
+	slices.Reverse(tail)
+	before = append(before, tail...)
+	return append(before[:0], before[max(0, len(before)-n):]...)
 }
 
 // file greps one file into fm; files it cannot read are skipped silently, as grep -s does.
 // It reads the file whole into *buf (one per worker, reused), but goes through its lines one
 // at a time, keeping only the blocks it may show and the context lines before the current
-// line: a file of millions of lines costs its bytes, not an entry per line.
+// line: a file of millions of lines costs its bytes, not an entry per line. It goes through
+// the lines in blocks of g.block bytes, looking at the ctx before each, and skips a block
+// anyLine does not match (a long line is a block of its own, matched by matchLong).
 func (g *grep) file(ctx context.Context, fsys fs.FS, fm *fileMatches, buf *[]byte) {
 	f, err := fsys.Open(fm.name)
 	if err != nil {
@@ -216,7 +344,7 @@ func (g *grep) file(ctx context.Context, fsys fs.FS, fm *fileMatches, buf *[]byt
 		return
 	}
 	data, err := readAll(f, info.Size(), buf)
-	if err != nil || bytes.IndexByte(data[:min(len(data), binarySniff)], 0) >= 0 || !g.anyLine.Match(data) {
+	if err != nil || bytes.IndexByte(data[:min(len(data), binarySniff)], 0) >= 0 {
 		return
 	}
 	var (
@@ -236,42 +364,64 @@ func (g *grep) file(ctx context.Context, fsys fs.FS, fm *fileMatches, buf *[]byt
 			keep = len(fm.blocks) < g.args.MaxResults && kept < maxGrepOutput
 		}
 	}
-	i := -1
-	for l := range bytes.Lines(data) {
-		i++
-		if i%grepCheckLines == 0 && ctx.Err() != nil {
-			fm.err = ctx.Err()
+	i := 0 // index of the line
+	for rest := data; len(rest) > 0; {
+		if err := ctx.Err(); err != nil {
+			fm.err = err
 			return
 		}
-		l = bytes.TrimRight(l, "\r\n")
-		switch {
-		case g.line.Match(l):
-			fm.matches++
-			after = 0
-			if !keep {
-				break
+		blockLines := rest[:blockEnd(rest, g.block)]
+		rest = rest[len(blockLines):]
+		if after == 0 && len(blockLines) <= g.block && g.anyLine != nil &&
+			bytes.IndexByte(blockLines, '\r') < 0 && !g.anyLine.Match(blockLines) {
+			i += bytes.Count(blockLines, []byte{'\n'})
+			if blockLines[len(blockLines)-1] != '\n' {
+				i++
 			}
-			flush()
-			if !keep {
-				break
+			if g.args.Context > 0 {
+				before = lastLines(before, blockLines, g.args.Context)
 			}
-			from := max(i-len(before), lastShown+1)
-			for j := from; j < i; j++ {
-				writeLine(&block, fm.name, j, "-", before[len(before)-(i-j)])
-			}
-			writeLine(&block, fm.name, i, ":", l)
-			separate = lastShown >= 0 && from > lastShown+1
-			lastShown, after = i, g.args.Context
-		case after > 0:
-			writeLine(&block, fm.name, i, "-", l) // up to the next match, which writes itself
-			lastShown = i
-			after--
+			continue
 		}
-		if g.args.Context > 0 {
-			if len(before) == g.args.Context {
-				before = append(before[:0], before[1:]...)
+		for l := range bytes.Lines(blockLines) {
+			l = bytes.TrimRight(l, "\r\n")
+			var matched bool
+			if len(l) <= g.block {
+				matched = g.line.Match(l)
+			} else if matched, err = g.matchLong(ctx, l); err != nil {
+				fm.err = err
+				return
 			}
-			before = append(before, l)
+			switch {
+			case matched:
+				fm.matches++
+				after = 0
+				if !keep {
+					break
+				}
+				flush()
+				if !keep {
+					break
+				}
+				from := max(i-len(before), lastShown+1)
+				for j := from; j < i; j++ {
+					writeLine(&block, fm.name, j, "-", before[len(before)-(i-j)])
+				}
+				writeLine(&block, fm.name, i, ":", l)
+				separate = lastShown >= 0 && from > lastShown+1
+				lastShown, after = i, g.args.Context
+			case after > 0:
+				writeLine(&block, fm.name, i, "-", l) // up to the next match, which writes itself
+				lastShown = i
+				after--
+			}
+			if g.args.Context > 0 {
+				if len(before) == g.args.Context {
+					before = append(before[:0], before[1:]...)
+				}
+				before = append(before, l)
+			}
+			i++
 		}
 	}
 	flush()

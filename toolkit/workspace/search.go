@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -137,11 +138,15 @@ func (w *Workspace) Glob(ctx context.Context, args GlobArgs) (string, error) {
 	if !doublestar.ValidatePattern(pattern) {
 		return "", modelError(runtime.KindInvalidInput, nil, "%q is not a valid glob pattern: check its brackets and braces", args.Pattern)
 	}
+	re, err := globRegexp("pattern", pattern)
+	if err != nil {
+		return "", err
+	}
 	start, err := walkStart(dir, pattern)
 	if err != nil {
 		return "", fileError(args.Pattern, err)
 	}
-	matches, total, deep, err := glob(ctx, sb, dir, start, pattern)
+	matches, total, deep, err := glob(ctx, sb, dir, start, pattern, re)
 	if errors.Is(err, fs.ErrNotExist) && start != dir {
 		err = nil // the pattern's directory does not exist: nothing matches
 	}
@@ -163,10 +168,11 @@ func deepNote(deep int) string {
 	return fmt.Sprintf("; %s more than %d levels deep not searched: search from deeper down", plural.Of(deep, "directory"), maxWalkDepth)
 }
 
-// glob walks the tree at start for the files whose paths relative to dir match pattern, and
+// glob walks the tree at start for the files whose paths relative to dir match pattern
+// (compiled into re), and
 // returns the first maxGlobResults of them, sorted, how many there are, and how many
 // directories were too deep to walk.
-func glob(ctx context.Context, fsys fs.FS, dir, start, pattern string) ([]string, int, int, error) {
+func glob(ctx context.Context, fsys fs.FS, dir, start, pattern string, re *regexp.Regexp) ([]string, int, int, error) {
 	wantGit := strings.Contains(pattern, ".git")
 	var matches []string
 	total := 0
@@ -177,7 +183,7 @@ func glob(ctx context.Context, fsys fs.FS, dir, start, pattern string) ([]string
 			}
 			return nil
 		}
-		if doublestar.MatchUnvalidated(pattern, relativeTo(dir, name)) {
+		if re.MatchString(relativeTo(dir, name)) {
 			total++
 			if matches = append(matches, name); len(matches) >= 2*maxGlobResults {
 				matches = smallest(matches, maxGlobResults, identity)

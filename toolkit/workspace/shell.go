@@ -180,9 +180,10 @@ func (h *headTail) String() string {
 // Makefile, "npm test" package.json, "go test" the tests themselves (and go.mod's toolchain
 // line, where the network allows a download). "git status" and "ls" are reasonable. A whole
 // command given as a prefix ("go vet ./...") still lets the model add words after it. Words
-// that name a path out of the workspace (absolute, also after "=", or climbing with "..")
-// are not approved here, but a symbolic link inside the workspace may still lead out: "cat"
-// or "ls" can read through one. The working directory is any directory of the workspace.
+// that name a path out of the workspace (absolute or climbing with "..", also after "=",
+// "@" or "," and glued to a short option, as in -o/etc/x or -o../x) are not approved here,
+// but a symbolic link inside the workspace may still lead out: "cat" or "ls" can read
+// through one. The working directory is any directory of the workspace.
 //
 // AllowCommands finds the call's sandbox, to check git repositories, in the call's ctx or
 // its UserData only; git commands of calls that bring none go to next. With a Workspace's
@@ -217,12 +218,26 @@ func (w *Workspace) gitInertFor(ctx context.Context, workdir string) bool {
 }
 
 // leavesWorkspace reports whether a word of a command names a path outside the workspace:
-// absolute (as a whole or after "="), or climbing with "..".
+// absolute, or climbing with "..", as a whole or in any part a program may take for a path:
+// after "=", "@" or "," (--output=/x, -d@/x, --files=a,/x), and, in a word of short options
+// (one "-"), after any of its letters, since an option's argument may be glued to it
+// (-o/x, -rf/x, -o../x).
 func leavesWorkspace(word string) bool {
-	if _, value, ok := strings.Cut(word, "="); ok {
-		return leavesWorkspace(value)
+	if climbsOrAbsolute(word) {
+		return true
 	}
-	return strings.HasPrefix(word, "/") || slices.Contains(strings.Split(word, "/"), "..")
+	for i := 1; i < len(word); i++ {
+		shortOption := word[0] == '-' && word[1] != '-'
+		if (shortOption || strings.IndexByte("=@,", word[i-1]) >= 0) && climbsOrAbsolute(word[i:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// climbsOrAbsolute reports whether a path is absolute or has a ".." element.
+func climbsOrAbsolute(p string) bool {
+	return strings.HasPrefix(p, "/") || slices.Contains(strings.Split(p, "/"), "..")
 }
 
 // allowedCommand reports whether command is a prefix, or a prefix and more words, made only

@@ -162,7 +162,7 @@ func TestAllowCommands(t *testing.T) {
 	sb := sandbox.NewMemory(nil)
 	sb.RunFunc = func(context.Context, sandbox.Command) (int, error) { return 0, nil }
 	w := workspace.New(sb)
-	reg := runtime.NewRegistry(runtime.WithApprover(w.AllowCommands(next, "go vet", "git status", "ls")))
+	reg := runtime.NewRegistry(runtime.WithApprover(w.AllowCommands(next, "go vet", "git status", "ls", "sort", "grep")))
 	require.NoError(t, reg.Add(workspace.WorkspaceTools(w)...))
 
 	cases := map[string]bool{
@@ -190,6 +190,22 @@ func TestAllowCommands(t *testing.T) {
 		"ls --color=/x":               false,
 		"ls -la src/..":               false, // climbs, even if it stays inside: not worth telling apart
 		"ls src/a..b":                 true,
+		// Paths glued to a short option, or after =, @ or ",", are paths too.
+		"sort -o/home/user/.bashrc":    false,
+		"grep -rf/etc/passwd x":        false,
+		"sort -o../outside":            false,
+		"sort -o..":                    false,
+		"sort -uo/tmp/x in":            false,
+		"sort --output=../outside":     false,
+		"sort --output=a=/x":           false,
+		"grep -d@/etc/passwd x":        false,
+		"grep --file=a,/etc/passwd x":  false,
+		"grep -f@../secret x":          false,
+		"sort -o out.txt in.txt":       true,
+		"sort -oout.txt -k1,2 in.txt":  true,
+		"grep -rn x src/a..b":          true,
+		"grep -e-x --include=*.go src": false, // * is never approved
+		"grep -e-x -n src":             true,
 	}
 	for command, approved := range cases {
 		asked = nil
