@@ -107,19 +107,6 @@ func (g *generator) goTypeExpr(s *model.GoType, t *model.Type) jen.Code {
 	}
 }
 
-// shapeValue is a value of the unnamed type s, assignable to a named type only when its
-// underlying type is identical to s.
-func (g *generator) shapeValue(s *model.GoType) jen.Code {
-	switch s.Kind {
-	case model.GoStruct, model.GoArray:
-		return jen.Add(g.goTypeExpr(s, nil)).Values()
-	case model.GoNamed: // any
-		return jen.Any().Call(jen.Nil())
-	default:
-		return jen.Parens(g.goTypeExpr(s, nil)).Call(jen.Nil())
-	}
-}
-
 // tagLiteral writes a struct tag as the source would: raw unless it holds a backquote.
 func tagLiteral(tag string) string {
 	if strings.Contains(tag, "`") {
