@@ -209,7 +209,8 @@ var Directives = []*Directive{
 		Name: "defs", Targets: OnType, noArgs: true,
 		Help: "On a named struct type: its schema goes under $defs and every use refers to it with " +
 			"$ref, even where it is used once (toolgen inlines it otherwise). Provider variants " +
-			"that cannot hold $ref inline it again.",
+			"that cannot hold $ref inline it again. On another type or an alias it is an error. " +
+			"A toolgen -client client names the type after it.",
 	},
 	{
 		Name: "client", Targets: OnType, noArgs: true,

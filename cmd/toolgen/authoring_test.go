@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,8 +66,7 @@ func TestStaleSignatureFirstBuildError(t *testing.T) {
 			require.NotEqual(t, weatherPackage, changed)
 			require.NoError(t, os.WriteFile(filepath.Join(dir, "weather.go"), []byte(changed), 0o644))
 			first := firstBuildError(t, dir)
-			assert.Contains(t, first, "tools_gen.go:", "the first error is in the generated file")
-			assert.Contains(t, first, "in argument to toolgenHandlerChangedRunGoGenerate", "the first error is the guard's")
+			assertGuardError(t, first, "StationPing", "GetWeather")
 		})
 	}
 }
@@ -227,14 +227,14 @@ func TestStaleTypeFirstBuildError(t *testing.T) {
 
 	days := "Days int `json:\"days,omitempty\" tool:\"maximum=7\"`"
 	for name, edit := range map[string][3]string{
-		"field added":      {days, days + "\n\tHours int `json:\"hours\"`", "toolgenTypesChangedRunGoGenerate"},
-		"field removed":    {days, "", "toolgenTypesChangedRunGoGenerate"},
-		"field retyped":    {days, strings.Replace(days, "int", "int8", 1), "toolgenTypesChangedRunGoGenerate"},
-		"fields moved":     {"\t// City to look up.\n\tCity string `json:\"city\"`\n", "", "toolgenTypesChangedRunGoGenerate"},
-		"tag changed":      {days, strings.Replace(days, "maximum=7", "maximum=8", 1), "toolgenTypesChangedRunGoGenerate"},
-		"unexported added": {days, days + "\n\tcache map[string]int", "toolgenTypesChangedRunGoGenerate"},
-		"nested retyped":   {"High float64", "High float32", "toolgenTypesChangedRunGoGenerate"},
-		"basic kind":       {"type Unit string", "type Unit int", "Unit does not satisfy ~string"},
+		"field added":      {days, days + "\n\tHours int `json:\"hours\"`", "Args"},
+		"field removed":    {days, "", "Args"},
+		"field retyped":    {days, strings.Replace(days, "int", "int8", 1), "Args"},
+		"fields moved":     {"\t// City to look up.\n\tCity string `json:\"city\"`\n", "", "Args"},
+		"tag changed":      {days, strings.Replace(days, "maximum=7", "maximum=8", 1), "Args"},
+		"unexported added": {days, days + "\n\tcache map[string]int", "Args"},
+		"nested retyped":   {"High float64", "High float32", "Day"},
+		"basic kind":       {"type Unit string", "type Unit int", "Unit"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			changed := strings.Replace(forecastPackage, edit[0], edit[1], 1)
@@ -244,8 +244,7 @@ func TestStaleTypeFirstBuildError(t *testing.T) {
 			require.NotEqual(t, forecastPackage, changed)
 			require.NoError(t, os.WriteFile(filepath.Join(dir, "m.go"), []byte(changed), 0o644))
 			first := firstBuildError(t, dir)
-			assert.Contains(t, first, "tools_gen.go:", "the first error is in the generated file")
-			assert.Contains(t, first, edit[2], "the first error is the guard's")
+			assertGuardError(t, first, edit[2])
 		})
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "m.go"), []byte(forecastPackage), 0o644))
@@ -253,6 +252,26 @@ func TestStaleTypeFirstBuildError(t *testing.T) {
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "the unchanged package builds:\n%s", out)
+}
+
+// assertGuardError checks that the first build error of a stale package is the guard's, at a
+// position in the generated file, that its message starts with what to run and names what
+// changed (one of names), and that it is short: the advice was at the end of a line of 200
+// characters and more when the guard was an ordinary parameter, whose types (a whole struct
+// with its tags, twice) were printed before it.
+func assertGuardError(t *testing.T, first string, names ...string) {
+	t.Helper()
+	pos, msg, ok := strings.Cut(first, ": ")
+	require.True(t, ok, first)
+	assert.Contains(t, pos, "tools_gen.go:", "the first error is in the generated file")
+	assert.True(t, strings.HasPrefix(msg, "in call to runGoGenerate_toolgen, "), "the first error leads with the advice: %s", first)
+	assert.True(t, slices.ContainsFunc(names, func(n string) bool {
+		return strings.Contains(msg, ", "+n+" (type ") && strings.Contains(msg, "does not satisfy toolgenSaw"+n)
+	}), "the first error names what changed, one of %v: %s", names, first)
+	// Less what the compiler prints of the handler or type now, which is the user's own.
+	if i, j := strings.Index(first, " (type "), strings.LastIndex(first, ") does not satisfy"); i >= 0 && j > i {
+		assert.Less(t, len(first)-(j+1-i), 120, first)
+	}
 }
 
 // firstBuildError builds the module in dir, which must fail, and returns its first error line.

@@ -20,8 +20,8 @@
 // arguments and of the result, a decoder that validates the arguments while it decodes them
 // (every problem reported with its JSON Pointer path), and guards that stop the package from
 // building when the file is stale: when a handler's signature or an argument or result type
-// changed (a field added, removed, moved, retyped or retagged), the first build error names
-// toolgenHandlerChangedRunGoGenerate or toolgenTypesChangedRunGoGenerate. Register them with
+// changed (a field added, removed, moved, retyped or retagged), the first build error starts
+// "in call to runGoGenerate_toolgen" and names what changed. Register them with
 // the runtime:
 //
 //	reg := runtime.NewRegistry()

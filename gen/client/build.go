@@ -56,6 +56,7 @@ func Build(l *Listing, name string) (*Package, *Problems) {
 	for _, e := range tools {
 		b.tool(e.name, e.n, e.ptr)
 	}
+	b.dedupe()
 	return b.pkg, b.problems
 }
 

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/toolgen-go/toolgen/internal/jsonpointer"
 )
 
 // newType declares a named type, within MaxTypes.
@@ -15,8 +17,17 @@ func (b *builder) newType(t *Type) bool {
 		return false
 	}
 	t.Origin = b.docName
-	if rel := strings.TrimPrefix(t.Pointer, b.docPtr); rel != "" {
+	rel := strings.TrimPrefix(t.Pointer, b.docPtr)
+	if rel != "" {
 		t.Origin += ", at " + rel
+	}
+	switch toks := jsonpointer.Tokens(rel); {
+	case len(toks) == 0:
+		t.root = true
+	case len(toks) == 2 && (toks[0] == "$defs" || toks[0] == "definitions"):
+		t.def = toks[1]
+	case len(toks) >= 2 && toks[len(toks)-2] == "properties":
+		t.prop = toks[len(toks)-1]
 	}
 	b.pkg.Types = append(b.pkg.Types, t)
 	return true

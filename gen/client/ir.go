@@ -46,6 +46,11 @@ type Type struct {
 
 	Fields []*Field     // StructType
 	Values []*EnumValue // EnumType
+
+	// Where the schema sits in its document, for merging and naming (dedupe.go).
+	root bool   // the document's root: <Method>Args or <Method>Result, never merged
+	def  string // the $defs (or definitions) entry it is, if one
+	prop string // the property whose own schema it is, if one
 }
 
 // Field is one property of a struct type.

@@ -126,3 +126,6 @@ func (ns *namespace) claim(want, owner string) (got, takenBy string) {
 		}
 	}
 }
+
+// release frees a name for a later claim.
+func (ns *namespace) release(name string) { delete(ns.owners, name) }

@@ -133,14 +133,14 @@ func TestRoundTripCalls(t *testing.T) {
 	ctx := testCtx(t)
 	c := catalogclient.New(session(t))
 
-	active := catalogclient.SearchItemsArgsStatusActive
+	active := catalogclient.StatusActive
 	res, err := c.SearchItems(ctx, catalogclient.SearchItemsArgs{Query: "desk", Limit: 5, Status: &active,
-		MaxPrice: &catalogclient.SearchItemsArgsMaxPrice{Amount: 5000, Currency: "EUR"}})
+		MaxPrice: &catalogclient.Money{Amount: 5000, Currency: "EUR"}})
 	require.NoError(t, err)
 	require.Len(t, res.Items, 1)
 	item := res.Items[0]
 	assert.Equal(t, "Lamp for desk", item.Title)
-	assert.Equal(t, catalogclient.SearchItemsResultItemsItemStatusActive, item.Status)
+	assert.Equal(t, catalogclient.StatusActive, item.Status)
 	assert.Equal(t, catalogclient.Money{Amount: 1999, Currency: "EUR"}, item.Price)
 	assert.Equal(t, &catalogclient.Money{Amount: 200, Currency: "EUR"}, item.Discount)
 	assert.Equal(t, []string{"home", "light"}, item.Tags)
@@ -151,8 +151,9 @@ func TestRoundTripCalls(t *testing.T) {
 	assert.Equal(t, 4.5, *item.Rating)
 	assert.Equal(t, 1, res.Total)
 
-	archived := catalogclient.SearchItemsArgsStatusArchived
-	res, err = c.SearchItems(ctx, catalogclient.SearchItemsArgs{Query: "desk", Status: &archived})
+	// One server type is one client type: a result's values are arguments as they are.
+	archived := catalogclient.StatusArchived
+	res, err = c.SearchItems(ctx, catalogclient.SearchItemsArgs{Query: "desk", Status: &archived, MaxPrice: &item.Price})
 	require.NoError(t, err)
 	assert.Empty(t, res.Items, "the server read the enum")
 

@@ -130,10 +130,9 @@ func (g *generator) generate() error {
 	g.f.Comment("A compile error here means toolgen generated this file for another version of its runtime:").Line().Comment("run go generate with the toolgen go.mod requires (go tool toolgen).")
 	g.f.Const().Id("_").Op("=").Qual(toolimplPath, "SupportsGeneratedV4")
 	g.f.Line()
-	if err := g.guards(); err != nil {
+	if err := g.staleGuard(); err != nil {
 		return err
 	}
-	g.typeGuards()
 
 	g.planIdents()
 	g.hasDialects = g.dialects()

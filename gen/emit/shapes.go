@@ -2,7 +2,6 @@ package emit
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,58 +10,6 @@ import (
 
 	"github.com/toolgen-go/toolgen/gen/model"
 )
-
-// typesGuardFunc and kindsGuardFunc are named so that the compiler's error reads as the advice
-// it is: "cannot use struct{…}{} (value of struct type struct{…}) as WeatherArgs value in
-// argument to toolgenTypesChangedRunGoGenerate[WeatherArgs]".
-const (
-	typesGuardFunc = "toolgenTypesChangedRunGoGenerate"
-	kindsGuardFunc = "toolgenKindsChangedRunGoGenerate"
-)
-
-// typeGuards emits, in a function nothing calls, a call per named argument and result type
-// passing a value spelled as toolgen saw the type (model.Type.Shape) where the type itself is
-// expected. The decoder tables write at offsets taken from the type as it is when compiled; a
-// type changed since toolgen ran (a field added, removed, moved, retyped or retagged) would be
-// decoded with stale tables, so it fails the build here instead, near the top of the file,
-// with the advice in the function's name. A struct value is assignable to the named type only
-// when field names, types, order and tags are identical; a named type of basic kind is checked
-// by a type parameter's constraint (~string, ~int64). Each type has a call of its own, so that
-// a change to one type changes one call of the generated file.
-func (g *generator) typeGuards() {
-	guarded := g.guardedTypes()
-	if len(guarded) == 0 {
-		return
-	}
-	var calls, kindParams, kindArgs []jen.Code
-	for _, t := range guarded {
-		named := g.namedExpr(t.Named)
-		s := t.Shape
-		if s.Kind == model.GoNamed && s.Path == "" && s.Name != "any" {
-			kindParams = append(kindParams, jen.Id(fmt.Sprintf("T%d", len(kindParams)+1)).Op("~").Id(s.Name))
-			kindArgs = append(kindArgs, named)
-			continue
-		}
-		calls = append(calls, jen.Id(typesGuardFunc).Types(named).Call(g.shapeValue(s)))
-	}
-	if len(kindArgs) > 0 {
-		calls = append(calls, jen.Id(kindsGuardFunc).Types(kindArgs...).Call())
-	}
-	g.f.Comment("A compile error in the next lines means an argument or result type changed since toolgen ran").Line().
-		Comment("(a field added, removed, moved, retyped or retagged): run go generate.")
-	g.f.Func().Id("_").Params().Block(calls...)
-	g.f.Line()
-	if len(kindArgs) < len(guarded) {
-		g.f.Commentf("%s takes a value of a type as toolgen saw it.", typesGuardFunc)
-		g.f.Func().Id(typesGuardFunc).Types(jen.Id("T").Any()).Params(jen.Id("T")).Block()
-		g.f.Line()
-	}
-	if len(kindArgs) > 0 {
-		g.f.Commentf("%s takes the types of basic kind, with the kinds toolgen saw.", kindsGuardFunc)
-		g.f.Func().Id(kindsGuardFunc).Types(kindParams...).Params().Block()
-		g.f.Line()
-	}
-}
 
 // guardedTypes returns the named types the tools' generated code depends on that have a
 // shape, each once, ordered by their Go names.
@@ -157,19 +104,6 @@ func (g *generator) goTypeExpr(s *model.GoType, t *model.Type) jen.Code {
 			fields = append(fields, field)
 		}
 		return jen.Struct(fields...)
-	}
-}
-
-// shapeValue is a value of the unnamed type s, assignable to a named type only when its
-// underlying type is identical to s.
-func (g *generator) shapeValue(s *model.GoType) jen.Code {
-	switch s.Kind {
-	case model.GoStruct, model.GoArray:
-		return jen.Add(g.goTypeExpr(s, nil)).Values()
-	case model.GoNamed: // any
-		return jen.Any().Call(jen.Nil())
-	default:
-		return jen.Parens(g.goTypeExpr(s, nil)).Call(jen.Nil())
 	}
 }
 

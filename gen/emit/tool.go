@@ -139,39 +139,6 @@ func (g *generator) binding(t *model.Tool) (jen.Code, error) {
 	return jen.Values(d), nil
 }
 
-// guardFunc is named so that the compiler's error reads as the advice it is: "cannot use
-// GetWeather (value of type …) as … value in argument to toolgenHandlerChangedRunGoGenerate".
-const guardFunc = "toolgenHandlerChangedRunGoGenerate"
-
-// guards emits, at the top of the file, one call passing every handler to a function whose
-// parameters have the signatures toolgen generated for. A handler changed since then fails
-// the build there, and since the compiler reports errors in position order, that is the first
-// error, before any in the generated code that uses the handler.
-func (g *generator) guards() error {
-	var params, handlers []jen.Code
-	for _, t := range g.pkg.Tools {
-		if t.Client {
-			continue
-		}
-		sig, value, err := g.guard(t)
-		if err != nil {
-			return fmt.Errorf("tool %s: %w", t.Name, err)
-		}
-		params = append(params, sig)
-		handlers = append(handlers, value)
-	}
-	if len(handlers) == 0 {
-		return nil
-	}
-	g.f.Commentf("A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.")
-	g.f.Var().Id("_").Op("=").Id(guardFunc).Call(handlers...)
-	g.f.Line()
-	g.f.Commentf("%s takes every handler with the signature toolgen generated code for.", guardFunc)
-	g.f.Func().Id(guardFunc).Params(params...).Bool().Block(jen.Return(jen.True()))
-	g.f.Line()
-	return nil
-}
-
 // handlerCall renders the call of the handler from inside a binding's Run, whose parameters
 // are named by names (the arguments, of type argsPtr, as any); a method's receiver is r.
 func (g *generator) handlerCall(t *model.Tool, names closureParams, argsPtr jen.Code) jen.Code {

@@ -491,6 +491,7 @@ func asStrings(v any) []string {
 // reported too.
 func (p *parser) clientTool(o *docOwner) *model.Tool {
 	ts := o.typ
+	p.checkDefs(o)
 	if !slices.ContainsFunc(o.dirs, func(d directive) bool { return d.parsed.Directive.Name == "client" }) {
 		if len(o.dirs) > 0 && !onlyDefs(o.dirs) {
 			p.diags.Errorf(o.dirs[0].pos, "type %s has //tool: directives but no //tool:client", ts.Name.Name).
@@ -516,6 +517,33 @@ func (p *parser) clientTool(o *docOwner) *model.Tool {
 	}
 	t.Args = p.convert(obj.Type(), &site{root: ts.Name.Name, pos: t.Pos})
 	return t
+}
+
+// checkDefs refuses //tool:defs where the schema phase would ignore it: only a named struct
+// type's schema goes under $defs, and an alias has no declaration of its own to mark.
+func (p *parser) checkDefs(o *docOwner) {
+	i := slices.IndexFunc(o.dirs, func(d directive) bool {
+		return d.parsed != nil && d.parsed.Directive != nil && d.parsed.Directive.Name == "defs"
+	})
+	if i < 0 {
+		return
+	}
+	ts, pos := o.typ, o.dirs[i].pos
+	obj, _ := p.pkg.TypesInfo.Defs[ts.Name].(*types.TypeName)
+	switch {
+	case obj == nil:
+	case ts.Assign.IsValid():
+		p.diags.Errorf(pos, "//tool:defs on alias %s, which has no schema of its own", ts.Name.Name).
+			WithHint("put //tool:defs on the declaration of %s", p.typeString(types.Unalias(obj.Type())))
+	case !isStruct(obj.Type()):
+		p.diags.Errorf(pos, "//tool:defs on %s, a %s type: only a struct type's schema goes under $defs", ts.Name.Name, p.typeString(obj.Type().Underlying())).
+			WithHint("remove //tool:defs; a schema that is not an object is written where it is used")
+	}
+}
+
+func isStruct(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Struct)
+	return ok
 }
 
 // typeString spells t for messages: types of this package unqualified, others by package name.

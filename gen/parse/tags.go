@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/ast"
 	"math"
@@ -392,13 +393,16 @@ func literal(v string, t *model.Type) (model.Literal, string) {
 	case model.KindBool:
 		b, err := strconv.ParseBool(v)
 		if err != nil || (v != "true" && v != "false") {
+			if want := suggest.Closest(v, []string{"true", "false"}); want != "" {
+				return model.Literal{}, fmt.Sprintf("%q is not true or false; did you mean %s?", v, want)
+			}
 			return model.Literal{}, fmt.Sprintf("%q is not true or false", v)
 		}
 		return model.Literal{JSON: strconv.FormatBool(b)}, ""
 	case model.KindInt:
 		n, err := strconv.ParseInt(v, 10, bitsOr64(t.Bits))
 		if err != nil {
-			return model.Literal{}, fmt.Sprintf("%q is not an integer of %s", v, modelTypeString(t))
+			return model.Literal{}, notInteger(v, err, t)
 		}
 		if len(t.Enum) > 0 && !slices.ContainsFunc(t.Enum, func(e *model.EnumValue) bool { return e.Int == n }) {
 			return model.Literal{}, fmt.Sprintf("%d is not a value of %s", n, t.Named.Name)
@@ -407,7 +411,10 @@ func literal(v string, t *model.Type) (model.Literal, string) {
 	case model.KindUint:
 		n, err := strconv.ParseUint(v, 10, bitsOr64(t.Bits))
 		if err != nil {
-			return model.Literal{}, fmt.Sprintf("%q is not an integer of %s", v, modelTypeString(t))
+			if _, errSigned := strconv.ParseInt(v, 10, 64); errSigned == nil {
+				err = strconv.ErrRange // a negative integer, which ParseUint calls a syntax error
+			}
+			return model.Literal{}, notInteger(v, err, t)
 		}
 		if len(t.Enum) > 0 && (n > math.MaxInt64 || !slices.ContainsFunc(t.Enum, func(e *model.EnumValue) bool { return e.Int == int64(n) })) {
 			return model.Literal{}, fmt.Sprintf("%d is not a value of %s", n, t.Named.Name)
@@ -433,6 +440,15 @@ func literal(v string, t *model.Type) (model.Literal, string) {
 		return model.Literal{JSON: jsonString(tm.Format(time.RFC3339Nano))}, ""
 	}
 	return model.Literal{}, "values of " + modelTypeString(t) + " cannot be written in a tag"
+}
+
+// notInteger words a failed integer parse: a value that is no integer, or one that is but
+// does not fit the field's type.
+func notInteger(v string, err error, t *model.Type) string {
+	if errors.Is(err, strconv.ErrRange) {
+		return fmt.Sprintf("%s is out of range for %s", v, modelTypeString(t))
+	}
+	return fmt.Sprintf("%q is not an integer", v)
 }
 
 func bitsOr64(bits int) int {

@@ -20,18 +20,21 @@ import (
 // run go generate with the toolgen go.mod requires (go tool toolgen).
 const _ = toolimpl.SupportsGeneratedV4
 
-// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
-var _ = toolgenHandlerChangedRunGoGenerate(Suite)
-
-// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
-func toolgenHandlerChangedRunGoGenerate(func(context.Context, SuiteArgs) (string, error)) bool {
-	return true
+// A compile error in the next lines means a handler or an argument or result type changed
+// since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
+func _() {
+	runGoGenerate_toolgen(Suite, *new(SuiteArgs), *new(SuiteArgsEnumG3), *new(SuiteArgsPropertiesG0), *new(SuiteArgsPropertiesG5), *new(SuiteArgsPropertiesG5P2), *new(SuiteArgsRefG7), *new(SuiteArgsRequiredG0), *new(SuiteArgsRequiredG1), *new(SuiteArgsRequiredG2), *new(SuiteArgsRequiredG4))
 }
 
-// A compile error in the next lines means an argument or result type changed since toolgen ran
-// (a field added, removed, moved, retyped or retagged): run go generate.
-func _() {
-	toolgenTypesChangedRunGoGenerate[SuiteArgs](struct {
+// runGoGenerate_toolgen takes every handler and a value of every type, as toolgen saw them (toolgenSaw…).
+func runGoGenerate_toolgen[Suite toolgenSawSuite, SuiteArgs toolgenSawSuiteArgs, SuiteArgsEnumG3 toolgenSawSuiteArgsEnumG3, SuiteArgsPropertiesG0 toolgenSawSuiteArgsPropertiesG0, SuiteArgsPropertiesG5 toolgenSawSuiteArgsPropertiesG5, SuiteArgsPropertiesG5P2 toolgenSawSuiteArgsPropertiesG5P2, SuiteArgsRefG7 toolgenSawSuiteArgsRefG7, SuiteArgsRequiredG0 toolgenSawSuiteArgsRequiredG0, SuiteArgsRequiredG1 toolgenSawSuiteArgsRequiredG1, SuiteArgsRequiredG2 toolgenSawSuiteArgsRequiredG2, SuiteArgsRequiredG4 toolgenSawSuiteArgsRequiredG4](Suite, SuiteArgs, SuiteArgsEnumG3, SuiteArgsPropertiesG0, SuiteArgsPropertiesG5, SuiteArgsPropertiesG5P2, SuiteArgsRefG7, SuiteArgsRequiredG0, SuiteArgsRequiredG1, SuiteArgsRequiredG2, SuiteArgsRequiredG4) {
+}
+
+type toolgenSawSuite interface {
+	~func(context.Context, SuiteArgs) (string, error)
+}
+type toolgenSawSuiteArgs interface {
+	~struct {
 		AdditionalpropertiesG3 map[string]bool       `json:"additionalproperties_g3" tool:"optional,accept=openai|gemini"`
 		ConstG0                int64                 `json:"const_g0" tool:"enum=2,optional"`
 		ConstG10               int64                 `json:"const_g10" tool:"enum=0,optional"`
@@ -107,45 +110,60 @@ func _() {
 		FormatUriReferenceG0   string                `json:"format_uri_reference_g0" tool:"format=uri-reference,optional"`
 		FormatUriG0            string                `json:"format_uri_g0" tool:"format=uri,optional"`
 		FormatUuidG0           string                `json:"format_uuid_g0" tool:"format=uuid,optional"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[SuiteArgsEnumG3](struct {
+	}
+}
+type toolgenSawSuiteArgsEnumG3 interface {
+	~struct {
 		P0 string `json:"bar" tool:"enum=bar"`
 		P1 string `json:"foo" tool:"enum=foo,optional"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[SuiteArgsPropertiesG0](struct {
+	}
+}
+type toolgenSawSuiteArgsPropertiesG0 interface {
+	~struct {
 		P0 string `json:"bar" tool:"optional"`
 		P1 int64  `json:"foo" tool:"optional"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[SuiteArgsPropertiesG5](struct {
+	}
+}
+type toolgenSawSuiteArgsPropertiesG5 interface {
+	~struct {
 		P0 float64                 `json:"__proto__" tool:"optional"`
 		P1 float64                 `json:"constructor" tool:"optional"`
 		P2 SuiteArgsPropertiesG5P2 `json:"toString" tool:"optional"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[SuiteArgsPropertiesG5P2](struct {
+	}
+}
+type toolgenSawSuiteArgsPropertiesG5P2 interface {
+	~struct {
 		P0 string `json:"length" tool:"optional"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[SuiteArgsRefG7](struct {
+	}
+}
+type toolgenSawSuiteArgsRefG7 interface {
+	~struct {
 		P0 string `json:"$ref" tool:"optional"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[SuiteArgsRequiredG0](struct {
+	}
+}
+type toolgenSawSuiteArgsRequiredG0 interface {
+	~struct {
 		P0 any `json:"bar" tool:"optional,accept=openai|gemini"`
 		P1 any `json:"foo" tool:"accept=openai|gemini"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[SuiteArgsRequiredG1](struct {
+	}
+}
+type toolgenSawSuiteArgsRequiredG1 interface {
+	~struct {
 		P0 any `json:"foo" tool:"optional,accept=openai|gemini"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[SuiteArgsRequiredG2](struct {
+	}
+}
+type toolgenSawSuiteArgsRequiredG2 interface {
+	~struct {
 		P0 any `json:"foo" tool:"optional,accept=openai|gemini"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[SuiteArgsRequiredG4](struct {
+	}
+}
+type toolgenSawSuiteArgsRequiredG4 interface {
+	~struct {
 		P0 any `json:"__proto__" tool:"accept=openai|gemini"`
 		P1 any `json:"constructor" tool:"accept=openai|gemini"`
 		P2 any `json:"toString" tool:"accept=openai|gemini"`
-	}{})
+	}
 }
-
-// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
-func toolgenTypesChangedRunGoGenerate[T any](T) {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

@@ -18,32 +18,36 @@ import (
 // run go generate with the toolgen go.mod requires (go tool toolgen).
 const _ = toolimpl.SupportsGeneratedV4
 
-// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
-var _ = toolgenHandlerChangedRunGoGenerate((*Search).ToolSearch)
-
-// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
-func toolgenHandlerChangedRunGoGenerate(func(*Search, context.Context, SearchArgs) (SearchResult, error)) bool {
-	return true
+// A compile error in the next lines means a handler or an argument or result type changed
+// since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
+func _() {
+	runGoGenerate_toolgen((*Search).ToolSearch, *new(Found), *new(SearchArgs), *new(SearchResult))
 }
 
-// A compile error in the next lines means an argument or result type changed since toolgen ran
-// (a field added, removed, moved, retyped or retagged): run go generate.
-func _() {
-	toolgenTypesChangedRunGoGenerate[Found](struct {
+// runGoGenerate_toolgen takes every handler and a value of every type, as toolgen saw them (toolgenSaw…).
+func runGoGenerate_toolgen[SearchToolSearch toolgenSawSearchToolSearch, Found toolgenSawFound, SearchArgs toolgenSawSearchArgs, SearchResult toolgenSawSearchResult](SearchToolSearch, Found, SearchArgs, SearchResult) {
+}
+
+type toolgenSawSearchToolSearch interface {
+	~func(*Search, context.Context, SearchArgs) (SearchResult, error)
+}
+type toolgenSawFound interface {
+	~struct {
 		Name        string `json:"name"`
 		Description string `json:"description"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[SearchArgs](struct {
+	}
+}
+type toolgenSawSearchArgs interface {
+	~struct {
 		Query string `json:"query" tool:"minLength=1,maxLength=500"`
 		Limit int    `json:"limit,omitempty" tool:"default=5,minimum=1,maximum=20"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[SearchResult](struct {
-		Tools []Found `json:"tools"`
-	}{})
+	}
 }
-
-// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
-func toolgenTypesChangedRunGoGenerate[T any](T) {}
+type toolgenSawSearchResult interface {
+	~struct {
+		Tools []Found `json:"tools"`
+	}
+}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

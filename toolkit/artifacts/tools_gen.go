@@ -18,38 +18,53 @@ import (
 // run go generate with the toolgen go.mod requires (go tool toolgen).
 const _ = toolimpl.SupportsGeneratedV4
 
-// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
-var _ = toolgenHandlerChangedRunGoGenerate((*Toolkit).CreateArtifact, (*Toolkit).ReadArtifact, (*Toolkit).RewriteArtifact, (*Toolkit).UpdateArtifact)
-
-// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
-func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, CreateArgs) (string, error), func(*Toolkit, context.Context, ReadArgs) (string, error), func(*Toolkit, context.Context, RewriteArgs) (string, error), func(*Toolkit, context.Context, UpdateArgs) (string, error)) bool {
-	return true
+// A compile error in the next lines means a handler or an argument or result type changed
+// since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
+func _() {
+	runGoGenerate_toolgen((*Toolkit).CreateArtifact, (*Toolkit).ReadArtifact, (*Toolkit).RewriteArtifact, (*Toolkit).UpdateArtifact, *new(CreateArgs), *new(ReadArgs), *new(RewriteArgs), *new(UpdateArgs))
 }
 
-// A compile error in the next lines means an argument or result type changed since toolgen ran
-// (a field added, removed, moved, retyped or retagged): run go generate.
-func _() {
-	toolgenTypesChangedRunGoGenerate[CreateArgs](struct {
+// runGoGenerate_toolgen takes every handler and a value of every type, as toolgen saw them (toolgenSaw…).
+func runGoGenerate_toolgen[ToolkitCreateArtifact toolgenSawToolkitCreateArtifact, ToolkitReadArtifact toolgenSawToolkitReadArtifact, ToolkitRewriteArtifact toolgenSawToolkitRewriteArtifact, ToolkitUpdateArtifact toolgenSawToolkitUpdateArtifact, CreateArgs toolgenSawCreateArgs, ReadArgs toolgenSawReadArgs, RewriteArgs toolgenSawRewriteArgs, UpdateArgs toolgenSawUpdateArgs](ToolkitCreateArtifact, ToolkitReadArtifact, ToolkitRewriteArtifact, ToolkitUpdateArtifact, CreateArgs, ReadArgs, RewriteArgs, UpdateArgs) {
+}
+
+type toolgenSawToolkitCreateArtifact interface {
+	~func(*Toolkit, context.Context, CreateArgs) (string, error)
+}
+type toolgenSawToolkitReadArtifact interface {
+	~func(*Toolkit, context.Context, ReadArgs) (string, error)
+}
+type toolgenSawToolkitRewriteArtifact interface {
+	~func(*Toolkit, context.Context, RewriteArgs) (string, error)
+}
+type toolgenSawToolkitUpdateArtifact interface {
+	~func(*Toolkit, context.Context, UpdateArgs) (string, error)
+}
+type toolgenSawCreateArgs interface {
+	~struct {
 		ID      string `json:"id" tool:"pattern='^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'"`
 		Content string `json:"content"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[ReadArgs](struct {
+	}
+}
+type toolgenSawReadArgs interface {
+	~struct {
 		ID      string `json:"id" tool:"pattern='^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'"`
 		Version int    `json:"version,omitempty" tool:"default=0,minimum=0"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[RewriteArgs](struct {
+	}
+}
+type toolgenSawRewriteArgs interface {
+	~struct {
 		ID      string `json:"id" tool:"pattern='^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'"`
 		Content string `json:"content"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[UpdateArgs](struct {
+	}
+}
+type toolgenSawUpdateArgs interface {
+	~struct {
 		ID      string `json:"id" tool:"pattern='^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'"`
 		OldText string `json:"old_text" tool:"minLength=1"`
 		NewText string `json:"new_text"`
-	}{})
+	}
 }
-
-// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
-func toolgenTypesChangedRunGoGenerate[T any](T) {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

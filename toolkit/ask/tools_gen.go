@@ -18,26 +18,29 @@ import (
 // run go generate with the toolgen go.mod requires (go tool toolgen).
 const _ = toolimpl.SupportsGeneratedV4
 
-// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
-var _ = toolgenHandlerChangedRunGoGenerate((*Toolkit).AskUser, (*Toolkit).HumanInput)
-
-// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
-func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, AskArgs) (runtime.Result, error), func(*Toolkit, context.Context, AskArgs) (runtime.Result, error)) bool {
-	return true
+// A compile error in the next lines means a handler or an argument or result type changed
+// since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
+func _() {
+	runGoGenerate_toolgen((*Toolkit).AskUser, (*Toolkit).HumanInput, *new(AskArgs))
 }
 
-// A compile error in the next lines means an argument or result type changed since toolgen ran
-// (a field added, removed, moved, retyped or retagged): run go generate.
-func _() {
-	toolgenTypesChangedRunGoGenerate[AskArgs](struct {
+// runGoGenerate_toolgen takes every handler and a value of every type, as toolgen saw them (toolgenSaw…).
+func runGoGenerate_toolgen[ToolkitAskUser toolgenSawToolkitAskUser, ToolkitHumanInput toolgenSawToolkitHumanInput, AskArgs toolgenSawAskArgs](ToolkitAskUser, ToolkitHumanInput, AskArgs) {
+}
+
+type toolgenSawToolkitAskUser interface {
+	~func(*Toolkit, context.Context, AskArgs) (runtime.Result, error)
+}
+type toolgenSawToolkitHumanInput interface {
+	~func(*Toolkit, context.Context, AskArgs) (runtime.Result, error)
+}
+type toolgenSawAskArgs interface {
+	~struct {
 		Question    string   `json:"question" tool:"minLength=1,maxLength=2000"`
 		Options     []string `json:"options,omitempty" tool:"maxItems=20,uniqueItems,minLength=1,maxLength=200"`
 		MultiSelect bool     `json:"multi_select,omitempty" tool:"default=false"`
-	}{})
+	}
 }
-
-// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
-func toolgenTypesChangedRunGoGenerate[T any](T) {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

@@ -18,24 +18,24 @@ import (
 // run go generate with the toolgen go.mod requires (go tool toolgen).
 const _ = toolimpl.SupportsGeneratedV4
 
-// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
-var _ = toolgenHandlerChangedRunGoGenerate(CompactConversation)
-
-// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
-func toolgenHandlerChangedRunGoGenerate(func(context.Context, CompactArgs) (runtime.Result, error)) bool {
-	return true
-}
-
-// A compile error in the next lines means an argument or result type changed since toolgen ran
-// (a field added, removed, moved, retyped or retagged): run go generate.
+// A compile error in the next lines means a handler or an argument or result type changed
+// since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
 func _() {
-	toolgenTypesChangedRunGoGenerate[CompactArgs](struct {
-		Focus string `json:"focus,omitempty" tool:"default='',maxLength=2000"`
-	}{})
+	runGoGenerate_toolgen(CompactConversation, *new(CompactArgs))
 }
 
-// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
-func toolgenTypesChangedRunGoGenerate[T any](T) {}
+// runGoGenerate_toolgen takes every handler and a value of every type, as toolgen saw them (toolgenSaw…).
+func runGoGenerate_toolgen[CompactConversation toolgenSawCompactConversation, CompactArgs toolgenSawCompactArgs](CompactConversation, CompactArgs) {
+}
+
+type toolgenSawCompactConversation interface {
+	~func(context.Context, CompactArgs) (runtime.Result, error)
+}
+type toolgenSawCompactArgs interface {
+	~struct {
+		Focus string `json:"focus,omitempty" tool:"default='',maxLength=2000"`
+	}
+}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

@@ -19,43 +19,54 @@ import (
 // run go generate with the toolgen go.mod requires (go tool toolgen).
 const _ = toolimpl.SupportsGeneratedV4
 
-// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
-var _ = toolgenHandlerChangedRunGoGenerate((*Toolkit).CallMCPTool, (*Toolkit).ListMCPServers)
-
-// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
-func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, CallArgs) (runtime.Result, error), func(*Toolkit, context.Context, ListArgs) (Servers, error)) bool {
-	return true
+// A compile error in the next lines means a handler or an argument or result type changed
+// since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
+func _() {
+	runGoGenerate_toolgen((*Toolkit).CallMCPTool, (*Toolkit).ListMCPServers, *new(CallArgs), *new(ListArgs), *new(ServerInfo), *new(Servers), *new(ToolInfo))
 }
 
-// A compile error in the next lines means an argument or result type changed since toolgen ran
-// (a field added, removed, moved, retyped or retagged): run go generate.
-func _() {
-	toolgenTypesChangedRunGoGenerate[CallArgs](struct {
+// runGoGenerate_toolgen takes every handler and a value of every type, as toolgen saw them (toolgenSaw…).
+func runGoGenerate_toolgen[ToolkitCallMCPTool toolgenSawToolkitCallMCPTool, ToolkitListMCPServers toolgenSawToolkitListMCPServers, CallArgs toolgenSawCallArgs, ListArgs toolgenSawListArgs, ServerInfo toolgenSawServerInfo, Servers toolgenSawServers, ToolInfo toolgenSawToolInfo](ToolkitCallMCPTool, ToolkitListMCPServers, CallArgs, ListArgs, ServerInfo, Servers, ToolInfo) {
+}
+
+type toolgenSawToolkitCallMCPTool interface {
+	~func(*Toolkit, context.Context, CallArgs) (runtime.Result, error)
+}
+type toolgenSawToolkitListMCPServers interface {
+	~func(*Toolkit, context.Context, ListArgs) (Servers, error)
+}
+type toolgenSawCallArgs interface {
+	~struct {
 		Server    string          `json:"server" tool:"minLength=1,maxLength=128"`
 		Tool      string          `json:"tool" tool:"minLength=1,maxLength=128"`
 		Arguments json.RawMessage `json:"arguments,omitempty" tool:"accept=openai"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[ListArgs](struct {
+	}
+}
+type toolgenSawListArgs interface {
+	~struct {
 		Server string `json:"server,omitempty" tool:"default='',maxLength=128"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[ServerInfo](struct {
+	}
+}
+type toolgenSawServerInfo interface {
+	~struct {
 		Name      string     `json:"name"`
 		Connected bool       `json:"connected"`
 		Tools     []ToolInfo `json:"tools"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[Servers](struct {
+	}
+}
+type toolgenSawServers interface {
+	~struct {
 		Servers []ServerInfo `json:"servers"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[ToolInfo](struct {
+	}
+}
+type toolgenSawToolInfo interface {
+	~struct {
 		Name          string          `json:"name"`
 		Description   string          `json:"description"`
 		NeedsApproval bool            `json:"needs_approval,omitempty"`
 		InputSchema   json.RawMessage `json:"input_schema,omitempty"`
-	}{})
+	}
 }
-
-// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
-func toolgenTypesChangedRunGoGenerate[T any](T) {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

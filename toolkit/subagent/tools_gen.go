@@ -18,26 +18,29 @@ import (
 // run go generate with the toolgen go.mod requires (go tool toolgen).
 const _ = toolimpl.SupportsGeneratedV4
 
-// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
-var _ = toolgenHandlerChangedRunGoGenerate((*Toolkit).CallSubagent, (*Toolkit).Task)
-
-// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
-func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, TaskArgs) (runtime.Result, error), func(*Toolkit, context.Context, TaskArgs) (runtime.Result, error)) bool {
-	return true
+// A compile error in the next lines means a handler or an argument or result type changed
+// since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
+func _() {
+	runGoGenerate_toolgen((*Toolkit).CallSubagent, (*Toolkit).Task, *new(TaskArgs))
 }
 
-// A compile error in the next lines means an argument or result type changed since toolgen ran
-// (a field added, removed, moved, retyped or retagged): run go generate.
-func _() {
-	toolgenTypesChangedRunGoGenerate[TaskArgs](struct {
+// runGoGenerate_toolgen takes every handler and a value of every type, as toolgen saw them (toolgenSaw…).
+func runGoGenerate_toolgen[ToolkitCallSubagent toolgenSawToolkitCallSubagent, ToolkitTask toolgenSawToolkitTask, TaskArgs toolgenSawTaskArgs](ToolkitCallSubagent, ToolkitTask, TaskArgs) {
+}
+
+type toolgenSawToolkitCallSubagent interface {
+	~func(*Toolkit, context.Context, TaskArgs) (runtime.Result, error)
+}
+type toolgenSawToolkitTask interface {
+	~func(*Toolkit, context.Context, TaskArgs) (runtime.Result, error)
+}
+type toolgenSawTaskArgs interface {
+	~struct {
 		Description string `json:"description" tool:"minLength=1,maxLength=200"`
 		Prompt      string `json:"prompt" tool:"minLength=1,maxLength=20000"`
 		Agent       string `json:"agent" tool:"minLength=1,maxLength=64"`
-	}{})
+	}
 }
-
-// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
-func toolgenTypesChangedRunGoGenerate[T any](T) {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

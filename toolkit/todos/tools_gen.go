@@ -18,43 +18,57 @@ import (
 // run go generate with the toolgen go.mod requires (go tool toolgen).
 const _ = toolimpl.SupportsGeneratedV4
 
-// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
-var _ = toolgenHandlerChangedRunGoGenerate((*Toolkit).TodoAdd, (*Toolkit).TodoList, (*Toolkit).TodoUpdate, (*Toolkit).WriteTodos)
-
-// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
-func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, TodoAddArgs) (runtime.Result, error), func(*Toolkit, context.Context) (string, error), func(*Toolkit, context.Context, TodoUpdateArgs) (runtime.Result, error), func(*Toolkit, context.Context, WriteTodosArgs) (runtime.Result, error)) bool {
-	return true
+// A compile error in the next lines means a handler or an argument or result type changed
+// since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
+func _() {
+	runGoGenerate_toolgen((*Toolkit).TodoAdd, (*Toolkit).TodoList, (*Toolkit).TodoUpdate, (*Toolkit).WriteTodos, *new(Status), *new(Todo), *new(TodoAddArgs), *new(TodoUpdateArgs), *new(WriteTodosArgs))
 }
 
-// A compile error in the next lines means an argument or result type changed since toolgen ran
-// (a field added, removed, moved, retyped or retagged): run go generate.
-func _() {
-	toolgenTypesChangedRunGoGenerate[Todo](struct {
+// runGoGenerate_toolgen takes every handler and a value of every type, as toolgen saw them (toolgenSaw…).
+func runGoGenerate_toolgen[ToolkitTodoAdd toolgenSawToolkitTodoAdd, ToolkitTodoList toolgenSawToolkitTodoList, ToolkitTodoUpdate toolgenSawToolkitTodoUpdate, ToolkitWriteTodos toolgenSawToolkitWriteTodos, Status toolgenSawStatus, Todo toolgenSawTodo, TodoAddArgs toolgenSawTodoAddArgs, TodoUpdateArgs toolgenSawTodoUpdateArgs, WriteTodosArgs toolgenSawWriteTodosArgs](ToolkitTodoAdd, ToolkitTodoList, ToolkitTodoUpdate, ToolkitWriteTodos, Status, Todo, TodoAddArgs, TodoUpdateArgs, WriteTodosArgs) {
+}
+
+type toolgenSawToolkitTodoAdd interface {
+	~func(*Toolkit, context.Context, TodoAddArgs) (runtime.Result, error)
+}
+type toolgenSawToolkitTodoList interface {
+	~func(*Toolkit, context.Context) (string, error)
+}
+type toolgenSawToolkitTodoUpdate interface {
+	~func(*Toolkit, context.Context, TodoUpdateArgs) (runtime.Result, error)
+}
+type toolgenSawToolkitWriteTodos interface {
+	~func(*Toolkit, context.Context, WriteTodosArgs) (runtime.Result, error)
+}
+type toolgenSawStatus interface {
+	~string
+}
+type toolgenSawTodo interface {
+	~struct {
 		ID      string `json:"id" tool:"minLength=1,maxLength=64"`
 		Content string `json:"content" tool:"minLength=1,maxLength=1000"`
 		Status  Status `json:"status"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[TodoAddArgs](struct {
+	}
+}
+type toolgenSawTodoAddArgs interface {
+	~struct {
 		Content string `json:"content" tool:"minLength=1,maxLength=1000"`
 		ID      string `json:"id,omitempty" tool:"default='',maxLength=64"`
 		Status  Status `json:"status,omitempty" tool:"default=pending"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[TodoUpdateArgs](struct {
+	}
+}
+type toolgenSawTodoUpdateArgs interface {
+	~struct {
 		ID      string  `json:"id" tool:"minLength=1,maxLength=64"`
 		Status  *Status `json:"status,omitempty"`
 		Content string  `json:"content,omitempty" tool:"default='',maxLength=1000"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[WriteTodosArgs](struct {
-		Todos []Todo `json:"todos" tool:"maxItems=1000"`
-	}{})
-	toolgenKindsChangedRunGoGenerate[Status]()
+	}
 }
-
-// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
-func toolgenTypesChangedRunGoGenerate[T any](T) {}
-
-// toolgenKindsChangedRunGoGenerate takes the types of basic kind, with the kinds toolgen saw.
-func toolgenKindsChangedRunGoGenerate[T1 ~string]() {}
+type toolgenSawWriteTodosArgs interface {
+	~struct {
+		Todos []Todo `json:"todos" tool:"maxItems=1000"`
+	}
+}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

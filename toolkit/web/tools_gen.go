@@ -19,42 +19,50 @@ import (
 // run go generate with the toolgen go.mod requires (go tool toolgen).
 const _ = toolimpl.SupportsGeneratedV4
 
-// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
-var _ = toolgenHandlerChangedRunGoGenerate((*Toolkit).WebFetch, (*Toolkit).WebSearch)
-
-// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
-func toolgenHandlerChangedRunGoGenerate(func(*Toolkit, context.Context, FetchArgs) (string, error), func(*Toolkit, context.Context, SearchArgs) (SearchResults, error)) bool {
-	return true
+// A compile error in the next lines means a handler or an argument or result type changed
+// since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
+func _() {
+	runGoGenerate_toolgen((*Toolkit).WebFetch, (*Toolkit).WebSearch, *new(FetchArgs), *new(Freshness), *new(SearchArgs), *new(SearchResult), *new(SearchResults))
 }
 
-// A compile error in the next lines means an argument or result type changed since toolgen ran
-// (a field added, removed, moved, retyped or retagged): run go generate.
-func _() {
-	toolgenTypesChangedRunGoGenerate[FetchArgs](struct {
+// runGoGenerate_toolgen takes every handler and a value of every type, as toolgen saw them (toolgenSaw…).
+func runGoGenerate_toolgen[ToolkitWebFetch toolgenSawToolkitWebFetch, ToolkitWebSearch toolgenSawToolkitWebSearch, FetchArgs toolgenSawFetchArgs, Freshness toolgenSawFreshness, SearchArgs toolgenSawSearchArgs, SearchResult toolgenSawSearchResult, SearchResults toolgenSawSearchResults](ToolkitWebFetch, ToolkitWebSearch, FetchArgs, Freshness, SearchArgs, SearchResult, SearchResults) {
+}
+
+type toolgenSawToolkitWebFetch interface {
+	~func(*Toolkit, context.Context, FetchArgs) (string, error)
+}
+type toolgenSawToolkitWebSearch interface {
+	~func(*Toolkit, context.Context, SearchArgs) (SearchResults, error)
+}
+type toolgenSawFetchArgs interface {
+	~struct {
 		URL      string `json:"url" tool:"format=uri,maxLength=4096"`
 		MaxBytes int64  `json:"max_bytes,omitempty" tool:"default=0,minimum=0"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[SearchArgs](struct {
+	}
+}
+type toolgenSawFreshness interface {
+	~string
+}
+type toolgenSawSearchArgs interface {
+	~struct {
 		Query     string    `json:"query" tool:"minLength=1,maxLength=500"`
 		Num       int       `json:"num,omitempty" tool:"default=5,minimum=1,maximum=20"`
 		Freshness Freshness `json:"freshness,omitempty" tool:"default=any"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[SearchResult](struct {
+	}
+}
+type toolgenSawSearchResult interface {
+	~struct {
 		Title   string `json:"title"`
 		URL     string `json:"url"`
 		Snippet string `json:"snippet"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[SearchResults](struct {
-		Results []SearchResult `json:"results"`
-	}{})
-	toolgenKindsChangedRunGoGenerate[Freshness]()
+	}
 }
-
-// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
-func toolgenTypesChangedRunGoGenerate[T any](T) {}
-
-// toolgenKindsChangedRunGoGenerate takes the types of basic kind, with the kinds toolgen saw.
-func toolgenKindsChangedRunGoGenerate[T1 ~string]() {}
+type toolgenSawSearchResults interface {
+	~struct {
+		Results []SearchResult `json:"results"`
+	}
+}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

@@ -18,61 +18,96 @@ import (
 // run go generate with the toolgen go.mod requires (go tool toolgen).
 const _ = toolimpl.SupportsGeneratedV4
 
-// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
-var _ = toolgenHandlerChangedRunGoGenerate((*Workspace).EditFile, (*Workspace).Glob, (*Workspace).Grep, (*Workspace).ListDir, (*Workspace).ReadFile, (*Workspace).ReadResult, (*Workspace).Shell, (*Workspace).WriteFile)
-
-// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
-func toolgenHandlerChangedRunGoGenerate(func(*Workspace, context.Context, EditFileArgs) (string, error), func(*Workspace, context.Context, GlobArgs) (string, error), func(*Workspace, context.Context, GrepArgs) (string, error), func(*Workspace, context.Context, ListDirArgs) (string, error), func(*Workspace, context.Context, ReadFileArgs) (string, error), func(*Workspace, context.Context, ReadResultArgs) (string, error), func(*Workspace, context.Context, ShellArgs) (string, error), func(*Workspace, context.Context, WriteFileArgs) (string, error)) bool {
-	return true
+// A compile error in the next lines means a handler or an argument or result type changed
+// since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
+func _() {
+	runGoGenerate_toolgen((*Workspace).EditFile, (*Workspace).Glob, (*Workspace).Grep, (*Workspace).ListDir, (*Workspace).ReadFile, (*Workspace).ReadResult, (*Workspace).Shell, (*Workspace).WriteFile, *new(EditFileArgs), *new(GlobArgs), *new(GrepArgs), *new(ListDirArgs), *new(ReadFileArgs), *new(ReadResultArgs), *new(ShellArgs), *new(WriteFileArgs))
 }
 
-// A compile error in the next lines means an argument or result type changed since toolgen ran
-// (a field added, removed, moved, retyped or retagged): run go generate.
-func _() {
-	toolgenTypesChangedRunGoGenerate[EditFileArgs](struct {
+// runGoGenerate_toolgen takes every handler and a value of every type, as toolgen saw them (toolgenSaw…).
+func runGoGenerate_toolgen[WorkspaceEditFile toolgenSawWorkspaceEditFile, WorkspaceGlob toolgenSawWorkspaceGlob, WorkspaceGrep toolgenSawWorkspaceGrep, WorkspaceListDir toolgenSawWorkspaceListDir, WorkspaceReadFile toolgenSawWorkspaceReadFile, WorkspaceReadResult toolgenSawWorkspaceReadResult, WorkspaceShell toolgenSawWorkspaceShell, WorkspaceWriteFile toolgenSawWorkspaceWriteFile, EditFileArgs toolgenSawEditFileArgs, GlobArgs toolgenSawGlobArgs, GrepArgs toolgenSawGrepArgs, ListDirArgs toolgenSawListDirArgs, ReadFileArgs toolgenSawReadFileArgs, ReadResultArgs toolgenSawReadResultArgs, ShellArgs toolgenSawShellArgs, WriteFileArgs toolgenSawWriteFileArgs](WorkspaceEditFile, WorkspaceGlob, WorkspaceGrep, WorkspaceListDir, WorkspaceReadFile, WorkspaceReadResult, WorkspaceShell, WorkspaceWriteFile, EditFileArgs, GlobArgs, GrepArgs, ListDirArgs, ReadFileArgs, ReadResultArgs, ShellArgs, WriteFileArgs) {
+}
+
+type toolgenSawWorkspaceEditFile interface {
+	~func(*Workspace, context.Context, EditFileArgs) (string, error)
+}
+type toolgenSawWorkspaceGlob interface {
+	~func(*Workspace, context.Context, GlobArgs) (string, error)
+}
+type toolgenSawWorkspaceGrep interface {
+	~func(*Workspace, context.Context, GrepArgs) (string, error)
+}
+type toolgenSawWorkspaceListDir interface {
+	~func(*Workspace, context.Context, ListDirArgs) (string, error)
+}
+type toolgenSawWorkspaceReadFile interface {
+	~func(*Workspace, context.Context, ReadFileArgs) (string, error)
+}
+type toolgenSawWorkspaceReadResult interface {
+	~func(*Workspace, context.Context, ReadResultArgs) (string, error)
+}
+type toolgenSawWorkspaceShell interface {
+	~func(*Workspace, context.Context, ShellArgs) (string, error)
+}
+type toolgenSawWorkspaceWriteFile interface {
+	~func(*Workspace, context.Context, WriteFileArgs) (string, error)
+}
+type toolgenSawEditFileArgs interface {
+	~struct {
 		Path       string `json:"path" tool:"minLength=1,maxLength=4096"`
 		OldString  string `json:"old_string" tool:"minLength=1"`
 		NewString  string `json:"new_string"`
 		ReplaceAll bool   `json:"replace_all,omitempty" tool:"default=false"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[GlobArgs](struct {
+	}
+}
+type toolgenSawGlobArgs interface {
+	~struct {
 		Pattern string `json:"pattern" tool:"minLength=1,maxLength=1024"`
 		Path    string `json:"path,omitempty" tool:"default=.,maxLength=4096"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[GrepArgs](struct {
+	}
+}
+type toolgenSawGrepArgs interface {
+	~struct {
 		Pattern         string `json:"pattern" tool:"minLength=1,maxLength=1024"`
 		Path            string `json:"path,omitempty" tool:"default=.,maxLength=4096"`
 		Glob            string `json:"glob,omitempty" tool:"default='',maxLength=1024"`
 		CaseInsensitive bool   `json:"case_insensitive,omitempty" tool:"default=false"`
 		Context         int    `json:"context,omitempty" tool:"default=0,minimum=0,maximum=20"`
 		MaxResults      int    `json:"max_results,omitempty" tool:"default=100,minimum=1,maximum=1000"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[ListDirArgs](struct {
+	}
+}
+type toolgenSawListDirArgs interface {
+	~struct {
 		Path string `json:"path,omitempty" tool:"default=.,maxLength=4096"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[ReadFileArgs](struct {
+	}
+}
+type toolgenSawReadFileArgs interface {
+	~struct {
 		Path   string `json:"path" tool:"minLength=1,maxLength=4096"`
 		Offset int    `json:"offset,omitempty" tool:"default=1,minimum=1"`
 		Limit  int    `json:"limit,omitempty" tool:"default=2000,minimum=1,maximum=2000"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[ReadResultArgs](struct {
+	}
+}
+type toolgenSawReadResultArgs interface {
+	~struct {
 		ID     string `json:"id" tool:"minLength=1,maxLength=128"`
 		Offset int64  `json:"offset,omitempty" tool:"default=0,minimum=0"`
 		Limit  int64  `json:"limit,omitempty" tool:"default=16000,minimum=1,maximum=16000"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[ShellArgs](struct {
+	}
+}
+type toolgenSawShellArgs interface {
+	~struct {
 		Command   string `json:"command" tool:"minLength=1,maxLength=65536"`
 		Workdir   string `json:"workdir,omitempty" tool:"default=.,maxLength=4096"`
 		TimeoutMS int    `json:"timeout_ms,omitempty" tool:"default=120000,minimum=100,maximum=600000"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[WriteFileArgs](struct {
+	}
+}
+type toolgenSawWriteFileArgs interface {
+	~struct {
 		Path    string `json:"path" tool:"minLength=1,maxLength=4096"`
 		Content string `json:"content"`
-	}{})
+	}
 }
-
-// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
-func toolgenTypesChangedRunGoGenerate[T any](T) {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

@@ -17,50 +17,127 @@ import (
 // run go generate with the toolgen go.mod requires (go tool toolgen).
 const _ = toolimpl.SupportsGeneratedV4
 
-// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
-var _ = toolgenHandlerChangedRunGoGenerate(JSONSchema202012Tool, StaticBinary, StaticText, Template, TestAudioContent, TestElicitation, TestElicitationSep1034Defaults, TestElicitationSep1330Enums, TestEmbeddedResource, TestErrorHandling, TestImageContent, TestMultipleContentTypes, TestPromptWithArguments, TestPromptWithEmbeddedResource, TestPromptWithImage, TestReconnection, TestSampling, TestSimplePrompt, TestSimpleText, TestToolWithLogging, TestToolWithProgress, WatchedResource)
-
-// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
-func toolgenHandlerChangedRunGoGenerate(func(context.Context, JSONSchemaArgs) (string, error), func(context.Context) (runtime.Result, error), func(context.Context) (string, error), func(context.Context, TemplateArgs) (TemplateData, error), func(context.Context) (runtime.Result, error), func(context.Context, ElicitationArgs) (string, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (runtime.Result, error), func(context.Context) (string, error), func(context.Context) (runtime.Result, error), func(context.Context) (runtime.Result, error), func(context.Context, PromptArgs) (string, error), func(context.Context, EmbedArgs) (runtime.Result, error), func(context.Context) (runtime.Result, error), func(context.Context) (string, error), func(context.Context, SamplingArgs) (string, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (string, error)) bool {
-	return true
+// A compile error in the next lines means a handler or an argument or result type changed
+// since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
+func _() {
+	runGoGenerate_toolgen(JSONSchema202012Tool, StaticBinary, StaticText, Template, TestAudioContent, TestElicitation, TestElicitationSep1034Defaults, TestElicitationSep1330Enums, TestEmbeddedResource, TestErrorHandling, TestImageContent, TestMultipleContentTypes, TestPromptWithArguments, TestPromptWithEmbeddedResource, TestPromptWithImage, TestReconnection, TestSampling, TestSimplePrompt, TestSimpleText, TestToolWithLogging, TestToolWithProgress, WatchedResource, *new(ElicitationArgs), *new(EmbedArgs), *new(JSONSchemaArgs), *new(PromptArgs), *new(SamplingArgs), *new(TemplateArgs), *new(TemplateData), *new(address))
 }
 
-// A compile error in the next lines means an argument or result type changed since toolgen ran
-// (a field added, removed, moved, retyped or retagged): run go generate.
-func _() {
-	toolgenTypesChangedRunGoGenerate[ElicitationArgs](struct {
+// runGoGenerate_toolgen takes every handler and a value of every type, as toolgen saw them (toolgenSaw…).
+func runGoGenerate_toolgen[JSONSchema202012Tool toolgenSawJSONSchema202012Tool, StaticBinary toolgenSawStaticBinary, StaticText toolgenSawStaticText, Template toolgenSawTemplate, TestAudioContent toolgenSawTestAudioContent, TestElicitation toolgenSawTestElicitation, TestElicitationSep1034Defaults toolgenSawTestElicitationSep1034Defaults, TestElicitationSep1330Enums toolgenSawTestElicitationSep1330Enums, TestEmbeddedResource toolgenSawTestEmbeddedResource, TestErrorHandling toolgenSawTestErrorHandling, TestImageContent toolgenSawTestImageContent, TestMultipleContentTypes toolgenSawTestMultipleContentTypes, TestPromptWithArguments toolgenSawTestPromptWithArguments, TestPromptWithEmbeddedResource toolgenSawTestPromptWithEmbeddedResource, TestPromptWithImage toolgenSawTestPromptWithImage, TestReconnection toolgenSawTestReconnection, TestSampling toolgenSawTestSampling, TestSimplePrompt toolgenSawTestSimplePrompt, TestSimpleText toolgenSawTestSimpleText, TestToolWithLogging toolgenSawTestToolWithLogging, TestToolWithProgress toolgenSawTestToolWithProgress, WatchedResource toolgenSawWatchedResource, ElicitationArgs toolgenSawElicitationArgs, EmbedArgs toolgenSawEmbedArgs, JSONSchemaArgs toolgenSawJSONSchemaArgs, PromptArgs toolgenSawPromptArgs, SamplingArgs toolgenSawSamplingArgs, TemplateArgs toolgenSawTemplateArgs, TemplateData toolgenSawTemplateData, address toolgenSawaddress](JSONSchema202012Tool, StaticBinary, StaticText, Template, TestAudioContent, TestElicitation, TestElicitationSep1034Defaults, TestElicitationSep1330Enums, TestEmbeddedResource, TestErrorHandling, TestImageContent, TestMultipleContentTypes, TestPromptWithArguments, TestPromptWithEmbeddedResource, TestPromptWithImage, TestReconnection, TestSampling, TestSimplePrompt, TestSimpleText, TestToolWithLogging, TestToolWithProgress, WatchedResource, ElicitationArgs, EmbedArgs, JSONSchemaArgs, PromptArgs, SamplingArgs, TemplateArgs, TemplateData, address) {
+}
+
+type toolgenSawJSONSchema202012Tool interface {
+	~func(context.Context, JSONSchemaArgs) (string, error)
+}
+type toolgenSawStaticBinary interface {
+	~func(context.Context) (runtime.Result, error)
+}
+type toolgenSawStaticText interface {
+	~func(context.Context) (string, error)
+}
+type toolgenSawTemplate interface {
+	~func(context.Context, TemplateArgs) (TemplateData, error)
+}
+type toolgenSawTestAudioContent interface {
+	~func(context.Context) (runtime.Result, error)
+}
+type toolgenSawTestElicitation interface {
+	~func(context.Context, ElicitationArgs) (string, error)
+}
+type toolgenSawTestElicitationSep1034Defaults interface {
+	~func(context.Context) (string, error)
+}
+type toolgenSawTestElicitationSep1330Enums interface {
+	~func(context.Context) (string, error)
+}
+type toolgenSawTestEmbeddedResource interface {
+	~func(context.Context) (runtime.Result, error)
+}
+type toolgenSawTestErrorHandling interface {
+	~func(context.Context) (string, error)
+}
+type toolgenSawTestImageContent interface {
+	~func(context.Context) (runtime.Result, error)
+}
+type toolgenSawTestMultipleContentTypes interface {
+	~func(context.Context) (runtime.Result, error)
+}
+type toolgenSawTestPromptWithArguments interface {
+	~func(context.Context, PromptArgs) (string, error)
+}
+type toolgenSawTestPromptWithEmbeddedResource interface {
+	~func(context.Context, EmbedArgs) (runtime.Result, error)
+}
+type toolgenSawTestPromptWithImage interface {
+	~func(context.Context) (runtime.Result, error)
+}
+type toolgenSawTestReconnection interface {
+	~func(context.Context) (string, error)
+}
+type toolgenSawTestSampling interface {
+	~func(context.Context, SamplingArgs) (string, error)
+}
+type toolgenSawTestSimplePrompt interface {
+	~func(context.Context) (string, error)
+}
+type toolgenSawTestSimpleText interface {
+	~func(context.Context) (string, error)
+}
+type toolgenSawTestToolWithLogging interface {
+	~func(context.Context) (string, error)
+}
+type toolgenSawTestToolWithProgress interface {
+	~func(context.Context) (string, error)
+}
+type toolgenSawWatchedResource interface {
+	~func(context.Context) (string, error)
+}
+type toolgenSawElicitationArgs interface {
+	~struct {
 		Message string `json:"message"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[EmbedArgs](struct {
+	}
+}
+type toolgenSawEmbedArgs interface {
+	~struct {
 		ResourceURI string `json:"resourceUri"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[JSONSchemaArgs](struct {
+	}
+}
+type toolgenSawJSONSchemaArgs interface {
+	~struct {
 		Name    string  `json:"name,omitempty"`
 		Address address `json:"address,omitzero"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[PromptArgs](struct {
+	}
+}
+type toolgenSawPromptArgs interface {
+	~struct {
 		Arg1 string `json:"arg1"`
 		Arg2 string `json:"arg2"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[SamplingArgs](struct {
+	}
+}
+type toolgenSawSamplingArgs interface {
+	~struct {
 		Prompt string `json:"prompt"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[TemplateArgs](struct {
+	}
+}
+type toolgenSawTemplateArgs interface {
+	~struct {
 		ID string `json:"id"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[TemplateData](struct {
+	}
+}
+type toolgenSawTemplateData interface {
+	~struct {
 		ID           string `json:"id"`
 		TemplateTest bool   `json:"templateTest"`
 		Data         string `json:"data"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[address](struct {
+	}
+}
+type toolgenSawaddress interface {
+	~struct {
 		Street string `json:"street,omitempty"`
 		City   string `json:"city,omitempty"`
-	}{})
+	}
 }
-
-// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
-func toolgenTypesChangedRunGoGenerate[T any](T) {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

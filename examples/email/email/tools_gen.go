@@ -19,32 +19,34 @@ import (
 // run go generate with the toolgen go.mod requires (go tool toolgen).
 const _ = toolimpl.SupportsGeneratedV4
 
-// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
-var _ = toolgenHandlerChangedRunGoGenerate((*Outbox).SendEmail)
-
-// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
-func toolgenHandlerChangedRunGoGenerate(func(*Outbox, context.Context, SendEmailArgs) (Receipt, error)) bool {
-	return true
+// A compile error in the next lines means a handler or an argument or result type changed
+// since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
+func _() {
+	runGoGenerate_toolgen((*Outbox).SendEmail, *new(Receipt), *new(SendEmailArgs))
 }
 
-// A compile error in the next lines means an argument or result type changed since toolgen ran
-// (a field added, removed, moved, retyped or retagged): run go generate.
-func _() {
-	toolgenTypesChangedRunGoGenerate[Receipt](struct {
+// runGoGenerate_toolgen takes every handler and a value of every type, as toolgen saw them (toolgenSaw…).
+func runGoGenerate_toolgen[OutboxSendEmail toolgenSawOutboxSendEmail, Receipt toolgenSawReceipt, SendEmailArgs toolgenSawSendEmailArgs](OutboxSendEmail, Receipt, SendEmailArgs) {
+}
+
+type toolgenSawOutboxSendEmail interface {
+	~func(*Outbox, context.Context, SendEmailArgs) (Receipt, error)
+}
+type toolgenSawReceipt interface {
+	~struct {
 		MessageID  string `json:"message_id"`
 		Recipients int    `json:"recipients"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[SendEmailArgs](struct {
+	}
+}
+type toolgenSawSendEmailArgs interface {
+	~struct {
 		To       string   `json:"to" tool:"format=email"`
 		Subject  string   `json:"subject" tool:"minLength=1,maxLength=200"`
 		Body     string   `json:"body" tool:"minLength=1,maxLength=10000"`
 		CC       []string `json:"cc,omitempty" tool:"maxItems=20,format=email"`
 		Priority int      `json:"priority,omitempty" tool:"minimum=1,maximum=5,default=3"`
-	}{})
+	}
 }
-
-// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
-func toolgenTypesChangedRunGoGenerate[T any](T) {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

@@ -18,52 +18,78 @@ import (
 // run go generate with the toolgen go.mod requires (go tool toolgen).
 const _ = toolimpl.SupportsGeneratedV4
 
-// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
-var _ = toolgenHandlerChangedRunGoGenerate(Ask, Count, SendNote, GetTable, Whoami)
-
-// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
-func toolgenHandlerChangedRunGoGenerate(func(context.Context, AskArgs) (string, error), func(context.Context, CountArgs) (Counted, error), func(context.Context, NoteArgs) (string, error), func(context.Context, TableArgs) (Table, error), func(context.Context) (Caller, error)) bool {
-	return true
+// A compile error in the next lines means a handler or an argument or result type changed
+// since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
+func _() {
+	runGoGenerate_toolgen(Ask, Count, SendNote, GetTable, Whoami, *new(AskArgs), *new(Caller), *new(CountArgs), *new(Counted), *new(NoteArgs), *new(Row), *new(Table), *new(TableArgs))
 }
 
-// A compile error in the next lines means an argument or result type changed since toolgen ran
-// (a field added, removed, moved, retyped or retagged): run go generate.
-func _() {
-	toolgenTypesChangedRunGoGenerate[AskArgs](struct {
+// runGoGenerate_toolgen takes every handler and a value of every type, as toolgen saw them (toolgenSaw…).
+func runGoGenerate_toolgen[Ask toolgenSawAsk, Count toolgenSawCount, SendNote toolgenSawSendNote, GetTable toolgenSawGetTable, Whoami toolgenSawWhoami, AskArgs toolgenSawAskArgs, Caller toolgenSawCaller, CountArgs toolgenSawCountArgs, Counted toolgenSawCounted, NoteArgs toolgenSawNoteArgs, Row toolgenSawRow, Table toolgenSawTable, TableArgs toolgenSawTableArgs](Ask, Count, SendNote, GetTable, Whoami, AskArgs, Caller, CountArgs, Counted, NoteArgs, Row, Table, TableArgs) {
+}
+
+type toolgenSawAsk interface {
+	~func(context.Context, AskArgs) (string, error)
+}
+type toolgenSawCount interface {
+	~func(context.Context, CountArgs) (Counted, error)
+}
+type toolgenSawSendNote interface {
+	~func(context.Context, NoteArgs) (string, error)
+}
+type toolgenSawGetTable interface {
+	~func(context.Context, TableArgs) (Table, error)
+}
+type toolgenSawWhoami interface {
+	~func(context.Context) (Caller, error)
+}
+type toolgenSawAskArgs interface {
+	~struct {
 		Question string `json:"question" tool:"minLength=1"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[Caller](struct {
+	}
+}
+type toolgenSawCaller interface {
+	~struct {
 		CallID      string `json:"call_id"`
 		Session     string `json:"session"`
 		User        string `json:"user"`
 		Calls       int    `json:"calls"`
 		CancelledAt int    `json:"cancelled_at"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[CountArgs](struct {
+	}
+}
+type toolgenSawCountArgs interface {
+	~struct {
 		To         int `json:"to" tool:"minimum=1,maximum=1000"`
 		StepMillis int `json:"step_millis,omitempty" tool:"minimum=0,maximum=60000,default=0"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[Counted](struct {
+	}
+}
+type toolgenSawCounted interface {
+	~struct {
 		Reached int `json:"reached"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[NoteArgs](struct {
+	}
+}
+type toolgenSawNoteArgs interface {
+	~struct {
 		To   string `json:"to" tool:"minLength=1"`
 		Text string `json:"text" tool:"minLength=1"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[Row](struct {
+	}
+}
+type toolgenSawRow interface {
+	~struct {
 		N      int `json:"n"`
 		Square int `json:"square"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[Table](struct {
-		Rows []Row `json:"rows"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[TableArgs](struct {
-		Rows int `json:"rows" tool:"minimum=0,maximum=100000"`
-	}{})
+	}
 }
-
-// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
-func toolgenTypesChangedRunGoGenerate[T any](T) {}
+type toolgenSawTable interface {
+	~struct {
+		Rows []Row `json:"rows"`
+	}
+}
+type toolgenSawTableArgs interface {
+	~struct {
+		Rows int `json:"rows" tool:"minimum=0,maximum=100000"`
+	}
+}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

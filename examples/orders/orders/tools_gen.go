@@ -18,45 +18,67 @@ import (
 // run go generate with the toolgen go.mod requires (go tool toolgen).
 const _ = toolimpl.SupportsGeneratedV4
 
-// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
-var _ = toolgenHandlerChangedRunGoGenerate((*Service).CreateOrder, (*Service).GetOrder, (*Service).ListOrders)
-
-// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
-func toolgenHandlerChangedRunGoGenerate(func(*Service, context.Context, CreateOrderArgs) (Order, error), func(*Service, context.Context, *GetOrderArgs) (Order, error), func(*Service, context.Context, ListOrdersArgs) (OrderList, error)) bool {
-	return true
+// A compile error in the next lines means a handler or an argument or result type changed
+// since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
+func _() {
+	runGoGenerate_toolgen((*Service).CreateOrder, (*Service).GetOrder, (*Service).ListOrders, *new(Country), *new(CreateOrderArgs), *new(Customer), *new(GetOrderArgs), *new(Item), *new(ListOrdersArgs), *new(Order), *new(OrderList), *new(Shipping), *new(Status))
 }
 
-// A compile error in the next lines means an argument or result type changed since toolgen ran
-// (a field added, removed, moved, retyped or retagged): run go generate.
-func _() {
-	toolgenTypesChangedRunGoGenerate[CreateOrderArgs](struct {
+// runGoGenerate_toolgen takes every handler and a value of every type, as toolgen saw them (toolgenSaw…).
+func runGoGenerate_toolgen[ServiceCreateOrder toolgenSawServiceCreateOrder, ServiceGetOrder toolgenSawServiceGetOrder, ServiceListOrders toolgenSawServiceListOrders, Country toolgenSawCountry, CreateOrderArgs toolgenSawCreateOrderArgs, Customer toolgenSawCustomer, GetOrderArgs toolgenSawGetOrderArgs, Item toolgenSawItem, ListOrdersArgs toolgenSawListOrdersArgs, Order toolgenSawOrder, OrderList toolgenSawOrderList, Shipping toolgenSawShipping, Status toolgenSawStatus](ServiceCreateOrder, ServiceGetOrder, ServiceListOrders, Country, CreateOrderArgs, Customer, GetOrderArgs, Item, ListOrdersArgs, Order, OrderList, Shipping, Status) {
+}
+
+type toolgenSawServiceCreateOrder interface {
+	~func(*Service, context.Context, CreateOrderArgs) (Order, error)
+}
+type toolgenSawServiceGetOrder interface {
+	~func(*Service, context.Context, *GetOrderArgs) (Order, error)
+}
+type toolgenSawServiceListOrders interface {
+	~func(*Service, context.Context, ListOrdersArgs) (OrderList, error)
+}
+type toolgenSawCountry interface {
+	~string
+}
+type toolgenSawCreateOrderArgs interface {
+	~struct {
 		Customer Customer `json:"customer"`
 		Items    []Item   `json:"items" tool:"minItems=1,maxItems=100"`
 		Shipping Shipping `json:"shipping"`
 		Notes    string   `json:"notes,omitempty" tool:"maxLength=2000,default=''"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[Customer](struct {
+	}
+}
+type toolgenSawCustomer interface {
+	~struct {
 		ID    string `json:"id" tool:"minLength=1,maxLength=64"`
 		Name  string `json:"name" tool:"minLength=1,maxLength=200"`
 		Email string `json:"email" tool:"format=email"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[GetOrderArgs](struct {
+	}
+}
+type toolgenSawGetOrderArgs interface {
+	~struct {
 		ID string `json:"id" tool:"pattern=^ord-[0-9]+$"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[Item](struct {
+	}
+}
+type toolgenSawItem interface {
+	~struct {
 		SKU   string   `json:"sku" tool:"pattern=^[A-Z]{3}-[0-9]{4}$"`
 		Name  string   `json:"name" tool:"minLength=1,maxLength=200"`
 		Qty   int      `json:"qty" tool:"minimum=1,maximum=1000"`
 		Price float64  `json:"price" tool:"exclusiveMinimum=0"`
 		Tags  []string `json:"tags,omitempty" tool:"maxItems=10,minLength=1,maxLength=32"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[ListOrdersArgs](struct {
+	}
+}
+type toolgenSawListOrdersArgs interface {
+	~struct {
 		Status    *Status        `json:"status,omitempty"`
 		Since     *time.Time     `json:"since,omitempty"`
 		Limit     int            `json:"limit,omitempty" tool:"default=20,minimum=1,maximum=100"`
 		Customers map[string]int `json:"customers,omitempty" tool:"maxProperties=10,minimum=0,accept=openai|gemini"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[Order](struct {
+	}
+}
+type toolgenSawOrder interface {
+	~struct {
 		ID       string            `json:"id"`
 		Status   Status            `json:"status"`
 		PlacedAt time.Time         `json:"placed_at"`
@@ -65,25 +87,25 @@ func _() {
 		Request  CreateOrderArgs   `json:"request"`
 		Labels   map[string]string `json:"labels,omitempty"`
 		Tracking *string           `json:"tracking"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[OrderList](struct {
+	}
+}
+type toolgenSawOrderList interface {
+	~struct {
 		Orders []Order `json:"orders"`
 		More   bool    `json:"more"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[Shipping](struct {
+	}
+}
+type toolgenSawShipping interface {
+	~struct {
 		Lines      []string `json:"lines" tool:"minItems=1,maxItems=3,minLength=1,maxLength=100"`
 		City       string   `json:"city" tool:"minLength=1,maxLength=100"`
 		PostalCode string   `json:"postal_code" tool:"minLength=1,maxLength=20"`
 		Country    Country  `json:"country"`
-	}{})
-	toolgenKindsChangedRunGoGenerate[Country, Status]()
+	}
 }
-
-// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
-func toolgenTypesChangedRunGoGenerate[T any](T) {}
-
-// toolgenKindsChangedRunGoGenerate takes the types of basic kind, with the kinds toolgen saw.
-func toolgenKindsChangedRunGoGenerate[T1 ~string, T2 ~int]() {}
+type toolgenSawStatus interface {
+	~int
+}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

@@ -19,42 +19,45 @@ import (
 // run go generate with the toolgen go.mod requires (go tool toolgen).
 const _ = toolimpl.SupportsGeneratedV4
 
-// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
-var _ = toolgenHandlerChangedRunGoGenerate(GetWeather)
-
-// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
-func toolgenHandlerChangedRunGoGenerate(func(context.Context, WeatherArgs) (Weather, error)) bool {
-	return true
+// A compile error in the next lines means a handler or an argument or result type changed
+// since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
+func _() {
+	runGoGenerate_toolgen(GetWeather, *new(Day), *new(Unit), *new(Weather), *new(WeatherArgs))
 }
 
-// A compile error in the next lines means an argument or result type changed since toolgen ran
-// (a field added, removed, moved, retyped or retagged): run go generate.
-func _() {
-	toolgenTypesChangedRunGoGenerate[Day](struct {
+// runGoGenerate_toolgen takes every handler and a value of every type, as toolgen saw them (toolgenSaw…).
+func runGoGenerate_toolgen[GetWeather toolgenSawGetWeather, Day toolgenSawDay, Unit toolgenSawUnit, Weather toolgenSawWeather, WeatherArgs toolgenSawWeatherArgs](GetWeather, Day, Unit, Weather, WeatherArgs) {
+}
+
+type toolgenSawGetWeather interface {
+	~func(context.Context, WeatherArgs) (Weather, error)
+}
+type toolgenSawDay interface {
+	~struct {
 		Day  int     `json:"day"`
 		High float64 `json:"high"`
 		Low  float64 `json:"low"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[Weather](struct {
+	}
+}
+type toolgenSawUnit interface {
+	~string
+}
+type toolgenSawWeather interface {
+	~struct {
 		City        string  `json:"city"`
 		Unit        Unit    `json:"unit"`
 		Temperature float64 `json:"temperature"`
 		Conditions  string  `json:"conditions"`
 		Forecast    []Day   `json:"forecast,omitempty"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[WeatherArgs](struct {
+	}
+}
+type toolgenSawWeatherArgs interface {
+	~struct {
 		City string `json:"city" tool:"minLength=1"`
 		Unit Unit   `json:"unit,omitempty" tool:"default=celsius"`
 		Days int    `json:"days,omitempty" tool:"minimum=0,maximum=7,default=0"`
-	}{})
-	toolgenKindsChangedRunGoGenerate[Unit]()
+	}
 }
-
-// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
-func toolgenTypesChangedRunGoGenerate[T any](T) {}
-
-// toolgenKindsChangedRunGoGenerate takes the types of basic kind, with the kinds toolgen saw.
-func toolgenKindsChangedRunGoGenerate[T1 ~string]() {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

@@ -16,29 +16,29 @@ import (
 // run go generate with the toolgen go.mod requires (go tool toolgen).
 const _ = toolimpl.SupportsGeneratedV4
 
-// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
-var _ = toolgenHandlerChangedRunGoGenerate(Deploy)
-
-// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
-func toolgenHandlerChangedRunGoGenerate(func(context.Context, DeployArgs) (string, error)) bool {
-	return true
+// A compile error in the next lines means a handler or an argument or result type changed
+// since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
+func _() {
+	runGoGenerate_toolgen(Deploy, *new(DeployArgs))
 }
 
-// A compile error in the next lines means an argument or result type changed since toolgen ran
-// (a field added, removed, moved, retyped or retagged): run go generate.
-func _() {
-	toolgenTypesChangedRunGoGenerate[DeployArgs](struct {
+// runGoGenerate_toolgen takes every handler and a value of every type, as toolgen saw them (toolgenSaw…).
+func runGoGenerate_toolgen[Deploy toolgenSawDeploy, DeployArgs toolgenSawDeployArgs](Deploy, DeployArgs) {
+}
+
+type toolgenSawDeploy interface {
+	~func(context.Context, DeployArgs) (string, error)
+}
+type toolgenSawDeployArgs interface {
+	~struct {
 		Target  Host    `json:"target"`
 		Version Version `json:"version"`
 		Region  string  `json:"region,omitempty" tool:"default=eu-west"`
 		Restart []Host  `json:"restart,omitempty"`
 		Token   string  `json:"-"`
 		note    string
-	}{})
+	}
 }
-
-// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
-func toolgenTypesChangedRunGoGenerate[T any](T) {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

@@ -16,18 +16,24 @@ import (
 // run go generate with the toolgen go.mod requires (go tool toolgen).
 const _ = toolimpl.SupportsGeneratedV4
 
-// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
-var _ = toolgenHandlerChangedRunGoGenerate(EveryShape, NoArgs)
-
-// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
-func toolgenHandlerChangedRunGoGenerate(func(context.Context, Args) (string, error), func(context.Context) (string, error)) bool {
-	return true
+// A compile error in the next lines means a handler or an argument or result type changed
+// since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
+func _() {
+	runGoGenerate_toolgen(EveryShape, NoArgs, *new(Args), *new(Color), *new(Node), *new(Point))
 }
 
-// A compile error in the next lines means an argument or result type changed since toolgen ran
-// (a field added, removed, moved, retyped or retagged): run go generate.
-func _() {
-	toolgenTypesChangedRunGoGenerate[Args](struct {
+// runGoGenerate_toolgen takes every handler and a value of every type, as toolgen saw them (toolgenSaw…).
+func runGoGenerate_toolgen[EveryShape toolgenSawEveryShape, NoArgs toolgenSawNoArgs, Args toolgenSawArgs, Color toolgenSawColor, Node toolgenSawNode, Point toolgenSawPoint](EveryShape, NoArgs, Args, Color, Node, Point) {
+}
+
+type toolgenSawEveryShape interface {
+	~func(context.Context, Args) (string, error)
+}
+type toolgenSawNoArgs interface {
+	~func(context.Context) (string, error)
+}
+type toolgenSawArgs interface {
+	~struct {
 		Title   string             `json:"title" tool:"minLength=2,maxLength=10,pattern=^[A-Z][a-zA-Z ]*$"`
 		Email   string             `json:"email,omitempty" tool:"format=email"`
 		Count   int                `json:"count,omitempty" tool:"minimum=1,maximum=50,default=5"`
@@ -45,23 +51,23 @@ func _() {
 		Flag    bool               `json:"flag,omitempty"`
 		Extra   any                `json:"extra,omitempty"`
 		Grid    [][]int            `json:"grid,omitempty" tool:"maxItems=2"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[Node](struct {
+	}
+}
+type toolgenSawColor interface {
+	~string
+}
+type toolgenSawNode interface {
+	~struct {
 		Name     string  `json:"name" tool:"minLength=1"`
 		Children []*Node `json:"children,omitempty" tool:"maxItems=3"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[Point](struct {
+	}
+}
+type toolgenSawPoint interface {
+	~struct {
 		X float64 `json:"x" tool:"minimum=-100,maximum=100"`
 		Y float64 `json:"y" tool:"exclusiveMinimum=0,multipleOf=0.5"`
-	}{})
-	toolgenKindsChangedRunGoGenerate[Color]()
+	}
 }
-
-// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
-func toolgenTypesChangedRunGoGenerate[T any](T) {}
-
-// toolgenKindsChangedRunGoGenerate takes the types of basic kind, with the kinds toolgen saw.
-func toolgenKindsChangedRunGoGenerate[T1 ~string]() {}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

@@ -18,26 +18,42 @@ import (
 // run go generate with the toolgen go.mod requires (go tool toolgen).
 const _ = toolimpl.SupportsGeneratedV4
 
-// A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
-var _ = toolgenHandlerChangedRunGoGenerate(CategoryTree, DeleteItem, Ping, SearchItems)
-
-// toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
-func toolgenHandlerChangedRunGoGenerate(func(context.Context, TreeArgs) (Category, error), func(context.Context, DeleteArgs) (string, error), func(context.Context, PingArgs) (string, error), func(context.Context, SearchArgs) (SearchResult, error)) bool {
-	return true
+// A compile error in the next lines means a handler or an argument or result type changed
+// since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
+func _() {
+	runGoGenerate_toolgen(CategoryTree, DeleteItem, Ping, SearchItems, *new(Category), *new(DeleteArgs), *new(Item), *new(Money), *new(PingArgs), *new(SearchArgs), *new(SearchResult), *new(Status), *new(TreeArgs))
 }
 
-// A compile error in the next lines means an argument or result type changed since toolgen ran
-// (a field added, removed, moved, retyped or retagged): run go generate.
-func _() {
-	toolgenTypesChangedRunGoGenerate[Category](struct {
+// runGoGenerate_toolgen takes every handler and a value of every type, as toolgen saw them (toolgenSaw…).
+func runGoGenerate_toolgen[CategoryTree toolgenSawCategoryTree, DeleteItem toolgenSawDeleteItem, Ping toolgenSawPing, SearchItems toolgenSawSearchItems, Category toolgenSawCategory, DeleteArgs toolgenSawDeleteArgs, Item toolgenSawItem, Money toolgenSawMoney, PingArgs toolgenSawPingArgs, SearchArgs toolgenSawSearchArgs, SearchResult toolgenSawSearchResult, Status toolgenSawStatus, TreeArgs toolgenSawTreeArgs](CategoryTree, DeleteItem, Ping, SearchItems, Category, DeleteArgs, Item, Money, PingArgs, SearchArgs, SearchResult, Status, TreeArgs) {
+}
+
+type toolgenSawCategoryTree interface {
+	~func(context.Context, TreeArgs) (Category, error)
+}
+type toolgenSawDeleteItem interface {
+	~func(context.Context, DeleteArgs) (string, error)
+}
+type toolgenSawPing interface {
+	~func(context.Context, PingArgs) (string, error)
+}
+type toolgenSawSearchItems interface {
+	~func(context.Context, SearchArgs) (SearchResult, error)
+}
+type toolgenSawCategory interface {
+	~struct {
 		Name     string     `json:"name"`
 		Children []Category `json:"children"`
 		Parent   *Category  `json:"parent,omitempty"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[DeleteArgs](struct {
+	}
+}
+type toolgenSawDeleteArgs interface {
+	~struct {
 		ID string `json:"id"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[Item](struct {
+	}
+}
+type toolgenSawItem interface {
+	~struct {
 		ID         string            `json:"id"`
 		Title      string            `json:"title"`
 		Status     Status            `json:"status"`
@@ -48,35 +64,41 @@ func _() {
 		Updated    time.Time         `json:"updated"`
 		Thumbnail  []byte            `json:"thumbnail,omitempty"`
 		Rating     *float64          `json:"rating,omitempty"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[Money](struct {
+	}
+}
+type toolgenSawMoney interface {
+	~struct {
 		Amount   int    `json:"amount"`
 		Currency string `json:"currency"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[PingArgs](struct{}{})
-	toolgenTypesChangedRunGoGenerate[SearchArgs](struct {
+	}
+}
+type toolgenSawPingArgs interface {
+	~struct{}
+}
+type toolgenSawSearchArgs interface {
+	~struct {
 		Query           string  `json:"query" tool:"minLength=1"`
 		Status          *Status `json:"status,omitempty"`
 		Limit           int     `json:"limit,omitempty" tool:"minimum=1,maximum=50,default=10"`
 		IncludeArchived bool    `json:"include_archived,omitempty" tool:"default=false"`
 		MaxPrice        *Money  `json:"max_price,omitempty"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[SearchResult](struct {
+	}
+}
+type toolgenSawSearchResult interface {
+	~struct {
 		Items  []Item `json:"items"`
 		Total  int    `json:"total"`
 		Sample Money  `json:"sample"`
-	}{})
-	toolgenTypesChangedRunGoGenerate[TreeArgs](struct {
-		Depth int `json:"depth" tool:"minimum=0,maximum=3"`
-	}{})
-	toolgenKindsChangedRunGoGenerate[Status]()
+	}
 }
-
-// toolgenTypesChangedRunGoGenerate takes a value of a type as toolgen saw it.
-func toolgenTypesChangedRunGoGenerate[T any](T) {}
-
-// toolgenKindsChangedRunGoGenerate takes the types of basic kind, with the kinds toolgen saw.
-func toolgenKindsChangedRunGoGenerate[T1 ~string]() {}
+type toolgenSawStatus interface {
+	~string
+}
+type toolgenSawTreeArgs interface {
+	~struct {
+		Depth int `json:"depth" tool:"minimum=0,maximum=3"`
+	}
+}
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.

@@ -136,7 +136,7 @@ type DeleteItemArgs struct {
 	ID string `json:"id"`
 }
 
-// Money is typed from the outputSchema of search_items, at /$defs/Money.
+// Money is typed from the inputSchema of search_items, at /properties/max_price, and from the outputSchema of search_items, at /$defs/Money.
 //
 // Money is an amount in a currency.
 type Money struct {
@@ -151,35 +151,14 @@ type SearchItemsArgs struct {
 	// Query words.
 	Query string `json:"query"`
 	// Status to keep. Values: "active" (on sale), "archived" (no longer sold).
-	Status *SearchItemsArgsStatus `json:"status,omitempty"`
+	Status *Status `json:"status,omitempty"`
 	// Limit of items returned.
 	Limit int `json:"limit,omitempty"`
 	// IncludeArchived keeps archived items too.
 	IncludeArchived bool `json:"include_archived,omitempty"`
 	// MaxPrice keeps items at most this price.
-	MaxPrice *SearchItemsArgsMaxPrice `json:"max_price,omitempty"`
+	MaxPrice *Money `json:"max_price,omitempty"`
 }
-
-// SearchItemsArgsMaxPrice is typed from the inputSchema of search_items, at /properties/max_price.
-//
-// MaxPrice keeps items at most this price.
-type SearchItemsArgsMaxPrice struct {
-	// Amount in the currency's minor unit.
-	Amount int `json:"amount"`
-	// Currency code, e.g. EUR.
-	Currency string `json:"currency"`
-}
-
-// SearchItemsArgsStatus is typed from the inputSchema of search_items, at /properties/status.
-//
-// Status to keep. Values: "active" (on sale), "archived" (no longer sold).
-type SearchItemsArgsStatus string
-
-// The values of SearchItemsArgsStatus.
-const (
-	SearchItemsArgsStatusActive   SearchItemsArgsStatus = "active"
-	SearchItemsArgsStatusArchived SearchItemsArgsStatus = "archived"
-)
 
 // SearchItemsResult is typed from the outputSchema of search_items.
 type SearchItemsResult struct {
@@ -200,7 +179,7 @@ type SearchItemsResultItemsItem struct {
 	// Title shown to buyers.
 	Title string `json:"title"`
 	// Status of the item. Values: "active" (on sale), "archived" (no longer sold).
-	Status SearchItemsResultItemsItemStatus `json:"status"`
+	Status Status `json:"status"`
 	// Price of the item.
 	Price Money `json:"price"`
 	// Discount applied, when there is one.
@@ -217,13 +196,11 @@ type SearchItemsResultItemsItem struct {
 	Rating *float64 `json:"rating,omitempty"`
 }
 
-// SearchItemsResultItemsItemStatus is typed from the outputSchema of search_items, at /properties/items/items/properties/status.
-//
-// Status of the item. Values: "active" (on sale), "archived" (no longer sold).
-type SearchItemsResultItemsItemStatus string
+// Status is typed from the inputSchema of search_items, at /properties/status, and from the outputSchema of search_items, at /properties/items/items/properties/status.
+type Status string
 
-// The values of SearchItemsResultItemsItemStatus.
+// The values of Status.
 const (
-	SearchItemsResultItemsItemStatusActive   SearchItemsResultItemsItemStatus = "active"
-	SearchItemsResultItemsItemStatusArchived SearchItemsResultItemsItemStatus = "archived"
+	StatusActive   Status = "active"
+	StatusArchived Status = "archived"
 )
