@@ -38,11 +38,15 @@
 // # The calls served beside the SDK
 //
 // HTTPHandler and ServeStdio serve a plain tools/call themselves, beside the SDK: one request,
-// on a protocol up to 2025-11-25, without a progress token, naming a tool the server lists;
-// over stateful HTTP only on a session opened by the same user whose client declared neither
-// elicitation nor sampling and set no log level (what a call could send such a client goes on
-// the session's own stream, not on the request's), and over stdio only on an initialized
-// session. The SDK's JSON-RPC layer decodes a request five times, each with a 32 KB buffer
+// without a progress token, naming a tool the server lists; over stateful HTTP (protocols up
+// to 2025-11-25, as the SDK) only on a session opened by the same user whose client declared
+// neither elicitation nor sampling and set no log level (what a call could send such a client
+// goes on the session's own stream, not on the request's); over stdio on an initialized
+// session, or on 2026-07-28 with its _meta. A 2026-07-28 call (stateless HTTP, stdio) is
+// served here when its _meta names that protocol (as its Mcp-Protocol-Version header does)
+// with the client's capabilities and no log level, and its Mcp-Method and Mcp-Name headers
+// match its body; approval and Elicit work as on the SDK's path (input-required results, the
+// answer with the next call, which is served here too). The SDK's JSON-RPC layer decodes a request five times, each with a 32 KB buffer
 // (and connects a session for each stateless request); here it is decoded once, run through
 // the same handler, with the same checks, and the answer is written as JSON (over HTTP
 // application/json, which every streamable HTTP client accepts). Calls cost a fifth to a

@@ -53,11 +53,11 @@ func Elicit(ctx context.Context, message string, requestedSchema any) (action st
 	if c == nil {
 		return "", nil, ErrNotMCPCall
 	}
-	if !canElicit(c.req.Session) {
+	if !c.peer.elicit || !c.peer.multiRound() && c.req.Session == nil {
 		return "", nil, ErrNoElicitation
 	}
 	params := &mcp.ElicitParams{Message: message, RequestedSchema: requestedSchema}
-	if !multiRound(c.req.Session) {
+	if !c.peer.multiRound() {
 		res, err := c.req.Session.Elicit(ctx, params)
 		if err != nil {
 			return "", nil, err
@@ -100,22 +100,35 @@ func validateAnswer(schema any, content map[string]any) error {
 	return nil
 }
 
-// canElicit reports whether the client of ss declared elicitation. A stateless HTTP request on
-// an older protocol has no declared capabilities, so it cannot be asked.
-func canElicit(ss *mcp.ServerSession) bool {
-	if ss == nil {
-		return false
-	}
-	p := ss.InitializeParams()
-	return p != nil && p.Capabilities != nil && p.Capabilities.Elicitation != nil
+// peer is what a call knows of its client: the protocol revision it speaks and whether it
+// declared elicitation, from its session's initialize or, on 2026-07-28, from the request's
+// _meta (the SDK puts those into the session's InitializeParams; a call served beside the SDK
+// reads them itself, fastcall.go).
+type peer struct {
+	protocol string
+	elicit   bool
 }
 
-// multiRound reports whether ss speaks protocol 2026-07-28 or later, where the server asks by
-// returning input requests instead of sending requests.
-func multiRound(ss *mcp.ServerSession) bool {
+// peerOf is the client of ss as its initialize (or, on 2026-07-28, its request) described it.
+// A stateless HTTP request on an older protocol has no declared capabilities, so it cannot
+// be asked.
+func peerOf(ss *mcp.ServerSession) peer {
+	if ss == nil {
+		return peer{}
+	}
 	p := ss.InitializeParams()
-	return p != nil && p.ProtocolVersion >= "2026-07-28"
+	if p == nil {
+		return peer{}
+	}
+	return peer{protocol: p.ProtocolVersion, elicit: p.Capabilities != nil && p.Capabilities.Elicitation != nil}
 }
+
+// multiRound reports whether the client speaks protocol 2026-07-28 or later, where the server
+// asks by returning input requests instead of sending requests.
+func (p peer) multiRound() bool { return p.protocol >= "2026-07-28" }
+
+// multiRound reports whether ss speaks protocol 2026-07-28 or later.
+func multiRound(ss *mcp.ServerSession) bool { return peerOf(ss).multiRound() }
 
 // Keys of the input requests toolgen sends.
 const (

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"mime"
 	"net"
 	"net/http"
@@ -26,57 +27,77 @@ import (
 )
 
 // A tools/call over HTTP is served here, beside the go-sdk, when the SDK would serve it
-// without sending the client anything but its answer: one JSON-RPC request on a protocol up
-// to 2025-11-25, without a progress token, naming a tool this server lists, and
-//   - stateless: always (a stateless server cannot send the client a request on these
-//     protocols);
-//   - stateful: on a session the gate holds, opened by the same user, whose client declared
-//     neither elicitation nor sampling and set no log level (what a call could send it then
-//     goes on the session's own stream, not on this request's), when streams are not kept
-//     resumable (WithEventStore).
+// without sending the client anything but its answer: one JSON-RPC request without a
+// progress token, naming a tool this server lists, and
+//   - stateless, on a protocol up to 2025-11-25: always (a stateless server cannot send the
+//     client a request on these protocols);
+//   - stateless, on 2026-07-28: when its _meta names the protocol its Mcp-Protocol-Version
+//     header does and declares the client's capabilities, sets no log level, and its
+//     Mcp-Method and Mcp-Name headers say what its body does (what the SDK checks, which it
+//     answers with its own errors); a question for the client (approval, Elicit) is an
+//     input-required result, and its answer comes with the next call, as on the SDK's path;
+//   - stateful (up to 2025-11-25; the SDK refuses 2026-07-28 there): on a session the gate
+//     holds, opened by the same user, whose client declared neither elicitation nor sampling
+//     and set no log level (what a call could send it then goes on the session's own stream,
+//     not on this request's), when streams are not kept resumable (WithEventStore).
 //
 // The SDK would decode it five times, each with a 32 KB buffer (and, stateless, connect a
 // session for it); here it is decoded once, run through the same handler
-// (served.serveCall) and answered with JSON. Everything else (initialize, tools/list,
-// resources, protocol 2026-07-28, progress, calls the SDK would refuse) goes to the SDK as
-// before. docs/benchmarks.md has the measurements that decided it.
+// (served.serveCall) and answered with JSON. Everything else (initialize, server/discover,
+// tools/list, resources, progress, calls the SDK would refuse) goes to the SDK as before.
+// docs/benchmarks.md has the measurements that decided it.
 
 // callParams is what the fast path reads of tools/call params.
 type callParams struct {
-	Name           string          `json:"name"`
-	Arguments      json.RawMessage `json:"arguments"`
-	Meta           json.RawMessage `json:"_meta"`
-	InputResponses json.RawMessage `json:"inputResponses"`
-	RequestState   json.RawMessage `json:"requestState"`
+	Name           string               `json:"name"`
+	Arguments      json.RawMessage      `json:"arguments"`
+	Meta           json.RawMessage      `json:"_meta"`
+	InputResponses mcp.InputResponseMap `json:"inputResponses"`
+	RequestState   string               `json:"requestState"`
 }
 
-// callMeta is what decides, in params._meta, that a call goes to the SDK.
+// callMeta is what the fast path reads of params._meta.
 type callMeta struct {
 	ProgressToken   json.RawMessage `json:"progressToken"`
 	ProtocolVersion json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"`
+	Capabilities    json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
+	LogLevel        json.RawMessage `json:"io.modelcontextprotocol/logLevel"`
 }
 
+// metaCapabilities is what the fast path reads of a 2026-07-28 client's capabilities.
+type metaCapabilities struct {
+	Elicitation json.RawMessage `json:"elicitation"`
+}
+
+// statelessProtocol is the revision whose requests carry what a session held (SEP-2575).
+const statelessProtocol = "2026-07-28"
+
 // fastVersions are the protocol versions (the Mcp-Protocol-Version header) served here: the
-// SDK supports them, and on them a stateless server cannot reach the client. No header
-// means 2025-03-26.
-var fastVersions = map[string]bool{"": true, "2025-03-26": true, "2025-06-18": true, "2025-11-25": true}
+// SDK supports them, and on them a stateless server cannot reach the client but by its
+// answer. No header means 2025-03-26.
+var fastVersions = map[string]bool{"": true, "2025-03-26": true, "2025-06-18": true, "2025-11-25": true, statelessProtocol: true}
 
 // speaks reports whether a request of protocol version (the Mcp-Protocol-Version header; ""
 // when it has none) may be served beside the SDK: a version served here that the server
-// negotiates (ServerOptions.SupportedProtocolVersions may narrow them).
-func (s *served) speaks(version string) bool {
+// negotiates (ServerOptions.SupportedProtocolVersions may narrow them), and 2026-07-28 only
+// stateless.
+func (s *served) speaks(version string, stateful bool) bool {
+	if version >= statelessProtocol && stateful {
+		return false
+	}
 	return fastVersions[version] && (version == "" || len(s.versions) == 0 || slices.Contains(s.versions, version))
 }
 
 // serveFast answers r, whose body holds the one message m, on stateful session l (nil:
 // stateless), and reports whether it did; when it did not, r is the SDK's to serve.
 func (s *served) serveFast(w http.ResponseWriter, r *http.Request, m *message, l *liveSession) bool {
-	if m.Method != "tools/call" || !fastID(m.ID) || !fastHTTP(r, l != nil) || !s.speaks(r.Header.Get("Mcp-Protocol-Version")) ||
+	version := r.Header.Get("Mcp-Protocol-Version")
+	if m.Method != "tools/call" || !fastID(m.ID) || !fastHTTP(r, l != nil) || !s.speaks(version, l != nil) ||
 		s.crossOrigin != nil && s.crossOrigin.Check(r) != nil {
 		return false
 	}
-	params, ok := s.fastParams(m)
-	if !ok {
+	params, client, ok := s.fastParams(m, version)
+	if !ok || version >= statelessProtocol && !standardHeaders(r.Header, params.Name) {
 		return false
 	}
 	id := idText(m.ID)
@@ -95,12 +116,31 @@ func (s *served) serveFast(w http.ResponseWriter, r *http.Request, m *message, l
 		defer l.untrack(id)
 		req.Session = l.ss
 	}
-	out := &fastStream{w: w}
+	if l != nil {
+		client = peerOf(l.ss)
+	}
+	// On 2026-07-28 a client that sets no log level gets no log messages (SEP-2577).
+	out := &fastStream{w: w, quiet: client.multiRound()}
 	if l == nil {
 		// Stateless: no session to send a log message through; the answer carries it.
 		ctx = context.WithValue(ctx, fastStreamKey{}, out)
 	}
-	out.answer(s.answer(ctx, req, m.ID, id))
+	out.answer(s.answer(ctx, req, m.ID, id, client))
+	return true
+}
+
+// standardHeaders reports whether a 2026-07-28 request's Mcp-Method and Mcp-Name headers say
+// what its body does, and it mirrors no argument into an Mcp-Param header (which the SDK
+// checks against the tool's schema): the SDK refuses the others, with its own errors.
+func standardHeaders(h http.Header, tool string) bool {
+	if h.Get("Mcp-Method") != "tools/call" || h.Get("Mcp-Name") != tool {
+		return false
+	}
+	for name := range h {
+		if strings.HasPrefix(name, "Mcp-Param-") {
+			return false
+		}
+	}
 	return true
 }
 
@@ -110,6 +150,7 @@ func (s *served) serveFast(w http.ResponseWriter, r *http.Request, m *message, l
 type fastStream struct {
 	mu     sync.Mutex
 	w      http.ResponseWriter
+	quiet  bool // log messages are dropped (2026-07-28 without a log level)
 	events bool // the answer is an event stream
 	done   bool // answered: what the call sends later is dropped, as the SDK drops it
 }
@@ -147,57 +188,118 @@ func (f *fastStream) answer(data []byte) {
 	_, _ = f.w.Write(data)
 }
 
-// fastParams reads the params of tools/call m, and reports whether its call may be served
-// beside the SDK: it names a tool the server lists, carries no progress token and no
-// protocol 2026-07-28 state or version.
-func (s *served) fastParams(m *message) (*mcp.CallToolParamsRaw, bool) {
+// fastParams reads the params of tools/call m, of protocol version (the Mcp-Protocol-Version
+// header, or a stdio call's _meta), and reports whether its call may be served beside the SDK:
+// it names a tool the server lists and carries no progress token; on 2026-07-28 its _meta
+// names that protocol and declares the client's capabilities (client), and sets no log
+// level; before, it carries neither a 2026-07-28 version nor its answers.
+func (s *served) fastParams(m *message, version string) (_ *mcp.CallToolParamsRaw, client peer, ok bool) {
 	var p callParams
-	if json.Unmarshal(m.Params, &p) != nil || p.Name == "" || len(p.InputResponses) > 0 || len(p.RequestState) > 0 || !s.lists(p.Name) {
-		return nil, false
+	if json.Unmarshal(m.Params, &p) != nil || p.Name == "" || !s.lists(p.Name) {
+		return nil, peer{}, false
 	}
+	stateless := version >= statelessProtocol
+	if !stateless && (len(p.InputResponses) > 0 || len(p.RequestState) > 0) {
+		return nil, peer{}, false
+	}
+	var cm callMeta
+	if len(p.Meta) > 0 && json.Unmarshal(p.Meta, &cm) != nil || len(cm.ProgressToken) > 0 {
+		return nil, peer{}, false
+	}
+	if stateless {
+		var metaVersion string
+		var caps metaCapabilities
+		if json.Unmarshal(cm.ProtocolVersion, &metaVersion) != nil || metaVersion != version ||
+			!jsonObject(cm.Capabilities) || json.Unmarshal(cm.Capabilities, &caps) != nil || len(cm.LogLevel) > 0 {
+			return nil, peer{}, false
+		}
+		client = peer{protocol: version, elicit: len(caps.Elicitation) > 0 && string(caps.Elicitation) != "null"}
+	} else if len(cm.ProtocolVersion) > 0 {
+		return nil, peer{}, false
+	}
+	// Decoded whole, as the SDK does: a SessionFunc, WithUserData, WithTraceContext and the
+	// handler (RequestFrom) may read any of it.
 	var meta map[string]any
-	if len(p.Meta) > 0 {
-		var cm callMeta
-		if json.Unmarshal(p.Meta, &cm) != nil || len(cm.ProgressToken) > 0 || len(cm.ProtocolVersion) > 0 {
-			return nil, false
-		}
-		if s.traceCtx != nil && json.Unmarshal(p.Meta, &meta) != nil {
-			return nil, false
-		}
+	if len(p.Meta) > 0 && json.Unmarshal(p.Meta, &meta) != nil {
+		return nil, peer{}, false
 	}
-	return &mcp.CallToolParamsRaw{Meta: meta, Name: p.Name, Arguments: p.Arguments}, true
+	return &mcp.CallToolParamsRaw{Meta: meta, Name: p.Name, Arguments: p.Arguments, InputResponses: p.InputResponses, RequestState: p.RequestState}, client, true
 }
 
-// answer runs req (whose JSON-RPC id is id, idText(id) as key) and returns the JSON-RPC
-// response.
-func (s *served) answer(ctx context.Context, req *mcp.CallToolRequest, id json.RawMessage, key string) []byte {
+// jsonObject reports whether data is a JSON object.
+func jsonObject(data json.RawMessage) bool {
+	data = bytes.TrimSpace(data)
+	return len(data) > 0 && data[0] == '{'
+}
+
+// answer runs req (whose JSON-RPC id is id, idText(id) as key) from client and returns the
+// JSON-RPC response.
+func (s *served) answer(ctx context.Context, req *mcp.CallToolRequest, id json.RawMessage, key string, client peer) []byte {
 	s.fastCalls.Add(1)
 	if s.traceCtx != nil {
 		ctx = s.traceCtx(ctx, req.Params.Meta)
 	}
-	res, err := s.serveCall(ctx, req, key)
+	res, err := s.serveCall(ctx, req, key, client)
 	if err != nil {
-		// A protocol error; not reached today, since a call with a round state goes to the SDK.
 		wire := &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		errors.As(err, &wire)
 		data, _ := json.Marshal(rpcError{"2.0", id, wire})
 		return data
 	}
-	if data, ok := appendAnswer(nil, id, res); ok {
+	form := answerForm{}
+	if client.multiRound() {
+		form = answerForm{serverInfo: s.serverInfo, resultType: "complete"}
+		if res.InputRequests != nil || res.RequestState != "" {
+			form.resultType = "input_required"
+		}
+	}
+	if data, ok := appendAnswer(nil, id, res, form); ok {
 		return data
 	}
-	data, err := json.Marshal(rpcAnswer{"2.0", id, res})
+	data, err := marshalAnswer(id, res, form)
 	if err != nil {
-		data, _ = json.Marshal(rpcAnswer{"2.0", id, Result(internalError(req.Params.Name))})
+		data, _ = marshalAnswer(id, Result(internalError(req.Params.Name)), form)
 	}
 	return data
 }
 
+// answerForm is what a protocol adds to a result: on 2026-07-28 the server's name in its
+// _meta, and whether it is complete or asks for input.
+type answerForm struct {
+	serverInfo []byte // JSON of the server's mcp.Implementation; nil before 2026-07-28
+	resultType string
+}
+
+// metaServerInfo is the _meta key under which a 2026-07-28 server names itself.
+const metaServerInfo = "io.modelcontextprotocol/serverInfo"
+
+// marshalAnswer writes the JSON-RPC response of a result appendAnswer does not write.
+func marshalAnswer(id json.RawMessage, res *mcp.CallToolResult, form answerForm) ([]byte, error) {
+	if form.resultType == "" {
+		return json.Marshal(rpcAnswer{"2.0", id, res})
+	}
+	withMeta := *res
+	withMeta.Meta = maps.Clone(res.Meta)
+	if withMeta.Meta == nil {
+		withMeta.Meta = mcp.Meta{}
+	}
+	if _, ok := withMeta.Meta[metaServerInfo]; !ok {
+		withMeta.Meta[metaServerInfo] = json.RawMessage(form.serverInfo)
+	}
+	result, err := json.Marshal(&withMeta)
+	if err != nil {
+		return nil, err
+	}
+	// The SDK's CallToolResult keeps its resultType unexported: it is added here, last.
+	result = append(result[:len(result)-1], `,"resultType":"`+form.resultType+`"}`...)
+	return json.Marshal(rpcAnswer{"2.0", id, json.RawMessage(result)})
+}
+
 // rpcAnswer is a JSON-RPC response to tools/call, for results appendAnswer does not write.
 type rpcAnswer struct {
-	JSONRPC string              `json:"jsonrpc"`
-	ID      json.RawMessage     `json:"id"`
-	Result  *mcp.CallToolResult `json:"result"`
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  any             `json:"result"` // *mcp.CallToolResult, or its JSON
 }
 
 // rpcError is a JSON-RPC error response.
@@ -442,7 +544,7 @@ func quietClient(ss *mcp.ServerSession) bool {
 // appendAnswer appends the JSON-RPC response of res, of the common shape (text content, a
 // structured object, isError), as encoding/json would write it, without reflection; ok is
 // false for any other result, which json.Marshal writes.
-func appendAnswer(buf []byte, id json.RawMessage, res *mcp.CallToolResult) (_ []byte, ok bool) {
+func appendAnswer(buf []byte, id json.RawMessage, res *mcp.CallToolResult, form answerForm) (_ []byte, ok bool) {
 	if res.Meta != nil || res.InputRequests != nil || res.RequestState != "" {
 		return nil, false
 	}
@@ -460,7 +562,13 @@ func appendAnswer(buf []byte, id json.RawMessage, res *mcp.CallToolResult) (_ []
 	w := jx.Writer{Buf: buf}
 	w.RawStr(`{"jsonrpc":"2.0","id":`)
 	w.Raw(id)
-	w.RawStr(`,"result":{"content":[`)
+	w.RawStr(`,"result":{`)
+	if form.serverInfo != nil {
+		w.RawStr(`"_meta":{"` + metaServerInfo + `":`)
+		w.Raw(form.serverInfo)
+		w.RawStr(`},`)
+	}
+	w.RawStr(`"content":[`)
 	for i, c := range res.Content {
 		text, ok := c.(*mcp.TextContent)
 		if !ok || text.Meta != nil || text.Annotations != nil {
@@ -480,6 +588,9 @@ func appendAnswer(buf []byte, id json.RawMessage, res *mcp.CallToolResult) (_ []
 	}
 	if res.IsError {
 		w.RawStr(`,"isError":true`)
+	}
+	if form.resultType != "" {
+		w.RawStr(`,"resultType":"` + form.resultType + `"`)
 	}
 	w.RawStr(`}}`)
 	return w.Buf, true

@@ -20,19 +20,21 @@ func TestAppendAnswerAsJSONMarshal(t *testing.T) {
 			{Content: []mcp.Content{}},
 		} {
 			for _, id := range []string{`1`, `"id-1"`} {
-				fast, ok := appendAnswer(nil, json.RawMessage(id), res)
-				require.True(t, ok)
-				want, err := json.Marshal(struct {
-					JSONRPC string              `json:"jsonrpc"`
-					ID      json.RawMessage     `json:"id"`
-					Result  *mcp.CallToolResult `json:"result"`
-				}{"2.0", json.RawMessage(id), res})
-				require.NoError(t, err)
-				require.True(t, json.Valid(fast), "%q", fast)
-				var got, exp any
-				require.NoError(t, json.Unmarshal(fast, &got))
-				require.NoError(t, json.Unmarshal(want, &exp))
-				assert.Equal(t, exp, got, "%q", text)
+				for _, form := range []answerForm{{}, {serverInfo: []byte(`{"name":"s","version":"1"}`), resultType: "complete"}} {
+					fast, ok := appendAnswer(nil, json.RawMessage(id), res, form)
+					require.True(t, ok)
+					want, err := marshalAnswer(json.RawMessage(id), res, form)
+					require.NoError(t, err)
+					if form.resultType != "" {
+						assert.Contains(t, string(want), `"resultType":"complete"`)
+						assert.Contains(t, string(want), `"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}`)
+					}
+					require.True(t, json.Valid(fast), "%q", fast)
+					var got, exp any
+					require.NoError(t, json.Unmarshal(fast, &got))
+					require.NoError(t, json.Unmarshal(want, &exp))
+					assert.Equal(t, exp, got, "%q", text)
+				}
 			}
 		}
 	}
@@ -41,7 +43,7 @@ func TestAppendAnswerAsJSONMarshal(t *testing.T) {
 		{Content: []mcp.Content{&mcp.TextContent{Text: "x"}}, StructuredContent: json.RawMessage(`{bad`)},
 		{Content: []mcp.Content{&mcp.TextContent{Text: "x"}}, StructuredContent: map[string]any{"a": 1}},
 	} {
-		_, ok := appendAnswer(nil, json.RawMessage(`1`), other)
+		_, ok := appendAnswer(nil, json.RawMessage(`1`), other, answerForm{})
 		assert.False(t, ok, "left to json.Marshal: %+v", other)
 	}
 }

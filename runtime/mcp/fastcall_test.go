@@ -73,11 +73,13 @@ func postAny(t *testing.T, url, body string, header map[string]string) (status i
 // stream) when the same call takes its path: a progress token sends it there.
 func TestStatelessCallsAnswerAsTheSDK(t *testing.T) {
 	reg := runtime.NewRegistry()
-	require.NoError(t, reg.Add(servedWeather(), callInfoTool(), rowsTool(),
+	var runs atomic.Int32
+	require.NoError(t, reg.Add(servedWeather(), callInfoTool(), rowsTool(), mailTool(&runs),
 		funcTool("fails", func(context.Context, funcArgs) runtime.Result {
 			return runtime.ErrorResult(assert.AnError)
 		})))
-	srv := httptest.NewServer(toolmcp.HTTPHandler(reg, toolmcp.WithStateless()))
+	h, fastCalls := toolmcp.HTTPHandlerCounting(reg, toolmcp.WithStateless())
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 
 	calls := map[string]string{
@@ -87,41 +89,74 @@ func TestStatelessCallsAnswerAsTheSDK(t *testing.T) {
 		"handler error":     `"name":"fails","arguments":{}`,
 		"call info":         `"name":"call_info","arguments":{}`,
 		"cut to its cap":    `"name":"rows","arguments":{"n":200}`,
+		"approval":          `"name":"send_mail","arguments":{"to":"ann@example.com"}`,
 	}
-	for name, params := range calls {
-		t.Run(name, func(t *testing.T) {
-			for _, id := range []string{`7`, `"call-7"`} {
-				fastType, fast := postRaw(t, srv.URL, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{`+params+`}}`, nil)
-				sdkType, sdk := postRaw(t, srv.URL, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{`+params+`,"_meta":{"progressToken":1}}}`, nil)
-				assert.Equal(t, "application/json", fastType)
-				assert.True(t, strings.HasPrefix(sdkType, "text/event-stream"), sdkType)
-				if name == "call info" {
-					// Each request is its own session: the keys differ, the rest agrees.
-					for _, m := range []map[string]any{fast, sdk} {
-						text := m["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"].(string)
-						var info callInfo
-						require.NoError(t, json.Unmarshal([]byte(text), &info))
-						assert.Equal(t, strings.Trim(id, `"`), info.ID, "the call id is the request id")
-						assert.True(t, strings.HasPrefix(info.Session, "conn:"), info.Session)
-					}
-					continue
-				}
-				if name == "cut to its cap" {
-					// The link to the whole result names a stored result of its own.
-					for _, m := range []map[string]any{fast, sdk} {
-						content := m["result"].(map[string]any)["content"].([]any)
-						require.Len(t, content, 2)
-						content[1].(map[string]any)["uri"] = "toolgen://results/…"
-						content[1].(map[string]any)["name"] = "…"
-						content[1].(map[string]any)["description"] = "…"
-						text := content[0].(map[string]any)["text"].(string)
-						content[0].(map[string]any)["text"] = text[:strings.Index(text, "res_")]
-					}
-				}
-				assert.Equal(t, sdk, fast)
-			}
-		})
+	// What a go-sdk v1.8.0 client sends on each protocol: on 2026-07-28 the _meta triple and
+	// the standard headers.
+	protocols := map[string]struct {
+		meta   string
+		header func(tool string) map[string]string
+	}{
+		"2025-11-25": {``, func(string) map[string]string { return nil }},
+		"2026-07-28": {`"io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"`,
+			func(tool string) map[string]string {
+				return map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": tool}
+			}},
 	}
+	for protocol, form := range protocols {
+		for name, params := range calls {
+			t.Run(protocol+" "+name, func(t *testing.T) {
+				tool := strings.Split(params, `"`)[3]
+				meta, withToken := `{`+form.meta+`}`, `{`+form.meta+`,"progressToken":1}`
+				if form.meta == "" {
+					meta, withToken = `{}`, `{"progressToken":1}`
+				}
+				for _, id := range []string{`7`, `"call-7"`} {
+					before := fastCalls()
+					fastType, fast := postRaw(t, srv.URL, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{`+params+`,"_meta":`+meta+`}}`, form.header(tool))
+					sdkType, sdk := postRaw(t, srv.URL, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{`+params+`,"_meta":`+withToken+`}}`, form.header(tool))
+					assert.Equal(t, "application/json", fastType)
+					assert.True(t, strings.HasPrefix(sdkType, "text/event-stream"), sdkType)
+					assert.Equal(t, before+1, fastCalls(), "the first beside the SDK, the second by it")
+					switch name {
+					case "call info":
+						// Each request is its own session: the keys differ, the rest agrees.
+						for _, m := range []map[string]any{fast, sdk} {
+							text := m["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"].(string)
+							var info callInfo
+							require.NoError(t, json.Unmarshal([]byte(text), &info))
+							assert.Equal(t, strings.Trim(id, `"`), info.ID, "the call id is the request id")
+							assert.True(t, strings.HasPrefix(info.Session, "conn:"), info.Session)
+						}
+						continue
+					case "cut to its cap":
+						// The link to the whole result names a stored result of its own.
+						for _, m := range []map[string]any{fast, sdk} {
+							content := m["result"].(map[string]any)["content"].([]any)
+							require.Len(t, content, 2)
+							content[1].(map[string]any)["uri"] = "toolgen://results/…"
+							content[1].(map[string]any)["name"] = "…"
+							content[1].(map[string]any)["description"] = "…"
+							text := content[0].(map[string]any)["text"].(string)
+							content[0].(map[string]any)["text"] = text[:strings.Index(text, "res_")]
+						}
+					case "approval":
+						if protocol == "2026-07-28" {
+							// The question and its sealed state: a state of each answer's own.
+							for _, m := range []map[string]any{fast, sdk} {
+								result := m["result"].(map[string]any)
+								require.Equal(t, "input_required", result["resultType"], "%v", m)
+								require.NotEmpty(t, result["requestState"])
+								result["requestState"] = "…"
+							}
+						}
+					}
+					assert.Equal(t, sdk, fast)
+				}
+			})
+		}
+	}
+	assert.Zero(t, runs.Load(), "nothing approved, nothing sent")
 
 	t.Run("what the SDK serves", func(t *testing.T) {
 		for name, c := range map[string]struct {
@@ -134,6 +169,14 @@ func TestStatelessCallsAnswerAsTheSDK(t *testing.T) {
 			"tools/list":               {`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, nil},
 			"a request state":          {`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Tokyo"},"requestState":"x"}}`, nil},
 			"an older protocol header": {`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Tokyo"}}}`, map[string]string{"Mcp-Protocol-Version": "2024-11-05"}},
+			"_meta naming another protocol than the header": {`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Tokyo"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+				map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "get_weather"}},
+			"2026-07-28 without capabilities": {`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Tokyo"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
+				map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "get_weather"}},
+			"2026-07-28 naming another tool in Mcp-Name": {`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Tokyo"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+				map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "send_mail"}},
+			"2026-07-28 with a log level": {`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Tokyo"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"debug"}}}`,
+				map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "get_weather"}},
 		} {
 			status, contentType, msg, _ := postAny(t, srv.URL, c.body, c.header)
 			assert.False(t, status == http.StatusOK && contentType == "application/json", "%s: %v", name, msg)
@@ -349,11 +392,16 @@ func TestStdioServesCallsBesideTheSDK(t *testing.T) {
 	}
 	assert.EqualValues(t, 2, fastCalls())
 
+	// 2026-07-28: each call carries its protocol and the client's capabilities in its _meta.
 	cs, fastCalls = stdioClient(t, reg, nil, nil)
 	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "get_weather", Arguments: map[string]any{"city": "Tokyo"}})
 	require.NoError(t, err)
-	assert.False(t, res.IsError)
-	assert.Zero(t, fastCalls())
+	viaSDK := &mcp.CallToolParams{Name: "get_weather", Arguments: map[string]any{"city": "Tokyo"}}
+	viaSDK.SetProgressToken("p")
+	sdk, err := cs.CallTool(t.Context(), viaSDK)
+	require.NoError(t, err)
+	assert.Equal(t, sdk, res)
+	assert.EqualValues(t, 1, fastCalls())
 }
 
 // A stateful HTTP session's registry session ends when the session does: deleted by its

@@ -138,7 +138,7 @@ var logLevels = map[mcp.LoggingLevel]int{"debug": 0, "info": 1, "notice": 2, "wa
 
 // log sends a log message of the call as an event, at info and above.
 func (f *fastStream) log(params *mcp.LoggingMessageParams) error {
-	if level, known := logLevels[params.Level]; known && level < logLevels["info"] {
+	if level, known := logLevels[params.Level]; f.quiet || known && level < logLevels["info"] {
 		return nil
 	}
 	data, err := json.Marshal(struct {

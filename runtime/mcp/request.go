@@ -18,6 +18,7 @@ type callContext struct {
 	req     *mcp.CallToolRequest
 	served  *served
 	session string // the registry session
+	peer    peer   // the client's protocol and capabilities
 	round   *round // multi-round-trip state (elicitation on protocol 2026-07-28)
 }
 

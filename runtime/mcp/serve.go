@@ -120,6 +120,9 @@ type served struct {
 	crossOrigin *http.CrossOriginProtection
 	// versions are the protocol versions the server negotiates, when its options narrow them.
 	versions []string
+	// serverInfo is the JSON of the server's name and version (NewServer), which a
+	// 2026-07-28 result served beside the SDK carries in its _meta.
+	serverInfo []byte
 }
 
 func newServed(reg *runtime.Registry, opts []Option) *served {
@@ -251,13 +254,13 @@ func (s *served) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	if s.traceCtx != nil && req.Params != nil {
 		ctx = s.traceCtx(ctx, req.Params.Meta)
 	}
-	return s.serveCall(ctx, req, requestID(ctx))
+	return s.serveCall(ctx, req, requestID(ctx), peerOf(req.Session))
 }
 
 // serveCall serves one tools/call, whose JSON-RPC id is id, received by the go-sdk or by the
-// HTTP handler's own path (fastcall.go), with ctx already continuing the client's trace. An
-// error is a protocol error (a round state that is not this call's): nothing ran.
-func (s *served) serveCall(ctx context.Context, req *mcp.CallToolRequest, id string) (*mcp.CallToolResult, error) {
+// HTTP handler's own path (fastcall.go), with ctx already continuing the client's trace, from
+// client p. An error is a protocol error (a round state that is not this call's): nothing ran.
+func (s *served) serveCall(ctx context.Context, req *mcp.CallToolRequest, id string, p peer) (*mcp.CallToolResult, error) {
 	call := CallFromParams(req.Params, id)
 	conn, done := s.sessions.connection(req.Session)
 	defer done()
@@ -277,7 +280,7 @@ func (s *served) serveCall(ctx context.Context, req *mcp.CallToolRequest, id str
 		call.UserData = s.userData(ctx, req)
 	}
 
-	cc := &callContext{req: req, served: s, session: key}
+	cc := &callContext{req: req, served: s, session: key, peer: p}
 	ctx = context.WithValue(ctx, callContextKey{}, cc)
 	hooks := &runtime.CallHooks{}
 	if token := progressToken(req); token != nil {
@@ -286,9 +289,11 @@ func (s *served) serveCall(ctx context.Context, req *mcp.CallToolRequest, id str
 			_ = ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: done, Total: total, Message: message})
 		}
 	}
-	if canElicit(req.Session) {
-		if !multiRound(req.Session) {
-			hooks.Approver = elicitApprover(s.reg, req.Session)
+	if p.elicit {
+		if !p.multiRound() {
+			if req.Session != nil {
+				hooks.Approver = elicitApprover(s.reg, req.Session)
+			}
 		} else {
 			if res, err := s.openRound(cc, call); res != nil || err != nil {
 				return res, err

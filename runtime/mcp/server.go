@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/json"
 	"net/http"
 	"os"
 	"time"
@@ -111,8 +112,10 @@ func newServer(reg *runtime.Registry, opts []Option) (*mcp.Server, *served) {
 		panic(err) // a programming error, as a bad URI is to mcp.Server.AddResource
 	}
 	built.configure(&options)
-	server := mcp.NewServer(&mcp.Implementation{Name: name, Version: version}, &options)
+	impl := &mcp.Implementation{Name: name, Version: version}
+	server := mcp.NewServer(impl, &options)
 	served := addTools(server, reg, nil, opts)
+	served.serverInfo, _ = json.Marshal(impl) // strings always encode
 	served.versions = options.SupportedProtocolVersions
 	built.add(server)
 	return server, served

@@ -142,12 +142,18 @@ func (l *stdioLines) serve(line []byte) bool {
 	if m.Method != "tools/call" || !fastID(m.ID) || len(m.ID) > MaxRequestIDBytes || len(m.Method) > MaxMethodLength {
 		return false
 	}
-	if p := l.ss.InitializeParams(); p == nil || p.ProtocolVersion >= "2026-07-28" {
-		return false // the SDK refuses calls before initialize, and speaks the newer protocol
+	// A session initialized on a protocol before 2026-07-28 is served as it said; else a call
+	// must carry what a session held in its _meta (2026-07-28), or the SDK refuses it.
+	version, initialized := statelessProtocol, l.ss.InitializeParams()
+	if initialized != nil && initialized.ProtocolVersion < statelessProtocol {
+		version = initialized.ProtocolVersion
 	}
-	params, ok := l.served.fastParams(&m)
+	params, client, ok := l.served.fastParams(&m, version)
 	if !ok {
 		return false
+	}
+	if version < statelessProtocol {
+		client = peerOf(l.ss)
 	}
 	if l.running.Add(1) > MaxStdioCallsBeside {
 		l.running.Add(-1)
@@ -165,7 +171,7 @@ func (l *stdioLines) serve(line []byte) bool {
 		defer l.running.Add(-1)
 		defer cancel()
 		defer l.untrack(id)
-		data := l.served.answer(ctx, req, m.ID, id)
+		data := l.served.answer(ctx, req, m.ID, id, client)
 		_, _ = l.out.Write(append(data, '\n'))
 	})
 	return true
