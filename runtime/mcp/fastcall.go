@@ -47,26 +47,22 @@ import (
 // tools/list, resources, progress, calls the SDK would refuse) goes to the SDK as before.
 // docs/benchmarks.md has the measurements that decided it.
 
-// callParams is what the fast path reads of tools/call params.
+// callParams is what the fast path reads of tools/call params (wire.go).
 type callParams struct {
-	Name           string               `json:"name"`
-	Arguments      json.RawMessage      `json:"arguments"`
-	Meta           json.RawMessage      `json:"_meta"`
-	InputResponses mcp.InputResponseMap `json:"inputResponses"`
-	RequestState   string               `json:"requestState"`
+	Name           string
+	Arguments      json.RawMessage
+	Meta           json.RawMessage
+	InputResponses mcp.InputResponseMap
+	RequestState   string
 }
 
-// callMeta is what the fast path reads of params._meta.
+// callMeta is what the fast path reads of params._meta (wire.go).
 type callMeta struct {
-	ProgressToken   json.RawMessage `json:"progressToken"`
-	ProtocolVersion json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"`
-	Capabilities    json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
-	LogLevel        json.RawMessage `json:"io.modelcontextprotocol/logLevel"`
-}
-
-// metaCapabilities is what the fast path reads of a 2026-07-28 client's capabilities.
-type metaCapabilities struct {
-	Elicitation json.RawMessage `json:"elicitation"`
+	progressToken, logLevel bool
+	protocol                string
+	protocolSet             bool // a protocolVersion member, of any type
+	capabilities            bool // a clientCapabilities object
+	elicit                  bool // its elicitation member, not null
 }
 
 // statelessProtocol is the revision whose requests carry what a session held (SEP-2575).
@@ -195,7 +191,7 @@ func (f *fastStream) answer(data []byte) {
 // level; before, it carries neither a 2026-07-28 version nor its answers.
 func (s *served) fastParams(m *message, version string) (_ *mcp.CallToolParamsRaw, client peer, ok bool) {
 	var p callParams
-	if json.Unmarshal(m.Params, &p) != nil || p.Name == "" || !s.lists(p.Name) {
+	if decodeCallParams(m.Params, &p) != nil || p.Name == "" || !s.lists(p.Name) {
 		return nil, peer{}, false
 	}
 	stateless := version >= statelessProtocol
@@ -203,33 +199,30 @@ func (s *served) fastParams(m *message, version string) (_ *mcp.CallToolParamsRa
 		return nil, peer{}, false
 	}
 	var cm callMeta
-	if len(p.Meta) > 0 && json.Unmarshal(p.Meta, &cm) != nil || len(cm.ProgressToken) > 0 {
-		return nil, peer{}, false
-	}
-	if stateless {
-		var metaVersion string
-		var caps metaCapabilities
-		if json.Unmarshal(cm.ProtocolVersion, &metaVersion) != nil || metaVersion != version ||
-			!jsonObject(cm.Capabilities) || json.Unmarshal(cm.Capabilities, &caps) != nil || len(cm.LogLevel) > 0 {
+	if len(p.Meta) > 0 {
+		var err error
+		if cm, err = decodeCallMeta(p.Meta); err != nil || cm.progressToken {
 			return nil, peer{}, false
 		}
-		client = peer{protocol: version, elicit: len(caps.Elicitation) > 0 && string(caps.Elicitation) != "null"}
-	} else if len(cm.ProtocolVersion) > 0 {
+	}
+	switch {
+	case stateless && (cm.protocol != version || !cm.capabilities || cm.logLevel):
+		return nil, peer{}, false
+	case stateless:
+		client = peer{protocol: version, elicit: cm.elicit}
+	case cm.protocolSet:
 		return nil, peer{}, false
 	}
 	// Decoded whole, as the SDK does: a SessionFunc, WithUserData, WithTraceContext and the
 	// handler (RequestFrom) may read any of it.
 	var meta map[string]any
-	if len(p.Meta) > 0 && json.Unmarshal(p.Meta, &meta) != nil {
-		return nil, peer{}, false
+	if len(p.Meta) > 0 {
+		var err error
+		if meta, err = decodeMeta(p.Meta); err != nil {
+			return nil, peer{}, false
+		}
 	}
 	return &mcp.CallToolParamsRaw{Meta: meta, Name: p.Name, Arguments: p.Arguments, InputResponses: p.InputResponses, RequestState: p.RequestState}, client, true
-}
-
-// jsonObject reports whether data is a JSON object.
-func jsonObject(data json.RawMessage) bool {
-	data = bytes.TrimSpace(data)
-	return len(data) > 0 && data[0] == '{'
 }
 
 // answer runs req (whose JSON-RPC id is id, idText(id) as key) from client and returns the

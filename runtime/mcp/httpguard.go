@@ -220,7 +220,7 @@ func checkMessages(body []byte) (refuse func(http.ResponseWriter), single *messa
 		}
 	} else {
 		single = &message{}
-		if json.Unmarshal(body, single) != nil {
+		if decodeMessage(body, single) != nil {
 			return nil, nil
 		}
 		msgs = []message{*single}
@@ -249,19 +249,15 @@ func checkMessage(m message) (code int64, text string) {
 	if len(m.Method) > MaxMethodLength {
 		return jsonrpc.CodeMethodNotFound, fmt.Sprintf("method not found: a method name of %d bytes (none is longer than %d)", len(m.Method), MaxMethodLength)
 	}
-	var p struct {
-		Name string `json:"name"`
-		URI  string `json:"uri"`
-	}
 	switch m.Method {
 	case "tools/call", "prompts/get":
-		if json.Unmarshal(m.Params, &p) == nil && len(p.Name) > MaxNameLength {
+		if n := paramLength(m.Params, "name"); n > MaxNameLength {
 			what := map[string]string{"tools/call": "tool", "prompts/get": "prompt"}[m.Method]
-			return jsonrpc.CodeInvalidParams, fmt.Sprintf("unknown %s: a name of %d bytes (none is longer than %d)", what, len(p.Name), MaxNameLength)
+			return jsonrpc.CodeInvalidParams, fmt.Sprintf("unknown %s: a name of %d bytes (none is longer than %d)", what, n, MaxNameLength)
 		}
 	case "resources/read", "resources/subscribe", "resources/unsubscribe":
-		if json.Unmarshal(m.Params, &p) == nil && len(p.URI) > MaxResourceURIBytes {
-			return jsonrpc.CodeInvalidParams, fmt.Sprintf("resource not found: a URI of %d bytes (none is longer than %d)", len(p.URI), MaxResourceURIBytes)
+		if n := paramLength(m.Params, "uri"); n > MaxResourceURIBytes {
+			return jsonrpc.CodeInvalidParams, fmt.Sprintf("resource not found: a URI of %d bytes (none is longer than %d)", n, MaxResourceURIBytes)
 		}
 	}
 	return 0, ""

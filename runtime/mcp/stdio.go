@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"sync"
@@ -131,8 +130,9 @@ func (l *stdioLines) serve(line []byte) bool {
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return false
 	}
+	// The call may run after line's buffer is read into again: its message keeps a copy.
 	var m message
-	if json.Unmarshal(trimmed, &m) != nil {
+	if decodeMessage(bytes.Clone(trimmed), &m) != nil {
 		return false
 	}
 	if m.Method == "notifications/cancelled" {

@@ -1,0 +1,216 @@
+package mcp
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+
+	"github.com/go-faster/jx"
+)
+
+// The calls served beside the SDK read their JSON-RPC request here, once and without
+// reflection, as the SDK's JSON reads it: member names matched exactly (it does not fold
+// case, as encoding/json does), the last of repeated members kept, nothing after the value.
+// What comes back slices the input: keep the input while it is used.
+
+var errTrailingData = errors.New("data after the JSON value")
+
+// decodeMessage reads one JSON-RPC message (an object, not a batch).
+func decodeMessage(data []byte, m *message) error {
+	d := jx.GetDecoder()
+	defer jx.PutDecoder(d)
+	d.ResetBytes(data)
+	err := d.ObjBytes(func(d *jx.Decoder, key []byte) error {
+		var err error
+		switch string(key) {
+		case "id":
+			m.ID, err = rawValue(d)
+		case "method":
+			m.Method, err = d.Str()
+		case "params":
+			m.Params, err = rawValue(d)
+		default:
+			err = d.Skip()
+		}
+		return err
+	})
+	return end(d, err)
+}
+
+// decodeCallParams reads the params of a tools/call.
+func decodeCallParams(data []byte, p *callParams) error {
+	d := jx.GetDecoder()
+	defer jx.PutDecoder(d)
+	d.ResetBytes(data)
+	var responses json.RawMessage
+	err := d.ObjBytes(func(d *jx.Decoder, key []byte) error {
+		var err error
+		switch string(key) {
+		case "name":
+			p.Name, err = d.Str()
+		case "arguments":
+			p.Arguments, err = rawValue(d)
+		case "_meta":
+			p.Meta, err = rawValue(d)
+		case "inputResponses":
+			responses, err = rawValue(d)
+		case "requestState":
+			p.RequestState, err = d.Str()
+		default:
+			err = d.Skip()
+		}
+		return err
+	})
+	if err = end(d, err); err != nil {
+		return err
+	}
+	if len(responses) > 0 && string(responses) != "null" {
+		return json.Unmarshal(responses, &p.InputResponses) // rare: the answers a call brings
+	}
+	return nil
+}
+
+// decodeCallMeta reads what the fast path needs of params._meta: whether each member it
+// looks at is present, the protocol it names (ok false when that is not a string) and
+// whether the client's capabilities declare elicitation.
+func decodeCallMeta(data []byte) (m callMeta, err error) {
+	d := jx.GetDecoder()
+	defer jx.PutDecoder(d)
+	d.ResetBytes(data)
+	err = d.ObjBytes(func(d *jx.Decoder, key []byte) error {
+		var err error
+		switch string(key) {
+		case "progressToken":
+			m.progressToken = true
+			err = d.Skip()
+		case "io.modelcontextprotocol/logLevel":
+			m.logLevel = true
+			err = d.Skip()
+		case "io.modelcontextprotocol/protocolVersion":
+			m.protocol, m.protocolSet = "", true
+			if d.Next() == jx.String {
+				m.protocol, err = d.Str()
+			} else {
+				err = d.Skip()
+			}
+		case "io.modelcontextprotocol/clientCapabilities":
+			m.capabilities, m.elicit = false, false
+			if d.Next() != jx.Object {
+				return d.Skip()
+			}
+			m.capabilities = true
+			err = d.ObjBytes(func(d *jx.Decoder, key []byte) error {
+				if string(key) == "elicitation" {
+					m.elicit = d.Next() != jx.Null
+				}
+				return d.Skip()
+			})
+		default:
+			err = d.Skip()
+		}
+		return err
+	})
+	return m, end(d, err)
+}
+
+// rawValue returns the next value's JSON.
+func rawValue(d *jx.Decoder) (json.RawMessage, error) {
+	raw, err := d.Raw()
+	return json.RawMessage(raw), err
+}
+
+// end reports err, or errTrailingData when anything but white space follows the value d read
+// from data.
+func end(d *jx.Decoder, err error) error {
+	if err != nil {
+		return err
+	}
+	if d.Next() != jx.Invalid {
+		return errTrailingData
+	}
+	if err := d.Skip(); !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return errTrailingData // a byte that starts no value
+	}
+	return nil
+}
+
+// paramLength returns the length in bytes of the string member key of params (the last one,
+// decoded), or 0 when params is no object or has none.
+func paramLength(params json.RawMessage, key string) int {
+	d := jx.GetDecoder()
+	defer jx.PutDecoder(d)
+	d.ResetBytes(params)
+	n := 0
+	err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		if string(k) != key || d.Next() != jx.String {
+			return d.Skip()
+		}
+		s, err := d.StrBytes()
+		n = len(s)
+		return err
+	})
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// maxMetaDepth bounds the nesting of a _meta the fast path decodes, as the SDK's JSON does
+// (deeper goes to the SDK, which refuses it).
+const maxMetaDepth = 1000
+
+var errTooDeep = errors.New("JSON nested too deeply")
+
+// decodeMeta reads params._meta as encoding/json reads it into a map[string]any (objects as
+// maps, arrays as []any, numbers as float64, the last of repeated members kept), with fewer
+// allocations: every 2026-07-28 call carries one.
+func decodeMeta(data []byte) (map[string]any, error) {
+	d := jx.GetDecoder()
+	defer jx.PutDecoder(d)
+	d.ResetBytes(data)
+	if d.Next() == jx.Null {
+		return nil, end(d, d.Null())
+	}
+	v, err := anyValue(d, 0)
+	if err = end(d, err); err != nil {
+		return nil, err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, errors.New("_meta is not an object")
+	}
+	return m, nil
+}
+
+func anyValue(d *jx.Decoder, depth int) (any, error) {
+	if depth > maxMetaDepth {
+		return nil, errTooDeep
+	}
+	switch d.Next() {
+	case jx.String:
+		return d.Str()
+	case jx.Number:
+		return d.Float64()
+	case jx.Bool:
+		return d.Bool()
+	case jx.Null:
+		return nil, d.Null()
+	case jx.Array:
+		list := []any{}
+		err := d.Arr(func(d *jx.Decoder) error {
+			v, err := anyValue(d, depth+1)
+			list = append(list, v)
+			return err
+		})
+		return list, err
+	case jx.Object:
+		m := map[string]any{}
+		err := d.Obj(func(d *jx.Decoder, key string) error {
+			v, err := anyValue(d, depth+1)
+			m[key] = v
+			return err
+		})
+		return m, err
+	}
+	return nil, d.Skip() // invalid: Skip reports it
+}

@@ -1,0 +1,58 @@
+package mcp
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// decodeMeta reads what encoding/json reads into a map[string]any, and refuses what it refuses.
+func TestDecodeMetaAsEncodingJSON(t *testing.T) {
+	for _, doc := range []string{
+		`{}`, ` { "a" : 1 } `, `{"a":1,"a":2}`, `{"n":-0.5e3,"big":12345678901234567890,"f":1.5}`,
+		`{"s":"esc \" \\ \/ \b \f \n \r \t \u00e9 \ud83d\ude00","e":""}`,
+		`{"nested":{"x":[1,"two",null,true,false,{"y":[]}]},"null":null}`,
+		`{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`,
+	} {
+		var want map[string]any
+		require.NoError(t, json.Unmarshal([]byte(doc), &want), doc)
+		got, err := decodeMeta([]byte(doc))
+		require.NoError(t, err, doc)
+		assert.Equal(t, want, got, doc)
+	}
+	for _, bad := range []string{`[]`, `"x"`, `{"a":1}x`, `{"a":}`, `{"a":1,}`, `{"a":1e400}`, `{`, strings.Repeat(`{"a":`, 1100) + `1` + strings.Repeat(`}`, 1100)} {
+		_, err := decodeMeta([]byte(bad))
+		assert.Error(t, err, "%.40s", bad)
+	}
+}
+
+// decodeMessage and decodeCallParams match member names exactly, as the SDK's JSON does (not
+// folding case, as encoding/json does), keep the last of repeated members and refuse data
+// after the value.
+func TestDecodeCallAsTheSDK(t *testing.T) {
+	var m message
+	require.NoError(t, decodeMessage([]byte(`{"jsonrpc":"2.0","id":7,"method":"x","method":"tools/call","params":{"name":"a","Name":"b","arguments":{"k":1},"_meta":{"progressToken":1}}}`), &m))
+	assert.Equal(t, "tools/call", m.Method)
+	assert.JSONEq(t, `7`, string(m.ID))
+	var p callParams
+	require.NoError(t, decodeCallParams(m.Params, &p))
+	assert.Equal(t, "a", p.Name)
+	assert.JSONEq(t, `{"k":1}`, string(p.Arguments))
+	meta, err := decodeCallMeta(p.Meta)
+	require.NoError(t, err)
+	assert.True(t, meta.progressToken)
+	assert.Error(t, decodeMessage([]byte(`{"method":"tools/call"} {}`), &m))
+	assert.Error(t, decodeCallParams([]byte(`{"name":1}`), &p))
+
+	meta, err = decodeCallMeta([]byte(`{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`))
+	require.NoError(t, err)
+	assert.Equal(t, callMeta{protocol: "2026-07-28", protocolSet: true, capabilities: true, elicit: true}, meta)
+	meta, err = decodeCallMeta([]byte(`{"io.modelcontextprotocol/protocolVersion":5,"io.modelcontextprotocol/clientCapabilities":{"elicitation":null}}`))
+	require.NoError(t, err)
+	assert.Equal(t, callMeta{protocolSet: true, capabilities: true}, meta)
+	assert.Equal(t, 3, paramLength([]byte(`{"name":"abc"}`), "name"))
+	assert.Equal(t, 0, paramLength([]byte(`{"name":7}`), "name"))
+}
