@@ -9,9 +9,10 @@
 //	defer m.Close()
 //
 // A server is a command run over stdio (Server.Command), a streamable HTTP endpoint
-// (Server.URL, with Server.Headers such as Authorization on every request, or Server.OAuth
-// for a server behind OAuth 2.1: the go-sdk's auth.NewAuthorizationCodeHandler), or a
-// transport per connection (Server.Dial: an in-process server).
+// (Server.URL, with Server.Headers such as Authorization on every request to its origin, never
+// on one redirected to another scheme, host or port; or Server.OAuth for a server behind
+// OAuth 2.1: the go-sdk's auth.NewAuthorizationCodeHandler), or a transport per connection
+// (Server.Dial: an in-process server).
 //
 // # Tools
 //
