@@ -51,7 +51,9 @@
 // the same handler, with the same checks, and the answer is written as JSON (over HTTP
 // application/json, which every streamable HTTP client accepts). Calls cost a fifth to a
 // tenth of the CPU time they cost through the SDK (docs/benchmarks.md). Cancellation
-// reaches these calls as it does the SDK's; over stateless HTTP, RequestFrom(ctx).Session is
+// reaches these calls as it does the SDK's, from the session's own user only: another
+// authenticated user's request on the session, a notifications/cancelled included, is
+// refused (403) before anything acts on it, as the SDK refuses it; over stateless HTTP, RequestFrom(ctx).Session is
 // nil, as no session exists, and Log sends its messages (info and above, as the SDK's
 // stateless sessions do) in the answer, then an event stream. Stateful streams kept
 // resumable (WithEventStore) stay the SDK's. Every other request, and every request to a server of your own

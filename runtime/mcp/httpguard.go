@@ -525,17 +525,30 @@ func (g *sessionGate) end(ended ...*liveSession) {
 	}
 }
 
-// begin marks a request on session id in progress, which keeps it open, and returns the
-// session (nil: one the gate does not hold, or one being closed); the caller ends the
-// request with end.
-func (g *sessionGate) begin(id string) *liveSession {
+// begin marks request r on session id in progress, which keeps it open, and returns the
+// session (nil: one the gate does not hold, one being closed, or one opened by another
+// authenticated user than r's); the caller ends the request with end. Another user's request
+// is the SDK's to refuse (403): it neither keeps the session open nor reaches its calls (a
+// notifications/cancelled of theirs cancels nothing).
+func (g *sessionGate) begin(id string, r *http.Request) *liveSession {
 	g.mu.Lock()
 	l := g.open[id]
 	g.mu.Unlock()
-	if l == nil || !l.enter() {
+	if l == nil || !l.ownedBy(r) || !l.enter() {
 		return nil
 	}
 	return l
+}
+
+// ownedBy reports whether r is of the user who opened the session, as the SDK checks every
+// request on it: any request, when it was opened without an authenticated user.
+func (l *liveSession) ownedBy(r *http.Request) bool {
+	user := l.owner.Value().user
+	if user == "" {
+		return true
+	}
+	ti := auth.TokenInfoFromContext(r.Context())
+	return ti != nil && ti.UserID == user
 }
 
 // forget and release run under g.mu. forget returns the session, for end.

@@ -1,6 +1,7 @@
 package mcp_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -225,4 +226,58 @@ func TestStaticToken(t *testing.T) {
 	}
 	_, err = toolmcp.StaticToken("", "owner")(t.Context(), "", nil)
 	assert.ErrorIs(t, err, auth.ErrInvalidToken, "an empty token accepts nothing")
+}
+
+// Behind WithBearerAuth, a notifications/cancelled sent on a stateful session by another
+// user (holding the session's id) cancels nothing: it is refused as the SDK refuses that
+// user's every request on the session. The session's own user still cancels its call.
+func TestCancelKeepsToTheSessionsUser(t *testing.T) {
+	calls := make(chan context.Context, 1)
+	reg := runtime.NewRegistry()
+	tool := funcTool("wait", func(ctx context.Context, _ funcArgs) runtime.Result {
+		calls <- ctx
+		<-ctx.Done()
+		return runtime.ErrorResult(ctx.Err())
+	})
+	tool.NoTimeout = true
+	require.NoError(t, reg.Add(tool))
+	srv := httptest.NewServer(toolmcp.HTTPHandler(reg, toolmcp.WithBearerAuth(bearer, nil)))
+	t.Cleanup(srv.Close)
+
+	ann := httpClient(t, srv.URL, headerTransport{"Authorization": "Bearer token-ann"}, legacy)
+	done := make(chan error, 1)
+	go func() {
+		_, err := ann.CallTool(t.Context(), &mcp.CallToolParams{Name: "wait", Arguments: map[string]any{}})
+		done <- err
+	}()
+	var call context.Context
+	select {
+	case call = <-calls:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the call did not start")
+	}
+	info, ok := runtime.CallInfoFrom(call)
+	require.True(t, ok)
+	require.NotEmpty(t, info.CallID)
+	cancel := fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%s}}`, info.CallID)
+
+	// The cancel is acted on, if at all, before the answer to the notification is written.
+	bob := rawClient{t: t, url: srv.URL, token: "token-bob"}
+	status, _, _ := bob.post(ann.ID(), cancel)
+	assert.Equal(t, http.StatusForbidden, status, "another user's request on the session")
+	require.NoError(t, call.Err(), "another user's notifications/cancelled cancelled the call")
+	select {
+	case err := <-done:
+		t.Fatalf("the call ended: %v", err)
+	default:
+	}
+
+	owner := rawClient{t: t, url: srv.URL, token: "token-ann"}
+	status, _, _ = owner.post(ann.ID(), cancel)
+	assert.Equal(t, http.StatusAccepted, status)
+	select {
+	case <-call.Done():
+	case <-time.After(20 * time.Second):
+		t.Fatal("the session's user's notifications/cancelled did not cancel the call")
+	}
 }

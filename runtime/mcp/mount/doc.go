@@ -9,9 +9,10 @@
 //	defer m.Close()
 //
 // A server is a command run over stdio (Server.Command), a streamable HTTP endpoint
-// (Server.URL, with Server.Headers such as Authorization on every request, or Server.OAuth
-// for a server behind OAuth 2.1: the go-sdk's auth.NewAuthorizationCodeHandler), or a
-// transport per connection (Server.Dial: an in-process server).
+// (Server.URL, with Server.Headers such as Authorization on every request to its origin, never
+// on one redirected to another scheme, host or port; or Server.OAuth for a server behind
+// OAuth 2.1: the go-sdk's auth.NewAuthorizationCodeHandler), or a transport per connection
+// (Server.Dial: an in-process server).
 //
 // # Tools
 //
@@ -89,4 +90,15 @@
 // to it here), progress messages cut to MaxProgressMessage, protocol error messages to
 // MaxErrorText; at most MaxElicitations questions a call reach Options.Elicit. docs/limits.md
 // lists them.
+//
+// The general validator does not memoize: a subschema reached through several $refs is
+// validated again each time, so a few KB of $defs (each an allOf of two $refs to the one
+// before) would cost 2^n steps a call, which nothing interrupts. A schema it validates
+// (input or output) is refused at mount time, the tool left out with the reason in Skipped,
+// when unfolded (each $ref expanded where it is used; recursion not expanded again) it holds
+// more than MaxSchemaExpansion (10,000) subschemas; and each document is refused
+// unvalidated when validating it would take more than MaxValidationSteps (1 Mi) steps plus
+// ValidationStepsPerValue (16) for each of its JSON values, counted before validating (a
+// recursive schema whose applications multiply with the document's depth). Validation so
+// takes time and memory linear in the document, whatever the server's schema.
 package mount

@@ -4,13 +4,19 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
+	"net/url"
+	"strings"
 )
 
-// limitedClient returns a client sending headers with every request and holding a JSON
-// response body to MaxMessageBytes: the go-sdk reads such a body whole, where it holds an SSE
-// event to its MaxEventSize. client's own Transport is wrapped, not changed.
-func limitedClient(client *http.Client, headers map[string]string) *http.Client {
+// limitedClient returns a client sending headers with every request to endpoint's origin
+// (scheme, host and port) and holding a JSON response body to MaxMessageBytes: the go-sdk
+// reads such a body whole, where it holds an SSE event to its MaxEventSize. A request
+// redirected to another origin goes without headers, as net/http sends it no Authorization
+// of its own: a redirect does not hand the credential to another host. client's own
+// Transport is wrapped, not changed.
+func limitedClient(client *http.Client, endpoint string, headers map[string]string) *http.Client {
 	c := &http.Client{}
 	if client != nil {
 		*c = *client
@@ -19,17 +25,40 @@ func limitedClient(client *http.Client, headers map[string]string) *http.Client 
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	c.Transport = &limitedTransport{next: next, headers: headers}
+	t := &limitedTransport{next: next, headers: headers}
+	if u, err := url.Parse(endpoint); err == nil {
+		t.origin = origin(u)
+	}
+	c.Transport = t
 	return c
 }
 
 type limitedTransport struct {
 	next    http.RoundTripper
 	headers map[string]string
+	origin  string // the endpoint's, the only one headers are sent to ("": none)
+}
+
+// origin is u's scheme, host and port, the port given when the scheme implies it, so that
+// http://h and http://h:80 are one origin.
+func origin(u *url.URL) string {
+	scheme, host, port := strings.ToLower(u.Scheme), strings.ToLower(u.Hostname()), u.Port()
+	if host == "" {
+		return ""
+	}
+	if port == "" {
+		switch scheme {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	return scheme + "://" + net.JoinHostPort(host, port)
 }
 
 func (t *limitedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if len(t.headers) > 0 {
+	if len(t.headers) > 0 && t.origin != "" && origin(req.URL) == t.origin {
 		req = req.Clone(req.Context())
 		for k, v := range t.headers {
 			req.Header.Set(k, v)

@@ -48,8 +48,9 @@ type Server struct {
 	Env     []string
 	Dir     string
 	Stderr  io.Writer
-	// URL is a streamable HTTP endpoint. Headers are sent with every request (an
-	// Authorization header, an API key); HTTPClient, when set, sends them (its Transport is
+	// URL is a streamable HTTP endpoint. Headers are sent with every request to URL's origin
+	// (an Authorization header, an API key), not with a request the server redirects to
+	// another scheme, host or port; HTTPClient, when set, sends them (its Transport is
 	// wrapped, never changed).
 	URL        string
 	Headers    map[string]string
@@ -297,7 +298,7 @@ func (m *Mounted) transport(ctx context.Context) (mcp.Transport, error) {
 		cmd.Stderr = s.Stderr
 		return &mcp.CommandTransport{Command: cmd}, nil
 	}
-	return &mcp.StreamableClientTransport{Endpoint: s.URL, HTTPClient: limitedClient(s.HTTPClient, s.Headers),
+	return &mcp.StreamableClientTransport{Endpoint: s.URL, HTTPClient: limitedClient(s.HTTPClient, s.URL, s.Headers),
 		MaxEventSize: MaxMessageBytes, OAuthHandler: s.OAuth}, nil
 }
 

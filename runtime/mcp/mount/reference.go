@@ -30,6 +30,7 @@ var printer = message.NewPrinter(language.English)
 // referenceSchema is a compiled schema checked with the general validator.
 type referenceSchema struct {
 	schema    *jsonschema.Schema
+	anchors   *anchors // what checkCost follows of it
 	canonical func([]byte) ([]byte, error)
 }
 
@@ -60,12 +61,19 @@ func compileReference(doc []byte) (*referenceSchema, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &referenceSchema{schema: s, canonical: runtime.CanonicalForm(doc)}, nil
+	a := collectAnchors(s)
+	if err := checkExpansion(s, a); err != nil {
+		return nil, err
+	}
+	return &referenceSchema{schema: s, anchors: a, canonical: runtime.CanonicalForm(doc)}, nil
 }
 
 // check validates doc and returns its problems as "/path: message", sorted.
 func (o *referenceSchema) check(doc []byte) []string {
 	problems, err := o.problems(doc)
+	if errors.Is(err, errTooCostly) {
+		return []string{fmt.Sprintf("(root): too costly to check, validating it would take more than %d steps (subschemas applied to values, members and items gone over) and %d for each JSON value", MaxValidationSteps, ValidationStepsPerValue)}
+	}
 	if err != nil {
 		return []string{err.Error()}
 	}
@@ -87,6 +95,9 @@ func (o *referenceSchema) problems(doc []byte) ([]runtime.Problem, error) {
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
 	if err != nil {
 		return nil, errors.New("not valid JSON")
+	}
+	if err := checkCost(o.schema, o.anchors, v); err != nil {
+		return nil, err
 	}
 	err = o.schema.Validate(v)
 	var verr *jsonschema.ValidationError
@@ -122,6 +133,11 @@ func (o *referenceSchema) problems(doc []byte) ([]runtime.Problem, error) {
 // JSON Pointer paths, in its words.
 func (o *referenceSchema) Validate(args []byte) (json.RawMessage, error) {
 	problems, err := o.problems(args)
+	if errors.Is(err, errTooCostly) {
+		return nil, &runtime.ArgsError{Problems: []runtime.Problem{{Message: fmt.Sprintf(
+			"the arguments are too costly to check against the server's schema: validating them would take more than %d steps (subschemas applied to values, members and items gone over) and %d for each JSON value they hold; send fewer or less deeply nested values",
+			MaxValidationSteps, ValidationStepsPerValue)}}}
+	}
 	if err != nil {
 		return nil, &runtime.ArgsError{Problems: []runtime.Problem{{Message: "the arguments are " + err.Error() + "; send one JSON object"}}}
 	}
