@@ -1107,3 +1107,17 @@ func TestUnknownToolSuggestsTheNearest(t *testing.T) {
 		assert.Contains(t, err.Error(), `unknown tool "get_wether"; did you mean "get_weather"? Available tools: call_info, get_weather`)
 	})
 }
+
+// Shared sessions over stateless HTTP keyed per connection share nothing (each request is a
+// session of its own): HTTPHandler refuses the configuration at once, saying what to add.
+func TestSharedSessionsNeedAKeyThatOutlivesARequest(t *testing.T) {
+	reg := runtime.NewRegistry()
+	assert.PanicsWithError(t, "toolmcp.HTTPHandler: WithSharedSessions over stateless HTTP needs a session key that outlives a request: "+
+		`add WithSessionKey(SessionFromPrincipal()) (behind WithBearerAuth) or WithSessionKey(SessionFromHeader("X-Conversation")) with clients that send it; `+
+		"with the default, SessionPerConnection, every stateless request is a session of its own and no state is shared",
+		func() { toolmcp.HTTPHandler(reg, toolmcp.WithStateless(), toolmcp.WithSharedSessions()) })
+	assert.NotPanics(t, func() {
+		toolmcp.HTTPHandler(reg, toolmcp.WithStateless(), toolmcp.WithSharedSessions(), toolmcp.WithSessionKey(toolmcp.SessionFromHeader("X-Conversation")))
+		toolmcp.HTTPHandler(reg, toolmcp.WithSharedSessions()) // stateful: the session id keys it
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"os"
 	"time"
@@ -128,12 +129,21 @@ func ServeStdio(ctx context.Context, reg *runtime.Registry, opts ...Option) erro
 	return served.serveLines(ctx, server, os.Stdin, os.Stdout)
 }
 
+// errSharedPerRequest is HTTPHandler's refusal of a configuration that shares nothing.
+var errSharedPerRequest = errors.New("toolmcp.HTTPHandler: WithSharedSessions over stateless HTTP needs a session key that outlives a request: " +
+	"add WithSessionKey(SessionFromPrincipal()) (behind WithBearerAuth) or WithSessionKey(SessionFromHeader(\"X-Conversation\")) with clients that send it; " +
+	"with the default, SessionPerConnection, every stateless request is a session of its own and no state is shared")
+
 // HTTPHandler returns a streamable HTTP handler serving reg: stateful (sessions by
 // Mcp-Session-Id) unless WithStateless, behind WithBearerAuth when set. A stateful handler
 // closes idle sessions and bounds how many are open, in all and per client (SessionLimits,
 // WithSessionLimits). Every handler refuses, without repeating them, request ids, methods,
 // tool and prompt names and resource URIs past MaxRequestIDBytes, MaxMethodLength,
 // MaxNameLength and MaxResourceURIBytes, which the go-sdk would repeat whole in its answer.
+//
+// It panics, as a programming error, when asked for WithStateless and WithSharedSessions with
+// the default session key: every stateless request would be its own session, and state kept
+// in a shared store would never carry over (choose SessionFromPrincipal or SessionFromHeader).
 func HTTPHandler(reg *runtime.Registry, opts ...Option) http.Handler {
 	h, _ := httpHandler(reg, opts)
 	return h
@@ -141,6 +151,11 @@ func HTTPHandler(reg *runtime.Registry, opts ...Option) http.Handler {
 
 func httpHandler(reg *runtime.Registry, opts []Option) (http.Handler, *served) {
 	cfg := configure(opts)
+	if cfg.server.stateless && cfg.shared && cfg.sessionKey.perConnection {
+		// A programming error, found at start rather than as state that silently never
+		// carries over.
+		panic(errSharedPerRequest)
+	}
 	server, served := newServer(reg, opts)
 	if o := cfg.server.features.http; o != nil {
 		//lint:ignore SA1019 a host may still set it, and the calls served beside the SDK must pass it too

@@ -22,6 +22,8 @@ type SessionKey struct {
 	key func(ctx context.Context, req *mcp.CallToolRequest, connKey string) (string, error)
 	// perRequest sessions end when their call returns.
 	perRequest bool
+	// perConnection keys by the connection: over stateless HTTP, the request.
+	perConnection bool
 }
 
 // SessionPerConnection keys a call by the MCP connection it came on: the stdio or in-memory
@@ -30,7 +32,7 @@ type SessionKey struct {
 // SessionPerRequest: separate clients are never merged. The key is a random id the server
 // picks, so a client cannot choose another's.
 func SessionPerConnection() SessionKey {
-	return SessionKey{key: func(_ context.Context, _ *mcp.CallToolRequest, connKey string) (string, error) {
+	return SessionKey{perConnection: true, key: func(_ context.Context, _ *mcp.CallToolRequest, connKey string) (string, error) {
 		return connKey, nil
 	}}
 }
