@@ -12,8 +12,10 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -179,4 +181,63 @@ printf "sem: %d MiB %s\n", ($sems * 64) >> 20, $err;`,
 			assert.Contains(t, m[3], "No space left on device", out)
 		}
 	}
+}
+
+// syncBuffer is an io.Writer whose content may be read while a command writes it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// TestIsolatedInotify: inotify instances are counted per host user across user namespaces
+// (128 by default), so a command that took them all left no program of the user able to
+// watch files while it ran. In the sandbox inotify is absent (ENOSYS: tools poll instead),
+// and the host still makes an instance while the command tries to hold them all.
+func TestIsolatedInotify(t *testing.T) {
+	if !filterAvailable {
+		t.Skip("no system call filter on " + runtime.GOARCH)
+	}
+	l, dir := openIsolated(t, LocalOptions{})
+	// Takes instances until refused, says how many, and holds them until told to stop.
+	script := fmt.Sprintf(`$| = 1; my @fds; my $err = "";
+while (@fds < 2000) { my $fd = syscall(%d, 0); if ($fd < 0) { $err = "$!"; last } push @fds, $fd }
+print "inotify: " . scalar(@fds) . " $err\n";
+for (1 .. 2400) { last if -e "done"; select(undef, undef, undef, 0.05) }`, unix.SYS_INOTIFY_INIT1)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "inotify.pl"), []byte(script), 0o644))
+
+	var out syncBuffer
+	type result struct {
+		exit int
+		err  error
+	}
+	done := make(chan result, 1)
+	ctx, cancel := context.WithTimeout(t.Context(), isolatedDeadline)
+	defer cancel()
+	go func() {
+		exit, err := l.Run(ctx, Command{Script: "perl inotify.pl", Output: &out})
+		done <- result{exit, err}
+	}()
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "\n") }, time.Minute, 10*time.Millisecond)
+	fd, err := unix.InotifyInit1(unix.IN_CLOEXEC)
+	if err == nil {
+		unix.Close(fd)
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "done"), nil, 0o644))
+	r := <-done
+	require.NoError(t, r.err, out.String())
+	assert.Equal(t, 0, r.exit, out.String())
+	assert.NoError(t, err, "the host could not make an inotify instance while the command held them: %s", out.String())
+	assert.Equal(t, "inotify: 0 Function not implemented\n", out.String())
 }

@@ -81,11 +81,14 @@
 //     flag) fail with EPERM, as do ioctl's TIOCSTI and TIOCLINUX; sockets of any address
 //     family but AF_UNIX, AF_INET, AF_INET6 and AF_NETLINK (vsock, which no network namespace
 //     isolates, AF_ALG, packet sockets) fail with EAFNOSUPPORT; io_uring, clone3,
-//     memfd_create and memfd_secret fail with ENOSYS, as on a kernel without them, so that
-//     programs fall back to what they used before (glibc's threads to clone, shared memory
-//     to files in /dev/shm, which is /tmp); a call of another architecture's numbering
-//     (int 0x80 on x86-64) kills the process. The list follows Docker's default profile;
-//     everything else a compiler, a package manager or a test suite calls is allowed.
+//     memfd_create, memfd_secret and inotify fail with ENOSYS, as on a kernel without them,
+//     so that programs fall back to what they used before (glibc's threads to clone, shared
+//     memory to files in /dev/shm, which is /tmp, file watchers to polling: inotify's
+//     instances are counted per host user across user namespaces, and a command holding all
+//     128 left no program of the user able to watch files); a call of another
+//     architecture's numbering (int 0x80 on x86-64) kills the process. The list follows
+//     Docker's default profile; everything else a compiler, a package manager or a test
+//     suite calls is allowed.
 //   - The environment of [LocalOptions.Env] and Vars, and HOME=/tmp unless they set it.
 //   - Limits ([LocalOptions.Limits]): Processes (default 1024) bounds the processes and
 //     threads running at once; Memory (4 GiB) each process's address space (RLIMIT_AS);

@@ -42,11 +42,15 @@ var deniedCalls = append([]uintptr{
 // Limits.Tmp) without memfd_create. A memfd is memory that no limit of a process bounds:
 // written with write(2) it is never in the writer's address space, and it outlives the
 // mappings of it (4 processes with 64 MiB of address space held a 512 MiB memfd);
-// memfd_secret's pages likewise outlive their mappings.
+// memfd_secret's pages likewise outlive their mappings. Without inotify, watchers poll (tail
+// -f, file watchers of build tools): its instances are counted per user of the host across
+// user namespaces (fs.inotify.max_user_instances, 128 by default), so a command holding them
+// all left no program of the user able to watch files until it ended.
 var absentCalls = append([]uintptr{
 	unix.SYS_IO_URING_SETUP, unix.SYS_IO_URING_ENTER, unix.SYS_IO_URING_REGISTER,
 	unix.SYS_CLONE3,
 	unix.SYS_MEMFD_CREATE, unix.SYS_MEMFD_SECRET,
+	unix.SYS_INOTIFY_INIT1,
 }, archAbsentCalls...)
 
 // deniedIoctls are the ioctl requests that fail with EPERM whatever the descriptor: TIOCSTI

@@ -15,4 +15,4 @@ var archDeniedCalls = []uintptr{
 }
 
 // archAbsentCalls are the calls absent on x86-64 only: older forms of those in absentCalls.
-var archAbsentCalls []uintptr
+var archAbsentCalls = []uintptr{unix.SYS_INOTIFY_INIT}
