@@ -511,6 +511,9 @@ func mountProc(root string, cfg *isolation) (string, error) {
 			return "setting the process bound", err
 		}
 	}
+	if err := limitIPC(proc+"/sys/kernel", cfg.IPC); err != nil {
+		return "bounding SysV IPC", err
+	}
 	// No user namespace inside this one: in one, a process would hold every capability
 	// again, could make a PID namespace whose pid_max is not the bound, and reaches kernel
 	// code that is otherwise out of reach.
@@ -532,6 +535,41 @@ func mountProc(root string, cfg *isolation) (string, error) {
 		}
 	}
 	return "", nil
+}
+
+// limitIPC bounds the SysV IPC of the sandbox's IPC namespace, whose settings are its own and
+// writable by its owner, this process: shared memory, message queues and semaphores are
+// memory that no process limit bounds (a segment or a queue stays when its maker detaches or
+// exits, until the namespace ends with the command). A fresh namespace allows practically
+// unbounded shared memory, 32000 queues of 16 KiB and a billion semaphores; here each kind
+// holds at most bytes (Limits.Tmp): shared memory in all (shmall, and shmmax for one
+// segment), queues of the kernel's 16 KiB (msgmni; raising a queue's size past msgmnb needs
+// CAP_SYS_RESOURCE on the host), semaphores counted at 128 bytes (semmns; the kernel's struct
+// sem is a cache line, 64 bytes, plus each array's own).
+func limitIPC(dir string, bytes int64) error {
+	const (
+		msgmnb   = 16 << 10 // MSGMNB: bytes a queue holds
+		ipcmni   = 32000    // IPCMNI: queues, segments or semaphore arrays at most
+		semmsl   = 32000    // SEMMSL: semaphores an array
+		semopm   = 500      // SEMOPM: operations a semop
+		semBytes = 128
+	)
+	page := int64(os.Getpagesize())
+	bytes = max(bytes, page)
+	settings := []struct{ name, value string }{
+		{"shmmax", strconv.FormatInt(bytes, 10)},
+		{"shmall", strconv.FormatInt((bytes+page-1)/page, 10)},
+		{"msgmnb", strconv.Itoa(msgmnb)},
+		{"msgmni", strconv.FormatInt(min(max(bytes/msgmnb, 1), ipcmni), 10)},
+		{"sem", fmt.Sprintf("%d %d %d %d", semmsl, min(max(bytes/semBytes, 1), semmsl*ipcmni), semopm,
+			min(max(bytes/msgmnb, 1), ipcmni))},
+	}
+	for _, s := range settings {
+		if err := os.WriteFile(dir+"/"+s.name, []byte(s.value), 0); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // loopbackUp brings up the network namespace's loopback interface, which starts down.

@@ -88,6 +88,7 @@ type isolation struct {
 	Network          bool
 	PidMax           int   // the namespace's pid_max; 0 leaves the kernel's
 	Tmp              int64 // size of /tmp in bytes; 0 leaves the kernel's (half the memory)
+	IPC              int64 // bytes of each kind of SysV IPC the IPC namespace holds (see limitIPC)
 	Exec             execStage
 }
 
@@ -242,6 +243,13 @@ func (l *Local) limits(cfg *isolation) error {
 	add(unix.RLIMIT_CORE, 0) // a core dump would be a file in the workspace the size of the process
 	if lim.Tmp > 0 {
 		cfg.Tmp = lim.Tmp
+		cfg.IPC = lim.Tmp
+	} else if si := (unix.Sysinfo_t{}); unix.Sysinfo(&si) == nil {
+		// As much as a /tmp of the kernel's default size, half the memory.
+		cfg.IPC = int64(uint64(si.Totalram) * uint64(si.Unit) / 2)
+	}
+	if cfg.IPC <= 0 {
+		cfg.IPC = DefaultTmp
 	}
 	if lim.Processes < 0 {
 		return nil

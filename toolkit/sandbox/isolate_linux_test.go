@@ -210,9 +210,13 @@ func TestIsolatedLimits(t *testing.T) {
 	marker := "bomb" + unique(t)
 	t.Run("processes", func(t *testing.T) {
 		l, _ := openIsolated(t, LocalOptions{Limits: Limits{Processes: 64}})
-		// The bomb runs in the background; the shell then counts with builtins only (it
-		// could not fork), and its exit ends the namespace.
-		exit, out := runIn(t, l, ".", fmt.Sprintf(`%s(){ %[1]s|%[1]s& }; %[1]s 2>/dev/null
+		// The bomb runs in a background subshell, the shell's only fork, made while the
+		// namespace holds two processes; the shell then counts with builtins only (it could
+		// not fork), and its exit ends the namespace. Called from the shell itself, the bomb's
+		// first pipeline had the shell fork twice, and under load the first child's
+		// descendants could reach the bound before the second fork: sh then exited with 2
+		// ("Cannot fork", sent to /dev/null) before printing anything.
+		exit, out := runIn(t, l, ".", fmt.Sprintf(`%s(){ %[1]s|%[1]s& }; (%[1]s 2>/dev/null) &
 i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done; set -- /proc/[0-9]*; echo "processes: $#"`, marker))
 		assert.Equal(t, 0, exit, out)
 		m := regexp.MustCompile(`processes: (\d+)`).FindStringSubmatch(out)

@@ -267,6 +267,33 @@ func (l *Local) Stat(name string) (fs.FileInfo, error) {
 	return info, nil
 }
 
+// Lstat returns the file information of name without following a symbolic link at its end
+// (links before it, inside the sandbox, are followed). With ReadLink it makes Local an
+// fs.ReadLinkFS.
+func (l *Local) Lstat(name string) (fs.FileInfo, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrInvalid}
+	}
+	info, err := l.root.Lstat(name)
+	if err != nil {
+		return nil, l.pathError("lstat", name, err)
+	}
+	return info, nil
+}
+
+// ReadLink returns the target of the symbolic link name, as it was written (it may lead
+// outside the sandbox: using the link then fails with ErrEscape).
+func (l *Local) ReadLink(name string) (string, error) {
+	if !fs.ValidPath(name) {
+		return "", &fs.PathError{Op: "readlink", Path: name, Err: fs.ErrInvalid}
+	}
+	target, err := l.root.Readlink(name)
+	if err != nil {
+		return "", l.pathError("readlink", name, err)
+	}
+	return target, nil
+}
+
 // ReadDir lists the directory name, sorted by name.
 func (l *Local) ReadDir(name string) ([]fs.DirEntry, error) {
 	f, err := l.Open(name)

@@ -80,28 +80,40 @@
 //     memory (process_vm_readv) and new namespaces (unshare, setns, clone with a namespace
 //     flag) fail with EPERM, as do ioctl's TIOCSTI and TIOCLINUX; sockets of any address
 //     family but AF_UNIX, AF_INET, AF_INET6 and AF_NETLINK (vsock, which no network namespace
-//     isolates, AF_ALG, packet sockets) fail with EAFNOSUPPORT; io_uring and clone3 fail with
-//     ENOSYS, as on a kernel without them, so that programs fall back to what they used
-//     before (glibc's threads do); a call of another architecture's numbering (int 0x80 on
-//     x86-64) kills the process. The list follows Docker's default profile; everything else
-//     a compiler, a package manager or a test suite calls is allowed.
+//     isolates, AF_ALG, packet sockets) fail with EAFNOSUPPORT; io_uring, clone3,
+//     memfd_create, memfd_secret and inotify fail with ENOSYS, as on a kernel without them,
+//     so that programs fall back to what they used before (glibc's threads to clone, shared
+//     memory to files in /dev/shm, which is /tmp, file watchers to polling: inotify's
+//     instances are counted per host user across user namespaces, and a command holding all
+//     128 left no program of the user able to watch files); a call of another
+//     architecture's numbering (int 0x80 on x86-64) kills the process. The list follows
+//     Docker's default profile; everything else a compiler, a package manager or a test
+//     suite calls is allowed.
 //   - The environment of [LocalOptions.Env] and Vars, and HOME=/tmp unless they set it.
 //   - Limits ([LocalOptions.Limits]): Processes (default 1024) bounds the processes and
 //     threads running at once; Memory (4 GiB) each process's address space (RLIMIT_AS);
 //     CPUTime (10 minutes) each process's CPU time (RLIMIT_CPU; it is then killed); FileSize
 //     (1 GiB) each file a process writes (RLIMIT_FSIZE; the writer gets SIGXFSZ); Tmp
-//     (512 MiB) the size of /tmp. Open files are bounded at 4096 a process and core dumps
-//     are off. A fork bomb stops at the process bound and a memory hog at its address space,
-//     and the call's timeout ends both.
+//     (512 MiB) the size of /tmp, and of each kind of SysV IPC in the command's IPC
+//     namespace: shared memory in all, message queues and semaphores (its shmall, shmmax,
+//     msgmni and sem settings, which outlive the processes that made them). Open files are
+//     bounded at 4096 a process and core dumps are off. A fork bomb stops at the process
+//     bound and a memory hog at its address space, and the call's timeout ends both.
 //
 // What it does not guarantee:
 //
 //   - Memory, CPU and file size are bounded per process: n processes may use n times the
-//     bound, so the whole command is bounded by about Processes × Memory of address space.
-//     Kernel memory a process holds outside its address space (pipe buffers, sockets, open
-//     files) and the workspace's disk use are bounded only by the kernel's own limits and the
-//     disk. For a bound on the total, run the program in a cgroup (a systemd unit's
-//     MemoryMax, TasksMax, CPUQuota) or a container.
+//     bound, so the whole command is bounded by about Processes × Memory of address space,
+//     plus /tmp and SysV IPC (each Tmp), wherever it runs. Memory held outside any address
+//     space is bounded there only where the filter runs (x86-64, arm64), which refuses
+//     memfds: elsewhere a memfd is bounded by FileSize alone, and a command may hold as many
+//     as it has descriptors. Kernel memory a process holds for pipe buffers, sockets and
+//     open files, and the workspace's disk use, are bounded only by the kernel's own limits
+//     and the disk. This package makes no cgroup (hosts where a program may make one, a
+//     delegated cgroup v2 subtree with the memory controller, are not the common case): for
+//     a bound on the total, kernel memory included, run the program in one (a systemd
+//     unit's MemoryMax, TasksMax, CPUQuota) or a container; the command's processes are
+//     then in it too.
 //   - The process bound is RLIMIT_NPROC when the program does not run as root; the kernel
 //     does not apply RLIMIT_NPROC to the host's root, so as root it is the PID namespace's
 //     pid_max, which Linux keeps per namespace since 6.14, set to Processes + 300 (the

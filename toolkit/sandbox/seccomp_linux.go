@@ -38,11 +38,20 @@ var deniedCalls = append([]uintptr{
 
 // absentCalls fail with ENOSYS, as on a kernel without them, so that programs fall back: to
 // epoll and threads without io_uring, to clone without clone3 (whose flags, behind a
-// pointer, a filter cannot read).
-var absentCalls = []uintptr{
+// pointer, a filter cannot read), to a file in /dev/shm (which is /tmp, bounded by
+// Limits.Tmp) without memfd_create. A memfd is memory that no limit of a process bounds:
+// written with write(2) it is never in the writer's address space, and it outlives the
+// mappings of it (4 processes with 64 MiB of address space held a 512 MiB memfd);
+// memfd_secret's pages likewise outlive their mappings. Without inotify, watchers poll (tail
+// -f, file watchers of build tools): its instances are counted per user of the host across
+// user namespaces (fs.inotify.max_user_instances, 128 by default), so a command holding them
+// all left no program of the user able to watch files until it ended.
+var absentCalls = append([]uintptr{
 	unix.SYS_IO_URING_SETUP, unix.SYS_IO_URING_ENTER, unix.SYS_IO_URING_REGISTER,
 	unix.SYS_CLONE3,
-}
+	unix.SYS_MEMFD_CREATE, unix.SYS_MEMFD_SECRET,
+	unix.SYS_INOTIFY_INIT1,
+}, archAbsentCalls...)
 
 // deniedIoctls are the ioctl requests that fail with EPERM whatever the descriptor: TIOCSTI
 // pushes input into a terminal, as if typed (the way out of bubblewrap, CVE-2017-5226), and

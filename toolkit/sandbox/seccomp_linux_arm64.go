@@ -9,3 +9,5 @@ const (
 )
 
 var archDeniedCalls []uintptr
+
+var archAbsentCalls []uintptr

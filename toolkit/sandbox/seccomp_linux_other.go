@@ -11,3 +11,5 @@ const (
 )
 
 var archDeniedCalls []uintptr
+
+var archAbsentCalls []uintptr

@@ -28,9 +28,17 @@
 // command prefixes without asking (its doc says why that is safe, and which prefixes are
 // not); git commands only when the repository holds nothing that makes git run a program
 // (config keys beyond an inert list, hooks, submodules), since the model can write those
-// files. Every other request goes to the approver it wraps. The tools are values: a host that trusts its
-// model with writes can set Permission to runtime.PermissionAuto on the ones it chooses
-// before adding them.
+// files, and no command naming a protected path (below). Every other request goes to the
+// approver it wraps. A host that trusts its model with writes installs [Workspace.AllowWrites],
+// which approves write_file and edit_file without asking, except writes to protected paths:
+// files that make a program run what they say, outside any sandbox, when the user or a tool
+// next uses the workspace (everything under .git, .gitmodules, shell start-up files such as
+// .bashrc and .profile, direnv's .envrc, and the configuration of agents and editors:
+// .toolgen/, .mcp.json, .claude/, .codex/, .cursor/, .vscode/, .idea/, .devcontainer/), at
+// any level, in any case, after ".." and through symbolic links. Those go to the approver it
+// wraps, with a reason saying why, as Claude Code's and Codex's sandboxes protect them. The
+// tools are values: setting Permission to runtime.PermissionAuto on one skips approval
+// altogether, protected paths included.
 //
 // # Paths and the sandbox
 //

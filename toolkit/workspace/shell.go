@@ -183,7 +183,11 @@ func (h *headTail) String() string {
 // that name a path out of the workspace (absolute or climbing with "..", also after "=",
 // "@" or "," and glued to a short option, as in -o/etc/x or -o../x) are not approved here,
 // but a symbolic link inside the workspace may still lead out: "cat" or "ls" can read
-// through one. The working directory is any directory of the workspace.
+// through one. Neither are words, nor a working directory, that name a protected path (see
+// [AllowWrites]: .git, .gitmodules, shell start-up files, agents' and editors'
+// configuration), also through the workspace's symbolic links: "sort -o .bashrc" would write
+// one, and even a command that only reads one goes to next. The working directory is any
+// other directory of the workspace.
 //
 // AllowCommands finds the call's sandbox, to check git repositories, in the call's ctx or
 // its UserData only; git commands of calls that bring none go to next. With a Workspace's
@@ -200,7 +204,7 @@ func AllowCommands(next runtime.Approver, prefixes ...string) runtime.Approver {
 func (w *Workspace) AllowCommands(next runtime.Approver, prefixes ...string) runtime.Approver {
 	return runtime.ApproverFunc(func(ctx context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
 		if args, ok := req.Args.(*ShellArgs); ok && req.Tool == "shell" && allowedCommand(args.Command, prefixes) &&
-			(!isGitCommand(args.Command) || w.gitInertFor(ctx, args.Workdir)) {
+			(!isGitCommand(args.Command) || w.gitInertFor(ctx, args.Workdir)) && !w.touchesProtected(ctx, args) {
 			return runtime.Decision{Approved: true, By: "workspace.AllowCommands"}, nil
 		}
 		if next == nil {
