@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -144,7 +146,8 @@ func (s SessionState) Get(ctx context.Context, key string) (any, bool, error) {
 	if s.store == nil {
 		return nil, false, nil
 	}
-	return s.store.Get(ctx, s.session, key)
+	v, ok, err := s.store.Get(ctx, s.session, key)
+	return v, ok, storeFailure(ctx, err)
 }
 
 // Set stores value under key.
@@ -152,15 +155,25 @@ func (s SessionState) Set(ctx context.Context, key string, value any) error {
 	if s.store == nil {
 		return errNoSession
 	}
-	return s.store.Set(ctx, s.session, key, value)
+	return storeFailure(ctx, s.store.Set(ctx, s.session, key, value))
 }
 
-// Update replaces the value under key with what fn returns (see SessionStore.Update).
+// Update replaces the value under key with what fn returns (see SessionStore.Update). An
+// error fn returns comes back as it is.
 func (s SessionState) Update(ctx context.Context, key string, fn func(old any, ok bool) (any, error)) error {
 	if s.store == nil {
 		return errNoSession
 	}
-	return s.store.Update(ctx, s.session, key, fn)
+	var fnErr error
+	err := s.store.Update(ctx, s.session, key, func(old any, ok bool) (any, error) {
+		v, err := fn(old, ok)
+		fnErr = err
+		return v, err
+	})
+	if err != nil && fnErr != nil && errors.Is(err, fnErr) {
+		return err
+	}
+	return storeFailure(ctx, err)
 }
 
 // Delete removes key.
@@ -168,7 +181,31 @@ func (s SessionState) Delete(ctx context.Context, key string) error {
 	if s.store == nil {
 		return errNoSession
 	}
-	return s.store.Delete(ctx, s.session, key)
+	return storeFailure(ctx, s.store.Delete(ctx, s.session, key))
+}
+
+// ErrSessionStoreUnavailable is wrapped by the error SessionState returns when its store
+// failed (a shared store that is down or unreachable): a *ModelError of KindUnavailable,
+// retryable, whose message a model can act on, so a handler that returns it as it is
+// (ErrorResult(err), or wrapped with %w) tells the model to try again rather than passing on
+// the store's own text ("redisstore: update: EOF").
+var ErrSessionStoreUnavailable = errors.New("the session store is unavailable")
+
+// storeFailure turns a store's error into ErrSessionStoreUnavailable; the call's own end
+// (cancelled, timed out) stays as it is.
+func storeFailure(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return err
+	}
+	var model *ModelError
+	if errors.As(err, &model) {
+		return err // already worded for the model (the store's or a nested call's)
+	}
+	return &ModelError{
+		Kind:    KindUnavailable,
+		Message: "the session's state could not be read or saved: its store is unavailable right now; try the call again in a moment",
+		Err:     fmt.Errorf("%w: %w", ErrSessionStoreUnavailable, err),
+	}
 }
 
 var errNoSession = ModelErrorf(KindInternal, "session state is only available during a call")
