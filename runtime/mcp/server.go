@@ -114,7 +114,7 @@ func newServer(reg *runtime.Registry, opts []Option) (*mcp.Server, *served) {
 	server := mcp.NewServer(&mcp.Implementation{Name: name, Version: version}, &options)
 	served := addTools(server, reg, nil, opts)
 	served.versions = options.SupportedProtocolVersions
-	built.add(server)
+	built.add(server, served.states)
 	return server, served
 }
 
