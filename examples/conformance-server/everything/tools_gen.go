@@ -18,10 +18,10 @@ import (
 const _ = toolimpl.SupportsGeneratedV4
 
 // A compile error in the next line means a handler's signature changed since toolgen ran: run go generate.
-var _ = toolgenHandlerChangedRunGoGenerate(JSONSchema202012Tool, StaticBinary, StaticText, Template, TestAudioContent, TestElicitation, TestElicitationSep1034Defaults, TestElicitationSep1330Enums, TestEmbeddedResource, TestErrorHandling, TestImageContent, TestMultipleContentTypes, TestPromptWithArguments, TestPromptWithEmbeddedResource, TestPromptWithImage, TestReconnection, TestSampling, TestSimplePrompt, TestSimpleText, TestToolWithLogging, TestToolWithProgress, WatchedResource)
+var _ = toolgenHandlerChangedRunGoGenerate(JSONSchema202012Tool, StaticBinary, StaticText, Template, TestAudioContent, TestElicitation, TestElicitationSep1034Defaults, TestElicitationSep1330Enums, TestEmbeddedResource, TestErrorHandling, TestImageContent, TestInputRequiredResultCapabilities, TestInputRequiredResultElicitation, TestInputRequiredResultListRoots, TestInputRequiredResultMultiRound, TestInputRequiredResultMultipleInputs, TestInputRequiredResultPrompt, TestInputRequiredResultRequestState, TestInputRequiredResultSampling, TestInputRequiredResultTamperedState, TestLoggingTool, TestMissingCapability, TestMultipleContentTypes, TestPromptWithArguments, TestPromptWithEmbeddedResource, TestPromptWithImage, TestReconnection, TestSampling, TestSimplePrompt, TestSimpleText, TestStreamingElicitation, TestToolWithLogging, TestToolWithProgress, WatchedResource)
 
 // toolgenHandlerChangedRunGoGenerate takes every handler with the signature toolgen generated code for.
-func toolgenHandlerChangedRunGoGenerate(func(context.Context, JSONSchemaArgs) (string, error), func(context.Context) (runtime.Result, error), func(context.Context) (string, error), func(context.Context, TemplateArgs) (TemplateData, error), func(context.Context) (runtime.Result, error), func(context.Context, ElicitationArgs) (string, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (runtime.Result, error), func(context.Context) (string, error), func(context.Context) (runtime.Result, error), func(context.Context) (runtime.Result, error), func(context.Context, PromptArgs) (string, error), func(context.Context, EmbedArgs) (runtime.Result, error), func(context.Context) (runtime.Result, error), func(context.Context) (string, error), func(context.Context, SamplingArgs) (string, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (string, error)) bool {
+func toolgenHandlerChangedRunGoGenerate(func(context.Context, JSONSchemaArgs) (string, error), func(context.Context) (runtime.Result, error), func(context.Context) (string, error), func(context.Context, TemplateArgs) (TemplateData, error), func(context.Context) (runtime.Result, error), func(context.Context, ElicitationArgs) (string, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (runtime.Result, error), func(context.Context) (string, error), func(context.Context) (runtime.Result, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (runtime.Result, error), func(context.Context, PromptArgs) (string, error), func(context.Context, EmbedArgs) (runtime.Result, error), func(context.Context) (runtime.Result, error), func(context.Context) (string, error), func(context.Context, SamplingArgs) (string, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (string, error), func(context.Context) (string, error)) bool {
 	return true
 }
 
@@ -111,6 +111,56 @@ var toolgenTools = [...]runtime.Tool{{
 	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestImageContent",
 	Permission:  runtime.PermissionAuto,
 }, {
+	Description: "Asks only for the inputs the client declared it can give (SEP-2322).",
+	Name:        "test_input_required_result_capabilities",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestInputRequiredResultCapabilities",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Asks for the caller's name in an input request named user_name (SEP-2322).",
+	Name:        "test_input_required_result_elicitation",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestInputRequiredResultElicitation",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Asks for the client's roots in an input request named client_roots (SEP-2322).",
+	Name:        "test_input_required_result_list_roots",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestInputRequiredResultListRoots",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Asks two questions, one round each (SEP-2322).",
+	Name:        "test_input_required_result_multi_round",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestInputRequiredResultMultiRound",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Asks for elicitation, sampling and roots in one round (SEP-2322).",
+	Name:        "test_input_required_result_multiple_inputs",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestInputRequiredResultMultipleInputs",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Asks for a confirmation; the answer comes back with the sealed requestState (SEP-2322).",
+	Name:        "test_input_required_result_request_state",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestInputRequiredResultRequestState",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Asks the client's model a question in an input request named capital_question (SEP-2322).",
+	Name:        "test_input_required_result_sampling",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestInputRequiredResultSampling",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Asks for a confirmation; a requestState changed by the client is refused (-32602) by runtime/mcp (SEP-2322).",
+	Name:        "test_input_required_result_tampered_state",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestInputRequiredResultTamperedState",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Logs a message, which reaches a 2026-07-28 client only when its request asked for logs (SEP-2575).",
+	Name:        "test_logging_tool",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestLoggingTool",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Needs sampling: a client that did not declare it gets MissingRequiredClientCapability (-32021) on 2026-07-28 (SEP-2575).",
+	Name:        "test_missing_capability",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestMissingCapability",
+	Permission:  runtime.PermissionAuto,
+}, {
 	Description: "Tests response with multiple content types (text, image, resource).",
 	Name:        "test_multiple_content_types",
 	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestMultipleContentTypes",
@@ -129,6 +179,11 @@ var toolgenTools = [...]runtime.Tool{{
 	Description: "Tests simple text content response.",
 	Name:        "test_simple_text",
 	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestSimpleText",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Answers with a plain result: its stream carries no request of the server's (SEP-2575).",
+	Name:        "test_streaming_elicitation",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestStreamingElicitation",
 	Permission:  runtime.PermissionAuto,
 }, {
 	Description: "Tests tool that emits log messages during execution.",
@@ -154,14 +209,25 @@ var toolgenToolsSchemas = [...][2][]string{
 	{{toolgenSchemaNoArgs}, {}},
 	{{toolgenSchemaNoArgs}, {}},
 	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
 	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"prompt":{"description":"The prompt to send to the LLM.","type":"string"}},"required":["prompt"],"additionalProperties":false}`}, {}},
+	{{toolgenSchemaNoArgs}, {}},
 	{{toolgenSchemaNoArgs}, {}},
 	{{toolgenSchemaNoArgs}, {}},
 	{{toolgenSchemaNoArgs}, {}},
 }
 
 // toolgenBindings are the bindings of toolgenTools, in order.
-var toolgenBindings = [...]*toolimpl.Binding{&toolgenBindingJSONSchema202012Tool, &toolgenBindingTestAudioContent, &toolgenBindingTestElicitation, &toolgenBindingTestElicitationSep1034Defaults, &toolgenBindingTestElicitationSep1330Enums, &toolgenBindingTestEmbeddedResource, &toolgenBindingTestErrorHandling, &toolgenBindingTestImageContent, &toolgenBindingTestMultipleContentTypes, &toolgenBindingTestReconnection, &toolgenBindingTestSampling, &toolgenBindingTestSimpleText, &toolgenBindingTestToolWithLogging, &toolgenBindingTestToolWithProgress}
+var toolgenBindings = [...]*toolimpl.Binding{&toolgenBindingJSONSchema202012Tool, &toolgenBindingTestAudioContent, &toolgenBindingTestElicitation, &toolgenBindingTestElicitationSep1034Defaults, &toolgenBindingTestElicitationSep1330Enums, &toolgenBindingTestEmbeddedResource, &toolgenBindingTestErrorHandling, &toolgenBindingTestImageContent, &toolgenBindingTestInputRequiredResultCapabilities, &toolgenBindingTestInputRequiredResultElicitation, &toolgenBindingTestInputRequiredResultListRoots, &toolgenBindingTestInputRequiredResultMultiRound, &toolgenBindingTestInputRequiredResultMultipleInputs, &toolgenBindingTestInputRequiredResultRequestState, &toolgenBindingTestInputRequiredResultSampling, &toolgenBindingTestInputRequiredResultTamperedState, &toolgenBindingTestLoggingTool, &toolgenBindingTestMissingCapability, &toolgenBindingTestMultipleContentTypes, &toolgenBindingTestReconnection, &toolgenBindingTestSampling, &toolgenBindingTestSimpleText, &toolgenBindingTestStreamingElicitation, &toolgenBindingTestToolWithLogging, &toolgenBindingTestToolWithProgress}
 
 // Tools returns the tools of package everything, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
@@ -170,6 +236,11 @@ func Tools() []runtime.Tool {
 
 // toolgenPrompts are the tools Prompts returns, without their bindings and schemas.
 var toolgenPrompts = [...]runtime.Tool{{
+	Description: "Is a prompt that asks the user for its context first (SEP-2322).",
+	Name:        "test_input_required_result_prompt",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestInputRequiredResultPrompt",
+	Permission:  runtime.PermissionAuto,
+}, {
 	Description: "Is a prompt with required arguments.",
 	Name:        "test_prompt_with_arguments",
 	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestPromptWithArguments",
@@ -197,6 +268,7 @@ var toolgenPrompts = [...]runtime.Tool{{
 
 // toolgenPromptsSchemas are the input and output schemas of toolgenPrompts, in order, in pieces.
 var toolgenPromptsSchemas = [...][2][]string{
+	{{toolgenSchemaNoArgs}, {}},
 	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"arg1":{"description":"First test argument.","type":"string"},"arg2":{"description":"Second test argument.","type":"string"}},"required":["arg1","arg2"],"additionalProperties":false}`}, {}},
 	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"resourceUri":{"description":"URI of the resource to embed.","type":"string"}},"required":["resourceUri"],"additionalProperties":false}`}, {}},
 	{{toolgenSchemaNoArgs}, {}},
@@ -204,7 +276,7 @@ var toolgenPromptsSchemas = [...][2][]string{
 }
 
 // toolgenPromptBindings are the bindings of toolgenPrompts, in order.
-var toolgenPromptBindings = [...]*toolimpl.Binding{&toolgenBindingTestPromptWithArguments, &toolgenBindingTestPromptWithEmbeddedResource, &toolgenBindingTestPromptWithImage, &toolgenBindingTestSimplePrompt}
+var toolgenPromptBindings = [...]*toolimpl.Binding{&toolgenBindingTestInputRequiredResultPrompt, &toolgenBindingTestPromptWithArguments, &toolgenBindingTestPromptWithEmbeddedResource, &toolgenBindingTestPromptWithImage, &toolgenBindingTestSimplePrompt}
 
 // Prompts returns the MCP prompts of package everything (//tool:prompt), sorted by name, for runtime/mcp's WithPrompts.
 func Prompts() []runtime.Tool {
@@ -413,6 +485,138 @@ var toolgenBindingTestImageContent = toolimpl.Binding{
 	},
 }
 
+var toolgenBindingTestInputRequiredResultCapabilities = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestInputRequiredResultCapabilities(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
+var toolgenBindingTestInputRequiredResultElicitation = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestInputRequiredResultElicitation(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
+var toolgenBindingTestInputRequiredResultListRoots = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestInputRequiredResultListRoots(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
+var toolgenBindingTestInputRequiredResultMultiRound = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestInputRequiredResultMultiRound(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
+var toolgenBindingTestInputRequiredResultMultipleInputs = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestInputRequiredResultMultipleInputs(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
+var toolgenBindingTestInputRequiredResultPrompt = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestInputRequiredResultPrompt(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
+var toolgenBindingTestInputRequiredResultRequestState = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestInputRequiredResultRequestState(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
+var toolgenBindingTestInputRequiredResultSampling = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestInputRequiredResultSampling(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
+var toolgenBindingTestInputRequiredResultTamperedState = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestInputRequiredResultTamperedState(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
+var toolgenBindingTestLoggingTool = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestLoggingTool(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
+var toolgenBindingTestMissingCapability = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestMissingCapability(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
 var toolgenBindingTestMultipleContentTypes = toolimpl.Binding{
 	Decode: toolgenNoArgs,
 	New:    toolimpl.NewCallSlot,
@@ -511,6 +715,18 @@ var toolgenBindingTestSimpleText = toolimpl.Binding{
 	New:    toolimpl.NewCallSlot,
 	Run: func(ctx context.Context, a any) runtime.Result {
 		out, err := TestSimpleText(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
+var toolgenBindingTestStreamingElicitation = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestStreamingElicitation(ctx)
 		if err != nil {
 			return runtime.ErrorResult(err)
 		}
