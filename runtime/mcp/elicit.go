@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -47,33 +48,10 @@ var errInputRequired = runtime.Permanent(errors.New("mcp: waiting for the client
 // answer. So a handler that elicits must return Elicit's error as it is, and do nothing
 // before Elicit that must not happen twice. An answer is given back only to the question it
 // was given to (the same message and schema), in whatever order the run asks: a question that
-// differs between runs is asked again.
+// differs between runs is asked again. The input request's key is toolgen_elicit: ElicitNamed
+// names it, Ask asks several questions (and sampling, roots) at once.
 func Elicit(ctx context.Context, message string, requestedSchema any) (action string, content map[string]any, err error) {
-	c := callContextFrom(ctx)
-	if c == nil {
-		return "", nil, ErrNotMCPCall
-	}
-	if !c.peer.elicit || !c.peer.multiRound() && c.req.Session == nil {
-		return "", nil, ErrNoElicitation
-	}
-	params := &mcp.ElicitParams{Message: message, RequestedSchema: requestedSchema}
-	if !c.peer.multiRound() {
-		res, err := c.req.Session.Elicit(ctx, params)
-		if err != nil {
-			return "", nil, err
-		}
-		return res.Action, res.Content, nil
-	}
-	answer, err := c.round.elicit(params)
-	if err != nil {
-		return "", nil, err
-	}
-	if answer.Action == "accept" {
-		if err := validateAnswer(requestedSchema, answer.Content); err != nil {
-			return "", nil, err
-		}
-	}
-	return answer.Action, answer.Content, nil
+	return ElicitNamed(ctx, elicitInput, message, requestedSchema)
 }
 
 // validateAnswer checks a client's elicitation answer against the schema asked with it: the
@@ -130,11 +108,9 @@ func (p peer) multiRound() bool { return p.protocol >= "2026-07-28" }
 // multiRound reports whether ss speaks protocol 2026-07-28 or later.
 func multiRound(ss *mcp.ServerSession) bool { return peerOf(ss).multiRound() }
 
-// Keys of the input requests toolgen sends.
-const (
-	approvalInput = "toolgen_approval"
-	elicitInput   = "toolgen_elicit"
-)
+// approvalInput is the key of the input request of an approval (the other keys toolgen sends
+// are in inputs.go).
+const approvalInput = "toolgen_approval"
 
 // approvalSchema is the form a user answers an approval with.
 var approvalSchema = map[string]any{
@@ -211,60 +187,79 @@ func elicitApprover(reg *runtime.Registry, ss *mcp.ServerSession) runtime.Approv
 	})
 }
 
-// round is the multi-round-trip state of one tools/call on protocol 2026-07-28: the answers
-// the client gave so far and the question this run asks.
+// round is the multi-round-trip state of one request on protocol 2026-07-28 (a tools/call, a
+// prompts/get, a resources/read): the answers the client gave so far and what this run asks.
 type round struct {
 	mu      sync.Mutex
-	answers []*mcp.ElicitResult // answers to the handler's Elicit calls, in the order given
-	// questions[i] is hashQuestion of the question answers[i] answers (and, while a question
-	// is pending, of it too: one more); used marks the answers this run has taken.
+	answers []mcp.InputResponse // answers to the handler's inputs, in the order given
+	// questions[i] is hashInput of the input answers[i] answers; used marks the answers this
+	// run has taken.
 	questions [][]byte
 	used      []bool
-	// pending is the question to return instead of a result, under the input key asked: the
-	// handler's (elicitInput), or the approval the registry's own approver passed on
-	// (approvalInput).
-	pending  *mcp.ElicitParams
-	asked    string
+	// pending are the inputs to return instead of a result: the handler's (Ask), or the
+	// approval the registry's own approver passed on (under approvalInput, alone).
+	pending  []Input
 	approval *runtime.Decision // the user's decision, when the call was approved or denied
 	argsHash []byte            // the arguments the decision was made on
 }
 
-// question returns the question the run asked, if any, and its input key. It locks: an
-// abandoned handler or approver may still ask after the call stopped waiting for it.
-func (r *round) question() (*mcp.ElicitParams, string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.pending, r.asked
+func approvedByUser() *runtime.Decision {
+	return &runtime.Decision{Approved: true, By: userDecides}
 }
 
-// elicit returns the answer given to the question p, when an earlier round asked it and this
-// run has not taken that answer yet: an answer goes only to the question it was given to,
-// however a run orders its questions (a mounted server's come concurrently). Else p is the
-// question to return, unless the run already has one.
-func (r *round) elicit(p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
-	h := hashQuestion(p)
+// question returns the inputs the run asked, if any. It locks: an abandoned handler or
+// approver may still ask after the request stopped waiting for it.
+func (r *round) question() []Input {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.pending)
+}
+
+// ask returns the answers given to inputs, when earlier rounds answered every one and this run
+// has not taken them yet: an answer goes only to the input it was given to, however a run
+// orders its questions (a mounted server's come concurrently). Else the inputs not answered
+// are to be asked (with those other asks of the run put, under other keys), and ask fails with
+// errInputRequired.
+func (r *round) ask(inputs []Input) (map[string]mcp.InputResponse, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.used == nil {
 		r.used = make([]bool, len(r.answers))
 	}
-	for i, a := range r.answers {
-		if !r.used[i] && hmac.Equal(r.questions[i], h) {
-			r.used[i] = true
-			return a, nil
+	answers := make(map[string]mcp.InputResponse, len(inputs))
+	var taken []int
+	var missing []Input
+	for _, in := range inputs {
+		h := hashInput(in)
+		i := -1
+		for j := range r.answers {
+			if !r.used[j] && hmac.Equal(r.questions[j], h) {
+				i = j
+				break
+			}
+		}
+		if i < 0 {
+			missing = append(missing, in)
+			continue
+		}
+		r.used[i] = true
+		taken = append(taken, i)
+		answers[in.Key] = r.answers[i]
+	}
+	if len(missing) == 0 {
+		return answers, nil
+	}
+	for _, i := range taken {
+		r.used[i] = false // for the run that asks them with the rest
+	}
+	if len(r.pending) == 0 || r.pending[0].Key != approvalInput {
+		for _, in := range missing {
+			if !slices.ContainsFunc(r.pending, func(p Input) bool { return p.Key == in.Key }) {
+				r.pending = append(r.pending, in)
+			}
 		}
 	}
-	if r.pending == nil {
-		r.pending, r.asked = p, elicitInput
-	}
 	return nil, errInputRequired
-}
-
-// hashQuestion identifies a question by its message and schema, in canonical JSON (a schema
-// the SDK decoded and one a handler built agree).
-func hashQuestion(p *mcp.ElicitParams) []byte {
-	data, _ := json.Marshal([]any{p.Message, p.RequestedSchema}) // a schema that does not encode hashes as null
-	return hashArgs(data)
 }
 
 // approver decides the call from the decision an earlier round brought, and asks when there
@@ -286,7 +281,7 @@ func (r *round) approver(reg *runtime.Registry) runtime.Approver {
 		if !ok {
 			tool.Name = req.Tool
 		}
-		r.pending, r.asked = approvalQuestion(tool, req.Reason, req.Risk, req.RawArgs), approvalInput
+		r.pending = []Input{{Key: approvalInput, Request: approvalQuestion(tool, req.Reason, req.Risk, req.RawArgs)}}
 		r.argsHash = hashArgs(req.RawArgs)
 		return runtime.Decision{}, fmt.Errorf("%w (%w)", errInputRequired, runtime.ErrApprovalAsked)
 	})
@@ -310,17 +305,18 @@ func hashArgs(args []byte) []byte {
 // roundState is the requestState of an input-required result: sealed, bound to the tool, the
 // arguments and the caller, valid for stateTTL and accepted once.
 type roundState struct {
-	Tool     string              `json:"tool"`
-	Call     []byte              `json:"call"` // hashArgs of the call's arguments
-	Args     []byte              `json:"args"` // hashArgs of the arguments the user approved
-	Scope    string              `json:"scope"`
-	Expires  int64               `json:"exp"`
-	Nonce    string              `json:"nonce"`
-	Asked    string              `json:"asked"` // approvalInput or elicitInput
-	Approved bool                `json:"approved,omitempty"`
-	Answers  []*mcp.ElicitResult `json:"answers,omitempty"`
-	// Questions are hashQuestion of the questions Answers answer, and, when Asked is
-	// elicitInput, last, of the question asked.
+	Tool    string `json:"tool"`
+	Call    []byte `json:"call"` // hashArgs of the call's arguments
+	Args    []byte `json:"args"` // hashArgs of the arguments the user approved
+	Scope   string `json:"scope"`
+	Expires int64  `json:"exp"`
+	Nonce   string `json:"nonce"`
+	// Asked are the inputs asked: the approval (approvalInput) alone, or the handler's.
+	Asked    []askedInput   `json:"asked"`
+	Approved bool           `json:"approved,omitempty"`
+	Answers  []sealedAnswer `json:"answers,omitempty"`
+	// Questions are hashInput of the inputs Answers answer, then of the handler's inputs
+	// asked, in the order of Asked.
 	Questions [][]byte `json:"questions,omitempty"`
 }
 

@@ -278,17 +278,58 @@ func featureError(res runtime.Result) error {
 	return &jsonrpc.Error{Code: code, Message: res.Text}
 }
 
-// invoke runs a prompt or resource through its registry, in a context where Log and Sample
-// reach the client.
-func invoke(ctx context.Context, reg *runtime.Registry, ss *mcp.ServerSession, name string, args json.RawMessage) runtime.Result {
+// featureCall is one prompts/get or resources/read to run through its registry.
+type featureCall struct {
+	reg   *runtime.Registry
+	req   mcp.Request
+	round string // what the request's round states are bound to: "prompt NAME", "resource URI"
+	name  string // the prompt or resource (a tool of reg)
+	args  json.RawMessage
+	// inputResponses and requestState are what the request brings on protocol 2026-07-28.
+	inputResponses mcp.InputResponseMap
+	requestState   string
+}
+
+// invoke runs a prompt or resource in a context where Log, Sample, Elicit, ListRoots and Ask
+// reach the client. On protocol 2026-07-28 what the handler asks comes back as the input
+// requests to return, with their state (see Ask); a state that is not this request's is a
+// protocol error.
+func (c featureCall) invoke(ctx context.Context, states *roundStates, ss *mcp.ServerSession, caps *mcp.ClientCapabilities) (runtime.Result, mcp.InputRequestMap, string, error) {
 	ctx = context.WithValue(ctx, sessionContextKey{}, ss)
-	return reg.Invoke(ctx, runtime.Call{Name: name, Args: args})
+	a := &asker{ss: ss, caps: caps}
+	scope := "user:" + requestPrincipal(c.req)
+	args := hashArgs(c.args)
+	if ss != nil && multiRound(ss) && states != nil {
+		a.round = &round{}
+		problem, err := states.resume(a.round, c.inputResponses, c.requestState, c.round, scope, args)
+		if err != nil {
+			return runtime.Result{}, nil, "", err
+		}
+		if problem != "" {
+			return runtime.Result{}, nil, "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: problem}
+		}
+	}
+	ctx = context.WithValue(ctx, askerKey{}, a)
+	res := c.reg.Invoke(ctx, runtime.Call{Name: c.name, Args: c.args})
+	if a.round == nil {
+		return res, nil, "", nil
+	}
+	if q := a.round.question(); len(q) > 0 {
+		reqs, st := a.round.sealRound(q)
+		st.Tool, st.Call, st.Scope = c.round, args, scope
+		return runtime.Result{}, reqs, states.sign(st), nil
+	}
+	if err := missingCapability(res.Err); err != nil {
+		return runtime.Result{}, nil, "", err
+	}
+	return res, nil, "", nil
 }
 
 // promptSet serves the prompts of one server.
 type promptSet struct {
-	reg  *runtime.Registry
-	args map[string][]argument
+	reg    *runtime.Registry
+	args   map[string][]argument
+	states *roundStates // the states of prompts that ask (Ask) on protocol 2026-07-28
 }
 
 func newPromptSet(prompts []runtime.Tool) (*promptSet, error) {
@@ -318,7 +359,15 @@ func (p *promptSet) add(server *mcp.Server, prompts []runtime.Tool) {
 
 func (p *promptSet) get(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 	name := req.Params.Name
-	res := invoke(ctx, p.reg, req.Session, name, argsJSON(p.args[name], req.Params.Arguments))
+	call := featureCall{reg: p.reg, req: req, round: "prompt " + name, name: name, args: argsJSON(p.args[name], req.Params.Arguments),
+		inputResponses: req.Params.InputResponses, requestState: req.Params.RequestState}
+	res, inputs, state, err := call.invoke(ctx, p.states, req.Session, req.ClientCapabilities())
+	if err != nil {
+		return nil, err
+	}
+	if inputs != nil {
+		return &mcp.GetPromptResult{InputRequests: inputs, RequestState: state}, nil
+	}
 	if res.IsError {
 		return nil, featureError(res)
 	}
@@ -340,6 +389,7 @@ func (p *promptSet) get(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.Ge
 // resourceSet serves the resources and resource templates of one server.
 type resourceSet struct {
 	reg       *runtime.Registry
+	states    *roundStates    // the states of resources that ask (Ask) on protocol 2026-07-28
 	static    map[string]bool // the URIs of resources without variables
 	templates map[string]*resourceTemplate
 }
@@ -400,7 +450,15 @@ func (r *resourceSet) add(server *mcp.Server, resources []runtime.Tool) {
 
 func (r *resourceSet) read(ctx context.Context, req *mcp.ReadResourceRequest, name string, args json.RawMessage, mime string) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
-	res := invoke(ctx, r.reg, req.Session, name, args)
+	call := featureCall{reg: r.reg, req: req, round: "resource " + uri, name: name, args: args,
+		inputResponses: req.Params.InputResponses, requestState: req.Params.RequestState}
+	res, inputs, state, err := call.invoke(ctx, r.states, req.Session, req.ClientCapabilities())
+	if err != nil {
+		return nil, err
+	}
+	if inputs != nil {
+		return &mcp.ReadResourceResult{InputRequests: inputs, RequestState: state}, nil
+	}
 	if res.IsError {
 		if res.Kind == runtime.KindNotFound {
 			return nil, mcp.ResourceNotFoundError(uri)
@@ -523,11 +581,15 @@ func (b *builtFeatures) configure(o *mcp.ServerOptions) {
 	b.f.configure(o, b.prompts, r)
 }
 
-func (b *builtFeatures) add(server *mcp.Server) {
+// add serves the prompts and resources on server; states seals the state of those that ask
+// on protocol 2026-07-28 (the tools' own, so WithStateKey covers them too).
+func (b *builtFeatures) add(server *mcp.Server, states *roundStates) {
 	if b.prompts != nil {
+		b.prompts.states = states
 		b.prompts.add(server, b.f.prompts)
 	}
 	if b.resources != nil {
+		b.resources.states = states
 		b.resources.add(server, b.f.resources)
 	}
 	for _, hook := range b.f.hooks {

@@ -14,9 +14,7 @@ import (
 )
 
 // ErrNoSampling is returned by Sample when the client cannot be asked: it did not declare the
-// sampling capability, or it cannot be reached (stateless HTTP before protocol 2026-07-28),
-// or the call speaks 2026-07-28, which forbids requests from the server (Sample does not
-// return its question as an input request, as Elicit does).
+// sampling capability, or it cannot be reached (stateless HTTP before protocol 2026-07-28).
 var ErrNoSampling = errors.New("mcp: the client does not support sampling")
 
 // MaxLogBytes bounds the data of one log message Log sends: a longer text is cut (at a rune
@@ -91,20 +89,16 @@ func cutText(s string, n int) string {
 // with its user's consent, chooses the model and may change or refuse the request. It fails
 // with ErrNotMCPCall outside an MCP request and ErrNoSampling when the client cannot be
 // asked. What comes back is the client's: treat it as untrusted input (its size is bounded
-// by the SDK's message limit). Protocol 2026-07-28 deprecates sampling (SEP-2577): a server
-// there calls a model provider itself.
+// by the SDK's message limit). On protocol 2026-07-28 the request goes to the client as an
+// input request (toolgen_sample), and the handler runs again with the answer, as with Elicit
+// (Ask names the key, or asks for several inputs at once); 2026-07-28 deprecates sampling
+// (SEP-2577): a server there calls a model provider itself.
 func Sample(ctx context.Context, params *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
-	ss := session(ctx)
-	if ss == nil {
-		if callContextFrom(ctx) != nil {
-			return nil, ErrNoSampling // a stateless call served beside the SDK: no client to ask
-		}
-		return nil, ErrNotMCPCall
+	answers, err := Ask(ctx, SampleInput(sampleInput, params))
+	if err != nil {
+		return nil, err
 	}
-	if !canSample(ss) || multiRound(ss) {
-		return nil, ErrNoSampling
-	}
-	return ss.CreateMessage(ctx, params)
+	return answers[sampleInput].(*mcp.CreateMessageResult), nil
 }
 
 // SampleText asks the client's model to answer prompt, as one user message, in at most
@@ -125,12 +119,6 @@ func SampleText(ctx context.Context, prompt string, maxTokens int64) (string, er
 		return text.Text, nil
 	}
 	return "", nil
-}
-
-// canSample reports whether the client of ss declared sampling.
-func canSample(ss *mcp.ServerSession) bool {
-	p := ss.InitializeParams()
-	return p != nil && p.Capabilities != nil && p.Capabilities.Sampling != nil
 }
 
 // logLevels orders MCP's log levels (RFC 5424's, least severe first).

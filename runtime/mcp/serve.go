@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"crypto/hmac"
 	"errors"
 	"fmt"
 	"net/http"
@@ -289,22 +288,24 @@ func (s *served) serveCall(ctx context.Context, req *mcp.CallToolRequest, id str
 			_ = ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: done, Total: total, Message: message})
 		}
 	}
-	if p.elicit {
-		if !p.multiRound() {
-			if req.Session != nil {
-				hooks.Approver = elicitApprover(s.reg, req.Session)
-			}
-		} else {
-			if res, err := s.openRound(cc, call); res != nil || err != nil {
-				return res, err
-			}
+	switch {
+	case p.multiRound():
+		if res, err := s.openRound(cc, call); res != nil || err != nil {
+			return res, err
+		}
+		if p.elicit {
 			hooks.Approver = cc.round.approver(s.reg)
 		}
+	case p.elicit && req.Session != nil:
+		hooks.Approver = elicitApprover(s.reg, req.Session)
 	}
 	res := s.reg.Invoke(runtime.WithCallHooks(ctx, hooks), call)
 	if cc.round != nil {
-		if q, key := cc.round.question(); q != nil {
-			return s.ask(cc, call, key, q), nil
+		if q := cc.round.question(); len(q) > 0 {
+			return s.ask(cc, call, q), nil
+		}
+		if err := missingCapability(res.Err); err != nil {
+			return nil, err
 		}
 	}
 	return s.result(ctx, cc, call, res), nil
@@ -330,51 +331,22 @@ func (s *served) scope(cc *callContext) string {
 // maxRounds bounds the questions one call may ask on protocol 2026-07-28.
 const maxRounds = 16
 
-// openRound reads the answers a call brings (protocol 2026-07-28) into cc.round. A state
-// that is not this caller's, for this tool, unspent and unexpired, is a protocol error (the
-// client sent what no server of ours gave it for this call); an answer given for other
-// arguments is dropped, so the call asks again about the arguments it has now. It returns
-// the result that ends the call instead when the state cannot say what it answers.
+// openRound reads the answers a call brings (protocol 2026-07-28) into cc.round (see
+// roundStates.resume). It returns the result that ends the call instead when the state cannot
+// say what it answers, and the protocol error when the state is not this call's.
 //
 // A call that brings no state is asked nothing here: the registry asks, through the round's
 // approver, once it has bound the arguments and made their canonical form, which is what the
 // user is shown and what the answer is checked against when the call comes back.
 func (s *served) openRound(cc *callContext, call runtime.Call) (*mcp.CallToolResult, error) {
-	rd := &round{}
-	cc.round = rd
+	cc.round = &round{}
 	p := cc.req.Params
-	if p.RequestState == "" {
-		return nil, nil
-	}
-	st, err := s.states.open(p.RequestState, call.Name, s.scope(cc))
+	problem, err := s.states.resume(cc.round, p.InputResponses, p.RequestState, call.Name, s.scope(cc), s.argsHash(call))
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("requestState cannot be used for this call of %s (%v); call it again without one", call.Name, err)}
+		return nil, err
 	}
-	if !hmac.Equal(st.Call, s.argsHash(call)) {
-		return nil, nil // answers about other arguments: start over, asking again
-	}
-	rd.answers, rd.questions, rd.argsHash = st.Answers, st.Questions, st.Args
-	want := len(rd.answers) // questions answered, and the one asked when it was the handler's
-	if st.Asked == elicitInput {
-		want++
-	}
-	if len(rd.questions) != want {
-		return toolError("The answer sent with this call of %s cannot be used (it does not say what it answers), so it was not run; call it again without one.", call.Name), nil
-	}
-	if st.Approved {
-		rd.approval = &runtime.Decision{Approved: true, By: userDecides}
-	}
-	answer, _ := p.InputResponses[st.Asked].(*mcp.ElicitResult)
-	switch {
-	case answer == nil:
-		return toolError("This call of %s came back without the answer to its question, so it was not run.", call.Name), nil
-	case st.Asked == approvalInput:
-		d := decisionOf(answer)
-		rd.approval = &d
-	case len(rd.answers) >= maxRounds:
-		return toolError("%s asked more than %d questions in one call; it was stopped.", call.Name, maxRounds), nil
-	default:
-		rd.answers = append(rd.answers, answer) // its question's hash is in Questions already
+	if problem != "" {
+		return toolError("%s", problem), nil
 	}
 	return nil, nil
 }
@@ -391,20 +363,12 @@ func (s *served) argsHash(call runtime.Call) []byte {
 	return hashArgs(call.Args)
 }
 
-// ask returns the question the run asked (the handler's, or the approval the registry's
-// approver passed on), with the state that brings the earlier answers back.
-func (s *served) ask(cc *callContext, call runtime.Call, key string, q *mcp.ElicitParams) *mcp.CallToolResult {
-	rd := cc.round
-	questions := rd.questions[:len(rd.answers):len(rd.answers)]
-	if key == elicitInput {
-		questions = append(questions, hashQuestion(q))
-	}
-	return s.askState(cc, call, key, q, roundState{Args: rd.argsHash, Approved: rd.approval != nil && rd.approval.Approved, Answers: rd.answers, Questions: questions})
-}
-
-func (s *served) askState(cc *callContext, call runtime.Call, key string, q *mcp.ElicitParams, st roundState) *mcp.CallToolResult {
-	st.Tool, st.Call, st.Scope, st.Asked = call.Name, s.argsHash(call), s.scope(cc), key
-	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{key: q}, RequestState: s.states.sign(st)}
+// ask returns the inputs the run asked (the handler's, or the approval the registry's approver
+// passed on), with the state that brings the earlier answers back.
+func (s *served) ask(cc *callContext, call runtime.Call, pending []Input) *mcp.CallToolResult {
+	reqs, st := cc.round.sealRound(pending)
+	st.Tool, st.Call, st.Scope = call.Name, s.argsHash(call), s.scope(cc)
+	return &mcp.CallToolResult{InputRequests: reqs, RequestState: s.states.sign(st)}
 }
 
 func toolError(format string, args ...any) *mcp.CallToolResult {

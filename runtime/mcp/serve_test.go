@@ -423,15 +423,24 @@ func TestElicitFromAHandler(t *testing.T) {
 		assert.Equal(t, []string{"first?", "second?"}, asked)
 	})
 
+	// Up to 2025-11-25 the model reads why the call failed; 2026-07-28 has the server answer
+	// with a MissingRequiredClientCapability error instead (SEP-2575).
 	t.Run("client without elicitation", func(t *testing.T) {
 		var runs atomic.Int32
 		reg := runtime.NewRegistry()
 		require.NoError(t, reg.Add(askTool(&runs)))
-		cs := inMemory(t, reg, nil, nil)
+		cs := inMemory(t, reg, nil, legacy)
 		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "ask_twice", Arguments: map[string]any{}})
 		require.NoError(t, err)
 		assert.True(t, res.IsError)
 		assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "does not support elicitation")
+
+		cs = inMemory(t, reg, nil, nil)
+		_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "ask_twice", Arguments: map[string]any{}})
+		var wire *jsonrpc.Error
+		require.ErrorAs(t, err, &wire)
+		assert.Equal(t, int64(mcp.CodeMissingRequiredClientCapabilities), wire.Code)
+		assert.JSONEq(t, `{"requiredCapabilities":{"elicitation":{}}}`, string(wire.Data))
 	})
 	t.Run("outside MCP", func(t *testing.T) {
 		_, _, err := toolmcp.Elicit(t.Context(), "?", nil)

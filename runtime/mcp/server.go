@@ -118,7 +118,7 @@ func newServer(reg *runtime.Registry, opts []Option) (*mcp.Server, *served) {
 	served := addTools(server, reg, nil, opts)
 	served.serverInfo, _ = json.Marshal(impl) // strings always encode
 	served.versions = options.SupportedProtocolVersions
-	built.add(server)
+	built.add(server, served.states)
 	return server, served
 }
 

@@ -28,11 +28,15 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/mcp/mount"
 )
 
-// calls are the tool calls each scenario expects, by the server's tool names; a scenario not
-// listed calls every tool the server lists, without arguments.
+// calls are the tool calls each scenario expects, by the server's tool names, when the
+// suite's context (MCP_CONFORMANCE_CONTEXT) does not list them (toolCalls); a scenario in
+// neither calls every tool the server lists, without arguments.
 var calls = map[string][]call{
 	"initialize": nil, // the handshake and the tool listing are the scenario
 	"tools_call": {{"add_numbers", `{"a":5,"b":3}`}},
+	// The one valid tool among tools whose x-mcp-header annotations are invalid, which the
+	// mount leaves out (SEP-2243); its argument is what the scenario's region header wants.
+	"http-invalid-tool-headers": {{"valid_tool", `{"region":"us-west1"}`}},
 }
 
 type call struct{ tool, args string }
@@ -79,6 +83,14 @@ func run(ctx context.Context, url, scenario string, out io.Writer) error {
 	fmt.Fprintf(out, "tools: %v\n", m.Tools())
 
 	todo, listed := calls[scenario]
+	if suite, err := suiteContext(); err != nil {
+		return err
+	} else if len(suite.ToolCalls) > 0 {
+		todo, listed = nil, true
+		for _, c := range suite.ToolCalls {
+			todo = append(todo, call{c.Name, string(c.Arguments)})
+		}
+	}
 	if !listed {
 		for _, name := range m.Tools() {
 			todo = append(todo, call{name, `{}`})
@@ -115,14 +127,9 @@ func authorizer() (auth.OAuthHandler, error) {
 			Metadata: &oauthex.ClientRegistrationMetadata{RedirectURIs: []string{callback}},
 		},
 	}
-	var suite struct {
-		ClientID     string `json:"client_id"`
-		ClientSecret string `json:"client_secret"`
-	}
-	if suiteContext := os.Getenv("MCP_CONFORMANCE_CONTEXT"); suiteContext != "" {
-		if err := json.Unmarshal([]byte(suiteContext), &suite); err != nil {
-			return nil, fmt.Errorf("MCP_CONFORMANCE_CONTEXT: %w", err)
-		}
+	suite, err := suiteContext()
+	if err != nil {
+		return nil, err
 	}
 	if suite.ClientID != "" && suite.ClientSecret != "" {
 		config.PreregisteredClient = &oauthex.ClientCredentials{
@@ -131,6 +138,28 @@ func authorizer() (auth.OAuthHandler, error) {
 		}
 	}
 	return auth.NewAuthorizationCodeHandler(config)
+}
+
+// scenarioContext is what the suite tells the client of its scenario.
+type scenarioContext struct {
+	// A pre-registered OAuth client (auth/ scenarios).
+	ClientID     string `json:"client_id"`
+	ClientSecret string `json:"client_secret"`
+	// The tool calls to make, with their arguments as the suite wrote them (http-custom-headers).
+	ToolCalls []struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"toolCalls"`
+}
+
+func suiteContext() (scenarioContext, error) {
+	var suite scenarioContext
+	if data := os.Getenv("MCP_CONFORMANCE_CONTEXT"); data != "" {
+		if err := json.Unmarshal([]byte(data), &suite); err != nil {
+			return suite, fmt.Errorf("MCP_CONFORMANCE_CONTEXT: %w", err)
+		}
+	}
+	return suite, nil
 }
 
 // visitAuthorizationPage opens the authorization URL as the user's browser would, and reads

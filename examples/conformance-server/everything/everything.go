@@ -4,6 +4,7 @@
 // suite's scenarios check (its examples/servers/typescript/everything-server.ts).
 //
 //tool:lint -snake-case,-optional-default,-parameter-description
+//lint:file-ignore SA1019 the suite tests sampling and roots, which protocol 2026-07-28 deprecates (SEP-2577) but still has.
 package everything
 
 //go:generate go tool toolgen
@@ -13,6 +14,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -216,6 +218,178 @@ func TestReconnection(ctx context.Context) (string, error) {
 	return "Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.", nil
 }
 
+// ---- Protocol 2026-07-28: input requests (SEP-2322) and stateless diagnostics (SEP-2575)
+
+// nameSchema asks for a name.
+var nameSchema = map[string]any{
+	"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}, "required": []string{"name"},
+}
+
+// confirmSchema asks for a confirmation.
+var confirmSchema = map[string]any{
+	"type": "object", "properties": map[string]any{"ok": map[string]any{"type": "boolean"}}, "required": []string{"ok"},
+}
+
+// TestInputRequiredResultElicitation asks for the caller's name in an input request named user_name (SEP-2322).
+//
+//tool:name test_input_required_result_elicitation
+func TestInputRequiredResultElicitation(ctx context.Context) (string, error) {
+	action, content, err := toolmcp.ElicitNamed(ctx, "user_name", "What is your name?", nameSchema)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Hello, %v! (%s)", content["name"], action), nil
+}
+
+// TestInputRequiredResultSampling asks the client's model a question in an input request named capital_question (SEP-2322).
+//
+//tool:name test_input_required_result_sampling
+func TestInputRequiredResultSampling(ctx context.Context) (string, error) {
+	answers, err := toolmcp.Ask(ctx, toolmcp.SampleInput("capital_question", userMessage("What is the capital of France?", 100)))
+	if err != nil {
+		return "", err
+	}
+	return "Sampling response: " + sampledText(answers["capital_question"]), nil
+}
+
+// TestInputRequiredResultListRoots asks for the client's roots in an input request named client_roots (SEP-2322).
+//
+//tool:name test_input_required_result_list_roots
+func TestInputRequiredResultListRoots(ctx context.Context) (string, error) {
+	answers, err := toolmcp.Ask(ctx, toolmcp.RootsInput("client_roots"))
+	if err != nil {
+		return "", err
+	}
+	return "Client exposed roots: " + rootURIs(answers["client_roots"]), nil
+}
+
+// TestInputRequiredResultRequestState asks for a confirmation; the answer comes back with the sealed requestState (SEP-2322).
+//
+//tool:name test_input_required_result_request_state
+func TestInputRequiredResultRequestState(ctx context.Context) (string, error) {
+	action, _, err := toolmcp.ElicitNamed(ctx, "confirm", "Please confirm", confirmSchema)
+	if err != nil {
+		return "", err
+	}
+	return "state-ok: requestState received and confirmation " + action + "ed", nil
+}
+
+// TestInputRequiredResultMultipleInputs asks for elicitation, sampling and roots in one round (SEP-2322).
+//
+//tool:name test_input_required_result_multiple_inputs
+func TestInputRequiredResultMultipleInputs(ctx context.Context) (string, error) {
+	answers, err := toolmcp.Ask(ctx,
+		toolmcp.ElicitInput("user_name", "What is your name?", nameSchema),
+		toolmcp.SampleInput("greeting", userMessage("Generate a greeting", 50)),
+		toolmcp.RootsInput("client_roots"))
+	if err != nil {
+		return "", err
+	}
+	name := answers["user_name"].(*mcp.ElicitResult).Content["name"]
+	return fmt.Sprintf("%s %v — roots: %s", sampledText(answers["greeting"]), name, rootURIs(answers["client_roots"])), nil
+}
+
+// TestInputRequiredResultMultiRound asks two questions, one round each (SEP-2322).
+//
+//tool:name test_input_required_result_multi_round
+func TestInputRequiredResultMultiRound(ctx context.Context) (string, error) {
+	_, first, err := toolmcp.ElicitNamed(ctx, "step1", "Step 1: What is your name?", nameSchema)
+	if err != nil {
+		return "", err
+	}
+	_, second, err := toolmcp.ElicitNamed(ctx, "step2", "Step 2: What is your favorite color?", map[string]any{
+		"type": "object", "properties": map[string]any{"color": map[string]any{"type": "string"}}, "required": []string{"color"},
+	})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Multi-round complete: %v likes %v", first["name"], second["color"]), nil
+}
+
+// TestInputRequiredResultTamperedState asks for a confirmation; a requestState changed by the client is refused (-32602) by runtime/mcp (SEP-2322).
+//
+//tool:name test_input_required_result_tampered_state
+func TestInputRequiredResultTamperedState(ctx context.Context) (string, error) {
+	action, _, err := toolmcp.ElicitNamed(ctx, "confirm", "Please confirm", confirmSchema)
+	if err != nil {
+		return "", err
+	}
+	return "state-ok: confirmation " + action + "ed", nil
+}
+
+// TestInputRequiredResultCapabilities asks only for the inputs the client declared it can give (SEP-2322).
+//
+//tool:name test_input_required_result_capabilities
+func TestInputRequiredResultCapabilities(ctx context.Context) (string, error) {
+	var inputs []toolmcp.Input
+	if req, ok := toolmcp.RequestFrom(ctx); ok {
+		if caps := req.ClientCapabilities(); caps != nil {
+			if caps.Elicitation != nil {
+				inputs = append(inputs, toolmcp.ElicitInput("user_name", "What is your name?", nameSchema))
+			}
+			if caps.Sampling != nil {
+				inputs = append(inputs, toolmcp.SampleInput("greeting", userMessage("Generate a short greeting", 50)))
+			}
+		}
+	}
+	if len(inputs) == 0 {
+		return "No declared client capability supports an input request", nil
+	}
+	if _, err := toolmcp.Ask(ctx, inputs...); err != nil {
+		return "", err
+	}
+	return "Capability-aware input requests fulfilled", nil
+}
+
+// TestMissingCapability needs sampling: a client that did not declare it gets MissingRequiredClientCapability (-32021) on 2026-07-28 (SEP-2575).
+//
+//tool:name test_missing_capability
+func TestMissingCapability(ctx context.Context) (string, error) {
+	answer, err := toolmcp.SampleText(ctx, "Say hello", 10)
+	if err != nil {
+		return "", err // ErrNoSampling, as it is: runtime/mcp answers -32021
+	}
+	return "Client declared the sampling capability: " + answer, nil
+}
+
+// TestStreamingElicitation answers with a plain result: its stream carries no request of the server's (SEP-2575).
+//
+//tool:name test_streaming_elicitation
+func TestStreamingElicitation(ctx context.Context) (string, error) {
+	return "stream observed: result frames only, no top-level requests", nil
+}
+
+// TestLoggingTool logs a message, which reaches a 2026-07-28 client only when its request asked for logs (SEP-2575).
+//
+//tool:name test_logging_tool
+func TestLoggingTool(ctx context.Context) (string, error) {
+	if err := toolmcp.Log(ctx, "info", "test_logging_tool executed"); err != nil {
+		return "", err
+	}
+	return "Log attempted", nil
+}
+
+func userMessage(text string, maxTokens int64) *mcp.CreateMessageParams {
+	return &mcp.CreateMessageParams{Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}}, MaxTokens: maxTokens}
+}
+
+func sampledText(res mcp.InputResponse) string {
+	if r, ok := res.(*mcp.CreateMessageResult); ok {
+		if text, ok := r.Content.(*mcp.TextContent); ok {
+			return text.Text
+		}
+	}
+	return "(not text)"
+}
+
+func rootURIs(res mcp.InputResponse) string {
+	var uris []string
+	for _, root := range res.(*mcp.ListRootsResult).Roots {
+		uris = append(uris, root.URI)
+	}
+	return strings.Join(uris, ", ")
+}
+
 // ---- Prompts
 
 // TestSimplePrompt is a simple prompt without arguments.
@@ -263,6 +437,20 @@ func TestPromptWithEmbeddedResource(ctx context.Context, args EmbedArgs) (runtim
 //tool:title Prompt With Image
 func TestPromptWithImage(ctx context.Context) (runtime.Result, error) {
 	return runtime.Result{Text: "Please analyze the image above.", Parts: []runtime.Part{runtime.ImagePart("image/png", pngPixel)}}, nil
+}
+
+// TestInputRequiredResultPrompt is a prompt that asks the user for its context first (SEP-2322).
+//
+//tool:prompt
+//tool:name test_input_required_result_prompt
+func TestInputRequiredResultPrompt(ctx context.Context) (string, error) {
+	_, content, err := toolmcp.ElicitNamed(ctx, "user_context", "Please provide context for the prompt", map[string]any{
+		"type": "object", "properties": map[string]any{"context": map[string]any{"type": "string"}}, "required": []string{"context"},
+	})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Context: %v", content["context"]), nil
 }
 
 // ---- Resources

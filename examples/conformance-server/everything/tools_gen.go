@@ -20,11 +20,11 @@ const _ = toolimpl.SupportsGeneratedV4
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
 func _() {
-	runGoGenerate_toolgen(JSONSchema202012Tool, StaticBinary, StaticText, Template, TestAudioContent, TestElicitation, TestElicitationSep1034Defaults, TestElicitationSep1330Enums, TestEmbeddedResource, TestErrorHandling, TestImageContent, TestMultipleContentTypes, TestPromptWithArguments, TestPromptWithEmbeddedResource, TestPromptWithImage, TestReconnection, TestSampling, TestSimplePrompt, TestSimpleText, TestToolWithLogging, TestToolWithProgress, WatchedResource, *new(ElicitationArgs), *new(EmbedArgs), *new(JSONSchemaArgs), *new(PromptArgs), *new(SamplingArgs), *new(TemplateArgs), *new(TemplateData), *new(address))
+	runGoGenerate_toolgen(JSONSchema202012Tool, StaticBinary, StaticText, Template, TestAudioContent, TestElicitation, TestElicitationSep1034Defaults, TestElicitationSep1330Enums, TestEmbeddedResource, TestErrorHandling, TestImageContent, TestInputRequiredResultCapabilities, TestInputRequiredResultElicitation, TestInputRequiredResultListRoots, TestInputRequiredResultMultiRound, TestInputRequiredResultMultipleInputs, TestInputRequiredResultPrompt, TestInputRequiredResultRequestState, TestInputRequiredResultSampling, TestInputRequiredResultTamperedState, TestLoggingTool, TestMissingCapability, TestMultipleContentTypes, TestPromptWithArguments, TestPromptWithEmbeddedResource, TestPromptWithImage, TestReconnection, TestSampling, TestSimplePrompt, TestSimpleText, TestStreamingElicitation, TestToolWithLogging, TestToolWithProgress, WatchedResource, *new(ElicitationArgs), *new(EmbedArgs), *new(JSONSchemaArgs), *new(PromptArgs), *new(SamplingArgs), *new(TemplateArgs), *new(TemplateData), *new(address))
 }
 
 // runGoGenerate_toolgen takes every handler and a value of every type, as toolgen saw them (toolgenSaw…).
-func runGoGenerate_toolgen[JSONSchema202012Tool toolgenSawJSONSchema202012Tool, StaticBinary toolgenSawStaticBinary, StaticText toolgenSawStaticText, Template toolgenSawTemplate, TestAudioContent toolgenSawTestAudioContent, TestElicitation toolgenSawTestElicitation, TestElicitationSep1034Defaults toolgenSawTestElicitationSep1034Defaults, TestElicitationSep1330Enums toolgenSawTestElicitationSep1330Enums, TestEmbeddedResource toolgenSawTestEmbeddedResource, TestErrorHandling toolgenSawTestErrorHandling, TestImageContent toolgenSawTestImageContent, TestMultipleContentTypes toolgenSawTestMultipleContentTypes, TestPromptWithArguments toolgenSawTestPromptWithArguments, TestPromptWithEmbeddedResource toolgenSawTestPromptWithEmbeddedResource, TestPromptWithImage toolgenSawTestPromptWithImage, TestReconnection toolgenSawTestReconnection, TestSampling toolgenSawTestSampling, TestSimplePrompt toolgenSawTestSimplePrompt, TestSimpleText toolgenSawTestSimpleText, TestToolWithLogging toolgenSawTestToolWithLogging, TestToolWithProgress toolgenSawTestToolWithProgress, WatchedResource toolgenSawWatchedResource, ElicitationArgs toolgenSawElicitationArgs, EmbedArgs toolgenSawEmbedArgs, JSONSchemaArgs toolgenSawJSONSchemaArgs, PromptArgs toolgenSawPromptArgs, SamplingArgs toolgenSawSamplingArgs, TemplateArgs toolgenSawTemplateArgs, TemplateData toolgenSawTemplateData, address toolgenSawaddress](JSONSchema202012Tool, StaticBinary, StaticText, Template, TestAudioContent, TestElicitation, TestElicitationSep1034Defaults, TestElicitationSep1330Enums, TestEmbeddedResource, TestErrorHandling, TestImageContent, TestMultipleContentTypes, TestPromptWithArguments, TestPromptWithEmbeddedResource, TestPromptWithImage, TestReconnection, TestSampling, TestSimplePrompt, TestSimpleText, TestToolWithLogging, TestToolWithProgress, WatchedResource, ElicitationArgs, EmbedArgs, JSONSchemaArgs, PromptArgs, SamplingArgs, TemplateArgs, TemplateData, address) {
+func runGoGenerate_toolgen[JSONSchema202012Tool toolgenSawJSONSchema202012Tool, StaticBinary toolgenSawStaticBinary, StaticText toolgenSawStaticText, Template toolgenSawTemplate, TestAudioContent toolgenSawTestAudioContent, TestElicitation toolgenSawTestElicitation, TestElicitationSep1034Defaults toolgenSawTestElicitationSep1034Defaults, TestElicitationSep1330Enums toolgenSawTestElicitationSep1330Enums, TestEmbeddedResource toolgenSawTestEmbeddedResource, TestErrorHandling toolgenSawTestErrorHandling, TestImageContent toolgenSawTestImageContent, TestInputRequiredResultCapabilities toolgenSawTestInputRequiredResultCapabilities, TestInputRequiredResultElicitation toolgenSawTestInputRequiredResultElicitation, TestInputRequiredResultListRoots toolgenSawTestInputRequiredResultListRoots, TestInputRequiredResultMultiRound toolgenSawTestInputRequiredResultMultiRound, TestInputRequiredResultMultipleInputs toolgenSawTestInputRequiredResultMultipleInputs, TestInputRequiredResultPrompt toolgenSawTestInputRequiredResultPrompt, TestInputRequiredResultRequestState toolgenSawTestInputRequiredResultRequestState, TestInputRequiredResultSampling toolgenSawTestInputRequiredResultSampling, TestInputRequiredResultTamperedState toolgenSawTestInputRequiredResultTamperedState, TestLoggingTool toolgenSawTestLoggingTool, TestMissingCapability toolgenSawTestMissingCapability, TestMultipleContentTypes toolgenSawTestMultipleContentTypes, TestPromptWithArguments toolgenSawTestPromptWithArguments, TestPromptWithEmbeddedResource toolgenSawTestPromptWithEmbeddedResource, TestPromptWithImage toolgenSawTestPromptWithImage, TestReconnection toolgenSawTestReconnection, TestSampling toolgenSawTestSampling, TestSimplePrompt toolgenSawTestSimplePrompt, TestSimpleText toolgenSawTestSimpleText, TestStreamingElicitation toolgenSawTestStreamingElicitation, TestToolWithLogging toolgenSawTestToolWithLogging, TestToolWithProgress toolgenSawTestToolWithProgress, WatchedResource toolgenSawWatchedResource, ElicitationArgs toolgenSawElicitationArgs, EmbedArgs toolgenSawEmbedArgs, JSONSchemaArgs toolgenSawJSONSchemaArgs, PromptArgs toolgenSawPromptArgs, SamplingArgs toolgenSawSamplingArgs, TemplateArgs toolgenSawTemplateArgs, TemplateData toolgenSawTemplateData, address toolgenSawaddress](JSONSchema202012Tool, StaticBinary, StaticText, Template, TestAudioContent, TestElicitation, TestElicitationSep1034Defaults, TestElicitationSep1330Enums, TestEmbeddedResource, TestErrorHandling, TestImageContent, TestInputRequiredResultCapabilities, TestInputRequiredResultElicitation, TestInputRequiredResultListRoots, TestInputRequiredResultMultiRound, TestInputRequiredResultMultipleInputs, TestInputRequiredResultPrompt, TestInputRequiredResultRequestState, TestInputRequiredResultSampling, TestInputRequiredResultTamperedState, TestLoggingTool, TestMissingCapability, TestMultipleContentTypes, TestPromptWithArguments, TestPromptWithEmbeddedResource, TestPromptWithImage, TestReconnection, TestSampling, TestSimplePrompt, TestSimpleText, TestStreamingElicitation, TestToolWithLogging, TestToolWithProgress, WatchedResource, ElicitationArgs, EmbedArgs, JSONSchemaArgs, PromptArgs, SamplingArgs, TemplateArgs, TemplateData, address) {
 }
 
 type toolgenSawJSONSchema202012Tool interface {
@@ -60,6 +60,39 @@ type toolgenSawTestErrorHandling interface {
 type toolgenSawTestImageContent interface {
 	~func(context.Context) (runtime.Result, error)
 }
+type toolgenSawTestInputRequiredResultCapabilities interface {
+	~func(context.Context) (string, error)
+}
+type toolgenSawTestInputRequiredResultElicitation interface {
+	~func(context.Context) (string, error)
+}
+type toolgenSawTestInputRequiredResultListRoots interface {
+	~func(context.Context) (string, error)
+}
+type toolgenSawTestInputRequiredResultMultiRound interface {
+	~func(context.Context) (string, error)
+}
+type toolgenSawTestInputRequiredResultMultipleInputs interface {
+	~func(context.Context) (string, error)
+}
+type toolgenSawTestInputRequiredResultPrompt interface {
+	~func(context.Context) (string, error)
+}
+type toolgenSawTestInputRequiredResultRequestState interface {
+	~func(context.Context) (string, error)
+}
+type toolgenSawTestInputRequiredResultSampling interface {
+	~func(context.Context) (string, error)
+}
+type toolgenSawTestInputRequiredResultTamperedState interface {
+	~func(context.Context) (string, error)
+}
+type toolgenSawTestLoggingTool interface {
+	~func(context.Context) (string, error)
+}
+type toolgenSawTestMissingCapability interface {
+	~func(context.Context) (string, error)
+}
 type toolgenSawTestMultipleContentTypes interface {
 	~func(context.Context) (runtime.Result, error)
 }
@@ -82,6 +115,9 @@ type toolgenSawTestSimplePrompt interface {
 	~func(context.Context) (string, error)
 }
 type toolgenSawTestSimpleText interface {
+	~func(context.Context) (string, error)
+}
+type toolgenSawTestStreamingElicitation interface {
 	~func(context.Context) (string, error)
 }
 type toolgenSawTestToolWithLogging interface {
@@ -188,6 +224,56 @@ var toolgenTools = [...]runtime.Tool{{
 	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestImageContent",
 	Permission:  runtime.PermissionAuto,
 }, {
+	Description: "Asks only for the inputs the client declared it can give (SEP-2322).",
+	Name:        "test_input_required_result_capabilities",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestInputRequiredResultCapabilities",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Asks for the caller's name in an input request named user_name (SEP-2322).",
+	Name:        "test_input_required_result_elicitation",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestInputRequiredResultElicitation",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Asks for the client's roots in an input request named client_roots (SEP-2322).",
+	Name:        "test_input_required_result_list_roots",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestInputRequiredResultListRoots",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Asks two questions, one round each (SEP-2322).",
+	Name:        "test_input_required_result_multi_round",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestInputRequiredResultMultiRound",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Asks for elicitation, sampling and roots in one round (SEP-2322).",
+	Name:        "test_input_required_result_multiple_inputs",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestInputRequiredResultMultipleInputs",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Asks for a confirmation; the answer comes back with the sealed requestState (SEP-2322).",
+	Name:        "test_input_required_result_request_state",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestInputRequiredResultRequestState",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Asks the client's model a question in an input request named capital_question (SEP-2322).",
+	Name:        "test_input_required_result_sampling",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestInputRequiredResultSampling",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Asks for a confirmation; a requestState changed by the client is refused (-32602) by runtime/mcp (SEP-2322).",
+	Name:        "test_input_required_result_tampered_state",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestInputRequiredResultTamperedState",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Logs a message, which reaches a 2026-07-28 client only when its request asked for logs (SEP-2575).",
+	Name:        "test_logging_tool",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestLoggingTool",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Needs sampling: a client that did not declare it gets MissingRequiredClientCapability (-32021) on 2026-07-28 (SEP-2575).",
+	Name:        "test_missing_capability",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestMissingCapability",
+	Permission:  runtime.PermissionAuto,
+}, {
 	Description: "Tests response with multiple content types (text, image, resource).",
 	Name:        "test_multiple_content_types",
 	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestMultipleContentTypes",
@@ -206,6 +292,11 @@ var toolgenTools = [...]runtime.Tool{{
 	Description: "Tests simple text content response.",
 	Name:        "test_simple_text",
 	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestSimpleText",
+	Permission:  runtime.PermissionAuto,
+}, {
+	Description: "Answers with a plain result: its stream carries no request of the server's (SEP-2575).",
+	Name:        "test_streaming_elicitation",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestStreamingElicitation",
 	Permission:  runtime.PermissionAuto,
 }, {
 	Description: "Tests tool that emits log messages during execution.",
@@ -231,14 +322,25 @@ var toolgenToolsSchemas = [...][2][]string{
 	{{toolgenSchemaNoArgs}, {}},
 	{{toolgenSchemaNoArgs}, {}},
 	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
 	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"prompt":{"description":"The prompt to send to the LLM.","type":"string"}},"required":["prompt"],"additionalProperties":false}`}, {}},
+	{{toolgenSchemaNoArgs}, {}},
 	{{toolgenSchemaNoArgs}, {}},
 	{{toolgenSchemaNoArgs}, {}},
 	{{toolgenSchemaNoArgs}, {}},
 }
 
 // toolgenBindings are the bindings of toolgenTools, in order.
-var toolgenBindings = [...]*toolimpl.Binding{&toolgenBindingJSONSchema202012Tool, &toolgenBindingTestAudioContent, &toolgenBindingTestElicitation, &toolgenBindingTestElicitationSep1034Defaults, &toolgenBindingTestElicitationSep1330Enums, &toolgenBindingTestEmbeddedResource, &toolgenBindingTestErrorHandling, &toolgenBindingTestImageContent, &toolgenBindingTestMultipleContentTypes, &toolgenBindingTestReconnection, &toolgenBindingTestSampling, &toolgenBindingTestSimpleText, &toolgenBindingTestToolWithLogging, &toolgenBindingTestToolWithProgress}
+var toolgenBindings = [...]*toolimpl.Binding{&toolgenBindingJSONSchema202012Tool, &toolgenBindingTestAudioContent, &toolgenBindingTestElicitation, &toolgenBindingTestElicitationSep1034Defaults, &toolgenBindingTestElicitationSep1330Enums, &toolgenBindingTestEmbeddedResource, &toolgenBindingTestErrorHandling, &toolgenBindingTestImageContent, &toolgenBindingTestInputRequiredResultCapabilities, &toolgenBindingTestInputRequiredResultElicitation, &toolgenBindingTestInputRequiredResultListRoots, &toolgenBindingTestInputRequiredResultMultiRound, &toolgenBindingTestInputRequiredResultMultipleInputs, &toolgenBindingTestInputRequiredResultRequestState, &toolgenBindingTestInputRequiredResultSampling, &toolgenBindingTestInputRequiredResultTamperedState, &toolgenBindingTestLoggingTool, &toolgenBindingTestMissingCapability, &toolgenBindingTestMultipleContentTypes, &toolgenBindingTestReconnection, &toolgenBindingTestSampling, &toolgenBindingTestSimpleText, &toolgenBindingTestStreamingElicitation, &toolgenBindingTestToolWithLogging, &toolgenBindingTestToolWithProgress}
 
 // Tools returns the tools of package everything, sorted by name, for runtime.Registry.Add.
 func Tools() []runtime.Tool {
@@ -247,6 +349,11 @@ func Tools() []runtime.Tool {
 
 // toolgenPrompts are the tools Prompts returns, without their bindings and schemas.
 var toolgenPrompts = [...]runtime.Tool{{
+	Description: "Is a prompt that asks the user for its context first (SEP-2322).",
+	Name:        "test_input_required_result_prompt",
+	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestInputRequiredResultPrompt",
+	Permission:  runtime.PermissionAuto,
+}, {
 	Description: "Is a prompt with required arguments.",
 	Name:        "test_prompt_with_arguments",
 	Origin:      "github.com/toolgen-go/toolgen/examples/conformance-server/everything.TestPromptWithArguments",
@@ -274,6 +381,7 @@ var toolgenPrompts = [...]runtime.Tool{{
 
 // toolgenPromptsSchemas are the input and output schemas of toolgenPrompts, in order, in pieces.
 var toolgenPromptsSchemas = [...][2][]string{
+	{{toolgenSchemaNoArgs}, {}},
 	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"arg1":{"description":"First test argument.","type":"string"},"arg2":{"description":"Second test argument.","type":"string"}},"required":["arg1","arg2"],"additionalProperties":false}`}, {}},
 	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"resourceUri":{"description":"URI of the resource to embed.","type":"string"}},"required":["resourceUri"],"additionalProperties":false}`}, {}},
 	{{toolgenSchemaNoArgs}, {}},
@@ -281,7 +389,7 @@ var toolgenPromptsSchemas = [...][2][]string{
 }
 
 // toolgenPromptBindings are the bindings of toolgenPrompts, in order.
-var toolgenPromptBindings = [...]*toolimpl.Binding{&toolgenBindingTestPromptWithArguments, &toolgenBindingTestPromptWithEmbeddedResource, &toolgenBindingTestPromptWithImage, &toolgenBindingTestSimplePrompt}
+var toolgenPromptBindings = [...]*toolimpl.Binding{&toolgenBindingTestInputRequiredResultPrompt, &toolgenBindingTestPromptWithArguments, &toolgenBindingTestPromptWithEmbeddedResource, &toolgenBindingTestPromptWithImage, &toolgenBindingTestSimplePrompt}
 
 // Prompts returns the MCP prompts of package everything (//tool:prompt), sorted by name, for runtime/mcp's WithPrompts.
 func Prompts() []runtime.Tool {
@@ -490,6 +598,138 @@ var toolgenBindingTestImageContent = toolimpl.Binding{
 	},
 }
 
+var toolgenBindingTestInputRequiredResultCapabilities = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestInputRequiredResultCapabilities(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
+var toolgenBindingTestInputRequiredResultElicitation = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestInputRequiredResultElicitation(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
+var toolgenBindingTestInputRequiredResultListRoots = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestInputRequiredResultListRoots(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
+var toolgenBindingTestInputRequiredResultMultiRound = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestInputRequiredResultMultiRound(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
+var toolgenBindingTestInputRequiredResultMultipleInputs = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestInputRequiredResultMultipleInputs(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
+var toolgenBindingTestInputRequiredResultPrompt = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestInputRequiredResultPrompt(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
+var toolgenBindingTestInputRequiredResultRequestState = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestInputRequiredResultRequestState(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
+var toolgenBindingTestInputRequiredResultSampling = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestInputRequiredResultSampling(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
+var toolgenBindingTestInputRequiredResultTamperedState = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestInputRequiredResultTamperedState(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
+var toolgenBindingTestLoggingTool = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestLoggingTool(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
+var toolgenBindingTestMissingCapability = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestMissingCapability(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
 var toolgenBindingTestMultipleContentTypes = toolimpl.Binding{
 	Decode: toolgenNoArgs,
 	New:    toolimpl.NewCallSlot,
@@ -588,6 +828,18 @@ var toolgenBindingTestSimpleText = toolimpl.Binding{
 	New:    toolimpl.NewCallSlot,
 	Run: func(ctx context.Context, a any) runtime.Result {
 		out, err := TestSimpleText(ctx)
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(out)
+	},
+}
+
+var toolgenBindingTestStreamingElicitation = toolimpl.Binding{
+	Decode: toolgenNoArgs,
+	New:    toolimpl.NewCallSlot,
+	Run: func(ctx context.Context, a any) runtime.Result {
+		out, err := TestStreamingElicitation(ctx)
 		if err != nil {
 			return runtime.ErrorResult(err)
 		}

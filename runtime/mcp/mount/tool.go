@@ -91,7 +91,7 @@ func (m *Mounted) build(t *mcp.Tool, definition string, deferred bool) (*remoteT
 		Dialects:     []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema},
 		Metadata:     map[string]string{"mcp.server": m.server.Name, "mcp.tool": t.Name},
 		Bind: func(ctx context.Context, args []byte) (runtime.BoundCall, error) {
-			canonical, err := validator.Validate(args)
+			canonical, err := validator.Validate(dropNullOptionals(args, input))
 			if err != nil {
 				return nil, err
 			}
