@@ -170,8 +170,9 @@ func (f *fastStream) event(data []byte) error {
 	return nil
 }
 
-// answer writes the call's JSON-RPC response: the stream's last event, or the JSON body.
-func (f *fastStream) answer(data []byte) {
+// answer writes the call's JSON-RPC response, of HTTP status (0: 200 OK): the stream's last
+// event, or the JSON body.
+func (f *fastStream) answer(data []byte, status int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.done = true
@@ -179,8 +180,11 @@ func (f *fastStream) answer(data []byte) {
 		_ = f.event(data)
 		return
 	}
+	if status == 0 {
+		status = http.StatusOK
+	}
 	f.w.Header().Set("Content-Type", "application/json")
-	f.w.WriteHeader(http.StatusOK)
+	f.w.WriteHeader(status)
 	_, _ = f.w.Write(data)
 }
 
@@ -226,8 +230,8 @@ func (s *served) fastParams(m *message, version string) (_ *mcp.CallToolParamsRa
 }
 
 // answer runs req (whose JSON-RPC id is id, idText(id) as key) from client and returns the
-// JSON-RPC response.
-func (s *served) answer(ctx context.Context, req *mcp.CallToolRequest, id json.RawMessage, key string, client peer) []byte {
+// JSON-RPC response, and the HTTP status of a protocol error on 2026-07-28 (0 otherwise).
+func (s *served) answer(ctx context.Context, req *mcp.CallToolRequest, id json.RawMessage, key string, client peer) (_ []byte, status int) {
 	s.fastCalls.Add(1)
 	if s.traceCtx != nil {
 		ctx = s.traceCtx(ctx, req.Params.Meta)
@@ -237,7 +241,10 @@ func (s *served) answer(ctx context.Context, req *mcp.CallToolRequest, id json.R
 		wire := &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		errors.As(err, &wire)
 		data, _ := json.Marshal(rpcError{"2.0", id, wire})
-		return data
+		if client.multiRound() {
+			status = errorStatus(wire.Code)
+		}
+		return data, status
 	}
 	form := answerForm{}
 	if client.multiRound() {
@@ -247,13 +254,26 @@ func (s *served) answer(ctx context.Context, req *mcp.CallToolRequest, id json.R
 		}
 	}
 	if data, ok := appendAnswer(nil, id, res, form); ok {
-		return data
+		return data, 0
 	}
 	data, err := marshalAnswer(id, res, form)
 	if err != nil {
 		data, _ = marshalAnswer(id, Result(internalError(req.Params.Name)), form)
 	}
-	return data
+	return data, 0
+}
+
+// errorStatus is the HTTP status of a JSON-RPC error on protocol 2026-07-28 (SEP-2575), as the
+// SDK sends it: 404 for an unknown method, 400 for invalid params, an unsupported protocol
+// version or a missing client capability; 0 (200 OK) for the rest.
+func errorStatus(code int64) int {
+	switch code {
+	case jsonrpc.CodeMethodNotFound:
+		return http.StatusNotFound
+	case jsonrpc.CodeInvalidParams, mcp.CodeUnsupportedProtocolVersion, mcp.CodeMissingRequiredClientCapabilities:
+		return http.StatusBadRequest
+	}
+	return 0
 }
 
 // answerForm is what a protocol adds to a result: on 2026-07-28 the server's name in its

@@ -541,3 +541,26 @@ func TestFastCallsKeepToTheServersVersions(t *testing.T) {
 	contentType, _ := postRaw(t, srv.URL, call, map[string]string{"Mcp-Protocol-Version": "2025-11-25"})
 	assert.Equal(t, "application/json", contentType)
 }
+
+// On 2026-07-28 a protocol error has an HTTP status of its own (SEP-2575): a handler asking
+// for a capability the client did not declare is answered 400 with -32021 beside the SDK, as
+// by it.
+func TestStatelessProtocolErrorsHaveTheSDKsStatus(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(funcTool("sample", func(ctx context.Context, _ funcArgs) runtime.Result {
+		_, err := toolmcp.SampleText(ctx, "hi", 0)
+		return runtime.ErrorResult(err)
+	})))
+	h, fastCalls := toolmcp.HTTPHandlerCounting(reg, toolmcp.WithStateless())
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	header := map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "sample"}
+	const meta = `"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/protocolVersion":"2026-07-28"`
+	fastStatus, _, fast, _ := postAny(t, srv.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sample","_meta":{`+meta+`}}}`, header)
+	require.EqualValues(t, 1, fastCalls())
+	sdkStatus, _, sdk, _ := postAny(t, srv.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sample","_meta":{`+meta+`,"progressToken":1}}}`, header)
+	assert.Equal(t, http.StatusBadRequest, sdkStatus)
+	assert.Equal(t, sdkStatus, fastStatus)
+	assert.Equal(t, sdk, fast)
+	assert.EqualValues(t, -32021, fast["error"].(map[string]any)["code"])
+}

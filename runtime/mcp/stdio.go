@@ -171,7 +171,7 @@ func (l *stdioLines) serve(line []byte) bool {
 		defer l.running.Add(-1)
 		defer cancel()
 		defer l.untrack(id)
-		data := l.served.answer(ctx, req, m.ID, id, client)
+		data, _ := l.served.answer(ctx, req, m.ID, id, client)
 		_, _ = l.out.Write(append(data, '\n'))
 	})
 	return true
