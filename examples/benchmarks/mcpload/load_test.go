@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 
 // servers are those measured here: the TypeScript SDK's only where node and its packages are.
 func servers(t testing.TB) []string {
-	out := []string{"toolgen", "gosdk", "mcpgo"}
+	out := []string{"toolgen", "gosdk", "mcpgo", "floor"}
 	if _, err := exec.LookPath("node"); err == nil {
 		if _, err := os.Stat(filepath.Join(nodeModules, "@modelcontextprotocol", "sdk")); err == nil {
 			return append(out, "ts")

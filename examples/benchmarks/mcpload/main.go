@@ -1,7 +1,8 @@
 // Command mcpload measures MCP servers serving the same tool (examples/weather's get_weather)
-// under load, side by side in one run: toolgen's runtime/mcp, the go-sdk alone, mark3labs/mcp-go
-// and, when node and its packages are installed, the official TypeScript SDK. Each server runs
-// in a child process; one Go client (in this process) makes
+// under load, side by side in one run: toolgen's runtime/mcp, the go-sdk alone, mark3labs/mcp-go,
+// when node and its packages are installed the official TypeScript SDK, and a floor (floor.go:
+// a plain net/http handler, and over stdio a read-a-line, write-a-line loop, answering with
+// canned bytes). Each server runs in a child process; one Go client (in this process) makes
 // tools/call requests over streamable HTTP (stateless and stateful) or stdio, and reports calls
 // a second, latency (p50, p99), the server's CPU time a call (from /proc), its allocations a
 // call (Go servers) and what an idle stateful session holds after one call.
@@ -45,7 +46,7 @@ func main() {
 		}
 		return
 	}
-	servers := flag.String("servers", "toolgen,gosdk,mcpgo,ts", "servers to measure (ts: the TypeScript SDK, skipped without node)")
+	servers := flag.String("servers", "toolgen,gosdk,mcpgo,ts,floor", "servers to measure (ts: the TypeScript SDK, skipped without node; floor: canned answers)")
 	transports := flag.String("transports", "stateless,stateful,stdio", "transports")
 	protocols := flag.String("protocols", protocol20251125+","+protocol20260728, "protocol revisions the client speaks, as a go-sdk v1.8.0 client does")
 	clients := flag.String("clients", "1,8,64", "concurrent clients over HTTP (stdio has one)")

@@ -123,4 +123,5 @@ var goServers = map[string]func(stateless bool) (http.Handler, func(context.Cont
 	"toolgen": toolgenServer,
 	"gosdk":   gosdkServer,
 	"mcpgo":   mcpgoServer,
+	"floor":   floorServer,
 }
