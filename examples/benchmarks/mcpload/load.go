@@ -19,9 +19,32 @@ import (
 	"time"
 )
 
-// protocolVersion is the MCP version the load client speaks: the newest with the initialize
-// handshake, which every server measured supports.
-const protocolVersion = "2025-11-25"
+// The protocol revisions the load client speaks, as a go-sdk v1.8.0 client does: on
+// 2025-11-25 an initialize handshake, then calls; on 2026-07-28 (the go-sdk client's default
+// over stdio and stateless HTTP) one server/discover, then calls that each carry in their _meta
+// what a session held, with the Mcp-Method and Mcp-Name headers over HTTP. capture_test.go holds
+// the client's bytes to the real go-sdk client's.
+const (
+	protocol20251125 = "2025-11-25"
+	protocol20260728 = "2026-07-28"
+)
+
+// clientInfo is the name the load client gives, as mcp.NewClient's Implementation.
+const clientInfo = `{"name":"mcpload","version":"1"}`
+
+// callMeta is the _meta of a 2026-07-28 request: the go-sdk client's default capabilities, its
+// name and the protocol, in the order the go-sdk writes them (its keys sorted).
+const callMeta = `{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":` +
+	clientInfo + `,"io.modelcontextprotocol/protocolVersion":"` + protocol20260728 + `"}`
+
+// refusedError is a server/discover the server refused or answered without 2026-07-28: a
+// go-sdk client falls back to initialize on 2025-11-25 there, so the server is not measured
+// on 2026-07-28.
+type refusedError struct{ why string }
+
+func (e refusedError) Error() string {
+	return "does not speak " + protocol20260728 + " (a go-sdk client falls back to " + protocol20251125 + "): " + e.why
+}
 
 // The arguments of the calls: the small benchmark document and its wrong-type variant
 // (testdata/benchdata in the repository).
@@ -144,14 +167,48 @@ func (c *child) memory(gc bool) (serverStats, error) {
 	return s, json.NewDecoder(resp.Body).Decode(&s)
 }
 
-// caller makes tools/call requests of get_weather on one connection, one at a time.
+// caller makes tools/call requests of get_weather on one connection, one at a time, with
+// the ids a go-sdk client gives them (2, 3, ... after the handshake's 1).
 type caller interface {
-	call(id int64, args []byte) (isError bool, err error)
+	call(args []byte) (isError bool, err error)
 }
 
-// callBody is a tools/call request of get_weather.
-func callBody(id int64, args []byte) []byte {
+// callBody is a tools/call request of get_weather on protocol.
+func callBody(protocol string, id int64, args []byte) []byte {
+	if protocol == protocol20260728 {
+		return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"_meta":%s,"name":"get_weather","arguments":%s}}`, id, callMeta, args)
+	}
 	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"get_weather","arguments":%s}}`, id, args)
+}
+
+// The handshakes, with the id 1 a go-sdk client gives its first request: initialize and
+// notifications/initialized on 2025-11-25, server/discover on 2026-07-28.
+var (
+	initializeBody  = []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":` + clientInfo + `,"protocolVersion":"` + protocol20251125 + `","capabilities":{"roots":{"listChanged":true}}}}`)
+	initializedBody = []byte(`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`)
+	discoverBody    = []byte(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":` + callMeta + `}}`)
+)
+
+// discovered checks a server/discover answer: a result that lists 2026-07-28.
+func discovered(msg []byte) error {
+	var r struct {
+		Result *struct {
+			SupportedVersions []string `json:"supportedVersions"`
+		} `json:"result"`
+		Error *struct{ Message string } `json:"error"`
+	}
+	if err := json.Unmarshal(msg, &r); err != nil {
+		return refusedError{fmt.Sprintf("answer %.200q: %v", msg, err)}
+	}
+	switch {
+	case r.Error != nil:
+		return refusedError{"JSON-RPC error: " + r.Error.Message}
+	case r.Result == nil:
+		return refusedError{fmt.Sprintf("no result in %.200q", msg)}
+	case !slices.Contains(r.Result.SupportedVersions, protocol20260728):
+		return refusedError{fmt.Sprintf("supportedVersions %q", r.Result.SupportedVersions)}
+	}
+	return nil
 }
 
 // answer reads a tools/call response: isError, or the JSON-RPC error as err.
@@ -177,28 +234,42 @@ func answer(msg []byte) (isError bool, err error) {
 	return r.Result.IsError, nil
 }
 
-// httpCaller is one client of streamable HTTP, with its session when stateful.
+// httpCaller is one client of streamable HTTP, with its session when stateful on 2025-11-25.
 type httpCaller struct {
-	client  *http.Client
-	url     string
-	session string
+	client   *http.Client
+	url      string
+	protocol string
+	session  string
+	version  string // the Mcp-Protocol-Version header: none before initialize's answer
+	id       int64
 }
 
+// newHTTPClient is the client of n callers; like the go-sdk client's default (http.DefaultClient),
+// it asks for gzip.
 func newHTTPClient(conns int) *http.Client {
-	return &http.Client{Transport: &http.Transport{MaxIdleConns: conns, MaxIdleConnsPerHost: conns, DisableCompression: true}, Timeout: time.Minute}
+	return &http.Client{Transport: &http.Transport{MaxIdleConns: conns, MaxIdleConnsPerHost: conns}, Timeout: time.Minute}
 }
 
-// post sends one JSON-RPC message and returns the JSON of the answer (from JSON or SSE).
-func (h *httpCaller) post(body []byte) ([]byte, http.Header, error) {
+// post sends one JSON-RPC message of method (about tool, for tools/call) and returns the JSON
+// of the answer (from JSON or SSE).
+func (h *httpCaller) post(body []byte, method, tool string) ([]byte, http.Header, error) {
 	req, err := http.NewRequest(http.MethodPost, h.url, bytes.NewReader(body))
 	if err != nil {
 		return nil, nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", protocolVersion)
+	if h.version != "" {
+		req.Header.Set("Mcp-Protocol-Version", h.version)
+	}
 	if h.session != "" {
 		req.Header.Set("Mcp-Session-Id", h.session)
+	}
+	if h.protocol == protocol20260728 {
+		req.Header.Set("Mcp-Method", method)
+		if tool != "" {
+			req.Header.Set("Mcp-Name", tool)
+		}
 	}
 	resp, err := h.client.Do(req)
 	if err != nil {
@@ -224,23 +295,35 @@ func (h *httpCaller) post(body []byte) ([]byte, http.Header, error) {
 	return data, resp.Header, nil
 }
 
-// open starts a stateful session: initialize, then notifications/initialized.
-func (h *httpCaller) open() error {
-	_, hdr, err := h.post(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcpload","version":"1"}}}`, protocolVersion))
+// open does what a go-sdk client's Connect sends: on 2025-11-25 initialize (which opens a
+// session when stateful) and notifications/initialized, on 2026-07-28 server/discover.
+func (h *httpCaller) open(stateful bool) error {
+	h.id = 1
+	if h.protocol == protocol20260728 {
+		h.version = protocol20260728
+		msg, _, err := h.post(discoverBody, "server/discover", "")
+		if err != nil {
+			return refusedError{"server/discover: " + err.Error()}
+		}
+		return discovered(msg)
+	}
+	_, hdr, err := h.post(initializeBody, "initialize", "")
 	if err != nil {
 		return fmt.Errorf("initialize: %w", err)
 	}
-	if h.session = hdr.Get("Mcp-Session-Id"); h.session == "" {
+	h.version = protocol20251125
+	if h.session = hdr.Get("Mcp-Session-Id"); stateful && h.session == "" {
 		return errors.New("initialize: no Mcp-Session-Id")
 	}
-	if _, _, err := h.post([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)); err != nil {
+	if _, _, err := h.post(initializedBody, "notifications/initialized", ""); err != nil {
 		return fmt.Errorf("notifications/initialized: %w", err)
 	}
 	return nil
 }
 
-func (h *httpCaller) call(id int64, args []byte) (bool, error) {
-	msg, _, err := h.post(callBody(id, args))
+func (h *httpCaller) call(args []byte) (bool, error) {
+	h.id++
+	msg, _, err := h.post(callBody(h.protocol, h.id, args), "tools/call", "get_weather")
 	if err != nil {
 		return false, err
 	}
@@ -248,49 +331,64 @@ func (h *httpCaller) call(id int64, args []byte) (bool, error) {
 }
 
 // stdioCaller is the client of a server over its stdin and stdout.
-type stdioCaller struct{ c *child }
+type stdioCaller struct {
+	in       io.Writer
+	out      *bufio.Reader
+	protocol string
+	id       int64
+}
 
-func (s stdioCaller) roundTrip(msg []byte, wantAnswer bool) ([]byte, error) {
-	if _, err := s.c.in.Write(append(msg, '\n')); err != nil {
+func (s *stdioCaller) roundTrip(msg []byte, wantAnswer bool) ([]byte, error) {
+	if _, err := s.in.Write(append(msg, '\n')); err != nil {
 		return nil, err
 	}
 	if !wantAnswer {
 		return nil, nil
 	}
-	line, err := s.c.out.ReadBytes('\n')
+	line, err := s.out.ReadBytes('\n')
 	return line, err
 }
 
-func (s stdioCaller) open() error {
-	if _, err := s.roundTrip(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcpload","version":"1"}}}`, protocolVersion), true); err != nil {
+// open sends what a go-sdk client's Connect does over stdio: as over HTTP, initialize on
+// 2025-11-25, server/discover on 2026-07-28.
+func (s *stdioCaller) open() error {
+	s.id = 1
+	if s.protocol == protocol20260728 {
+		line, err := s.roundTrip(discoverBody, true)
+		if err != nil {
+			return err
+		}
+		return discovered(line)
+	}
+	if _, err := s.roundTrip(initializeBody, true); err != nil {
 		return err
 	}
-	_, err := s.roundTrip([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`), false)
+	_, err := s.roundTrip(initializedBody, false)
 	return err
 }
 
-func (s stdioCaller) call(id int64, args []byte) (bool, error) {
-	line, err := s.roundTrip(callBody(id, args), true)
+func (s *stdioCaller) call(args []byte) (bool, error) {
+	s.id++
+	line, err := s.roundTrip(callBody(s.protocol, s.id, args), true)
 	if err != nil {
 		return false, err
 	}
 	return answer(line)
 }
 
-// callers returns n clients of the child, each with its session when stateful.
-func callers(c *child, transport string, n int) ([]caller, error) {
+// callers returns n clients of the child on protocol, each after its handshake. On 2026-07-28
+// there is no session, stateful or not: a go-sdk client sends the same as to a stateless server.
+func callers(c *child, transport, protocol string, n int) ([]caller, error) {
 	if transport == "stdio" {
-		s := stdioCaller{c}
+		s := &stdioCaller{in: c.in, out: c.out, protocol: protocol}
 		return []caller{s}, s.open()
 	}
 	client := newHTTPClient(n)
 	out := make([]caller, n)
 	for i := range out {
-		h := &httpCaller{client: client, url: c.url}
-		if transport == "stateful" {
-			if err := h.open(); err != nil {
-				return nil, err
-			}
+		h := &httpCaller{client: client, url: c.url, protocol: protocol}
+		if err := h.open(transport == "stateful"); err != nil {
+			return nil, err
 		}
 		out[i] = h
 	}
@@ -311,9 +409,9 @@ func drive(cs []caller, args []byte, invalid bool, stop func(done int64) bool) (
 	for _, c := range cs {
 		wg.Go(func() {
 			var mine []time.Duration
-			for id := int64(1); !stop(done.Load()); id++ {
+			for !stop(done.Load()) {
 				t := time.Now()
-				isError, err := c.call(id, args)
+				isError, err := c.call(args)
 				mine = append(mine, time.Since(t))
 				if err == nil && isError != invalid {
 					err = fmt.Errorf("isError %v for %s", isError, args)
@@ -356,16 +454,16 @@ type measurement struct {
 
 func (m measurement) callsPerSec() float64 { return float64(m.Calls) / m.Elapsed.Seconds() }
 
-// run measures server over transport: clients calling for d after a warm-up, then, stateful,
-// the memory of idle sessions.
-func run(server, transport string, clients int, invalid bool, d time.Duration, idle int) (measurement, error) {
+// run measures server over transport on protocol: clients calling for d after a warm-up, then,
+// stateful on 2025-11-25, the memory of idle sessions.
+func run(server, transport, protocol string, clients int, invalid bool, d time.Duration, idle int) (measurement, error) {
 	var m measurement
 	c, err := start(server, transport)
 	if err != nil {
 		return m, err
 	}
 	defer c.stop()
-	cs, err := callers(c, transport, clients)
+	cs, err := callers(c, transport, protocol, clients)
 	if err != nil {
 		return m, err
 	}
@@ -407,7 +505,7 @@ func run(server, transport string, clients int, invalid bool, d time.Duration, i
 		m.AllocsPerOp = float64(after.Mallocs-before.Mallocs) / float64(m.Calls)
 		m.BytesPerOp = float64(after.TotalAlloc-before.TotalAlloc) / float64(m.Calls)
 	}
-	if transport == "stateful" && idle > 0 {
+	if transport == "stateful" && protocol == protocol20251125 && idle > 0 {
 		if m.IdleSession, err = idleSessionBytes(c, server, idle); err != nil {
 			return m, err
 		}
@@ -426,12 +524,12 @@ func idleSessionBytes(c *child, server string, n int) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	cs, err := callers(c, "stateful", n)
+	cs, err := callers(c, "stateful", protocol20251125, n)
 	if err != nil {
 		return 0, err
 	}
-	for i, cl := range cs {
-		if _, err := cl.call(int64(i+1), validArgs); err != nil {
+	for _, cl := range cs {
+		if _, err := cl.call(validArgs); err != nil {
 			return 0, err
 		}
 	}

@@ -71,6 +71,12 @@ func toolgenServer(stateless bool) (http.Handler, func(context.Context) error) {
 // decodes the arguments to a map, applies defaults, validates them against the input schema
 // and decodes them again into the struct, then checks them as peerArgs.check does.
 func gosdkServer(stateless bool) (http.Handler, func(context.Context) error) {
+	server := gosdkMCPServer()
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{Stateless: stateless})
+	return h, func(ctx context.Context) error { return server.Run(ctx, &mcp.StdioTransport{}) }
+}
+
+func gosdkMCPServer() *mcp.Server {
 	t := weatherTool()
 	server := mcp.NewServer(&mcp.Implementation{Name: "gosdk", Version: "1"}, nil)
 	mcp.AddTool(server, &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema},
@@ -81,8 +87,7 @@ func gosdkServer(stateless bool) (http.Handler, func(context.Context) error) {
 			w, err := args.run(ctx)
 			return nil, w, err
 		})
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{Stateless: stateless})
-	return h, func(ctx context.Context) error { return server.Run(ctx, &mcp.StdioTransport{}) }
+	return server
 }
 
 // mcpgoServer is the tool on mark3labs/mcp-go: the raw schemas, the arguments bound to the
@@ -118,4 +123,5 @@ var goServers = map[string]func(stateless bool) (http.Handler, func(context.Cont
 	"toolgen": toolgenServer,
 	"gosdk":   gosdkServer,
 	"mcpgo":   mcpgoServer,
+	"floor":   floorServer,
 }
