@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/tooltest"
 )
 
-// In a test, t is the test's *testing.T; the examples run their body with a stand-in that
-// prints what the test would have reported.
+// In a test, t is the test's *testing.T; the examples run their body with RunExample, whose
+// t prints what the test would have reported.
 
 // A valid call, and an invalid one whose every problem is checked by its path.
 func ExampleCall() {
-	exampleT(func(t testing.TB) {
+	tooltest.RunExample(func(t testing.TB) {
 		reg := runtime.NewRegistry()
 		if err := reg.Add(weather.Tools()...); err != nil {
 			t.Fatal(err)
@@ -38,7 +38,7 @@ func ExampleCall() {
 
 // The registry served over MCP in memory, to the go-sdk client on the previous revision.
 func ExampleConnectMCP() {
-	exampleT(func(t testing.TB) {
+	tooltest.RunExample(func(t testing.TB) {
 		reg := runtime.NewRegistry()
 		if err := reg.Add(weather.Tools()...); err != nil {
 			t.Fatal(err)
@@ -56,7 +56,7 @@ func ExampleConnectMCP() {
 // A scripted approver: the first call is approved, the second denied, and the test fails
 // for the answer nobody asked for.
 func ExampleNewApprover() {
-	exampleT(func(t testing.TB) {
+	tooltest.RunExample(func(t testing.TB) {
 		approver := tooltest.NewApprover(t, tooltest.Approve("get_weather"), tooltest.Deny("get_weather", "not now"), tooltest.Approve("get_weather"))
 		reg := runtime.NewRegistry(runtime.WithApprover(approver))
 		tool := weather.Tools()[0]
@@ -83,7 +83,7 @@ func ExampleNewApprover() {
 // the problem and corrects it, then answers. The last turn is never reached, and the test
 // fails for it.
 func ExampleChatCompletionsModel() {
-	exampleT(func(t testing.TB) {
+	tooltest.RunExample(func(t testing.TB) {
 		reg := runtime.NewRegistry()
 		if err := reg.Add(weather.Tools()...); err != nil {
 			t.Fatal(err)
@@ -109,4 +109,18 @@ func ExampleChatCompletionsModel() {
 	// Correct the arguments and call get_weather again.
 	// 17 degrees in Tokyo.
 	// FAIL: tooltest: turn 4 of the Chat Completions model (text "Anything else?") was never requested: the agent stopped after 3 requests
+}
+
+// An Example function has no t: RunExample gives it one, printing what a test would report.
+func ExampleRunExample() {
+	tooltest.RunExample(func(t testing.TB) {
+		t.Cleanup(func() { fmt.Println("cleaned up") })
+		t.Errorf("reported, and the example goes on")
+		t.Fatalf("reported, and the example stops")
+		fmt.Println("never printed")
+	})
+	// Output:
+	// FAIL: reported, and the example goes on
+	// FAIL: reported, and the example stops
+	// cleaned up
 }

@@ -40,13 +40,6 @@ func record(tb testing.TB, name string, fn func(t testing.TB)) []string {
 	return append([]string(nil), r.failures...)
 }
 
-// exampleT runs fn as a test would, with a recorder, and prints each failure it reported.
-func exampleT(fn func(t testing.TB)) {
-	for _, f := range record(nil, "Example", fn) {
-		fmt.Println("FAIL:", f)
-	}
-}
-
 func (r *recorder) add(msg string) {
 	r.mu.Lock()
 	r.failures = append(r.failures, msg)
