@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -139,6 +140,7 @@ func compileBlocks(t *testing.T, root string, blocks []block) {
 			require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 			require.NoError(t, os.WriteFile(path, []byte(b.code), 0o644))
 			where[filepath.Dir(m[1])] = b
+			where[m[1]] = b // the file itself: a package's files are several blocks
 			continue
 		}
 		pkg := fmt.Sprintf("fragment%d", i+1)
@@ -179,18 +181,37 @@ func compileBlocks(t *testing.T, root string, blocks []block) {
 		t.Fatalf("toolgen on the blocks that are files: %v\n%s", err, out)
 	}
 	out, err := gocmd("build", "-gcflags=-e", "./...")
-	if err == nil {
+	if err != nil {
+		var problems []string
+		for _, line := range strings.Split(out, "\n") {
+			if line == "" || strings.HasPrefix(line, "#") || strings.HasSuffix(line, "and not used") || strings.Contains(line, "and not used:") {
+				continue
+			}
+			problems = append(problems, locate(line, where))
+		}
+		if len(problems) > 0 {
+			t.Errorf("code blocks that do not compile:\n%s", strings.Join(problems, "\n"))
+		}
 		return
 	}
-	var problems []string
-	for _, line := range strings.Split(out, "\n") {
-		if line == "" || strings.HasPrefix(line, "#") || strings.HasSuffix(line, "and not used") || strings.Contains(line, "and not used:") {
-			continue
+	// The blocks that are test files (// file: PATH_test.go) are run, as the guide says they
+	// pass: go test in each of their packages.
+	tested := map[string]bool{}
+	for _, b := range blocks {
+		if m := fileDirective.FindStringSubmatch(b.code); m != nil && strings.HasSuffix(m[1], "_test.go") {
+			tested["./"+filepath.ToSlash(filepath.Dir(m[1]))] = true
 		}
-		problems = append(problems, locate(line, where))
 	}
-	if len(problems) > 0 {
-		t.Errorf("code blocks that do not compile:\n%s", strings.Join(problems, "\n"))
+	if len(tested) == 0 {
+		return
+	}
+	pkgs := slices.Sorted(maps.Keys(tested))
+	if out, err := gocmd(append([]string{"test", "-count=1"}, pkgs...)...); err != nil {
+		var lines []string
+		for _, line := range strings.Split(out, "\n") {
+			lines = append(lines, locate(strings.TrimSpace(line), where))
+		}
+		t.Errorf("code blocks that are tests fail (go test %s):\n%s", strings.Join(pkgs, " "), strings.Join(lines, "\n"))
 	}
 }
 
@@ -237,7 +258,10 @@ func locate(line string, where map[string]block) string {
 	if m == nil {
 		return line
 	}
-	b, ok := where[m[1]]
+	b, ok := where[m[1]+"/"+m[2]]
+	if !ok {
+		b, ok = where[m[1]]
+	}
 	if !ok {
 		return line
 	}

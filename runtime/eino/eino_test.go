@@ -18,6 +18,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	tooleino "github.com/toolgen-go/toolgen/runtime/eino"
 	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
+	"github.com/toolgen-go/toolgen/runtime/tooltest"
 )
 
 // memoryCheckpoints is an adk.CheckPointStore in memory.
@@ -44,11 +45,11 @@ func (s *memoryCheckpoints) Set(_ context.Context, id string, b []byte) error {
 }
 
 // newRunner returns an ADK runner of a ChatModelAgent (eino's ReAct agent) whose chat model is
-// eino-ext's OpenAI model talking to api, with the registry's tools.
-func newRunner(t *testing.T, reg *runtime.Registry, api *fixture.FakeAPI, tools ...string) *adk.Runner {
+// eino-ext's OpenAI model talking to api, a scripted model, with the registry's tools.
+func newRunner(t *testing.T, reg *runtime.Registry, api *tooltest.Model, tools ...string) *adk.Runner {
 	t.Helper()
 	ctx := context.Background()
-	model, err := einoopenai.NewChatModel(ctx, &einoopenai.ChatModelConfig{BaseURL: api.Serve(t), APIKey: "test-key", Model: "gpt-5"})
+	model, err := einoopenai.NewChatModel(ctx, &einoopenai.ChatModelConfig{BaseURL: api.URL(), APIKey: "test-key", Model: "gpt-5"})
 	require.NoError(t, err)
 	toolsNode, err := tooleino.ToolsNodeConfig(reg, tooleino.Options{}, tools...)
 	require.NoError(t, err)
@@ -98,15 +99,15 @@ func whoAmI() runtime.Tool {
 
 func TestAgentRunsValidAndInvalidCalls(t *testing.T) {
 	reg := fixture.NewRegistry(fixture.WeatherTool(), whoAmI())
-	api := &fixture.FakeAPI{Answers: []string{
-		fixture.ChatCompletion("",
-			fixture.ChatCall{ID: "call_1", Name: "get_weather", Args: `{"city":"Tokyo"}`},
-			fixture.ChatCall{ID: "call_2", Name: "get_weather", Args: `{"city":"Paris","unit":"kelvin","days":3}`},
-			fixture.ChatCall{ID: "call_3", Name: "get_weather", Args: `{"city":"Atlantis"}`},
-			fixture.ChatCall{ID: "call_4", Name: "who_am_i", Args: `{}`},
-			fixture.ChatCall{ID: "call_5", Name: "get_wether", Args: `{"city":"Oslo"}`}),
-		fixture.ChatCompletion("21 degrees in Tokyo."),
-	}}
+	api := tooltest.ChatCompletionsModel(t,
+		tooltest.CallTools(
+			tooltest.ToolCall{Name: "get_weather", Args: `{"city":"Tokyo"}`},
+			tooltest.ToolCall{Name: "get_weather", Args: `{"city":"Paris","unit":"kelvin","days":3}`},
+			tooltest.ToolCall{Name: "get_weather", Args: `{"city":"Atlantis"}`},
+			tooltest.ToolCall{Name: "who_am_i", Args: `{}`},
+			tooltest.ToolCall{Name: "get_wether", Args: `{"city":"Oslo"}`}),
+		tooltest.Reply("21 degrees in Tokyo."),
+	)
 	runner := newRunner(t, reg, api)
 
 	iter := runner.Query(context.Background(), "Weather?", adk.WithSessionValues(map[string]any{tooleino.SessionKey: "conv-1"}))
@@ -115,19 +116,26 @@ func TestAgentRunsValidAndInvalidCalls(t *testing.T) {
 	assert.Equal(t, "21 degrees in Tokyo.", final)
 
 	// The model was told the schema toolgen emitted.
-	tools := api.Request(t, 0)["tools"].([]any)
-	require.Len(t, tools, 2)
-	fixture.JSONEqual(t, "get_weather declared", tools[0], `{"type":"function","function":{"name":"get_weather","description":"Gets the current weather for a city.","parameters":`+fixture.WeatherSchema+`}}`)
+	first := api.Request(t, 0)
+	assert.Equal(t, []string{"get_weather", "who_am_i"}, first.Tools)
+	var body struct{ Tools []json.RawMessage }
+	require.NoError(t, json.Unmarshal(first.Body, &body))
+	fixture.JSONEqual(t, "get_weather declared", body.Tools[0], `{"type":"function","function":{"name":"get_weather","description":"Gets the current weather for a city.","parameters":`+fixture.WeatherSchema+`}}`)
 
 	// What the model read, in the second request: every result under its call id.
-	sent := fixture.ToolResultsOf(api.Request(t, 1))
-	assert.Equal(t, []string{"call_1", "call_2", "call_3", "call_4", "call_5"}, sent.IDs)
-	assert.JSONEq(t, `{"city":"Tokyo","temperature":21,"unit":"celsius"}`, sent.Content["call_1"])
-	assert.Equal(t, "Error: invalid arguments for get_weather:\n- /days: unknown property\n- /unit: must be one of \"celsius\", \"fahrenheit\", got \"kelvin\"\nCorrect the arguments and call get_weather again.", sent.Content["call_2"])
-	assert.Equal(t, "Error: no weather station in Atlantis", sent.Content["call_3"])
-	assert.Equal(t, "call_4 in conv-1", sent.Content["call_4"], "eino's call id and the ADK session reach CallInfo")
-	assert.Contains(t, sent.Content["call_5"], `Error: unknown tool "get_wether"; did you mean "get_weather"?`)
-	for id, text := range sent.Content {
+	sent := map[string]string{}
+	var ids []string
+	for _, res := range api.Request(t, 1).ToolResults {
+		ids = append(ids, res.CallID)
+		sent[res.CallID] = res.Content
+	}
+	assert.Equal(t, []string{"call_1", "call_2", "call_3", "call_4", "call_5"}, ids)
+	assert.JSONEq(t, `{"city":"Tokyo","temperature":21,"unit":"celsius"}`, sent["call_1"])
+	assert.Equal(t, "Error: invalid arguments for get_weather:\n- /days: unknown property\n- /unit: must be one of \"celsius\", \"fahrenheit\", got \"kelvin\"\nCorrect the arguments and call get_weather again.", sent["call_2"])
+	assert.Equal(t, "Error: no weather station in Atlantis", sent["call_3"])
+	assert.Equal(t, "call_4 in conv-1", sent["call_4"], "eino's call id and the ADK session reach CallInfo")
+	assert.Contains(t, sent["call_5"], `Error: unknown tool "get_wether"; did you mean "get_weather"?`)
+	for id, text := range sent {
 		if id != "call_5" {
 			assert.Equal(t, text, toolMsgs[id], "the agent's event for %s", id)
 		}
@@ -167,10 +175,10 @@ func TestApprovalInterruptsAndResumes(t *testing.T) {
 			}
 			reg := runtime.NewRegistry(opts...)
 			require.NoError(t, reg.Add(deleteFile(&j), fixture.WeatherTool()))
-			api := &fixture.FakeAPI{Answers: []string{
-				fixture.ChatCompletion("", fixture.ChatCall{ID: "call_1", Name: "delete_file", Args: `{"path":"/tmp/a"}`}),
-				fixture.ChatCompletion("Done."),
-			}}
+			api := tooltest.ChatCompletionsModel(t,
+				tooltest.CallTools(tooltest.ToolCall{Name: "delete_file", Args: `{"path":"/tmp/a"}`}),
+				tooltest.Reply("Done."),
+			)
 			runner := newRunner(t, reg, api, "delete_file")
 			ctx := context.Background()
 
@@ -199,7 +207,7 @@ func TestApprovalInterruptsAndResumes(t *testing.T) {
 			_, final, again := drain(t, iter)
 			require.Nil(t, again)
 			assert.Equal(t, "Done.", final)
-			read := fixture.ToolResultsOf(api.Request(t, 1)).Content["call_1"]
+			read, _ := api.Request(t, 1).Result("call_1")
 			assert.Contains(t, read, tc.wantTool)
 			assert.Len(t, j.Lines(), tc.wantRuns, "an approved call runs once, a denied one never")
 			if tc.wantRuns == 0 {

@@ -16,14 +16,15 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	toolgenkit "github.com/toolgen-go/toolgen/runtime/genkit"
 	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
+	"github.com/toolgen-go/toolgen/runtime/tooltest"
 )
 
 // setup returns a Genkit instance whose model is Genkit's OpenAI plugin talking to api, with
 // the registry's tools defined in it, and the options every Generate of the test passes.
-func setup(t *testing.T, reg *runtime.Registry, api *fixture.FakeAPI) (*genkit.Genkit, *toolgenkit.Tools, []ai.GenerateOption) {
+func setup(t *testing.T, reg *runtime.Registry, api *tooltest.Model) (*genkit.Genkit, *toolgenkit.Tools, []ai.GenerateOption) {
 	t.Helper()
 	ctx := context.Background()
-	plugin := &oai.OpenAI{APIKey: "test-key", Opts: []option.RequestOption{option.WithBaseURL(api.Serve(t)), option.WithMaxRetries(0)}}
+	plugin := &oai.OpenAI{APIKey: "test-key", Opts: []option.RequestOption{option.WithBaseURL(api.URL()), option.WithMaxRetries(0)}}
 	g := genkit.Init(ctx, genkit.WithPlugins(plugin))
 	tools, err := toolgenkit.Define(g, reg, toolgenkit.Options{Session: func(context.Context) string { return "conv-1" }})
 	require.NoError(t, err)
@@ -40,14 +41,14 @@ func whoAmI() runtime.Tool {
 
 func TestGenerateRunsValidAndInvalidCalls(t *testing.T) {
 	reg := fixture.NewRegistry(fixture.WeatherTool(), whoAmI())
-	api := &fixture.FakeAPI{Answers: []string{
-		fixture.ChatCompletion("",
-			fixture.ChatCall{ID: "call_1", Name: "get_weather", Args: `{"city":"Tokyo"}`},
-			fixture.ChatCall{ID: "call_2", Name: "get_weather", Args: `{"city":"Paris","unit":"kelvin","days":3}`},
-			fixture.ChatCall{ID: "call_3", Name: "get_weather", Args: `{"city":"Atlantis"}`},
-			fixture.ChatCall{ID: "call_4", Name: "who_am_i", Args: `{}`}),
-		fixture.ChatCompletion("21 degrees in Tokyo."),
-	}}
+	api := tooltest.ChatCompletionsModel(t,
+		tooltest.CallTools(
+			tooltest.ToolCall{Name: "get_weather", Args: `{"city":"Tokyo"}`},
+			tooltest.ToolCall{Name: "get_weather", Args: `{"city":"Paris","unit":"kelvin","days":3}`},
+			tooltest.ToolCall{Name: "get_weather", Args: `{"city":"Atlantis"}`},
+			tooltest.ToolCall{Name: "who_am_i", Args: `{}`}),
+		tooltest.Reply("21 degrees in Tokyo."),
+	)
 	g, _, opts := setup(t, reg, api)
 
 	resp, err := genkit.Generate(context.Background(), g, append(opts, ai.WithPrompt("Weather?"))...)
@@ -55,23 +56,36 @@ func TestGenerateRunsValidAndInvalidCalls(t *testing.T) {
 	assert.Equal(t, "21 degrees in Tokyo.", resp.Text())
 
 	// The model was told the schema toolgen emitted, though Genkit holds an empty one.
-	tools := api.Request(t, 0)["tools"].([]any)
-	require.Len(t, tools, 2)
-	declared := map[string]any{}
-	for _, tool := range tools {
-		fn := tool.(map[string]any)["function"].(map[string]any)
-		declared[fn["name"].(string)] = fn["parameters"]
+	first := api.Request(t, 0)
+	assert.ElementsMatch(t, []string{"get_weather", "who_am_i"}, first.Tools)
+	var body struct {
+		Tools []struct {
+			Function struct {
+				Name       string
+				Parameters json.RawMessage
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal(first.Body, &body))
+	declared := map[string]json.RawMessage{}
+	for _, tool := range body.Tools {
+		declared[tool.Function.Name] = tool.Function.Parameters
 	}
 	fixture.JSONEqual(t, "parameters", declared["get_weather"], fixture.WeatherSchema)
 
-	sent := fixture.ToolResultsOf(api.Request(t, 1))
-	assert.ElementsMatch(t, []string{"call_1", "call_2", "call_3", "call_4"}, sent.IDs)
-	assert.JSONEq(t, `{"city":"Tokyo","temperature":21,"unit":"celsius"}`, sent.Content["call_1"])
+	sent := map[string]string{}
+	var ids []string
+	for _, res := range api.Request(t, 1).ToolResults {
+		ids = append(ids, res.CallID)
+		sent[res.CallID] = res.Content
+	}
+	assert.ElementsMatch(t, []string{"call_1", "call_2", "call_3", "call_4"}, ids)
+	assert.JSONEq(t, `{"city":"Tokyo","temperature":21,"unit":"celsius"}`, sent["call_1"])
 	var invalid string
-	require.NoError(t, json.Unmarshal([]byte(sent.Content["call_2"]), &invalid), "a text output reaches the model as a JSON string")
+	require.NoError(t, json.Unmarshal([]byte(sent["call_2"]), &invalid), "a text output reaches the model as a JSON string")
 	assert.Equal(t, "Error: invalid arguments for get_weather:\n- /days: unknown property\n- /unit: must be one of \"celsius\", \"fahrenheit\", got \"kelvin\"\nCorrect the arguments and call get_weather again.", invalid)
-	assert.Equal(t, `"Error: no weather station in Atlantis"`, sent.Content["call_3"])
-	assert.Equal(t, `"in conv-1"`, sent.Content["call_4"], "the session reaches CallInfo")
+	assert.Equal(t, `"Error: no weather station in Atlantis"`, sent["call_3"])
+	assert.Equal(t, `"in conv-1"`, sent["call_4"], "the session reaches CallInfo")
 }
 
 func TestApprovalInterruptsAndRestarts(t *testing.T) {
@@ -100,10 +114,10 @@ func TestApprovalInterruptsAndRestarts(t *testing.T) {
 			})
 			del.Permission, del.ConfirmReason = runtime.PermissionConfirm, "deletes a file"
 			require.NoError(t, reg.Add(del))
-			api := &fixture.FakeAPI{Answers: []string{
-				fixture.ChatCompletion("", fixture.ChatCall{ID: "call_1", Name: "delete_file", Args: `{"path":"/tmp/a"}`}),
-				fixture.ChatCompletion("Done."),
-			}}
+			api := tooltest.ChatCompletionsModel(t,
+				tooltest.CallTools(tooltest.ToolCall{Name: "delete_file", Args: `{"path":"/tmp/a"}`}),
+				tooltest.Reply("Done."),
+			)
 			g, tools, opts := setup(t, reg, api)
 			ctx := context.Background()
 
@@ -125,7 +139,8 @@ func TestApprovalInterruptsAndRestarts(t *testing.T) {
 			resp, err = genkit.Generate(ctx, g, append(opts, ai.WithMessages(resp.History()...), ai.WithToolRestarts(restart))...)
 			require.NoError(t, err)
 			assert.Equal(t, "Done.", resp.Text())
-			assert.Contains(t, fixture.ToolResultsOf(api.Request(t, 1)).Content["call_1"], tc.want)
+			read, _ := api.Request(t, 1).Result("call_1")
+			assert.Contains(t, read, tc.want)
 			assert.Len(t, j.Lines(), tc.wantRuns, "an approved call runs once, a denied one never")
 		})
 	}

@@ -2,12 +2,8 @@ package langchaingo_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"log"
-	"net/http"
-	"net/http/httptest"
+	"testing"
 
 	"github.com/tmc/langchaingo/agents"
 	"github.com/tmc/langchaingo/chains"
@@ -15,63 +11,56 @@ import (
 
 	"github.com/toolgen-go/toolgen/examples/weather/weather"
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 	toollangchaingo "github.com/toolgen-go/toolgen/runtime/langchaingo"
+	"github.com/toolgen-go/toolgen/runtime/tooltest"
 )
-
-// fakeOpenAI stands in for the OpenAI API so the example runs offline: it first asks for
-// get_weather with a unit the schema does not allow, then corrects it after reading the
-// problem, then answers with what the tool returned.
-func fakeOpenAI() *httptest.Server {
-	turn := 0
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Messages []struct{ Role, Content string }
-		}
-		body, _ := io.ReadAll(r.Body)
-		_ = json.Unmarshal(body, &req)
-		last := req.Messages[len(req.Messages)-1]
-		turn++
-		w.Header().Set("Content-Type", "application/json")
-		switch turn {
-		case 1:
-			_, _ = io.WriteString(w, fixture.ChatCompletion("", fixture.ChatCall{ID: "call_1", Name: "get_weather", Args: arg1(`{"city":"Tokyo","unit":"kelvin"}`)}))
-		case 2:
-			fmt.Println("the model read:", last.Content)
-			_, _ = io.WriteString(w, fixture.ChatCompletion("", fixture.ChatCall{ID: "call_2", Name: "get_weather", Args: arg1(`{"city":"Tokyo"}`)}))
-		default:
-			_, _ = io.WriteString(w, fixture.ChatCompletion("Tokyo: "+last.Content))
-		}
-	}))
-}
 
 // A generated tool in LangChainGo's OpenAI functions agent: the model's bad arguments come
 // back as every problem with its JSON path, and the corrected call runs.
 func ExampleTools() {
-	srv := fakeOpenAI()
-	defer srv.Close()
+	tooltest.RunExample(func(t testing.TB) { // in a test, the test's t
+		// A scripted model stands in for the OpenAI API, so the example runs offline: it asks
+		// for get_weather with a unit the schema does not allow, corrects the call after
+		// reading the problem, then answers. It fails the test if the agent sends it
+		// anything else, or stops before its last turn. LangChainGo's functions agent has
+		// the model wrap its arguments in {"__arg1": …} (see arg1).
+		srv := tooltest.ChatCompletionsModel(t,
+			tooltest.CallTools(tooltest.ToolCall{Name: "get_weather", Args: arg1(`{"city":"Tokyo","unit":"kelvin"}`)}),
+			tooltest.CallTools(tooltest.ToolCall{Name: "get_weather", Args: arg1(`{"city":"Tokyo"}`)}).
+				Expect(func(t testing.TB, req tooltest.Request) {
+					read, _ := req.Result("call_1")
+					fmt.Println("the model read:", read)
+				}),
+			tooltest.Reply("17 degrees in Tokyo.").
+				Expect(func(t testing.TB, req tooltest.Request) {
+					read, _ := req.Result("call_2")
+					fmt.Println("then:", read)
+				}),
+		)
 
-	reg := runtime.NewRegistry()
-	if err := reg.Add(weather.Tools()...); err != nil {
-		log.Fatal(err)
-	}
-	ids := &toollangchaingo.CallIDs{}
-	tools, err := toollangchaingo.Tools(reg, toollangchaingo.Options{CallIDs: ids})
-	if err != nil {
-		log.Fatal(err)
-	}
-	llm, err := openai.New(openai.WithBaseURL(srv.URL), openai.WithToken("key"), openai.WithModel("gpt-5"))
-	if err != nil {
-		log.Fatal(err)
-	}
-	executor := agents.NewExecutor(agents.NewOpenAIFunctionsAgent(llm, tools), agents.WithCallbacksHandler(ids))
-	answer, err := chains.Run(context.Background(), executor, "Weather in Tokyo?")
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(answer)
+		reg := runtime.NewRegistry()
+		if err := reg.Add(weather.Tools()...); err != nil {
+			t.Fatal(err)
+		}
+		ids := &toollangchaingo.CallIDs{}
+		tools, err := toollangchaingo.Tools(reg, toollangchaingo.Options{CallIDs: ids})
+		if err != nil {
+			t.Fatal(err)
+		}
+		llm, err := openai.New(openai.WithBaseURL(srv.URL()), openai.WithToken("key"), openai.WithModel("gpt-5"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		executor := agents.NewExecutor(agents.NewOpenAIFunctionsAgent(llm, tools), agents.WithCallbacksHandler(ids))
+		answer, err := chains.Run(context.Background(), executor, "Weather in Tokyo?")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Println(answer)
+	})
 	// Output:
 	// the model read: Error: invalid arguments for get_weather: /unit: must be one of "celsius", "fahrenheit", got "kelvin"
 	// Correct the arguments and call get_weather again.
-	// Tokyo: {"city":"Tokyo","unit":"celsius","temperature":17,"conditions":"partly cloudy"}
+	// then: {"city":"Tokyo","unit":"celsius","temperature":17,"conditions":"partly cloudy"}
+	// 17 degrees in Tokyo.
 }

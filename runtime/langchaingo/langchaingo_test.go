@@ -15,13 +15,14 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 	toollangchaingo "github.com/toolgen-go/toolgen/runtime/langchaingo"
+	"github.com/toolgen-go/toolgen/runtime/tooltest"
 )
 
 // run runs LangChainGo's OpenAI functions agent, through its executor, with the registry's
-// tools, against api.
-func run(t *testing.T, reg *runtime.Registry, api *fixture.FakeAPI, session string) string {
+// tools, against api, a scripted model.
+func run(t *testing.T, reg *runtime.Registry, api *tooltest.Model, session string) string {
 	t.Helper()
-	llm, err := openai.New(openai.WithBaseURL(api.Serve(t)), openai.WithToken("test-key"), openai.WithModel("gpt-5"))
+	llm, err := openai.New(openai.WithBaseURL(api.URL()), openai.WithToken("test-key"), openai.WithModel("gpt-5"))
 	require.NoError(t, err)
 	ids := &toollangchaingo.CallIDs{}
 	tools, err := toollangchaingo.Tools(reg, toollangchaingo.Options{CallIDs: ids, Session: func(context.Context) string { return session }})
@@ -48,30 +49,39 @@ func arg1(args string) string {
 
 func TestExecutorRunsValidAndInvalidCalls(t *testing.T) {
 	reg := fixture.NewRegistry(fixture.WeatherTool(), whoAmI())
-	api := &fixture.FakeAPI{Answers: []string{
-		fixture.ChatCompletion("",
-			fixture.ChatCall{ID: "call_1", Name: "get_weather", Args: arg1(`{"city":"Tokyo"}`)},
-			fixture.ChatCall{ID: "call_2", Name: "get_weather", Args: `{"city":"Paris","unit":"kelvin","days":3}`},
-			fixture.ChatCall{ID: "call_3", Name: "get_weather", Args: arg1(`{"city":"Atlantis"}`)},
-			fixture.ChatCall{ID: "call_4", Name: "who_am_i", Args: arg1(`{}`)}),
-		fixture.ChatCompletion("21 degrees in Tokyo."),
-	}}
+	api := tooltest.ChatCompletionsModel(t,
+		tooltest.CallTools(
+			tooltest.ToolCall{Name: "get_weather", Args: arg1(`{"city":"Tokyo"}`)},
+			tooltest.ToolCall{Name: "get_weather", Args: `{"city":"Paris","unit":"kelvin","days":3}`},
+			tooltest.ToolCall{Name: "get_weather", Args: arg1(`{"city":"Atlantis"}`)},
+			tooltest.ToolCall{Name: "who_am_i", Args: arg1(`{}`)}),
+		tooltest.Reply("21 degrees in Tokyo."),
+	)
 	answer := run(t, reg, api, "conv-1")
 	assert.Equal(t, "21 degrees in Tokyo.", answer)
 
 	// The model was told the schema toolgen emitted, in the description.
-	tools := api.Request(t, 0)["tools"].([]any)
-	require.Len(t, tools, 2)
-	fn := tools[0].(map[string]any)["function"].(map[string]any)
-	assert.Equal(t, "get_weather", fn["name"])
-	assert.Equal(t, "Gets the current weather for a city.\n\nInput: a JSON object matching this JSON Schema: "+fixture.WeatherSchema, fn["description"])
+	first := api.Request(t, 0)
+	assert.Equal(t, []string{"get_weather", "who_am_i"}, first.Tools)
+	var body struct {
+		Tools []struct {
+			Function struct{ Description string }
+		}
+	}
+	require.NoError(t, json.Unmarshal(first.Body, &body))
+	assert.Equal(t, "Gets the current weather for a city.\n\nInput: a JSON object matching this JSON Schema: "+fixture.WeatherSchema, body.Tools[0].Function.Description)
 
-	sent := fixture.ToolResultsOf(api.Request(t, 1))
-	assert.Equal(t, []string{"call_1", "call_2", "call_3", "call_4"}, sent.IDs)
-	assert.JSONEq(t, `{"city":"Tokyo","temperature":21,"unit":"celsius"}`, sent.Content["call_1"])
-	assert.Equal(t, "Error: invalid arguments for get_weather:\n- /days: unknown property\n- /unit: must be one of \"celsius\", \"fahrenheit\", got \"kelvin\"\nCorrect the arguments and call get_weather again.", sent.Content["call_2"])
-	assert.Equal(t, "Error: no weather station in Atlantis", sent.Content["call_3"])
-	assert.Equal(t, "call_4 in conv-1", sent.Content["call_4"], "the agent's call id and the session reach CallInfo")
+	sent := map[string]string{}
+	var ids []string
+	for _, res := range api.Request(t, 1).ToolResults {
+		ids = append(ids, res.CallID)
+		sent[res.CallID] = res.Content
+	}
+	assert.Equal(t, []string{"call_1", "call_2", "call_3", "call_4"}, ids)
+	assert.JSONEq(t, `{"city":"Tokyo","temperature":21,"unit":"celsius"}`, sent["call_1"])
+	assert.Equal(t, "Error: invalid arguments for get_weather:\n- /days: unknown property\n- /unit: must be one of \"celsius\", \"fahrenheit\", got \"kelvin\"\nCorrect the arguments and call get_weather again.", sent["call_2"])
+	assert.Equal(t, "Error: no weather station in Atlantis", sent["call_3"])
+	assert.Equal(t, "call_4 in conv-1", sent["call_4"], "the agent's call id and the session reach CallInfo")
 }
 
 func TestApprovalFailsClosedOrGoesToTheRegistry(t *testing.T) {
@@ -100,12 +110,13 @@ func TestApprovalFailsClosedOrGoesToTheRegistry(t *testing.T) {
 			})
 			del.Permission = runtime.PermissionConfirm
 			require.NoError(t, reg.Add(del))
-			api := &fixture.FakeAPI{Answers: []string{
-				fixture.ChatCompletion("", fixture.ChatCall{ID: "call_1", Name: "delete_file", Args: arg1(`{"path":"/tmp/a"}`)}),
-				fixture.ChatCompletion("Done."),
-			}}
+			api := tooltest.ChatCompletionsModel(t,
+				tooltest.CallTools(tooltest.ToolCall{Name: "delete_file", Args: arg1(`{"path":"/tmp/a"}`)}),
+				tooltest.Reply("Done."),
+			)
 			assert.Equal(t, "Done.", run(t, reg, api, "conv-1"))
-			assert.Contains(t, fixture.ToolResultsOf(api.Request(t, 1)).Content["call_1"], tc.want)
+			read, _ := api.Request(t, 1).Result("call_1")
+			assert.Contains(t, read, tc.want)
 			assert.Len(t, j.Lines(), tc.wantRuns)
 		})
 	}
