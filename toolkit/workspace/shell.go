@@ -193,6 +193,9 @@ func (h *headTail) String() string {
 // its UserData only; git commands of calls that bring none go to next. With a Workspace's
 // own sandbox, use [Workspace.AllowCommands].
 //
+// It knows the shell tool by its arguments (ShellArgs), not by its name: a preset or a host
+// that registers it under another name keeps the allowlist.
+//
 // Install it with runtime.WithApprover; it decides before an approval queue or MCP
 // elicitation is asked.
 func AllowCommands(next runtime.Approver, prefixes ...string) runtime.Approver {
@@ -203,7 +206,7 @@ func AllowCommands(next runtime.Approver, prefixes ...string) runtime.Approver {
 // they do, w's included.
 func (w *Workspace) AllowCommands(next runtime.Approver, prefixes ...string) runtime.Approver {
 	return runtime.ApproverFunc(func(ctx context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
-		if args, ok := req.Args.(*ShellArgs); ok && req.Tool == "shell" && allowedCommand(args.Command, prefixes) &&
+		if args, ok := req.Args.(*ShellArgs); ok && allowedCommand(args.Command, prefixes) &&
 			(!isGitCommand(args.Command) || w.gitInertFor(ctx, args.Workdir)) && !w.touchesProtected(ctx, args) {
 			return runtime.Decision{Approved: true, By: "workspace.AllowCommands"}, nil
 		}

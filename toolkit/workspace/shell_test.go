@@ -317,3 +317,22 @@ func TestAllowCommandsGitRunsNoRepositoryCode(t *testing.T) {
 		os.Remove(filepath.Join(dir, "pwned"))
 	}
 }
+
+// AllowCommands judges the workspace's shell tool by what it is, not by its name: a preset or
+// a host that registers it as run_command keeps the allowlist.
+func TestAllowCommandsFollowsARenamedShell(t *testing.T) {
+	sb := sandbox.NewMemory(nil)
+	sb.RunFunc = func(context.Context, sandbox.Command) (int, error) { return 0, nil }
+	w := workspace.New(sb)
+	reg := runtime.NewRegistry(runtime.WithApprover(w.AllowCommands(nil, "ls")))
+	for _, tool := range workspace.WorkspaceTools(w) {
+		if tool.Name == "shell" {
+			tool.Name = "run_command"
+			require.NoError(t, reg.Add(tool))
+		}
+	}
+	res := reg.Invoke(t.Context(), runtime.Call{Name: "run_command", Args: []byte(`{"command":"ls"}`)})
+	require.False(t, res.IsError, "%s", res.Text)
+	res = reg.Invoke(t.Context(), runtime.Call{Name: "run_command", Args: []byte(`{"command":"rm -rf ."}`)})
+	assert.True(t, res.IsError, "off the list: passed on, and nobody else decides")
+}
