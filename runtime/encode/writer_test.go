@@ -41,18 +41,21 @@ func quoteLikeJSON(t testing.TB, s string) string {
 			continue
 		}
 		if start < i {
-			b.WriteString(strings.Trim(marshalLikeJSON(t, s[start:i]), `"`))
+			b.WriteString(unquoted(marshalLikeJSON(t, s[start:i])))
 		}
 		b.WriteString(`\ufffd`)
 		i++
 		start = i
 	}
 	if start < len(s) {
-		b.WriteString(strings.Trim(marshalLikeJSON(t, s[start:]), `"`))
+		b.WriteString(unquoted(marshalLikeJSON(t, s[start:])))
 	}
 	b.WriteByte('"')
 	return b.String()
 }
+
+// unquoted is a JSON string without its quotes, its escapes kept.
+func unquoted(q string) string { return q[1 : len(q)-1] }
 
 // stringCases are strings whose escaping differs between JSON writers: control characters,
 // quotes and backslashes, invalid UTF-8, the JavaScript line ends, HTML's specials and
@@ -61,6 +64,7 @@ var stringCases = []string{
 	"", "Tokyo", `say "hi"`, `C:\dir`, "a\nb\rc\td\be\ff", "\x00\x01\x1f\x7f",
 	"bad \xff utf-8 \xc3", "\xe2\x80\xa8 and \xe2\x80\xa9", "<b>&amp;</b>", "日本語 🌧",
 	"\xed\xa0\x80", // a surrogate half encoded in UTF-8: invalid
+	"\xff\"",       // an invalid byte, then an escape at the end
 }
 
 func TestStringsEscapeAsEncodingJSON(t *testing.T) {
