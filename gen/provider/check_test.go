@@ -177,7 +177,7 @@ func TestExplain(t *testing.T) {
 		"\ttools.go:12:2: /properties/site/format\n",
 		"\ttools.go:18:2: /properties/wait/allOf/0/pattern\n",
 		"== tool scalars, provider mcp ==\ninputSchema:\n{\n  \"$schema\"",
-		`annotations: {"destructiveHint":false,"idempotentHint":false,"readOnlyHint":false}`+"\n",
+		`annotations: {"destructiveHint":false,"idempotentHint":false,"readOnlyHint":false}` + "\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in:\n%s", want, got)
