@@ -13,7 +13,8 @@ import (
 
 // With encoding/json on the json/v2 engine (Go 1.27's default), json.RawMessage is an alias of
 // jsontext.Value: a field declared either way is raw JSON, written json.RawMessage in generated
-// code.
+// code, the stale-type guard's spelling of the struct included (so that generated files are the
+// same whichever Go generates them).
 func TestJSONTextValueIsRawJSON(t *testing.T) {
 	r := parseFiles(t, map[string]string{"m.go": `package m
 
@@ -39,5 +40,10 @@ func Raw(ctx context.Context, a Args) (string, error) { return "", nil }
 		assert.Equal(t, model.KindRawJSON, typ.Kind, name)
 		require.NotNil(t, typ.Named, name)
 		assert.Equal(t, model.GoName{Path: "encoding/json", Name: "RawMessage"}, *typ.Named, name)
+	}
+	require.NotNil(t, args.Shape)
+	require.Len(t, args.Shape.Fields, 2)
+	for _, f := range args.Shape.Fields {
+		assert.Equal(t, model.GoType{Kind: model.GoNamed, Path: "encoding/json", Name: "RawMessage"}, *f.Type, f.Name)
 	}
 }
