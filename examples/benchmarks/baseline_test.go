@@ -60,6 +60,7 @@ func TestBaselineAgrees(t *testing.T) {
 // BenchmarkBindVsBaseline measures Bind and the frozen baseline on every document, for
 // benchstat: go test ./examples/benchmarks -run '^$' -bench BindVsBaseline -count 6.
 func BenchmarkBindVsBaseline(b *testing.B) {
+	printGoConfig()
 	ctx := context.Background()
 	for _, p := range payloads(b) {
 		for _, variant := range variants {
@@ -94,6 +95,7 @@ func TestBaselineReport(t *testing.T) {
 		slices.Sort(xs)
 		return xs[len(xs)/2]
 	}
+	fmt.Printf("Go: %s; medians of %d alternating rounds\n\n", goLine(), *rounds)
 	fmt.Println("| document | Bind ns | baseline ns | ratio | Bind CPU ns | baseline CPU ns | CPU ratio | allocs Bind / baseline |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, p := range payloads(t) {

@@ -4,11 +4,14 @@
 // the reference implementations measured on them).
 //
 //	go test ./examples/benchmarks -run '^$' -bench .          # raw figures
-//	go test ./examples/benchmarks -run TestReport -report     # the README table, with ratios
+//	go test ./examples/benchmarks -run TestReport -report     # the docs/benchmarks.md table, with ratios
 //
 // The generated side is Tool.Bind, the path every call takes: decode, validate every
 // constraint, and allocate the bound call (json.Unmarshal allocates its destination too).
-// encoding/json validates nothing.
+// encoding/json validates nothing. Where the Go in use has encoding/json/v2 (from Go 1.27,
+// where encoding/json runs on it too), its Unmarshal is measured beside encoding/json's. Every
+// report and benchmark run says which Go it ran on (runtime.Version): the ratios to
+// encoding/json hold for that Go only.
 package benchmarks
 
 import (
@@ -19,6 +22,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
+	"sync"
 	"testing"
 
 	baselineemail "github.com/toolgen-go/toolgen/examples/benchmarks/internal/baseline/email"
@@ -37,10 +42,46 @@ const benchdata = "../../testdata/benchdata"
 // payload is one size of the benchmark: the tool that decodes it and a plain unmarshal into
 // the same args type.
 type payload struct {
-	size      string
-	tool      runtime.Tool
-	unmarshal func([]byte) error
-	baseline  func([]byte) (any, error) // Bind with the decoder generated before it was compact
+	size        string
+	tool        runtime.Tool
+	unmarshal   func([]byte) error
+	baseline    func([]byte) (any, error) // Bind with the decoder generated before it was compact
+	unmarshalV2 func([]byte) error        // encoding/json/v2's; nil where this Go has none
+}
+
+// unmarshalV2Into is encoding/json/v2.Unmarshal into a new T, nil without encoding/json/v2.
+func unmarshalV2Into[T any]() func([]byte) error {
+	if !haveJSONv2 {
+		return nil
+	}
+	return func(b []byte) error { var v T; return unmarshalV2(b, &v) }
+}
+
+// goLine says which Go the figures were measured on, and what its encoding/json runs on.
+func goLine() string {
+	return fmt.Sprintf("%s %s/%s, GOMAXPROCS %d, %s", goruntime.Version(), goruntime.GOOS, goruntime.GOARCH,
+		goruntime.GOMAXPROCS(0), jsonEngine())
+}
+
+// jsonEngine says what encoding/json runs on, from what it writes for an invalid UTF-8 byte:
+// the escape \ufffd (its own v1 code, Go 1.26) or the character U+FFFD itself (the json/v2
+// engine: Go 1.27's default, or GOEXPERIMENT=jsonv2 before).
+func jsonEngine() string {
+	if b, _ := json.Marshal("\xff"); string(b) == `"\ufffd"` {
+		return "encoding/json v1"
+	}
+	return "encoding/json on the json/v2 engine"
+}
+
+var printGoOnce sync.Once
+
+// printGoConfig prints, once a run, the Go version and what encoding/json runs on as
+// benchmark configuration lines ("go: go1.27.3"), which benchstat reads as it reads goos and
+// cpu.
+func printGoConfig() {
+	printGoOnce.Do(func() {
+		fmt.Printf("go: %s\njson: %s\n", goruntime.Version(), jsonEngine())
+	})
 }
 
 func payloads(t testing.TB) []payload {
@@ -54,9 +95,9 @@ func payloads(t testing.TB) []payload {
 		return runtime.Tool{}
 	}
 	return []payload{
-		{"small", find(weather.Tools(), "get_weather"), func(b []byte) error { var v weather.WeatherArgs; return json.Unmarshal(b, &v) }, baselineweather.Bind},
-		{"medium", find(email.OutboxTools(&email.Outbox{}), "send_email"), func(b []byte) error { var v email.SendEmailArgs; return json.Unmarshal(b, &v) }, baselineemail.Bind},
-		{"large", find(orders.ServiceTools(&orders.Service{}), "create_order"), func(b []byte) error { var v orders.CreateOrderArgs; return json.Unmarshal(b, &v) }, baselineorders.Bind},
+		{"small", find(weather.Tools(), "get_weather"), func(b []byte) error { var v weather.WeatherArgs; return json.Unmarshal(b, &v) }, baselineweather.Bind, unmarshalV2Into[weather.WeatherArgs]()},
+		{"medium", find(email.OutboxTools(&email.Outbox{}), "send_email"), func(b []byte) error { var v email.SendEmailArgs; return json.Unmarshal(b, &v) }, baselineemail.Bind, unmarshalV2Into[email.SendEmailArgs]()},
+		{"large", find(orders.ServiceTools(&orders.Service{}), "create_order"), func(b []byte) error { var v orders.CreateOrderArgs; return json.Unmarshal(b, &v) }, baselineorders.Bind, unmarshalV2Into[orders.CreateOrderArgs]()},
 	}
 }
 
@@ -119,6 +160,7 @@ func TestPayloadContracts(t *testing.T) {
 }
 
 func BenchmarkDecode(b *testing.B) {
+	printGoConfig()
 	ctx := context.Background()
 	for _, p := range payloads(b) {
 		for _, variant := range []string{"", "_missing", "_wrongtype", "_range"} {
@@ -138,35 +180,69 @@ func BenchmarkDecode(b *testing.B) {
 					_ = p.unmarshal(data)
 				}
 			})
+			if p.unmarshalV2 == nil {
+				continue
+			}
+			b.Run(name+"/encoding_json_v2", func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(data)))
+				for b.Loop() {
+					_ = p.unmarshalV2(data)
+				}
+			})
 		}
 	}
 }
 
-// TestReport measures each valid payload with both decoders in this one run and prints the
-// README's table: time and allocations, and the ratio to encoding/json.
+// TestReport measures each valid payload with every decoder, in -rounds rounds that take each
+// decoder in turn, and prints the docs/benchmarks.md table: each decoder's best time a call,
+// its ratio to encoding/json.Unmarshal in the same run and its allocations, after a line
+// saying which Go measured them. Say the load (uptime) beside what it prints:
+//
+//	go test ./examples/benchmarks -run TestReport -report -rounds 3 -test.benchtime 200ms -v
 func TestReport(t *testing.T) {
 	if !*report {
 		t.Skip("run with -report to measure and print the benchmark table")
 	}
 	ctx := context.Background()
-	fmt.Println("| payload | bytes | toolgen (decode + validate) | encoding/json (decode only) | ratio | allocs toolgen / json |")
-	fmt.Println("|---|---|---|---|---|---|")
+	fmt.Printf("Go: %s; best of %d interleaved rounds\n\n", goLine(), *rounds)
+	fmt.Println("| payload | bytes | decoder | time | ratio to encoding/json | allocs |")
+	fmt.Println("|---|---:|---|---:|---:|---:|")
 	for _, p := range payloads(t) {
 		data := readDoc(t, p.size+".json")
-		gen := testing.Benchmark(func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				_, _ = p.tool.BindArgs(ctx, data)
+		decoders := []struct {
+			name string
+			op   func()
+		}{
+			{"toolgen Bind (decode + validate)", func() { _, _ = p.tool.BindArgs(ctx, data) }},
+			{"encoding/json.Unmarshal (decode only)", func() { _ = p.unmarshal(data) }},
+		}
+		if p.unmarshalV2 != nil {
+			decoders = append(decoders, struct {
+				name string
+				op   func()
+			}{"encoding/json/v2.Unmarshal (decode only)", func() { _ = p.unmarshalV2(data) }})
+		}
+		best := make([]float64, len(decoders))
+		allocs := make([]int64, len(decoders))
+		for i := range best {
+			best[i] = 1e18
+		}
+		for range *rounds {
+			for i, d := range decoders {
+				r := testing.Benchmark(func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						d.op()
+					}
+				})
+				best[i] = min(best[i], float64(r.T.Nanoseconds())/float64(r.N))
+				allocs[i] = r.AllocsPerOp()
 			}
-		})
-		std := testing.Benchmark(func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				_ = p.unmarshal(data)
-			}
-		})
-		ratio := float64(gen.NsPerOp()) / float64(std.NsPerOp())
-		fmt.Printf("| %s (%s) | %d | %d ns | %d ns | %.2f× | %d / %d |\n", p.size, p.tool.Name, len(data),
-			gen.NsPerOp(), std.NsPerOp(), ratio, gen.AllocsPerOp(), std.AllocsPerOp())
+		}
+		for i, d := range decoders {
+			fmt.Printf("| %s (%s) | %d | %s | %.0f ns | %.2f× | %d |\n", p.size, p.tool.Name, len(data),
+				d.name, best[i], best[i]/best[1], allocs[i])
+		}
 	}
 }

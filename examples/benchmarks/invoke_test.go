@@ -91,6 +91,20 @@ func unmarshalSmall(tb testing.TB) func() {
 	}
 }
 
+// unmarshalSmallV2 is unmarshalSmall with encoding/json/v2, nil where this Go has none.
+func unmarshalSmallV2(tb testing.TB) func() {
+	if !haveJSONv2 {
+		return nil
+	}
+	data := readDoc(tb, "small.json")
+	return func() {
+		var v weather.WeatherArgs
+		if err := unmarshalV2(data, &v); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
 // bareOnGoroutine is bareCall run on a parked goroutine reached through a channel: the
 // cheapest hand-off there is, the floor of any timeout that holds for a handler ignoring its
 // ctx. stop ends the goroutine.
@@ -119,8 +133,11 @@ func bareOnGoroutine(tb testing.TB) (call, stop func()) {
 //     cheapest hand-off there is: what any timeout that holds for a handler ignoring its ctx
 //     must cost at least.
 //
+// encoding_json_v2 is encoding_json with encoding/json/v2, where the Go in use has it.
+//
 // The target is at most 25% over bare, and no allocation beyond what Bind and Run make.
 func BenchmarkInvoke(b *testing.B) {
+	printGoConfig()
 	b.Run("encoding_json", func(b *testing.B) {
 		unmarshal := unmarshalSmall(b)
 		b.ReportAllocs()
@@ -128,6 +145,14 @@ func BenchmarkInvoke(b *testing.B) {
 			unmarshal()
 		}
 	})
+	if unmarshal := unmarshalSmallV2(b); unmarshal != nil {
+		b.Run("encoding_json_v2", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				unmarshal()
+			}
+		})
+	}
 	b.Run("bare", func(b *testing.B) {
 		call := bareCall(b)
 		b.ReportAllocs()
@@ -172,10 +197,11 @@ var invokeReport = flag.Bool("invoke-report", false, "measure Invoke against enc
 
 // TestInvokeReport measures, in rounds that take each path in turn, encoding/json.Unmarshal
 // of the small document, Invoke without a timeout, the plain goroutine hand-off
-// (bare_on_goroutine) and Invoke with the tool's timeout, and prints each path's best wall
-// time and CPU time a call and the two ratios of issue 25: Invoke without a timeout over
-// encoding/json, and Invoke with its timeout over the hand-off. Say the load (uptime) beside
-// what it prints:
+// (bare_on_goroutine) and Invoke with the tool's timeout (and encoding/json/v2.Unmarshal,
+// where this Go has it), and prints which Go measured them, each path's best wall time and CPU
+// time a call and the two ratios of issue 25: Invoke without a timeout over encoding/json
+// (and over encoding/json/v2), and Invoke with its timeout over the hand-off. Say the load
+// (uptime) beside what it prints:
 //
 //	go test ./examples/benchmarks -run TestInvokeReport -invoke-report -rounds 9
 func TestInvokeReport(t *testing.T) {
@@ -193,6 +219,13 @@ func TestInvokeReport(t *testing.T) {
 		{"hand-off to a goroutine (Bind+Run on it)", onGoroutine},
 		{"Invoke, the tool's timeout", invokeCase{opts: func() []runtime.Option { return nil }}.invoker(t)},
 	}
+	if v2 := unmarshalSmallV2(t); v2 != nil {
+		paths = append(paths, struct {
+			name string
+			op   func()
+		}{"encoding/json/v2.Unmarshal", v2})
+	}
+	fmt.Printf("Go: %s; best of %d interleaved rounds\n", goLine(), *rounds)
 	wall := make([]float64, len(paths))
 	cpu := make([]float64, len(paths))
 	for i := range wall {
@@ -212,4 +245,7 @@ func TestInvokeReport(t *testing.T) {
 	}
 	fmt.Printf("Invoke without timeout / encoding/json: %.2f wall, %.2f CPU (goal: at most 1.0)\n", wall[1]/wall[0], cpu[1]/cpu[0])
 	fmt.Printf("Invoke with timeout / hand-off:         %.2f wall, %.2f CPU (goal: at most 1.25)\n", wall[3]/wall[2], cpu[3]/cpu[2])
+	if len(paths) > 4 {
+		fmt.Printf("Invoke without timeout / encoding/json/v2: %.2f wall, %.2f CPU\n", wall[1]/wall[4], cpu[1]/cpu[4])
+	}
 }

@@ -24,6 +24,12 @@ func (p *parser) spell(t types.Type) *model.GoType {
 		}
 		return &model.GoType{Kind: model.GoNamed, Name: t.Name()}
 	case *types.Named:
+		if isNamed(t, "encoding/json/jsontext", "Value") {
+			// From Go 1.27 json.RawMessage is an alias of jsontext.Value: spelled
+			// json.RawMessage (the same type there, the only one before), so the guard reads
+			// and builds alike on every Go.
+			return &model.GoType{Kind: model.GoNamed, Path: "encoding/json", Name: "RawMessage"}
+		}
 		obj := t.Obj()
 		g := &model.GoType{Kind: model.GoNamed, Name: obj.Name()}
 		if obj.Pkg() != nil { // nil: error, comparable

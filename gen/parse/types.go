@@ -111,7 +111,10 @@ func (p *parser) convertSyntax(t types.Type, syn ast.Expr, s *site) *model.Type 
 		return &model.Type{Kind: model.KindTime, Named: &model.GoName{Path: "time", Name: "Time"}}
 	case isNamed(t, "time", "Duration"):
 		return &model.Type{Kind: model.KindDuration, Named: &model.GoName{Path: "time", Name: "Duration"}}
-	case isNamed(t, "encoding/json", "RawMessage"):
+	case isNamed(t, "encoding/json", "RawMessage"), isNamed(t, "encoding/json/jsontext", "Value"):
+		// From Go 1.27 (encoding/json on the json/v2 engine), json.RawMessage is an alias of
+		// jsontext.Value, which Unalias above resolves it to: the two are one type, written
+		// json.RawMessage in generated code so that it builds on every Go.
 		return &model.Type{Kind: model.KindRawJSON, Named: &model.GoName{Path: "encoding/json", Name: "RawMessage"}}
 	}
 	if n, ok := t.(*types.Named); ok {

@@ -6,7 +6,10 @@
 // write nanoseconds), times as RFC 3339, []byte as base64, and no reflection runs on the call
 // path except for fields typed any, whose dynamic value only encoding/json can know. Strings
 // are escaped as encoding/json escapes them with HTML escaping off (invalid UTF-8 becomes
-// U+FFFD, U+2028 and U+2029 are escaped), so the text a model reads stays readable.
+// U+FFFD, U+2028 and U+2029 are escaped), so the text a model reads stays readable. Each
+// invalid byte is written as the escape \ufffd, as Go 1.26's encoding/json writes it, on every
+// Go: Go 1.27's, on the json/v2 engine, writes the character itself, which reads the same. Any
+// writes with encoding/json, so its values follow the Go the program was built with.
 //
 // A Writer remembers its first error (a failing MarshalText, a NaN) and reports it from Bytes,
 // so generated code stays straight-line.
@@ -191,8 +194,8 @@ var safeASCII = func() (safe [utf8.RuneSelf]bool) {
 const hexDigits = "0123456789abcdef"
 
 // appendString appends s as a JSON string, escaped as encoding/json escapes it without HTML
-// escaping: invalid UTF-8 becomes U+FFFD, and U+2028 and U+2029 are escaped (JavaScript
-// reads them as line ends).
+// escaping: each invalid byte becomes \ufffd (as Go 1.26's encoding/json writes it; see the
+// package doc), and U+2028 and U+2029 are escaped (JavaScript reads them as line ends).
 func appendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	i := plainPrefix(s)

@@ -32,6 +32,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -56,6 +57,8 @@ func main() {
 	idle := flag.Int("idle-sessions", 200, "stateful sessions opened to measure an idle session's memory (0: not measured)")
 	flag.Parse()
 
+	// The Go servers are this program (a child runs its own executable): the table says their Go.
+	fmt.Printf("Go: %s %s/%s, GOMAXPROCS %d\n\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0))
 	fmt.Println("| transport | protocol | clients | arguments | server | calls/s | p50 | p99 | server CPU / call | allocs / call | bytes / call | idle session |")
 	fmt.Println("|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, transport := range split(*transports) {
