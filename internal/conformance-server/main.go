@@ -3,8 +3,8 @@
 // conformance suite (@modelcontextprotocol/conformance). Its test runs the suite's server
 // scenarios against it, stateful and stateless:
 //
-//	go run ./examples/conformance-server -http 127.0.0.1:3000             # stateful
-//	go run ./examples/conformance-server -http 127.0.0.1:3000 -stateless
+//	go run ./internal/conformance-server -http 127.0.0.1:3000             # stateful
+//	go run ./internal/conformance-server -http 127.0.0.1:3000 -stateless
 //
 // It prints "serving MCP on URL" once it listens.
 package main
@@ -20,7 +20,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolgen-go/toolgen/examples/conformance-server/everything"
+	"github.com/toolgen-go/toolgen/internal/conformance-server/everything"
 	"github.com/toolgen-go/toolgen/runtime"
 	toolmcp "github.com/toolgen-go/toolgen/runtime/mcp"
 )
