@@ -107,6 +107,12 @@ var TagKeys = []*TagKey{
 	{Name: "example", Value: TagLiteral, Applies: AppliesAny,
 		Help: "An example value, converted by the field's type; shown to the model."},
 	{Name: "deprecated", Value: TagFlag, Applies: AppliesAny, Help: "The property is deprecated; models should avoid it."},
+	{Name: "header", Value: TagString, Applies: AppliesAny,
+		Help: "Mirrors the argument into the HTTP header Mcp-Param-TEXT (MCP 2026-07-28 `x-mcp-header`), so a gateway " +
+			"routes the call without reading its body: `header=Region`. TEXT is an HTTP field-name token (RFC 9110: letters, " +
+			"digits and a few marks, no spaces), unique in the tool ignoring case; the field is a top-level string, integer or " +
+			"boolean, neither a pointer nor nullable, and no other property of the tool is nullable. Over HTTP a call whose " +
+			"header disagrees with the argument, or is missing while the argument is sent, is refused."},
 	{Name: "accept", Value: TagList, Applies: AppliesAny,
 		Help: "Accepts what the schema variants of these providers (openai, anthropic, gemini, mcp) lose at this field, " +
 			"so toolgen stops warning about it: `accept=openai|gemini` on a map field, which OpenAI strict mode and " +
@@ -380,4 +386,27 @@ func listMemberOffset(s string, i int) int {
 		off += strings.IndexByte(s[off:], '|') + 1
 	}
 	return off
+}
+
+// HeaderToken reports the first byte of name that an HTTP field-name token (RFC 9110 tchar)
+// may not hold, and its offset; ok when name is a non-empty token. header=NAME must be one: the
+// argument is sent as the Mcp-Param-NAME header.
+func HeaderToken(name string) (bad rune, offset int, ok bool) {
+	if name == "" {
+		return 0, 0, false
+	}
+	for i, c := range name {
+		if !isTChar(c) {
+			return c, i, false
+		}
+	}
+	return 0, 0, true
+}
+
+func isTChar(c rune) bool {
+	switch {
+	case c >= '0' && c <= '9', c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z':
+		return true
+	}
+	return strings.ContainsRune("!#$%&'*+-.^_`|~", c)
 }

@@ -27,6 +27,7 @@ const (
 // ./... agree.
 func Run(pkgs []*model.Package, diags *diag.List) {
 	w := parameterWalker{seen: map[walked]bool{}, reported: map[reportKey]bool{}, diags: diags}
+	nestedHeaders := map[*model.Field]bool{}
 	for _, p := range pkgs {
 		checkNames(p.Tools, diags)
 		known := make([]string, 0, len(p.Tools))
@@ -41,6 +42,7 @@ func Run(pkgs []*model.Package, diags *diag.List) {
 			checkDescription(p, t, diags)
 			checkHints(t, diags)
 			checkSchemas(t, diags)
+			checkHeaders(t, nestedHeaders, diags)
 			checkLint(p, t, diags)
 			w.tool(p, t)
 		}

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/toolgen-go/toolgen/gen/diag"
@@ -59,8 +60,12 @@ func (w *parameterWalker) walk(t *model.Type) {
 				if f.Type.Kind == model.KindString && len(f.Type.Enum) == 0 {
 					example = "default=VALUE (default='' when empty means none)"
 				}
+				pointer := fmt.Sprintf(", or make field %s a pointer", f.GoName)
+				if f.Header != "" {
+					pointer = "" // a header field may not be a pointer (tool:"header=NAME")
+				}
 				w.diags.Warnf(f.Pos, "optional parameter %q has no default", f.JSONName).
-					WithHint("say what leaving it out means with %s in its tool tag, or make field %s a pointer%s", example, f.GoName, offWith(ruleOptionalDefault))
+					WithHint("say what leaving it out means with %s in its tool tag%s%s", example, pointer, offWith(ruleOptionalDefault))
 			}
 			w.walk(f.Type)
 		}

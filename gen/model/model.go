@@ -366,6 +366,10 @@ type Field struct {
 	// Accept lists the providers (gen/provider names) whose loss at this field the user
 	// accepted with tool:"accept=…": their warnings about it are not reported.
 	Accept []string
+	// Header is the HTTP header name of tool:"header=NAME": the argument is mirrored into the
+	// Mcp-Param-NAME header (the input schema's x-mcp-header); HeaderPos is where NAME is written.
+	Header    string
+	HeaderPos Position
 }
 
 // Embedded is one step through an embedded struct field.

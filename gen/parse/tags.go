@@ -50,6 +50,7 @@ func (p *parser) applyTag(f *model.Field, tag string, lit *ast.BasicLit, s *site
 	var required, optional, nullable *annotations.TagItem
 	var enum, def *annotations.TagItem
 	var examples []annotations.TagItem
+	var header *annotations.TagItem
 	if found {
 		items, problems := annotations.ParseTag(value)
 		for _, pr := range problems {
@@ -76,6 +77,8 @@ func (p *parser) applyTag(f *model.Field, tag string, lit *ast.BasicLit, s *site
 				examples = append(examples, *it)
 			case "accept":
 				tc.accept(it)
+			case "header":
+				header = it // after the loop: nullable decides whether it may be
 			default:
 				tc.keyword(it)
 			}
@@ -92,6 +95,9 @@ func (p *parser) applyTag(f *model.Field, tag string, lit *ast.BasicLit, s *site
 		tc.example(&examples[i])
 	}
 	tc.checkBounds()
+	if header != nil {
+		tc.header(header, nullable != nil)
+	}
 
 	isPointer := f.Type.Kind == model.KindPointer
 	f.Nullable = isPointer || nullable != nil
@@ -118,6 +124,48 @@ func (tc *tagContext) accept(it *annotations.TagItem) {
 			d.WithHint("the providers are %s", strings.Join(annotations.Providers, ", "))
 		}
 	}
+}
+
+// header records header=NAME, the HTTP header the argument is mirrored into
+// (Mcp-Param-NAME, the schema's x-mcp-header). The go-sdk mirrors and checks only a string,
+// integer or boolean property whose "type" is one name: not a number, not a pointer or
+// nullable field (whose type is ["T","null"], and a schema holding one has the go-sdk read no
+// header of the tool at all). Where the field sits and other fields of the tool are checked with
+// the tool (gen/check).
+func (tc *tagContext) header(it *annotations.TagItem, nullable bool) {
+	f := tc.f
+	if bad, off, ok := annotations.HeaderToken(it.Value); !ok {
+		if it.Value == "" {
+			tc.p.errorf(tc.at(it.Offset), "write the header name, e.g. header=Region: the client sends Mcp-Param-Region",
+				"header of field %s needs a name", f.GoName)
+			return
+		}
+		tc.p.errorf(tc.at(it.ValueOffset+off), "a header name is an HTTP token (RFC 9110): letters, digits and !#$%&'*+-.^_`|~, no spaces",
+			"header=%s of field %s: %q may not appear in an HTTP header name", it.Value, f.GoName, bad)
+		return
+	}
+	switch {
+	case f.Type.Kind == model.KindPointer || nullable:
+		tc.p.errorf(tc.at(it.Offset), "make the field a plain "+tc.typeName(deref(f.Type))+" (add omitempty to leave it optional): a nullable property's type is [\"T\",\"null\"], and the go-sdk then mirrors no header of the tool",
+			"header does not apply to the nullable field %s", f.GoName)
+		return
+	case !headerKind(f.Type.Kind):
+		tc.p.errorf(tc.at(it.Offset), "header applies to a string, integer or boolean field (MCP x-mcp-header allows no number, array or object)",
+			"header does not apply to %s (field %s)", tc.typeName(f.Type), tc.s.path)
+		return
+	}
+	f.Header = it.Value
+	f.HeaderPos = tc.at(it.ValueOffset)
+}
+
+// headerKind reports whether a field of kind k has a schema type x-mcp-header allows: string,
+// integer or boolean.
+func headerKind(k model.Kind) bool {
+	switch k {
+	case model.KindString, model.KindText, model.KindTime, model.KindDuration, model.KindInt, model.KindUint, model.KindBool:
+		return true
+	}
+	return false
 }
 
 // deref removes pointers: a pointer's keywords constrain its target.

@@ -209,6 +209,9 @@ func (b *builder) field(f *model.Field) *node {
 	}
 	n := b.value(f.Type, null)
 	constrain(n, &f.Constraints)
+	if b.mode == inputMode {
+		n.header = f.Header
+	}
 	if d := strings.TrimSpace(f.Description); d != "" {
 		n.description = d
 	}

@@ -49,6 +49,7 @@ type node struct {
 	defaultValue string // a JSON literal
 	examples     []string
 	deprecated   bool
+	header       string // x-mcp-header (tool:"header=NAME")
 
 	defs []property // $defs, sorted by name
 }
@@ -258,6 +259,10 @@ func (n *node) write(buf *bytes.Buffer) {
 	if n.deprecated {
 		w.key("deprecated")
 		buf.WriteString("true")
+	}
+	if n.header != "" {
+		w.key("x-mcp-header")
+		WriteString(buf, n.header)
 	}
 	if len(n.defs) > 0 {
 		w.key("$defs")

@@ -325,6 +325,9 @@ func (c *conversion) restate(n *object, ptr string, keys ...string) {
 func (c *conversion) restateFrom(n, src *object, ptr, prefix string, keys ...string) {
 	removed := map[string]any{}
 	for _, k := range src.keys {
+		if k == mcpHeader {
+			continue
+		}
 		if slices.Contains(keys, k) {
 			removed[k] = src.vals[k]
 			c.moved = append(c.moved, ptr+"/"+jsonpointer.Escape(k))
@@ -333,10 +336,19 @@ func (c *conversion) restateFrom(n, src *object, ptr, prefix string, keys ...str
 	for k := range removed {
 		src.del(k)
 	}
+	if slices.Contains(keys, mcpHeader) {
+		// Transport, not a constraint: a model has nothing to read in it, so it goes without
+		// a note (and without a loss to warn of).
+		src.del(mcpHeader)
+	}
 	if text := phrases(removed); text != "" {
 		appendNote(n, prefix+text)
 	}
 }
+
+// mcpHeader is the MCP keyword (2026-07-28) marking a property mirrored into an Mcp-Param
+// HTTP header (tool:"header=NAME"); only an MCP client reads it.
+const mcpHeader = "x-mcp-header"
 
 // unsupported returns the keys of n that are not in allowed, in n's order.
 func unsupported(n *object, allowed map[string]bool) []string {

@@ -33,8 +33,9 @@ import (
 //     client a request on these protocols);
 //   - stateless, on 2026-07-28: when its _meta names the protocol its Mcp-Protocol-Version
 //     header does and declares the client's capabilities, sets no log level, and its
-//     Mcp-Method and Mcp-Name headers say what its body does (what the SDK checks, which it
-//     answers with its own errors); a question for the client (approval, Elicit) is an
+//     Mcp-Method and Mcp-Name headers say what its body does, and its tool mirrors no argument
+//     into an Mcp-Param header (x-mcp-header in its schema; what the SDK checks, which it
+//     answers with its own errors, a missing header too); a question for the client (approval, Elicit) is an
 //     input-required result, and its answer comes with the next call, as on the SDK's path;
 //   - stateful (up to 2025-11-25; the SDK refuses 2026-07-28 there): on a session the gate
 //     holds, opened by the same user, whose client declared neither elicitation nor sampling
@@ -93,7 +94,7 @@ func (s *served) serveFast(w http.ResponseWriter, r *http.Request, m *message, l
 		return false
 	}
 	params, client, ok := s.fastParams(m, version)
-	if !ok || version >= statelessProtocol && !standardHeaders(r.Header, params.Name) {
+	if !ok || version >= statelessProtocol && (!standardHeaders(r.Header, params.Name) || s.routes(params.Name)) {
 		return false
 	}
 	id := idText(m.ID)
@@ -138,6 +139,44 @@ func standardHeaders(h http.Header, tool string) bool {
 		}
 	}
 	return true
+}
+
+// routes reports whether the listed tool name mirrors an argument into an Mcp-Param header
+// (its schema's x-mcp-header): the SDK checks a 2026-07-28 call of it, header present or not
+// (a client that leaves out the header of an argument it sends is refused), with its errors.
+func (s *served) routes(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.routed[name]
+}
+
+// paramHeaders reports whether an input schema marks a property, at any depth of properties
+// as the SDK reads them, with x-mcp-header; a schema it cannot read that names the keyword
+// counts as marked, leaving its calls to the SDK.
+func paramHeaders(schema json.RawMessage) bool {
+	if !bytes.Contains(schema, []byte(`"x-mcp-header"`)) {
+		return false
+	}
+	var root headerProperty
+	if json.Unmarshal(schema, &root) != nil {
+		return true
+	}
+	return root.marked()
+}
+
+// headerProperty is what paramHeaders reads of a schema.
+type headerProperty struct {
+	Header     json.RawMessage           `json:"x-mcp-header"`
+	Properties map[string]headerProperty `json:"properties"`
+}
+
+func (p *headerProperty) marked() bool {
+	for _, c := range p.Properties {
+		if len(c.Header) > 0 || c.marked() {
+			return true
+		}
+	}
+	return false
 }
 
 // fastStream is the answer to a stateless call served beside the SDK: JSON, unless the call

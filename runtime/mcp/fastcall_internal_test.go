@@ -47,3 +47,20 @@ func TestAppendAnswerAsJSONMarshal(t *testing.T) {
 		assert.False(t, ok, "left to json.Marshal: %+v", other)
 	}
 }
+
+// paramHeaders finds x-mcp-header where the SDK looks for it, under properties at any depth,
+// and nowhere else; a schema it cannot read that names the keyword counts as marked.
+func TestParamHeaders(t *testing.T) {
+	for schema, want := range map[string]bool{
+		`{"type":"object"}`: false,
+		`{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A"}}}`:                         true,
+		`{"type":"object","properties":{"o":{"type":"object","properties":{"b":{"x-mcp-header":"B"}}}}}`:    true,
+		`{"type":"object","properties":{"a":{"type":["string","null"]},"b":{"x-mcp-header":"B"}}}`:          true,
+		`{"type":"object","properties":{"x-mcp-header":{"type":"string"}}}`:                                 false,
+		`{"type":"object","properties":{"a":{"type":"string","description":"see \"x-mcp-header\""}}}`:       false,
+		`{"type":"object","$defs":{"D":{"type":"object","properties":{"b":{"x-mcp-header":"B"}}}}}`:         false,
+		`{"type":"object","properties":{"a":{"x-mcp-header":"A"}},"required":"not a list","properties2":[}`: true,
+	} {
+		assert.Equal(t, want, paramHeaders(json.RawMessage(schema)), schema)
+	}
+}

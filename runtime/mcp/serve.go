@@ -105,8 +105,12 @@ type served struct {
 	// whole (Handler alone cannot).
 	linkResults bool
 
-	mu    sync.Mutex // guards names: the tools the server lists
-	names map[string]bool
+	mu    sync.Mutex      // guards names and routed
+	names map[string]bool // the tools the server lists
+	// routed holds the listed tools whose input schema marks a property x-mcp-header
+	// (tool:"header=NAME"): on 2026-07-28 over HTTP the SDK checks the call's Mcp-Param
+	// headers against its arguments, so such calls are the SDK's (fastcall.go).
+	routed map[string]bool
 	// outputs caches, by tool name, whether its outputSchema is an object (outputShape).
 	outputs sync.Map
 	// fastCalls counts the calls served beside the SDK (fastcall.go, stdio.go); tests read it.
@@ -134,6 +138,7 @@ func newServed(reg *runtime.Registry, opts []Option) *served {
 		sessions:   newSessions(reg, cfg.linger, cfg.shared, cfg.server.sessionLimits.resolved()),
 		states:     newRoundStates(cfg.stateKey),
 		names:      map[string]bool{},
+		routed:     map[string]bool{},
 	}
 }
 
@@ -208,6 +213,11 @@ func (s *served) add(server *mcp.Server, tools []runtime.Tool) {
 		}
 		server.AddTool(def, handler)
 		s.names[def.Name] = true
+		if paramHeaders(tools[i].InputSchema) {
+			s.routed[def.Name] = true
+		} else {
+			delete(s.routed, def.Name)
+		}
 	}
 }
 
@@ -231,6 +241,7 @@ func (s *served) sync(server *mcp.Server, only map[string]bool) {
 		if !held[name] {
 			removed = append(removed, name)
 			delete(s.names, name)
+			delete(s.routed, name)
 		}
 	}
 	s.mu.Unlock()
