@@ -57,13 +57,28 @@ type callParams struct {
 	RequestState   string
 }
 
-// callMeta is what the fast path reads of params._meta (wire.go).
+// callMeta is what decides, in params._meta, whether a call is served beside the SDK.
 type callMeta struct {
 	progressToken, logLevel bool
 	protocol                string
 	protocolSet             bool // a protocolVersion member, of any type
 	capabilities            bool // a clientCapabilities object
 	elicit                  bool // its elicitation member, not null
+}
+
+// callMetaOf reads a call's decoded _meta.
+func callMetaOf(meta map[string]any) callMeta {
+	var m callMeta
+	_, m.progressToken = meta["progressToken"]
+	_, m.logLevel = meta["io.modelcontextprotocol/logLevel"]
+	var version any
+	version, m.protocolSet = meta["io.modelcontextprotocol/protocolVersion"]
+	m.protocol, _ = version.(string)
+	if caps, ok := meta["io.modelcontextprotocol/clientCapabilities"].(map[string]any); ok {
+		m.capabilities = true
+		m.elicit = caps["elicitation"] != nil
+	}
+	return m
 }
 
 // statelessProtocol is the revision whose requests carry what a session held (SEP-2575).
@@ -241,29 +256,25 @@ func (s *served) fastParams(m *message, version string) (_ *mcp.CallToolParamsRa
 	if !stateless && (len(p.InputResponses) > 0 || len(p.RequestState) > 0) {
 		return nil, peer{}, false
 	}
-	var cm callMeta
-	if len(p.Meta) > 0 {
-		var err error
-		if cm, err = decodeCallMeta(p.Meta); err != nil || cm.progressToken {
-			return nil, peer{}, false
-		}
-	}
-	switch {
-	case stateless && (cm.protocol != version || !cm.capabilities || cm.logLevel):
-		return nil, peer{}, false
-	case stateless:
-		client = peer{protocol: version, elicit: cm.elicit}
-	case cm.protocolSet:
-		return nil, peer{}, false
-	}
-	// Decoded whole, as the SDK does: a SessionFunc, WithUserData, WithTraceContext and the
-	// handler (RequestFrom) may read any of it.
+	// Decoded whole, once, as the SDK does: a SessionFunc, WithUserData, WithTraceContext and
+	// the handler (RequestFrom) may read any of it; what decides the path is read from it.
 	var meta map[string]any
 	if len(p.Meta) > 0 {
 		var err error
 		if meta, err = decodeMeta(p.Meta); err != nil {
 			return nil, peer{}, false
 		}
+	}
+	cm := callMetaOf(meta)
+	switch {
+	case cm.progressToken:
+		return nil, peer{}, false
+	case stateless && (cm.protocol != version || !cm.capabilities || cm.logLevel):
+		return nil, peer{}, false
+	case stateless:
+		client = peer{protocol: version, elicit: cm.elicit}
+	case cm.protocolSet:
+		return nil, peer{}, false
 	}
 	return &mcp.CallToolParamsRaw{Meta: meta, Name: p.Name, Arguments: p.Arguments, InputResponses: p.InputResponses, RequestState: p.RequestState}, client, true
 }

@@ -70,49 +70,6 @@ func decodeCallParams(data []byte, p *callParams) error {
 	return nil
 }
 
-// decodeCallMeta reads what the fast path needs of params._meta: whether each member it
-// looks at is present, the protocol it names (ok false when that is not a string) and
-// whether the client's capabilities declare elicitation.
-func decodeCallMeta(data []byte) (m callMeta, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	err = d.ObjBytes(func(d *jx.Decoder, key []byte) error {
-		var err error
-		switch string(key) {
-		case "progressToken":
-			m.progressToken = true
-			err = d.Skip()
-		case "io.modelcontextprotocol/logLevel":
-			m.logLevel = true
-			err = d.Skip()
-		case "io.modelcontextprotocol/protocolVersion":
-			m.protocol, m.protocolSet = "", true
-			if d.Next() == jx.String {
-				m.protocol, err = d.Str()
-			} else {
-				err = d.Skip()
-			}
-		case "io.modelcontextprotocol/clientCapabilities":
-			m.capabilities, m.elicit = false, false
-			if d.Next() != jx.Object {
-				return d.Skip()
-			}
-			m.capabilities = true
-			err = d.ObjBytes(func(d *jx.Decoder, key []byte) error {
-				if string(key) == "elicitation" {
-					m.elicit = d.Next() != jx.Null
-				}
-				return d.Skip()
-			})
-		default:
-			err = d.Skip()
-		}
-		return err
-	})
-	return m, end(d, err)
-}
-
 // rawValue returns the next value's JSON.
 func rawValue(d *jx.Decoder) (json.RawMessage, error) {
 	raw, err := d.Raw()
