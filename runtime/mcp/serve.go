@@ -352,6 +352,9 @@ const maxRounds = 16
 func (s *served) openRound(cc *callContext, call runtime.Call) (*mcp.CallToolResult, error) {
 	cc.round = &round{}
 	p := cc.req.Params
+	if p.RequestState == "" {
+		return nil, nil // a first round: nothing to resume (answers without a state are not taken)
+	}
 	problem, err := s.states.resume(cc.round, p.InputResponses, p.RequestState, call.Name, s.scope(cc), s.argsHash(call))
 	if err != nil {
 		return nil, err
