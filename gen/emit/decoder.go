@@ -3,6 +3,7 @@ package emit
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/big"
 	"sort"
 	"strconv"
@@ -414,9 +415,9 @@ func (g *generator) valueTable(t *model.Type, c *model.Constraints, nullable boo
 		setRule(f, "Str", rule)
 		named("Text"+g.typeIdent(t), rule)
 	case model.KindInt, model.KindUint:
-		rule, ok := g.intRule(t, c)
-		if !ok {
-			return nil, false, nil
+		rule, err := g.intRule(t, c)
+		if err != nil {
+			return nil, false, err
 		}
 		f[jen.Id("Kind")] = kind(map[model.Kind]string{model.KindInt: "KindInt", model.KindUint: "KindUint"}[t.Kind])
 		f[jen.Id("Size")] = intSize(t)
@@ -596,38 +597,97 @@ func enumStrings(t *model.Type, c *model.Constraints) []string {
 	return values
 }
 
-// intRule renders the decode.IntRule of an integer value; ok is false when a keyword does
-// not fit one (a limit that is fractional, beyond int64, or negative for an unsigned type),
-// and the value needs inline code.
-func (g *generator) intRule(t *model.Type, c *model.Constraints) (string, bool) {
+// intRule renders the decode.IntRule of an integer value. A limit that is not a whole number
+// of the type's range (0.5 on an int, 1e30, -1 on a uint) is held as the whole number that
+// decides the same values: an integer is at least 0.5 when it is at least 1, a multiple of
+// 1.5 when it is one of 3; one no value can fail is left out, and the message still shows
+// the keyword as written. An unsigned rule holds its numbers as the bits of their uint64
+// (18446744073709551614 is int64 -2), which is what decode converts them back to. A keyword
+// no value of the type can meet is an error: a table cannot say "never".
+func (g *generator) intRule(t *model.Type, c *model.Constraints) (string, error) {
 	unsigned := t.Kind == model.KindUint
-	whole := func(text string) (int64, bool) {
-		r, ok := new(big.Rat).SetString(text)
-		if !ok || !r.IsInt() || !r.Num().IsInt64() {
-			return 0, false
+	lo, hi := big.NewInt(math.MinInt64), big.NewInt(math.MaxInt64)
+	if unsigned {
+		lo, hi = new(big.Int), new(big.Int).SetUint64(math.MaxUint64)
+	}
+	// stored renders n (within [lo, hi]) as the int64 the rule holds.
+	stored := func(n *big.Int) jen.Code {
+		if unsigned {
+			return jen.Id(strconv.FormatInt(int64(n.Uint64()), 10))
 		}
-		n := r.Num().Int64()
-		return n, !unsigned || n >= 0
+		return jen.Id(n.String())
+	}
+	rational := func(text string) *big.Rat {
+		r, _ := new(big.Rat).SetString(text) // the annotations package checked the number grammar
+		return r
+	}
+	floor := func(r *big.Rat) *big.Int {
+		return new(big.Int).Div(r.Num(), r.Denom()) // Euclidean: rounds down, the denominator being positive
+	}
+	ceil := func(r *big.Rat) *big.Int {
+		q := floor(r)
+		if !r.IsInt() {
+			q.Add(q, big.NewInt(1))
+		}
+		return q
 	}
 	f := jen.Dict{}
-	ok := true
-	limit := func(n *model.Number, field string) {
+	var err error
+	never := func(keyword string, n *model.Number) {
+		if err == nil {
+			err = fmt.Errorf("%s=%s leaves no value of %s: no call could pass", keyword, n.Text, typeLabel(t))
+		}
+	}
+	// limit holds bound n of the relation given by lower (a minimum) and exclusive, as the
+	// whole number k it is met by exactly when n is.
+	limit := func(n *model.Number, field, keyword string, lower, exclusive bool) {
 		if n == nil {
 			return
 		}
-		v, fits := whole(n.Text)
-		if !fits || (field == "MultipleOf" && v == 0) {
-			ok = false
+		r := rational(n.Text)
+		var k *big.Int
+		switch {
+		case lower && !exclusive, !lower && exclusive: // n >= k, n < k
+			k = ceil(r)
+		default: // n > k, n <= k
+			k = floor(r)
+		}
+		var always, none bool
+		switch {
+		case lower && !exclusive:
+			always, none = k.Cmp(lo) <= 0, k.Cmp(hi) > 0
+		case lower:
+			always, none = k.Cmp(lo) < 0, k.Cmp(hi) >= 0
+		case !exclusive:
+			always, none = k.Cmp(hi) >= 0, k.Cmp(lo) < 0
+		default:
+			always, none = k.Cmp(hi) > 0, k.Cmp(lo) <= 0
+		}
+		whole := r.IsInt() && k.Cmp(lo) >= 0 && k.Cmp(hi) <= 0
+		switch {
+		case none:
+			never(keyword, n)
+			return
+		case always && !whole: // a whole number of the range stays, as it always did
 			return
 		}
-		f[jen.Id(field)] = jen.Id(strconv.FormatInt(v, 10))
+		f[jen.Id(field)] = stored(k)
 		f[jen.Id(field+"Text")] = jen.Lit(n.Text)
 	}
-	limit(c.Minimum, "Min")
-	limit(c.ExclusiveMinimum, "ExclusiveMin")
-	limit(c.Maximum, "Max")
-	limit(c.ExclusiveMaximum, "ExclusiveMax")
-	limit(c.MultipleOf, "MultipleOf")
+	limit(c.Minimum, "Min", "minimum", true, false)
+	limit(c.ExclusiveMinimum, "ExclusiveMin", "exclusiveMinimum", true, true)
+	limit(c.Maximum, "Max", "maximum", false, false)
+	limit(c.ExclusiveMaximum, "ExclusiveMax", "exclusiveMaximum", false, true)
+	if m := c.MultipleOf; m != nil {
+		// An integer is a multiple of p/q (in lowest terms) exactly when it is one of p.
+		p := rational(m.Text).Num()
+		if p.Sign() <= 0 || p.Cmp(hi) > 0 {
+			never("multipleOf", m) // positive, checked by annotations; beyond the range only 0 is a multiple
+		} else {
+			f[jen.Id("MultipleOf")] = stored(p)
+			f[jen.Id("MultipleOfText")] = jen.Lit(m.Text)
+		}
+	}
 	var values []jen.Code
 	var shown []string
 	if len(t.Enum) > 0 {
@@ -638,20 +698,23 @@ func (g *generator) intRule(t *model.Type, c *model.Constraints) (string, bool) 
 				continue
 			}
 			seen[ev.Int] = true
-			values = append(values, jen.Id(text))
+			values = append(values, stored(big.NewInt(ev.Int)))
 			shown = append(shown, text)
 		}
-		ok = ok && len(values) > 0 && (!unsigned || !slicesHasNegative(t.Enum))
+		if len(values) == 0 && err == nil {
+			err = fmt.Errorf("the enum leaves no constant of %s: no call could pass", typeLabel(t))
+		}
 	} else {
 		for _, lit := range c.Enum {
-			v, fits := whole(lit.JSON)
-			ok = ok && fits
-			values = append(values, jen.Id(strconv.FormatInt(v, 10)))
+			// A value that is no whole number of the range is shown but never matches.
+			if r := rational(lit.JSON); r != nil && r.IsInt() && r.Num().Cmp(lo) >= 0 && r.Num().Cmp(hi) <= 0 {
+				values = append(values, stored(r.Num()))
+			}
 			shown = append(shown, lit.JSON)
 		}
 	}
-	if !ok {
-		return "", false
+	if err != nil {
+		return "", err
 	}
 	if len(shown) > 0 {
 		f[jen.Id("Enum")] = jen.Index().Int64().Values(values...)
@@ -661,16 +724,7 @@ func (g *generator) intRule(t *model.Type, c *model.Constraints) (string, bool) 
 	if len(t.Enum) > 0 && len(c.Enum) == 0 && len(f) == 2 {
 		prefix = "toolgenEnum" + g.typeIdent(t)
 	}
-	return g.rule(prefix, "IntRule", f), true
-}
-
-func slicesHasNegative(enum []*model.EnumValue) bool {
-	for _, ev := range enum {
-		if ev.Int < 0 {
-			return true
-		}
-	}
-	return false
+	return g.rule(prefix, "IntRule", f), nil
 }
 
 // floatRule renders the decode.FloatRule of a float value.

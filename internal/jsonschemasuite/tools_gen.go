@@ -9,9 +9,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
-	"math"
 	"regexp"
-	"strconv"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -254,47 +252,17 @@ var toolgenInt_495fa430 = decode.IntRule{Enum: []int64{1}, EnumText: "1"}
 
 var toolgenInt_4c3bc899 = decode.IntRule{Enum: []int64{2}, EnumText: "2"}
 
+var toolgenInt_54e4845f = decode.IntRule{MultipleOf: 123456789, MultipleOfText: "0.123456789"}
+
 var toolgenInt_5e56635c = decode.IntRule{Enum: []int64{9007199254740992}, EnumText: "9007199254740992"}
+
+var toolgenInt_dfbd8855 = decode.IntRule{MultipleOf: 1, MultipleOfText: "1e-8"}
 
 var toolgenMultiple_39713ab7 = decode.MultipleOf("1.5")
 
 var toolgenMultiple_530ff3a0 = decode.MultipleOf("0.0001")
 
 var toolgenMultiple_b1d6887f = decode.MultipleOf("2")
-
-var toolgenMultiple_c16a1868 = decode.MultipleOf("0.123456789")
-
-var toolgenMultiple_e1fe8725 = decode.MultipleOf("1e-8")
-
-// toolgenRead_25aae336 decodes SuiteArgs.MultipleofG3.
-func toolgenRead_25aae336(s *decode.State, ptr unsafe.Pointer) error {
-	v := (*SuiteArgs)(ptr)
-	d, ps, p := s.Parts()
-	if n1, ok1, err := decode.ReadInt(d, ps, p, math.MinInt64, math.MaxInt64); err != nil {
-		return err
-	} else if ok1 {
-		if !toolgenMultiple_c16a1868.Divides([]byte(strconv.FormatInt(n1, 10))) {
-			ps.Bound(p, "a multiple of", "0.123456789", strconv.FormatInt(n1, 10))
-		}
-		v.MultipleofG3 = int64(n1)
-	}
-	return nil
-}
-
-// toolgenRead_ff445a00 decodes SuiteArgs.MultipleofG4.
-func toolgenRead_ff445a00(s *decode.State, ptr unsafe.Pointer) error {
-	v := (*SuiteArgs)(ptr)
-	d, ps, p := s.Parts()
-	if n1, ok1, err := decode.ReadInt(d, ps, p, math.MinInt64, math.MaxInt64); err != nil {
-		return err
-	} else if ok1 {
-		if !toolgenMultiple_e1fe8725.Divides([]byte(strconv.FormatInt(n1, 10))) {
-			ps.Bound(p, "a multiple of", "1e-8", strconv.FormatInt(n1, 10))
-		}
-		v.MultipleofG4 = int64(n1)
-	}
-	return nil
-}
 
 var toolgenString_06699bf6 = decode.StringRule{Format: decode.IsDateTime, FormatName: "date-time"}
 
@@ -456,7 +424,13 @@ var toolgenStructSuiteArgs = decode.Struct{
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MultipleofG2),
 		Value:  &toolgenValueFloat64_b59e4006,
-	}, {Value: &toolgenValueFunc_b8be257d}, {Value: &toolgenValueFunc_0cebb771}, {
+	}, {
+		Offset: unsafe.Offsetof(SuiteArgs{}.MultipleofG3),
+		Value:  &toolgenValueInt64_54e4845f,
+	}, {
+		Offset: unsafe.Offsetof(SuiteArgs{}.MultipleofG4),
+		Value:  &toolgenValueInt64_dfbd8855,
+	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.PatternG0),
 		Value:  &toolgenValueString_5b61c214,
 	}, {
@@ -732,16 +706,6 @@ var toolgenValueFloat64_ed5f223e = decode.Value{
 	Size:  8,
 }
 
-var toolgenValueFunc_0cebb771 = decode.Value{
-	Func: toolgenRead_ff445a00,
-	Kind: decode.KindFunc,
-}
-
-var toolgenValueFunc_b8be257d = decode.Value{
-	Func: toolgenRead_25aae336,
-	Kind: decode.KindFunc,
-}
-
 var toolgenValueInt64 = decode.Value{
 	Kind: decode.KindInt,
 	Size: 8,
@@ -777,8 +741,20 @@ var toolgenValueInt64_4c3bc899 = decode.Value{
 	Size: 8,
 }
 
+var toolgenValueInt64_54e4845f = decode.Value{
+	Int:  &toolgenInt_54e4845f,
+	Kind: decode.KindInt,
+	Size: 8,
+}
+
 var toolgenValueInt64_5e56635c = decode.Value{
 	Int:  &toolgenInt_5e56635c,
+	Kind: decode.KindInt,
+	Size: 8,
+}
+
+var toolgenValueInt64_dfbd8855 = decode.Value{
+	Int:  &toolgenInt_dfbd8855,
 	Kind: decode.KindInt,
 	Size: 8,
 }
