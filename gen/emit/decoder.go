@@ -89,11 +89,11 @@ func (g *generator) structLit(t *model.Type) (jen.Code, error) {
 		label := fmt.Sprintf("%s.%s", typeLabel(t), f.GoName)
 		value, direct, err := g.memberValue(t, f, label)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("field %s: %w", label, err)
 		}
 		m := jen.Dict{jen.Id("Value"): value}
-		if direct {
-			m[jen.Id("Offset")] = jen.Qual("unsafe", "Offsetof").Call(jen.Add(typ).Values().Dot(f.GoName))
+		if inline := !direct && len(embeddedPointers(f)) == 0; !inline {
+			m[jen.Id("Offset")] = memberOffset(typ, f)
 		}
 		if !f.Required && f.Constraints.Default != nil && !zeroDefault(f.Type, f.Constraints.Default) {
 			fn, err := g.defaultFunc(t, f, direct)
@@ -131,42 +131,75 @@ func zeroDefault(t *model.Type, lit *model.Literal) bool {
 }
 
 // memberValue renders the value of field f of the struct type t. direct reports that it
-// reads the field itself, at its offset; otherwise it is a generated function reading the
-// struct (offset 0), which selects the field: through an embedded pointer, allocated on first
-// use as encoding/json does, or with inline code.
+// reads the field itself, at its offset; otherwise the field is promoted through embedded
+// pointers, the member's offset is the first one's and the value a KindEmbedded per pointer,
+// which allocates it on first use as encoding/json does and reads on at the field's offset in
+// the struct it points to.
 func (g *generator) memberValue(t *model.Type, f *model.Field, label string) (value jen.Code, direct bool, err error) {
 	value, ok, err := g.valueTable(f.Type, &f.Constraints, f.Nullable)
 	if err != nil {
 		return nil, false, err
 	}
-	viaPointer := false
-	for _, e := range f.Embedded {
-		viaPointer = viaPointer || e.Pointer
-	}
-	if ok && !viaPointer {
-		return value, true, nil
-	}
-	typ, err := g.typeExpr(t)
-	if err != nil {
-		return nil, false, err
-	}
-	target := g.fieldTarget(structParam, f)
-	body := []jen.Code{jen.Id("v").Op(":=").Parens(jen.Op("*").Add(typ)).Call(jen.Id("ptr"))}
-	if ok {
-		body = append(body, jen.Return(jen.Qual(decodePath, "Read").Call(jen.Id("s"), unsafePointer().Call(target.addr()), value)))
-	} else {
+	if !ok {
+		typ, err := g.typeExpr(t)
+		if err != nil {
+			return nil, false, err
+		}
 		saved := g.locals
 		g.locals = 0
-		inline, err := g.value(f.Type, &f.Constraints, f.Nullable, target, "p", label)
+		inline, err := g.value(f.Type, &f.Constraints, f.Nullable, g.fieldTarget(structParam, f), "p", label)
 		g.locals = saved
 		if err != nil {
 			return nil, false, err
 		}
+		body := []jen.Code{jen.Id("v").Op(":=").Parens(jen.Op("*").Add(typ)).Call(jen.Id("ptr"))}
 		body = append(body, jen.List(jen.Id("d"), jen.Id("ps"), jen.Id("p")).Op(":=").Id("s").Dot("Parts").Call())
 		body = append(body, inline...)
 		body = append(body, jen.Return(jen.Nil()))
+		return g.funcValue(label, body), false, nil
 	}
-	return g.funcValue(label, body), false, nil
+	pointers := embeddedPointers(f)
+	for j := len(pointers) - 1; j >= 0; j-- {
+		e := f.Embedded[pointers[j]]
+		typ, err := g.typeExpr(e.Type)
+		if err != nil {
+			return nil, false, err
+		}
+		next := f.GoName
+		if j+1 < len(pointers) {
+			next = f.Embedded[pointers[j+1]].GoName
+		}
+		value = g.valueVar("toolgenValueEmbedded#", jen.Dict{
+			jen.Id("Kind"):   jen.Qual(decodePath, "KindEmbedded"),
+			jen.Id("Go"):     jen.Op("&").Qual(decodePath, "PointerOf").Types(typ).Values(),
+			jen.Id("Offset"): jen.Qual("unsafe", "Offsetof").Call(jen.Add(typ).Values().Dot(next)),
+			jen.Id("Elem"):   value,
+		})
+	}
+	return value, len(pointers) == 0, nil
+}
+
+// embeddedPointers lists the indexes in f.Embedded of the embedded pointers f is reached
+// through.
+func embeddedPointers(f *model.Field) []int {
+	var out []int
+	for i, e := range f.Embedded {
+		if e.Pointer {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// memberOffset renders the offset of field f's member in the struct type typ: the field's,
+// or that of the first embedded pointer it is reached through. A field promoted through
+// embedded values is selected by its own name, whose offset Go counts from the outer struct.
+func memberOffset(typ jen.Code, f *model.Field) jen.Code {
+	name := f.GoName
+	if pointers := embeddedPointers(f); len(pointers) > 0 {
+		name = f.Embedded[pointers[0]].GoName
+	}
+	return jen.Qual("unsafe", "Offsetof").Call(jen.Add(typ).Values().Dot(name))
 }
 
 // funcValue declares (once per distinct body) a function func(s *decode.State, ptr
@@ -182,7 +215,7 @@ func (g *generator) funcValue(label string, body []jen.Code) jen.Code {
 
 // defaultFunc declares (once per distinct body) the function giving field f its default, and
 // returns its name: func(p unsafe.Pointer) setting the field at p, or, when the member is not
-// direct, the field of the struct at p.
+// direct, the field reached through the embedded pointer at p, allocated when nil.
 func (g *generator) defaultFunc(t *model.Type, f *model.Field, direct bool) (string, error) {
 	def, err := g.defaultValue(f.Type, f.Constraints.Default)
 	if err != nil {
@@ -195,13 +228,28 @@ func (g *generator) defaultFunc(t *model.Type, f *model.Field, direct bool) (str
 			return "", err
 		}
 		body = jen.Op("*").Parens(jen.Op("*").Add(typ)).Call(jen.Id("p")).Op("=").Add(def)
-	} else {
+	} else if len(embeddedPointers(f)) == 0 { // inline code reading the struct at p
 		typ, err := g.typeExpr(t)
 		if err != nil {
 			return "", err
 		}
 		v := place(func() *jen.Statement { return jen.Parens(jen.Op("*").Add(typ)).Call(jen.Id("p")) })
 		body = g.fieldTarget(v, f).get().Op("=").Add(def)
+	} else {
+		first := embeddedPointers(f)[0]
+		typ, err := g.typeExpr(f.Embedded[first].Type)
+		if err != nil {
+			return "", err
+		}
+		v := jen.Qual(decodePath, "Alloc").Call(jen.Parens(jen.Op("**").Add(typ)).Call(jen.Id("p")))
+		for _, e := range f.Embedded[first+1:] {
+			if e.Pointer {
+				v = jen.Qual(decodePath, "Alloc").Call(jen.Op("&").Add(v).Dot(e.GoName))
+			} else {
+				v = v.Dot(e.GoName)
+			}
+		}
+		body = v.Dot(f.GoName).Op("=").Add(def)
 	}
 	return g.declare("toolgenDefault#", "default", render(body), func(name string) jen.Code {
 		return jen.Commentf("%s sets the default %s.", name, f.Constraints.Default.JSON).Line().

@@ -135,6 +135,9 @@ func fits(v *Value, t reflect.Type) bool {
 		return v.Elem != nil && fits(v.Elem, t)
 	case KindFunc:
 		return v.Func != nil
+	case KindEmbedded:
+		_, ok := v.Go.(allocator)
+		return ok && v.Elem != nil && t == v.Go.goType() && t.Elem().Kind() == reflect.Struct
 	case KindGo:
 		if v.Go == nil {
 			return false
@@ -170,6 +173,12 @@ func (c *checker) value(v *Value, t reflect.Type, at string) error {
 		return c.structType(v.Struct, t, at)
 	case KindNullable:
 		return c.value(v.Elem, t, at)
+	case KindEmbedded:
+		fts := fieldsAt(t.Elem(), v.Offset, v.Elem, nil)
+		if len(fts) == 0 {
+			return fmt.Errorf("%s: no field at offset %d of %s takes a value of kind %s", at, v.Offset, t.Elem(), kindName(v.Elem.Kind))
+		}
+		return c.oneOf(v.Elem, fts, at)
 	case KindGo:
 		if _, text := v.Go.(interface{ text() }); text {
 			return nil
@@ -188,7 +197,7 @@ func (c *checker) value(v *Value, t reflect.Type, at string) error {
 func kindName(k Kind) string {
 	names := [...]string{KindString: "string", KindInt: "int", KindUint: "uint", KindFloat: "float", KindBool: "bool",
 		KindBytes: "bytes", KindTime: "time", KindDuration: "duration", KindRaw: "raw JSON", KindAny: "any",
-		KindStruct: "struct", KindNullable: "nullable", KindGo: "Go container", KindFunc: "function"}
+		KindStruct: "struct", KindNullable: "nullable", KindGo: "Go container", KindEmbedded: "embedded pointer", KindFunc: "function"}
 	if int(k) < len(names) && names[k] != "" {
 		return names[k]
 	}

@@ -222,9 +222,10 @@ func textValue(s *State, v encoding.TextUnmarshaler, r *StringRule) error {
 	return nil
 }
 
-// IntRule holds the numeric keywords of an integer field whose limits are whole numbers
-// within its range. A limit applies when its text (the keyword as written, for messages) is
-// set.
+// IntRule holds the numeric keywords of an integer field as whole numbers that decide the
+// same values (toolgen holds minimum=0.5 as 1, multipleOf=1.5 as 3); an unsigned field's
+// rule holds each as the bits of its uint64. A limit applies when its text (the keyword as
+// written, for messages) is set.
 type IntRule struct {
 	Min, ExclusiveMin, Max, ExclusiveMax, MultipleOf int64
 	MinText, ExclusiveMinText                        string

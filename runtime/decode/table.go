@@ -43,6 +43,7 @@ const (
 	KindStruct                   // a struct described by Struct
 	KindNullable                 // null leaves the value as it is; anything else is read as Elem
 	KindGo                       // a slice, array, map, pointer or text type, read by Go
+	KindEmbedded                 // a field promoted through an embedded pointer: see Value.Offset
 	KindFunc                     // anything else: Func, generated code
 )
 
@@ -59,7 +60,11 @@ type Value struct {
 	Float    *FloatRule  // KindFloat; nil checks nothing
 	Struct   *Struct     // KindStruct
 	Elem     *Value      // KindNullable, and the items of a KindGo container
-	Go       GoType      // KindGo
+	Go       GoType      // KindGo; KindEmbedded: the PointerOf[T] of the embedded pointer
+	// Offset is, for KindEmbedded, where Elem reads the field in the T the embedded pointer
+	// points to; the pointer (at the member's offset) is allocated first when nil, as
+	// encoding/json allocates it when one of its fields arrives.
+	Offset uintptr
 	// Func reads the value at p: the generated code of what a table cannot say (anonymous
 	// structs, integer limits an IntRule cannot hold, fields of embedded pointers).
 	Func func(s *State, p unsafe.Pointer) error
@@ -329,6 +334,12 @@ func (s *State) value(p unsafe.Pointer, v *Value) error {
 		return s.value(p, v.Elem)
 	case KindGo:
 		return v.Go.read(s, p, v)
+	case KindEmbedded:
+		a, ok := v.Go.(allocator)
+		if !ok {
+			return fmt.Errorf("decode: an embedded value whose Go type is not a PointerOf")
+		}
+		return s.value(unsafe.Add(a.alloc(p), v.Offset), v.Elem)
 	case KindFunc:
 		return v.Func(s, p)
 	}
@@ -474,6 +485,14 @@ func (*PointerOf[T]) read(s *State, p unsafe.Pointer, v *Value) error {
 }
 
 func (*PointerOf[T]) goType() reflect.Type { return reflect.TypeFor[*T]() }
+
+// alloc returns the T the pointer at p points to, allocated when nil.
+func (*PointerOf[T]) alloc(p unsafe.Pointer) unsafe.Pointer { return unsafe.Pointer(Alloc((**T)(p))) }
+
+// allocator is the GoType of a KindEmbedded value: a PointerOf.
+type allocator interface {
+	alloc(p unsafe.Pointer) unsafe.Pointer
+}
 
 // TextOf reads a string into a type implementing encoding.TextUnmarshaler, after the
 // keywords of v.Str.
