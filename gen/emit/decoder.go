@@ -49,14 +49,18 @@ func (g *generator) argsTable(t *model.Type) (jen.Code, error) {
 // structTable returns the name of the decode.Struct of a named struct type, queueing its
 // emission the first time.
 func (g *generator) structTable(t *model.Type) (string, error) {
+	typ, err := g.decodeType(t)
+	if err != nil {
+		return "", err
+	}
 	name := "toolgenStruct" + g.typeIdent(t)
+	if t.Named == nil {
+		name = "toolgenStruct" + strings.TrimPrefix(render(typ), "toolgen") // after its spelling: toolgenStructAnon_3f9a1c2e
+	}
 	if g.decoders[name] {
 		return name, nil
 	}
 	g.decoders[name] = true
-	if _, err := g.typeExpr(t); err != nil {
-		return "", err
-	}
 	g.pending = append(g.pending, func() error {
 		lit, err := g.structLit(t)
 		if err != nil {
@@ -80,23 +84,20 @@ func (g *generator) structTable(t *model.Type) (string, error) {
 // structLit renders the decode.Struct of a named struct type: a member per field, in the
 // order of its fields table, and the members with a default.
 func (g *generator) structLit(t *model.Type) (jen.Code, error) {
-	typ, err := g.typeExpr(t)
+	typ, err := g.decodeType(t)
 	if err != nil {
 		return nil, err
 	}
 	var members, defaults []jen.Code
 	for i, f := range t.Fields {
 		label := fmt.Sprintf("%s.%s", typeLabel(t), f.GoName)
-		value, direct, err := g.memberValue(t, f, label)
+		value, direct, err := g.memberValue(f)
 		if err != nil {
 			return nil, fmt.Errorf("field %s: %w", label, err)
 		}
-		m := jen.Dict{jen.Id("Value"): value}
-		if inline := !direct && len(embeddedPointers(f)) == 0; !inline {
-			m[jen.Id("Offset")] = memberOffset(typ, f)
-		}
+		m := jen.Dict{jen.Id("Value"): value, jen.Id("Offset"): memberOffset(typ, f)}
 		if !f.Required && f.Constraints.Default != nil && !zeroDefault(f.Type, f.Constraints.Default) {
-			fn, err := g.defaultFunc(t, f, direct)
+			fn, err := g.defaultFunc(f, direct)
 			if err != nil {
 				return nil, fmt.Errorf("field %s: %w", f.GoName, err)
 			}
@@ -135,28 +136,10 @@ func zeroDefault(t *model.Type, lit *model.Literal) bool {
 // pointers, the member's offset is the first one's and the value a KindEmbedded per pointer,
 // which allocates it on first use as encoding/json does and reads on at the field's offset in
 // the struct it points to.
-func (g *generator) memberValue(t *model.Type, f *model.Field, label string) (value jen.Code, direct bool, err error) {
-	value, ok, err := g.valueTable(f.Type, &f.Constraints, f.Nullable)
+func (g *generator) memberValue(f *model.Field) (value jen.Code, direct bool, err error) {
+	value, err = g.valueTable(f.Type, &f.Constraints, f.Nullable)
 	if err != nil {
 		return nil, false, err
-	}
-	if !ok {
-		typ, err := g.typeExpr(t)
-		if err != nil {
-			return nil, false, err
-		}
-		saved := g.locals
-		g.locals = 0
-		inline, err := g.value(f.Type, &f.Constraints, f.Nullable, g.fieldTarget(structParam, f), "p", label)
-		g.locals = saved
-		if err != nil {
-			return nil, false, err
-		}
-		body := []jen.Code{jen.Id("v").Op(":=").Parens(jen.Op("*").Add(typ)).Call(jen.Id("ptr"))}
-		body = append(body, jen.List(jen.Id("d"), jen.Id("ps"), jen.Id("p")).Op(":=").Id("s").Dot("Parts").Call())
-		body = append(body, inline...)
-		body = append(body, jen.Return(jen.Nil()))
-		return g.funcValue(label, body), false, nil
 	}
 	pointers := embeddedPointers(f)
 	for j := len(pointers) - 1; j >= 0; j-- {
@@ -202,39 +185,21 @@ func memberOffset(typ jen.Code, f *model.Field) jen.Code {
 	return jen.Qual("unsafe", "Offsetof").Call(jen.Add(typ).Values().Dot(name))
 }
 
-// funcValue declares (once per distinct body) a function func(s *decode.State, ptr
-// unsafe.Pointer) error and a decode.Value calling it, and returns the value's address.
-func (g *generator) funcValue(label string, body []jen.Code) jen.Code {
-	key := render(jen.Block(body...))
-	fn := g.declare("toolgenRead#", "read", key, func(name string) jen.Code {
-		return jen.Commentf("%s decodes %s.", name, label).Line().
-			Func().Id(name).Params(stateParam(), jen.Id("ptr").Add(unsafePointer())).Error().Block(body...)
-	})
-	return g.valueVar("toolgenValueFunc#", jen.Dict{jen.Id("Kind"): jen.Qual(decodePath, "KindFunc"), jen.Id("Func"): jen.Id(fn)})
-}
-
 // defaultFunc declares (once per distinct body) the function giving field f its default, and
 // returns its name: func(p unsafe.Pointer) setting the field at p, or, when the member is not
 // direct, the field reached through the embedded pointer at p, allocated when nil.
-func (g *generator) defaultFunc(t *model.Type, f *model.Field, direct bool) (string, error) {
+func (g *generator) defaultFunc(f *model.Field, direct bool) (string, error) {
 	def, err := g.defaultValue(f.Type, f.Constraints.Default)
 	if err != nil {
 		return "", err
 	}
 	var body jen.Code
 	if direct {
-		typ, err := g.typeExpr(f.Type)
+		typ, err := g.decodeType(f.Type)
 		if err != nil {
 			return "", err
 		}
 		body = jen.Op("*").Parens(jen.Op("*").Add(typ)).Call(jen.Id("p")).Op("=").Add(def)
-	} else if len(embeddedPointers(f)) == 0 { // inline code reading the struct at p
-		typ, err := g.typeExpr(t)
-		if err != nil {
-			return "", err
-		}
-		v := place(func() *jen.Statement { return jen.Parens(jen.Op("*").Add(typ)).Call(jen.Id("p")) })
-		body = g.fieldTarget(v, f).get().Op("=").Add(def)
 	} else {
 		first := embeddedPointers(f)[0]
 		typ, err := g.typeExpr(f.Embedded[first].Type)
@@ -357,9 +322,8 @@ func (g *generator) valueVar(name string, fields jen.Dict) jen.Code {
 }
 
 // valueTable renders the address of the decode.Value reading a value of type t with
-// constraints c; ok is false when no table can say it (an anonymous struct, or a container of
-// one; integer limits an IntRule cannot hold), and the value needs inline code.
-func (g *generator) valueTable(t *model.Type, c *model.Constraints, nullable bool) (value jen.Code, ok bool, err error) {
+// constraints c.
+func (g *generator) valueTable(t *model.Type, c *model.Constraints, nullable bool) (jen.Code, error) {
 	if c == nil {
 		c = &model.Constraints{}
 	}
@@ -380,11 +344,11 @@ func (g *generator) valueTable(t *model.Type, c *model.Constraints, nullable boo
 		}
 	}
 	if nullable && t.Kind != model.KindPointer {
-		elem, ok, err := g.valueTable(t, c, false)
-		if !ok || err != nil {
-			return nil, false, err
+		elem, err := g.valueTable(t, c, false)
+		if err != nil {
+			return nil, err
 		}
-		return g.valueVar("toolgenValueNullable#", jen.Dict{jen.Id("Kind"): kind("KindNullable"), jen.Id("Elem"): elem}), true, nil
+		return g.valueVar("toolgenValueNullable#", jen.Dict{jen.Id("Kind"): kind("KindNullable"), jen.Id("Elem"): elem}), nil
 	}
 	// goType sets a KindGo value reading the Go type named by generic[types...], whose items
 	// (or pointee) elem reads.
@@ -401,13 +365,13 @@ func (g *generator) valueTable(t *model.Type, c *model.Constraints, nullable boo
 		if t.Kind != model.KindPointer {
 			items = c.Items
 		}
-		elem, ok, err := g.valueTable(t.Elem, items, false)
-		if !ok || err != nil {
-			return nil, false, err
-		}
-		elemType, err := g.typeExpr(t.Elem)
+		elem, err := g.valueTable(t.Elem, items, false)
 		if err != nil {
-			return nil, false, nil // an anonymous struct: inline code
+			return nil, err
+		}
+		elemType, err := g.decodeType(t.Elem)
+		if err != nil {
+			return nil, err
 		}
 		name = "toolgenValue" + map[model.Kind]string{model.KindPointer: "Pointer", model.KindArray: "Array", model.KindSlice: "Slice", model.KindMap: "Map"}[t.Kind] + "#"
 		switch t.Kind {
@@ -424,9 +388,9 @@ func (g *generator) valueTable(t *model.Type, c *model.Constraints, nullable boo
 			goType(generic, elem, elemType)
 			f[jen.Id("Min")], f[jen.Id("Max")] = countLimits(c.MinItems, c.MaxItems)
 		case model.KindMap:
-			keyType, err := g.typeExpr(t.Key)
+			keyType, err := g.decodeType(t.Key)
 			if err != nil {
-				return nil, false, err
+				return nil, err
 			}
 			switch t.Key.Kind {
 			case model.KindString:
@@ -438,14 +402,14 @@ func (g *generator) valueTable(t *model.Type, c *model.Constraints, nullable boo
 			case model.KindText:
 				goType("TextMapOf", elem, keyType, jen.Op("*").Add(keyType), elemType)
 			default:
-				return nil, false, fmt.Errorf("internal error: map key kind %s", t.Key.Kind)
+				return nil, fmt.Errorf("internal error: map key kind %s", t.Key.Kind)
 			}
 			f[jen.Id("Min")], f[jen.Id("Max")] = countLimits(c.MinProperties, c.MaxProperties)
 		}
 	case model.KindString:
 		rule, err := g.stringRule(t, c, len(t.Enum) > 0)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		f[jen.Id("Kind")] = kind("KindString")
 		setRule(f, "Str", rule)
@@ -453,11 +417,11 @@ func (g *generator) valueTable(t *model.Type, c *model.Constraints, nullable boo
 	case model.KindText:
 		rule, err := g.stringRule(t, c, false)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		typ, err := g.typeExpr(t)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		goType("TextOf", nil, typ, jen.Op("*").Add(typ))
 		setRule(f, "Str", rule)
@@ -465,7 +429,7 @@ func (g *generator) valueTable(t *model.Type, c *model.Constraints, nullable boo
 	case model.KindInt, model.KindUint:
 		rule, err := g.intRule(t, c)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		f[jen.Id("Kind")] = kind(map[model.Kind]string{model.KindInt: "KindInt", model.KindUint: "KindUint"}[t.Kind])
 		f[jen.Id("Size")] = intSize(t)
@@ -483,20 +447,57 @@ func (g *generator) valueTable(t *model.Type, c *model.Constraints, nullable boo
 		f[jen.Id("Kind")] = kind("Kind" + k)
 		named(k, "")
 	case model.KindStruct:
-		if t.Named == nil {
-			return nil, false, nil
-		}
 		table, err := g.structTable(t)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		f[jen.Id("Kind")] = kind("KindStruct")
 		f[jen.Id("Struct")] = jen.Op("&").Id(table)
-		named("Struct"+g.typeIdent(t), "")
+		named(strings.TrimPrefix(table, "toolgen"), "")
 	default:
-		return nil, false, fmt.Errorf("internal error: no decoder for %s", t.Kind)
+		return nil, fmt.Errorf("internal error: no decoder for %s", t.Kind)
 	}
-	return g.valueVar(name, f), true, nil
+	return g.valueVar(name, f), nil
+}
+
+// decodeType renders the Go type of t as typeExpr does, and an unnamed struct type, which
+// typeExpr refuses, as an alias declared for it (toolgenAnon_3f9a1c2e = struct{…}, every field
+// with its tag, so that the alias is identical to the type).
+func (g *generator) decodeType(t *model.Type) (jen.Code, error) {
+	if t.Named != nil {
+		return g.typeExpr(t)
+	}
+	switch t.Kind {
+	case model.KindStruct:
+		if t.Shape == nil {
+			return nil, fmt.Errorf("an unnamed struct type with a field generated code cannot spell (an unexported name of another package, or a function, channel or interface type) cannot be decoded; declare a named type for it")
+		}
+		spelled := g.goTypeExpr(t.Shape, nil)
+		name := g.declare("toolgenAnon#", "alias", render(spelled), func(name string) jen.Code {
+			return jen.Commentf("%s is an unnamed struct type of the arguments, named for its decoder table.", name).Line().
+				Type().Id(name).Op("=").Add(spelled)
+		})
+		return jen.Id(name), nil
+	case model.KindSlice, model.KindArray, model.KindMap, model.KindPointer:
+		elem, err := g.decodeType(t.Elem)
+		if err != nil {
+			return nil, err
+		}
+		switch t.Kind {
+		case model.KindSlice:
+			return jen.Index().Add(elem), nil
+		case model.KindArray:
+			return jen.Index(jen.Lit(t.Len)).Add(elem), nil
+		case model.KindPointer:
+			return jen.Op("*").Add(elem), nil
+		}
+		key, err := g.decodeType(t.Key)
+		if err != nil {
+			return nil, err
+		}
+		return jen.Map(key).Add(elem), nil
+	}
+	return g.typeExpr(t)
 }
 
 // setRule sets a value's rule field to the address of the rule named rule, unless there is

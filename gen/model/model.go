@@ -304,9 +304,10 @@ type Type struct {
 	// Shape spells the underlying type of a named type as toolgen saw it, every field of a
 	// struct included (unexported, `json:"-"`, with its whole tag), for the generated code's
 	// guard that fails the build when the type changed and the decoder tables, which write at
-	// fixed offsets, are stale. Nil for an unnamed type, one that decodes itself (KindText),
-	// and one generated code cannot spell (an unexported name of another package, a field of
-	// function, channel or non-empty interface type).
+	// fixed offsets, are stale; for an unnamed struct type, the type itself, which its decoder
+	// table names. Nil for any other unnamed type, one that decodes itself (KindText), and one
+	// generated code cannot spell (an unexported name of another package, a field of function,
+	// channel or non-empty interface type).
 	Shape *GoType
 }
 

@@ -244,6 +244,9 @@ func (p *parser) fill(mt *model.Type, t, u types.Type, syn ast.Expr, s *site) bo
 		st, _ := syn.(*ast.StructType)
 		mt.Kind = model.KindStruct
 		p.fields(mt, u, st, s)
+		if mt.Named == nil {
+			mt.Shape = p.spell(u) // the decoder's table names the type by this spelling
+		}
 		return true
 	case *types.Interface:
 		if u.Empty() {
