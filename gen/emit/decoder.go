@@ -24,15 +24,10 @@ import (
 // type with a generic of size zero (&decode.SliceOf[E]{}, …), which allocates them. Tables are
 // composite literals the linker lays out, so a tool adds data to a binary rather than code.
 //
-// What a table cannot say (anonymous structs, integer limits an IntRule cannot hold, fields
-// of embedded pointers) is a member whose Value calls a generated function (toolgenRead_…),
-// holding inline code (decoder_inline.go) or the allocation of the embedded pointer.
-
-// structParam is the struct a generated function fills, *v: its fields are selected as v.Field.
-var structParam = lvalue{get: func() *jen.Statement { return jen.Id("v") }, ptr: "v"}
-
-// stateParam is the parameter every generated decode function takes first.
-func stateParam() jen.Code { return jen.Id("s").Op("*").Qual(decodePath, "State") }
+// Every argument type has a table: an unnamed struct type through an alias that spells it
+// (decodeType), a field promoted through embedded pointers through a KindEmbedded value per
+// pointer, integer keywords as the whole numbers that decide the same values (intRule). The
+// only generated functions are defaults and pattern matchers (defaults.go).
 
 // unsafePointer renders unsafe.Pointer.
 func unsafePointer() *jen.Statement { return jen.Qual("unsafe", "Pointer") }

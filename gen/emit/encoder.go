@@ -3,6 +3,7 @@ package emit
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -310,4 +311,11 @@ func memberKey(name string) string {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(name) // a string always encodes
 	return strings.TrimSuffix(b.String(), "\n") + ":"
+}
+
+// local returns a fresh suffix for the locals of generated encoding code, so that nested
+// containers never shadow each other.
+func (g *generator) local() string {
+	g.locals++
+	return strconv.Itoa(g.locals)
 }

@@ -44,7 +44,8 @@ func (c *checker) structType(st *Struct, t reflect.Type, at string) error {
 			return fmt.Errorf("%s.%s: no value", at, st.Fields.names[i])
 		}
 		if m.Value.Kind == KindFunc {
-			// Generated code, typed: it converts p to the pointer it reads.
+			// A run-time table's function (runtime/schematool), typed by its maker: it
+			// converts p to the pointer it reads.
 			if m.Value.Func == nil {
 				return fmt.Errorf("%s.%s: a function member without its function", at, st.Fields.names[i])
 			}

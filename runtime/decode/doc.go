@@ -15,11 +15,12 @@
 // PointerOf[T], TextOf[T, *T]) whose methods are compiled once per shape of their type parameters. Defaults
 // are small generated functions, one per distinct default, so a slice or map default is fresh
 // for every call; a default that is its type's zero value has none, as Into decodes into a
-// zero struct. What a table cannot say (an anonymous struct, integer limits an IntRule
-// cannot hold, a field reached through an embedded pointer) is a KindFunc value calling
-// generated code, which reads with State.Parts and hands named structs back to their tables
-// with WithinStruct. A recursive type's table refers to itself, so generated code fills it in
-// an init function.
+// zero struct. An unnamed struct type has a table like a named one, through an alias
+// generated code declares for it; a field promoted through embedded pointers is a
+// KindEmbedded value per pointer, which allocates it on first use; integer keywords are held
+// as the whole numbers that decide the same values. A recursive type's table refers to
+// itself, so generated code fills it in an init function. KindFunc, a value calling a
+// function, is only for tables built at run time (runtime/schematool), never generated.
 //
 // Into reads a document against a table in one pass. The object loop guesses that the next
 // property is the schema's next one (models mostly send them in order) and otherwise finds it

@@ -11,8 +11,9 @@ import (
 
 // State is the decoding of one argument document: the reader, the problems found so far and
 // the path of the value being read. Into reads a document against a table with it, and the
-// functions generated code still holds (KindFunc values) take it with the value's place. It
-// lives on the heap, pooled, so element readers can be passed as function values. The path is a stack of segments holding no pointers (a property is the
+// functions of run-time tables (KindFunc values) take it with the value's place. It lives on
+// the heap, pooled, so element readers can be passed as function values. The path is a stack
+// of segments holding no pointers (a property is the
 // index of its name in a Fields table), so descending costs two stores without write
 // barriers; its text is only built for a problem.
 type State struct {

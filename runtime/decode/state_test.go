@@ -184,46 +184,6 @@ func TestIntegersTakeTheirRangeFromTheType(t *testing.T) {
 	}
 }
 
-// WithinStruct lets inline code that holds a Path (what generated code reads itself, through
-// Parts) hand a struct to its table, whose problems keep the whole path.
-func TestWithinStructKeepsTheInlinePath(t *testing.T) {
-	type holder struct{ Lines []line }
-	// readLines reads [{"line": {...}}, ...] itself, as inline code reads an anonymous struct.
-	readLines := func(s *decode.State, ptr unsafe.Pointer) error {
-		v := (*holder)(ptr)
-		d, _, p := s.Parts()
-		it, err := d.ArrIter()
-		if err != nil {
-			return err
-		}
-		for i := 0; it.Next(); i++ {
-			q := p.Index(i)
-			obj, err := d.ObjIter()
-			if err != nil {
-				return err
-			}
-			for obj.Next() {
-				r := q.Key(string(obj.Key()))
-				v.Lines = append(v.Lines, line{})
-				if err := decode.WithinStruct(s, &r, unsafe.Pointer(&v.Lines[len(v.Lines)-1]), &lineTable); err != nil {
-					return err
-				}
-			}
-		}
-		return it.Err()
-	}
-	st := &decode.Struct{
-		Fields:  decode.NewFields([]string{"lines"}),
-		Members: []decode.Member{{Value: &decode.Value{Kind: decode.KindFunc, Func: readLines}}},
-	}
-	var v holder
-	got := decodeTable(t, st, &v, `{"lines":[{"line":{"sku":"ABC","qty":1}},{"line":{"sku":"ABC","qty":"x"}}]}`)
-	assert.Equal(t, []string{`/lines/1/line/qty: must be an integer, got "x"`}, got)
-	assert.Len(t, v.Lines, 2)
-	got = decodeTable(t, st, &v, `{"lines":[{"line":{"sku":"ABC","qty":1}},{"line":{"sku":"ABC"}}]}`)
-	assert.Equal(t, []string{"/lines/1/line/qty: required property is missing"}, got)
-}
-
 // A map's values are read into one place reused for every property: a document of n
 // properties allocates their names and the map, not n more values.
 func TestMapAllocatesNoValuePerProperty(t *testing.T) {

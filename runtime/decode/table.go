@@ -44,7 +44,7 @@ const (
 	KindNullable                 // null leaves the value as it is; anything else is read as Elem
 	KindGo                       // a slice, array, map, pointer or text type, read by Go
 	KindEmbedded                 // a field promoted through an embedded pointer: see Value.Offset
-	KindFunc                     // anything else: Func, generated code
+	KindFunc                     // Func: a table built at run time (runtime/schematool), never generated code
 )
 
 // Value says how to read one JSON value into Go memory of a known type. Generated code
@@ -65,8 +65,11 @@ type Value struct {
 	// points to; the pointer (at the member's offset) is allocated first when nil, as
 	// encoding/json allocates it when one of its fields arrives.
 	Offset uintptr
-	// Func reads the value at p: the generated code of what a table cannot say (anonymous
-	// structs, integer limits an IntRule cannot hold, fields of embedded pointers).
+	// Func reads the value at p, for KindFunc: the hook of tables built at run time, whose
+	// types only reflect knows (runtime/schematool reads a $ref into a cell it allocates with
+	// reflect.New, of a type made after the value that reads it). Check cannot prove a
+	// function against a type, so generated code never declares one: every generated value
+	// is a kind Check proves.
 	Func func(s *State, p unsafe.Pointer) error
 }
 
@@ -115,8 +118,8 @@ func Into(data []byte, p unsafe.Pointer, st *Struct) error {
 	return s.release(data, s.object(p, st))
 }
 
-// Read reads one value at the State's path into the Go value at p, as v says: what generated
-// code calls for a field it reaches itself (through an embedded pointer).
+// Read reads one value at the State's path into the Go value at p, as v says: what a KindFunc
+// function calls for the value it allocated.
 func Read(s *State, p unsafe.Pointer, v *Value) error { return s.value(p, v) }
 
 // DecodeArgs decodes the JSON document data into args, a pointer to the struct type st
@@ -138,27 +141,6 @@ func (st *Struct) DecodeArgs(data []byte, args any) error {
 		atomic.StorePointer(&st.checked, words[0])
 	}
 	return Into(data, words[1], st)
-}
-
-// WithinStruct decodes the struct at v, described by st, at path p, a descendant of the
-// State's path, from inline code that reads with Parts (the code toolgen generates for what
-// a table cannot say, such as anonymous structs).
-func WithinStruct(s *State, p *Path, v unsafe.Pointer, st *Struct) error {
-	depth := s.depth
-	var below []*Path
-	for ; p != nil && p.state == nil; p = p.parent {
-		below = append(below, p)
-	}
-	for i := len(below) - 1; i >= 0; i-- {
-		if q := below[i]; q.index >= 0 {
-			s.pushIndex(q.index)
-		} else {
-			s.pushKey(q.key)
-		}
-	}
-	err := s.object(v, st)
-	s.depth = depth
-	return err
 }
 
 // object reads a JSON object into the struct at p. Its state lives in locals, which the

@@ -135,8 +135,8 @@ var (
 	}
 )
 
-// readHalf is a KindFunc member as generated code writes one: it reads with the State's
-// parts, and its problems have the member's path.
+// readHalf is a KindFunc member as a run-time table (runtime/schematool) may hold one: it
+// reads with the State's parts, and its problems have the member's path.
 func readHalf(s *decode.State, ptr unsafe.Pointer) error {
 	v := (*scalars)(ptr)
 	d, ps, p := s.Parts()
