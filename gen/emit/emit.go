@@ -128,7 +128,7 @@ type decl struct {
 
 func (g *generator) generate() error {
 	g.f.Comment("A compile error here means toolgen generated this file for another version of its runtime:").Line().Comment("run go generate with the toolgen go.mod requires (go tool toolgen).")
-	g.f.Const().Id("_").Op("=").Qual(toolimplPath, "SupportsGeneratedV4")
+	g.f.Const().Id("_").Op("=").Qual(toolimplPath, "SupportsGeneratedV5")
 	g.f.Line()
 	if err := g.staleGuard(); err != nil {
 		return err

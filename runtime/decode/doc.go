@@ -68,6 +68,6 @@
 //
 // The functions here are an implementation detail of generated code, exported because generated
 // code lives in user packages. Their behaviour is covered by toolgen's compatibility promise only
-// through the generated code that uses them; toolimpl.SupportsGeneratedV4 is renamed when older
+// through the generated code that uses them; toolimpl.SupportsGeneratedV5 is renamed when older
 // generated code can no longer follow.
 package decode

@@ -28,12 +28,13 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/internal/binding"
 )
 
-// SupportsGeneratedV4 is referenced by every generated file: when the runtime changes in a way
+// SupportsGeneratedV5 is referenced by every generated file: when the runtime changes in a way
 // older generated code cannot follow, this constant is renamed and stale code fails to build
-// with a name that says why, instead of misbehaving. V4: the bindings are in toolimpl, not
-// runtime (V3, checked by decode.SupportsGeneratedV3: schemas in pieces; V2: decoders are
-// tables; V1: generated functions calling helpers that are gone).
-const SupportsGeneratedV4 = true
+// with a name that says why, instead of misbehaving. V5: every decoder is a table
+// (decode.KindEmbedded; decode.WithinStruct, which inline code called, is gone). V4: the
+// bindings are in toolimpl, not runtime (V3, checked by decode.SupportsGeneratedV3: schemas in
+// pieces; V2: decoders are tables; V1: generated functions calling helpers that are gone).
+const SupportsGeneratedV5 = true
 
 // Binding joins a tool's arguments to its handler: generated code declares one per tool.
 // Its fields:
