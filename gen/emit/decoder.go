@@ -3,7 +3,6 @@ package emit
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"math/big"
 	"sort"
 	"strconv"
@@ -647,13 +646,11 @@ func enumStrings(t *model.Type, c *model.Constraints) []string {
 // 1.5 when it is one of 3; one no value can fail is left out, and the message still shows
 // the keyword as written. An unsigned rule holds its numbers as the bits of their uint64
 // (18446744073709551614 is int64 -2), which is what decode converts them back to. A keyword
-// no value of the type can meet is an error: a table cannot say "never".
+// no value of the type can meet is refused by the parser (model.IntegerKeywordNoValue): a
+// table cannot say "never".
 func (g *generator) intRule(t *model.Type, c *model.Constraints) (string, error) {
 	unsigned := t.Kind == model.KindUint
-	lo, hi := big.NewInt(math.MinInt64), big.NewInt(math.MaxInt64)
-	if unsigned {
-		lo, hi = new(big.Int), new(big.Int).SetUint64(math.MaxUint64)
-	}
+	lo, hi := model.IntegerRange(unsigned)
 	// stored renders n (within [lo, hi]) as the int64 the rule holds.
 	stored := func(n *big.Int) jen.Code {
 		if unsigned {
@@ -661,59 +658,21 @@ func (g *generator) intRule(t *model.Type, c *model.Constraints) (string, error)
 		}
 		return jen.Id(n.String())
 	}
-	rational := func(text string) *big.Rat {
-		r, _ := new(big.Rat).SetString(text) // the annotations package checked the number grammar
-		return r
-	}
-	floor := func(r *big.Rat) *big.Int {
-		return new(big.Int).Div(r.Num(), r.Denom()) // Euclidean: rounds down, the denominator being positive
-	}
-	ceil := func(r *big.Rat) *big.Int {
-		q := floor(r)
-		if !r.IsInt() {
-			q.Add(q, big.NewInt(1))
-		}
-		return q
+	if keyword, text, ok := model.IntegerKeywordNoValue(unsigned, c); ok {
+		// The parser reports it at the field first.
+		return "", fmt.Errorf("internal error: %s=%s leaves no value of %s", keyword, text, typeLabel(t))
 	}
 	f := jen.Dict{}
-	var err error
-	never := func(keyword string, n *model.Number) {
-		if err == nil {
-			err = fmt.Errorf("%s=%s leaves no value of %s: no call could pass", keyword, n.Text, typeLabel(t))
-		}
-	}
 	// limit holds bound n of the relation given by lower (a minimum) and exclusive, as the
 	// whole number k it is met by exactly when n is.
 	limit := func(n *model.Number, field, keyword string, lower, exclusive bool) {
 		if n == nil {
 			return
 		}
-		r := rational(n.Text)
-		var k *big.Int
-		switch {
-		case lower && !exclusive, !lower && exclusive: // n >= k, n < k
-			k = ceil(r)
-		default: // n > k, n <= k
-			k = floor(r)
-		}
-		var always, none bool
-		switch {
-		case lower && !exclusive:
-			always, none = k.Cmp(lo) <= 0, k.Cmp(hi) > 0
-		case lower:
-			always, none = k.Cmp(lo) < 0, k.Cmp(hi) >= 0
-		case !exclusive:
-			always, none = k.Cmp(hi) >= 0, k.Cmp(lo) < 0
-		default:
-			always, none = k.Cmp(hi) > 0, k.Cmp(lo) <= 0
-		}
-		whole := r.IsInt() && k.Cmp(lo) >= 0 && k.Cmp(hi) <= 0
-		switch {
-		case none:
-			never(keyword, n)
-			return
-		case always && !whole: // a whole number of the range stays, as it always did
-			return
+		k, always, _ := model.IntegerBound(unsigned, n.Text, lower, exclusive)
+		r, _ := new(big.Rat).SetString(n.Text) // the annotations package checked the number grammar
+		if always && !(r.IsInt() && k.Cmp(lo) >= 0 && k.Cmp(hi) <= 0) {
+			return // a whole number of the range stays, as it always did
 		}
 		f[jen.Id(field)] = stored(k)
 		f[jen.Id(field+"Text")] = jen.Lit(n.Text)
@@ -724,13 +683,9 @@ func (g *generator) intRule(t *model.Type, c *model.Constraints) (string, error)
 	limit(c.ExclusiveMaximum, "ExclusiveMax", "exclusiveMaximum", false, true)
 	if m := c.MultipleOf; m != nil {
 		// An integer is a multiple of p/q (in lowest terms) exactly when it is one of p.
-		p := rational(m.Text).Num()
-		if p.Sign() <= 0 || p.Cmp(hi) > 0 {
-			never("multipleOf", m) // positive, checked by annotations; beyond the range only 0 is a multiple
-		} else {
-			f[jen.Id("MultipleOf")] = stored(p)
-			f[jen.Id("MultipleOfText")] = jen.Lit(m.Text)
-		}
+		r, _ := new(big.Rat).SetString(m.Text)
+		f[jen.Id("MultipleOf")] = stored(r.Num())
+		f[jen.Id("MultipleOfText")] = jen.Lit(m.Text)
 	}
 	var values []jen.Code
 	var shown []string
@@ -745,20 +700,17 @@ func (g *generator) intRule(t *model.Type, c *model.Constraints) (string, error)
 			values = append(values, stored(big.NewInt(ev.Int)))
 			shown = append(shown, text)
 		}
-		if len(values) == 0 && err == nil {
-			err = fmt.Errorf("the enum leaves no constant of %s: no call could pass", typeLabel(t))
+		if len(values) == 0 {
+			return "", fmt.Errorf("internal error: the enum leaves no constant of %s", typeLabel(t))
 		}
 	} else {
 		for _, lit := range c.Enum {
 			// A value that is no whole number of the range is shown but never matches.
-			if r := rational(lit.JSON); r != nil && r.IsInt() && r.Num().Cmp(lo) >= 0 && r.Num().Cmp(hi) <= 0 {
+			if r, ok := new(big.Rat).SetString(lit.JSON); ok && r.IsInt() && r.Num().Cmp(lo) >= 0 && r.Num().Cmp(hi) <= 0 {
 				values = append(values, stored(r.Num()))
 			}
 			shown = append(shown, lit.JSON)
 		}
-	}
-	if err != nil {
-		return "", err
 	}
 	if len(shown) > 0 {
 		f[jen.Id("Enum")] = jen.Index().Int64().Values(values...)

@@ -392,6 +392,14 @@ func (tc *tagContext) checkBounds() {
 		if c.ExclusiveMinimum != nil && c.ExclusiveMaximum != nil && c.ExclusiveMinimum.Value >= c.ExclusiveMaximum.Value {
 			tc.p.errorf(tc.f.Pos, "", "exclusiveMinimum %s is not less than exclusiveMaximum %s in field %s", c.ExclusiveMinimum.Text, c.ExclusiveMaximum.Text, where)
 		}
+		if t := tc.levels[min(i, len(tc.levels)-1)]; t.Kind == model.KindInt || t.Kind == model.KindUint {
+			// The decoder holds integer bounds as whole numbers of the 64-bit range.
+			if keyword, text, bad := model.IntegerKeywordNoValue(t.Kind == model.KindUint, c); bad && keyword == "multipleOf" {
+				tc.p.errorf(tc.f.Pos, "", "multipleOf %s in field %s is beyond the range of %s: only 0 would be a multiple", text, where, modelTypeString(t))
+			} else if bad {
+				tc.p.errorf(tc.f.Pos, "", "%s %s in field %s leaves no value of %s: no call could pass", keyword, text, where, modelTypeString(t))
+			}
+		}
 		checkIntBounds(tc, "minLength", c.MinLength, "maxLength", c.MaxLength, where)
 		checkIntBounds(tc, "minItems", c.MinItems, "maxItems", c.MaxItems, where)
 		checkIntBounds(tc, "minProperties", c.MinProperties, "maxProperties", c.MaxProperties, where)
