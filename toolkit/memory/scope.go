@@ -100,9 +100,6 @@ func (k *Toolkit) write(ctx context.Context, p string, edit func(old string, exi
 	if err := s.fits(name, int64(len(old)), exists, int64(len(text))); err != nil {
 		return "", err
 	}
-	if err := ctx.Err(); err != nil {
-		return "", err
-	}
 	if err := s.replace(ctx, name, text); err != nil {
 		return "", err
 	}
@@ -216,7 +213,10 @@ func (s *scope) replace(ctx context.Context, name, text string) error {
 	if err := s.root.WriteFile(tmp, []byte(text), 0o600); err != nil {
 		return fileError(name, err)
 	}
-	runtime.Commit(ctx)
+	if err := runtime.Commit(ctx); err != nil { // the call already ended: the file stays as it was
+		_ = s.root.Remove(tmp)
+		return err
+	}
 	if err := s.root.Rename(tmp, name); err != nil {
 		_ = s.root.Remove(tmp)
 		return fileError(name, err)

@@ -49,6 +49,9 @@ func (s *scope) list(name string) (string, error) {
 		}
 		if shownCount >= maxListed {
 			more++
+			if more > 10*maxListed {
+				return fs.SkipAll // a directory the host filled costs no more than this
+			}
 			if d.IsDir() {
 				return fs.SkipDir
 			}
