@@ -149,3 +149,11 @@ func TestTotalSize(t *testing.T) {
 	ok(t, reg, "memory_create", `{"path":"a.md","file_text":"`+strings.Repeat("a", 90)+`"}`)
 	ok(t, reg, "memory_create", `{"path":"b.md","file_text":"`+strings.Repeat("b", 60)+`"}`)
 }
+
+func TestViewOfManyShortLinesIsBounded(t *testing.T) {
+	reg, _ := setup(t, &memory.Toolkit{MaxFileSize: 1 << 20})
+	ok(t, reg, "memory_create", `{"path":"lines.md","file_text":"`+strings.Repeat(`\n`, 100000)+`"}`)
+	text := ok(t, reg, "memory_view", `{"path":"lines.md"}`)
+	assert.Less(t, len(text), 70<<10)
+	assert.Regexp(t, `\[lines \d+-100000 not shown: view_range \[\d+, -1\] shows them\]\n$`, text)
+}

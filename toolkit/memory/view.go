@@ -8,8 +8,10 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
-// maxListed bounds the entries a directory listing shows.
-const maxListed = 500
+const (
+	maxListed = 500      // entries a directory listing shows
+	maxShown  = 64 << 10 // bytes of numbered lines memory_view shows (short lines number to more than the file)
+)
 
 func (s *scope) view(name string, viewRange []int) (string, error) {
 	info, err := s.lstat(name)
@@ -118,6 +120,10 @@ func numbered(name, text string, viewRange []int) (string, error) {
 	}
 	var b strings.Builder
 	for i := first; i <= last; i++ {
+		if b.Len() > maxShown {
+			fmt.Fprintf(&b, "[lines %d-%d not shown: view_range [%d, -1] shows them]\n", i, last, i)
+			break
+		}
 		fmt.Fprintf(&b, "%6d\t%s\n", i, strings.TrimRight(lines[i-1], "\r\n"))
 	}
 	return b.String(), nil

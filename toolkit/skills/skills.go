@@ -127,13 +127,24 @@ func (l *Library) Listing() string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+// maxListingInDescription bounds the listing Tools puts into load_skill's description, which
+// the model reads on every turn.
+const maxListingInDescription = 8 << 10
+
 // Tools returns the library's tools with the listing appended to load_skill's description,
-// so the model knows the skills without calling list_skills.
+// so the model knows the skills without calling list_skills. Past 8 KiB the listing is cut,
+// with a line telling the model that list_skills lists the rest.
 func (l *Library) Tools() []runtime.Tool {
+	listing := l.Listing()
+	if len(listing) > maxListingInDescription {
+		cut := strings.LastIndexByte(listing[:maxListingInDescription], '\n')
+		rest := strings.Count(listing[cut:], "\n- ")
+		listing = listing[:cut] + fmt.Sprintf("\n[%d more skills: list_skills lists them all]", rest)
+	}
 	tools := LibraryTools(l)
 	for i := range tools {
 		if tools[i].Name == "load_skill" {
-			tools[i].Description += "\n\n" + l.Listing()
+			tools[i].Description += "\n\n" + listing
 		}
 	}
 	return tools
@@ -145,6 +156,7 @@ func (l *Library) Tools() []runtime.Tool {
 //tool:name list_skills
 //tool:hints readonly,idempotent
 //tool:timeout 5s
+//tool:maxresult 256KiB
 func (l *Library) ListSkills(context.Context) (string, error) {
 	return l.Listing(), nil
 }

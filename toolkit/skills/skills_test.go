@@ -1,6 +1,7 @@
 package skills_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -209,4 +210,21 @@ func TestExportLoadsBack(t *testing.T) {
 	_, err = skills.Export("todos", " ", nil)
 	assert.ErrorContains(t, err, "1 to 1024 characters")
 	assert.ErrorContains(t, skills.WriteDir(dir, map[string][]byte{"../x": nil}), "not a path inside the folder")
+}
+
+func TestListingInDescriptionIsBounded(t *testing.T) {
+	fsys := fstest.MapFS{}
+	for i := range 100 {
+		name := fmt.Sprintf("skill-%03d", i)
+		fsys[name+"/SKILL.md"] = &fstest.MapFile{Data: []byte("---\nname: " + name + "\ndescription: " + strings.Repeat("d", 200) + "\n---\n")}
+	}
+	lib, reg := library(t, fsys, skills.Limits{})
+	require.Len(t, lib.Skills(), 100)
+	for _, tool := range reg.Tools() {
+		if tool.Name == "load_skill" {
+			assert.Less(t, len(tool.Description), 9<<10)
+			assert.Regexp(t, `\n\[6\d more skills: list_skills lists them all\]$`, tool.Description)
+		}
+	}
+	assert.Contains(t, call(t, reg, "list_skills", `{}`).Text, "skill-099", "list_skills lists them all")
 }

@@ -60,6 +60,7 @@ var toolgenLibraryTools = [...]runtime.Tool{{
 		Idempotent: true,
 		ReadOnly:   true,
 	},
+	MaxResult:  int64(262144),
 	Name:       "list_skills",
 	Origin:     "github.com/toolgen-go/toolgen/toolkit/skills.(*Library).ListSkills",
 	Permission: runtime.PermissionAuto,
