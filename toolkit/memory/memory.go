@@ -10,6 +10,10 @@
 //   - memory_delete {path} deletes a file or a directory.
 //   - memory_rename {old_path, new_path} renames or moves one.
 //
+// [AnthropicTools] serves the same six commands as one tool named memory whose input is that
+// of Anthropic's memory tool ({command, path, …}), for a host that declares Anthropic's own
+// tool to the model; register one form or the other.
+//
 // The model names files as /memories/notes.md (or notes.md); /memories is the root of the
 // caller's scope. Each scope is a subdirectory of the host's memory directory, named by
 // [Toolkit.Scope] from the call's context: [PerSession] (the default) gives each

@@ -157,3 +157,38 @@ func TestViewOfManyShortLinesIsBounded(t *testing.T) {
 	assert.Less(t, len(text), 70<<10)
 	assert.Regexp(t, `\[lines \d+-100000 not shown: view_range \[\d+, -1\] shows them\]\n$`, text)
 }
+
+func TestAnthropicShape(t *testing.T) {
+	dir := t.TempDir()
+	mem, err := memory.Open(dir)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = mem.Close() })
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(memory.AnthropicTools(&memory.Anthropic{Toolkit: mem})...))
+
+	for _, step := range []struct{ args, want string }{
+		{`{"command":"create","path":"/memories/a.md","file_text":"one\nthree\n"}`, "Wrote /memories/a.md."},
+		{`{"command":"insert","path":"/memories/a.md","insert_line":1,"insert_text":"two"}`, "Inserted the text into /memories/a.md."},
+		{`{"command":"str_replace","path":"/memories/a.md","old_str":"three","new_str":"3"}`, "Replaced the text in /memories/a.md."},
+		{`{"command":"view","path":"/memories/a.md","view_range":[2,-1]}`, "     2\ttwo\n     3\t3\n"},
+		{`{"command":"rename","old_path":"/memories/a.md","new_path":"/memories/b.md"}`, "Renamed /memories/a.md to /memories/b.md."},
+		{`{"command":"delete","path":"/memories/b.md"}`, "Deleted /memories/b.md."},
+	} {
+		res := call(t, reg, "s1", "memory", step.args)
+		require.False(t, res.IsError, "%s: %s", step.args, res.Text)
+		assert.Equal(t, step.want, res.Text)
+	}
+
+	for _, bad := range []struct{ args, want string }{
+		{`{"command":"str_replace","path":"/memories/a.md","new_str":"x"}`, "the str_replace command needs old_str"},
+		{`{"command":"insert","path":"/memories/a.md","insert_line":0}`, "the insert command needs insert_text"},
+		{`{"command":"rename","old_path":"/memories/a.md"}`, "the rename command needs new_path"},
+		{`{"command":"create","file_text":"x"}`, "the create command needs path"},
+		{`{"command":"format","path":"/memories"}`, "command"},
+		{`{"command":"view","path":"/memories/../../etc/passwd"}`, "outside the memory directory"},
+	} {
+		res := call(t, reg, "s1", "memory", bad.args)
+		require.True(t, res.IsError, bad.args)
+		assert.Contains(t, res.Text, bad.want, bad.args)
+	}
+}

@@ -21,13 +21,16 @@ const _ = toolimpl.SupportsGeneratedV4
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
 func _() {
-	runGoGenerate_toolgen((*Toolkit).Create, (*Toolkit).Delete, (*Toolkit).Insert, (*Toolkit).Rename, (*Toolkit).StrReplace, (*Toolkit).View, *new(CreateArgs), *new(DeleteArgs), *new(InsertArgs), *new(RenameArgs), *new(StrReplaceArgs), *new(ViewArgs))
+	runGoGenerate_toolgen((*Anthropic).Run, (*Toolkit).Create, (*Toolkit).Delete, (*Toolkit).Insert, (*Toolkit).Rename, (*Toolkit).StrReplace, (*Toolkit).View, *new(Command), *new(CommandArgs), *new(CreateArgs), *new(DeleteArgs), *new(InsertArgs), *new(RenameArgs), *new(StrReplaceArgs), *new(ViewArgs))
 }
 
 // runGoGenerate_toolgen takes every handler and a value of every type, as toolgen saw them (toolgenSaw…).
-func runGoGenerate_toolgen[ToolkitCreate toolgenSawToolkitCreate, ToolkitDelete toolgenSawToolkitDelete, ToolkitInsert toolgenSawToolkitInsert, ToolkitRename toolgenSawToolkitRename, ToolkitStrReplace toolgenSawToolkitStrReplace, ToolkitView toolgenSawToolkitView, CreateArgs toolgenSawCreateArgs, DeleteArgs toolgenSawDeleteArgs, InsertArgs toolgenSawInsertArgs, RenameArgs toolgenSawRenameArgs, StrReplaceArgs toolgenSawStrReplaceArgs, ViewArgs toolgenSawViewArgs](ToolkitCreate, ToolkitDelete, ToolkitInsert, ToolkitRename, ToolkitStrReplace, ToolkitView, CreateArgs, DeleteArgs, InsertArgs, RenameArgs, StrReplaceArgs, ViewArgs) {
+func runGoGenerate_toolgen[AnthropicRun toolgenSawAnthropicRun, ToolkitCreate toolgenSawToolkitCreate, ToolkitDelete toolgenSawToolkitDelete, ToolkitInsert toolgenSawToolkitInsert, ToolkitRename toolgenSawToolkitRename, ToolkitStrReplace toolgenSawToolkitStrReplace, ToolkitView toolgenSawToolkitView, Command toolgenSawCommand, CommandArgs toolgenSawCommandArgs, CreateArgs toolgenSawCreateArgs, DeleteArgs toolgenSawDeleteArgs, InsertArgs toolgenSawInsertArgs, RenameArgs toolgenSawRenameArgs, StrReplaceArgs toolgenSawStrReplaceArgs, ViewArgs toolgenSawViewArgs](AnthropicRun, ToolkitCreate, ToolkitDelete, ToolkitInsert, ToolkitRename, ToolkitStrReplace, ToolkitView, Command, CommandArgs, CreateArgs, DeleteArgs, InsertArgs, RenameArgs, StrReplaceArgs, ViewArgs) {
 }
 
+type toolgenSawAnthropicRun interface {
+	~func(*Anthropic, context.Context, CommandArgs) (string, error)
+}
 type toolgenSawToolkitCreate interface {
 	~func(*Toolkit, context.Context, CreateArgs) (string, error)
 }
@@ -45,6 +48,23 @@ type toolgenSawToolkitStrReplace interface {
 }
 type toolgenSawToolkitView interface {
 	~func(*Toolkit, context.Context, ViewArgs) (string, error)
+}
+type toolgenSawCommand interface {
+	~string
+}
+type toolgenSawCommandArgs interface {
+	~struct {
+		Command    Command `json:"command"`
+		Path       string  `json:"path,omitempty" tool:"default='',maxLength=1024"`
+		ViewRange  []int   `json:"view_range,omitempty" tool:"minItems=2,maxItems=2"`
+		FileText   string  `json:"file_text,omitempty" tool:"default=''"`
+		OldStr     string  `json:"old_str,omitempty" tool:"default=''"`
+		NewStr     string  `json:"new_str,omitempty" tool:"default=''"`
+		InsertLine int     `json:"insert_line,omitempty" tool:"default=0,minimum=0"`
+		InsertText string  `json:"insert_text,omitempty" tool:"default=''"`
+		OldPath    string  `json:"old_path,omitempty" tool:"default='',maxLength=1024"`
+		NewPath    string  `json:"new_path,omitempty" tool:"default='',maxLength=1024"`
+	}
 }
 type toolgenSawCreateArgs interface {
 	~struct {
@@ -90,6 +110,48 @@ var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, 
 
 // toolgenPartPath is a part several schemas share.
 const toolgenPartPath = `"path":{"description":"Path of the file.","type":"string","minLength":1,"maxLength":1024}`
+
+// toolgenAnthropicTools are the tools AnthropicTools returns, without their bindings and schemas.
+var toolgenAnthropicTools = [...]runtime.Tool{{
+	Description: "Memory views and edits your memory directory, /memories. ALWAYS view it before anything else in a task, and record progress in it as you go.",
+	Detail:      "Your context may be reset at any moment: only what is in /memories survives. Keep it organised in a few topic files, and delete what is outdated.",
+	Examples: []runtime.Example{{
+		Args:     json.RawMessage(`{"command":"view","path":"/memories"}`),
+		Scenario: "Check memory first",
+	}, {
+		Args:     json.RawMessage(`{"command":"create","path":"/memories/progress.md","file_text":"- [x] reproduced the bug\n"}`),
+		Scenario: "Record progress",
+	}},
+	MaxResult:  int64(98304),
+	Name:       "memory",
+	Origin:     "github.com/toolgen-go/toolgen/toolkit/memory.(*Anthropic).Run",
+	Permission: runtime.PermissionAuto,
+	Sequential: true,
+	Timeout:    10 * time.Second,
+}}
+
+// toolgenAnthropicToolsSchemas are the input and output schemas of toolgenAnthropicTools, in order, in pieces.
+var toolgenAnthropicToolsSchemas = [...][2][]string{
+	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"command":{"description":"Command to run. Values: \"view\" (memory_view), \"create\" (memory_create), \"str_replace\" (memory_str_replace), \"insert\" (memory_insert), \"delete\" (memory_delete), \"rename\" (memory_rename).","type":"string","enum":["view","create","str_replace","insert","delete","rename"]},"path":{"description":"Path of the file or directory (all commands but rename).","type":"string","maxLength":1024,"default":""},"view_range":{"description":"ViewRange is [first, last] line to view, 1-based; last -1 means the end (view).","type":"array","minItems":2,"maxItems":2,"items":{"type":"integer"}},"file_text":{"description":"FileText is the whole content of the file (create).","type":"string","default":""},"old_str":{"description":"OldStr is the text to replace, occurring exactly once (str_replace).","type":"string","default":""},"new_str":{"description":"NewStr replaces it (str_replace).","type":"string","default":""},"insert_line":{"description":"InsertLine is the line after which to insert, 0 for the top (insert).","type":"integer","minimum":0,"default":0},"insert_text":{"description":"InsertText is the text to insert (insert).","type":"string","default":""},"old_path":{"description":"OldPath is the file or directory to rename (rename).","type":"string","maxLength":1024,"default":""},"new_path":{"description":"NewPath is its new name (rename).","type":"string","maxLength":1024,"default":""}},"required":["command"],"additionalProperties":false}`}, {}},
+}
+
+// AnthropicTools returns the tools implemented by methods of Anthropic, bound to r, sorted by name.
+func AnthropicTools(r *Anthropic) []runtime.Tool {
+	return toolimpl.BindTools(toolgenAnthropicTools[:], []*toolimpl.Binding{{
+		New: func() *toolimpl.CallSlot {
+			c := new(toolimpl.Slot[CommandArgs])
+			return c.Hold(&c.Args)
+		},
+		Run: func(ctx context.Context, a any) runtime.Result {
+			out, err := r.Run(ctx, *a.(*CommandArgs))
+			if err != nil {
+				return runtime.ErrorResult(err)
+			}
+			return runtime.TextResult(out)
+		},
+		Table: &toolgenStructCommandArgs,
+	}}, toolgenAnthropicToolsSchemas[:], toolgenDialects)
+}
 
 // toolgenToolkitTools are the tools ToolkitTools returns, without their bindings and schemas.
 var toolgenToolkitTools = [...]runtime.Tool{{
@@ -258,6 +320,10 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}}, toolgenToolkitToolsSchemas[:], toolgenDialects)
 }
 
+var toolgenEnumCommand = decode.StringRule{Enum: decode.NewEnum("view", "create", "str_replace", "insert", "delete", "rename")}
+
+var toolgenFieldsCommandArgs = decode.NewFields([]string{"command", "path", "view_range", "file_text", "old_str", "new_str", "insert_line", "insert_text", "old_path", "new_path"}, 0)
+
 var toolgenFieldsCreateArgs = decode.NewFields([]string{"path", "file_text"}, 0, 1)
 
 var toolgenFieldsDeleteArgs = decode.NewFields([]string{"path"}, 0)
@@ -274,7 +340,45 @@ var toolgenInt_a3c3bc46 = decode.IntRule{Min: 0, MinText: "0"}
 
 var toolgenString_62be54a5 = decode.StringRule{HasMaxLength: true, MaxLength: 1024, MinLength: 1}
 
+var toolgenString_6f711922 = decode.StringRule{HasMaxLength: true, MaxLength: 1024}
+
 var toolgenString_b890b945 = decode.StringRule{MinLength: 1}
+
+// toolgenStructCommandArgs is how to decode a CommandArgs.
+var toolgenStructCommandArgs = decode.Struct{
+	Fields: toolgenFieldsCommandArgs,
+	Members: []decode.Member{{
+		Offset: unsafe.Offsetof(CommandArgs{}.Command),
+		Value:  &toolgenValueEnumCommand,
+	}, {
+		Offset: unsafe.Offsetof(CommandArgs{}.Path),
+		Value:  &toolgenValueString_6f711922,
+	}, {
+		Offset: unsafe.Offsetof(CommandArgs{}.ViewRange),
+		Value:  &toolgenValueSlice_19b52fbf,
+	}, {
+		Offset: unsafe.Offsetof(CommandArgs{}.FileText),
+		Value:  &toolgenValueString,
+	}, {
+		Offset: unsafe.Offsetof(CommandArgs{}.OldStr),
+		Value:  &toolgenValueString,
+	}, {
+		Offset: unsafe.Offsetof(CommandArgs{}.NewStr),
+		Value:  &toolgenValueString,
+	}, {
+		Offset: unsafe.Offsetof(CommandArgs{}.InsertLine),
+		Value:  &toolgenValueInt_a3c3bc46,
+	}, {
+		Offset: unsafe.Offsetof(CommandArgs{}.InsertText),
+		Value:  &toolgenValueString,
+	}, {
+		Offset: unsafe.Offsetof(CommandArgs{}.OldPath),
+		Value:  &toolgenValueString_6f711922,
+	}, {
+		Offset: unsafe.Offsetof(CommandArgs{}.NewPath),
+		Value:  &toolgenValueString_6f711922,
+	}},
+}
 
 // toolgenStructCreateArgs is how to decode a CreateArgs.
 var toolgenStructCreateArgs = decode.Struct{
@@ -351,6 +455,11 @@ var toolgenStructViewArgs = decode.Struct{
 	}},
 }
 
+var toolgenValueEnumCommand = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenEnumCommand,
+}
+
 var toolgenValueInt = decode.Value{
 	Kind: decode.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
@@ -375,6 +484,11 @@ var toolgenValueString = decode.Value{Kind: decode.KindString}
 var toolgenValueString_62be54a5 = decode.Value{
 	Kind: decode.KindString,
 	Str:  &toolgenString_62be54a5,
+}
+
+var toolgenValueString_6f711922 = decode.Value{
+	Kind: decode.KindString,
+	Str:  &toolgenString_6f711922,
 }
 
 var toolgenValueString_b890b945 = decode.Value{
