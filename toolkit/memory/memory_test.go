@@ -121,6 +121,10 @@ func TestRefusals(t *testing.T) {
 		{"delete missing", "memory_delete", `{"path":"/memories/none.md"}`, runtime.KindNotFound, "does not exist"},
 		{"rename onto a file", "memory_rename", `{"old_path":"/memories/a.md","new_path":"/memories/big.md"}`, runtime.KindInvalidInput, "already exists"},
 		{"rename into itself", "memory_rename", `{"old_path":"/memories/d","new_path":"/memories/d/e"}`, runtime.KindInvalidInput, "into itself"},
+		{"delete through a link", "memory_delete", `{"path":"/memories/other/secret.md"}`, runtime.KindPermission, "leads outside"},
+		{"rename through a link", "memory_rename", `{"old_path":"/memories/a.md","new_path":"/memories/other/a.md"}`, runtime.KindPermission, "leads outside"},
+		{"rename out of a link", "memory_rename", `{"old_path":"/memories/other/secret.md","new_path":"/memories/stolen.md"}`, runtime.KindPermission, "leads outside"},
+		{"a file as a directory", "memory_create", `{"path":"/memories/a.md/b.md","file_text":"x"}`, runtime.KindInvalidInput, "a file is in the way"},
 		{"create the root", "memory_create", `{"path":"/memories","file_text":"x"}`, runtime.KindInvalidInput, "directory itself"},
 	}
 	for _, tt := range tests {
@@ -132,6 +136,8 @@ func TestRefusals(t *testing.T) {
 			assert.NotContains(t, res.Text, dir, "no host path reaches the model")
 		})
 	}
+	// Deleting a link deletes the link, not what it points to.
+	ok(t, reg, "memory_delete", `{"path":"/memories/other"}`)
 	data, err := os.ReadFile(filepath.Join(dir, "s2", "secret.md"))
 	require.NoError(t, err)
 	assert.Equal(t, "s2's", string(data), "nothing reached another scope")

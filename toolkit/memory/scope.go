@@ -13,6 +13,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"syscall"
 
 	"github.com/toolgen-go/toolgen/internal/plural"
 	"github.com/toolgen-go/toolgen/runtime"
@@ -292,8 +293,8 @@ func fileError(name string, err error) error {
 	case strings.Contains(err.Error(), "path escapes"):
 		return &runtime.ModelError{Kind: runtime.KindPermission, Err: err,
 			Message: fmt.Sprintf("%s leads outside the memory directory (through a link), and memory does not follow such links", shown(name))}
-	case errors.Is(err, fs.ErrExist):
-		return &runtime.ModelError{Kind: runtime.KindInvalidInput, Err: err, Message: fmt.Sprintf("%s: a file is in the way of a directory it needs", shown(name))}
+	case errors.Is(err, fs.ErrExist), errors.Is(err, syscall.ENOTDIR):
+		return &runtime.ModelError{Kind: runtime.KindInvalidInput, Err: err, Message: fmt.Sprintf("%s: a file is in the way where a directory is needed; rename or delete that file first", shown(name))}
 	default:
 		return &runtime.ModelError{Kind: runtime.KindInternal, Err: err, Message: fmt.Sprintf("%s could not be accessed", shown(name))}
 	}
