@@ -14,7 +14,7 @@ import (
 	"github.com/toolgen-go/toolgen/toolkit/memory"
 )
 
-func setup(t *testing.T, k *memory.Toolkit) (*runtime.Registry, string) {
+func setup(t testing.TB, k *memory.Toolkit) (*runtime.Registry, string) {
 	t.Helper()
 	dir := t.TempDir()
 	opened, err := memory.Open(dir)
