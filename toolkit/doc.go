@@ -25,6 +25,12 @@
 //   - [github.com/toolgen-go/toolgen/toolkit/mcpservers]: list_mcp_servers and call_mcp_tool,
 //     over MCP servers mounted with runtime/mcp/mount, for agents that choose servers
 //     themselves.
+//   - [github.com/toolgen-go/toolgen/toolkit/memory]: memory_view, memory_create,
+//     memory_str_replace, memory_insert, memory_delete and memory_rename, the shape of
+//     Anthropic's memory tool, over a bounded /memories directory per session or per user.
+//   - [github.com/toolgen-go/toolgen/toolkit/skills]: list_skills, load_skill and
+//     read_skill_file, Agent Skills (SKILL.md folders) disclosed progressively; Export
+//     writes a registry's tools as a skill.
 //   - [github.com/toolgen-go/toolgen/toolkit/presets]: ready sets (research, coding) in one
 //     call, and the seed systems' names (BeamAI, OpenAkita, the XML agent).
 //
