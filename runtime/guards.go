@@ -144,7 +144,18 @@ func succeededKey(identity string) string {
 }
 
 // guardUnavailable refuses a call whose limits could not be checked: limits fail closed.
+// A store that lost the session's counters says so, and the call is not run either: the
+// model learns that the session's state is gone before anything acts on a fresh one.
 func guardUnavailable(tool string, err error) Result {
+	var lost *ModelError
+	if errors.Is(err, ErrSessionStateLost) && errors.As(err, &lost) {
+		return Result{
+			Text:    fmt.Sprintf("%s was not run: %s.", tool, lost.Message),
+			IsError: true,
+			Err:     fmt.Errorf("tool %q: loop guard store: %w", tool, err),
+			Kind:    lost.Kind,
+		}
+	}
 	return Result{
 		Text:    fmt.Sprintf("%s was not run: its call limits could not be checked. Try again later.", tool),
 		IsError: true,

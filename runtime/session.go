@@ -208,6 +208,26 @@ func storeFailure(ctx context.Context, err error) error {
 	}
 }
 
+// ErrSessionStateLost is wrapped by the error a shared SessionStore (redisstore, say) returns
+// when a session's state that it saw earlier is gone before its time: the store restarted
+// without persistence, evicted it, or failed over to a replica that never had it. The error
+// is a *ModelError of KindNotFound, which the registry does not retry on its own: the model is
+// told that what the session held is gone, so that it does again what it had done rather than
+// act on a fresh session as if it were the old one. The store reports a loss once: the next
+// call finds the session empty, as a new one.
+var ErrSessionStateLost = errors.New("the session's state was lost by its store")
+
+// SessionStateLost is the error a shared SessionStore returns for a session whose state it
+// lost (see ErrSessionStateLost); detail says how the store knew, for the host's logs.
+func SessionStateLost(detail string) error {
+	return &ModelError{
+		Kind: KindNotFound,
+		Message: "this session's earlier state (what tools stored during this conversation: lists, counters, progress) was lost by the server's store and is empty now; " +
+			"nothing of it can be recovered. Tell the user if it matters, redo the steps whose results you still need, then go on",
+		Err: fmt.Errorf("%w: %s", ErrSessionStateLost, detail),
+	}
+}
+
 var errNoSession = ModelErrorf(KindInternal, "session state is only available during a call")
 
 // MemoryStore is the in-memory SessionStore a registry uses unless WithSessionStore says

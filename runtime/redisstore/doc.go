@@ -11,7 +11,9 @@
 // returns them as encoding/json decodes into an any), its Update an optimistic transaction.
 // It is also a runtime.SharedCounters, so the loop guards (call limits, repeated calls) and
 // AskRetry budgets count in Redis, atomically across replicas, in a Lua script. A session
-// expires SessionTTL after its last write; Registry.EndSession deletes it at once.
+// expires SessionTTL after its last write; Registry.EndSession deletes it at once. A session
+// whose state Redis lost (a restart without persistence, an eviction, a failover) is told
+// apart from a new one and reported once as runtime.SessionStateLost (see lost.go).
 //
 // Store is also a runtime.ResultStore (runtime.WithResultStore): a result cut to its size cap
 // is kept ResultMaxAge under an opaque id scoped to its session, readable in pages from any

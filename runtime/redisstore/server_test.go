@@ -41,8 +41,8 @@ func startRedis(tb testing.TB) *redisServer {
 	require.NoError(tb, cmd.Start())
 	srv := &redisServer{Addr: fmt.Sprintf("127.0.0.1:%d", port), cmd: cmd}
 	tb.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+		_ = srv.cmd.Process.Kill()
+		_ = srv.cmd.Wait()
 	})
 
 	c := redis.NewClient(&redis.Options{Addr: srv.Addr})
@@ -63,4 +63,27 @@ func (s *redisServer) client(tb testing.TB) *redis.Client {
 	c := redis.NewClient(&redis.Options{Addr: s.Addr})
 	tb.Cleanup(func() { _ = c.Close() })
 	return c
+}
+
+// restart kills the server and starts it again on the same port, without persistence: what
+// a Redis without AOF or RDB does after a crash, everything gone.
+func (s *redisServer) restart(tb testing.TB) {
+	tb.Helper()
+	_ = s.cmd.Process.Kill()
+	_ = s.cmd.Wait()
+	cmd := exec.Command(s.cmd.Path, s.cmd.Args[1:]...)
+	require.NoError(tb, cmd.Start())
+	s.cmd = cmd
+	tb.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	c := redis.NewClient(&redis.Options{Addr: s.Addr})
+	defer c.Close()
+	for i := 0; c.Ping(context.Background()).Err() != nil; i++ {
+		if i == 200 {
+			tb.Fatalf("redis-server on %s did not come back", s.Addr)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

@@ -40,6 +40,9 @@ type Options struct {
 	// ResultMaxBytes refuses results larger than this (runtime.DefaultResultMaxBytes when
 	// zero). Redis's maxmemory bounds them all.
 	ResultMaxBytes int64
+	// MaxTrackedSessions bounds how many sessions the Store remembers to tell a session whose
+	// state Redis lost from a new one (DefaultMaxTrackedSessions when zero; see lost.go).
+	MaxTrackedSessions int
 }
 
 // Store keeps toolgen's shared state in Redis: it is a runtime.SessionStore,
@@ -52,6 +55,7 @@ type Store struct {
 	ttl            time.Duration
 	resultMaxAge   time.Duration
 	resultMaxBytes int64
+	seen           *tracker
 }
 
 // New returns a Store on client (a *redis.Client, *redis.ClusterClient or a failover client).
@@ -69,6 +73,11 @@ func New(client redis.UniversalClient, opts Options) *Store {
 	if s.resultMaxBytes <= 0 {
 		s.resultMaxBytes = runtime.DefaultResultMaxBytes
 	}
+	maxTracked := opts.MaxTrackedSessions
+	if maxTracked <= 0 {
+		maxTracked = DefaultMaxTrackedSessions
+	}
+	s.seen = newTracker(maxTracked)
 	return s
 }
 
@@ -94,56 +103,155 @@ func (s *Store) sessionHash(session string) string {
 // counters ("c:" fields, integers): one key, so that Clear forgets both.
 func (s *Store) stateKey(session string) string { return s.sessionTag(session) + ":state" }
 
+// clearedKey is the tombstone Clear leaves for SessionTTL, so that a replica that remembers the
+// session takes its missing state for an ended session, not a lost one.
+func (s *Store) clearedKey(session string) string { return s.sessionTag(session) + ":cleared" }
+
 const (
 	valueField   = "v:"
 	counterField = "c:"
 )
 
+// openState begins every script that reads or writes a session's state (KEYS[1] its hash,
+// KEYS[2] its tombstone; ARGV[1] the generation the caller expects, or ”, ARGV[2] a new
+// one, ARGV[3] the TTL in ms). It returns the hash's generation, or, when the hash is gone
+// though the caller expected it and no Clear explains it, starts a new generation and
+// returns {'lost', generation} for the script to return as it is.
+const openState = `
+local g = redis.call('HGET', KEYS[1], 'g')
+if not g then
+  if redis.call('EXISTS', KEYS[1]) == 1 then
+    g = ARGV[2]
+    redis.call('HSET', KEYS[1], 'g', g)
+  elseif ARGV[1] ~= '' and redis.call('EXISTS', KEYS[2]) == 0 then
+    redis.call('HSET', KEYS[1], 'g', ARGV[2])
+    redis.call('PEXPIRE', KEYS[1], ARGV[3])
+    return {'lost', ARGV[2]}
+  end
+end
+`
+
+// getScript returns {generation or false, the value or false, the hash's TTL in ms}.
+var getScript = redis.NewScript(openState + `
+if not g then return {false, false, -2} end
+return {g, redis.call('HGET', KEYS[1], ARGV[4]), redis.call('PTTL', KEYS[1])}
+`)
+
+// setScript writes ARGV[4] = ARGV[5] and returns {generation}.
+var setScript = redis.NewScript(openState + `
+redis.call('HSETNX', KEYS[1], 'g', ARGV[2])
+redis.call('HSET', KEYS[1], ARGV[4], ARGV[5])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return {redis.call('HGET', KEYS[1], 'g')}
+`)
+
+// stateArgs are the keys and first arguments of a script run by openState.
+func (s *Store) stateArgs(session string, extra ...any) (keys []string, args []any) {
+	keys = []string{s.stateKey(session), s.clearedKey(session)}
+	args = append([]any{s.seen.expected(keys[0], time.Now()), newGeneration(), s.ttl.Milliseconds()}, extra...)
+	return keys, args
+}
+
+// lost reports whether a script's reply says the session's state was lost, and records the
+// generation the reply carries either way.
+func (s *Store) lost(key string, reply []any, ttl time.Duration) bool {
+	if len(reply) == 0 {
+		return false
+	}
+	if reply[0] == "lost" {
+		g, _ := reply[1].(string)
+		s.seen.saw(key, g, s.ttl, time.Now())
+		return true
+	}
+	g, _ := reply[0].(string)
+	s.seen.saw(key, g, ttl, time.Now())
+	return false
+}
+
+// stateLost is the error of an operation that found the session's state lost.
+func stateLost(op string) error {
+	return runtime.SessionStateLost("redisstore: " + op + ": the session's state hash is gone before its expiry and was not cleared (Redis restarted without persistence, evicted it, or failed over)")
+}
+
 // Get returns the value under key, decoded from JSON as encoding/json decodes into an any:
 // numbers come back as float64, objects as map[string]any. Store values that survive a JSON
-// round trip.
+// round trip. A session whose state Redis lost is reported once, as runtime.SessionStateLost.
 func (s *Store) Get(ctx context.Context, session, key string) (any, bool, error) {
-	data, err := s.client.HGet(ctx, s.stateKey(session), valueField+key).Bytes()
-	if errors.Is(err, redis.Nil) {
-		return nil, false, nil
-	}
+	keys, args := s.stateArgs(session, valueField+key)
+	reply, err := getScript.Run(ctx, s.client, keys, args...).Slice()
 	if err != nil {
 		return nil, false, fmt.Errorf("redisstore: get: %w", err)
 	}
+	if len(reply) == 3 {
+		ttl, _ := reply[2].(int64)
+		if s.lost(keys[0], reply, time.Duration(ttl)*time.Millisecond) {
+			return nil, false, stateLost("get")
+		}
+	} else if s.lost(keys[0], reply, s.ttl) {
+		return nil, false, stateLost("get")
+	}
+	data, ok := reply[1].(string)
+	if !ok {
+		return nil, false, nil
+	}
 	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
+	if err := json.Unmarshal([]byte(data), &v); err != nil {
 		return nil, false, fmt.Errorf("redisstore: get %q: %w", key, err)
 	}
 	return v, true, nil
 }
 
-// Set stores value, as JSON, under key.
+// Set stores value, as JSON, under key. When Redis lost the session's state, nothing is
+// written and the error is runtime.SessionStateLost: the model learns of the loss before it
+// builds on state that is not there.
 func (s *Store) Set(ctx context.Context, session, key string, value any) error {
 	data, err := json.Marshal(value)
 	if err != nil {
 		return fmt.Errorf("redisstore: set %q: %w", key, err)
 	}
-	k := s.stateKey(session)
-	_, err = s.client.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		p.HSet(ctx, k, valueField+key, data)
-		p.PExpire(ctx, k, s.ttl)
-		return nil
-	})
+	keys, args := s.stateArgs(session, valueField+key, data)
+	reply, err := setScript.Run(ctx, s.client, keys, args...).Slice()
 	if err != nil {
 		return fmt.Errorf("redisstore: set: %w", err)
+	}
+	if s.lost(keys[0], reply, s.ttl) {
+		return stateLost("set")
 	}
 	return nil
 }
 
 // Update replaces the value under key with what fn returns, in an optimistic transaction
 // (WATCH/MULTI/EXEC): when another writer changes the session in between, fn runs again on
-// the new value. fn may run more than once and must have no other effect.
+// the new value. fn may run more than once and must have no other effect. When Redis lost the
+// session's state, fn does not run and the error is runtime.SessionStateLost.
 func (s *Store) Update(ctx context.Context, session, key string, fn func(old any, ok bool) (any, error)) error {
-	k := s.stateKey(session)
+	k, cleared := s.stateKey(session), s.clearedKey(session)
 	for range maxUpdateTries {
+		expected, generation := s.seen.expected(k, time.Now()), newGeneration()
+		var lost bool
 		err := s.client.Watch(ctx, func(tx *redis.Tx) error {
+			var gen, value *redis.StringCmd
+			var exists, gone *redis.IntCmd
+			if _, err := tx.Pipelined(ctx, func(p redis.Pipeliner) error {
+				gen, value = p.HGet(ctx, k, generationField), p.HGet(ctx, k, valueField+key)
+				exists, gone = p.Exists(ctx, k), p.Exists(ctx, cleared)
+				return nil
+			}); err != nil && !errors.Is(err, redis.Nil) {
+				return err
+			}
+			if g := gen.Val(); g != "" {
+				generation = g
+			} else if exists.Val() == 0 && expected != "" && gone.Val() == 0 {
+				lost = true
+				_, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+					p.HSet(ctx, k, generationField, generation)
+					p.PExpire(ctx, k, s.ttl)
+					return nil
+				})
+				return err
+			}
 			var old any
-			data, err := tx.HGet(ctx, k, valueField+key).Bytes()
+			data, err := value.Bytes()
 			found := err == nil
 			switch {
 			case errors.Is(err, redis.Nil):
@@ -163,15 +271,20 @@ func (s *Store) Update(ctx context.Context, session, key string, fn func(old any
 				return fmt.Errorf("redisstore: update %q: %w", key, err)
 			}
 			_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+				p.HSetNX(ctx, k, generationField, generation)
 				p.HSet(ctx, k, valueField+key, data)
 				p.PExpire(ctx, k, s.ttl)
 				return nil
 			})
 			return err
-		}, k)
+		}, k, cleared)
 		var fe *fnError
 		switch {
 		case err == nil:
+			s.seen.saw(k, generation, s.ttl, time.Now())
+			if lost {
+				return stateLost("update")
+			}
 			return nil
 		case errors.As(err, &fe):
 			return fe.err
@@ -195,39 +308,58 @@ func (s *Store) Delete(ctx context.Context, session, key string) error {
 	return nil
 }
 
-// Clear forgets session: its state and its loop-guard counters.
+// Clear forgets session: its state and its loop-guard counters. It leaves a tombstone for
+// SessionTTL, so that replicas that remember the session do not take it for lost.
 func (s *Store) Clear(ctx context.Context, session string) error {
-	if err := s.client.Del(ctx, s.stateKey(session)).Err(); err != nil {
+	k := s.stateKey(session)
+	_, err := s.client.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Del(ctx, k)
+		p.Set(ctx, s.clearedKey(session), "1", s.ttl)
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("redisstore: clear: %w", err)
 	}
+	s.seen.forget(k)
 	return nil
 }
 
 // acquire checks every counter against its limit, then increments them all, in one script:
-// atomic across every replica. ARGV: the session's TTL in ms, then field/limit pairs.
-var acquire = redis.NewScript(`
-for i = 2, #ARGV, 2 do
+// atomic across every replica. ARGV after openState's: field/limit pairs. It returns
+// {generation, the index of the first counter at its limit or -1}.
+var acquire = redis.NewScript(openState + `
+redis.call('HSETNX', KEYS[1], 'g', ARGV[2])
+g = redis.call('HGET', KEYS[1], 'g')
+for i = 4, #ARGV, 2 do
   local limit = tonumber(ARGV[i + 1])
   if limit > 0 then
     local n = tonumber(redis.call('HGET', KEYS[1], ARGV[i]) or '0')
-    if n >= limit then return (i - 2) / 2 end
+    if n >= limit then
+      redis.call('PEXPIRE', KEYS[1], ARGV[3])
+      return {g, (i - 4) / 2}
+    end
   end
 end
-for i = 2, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], 1) end
-redis.call('PEXPIRE', KEYS[1], ARGV[1])
-return -1
+for i = 4, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], 1) end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return {g, -1}
 `)
 
-// Acquire implements runtime.SharedCounters with a Lua script.
+// Acquire implements runtime.SharedCounters with a Lua script. Counters Redis lost with the
+// session's state are reported once, as runtime.SessionStateLost, and nothing is counted.
 func (s *Store) Acquire(ctx context.Context, session string, counters []runtime.Counter) (int, error) {
-	args := make([]any, 0, 1+2*len(counters))
-	args = append(args, s.ttl.Milliseconds())
+	extra := make([]any, 0, 2*len(counters))
 	for _, c := range counters {
-		args = append(args, counterField+c.Key, strconv.Itoa(c.Limit))
+		extra = append(extra, counterField+c.Key, strconv.Itoa(c.Limit))
 	}
-	refused, err := acquire.Run(ctx, s.client, []string{s.stateKey(session)}, args...).Int()
+	keys, args := s.stateArgs(session, extra...)
+	reply, err := acquire.Run(ctx, s.client, keys, args...).Slice()
 	if err != nil {
 		return 0, fmt.Errorf("redisstore: acquire: %w", err)
 	}
-	return refused, nil
+	if s.lost(keys[0], reply, s.ttl) {
+		return 0, stateLost("acquire")
+	}
+	refused, _ := reply[1].(int64)
+	return int(refused), nil
 }
