@@ -54,6 +54,7 @@ var imports = map[string]string{
 	"workspace":  "github.com/toolgen-go/toolgen/toolkit/workspace",
 	"toolsearch": "github.com/toolgen-go/toolgen/runtime/toolsearch",
 	"schematool": "github.com/toolgen-go/toolgen/runtime/schematool",
+	"tooleval":   "github.com/toolgen-go/toolgen/runtime/tooleval",
 	"mount":      "github.com/toolgen-go/toolgen/runtime/mcp/mount",
 	"mcpservers": "github.com/toolgen-go/toolgen/toolkit/mcpservers",
 	"weather":    userModule + "/weather",
