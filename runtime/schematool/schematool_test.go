@@ -17,7 +17,7 @@ import (
 
 func TestOutsideTheSubsetIsAnError(t *testing.T) {
 	for _, c := range []struct{ schema, want string }{
-		{`{"type":"object","properties":{"a":{"type":"string"}}}`, `needs "additionalProperties": false`},
+		{`{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":{"type":"string"}}`, `not a schema of the other values`},
 		{`{"type":"object","properties":{"a":{"type":"string","minLenght":1}},"additionalProperties":false}`, `"minLenght" is outside the subset toolgen emits (did you mean "minLength"?)`},
 		{`{"type":"object","properties":{"a":{"oneOf":[{"type":"string"}]}},"additionalProperties":false}`, `schema /properties/a: the keyword "oneOf" is outside the subset`},
 		{`{"type":"object","properties":{"a":{"type":["string","integer"]}},"additionalProperties":false}`, `type ["string","integer"] is outside the subset`},
@@ -227,4 +227,36 @@ func TestRefToEscapedDefName(t *testing.T) {
 	_, err = schematool.Compile([]byte(`{"type":"object","additionalProperties":false,` + defs + `,"properties":{"x":{"$ref":"#/$defs/a~1b/minimum"}}}`))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `must be "#" or name an entry`)
+}
+
+// A schema written without "additionalProperties": false (as CMDC's tools guide writes its
+// schemas) is open: it loads, its properties are checked as usual, and the members it does not
+// define reach the handler unchanged, since the schema allows them.
+func TestOpenSchemaPassesUnknownMembersThrough(t *testing.T) {
+	schema := `{"type":"object","properties":{"command":{"type":"string","description":"The shell command"},"timeout":{"type":"integer","minimum":1}},"required":["command"]}`
+	var got json.RawMessage
+	tool, err := schematool.New("run_command", "Runs a command.", json.RawMessage(schema), func(_ context.Context, args json.RawMessage) (runtime.Result, error) {
+		got = args
+		return runtime.TextResult("ok"), nil
+	})
+	require.NoError(t, err)
+	call, err := tool.Bind(context.Background(), []byte(`{"command":"ls","cwd":"/tmp","env":{"A":"1"}}`))
+	require.NoError(t, err)
+	call.Run(context.Background())
+	assert.JSONEq(t, `{"command":"ls","cwd":"/tmp","env":{"A":"1"}}`, string(got))
+
+	_, err = tool.Bind(context.Background(), []byte(`{"command":7,"cwd":"/tmp"}`))
+	require.Error(t, err, "the properties it defines are still checked")
+	assert.Contains(t, err.Error(), "/command")
+
+	closed, err := schematool.Compile([]byte(`{"type":"object","properties":{"command":{"type":"string"}},"additionalProperties":false}`))
+	require.NoError(t, err)
+	_, err = closed.Validate([]byte(`{"command":"ls","cwd":"/tmp"}`))
+	require.Error(t, err, "a closed schema still refuses them")
+
+	anyObject, err := schematool.Compile([]byte(`{"type":"object"}`))
+	require.NoError(t, err)
+	out, err := anyObject.Validate([]byte(`{"x":1}`))
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"x":1}`, string(out))
 }
