@@ -260,3 +260,50 @@ func TestOpenSchemaPassesUnknownMembersThrough(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"x":1}`, string(out))
 }
+
+// A tool as BeamAI writes one at run time loads as written: "tag" joins the tags, "timeout"
+// is milliseconds, "metadata" and "filters" are the registry's, and a parameter's
+// "required": true puts it in the object's required list.
+func TestSpecLoadsBeamAIToolAsWritten(t *testing.T) {
+	spec, err := schematool.LoadSpec([]byte(`{
+		"name": "file_read",
+		"description": "Reads a file.",
+		"tag": "file",
+		"timeout": 30000,
+		"metadata": {"owner": "fs", "version": 2},
+		"filters": ["audit"],
+		"parameters": {
+			"type": "object",
+			"properties": {
+				"path": {"type": "string", "description": "The file", "required": true},
+				"offset": {"type": "integer", "required": false}
+			}
+		}
+	}`))
+	require.NoError(t, err)
+	assert.Equal(t, 30*time.Second, spec.Timeout)
+	assert.Equal(t, []string{"file"}, spec.Tags)
+	assert.Equal(t, map[string]string{"owner": "fs", "version": "2"}, spec.Metadata)
+	assert.Equal(t, []string{"audit"}, spec.Filters)
+	assert.JSONEq(t, `{"type":"object","properties":{"path":{"type":"string","description":"The file"},"offset":{"type":"integer"}},"required":["path"]}`, string(spec.Parameters))
+
+	tool, err := spec.Tool(func(context.Context, json.RawMessage) (runtime.Result, error) { return runtime.TextResult("ok"), nil })
+	require.NoError(t, err)
+	assert.Equal(t, 30*time.Second, tool.Timeout)
+	assert.Equal(t, []string{"file"}, tool.Tags)
+	assert.Equal(t, []string{"audit"}, tool.Filters)
+	assert.Equal(t, "fs", tool.Metadata["owner"])
+	_, err = tool.Bind(context.Background(), []byte(`{"offset":1}`))
+	require.Error(t, err, "path is required")
+	assert.Contains(t, err.Error(), "path")
+
+	for _, c := range []struct{ doc, want string }{
+		{`{"name":"a","parameters":{"type":"object"},"timeout":-5}`, "positive number of milliseconds"},
+		{`{"name":"a","parameters":{"type":"object"},"timeout":1e12}`, "at most a day"},
+		{`{"name":"a","parameters":{"type":"object"},"timeout":"soon"}`, `timeout "soon"`},
+	} {
+		_, err := schematool.LoadSpec([]byte(c.doc))
+		require.Error(t, err, c.doc)
+		assert.Contains(t, err.Error(), c.want, c.doc)
+	}
+}
