@@ -307,3 +307,54 @@ func TestSpecLoadsBeamAIToolAsWritten(t *testing.T) {
 		assert.Contains(t, err.Error(), c.want, c.doc)
 	}
 }
+
+// An OpenAkita tool dict loads as written, each key onto its runtime.Tool field, and
+// ExportOpenAkita writes the tool back in that form, which loads again to the same tool.
+func TestSpecLoadsAndExportsOpenAkitaToolDict(t *testing.T) {
+	dict := `{
+		"name": "run_shell",
+		"category": "System",
+		"description": "Run a shell command. Use when you need to inspect or change the system.",
+		"detail": "Runs the command in the workspace with a timeout.",
+		"triggers": ["the user asks to run a command"],
+		"prerequisites": ["a workspace is open", {"condition": "the command is known", "check": "list_commands"}],
+		"examples": [{"scenario": "list files", "params": {"command": "ls"}, "expected": "the listing"}],
+		"warnings": ["Destructive commands need confirmation"],
+		"workflow": [{"name": "inspect", "tool": "list_dir"}, "run the command"],
+		"related_tools": [{"name": "read_file", "relation": "read a file instead of cat"}],
+		"input_schema": {
+			"type": "object",
+			"properties": {"command": {"type": "string", "description": "The command"}},
+			"required": ["command"]
+		}
+	}`
+	spec, err := schematool.LoadSpec([]byte(dict))
+	require.NoError(t, err)
+	tool, err := spec.Tool(func(context.Context, json.RawMessage) (runtime.Result, error) { return runtime.TextResult("ok"), nil })
+	require.NoError(t, err)
+	assert.Equal(t, "System", tool.Category)
+	assert.Equal(t, "Runs the command in the workspace with a timeout.", tool.Detail)
+	assert.Equal(t, []string{"the user asks to run a command"}, tool.Triggers)
+	assert.Equal(t, []runtime.Prerequisite{{Condition: "a workspace is open"}, {Condition: "the command is known", Check: "list_commands"}}, tool.Prerequisites)
+	require.Len(t, tool.Examples, 1)
+	assert.JSONEq(t, `{"command":"ls"}`, string(tool.Examples[0].Args))
+	assert.Equal(t, []string{"Destructive commands need confirmation"}, tool.Warnings)
+	assert.Equal(t, []string{"inspect (call list_dir)", "run the command"}, tool.Workflow)
+	assert.Equal(t, []runtime.Related{{Name: "read_file", Relation: "read a file instead of cat"}}, tool.Related)
+
+	exported, err := schematool.ExportOpenAkita(tool)
+	require.NoError(t, err)
+	again, err := schematool.LoadSpec(exported)
+	require.NoError(t, err)
+	againTool, err := again.Tool(func(context.Context, json.RawMessage) (runtime.Result, error) { return runtime.TextResult("ok"), nil })
+	require.NoError(t, err)
+	twice, err := schematool.ExportOpenAkita(againTool)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(exported), string(twice), "the exported dict loads to the same tool")
+	assert.Contains(t, string(exported), `"category":"System"`)
+	assert.Contains(t, string(exported), `"related_tools":[{"name":"read_file"`)
+
+	_, err = schematool.LoadSpec([]byte(`{"name":"a","input_schema":{"type":"object"},"workflow":[7]}`))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "workflow step 1")
+}

@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -37,12 +38,27 @@ type Spec struct {
 	// Filters is "filters", the registry filters (middleware registered by name) the tool's
 	// calls pass through (runtime.Tool.Filters).
 	Filters []string
+
+	// The keys of an OpenAkita tool dict, each onto the runtime.Tool field of its name:
+	// "category", "detail", "triggers", "examples" ([{"scenario", "params", "expected"}]),
+	// "warnings", "workflow" (steps: strings, or {"name", "tool", "condition"} objects, kept
+	// as one sentence each), "prerequisites" (strings or {"condition", "check", "else"}) and
+	// "related_tools" ([{"name", "relation"}]). ExportOpenAkita writes them back.
+	Category      string
+	Detail        string
+	Triggers      []string
+	Examples      []runtime.Example
+	Warnings      []string
+	Workflow      []string
+	Prerequisites []runtime.Prerequisite
+	Related       []runtime.Related
 }
 
 // MaxSpecBytes bounds a spec document.
 const MaxSpecBytes = MaxSchemaBytes + 64<<10
 
-var specKeys = []string{"name", "description", "parameters", "input_schema", "inputSchema", "timeout", "retry", "tags", "tag", "permission", "metadata", "filters"}
+var specKeys = []string{"name", "description", "parameters", "input_schema", "inputSchema", "timeout", "retry", "tags", "tag", "permission", "metadata", "filters",
+	"category", "detail", "triggers", "examples", "warnings", "workflow", "prerequisites", "related_tools"}
 
 // LoadSpec reads a spec from JSON or YAML (a document whose first character is '{' is JSON).
 // Unknown keys are errors, with the key probably meant; the schema is checked when the tool
@@ -90,7 +106,8 @@ func LoadSpec(data []byte) (Spec, error) {
 	for _, f := range []struct {
 		key string
 		v   any
-	}{{"name", &s.Name}, {"description", &s.Description}, {"timeout", &timeout}, {"tags", &s.Tags}, {"tag", &tag}, {"permission", &s.Permission}, {"metadata", &metadata}, {"filters", &s.Filters}} {
+	}{{"name", &s.Name}, {"description", &s.Description}, {"timeout", &timeout}, {"tags", &s.Tags}, {"tag", &tag}, {"permission", &s.Permission}, {"metadata", &metadata}, {"filters", &s.Filters},
+		{"category", &s.Category}, {"detail", &s.Detail}, {"triggers", &s.Triggers}, {"warnings", &s.Warnings}} {
 		if err := field(f.key, f.v); err != nil {
 			return Spec{}, err
 		}
@@ -102,6 +119,9 @@ func LoadSpec(data []byte) (Spec, error) {
 			}
 			s.Parameters = raw
 		}
+	}
+	if err := readOpenAkitaLists(m, &s); err != nil {
+		return Spec{}, err
 	}
 	if tag != "" && !slices.Contains(s.Tags, tag) {
 		s.Tags = append(s.Tags, tag)
@@ -173,6 +193,9 @@ func (s Spec) Tool(handler Handler) (runtime.Tool, error) {
 	}
 	t.Timeout, t.Retry, t.Tags = s.Timeout, s.Retry, slices.Clone(s.Tags)
 	t.Filters = slices.Clone(s.Filters)
+	t.Category, t.Detail = s.Category, s.Detail
+	t.Triggers, t.Warnings, t.Workflow = slices.Clone(s.Triggers), slices.Clone(s.Warnings), slices.Clone(s.Workflow)
+	t.Examples, t.Prerequisites, t.Related = slices.Clone(s.Examples), slices.Clone(s.Prerequisites), slices.Clone(s.Related)
 	if len(s.Metadata) > 0 {
 		t.Metadata = maps.Clone(s.Metadata)
 	}
@@ -403,4 +426,120 @@ func writeObject(keys []string, vals []json.RawMessage) json.RawMessage {
 	}
 	b.WriteByte('}')
 	return b.Bytes()
+}
+
+// readOpenAkitaLists reads the structured keys of an OpenAkita tool dict into s.
+func readOpenAkitaLists(m map[string]json.RawMessage, s *Spec) error {
+	if raw, ok := m["examples"]; ok {
+		var examples []struct {
+			Scenario string          `json:"scenario"`
+			Params   json.RawMessage `json:"params"`
+			Args     json.RawMessage `json:"args"`
+			Expected string          `json:"expected"`
+		}
+		if err := json.Unmarshal(raw, &examples); err != nil {
+			return fmt.Errorf(`spec: examples: %v (a list of {"scenario", "params", "expected"})`, err)
+		}
+		for _, e := range examples {
+			args := e.Params
+			if args == nil {
+				args = e.Args
+			}
+			s.Examples = append(s.Examples, runtime.Example{Scenario: e.Scenario, Args: args, Expected: e.Expected})
+		}
+	}
+	if raw, ok := m["workflow"]; ok {
+		var one string
+		var steps []json.RawMessage
+		switch {
+		case json.Unmarshal(raw, &one) == nil:
+			s.Workflow = []string{one}
+		case json.Unmarshal(raw, &steps) == nil:
+			for i, st := range steps {
+				var text string
+				var step struct{ Name, Tool, Condition string }
+				switch {
+				case json.Unmarshal(st, &text) == nil:
+				case json.Unmarshal(st, &step) == nil && (step.Name != "" || step.Tool != ""):
+					text = step.Name
+					if step.Tool != "" {
+						text = strings.TrimSpace(text + " (call " + step.Tool + ")")
+					}
+					if step.Condition != "" {
+						text += ", when " + step.Condition
+					}
+				default:
+					return fmt.Errorf(`spec: workflow step %d: must be a string or {"name", "tool", "condition"}`, i+1)
+				}
+				s.Workflow = append(s.Workflow, text)
+			}
+		default:
+			return errors.New("spec: workflow: must be a string or a list of steps")
+		}
+	}
+	if raw, ok := m["prerequisites"]; ok {
+		var items []json.RawMessage
+		if json.Unmarshal(raw, &items) != nil {
+			return errors.New(`spec: prerequisites: must be a list of strings or {"condition", "check", "else"}`)
+		}
+		for i, it := range items {
+			var p runtime.Prerequisite
+			if json.Unmarshal(it, &p.Condition) != nil && (json.Unmarshal(it, &p) != nil || p.Condition == "") {
+				return fmt.Errorf(`spec: prerequisite %d: must be a string or {"condition", "check", "else"}`, i+1)
+			}
+			s.Prerequisites = append(s.Prerequisites, p)
+		}
+	}
+	if raw, ok := m["related_tools"]; ok {
+		var related []struct {
+			Name     string `json:"name"`
+			Relation string `json:"relation"`
+		}
+		if err := json.Unmarshal(raw, &related); err != nil {
+			return fmt.Errorf(`spec: related_tools: %v (a list of {"name", "relation"})`, err)
+		}
+		for _, r := range related {
+			s.Related = append(s.Related, runtime.Related{Name: r.Name, Relation: r.Relation})
+		}
+	}
+	return nil
+}
+
+// ExportOpenAkita writes t as an OpenAkita tool dict (JSON): name, category, description,
+// detail, triggers, prerequisites, examples, warnings, workflow, related_tools and
+// input_schema, each present when set. LoadSpec reads it back.
+func ExportOpenAkita(t runtime.Tool) ([]byte, error) {
+	type example struct {
+		Scenario string          `json:"scenario,omitempty"`
+		Params   json.RawMessage `json:"params,omitempty"`
+		Expected string          `json:"expected,omitempty"`
+	}
+	type related struct {
+		Name     string `json:"name"`
+		Relation string `json:"relation,omitempty"`
+	}
+	d := struct {
+		Name          string                 `json:"name"`
+		Category      string                 `json:"category,omitempty"`
+		Description   string                 `json:"description"`
+		Detail        string                 `json:"detail,omitempty"`
+		Triggers      []string               `json:"triggers,omitempty"`
+		Prerequisites []runtime.Prerequisite `json:"prerequisites,omitempty"`
+		Examples      []example              `json:"examples,omitempty"`
+		Warnings      []string               `json:"warnings,omitempty"`
+		Workflow      []string               `json:"workflow,omitempty"`
+		Related       []related              `json:"related_tools,omitempty"`
+		InputSchema   json.RawMessage        `json:"input_schema"`
+	}{Name: t.Name, Category: t.Category, Description: t.Description, Detail: t.Detail, Triggers: t.Triggers,
+		Prerequisites: t.Prerequisites, Warnings: t.Warnings, Workflow: t.Workflow, InputSchema: t.InputSchema}
+	for _, e := range t.Examples {
+		d.Examples = append(d.Examples, example{Scenario: e.Scenario, Params: e.Args, Expected: e.Expected})
+	}
+	for _, r := range t.Related {
+		d.Related = append(d.Related, related{Name: r.Name, Relation: r.Relation})
+	}
+	if d.InputSchema == nil {
+		return nil, fmt.Errorf("tool %q: no input schema to export", t.Name)
+	}
+	return json.Marshal(d)
 }
