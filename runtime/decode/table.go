@@ -80,6 +80,10 @@ type Struct struct {
 	Members []Member
 	// Defaults lists the members with a Default, applied when the property is absent.
 	Defaults []int
+	// Open, when set, accepts properties the table does not define and skips their values
+	// (a JSON Schema without "additionalProperties": false allows them); the decode reports
+	// them otherwise. Their cost is that of reading past them, bounded by the arguments' size.
+	Open bool
 
 	// checked is the type word of the argument pointer type Check last accepted the table
 	// for (read and written atomically): DecodeArgs compares it with its argument's.
@@ -182,6 +186,12 @@ func (s *State) object(p unsafe.Pointer, st *Struct) error {
 			i = f.indexAfter(i-1, key)
 		}
 		next = i + 1
+		if i < 0 && st.Open {
+			if err := s.d.Skip(); err != nil {
+				return err
+			}
+			continue
+		}
 		if i < 0 {
 			s.depth = base
 			if err := SkipUnknown(s.d, &s.ps, &s.here, key, f.names); err != nil {

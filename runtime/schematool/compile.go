@@ -86,7 +86,7 @@ func Compile(schema []byte) (*Schema, error) {
 		return nil, err
 	}
 	if val.Kind != decode.KindStruct {
-		return nil, errors.New(`the root must be an object with "properties" and "additionalProperties": false`)
+		return nil, errors.New(`the root must be an object with "properties", not a map ("additionalProperties" a schema)`)
 	}
 	c.root.typ, c.root.val = typ, val
 	for _, name := range slices.Sorted(maps.Keys(c.defs)) {
@@ -97,7 +97,7 @@ func Compile(schema []byte) (*Schema, error) {
 	if err := c.checkDefaults(); err != nil {
 		return nil, err
 	}
-	if len(val.Struct.Members) > 0 || c.rootRefs {
+	if len(val.Struct.Members) > 0 || c.rootRefs || val.Struct.Open {
 		s.root, s.table = typ, val.Struct
 	}
 	s.canonical = runtime.CanonicalForm(s.raw)
@@ -815,9 +815,14 @@ func (c *compiler) object(o *object, at string, depth int) (reflect.Type, *decod
 		if _, ok := o.get("required"); ok {
 			return nil, nil, fmt.Errorf("%s: required without properties", place(at))
 		}
-		if !hasAdditional || string(bytes.TrimSpace(additional)) == "false" {
-			return nil, nil, fmt.Errorf(`%s: an object needs "properties" (with "additionalProperties": false) or "additionalProperties" (a schema of the values)`, place(at))
+		if !hasAdditional {
+			// {"type": "object"} alone: any object, read as an open object of no properties.
+			props, hasProps = json.RawMessage("{}"), true
+		} else if string(bytes.TrimSpace(additional)) == "false" {
+			return nil, nil, fmt.Errorf(`%s: an object needs "properties" or "additionalProperties" (a schema of the values)`, place(at))
 		}
+	}
+	if !hasProps {
 		if string(bytes.TrimSpace(additional)) == "true" {
 			additional = json.RawMessage("{}")
 		}
@@ -836,8 +841,17 @@ func (c *compiler) object(o *object, at string, depth int) (reflect.Type, *decod
 			return nil, nil, fmt.Errorf("%s: %s applies to objects of additionalProperties (maps), not to objects of properties", place(at), k)
 		}
 	}
-	if !hasAdditional || string(bytes.TrimSpace(additional)) != "false" {
-		return nil, nil, fmt.Errorf(`%s: an object of properties needs "additionalProperties": false (toolgen's tools refuse the properties they do not define)`, place(at))
+	// Without "additionalProperties": false the object is open, as JSON Schema says: the
+	// properties it does not define are accepted and reach the handler unchanged.
+	open := true
+	if hasAdditional {
+		switch string(bytes.TrimSpace(additional)) {
+		case "false":
+			open = false
+		case "true":
+		default:
+			return nil, nil, fmt.Errorf(`%s: an object of properties takes "additionalProperties" false or true (absent is true), not a schema of the other values`, place(at))
+		}
 	}
 	p, err := c.members(props, at+"/properties")
 	if err != nil {
@@ -885,7 +899,7 @@ func (c *compiler) object(o *object, at string, depth int) (reflect.Type, *decod
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", place(at), err)
 	}
-	return typ, &decode.Value{Kind: decode.KindStruct, Struct: &decode.Struct{Fields: list, Members: members}}, nil
+	return typ, &decode.Value{Kind: decode.KindStruct, Struct: &decode.Struct{Fields: list, Members: members, Open: open}}, nil
 }
 
 // propertyLists holds each distinct property list compiled: decode.NewFields registers a list

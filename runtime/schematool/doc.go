@@ -24,7 +24,7 @@
 // Compile accepts what toolgen's own schemas hold (gen/schema), and refuses anything else
 // with the schema's JSON Pointer and what to change, never ignoring a keyword:
 //
-//	root            {"type":"object","properties":…,"additionalProperties":false}; "$schema"
+//	root            {"type":"object","properties":…}; "$schema"
 //	                only 2020-12; "$defs" only here
 //	string          enum, format (the formats runtime/decode checks), pattern (RE2, as
 //	                generated code holds patterns to package regexp), minLength, maxLength,
@@ -35,8 +35,11 @@
 //	boolean         no keywords
 //	array           items (required), minItems, maxItems, uniqueItems (items of a scalar
 //	                type only)
-//	object          properties with "additionalProperties": false, and required; or
-//	                additionalProperties a schema (a map), with minProperties, maxProperties
+//	object          properties and required, closed by "additionalProperties": false or
+//	                open without it (or with true): an open object accepts the members it
+//	                does not define and hands them to the handler unchanged; or
+//	                additionalProperties a schema (a map), with minProperties, maxProperties;
+//	                {"type":"object"} alone is an open object of no properties
 //	{}              any JSON value
 //	null            "type": [T, "null"] (an enum then lists null too), and the one anyOf
 //	                toolgen writes: [{"$ref": …}, {"type": "null"}]
@@ -44,8 +47,7 @@
 //	annotations     title, description, default, examples, deprecated, $comment; defaults and
 //	                examples must pass the schema, as toolgen checks them
 //
-// Outside: open objects (properties without "additionalProperties": false, which toolgen's
-// decoders refuse), boolean subschemas, oneOf, allOf, not, if/then/else, const,
+// Outside: properties beside an additionalProperties schema, boolean subschemas, oneOf, allOf, not, if/then/else, const,
 // patternProperties, propertyNames, prefixItems, contains, dependent keywords, "type" lists of
 // two non-null types, remote or JSON-Pointer $refs beyond $defs, and other drafts' $schema.
 // Two shapes toolgen writes are refused too: allOf (a pattern tag on a duration field) and

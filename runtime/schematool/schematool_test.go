@@ -17,7 +17,7 @@ import (
 
 func TestOutsideTheSubsetIsAnError(t *testing.T) {
 	for _, c := range []struct{ schema, want string }{
-		{`{"type":"object","properties":{"a":{"type":"string"}}}`, `needs "additionalProperties": false`},
+		{`{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":{"type":"string"}}`, `not a schema of the other values`},
 		{`{"type":"object","properties":{"a":{"type":"string","minLenght":1}},"additionalProperties":false}`, `"minLenght" is outside the subset toolgen emits (did you mean "minLength"?)`},
 		{`{"type":"object","properties":{"a":{"oneOf":[{"type":"string"}]}},"additionalProperties":false}`, `schema /properties/a: the keyword "oneOf" is outside the subset`},
 		{`{"type":"object","properties":{"a":{"type":["string","integer"]}},"additionalProperties":false}`, `type ["string","integer"] is outside the subset`},
@@ -227,4 +227,134 @@ func TestRefToEscapedDefName(t *testing.T) {
 	_, err = schematool.Compile([]byte(`{"type":"object","additionalProperties":false,` + defs + `,"properties":{"x":{"$ref":"#/$defs/a~1b/minimum"}}}`))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `must be "#" or name an entry`)
+}
+
+// A schema written without "additionalProperties": false (as CMDC's tools guide writes its
+// schemas) is open: it loads, its properties are checked as usual, and the members it does not
+// define reach the handler unchanged, since the schema allows them.
+func TestOpenSchemaPassesUnknownMembersThrough(t *testing.T) {
+	schema := `{"type":"object","properties":{"command":{"type":"string","description":"The shell command"},"timeout":{"type":"integer","minimum":1}},"required":["command"]}`
+	var got json.RawMessage
+	tool, err := schematool.New("run_command", "Runs a command.", json.RawMessage(schema), func(_ context.Context, args json.RawMessage) (runtime.Result, error) {
+		got = args
+		return runtime.TextResult("ok"), nil
+	})
+	require.NoError(t, err)
+	call, err := tool.Bind(context.Background(), []byte(`{"command":"ls","cwd":"/tmp","env":{"A":"1"}}`))
+	require.NoError(t, err)
+	call.Run(context.Background())
+	assert.JSONEq(t, `{"command":"ls","cwd":"/tmp","env":{"A":"1"}}`, string(got))
+
+	_, err = tool.Bind(context.Background(), []byte(`{"command":7,"cwd":"/tmp"}`))
+	require.Error(t, err, "the properties it defines are still checked")
+	assert.Contains(t, err.Error(), "/command")
+
+	closed, err := schematool.Compile([]byte(`{"type":"object","properties":{"command":{"type":"string"}},"additionalProperties":false}`))
+	require.NoError(t, err)
+	_, err = closed.Validate([]byte(`{"command":"ls","cwd":"/tmp"}`))
+	require.Error(t, err, "a closed schema still refuses them")
+
+	anyObject, err := schematool.Compile([]byte(`{"type":"object"}`))
+	require.NoError(t, err)
+	out, err := anyObject.Validate([]byte(`{"x":1}`))
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"x":1}`, string(out))
+}
+
+// A tool as BeamAI writes one at run time loads as written: "tag" joins the tags, "timeout"
+// is milliseconds, "metadata" and "filters" are the registry's, and a parameter's
+// "required": true puts it in the object's required list.
+func TestSpecLoadsBeamAIToolAsWritten(t *testing.T) {
+	spec, err := schematool.LoadSpec([]byte(`{
+		"name": "file_read",
+		"description": "Reads a file.",
+		"tag": "file",
+		"timeout": 30000,
+		"metadata": {"owner": "fs", "version": 2},
+		"filters": ["audit"],
+		"parameters": {
+			"type": "object",
+			"properties": {
+				"path": {"type": "string", "description": "The file", "required": true},
+				"offset": {"type": "integer", "required": false}
+			}
+		}
+	}`))
+	require.NoError(t, err)
+	assert.Equal(t, 30*time.Second, spec.Timeout)
+	assert.Equal(t, []string{"file"}, spec.Tags)
+	assert.Equal(t, map[string]string{"owner": "fs", "version": "2"}, spec.Metadata)
+	assert.Equal(t, []string{"audit"}, spec.Filters)
+	assert.JSONEq(t, `{"type":"object","properties":{"path":{"type":"string","description":"The file"},"offset":{"type":"integer"}},"required":["path"]}`, string(spec.Parameters))
+
+	tool, err := spec.Tool(func(context.Context, json.RawMessage) (runtime.Result, error) { return runtime.TextResult("ok"), nil })
+	require.NoError(t, err)
+	assert.Equal(t, 30*time.Second, tool.Timeout)
+	assert.Equal(t, []string{"file"}, tool.Tags)
+	assert.Equal(t, []string{"audit"}, tool.Filters)
+	assert.Equal(t, "fs", tool.Metadata["owner"])
+	_, err = tool.Bind(context.Background(), []byte(`{"offset":1}`))
+	require.Error(t, err, "path is required")
+	assert.Contains(t, err.Error(), "path")
+
+	for _, c := range []struct{ doc, want string }{
+		{`{"name":"a","parameters":{"type":"object"},"timeout":-5}`, "positive number of milliseconds"},
+		{`{"name":"a","parameters":{"type":"object"},"timeout":1e12}`, "at most a day"},
+		{`{"name":"a","parameters":{"type":"object"},"timeout":"soon"}`, `timeout "soon"`},
+	} {
+		_, err := schematool.LoadSpec([]byte(c.doc))
+		require.Error(t, err, c.doc)
+		assert.Contains(t, err.Error(), c.want, c.doc)
+	}
+}
+
+// An OpenAkita tool dict loads as written, each key onto its runtime.Tool field, and
+// ExportOpenAkita writes the tool back in that form, which loads again to the same tool.
+func TestSpecLoadsAndExportsOpenAkitaToolDict(t *testing.T) {
+	dict := `{
+		"name": "run_shell",
+		"category": "System",
+		"description": "Run a shell command. Use when you need to inspect or change the system.",
+		"detail": "Runs the command in the workspace with a timeout.",
+		"triggers": ["the user asks to run a command"],
+		"prerequisites": ["a workspace is open", {"condition": "the command is known", "check": "list_commands"}],
+		"examples": [{"scenario": "list files", "params": {"command": "ls"}, "expected": "the listing"}],
+		"warnings": ["Destructive commands need confirmation"],
+		"workflow": [{"name": "inspect", "tool": "list_dir"}, "run the command"],
+		"related_tools": [{"name": "read_file", "relation": "read a file instead of cat"}],
+		"input_schema": {
+			"type": "object",
+			"properties": {"command": {"type": "string", "description": "The command"}},
+			"required": ["command"]
+		}
+	}`
+	spec, err := schematool.LoadSpec([]byte(dict))
+	require.NoError(t, err)
+	tool, err := spec.Tool(func(context.Context, json.RawMessage) (runtime.Result, error) { return runtime.TextResult("ok"), nil })
+	require.NoError(t, err)
+	assert.Equal(t, "System", tool.Category)
+	assert.Equal(t, "Runs the command in the workspace with a timeout.", tool.Detail)
+	assert.Equal(t, []string{"the user asks to run a command"}, tool.Triggers)
+	assert.Equal(t, []runtime.Prerequisite{{Condition: "a workspace is open"}, {Condition: "the command is known", Check: "list_commands"}}, tool.Prerequisites)
+	require.Len(t, tool.Examples, 1)
+	assert.JSONEq(t, `{"command":"ls"}`, string(tool.Examples[0].Args))
+	assert.Equal(t, []string{"Destructive commands need confirmation"}, tool.Warnings)
+	assert.Equal(t, []string{"inspect (call list_dir)", "run the command"}, tool.Workflow)
+	assert.Equal(t, []runtime.Related{{Name: "read_file", Relation: "read a file instead of cat"}}, tool.Related)
+
+	exported, err := schematool.ExportOpenAkita(tool)
+	require.NoError(t, err)
+	again, err := schematool.LoadSpec(exported)
+	require.NoError(t, err)
+	againTool, err := again.Tool(func(context.Context, json.RawMessage) (runtime.Result, error) { return runtime.TextResult("ok"), nil })
+	require.NoError(t, err)
+	twice, err := schematool.ExportOpenAkita(againTool)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(exported), string(twice), "the exported dict loads to the same tool")
+	assert.Contains(t, string(exported), `"category":"System"`)
+	assert.Contains(t, string(exported), `"related_tools":[{"name":"read_file"`)
+
+	_, err = schematool.LoadSpec([]byte(`{"name":"a","input_schema":{"type":"object"},"workflow":[7]}`))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "workflow step 1")
 }

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -24,16 +26,39 @@ type Spec struct {
 	// Parameters is the input schema ("parameters"; "input_schema" and "inputSchema" are
 	// read as the same key).
 	Parameters json.RawMessage
-	Timeout    time.Duration       // "timeout": a Go duration such as "30s"
+	// Timeout is "timeout": a Go duration such as "30s", or a number of milliseconds (as
+	// BeamAI writes it: 30000).
+	Timeout    time.Duration
 	Retry      runtime.RetryPolicy // "retry": {"max", "delay", "backoff", "max_delay"}
-	Tags       []string
-	Permission runtime.Permission // "permission": "auto" (the default) or "confirm"
+	Tags       []string            // "tags", and BeamAI's "tag" (one tag) added to them
+	Permission runtime.Permission  // "permission": "auto" (the default) or "confirm"
+	// Metadata is "metadata", free data for the host (runtime.Tool.Metadata): a value that
+	// is not a string is kept as its JSON text.
+	Metadata map[string]string
+	// Filters is "filters", the registry filters (middleware registered by name) the tool's
+	// calls pass through (runtime.Tool.Filters).
+	Filters []string
+
+	// The keys of an OpenAkita tool dict, each onto the runtime.Tool field of its name:
+	// "category", "detail", "triggers", "examples" ([{"scenario", "params", "expected"}]),
+	// "warnings", "workflow" (steps: strings, or {"name", "tool", "condition"} objects, kept
+	// as one sentence each), "prerequisites" (strings or {"condition", "check", "else"}) and
+	// "related_tools" ([{"name", "relation"}]). ExportOpenAkita writes them back.
+	Category      string
+	Detail        string
+	Triggers      []string
+	Examples      []runtime.Example
+	Warnings      []string
+	Workflow      []string
+	Prerequisites []runtime.Prerequisite
+	Related       []runtime.Related
 }
 
 // MaxSpecBytes bounds a spec document.
 const MaxSpecBytes = MaxSchemaBytes + 64<<10
 
-var specKeys = []string{"name", "description", "parameters", "input_schema", "inputSchema", "timeout", "retry", "tags", "permission"}
+var specKeys = []string{"name", "description", "parameters", "input_schema", "inputSchema", "timeout", "retry", "tags", "tag", "permission", "metadata", "filters",
+	"category", "detail", "triggers", "examples", "warnings", "workflow", "prerequisites", "related_tools"}
 
 // LoadSpec reads a spec from JSON or YAML (a document whose first character is '{' is JSON).
 // Unknown keys are errors, with the key probably meant; the schema is checked when the tool
@@ -69,7 +94,9 @@ func LoadSpec(data []byte) (Spec, error) {
 			return Spec{}, fmt.Errorf("spec: unknown key %q%s", key, didYouMean(key, specKeys))
 		}
 	}
-	var timeout string
+	var timeout json.RawMessage
+	var tag string
+	var metadata map[string]json.RawMessage
 	var retry struct {
 		Max      int     `json:"max"`
 		Delay    string  `json:"delay"`
@@ -79,7 +106,8 @@ func LoadSpec(data []byte) (Spec, error) {
 	for _, f := range []struct {
 		key string
 		v   any
-	}{{"name", &s.Name}, {"description", &s.Description}, {"timeout", &timeout}, {"tags", &s.Tags}, {"permission", &s.Permission}} {
+	}{{"name", &s.Name}, {"description", &s.Description}, {"timeout", &timeout}, {"tags", &s.Tags}, {"tag", &tag}, {"permission", &s.Permission}, {"metadata", &metadata}, {"filters", &s.Filters},
+		{"category", &s.Category}, {"detail", &s.Detail}, {"triggers", &s.Triggers}, {"warnings", &s.Warnings}} {
 		if err := field(f.key, f.v); err != nil {
 			return Spec{}, err
 		}
@@ -91,6 +119,29 @@ func LoadSpec(data []byte) (Spec, error) {
 			}
 			s.Parameters = raw
 		}
+	}
+	if err := readOpenAkitaLists(m, &s); err != nil {
+		return Spec{}, err
+	}
+	if tag != "" && !slices.Contains(s.Tags, tag) {
+		s.Tags = append(s.Tags, tag)
+	}
+	if len(metadata) > 0 {
+		s.Metadata = make(map[string]string, len(metadata))
+		for k, v := range metadata {
+			var text string
+			if json.Unmarshal(v, &text) != nil {
+				text = string(compact(v))
+			}
+			s.Metadata[k] = text
+		}
+	}
+	if s.Parameters != nil {
+		p, err := requiredFlagsToList(s.Parameters, 0)
+		if err != nil {
+			return Spec{}, fmt.Errorf("spec: parameters: %w", err)
+		}
+		s.Parameters = p
 	}
 	if raw, ok := m["retry"]; ok {
 		d := json.NewDecoder(bytes.NewReader(raw))
@@ -116,10 +167,10 @@ func LoadSpec(data []byte) (Spec, error) {
 			return Spec{}, errors.New("spec: retry: max must be 0 to 10, backoff not negative")
 		}
 	}
-	if timeout != "" {
-		v, err := time.ParseDuration(timeout)
-		if err != nil || v <= 0 {
-			return Spec{}, fmt.Errorf("spec: timeout %q is not a positive duration such as \"30s\"", timeout)
+	if timeout != nil {
+		v, err := parseTimeout(timeout)
+		if err != nil {
+			return Spec{}, err
 		}
 		s.Timeout = v
 	}
@@ -141,6 +192,13 @@ func (s Spec) Tool(handler Handler) (runtime.Tool, error) {
 		return runtime.Tool{}, err
 	}
 	t.Timeout, t.Retry, t.Tags = s.Timeout, s.Retry, slices.Clone(s.Tags)
+	t.Filters = slices.Clone(s.Filters)
+	t.Category, t.Detail = s.Category, s.Detail
+	t.Triggers, t.Warnings, t.Workflow = slices.Clone(s.Triggers), slices.Clone(s.Warnings), slices.Clone(s.Workflow)
+	t.Examples, t.Prerequisites, t.Related = slices.Clone(s.Examples), slices.Clone(s.Prerequisites), slices.Clone(s.Related)
+	if len(s.Metadata) > 0 {
+		t.Metadata = maps.Clone(s.Metadata)
+	}
 	if s.Permission != "" {
 		t.Permission = s.Permission
 	}
@@ -240,4 +298,248 @@ func writeScalar(b *bytes.Buffer, n *yaml.Node) error {
 		b.Write(s)
 	}
 	return nil
+}
+
+// maxTimeout bounds a spec's timeout: a number larger than a day is more likely seconds or
+// microseconds written as milliseconds than a timeout meant.
+const maxTimeout = 24 * time.Hour
+
+// parseTimeout reads "timeout": a Go duration ("30s") or a number of milliseconds (30000).
+func parseTimeout(raw json.RawMessage) (time.Duration, error) {
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		v, err := time.ParseDuration(text)
+		if err != nil || v <= 0 || v > maxTimeout {
+			return 0, fmt.Errorf("spec: timeout %q is not a positive duration of at most 24h such as \"30s\"", text)
+		}
+		return v, nil
+	}
+	var ms float64
+	if json.Unmarshal(raw, &ms) != nil || ms <= 0 || ms > float64(maxTimeout/time.Millisecond) || math.IsNaN(ms) {
+		return 0, fmt.Errorf("spec: timeout %s is neither a duration such as \"30s\" nor a positive number of milliseconds of at most a day (30000 is 30s)", shown(raw))
+	}
+	return time.Duration(ms * float64(time.Millisecond)), nil
+}
+
+// requiredFlagsToList rewrites the per-parameter "required": true BeamAI writes (inside a
+// property, as JSON Schema draft 3 did) into the object's "required" list, keeping the order
+// of the members; a schema without such flags is returned unchanged. depth bounds the walk as
+// Compile bounds the schema.
+func requiredFlagsToList(schema json.RawMessage, depth int) (json.RawMessage, error) {
+	if depth > MaxSchemaDepth {
+		return nil, fmt.Errorf("nest more than %d deep", MaxSchemaDepth)
+	}
+	keys, vals, ok := orderedObject(schema)
+	if !ok {
+		return schema, nil
+	}
+	propsAt := slices.Index(keys, "properties")
+	if propsAt < 0 {
+		return schema, nil
+	}
+	names, props, ok := orderedObject(vals[propsAt])
+	if !ok {
+		return schema, nil
+	}
+	var required []string
+	changed := false
+	for i, name := range names {
+		pk, pv, ok := orderedObject(props[i])
+		if !ok {
+			continue
+		}
+		if r := slices.Index(pk, "required"); r >= 0 {
+			switch string(bytes.TrimSpace(pv[r])) {
+			case "true":
+				required = append(required, name)
+				fallthrough
+			case "false":
+				pk, pv = slices.Delete(pk, r, r+1), slices.Delete(pv, r, r+1)
+				changed = true
+			}
+		}
+		inner, err := requiredFlagsToList(writeObject(pk, pv), depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if !bytes.Equal(inner, props[i]) {
+			props[i], changed = inner, true
+		}
+	}
+	if !changed {
+		return schema, nil
+	}
+	vals[propsAt] = writeObject(names, props)
+	if len(required) > 0 {
+		if r := slices.Index(keys, "required"); r >= 0 {
+			var listed []string
+			if json.Unmarshal(vals[r], &listed) != nil {
+				return nil, errors.New(`"required" must be a list of names beside properties marked "required": true`)
+			}
+			for _, n := range required {
+				if !slices.Contains(listed, n) {
+					listed = append(listed, n)
+				}
+			}
+			required = listed
+			keys, vals = slices.Delete(keys, r, r+1), slices.Delete(vals, r, r+1)
+		}
+		list, _ := json.Marshal(required)
+		keys, vals = append(keys, "required"), append(vals, list)
+	}
+	return writeObject(keys, vals), nil
+}
+
+// orderedObject splits a JSON object into its keys and values, in order; ok is false for
+// anything that is not an object.
+func orderedObject(raw json.RawMessage) (keys []string, vals []json.RawMessage, ok bool) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return nil, nil, false
+	}
+	for d.More() {
+		t, err := d.Token()
+		if err != nil {
+			return nil, nil, false
+		}
+		key, _ := t.(string)
+		var v json.RawMessage
+		if err := d.Decode(&v); err != nil {
+			return nil, nil, false
+		}
+		keys, vals = append(keys, key), append(vals, v)
+	}
+	return keys, vals, true
+}
+
+func writeObject(keys []string, vals []json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		name, _ := json.Marshal(k)
+		b.Write(name)
+		b.WriteByte(':')
+		b.Write(vals[i])
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// readOpenAkitaLists reads the structured keys of an OpenAkita tool dict into s.
+func readOpenAkitaLists(m map[string]json.RawMessage, s *Spec) error {
+	if raw, ok := m["examples"]; ok {
+		var examples []struct {
+			Scenario string          `json:"scenario"`
+			Params   json.RawMessage `json:"params"`
+			Args     json.RawMessage `json:"args"`
+			Expected string          `json:"expected"`
+		}
+		if err := json.Unmarshal(raw, &examples); err != nil {
+			return fmt.Errorf(`spec: examples: %v (a list of {"scenario", "params", "expected"})`, err)
+		}
+		for _, e := range examples {
+			args := e.Params
+			if args == nil {
+				args = e.Args
+			}
+			s.Examples = append(s.Examples, runtime.Example{Scenario: e.Scenario, Args: args, Expected: e.Expected})
+		}
+	}
+	if raw, ok := m["workflow"]; ok {
+		var one string
+		var steps []json.RawMessage
+		switch {
+		case json.Unmarshal(raw, &one) == nil:
+			s.Workflow = []string{one}
+		case json.Unmarshal(raw, &steps) == nil:
+			for i, st := range steps {
+				var text string
+				var step struct{ Name, Tool, Condition string }
+				switch {
+				case json.Unmarshal(st, &text) == nil:
+				case json.Unmarshal(st, &step) == nil && (step.Name != "" || step.Tool != ""):
+					text = step.Name
+					if step.Tool != "" {
+						text = strings.TrimSpace(text + " (call " + step.Tool + ")")
+					}
+					if step.Condition != "" {
+						text += ", when " + step.Condition
+					}
+				default:
+					return fmt.Errorf(`spec: workflow step %d: must be a string or {"name", "tool", "condition"}`, i+1)
+				}
+				s.Workflow = append(s.Workflow, text)
+			}
+		default:
+			return errors.New("spec: workflow: must be a string or a list of steps")
+		}
+	}
+	if raw, ok := m["prerequisites"]; ok {
+		var items []json.RawMessage
+		if json.Unmarshal(raw, &items) != nil {
+			return errors.New(`spec: prerequisites: must be a list of strings or {"condition", "check", "else"}`)
+		}
+		for i, it := range items {
+			var p runtime.Prerequisite
+			if json.Unmarshal(it, &p.Condition) != nil && (json.Unmarshal(it, &p) != nil || p.Condition == "") {
+				return fmt.Errorf(`spec: prerequisite %d: must be a string or {"condition", "check", "else"}`, i+1)
+			}
+			s.Prerequisites = append(s.Prerequisites, p)
+		}
+	}
+	if raw, ok := m["related_tools"]; ok {
+		var related []struct {
+			Name     string `json:"name"`
+			Relation string `json:"relation"`
+		}
+		if err := json.Unmarshal(raw, &related); err != nil {
+			return fmt.Errorf(`spec: related_tools: %v (a list of {"name", "relation"})`, err)
+		}
+		for _, r := range related {
+			s.Related = append(s.Related, runtime.Related{Name: r.Name, Relation: r.Relation})
+		}
+	}
+	return nil
+}
+
+// ExportOpenAkita writes t as an OpenAkita tool dict (JSON): name, category, description,
+// detail, triggers, prerequisites, examples, warnings, workflow, related_tools and
+// input_schema, each present when set. LoadSpec reads it back.
+func ExportOpenAkita(t runtime.Tool) ([]byte, error) {
+	type example struct {
+		Scenario string          `json:"scenario,omitempty"`
+		Params   json.RawMessage `json:"params,omitempty"`
+		Expected string          `json:"expected,omitempty"`
+	}
+	type related struct {
+		Name     string `json:"name"`
+		Relation string `json:"relation,omitempty"`
+	}
+	d := struct {
+		Name          string                 `json:"name"`
+		Category      string                 `json:"category,omitempty"`
+		Description   string                 `json:"description"`
+		Detail        string                 `json:"detail,omitempty"`
+		Triggers      []string               `json:"triggers,omitempty"`
+		Prerequisites []runtime.Prerequisite `json:"prerequisites,omitempty"`
+		Examples      []example              `json:"examples,omitempty"`
+		Warnings      []string               `json:"warnings,omitempty"`
+		Workflow      []string               `json:"workflow,omitempty"`
+		Related       []related              `json:"related_tools,omitempty"`
+		InputSchema   json.RawMessage        `json:"input_schema"`
+	}{Name: t.Name, Category: t.Category, Description: t.Description, Detail: t.Detail, Triggers: t.Triggers,
+		Prerequisites: t.Prerequisites, Warnings: t.Warnings, Workflow: t.Workflow, InputSchema: t.InputSchema}
+	for _, e := range t.Examples {
+		d.Examples = append(d.Examples, example{Scenario: e.Scenario, Params: e.Args, Expected: e.Expected})
+	}
+	for _, r := range t.Related {
+		d.Related = append(d.Related, related{Name: r.Name, Relation: r.Relation})
+	}
+	if d.InputSchema == nil {
+		return nil, fmt.Errorf("tool %q: no input schema to export", t.Name)
+	}
+	return json.Marshal(d)
 }

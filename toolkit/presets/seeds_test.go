@@ -81,8 +81,13 @@ func TestXMLAgentNames(t *testing.T) {
 	res = reg.Invoke(t.Context(), runtime.Call{Name: "web_search", Args: []byte(`{"query":"go","max_results":2,"freshness":"week"}`)})
 	require.False(t, res.IsError, res.Text)
 	assert.JSONEq(t, `{"results":[{"title":"go week 2","url":"https://example.com/","snippet":""}]}`, string(res.Structured))
+	// Past the host's limit (20 unless set), the limit; the seed's Bocha-style call as written.
 	res = reg.Invoke(t.Context(), runtime.Call{Name: "web_search", Args: []byte(`{"query":"go","max_results":50}`)})
-	assert.Contains(t, res.Text, "/max_results: must be at most 20, got 50")
+	require.False(t, res.IsError, res.Text)
+	assert.Equal(t, "go any "+string(rune('0'+20)), firstTitle(t, res.Structured))
+	res = reg.Invoke(t.Context(), runtime.Call{Name: "web_search", Args: []byte(`{"query":"go","freshness":"noLimit","count":3}`)})
+	require.False(t, res.IsError, res.Text)
+	assert.Equal(t, "go any 3", firstTitle(t, res.Structured))
 }
 
 func TestOpenAkitaNames(t *testing.T) {
@@ -100,6 +105,15 @@ func TestRenameRefusesAnUnknownArgument(t *testing.T) {
 }
 
 // searcher answers with the freshness and count it was asked for.
+// gjson returns the title of web_search's first result.
+func firstTitle(t *testing.T, structured json.RawMessage) string {
+	t.Helper()
+	var r web.SearchResults
+	require.NoError(t, json.Unmarshal(structured, &r))
+	require.NotEmpty(t, r.Results)
+	return r.Results[0].Title
+}
+
 type searcher struct{}
 
 func (searcher) Search(ctx context.Context, q string, n int) ([]web.SearchResult, error) {

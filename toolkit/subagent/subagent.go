@@ -20,6 +20,10 @@
 // task is refused once the limit is reached. The default limit, 1, lets the top agent
 // delegate and sub-agents not.
 //
+// A call without a prompt (the XML agent's handoff form: only the agent's name) hands the
+// conversation to that agent through [Toolkit.Handoff] instead, and is refused when the host
+// sets none.
+//
 // The alias call_subagent is a second tool with the same arguments and handler; a host that
 // wants one name leaves the other out. [Toolkit.Catalog] describes the agents for a system
 // prompt.
@@ -89,7 +93,22 @@ type Toolkit struct {
 	Tools *runtime.Registry
 	// MaxDepth is the deepest delegation allowed: 0 means 1 (sub-agents cannot delegate).
 	MaxDepth int
+	// Handoff, when set, takes a call without a prompt (the XML agent's handoff form, only
+	// agent_name): the named agent takes over the conversation, which the host arranges here
+	// (the call's result also carries the Handoff effect). nil: such a call is refused and the
+	// model asked for a prompt, so a handoff never silently does nothing.
+	Handoff func(ctx context.Context, h Handoff) error
 }
+
+// Handoff is the effect of a call that handed the conversation to another agent rather than
+// running it as a sub-agent.
+type Handoff struct {
+	Agent       string
+	Description string // the model's reason, when it gave one
+}
+
+// EffectName is "subagent_handoff".
+func (Handoff) EffectName() string { return "subagent_handoff" }
 
 type depthKey struct{}
 
@@ -107,10 +126,11 @@ func WithDepth(ctx context.Context, d int) context.Context {
 // TaskArgs are the arguments of task and call_subagent.
 type TaskArgs struct {
 	// Description is a short name for the task, 3 to 10 words, e.g. "Find the flaky test".
-	Description string `json:"description" tool:"minLength=1,maxLength=200"`
+	Description string `json:"description,omitempty" tool:"default='',maxLength=200"`
 	// Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing
-	// of this conversation.
-	Prompt string `json:"prompt" tool:"minLength=1,maxLength=20000"`
+	// of this conversation. Without a prompt the call hands the conversation to the agent
+	// instead, where the host allows handoffs.
+	Prompt string `json:"prompt,omitempty" tool:"default='',maxLength=20000"`
 	// Agent is the name of the sub-agent to run.
 	Agent string `json:"agent" tool:"minLength=1,maxLength=64"`
 }
@@ -130,6 +150,9 @@ func (k *Toolkit) Task(ctx context.Context, args TaskArgs) (runtime.Result, erro
 		return runtime.Result{}, runtime.ModelErrorf(runtime.KindNotFound, "unknown agent %q. %s", args.Agent, k.Catalog())
 	}
 	agent := k.Agents[i]
+	if args.Prompt == "" {
+		return k.handoff(ctx, agent, args)
+	}
 	depth := Depth(ctx) + 1
 	if limit := cmp.Or(k.MaxDepth, 1); depth > limit {
 		return runtime.Result{}, runtime.ModelErrorf(runtime.KindLimit,
@@ -161,6 +184,19 @@ func (k *Toolkit) Task(ctx context.Context, args TaskArgs) (runtime.Result, erro
 //tool:example {"description":"Check the test suite","prompt":"Run the tests of package store and report failures.","agent":"tester"}
 func (k *Toolkit) CallSubagent(ctx context.Context, args TaskArgs) (runtime.Result, error) {
 	return k.Task(ctx, args)
+}
+
+// handoff hands the conversation to agent, through the host's Handoff.
+func (k *Toolkit) handoff(ctx context.Context, agent Agent, args TaskArgs) (runtime.Result, error) {
+	if k.Handoff == nil {
+		return runtime.Result{}, runtime.ModelErrorf(runtime.KindInvalidInput,
+			"agent %s cannot take over the conversation here: give a prompt (the whole task) to run it as a sub-agent", agent.Name)
+	}
+	h := Handoff{Agent: agent.Name, Description: args.Description}
+	if err := k.Handoff(ctx, h); err != nil {
+		return runtime.Result{}, fmt.Errorf("handing off to %s failed: %w", agent.Name, err)
+	}
+	return runtime.Result{Text: "Handed off to " + agent.Name + ": it continues the conversation.", Effects: []runtime.Effect{h}}, nil
 }
 
 // Catalog describes the agents for the model: "Available agents: name: description; …".

@@ -128,3 +128,30 @@ func TestRunnerFailures(t *testing.T) {
 func TestCatalog(t *testing.T) {
 	assert.Equal(t, "No agents are available.", (&subagent.Toolkit{}).Catalog())
 }
+
+// Both forms the XML agent shows: with a prompt the sub-agent runs; with only the agent's
+// name the conversation is handed to it through the host's Handoff, and refused without one.
+func TestCallWithOnlyTheAgentHandsOff(t *testing.T) {
+	ran := false
+	k := &subagent.Toolkit{Agents: agents, Runner: subagent.RunnerFunc(func(context.Context, subagent.Request) (string, error) {
+		ran = true
+		return "done", nil
+	})}
+	res := newRegistry(t, k).Invoke(t.Context(), runtime.Call{Name: "call_subagent", Args: []byte(`{"agent":"researcher"}`)})
+	require.True(t, res.IsError)
+	assert.Contains(t, res.Text, "give a prompt")
+	assert.False(t, ran)
+
+	var got subagent.Handoff
+	k.Handoff = func(_ context.Context, h subagent.Handoff) error { got = h; return nil }
+	res = newRegistry(t, k).Invoke(t.Context(), runtime.Call{Name: "call_subagent", Args: []byte(`{"agent":"researcher"}`)})
+	require.False(t, res.IsError, res.Text)
+	assert.Equal(t, subagent.Handoff{Agent: "researcher"}, got)
+	assert.Equal(t, []runtime.Effect{got}, res.Effects)
+	assert.Contains(t, res.Text, "Handed off to researcher")
+	assert.False(t, ran, "a handoff does not run the sub-agent")
+
+	res = newRegistry(t, k).Invoke(t.Context(), runtime.Call{Name: "call_subagent", Args: task("researcher", "run it")})
+	require.False(t, res.IsError, res.Text)
+	assert.True(t, ran, "with a prompt it runs")
+}

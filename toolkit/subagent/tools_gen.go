@@ -36,8 +36,8 @@ type toolgenSawToolkitTask interface {
 }
 type toolgenSawTaskArgs interface {
 	~struct {
-		Description string `json:"description" tool:"minLength=1,maxLength=200"`
-		Prompt      string `json:"prompt" tool:"minLength=1,maxLength=20000"`
+		Description string `json:"description,omitempty" tool:"default='',maxLength=200"`
+		Prompt      string `json:"prompt,omitempty" tool:"default='',maxLength=20000"`
 		Agent       string `json:"agent" tool:"minLength=1,maxLength=64"`
 	}
 }
@@ -47,7 +47,7 @@ type toolgenSawTaskArgs interface {
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
 // toolgenSchemaTaskArgs is a schema several tools share.
-const toolgenSchemaTaskArgs = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","minLength":1,"maxLength":200},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation.","type":"string","minLength":1,"maxLength":20000},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["description","prompt","agent"],"additionalProperties":false}`
+const toolgenSchemaTaskArgs = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"description":{"description":"Description is a short name for the task, 3 to 10 words, e.g. \"Find the flaky test\".","type":"string","maxLength":200,"default":""},"prompt":{"description":"Prompt is the whole task for the sub-agent, with every fact it needs: it sees nothing of this conversation. Without a prompt the call hands the conversation to the agent instead, where the host allows handoffs.","type":"string","maxLength":20000,"default":""},"agent":{"description":"Agent is the name of the sub-agent to run.","type":"string","minLength":1,"maxLength":64}},"required":["agent"],"additionalProperties":false}`
 
 // toolgenToolkitTools are the tools ToolkitTools returns, without their bindings and schemas.
 var toolgenToolkitTools = [...]runtime.Tool{{
@@ -107,11 +107,11 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}}, toolgenToolkitToolsSchemas[:], toolgenDialects)
 }
 
-var toolgenFieldsTaskArgs = decode.NewFields([]string{"description", "prompt", "agent"}, 0, 1, 2)
+var toolgenFieldsTaskArgs = decode.NewFields([]string{"description", "prompt", "agent"}, 2)
 
-var toolgenString_3c260ffa = decode.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
+var toolgenString_b0a279d8 = decode.StringRule{HasMaxLength: true, MaxLength: 200}
 
-var toolgenString_c9fd558c = decode.StringRule{HasMaxLength: true, MaxLength: 20000, MinLength: 1}
+var toolgenString_b728bc49 = decode.StringRule{HasMaxLength: true, MaxLength: 20000}
 
 var toolgenString_ec8a3720 = decode.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}
 
@@ -120,24 +120,24 @@ var toolgenStructTaskArgs = decode.Struct{
 	Fields: toolgenFieldsTaskArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(TaskArgs{}.Description),
-		Value:  &toolgenValueString_3c260ffa,
+		Value:  &toolgenValueString_b0a279d8,
 	}, {
 		Offset: unsafe.Offsetof(TaskArgs{}.Prompt),
-		Value:  &toolgenValueString_c9fd558c,
+		Value:  &toolgenValueString_b728bc49,
 	}, {
 		Offset: unsafe.Offsetof(TaskArgs{}.Agent),
 		Value:  &toolgenValueString_ec8a3720,
 	}},
 }
 
-var toolgenValueString_3c260ffa = decode.Value{
+var toolgenValueString_b0a279d8 = decode.Value{
 	Kind: decode.KindString,
-	Str:  &toolgenString_3c260ffa,
+	Str:  &toolgenString_b0a279d8,
 }
 
-var toolgenValueString_c9fd558c = decode.Value{
+var toolgenValueString_b728bc49 = decode.Value{
 	Kind: decode.KindString,
-	Str:  &toolgenString_c9fd558c,
+	Str:  &toolgenString_b728bc49,
 }
 
 var toolgenValueString_ec8a3720 = decode.Value{

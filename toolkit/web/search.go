@@ -58,6 +58,11 @@ type Serper struct {
 	APIKey  string       // "" means the SERPER_API_KEY environment variable
 	BaseURL string       // "" means https://google.serper.dev
 	Client  *http.Client // nil: a client with a 30s limit
+	Country string       // Google's gl, such as "us" or "de": "" leaves it to Serper
+	Locale  string       // Google's hl, the interface language, such as "en": "" leaves it to Serper
+	// Num, when set, is the number of results asked of Serper whatever web_search asks, for
+	// a host that pays per result page (web_search still returns at most what it was asked).
+	Num int
 }
 
 func (s Serper) Search(ctx context.Context, query string, num int) ([]SearchResult, error) {
@@ -77,9 +82,15 @@ func (s Serper) SearchFresh(ctx context.Context, query string, num int, freshnes
 			Snippet string `json:"snippet"`
 		} `json:"organic"`
 	}
-	body := map[string]any{"q": query, "num": num}
+	body := map[string]any{"q": query, "num": cmp.Or(s.Num, num)}
 	if tbs := timeBound(freshness); tbs != "" {
 		body["tbs"] = tbs
+	}
+	if s.Country != "" {
+		body["gl"] = s.Country
+	}
+	if s.Locale != "" {
+		body["hl"] = s.Locale
 	}
 	endpoint := strings.TrimSuffix(cmp.Or(s.BaseURL, "https://google.serper.dev"), "/") + "/search"
 	if err := postJSON(ctx, s.Client, endpoint, map[string]string{"X-API-KEY": key}, body, &answer); err != nil {
@@ -99,6 +110,9 @@ type Firecrawl struct {
 	APIKey  string       // "" means the FIRECRAWL_API_KEY environment variable
 	BaseURL string       // "" means https://api.firecrawl.dev
 	Client  *http.Client // nil: a client with a 30s limit
+	// Format is what Scrape returns: "markdown" ("" means it) or "html", the page's cleaned
+	// HTML as Firecrawl renders it.
+	Format string
 }
 
 type firecrawlResult struct {
@@ -179,13 +193,16 @@ func postJSON(ctx context.Context, client *http.Client, endpoint string, headers
 }
 
 // SearcherFromEnv returns the search preset whose key is in the environment: Serper when
-// SERPER_API_KEY is set, else Firecrawl when FIRECRAWL_API_KEY is, else nil.
+// SERPER_API_KEY is set, else Firecrawl when FIRECRAWL_API_KEY is, else Bocha when
+// BOCHA_API_KEY is, else nil.
 func SearcherFromEnv() Searcher {
 	switch {
 	case os.Getenv("SERPER_API_KEY") != "":
 		return Serper{}
 	case os.Getenv("FIRECRAWL_API_KEY") != "":
 		return Firecrawl{}
+	case os.Getenv("BOCHA_API_KEY") != "":
+		return Bocha{}
 	}
 	return nil
 }
@@ -209,13 +226,18 @@ func (f Firecrawl) Scrape(ctx context.Context, pageURL string) (string, string, 
 		Error   string `json:"error"`
 		Data    struct {
 			Markdown string `json:"markdown"`
+			HTML     string `json:"html"`
 			Metadata struct {
 				SourceURL  string `json:"sourceURL"`
 				StatusCode int    `json:"statusCode"`
 			} `json:"metadata"`
 		} `json:"data"`
 	}
-	body := map[string]any{"url": pageURL, "formats": []string{"markdown"}}
+	format := cmp.Or(f.Format, "markdown")
+	if format != "markdown" && format != "html" {
+		return "", "", fmt.Errorf("web: Firecrawl: Format %q: must be \"markdown\" or \"html\"", f.Format)
+	}
+	body := map[string]any{"url": pageURL, "formats": []string{format}}
 	endpoint := strings.TrimSuffix(cmp.Or(f.BaseURL, "https://api.firecrawl.dev"), "/") + "/v2/scrape"
 	if err := postJSON(ctx, f.Client, endpoint, map[string]string{"Authorization": "Bearer " + key}, body, &answer); err != nil {
 		return "", "", fmt.Errorf("web: Firecrawl: %w", err)
@@ -226,5 +248,65 @@ func (f Firecrawl) Scrape(ctx context.Context, pageURL string) (string, string, 
 	if code := answer.Data.Metadata.StatusCode; code >= 400 {
 		return "", "", fmt.Errorf("web: Firecrawl: the page answered HTTP %d", code)
 	}
-	return answer.Data.Markdown, cmp.Or(answer.Data.Metadata.SourceURL, pageURL), nil
+	page := answer.Data.Markdown
+	if format == "html" {
+		page = answer.Data.HTML
+	}
+	return page, cmp.Or(answer.Data.Metadata.SourceURL, pageURL), nil
+}
+
+// Bocha searches through bochaai.com: POST {BaseURL}/v1/web-search with {"query",
+// "freshness","count","summary"} and the key as a bearer token; the results are the answer's
+// data.webPages.value entries (name, url, snippet, or the summary when asked for).
+type Bocha struct {
+	APIKey  string       // "" means the BOCHA_API_KEY environment variable
+	BaseURL string       // "" means https://api.bochaai.com
+	Client  *http.Client // nil: a client with a 30s limit
+	Summary bool         // ask for Bocha's longer summary of each page, used as the snippet
+}
+
+func (b Bocha) Search(ctx context.Context, query string, num int) ([]SearchResult, error) {
+	return b.SearchFresh(ctx, query, num, FreshnessAny)
+}
+
+// bochaFreshness is Bocha's name of a freshness.
+var bochaFreshness = map[Freshness]string{FreshnessAny: "noLimit", FreshnessDay: "oneDay", FreshnessWeek: "oneWeek", FreshnessMonth: "oneMonth", FreshnessYear: "oneYear"}
+
+// SearchFresh is Search keeping only results of the freshness asked for.
+func (b Bocha) SearchFresh(ctx context.Context, query string, num int, freshness Freshness) ([]SearchResult, error) {
+	key := cmp.Or(b.APIKey, os.Getenv("BOCHA_API_KEY"))
+	if key == "" {
+		return nil, errors.New("web: Bocha: no API key (set BOCHA_API_KEY)")
+	}
+	var answer struct {
+		Code int    `json:"code"`
+		Msg  string `json:"msg"`
+		Data struct {
+			WebPages struct {
+				Value []struct {
+					Name    string `json:"name"`
+					URL     string `json:"url"`
+					Snippet string `json:"snippet"`
+					Summary string `json:"summary"`
+				} `json:"value"`
+			} `json:"webPages"`
+		} `json:"data"`
+	}
+	body := map[string]any{"query": query, "count": num, "freshness": cmp.Or(bochaFreshness[freshness.canonical()], "noLimit"), "summary": b.Summary}
+	endpoint := strings.TrimSuffix(cmp.Or(b.BaseURL, "https://api.bochaai.com"), "/") + "/v1/web-search"
+	if err := postJSON(ctx, b.Client, endpoint, map[string]string{"Authorization": "Bearer " + key}, body, &answer); err != nil {
+		return nil, fmt.Errorf("web: Bocha: %w", err)
+	}
+	if answer.Code != 0 && answer.Code != http.StatusOK {
+		return nil, fmt.Errorf("web: Bocha: search failed: code %d: %.200s", answer.Code, answer.Msg)
+	}
+	out := make([]SearchResult, 0, len(answer.Data.WebPages.Value))
+	for _, r := range answer.Data.WebPages.Value {
+		snippet := r.Snippet
+		if b.Summary && r.Summary != "" {
+			snippet = r.Summary
+		}
+		out = append(out, SearchResult{Title: r.Name, URL: r.URL, Snippet: snippet})
+	}
+	return out, nil
 }

@@ -47,7 +47,8 @@ type toolgenSawFreshness interface {
 type toolgenSawSearchArgs interface {
 	~struct {
 		Query     string    `json:"query" tool:"minLength=1,maxLength=500"`
-		Num       int       `json:"num,omitempty" tool:"default=5,minimum=1,maximum=20"`
+		Num       int       `json:"num,omitempty" tool:"default=0,minimum=0,maximum=100"`
+		Count     int       `json:"count,omitempty" tool:"default=0,minimum=0,maximum=100"`
 		Freshness Freshness `json:"freshness,omitempty" tool:"default=any"`
 	}
 }
@@ -85,7 +86,7 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 }, {
 	Description: "Searches the web and returns the title, URL and snippet of each result.",
 	Detail:      "Use it to find pages about a topic; read a page with web_fetch.",
-	Examples:    []runtime.Example{{Args: json.RawMessage(`{"query":"html to markdown go library","num":5}`)}},
+	Examples:    []runtime.Example{{Args: json.RawMessage(`{"query":"html to markdown go library","num":5}`)}, {Args: json.RawMessage(`{"query":"go 1.26 release notes","freshness":"noLimit","count":10}`)}},
 	Hints: runtime.Hints{
 		OpenWorld: true,
 		ReadOnly:  true,
@@ -99,7 +100,7 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 // toolgenToolkitToolsSchemas are the input and output schemas of toolgenToolkitTools, in order, in pieces.
 var toolgenToolkitToolsSchemas = [...][2][]string{
 	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"url":{"description":"URL of the page, http or https.","type":"string","format":"uri","maxLength":4096},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit.","type":"integer","minimum":0,"default":0}},"required":["url"],"additionalProperties":false}`}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"query":{"description":"Query to search for, as typed into a search engine.","type":"string","minLength":1,"maxLength":500},"num":{"description":"Num is how many results to return.","type":"integer","minimum":1,"maximum":20,"default":5},"freshness":{"description":"Freshness keeps only results published within the last day, week, month or year. Values: \"any\" (any age), \"day\" (the last 24 hours), \"week\" (the last 7 days), \"month\" (the last month), \"year\" (the last year).","type":"string","enum":["any","day","week","month","year"],"default":"any"}},"required":["query"],"additionalProperties":false}`}, {`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"results":{"type":["array","null"],"items":{"description":"SearchResult is one result of a web search.","type":"object","properties":{"title":{"description":"Title of the page.","type":"string"},"url":{"description":"URL of the page.","type":"string"},"snippet":{"description":"Snippet is the search engine's excerpt of the page.","type":"string"}},"required":["title","url","snippet"],"additionalProperties":false}}},"required":["results"],"additionalProperties":false}`}},
+	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"query":{"description":"Query to search for, as typed into a search engine.","type":"string","minLength":1,"maxLength":500},"num":{"description":"How many results to return; 0 means the host's default (10 unless set), and more than the host's limit (20 unless set) returns that many.","type":"integer","minimum":0,"maximum":100,"default":0},"count":{"description":"Count is num under Bocha's name, for calls written that way; num wins when both are set.","type":"integer","minimum":0,"maximum":100,"default":0},"freshness":{"description":"Freshness keeps only results published within the last day, week, month or year (Bocha's noLimit, oneDay, oneWeek, oneMonth and oneYear are read as the same). Values: \"any\" (any age), \"day\" (the last 24 hours), \"week\" (the last 7 days), \"month\" (the last month), \"year\" (the last year), \"noLimit\" (Bocha's names of the same, accepted as written), \"oneDay\" (the last 24 hours), \"oneWeek\" (the last 7 days), \"oneMonth\" (the last month), \"oneYear\" (the last year).","type":"string","enum":["any","day","week","month","year","noLimit","oneDay","oneWeek","oneMonth","oneYear"],"default":"any"}},"required":["query"],"additionalProperties":false}`}, {`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"results":{"type":["array","null"],"items":{"description":"SearchResult is one result of a web search.","type":"object","properties":{"title":{"description":"Title of the page.","type":"string"},"url":{"description":"URL of the page.","type":"string"},"snippet":{"description":"Snippet is the search engine's excerpt of the page.","type":"string"}},"required":["title","url","snippet"],"additionalProperties":false}}},"required":["results"],"additionalProperties":false}`}},
 }
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
@@ -135,18 +136,13 @@ func toolgenDefault_945e74c6(p unsafe.Pointer) {
 	*(*Freshness)(p) = FreshnessAny
 }
 
-// toolgenDefault_dfbc5f89 sets the default 5.
-func toolgenDefault_dfbc5f89(p unsafe.Pointer) {
-	*(*int)(p) = int(5)
-}
-
-var toolgenEnumFreshness = decode.StringRule{Enum: decode.NewEnum("any", "day", "week", "month", "year")}
+var toolgenEnumFreshness = decode.StringRule{Enum: decode.NewEnum("any", "day", "week", "month", "year", "noLimit", "oneDay", "oneWeek", "oneMonth", "oneYear")}
 
 var toolgenFieldsFetchArgs = decode.NewFields([]string{"url", "max_bytes"}, 0)
 
-var toolgenFieldsSearchArgs = decode.NewFields([]string{"query", "num", "freshness"}, 0)
+var toolgenFieldsSearchArgs = decode.NewFields([]string{"query", "num", "count", "freshness"}, 0)
 
-var toolgenInt_919084c0 = decode.IntRule{Max: 20, MaxText: "20", Min: 1, MinText: "1"}
+var toolgenInt_15e2f35b = decode.IntRule{Max: 100, MaxText: "100", Min: 0, MinText: "0"}
 
 var toolgenInt_a3c3bc46 = decode.IntRule{Min: 0, MinText: "0"}
 
@@ -168,15 +164,17 @@ var toolgenStructFetchArgs = decode.Struct{
 
 // toolgenStructSearchArgs is how to decode a SearchArgs.
 var toolgenStructSearchArgs = decode.Struct{
-	Defaults: []int{1, 2},
+	Defaults: []int{3},
 	Fields:   toolgenFieldsSearchArgs,
 	Members: []decode.Member{{
 		Offset: unsafe.Offsetof(SearchArgs{}.Query),
 		Value:  &toolgenValueString_d2e91461,
 	}, {
-		Default: toolgenDefault_dfbc5f89,
-		Offset:  unsafe.Offsetof(SearchArgs{}.Num),
-		Value:   &toolgenValueInt_919084c0,
+		Offset: unsafe.Offsetof(SearchArgs{}.Num),
+		Value:  &toolgenValueInt_15e2f35b,
+	}, {
+		Offset: unsafe.Offsetof(SearchArgs{}.Count),
+		Value:  &toolgenValueInt_15e2f35b,
 	}, {
 		Default: toolgenDefault_945e74c6,
 		Offset:  unsafe.Offsetof(SearchArgs{}.Freshness),
@@ -195,8 +193,8 @@ var toolgenValueInt64_a3c3bc46 = decode.Value{
 	Size: 8,
 }
 
-var toolgenValueInt_919084c0 = decode.Value{
-	Int:  &toolgenInt_919084c0,
+var toolgenValueInt_15e2f35b = decode.Value{
+	Int:  &toolgenInt_15e2f35b,
 	Kind: decode.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }

@@ -48,15 +48,19 @@
 //
 // # web_search
 //
-// web_search asks the [Toolkit.Searcher] and returns each result's title, URL and snippet.
-// Two presets speak their services' documented HTTP APIs: [Serper] (Google results,
-// POST /search with X-API-KEY, key from SERPER_API_KEY) and [Firecrawl] (POST /v2/search with
-// a bearer token, key from FIRECRAWL_API_KEY). Both take a BaseURL, for a proxy or a test
-// server. Without a Searcher, web_search answers that search is not configured.
+// web_search asks the [Toolkit.Searcher] and returns each result's title, URL and snippet:
+// [Toolkit.SearchResults] of them (10) unless the model asks for another number, and at most
+// [Toolkit.MaxSearchResults] (20). Bocha's call form is read as written: count for num, and
+// freshness noLimit, oneDay, oneWeek, oneMonth, oneYear. Three presets speak their services'
+// documented HTTP APIs: [Serper] (Google results, POST /search with X-API-KEY, key from
+// SERPER_API_KEY; country gl and language hl settable), [Firecrawl] (POST /v2/search with a
+// bearer token, key from FIRECRAWL_API_KEY) and [Bocha] (POST /v1/web-search with a bearer
+// token, key from BOCHA_API_KEY). Each takes a BaseURL, for a proxy or a test server.
+// Without a Searcher, web_search answers that search is not configured.
 //
 // Firecrawl also scrapes: with [Toolkit.Scraper] set to web.Firecrawl{}, web_fetch reads
 // pages through POST /v2/scrape (JavaScript rendered, PDFs read on Firecrawl's side) instead
-// of fetching them itself.
+// of fetching them itself, as Markdown or, with Format "html", as HTML.
 package web
 
 //go:generate go tool toolgen
@@ -104,6 +108,13 @@ type Toolkit struct {
 	// MaxConversions is how many pages (HTML or PDF) this Toolkit converts at once: 0 means
 	// DefaultMaxConversions. Other calls wait for a slot within their timeout.
 	MaxConversions int
+
+	// SearchResults is how many results web_search returns when the model asks for no number:
+	// 0 means DefaultSearchResults (10, as the XML agent's seed).
+	SearchResults int
+	// MaxSearchResults is the most results web_search returns, whatever the model asks: 0
+	// means DefaultMaxSearchResults (20). The schema allows up to 100, the hard ceiling.
+	MaxSearchResults int
 
 	once sync.Once
 	http *http.Client
@@ -174,9 +185,13 @@ func (k *Toolkit) read(ctx context.Context, rawURL string, limit int64) (page fe
 type SearchArgs struct {
 	// Query to search for, as typed into a search engine.
 	Query string `json:"query" tool:"minLength=1,maxLength=500"`
-	// Num is how many results to return.
-	Num int `json:"num,omitempty" tool:"default=5,minimum=1,maximum=20"`
-	// Freshness keeps only results published within the last day, week, month or year.
+	// How many results to return; 0 means the host's default (10 unless set), and more than
+	// the host's limit (20 unless set) returns that many.
+	Num int `json:"num,omitempty" tool:"default=0,minimum=0,maximum=100"`
+	// Count is num under Bocha's name, for calls written that way; num wins when both are set.
+	Count int `json:"count,omitempty" tool:"default=0,minimum=0,maximum=100"`
+	// Freshness keeps only results published within the last day, week, month or year
+	// (Bocha's noLimit, oneDay, oneWeek, oneMonth and oneYear are read as the same).
 	Freshness Freshness `json:"freshness,omitempty" tool:"default=any"`
 }
 
@@ -189,6 +204,36 @@ const (
 	FreshnessWeek  Freshness = "week"  // the last 7 days
 	FreshnessMonth Freshness = "month" // the last month
 	FreshnessYear  Freshness = "year"  // the last year
+
+	// Bocha's names of the same, accepted as written.
+	FreshnessNoLimit  Freshness = "noLimit"  // any age
+	FreshnessOneDay   Freshness = "oneDay"   // the last 24 hours
+	FreshnessOneWeek  Freshness = "oneWeek"  // the last 7 days
+	FreshnessOneMonth Freshness = "oneMonth" // the last month
+	FreshnessOneYear  Freshness = "oneYear"  // the last year
+)
+
+// canonical returns f under toolgen's name: Bocha's names are read as ours.
+func (f Freshness) canonical() Freshness {
+	switch f {
+	case "", FreshnessNoLimit:
+		return FreshnessAny
+	case FreshnessOneDay:
+		return FreshnessDay
+	case FreshnessOneWeek:
+		return FreshnessWeek
+	case FreshnessOneMonth:
+		return FreshnessMonth
+	case FreshnessOneYear:
+		return FreshnessYear
+	}
+	return f
+}
+
+// Defaults of web_search's result count, when the Toolkit sets none.
+const (
+	DefaultSearchResults    = 10
+	DefaultMaxSearchResults = 20
 )
 
 // SearchResults are the results of web_search, best first.
@@ -204,24 +249,28 @@ type SearchResults struct {
 //tool:hints readonly,openworld
 //tool:timeout 30s
 //tool:example {"query":"html to markdown go library","num":5}
+//tool:example {"query":"go 1.26 release notes","freshness":"noLimit","count":10}
 func (k *Toolkit) WebSearch(ctx context.Context, args SearchArgs) (SearchResults, error) {
 	if k.Searcher == nil {
 		return SearchResults{}, runtime.Permanent(runtime.ModelErrorf(runtime.KindUnavailable, "web search is not configured here: work from what you know, or fetch a URL you know"))
 	}
+	num := cmp.Or(args.Num, args.Count, k.SearchResults, DefaultSearchResults)
+	num = min(num, cmp.Or(k.MaxSearchResults, DefaultMaxSearchResults))
+	freshness := args.Freshness.canonical()
 	var results []SearchResult
 	var err error
 	if fresh, ok := k.Searcher.(FreshSearcher); ok {
-		results, err = fresh.SearchFresh(ctx, args.Query, args.Num, args.Freshness)
-	} else if args.Freshness != FreshnessAny && args.Freshness != "" {
+		results, err = fresh.SearchFresh(ctx, args.Query, num, freshness)
+	} else if freshness != FreshnessAny {
 		return SearchResults{}, runtime.Permanent(runtime.ModelErrorf(runtime.KindUnavailable, "this search cannot limit results by age: search again without freshness"))
 	} else {
-		results, err = k.Searcher.Search(ctx, args.Query, args.Num)
+		results, err = k.Searcher.Search(ctx, args.Query, num)
 	}
 	if err != nil {
 		return SearchResults{}, &runtime.ModelError{Kind: runtime.KindUnavailable, Message: "the search failed; try again later", Err: err}
 	}
-	if len(results) > args.Num {
-		results = results[:args.Num]
+	if len(results) > num {
+		results = results[:num]
 	}
 	return SearchResults{Results: append([]SearchResult{}, results...)}, nil
 }

@@ -246,7 +246,7 @@ func TestFirecrawl(t *testing.T) {
 			res := search(t, web.Firecrawl{BaseURL: srv.URL}, `{"query":"firecrawl"}`)
 			require.False(t, res.IsError, res.Text)
 			assert.Equal(t, "POST /v2/search Bearer fc-key", fake.method+" "+fake.path+" "+fake.auth)
-			assert.Equal(t, map[string]any{"query": "firecrawl", "limit": float64(5)}, fake.body)
+			assert.Equal(t, map[string]any{"query": "firecrawl", "limit": float64(10)}, fake.body, "the default count is 10")
 			assert.JSONEq(t, `{"results":[{"title":"Firecrawl","url":"https://www.firecrawl.dev/","snippet":"Web data for AI."}]}`, string(res.Structured))
 		})
 	}
@@ -348,7 +348,7 @@ func TestSearchFreshness(t *testing.T) {
 	defer srv.Close()
 	res := search(t, web.Serper{BaseURL: srv.URL, APIKey: "k"}, `{"query":"go","freshness":"week"}`)
 	require.False(t, res.IsError, res.Text)
-	assert.Equal(t, map[string]any{"q": "go", "num": float64(5), "tbs": "qdr:w"}, fake.body)
+	assert.Equal(t, map[string]any{"q": "go", "num": float64(10), "tbs": "qdr:w"}, fake.body)
 
 	fc := &fakeSearch{answer: `{"success":true,"data":{"web":[]}}`}
 	fcSrv := httptest.NewServer(fc)
@@ -369,4 +369,70 @@ func TestSearchFreshness(t *testing.T) {
 	res = search(t, plain, `{"query":"go","freshness":"decade"}`)
 	require.True(t, res.IsError)
 	assert.Contains(t, res.Text, `/freshness: must be one of "any", "day", "week", "month", "year"`)
+}
+
+// The XML agent's Bocha-style call is accepted as written (freshness "noLimit", count), and
+// Bocha answers it, tested against a fake of its API.
+func TestBocha(t *testing.T) {
+	fake := &fakeSearch{answer: `{"code":200,"msg":null,"data":{"webPages":{"value":[
+		{"name":"Go","url":"https://go.dev/","snippet":"Go is a language.","summary":"Go is an open source language by Google."},
+		{"name":"Go blog","url":"https://go.dev/blog","snippet":"The blog."}]}}}`}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	t.Setenv("BOCHA_API_KEY", "bocha-key")
+
+	res := search(t, web.Bocha{BaseURL: srv.URL}, `{"query":"go","freshness":"noLimit","count":1}`)
+	require.False(t, res.IsError, res.Text)
+	assert.Equal(t, "POST /v1/web-search Bearer bocha-key", fake.method+" "+fake.path+" "+fake.auth)
+	assert.Equal(t, map[string]any{"query": "go", "count": float64(1), "freshness": "noLimit", "summary": false}, fake.body)
+	assert.JSONEq(t, `{"results":[{"title":"Go","url":"https://go.dev/","snippet":"Go is a language."}]}`, string(res.Structured))
+
+	res = search(t, web.Bocha{BaseURL: srv.URL, Summary: true}, `{"query":"go","freshness":"oneWeek"}`)
+	require.False(t, res.IsError, res.Text)
+	assert.Equal(t, "oneWeek", fake.body["freshness"])
+	assert.Equal(t, float64(10), fake.body["count"], "the default count is 10")
+	assert.Contains(t, string(res.Structured), "by Google", "the summary is the snippet when asked for")
+
+	failing := &fakeSearch{answer: `{"code":401,"msg":"invalid api key"}`}
+	bad := httptest.NewServer(failing)
+	defer bad.Close()
+	res = search(t, web.Bocha{BaseURL: bad.URL}, `{"query":"go"}`)
+	require.True(t, res.IsError)
+	assert.ErrorContains(t, cause(t, res), "invalid api key")
+}
+
+// The host sets web_search's default and limit of results, and Serper's country, language and
+// number of results asked.
+func TestSearchCountsAndSerperSettingsAreTheHosts(t *testing.T) {
+	fake := &fakeSearch{answer: `{"organic":[]}`}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	serper := web.Serper{BaseURL: srv.URL, APIKey: "k", Country: "de", Locale: "en"}
+	invoke := func(k *web.Toolkit, args string) {
+		t.Helper()
+		res := newRegistry(t, k).Invoke(t.Context(), runtime.Call{Name: "web_search", Args: []byte(args)})
+		require.False(t, res.IsError, res.Text)
+	}
+	invoke(&web.Toolkit{Searcher: serper}, `{"query":"go"}`)
+	assert.Equal(t, map[string]any{"q": "go", "num": float64(10), "gl": "de", "hl": "en"}, fake.body)
+	invoke(&web.Toolkit{Searcher: serper}, `{"query":"go","num":50}`)
+	assert.Equal(t, float64(20), fake.body["num"], "at most 20 unless the host says")
+	invoke(&web.Toolkit{Searcher: serper, SearchResults: 3, MaxSearchResults: 40}, `{"query":"go"}`)
+	assert.Equal(t, float64(3), fake.body["num"])
+	invoke(&web.Toolkit{Searcher: serper, SearchResults: 3, MaxSearchResults: 40}, `{"query":"go","num":50}`)
+	assert.Equal(t, float64(40), fake.body["num"])
+	serper.Num = 100
+	invoke(&web.Toolkit{Searcher: serper}, `{"query":"go","num":2}`)
+	assert.Equal(t, float64(100), fake.body["num"], "Serper.Num is asked whatever the model asks")
+}
+
+func TestFirecrawlScraperHTML(t *testing.T) {
+	fake := &fakeSearch{answer: `{"success":true,"data":{"html":"<h1>Hello</h1>","markdown":"# Hello","metadata":{"sourceURL":"https://example.com/","statusCode":200}}}`}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	reg := newRegistry(t, &web.Toolkit{Scraper: web.Firecrawl{APIKey: "fc-key", BaseURL: srv.URL, Format: "html"}})
+	res := fetch(t, reg, "https://example.com/", 0)
+	require.False(t, res.IsError, res.Text)
+	assert.Equal(t, map[string]any{"url": "https://example.com/", "formats": []any{"html"}}, fake.body)
+	assert.Equal(t, "URL: https://example.com/\n\n<h1>Hello</h1>", res.Text)
 }
