@@ -458,7 +458,7 @@ func (g *generator) declareSchemaPieces() {
 	g.schemas = newSchemaPieces(texts, labels)
 	for _, c := range g.schemas.decls {
 		g.f.Comment(c.doc)
-		g.f.Const().Id(c.name).Op("=").Add(rawString([]byte(c.text)))
+		g.f.Const().Id(c.name).Op("=").Add(schemaLines([]byte(c.text)))
 		g.f.Line()
 	}
 }

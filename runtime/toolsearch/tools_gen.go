@@ -74,7 +74,18 @@ var toolgenSearchTools = [...]runtime.Tool{{
 
 // toolgenSearchToolsSchemas are the input and output schemas of toolgenSearchTools, in order, in pieces.
 var toolgenSearchToolsSchemas = [...][2][]string{
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"query":{"description":"Words describing the task, e.g. \"refund a customer's invoice\".","type":"string","minLength":1,"maxLength":500},"limit":{"description":"How many tools to return.","type":"integer","minimum":1,"maximum":20,"default":5}},"required":["query"],"additionalProperties":false}`}, {`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"tools":{"description":"Tools found, best match first; each can be called from now on.","type":["array","null"],"items":{"description":"Found is one tool a search found.","type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"}},"required":["name","description"],"additionalProperties":false}}},"required":["tools"],"additionalProperties":false}`}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"query":{"description":"Words describing the task, e.g. \"refund a customer's invoice\".","type":"string","minLength":1,"maxLength":500},` +
+			`"limit":{"description":"How many tools to return.","type":"integer","minimum":1,"maximum":20,"default":5}},"required":["query"],"additionalProperties":false}`}, {
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"tools":{"description":"Tools found, best match first; each can be called from now on.","type":["array","null"],` +
+			`"items":{"description":"Found is one tool a search found.","type":"object",` +
+			`"properties":{` +
+			`"name":{"type":"string"},` +
+			`"description":{"type":"string"}},"required":["name","description"],"additionalProperties":false}}},"required":["tools"],"additionalProperties":false}`}},
 }
 
 // SearchTools returns the tools implemented by methods of Search, bound to r, sorted by name.

@@ -57,7 +57,10 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenToolsSchemas are the input and output schemas of toolgenTools, in order, in pieces.
 var toolgenToolsSchemas = [...][2][]string{
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host.","type":"string","maxLength":2000,"default":""}},"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"focus":{"description":"Focus says what the summary must keep, e.g. \"the failing test and the files changed\"; empty leaves it to the host.","type":"string","maxLength":2000,"default":""}},"additionalProperties":false}`}, {}},
 }
 
 // toolgenBindings are the bindings of toolgenTools, in order.

@@ -99,8 +99,30 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 
 // toolgenToolkitToolsSchemas are the input and output schemas of toolgenToolkitTools, in order, in pieces.
 var toolgenToolkitToolsSchemas = [...][2][]string{
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"server":{"description":"Server is the server's name, as list_mcp_servers shows it.","type":"string","minLength":1,"maxLength":128},"tool":{"description":"Tool is the tool's name on that server.","type":"string","minLength":1,"maxLength":128},"arguments":{"description":"Arguments are the tool's arguments, a JSON object as its input schema describes."}},"required":["server","tool"],"additionalProperties":false}`}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"server":{"description":"Server, when given, lists that server's tools with their arguments' schemas; empty lists every server with its tools' names and descriptions.","type":"string","maxLength":128,"default":""}},"additionalProperties":false}`}, {`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"servers":{"type":["array","null"],"items":{"description":"ServerInfo is one server in list_mcp_servers' answer.","type":"object","properties":{"name":{"type":"string"},"connected":{"type":"boolean"},"tools":{"type":["array","null"],"items":{"description":"ToolInfo is one tool of a server.","type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"needs_approval":{"description":"NeedsApproval says the user is asked before each call.","type":"boolean"},"input_schema":{"description":"InputSchema is the JSON Schema of the arguments, when one server is listed."}},"required":["name","description"],"additionalProperties":false}}},"required":["name","connected","tools"],"additionalProperties":false}}},"required":["servers"],"additionalProperties":false}`}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"server":{"description":"Server is the server's name, as list_mcp_servers shows it.","type":"string","minLength":1,"maxLength":128},` +
+			`"tool":{"description":"Tool is the tool's name on that server.","type":"string","minLength":1,"maxLength":128},` +
+			`"arguments":{"description":"Arguments are the tool's arguments, a JSON object as its input schema describes."}},"required":["server","tool"],"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"server":{"description":"Server, when given, lists that server's tools with their arguments' schemas; empty lists every server with its tools' names and descriptions.","type":"string","maxLength":128,"default":""}},"additionalProperties":false}`}, {
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"servers":{"type":["array","null"],` +
+			`"items":{"description":"ServerInfo is one server in list_mcp_servers' answer.","type":"object",` +
+			`"properties":{` +
+			`"name":{"type":"string"},` +
+			`"connected":{"type":"boolean"},` +
+			`"tools":{"type":["array","null"],` +
+			`"items":{"description":"ToolInfo is one tool of a server.","type":"object",` +
+			`"properties":{` +
+			`"name":{"type":"string"},` +
+			`"description":{"type":"string"},` +
+			`"needs_approval":{"description":"NeedsApproval says the user is asked before each call.","type":"boolean"},` +
+			`"input_schema":{"description":"InputSchema is the JSON Schema of the arguments, when one server is listed."}},"required":["name","description"],"additionalProperties":false}}},"required":["name","connected","tools"],"additionalProperties":false}}},"required":["servers"],"additionalProperties":false}`}},
 }
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.

@@ -134,7 +134,20 @@ var toolgenAnthropicTools = [...]runtime.Tool{{
 
 // toolgenAnthropicToolsSchemas are the input and output schemas of toolgenAnthropicTools, in order, in pieces.
 var toolgenAnthropicToolsSchemas = [...][2][]string{
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"command":{"description":"Command to run. Values: \"view\" (memory_view), \"create\" (memory_create), \"str_replace\" (memory_str_replace), \"insert\" (memory_insert), \"delete\" (memory_delete), \"rename\" (memory_rename).","type":"string","enum":["view","create","str_replace","insert","delete","rename"]},"path":{"description":"Path of the file or directory (all commands but rename).","type":"string","maxLength":1024,"default":""},"view_range":{"description":"ViewRange is [first, last] line to view, 1-based; last -1 means the end (view).","type":"array","minItems":2,"maxItems":2,"items":{"type":"integer"}},"file_text":{"description":"FileText is the whole content of the file (create).","type":"string","default":""},"old_str":{"description":"OldStr is the text to replace, occurring exactly once (str_replace).","type":"string","default":""},"new_str":{"description":"NewStr replaces it (str_replace).","type":"string","default":""},"insert_line":{"description":"InsertLine is the line after which to insert, 0 for the top (insert).","type":"integer","minimum":0,"default":0},"insert_text":{"description":"InsertText is the text to insert (insert).","type":"string","default":""},"old_path":{"description":"OldPath is the file or directory to rename (rename).","type":"string","maxLength":1024,"default":""},"new_path":{"description":"NewPath is its new name (rename).","type":"string","maxLength":1024,"default":""}},"required":["command"],"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"command":{"description":"Command to run. Values: \"view\" (memory_view), \"create\" (memory_create), \"str_replace\" (memory_str_replace), \"insert\" (memory_insert), \"delete\" (memory_delete), \"rename\" (memory_rename).","type":"string","enum":["view","create","str_replace","insert","delete","rename"]},` +
+			`"path":{"description":"Path of the file or directory (all commands but rename).","type":"string","maxLength":1024,"default":""},` +
+			`"view_range":{"description":"ViewRange is [first, last] line to view, 1-based; last -1 means the end (view).","type":"array","minItems":2,"maxItems":2,` +
+			`"items":{"type":"integer"}},` +
+			`"file_text":{"description":"FileText is the whole content of the file (create).","type":"string","default":""},` +
+			`"old_str":{"description":"OldStr is the text to replace, occurring exactly once (str_replace).","type":"string","default":""},` +
+			`"new_str":{"description":"NewStr replaces it (str_replace).","type":"string","default":""},` +
+			`"insert_line":{"description":"InsertLine is the line after which to insert, 0 for the top (insert).","type":"integer","minimum":0,"default":0},` +
+			`"insert_text":{"description":"InsertText is the text to insert (insert).","type":"string","default":""},` +
+			`"old_path":{"description":"OldPath is the file or directory to rename (rename).","type":"string","maxLength":1024,"default":""},` +
+			`"new_path":{"description":"NewPath is its new name (rename).","type":"string","maxLength":1024,"default":""}},"required":["command"],"additionalProperties":false}`}, {}},
 }
 
 // AnthropicTools returns the tools implemented by methods of Anthropic, bound to r, sorted by name.
@@ -231,12 +244,28 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 
 // toolgenToolkitToolsSchemas are the input and output schemas of toolgenToolkitTools, in order, in pieces.
 var toolgenToolkitToolsSchemas = [...][2][]string{
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, e.g. /memories/progress.md.","type":"string","minLength":1,"maxLength":1024},"file_text":{"description":"FileText is the whole content of the file.","type":"string"}},"required":["path","file_text"],"additionalProperties":false}`}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file or directory to delete, with all it holds.","type":"string","minLength":1,"maxLength":1024}},"required":["path"],"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"path":{"description":"Path of the file, e.g. /memories/progress.md.","type":"string","minLength":1,"maxLength":1024},` +
+			`"file_text":{"description":"FileText is the whole content of the file.","type":"string"}},"required":["path","file_text"],"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"path":{"description":"Path of the file or directory to delete, with all it holds.","type":"string","minLength":1,"maxLength":1024}},"required":["path"],"additionalProperties":false}`}, {}},
 	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{`, toolgenPartPath, `,"insert_line":{"description":"InsertLine is the line after which to insert: 0 inserts at the top.","type":"integer","minimum":0},"insert_text":{"description":"InsertText is the text to insert; a line break is added at its end if missing.","type":"string","minLength":1}},"required":["path","insert_line","insert_text"],"additionalProperties":false}`}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"old_path":{"description":"OldPath is the file or directory to rename.","type":"string","minLength":1,"maxLength":1024},"new_path":{"description":"NewPath is its new name; nothing may exist there yet.","type":"string","minLength":1,"maxLength":1024}},"required":["old_path","new_path"],"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"old_path":{"description":"OldPath is the file or directory to rename.","type":"string","minLength":1,"maxLength":1024},` +
+			`"new_path":{"description":"NewPath is its new name; nothing may exist there yet.","type":"string","minLength":1,"maxLength":1024}},"required":["old_path","new_path"],"additionalProperties":false}`}, {}},
 	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{`, toolgenPartPath, `,"old_str":{"description":"OldStr is the text to replace; it must occur exactly once in the file.","type":"string","minLength":1},"new_str":{"description":"NewStr replaces it; empty deletes it.","type":"string"}},"required":["path","old_str","new_str"],"additionalProperties":false}`}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of a file or directory, e.g. /memories or /memories/progress.md.","type":"string","minLength":1,"maxLength":1024},"view_range":{"description":"ViewRange is [first, last] line of a file to show, 1-based; last -1 means the end.","type":"array","minItems":2,"maxItems":2,"items":{"type":"integer"}}},"required":["path"],"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"path":{"description":"Path of a file or directory, e.g. /memories or /memories/progress.md.","type":"string","minLength":1,"maxLength":1024},` +
+			`"view_range":{"description":"ViewRange is [first, last] line of a file to show, 1-based; last -1 means the end.","type":"array","minItems":2,"maxItems":2,` +
+			`"items":{"type":"integer"}}},"required":["path"],"additionalProperties":false}`}, {}},
 }
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.

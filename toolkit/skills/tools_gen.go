@@ -94,9 +94,18 @@ var toolgenLibraryTools = [...]runtime.Tool{{
 
 // toolgenLibraryToolsSchemas are the input and output schemas of toolgenLibraryTools, in order, in pieces.
 var toolgenLibraryToolsSchemas = [...][2][]string{
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"description":"Name of the skill, as list_skills shows it.","type":"string","minLength":1,"maxLength":64}},"required":["name"],"additionalProperties":false}`}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"skill":{"description":"Skill is the skill's name.","type":"string","minLength":1,"maxLength":64},"path":{"description":"Path of the file in the skill's folder, as load_skill lists it, e.g. references/forms.md.","type":"string","minLength":1,"maxLength":1024}},"required":["skill","path"],"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{},"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"name":{"description":"Name of the skill, as list_skills shows it.","type":"string","minLength":1,"maxLength":64}},"required":["name"],"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"skill":{"description":"Skill is the skill's name.","type":"string","minLength":1,"maxLength":64},` +
+			`"path":{"description":"Path of the file in the skill's folder, as load_skill lists it, e.g. references/forms.md.","type":"string","minLength":1,"maxLength":1024}},"required":["skill","path"],"additionalProperties":false}`}, {}},
 }
 
 // toolgenNoArgs refuses any argument, for the tools that take none.

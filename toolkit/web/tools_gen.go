@@ -99,8 +99,25 @@ var toolgenToolkitTools = [...]runtime.Tool{{
 
 // toolgenToolkitToolsSchemas are the input and output schemas of toolgenToolkitTools, in order, in pieces.
 var toolgenToolkitToolsSchemas = [...][2][]string{
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"url":{"description":"URL of the page, http or https.","type":"string","format":"uri","maxLength":4096},"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit.","type":"integer","minimum":0,"default":0}},"required":["url"],"additionalProperties":false}`}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"query":{"description":"Query to search for, as typed into a search engine.","type":"string","minLength":1,"maxLength":500},"num":{"description":"Num is how many results to return.","type":"integer","minimum":1,"maximum":20,"default":5},"freshness":{"description":"Freshness keeps only results published within the last day, week, month or year. Values: \"any\" (any age), \"day\" (the last 24 hours), \"week\" (the last 7 days), \"month\" (the last month), \"year\" (the last year).","type":"string","enum":["any","day","week","month","year"],"default":"any"}},"required":["query"],"additionalProperties":false}`}, {`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"results":{"type":["array","null"],"items":{"description":"SearchResult is one result of a web search.","type":"object","properties":{"title":{"description":"Title of the page.","type":"string"},"url":{"description":"URL of the page.","type":"string"},"snippet":{"description":"Snippet is the search engine's excerpt of the page.","type":"string"}},"required":["title","url","snippet"],"additionalProperties":false}}},"required":["results"],"additionalProperties":false}`}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"url":{"description":"URL of the page, http or https.","type":"string","format":"uri","maxLength":4096},` +
+			`"max_bytes":{"description":"MaxBytes is the most bytes of the page to read; 0 means the host's limit.","type":"integer","minimum":0,"default":0}},"required":["url"],"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"query":{"description":"Query to search for, as typed into a search engine.","type":"string","minLength":1,"maxLength":500},` +
+			`"num":{"description":"Num is how many results to return.","type":"integer","minimum":1,"maximum":20,"default":5},` +
+			`"freshness":{"description":"Freshness keeps only results published within the last day, week, month or year. Values: \"any\" (any age), \"day\" (the last 24 hours), \"week\" (the last 7 days), \"month\" (the last month), \"year\" (the last year).","type":"string","enum":["any","day","week","month","year"],"default":"any"}},"required":["query"],"additionalProperties":false}`}, {
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"results":{"type":["array","null"],` +
+			`"items":{"description":"SearchResult is one result of a web search.","type":"object",` +
+			`"properties":{` +
+			`"title":{"description":"Title of the page.","type":"string"},` +
+			`"url":{"description":"URL of the page.","type":"string"},` +
+			`"snippet":{"description":"Snippet is the search engine's excerpt of the page.","type":"string"}},"required":["title","url","snippet"],"additionalProperties":false}}},"required":["results"],"additionalProperties":false}`}},
 }
 
 // ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.

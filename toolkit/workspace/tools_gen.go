@@ -256,14 +256,54 @@ var toolgenWorkspaceTools = [...]runtime.Tool{{
 
 // toolgenWorkspaceToolsSchemas are the input and output schemas of toolgenWorkspaceTools, in order, in pieces.
 var toolgenWorkspaceToolsSchemas = [...][2][]string{
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root.","type":"string","minLength":1,"maxLength":4096},"old_string":{"description":"OldString is the exact text to replace, as the file holds it (without read_file's line numbers), with enough lines around it to occur only once.","type":"string","minLength":1},"new_string":{"description":"NewString replaces it.","type":"string"},"replace_all":{"description":"ReplaceAll replaces every occurrence instead of requiring exactly one.","type":"boolean","default":false}},"required":["path","old_string","new_string"],"additionalProperties":false}`}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"pattern":{"description":"Pattern to match paths against: * matches within a name, ** any number of directories, {a,b} either, e.g. **/*.go or src/**/*_test.go.","type":"string","minLength":1,"maxLength":1024},"path":{"description":"Path of the directory to search in, relative to the workspace root; the pattern is matched against paths relative to it.","type":"string","maxLength":4096,"default":"."}},"required":["pattern"],"additionalProperties":false}`}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"pattern":{"description":"Pattern is a regular expression in RE2 syntax (as Go's regexp), matched against each line, e.g. func \\w+Handler or TODO|FIXME.","type":"string","minLength":1,"maxLength":1024},"path":{"description":"Path of the file or directory to search, relative to the workspace root.","type":"string","maxLength":4096,"default":"."},"glob":{"description":"Glob keeps only files matching it: a pattern without / is matched against file names (*.go, *.{ts,tsx}), one with / against paths relative to path.","type":"string","maxLength":1024,"default":""},"case_insensitive":{"description":"CaseInsensitive ignores the case of letters.","type":"boolean","default":false},"context":{"description":"Context is the number of lines shown before and after each matching line.","type":"integer","minimum":0,"maximum":20,"default":0},"max_results":{"description":"MaxResults is the most matching lines shown; the rest are counted.","type":"integer","minimum":1,"maximum":1000,"default":100}},"required":["pattern"],"additionalProperties":false}`}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the directory, relative to the workspace root; \".\" is the root.","type":"string","maxLength":4096,"default":"."}},"additionalProperties":false}`}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root, e.g. src/main.go.","type":"string","minLength":1,"maxLength":4096},"offset":{"description":"Offset is the line to start at: 1 for the first line.","type":"integer","minimum":1,"default":1},"limit":{"description":"Limit is the most lines to return.","type":"integer","minimum":1,"maximum":2000,"default":2000}},"required":["path"],"additionalProperties":false}`}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the stored result, as the note of a cut result names it.","type":"string","minLength":1,"maxLength":128},"offset":{"description":"Offset is the byte to start at, as the note or the last page says.","type":"integer","minimum":0,"default":0},"limit":{"description":"Limit is the most bytes to return.","type":"integer","minimum":1,"maximum":16000,"default":16000}},"required":["id"],"additionalProperties":false}`}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"command":{"description":"Command is run by sh -c, e.g. go test ./... or ls -la | head.","type":"string","minLength":1,"maxLength":65536},"workdir":{"description":"Workdir is the directory to run in, relative to the workspace root.","type":"string","maxLength":4096,"default":"."},"timeout_ms":{"description":"TimeoutMS is the time limit in milliseconds; at the limit the command and every process it started are killed.","type":"integer","minimum":100,"maximum":600000,"default":120000}},"required":["command"],"additionalProperties":false}`}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"description":"Path of the file, relative to the workspace root; missing directories are created.","type":"string","minLength":1,"maxLength":4096},"content":{"description":"Content is the whole new content of the file.","type":"string"}},"required":["path","content"],"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"path":{"description":"Path of the file, relative to the workspace root.","type":"string","minLength":1,"maxLength":4096},` +
+			`"old_string":{"description":"OldString is the exact text to replace, as the file holds it (without read_file's line numbers), with enough lines around it to occur only once.","type":"string","minLength":1},` +
+			`"new_string":{"description":"NewString replaces it.","type":"string"},` +
+			`"replace_all":{"description":"ReplaceAll replaces every occurrence instead of requiring exactly one.","type":"boolean","default":false}},"required":["path","old_string","new_string"],"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"pattern":{"description":"Pattern to match paths against: * matches within a name, ** any number of directories, {a,b} either, e.g. **/*.go or src/**/*_test.go.","type":"string","minLength":1,"maxLength":1024},` +
+			`"path":{"description":"Path of the directory to search in, relative to the workspace root; the pattern is matched against paths relative to it.","type":"string","maxLength":4096,"default":"."}},"required":["pattern"],"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"pattern":{"description":"Pattern is a regular expression in RE2 syntax (as Go's regexp), matched against each line, e.g. func \\w+Handler or TODO|FIXME.","type":"string","minLength":1,"maxLength":1024},` +
+			`"path":{"description":"Path of the file or directory to search, relative to the workspace root.","type":"string","maxLength":4096,"default":"."},` +
+			`"glob":{"description":"Glob keeps only files matching it: a pattern without / is matched against file names (*.go, *.{ts,tsx}), one with / against paths relative to path.","type":"string","maxLength":1024,"default":""},` +
+			`"case_insensitive":{"description":"CaseInsensitive ignores the case of letters.","type":"boolean","default":false},` +
+			`"context":{"description":"Context is the number of lines shown before and after each matching line.","type":"integer","minimum":0,"maximum":20,"default":0},` +
+			`"max_results":{"description":"MaxResults is the most matching lines shown; the rest are counted.","type":"integer","minimum":1,"maximum":1000,"default":100}},"required":["pattern"],"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"path":{"description":"Path of the directory, relative to the workspace root; \".\" is the root.","type":"string","maxLength":4096,"default":"."}},"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"path":{"description":"Path of the file, relative to the workspace root, e.g. src/main.go.","type":"string","minLength":1,"maxLength":4096},` +
+			`"offset":{"description":"Offset is the line to start at: 1 for the first line.","type":"integer","minimum":1,"default":1},` +
+			`"limit":{"description":"Limit is the most lines to return.","type":"integer","minimum":1,"maximum":2000,"default":2000}},"required":["path"],"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"id":{"description":"ID of the stored result, as the note of a cut result names it.","type":"string","minLength":1,"maxLength":128},` +
+			`"offset":{"description":"Offset is the byte to start at, as the note or the last page says.","type":"integer","minimum":0,"default":0},` +
+			`"limit":{"description":"Limit is the most bytes to return.","type":"integer","minimum":1,"maximum":16000,"default":16000}},"required":["id"],"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"command":{"description":"Command is run by sh -c, e.g. go test ./... or ls -la | head.","type":"string","minLength":1,"maxLength":65536},` +
+			`"workdir":{"description":"Workdir is the directory to run in, relative to the workspace root.","type":"string","maxLength":4096,"default":"."},` +
+			`"timeout_ms":{"description":"TimeoutMS is the time limit in milliseconds; at the limit the command and every process it started are killed.","type":"integer","minimum":100,"maximum":600000,"default":120000}},"required":["command"],"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"path":{"description":"Path of the file, relative to the workspace root; missing directories are created.","type":"string","minLength":1,"maxLength":4096},` +
+			`"content":{"description":"Content is the whole new content of the file.","type":"string"}},"required":["path","content"],"additionalProperties":false}`}, {}},
 }
 
 // WorkspaceTools returns the tools implemented by methods of Workspace, bound to r, sorted by name.

@@ -77,7 +77,19 @@ var toolgenOutboxTools = [...]runtime.Tool{{
 
 // toolgenOutboxToolsSchemas are the input and output schemas of toolgenOutboxTools, in order, in pieces.
 var toolgenOutboxToolsSchemas = [...][2][]string{
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"Recipient address.","type":"string","format":"email"},"subject":{"description":"Subject line.","type":"string","minLength":1,"maxLength":200},"body":{"description":"Body text, plain text only.","type":"string","minLength":1,"maxLength":10000},"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,"items":{"type":"string","format":"email"}},"priority":{"description":"Priority from 1 (highest) to 5 (lowest).","type":"integer","minimum":1,"maximum":5,"default":3}},"required":["to","subject","body"],"additionalProperties":false}`}, {`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"message_id":{"description":"MessageID identifies the queued message.","type":"string"},"recipients":{"description":"Recipients is how many addresses the message goes to.","type":"integer"}},"required":["message_id","recipients"],"additionalProperties":false}`}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"to":{"description":"Recipient address.","type":"string","format":"email"},` +
+			`"subject":{"description":"Subject line.","type":"string","minLength":1,"maxLength":200},` +
+			`"body":{"description":"Body text, plain text only.","type":"string","minLength":1,"maxLength":10000},` +
+			`"cc":{"description":"Carbon-copy recipients.","type":"array","maxItems":20,` +
+			`"items":{"type":"string","format":"email"}},` +
+			`"priority":{"description":"Priority from 1 (highest) to 5 (lowest).","type":"integer","minimum":1,"maximum":5,"default":3}},"required":["to","subject","body"],"additionalProperties":false}`}, {
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"message_id":{"description":"MessageID identifies the queued message.","type":"string"},` +
+			`"recipients":{"description":"Recipients is how many addresses the message goes to.","type":"integer"}},"required":["message_id","recipients"],"additionalProperties":false}`}},
 }
 
 // OutboxTools returns the tools implemented by methods of Outbox, bound to r, sorted by name.

@@ -144,11 +144,44 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenToolsSchemas are the input and output schemas of toolgenTools, in order, in pieces.
 var toolgenToolsSchemas = [...][2][]string{
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"question":{"description":"Question to ask the user.","type":"string","minLength":1}},"required":["question"],"additionalProperties":false}`}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds.","type":"integer","minimum":0,"maximum":60000,"default":0}},"required":["to"],"additionalProperties":false}`}, {`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"reached":{"description":"Reached is the last number counted.","type":"integer"}},"required":["reached"],"additionalProperties":false}`}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"to":{"description":"To is who gets the note.","type":"string","minLength":1},"text":{"description":"Text of the note.","type":"string","minLength":1}},"required":["to","text"],"additionalProperties":false}`}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"rows":{"description":"Rows is how many rows to return.","type":"integer","minimum":0,"maximum":100000}},"required":["rows"],"additionalProperties":false}`}, {`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"rows":{"description":"Rows of the table.","type":["array","null"],"items":{"description":"Row is one row of a table.","type":"object","properties":{"n":{"description":"N is the row's number.","type":"integer"},"square":{"description":"Square is N squared.","type":"integer"}},"required":["n","square"],"additionalProperties":false}}},"required":["rows"],"additionalProperties":false}`}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`}, {`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"call_id":{"description":"CallID is the JSON-RPC id of the tools/call request.","type":"string"},"session":{"description":"Session is the registry session the call runs in.","type":"string"},"user":{"description":"User is the authenticated user, when the server checks bearer tokens.","type":"string"},"calls":{"description":"Calls counts whoami calls in the session.","type":"integer"},"cancelled_at":{"description":"CancelledAt is where the last cancelled count of the session stopped (0: none was).","type":"integer"}},"required":["call_id","session","user","calls","cancelled_at"],"additionalProperties":false}`}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"question":{"description":"Question to ask the user.","type":"string","minLength":1}},"required":["question"],"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"to":{"description":"To is the number to count to.","type":"integer","minimum":1,"maximum":1000},` +
+			`"step_millis":{"description":"StepMillis is the pause after each number, in milliseconds.","type":"integer","minimum":0,"maximum":60000,"default":0}},"required":["to"],"additionalProperties":false}`}, {
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"reached":{"description":"Reached is the last number counted.","type":"integer"}},"required":["reached"],"additionalProperties":false}`}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"to":{"description":"To is who gets the note.","type":"string","minLength":1},` +
+			`"text":{"description":"Text of the note.","type":"string","minLength":1}},"required":["to","text"],"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"rows":{"description":"Rows is how many rows to return.","type":"integer","minimum":0,"maximum":100000}},"required":["rows"],"additionalProperties":false}`}, {
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"rows":{"description":"Rows of the table.","type":["array","null"],` +
+			`"items":{"description":"Row is one row of a table.","type":"object",` +
+			`"properties":{` +
+			`"n":{"description":"N is the row's number.","type":"integer"},` +
+			`"square":{"description":"Square is N squared.","type":"integer"}},"required":["n","square"],"additionalProperties":false}}},"required":["rows"],"additionalProperties":false}`}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{},"additionalProperties":false}`}, {
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"call_id":{"description":"CallID is the JSON-RPC id of the tools/call request.","type":"string"},` +
+			`"session":{"description":"Session is the registry session the call runs in.","type":"string"},` +
+			`"user":{"description":"User is the authenticated user, when the server checks bearer tokens.","type":"string"},` +
+			`"calls":{"description":"Calls counts whoami calls in the session.","type":"integer"},` +
+			`"cancelled_at":{"description":"CancelledAt is where the last cancelled count of the session stopped (0: none was).","type":"integer"}},"required":["call_id","session","user","calls","cancelled_at"],"additionalProperties":false}`}},
 }
 
 // toolgenBindings are the bindings of toolgenTools, in order.

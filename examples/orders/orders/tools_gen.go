@@ -113,7 +113,40 @@ type toolgenSawStatus interface {
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
 // toolgenSchemaOrderOutput is a schema several tools share.
-const toolgenSchemaOrderOutput = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}`
+const toolgenSchemaOrderOutput = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+	`"properties":{` +
+	`"id":{"description":"Order id.","type":"string"},` +
+	`"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},` +
+	`"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},` +
+	`"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},` +
+	`"total":{"description":"Total price of all items.","type":"number"},` +
+	`"request":{"description":"The order as it was created.","type":"object",` +
+	`"properties":{` +
+	`"customer":{"description":"Who orders.","type":"object",` +
+	`"properties":{` +
+	`"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},` +
+	`"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},` +
+	`"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false},` +
+	`"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,` +
+	`"items":{"description":"Item is one line of an order.","type":"object",` +
+	`"properties":{` +
+	`"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},` +
+	`"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},` +
+	`"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},` +
+	`"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},` +
+	`"tags":{"description":"Free-form labels.","type":"array","maxItems":10,` +
+	`"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}},` +
+	`"shipping":{"description":"Where it goes.","type":"object",` +
+	`"properties":{` +
+	`"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,` +
+	`"items":{"type":"string","minLength":1,"maxLength":100}},` +
+	`"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100},` +
+	`"postal_code":{"description":"Postal or ZIP code.","type":"string","minLength":1,"maxLength":20},` +
+	`"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}},"required":["lines","city","postal_code","country"],"additionalProperties":false},` +
+	`"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}},"required":["customer","items","shipping"],"additionalProperties":false},` +
+	`"labels":{"description":"Free labels set by the back office, by key.","type":"object",` +
+	`"additionalProperties":{"type":"string"}},` +
+	`"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}`
 
 // toolgenPartCity is a part several schemas share.
 const toolgenPartCity = `"city":{"description":"City or town.","type":"string","minLength":1,"maxLength":100}`
@@ -122,10 +155,21 @@ const toolgenPartCity = `"city":{"description":"City or town.","type":"string","
 const toolgenPartCountry = `,"country":{"description":"Destination country. Values: \"US\" (United States), \"CA\" (Canada), \"GB\" (United Kingdom), \"DE\" (Germany), \"FR\" (France), \"JP\" (Japan), \"AU\" (Australia), \"NL\" (Netherlands), \"SE\" (Sweden), \"BR\" (Brazil).","type":"string","enum":["US","CA","GB","DE","FR","JP","AU","NL","SE","BR"]}`
 
 // toolgenPartCustomer is a part several schemas share.
-const toolgenPartCustomer = `"customer":{"description":"Who orders.","type":"object","properties":{"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false}`
+const toolgenPartCustomer = `"customer":{"description":"Who orders.","type":"object",` +
+	`"properties":{` +
+	`"id":{"description":"Customer id from the CRM.","type":"string","minLength":1,"maxLength":64},` +
+	`"name":{"description":"Full name.","type":"string","minLength":1,"maxLength":200},` +
+	`"email":{"description":"Contact email.","type":"string","format":"email"}},"required":["id","name","email"],"additionalProperties":false}`
 
 // toolgenPartItems is a part several schemas share.
-const toolgenPartItems = `"items":{"description":"Item is one line of an order.","type":"object","properties":{"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},"tags":{"description":"Free-form labels.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}`
+const toolgenPartItems = `"items":{"description":"Item is one line of an order.","type":"object",` +
+	`"properties":{` +
+	`"sku":{"description":"Stock keeping unit, three capitals, a dash and four digits.","type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},` +
+	`"name":{"description":"Product name.","type":"string","minLength":1,"maxLength":200},` +
+	`"qty":{"description":"Quantity ordered.","type":"integer","minimum":1,"maximum":1000},` +
+	`"price":{"description":"Unit price in the store currency.","type":"number","exclusiveMinimum":0},` +
+	`"tags":{"description":"Free-form labels.","type":"array","maxItems":10,` +
+	`"items":{"type":"string","minLength":1,"maxLength":32}}},"required":["sku","name","qty","price"],"additionalProperties":false}`
 
 // toolgenPartNotes is a part several schemas share.
 const toolgenPartNotes = `"notes":{"description":"Notes for the warehouse.","type":"string","maxLength":2000,"default":""}`
@@ -174,9 +218,33 @@ var toolgenServiceTools = [...]runtime.Tool{{
 
 // toolgenServiceToolsSchemas are the input and output schemas of toolgenServiceTools, in order, in pieces.
 var toolgenServiceToolsSchemas = [...][2][]string{
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{`, toolgenPartCustomer, `,"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,`, toolgenPartItems, `},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},`, toolgenPartCity, toolgenPartPostalCode, toolgenPartCountry, `},"required":["lines","city","postal_code","country"],"additionalProperties":false},`, toolgenPartNotes, `},"required":["customer","items","shipping"],"additionalProperties":false}`}, {toolgenSchemaOrderOutput}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"Order id, as create_order returned it.","type":"string","pattern":"^ord-[0-9]+$"}},"required":["id"],"additionalProperties":false}`}, {toolgenSchemaOrderOutput}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"status":{"description":"Only orders in this status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":["integer","null"],"enum":[0,1,2,3,null]},"since":{"description":"Only orders placed at or after this time.","type":["string","null"],"format":"date-time"},"limit":{"description":"How many orders at most.","type":"integer","minimum":1,"maximum":100,"default":20},"customers":{"description":"Match on customer ids, by weight (higher first).","type":"object","maxProperties":10,"additionalProperties":{"type":"integer","minimum":0}}},"additionalProperties":false}`}, {`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"orders":{"description":"The orders, newest first.","type":["array","null"],"items":{"description":"Order is a placed order.","type":"object","properties":{"id":{"description":"Order id.","type":"string"},"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{`, toolgenPartCustomer, `,"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,`, toolgenPartItems, `},"shipping":{"description":"Where it goes.","type":"object","properties":{"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,"items":{"type":"string","minLength":1,"maxLength":100}},`, toolgenPartCity, toolgenPartPostalCode, toolgenPartCountry, `},"required":["lines","city","postal_code","country"],"additionalProperties":false},`, toolgenPartNotes, `},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object","additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}},"more":{"description":"Whether more orders match.","type":"boolean"}},"required":["orders","more"],"additionalProperties":false}`}},
+	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{`, toolgenPartCustomer, `,"items":{"description":"What is ordered.","type":"array","minItems":1,"maxItems":100,`, toolgenPartItems,
+		`},"shipping":{"description":"Where it goes.","type":"object","properties":{` +
+			`"lines":{"description":"Street address lines.","type":"array","minItems":1,"maxItems":3,` +
+			`"items":{"type":"string","minLength":1,"maxLength":100}},`, toolgenPartCity, toolgenPartPostalCode, toolgenPartCountry, `},"required":["lines","city","postal_code","country"],"additionalProperties":false},`, toolgenPartNotes, `},"required":["customer","items","shipping"],"additionalProperties":false}`}, {toolgenSchemaOrderOutput}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"id":{"description":"Order id, as create_order returned it.","type":"string","pattern":"^ord-[0-9]+$"}},"required":["id"],"additionalProperties":false}`}, {toolgenSchemaOrderOutput}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"status":{"description":"Only orders in this status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":["integer","null"],"enum":[0,1,2,3,null]},` +
+			`"since":{"description":"Only orders placed at or after this time.","type":["string","null"],"format":"date-time"},` +
+			`"limit":{"description":"How many orders at most.","type":"integer","minimum":1,"maximum":100,"default":20},` +
+			`"customers":{"description":"Match on customer ids, by weight (higher first).","type":"object","maxProperties":10,` +
+			`"additionalProperties":{"type":"integer","minimum":0}}},"additionalProperties":false}`}, {
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"orders":{"description":"The orders, newest first.","type":["array","null"],"items":{"description":"Order is a placed order.","type":"object","properties":{` +
+			`"id":{"description":"Order id.","type":"string"},` +
+			`"status":{"description":"Current status. Values: 0 (Pending orders are paid but not yet shipped), 1 (Shipped orders have left the warehouse), 2 (Delivered orders have reached the customer), 3 (Cancelled orders will not be shipped).","type":"integer","enum":[0,1,2,3]},` +
+			`"placed_at":{"description":"When the order was placed.","type":"string","format":"date-time"},` +
+			`"eta":{"description":"Expected time to delivery. Go duration, e.g. \"1h30m\".","type":"string","pattern":"^[-+]?(?:0|(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+)$"},` +
+			`"total":{"description":"Total price of all items.","type":"number"},"request":{"description":"The order as it was created.","type":"object","properties":{`, toolgenPartCustomer, `,"items":{"description":"What is ordered.","type":["array","null"],"minItems":1,"maxItems":100,`, toolgenPartItems,
+		`},"shipping":{"description":"Where it goes.","type":"object","properties":{` +
+			`"lines":{"description":"Street address lines.","type":["array","null"],"minItems":1,"maxItems":3,` +
+			`"items":{"type":"string","minLength":1,"maxLength":100}},`, toolgenPartCity, toolgenPartPostalCode, toolgenPartCountry, `},"required":["lines","city","postal_code","country"],"additionalProperties":false},`, toolgenPartNotes,
+		`},"required":["customer","items","shipping"],"additionalProperties":false},"labels":{"description":"Free labels set by the back office, by key.","type":"object",` +
+			`"additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}},"more":{"description":"Whether more orders match.","type":"boolean"}},"required":["orders","more"],"additionalProperties":false}`}},
 }
 
 // ServiceTools returns the tools implemented by methods of Service, bound to r, sorted by name.

@@ -82,7 +82,24 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenToolsSchemas are the input and output schemas of toolgenTools, in order, in pieces.
 var toolgenToolsSchemas = [...][2][]string{
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"description":"City name, e.g. Beijing, Tokyo.","type":"string","minLength":1},"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"description":"Days of forecast to include.","type":"integer","minimum":0,"maximum":7,"default":0}},"required":["city"],"additionalProperties":false}`}, {`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"description":"City the weather is for.","type":"string"},"unit":{"description":"Unit of every temperature in the result. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"]},"temperature":{"description":"Temperature now.","type":"number"},"conditions":{"description":"Conditions now, e.g. \"sunny\".","type":"string"},"forecast":{"description":"Forecast for the following days, when asked for.","type":"array","items":{"description":"Day is one day of a forecast.","type":"object","properties":{"day":{"description":"Day counts from 1 (tomorrow).","type":"integer"},"high":{"description":"High is the day's highest temperature.","type":"number"},"low":{"description":"Low is the day's lowest temperature.","type":"number"}},"required":["day","high","low"],"additionalProperties":false}}},"required":["city","unit","temperature","conditions"],"additionalProperties":false}`}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"city":{"description":"City name, e.g. Beijing, Tokyo.","type":"string","minLength":1},` +
+			`"unit":{"description":"Temperature unit. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"],"default":"celsius"},` +
+			`"days":{"description":"Days of forecast to include.","type":"integer","minimum":0,"maximum":7,"default":0}},"required":["city"],"additionalProperties":false}`}, {
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"city":{"description":"City the weather is for.","type":"string"},` +
+			`"unit":{"description":"Unit of every temperature in the result. Values: \"celsius\" (degrees Celsius), \"fahrenheit\" (degrees Fahrenheit).","type":"string","enum":["celsius","fahrenheit"]},` +
+			`"temperature":{"description":"Temperature now.","type":"number"},` +
+			`"conditions":{"description":"Conditions now, e.g. \"sunny\".","type":"string"},` +
+			`"forecast":{"description":"Forecast for the following days, when asked for.","type":"array",` +
+			`"items":{"description":"Day is one day of a forecast.","type":"object",` +
+			`"properties":{` +
+			`"day":{"description":"Day counts from 1 (tomorrow).","type":"integer"},` +
+			`"high":{"description":"High is the day's highest temperature.","type":"number"},` +
+			`"low":{"description":"Low is the day's lowest temperature.","type":"number"}},"required":["day","high","low"],"additionalProperties":false}}},"required":["city","unit","temperature","conditions"],"additionalProperties":false}`}},
 }
 
 // toolgenBindings are the bindings of toolgenTools, in order.

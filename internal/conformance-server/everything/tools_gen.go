@@ -181,7 +181,8 @@ type toolgenSawaddress interface {
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
 // toolgenSchemaNoArgs is a schema several tools share.
-const toolgenSchemaNoArgs = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`
+const toolgenSchemaNoArgs = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+	`"properties":{},"additionalProperties":false}`
 
 // toolgenTools are the tools Tools returns, without their bindings and schemas.
 var toolgenTools = [...]runtime.Tool{{
@@ -313,27 +314,42 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenToolsSchemas are the input and output schemas of toolgenTools, in order, in pieces.
 var toolgenToolsSchemas = [...][2][]string{
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false,"$defs":{"address":{"description":"address is a postal address. Its type name is the $defs key the suite expects.","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}},"additionalProperties":false}}}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"name":{"type":"string"},` +
+			`"address":{"$ref":"#/$defs/address"}},"additionalProperties":false,` +
+			`"$defs":{` +
+			`"address":{"description":"address is a postal address. Its type name is the $defs key the suite expects.","type":"object",` +
+			`"properties":{` +
+			`"street":{"type":"string"},` +
+			`"city":{"type":"string"}},"additionalProperties":false}}}`}, {}},
 	{{toolgenSchemaNoArgs}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"message":{"description":"The message to show the user.","type":"string"}},"required":["message"],"additionalProperties":false}`}, {}},
-	{{toolgenSchemaNoArgs}, {}},
-	{{toolgenSchemaNoArgs}, {}},
-	{{toolgenSchemaNoArgs}, {}},
-	{{toolgenSchemaNoArgs}, {}},
-	{{toolgenSchemaNoArgs}, {}},
-	{{toolgenSchemaNoArgs}, {}},
-	{{toolgenSchemaNoArgs}, {}},
-	{{toolgenSchemaNoArgs}, {}},
-	{{toolgenSchemaNoArgs}, {}},
-	{{toolgenSchemaNoArgs}, {}},
-	{{toolgenSchemaNoArgs}, {}},
-	{{toolgenSchemaNoArgs}, {}},
-	{{toolgenSchemaNoArgs}, {}},
-	{{toolgenSchemaNoArgs}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"message":{"description":"The message to show the user.","type":"string"}},"required":["message"],"additionalProperties":false}`}, {}},
 	{{toolgenSchemaNoArgs}, {}},
 	{{toolgenSchemaNoArgs}, {}},
 	{{toolgenSchemaNoArgs}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"prompt":{"description":"The prompt to send to the LLM.","type":"string"}},"required":["prompt"],"additionalProperties":false}`}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{toolgenSchemaNoArgs}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"prompt":{"description":"The prompt to send to the LLM.","type":"string"}},"required":["prompt"],"additionalProperties":false}`}, {}},
 	{{toolgenSchemaNoArgs}, {}},
 	{{toolgenSchemaNoArgs}, {}},
 	{{toolgenSchemaNoArgs}, {}},
@@ -383,8 +399,15 @@ var toolgenPrompts = [...]runtime.Tool{{
 // toolgenPromptsSchemas are the input and output schemas of toolgenPrompts, in order, in pieces.
 var toolgenPromptsSchemas = [...][2][]string{
 	{{toolgenSchemaNoArgs}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"arg1":{"description":"First test argument.","type":"string"},"arg2":{"description":"Second test argument.","type":"string"}},"required":["arg1","arg2"],"additionalProperties":false}`}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"resourceUri":{"description":"URI of the resource to embed.","type":"string"}},"required":["resourceUri"],"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"arg1":{"description":"First test argument.","type":"string"},` +
+			`"arg2":{"description":"Second test argument.","type":"string"}},"required":["arg1","arg2"],"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"resourceUri":{"description":"URI of the resource to embed.","type":"string"}},"required":["resourceUri"],"additionalProperties":false}`}, {}},
 	{{toolgenSchemaNoArgs}, {}},
 	{{toolgenSchemaNoArgs}, {}},
 }
@@ -444,7 +467,15 @@ var toolgenResources = [...]runtime.Tool{{
 var toolgenResourcesSchemas = [...][2][]string{
 	{{toolgenSchemaNoArgs}, {}},
 	{{toolgenSchemaNoArgs}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"The ID the data is for.","type":"string"}},"required":["id"],"additionalProperties":false}`}, {`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"type":"string"},"templateTest":{"type":"boolean"},"data":{"type":"string"}},"required":["id","templateTest","data"],"additionalProperties":false}`}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"id":{"description":"The ID the data is for.","type":"string"}},"required":["id"],"additionalProperties":false}`}, {
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"id":{"type":"string"},` +
+			`"templateTest":{"type":"boolean"},` +
+			`"data":{"type":"string"}},"required":["id","templateTest","data"],"additionalProperties":false}`}},
 	{{toolgenSchemaNoArgs}, {}},
 }
 

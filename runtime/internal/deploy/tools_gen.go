@@ -58,7 +58,14 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenToolsSchemas are the input and output schemas of toolgenTools, in order, in pieces.
 var toolgenToolsSchemas = [...][2][]string{
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"target":{"description":"Target is the host to deploy to.","type":"string"},"version":{"description":"Version to deploy.","type":"string"},"region":{"description":"Region of the target.","type":"string","default":"eu-west"},"restart":{"description":"Hosts also restarted afterwards.","type":"array","items":{"type":"string"}}},"required":["target","version"],"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"target":{"description":"Target is the host to deploy to.","type":"string"},` +
+			`"version":{"description":"Version to deploy.","type":"string"},` +
+			`"region":{"description":"Region of the target.","type":"string","default":"eu-west"},` +
+			`"restart":{"description":"Hosts also restarted afterwards.","type":"array",` +
+			`"items":{"type":"string"}}},"required":["target","version"],"additionalProperties":false}`}, {}},
 }
 
 // toolgenBindings are the bindings of toolgenTools, in order.

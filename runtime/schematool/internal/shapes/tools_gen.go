@@ -89,8 +89,46 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenToolsSchemas are the input and output schemas of toolgenTools, in order, in pieces.
 var toolgenToolsSchemas = [...][2][]string{
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"title":{"description":"Title of the thing.","type":"string","pattern":"^[A-Z][a-zA-Z ]*$","minLength":2,"maxLength":10},"email":{"description":"Email to write to.","type":"string","format":"email"},"count":{"description":"Count of things.","type":"integer","minimum":1,"maximum":50,"default":5},"step":{"description":"Step between things.","type":"integer","exclusiveMaximum":30,"multipleOf":3},"ratio":{"description":"Ratio of things.","type":"number","enum":[0.5,1,2]},"color":{"description":"Color of things. Values: \"red\" (warm), \"green\" (calm).","type":"string","enum":["red","green"],"default":"red"},"colors":{"description":"Colors in order.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"Color is a color. Values: \"red\" (warm), \"green\" (calm).","type":"string","enum":["red","green"]}},"tags":{"description":"Tags, unique.","type":"array","maxItems":4,"uniqueItems":true,"items":{"type":"string"}},"where":{"description":"Where, or null.","anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]},"path":{"description":"Path of points.","type":"array","maxItems":5,"items":{"$ref":"#/$defs/Point"}},"weights":{"description":"Weights by name.","type":"object","maxProperties":3,"additionalProperties":{"type":"number"}},"places":{"description":"Places by name.","type":"object","additionalProperties":{"$ref":"#/$defs/Point"}},"tree":{"description":"Tree of names.","anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]},"note":{"description":"Note, or null.","type":["string","null"],"maxLength":5},"flag":{"description":"Flag of the thing.","type":"boolean"},"extra":{"description":"Extra, any JSON."},"grid":{"description":"Grid of numbers.","type":"array","maxItems":2,"items":{"type":"array","items":{"type":"integer"}}}},"required":["title"],"additionalProperties":false,"$defs":{"Node":{"description":"Node is a tree.","type":"object","properties":{"name":{"type":"string","minLength":1},"children":{"type":"array","maxItems":3,"items":{"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}}},"required":["name"],"additionalProperties":false},"Point":{"description":"Point is a place on a plane.","type":"object","properties":{"x":{"type":"number","minimum":-100,"maximum":100},"y":{"type":"number","exclusiveMinimum":0,"multipleOf":0.5}},"required":["x","y"],"additionalProperties":false}}}`}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"title":{"description":"Title of the thing.","type":"string","pattern":"^[A-Z][a-zA-Z ]*$","minLength":2,"maxLength":10},` +
+			`"email":{"description":"Email to write to.","type":"string","format":"email"},` +
+			`"count":{"description":"Count of things.","type":"integer","minimum":1,"maximum":50,"default":5},` +
+			`"step":{"description":"Step between things.","type":"integer","exclusiveMaximum":30,"multipleOf":3},` +
+			`"ratio":{"description":"Ratio of things.","type":"number","enum":[0.5,1,2]},` +
+			`"color":{"description":"Color of things. Values: \"red\" (warm), \"green\" (calm).","type":"string","enum":["red","green"],"default":"red"},` +
+			`"colors":{"description":"Colors in order.","type":"array","minItems":1,"uniqueItems":true,` +
+			`"items":{"description":"Color is a color. Values: \"red\" (warm), \"green\" (calm).","type":"string","enum":["red","green"]}},` +
+			`"tags":{"description":"Tags, unique.","type":"array","maxItems":4,"uniqueItems":true,` +
+			`"items":{"type":"string"}},` +
+			`"where":{"description":"Where, or null.","anyOf":[{"$ref":"#/$defs/Point"},{"type":"null"}]},` +
+			`"path":{"description":"Path of points.","type":"array","maxItems":5,` +
+			`"items":{"$ref":"#/$defs/Point"}},` +
+			`"weights":{"description":"Weights by name.","type":"object","maxProperties":3,` +
+			`"additionalProperties":{"type":"number"}},` +
+			`"places":{"description":"Places by name.","type":"object",` +
+			`"additionalProperties":{"$ref":"#/$defs/Point"}},` +
+			`"tree":{"description":"Tree of names.","anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]},` +
+			`"note":{"description":"Note, or null.","type":["string","null"],"maxLength":5},` +
+			`"flag":{"description":"Flag of the thing.","type":"boolean"},` +
+			`"extra":{"description":"Extra, any JSON."},` +
+			`"grid":{"description":"Grid of numbers.","type":"array","maxItems":2,` +
+			`"items":{"type":"array",` +
+			`"items":{"type":"integer"}}}},"required":["title"],"additionalProperties":false,` +
+			`"$defs":{` +
+			`"Node":{"description":"Node is a tree.","type":"object",` +
+			`"properties":{` +
+			`"name":{"type":"string","minLength":1},` +
+			`"children":{"type":"array","maxItems":3,` +
+			`"items":{"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}}},"required":["name"],"additionalProperties":false},` +
+			`"Point":{"description":"Point is a place on a plane.","type":"object",` +
+			`"properties":{` +
+			`"x":{"type":"number","minimum":-100,"maximum":100},` +
+			`"y":{"type":"number","exclusiveMinimum":0,"multipleOf":0.5}},"required":["x","y"],"additionalProperties":false}}}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{},"additionalProperties":false}`}, {}},
 }
 
 // toolgenBindings are the bindings of toolgenTools, in order.

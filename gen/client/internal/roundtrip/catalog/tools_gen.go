@@ -106,7 +106,9 @@ type toolgenSawTreeArgs interface {
 var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
 
 // toolgenPartProperties is a part several schemas share.
-const toolgenPartProperties = `"properties":{"amount":{"description":"Amount in the currency's minor unit.","type":"integer"},"currency":{"description":"Currency code, e.g. EUR.","type":"string"}}`
+const toolgenPartProperties = `"properties":{` +
+	`"amount":{"description":"Amount in the currency's minor unit.","type":"integer"},` +
+	`"currency":{"description":"Currency code, e.g. EUR.","type":"string"}}`
 
 // toolgenTools are the tools Tools returns, without their bindings and schemas.
 var toolgenTools = [...]runtime.Tool{{
@@ -133,10 +135,48 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenToolsSchemas are the input and output schemas of toolgenTools, in order, in pieces.
 var toolgenToolsSchemas = [...][2][]string{
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"depth":{"description":"Depth of the tree returned.","type":"integer","minimum":0,"maximum":3}},"required":["depth"],"additionalProperties":false}`}, {`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"description":"Name of the category.","type":"string"},"children":{"description":"Children of the category.","type":["array","null"],"items":{"$ref":"#"}},"parent":{"$ref":"#","description":"Parent of the category, unless it is a root."}},"required":["name","children"],"additionalProperties":false}`}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"description":"ID of the item to delete.","type":"string"}},"required":["id"],"additionalProperties":false}`}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`}, {}},
-	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"query":{"description":"Query words.","type":"string","minLength":1},"status":{"description":"Status to keep. Values: \"active\" (on sale), \"archived\" (no longer sold).","type":["string","null"],"enum":["active","archived",null]},"limit":{"description":"Limit of items returned.","type":"integer","minimum":1,"maximum":50,"default":10},"include_archived":{"description":"IncludeArchived keeps archived items too.","type":"boolean","default":false},"max_price":{"description":"MaxPrice keeps items at most this price.","type":["object","null"],`, toolgenPartProperties, `,"required":["amount","currency"],"additionalProperties":false}},"required":["query"],"additionalProperties":false}`}, {`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"items":{"description":"Items found, best first.","type":["array","null"],"items":{"description":"Item is one item of the catalog.","type":"object","properties":{"id":{"description":"ID of the item.","type":"string"},"title":{"description":"Title shown to buyers.","type":"string"},"status":{"description":"Status of the item. Values: \"active\" (on sale), \"archived\" (no longer sold).","type":"string","enum":["active","archived"]},"price":{"$ref":"#/$defs/Money","description":"Price of the item."},"discount":{"$ref":"#/$defs/Money","description":"Discount applied, when there is one."},"tags":{"description":"Tags of the item.","type":["array","null"],"items":{"type":"string"}},"attributes":{"description":"Attributes by name.","type":["object","null"],"additionalProperties":{"type":"string"}},"updated":{"description":"Updated is when the item last changed.","type":"string","format":"date-time"},"thumbnail":{"description":"Thumbnail image bytes.","type":"string","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"rating":{"description":"Rating out of 5, when rated.","type":"number"}},"required":["id","title","status","price","tags","attributes","updated"],"additionalProperties":false}},"total":{"description":"Total number of matches.","type":"integer"},"sample":{"$ref":"#/$defs/Money","description":"Sample price of the items found."}},"required":["items","total","sample"],"additionalProperties":false,"$defs":{"Money":{"description":"Money is an amount in a currency.","type":"object",`, toolgenPartProperties, `,"required":["amount","currency"],"additionalProperties":false}}}`}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"depth":{"description":"Depth of the tree returned.","type":"integer","minimum":0,"maximum":3}},"required":["depth"],"additionalProperties":false}`}, {
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"name":{"description":"Name of the category.","type":"string"},` +
+			`"children":{"description":"Children of the category.","type":["array","null"],` +
+			`"items":{"$ref":"#"}},` +
+			`"parent":{"$ref":"#","description":"Parent of the category, unless it is a root."}},"required":["name","children"],"additionalProperties":false}`}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"id":{"description":"ID of the item to delete.","type":"string"}},"required":["id"],"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{},"additionalProperties":false}`}, {}},
+	{{
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{` +
+			`"query":{"description":"Query words.","type":"string","minLength":1},` +
+			`"status":{"description":"Status to keep. Values: \"active\" (on sale), \"archived\" (no longer sold).","type":["string","null"],"enum":["active","archived",null]},` +
+			`"limit":{"description":"Limit of items returned.","type":"integer","minimum":1,"maximum":50,"default":10},` +
+			`"include_archived":{"description":"IncludeArchived keeps archived items too.","type":"boolean","default":false},"max_price":{"description":"MaxPrice keeps items at most this price.","type":["object","null"],`, toolgenPartProperties, `,"required":["amount","currency"],"additionalProperties":false}},"required":["query"],"additionalProperties":false}`}, {
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"properties":{` +
+			`"items":{"description":"Items found, best first.","type":["array","null"],` +
+			`"items":{"description":"Item is one item of the catalog.","type":"object",` +
+			`"properties":{` +
+			`"id":{"description":"ID of the item.","type":"string"},` +
+			`"title":{"description":"Title shown to buyers.","type":"string"},` +
+			`"status":{"description":"Status of the item. Values: \"active\" (on sale), \"archived\" (no longer sold).","type":"string","enum":["active","archived"]},` +
+			`"price":{"$ref":"#/$defs/Money","description":"Price of the item."},` +
+			`"discount":{"$ref":"#/$defs/Money","description":"Discount applied, when there is one."},` +
+			`"tags":{"description":"Tags of the item.","type":["array","null"],` +
+			`"items":{"type":"string"}},` +
+			`"attributes":{"description":"Attributes by name.","type":["object","null"],` +
+			`"additionalProperties":{"type":"string"}},` +
+			`"updated":{"description":"Updated is when the item last changed.","type":"string","format":"date-time"},` +
+			`"thumbnail":{"description":"Thumbnail image bytes.","type":"string","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},` +
+			`"rating":{"description":"Rating out of 5, when rated.","type":"number"}},"required":["id","title","status","price","tags","attributes","updated"],"additionalProperties":false}},` +
+			`"total":{"description":"Total number of matches.","type":"integer"},` +
+			`"sample":{"$ref":"#/$defs/Money","description":"Sample price of the items found."}},"required":["items","total","sample"],"additionalProperties":false,"$defs":{"Money":{"description":"Money is an amount in a currency.","type":"object",`, toolgenPartProperties, `,"required":["amount","currency"],"additionalProperties":false}}}`}},
 }
 
 // toolgenBindings are the bindings of toolgenTools, in order.
