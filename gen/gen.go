@@ -159,7 +159,7 @@ func ownedByToolgen(path string) bool {
 		return false
 	}
 	head, _, _ := bytes.Cut(data, []byte("\npackage "))
-	return bytes.Contains(head, []byte("// "+emit.GeneratedComment))
+	return emit.IsGeneratedHeader(head)
 }
 
 // Write writes the files whose content differs from what is on disk (keeping modification

@@ -140,7 +140,7 @@ func (p *schemaPieces) render(text []byte) jen.Code {
 		if piece.shared {
 			out = append(out, jen.Id(p.parts[piece.text]))
 		} else {
-			out = append(out, rawString([]byte(piece.text)))
+			out = append(out, schemaLines([]byte(piece.text)))
 		}
 	}
 	return jen.Values(out...)
@@ -279,4 +279,30 @@ func partBase(member string) string {
 		b.WriteRune(r)
 	}
 	return "toolgenPart" + capFragment(b.String(), key)
+}
+
+// schemaLines renders a schema text (or a piece of one) as raw strings joined by +, one line
+// per member whose value is an object (a property, items, additionalProperties), so adding a
+// field changes the lines of that field rather than one line holding the whole schema. The
+// compiler folds the concatenation into one constant: the binary's bytes are the same as for
+// one literal.
+func schemaLines(text []byte) jen.Code {
+	var cuts []int
+	for _, s := range objectMembers(text) {
+		if s[0] > 0 && (len(cuts) == 0 || cuts[len(cuts)-1] != s[0]) {
+			cuts = append(cuts, s[0])
+		}
+	}
+	if len(cuts) == 0 {
+		return rawString(text)
+	}
+	code := jen.Line().Add(rawString(text[:cuts[0]]))
+	for i, at := range cuts {
+		end := len(text)
+		if i+1 < len(cuts) {
+			end = cuts[i+1]
+		}
+		code.Op("+").Line().Add(rawString(text[at:end]))
+	}
+	return code
 }

@@ -1,8 +1,15 @@
 package emit
 
 import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dave/jennifer/jen"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -100,4 +107,35 @@ func TestSchemaPiecesWholeSchemaIsNotCut(t *testing.T) {
 	require.Len(t, p.decls, 1)
 	assert.Equal(t, "toolgenSchemaAArgs", p.decls[0].name, "named after the label of its uses that sorts first")
 	assert.Empty(t, p.parts)
+}
+
+// The lines a schema is written in fold back to the schema's exact bytes, so the binary (and
+// every schema a registry serves) is what one literal gave.
+func TestSchemaLinesFoldToTheSameBytes(t *testing.T) {
+	for _, text := range []string{
+		`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"object","properties":{"c":{"description":"back` + "`" + `quote","type":"integer"}}}},"required":["a"]}`,
+		`{"type":"string"}`,
+		`,"x":{"type":"array","items":{"type":"number"}}`,
+	} {
+		src := fmt.Sprintf("%#v", jen.Null().Add(schemaLines([]byte(text))))
+		expr, err := parser.ParseExpr(src)
+		require.NoError(t, err, src)
+		assert.Equal(t, text, foldStrings(t, expr), src)
+	}
+	lines := fmt.Sprintf("%#v", jen.Null().Add(schemaLines([]byte(`{"properties":{"a":{"type":"string"},"b":{"type":"string"}}}`))))
+	assert.Equal(t, 4, strings.Count(lines, "\n"), "a line for the opening, \"properties\" and each property:\n%s", lines)
+}
+
+func foldStrings(t *testing.T, expr ast.Expr) string {
+	switch e := expr.(type) {
+	case *ast.BinaryExpr:
+		require.Equal(t, token.ADD, e.Op)
+		return foldStrings(t, e.X) + foldStrings(t, e.Y)
+	case *ast.BasicLit:
+		s, err := strconv.Unquote(e.Value)
+		require.NoError(t, err)
+		return s
+	}
+	t.Fatalf("unexpected %T in a schema's lines", expr)
+	return ""
 }

@@ -62,5 +62,5 @@ func TestFileWritesASharedSchemaOnce(t *testing.T) {
 	src, err = emit.File(pingPackage())
 	require.NoError(t, err)
 	assert.NotContains(t, string(src), "toolgenSchemaPingArgs")
-	assert.Contains(t, string(src), "var toolgenToolsSchemas = [...][2][]string{\n\t{{`{")
+	assert.Contains(t, string(src), "var toolgenToolsSchemas = [...][2][]string{\n\t{{\n\t\t`{")
 }
