@@ -201,6 +201,7 @@ type round struct {
 	pending  []Input
 	approval *runtime.Decision // the user's decision, when the call was approved or denied
 	argsHash []byte            // the arguments the decision was made on
+	callHash []byte            // served.argsHash of this call, made once per round
 }
 
 func approvedByUser() *runtime.Decision {
@@ -438,7 +439,7 @@ func (s *served) openRound(cc *callContext, call runtime.Call) (*mcp.CallToolRes
 	if p.RequestState == "" {
 		return nil, nil // a first round: nothing to resume (answers without a state are not taken)
 	}
-	problem, err := s.states.resume(cc.round, p.InputResponses, p.RequestState, call.Name, s.scope(cc), s.argsHash(call))
+	problem, err := s.states.resume(cc.round, p.InputResponses, p.RequestState, call.Name, s.scope(cc), s.argsHash(cc, call))
 	if err != nil {
 		return nil, err
 	}
@@ -451,7 +452,16 @@ func (s *served) openRound(cc *callContext, call runtime.Call) (*mcp.CallToolRes
 // argsHash identifies a call's arguments across its rounds: their canonical form (the
 // tool's defaults applied, keys sorted), so that a client that leaves a default out on one
 // round and spells it out on the next sends the same call.
-func (s *served) argsHash(call runtime.Call) []byte {
+func (s *served) argsHash(cc *callContext, call runtime.Call) []byte {
+	if cc.round.callHash == nil {
+		cc.round.callHash = s.canonicalHash(call)
+	}
+	return cc.round.callHash
+}
+
+// canonicalHash decodes the arguments (twice: canonical form, then hashArgs), which is why
+// argsHash keeps it per round rather than paying it on both the resume and the ask.
+func (s *served) canonicalHash(call runtime.Call) []byte {
 	if tool, ok := s.reg.Tool(call.Name); ok {
 		if canonical, err := runtime.CanonicalForm(tool.InputSchema)(call.Args); err == nil {
 			return hashArgs(canonical)
@@ -464,6 +474,6 @@ func (s *served) argsHash(call runtime.Call) []byte {
 // passed on), with the state that brings the earlier answers back.
 func (s *served) ask(cc *callContext, call runtime.Call, pending []Input) *mcp.CallToolResult {
 	reqs, st := cc.round.sealRound(pending)
-	st.Tool, st.Call, st.Scope = call.Name, s.argsHash(call), s.scope(cc)
+	st.Tool, st.Call, st.Scope = call.Name, s.argsHash(cc, call), s.scope(cc)
 	return &mcp.CallToolResult{InputRequests: reqs, RequestState: s.states.sign(st)}
 }
