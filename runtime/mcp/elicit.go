@@ -201,6 +201,7 @@ type round struct {
 	pending  []Input
 	approval *runtime.Decision // the user's decision, when the call was approved or denied
 	argsHash []byte            // the arguments the decision was made on
+	callHash []byte            // served.argsHash of this call, made once per round
 }
 
 func approvedByUser() *runtime.Decision {
@@ -410,4 +411,69 @@ func (s *roundStates) spentCount() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.spent)
+}
+
+// scope binds a round's state to the caller: its registry session when that outlives a
+// connection (principal, header), else its authenticated user. A connection does not do:
+// over stateless HTTP the answer comes on a new one.
+func (s *served) scope(cc *callContext) string {
+	if s.sessionKey.perRequest || strings.HasPrefix(cc.session, "conn:") {
+		return "user:" + principal(cc.req)
+	}
+	return cc.session
+}
+
+// maxRounds bounds the questions one call may ask on protocol 2026-07-28.
+const maxRounds = 16
+
+// openRound reads the answers a call brings (protocol 2026-07-28) into cc.round (see
+// roundStates.resume). It returns the result that ends the call instead when the state cannot
+// say what it answers, and the protocol error when the state is not this call's.
+//
+// A call that brings no state is asked nothing here: the registry asks, through the round's
+// approver, once it has bound the arguments and made their canonical form, which is what the
+// user is shown and what the answer is checked against when the call comes back.
+func (s *served) openRound(cc *callContext, call runtime.Call) (*mcp.CallToolResult, error) {
+	cc.round = &round{}
+	p := cc.req.Params
+	if p.RequestState == "" {
+		return nil, nil // a first round: nothing to resume (answers without a state are not taken)
+	}
+	problem, err := s.states.resume(cc.round, p.InputResponses, p.RequestState, call.Name, s.scope(cc), s.argsHash(cc, call))
+	if err != nil {
+		return nil, err
+	}
+	if problem != "" {
+		return toolError("%s", problem), nil
+	}
+	return nil, nil
+}
+
+// argsHash identifies a call's arguments across its rounds: their canonical form (the
+// tool's defaults applied, keys sorted), so that a client that leaves a default out on one
+// round and spells it out on the next sends the same call.
+func (s *served) argsHash(cc *callContext, call runtime.Call) []byte {
+	if cc.round.callHash == nil {
+		cc.round.callHash = s.canonicalHash(call)
+	}
+	return cc.round.callHash
+}
+
+// canonicalHash decodes the arguments (twice: canonical form, then hashArgs), which is why
+// argsHash keeps it per round rather than paying it on both the resume and the ask.
+func (s *served) canonicalHash(call runtime.Call) []byte {
+	if tool, ok := s.reg.Tool(call.Name); ok {
+		if canonical, err := runtime.CanonicalForm(tool.InputSchema)(call.Args); err == nil {
+			return hashArgs(canonical)
+		}
+	}
+	return hashArgs(call.Args)
+}
+
+// ask returns the inputs the run asked (the handler's, or the approval the registry's approver
+// passed on), with the state that brings the earlier answers back.
+func (s *served) ask(cc *callContext, call runtime.Call, pending []Input) *mcp.CallToolResult {
+	reqs, st := cc.round.sealRound(pending)
+	st.Tool, st.Call, st.Scope = call.Name, s.argsHash(cc, call), s.scope(cc)
+	return &mcp.CallToolResult{InputRequests: reqs, RequestState: s.states.sign(st)}
 }

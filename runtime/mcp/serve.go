@@ -329,62 +329,6 @@ func progressToken(req *mcp.CallToolRequest) any {
 	return req.Params.GetProgressToken()
 }
 
-// scope binds a round's state to the caller: its registry session when that outlives a
-// connection (principal, header), else its authenticated user. A connection does not do:
-// over stateless HTTP the answer comes on a new one.
-func (s *served) scope(cc *callContext) string {
-	if s.sessionKey.perRequest || strings.HasPrefix(cc.session, "conn:") {
-		return "user:" + principal(cc.req)
-	}
-	return cc.session
-}
-
-// maxRounds bounds the questions one call may ask on protocol 2026-07-28.
-const maxRounds = 16
-
-// openRound reads the answers a call brings (protocol 2026-07-28) into cc.round (see
-// roundStates.resume). It returns the result that ends the call instead when the state cannot
-// say what it answers, and the protocol error when the state is not this call's.
-//
-// A call that brings no state is asked nothing here: the registry asks, through the round's
-// approver, once it has bound the arguments and made their canonical form, which is what the
-// user is shown and what the answer is checked against when the call comes back.
-func (s *served) openRound(cc *callContext, call runtime.Call) (*mcp.CallToolResult, error) {
-	cc.round = &round{}
-	p := cc.req.Params
-	if p.RequestState == "" {
-		return nil, nil // a first round: nothing to resume (answers without a state are not taken)
-	}
-	problem, err := s.states.resume(cc.round, p.InputResponses, p.RequestState, call.Name, s.scope(cc), s.argsHash(call))
-	if err != nil {
-		return nil, err
-	}
-	if problem != "" {
-		return toolError("%s", problem), nil
-	}
-	return nil, nil
-}
-
-// argsHash identifies a call's arguments across its rounds: their canonical form (the
-// tool's defaults applied, keys sorted), so that a client that leaves a default out on one
-// round and spells it out on the next sends the same call.
-func (s *served) argsHash(call runtime.Call) []byte {
-	if tool, ok := s.reg.Tool(call.Name); ok {
-		if canonical, err := runtime.CanonicalForm(tool.InputSchema)(call.Args); err == nil {
-			return hashArgs(canonical)
-		}
-	}
-	return hashArgs(call.Args)
-}
-
-// ask returns the inputs the run asked (the handler's, or the approval the registry's approver
-// passed on), with the state that brings the earlier answers back.
-func (s *served) ask(cc *callContext, call runtime.Call, pending []Input) *mcp.CallToolResult {
-	reqs, st := cc.round.sealRound(pending)
-	st.Tool, st.Call, st.Scope = call.Name, s.argsHash(call), s.scope(cc)
-	return &mcp.CallToolResult{InputRequests: reqs, RequestState: s.states.sign(st)}
-}
-
 func toolError(format string, args ...any) *mcp.CallToolResult {
 	return Result(runtime.Result{Text: fmt.Sprintf(format, args...), IsError: true})
 }
