@@ -45,10 +45,10 @@
 // Check proves that with reflect: every member sits at the offset of a field whose type its
 // Value reads (a promoted field of a struct embedded by value included), every container's
 // GoType names exactly the field's type and its items' Value agrees with the item type, every
-// struct table agrees with its struct, recursively (recursive types terminate). runtime.Binding
-// runs Check once, before the first decode, and refuses to decode with a table that fails it,
-// naming the field; a stale generated file is then an error that says "run go generate", never
-// memory written at the wrong place.
+// struct table agrees with its struct, recursively (recursive types terminate). DecodeArgs,
+// which a toolimpl.Binding calls as its Table, runs Check once, before the first decode, and
+// refuses to decode with a table that fails it, naming the field; a stale generated file is
+// then an error that says "run go generate", never memory written at the wrong place.
 //
 // # Problems
 //
