@@ -256,3 +256,68 @@ func locateName(tx text, line int, name, why string) string {
 	}
 	return fmt.Sprintf("%s:%d: %s: %s", rel, line+1, name, why)
 }
+
+// packageMember is where a path ends and a Go name of its package begins: runtime/mcp.Elicit.
+var packageMember = regexp.MustCompile(`\.[A-Z]`)
+
+// TestPathsExist checks that every path of this repository that the README, the guides and
+// the package docs name (examples/weather, runtime/decode/doc.go, `go test ./gen/...`) is
+// there: a folder moved or a file renamed fails here.
+func TestPathsExist(t *testing.T) {
+	root, err := filepath.Abs("..")
+	require.NoError(t, err)
+	entries, err := os.ReadDir(root)
+	require.NoError(t, err)
+	var tops []string
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			tops = append(tops, regexp.QuoteMeta(e.Name()))
+		}
+	}
+	tops = append(tops, `\.ci`)
+	// A path starts at a top-level folder, after a space, a quote, a backtick, a parenthesis
+	// or "./"; "..." and globs end at the folder before them.
+	path := regexp.MustCompile("(?:^|[\\s`'\"(\\[]|\\./)((?:" + strings.Join(tops, "|") + `)/[A-Za-z0-9_./-]*[A-Za-z0-9_])`)
+	texts, err := filepath.Glob("*.md")
+	require.NoError(t, err)
+	texts = append(texts, "../README.md")
+	docs, err := filepath.Glob("../*/doc.go")
+	require.NoError(t, err)
+	texts = append(texts, docs...)
+	for _, pattern := range []string{"../*/*/doc.go", "../*/*/*/doc.go", "../*/*/*/*/doc.go"} {
+		more, err := filepath.Glob(pattern)
+		require.NoError(t, err)
+		texts = append(texts, more...)
+	}
+	// Paths the texts name that are not this repository's.
+	notOurs := map[string]bool{
+		"cmd/weather-server": true, // the user's server, in docs/clients.md
+		"internal/json":      true, // the go-sdk's, in docs/benchmarks.md
+	}
+	var missing []string
+	for _, name := range texts {
+		body, err := os.ReadFile(name)
+		require.NoError(t, err)
+		for n, line := range strings.Split(string(body), "\n") {
+			for _, m := range path.FindAllStringSubmatch(line, -1) {
+				p := strings.TrimSuffix(strings.Split(m[1], "...")[0], "/")
+				if i := packageMember.FindStringIndex(p); i != nil {
+					p = p[:i[0]] // runtime/mcp.ServeStdio: the package
+				}
+				if notOurs[p] {
+					continue
+				}
+				_, err := os.Stat(filepath.Join(root, filepath.FromSlash(p)))
+				if err != nil && strings.HasSuffix(name, "doc.go") { // testdata/x: the package's
+					_, err = os.Stat(filepath.Join(filepath.Dir(name), filepath.FromSlash(p)))
+				}
+				if err != nil {
+					missing = append(missing, fmt.Sprintf("%s:%d: %s is not in the repository", name, n+1, p))
+				}
+			}
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("paths that are gone (say where they are now):\n%s", strings.Join(missing, "\n"))
+	}
+}
