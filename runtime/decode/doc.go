@@ -36,7 +36,7 @@
 // strings in the object loop, structs and strings in the item loop); a rule's usual case is
 // settled inline and its problems worded out of line. Bind takes 0.94-1.05 the time of the
 // inline decoders toolgen generated first on the benchmark documents, and up to 1.12 on the
-// invalid variants of the 34-byte one (six runs of TestBaselineReport in examples/benchmarks;
+// invalid variants of the 34-byte one (six runs of TestBaselineReport in internal/benchmarks;
 // BenchmarkBindVsBaseline for benchstat).
 //
 // # Check
