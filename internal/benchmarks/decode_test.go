@@ -26,12 +26,12 @@ import (
 	"sync"
 	"testing"
 
-	baselineemail "github.com/toolgen-go/toolgen/internal/benchmarks/internal/baseline/email"
-	baselineorders "github.com/toolgen-go/toolgen/internal/benchmarks/internal/baseline/orders"
-	baselineweather "github.com/toolgen-go/toolgen/internal/benchmarks/internal/baseline/weather"
 	"github.com/toolgen-go/toolgen/examples/email/email"
 	"github.com/toolgen-go/toolgen/examples/orders/orders"
 	"github.com/toolgen-go/toolgen/examples/weather/weather"
+	baselineemail "github.com/toolgen-go/toolgen/internal/benchmarks/internal/baseline/email"
+	baselineorders "github.com/toolgen-go/toolgen/internal/benchmarks/internal/baseline/orders"
+	baselineweather "github.com/toolgen-go/toolgen/internal/benchmarks/internal/baseline/weather"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
