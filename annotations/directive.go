@@ -58,8 +58,8 @@ func joinOr(words []string, none string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
-// Directive is one registered directive: everything the parser, the help text and the README
-// reference know about it.
+// Directive is one registered directive: everything the parser, the help text and the
+// reference in docs/authoring.md know about it.
 type Directive struct {
 	Name       string // "name", "timeout", ...
 	Targets    Target

@@ -134,6 +134,13 @@ type SessionStore interface {
 	Clear(ctx context.Context, session string) error
 }
 
+// Session returns the state of session in the registry's session store, for hosts that read
+// or seed what handlers keep there (a toolkit's todo list, the tools a search found) outside
+// a call.
+func (r *Registry) Session(session string) SessionState {
+	return SessionState{store: r.sessionStore(), session: session}
+}
+
 // SessionState is one session's view of a SessionStore, as handlers get it in CallInfo.
 // Its zero value (outside a call) holds nothing and refuses writes.
 type SessionState struct {

@@ -108,6 +108,6 @@
 // # Directives
 //
 // The annotation reference (every //tool: directive and every tool:"..." tag key) is printed
-// by toolgen -help-directives and reproduced in the README; both come from the registry in
+// by toolgen -help-directives and reproduced in docs/authoring.md; both come from the registry in
 // package github.com/toolgen-go/toolgen/annotations.
 package main

@@ -1,5 +1,5 @@
 // Package synthcatalog writes a synthetic package of realistic tools, for measuring what
-// toolgen's output costs as a catalog grows (examples/benchmarks TestCatalogCost) and for
+// toolgen's output costs as a catalog grows (internal/benchmarks TestCatalogCost) and for
 // testing the generator at scale. Each tool has its own argument struct with nested structs,
 // string enums, patterns, formats, maps, times, pointers and slices of structs, a structured
 // result, and a doc comment; half of the tools are methods.

@@ -9,7 +9,7 @@ import (
 
 // Check reports whether the table st agrees with the struct type t: every member at the
 // offset of a field whose type its Value reads, recursively. The tables write through unsafe
-// pointers, so this is what makes them safe: runtime.Binding runs it before its first decode,
+// pointers, so this is what makes them safe: DecodeArgs runs it before its first decode,
 // and refuses to decode with a table that fails it.
 func Check(st *Struct, t reflect.Type) error {
 	c := checker{seen: map[checked]bool{}}

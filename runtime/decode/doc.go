@@ -37,7 +37,7 @@
 // strings in the object loop, structs and strings in the item loop); a rule's usual case is
 // settled inline and its problems worded out of line. Bind takes 0.94-1.05 the time of the
 // inline decoders toolgen generated first on the benchmark documents, and up to 1.12 on the
-// invalid variants of the 34-byte one (six runs of TestBaselineReport in examples/benchmarks;
+// invalid variants of the 34-byte one (six runs of TestBaselineReport in internal/benchmarks;
 // BenchmarkBindVsBaseline for benchstat).
 //
 // # Check
@@ -46,10 +46,10 @@
 // Check proves that with reflect: every member sits at the offset of a field whose type its
 // Value reads (a promoted field of a struct embedded by value included), every container's
 // GoType names exactly the field's type and its items' Value agrees with the item type, every
-// struct table agrees with its struct, recursively (recursive types terminate). runtime.Binding
-// runs Check once, before the first decode, and refuses to decode with a table that fails it,
-// naming the field; a stale generated file is then an error that says "run go generate", never
-// memory written at the wrong place.
+// struct table agrees with its struct, recursively (recursive types terminate). DecodeArgs,
+// which a toolimpl.Binding calls as its Table, runs Check once, before the first decode, and
+// refuses to decode with a table that fails it, naming the field; a stale generated file is
+// then an error that says "run go generate", never memory written at the wrong place.
 //
 // # Problems
 //

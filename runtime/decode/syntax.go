@@ -333,6 +333,6 @@ func after(data []byte, at int) string {
 }
 
 // SyntaxError is InvalidJSON without the text, for code generated before it (the frozen
-// baselines of examples/benchmarks call it): it can say only what the reader said. Generated
+// baselines of internal/benchmarks call it): it can say only what the reader said. Generated
 // code calls InvalidJSON.
 func SyntaxError(err error) error { return InvalidJSON(nil, err) }

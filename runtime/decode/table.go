@@ -22,7 +22,7 @@ import (
 //
 // The tables write through unsafe pointers, so a table must agree with its Go type. The
 // generator makes them so, and Check proves it with reflect: DecodeArgs, the entry point of
-// runtime.Binding, checks a table against the arguments' type before it first decodes into
+// a toolimpl.Binding's Table, checks a table against the arguments' type before it first decodes into
 // that type, and refuses a table that does not match on every call.
 
 // Kind is what a Value reads.
@@ -114,7 +114,7 @@ type GoType interface {
 
 // Into decodes and validates the JSON document data into the struct at p, of the type st
 // describes, and returns nil or an error listing every problem. It is the entry point of
-// generated decoders. The struct is expected to be zero, as runtime.Binding allocates it:
+// generated decoders. The struct is expected to be zero, as a toolimpl.Binding's New allocates it:
 // toolgen declares no Default for a default that is the zero value of its field.
 func Into(data []byte, p unsafe.Pointer, st *Struct) error {
 	s := states.Get().(*State)
@@ -127,7 +127,7 @@ func Into(data []byte, p unsafe.Pointer, st *Struct) error {
 func Read(s *State, p unsafe.Pointer, v *Value) error { return s.value(p, v) }
 
 // DecodeArgs decodes the JSON document data into args, a pointer to the struct type st
-// describes, as Into does: runtime.Binding's ArgsTable. Before it first decodes into a type,
+// describes, as Into does: a toolimpl.Binding's Table. Before it first decodes into a type,
 // Check proves the table against it; a table that does not match (a generated file older
 // than its types) is refused, on every call, with an error that says to run go generate.
 func (st *Struct) DecodeArgs(data []byte, args any) error {

@@ -29,7 +29,7 @@
 // A structured result is checked against the tool's outputSchema, and one that does not match,
 // or a missing one the schema promises, is an error result: the server's mistake is not passed
 // to the model as data. Text, images, audio and resources become the result's text and
-// runtime.Parts; more than MaxContentItems items are counted, not kept.
+// runtime.Result.Parts; more than MaxContentItems items are counted, not kept.
 //
 // # Approval
 //

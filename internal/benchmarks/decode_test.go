@@ -3,8 +3,8 @@
 // testdata/benchdata (a copy of the shared benchmark payloads, so every figure compares with
 // the reference implementations measured on them).
 //
-//	go test ./examples/benchmarks -run '^$' -bench .          # raw figures
-//	go test ./examples/benchmarks -run TestReport -report     # the docs/benchmarks.md table, with ratios
+//	go test ./internal/benchmarks -run '^$' -bench .          # raw figures
+//	go test ./internal/benchmarks -run TestReport -report     # the docs/benchmarks.md table, with ratios
 //
 // The generated side is Tool.Bind, the path every call takes: decode, validate every
 // constraint, and allocate the bound call (json.Unmarshal allocates its destination too).
@@ -26,12 +26,12 @@ import (
 	"sync"
 	"testing"
 
-	baselineemail "github.com/toolgen-go/toolgen/examples/benchmarks/internal/baseline/email"
-	baselineorders "github.com/toolgen-go/toolgen/examples/benchmarks/internal/baseline/orders"
-	baselineweather "github.com/toolgen-go/toolgen/examples/benchmarks/internal/baseline/weather"
 	"github.com/toolgen-go/toolgen/examples/email/email"
 	"github.com/toolgen-go/toolgen/examples/orders/orders"
 	"github.com/toolgen-go/toolgen/examples/weather/weather"
+	baselineemail "github.com/toolgen-go/toolgen/internal/benchmarks/internal/baseline/email"
+	baselineorders "github.com/toolgen-go/toolgen/internal/benchmarks/internal/baseline/orders"
+	baselineweather "github.com/toolgen-go/toolgen/internal/benchmarks/internal/baseline/weather"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -199,7 +199,7 @@ func BenchmarkDecode(b *testing.B) {
 // its ratio to encoding/json.Unmarshal in the same run and its allocations, after a line
 // saying which Go measured them. Say the load (uptime) beside what it prints:
 //
-//	go test ./examples/benchmarks -run TestReport -report -rounds 3 -test.benchtime 200ms -v
+//	go test ./internal/benchmarks -run TestReport -report -rounds 3 -test.benchtime 200ms -v
 func TestReport(t *testing.T) {
 	if !*report {
 		t.Skip("run with -report to measure and print the benchmark table")

@@ -1,4 +1,4 @@
-module github.com/toolgen-go/toolgen/examples/benchmarks/mcpload
+module github.com/toolgen-go/toolgen/internal/benchmarks/mcpload
 
 go 1.26.0
 

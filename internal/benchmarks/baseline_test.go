@@ -58,7 +58,7 @@ func TestBaselineAgrees(t *testing.T) {
 }
 
 // BenchmarkBindVsBaseline measures Bind and the frozen baseline on every document, for
-// benchstat: go test ./examples/benchmarks -run '^$' -bench BindVsBaseline -count 6.
+// benchstat: go test ./internal/benchmarks -run '^$' -bench BindVsBaseline -count 6.
 func BenchmarkBindVsBaseline(b *testing.B) {
 	printGoConfig()
 	ctx := context.Background()
@@ -85,7 +85,7 @@ func BenchmarkBindVsBaseline(b *testing.B) {
 // prints the median of each and their ratio per document, in wall time (testing.Benchmark)
 // and in CPU time of the process per call:
 //
-//	go test ./examples/benchmarks -run TestBaselineReport -baseline -rounds 6 -v
+//	go test ./internal/benchmarks -run TestBaselineReport -baseline -rounds 6 -v
 func TestBaselineReport(t *testing.T) {
 	if !*vsBaseline {
 		t.Skip("run with -baseline to measure Bind against the frozen baseline")

@@ -203,7 +203,7 @@ var invokeReport = flag.Bool("invoke-report", false, "measure Invoke against enc
 // (and over encoding/json/v2), and Invoke with its timeout over the hand-off. Say the load
 // (uptime) beside what it prints:
 //
-//	go test ./examples/benchmarks -run TestInvokeReport -invoke-report -rounds 9
+//	go test ./internal/benchmarks -run TestInvokeReport -invoke-report -rounds 9
 func TestInvokeReport(t *testing.T) {
 	if !*invokeReport {
 		t.Skip("run with -invoke-report to measure and print the ratios")
