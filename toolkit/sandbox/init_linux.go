@@ -61,6 +61,11 @@ func sandboxInit() int {
 			return fail("starting the loopback interface", err)
 		}
 	}
+	if cfg.Egress {
+		if err := forwardEgress(); err != nil {
+			return fail("starting the egress forwarder", err)
+		}
+	}
 	if step, err := dropPrivileges(); err != nil {
 		return fail(step, err)
 	}

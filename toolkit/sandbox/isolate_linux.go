@@ -50,6 +50,9 @@ const (
 	// sandbox failed (closed without a word once the shell started).
 	initConfigFD = 3
 	initStatusFD = 4
+	// initEgressFD is a Unix socket to the host's egress proxy: the init stage sends it every
+	// connection accepted on egressListenAddr in the sandbox's network namespace.
+	initEgressFD = 5
 )
 
 // systemDirs are the host directories an isolated command sees, read-only, where they exist
@@ -86,6 +89,7 @@ type isolation struct {
 	RootDev, RootIno uint64 // and its identity, checked after mounting it
 	Mounts           []Mount
 	Network          bool
+	Egress           bool  // listen on egressListenAddr and pass connections to initEgressFD
 	PidMax           int   // the namespace's pid_max; 0 leaves the kernel's
 	Tmp              int64 // size of /tmp in bytes; 0 leaves the kernel's (half the memory)
 	IPC              int64 // bytes of each kind of SysV IPC the IPC namespace holds (see limitIPC)
@@ -117,7 +121,7 @@ func (l *Local) runIsolated(ctx context.Context, cmd Command, dir string, out io
 	}
 	cfg := isolation{
 		Root: l.real, RootDev: st.Dev, RootIno: st.Ino,
-		Mounts: l.opts.Mounts, Network: l.opts.Network,
+		Mounts: l.opts.Mounts, Network: l.opts.Network, Egress: l.opts.Egress != nil,
 		Exec: execStage{Dir: path.Join(WorkspacePath, dir), Script: cmd.Script, Env: l.env},
 	}
 	if err := l.limits(&cfg); err != nil {
@@ -145,6 +149,17 @@ func (l *Local) runIsolated(ctx context.Context, cmd Command, dir string, out io
 	}
 	defer r.Close()
 
+	extra := []*os.File{cfgR, statusW}
+	if l.opts.Egress != nil {
+		sandboxEnd, stopEgress, err := l.startEgress(ctx)
+		if err != nil {
+			return -1, err
+		}
+		defer stopEgress()
+		defer sandboxEnd.Close()
+		extra = append(extra, sandboxEnd)
+	}
+
 	euid, egid := os.Geteuid(), os.Getegid()
 	flags := uintptr(unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWIPC | unix.CLONE_NEWUTS | unix.CLONE_NEWCGROUP)
 	if !l.opts.Network {
@@ -159,7 +174,7 @@ func (l *Local) runIsolated(ctx context.Context, cmd Command, dir string, out io
 		Env:        []string{"GOTRACEBACK=none"},
 		Stdout:     w,
 		Stderr:     w, // one pipe: the two streams interleave as written
-		ExtraFiles: []*os.File{cfgR, statusW},
+		ExtraFiles: extra,
 		SysProcAttr: &syscall.SysProcAttr{
 			Cloneflags:  flags,
 			UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: euid, Size: 1}},

@@ -43,6 +43,10 @@ type LocalOptions struct {
 	// By default a command has a network of its own with only a loopback interface: it
 	// reaches nothing, not even the host's loopback.
 	Network bool
+	// Egress lets isolated commands reach the hosts it lists, and no other, through a proxy
+	// the sandbox runs on the host (see the package doc). It excludes Network and
+	// UnconfinedHostExecution. Nil: no egress.
+	Egress *Egress
 	// Mounts are more host files or directories isolated commands see, such as a build cache
 	// or a toolchain outside /usr. Their host paths are the operator's choice; see the package
 	// doc for what a command can learn of them.
@@ -133,6 +137,7 @@ type Local struct {
 	hosts []string // host spellings of dir that command output is scrubbed of
 	env   []string
 	opts  LocalOptions
+	rules []egressRule // opts.Egress's allowlist, parsed
 
 	quotaMu sync.Mutex
 	quota   quota
@@ -144,6 +149,15 @@ func OpenLocal(dir string, opts LocalOptions) (*Local, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
+	}
+	var rules []egressRule
+	if opts.Egress != nil {
+		if opts.Network || opts.UnconfinedHostExecution {
+			return nil, errors.New("sandbox: LocalOptions.Egress restricts the network; it cannot be combined with Network or UnconfinedHostExecution, which give commands the host's whole network")
+		}
+		if rules, err = parseEgress(opts.Egress); err != nil {
+			return nil, err
+		}
 	}
 	mounts, err := resolveMounts(opts.Mounts)
 	if err != nil {
@@ -176,7 +190,13 @@ func OpenLocal(dir string, opts LocalOptions) (*Local, error) {
 		}
 	}
 	env = dedupEnv(append(env, opts.Vars...))
-	return &Local{root: root, dir: abs, real: real, hosts: hosts, env: env, opts: opts, quota: newQuota(opts.WriteQuota)}, nil
+	if opts.Egress != nil {
+		// Last, so that neither the host's variables nor Vars route around the proxy.
+		proxy := "http://" + egressListenAddr
+		env = dedupEnv(append(env, "HTTP_PROXY="+proxy, "HTTPS_PROXY="+proxy, "ALL_PROXY="+proxy,
+			"http_proxy="+proxy, "https_proxy="+proxy, "all_proxy="+proxy, "NO_PROXY=", "no_proxy="))
+	}
+	return &Local{root: root, dir: abs, real: real, hosts: hosts, env: env, opts: opts, rules: rules, quota: newQuota(opts.WriteQuota)}, nil
 }
 
 // dedupEnv keeps the last of the variables of the same name, in the place of the first: a

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/toolgen-go/toolgen/internal/netguard"
 	"io"
 	"mime"
 	"net"
@@ -36,7 +37,7 @@ func (k *Toolkit) client() *http.Client {
 	k.once.Do(func() {
 		dialer := &net.Dialer{Timeout: 10 * time.Second}
 		if !k.AllowPrivate {
-			dialer.Control = guardControl(k.Allow)
+			dialer.Control = netguard.Control(k.Allow)
 		}
 		transport := &http.Transport{
 			DialContext:           dialer.DialContext,
@@ -303,3 +304,6 @@ var nesting = map[string]bool{"ul": true, "ol": true, "dl": true, "blockquote": 
 
 // nests reports whether n is one of the nesting elements.
 func nests(n *html.Node) bool { return n.Type == html.ElementNode && nesting[n.Data] }
+
+// ErrBlockedAddress is wrapped by the error of a connection the address guard refused.
+var ErrBlockedAddress = netguard.ErrBlocked

@@ -1,4 +1,4 @@
-package web
+package netguard
 
 import (
 	"net/netip"
@@ -17,13 +17,13 @@ func TestAllowedAddr(t *testing.T) {
 		"::127.0.0.1", "::a9fe:a9fe", "::ffff:0:7f00:1", "::ffff:0:a00:1", "2002:7f00:1::", "2002:a9fe:a9fe::1",
 		"2001:0:4136:e378:8000:63bf:80ff:fffe", "2001:0:4136:e378:8000:63bf:5601:5601",
 	} {
-		assert.False(t, allowedAddr(netip.MustParseAddr(s), nil), s)
+		assert.False(t, Allowed(netip.MustParseAddr(s), nil), s)
 	}
 	for _, s := range []string{"8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "2606:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808",
 		"::808:808", "2002:808:808::1", "2001:0:4136:e378:8000:63bf:f7f7:f7f7"} {
-		assert.True(t, allowedAddr(netip.MustParseAddr(s), nil), s)
+		assert.True(t, Allowed(netip.MustParseAddr(s), nil), s)
 	}
 	allow := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/24")}
-	assert.True(t, allowedAddr(netip.MustParseAddr("10.0.0.7"), allow))
-	assert.False(t, allowedAddr(netip.MustParseAddr("10.0.1.7"), allow))
+	assert.True(t, Allowed(netip.MustParseAddr("10.0.0.7"), allow))
+	assert.False(t, Allowed(netip.MustParseAddr("10.0.1.7"), allow))
 }

@@ -1,4 +1,7 @@
-package web
+// Package netguard refuses connections to this host, private networks, link-local (cloud
+// metadata) and reserved addresses, checked on the resolved address a dialer is about to
+// connect to. toolkit/web and the sandbox's egress proxy share it.
+package netguard
 
 import (
 	"errors"
@@ -8,10 +11,10 @@ import (
 	"syscall"
 )
 
-// ErrBlockedAddress is wrapped by the error of a connection the address guard refused.
-var ErrBlockedAddress = errors.New("address not allowed")
+// ErrBlocked is wrapped by the error of a connection the address guard refused.
+var ErrBlocked = errors.New("address not allowed")
 
-// blocked are the networks web_fetch never connects to unless allowed: this host, private
+// blocked are the networks a guarded dialer never connects to unless allowed: this host, private
 // networks, link-local (cloud metadata at 169.254.169.254 among them), carrier-grade NAT
 // (Alibaba's metadata at 100.100.100.200 among them), multicast, and reserved ranges.
 var blocked = func() []netip.Prefix {
@@ -75,7 +78,7 @@ func embeddedIPv4(addr netip.Addr) (netip.Addr, bool) {
 
 // allowedAddr reports whether addr may be connected to: not in a blocked network, or in one
 // of allow.
-func allowedAddr(addr netip.Addr, allow []netip.Prefix) bool {
+func Allowed(addr netip.Addr, allow []netip.Prefix) bool {
 	addr = addr.Unmap().WithZone("") // a zone would make Contains false
 	for _, p := range allow {
 		if p.Contains(addr) {
@@ -103,15 +106,15 @@ func inBlocked(addr netip.Addr) bool {
 // guardControl is a net.Dialer Control hook: it runs after DNS resolution, on the address
 // about to be connected, for the first request and every redirect, so neither a redirect nor
 // a name that resolves (or re-resolves) to a private address gets through.
-func guardControl(allow []netip.Prefix) func(network, address string, _ syscall.RawConn) error {
+func Control(allow []netip.Prefix) func(network, address string, _ syscall.RawConn) error {
 	return func(network, address string, _ syscall.RawConn) error {
 		host, _, err := net.SplitHostPort(address)
 		if err != nil {
-			return fmt.Errorf("%w: %s", ErrBlockedAddress, address)
+			return fmt.Errorf("%w: %s", ErrBlocked, address)
 		}
 		ip, err := netip.ParseAddr(host)
-		if err != nil || !allowedAddr(ip, allow) {
-			return fmt.Errorf("%w: %s is a local, private or reserved address", ErrBlockedAddress, host)
+		if err != nil || !Allowed(ip, allow) {
+			return fmt.Errorf("%w: %s is a local, private or reserved address", ErrBlocked, host)
 		}
 		return nil
 	}
