@@ -10,8 +10,8 @@
 //     (runtime.Tool.Dialects);
 //   - per tool, a toolimpl.Binding: New (the call and its arguments in one allocation), the
 //     arguments' decoder, and a Run that calls the handler and turns its return values into a
-//     runtime.Result; Tool.Bind and Tool.NewCall are its methods, so one runtime type serves
-//     every tool's calls;
+//     runtime.Result; toolimpl.BindingOf gives it back from the runtime.Tool, so one runtime
+//     type serves every tool's calls;
 //   - per argument type, a decoder that validates while it decodes, in one pass, collecting every
 //     problem with its JSON Pointer path (runtime/decode);
 //   - per structured result type, an encoder (runtime/encode);

@@ -89,11 +89,10 @@ func (g *generator) receiverBindings(grp receiverGroup) ([]jen.Code, error) {
 }
 
 // binding renders the toolimpl.Binding of one tool: New, which allocates a call with its
-// arguments beside it (NewCall builds its framed call's type from it, with reflect); the
-// arguments' decoder; their Validate method when the generator calls
-// it; and a Run that calls the handler once and turns what it returns into a
-// runtime.Result. Tool.Bind and Tool.NewCall are the binding's methods. The functions take
-// the arguments as any (the pointer New made): no generic instantiation per tool.
+// arguments beside it; the arguments' decoder; their Validate method when the generator
+// calls it; and a Run that calls the handler once and turns what it returns into a
+// runtime.Result. The functions take the arguments as any (the pointer New made): no generic
+// instantiation per tool.
 func (g *generator) binding(t *model.Tool) (jen.Code, error) {
 	names := g.paramsFor(t)
 	ctxParam := jen.Id(names.ctx).Qual("context", "Context")
