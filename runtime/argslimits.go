@@ -16,16 +16,16 @@ const (
 	DefaultMaxArgsDepth = 128
 )
 
-// WithMaxArgsBytes sets the largest argument document, in bytes, of tools without
-// //tool:maxargs (DefaultMaxArgsBytes otherwise). A larger document is refused before it is
-// decoded. n <= 0 keeps the default.
+// WithMaxArgsBytes sets Limits.MaxArgsBytes.
+//
+// Deprecated: use WithLimits(Limits{MaxArgsBytes: n}).
 func WithMaxArgsBytes(n int64) Option {
 	return func(c *registryConfig) { c.maxArgsBytes = max(n, 0) }
 }
 
-// WithMaxArgsDepth sets the deepest nesting of arrays and objects an argument document may
-// have (DefaultMaxArgsDepth otherwise); n <= 0 keeps the default. The JSON reader refuses
-// nesting beyond 10,000 levels whatever the setting.
+// WithMaxArgsDepth sets Limits.MaxArgsDepth.
+//
+// Deprecated: use WithLimits(Limits{MaxArgsDepth: n}).
 func WithMaxArgsDepth(n int) Option {
 	return func(c *registryConfig) { c.maxArgsDepth = max(n, 0) }
 }

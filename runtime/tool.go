@@ -76,10 +76,10 @@ type Tool struct {
 	Metadata map[string]string
 
 	// MaxResult caps the result text in bytes (//tool:maxresult); 0 means the registry
-	// default (WithMaxResult, else DefaultMaxResult).
+	// default (Limits.MaxResult, else DefaultMaxResult).
 	MaxResult int64
 	// MaxArgs limits the argument document in bytes (//tool:maxargs); 0 means the registry
-	// default (WithMaxArgsBytes, else DefaultMaxArgsBytes).
+	// default (Limits.MaxArgsBytes, else DefaultMaxArgsBytes).
 	MaxArgs int64
 	// MaxCalls is the most calls of this tool in one session (//tool:maxcalls); 0 means the
 	// registry's LoopGuard.MaxCallsPerTool, which is unlimited unless set.
