@@ -81,7 +81,7 @@ func TestApprovalRequestsExpire(t *testing.T) {
 // held 1 GB.
 func TestApprovalQueueIsBounded(t *testing.T) {
 	clock := &testClock{now: time.Unix(1_700_000_000, 0)}
-	reg, _ := queueRegistry(t, clock, runtime.WithMaxPendingApprovals(2, 3))
+	reg, _ := queueRegistry(t, clock, runtime.WithLimits(runtime.Limits{MaxPendingApprovalsPerSession: 2, MaxPendingApprovals: 3}))
 
 	for i, want := range []bool{true, true, false} {
 		res := reg.Invoke(t.Context(), mailCall(fmt.Sprint("a", i), "a"))

@@ -16,16 +16,16 @@ const (
 	DefaultMaxArgsDepth = 128
 )
 
-// WithMaxArgsBytes sets the largest argument document, in bytes, of tools without
-// //tool:maxargs (DefaultMaxArgsBytes otherwise). A larger document is refused before it is
-// decoded. n <= 0 keeps the default.
+// WithMaxArgsBytes sets Limits.MaxArgsBytes.
+//
+// Deprecated: use WithLimits(Limits{MaxArgsBytes: n}).
 func WithMaxArgsBytes(n int64) Option {
 	return func(c *registryConfig) { c.maxArgsBytes = max(n, 0) }
 }
 
-// WithMaxArgsDepth sets the deepest nesting of arrays and objects an argument document may
-// have (DefaultMaxArgsDepth otherwise); n <= 0 keeps the default. The JSON reader refuses
-// nesting beyond 10,000 levels whatever the setting.
+// WithMaxArgsDepth sets Limits.MaxArgsDepth.
+//
+// Deprecated: use WithLimits(Limits{MaxArgsDepth: n}).
 func WithMaxArgsDepth(n int) Option {
 	return func(c *registryConfig) { c.maxArgsDepth = max(n, 0) }
 }
@@ -43,16 +43,13 @@ func (c *registryConfig) maxArgsOf(t *Tool) int64 {
 // admitArgs refuses an argument document over the tool's size limit or nested deeper than
 // the registry allows, before anything decodes it: what decoding may cost is then bounded by
 // the limits, whatever the document.
-func (c *registryConfig) admitArgs(t *Tool, args []byte) (refused *Result) {
-	if limit := c.maxArgsOf(t); int64(len(args)) > limit {
+func admitArgs(t *Tool, p *toolPolicies, args []byte) (refused *Result) {
+	if limit := p.maxArgs; int64(len(args)) > limit {
 		return failure(bindErrorResult(t.Name, &ArgsError{Problems: []Problem{{Message: "the arguments are " +
 			strconv.Itoa(len(args)) + " bytes long, more than the " + strconv.FormatInt(limit, 10) +
 			" bytes this tool accepts; send a shorter call"}}}))
 	}
-	depth := c.maxArgsDepth
-	if depth <= 0 {
-		depth = DefaultMaxArgsDepth
-	}
+	depth := p.maxArgsDepth
 	if nestsDeeper(args, depth) {
 		return failure(bindErrorResult(t.Name, &ArgsError{Problems: []Problem{{Message: "the arguments nest arrays and objects more than " +
 			strconv.Itoa(depth) + " levels deep; send a flatter document"}}}))

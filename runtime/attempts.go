@@ -11,8 +11,8 @@ import (
 // retried while the policy has retries left, its failure is retryable (see ErrorKind and
 // Permanent) and ctx is alive; the wait between attempts ends early when ctx does.
 func (r *Registry) execute(ctx context.Context, st *callState, cfg *registryConfig, e *toolEntry, bound BoundCall, res *Result) {
-	policy := cfg.retryOf(&e.tool)
-	timeout := cfg.timeoutOf(&e.tool)
+	policies := e.policiesOf(cfg)
+	policy, timeout := policies.retry, policies.timeout
 	for attempt := 1; ; attempt++ {
 		if attempt > 1 {
 			st.attempt.Store(int32(attempt - 1)) // the first is the state's zero value

@@ -85,7 +85,7 @@ func hangingTool(name string, release <-chan struct{}, runs *atomic.Int32) runti
 func TestTimeoutAbandonsAHandlerThatIgnoresCtx(t *testing.T) {
 	release := make(chan struct{})
 	var runs atomic.Int32
-	reg := runtime.NewRegistry(runtime.WithMaxAbandoned(1))
+	reg := runtime.NewRegistry(runtime.WithLimits(runtime.Limits{MaxAbandoned: 1}))
 	must(t, reg.Add(hangingTool("hang", release, &runs)))
 
 	res := reg.Invoke(t.Context(), runtime.Call{Name: "hang"})
@@ -437,7 +437,7 @@ func TestAttemptsRacingTheirDeadline(t *testing.T) {
 	})
 	tool.Timeout = 500 * time.Microsecond
 	// Room for every call at once, so that none is refused for the bounds on abandoned ones.
-	reg := runtime.NewRegistry(runtime.WithMaxAbandoned(1200), runtime.WithMaxAbandonedPerSession(1200))
+	reg := runtime.NewRegistry(runtime.WithLimits(runtime.Limits{MaxAbandoned: 1200, MaxAbandonedPerSession: 1200}))
 	must(t, reg.Add(tool))
 
 	var wg sync.WaitGroup

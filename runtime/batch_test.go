@@ -75,7 +75,7 @@ func TestInvokeAllConcurrencyLimit(t *testing.T) {
 		running.Add(-1)
 		return runtime.TextResult("ok")
 	})
-	reg := runtime.NewRegistry(runtime.WithBatchConcurrency(2))
+	reg := runtime.NewRegistry(runtime.WithLimits(runtime.Limits{BatchConcurrency: 2}))
 	must(t, reg.Add(tool))
 	calls := make([]runtime.Call, 8)
 	for i := range calls {

@@ -99,8 +99,8 @@
 //  3. Loop guards: the session's call limits ([WithLoopGuard], //tool:maxcalls). Refused
 //     calls still count against the limits they did not hit.
 //  4. Bind: decode and validate the arguments (invalid arguments). A document over the
-//     tool's size limit (//tool:maxargs, else [WithMaxArgsBytes], else
-//     [DefaultMaxArgsBytes], 1 MiB) or nested deeper than [WithMaxArgsDepth] (else
+//     tool's size limit (//tool:maxargs, else [Limits].MaxArgsBytes, else
+//     [DefaultMaxArgsBytes], 1 MiB) or nested deeper than [Limits].MaxArgsDepth (else
 //     [DefaultMaxArgsDepth], 128) is refused before it is decoded, so that no document makes
 //     decoding cost more than these limits allow.
 //  5. Repeats: with LoopGuard.RefuseRepeats, a call identical (tool and canonical arguments)
@@ -125,9 +125,9 @@
 // it is abandoned and keeps running until the handler returns, its result discarded. So that
 // a hung dependency costs a bounded number of goroutines however many calls arrive at once,
 // the registry bounds the attempts of a tool on worker goroutines, counting both those
-// running for their call and those abandoned: [DefaultMaxAbandoned] (64, [WithMaxAbandoned])
+// running for their call and those abandoned: [DefaultMaxAbandoned] (64, [Limits].MaxAbandoned)
 // per tool, and inside that [DefaultMaxAbandonedPerSession] (16,
-// [WithMaxAbandonedPerSession]) per session, so one session's hung calls leave the tool to
+// [Limits].MaxAbandonedPerSession) per session, so one session's hung calls leave the tool to
 // the others. A call finding no free slot waits for one within its timeout, then fails as
 // unavailable ("busy", Err wraps [ErrToolBusy]); when abandoned attempts alone fill the
 // tool's or the session's bound, calls are refused at once as unavailable (Err wraps
@@ -198,7 +198,7 @@
 // that its request expired (Err wraps [ErrApprovalExpired]). The queue holds at most
 // [DefaultMaxPendingApprovalsPerSession] (16) live requests per session,
 // [DefaultMaxPendingApprovals] (1024) in all and [DefaultMaxPendingApprovalBytes] (64 MiB) of
-// their arguments ([WithMaxPendingApprovals]); a call past a bound is refused (Kind limit,
+// their arguments ([Limits].MaxPendingApprovals); a call past a bound is refused (Kind limit,
 // Err wraps [ErrApprovalLimit]). Requests live in an [ApprovalStore]: a [MemoryApprovalStore]
 // by default, or one shared by several processes ([WithApprovalStore]), whose insert-if-absent
 // and compare-and-set on the request's state keep "runs exactly once" across them.
@@ -236,7 +236,7 @@
 // # Batches
 //
 // [Registry.InvokeAll] runs the calls of one model turn concurrently (bounded by
-// [WithBatchConcurrency]) and returns their results in call order. A //tool:sequential tool
+// [Limits].BatchConcurrency) and returns their results in call order. A //tool:sequential tool
 // is a barrier: it runs alone, after the calls before it and before the calls after it.
 //
 // # Repair and feedback
@@ -254,7 +254,7 @@
 //
 // # Result size
 //
-// A result whose Text is longer than //tool:maxresult (else [WithMaxResult], else
+// A result whose Text is longer than //tool:maxresult (else [Limits].MaxResult, else
 // [DefaultMaxResult], 16 KiB) is cut, so the model reads at most the cap: a preview followed
 // by "[Result truncated: showing the first N of M bytes. NOTE]". The full text of a
 // successful result goes to the registry's [ResultStore] ([WithResultStore]; by default a
@@ -273,14 +273,14 @@
 // docs/limits.md lists every limit with its default):
 //
 //   - worker goroutines per tool, running or abandoned: [DefaultMaxAbandoned],
-//     [WithMaxAbandoned]; per session inside it: [DefaultMaxAbandonedPerSession],
-//     [WithMaxAbandonedPerSession] (see "Timeouts and abandoned goroutines");
+//     [Limits].MaxAbandoned; per session inside it: [DefaultMaxAbandonedPerSession],
+//     [Limits].MaxAbandonedPerSession (see "Timeouts and abandoned goroutines");
 //   - approvers still running after the call that asked them ended (an approver that
 //     ignores ctx): the same two bounds, per registry and per session inside it; past
 //     either, approval fails at once (Err wraps [ErrTooManyAbandoned]);
 //   - approval requests: [DefaultApprovalExpiry], [DefaultMaxPendingApprovalsPerSession],
 //     [DefaultMaxPendingApprovals], [DefaultMaxPendingApprovalBytes] ([WithApprovalExpiry],
-//     [WithMaxPendingApprovals], [ApprovalLimits] for a store of your own);
+//     [Limits].MaxPendingApprovals, [ApprovalLimits] for a store of your own);
 //   - tool names: a call naming a tool longer than [MaxToolNameLength] is unknown at once,
 //     and messages repeat at most 100 bytes of a name and 2000 of a Bind error's text;
 //   - canonical arguments (approvals, repeats): the work of sorting them is bounded, past

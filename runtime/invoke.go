@@ -45,7 +45,7 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 		res.Duration = monotonic() - start
 		return res
 	}
-	st := newCallState(&e.tool, cfg.timeoutOf(&e.tool) > 0)
+	st := newCallState(&e.tool, e.policiesOf(cfg).timeout > 0)
 	st.Context, st.info = ctx, callInfo(r, call)
 	if cfg.observer != nil {
 		ev := event(st, EventStart)
@@ -128,7 +128,7 @@ func (r *Registry) chainOf(cfg *registryConfig, e *toolEntry) Handler {
 		if !ok {
 			// A middleware passed on a ctx of its own making: the handler gets a new
 			// state, still carrying the call.
-			st = newCallState(&e.tool, cfg.timeoutOf(&e.tool) > 0)
+			st = newCallState(&e.tool, e.policiesOf(cfg).timeout > 0)
 			st.Context, st.info = ctx, callInfo(r, call)
 			ctx = st
 		}
@@ -160,7 +160,7 @@ func (r *Registry) core(ctx context.Context, st *callState, cfg *registryConfig,
 	}
 	r.execute(ctx, st, cfg, e, bound, res)
 	if res.IsError {
-		*res = r.explainFailure(ctx, cfg, &e.tool, call, *res)
+		*res = r.explainFailure(ctx, cfg, e, call, *res)
 	} else if identity != "" {
 		r.rememberSuccess(ctx, cfg, call.Session, identity)
 	}
@@ -175,7 +175,7 @@ func (r *Registry) prepare(ctx context.Context, st *callState, cfg *registryConf
 	if refused := r.admit(ctx, cfg, tool, call.Session); refused != nil {
 		return nil, "", refused
 	}
-	if refused := cfg.admitArgs(tool, call.Args); refused != nil {
+	if refused := admitArgs(tool, e.policiesOf(cfg), call.Args); refused != nil {
 		return nil, "", refused
 	}
 	if !tool.bindable() {
@@ -231,11 +231,12 @@ func clientResult(call Call, args any) Result {
 // explainFailure decides what the model reads of a failed run: AskRetry guidance within the
 // tool's budget (and a stop notice past it), and, WithSafeErrors, only the kind of a plain Go
 // error.
-func (r *Registry) explainFailure(ctx context.Context, cfg *registryConfig, tool *Tool, call Call, res Result) Result {
+func (r *Registry) explainFailure(ctx context.Context, cfg *registryConfig, e *toolEntry, call Call, res Result) Result {
+	tool := &e.tool
 	var ask *RetryRequest
 	switch {
 	case errors.As(res.Err, &ask):
-		budget := cfg.modelRetriesOf(tool)
+		budget := e.policiesOf(cfg).modelRetries
 		if r.spendModelRetry(ctx, cfg, tool.Name, call.Session, budget) {
 			res.Text = fmt.Sprintf("%s\nCorrect the call and call %s again.", ask.Guidance, tool.Name)
 			res.Kind = KindInvalidInput

@@ -67,6 +67,66 @@ type registryConfig struct {
 // retries, approval, middleware) are Options.
 type Option func(*registryConfig)
 
+// Limits bounds what one registry spends on the calls it serves. Every field's zero value
+// keeps its default, so a Limits literal names only the bounds it changes:
+//
+//	runtime.NewRegistry(runtime.WithLimits(runtime.Limits{MaxResult: 64 << 10, MaxAbandoned: 16}))
+//
+// The per-tool directives (//tool:maxresult, //tool:maxargs) win over the registry-wide
+// MaxResult and MaxArgsBytes. docs/limits.md lists every bound of the runtime.
+type Limits struct {
+	// MaxResult caps, in bytes of text, the results of tools without //tool:maxresult
+	// (DefaultMaxResult, 16 KiB, when 0); a larger result goes to the ResultStore and the
+	// model reads a preview. A negative value removes the cap.
+	MaxResult int64
+	// MaxArgsBytes is the largest argument document, in bytes, of tools without
+	// //tool:maxargs (DefaultMaxArgsBytes, 1 MiB, when 0 or negative); a larger document is
+	// refused before it is decoded.
+	MaxArgsBytes int64
+	// MaxArgsDepth is the deepest nesting of arrays and objects in an argument document
+	// (DefaultMaxArgsDepth, 128, when 0 or negative). The JSON reader refuses nesting beyond
+	// 10,000 levels whatever the setting.
+	MaxArgsDepth int
+	// MaxAbandoned bounds the attempts of one tool on worker goroutines, running for their
+	// call or abandoned after their timeout (DefaultMaxAbandoned, 64, when 0 or negative). A
+	// call finding every slot taken waits for one within its attempt's timeout, then fails as
+	// unavailable ("busy"); when abandoned attempts alone fill the bound, calls are refused at
+	// once until some return. It also bounds, per registry, the synchronous approvers still
+	// running after the call that asked them ended.
+	MaxAbandoned int
+	// MaxAbandonedPerSession is one session's share of MaxAbandoned
+	// (DefaultMaxAbandonedPerSession, 16, when 0 or negative; never more than MaxAbandoned),
+	// so one session's hung calls leave the tool to the others. Calls without a session
+	// share the session "".
+	MaxAbandonedPerSession int
+	// MaxPendingApprovals and MaxPendingApprovalsPerSession bound the live requests of the
+	// approval queue (WithApprovalQueue), pending or decided and not yet acted on, in all and
+	// per session (DefaultMaxPendingApprovals, 1024, and
+	// DefaultMaxPendingApprovalsPerSession, 16, when 0 or negative). A call past a bound is
+	// refused (Kind limit). Their arguments' bytes are bounded by
+	// DefaultMaxPendingApprovalBytes; an ApprovalStore of your own takes ApprovalLimits.
+	MaxPendingApprovals           int
+	MaxPendingApprovalsPerSession int
+	// BatchConcurrency bounds how many calls of a batch InvokeAll runs at once (0 or
+	// negative: every call of a group at once).
+	BatchConcurrency int
+}
+
+// WithLimits sets the registry's bounds (see Limits); fields left zero keep their defaults.
+// A later WithLimits replaces an earlier one whole.
+func WithLimits(l Limits) Option {
+	return func(c *registryConfig) {
+		c.maxResult = l.MaxResult
+		c.maxArgsBytes = max(l.MaxArgsBytes, 0)
+		c.maxArgsDepth = max(l.MaxArgsDepth, 0)
+		c.maxAbandoned = max(l.MaxAbandoned, 0)
+		c.maxAbandonedSess = max(l.MaxAbandonedPerSession, 0)
+		c.approvalLimits.Total = max(l.MaxPendingApprovals, 0)
+		c.approvalLimits.PerSession = max(l.MaxPendingApprovalsPerSession, 0)
+		c.batchConcurrency = max(l.BatchConcurrency, 0)
+	}
+}
+
 // WithDefaultTimeout sets the timeout of one attempt for tools without //tool:timeout
 // (DefaultTimeout otherwise). d <= 0 disables the default: such tools then run unbounded.
 func WithDefaultTimeout(d time.Duration) Option {
@@ -83,8 +143,9 @@ func WithDefaultRetry(p RetryPolicy) Option {
 	return func(c *registryConfig) { c.defaultRetry = p }
 }
 
-// WithMaxResult sets the size cap, in bytes of text, of results of tools without
-// //tool:maxresult (DefaultMaxResult otherwise). n <= 0 removes the default cap.
+// WithMaxResult sets Limits.MaxResult, except that n <= 0 removes the cap.
+//
+// Deprecated: use WithLimits(Limits{MaxResult: n}), where a negative n removes the cap.
 func WithMaxResult(n int64) Option {
 	return func(c *registryConfig) {
 		if n <= 0 {
@@ -140,11 +201,9 @@ func WithApprovalExpiry(d time.Duration) Option {
 	return func(c *registryConfig) { c.approvalTTL = max(d, time.Second) }
 }
 
-// WithMaxPendingApprovals bounds the live requests of the approval queue (pending, or decided
-// and not yet acted on): perSession in one session, total in all
-// (DefaultMaxPendingApprovalsPerSession and DefaultMaxPendingApprovals otherwise; n <= 0 keeps
-// the default). A call past a bound is refused (Kind limit) and asked to wait for the
-// decisions. The bytes of arguments they hold are bounded too (DefaultMaxPendingApprovalBytes).
+// WithMaxPendingApprovals sets Limits.MaxPendingApprovalsPerSession and Limits.MaxPendingApprovals.
+//
+// Deprecated: use WithLimits(Limits{MaxPendingApprovalsPerSession: perSession, MaxPendingApprovals: total}).
 func WithMaxPendingApprovals(perSession, total int) Option {
 	return func(c *registryConfig) {
 		c.approvalLimits.PerSession, c.approvalLimits.Total = max(perSession, 0), max(total, 0)
@@ -196,30 +255,23 @@ func WithArgsInEvents() Option {
 	return func(c *registryConfig) { c.argsInEvents = true }
 }
 
-// WithMaxAbandoned bounds the goroutines a hung tool can hold: at most n attempts of one tool
-// run on worker goroutines at once, counting those still running for their call and those
-// abandoned after their timeout (DefaultMaxAbandoned otherwise). A call finding every slot
-// taken waits for one within its attempt's timeout, then fails as unavailable ("busy"); when
-// abandoned attempts alone fill the bound, calls of the tool are refused at once as
-// unavailable until some return. The bound holds however many calls arrive together. It also
-// bounds the synchronous approvers still running after the call that asked them ended (in
-// all, per registry; WithMaxAbandonedPerSession is each session's share of them).
+// WithMaxAbandoned sets Limits.MaxAbandoned, at least 1.
+//
+// Deprecated: use WithLimits(Limits{MaxAbandoned: n}).
 func WithMaxAbandoned(n int) Option {
 	return func(c *registryConfig) { c.maxAbandoned = max(n, 1) }
 }
 
-// WithMaxAbandonedPerSession bounds, inside WithMaxAbandoned, the slots of one tool that the
-// calls of one session may hold (DefaultMaxAbandonedPerSession otherwise, and never more than
-// the tool's bound), so that one session's hung calls (a FIFO in one user's sandbox) leave
-// the tool available to the others. Calls without a session share the session "". It is
-// also each session's share of the abandoned approvers WithMaxAbandoned bounds, so one
-// session's cancelled approvals leave the other sessions able to ask theirs.
+// WithMaxAbandonedPerSession sets Limits.MaxAbandonedPerSession, at least 1.
+//
+// Deprecated: use WithLimits(Limits{MaxAbandonedPerSession: n}).
 func WithMaxAbandonedPerSession(n int) Option {
 	return func(c *registryConfig) { c.maxAbandonedSess = max(n, 1) }
 }
 
-// WithBatchConcurrency bounds how many calls of a batch InvokeAll runs at once (all of a
-// group otherwise).
+// WithBatchConcurrency sets Limits.BatchConcurrency.
+//
+// Deprecated: use WithLimits(Limits{BatchConcurrency: n}).
 func WithBatchConcurrency(n int) Option {
 	return func(c *registryConfig) { c.batchConcurrency = max(n, 0) }
 }

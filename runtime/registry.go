@@ -62,6 +62,8 @@ type toolEntry struct {
 	tool  Tool
 	slots attemptSlots // attempts on worker goroutines, running or abandoned
 	chain atomic.Pointer[middlewareChain]
+	// policies are the tool's timeout, retry and limits under the configuration they name.
+	policies atomic.Pointer[toolPolicies]
 
 	defaultsOnce sync.Once
 	defaults     *argDefaults // of the input schema, for canonical arguments
@@ -177,7 +179,9 @@ func (r *Registry) add(tools []Tool) error {
 		r.tools = make(map[string]*toolEntry, len(tools))
 	}
 	for _, t := range tools {
-		r.tools[t.Name] = &toolEntry{tool: t}
+		e := &toolEntry{tool: t}
+		e.policiesOf(r.config())
+		r.tools[t.Name] = e
 		i, _ := slices.BinarySearch(r.names, t.Name)
 		r.names = slices.Insert(r.names, i, t.Name)
 	}

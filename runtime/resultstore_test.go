@@ -23,7 +23,7 @@ func TestResultSizeCap(t *testing.T) {
 	big := strings.Repeat("é", 400) // 800 bytes, two per rune
 	capped := constTool("big", big)
 	capped.MaxResult = 700
-	reg := runtime.NewRegistry(runtime.WithMaxResult(10_000))
+	reg := runtime.NewRegistry(runtime.WithLimits(runtime.Limits{MaxResult: 10_000}))
 	require.NoError(t, reg.Add(capped, constTool("fits", big)))
 
 	res := reg.Invoke(t.Context(), runtime.Call{ID: "c1", Name: "big", Session: "s1"})

@@ -56,7 +56,7 @@ func eventuallyRuns(t *testing.T, reg *runtime.Registry, session string) {
 func testAbandonBoundUnderConcurrency(t *testing.T, calls int) {
 	release := make(chan struct{})
 	var started atomic.Int32
-	reg := runtime.NewRegistry(runtime.WithMaxAbandoned(16))
+	reg := runtime.NewRegistry(runtime.WithLimits(runtime.Limits{MaxAbandoned: 16}))
 	require.NoError(t, reg.Add(hungTool(release, &started)))
 
 	results := invokeConcurrently(reg, calls, func(i int) string { return fmt.Sprint("s", i%100) })
@@ -81,7 +81,7 @@ func TestAbandonBoundPerSession(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	var started atomic.Int32
-	reg := runtime.NewRegistry(runtime.WithMaxAbandoned(16), runtime.WithMaxAbandonedPerSession(4))
+	reg := runtime.NewRegistry(runtime.WithLimits(runtime.Limits{MaxAbandoned: 16, MaxAbandonedPerSession: 4}))
 	require.NoError(t, reg.Add(hungTool(release, &started)))
 
 	invokeConcurrently(reg, 40, func(int) string { return "greedy" })
@@ -105,7 +105,7 @@ func TestGoexitInHandlerFreesItsSlot(t *testing.T) {
 		return runtime.TextResult("ok")
 	})
 	tool.Timeout = time.Minute
-	reg := runtime.NewRegistry(runtime.WithMaxAbandoned(1))
+	reg := runtime.NewRegistry(runtime.WithLimits(runtime.Limits{MaxAbandoned: 1}))
 	require.NoError(t, reg.Add(tool))
 
 	res := reg.Invoke(t.Context(), runtime.Call{Name: "exits"})

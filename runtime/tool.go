@@ -14,42 +14,85 @@ import (
 // Registry.Add takes them. Slices and maps in a Tool are not copied by the registry: treat a
 // Tool as immutable once added.
 type Tool struct {
-	Name string // ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$ (OpenAI: at most 64 characters)
+	// Name is what the model calls the tool by, unique in a registry:
+	// ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$ (OpenAI: at most 64 characters). toolgen derives it
+	// from the handler name (snake_case) unless //tool:name sets it.
+	Name string
 	// Origin is where the tool was declared, for error messages such as Registry.Add's
 	// duplicate names: toolgen fills it with the Go package path and handler name
 	// ("example.com/agent/search.Search").
-	Origin      string
-	Title       string // human-readable title (MCP title)
-	Description string // what the model reads to choose the tool
-	Detail      string // level-2 detail: the rest of the doc comment
-	Tags        []string
-	Category    string
+	Origin string
+	// Title is the human-readable title (MCP title), from //tool:title; empty by default.
+	Title string
+	// Description is what the model reads to choose the tool: the first sentence of the
+	// handler's doc comment, or //tool:description; toolgen refuses a tool without one.
+	Description string
+	// Detail is the rest of the doc comment, served on request (level-2 detail); may be empty.
+	Detail string
+	// Tags, from //tool:tags, select tools with Registry.ByTag; nil by default.
+	Tags []string
+	// Category groups tools in listings (//tool:category); empty by default.
+	Category string
 
-	// Timeout bounds one attempt; 0 means the registry default, NoTimeout disables it.
-	Timeout   time.Duration
+	// Timeout bounds one attempt (//tool:timeout); 0 means the registry default
+	// (WithDefaultTimeout, else DefaultTimeout).
+	Timeout time.Duration
+	// NoTimeout disables the attempt timeout (//tool:timeout none); it wins over Timeout.
 	NoTimeout bool
-	Retry     RetryPolicy
+	// Retry is how failed attempts are retried (//tool:retry); the zero value means the
+	// registry's WithDefaultRetry, which by default does not retry.
+	Retry RetryPolicy
 
-	Permission    Permission
+	// Permission says whether a call needs approval: toolgen sets PermissionConfirm for
+	// //tool:confirm and PermissionAuto otherwise; a hand-written tool's zero value runs
+	// without approval, as PermissionAuto.
+	Permission Permission
+	// ConfirmReason is shown to the approver with the request (//tool:confirm "reason").
 	ConfirmReason string
-	Risk          Risk
-	Hints         Hints
+	// Risk is the risk level shown to the approver (//tool:risk); empty means unrated.
+	Risk Risk
+	// Hints are the behaviour hints adapters pass on (MCP annotations), from //tool:hints;
+	// the zero value claims nothing.
+	Hints Hints
 
-	Examples      []Example
-	Triggers      []string
+	// Examples are sample calls, from //tool:example, checked against InputSchema by toolgen
+	// and shown to the model at level-2 detail.
+	Examples []Example
+	// Triggers are phrases saying when the tool fits (//tool:trigger), for tool search and
+	// level-2 detail.
+	Triggers []string
+	// Prerequisites are conditions to meet before calling (//tool:prerequisite).
 	Prerequisites []Prerequisite
-	Workflow      []string // the steps of the workflow the tool belongs to, in order
-	Warnings      []string
-	Related       []Related
-	Filters       []string
-	Metadata      map[string]string
+	// Workflow lists the steps of the workflow the tool belongs to, in order (//tool:workflow).
+	Workflow []string
+	// Warnings are cautions shown with the tool's detail (//tool:warning).
+	Warnings []string
+	// Related names other tools and how they relate (//tool:related).
+	Related []Related
+	// Filters names the middleware registered with WithFilter that wrap this tool's calls,
+	// in order (//tool:filters); Registry.Add rejects a name that is not registered.
+	Filters []string
+	// Metadata is free-form key-value data for the host (//tool:meta key value); nil by default.
+	Metadata map[string]string
 
-	MaxResult    int64 // result size cap in bytes; 0 means the registry default
-	MaxArgs      int64 // argument document size limit in bytes; 0 means the registry default
-	MaxCalls     int   // most calls in one session; 0 means no limit
-	ModelRetries int   // how often the tool may ask the model to retry
-	Sequential   bool  // runs alone in a batch of parallel calls
-	Client       bool  // declared here, executed by the caller
+	// MaxResult caps the result text in bytes (//tool:maxresult); 0 means the registry
+	// default (Limits.MaxResult, else DefaultMaxResult).
+	MaxResult int64
+	// MaxArgs limits the argument document in bytes (//tool:maxargs); 0 means the registry
+	// default (Limits.MaxArgsBytes, else DefaultMaxArgsBytes).
+	MaxArgs int64
+	// MaxCalls is the most calls of this tool in one session (//tool:maxcalls); 0 means the
+	// registry's LoopGuard.MaxCallsPerTool, which is unlimited unless set.
+	MaxCalls int
+	// ModelRetries is how often, per session, the tool may ask the model to retry (AskRetry),
+	// from //tool:modelretries; 0 means the registry default (WithModelRetries, else
+	// DefaultModelRetries).
+	ModelRetries int
+	// Sequential makes the tool run alone in a batch of parallel calls (//tool:sequential).
+	Sequential bool
+	// Client marks a tool declared here and executed by the caller (//tool:client): Invoke
+	// binds its arguments and returns a ClientCall instead of running it.
+	Client bool
 
 	// Deferred marks a tool whose definition stays out of the model's context until a tool
 	// search finds it (//tool:defer): adapters send it with defer_loading where the provider

@@ -34,7 +34,7 @@ func allPolicies() []runtime.Option {
 			return runtime.Decision{}, nil
 		})),
 		runtime.WithSessionStore(&runtime.MemoryStore{}),
-		runtime.WithMaxResult(64 << 10),
+		runtime.WithLimits(runtime.Limits{MaxResult: 64 << 10}),
 	}
 }
 

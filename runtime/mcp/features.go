@@ -333,7 +333,7 @@ type promptSet struct {
 }
 
 func newPromptSet(prompts []runtime.Tool) (*promptSet, error) {
-	p := &promptSet{reg: runtime.NewRegistry(runtime.WithMaxResult(0)), args: map[string][]argument{}}
+	p := &promptSet{reg: runtime.NewRegistry(runtime.WithLimits(runtime.Limits{MaxResult: -1})), args: map[string][]argument{}}
 	for _, t := range prompts {
 		args, err := schemaArguments(t.InputSchema)
 		if err != nil {
@@ -401,7 +401,7 @@ type resourceTemplate struct {
 }
 
 func newResourceSet(resources []runtime.Tool) (*resourceSet, error) {
-	r := &resourceSet{reg: runtime.NewRegistry(runtime.WithMaxResult(0)), static: map[string]bool{}, templates: map[string]*resourceTemplate{}}
+	r := &resourceSet{reg: runtime.NewRegistry(runtime.WithLimits(runtime.Limits{MaxResult: -1})), static: map[string]bool{}, templates: map[string]*resourceTemplate{}}
 	for _, t := range resources {
 		uri := t.Metadata[MetaURI]
 		if uri == "" {
