@@ -226,15 +226,23 @@ func (r *Result) Diff(dir string) string {
 	return b.String()
 }
 
-// jsonLiteral matches a raw string literal holding a JSON object or array.
-var jsonLiteral = regexp.MustCompile("`[{\\[][^`]*`")
+// jsonLiteral matches a raw string literal, or several joined by +, holding a JSON object or
+// array: schemas are emitted one member per line, as raw strings joined with +.
+var jsonLiteral = regexp.MustCompile("`[{\\[][^`]*`(?:\\s*\\+\\s*`[^`]*`)*")
 
-// indentJSONLiterals rewrites every raw string literal of src holding valid JSON as indented
-// JSON, one value per line, for Diff.
+// rawPieces matches each raw string literal of a jsonLiteral match.
+var rawPieces = regexp.MustCompile("`[^`]*`")
+
+// indentJSONLiterals rewrites every raw string literal (or + joined run of them) of src
+// holding valid JSON as indented JSON, one value per line, for Diff.
 func indentJSONLiterals(src string) string {
 	return jsonLiteral.ReplaceAllStringFunc(src, func(lit string) string {
+		var joined strings.Builder
+		for _, piece := range rawPieces.FindAllString(lit, -1) {
+			joined.WriteString(piece[1 : len(piece)-1])
+		}
 		var b bytes.Buffer
-		if err := json.Indent(&b, []byte(lit[1:len(lit)-1]), "\t", "  "); err != nil {
+		if err := json.Indent(&b, []byte(joined.String()), "\t", "  "); err != nil {
 			return lit
 		}
 		return "`\n\t" + b.String() + "\n`"
