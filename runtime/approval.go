@@ -244,7 +244,7 @@ func callApprover(ctx context.Context, a Approver, req ApprovalRequest) (dec Dec
 func (r *Registry) applyDecision(ctx context.Context, cfg *registryConfig, tool *Tool, call Call, bound BoundCall, dec Decision) (BoundCall, *Result) {
 	if !dec.Approved {
 		r.observeApproval(ctx, cfg, call, "denied", dec.By)
-		return nil, failure(deniedResult(tool.Name, dec))
+		return nil, failure(DeniedResult(tool.Name, dec))
 	}
 	r.observeApproval(ctx, cfg, call, "approved", dec.By)
 	if dec.Args == nil {
@@ -258,9 +258,15 @@ func (r *Registry) applyDecision(ctx context.Context, cfg *registryConfig, tool 
 	return edited, nil
 }
 
-// deniedResult tells the model who denied the call: the user (Decision.By empty or naming
-// the user), else the approver named in By (a policy, a reviewer).
-func deniedResult(tool string, dec Decision) Result {
+// DeniedResult is the result of a call of tool that dec denied, as the registry gives it: its
+// text tells the model who denied the call (the user when dec.By is empty or starts with
+// "user", else the approver named in By: a policy, a reviewer) and not to call again without
+// asking. A layer that learns of a denial elsewhere (runtime/mcp/mount, from a mounted server)
+// uses it so the model reads the same words under the name it called:
+//
+//	res := runtime.DeniedResult("gh_close_issue", runtime.Decision{By: "policy:read-only"})
+//	// res.Text: "This call of gh_close_issue was denied by policy:read-only, so it was not run. ..."
+func DeniedResult(tool string, dec Decision) Result {
 	text := fmt.Sprintf("The user denied this call of %s, so it was not run", tool)
 	if dec.By != "" && !strings.HasPrefix(dec.By, "user") {
 		text = fmt.Sprintf("This call of %s was denied by %s, so it was not run", tool, dec.By)

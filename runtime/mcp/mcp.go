@@ -135,8 +135,16 @@ func Result(res runtime.Result) *mcp.CallToolResult {
 	if s := structured(res); s != nil {
 		out.StructuredContent = s
 	}
+	if denied, ok := errors.AsType[*runtime.DeniedError](res.Err); ok && res.Kind == runtime.KindDenied {
+		out.Meta = mcp.Meta{MetaDenied: map[string]any{"by": denied.By, "reason": denied.Reason}}
+	}
 	return out
 }
+
+// MetaDenied is the _meta key of a result whose call was denied approval: its value is an
+// object with who decided ("by") and why ("reason"), so that a client that mounts the server
+// (runtime/mcp/mount) can tell the model of the denial under the name the model called.
+const MetaDenied = "io.toolgen/denied"
 
 // content returns a part as MCP content, or nil for a part of an unknown kind.
 func content(p runtime.Part) mcp.Content {

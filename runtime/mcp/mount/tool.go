@@ -8,11 +8,13 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	toolmcp "github.com/toolgen-go/toolgen/runtime/mcp"
 	"github.com/toolgen-go/toolgen/runtime/schematool"
 )
 
@@ -95,7 +97,7 @@ func (m *Mounted) build(t *mcp.Tool, definition string, deferred bool) (*remoteT
 			if err != nil {
 				return nil, err
 			}
-			return &call{m: m, remote: rt.remote, args: canonical, output: output}, nil
+			return &call{m: m, local: name, remote: rt.remote, args: canonical, output: output}, nil
 		},
 	}
 	if permission == runtime.PermissionConfirm && hints.Destructive {
@@ -140,6 +142,7 @@ func (m *Mounted) inputValidator(schema json.RawMessage) (argsValidator, json.Ra
 // call is a bound call of a remote tool: arguments validated, canonical.
 type call struct {
 	m      *Mounted
+	local  string // the name the model called
 	remote string
 	args   json.RawMessage
 	output *referenceSchema
@@ -243,6 +246,10 @@ func (c *call) result(res *mcp.CallToolResult) runtime.Result {
 		r.Text += fmt.Sprintf("\n(%d more content items left out)", extra)
 	}
 	if res.IsError {
+		if denied, ok := deniedBy(res.Meta); ok {
+			// A toolgen server's denial: the model reads it under the name it called.
+			return runtime.DeniedResult(c.local, denied)
+		}
 		r.IsError, r.Kind = true, runtime.KindInternal
 		r.Err = &ToolError{Server: c.m.server.Name, Tool: c.remote}
 		if r.Text == "" {
@@ -266,4 +273,25 @@ func (c *call) result(res *mcp.CallToolResult) runtime.Result {
 		r.Structured, r.Text = structured, string(structured)
 	}
 	return r
+}
+
+// deniedBy reads the decision a toolgen server puts in a denied call's result
+// (toolmcp.MetaDenied). Its words are the server's, so they are cut to MaxErrorText, made
+// valid UTF-8 and kept on one line.
+func deniedBy(meta mcp.Meta) (runtime.Decision, bool) {
+	denied, ok := meta[toolmcp.MetaDenied].(map[string]any)
+	if !ok {
+		return runtime.Decision{}, false
+	}
+	text := func(key string) string {
+		s, _ := denied[key].(string)
+		s = strings.Map(func(r rune) rune {
+			if unicode.IsControl(r) {
+				return ' '
+			}
+			return r
+		}, strings.ToValidUTF8(s, "\uFFFD"))
+		return cut(s, MaxErrorText)
+	}
+	return runtime.Decision{By: text("by"), Reason: text("reason")}, true
 }
