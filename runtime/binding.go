@@ -134,7 +134,7 @@ func pointerLike(like any, p unsafe.Pointer) any {
 }
 
 // framedLayouts holds the layouts of each arguments type once for the process: the
-// bindings of methods are declared anew by every <Receiver>Tools(r) call, and would each build
+// bindings of methods are declared anew by every r.Tools() call, and would each build
 // them again.
 var framedLayouts sync.Map // layoutKey → *binding.Layout
 

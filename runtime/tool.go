@@ -10,7 +10,7 @@ import (
 // Tool is one tool as the generated code declares it: what the model is told, the policies
 // the registry applies, and the function that binds raw arguments to the handler.
 //
-// Tools are plain values; the generated Tools() (or <Receiver>Tools(r)) returns them and
+// Tools are plain values; the generated Tools() (or the method r.Tools() of a handler receiver) returns them and
 // Registry.Add takes them. Slices and maps in a Tool are not copied by the registry: treat a
 // Tool as immutable once added.
 type Tool struct {

@@ -3,7 +3,7 @@
 // each doubles as an example: a tool's doc comment is its description, a package's doc is
 // its manual. Each toolkit registers with one call:
 //
-//	reg.Add(workspace.WorkspaceTools(workspace.New(sb))...)
+//	reg.Add(workspace.New(sb).Tools()...)
 //
 // The toolkits:
 //

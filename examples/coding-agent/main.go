@@ -87,7 +87,7 @@ func run(ctx context.Context, dir string, out io.Writer) error {
 		return runtime.Decision{Approved: true, By: "coding-agent"}, nil
 	})
 	reg := runtime.NewRegistry(runtime.WithApprover(approveAndShow))
-	if err := reg.Add(workspace.WorkspaceTools(workspace.New(sb))...); err != nil {
+	if err := reg.Add(workspace.New(sb).Tools()...); err != nil {
 		return err
 	}
 	tools, err := toolopenai.ChatToolsJSON(reg.Tools())

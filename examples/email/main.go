@@ -37,7 +37,7 @@ func main() {
 		})
 	}
 	reg := runtime.NewRegistry(runtime.WithApprover(approver))
-	if err := reg.Add(email.OutboxTools(outbox)...); err != nil {
+	if err := reg.Add(outbox.Tools()...); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

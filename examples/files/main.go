@@ -36,7 +36,7 @@ func run() error {
 	})
 	reg := runtime.NewRegistry(runtime.WithApprover(notesOnly))
 	// No sandbox here: each call brings its user's.
-	if err := reg.Add(workspace.WorkspaceTools(workspace.New(nil))...); err != nil {
+	if err := reg.Add(workspace.New(nil).Tools()...); err != nil {
 		return err
 	}
 

@@ -44,7 +44,7 @@ func upstream(t *testing.T, sb sandbox.Sandbox) func(context.Context) (mcp.Trans
 	reg := runtime.NewRegistry(runtime.WithApprover(runtime.ApproverFunc(func(context.Context, runtime.ApprovalRequest) (runtime.Decision, error) {
 		return runtime.Decision{Approved: true, By: "-yes"}, nil
 	})))
-	require.NoError(t, reg.Add(workspace.WorkspaceTools(workspace.New(sb))...))
+	require.NoError(t, reg.Add(workspace.New(sb).Tools()...))
 	server := toolmcp.NewServer(reg)
 	return func(ctx context.Context) (mcp.Transport, error) {
 		serverSide, clientSide := mcp.NewInMemoryTransports()

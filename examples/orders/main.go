@@ -15,7 +15,7 @@ import (
 func main() {
 	svc := &orders.Service{Now: func() time.Time { return time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC) }}
 	reg := runtime.NewRegistry()
-	if err := reg.Add(orders.ServiceTools(svc)...); err != nil {
+	if err := reg.Add(svc.Tools()...); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

@@ -155,7 +155,7 @@ func newRegistry(opts options) (*runtime.Registry, *sandbox.Local, error) {
 		regOpts = append(regOpts, runtime.WithApprover(approver))
 	}
 	reg := runtime.NewRegistry(regOpts...)
-	if err := reg.Add(workspace.WorkspaceTools(w)...); err != nil {
+	if err := reg.Add(w.Tools()...); err != nil {
 		sb.Close()
 		return nil, nil, err
 	}

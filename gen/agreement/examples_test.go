@@ -15,10 +15,10 @@ import (
 func exampleTools() map[string][]runtime.Tool {
 	return map[string][]runtime.Tool{
 		"weather": weather.Tools(),
-		"email":   email.OutboxTools(&email.Outbox{}),
-		"orders":  orders.ServiceTools(&orders.Service{}),
+		"email":   new(email.Outbox).Tools(),
+		"orders":  new(orders.Service).Tools(),
 		// The built-in toolkits are generated code users run as is.
-		"workspace": workspace.WorkspaceTools(workspace.New(nil)),
+		"workspace": workspace.New(nil).Tools(),
 	}
 }
 

@@ -28,6 +28,7 @@ package emit
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -205,7 +206,7 @@ func groupByReceiver(tools []*model.Tool) []receiverGroup {
 	return out
 }
 
-// toolsFunc emits Tools() or <Receiver>Tools(r *Receiver).
+// toolsFunc emits Tools(), or the method (*Receiver).Tools() and <Receiver>Tools(r *Receiver).
 func (g *generator) toolsFunc(grp receiverGroup) error {
 	var elems []jen.Code
 	for _, t := range grp.tools {
@@ -266,15 +267,35 @@ func (g *generator) toolsFunc(grp receiverGroup) error {
 	case grp.receiver == nil:
 		g.f.Commentf("%s returns the MCP %s of package %s (//tool:%s), sorted by name, for runtime/mcp's With%s.", fn, strings.ToLower(noun), g.pkg.Name, grp.serve, noun)
 		g.f.Func().Id(fn).Params().Index().Qual(runtimePath, "Tool").Block(body)
-	case grp.serve != model.ServeTool:
-		g.f.Commentf("%s returns the MCP %s implemented by methods of %s, bound to r, sorted by name.", fn, strings.ToLower(noun), grp.receiver.TypeName)
-		g.f.Func().Id(fn).Params(jen.Id("r").Op("*").Id(grp.receiver.TypeName)).Index().Qual(runtimePath, "Tool").Block(body)
 	default:
-		g.f.Commentf("%s returns the tools implemented by methods of %s, bound to r, sorted by name.", fn, grp.receiver.TypeName)
-		g.f.Func().Id(fn).Params(jen.Id("r").Op("*").Id(grp.receiver.TypeName)).Index().Qual(runtimePath, "Tool").Block(body)
+		g.receiverFuncs(grp, noun, fn, body)
 	}
 	g.f.Line()
 	return nil
+}
+
+// receiverFuncs emits the method r.Tools() (r.Prompts(), r.Resources()) with body, and
+// <Receiver>Tools(r), the function generated before the method, now calling it. A type that
+// declares a Tools member of its own keeps only the function, with body.
+func (g *generator) receiverFuncs(grp receiverGroup, noun, fn string, body *jen.Statement) {
+	recv := grp.receiver.TypeName
+	what := "tools"
+	if grp.serve != model.ServeTool {
+		what = "MCP " + strings.ToLower(noun)
+	}
+	returns := jen.Index().Qual(runtimePath, "Tool")
+	if slices.Contains(grp.receiver.Members, noun) {
+		g.f.Commentf("%s returns the %s implemented by methods of %s, bound to r, sorted by name. (%s declares a %s of its own, so there is no generated %s method.)", fn, what, recv, recv, noun, noun)
+		g.f.Func().Id(fn).Params(jen.Id("r").Op("*").Id(recv)).Add(returns).Block(body)
+		return
+	}
+	g.f.Commentf("%s returns the %s implemented by methods of %s, bound to r, sorted by name.", noun, what, recv)
+	g.f.Func().Params(jen.Id("r").Op("*").Id(recv)).Id(noun).Params().Add(returns).Block(body)
+	g.f.Line()
+	g.f.Commentf("%s returns r.%s().", fn, noun)
+	g.f.Comment("")
+	g.f.Commentf("Deprecated: call r.%s().", noun)
+	g.f.Func().Id(fn).Params(jen.Id("r").Op("*").Id(recv)).Add(returns).Block(jen.Return(jen.Id("r").Dot(noun).Call()))
 }
 
 // origin names where a tool was declared, for the registry's duplicate-name error: the

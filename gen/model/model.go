@@ -168,6 +168,9 @@ type Handler struct {
 type Receiver struct {
 	TypeName string // the named type, declared in the tool's package
 	Pointer  bool   // the method has a pointer receiver
+	// Members are the names of the type's methods and fields (of *T, and promoted ones), as
+	// written by hand: a generated Tools() method is left out where one of them is "Tools".
+	Members []string
 }
 
 // ArgsMode is how the handler takes its arguments.

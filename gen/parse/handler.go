@@ -38,7 +38,7 @@ func (p *parser) funcTool(o *docOwner) *model.Tool {
 }
 
 // receiver fills t.Handler.Receiver; the receiver must be a named, non-generic type of the
-// package, so that the generated <Type>Tools(r) can take it.
+// package, so that the generated (*Type).Tools method can be declared on it.
 func (p *parser) receiver(t *model.Tool, recv *types.Var) bool {
 	rt := types.Unalias(recv.Type())
 	ptr, isPtr := rt.(*types.Pointer)
@@ -55,8 +55,23 @@ func (p *parser) receiver(t *model.Tool, recv *types.Var) bool {
 			"handler %s: methods of generic type %s cannot be tools", t.Handler.Name, named.Obj().Name())
 		return false
 	}
-	t.Handler.Receiver = &model.Receiver{TypeName: named.Obj().Name(), Pointer: isPtr}
+	t.Handler.Receiver = &model.Receiver{TypeName: named.Obj().Name(), Pointer: isPtr, Members: members(named)}
 	return true
+}
+
+// members returns the names of the methods and fields of *named, promoted ones included.
+func members(named *types.Named) []string {
+	var names []string
+	ms := types.NewMethodSet(types.NewPointer(named))
+	for i := range ms.Len() {
+		names = append(names, ms.At(i).Obj().Name())
+	}
+	if st, ok := named.Underlying().(*types.Struct); ok {
+		for i := range st.NumFields() {
+			names = append(names, st.Field(i).Name())
+		}
+	}
+	return names
 }
 
 // signature checks sig against the allowed handler forms and fills the handler, the args and

@@ -31,8 +31,8 @@ import (
 // exampleTools are the tools of the example packages, as generated.
 func exampleTools() []runtime.Tool {
 	tools := weather.Tools()
-	tools = append(tools, email.OutboxTools(&email.Outbox{})...)
-	return append(tools, orders.ServiceTools(&orders.Service{})...)
+	tools = append(tools, new(email.Outbox).Tools()...)
+	return append(tools, new(orders.Service).Tools()...)
 }
 
 // schemaCase is one canonical schema under test, with the decoder when there is one.
@@ -109,13 +109,13 @@ func TestVariantsKeepToTheProviderSubsets(t *testing.T) {
 // run time, and what it derives must be exactly what the generator converted and checked.
 func TestDerivedVariantsEqualTheConversion(t *testing.T) {
 	tools := append(exampleTools(), demo.Tools()...)
-	tools = append(tools, artifacts.ToolkitTools(&artifacts.Toolkit{})...)
-	tools = append(tools, ask.ToolkitTools(&ask.Toolkit{})...)
+	tools = append(tools, new(artifacts.Toolkit).Tools()...)
+	tools = append(tools, new(ask.Toolkit).Tools()...)
 	tools = append(tools, compact.Tools()...)
 	tools = append(tools, subagent.ToolkitTools(&subagent.Toolkit{})...)
-	tools = append(tools, todos.ToolkitTools(&todos.Toolkit{})...)
-	tools = append(tools, web.ToolkitTools(&web.Toolkit{})...)
-	tools = append(tools, workspace.WorkspaceTools(&workspace.Workspace{})...)
+	tools = append(tools, new(todos.Toolkit).Tools()...)
+	tools = append(tools, new(web.Toolkit).Tools()...)
+	tools = append(tools, new(workspace.Workspace).Tools()...)
 	require.Greater(t, len(tools), 20)
 	allKeys := []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict,
 		runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}

@@ -29,7 +29,7 @@ func TestReportMeasuresWhatTheAdaptersSend(t *testing.T) {
 	res, err := gen.Generate(context.Background(), gen.Config{Dir: dir})
 	require.NoError(t, err)
 	rows := report.Measure(res.Packages, provider.All)
-	generated := orders.ServiceTools(&orders.Service{})
+	generated := new(orders.Service).Tools()
 	require.Len(t, rows, len(generated))
 
 	byName := map[string]runtime.Tool{}

@@ -96,8 +96,8 @@ func payloads(t testing.TB) []payload {
 	}
 	return []payload{
 		{"small", find(weather.Tools(), "get_weather"), func(b []byte) error { var v weather.WeatherArgs; return json.Unmarshal(b, &v) }, baselineweather.Bind, unmarshalV2Into[weather.WeatherArgs]()},
-		{"medium", find(email.OutboxTools(&email.Outbox{}), "send_email"), func(b []byte) error { var v email.SendEmailArgs; return json.Unmarshal(b, &v) }, baselineemail.Bind, unmarshalV2Into[email.SendEmailArgs]()},
-		{"large", find(orders.ServiceTools(&orders.Service{}), "create_order"), func(b []byte) error { var v orders.CreateOrderArgs; return json.Unmarshal(b, &v) }, baselineorders.Bind, unmarshalV2Into[orders.CreateOrderArgs]()},
+		{"medium", find(new(email.Outbox).Tools(), "send_email"), func(b []byte) error { var v email.SendEmailArgs; return json.Unmarshal(b, &v) }, baselineemail.Bind, unmarshalV2Into[email.SendEmailArgs]()},
+		{"large", find(new(orders.Service).Tools(), "create_order"), func(b []byte) error { var v orders.CreateOrderArgs; return json.Unmarshal(b, &v) }, baselineorders.Bind, unmarshalV2Into[orders.CreateOrderArgs]()},
 	}
 }
 

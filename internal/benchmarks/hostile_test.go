@@ -81,7 +81,7 @@ func TestHostileInput(t *testing.T) {
 	reg := runtime.NewRegistry(runtime.WithApprover(runtime.ApproverFunc(func(context.Context, runtime.ApprovalRequest) (runtime.Decision, error) {
 		return runtime.Decision{Approved: true}, nil
 	})))
-	require.NoError(t, reg.Add(orders.ServiceTools(&orders.Service{})...))
+	require.NoError(t, reg.Add(new(orders.Service).Tools()...))
 	for _, c := range hostileCases() {
 		t.Run(c.name, func(t *testing.T) {
 			data := []byte(c.doc)
@@ -119,7 +119,7 @@ func allocated(f func()) uint64 {
 // stays that of their length there too.
 func TestHostileNumbersThroughXMLCall(t *testing.T) {
 	reg := runtime.NewRegistry()
-	require.NoError(t, reg.Add(orders.ServiceTools(&orders.Service{})...))
+	require.NoError(t, reg.Add(new(orders.Service).Tools()...))
 	var reply strings.Builder
 	for range 64 { // the most calls one reply may hold
 		reply.WriteString(xmlcall.RenderCall(xmlcall.Call{Name: "list_orders", Params: []xmlcall.Param{{Name: "limit", Value: "1e999999"}}}))

@@ -202,7 +202,7 @@ import (
 
 func main() {
 	reg := runtime.NewRegistry()
-	tools := append(catalog.Tools(), catalog.ServiceTools(&catalog.Service{})...)
+	tools := append(catalog.Tools(), new(catalog.Service).Tools()...)
 	if err := reg.Add(tools...); err != nil {
 		panic(err)
 	}

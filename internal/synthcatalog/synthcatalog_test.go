@@ -86,7 +86,7 @@ import (
 )
 
 func main() {
-	for _, t := range append(catalog.Tools(), catalog.ServiceTools(&catalog.Service{})...) {
+	for _, t := range append(catalog.Tools(), new(catalog.Service).Tools()...) {
 		fmt.Println(t.Name, string(t.InputSchema))
 	}
 }

@@ -17,7 +17,7 @@ import (
 // doc shows: get_tool_info has the provider variants the adapters read.
 func TestToolsDeclareToEveryProvider(t *testing.T) {
 	reg := runtime.NewRegistry()
-	require.NoError(t, reg.Add(orders.ServiceTools(&orders.Service{})...))
+	require.NoError(t, reg.Add(new(orders.Service).Tools()...))
 	d, err := disclosure.New(reg)
 	require.NoError(t, err)
 	_, err = toolopenai.ChatToolsJSON(d.Tools())

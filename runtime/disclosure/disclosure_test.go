@@ -23,7 +23,7 @@ import (
 func exampleRegistry(t *testing.T) *runtime.Registry {
 	t.Helper()
 	reg := runtime.NewRegistry()
-	if err := reg.Add(append(weather.Tools(), orders.ServiceTools(&orders.Service{})...)...); err != nil {
+	if err := reg.Add(append(weather.Tools(), new(orders.Service).Tools()...)...); err != nil {
 		t.Fatal(err)
 	}
 	return reg
@@ -457,7 +457,7 @@ func TestRevealedPerSession(t *testing.T) {
 func TestRevealedInAJSONSessionStore(t *testing.T) {
 	ctx := context.Background()
 	reg := runtime.NewRegistry(runtime.WithSessionStore(&fixture.JSONSessionStore{}))
-	require.NoError(t, reg.Add(append(weather.Tools(), orders.ServiceTools(&orders.Service{})...)...))
+	require.NoError(t, reg.Add(append(weather.Tools(), new(orders.Service).Tools()...)...))
 	d, err := New(reg)
 	require.NoError(t, err)
 	for _, tool := range []string{"get_weather", "list_orders"} {

@@ -17,7 +17,7 @@ func newRegistry() *runtime.Registry {
 	if err := reg.Add(weather.Tools()...); err != nil {
 		log.Fatal(err)
 	}
-	if err := reg.Add(orders.ServiceTools(&orders.Service{})...); err != nil {
+	if err := reg.Add(new(orders.Service).Tools()...); err != nil {
 		log.Fatal(err)
 	}
 	return reg
@@ -74,7 +74,7 @@ func ExampleDisclosure_Invoke() {
 }
 
 func ExampleDescribe() {
-	for _, t := range orders.ServiceTools(&orders.Service{}) {
+	for _, t := range new(orders.Service).Tools() {
 		info, err := disclosure.Describe(t)
 		if err != nil {
 			log.Fatal(err)

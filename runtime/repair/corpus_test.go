@@ -104,8 +104,8 @@ func (r *recordedRun) Run(ctx context.Context) runtime.Result {
 func corpusTools() []runtime.Tool {
 	var tools []runtime.Tool
 	tools = append(tools, weather.Tools()...)
-	tools = append(tools, orders.ServiceTools(&orders.Service{})...)
-	tools = append(tools, email.OutboxTools(&email.Outbox{})...)
+	tools = append(tools, new(orders.Service).Tools()...)
+	tools = append(tools, new(email.Outbox).Tools()...)
 	return tools
 }
 

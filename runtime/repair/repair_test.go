@@ -38,7 +38,7 @@ func newRegistry(t *testing.T, opts ...runtime.Option) *runtime.Registry {
 	})
 	reg := runtime.NewRegistry(append([]runtime.Option{runtime.WithApprover(approve)}, opts...)...)
 	require.NoError(t, reg.Add(weather.Tools()...))
-	require.NoError(t, reg.Add(orders.ServiceTools(&orders.Service{})...))
+	require.NoError(t, reg.Add(new(orders.Service).Tools()...))
 	return reg
 }
 
@@ -277,7 +277,7 @@ func FuzzRepair(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	tools := append(weather.Tools(), orders.ServiceTools(&orders.Service{})...)
+	tools := append(weather.Tools(), new(orders.Service).Tools()...)
 	r := repair.New()
 	f.Fuzz(func(t *testing.T, args string) {
 		for i := range tools {

@@ -23,7 +23,7 @@ import (
 // bounds, enums and defaults, integers with limits, arrays of objects, nullable fields, maps.
 func generatedTools() []runtime.Tool {
 	return slices.Concat(presets.Coding(presets.CodingOptions{}),
-		artifacts.ToolkitTools(&artifacts.Toolkit{}), compact.Tools(), shapes.Tools())
+		new(artifacts.Toolkit).Tools(), compact.Tools(), shapes.Tools())
 }
 
 // palette is what a model sends wrong, and right, at one place.

@@ -53,7 +53,7 @@ func fakeModel(t *testing.T, answers map[string]string) *httptest.Server {
 func TestRunScoresChoicesArgumentsAndConfusions(t *testing.T) {
 	reg := runtime.NewRegistry()
 	require.NoError(t, reg.Add(weather.Tools()...))
-	require.NoError(t, reg.Add(orders.ServiceTools(&orders.Service{})...))
+	require.NoError(t, reg.Add(new(orders.Service).Tools()...))
 	cases, err := tooleval.LoadCases(strings.NewReader(`
 {"request": "weather in Oslo?", "tool": "get_weather", "args": {"city": "Oslo"}}
 {"request": "weather in Paris, in kelvin", "tool": "get_weather"}

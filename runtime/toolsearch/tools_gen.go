@@ -88,7 +88,7 @@ var toolgenSearchToolsSchemas = [...][2][]string{
 			`"description":{"type":"string"}},"required":["name","description"],"additionalProperties":false}}},"required":["tools"],"additionalProperties":false}`}},
 }
 
-// SearchTools returns the tools implemented by methods of Search, bound to r, sorted by name.
+// SearchTools returns the tools implemented by methods of Search, bound to r, sorted by name. (Search declares a Tools of its own, so there is no generated Tools method.)
 func SearchTools(r *Search) []runtime.Tool {
 	return toolimpl.BindTools(toolgenSearchTools[:], []*toolimpl.Binding{{
 		New: func() *toolimpl.CallSlot {

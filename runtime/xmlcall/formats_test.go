@@ -250,7 +250,7 @@ func TestRunWithRepair(t *testing.T) {
 	})
 	reg := runtime.NewRegistry(runtime.WithRepair(repair.New()), runtime.WithApprover(approve))
 	require.NoError(t, reg.Add(weather.Tools()...))
-	require.NoError(t, reg.Add(orders.ServiceTools(&orders.Service{})...))
+	require.NoError(t, reg.Add(new(orders.Service).Tools()...))
 
 	turn := Run(context.Background(), reg, `<tool_call><name>getWeather</name><params><city>Oslo</city><days>2</days></params></tool_call>`)
 	res := turn.Outcomes[0].Result

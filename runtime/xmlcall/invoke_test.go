@@ -151,7 +151,7 @@ func registry(t *testing.T, tools ...runtime.Tool) *runtime.Registry {
 
 func exampleRegistry(t *testing.T) *runtime.Registry {
 	t.Helper()
-	return registry(t, append(weather.Tools(), orders.ServiceTools(&orders.Service{})...)...)
+	return registry(t, append(weather.Tools(), new(orders.Service).Tools()...)...)
 }
 
 func TestInvokeThroughGeneratedDecoders(t *testing.T) {
@@ -319,7 +319,7 @@ func TestRenderResultEscapes(t *testing.T) {
 }
 
 func TestInstructionsShowStructure(t *testing.T) {
-	text := Instructions(orders.ServiceTools(&orders.Service{}))
+	text := Instructions(new(orders.Service).Tools())
 	for _, want := range []string{
 		`<parameter name="customer" type="object" required="true">Who orders. JSON Schema: {"type":"object","properties":{"id":`,
 		`<parameter name="items" type="array of object" required="true">What is ordered. JSON Schema: {"type":"array","minItems":1,`,

@@ -34,7 +34,7 @@ type client struct {
 
 func newClient(t *testing.T, k *artifacts.Toolkit) client {
 	reg := runtime.NewRegistry()
-	require.NoError(t, reg.Add(artifacts.ToolkitTools(k)...))
+	require.NoError(t, reg.Add(k.Tools()...))
 	return client{t, reg, "s1"}
 }
 

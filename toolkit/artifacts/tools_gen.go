@@ -129,8 +129,8 @@ var toolgenToolkitToolsSchemas = [...][2][]string{
 	{{`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{`, toolgenPartId, `,"old_text":{"description":"OldText is the passage to replace, quoted from the latest version with enough context to match one place only.","type":"string","minLength":1},"new_text":{"description":"NewText replaces it; empty deletes the passage.","type":"string"}},"required":["id","old_text","new_text"],"additionalProperties":false}`}, {}},
 }
 
-// ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
-func ToolkitTools(r *Toolkit) []runtime.Tool {
+// Tools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
+func (r *Toolkit) Tools() []runtime.Tool {
 	return toolimpl.BindTools(toolgenToolkitTools[:], []*toolimpl.Binding{{
 		New: func() *toolimpl.CallSlot {
 			c := new(toolimpl.Slot[CreateArgs])
@@ -184,6 +184,13 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		},
 		Table: &toolgenStructUpdateArgs,
 	}}, toolgenToolkitToolsSchemas[:], toolgenDialects)
+}
+
+// ToolkitTools returns r.Tools().
+//
+// Deprecated: call r.Tools().
+func ToolkitTools(r *Toolkit) []runtime.Tool {
+	return r.Tools()
 }
 
 var toolgenFieldsCreateArgs = decode.NewFields([]string{"id", "content"}, 0, 1)

@@ -16,7 +16,7 @@ import (
 func newRegistry(t *testing.T, k *ask.Toolkit) *runtime.Registry {
 	t.Helper()
 	reg := runtime.NewRegistry()
-	require.NoError(t, reg.Add(ask.ToolkitTools(k)...))
+	require.NoError(t, reg.Add(k.Tools()...))
 	return reg
 }
 

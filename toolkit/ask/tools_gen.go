@@ -84,8 +84,8 @@ var toolgenToolkitToolsSchemas = [...][2][]string{
 	{{toolgenSchemaAskArgs}, {}},
 }
 
-// ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
-func ToolkitTools(r *Toolkit) []runtime.Tool {
+// Tools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
+func (r *Toolkit) Tools() []runtime.Tool {
 	return toolimpl.BindTools(toolgenToolkitTools[:], []*toolimpl.Binding{{
 		New: func() *toolimpl.CallSlot {
 			c := new(toolimpl.Slot[AskArgs])
@@ -113,6 +113,13 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		},
 		Table: &toolgenStructAskArgs,
 	}}, toolgenToolkitToolsSchemas[:], toolgenDialects)
+}
+
+// ToolkitTools returns r.Tools().
+//
+// Deprecated: call r.Tools().
+func ToolkitTools(r *Toolkit) []runtime.Tool {
+	return r.Tools()
 }
 
 var toolgenFieldsAskArgs = decode.NewFields([]string{"question", "options", "multi_select"}, 0)

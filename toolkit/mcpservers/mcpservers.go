@@ -7,7 +7,7 @@
 //	servers := runtime.NewRegistry(runtime.WithApprover(approver)) // the mounted tools' policies
 //	files, err := mount.Mount(ctx, servers, mount.Server{Name: "files", Command: []string{"workspace-server", "-root", "."}}, mount.Options{})
 //	…
-//	reg.Add(mcpservers.ToolkitTools(&mcpservers.Toolkit{Registry: servers, Servers: []*mount.Mounted{files}})...)
+//	reg.Add((&mcpservers.Toolkit{Registry: servers, Servers: []*mount.Mounted{files}}).Tools()...)
 //
 // A call_mcp_tool call runs through that registry (Registry.Invoke, in the caller's session
 // and with its user data), so every policy of a mounted tool applies as if the model had

@@ -51,7 +51,7 @@ func TestListAndCall(t *testing.T) {
 	require.NoError(t, err)
 	defer m.Close()
 	reg := runtime.NewRegistry()
-	require.NoError(t, reg.Add(mcpservers.ToolkitTools(&mcpservers.Toolkit{Registry: servers, Servers: []*mount.Mounted{m}})...))
+	require.NoError(t, reg.Add((&mcpservers.Toolkit{Registry: servers, Servers: []*mount.Mounted{m}}).Tools()...))
 	invoke := func(name, args string) runtime.Result {
 		return reg.Invoke(t.Context(), runtime.Call{Name: name, Args: []byte(args), Session: "s1"})
 	}

@@ -125,8 +125,8 @@ var toolgenToolkitToolsSchemas = [...][2][]string{
 			`"input_schema":{"description":"InputSchema is the JSON Schema of the arguments, when one server is listed."}},"required":["name","description"],"additionalProperties":false}}},"required":["name","connected","tools"],"additionalProperties":false}}},"required":["servers"],"additionalProperties":false}`}},
 }
 
-// ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
-func ToolkitTools(r *Toolkit) []runtime.Tool {
+// Tools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
+func (r *Toolkit) Tools() []runtime.Tool {
 	return toolimpl.BindTools(toolgenToolkitTools[:], []*toolimpl.Binding{{
 		New: func() *toolimpl.CallSlot {
 			c := new(toolimpl.Slot[CallArgs])
@@ -151,6 +151,13 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		},
 		Table: &toolgenStructListArgs,
 	}}, toolgenToolkitToolsSchemas[:], toolgenDialects)
+}
+
+// ToolkitTools returns r.Tools().
+//
+// Deprecated: call r.Tools().
+func ToolkitTools(r *Toolkit) []runtime.Tool {
+	return r.Tools()
 }
 
 var toolgenFieldsCallArgs = decode.NewFields([]string{"server", "tool", "arguments"}, 0, 1)

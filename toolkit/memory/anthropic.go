@@ -8,10 +8,10 @@ import (
 
 // Anthropic serves the six commands as one tool named memory, with the input of Anthropic's
 // memory tool ({command, path, …}): a host that declares Anthropic's built-in memory tool
-// to the model answers its calls with this one. Register it instead of ToolkitTools, not
+// to the model answers its calls with this one. Register it instead of Toolkit.Tools, not
 // beside them:
 //
-//	reg.Add(memory.AnthropicTools(&memory.Anthropic{Toolkit: mem})...)
+//	reg.Add((&memory.Anthropic{Toolkit: mem}).Tools()...)
 type Anthropic struct {
 	Toolkit *Toolkit
 }

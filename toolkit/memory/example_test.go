@@ -28,7 +28,7 @@ func Example() {
 		return user, nil
 	}
 	reg := runtime.NewRegistry()
-	if err := reg.Add(memory.ToolkitTools(mem)...); err != nil {
+	if err := reg.Add(mem.Tools()...); err != nil {
 		log.Fatal(err)
 	}
 	run := func(session, tool, args string) {

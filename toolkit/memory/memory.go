@@ -10,7 +10,7 @@
 //   - memory_delete {path} deletes a file or a directory.
 //   - memory_rename {old_path, new_path} renames or moves one.
 //
-// [AnthropicTools] serves the same six commands as one tool named memory whose input is that
+// [Anthropic.Tools] serves the same six commands as one tool named memory whose input is that
 // of Anthropic's memory tool ({command, path, …}), for a host that declares Anthropic's own
 // tool to the model; register one form or the other.
 //
@@ -32,7 +32,7 @@
 // kept.
 //
 //	mem, err := memory.Open("/var/lib/agent/memory")
-//	reg.Add(memory.ToolkitTools(mem)...)
+//	reg.Add(mem.Tools()...)
 package memory
 
 //go:generate go tool toolgen

@@ -24,7 +24,7 @@ func setup(t testing.TB, k *memory.Toolkit) (*runtime.Registry, string) {
 		opened.Scope, opened.MaxFileSize, opened.MaxTotalSize, opened.MaxFiles = k.Scope, k.MaxFileSize, k.MaxTotalSize, k.MaxFiles
 	}
 	reg := runtime.NewRegistry()
-	require.NoError(t, reg.Add(memory.ToolkitTools(opened)...))
+	require.NoError(t, reg.Add(opened.Tools()...))
 	return reg, dir
 }
 
@@ -170,7 +170,7 @@ func TestAnthropicShape(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = mem.Close() })
 	reg := runtime.NewRegistry()
-	require.NoError(t, reg.Add(memory.AnthropicTools(&memory.Anthropic{Toolkit: mem})...))
+	require.NoError(t, reg.Add((&memory.Anthropic{Toolkit: mem}).Tools()...))
 
 	for _, step := range []struct{ args, want string }{
 		{`{"command":"create","path":"/memories/a.md","file_text":"one\nthree\n"}`, "Wrote /memories/a.md."},

@@ -150,8 +150,8 @@ var toolgenAnthropicToolsSchemas = [...][2][]string{
 			`"new_path":{"description":"NewPath is its new name (rename).","type":"string","maxLength":1024,"default":""}},"required":["command"],"additionalProperties":false}`}, {}},
 }
 
-// AnthropicTools returns the tools implemented by methods of Anthropic, bound to r, sorted by name.
-func AnthropicTools(r *Anthropic) []runtime.Tool {
+// Tools returns the tools implemented by methods of Anthropic, bound to r, sorted by name.
+func (r *Anthropic) Tools() []runtime.Tool {
 	return toolimpl.BindTools(toolgenAnthropicTools[:], []*toolimpl.Binding{{
 		New: func() *toolimpl.CallSlot {
 			c := new(toolimpl.Slot[CommandArgs])
@@ -166,6 +166,13 @@ func AnthropicTools(r *Anthropic) []runtime.Tool {
 		},
 		Table: &toolgenStructCommandArgs,
 	}}, toolgenAnthropicToolsSchemas[:], toolgenDialects)
+}
+
+// AnthropicTools returns r.Tools().
+//
+// Deprecated: call r.Tools().
+func AnthropicTools(r *Anthropic) []runtime.Tool {
+	return r.Tools()
 }
 
 // toolgenToolkitTools are the tools ToolkitTools returns, without their bindings and schemas.
@@ -268,8 +275,8 @@ var toolgenToolkitToolsSchemas = [...][2][]string{
 			`"items":{"type":"integer"}}},"required":["path"],"additionalProperties":false}`}, {}},
 }
 
-// ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
-func ToolkitTools(r *Toolkit) []runtime.Tool {
+// Tools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
+func (r *Toolkit) Tools() []runtime.Tool {
 	return toolimpl.BindTools(toolgenToolkitTools[:], []*toolimpl.Binding{{
 		New: func() *toolimpl.CallSlot {
 			c := new(toolimpl.Slot[CreateArgs])
@@ -349,6 +356,13 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		},
 		Table: &toolgenStructViewArgs,
 	}}, toolgenToolkitToolsSchemas[:], toolgenDialects)
+}
+
+// ToolkitTools returns r.Tools().
+//
+// Deprecated: call r.Tools().
+func ToolkitTools(r *Toolkit) []runtime.Tool {
+	return r.Tools()
 }
 
 var toolgenEnumCommand = decode.StringRule{Enum: decode.NewEnum("view", "create", "str_replace", "insert", "delete", "rename")}

@@ -68,7 +68,7 @@ func Agent(o AgentOptions) []runtime.Tool {
 	if o.Subagents == nil {
 		o.Subagents = &subagent.Toolkit{}
 	}
-	return slices.Concat(todos.ToolkitTools(o.Todos), Without(ask.ToolkitTools(o.Ask), "human_input"),
+	return slices.Concat(o.Todos.Tools(), Without(o.Ask.Tools(), "human_input"),
 		Without(subagent.ToolkitTools(o.Subagents), "call_subagent"))
 }
 
@@ -94,7 +94,7 @@ func Coding(o CodingOptions) []runtime.Tool {
 	if o.Workspace == nil {
 		o.Workspace = workspace.New(nil)
 	}
-	return slices.Concat(workspace.WorkspaceTools(o.Workspace), Agent(o.AgentOptions))
+	return slices.Concat(o.Workspace.Tools(), Agent(o.AgentOptions))
 }
 
 // Union joins tool sets. The same tool in several sets (one name, one Origin: the read_result

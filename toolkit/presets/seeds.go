@@ -18,7 +18,7 @@ func BeamAI(w *workspace.Workspace) []runtime.Tool {
 	if w == nil {
 		w = workspace.New(nil)
 	}
-	return renamed(workspace.WorkspaceTools(w), []seedName{
+	return renamed(w.Tools(), []seedName{
 		{"read_file", "file_read", nil},
 		{"write_file", "file_write", nil},
 		{"list_dir", "file_list", nil},
@@ -33,7 +33,7 @@ func OpenAkita(w *workspace.Workspace) []runtime.Tool {
 	if w == nil {
 		w = workspace.New(nil)
 	}
-	return renamed(workspace.WorkspaceTools(w), []seedName{{"shell", "run_shell", nil}})
+	return renamed(w.Tools(), []seedName{{"shell", "run_shell", nil}})
 }
 
 // XMLAgent returns the XML agent's call_subagent {agent_name, description, prompt}: the

@@ -188,7 +188,7 @@ func TestHostileReads(t *testing.T) {
 }
 
 func TestExportLoadsBack(t *testing.T) {
-	files, err := skills.Export("todo-lists", "Keeps a plan of the task. Use for any task of several steps.", todos.ToolkitTools(&todos.Toolkit{}))
+	files, err := skills.Export("todo-lists", "Keeps a plan of the task. Use for any task of several steps.", new(todos.Toolkit).Tools())
 	require.NoError(t, err)
 	require.Contains(t, files, "references/write_todos.schema.json")
 	skillMD := string(files["SKILL.md"])

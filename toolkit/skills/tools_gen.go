@@ -113,7 +113,7 @@ func toolgenNoArgs(data []byte, _ any) error {
 	return decode.NoArgs(data)
 }
 
-// LibraryTools returns the tools implemented by methods of Library, bound to r, sorted by name.
+// LibraryTools returns the tools implemented by methods of Library, bound to r, sorted by name. (Library declares a Tools of its own, so there is no generated Tools method.)
 func LibraryTools(r *Library) []runtime.Tool {
 	return toolimpl.BindTools(toolgenLibraryTools[:], []*toolimpl.Binding{{
 		Decode: toolgenNoArgs,

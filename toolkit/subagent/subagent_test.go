@@ -24,7 +24,7 @@ var agents = []subagent.Agent{
 func newRegistry(t *testing.T, k *subagent.Toolkit) *runtime.Registry {
 	t.Helper()
 	reg := runtime.NewRegistry()
-	require.NoError(t, reg.Add(todos.ToolkitTools(&todos.Toolkit{})...))
+	require.NoError(t, reg.Add(new(todos.Toolkit).Tools()...))
 	require.NoError(t, reg.Add(subagent.ToolkitTools(k)...))
 	k.Tools = reg
 	return reg

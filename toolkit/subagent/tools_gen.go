@@ -81,7 +81,7 @@ var toolgenToolkitToolsSchemas = [...][2][]string{
 	{{toolgenSchemaTaskArgs}, {}},
 }
 
-// ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
+// ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name. (Toolkit declares a Tools of its own, so there is no generated Tools method.)
 func ToolkitTools(r *Toolkit) []runtime.Tool {
 	return toolimpl.BindTools(toolgenToolkitTools[:], []*toolimpl.Binding{{
 		New: func() *toolimpl.CallSlot {

@@ -31,7 +31,7 @@
 // The list is stored as a []Todo of plain strings: a SessionStore that persists outside the
 // process must be able to hold that type (it marshals to JSON as it is).
 //
-//	reg.Add(todos.ToolkitTools(&todos.Toolkit{})...)
+//	reg.Add(new(todos.Toolkit).Tools()...)
 package todos
 
 //go:generate go tool toolgen

@@ -17,7 +17,7 @@ import (
 func newRegistry(t *testing.T, k *todos.Toolkit, opts ...runtime.Option) *runtime.Registry {
 	t.Helper()
 	reg := runtime.NewRegistry(opts...)
-	require.NoError(t, reg.Add(todos.ToolkitTools(k)...))
+	require.NoError(t, reg.Add(k.Tools()...))
 	return reg
 }
 

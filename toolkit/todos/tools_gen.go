@@ -147,8 +147,8 @@ func toolgenNoArgs(data []byte, _ any) error {
 	return decode.NoArgs(data)
 }
 
-// ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
-func ToolkitTools(r *Toolkit) []runtime.Tool {
+// Tools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
+func (r *Toolkit) Tools() []runtime.Tool {
 	return toolimpl.BindTools(toolgenToolkitTools[:], []*toolimpl.Binding{{
 		New: func() *toolimpl.CallSlot {
 			c := new(toolimpl.Slot[TodoAddArgs])
@@ -199,6 +199,13 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		},
 		Table: &toolgenStructWriteTodosArgs,
 	}}, toolgenToolkitToolsSchemas[:], toolgenDialects)
+}
+
+// ToolkitTools returns r.Tools().
+//
+// Deprecated: call r.Tools().
+func ToolkitTools(r *Toolkit) []runtime.Tool {
+	return r.Tools()
 }
 
 // toolgenDefault_209eb8ec sets the default "pending".

@@ -122,8 +122,8 @@ var toolgenToolkitToolsSchemas = [...][2][]string{
 			`"snippet":{"description":"Snippet is the search engine's excerpt of the page.","type":"string"}},"required":["title","url","snippet"],"additionalProperties":false}}},"required":["results"],"additionalProperties":false}`}},
 }
 
-// ToolkitTools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
-func ToolkitTools(r *Toolkit) []runtime.Tool {
+// Tools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
+func (r *Toolkit) Tools() []runtime.Tool {
 	return toolimpl.BindTools(toolgenToolkitTools[:], []*toolimpl.Binding{{
 		New: func() *toolimpl.CallSlot {
 			c := new(toolimpl.Slot[FetchArgs])
@@ -148,6 +148,13 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 		},
 		Table: &toolgenStructSearchArgs,
 	}}, toolgenToolkitToolsSchemas[:], toolgenDialects)
+}
+
+// ToolkitTools returns r.Tools().
+//
+// Deprecated: call r.Tools().
+func ToolkitTools(r *Toolkit) []runtime.Tool {
+	return r.Tools()
 }
 
 // toolgenDefault_945e74c6 sets the default "any".

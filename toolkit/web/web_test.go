@@ -37,7 +37,7 @@ func serve(t *testing.T, addr string, h http.Handler) *httptest.Server {
 func newRegistry(t *testing.T, k *web.Toolkit) *runtime.Registry {
 	t.Helper()
 	reg := runtime.NewRegistry()
-	require.NoError(t, reg.Add(web.ToolkitTools(k)...))
+	require.NoError(t, reg.Add(k.Tools()...))
 	return reg
 }
 

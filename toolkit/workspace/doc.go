@@ -12,7 +12,7 @@
 //	if err != nil { … }
 //	defer sb.Close()
 //	reg := runtime.NewRegistry(runtime.WithApprover(approver))
-//	err = reg.Add(workspace.WorkspaceTools(workspace.New(sb))...)
+//	err = reg.Add(workspace.New(sb).Tools()...)
 //
 // A program serving many users gives each call its own sandbox instead, and registers the
 // tools once with workspace.New(nil): a call's sandbox is the one in its ctx

@@ -16,7 +16,7 @@ func Example() {
 		"main.go": "package main\n\nfunc main() {\n\tprintln(\"hello\")\n}\n",
 	})
 	reg := runtime.NewRegistry()
-	if err := reg.Add(workspace.WorkspaceTools(workspace.New(sb))...); err != nil {
+	if err := reg.Add(workspace.New(sb).Tools()...); err != nil {
 		panic(err)
 	}
 	for _, call := range []runtime.Call{
@@ -48,7 +48,7 @@ func ExampleWorkspace_AllowCommands() {
 	}
 	w := workspace.New(sb)
 	reg := runtime.NewRegistry(runtime.WithApprover(w.AllowCommands(askTheUser, "git status", "ls")))
-	if err := reg.Add(workspace.WorkspaceTools(w)...); err != nil {
+	if err := reg.Add(w.Tools()...); err != nil {
 		panic(err)
 	}
 	for _, command := range []string{"git status --short", "git status; rm -rf ."} {

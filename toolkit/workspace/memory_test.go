@@ -117,7 +117,7 @@ func TestGrepStopsInsideAFile(t *testing.T) {
 	h, dir, _ := localWithOutside(t)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "dense.txt"), []byte(strings.Repeat("x\n", 1<<20)), 0o644))
 	ctx, cancel := context.WithCancel(t.Context())
-	tools := workspace.WorkspaceTools(workspace.New(cancelOnRead{Sandbox: h.sb, cancel: cancel}))
+	tools := workspace.New(cancelOnRead{Sandbox: h.sb, cancel: cancel}).Tools()
 	for i := range tools {
 		tools[i].NoTimeout = true // the handler's own answer, not the registry's at the cancellation
 	}
@@ -179,7 +179,7 @@ func TestWalksHoldAChunkOfADirectory(t *testing.T) {
 	}
 	var peak uint64
 	reg := runtime.NewRegistry()
-	require.NoError(t, reg.Add(workspace.WorkspaceTools(workspace.New(heapWatch{Sandbox: h.sb, peak: &peak}))...))
+	require.NoError(t, reg.Add(workspace.New(heapWatch{Sandbox: h.sb, peak: &peak}).Tools()...))
 	for _, c := range []struct{ tool, args, want string }{
 		{"glob", `{"pattern":"big/*.txt"}`, "[30000 files match big/*.txt; the first 200 shown, 29800 more: narrow the pattern or path]"},
 		{"grep", `{"pattern":"x"}`, "[no lines match x]"},

@@ -52,7 +52,7 @@ func TestAllowWritesAsksForProtectedPaths(t *testing.T) {
 		return runtime.Decision{Reason: "protected"}, nil
 	})
 	reg := runtime.NewRegistry(runtime.WithApprover(w.AllowWrites(next)))
-	require.NoError(t, reg.Add(workspace.WorkspaceTools(w)...))
+	require.NoError(t, reg.Add(w.Tools()...))
 
 	for _, p := range []string{
 		".git/hooks/pre-commit", ".git/config", ".git", "sub/.git/hooks/post-checkout",
@@ -103,7 +103,7 @@ func TestAllowWritesAsksForProtectedPaths(t *testing.T) {
 func TestAllowWritesLeavesProtectedToTheQueue(t *testing.T) {
 	w, dir := protectedWorkspace(t)
 	reg := runtime.NewRegistry(runtime.WithApprover(w.AllowWrites(nil)), runtime.WithApprovalQueue())
-	require.NoError(t, reg.Add(workspace.WorkspaceTools(w)...))
+	require.NoError(t, reg.Add(w.Tools()...))
 	res := reg.Invoke(t.Context(), runtime.Call{ID: "1", Name: "write_file", Args: []byte(`{"path":".git/hooks/pre-commit","content":"x"}`)})
 	assert.NotEmpty(t, res.PendingApproval, "left to the queue: %s", res.Text)
 	res = reg.Invoke(t.Context(), runtime.Call{ID: "2", Name: "write_file", Args: []byte(`{"path":"src/a.go","content":"x"}`)})
@@ -124,7 +124,7 @@ func TestAllowCommandsProtectedPaths(t *testing.T) {
 		return runtime.Decision{Reason: "no"}, nil
 	})
 	reg := runtime.NewRegistry(runtime.WithApprover(w.AllowCommands(next, "sort", "ls")))
-	require.NoError(t, reg.Add(workspace.WorkspaceTools(w)...))
+	require.NoError(t, reg.Add(w.Tools()...))
 	for _, c := range []struct{ command, workdir string }{
 		{"sort -o .bashrc src/in.txt", "."},
 		{"sort -o.git/hooks/pre-commit src/in.txt", "."},

@@ -127,7 +127,7 @@ func (*brokenStore) Read(context.Context, string, string, int64, int64) (runtime
 
 func TestReadResultHidesTheStoresError(t *testing.T) {
 	reg := runtime.NewRegistry(runtime.WithResultStore(&brokenStore{}))
-	require.NoError(t, reg.Add(workspace.WorkspaceTools(workspace.New(sandbox.NewMemory(nil)))...))
+	require.NoError(t, reg.Add(workspace.New(sandbox.NewMemory(nil)).Tools()...))
 	res := reg.Invoke(t.Context(), runtime.Call{Name: "read_result", Args: []byte(`{"id":"res_0123456789abcdef01234567"}`)})
 	require.True(t, res.IsError)
 	assert.NotContains(t, res.Text, "/srv/secret-results")

@@ -163,7 +163,7 @@ func TestAllowCommands(t *testing.T) {
 	sb.RunFunc = func(context.Context, sandbox.Command) (int, error) { return 0, nil }
 	w := workspace.New(sb)
 	reg := runtime.NewRegistry(runtime.WithApprover(w.AllowCommands(next, "go vet", "git status", "ls", "sort", "grep")))
-	require.NoError(t, reg.Add(workspace.WorkspaceTools(w)...))
+	require.NoError(t, reg.Add(w.Tools()...))
 
 	cases := map[string]bool{
 		"go vet":                      true,
@@ -237,7 +237,7 @@ func TestAllowCommandsLeavesTheRestToTheQueue(t *testing.T) {
 		return 0, nil
 	}
 	reg := runtime.NewRegistry(runtime.WithApprover(workspace.AllowCommands(nil, "ls")), runtime.WithApprovalQueue())
-	require.NoError(t, reg.Add(workspace.WorkspaceTools(workspace.New(sb))...))
+	require.NoError(t, reg.Add(workspace.New(sb).Tools()...))
 
 	res := reg.Invoke(t.Context(), runtime.Call{ID: "1", Name: "shell", Args: []byte(`{"command":"ls"}`)})
 	require.False(t, res.IsError, res.Text)
@@ -280,7 +280,7 @@ func TestAllowCommandsGitRunsNoRepositoryCode(t *testing.T) {
 	})
 	w := workspace.New(sb)
 	reg := runtime.NewRegistry(runtime.WithApprover(w.AllowCommands(user, "git status")))
-	require.NoError(t, reg.Add(workspace.WorkspaceTools(w)...))
+	require.NoError(t, reg.Add(w.Tools()...))
 	status := func() runtime.Result {
 		return reg.Invoke(t.Context(), runtime.Call{Name: "shell", Args: []byte(`{"command":"git status --short"}`)})
 	}
@@ -325,7 +325,7 @@ func TestAllowCommandsFollowsARenamedShell(t *testing.T) {
 	sb.RunFunc = func(context.Context, sandbox.Command) (int, error) { return 0, nil }
 	w := workspace.New(sb)
 	reg := runtime.NewRegistry(runtime.WithApprover(w.AllowCommands(nil, "ls")))
-	for _, tool := range workspace.WorkspaceTools(w) {
+	for _, tool := range w.Tools() {
 		if tool.Name == "shell" {
 			tool.Name = "run_command"
 			require.NoError(t, reg.Add(tool))

@@ -38,7 +38,7 @@ func repository(tb testing.TB) (*runtime.Registry, string) {
 	require.NoError(tb, err)
 	tb.Cleanup(func() { sb.Close() })
 	reg := runtime.NewRegistry()
-	require.NoError(tb, reg.Add(workspace.WorkspaceTools(workspace.New(sb))...))
+	require.NoError(tb, reg.Add(workspace.New(sb).Tools()...))
 	return reg, dir
 }
 

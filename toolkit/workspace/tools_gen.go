@@ -306,8 +306,8 @@ var toolgenWorkspaceToolsSchemas = [...][2][]string{
 			`"content":{"description":"Content is the whole new content of the file.","type":"string"}},"required":["path","content"],"additionalProperties":false}`}, {}},
 }
 
-// WorkspaceTools returns the tools implemented by methods of Workspace, bound to r, sorted by name.
-func WorkspaceTools(r *Workspace) []runtime.Tool {
+// Tools returns the tools implemented by methods of Workspace, bound to r, sorted by name.
+func (r *Workspace) Tools() []runtime.Tool {
 	return toolimpl.BindTools(toolgenWorkspaceTools[:], []*toolimpl.Binding{{
 		New: func() *toolimpl.CallSlot {
 			c := new(toolimpl.Slot[EditFileArgs])
@@ -413,6 +413,13 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 		},
 		Table: &toolgenStructWriteFileArgs,
 	}}, toolgenWorkspaceToolsSchemas[:], toolgenDialects)
+}
+
+// WorkspaceTools returns r.Tools().
+//
+// Deprecated: call r.Tools().
+func WorkspaceTools(r *Workspace) []runtime.Tool {
+	return r.Tools()
 }
 
 // toolgenDefault_5eee356b sets the default 2000.

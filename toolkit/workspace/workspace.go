@@ -14,7 +14,7 @@ import (
 	"github.com/toolgen-go/toolgen/toolkit/sandbox"
 )
 
-// Workspace holds the tools of this package; WorkspaceTools(w) returns them for
+// Workspace holds the tools of this package; w.Tools() returns them for
 // runtime.Registry.Add. Its zero value works with a sandbox chosen per call.
 type Workspace struct {
 	// Sandbox is used by calls that bring none of their own (see the package doc); nil
@@ -36,7 +36,7 @@ func (w *Workspace) sandbox(ctx context.Context) (sandbox.Sandbox, error) {
 			return sb, nil
 		}
 	}
-	if w != nil && w.Sandbox != nil { // WorkspaceTools(nil) works like New(nil)
+	if w != nil && w.Sandbox != nil { // (*Workspace)(nil).Tools() works like New(nil)
 		return w.Sandbox, nil
 	}
 	// The host's mistake, not the model's: say little, keep the detail for the operator.

@@ -31,7 +31,7 @@ type harness struct {
 
 func newHarness(t *testing.T, sb sandbox.Sandbox, dir string, opts ...runtime.Option) *harness {
 	reg := runtime.NewRegistry(append([]runtime.Option{runtime.WithApprover(approveAll)}, opts...)...)
-	require.NoError(t, reg.Add(workspace.WorkspaceTools(workspace.New(sb))...))
+	require.NoError(t, reg.Add(workspace.New(sb).Tools()...))
 	return &harness{t: t, reg: reg, sb: sb, dir: dir}
 }
 
@@ -229,7 +229,7 @@ func TestNoSandbox(t *testing.T) {
 // (in its UserData or its context).
 func TestSandboxPerCall(t *testing.T) {
 	reg := runtime.NewRegistry()
-	require.NoError(t, reg.Add(workspace.WorkspaceTools(nil)...))
+	require.NoError(t, reg.Add((*workspace.Workspace)(nil).Tools()...))
 	h := &harness{t: t, reg: reg}
 	alice := sandbox.NewMemory(map[string]string{"who.txt": "alice\n"})
 	bob := sandbox.NewMemory(map[string]string{"who.txt": "bob\n"})

@@ -105,7 +105,7 @@ func (s lateWrites) WriteFile(ctx context.Context, name string, data []byte) err
 func TestTimedOutWritesDoNotLand(t *testing.T) {
 	sandboxes(t, map[string]string{"f.txt": "old\n"}, func(t *testing.T, h *harness) {
 		late := lateWrites{Sandbox: h.sb, wrote: make(chan error, 1)}
-		tools := workspace.WorkspaceTools(workspace.New(late))
+		tools := workspace.New(late).Tools()
 		for i := range tools {
 			tools[i].Timeout = 20 * time.Millisecond
 		}

@@ -92,8 +92,8 @@ var toolgenOutboxToolsSchemas = [...][2][]string{
 			`"recipients":{"description":"Recipients is how many addresses the message goes to.","type":"integer"}},"required":["message_id","recipients"],"additionalProperties":false}`}},
 }
 
-// OutboxTools returns the tools implemented by methods of Outbox, bound to r, sorted by name.
-func OutboxTools(r *Outbox) []runtime.Tool {
+// Tools returns the tools implemented by methods of Outbox, bound to r, sorted by name.
+func (r *Outbox) Tools() []runtime.Tool {
 	return toolimpl.BindTools(toolgenOutboxTools[:], []*toolimpl.Binding{{
 		New: func() *toolimpl.CallSlot {
 			c := new(toolimpl.Slot[SendEmailArgs])
@@ -105,6 +105,13 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 		},
 		Table: &toolgenStructSendEmailArgs,
 	}}, toolgenOutboxToolsSchemas[:], toolgenDialects)
+}
+
+// OutboxTools returns r.Tools().
+//
+// Deprecated: call r.Tools().
+func OutboxTools(r *Outbox) []runtime.Tool {
+	return r.Tools()
 }
 
 // toolgenDefault_dfc2db89 sets the default 3.

@@ -247,8 +247,8 @@ var toolgenServiceToolsSchemas = [...][2][]string{
 			`"additionalProperties":{"type":"string"}},"tracking":{"description":"Tracking number, once shipped.","type":["string","null"]}},"required":["id","status","placed_at","eta","total","request","tracking"],"additionalProperties":false}},"more":{"description":"Whether more orders match.","type":"boolean"}},"required":["orders","more"],"additionalProperties":false}`}},
 }
 
-// ServiceTools returns the tools implemented by methods of Service, bound to r, sorted by name.
-func ServiceTools(r *Service) []runtime.Tool {
+// Tools returns the tools implemented by methods of Service, bound to r, sorted by name.
+func (r *Service) Tools() []runtime.Tool {
 	return toolimpl.BindTools(toolgenServiceTools[:], []*toolimpl.Binding{{
 		New: func() *toolimpl.CallSlot {
 			c := new(toolimpl.Slot[CreateOrderArgs])
@@ -280,6 +280,13 @@ func ServiceTools(r *Service) []runtime.Tool {
 		},
 		Table: &toolgenStructListOrdersArgs,
 	}}, toolgenServiceToolsSchemas[:], toolgenDialects)
+}
+
+// ServiceTools returns r.Tools().
+//
+// Deprecated: call r.Tools().
+func ServiceTools(r *Service) []runtime.Tool {
+	return r.Tools()
 }
 
 // toolgenDefault_872cb5ff sets the default 20.

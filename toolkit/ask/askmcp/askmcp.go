@@ -12,7 +12,7 @@
 // request on an older protocol, a call that did not come over MCP), Answer returns an error
 // wrapping ask.ErrNoUser, so the toolkit's Queue, if it has one, takes the question:
 //
-//	tools := ask.ToolkitTools(&ask.Toolkit{Answerer: askmcp.Answerer{}, Queue: queue})
+//	tools := (&ask.Toolkit{Answerer: askmcp.Answerer{}, Queue: queue}).Tools()
 //
 // On protocol 2026-07-28 the call is answered in several rounds (runtime/mcp runs the handler
 // again with the client's answer); ask_user does nothing before it asks, so that is safe.

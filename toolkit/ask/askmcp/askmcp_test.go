@@ -51,7 +51,7 @@ func callText(t *testing.T, cs *mcp.ClientSession, args map[string]any) (string,
 func newRegistry(t *testing.T, k *ask.Toolkit) *runtime.Registry {
 	t.Helper()
 	reg := runtime.NewRegistry()
-	require.NoError(t, reg.Add(ask.ToolkitTools(k)...))
+	require.NoError(t, reg.Add(k.Tools()...))
 	return reg
 }
 

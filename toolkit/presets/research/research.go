@@ -36,9 +36,9 @@ func Tools(o Options) []runtime.Tool {
 	if o.Artifacts == nil {
 		o.Artifacts = &artifacts.Toolkit{}
 	}
-	all := workspace.WorkspaceTools(workspace.New(nil))
+	all := workspace.New(nil).Tools()
 	readResult := slices.DeleteFunc(all, func(t runtime.Tool) bool { return t.Name != "read_result" })
-	return slices.Concat(web.ToolkitTools(o.Web), artifacts.ToolkitTools(o.Artifacts), readResult)
+	return slices.Concat(o.Web.Tools(), o.Artifacts.Tools(), readResult)
 }
 
 // XMLAgent returns the XML agent's web_search {query, max_results, freshness}: the web
@@ -49,7 +49,7 @@ func XMLAgent(w *web.Toolkit) []runtime.Tool {
 		w = &web.Toolkit{Searcher: web.SearcherFromEnv()}
 	}
 	var out []runtime.Tool
-	for _, t := range web.ToolkitTools(w) {
+	for _, t := range w.Tools() {
 		if t.Name == "web_search" {
 			r, err := presets.Rename(t, "web_search", map[string]string{"num": "max_results"})
 			if err != nil {
