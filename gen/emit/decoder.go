@@ -64,7 +64,7 @@ func (g *generator) structTable(t *model.Type) (string, error) {
 		if g.recursive(t) {
 			// The table refers to itself through its values: Go would refuse the declaration
 			// as an initialisation cycle, so it is filled in by init.
-			code.Var().Id(name).Qual(decodePath, "Struct").Line().Line().
+			code.Var().Id(name).Qual(toolimplPath, "Struct").Line().Line().
 				Func().Id("init").Params().Block(jen.Id(name).Op("=").Add(lit))
 		} else {
 			code.Var().Id(name).Op("=").Add(lit)
@@ -102,12 +102,12 @@ func (g *generator) structLit(t *model.Type) (jen.Code, error) {
 	}
 	fields := jen.Dict{jen.Id("Fields"): jen.Id(g.fieldsTable(t))}
 	if len(members) > 0 {
-		fields[jen.Id("Members")] = jen.Index().Qual(decodePath, "Member").Values(members...)
+		fields[jen.Id("Members")] = jen.Index().Qual(toolimplPath, "Member").Values(members...)
 	}
 	if len(defaults) > 0 {
 		fields[jen.Id("Defaults")] = jen.Index().Int().Values(defaults...)
 	}
-	return jen.Qual(decodePath, "Struct").Values(fields), nil
+	return jen.Qual(toolimplPath, "Struct").Values(fields), nil
 }
 
 // zeroDefault reports whether a default is the zero value of its type (0, "", false): the
@@ -147,8 +147,8 @@ func (g *generator) memberValue(f *model.Field) (value jen.Code, direct bool, er
 			next = f.Embedded[pointers[j+1]].GoName
 		}
 		value = g.valueVar("toolgenValueEmbedded#", jen.Dict{
-			jen.Id("Kind"):   jen.Qual(decodePath, "KindEmbedded"),
-			jen.Id("Go"):     jen.Op("&").Qual(decodePath, "PointerOf").Types(typ).Values(),
+			jen.Id("Kind"):   jen.Qual(toolimplPath, "KindEmbedded"),
+			jen.Id("Go"):     jen.Op("&").Qual(toolimplPath, "PointerOf").Types(typ).Values(),
 			jen.Id("Offset"): jen.Qual("unsafe", "Offsetof").Call(jen.Add(typ).Values().Dot(next)),
 			jen.Id("Elem"):   value,
 		})
@@ -200,10 +200,10 @@ func (g *generator) defaultFunc(f *model.Field, direct bool) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		v := jen.Qual(decodePath, "Alloc").Call(jen.Parens(jen.Op("**").Add(typ)).Call(jen.Id("p")))
+		v := jen.Qual(toolimplPath, "Alloc").Call(jen.Parens(jen.Op("**").Add(typ)).Call(jen.Id("p")))
 		for _, e := range f.Embedded[first+1:] {
 			if e.Pointer {
-				v = jen.Qual(decodePath, "Alloc").Call(jen.Op("&").Add(v).Dot(e.GoName))
+				v = jen.Qual(toolimplPath, "Alloc").Call(jen.Op("&").Add(v).Dot(e.GoName))
 			} else {
 				v = v.Dot(e.GoName)
 			}
@@ -266,7 +266,7 @@ func (g *generator) fieldsTable(t *model.Type) string {
 		owner = g.typeIdent(t)
 	}
 	return g.declare("toolgenFields"+owner, "fields", key, func(name string) jen.Code {
-		return jen.Var().Id(name).Op("=").Qual(decodePath, "NewFields").Call(args...)
+		return jen.Var().Id(name).Op("=").Qual(toolimplPath, "NewFields").Call(args...)
 	})
 }
 
@@ -308,7 +308,7 @@ func render(code jen.Code) string { return fmt.Sprintf("%#v", jen.Null().Add(cod
 // valueVar declares (once per distinct value) a decode.Value with the given fields, named name
 // (see declare), and returns its address.
 func (g *generator) valueVar(name string, fields jen.Dict) jen.Code {
-	lit := jen.Qual(decodePath, "Value").Values(fields)
+	lit := jen.Qual(toolimplPath, "Value").Values(fields)
 	name = g.declare(name, "value", render(lit), func(name string) jen.Code {
 		return jen.Var().Id(name).Op("=").Add(lit)
 	})
@@ -321,7 +321,7 @@ func (g *generator) valueTable(t *model.Type, c *model.Constraints, nullable boo
 	if c == nil {
 		c = &model.Constraints{}
 	}
-	kind := func(k string) jen.Code { return jen.Qual(decodePath, k) }
+	kind := func(k string) jen.Code { return jen.Qual(toolimplPath, k) }
 	f := jen.Dict{}
 	// The value's name says what it reads: its kind alone for a plain one, shared by every
 	// field of that kind (toolgenValueString); with the name of its rule, which with the kind
@@ -348,7 +348,7 @@ func (g *generator) valueTable(t *model.Type, c *model.Constraints, nullable boo
 	// (or pointee) elem reads.
 	goType := func(generic string, elem jen.Code, types ...jen.Code) {
 		f[jen.Id("Kind")] = kind("KindGo")
-		f[jen.Id("Go")] = jen.Op("&").Qual(decodePath, generic).Types(types...).Values()
+		f[jen.Id("Go")] = jen.Op("&").Qual(toolimplPath, generic).Types(types...).Values()
 		if elem != nil {
 			f[jen.Id("Elem")] = elem
 		}
@@ -547,7 +547,7 @@ func (g *generator) rule(prefix, typ string, fields jen.Dict) string {
 	for _, n := range names {
 		items = append(items, jen.Id(n).Op(":").Add(byName[n]))
 	}
-	lit := jen.Qual(decodePath, typ).Values(items...)
+	lit := jen.Qual(toolimplPath, typ).Values(items...)
 	return g.declare(prefix, "rule", render(lit), func(name string) jen.Code {
 		return jen.Var().Id(name).Op("=").Add(lit)
 	})
@@ -581,7 +581,7 @@ func (g *generator) stringRule(t *model.Type, c *model.Constraints, enumType boo
 		if !ok {
 			return "", fmt.Errorf("internal error: unknown format %q", c.Format)
 		}
-		f[jen.Id("Format")] = jen.Qual(decodePath, fn)
+		f[jen.Id("Format")] = jen.Qual(toolimplPath, fn)
 		f[jen.Id("FormatName")] = jen.Lit(c.Format)
 	}
 	var values []string
@@ -602,7 +602,7 @@ func (g *generator) stringRule(t *model.Type, c *model.Constraints, enumType boo
 		for _, v := range values {
 			lits = append(lits, jen.Lit(v))
 		}
-		f[jen.Id("Enum")] = jen.Qual(decodePath, "NewEnum").Call(lits...)
+		f[jen.Id("Enum")] = jen.Qual(toolimplPath, "NewEnum").Call(lits...)
 	}
 	prefix := "toolgenString#"
 	if enumType && len(f) == 1 && len(c.Enum) == 0 {

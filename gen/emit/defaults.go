@@ -77,7 +77,7 @@ func (g *generator) defaultValue(t *model.Type, lit *model.Literal) (jen.Code, e
 		if err != nil {
 			return nil, err
 		}
-		return jen.Qual(decodePath, "Ptr").Call(inner), nil
+		return jen.Qual(toolimplPath, "Ptr").Call(inner), nil
 	}
 	switch t.Kind {
 	case model.KindString:
@@ -135,6 +135,6 @@ func (g *generator) constant(prefix, parse, text string) string {
 	}
 	name := g.claim(prefix+"#", key)
 	g.constants[key] = name
-	g.decodeDecls = append(g.decodeDecls, decl{name: name, code: jen.Var().Id(name).Op("=").Qual(decodePath, parse).Call(jen.Lit(text))})
+	g.decodeDecls = append(g.decodeDecls, decl{name: name, code: jen.Var().Id(name).Op("=").Qual(toolimplPath, parse).Call(jen.Lit(text))})
 	return name
 }

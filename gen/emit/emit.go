@@ -67,8 +67,6 @@ func File(pkg *model.Package, opts ...Option) ([]byte, error) {
 	g.f.HeaderComment(header)
 	g.f.ImportName(runtimePath, "runtime")
 	g.f.ImportName(toolimplPath, "toolimpl")
-	g.f.ImportName(decodePath, "decode")
-	g.f.ImportName(encodePath, "encode")
 	g.f.ImportName("context", "context")
 	if err := g.generate(); err != nil {
 		return nil, err
@@ -130,7 +128,7 @@ type decl struct {
 
 func (g *generator) generate() error {
 	g.f.Comment("A compile error here means toolgen generated this file for another version of its runtime:").Line().Comment("run go generate with the toolgen go.mod requires (go tool toolgen).")
-	g.f.Const().Id("_").Op("=").Qual(toolimplPath, "SupportsGeneratedV5")
+	g.f.Const().Id("_").Op("=").Qual(toolimplPath, "SupportsGeneratedV6")
 	g.f.Line()
 	if err := g.staleGuard(); err != nil {
 		return err

@@ -129,7 +129,7 @@ func (g *generator) encodeValueOf(t *model.Type, v jen.Code, nonNil bool) ([]jen
 		switch t.Key.Kind {
 		case model.KindString:
 			body := append([]jen.Code{w("Field", jen.String().Call(jen.Id(k))), jen.Id(e).Op(":=").Add(v).Index(jen.Id(k))}, elem...)
-			loop = jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual(encodePath, "SortedStringKeys").Call(v)).Block(body...)
+			loop = jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual(toolimplPath, "SortedStringKeys").Call(v)).Block(body...)
 		default:
 			sorted := map[model.Kind]string{model.KindInt: "SortedIntKeys", model.KindUint: "SortedUintKeys", model.KindText: "SortedTextKeys"}[t.Key.Kind]
 			args := []jen.Code{v}
@@ -137,7 +137,7 @@ func (g *generator) encodeValueOf(t *model.Type, v jen.Code, nonNil bool) ([]jen
 				args = []jen.Code{jen.Id("w"), v}
 			}
 			body := append([]jen.Code{w("Field", jen.Id(k).Dot("Name")), jen.Id(e).Op(":=").Add(v).Index(jen.Id(k).Dot("Key"))}, elem...)
-			loop = jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual(encodePath, sorted).Call(args...)).Block(body...)
+			loop = jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual(toolimplPath, sorted).Call(args...)).Block(body...)
 		}
 		return ifNil(w("ObjStart"), loop, w("ObjEnd")), nil
 	}
@@ -162,7 +162,7 @@ func (g *generator) structEncoder(t *model.Type) (string, error) {
 			return err
 		}
 		code := jen.Commentf("%s writes v as the output schema of %s describes it.", name, typeLabel(t)).Line().
-			Func().Id(name).Params(jen.Id("w").Op("*").Qual(encodePath, "Writer"), jen.Id("v").Op("*").Add(typ)).Block(body...)
+			Func().Id(name).Params(jen.Id("w").Op("*").Qual(toolimplPath, "Writer"), jen.Id("v").Op("*").Add(typ)).Block(body...)
 		g.encodeDecls = append(g.encodeDecls, decl{name: name, code: code})
 		return nil
 	})
@@ -288,7 +288,7 @@ func (g *generator) zeroCondition(t *model.Type, v *jen.Statement) jen.Code {
 		return jen.Add(v.Clone()).Op("!=").Nil()
 	}
 	if !t.Comparable {
-		return jen.Op("!").Qual(encodePath, "IsZero").Call(v.Clone())
+		return jen.Op("!").Qual(toolimplPath, "IsZero").Call(v.Clone())
 	}
 	// == with the zero value is what reflect.Value.IsZero computes for a comparable type. A
 	// named struct or an array is spelled as a composite literal; other types (unnamed
@@ -299,7 +299,7 @@ func (g *generator) zeroCondition(t *model.Type, v *jen.Statement) jen.Code {
 			return jen.Add(v.Clone()).Op("!=").Parens(jen.Add(typ).Values())
 		}
 	}
-	return jen.Op("!").Qual(encodePath, "IsZeroValue").Call(v.Clone())
+	return jen.Op("!").Qual(toolimplPath, "IsZeroValue").Call(v.Clone())
 }
 
 // memberKey is an object member's name as the JSON text written before its value, quoted

@@ -12,13 +12,12 @@ import (
 	"github.com/toolgen-go/toolgen/gen/model"
 )
 
-// Import paths the generated code refers to. They are named up front (File.ImportName) so
-// aliases never depend on the order of first use.
+// Import paths the generated code refers to: toolgen's runtime and toolimpl only, which holds
+// what generated code needs of runtime/decode and runtime/encode. They are named up front
+// (File.ImportName) so aliases never depend on the order of first use.
 const (
 	runtimePath  = "github.com/toolgen-go/toolgen/runtime"
 	toolimplPath = "github.com/toolgen-go/toolgen/runtime/toolimpl"
-	decodePath   = "github.com/toolgen-go/toolgen/runtime/decode"
-	encodePath   = "github.com/toolgen-go/toolgen/runtime/encode"
 )
 
 // typeExpr renders the Go type of t. Unnamed struct types cannot be spelled without their

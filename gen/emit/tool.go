@@ -105,7 +105,7 @@ func (g *generator) binding(t *model.Tool) (jen.Code, error) {
 			g.noArgs = true
 			g.f.Commentf("%s refuses any argument, for the tools that take none.", noArgsFunc)
 			g.f.Func().Id(noArgsFunc).Params(jen.Id("data").Index().Byte(), jen.Id("_").Any()).Error().Block(
-				jen.Return(jen.Qual(decodePath, "NoArgs").Call(jen.Id("data"))))
+				jen.Return(jen.Qual(toolimplPath, "NoArgs").Call(jen.Id("data"))))
 			g.f.Line()
 		}
 		d[jen.Id("New")] = jen.Qual(toolimplPath, "NewCallSlot")
@@ -201,10 +201,10 @@ func (g *generator) runBody(t *model.Tool, names closureParams, argsPtr jen.Code
 	body := []jen.Code{
 		jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(call),
 		errResult,
-		jen.Id("w").Op(":=").Qual(encodePath, "Acquire").Call(),
+		jen.Id("w").Op(":=").Qual(toolimplPath, "AcquireWriter").Call(),
 	}
 	body = append(body, encode...)
-	body = append(body, jen.Return(jen.Qual(encodePath, "Finish").Call(jen.Id("w"), jen.Lit(t.Name))))
+	body = append(body, jen.Return(jen.Qual(toolimplPath, "FinishWriter").Call(jen.Id("w"), jen.Lit(t.Name))))
 	return body, nil
 }
 
@@ -280,10 +280,10 @@ func (g *generator) resultFunc(t *model.Type) (name string, ok bool, err error) 
 	}
 	body := []jen.Code{
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePath, "ErrorResult").Call(jen.Err()))),
-		jen.Id("w").Op(":=").Qual(encodePath, "Acquire").Call(),
+		jen.Id("w").Op(":=").Qual(toolimplPath, "AcquireWriter").Call(),
 	}
 	body = append(body, encode...)
-	body = append(body, jen.Return(jen.Qual(encodePath, "Finish").Call(jen.Id("w"), jen.Id("tool"))))
+	body = append(body, jen.Return(jen.Qual(toolimplPath, "FinishWriter").Call(jen.Id("w"), jen.Id("tool"))))
 	code := jen.Commentf("%s turns what a handler of tool returned into its result.", name).Line().
 		Func().Id(name).Params(jen.Id("out").Add(typ), jen.Err().Error(), jen.Id("tool").String()).Qual(runtimePath, "Result").
 		Block(body...)

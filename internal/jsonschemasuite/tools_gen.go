@@ -8,7 +8,6 @@ package jsonschemasuite
 import (
 	"context"
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"regexp"
 	"unicode/utf8"
@@ -17,7 +16,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = toolimpl.SupportsGeneratedV5
+const _ = toolimpl.SupportsGeneratedV6
 
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
@@ -298,239 +297,239 @@ var toolgenBindingSuite = toolimpl.Binding{
 	Table: &toolgenStructSuiteArgs,
 }
 
-var toolgenFieldsSuiteArgs = decode.NewFields([]string{"additionalproperties_g3", "const_g0", "const_g10", "const_g11", "const_g12", "const_g13", "const_g15", "const_g16", "enum_g0", "enum_g3", "enum_g9", "enum_g11", "exclusivemaximum_g0", "exclusiveminimum_g0", "items_g0", "items_g1", "items_g4", "maxitems_g0", "maxitems_g1", "maxlength_g0", "maxlength_g1", "maxproperties_g0", "maxproperties_g1", "maxproperties_g2", "maximum_g0", "maximum_g1", "minitems_g0", "minitems_g1", "minlength_g0", "minlength_g1", "minproperties_g0", "minproperties_g1", "minimum_g0", "minimum_g1", "multipleof_g0", "multipleof_g1", "multipleof_g2", "multipleof_g3", "multipleof_g4", "pattern_g0", "pattern_g1", "pattern_g2", "properties_g0", "properties_g5", "ref_g7", "required_g0", "required_g1", "required_g2", "required_g4", "type_g0", "type_g1", "type_g2", "type_g3", "type_g4", "type_g5", "type_g8", "uniqueitems_g0_number", "uniqueitems_g0_string", "uniqueitems_g3", "format_date_time_g0", "format_date_g0", "format_duration_g0", "format_email_g0", "format_hostname_g0", "format_hostname_g1", "format_idn_hostname_g0", "format_idn_hostname_g1", "format_ipv4_g0", "format_ipv6_g0", "format_iri_reference_g0", "format_iri_g0", "format_time_g0", "format_uri_reference_g0", "format_uri_g0", "format_uuid_g0"})
+var toolgenFieldsSuiteArgs = toolimpl.NewFields([]string{"additionalproperties_g3", "const_g0", "const_g10", "const_g11", "const_g12", "const_g13", "const_g15", "const_g16", "enum_g0", "enum_g3", "enum_g9", "enum_g11", "exclusivemaximum_g0", "exclusiveminimum_g0", "items_g0", "items_g1", "items_g4", "maxitems_g0", "maxitems_g1", "maxlength_g0", "maxlength_g1", "maxproperties_g0", "maxproperties_g1", "maxproperties_g2", "maximum_g0", "maximum_g1", "minitems_g0", "minitems_g1", "minlength_g0", "minlength_g1", "minproperties_g0", "minproperties_g1", "minimum_g0", "minimum_g1", "multipleof_g0", "multipleof_g1", "multipleof_g2", "multipleof_g3", "multipleof_g4", "pattern_g0", "pattern_g1", "pattern_g2", "properties_g0", "properties_g5", "ref_g7", "required_g0", "required_g1", "required_g2", "required_g4", "type_g0", "type_g1", "type_g2", "type_g3", "type_g4", "type_g5", "type_g8", "uniqueitems_g0_number", "uniqueitems_g0_string", "uniqueitems_g3", "format_date_time_g0", "format_date_g0", "format_duration_g0", "format_email_g0", "format_hostname_g0", "format_hostname_g1", "format_idn_hostname_g0", "format_idn_hostname_g1", "format_ipv4_g0", "format_ipv6_g0", "format_iri_reference_g0", "format_iri_g0", "format_time_g0", "format_uri_reference_g0", "format_uri_g0", "format_uuid_g0"})
 
-var toolgenFieldsSuiteArgsEnumG3 = decode.NewFields([]string{"bar", "foo"}, 0)
+var toolgenFieldsSuiteArgsEnumG3 = toolimpl.NewFields([]string{"bar", "foo"}, 0)
 
-var toolgenFieldsSuiteArgsPropertiesG0 = decode.NewFields([]string{"bar", "foo"})
+var toolgenFieldsSuiteArgsPropertiesG0 = toolimpl.NewFields([]string{"bar", "foo"})
 
-var toolgenFieldsSuiteArgsPropertiesG5 = decode.NewFields([]string{"__proto__", "constructor", "toString"})
+var toolgenFieldsSuiteArgsPropertiesG5 = toolimpl.NewFields([]string{"__proto__", "constructor", "toString"})
 
-var toolgenFieldsSuiteArgsPropertiesG5P2 = decode.NewFields([]string{"length"})
+var toolgenFieldsSuiteArgsPropertiesG5P2 = toolimpl.NewFields([]string{"length"})
 
-var toolgenFieldsSuiteArgsRefG7 = decode.NewFields([]string{"$ref"})
+var toolgenFieldsSuiteArgsRefG7 = toolimpl.NewFields([]string{"$ref"})
 
-var toolgenFieldsSuiteArgsRequiredG0 = decode.NewFields([]string{"bar", "foo"}, 1)
+var toolgenFieldsSuiteArgsRequiredG0 = toolimpl.NewFields([]string{"bar", "foo"}, 1)
 
-var toolgenFieldsSuiteArgsRequiredG1 = decode.NewFields([]string{"foo"})
+var toolgenFieldsSuiteArgsRequiredG1 = toolimpl.NewFields([]string{"foo"})
 
-var toolgenFieldsSuiteArgsRequiredG4 = decode.NewFields([]string{"__proto__", "constructor", "toString"}, 0, 1, 2)
+var toolgenFieldsSuiteArgsRequiredG4 = toolimpl.NewFields([]string{"__proto__", "constructor", "toString"}, 0, 1, 2)
 
-var toolgenFloat_1ef1425c = decode.FloatRule{MultipleOf: toolgenMultiple_b1d6887f, MultipleOfText: "2"}
+var toolgenFloat_51006236 = toolimpl.FloatRule{Max: 3.0, MaxText: "3.0"}
 
-var toolgenFloat_29506b83 = decode.FloatRule{MultipleOf: toolgenMultiple_39713ab7, MultipleOfText: "1.5"}
+var toolgenFloat_7de7e38f = toolimpl.FloatRule{ExclusiveMin: 1.1, ExclusiveMinText: "1.1"}
 
-var toolgenFloat_58736bff = decode.FloatRule{Max: 300, MaxText: "300"}
+var toolgenFloat_81abe895 = toolimpl.FloatRule{Min: -2, MinText: "-2"}
 
-var toolgenFloat_66532b7e = decode.FloatRule{ExclusiveMax: 3.0, ExclusiveMaxText: "3.0"}
+var toolgenFloat_82c8dec7 = toolimpl.FloatRule{MultipleOf: toolgenMultiple_39713ab7, MultipleOfText: "1.5"}
 
-var toolgenFloat_72ea8126 = decode.FloatRule{Min: -2, MinText: "-2"}
+var toolgenFloat_9a1bc857 = toolimpl.FloatRule{ExclusiveMax: 3.0, ExclusiveMaxText: "3.0"}
 
-var toolgenFloat_b59e4006 = decode.FloatRule{MultipleOf: toolgenMultiple_530ff3a0, MultipleOfText: "0.0001"}
+var toolgenFloat_bf1fc0f8 = toolimpl.FloatRule{Min: 1.1, MinText: "1.1"}
 
-var toolgenFloat_d22323f2 = decode.FloatRule{Max: 3.0, MaxText: "3.0"}
+var toolgenFloat_d7fd52bd = toolimpl.FloatRule{Max: 300, MaxText: "300"}
 
-var toolgenFloat_e8b1c4b7 = decode.FloatRule{Min: 1.1, MinText: "1.1"}
+var toolgenFloat_e1213716 = toolimpl.FloatRule{MultipleOf: toolgenMultiple_530ff3a0, MultipleOfText: "0.0001"}
 
-var toolgenFloat_ed5f223e = decode.FloatRule{ExclusiveMin: 1.1, ExclusiveMinText: "1.1"}
+var toolgenFloat_fa468e6f = toolimpl.FloatRule{MultipleOf: toolgenMultiple_b1d6887f, MultipleOfText: "2"}
 
-var toolgenInt_210f124e = decode.IntRule{Enum: []int64{-2}, EnumText: "-2"}
+var toolgenInt_0deac9c7 = toolimpl.IntRule{MultipleOf: 123456789, MultipleOfText: "0.123456789"}
 
-var toolgenInt_4307fc9b = decode.IntRule{Enum: []int64{0}, EnumText: "0"}
+var toolgenInt_2d8b7567 = toolimpl.IntRule{Enum: []int64{-2}, EnumText: "-2"}
 
-var toolgenInt_43453cdf = decode.IntRule{Enum: []int64{1, 2, 3}, EnumText: "1, 2, 3"}
+var toolgenInt_4f0b4743 = toolimpl.IntRule{MultipleOf: 1, MultipleOfText: "1e-8"}
 
-var toolgenInt_495fa430 = decode.IntRule{Enum: []int64{1}, EnumText: "1"}
+var toolgenInt_5b112f1e = toolimpl.IntRule{Enum: []int64{0}, EnumText: "0"}
 
-var toolgenInt_4c3bc899 = decode.IntRule{Enum: []int64{2}, EnumText: "2"}
+var toolgenInt_6629c33c = toolimpl.IntRule{Enum: []int64{1, 2, 3}, EnumText: "1, 2, 3"}
 
-var toolgenInt_54e4845f = decode.IntRule{MultipleOf: 123456789, MultipleOfText: "0.123456789"}
+var toolgenInt_7b87365b = toolimpl.IntRule{Enum: []int64{1}, EnumText: "1"}
 
-var toolgenInt_5e56635c = decode.IntRule{Enum: []int64{9007199254740992}, EnumText: "9007199254740992"}
+var toolgenInt_98bc0e10 = toolimpl.IntRule{Enum: []int64{2}, EnumText: "2"}
 
-var toolgenInt_dfbd8855 = decode.IntRule{MultipleOf: 1, MultipleOfText: "1e-8"}
+var toolgenInt_f36dbc15 = toolimpl.IntRule{Enum: []int64{9007199254740992}, EnumText: "9007199254740992"}
 
-var toolgenMultiple_39713ab7 = decode.MultipleOf("1.5")
+var toolgenMultiple_39713ab7 = toolimpl.MultipleOf("1.5")
 
-var toolgenMultiple_530ff3a0 = decode.MultipleOf("0.0001")
+var toolgenMultiple_530ff3a0 = toolimpl.MultipleOf("0.0001")
 
-var toolgenMultiple_b1d6887f = decode.MultipleOf("2")
+var toolgenMultiple_b1d6887f = toolimpl.MultipleOf("2")
 
-var toolgenString_06699bf6 = decode.StringRule{Format: decode.IsDateTime, FormatName: "date-time"}
+var toolgenString_0bea82e0 = toolimpl.StringRule{Format: toolimpl.IsUUID, FormatName: "uuid"}
 
-var toolgenString_0b5c296a = decode.StringRule{Enum: decode.NewEnum("μ")}
+var toolgenString_102d3f81 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 2}
 
-var toolgenString_1e2e1e34 = decode.StringRule{Enum: decode.NewEnum("bar")}
+var toolgenString_1c230a82 = toolimpl.StringRule{Format: toolimpl.IsHostname, FormatName: "hostname"}
 
-var toolgenString_2d3d11be = decode.StringRule{Format: decode.IsIPv4, FormatName: "ipv4"}
+var toolgenString_3d82a9b0 = toolimpl.StringRule{Pattern: toolgenPattern_f9b65b4e, PatternText: "^a*$"}
 
-var toolgenString_3304e870 = decode.StringRule{Format: decode.IsIDNHostname, FormatName: "idn-hostname"}
+var toolgenString_415be15f = toolimpl.StringRule{Format: toolimpl.IsEmail, FormatName: "email"}
 
-var toolgenString_4add5c52 = decode.StringRule{Format: decode.IsIRI, FormatName: "iri"}
+var toolgenString_442dd202 = toolimpl.StringRule{Enum: toolimpl.NewEnum("ä")}
 
-var toolgenString_59c504e6 = decode.StringRule{Format: decode.IsHostname, FormatName: "hostname"}
+var toolgenString_4938b9aa = toolimpl.StringRule{Format: toolimpl.IsIRIReference, FormatName: "iri-reference"}
 
-var toolgenString_5b61c214 = decode.StringRule{Pattern: toolgenPattern_f9b65b4e, PatternText: "^a*$"}
+var toolgenString_53aaa393 = toolimpl.StringRule{Format: toolimpl.IsTime, FormatName: "time"}
 
-var toolgenString_5e6efac6 = decode.StringRule{Pattern: toolgenPattern_54b37ddd, PatternText: "a+"}
+var toolgenString_58b3caaf = toolimpl.StringRule{Enum: toolimpl.NewEnum("bar")}
 
-var toolgenString_66a46b0a = decode.StringRule{Enum: decode.NewEnum("ä")}
+var toolgenString_5a8e3e3f = toolimpl.StringRule{MinLength: 2}
 
-var toolgenString_88f70497 = decode.StringRule{Format: decode.IsURI, FormatName: "uri"}
+var toolgenString_5e911381 = toolimpl.StringRule{Format: toolimpl.IsIRI, FormatName: "iri"}
 
-var toolgenString_8bd4b04b = decode.StringRule{Pattern: toolgenPattern_50866e23, PatternText: "^\\p{Letter}+$"}
+var toolgenString_645e4d9d = toolimpl.StringRule{Pattern: toolgenPattern_54b37ddd, PatternText: "a+"}
 
-var toolgenString_921a37ff = decode.StringRule{Format: decode.IsUUID, FormatName: "uuid"}
+var toolgenString_64ac15bd = toolimpl.StringRule{Format: toolimpl.IsURI, FormatName: "uri"}
 
-var toolgenString_9ba8ec0f = decode.StringRule{Format: decode.IsIPv6, FormatName: "ipv6"}
+var toolgenString_64c1a597 = toolimpl.StringRule{Pattern: toolgenPattern_50866e23, PatternText: "^\\p{Letter}+$"}
 
-var toolgenString_a579161f = decode.StringRule{Format: decode.IsIRIReference, FormatName: "iri-reference"}
+var toolgenString_692a653d = toolimpl.StringRule{Format: toolimpl.IsIPv6, FormatName: "ipv6"}
 
-var toolgenString_a8f8fd9b = decode.StringRule{Enum: decode.NewEnum("foo")}
+var toolgenString_6e6b668b = toolimpl.StringRule{Enum: toolimpl.NewEnum("foo")}
 
-var toolgenString_b80ff1ca = decode.StringRule{Format: decode.IsDate, FormatName: "date"}
+var toolgenString_913eb734 = toolimpl.StringRule{Format: toolimpl.IsURIReference, FormatName: "uri-reference"}
 
-var toolgenString_b88db945 = decode.StringRule{MinLength: 2}
+var toolgenString_95a123e9 = toolimpl.StringRule{Format: toolimpl.IsDate, FormatName: "date"}
 
-var toolgenString_c6f5e789 = decode.StringRule{HasMaxLength: true, MaxLength: 2}
+var toolgenString_a18c25f0 = toolimpl.StringRule{Format: toolimpl.IsDateTime, FormatName: "date-time"}
 
-var toolgenString_c7b7f0eb = decode.StringRule{Format: decode.IsEmail, FormatName: "email"}
+var toolgenString_a8912feb = toolimpl.StringRule{Enum: toolimpl.NewEnum("μ")}
 
-var toolgenString_dc4cbf34 = decode.StringRule{Format: decode.IsTime, FormatName: "time"}
+var toolgenString_c40bf25e = toolimpl.StringRule{Format: toolimpl.IsDuration, FormatName: "duration"}
 
-var toolgenString_e86f376c = decode.StringRule{Format: decode.IsURIReference, FormatName: "uri-reference"}
+var toolgenString_d3ea030d = toolimpl.StringRule{Format: toolimpl.IsIDNHostname, FormatName: "idn-hostname"}
 
-var toolgenString_f9d9b940 = decode.StringRule{Format: decode.IsDuration, FormatName: "duration"}
+var toolgenString_fe458b2c = toolimpl.StringRule{Format: toolimpl.IsIPv4, FormatName: "ipv4"}
 
 // toolgenStructSuiteArgs is how to decode a SuiteArgs.
-var toolgenStructSuiteArgs = decode.Struct{
+var toolgenStructSuiteArgs = toolimpl.Struct{
 	Fields: toolgenFieldsSuiteArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(SuiteArgs{}.AdditionalpropertiesG3),
-		Value:  &toolgenValueMap_c4736178,
+		Value:  &toolgenValueMap_c231c14d,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.ConstG0),
-		Value:  &toolgenValueInt64_4c3bc899,
+		Value:  &toolgenValueInt64_98bc0e10,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.ConstG10),
-		Value:  &toolgenValueInt64_4307fc9b,
+		Value:  &toolgenValueInt64_5b112f1e,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.ConstG11),
-		Value:  &toolgenValueInt64_495fa430,
+		Value:  &toolgenValueInt64_7b87365b,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.ConstG12),
-		Value:  &toolgenValueInt64_210f124e,
+		Value:  &toolgenValueInt64_2d8b7567,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.ConstG13),
-		Value:  &toolgenValueInt64_5e56635c,
+		Value:  &toolgenValueInt64_f36dbc15,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.ConstG15),
-		Value:  &toolgenValueString_0b5c296a,
+		Value:  &toolgenValueString_a8912feb,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.ConstG16),
-		Value:  &toolgenValueString_66a46b0a,
+		Value:  &toolgenValueString_442dd202,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.EnumG0),
-		Value:  &toolgenValueInt64_43453cdf,
+		Value:  &toolgenValueInt64_6629c33c,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.EnumG3),
 		Value:  &toolgenValueStructSuiteArgsEnumG3,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.EnumG9),
-		Value:  &toolgenValueInt64_4307fc9b,
+		Value:  &toolgenValueInt64_5b112f1e,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.EnumG11),
-		Value:  &toolgenValueInt64_495fa430,
+		Value:  &toolgenValueInt64_7b87365b,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.ExclusivemaximumG0),
-		Value:  &toolgenValueFloat64_66532b7e,
+		Value:  &toolgenValueFloat64_9a1bc857,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.ExclusiveminimumG0),
-		Value:  &toolgenValueFloat64_ed5f223e,
+		Value:  &toolgenValueFloat64_7de7e38f,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.ItemsG0),
-		Value:  &toolgenValueSlice_7f55bf5b,
+		Value:  &toolgenValueSlice_dea03501,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.ItemsG1),
-		Value:  &toolgenValueSlice_08f8732f,
+		Value:  &toolgenValueSlice_39f49a4d,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.ItemsG4),
-		Value:  &toolgenValueSlice_9981492e,
+		Value:  &toolgenValueSlice_f0c02f94,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MaxitemsG0),
-		Value:  &toolgenValueSlice_030e5adb,
+		Value:  &toolgenValueSlice_07194a3f,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MaxitemsG1),
-		Value:  &toolgenValueSlice_030e5adb,
+		Value:  &toolgenValueSlice_07194a3f,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MaxlengthG0),
-		Value:  &toolgenValueString_c6f5e789,
+		Value:  &toolgenValueString_102d3f81,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MaxlengthG1),
-		Value:  &toolgenValueString_c6f5e789,
+		Value:  &toolgenValueString_102d3f81,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MaxpropertiesG0),
-		Value:  &toolgenValueMap_96acd203,
+		Value:  &toolgenValueMap_a3920541,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MaxpropertiesG1),
-		Value:  &toolgenValueMap_96acd203,
+		Value:  &toolgenValueMap_a3920541,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MaxpropertiesG2),
-		Value:  &toolgenValueMap_cb2f26d8,
+		Value:  &toolgenValueMap_1321c331,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MaximumG0),
-		Value:  &toolgenValueFloat64_d22323f2,
+		Value:  &toolgenValueFloat64_51006236,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MaximumG1),
-		Value:  &toolgenValueFloat64_58736bff,
+		Value:  &toolgenValueFloat64_d7fd52bd,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MinitemsG0),
-		Value:  &toolgenValueSlice_a929c538,
+		Value:  &toolgenValueSlice_94a3ac55,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MinitemsG1),
-		Value:  &toolgenValueSlice_a929c538,
+		Value:  &toolgenValueSlice_94a3ac55,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MinlengthG0),
-		Value:  &toolgenValueString_b88db945,
+		Value:  &toolgenValueString_5a8e3e3f,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MinlengthG1),
-		Value:  &toolgenValueString_b88db945,
+		Value:  &toolgenValueString_5a8e3e3f,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MinpropertiesG0),
-		Value:  &toolgenValueMap_b1359554,
+		Value:  &toolgenValueMap_53d76833,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MinpropertiesG1),
-		Value:  &toolgenValueMap_b1359554,
+		Value:  &toolgenValueMap_53d76833,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MinimumG0),
-		Value:  &toolgenValueFloat64_e8b1c4b7,
+		Value:  &toolgenValueFloat64_bf1fc0f8,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MinimumG1),
-		Value:  &toolgenValueFloat64_72ea8126,
+		Value:  &toolgenValueFloat64_81abe895,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MultipleofG0),
-		Value:  &toolgenValueFloat64_1ef1425c,
+		Value:  &toolgenValueFloat64_fa468e6f,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MultipleofG1),
-		Value:  &toolgenValueFloat64_29506b83,
+		Value:  &toolgenValueFloat64_82c8dec7,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MultipleofG2),
-		Value:  &toolgenValueFloat64_b59e4006,
+		Value:  &toolgenValueFloat64_e1213716,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MultipleofG3),
-		Value:  &toolgenValueInt64_54e4845f,
+		Value:  &toolgenValueInt64_0deac9c7,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.MultipleofG4),
-		Value:  &toolgenValueInt64_dfbd8855,
+		Value:  &toolgenValueInt64_4f0b4743,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.PatternG0),
-		Value:  &toolgenValueString_5b61c214,
+		Value:  &toolgenValueString_3d82a9b0,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.PatternG1),
-		Value:  &toolgenValueString_5e6efac6,
+		Value:  &toolgenValueString_645e4d9d,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.PatternG2),
-		Value:  &toolgenValueString_8bd4b04b,
+		Value:  &toolgenValueString_64c1a597,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.PropertiesG0),
 		Value:  &toolgenValueStructSuiteArgsPropertiesG0,
@@ -563,10 +562,10 @@ var toolgenStructSuiteArgs = decode.Struct{
 		Value:  &toolgenValueString,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.TypeG3),
-		Value:  &toolgenValueMap_7bc6275e,
+		Value:  &toolgenValueMap_ae867a3b,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.TypeG4),
-		Value:  &toolgenValueSlice_08f8732f,
+		Value:  &toolgenValueSlice_39f49a4d,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.TypeG5),
 		Value:  &toolgenValueBool,
@@ -575,80 +574,80 @@ var toolgenStructSuiteArgs = decode.Struct{
 		Value:  &toolgenValueString,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.UniqueitemsG0Number),
-		Value:  &toolgenValueSlice_b61a91de,
+		Value:  &toolgenValueSlice_e3e2c1ef,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.UniqueitemsG0String),
-		Value:  &toolgenValueSlice_64f5bb7b,
+		Value:  &toolgenValueSlice_06591299,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.UniqueitemsG3),
-		Value:  &toolgenValueSlice_08f8732f,
+		Value:  &toolgenValueSlice_39f49a4d,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.FormatDateTimeG0),
-		Value:  &toolgenValueString_06699bf6,
+		Value:  &toolgenValueString_a18c25f0,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.FormatDateG0),
-		Value:  &toolgenValueString_b80ff1ca,
+		Value:  &toolgenValueString_95a123e9,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.FormatDurationG0),
-		Value:  &toolgenValueString_f9d9b940,
+		Value:  &toolgenValueString_c40bf25e,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.FormatEmailG0),
-		Value:  &toolgenValueString_c7b7f0eb,
+		Value:  &toolgenValueString_415be15f,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.FormatHostnameG0),
-		Value:  &toolgenValueString_59c504e6,
+		Value:  &toolgenValueString_1c230a82,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.FormatHostnameG1),
-		Value:  &toolgenValueString_59c504e6,
+		Value:  &toolgenValueString_1c230a82,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.FormatIdnHostnameG0),
-		Value:  &toolgenValueString_3304e870,
+		Value:  &toolgenValueString_d3ea030d,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.FormatIdnHostnameG1),
-		Value:  &toolgenValueString_3304e870,
+		Value:  &toolgenValueString_d3ea030d,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.FormatIpv4G0),
-		Value:  &toolgenValueString_2d3d11be,
+		Value:  &toolgenValueString_fe458b2c,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.FormatIpv6G0),
-		Value:  &toolgenValueString_9ba8ec0f,
+		Value:  &toolgenValueString_692a653d,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.FormatIriReferenceG0),
-		Value:  &toolgenValueString_a579161f,
+		Value:  &toolgenValueString_4938b9aa,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.FormatIriG0),
-		Value:  &toolgenValueString_4add5c52,
+		Value:  &toolgenValueString_5e911381,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.FormatTimeG0),
-		Value:  &toolgenValueString_dc4cbf34,
+		Value:  &toolgenValueString_53aaa393,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.FormatUriReferenceG0),
-		Value:  &toolgenValueString_e86f376c,
+		Value:  &toolgenValueString_913eb734,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.FormatUriG0),
-		Value:  &toolgenValueString_88f70497,
+		Value:  &toolgenValueString_64ac15bd,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgs{}.FormatUuidG0),
-		Value:  &toolgenValueString_921a37ff,
+		Value:  &toolgenValueString_0bea82e0,
 	}},
 }
 
 // toolgenStructSuiteArgsEnumG3 is how to decode a SuiteArgsEnumG3.
-var toolgenStructSuiteArgsEnumG3 = decode.Struct{
+var toolgenStructSuiteArgsEnumG3 = toolimpl.Struct{
 	Fields: toolgenFieldsSuiteArgsEnumG3,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(SuiteArgsEnumG3{}.P0),
-		Value:  &toolgenValueString_1e2e1e34,
+		Value:  &toolgenValueString_58b3caaf,
 	}, {
 		Offset: unsafe.Offsetof(SuiteArgsEnumG3{}.P1),
-		Value:  &toolgenValueString_a8f8fd9b,
+		Value:  &toolgenValueString_6e6b668b,
 	}},
 }
 
 // toolgenStructSuiteArgsPropertiesG0 is how to decode a SuiteArgsPropertiesG0.
-var toolgenStructSuiteArgsPropertiesG0 = decode.Struct{
+var toolgenStructSuiteArgsPropertiesG0 = toolimpl.Struct{
 	Fields: toolgenFieldsSuiteArgsPropertiesG0,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(SuiteArgsPropertiesG0{}.P0),
 		Value:  &toolgenValueString,
 	}, {
@@ -658,9 +657,9 @@ var toolgenStructSuiteArgsPropertiesG0 = decode.Struct{
 }
 
 // toolgenStructSuiteArgsPropertiesG5 is how to decode a SuiteArgsPropertiesG5.
-var toolgenStructSuiteArgsPropertiesG5 = decode.Struct{
+var toolgenStructSuiteArgsPropertiesG5 = toolimpl.Struct{
 	Fields: toolgenFieldsSuiteArgsPropertiesG5,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(SuiteArgsPropertiesG5{}.P0),
 		Value:  &toolgenValueFloat64,
 	}, {
@@ -673,27 +672,27 @@ var toolgenStructSuiteArgsPropertiesG5 = decode.Struct{
 }
 
 // toolgenStructSuiteArgsPropertiesG5P2 is how to decode a SuiteArgsPropertiesG5P2.
-var toolgenStructSuiteArgsPropertiesG5P2 = decode.Struct{
+var toolgenStructSuiteArgsPropertiesG5P2 = toolimpl.Struct{
 	Fields: toolgenFieldsSuiteArgsPropertiesG5P2,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(SuiteArgsPropertiesG5P2{}.P0),
 		Value:  &toolgenValueString,
 	}},
 }
 
 // toolgenStructSuiteArgsRefG7 is how to decode a SuiteArgsRefG7.
-var toolgenStructSuiteArgsRefG7 = decode.Struct{
+var toolgenStructSuiteArgsRefG7 = toolimpl.Struct{
 	Fields: toolgenFieldsSuiteArgsRefG7,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(SuiteArgsRefG7{}.P0),
 		Value:  &toolgenValueString,
 	}},
 }
 
 // toolgenStructSuiteArgsRequiredG0 is how to decode a SuiteArgsRequiredG0.
-var toolgenStructSuiteArgsRequiredG0 = decode.Struct{
+var toolgenStructSuiteArgsRequiredG0 = toolimpl.Struct{
 	Fields: toolgenFieldsSuiteArgsRequiredG0,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(SuiteArgsRequiredG0{}.P0),
 		Value:  &toolgenValueAny,
 	}, {
@@ -703,27 +702,27 @@ var toolgenStructSuiteArgsRequiredG0 = decode.Struct{
 }
 
 // toolgenStructSuiteArgsRequiredG1 is how to decode a SuiteArgsRequiredG1.
-var toolgenStructSuiteArgsRequiredG1 = decode.Struct{
+var toolgenStructSuiteArgsRequiredG1 = toolimpl.Struct{
 	Fields: toolgenFieldsSuiteArgsRequiredG1,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(SuiteArgsRequiredG1{}.P0),
 		Value:  &toolgenValueAny,
 	}},
 }
 
 // toolgenStructSuiteArgsRequiredG2 is how to decode a SuiteArgsRequiredG2.
-var toolgenStructSuiteArgsRequiredG2 = decode.Struct{
+var toolgenStructSuiteArgsRequiredG2 = toolimpl.Struct{
 	Fields: toolgenFieldsSuiteArgsRequiredG1,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(SuiteArgsRequiredG2{}.P0),
 		Value:  &toolgenValueAny,
 	}},
 }
 
 // toolgenStructSuiteArgsRequiredG4 is how to decode a SuiteArgsRequiredG4.
-var toolgenStructSuiteArgsRequiredG4 = decode.Struct{
+var toolgenStructSuiteArgsRequiredG4 = toolimpl.Struct{
 	Fields: toolgenFieldsSuiteArgsRequiredG4,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(SuiteArgsRequiredG4{}.P0),
 		Value:  &toolgenValueAny,
 	}, {
@@ -735,401 +734,401 @@ var toolgenStructSuiteArgsRequiredG4 = decode.Struct{
 	}},
 }
 
-var toolgenValueAny = decode.Value{Kind: decode.KindAny}
+var toolgenValueAny = toolimpl.Value{Kind: toolimpl.KindAny}
 
-var toolgenValueBool = decode.Value{Kind: decode.KindBool}
+var toolgenValueBool = toolimpl.Value{Kind: toolimpl.KindBool}
 
-var toolgenValueFloat64 = decode.Value{
-	Kind: decode.KindFloat,
+var toolgenValueFloat64 = toolimpl.Value{
+	Kind: toolimpl.KindFloat,
 	Size: 8,
 }
 
-var toolgenValueFloat64_1ef1425c = decode.Value{
-	Float: &toolgenFloat_1ef1425c,
-	Kind:  decode.KindFloat,
+var toolgenValueFloat64_51006236 = toolimpl.Value{
+	Float: &toolgenFloat_51006236,
+	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
-var toolgenValueFloat64_29506b83 = decode.Value{
-	Float: &toolgenFloat_29506b83,
-	Kind:  decode.KindFloat,
+var toolgenValueFloat64_7de7e38f = toolimpl.Value{
+	Float: &toolgenFloat_7de7e38f,
+	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
-var toolgenValueFloat64_58736bff = decode.Value{
-	Float: &toolgenFloat_58736bff,
-	Kind:  decode.KindFloat,
+var toolgenValueFloat64_81abe895 = toolimpl.Value{
+	Float: &toolgenFloat_81abe895,
+	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
-var toolgenValueFloat64_66532b7e = decode.Value{
-	Float: &toolgenFloat_66532b7e,
-	Kind:  decode.KindFloat,
+var toolgenValueFloat64_82c8dec7 = toolimpl.Value{
+	Float: &toolgenFloat_82c8dec7,
+	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
-var toolgenValueFloat64_72ea8126 = decode.Value{
-	Float: &toolgenFloat_72ea8126,
-	Kind:  decode.KindFloat,
+var toolgenValueFloat64_9a1bc857 = toolimpl.Value{
+	Float: &toolgenFloat_9a1bc857,
+	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
-var toolgenValueFloat64_b59e4006 = decode.Value{
-	Float: &toolgenFloat_b59e4006,
-	Kind:  decode.KindFloat,
+var toolgenValueFloat64_bf1fc0f8 = toolimpl.Value{
+	Float: &toolgenFloat_bf1fc0f8,
+	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
-var toolgenValueFloat64_d22323f2 = decode.Value{
-	Float: &toolgenFloat_d22323f2,
-	Kind:  decode.KindFloat,
+var toolgenValueFloat64_d7fd52bd = toolimpl.Value{
+	Float: &toolgenFloat_d7fd52bd,
+	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
-var toolgenValueFloat64_e8b1c4b7 = decode.Value{
-	Float: &toolgenFloat_e8b1c4b7,
-	Kind:  decode.KindFloat,
+var toolgenValueFloat64_e1213716 = toolimpl.Value{
+	Float: &toolgenFloat_e1213716,
+	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
-var toolgenValueFloat64_ed5f223e = decode.Value{
-	Float: &toolgenFloat_ed5f223e,
-	Kind:  decode.KindFloat,
+var toolgenValueFloat64_fa468e6f = toolimpl.Value{
+	Float: &toolgenFloat_fa468e6f,
+	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
-var toolgenValueInt64 = decode.Value{
-	Kind: decode.KindInt,
+var toolgenValueInt64 = toolimpl.Value{
+	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
-var toolgenValueInt64_210f124e = decode.Value{
-	Int:  &toolgenInt_210f124e,
-	Kind: decode.KindInt,
+var toolgenValueInt64_0deac9c7 = toolimpl.Value{
+	Int:  &toolgenInt_0deac9c7,
+	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
-var toolgenValueInt64_4307fc9b = decode.Value{
-	Int:  &toolgenInt_4307fc9b,
-	Kind: decode.KindInt,
+var toolgenValueInt64_2d8b7567 = toolimpl.Value{
+	Int:  &toolgenInt_2d8b7567,
+	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
-var toolgenValueInt64_43453cdf = decode.Value{
-	Int:  &toolgenInt_43453cdf,
-	Kind: decode.KindInt,
+var toolgenValueInt64_4f0b4743 = toolimpl.Value{
+	Int:  &toolgenInt_4f0b4743,
+	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
-var toolgenValueInt64_495fa430 = decode.Value{
-	Int:  &toolgenInt_495fa430,
-	Kind: decode.KindInt,
+var toolgenValueInt64_5b112f1e = toolimpl.Value{
+	Int:  &toolgenInt_5b112f1e,
+	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
-var toolgenValueInt64_4c3bc899 = decode.Value{
-	Int:  &toolgenInt_4c3bc899,
-	Kind: decode.KindInt,
+var toolgenValueInt64_6629c33c = toolimpl.Value{
+	Int:  &toolgenInt_6629c33c,
+	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
-var toolgenValueInt64_54e4845f = decode.Value{
-	Int:  &toolgenInt_54e4845f,
-	Kind: decode.KindInt,
+var toolgenValueInt64_7b87365b = toolimpl.Value{
+	Int:  &toolgenInt_7b87365b,
+	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
-var toolgenValueInt64_5e56635c = decode.Value{
-	Int:  &toolgenInt_5e56635c,
-	Kind: decode.KindInt,
+var toolgenValueInt64_98bc0e10 = toolimpl.Value{
+	Int:  &toolgenInt_98bc0e10,
+	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
-var toolgenValueInt64_dfbd8855 = decode.Value{
-	Int:  &toolgenInt_dfbd8855,
-	Kind: decode.KindInt,
+var toolgenValueInt64_f36dbc15 = toolimpl.Value{
+	Int:  &toolgenInt_f36dbc15,
+	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
-var toolgenValueMap_7bc6275e = decode.Value{
+var toolgenValueMap_1321c331 = toolimpl.Value{
 	Elem: &toolgenValueAny,
-	Go:   &decode.MapOf[string, any]{},
-	Kind: decode.KindGo,
-	Max:  -1,
-	Min:  0,
-}
-
-var toolgenValueMap_96acd203 = decode.Value{
-	Elem: &toolgenValueAny,
-	Go:   &decode.MapOf[string, any]{},
-	Kind: decode.KindGo,
-	Max:  2,
-	Min:  0,
-}
-
-var toolgenValueMap_b1359554 = decode.Value{
-	Elem: &toolgenValueAny,
-	Go:   &decode.MapOf[string, any]{},
-	Kind: decode.KindGo,
-	Max:  -1,
-	Min:  1,
-}
-
-var toolgenValueMap_c4736178 = decode.Value{
-	Elem: &toolgenValueBool,
-	Go:   &decode.MapOf[string, bool]{},
-	Kind: decode.KindGo,
-	Max:  -1,
-	Min:  0,
-}
-
-var toolgenValueMap_cb2f26d8 = decode.Value{
-	Elem: &toolgenValueAny,
-	Go:   &decode.MapOf[string, any]{},
-	Kind: decode.KindGo,
+	Go:   &toolimpl.MapOf[string, any]{},
+	Kind: toolimpl.KindGo,
 	Max:  0,
 	Min:  0,
 }
 
-var toolgenValueSlice_030e5adb = decode.Value{
+var toolgenValueMap_53d76833 = toolimpl.Value{
 	Elem: &toolgenValueAny,
-	Go:   &decode.SliceOf[any]{},
-	Kind: decode.KindGo,
-	Max:  2,
-	Min:  0,
-}
-
-var toolgenValueSlice_08f8732f = decode.Value{
-	Elem: &toolgenValueAny,
-	Go:   &decode.SliceOf[any]{},
-	Kind: decode.KindGo,
-	Max:  -1,
-	Min:  0,
-}
-
-var toolgenValueSlice_64f5bb7b = decode.Value{
-	Elem: &toolgenValueString,
-	Go:   &decode.UniqueSliceOf[string]{},
-	Kind: decode.KindGo,
-	Max:  -1,
-	Min:  0,
-}
-
-var toolgenValueSlice_7f55bf5b = decode.Value{
-	Elem: &toolgenValueInt64,
-	Go:   &decode.SliceOf[int64]{},
-	Kind: decode.KindGo,
-	Max:  -1,
-	Min:  0,
-}
-
-var toolgenValueSlice_980c34b0 = decode.Value{
-	Elem: &toolgenValueFloat64,
-	Go:   &decode.SliceOf[float64]{},
-	Kind: decode.KindGo,
-	Max:  -1,
-	Min:  0,
-}
-
-var toolgenValueSlice_9981492e = decode.Value{
-	Elem: &toolgenValueSlice_c572b0e6,
-	Go:   &decode.SliceOf[[][][]float64]{},
-	Kind: decode.KindGo,
-	Max:  -1,
-	Min:  0,
-}
-
-var toolgenValueSlice_a929c538 = decode.Value{
-	Elem: &toolgenValueAny,
-	Go:   &decode.SliceOf[any]{},
-	Kind: decode.KindGo,
+	Go:   &toolimpl.MapOf[string, any]{},
+	Kind: toolimpl.KindGo,
 	Max:  -1,
 	Min:  1,
 }
 
-var toolgenValueSlice_b61a91de = decode.Value{
+var toolgenValueMap_a3920541 = toolimpl.Value{
+	Elem: &toolgenValueAny,
+	Go:   &toolimpl.MapOf[string, any]{},
+	Kind: toolimpl.KindGo,
+	Max:  2,
+	Min:  0,
+}
+
+var toolgenValueMap_ae867a3b = toolimpl.Value{
+	Elem: &toolgenValueAny,
+	Go:   &toolimpl.MapOf[string, any]{},
+	Kind: toolimpl.KindGo,
+	Max:  -1,
+	Min:  0,
+}
+
+var toolgenValueMap_c231c14d = toolimpl.Value{
+	Elem: &toolgenValueBool,
+	Go:   &toolimpl.MapOf[string, bool]{},
+	Kind: toolimpl.KindGo,
+	Max:  -1,
+	Min:  0,
+}
+
+var toolgenValueSlice_06591299 = toolimpl.Value{
+	Elem: &toolgenValueString,
+	Go:   &toolimpl.UniqueSliceOf[string]{},
+	Kind: toolimpl.KindGo,
+	Max:  -1,
+	Min:  0,
+}
+
+var toolgenValueSlice_07194a3f = toolimpl.Value{
+	Elem: &toolgenValueAny,
+	Go:   &toolimpl.SliceOf[any]{},
+	Kind: toolimpl.KindGo,
+	Max:  2,
+	Min:  0,
+}
+
+var toolgenValueSlice_39f49a4d = toolimpl.Value{
+	Elem: &toolgenValueAny,
+	Go:   &toolimpl.SliceOf[any]{},
+	Kind: toolimpl.KindGo,
+	Max:  -1,
+	Min:  0,
+}
+
+var toolgenValueSlice_5d4072bd = toolimpl.Value{
+	Elem: &toolgenValueSlice_62131be4,
+	Go:   &toolimpl.SliceOf[[][]float64]{},
+	Kind: toolimpl.KindGo,
+	Max:  -1,
+	Min:  0,
+}
+
+var toolgenValueSlice_62131be4 = toolimpl.Value{
+	Elem: &toolgenValueSlice_d5e9713f,
+	Go:   &toolimpl.SliceOf[[]float64]{},
+	Kind: toolimpl.KindGo,
+	Max:  -1,
+	Min:  0,
+}
+
+var toolgenValueSlice_94a3ac55 = toolimpl.Value{
+	Elem: &toolgenValueAny,
+	Go:   &toolimpl.SliceOf[any]{},
+	Kind: toolimpl.KindGo,
+	Max:  -1,
+	Min:  1,
+}
+
+var toolgenValueSlice_d5e9713f = toolimpl.Value{
 	Elem: &toolgenValueFloat64,
-	Go:   &decode.UniqueSliceOf[float64]{},
-	Kind: decode.KindGo,
+	Go:   &toolimpl.SliceOf[float64]{},
+	Kind: toolimpl.KindGo,
 	Max:  -1,
 	Min:  0,
 }
 
-var toolgenValueSlice_be1a03f0 = decode.Value{
-	Elem: &toolgenValueSlice_980c34b0,
-	Go:   &decode.SliceOf[[]float64]{},
-	Kind: decode.KindGo,
+var toolgenValueSlice_dea03501 = toolimpl.Value{
+	Elem: &toolgenValueInt64,
+	Go:   &toolimpl.SliceOf[int64]{},
+	Kind: toolimpl.KindGo,
 	Max:  -1,
 	Min:  0,
 }
 
-var toolgenValueSlice_c572b0e6 = decode.Value{
-	Elem: &toolgenValueSlice_be1a03f0,
-	Go:   &decode.SliceOf[[][]float64]{},
-	Kind: decode.KindGo,
+var toolgenValueSlice_e3e2c1ef = toolimpl.Value{
+	Elem: &toolgenValueFloat64,
+	Go:   &toolimpl.UniqueSliceOf[float64]{},
+	Kind: toolimpl.KindGo,
 	Max:  -1,
 	Min:  0,
 }
 
-var toolgenValueString = decode.Value{Kind: decode.KindString}
-
-var toolgenValueString_06699bf6 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_06699bf6,
+var toolgenValueSlice_f0c02f94 = toolimpl.Value{
+	Elem: &toolgenValueSlice_5d4072bd,
+	Go:   &toolimpl.SliceOf[[][][]float64]{},
+	Kind: toolimpl.KindGo,
+	Max:  -1,
+	Min:  0,
 }
 
-var toolgenValueString_0b5c296a = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_0b5c296a,
+var toolgenValueString = toolimpl.Value{Kind: toolimpl.KindString}
+
+var toolgenValueString_0bea82e0 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_0bea82e0,
 }
 
-var toolgenValueString_1e2e1e34 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_1e2e1e34,
+var toolgenValueString_102d3f81 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_102d3f81,
 }
 
-var toolgenValueString_2d3d11be = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_2d3d11be,
+var toolgenValueString_1c230a82 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_1c230a82,
 }
 
-var toolgenValueString_3304e870 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_3304e870,
+var toolgenValueString_3d82a9b0 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_3d82a9b0,
 }
 
-var toolgenValueString_4add5c52 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_4add5c52,
+var toolgenValueString_415be15f = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_415be15f,
 }
 
-var toolgenValueString_59c504e6 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_59c504e6,
+var toolgenValueString_442dd202 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_442dd202,
 }
 
-var toolgenValueString_5b61c214 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_5b61c214,
+var toolgenValueString_4938b9aa = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_4938b9aa,
 }
 
-var toolgenValueString_5e6efac6 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_5e6efac6,
+var toolgenValueString_53aaa393 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_53aaa393,
 }
 
-var toolgenValueString_66a46b0a = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_66a46b0a,
+var toolgenValueString_58b3caaf = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_58b3caaf,
 }
 
-var toolgenValueString_88f70497 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_88f70497,
+var toolgenValueString_5a8e3e3f = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_5a8e3e3f,
 }
 
-var toolgenValueString_8bd4b04b = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_8bd4b04b,
+var toolgenValueString_5e911381 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_5e911381,
 }
 
-var toolgenValueString_921a37ff = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_921a37ff,
+var toolgenValueString_645e4d9d = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_645e4d9d,
 }
 
-var toolgenValueString_9ba8ec0f = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_9ba8ec0f,
+var toolgenValueString_64ac15bd = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_64ac15bd,
 }
 
-var toolgenValueString_a579161f = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_a579161f,
+var toolgenValueString_64c1a597 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_64c1a597,
 }
 
-var toolgenValueString_a8f8fd9b = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_a8f8fd9b,
+var toolgenValueString_692a653d = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_692a653d,
 }
 
-var toolgenValueString_b80ff1ca = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_b80ff1ca,
+var toolgenValueString_6e6b668b = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_6e6b668b,
 }
 
-var toolgenValueString_b88db945 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_b88db945,
+var toolgenValueString_913eb734 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_913eb734,
 }
 
-var toolgenValueString_c6f5e789 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_c6f5e789,
+var toolgenValueString_95a123e9 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_95a123e9,
 }
 
-var toolgenValueString_c7b7f0eb = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_c7b7f0eb,
+var toolgenValueString_a18c25f0 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_a18c25f0,
 }
 
-var toolgenValueString_dc4cbf34 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_dc4cbf34,
+var toolgenValueString_a8912feb = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_a8912feb,
 }
 
-var toolgenValueString_e86f376c = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_e86f376c,
+var toolgenValueString_c40bf25e = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_c40bf25e,
 }
 
-var toolgenValueString_f9d9b940 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_f9d9b940,
+var toolgenValueString_d3ea030d = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_d3ea030d,
 }
 
-var toolgenValueStructSuiteArgsEnumG3 = decode.Value{
-	Kind:   decode.KindStruct,
+var toolgenValueString_fe458b2c = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_fe458b2c,
+}
+
+var toolgenValueStructSuiteArgsEnumG3 = toolimpl.Value{
+	Kind:   toolimpl.KindStruct,
 	Struct: &toolgenStructSuiteArgsEnumG3,
 }
 
-var toolgenValueStructSuiteArgsPropertiesG0 = decode.Value{
-	Kind:   decode.KindStruct,
+var toolgenValueStructSuiteArgsPropertiesG0 = toolimpl.Value{
+	Kind:   toolimpl.KindStruct,
 	Struct: &toolgenStructSuiteArgsPropertiesG0,
 }
 
-var toolgenValueStructSuiteArgsPropertiesG5 = decode.Value{
-	Kind:   decode.KindStruct,
+var toolgenValueStructSuiteArgsPropertiesG5 = toolimpl.Value{
+	Kind:   toolimpl.KindStruct,
 	Struct: &toolgenStructSuiteArgsPropertiesG5,
 }
 
-var toolgenValueStructSuiteArgsPropertiesG5P2 = decode.Value{
-	Kind:   decode.KindStruct,
+var toolgenValueStructSuiteArgsPropertiesG5P2 = toolimpl.Value{
+	Kind:   toolimpl.KindStruct,
 	Struct: &toolgenStructSuiteArgsPropertiesG5P2,
 }
 
-var toolgenValueStructSuiteArgsRefG7 = decode.Value{
-	Kind:   decode.KindStruct,
+var toolgenValueStructSuiteArgsRefG7 = toolimpl.Value{
+	Kind:   toolimpl.KindStruct,
 	Struct: &toolgenStructSuiteArgsRefG7,
 }
 
-var toolgenValueStructSuiteArgsRequiredG0 = decode.Value{
-	Kind:   decode.KindStruct,
+var toolgenValueStructSuiteArgsRequiredG0 = toolimpl.Value{
+	Kind:   toolimpl.KindStruct,
 	Struct: &toolgenStructSuiteArgsRequiredG0,
 }
 
-var toolgenValueStructSuiteArgsRequiredG1 = decode.Value{
-	Kind:   decode.KindStruct,
+var toolgenValueStructSuiteArgsRequiredG1 = toolimpl.Value{
+	Kind:   toolimpl.KindStruct,
 	Struct: &toolgenStructSuiteArgsRequiredG1,
 }
 
-var toolgenValueStructSuiteArgsRequiredG2 = decode.Value{
-	Kind:   decode.KindStruct,
+var toolgenValueStructSuiteArgsRequiredG2 = toolimpl.Value{
+	Kind:   toolimpl.KindStruct,
 	Struct: &toolgenStructSuiteArgsRequiredG2,
 }
 
-var toolgenValueStructSuiteArgsRequiredG4 = decode.Value{
-	Kind:   decode.KindStruct,
+var toolgenValueStructSuiteArgsRequiredG4 = toolimpl.Value{
+	Kind:   toolimpl.KindStruct,
 	Struct: &toolgenStructSuiteArgsRequiredG4,
 }
 

@@ -66,8 +66,8 @@
 // and skipped, never built, and the problems kept and their text are capped (MaxProblems,
 // MaxProblemsText).
 //
-// The functions here are an implementation detail of generated code, exported because generated
-// code lives in user packages. Their behaviour is covered by toolgen's compatibility promise only
-// through the generated code that uses them; toolimpl.SupportsGeneratedV5 is renamed when older
+// The functions here are an implementation detail of generated code, which reaches them through
+// runtime/toolimpl's aliases (generated files import runtime and toolimpl only). Their behaviour is covered by toolgen's compatibility promise only
+// through the generated code that uses them; toolimpl.SupportsGeneratedV6 is renamed when older
 // generated code can no longer follow.
 package decode

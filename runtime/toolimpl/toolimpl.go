@@ -16,6 +16,10 @@
 // registry allocates its per-call state in the same allocation, with a type it builds once
 // per arguments type with reflect, so that a call through the registry allocates once.
 //
+// Generated code imports runtime and this package only: decode.go re-exports, as aliases and
+// inlined functions, the names of runtime/decode and runtime/encode it uses, and version.go
+// holds the version gate every generated file references.
+//
 // Per package, the tools as package-level data (their descriptions, policies and schemas in
 // pieces that the linker stores once) and a Tools function returning BindTools of them.
 package toolimpl
@@ -27,14 +31,6 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/binding"
 )
-
-// SupportsGeneratedV5 is referenced by every generated file: when the runtime changes in a way
-// older generated code cannot follow, this constant is renamed and stale code fails to build
-// with a name that says why, instead of misbehaving. V5: every decoder is a table
-// (decode.KindEmbedded; decode.WithinStruct, which inline code called, is gone). V4: the
-// bindings are in toolimpl, not runtime (V3, checked by decode.SupportsGeneratedV3: schemas in
-// pieces; V2: decoders are tables; V1: generated functions calling helpers that are gone).
-const SupportsGeneratedV5 = true
 
 // Binding joins a tool's arguments to its handler: generated code declares one per tool.
 // Its fields:

@@ -9,15 +9,13 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/runtime/decode"
-	"github.com/toolgen-go/toolgen/runtime/encode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"unsafe"
 )
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = toolimpl.SupportsGeneratedV5
+const _ = toolimpl.SupportsGeneratedV6
 
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
@@ -108,39 +106,39 @@ func toolgenDefault_dfbc5f89(p unsafe.Pointer) {
 	*(*int)(p) = int(5)
 }
 
-var toolgenFieldsSearchArgs = decode.NewFields([]string{"query", "limit"}, 0)
+var toolgenFieldsSearchArgs = toolimpl.NewFields([]string{"query", "limit"}, 0)
 
-var toolgenInt_919084c0 = decode.IntRule{Max: 20, MaxText: "20", Min: 1, MinText: "1"}
+var toolgenInt_73fc1476 = toolimpl.IntRule{Max: 20, MaxText: "20", Min: 1, MinText: "1"}
 
-var toolgenString_d2e91461 = decode.StringRule{HasMaxLength: true, MaxLength: 500, MinLength: 1}
+var toolgenString_849ad7dd = toolimpl.StringRule{HasMaxLength: true, MaxLength: 500, MinLength: 1}
 
 // toolgenStructSearchArgs is how to decode a SearchArgs.
-var toolgenStructSearchArgs = decode.Struct{
+var toolgenStructSearchArgs = toolimpl.Struct{
 	Defaults: []int{1},
 	Fields:   toolgenFieldsSearchArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(SearchArgs{}.Query),
-		Value:  &toolgenValueString_d2e91461,
+		Value:  &toolgenValueString_849ad7dd,
 	}, {
 		Default: toolgenDefault_dfbc5f89,
 		Offset:  unsafe.Offsetof(SearchArgs{}.Limit),
-		Value:   &toolgenValueInt_919084c0,
+		Value:   &toolgenValueInt_73fc1476,
 	}},
 }
 
-var toolgenValueInt_919084c0 = decode.Value{
-	Int:  &toolgenInt_919084c0,
-	Kind: decode.KindInt,
+var toolgenValueInt_73fc1476 = toolimpl.Value{
+	Int:  &toolgenInt_73fc1476,
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueString_d2e91461 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_d2e91461,
+var toolgenValueString_849ad7dd = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_849ad7dd,
 }
 
 // toolgenEncodeFound writes v as the output schema of Found describes it.
-func toolgenEncodeFound(w *encode.Writer, v *Found) {
+func toolgenEncodeFound(w *toolimpl.Writer, v *Found) {
 	w.ObjStart()
 	w.Key("\"name\":")
 	w.String(v.Name)
@@ -150,7 +148,7 @@ func toolgenEncodeFound(w *encode.Writer, v *Found) {
 }
 
 // toolgenEncodeSearchResult writes v as the output schema of SearchResult describes it.
-func toolgenEncodeSearchResult(w *encode.Writer, v *SearchResult) {
+func toolgenEncodeSearchResult(w *toolimpl.Writer, v *SearchResult) {
 	w.ObjStart()
 	w.Key("\"tools\":")
 	if v.Tools == nil {
@@ -170,7 +168,7 @@ func toolgenResultSearchResult(out SearchResult, err error, tool string) runtime
 	if err != nil {
 		return runtime.ErrorResult(err)
 	}
-	w := encode.Acquire()
+	w := toolimpl.AcquireWriter()
 	toolgenEncodeSearchResult(w, &out)
-	return encode.Finish(w, tool)
+	return toolimpl.FinishWriter(w, tool)
 }

@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
@@ -17,7 +16,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = toolimpl.SupportsGeneratedV5
+const _ = toolimpl.SupportsGeneratedV6
 
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
@@ -193,24 +192,24 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	return r.Tools()
 }
 
-var toolgenFieldsCreateArgs = decode.NewFields([]string{"id", "content"}, 0, 1)
+var toolgenFieldsCreateArgs = toolimpl.NewFields([]string{"id", "content"}, 0, 1)
 
-var toolgenFieldsReadArgs = decode.NewFields([]string{"id", "version"}, 0)
+var toolgenFieldsReadArgs = toolimpl.NewFields([]string{"id", "version"}, 0)
 
-var toolgenFieldsUpdateArgs = decode.NewFields([]string{"id", "old_text", "new_text"}, 0, 1, 2)
+var toolgenFieldsUpdateArgs = toolimpl.NewFields([]string{"id", "old_text", "new_text"}, 0, 1, 2)
 
-var toolgenInt_a3c3bc46 = decode.IntRule{Min: 0, MinText: "0"}
+var toolgenInt_1ff280f6 = toolimpl.IntRule{Min: 0, MinText: "0"}
 
-var toolgenString_406d7ee1 = decode.StringRule{Pattern: toolgenPattern_30dbfde1, PatternText: "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"}
+var toolgenString_5a843e3f = toolimpl.StringRule{MinLength: 1}
 
-var toolgenString_b890b945 = decode.StringRule{MinLength: 1}
+var toolgenString_789247f8 = toolimpl.StringRule{Pattern: toolgenPattern_30dbfde1, PatternText: "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"}
 
 // toolgenStructCreateArgs is how to decode a CreateArgs.
-var toolgenStructCreateArgs = decode.Struct{
+var toolgenStructCreateArgs = toolimpl.Struct{
 	Fields: toolgenFieldsCreateArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(CreateArgs{}.ID),
-		Value:  &toolgenValueString_406d7ee1,
+		Value:  &toolgenValueString_789247f8,
 	}, {
 		Offset: unsafe.Offsetof(CreateArgs{}.Content),
 		Value:  &toolgenValueString,
@@ -218,23 +217,23 @@ var toolgenStructCreateArgs = decode.Struct{
 }
 
 // toolgenStructReadArgs is how to decode a ReadArgs.
-var toolgenStructReadArgs = decode.Struct{
+var toolgenStructReadArgs = toolimpl.Struct{
 	Fields: toolgenFieldsReadArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(ReadArgs{}.ID),
-		Value:  &toolgenValueString_406d7ee1,
+		Value:  &toolgenValueString_789247f8,
 	}, {
 		Offset: unsafe.Offsetof(ReadArgs{}.Version),
-		Value:  &toolgenValueInt_a3c3bc46,
+		Value:  &toolgenValueInt_1ff280f6,
 	}},
 }
 
 // toolgenStructRewriteArgs is how to decode a RewriteArgs.
-var toolgenStructRewriteArgs = decode.Struct{
+var toolgenStructRewriteArgs = toolimpl.Struct{
 	Fields: toolgenFieldsCreateArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(RewriteArgs{}.ID),
-		Value:  &toolgenValueString_406d7ee1,
+		Value:  &toolgenValueString_789247f8,
 	}, {
 		Offset: unsafe.Offsetof(RewriteArgs{}.Content),
 		Value:  &toolgenValueString,
@@ -242,36 +241,36 @@ var toolgenStructRewriteArgs = decode.Struct{
 }
 
 // toolgenStructUpdateArgs is how to decode a UpdateArgs.
-var toolgenStructUpdateArgs = decode.Struct{
+var toolgenStructUpdateArgs = toolimpl.Struct{
 	Fields: toolgenFieldsUpdateArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(UpdateArgs{}.ID),
-		Value:  &toolgenValueString_406d7ee1,
+		Value:  &toolgenValueString_789247f8,
 	}, {
 		Offset: unsafe.Offsetof(UpdateArgs{}.OldText),
-		Value:  &toolgenValueString_b890b945,
+		Value:  &toolgenValueString_5a843e3f,
 	}, {
 		Offset: unsafe.Offsetof(UpdateArgs{}.NewText),
 		Value:  &toolgenValueString,
 	}},
 }
 
-var toolgenValueInt_a3c3bc46 = decode.Value{
-	Int:  &toolgenInt_a3c3bc46,
-	Kind: decode.KindInt,
+var toolgenValueInt_1ff280f6 = toolimpl.Value{
+	Int:  &toolgenInt_1ff280f6,
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueString = decode.Value{Kind: decode.KindString}
+var toolgenValueString = toolimpl.Value{Kind: toolimpl.KindString}
 
-var toolgenValueString_406d7ee1 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_406d7ee1,
+var toolgenValueString_5a843e3f = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_5a843e3f,
 }
 
-var toolgenValueString_b890b945 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_b890b945,
+var toolgenValueString_789247f8 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_789247f8,
 }
 
 // toolgenPattern_30dbfde1 reports whether s contains a match of the regular expression `^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`,

@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
@@ -17,7 +16,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = toolimpl.SupportsGeneratedV5
+const _ = toolimpl.SupportsGeneratedV6
 
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
@@ -122,43 +121,43 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	return r.Tools()
 }
 
-var toolgenFieldsAskArgs = decode.NewFields([]string{"question", "options", "multi_select"}, 0)
+var toolgenFieldsAskArgs = toolimpl.NewFields([]string{"question", "options", "multi_select"}, 0)
 
-var toolgenString_3c260ffa = decode.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
+var toolgenString_06e197c0 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 2000, MinLength: 1}
 
-var toolgenString_8062b331 = decode.StringRule{HasMaxLength: true, MaxLength: 2000, MinLength: 1}
+var toolgenString_507dc964 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
 
 // toolgenStructAskArgs is how to decode a AskArgs.
-var toolgenStructAskArgs = decode.Struct{
+var toolgenStructAskArgs = toolimpl.Struct{
 	Fields: toolgenFieldsAskArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(AskArgs{}.Question),
-		Value:  &toolgenValueString_8062b331,
+		Value:  &toolgenValueString_06e197c0,
 	}, {
 		Offset: unsafe.Offsetof(AskArgs{}.Options),
-		Value:  &toolgenValueSlice_efe28541,
+		Value:  &toolgenValueSlice_f6eae05b,
 	}, {
 		Offset: unsafe.Offsetof(AskArgs{}.MultiSelect),
 		Value:  &toolgenValueBool,
 	}},
 }
 
-var toolgenValueBool = decode.Value{Kind: decode.KindBool}
+var toolgenValueBool = toolimpl.Value{Kind: toolimpl.KindBool}
 
-var toolgenValueSlice_efe28541 = decode.Value{
-	Elem: &toolgenValueString_3c260ffa,
-	Go:   &decode.UniqueSliceOf[string]{},
-	Kind: decode.KindGo,
+var toolgenValueSlice_f6eae05b = toolimpl.Value{
+	Elem: &toolgenValueString_507dc964,
+	Go:   &toolimpl.UniqueSliceOf[string]{},
+	Kind: toolimpl.KindGo,
 	Max:  20,
 	Min:  0,
 }
 
-var toolgenValueString_3c260ffa = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_3c260ffa,
+var toolgenValueString_06e197c0 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_06e197c0,
 }
 
-var toolgenValueString_8062b331 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_8062b331,
+var toolgenValueString_507dc964 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_507dc964,
 }

@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
@@ -17,7 +16,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = toolimpl.SupportsGeneratedV5
+const _ = toolimpl.SupportsGeneratedV6
 
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
@@ -86,20 +85,20 @@ var toolgenBindingCompactConversation = toolimpl.Binding{
 	Table: &toolgenStructCompactArgs,
 }
 
-var toolgenFieldsCompactArgs = decode.NewFields([]string{"focus"})
+var toolgenFieldsCompactArgs = toolimpl.NewFields([]string{"focus"})
 
-var toolgenString_9864acb8 = decode.StringRule{HasMaxLength: true, MaxLength: 2000}
+var toolgenString_c3cff251 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 2000}
 
 // toolgenStructCompactArgs is how to decode a CompactArgs.
-var toolgenStructCompactArgs = decode.Struct{
+var toolgenStructCompactArgs = toolimpl.Struct{
 	Fields: toolgenFieldsCompactArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(CompactArgs{}.Focus),
-		Value:  &toolgenValueString_9864acb8,
+		Value:  &toolgenValueString_c3cff251,
 	}},
 }
 
-var toolgenValueString_9864acb8 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_9864acb8,
+var toolgenValueString_c3cff251 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_c3cff251,
 }

@@ -9,8 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/runtime/decode"
-	"github.com/toolgen-go/toolgen/runtime/encode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
@@ -18,7 +16,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = toolimpl.SupportsGeneratedV5
+const _ = toolimpl.SupportsGeneratedV6
 
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
@@ -160,23 +158,23 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	return r.Tools()
 }
 
-var toolgenFieldsCallArgs = decode.NewFields([]string{"server", "tool", "arguments"}, 0, 1)
+var toolgenFieldsCallArgs = toolimpl.NewFields([]string{"server", "tool", "arguments"}, 0, 1)
 
-var toolgenFieldsListArgs = decode.NewFields([]string{"server"})
+var toolgenFieldsListArgs = toolimpl.NewFields([]string{"server"})
 
-var toolgenString_73e09b75 = decode.StringRule{HasMaxLength: true, MaxLength: 128, MinLength: 1}
+var toolgenString_ad13457c = toolimpl.StringRule{HasMaxLength: true, MaxLength: 128, MinLength: 1}
 
-var toolgenString_b7f88dbe = decode.StringRule{HasMaxLength: true, MaxLength: 128}
+var toolgenString_d5dc2e00 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 128}
 
 // toolgenStructCallArgs is how to decode a CallArgs.
-var toolgenStructCallArgs = decode.Struct{
+var toolgenStructCallArgs = toolimpl.Struct{
 	Fields: toolgenFieldsCallArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(CallArgs{}.Server),
-		Value:  &toolgenValueString_73e09b75,
+		Value:  &toolgenValueString_ad13457c,
 	}, {
 		Offset: unsafe.Offsetof(CallArgs{}.Tool),
-		Value:  &toolgenValueString_73e09b75,
+		Value:  &toolgenValueString_ad13457c,
 	}, {
 		Offset: unsafe.Offsetof(CallArgs{}.Arguments),
 		Value:  &toolgenValueRaw,
@@ -184,28 +182,28 @@ var toolgenStructCallArgs = decode.Struct{
 }
 
 // toolgenStructListArgs is how to decode a ListArgs.
-var toolgenStructListArgs = decode.Struct{
+var toolgenStructListArgs = toolimpl.Struct{
 	Fields: toolgenFieldsListArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(ListArgs{}.Server),
-		Value:  &toolgenValueString_b7f88dbe,
+		Value:  &toolgenValueString_d5dc2e00,
 	}},
 }
 
-var toolgenValueRaw = decode.Value{Kind: decode.KindRaw}
+var toolgenValueRaw = toolimpl.Value{Kind: toolimpl.KindRaw}
 
-var toolgenValueString_73e09b75 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_73e09b75,
+var toolgenValueString_ad13457c = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_ad13457c,
 }
 
-var toolgenValueString_b7f88dbe = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_b7f88dbe,
+var toolgenValueString_d5dc2e00 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_d5dc2e00,
 }
 
 // toolgenEncodeServerInfo writes v as the output schema of ServerInfo describes it.
-func toolgenEncodeServerInfo(w *encode.Writer, v *ServerInfo) {
+func toolgenEncodeServerInfo(w *toolimpl.Writer, v *ServerInfo) {
 	w.ObjStart()
 	w.Key("\"name\":")
 	w.String(v.Name)
@@ -225,7 +223,7 @@ func toolgenEncodeServerInfo(w *encode.Writer, v *ServerInfo) {
 }
 
 // toolgenEncodeServers writes v as the output schema of Servers describes it.
-func toolgenEncodeServers(w *encode.Writer, v *Servers) {
+func toolgenEncodeServers(w *toolimpl.Writer, v *Servers) {
 	w.ObjStart()
 	w.Key("\"servers\":")
 	if v.Servers == nil {
@@ -241,7 +239,7 @@ func toolgenEncodeServers(w *encode.Writer, v *Servers) {
 }
 
 // toolgenEncodeToolInfo writes v as the output schema of ToolInfo describes it.
-func toolgenEncodeToolInfo(w *encode.Writer, v *ToolInfo) {
+func toolgenEncodeToolInfo(w *toolimpl.Writer, v *ToolInfo) {
 	w.ObjStart()
 	w.Key("\"name\":")
 	w.String(v.Name)
@@ -263,7 +261,7 @@ func toolgenResultServers(out Servers, err error, tool string) runtime.Result {
 	if err != nil {
 		return runtime.ErrorResult(err)
 	}
-	w := encode.Acquire()
+	w := toolimpl.AcquireWriter()
 	toolgenEncodeServers(w, &out)
-	return encode.Finish(w, tool)
+	return toolimpl.FinishWriter(w, tool)
 }

@@ -10,7 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
@@ -18,7 +17,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = toolimpl.SupportsGeneratedV5
+const _ = toolimpl.SupportsGeneratedV6
 
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
@@ -365,42 +364,42 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	return r.Tools()
 }
 
-var toolgenEnumCommand = decode.StringRule{Enum: decode.NewEnum("view", "create", "str_replace", "insert", "delete", "rename")}
+var toolgenEnumCommand = toolimpl.StringRule{Enum: toolimpl.NewEnum("view", "create", "str_replace", "insert", "delete", "rename")}
 
-var toolgenFieldsCommandArgs = decode.NewFields([]string{"command", "path", "view_range", "file_text", "old_str", "new_str", "insert_line", "insert_text", "old_path", "new_path"}, 0)
+var toolgenFieldsCommandArgs = toolimpl.NewFields([]string{"command", "path", "view_range", "file_text", "old_str", "new_str", "insert_line", "insert_text", "old_path", "new_path"}, 0)
 
-var toolgenFieldsCreateArgs = decode.NewFields([]string{"path", "file_text"}, 0, 1)
+var toolgenFieldsCreateArgs = toolimpl.NewFields([]string{"path", "file_text"}, 0, 1)
 
-var toolgenFieldsDeleteArgs = decode.NewFields([]string{"path"}, 0)
+var toolgenFieldsDeleteArgs = toolimpl.NewFields([]string{"path"}, 0)
 
-var toolgenFieldsInsertArgs = decode.NewFields([]string{"path", "insert_line", "insert_text"}, 0, 1, 2)
+var toolgenFieldsInsertArgs = toolimpl.NewFields([]string{"path", "insert_line", "insert_text"}, 0, 1, 2)
 
-var toolgenFieldsRenameArgs = decode.NewFields([]string{"old_path", "new_path"}, 0, 1)
+var toolgenFieldsRenameArgs = toolimpl.NewFields([]string{"old_path", "new_path"}, 0, 1)
 
-var toolgenFieldsStrReplaceArgs = decode.NewFields([]string{"path", "old_str", "new_str"}, 0, 1, 2)
+var toolgenFieldsStrReplaceArgs = toolimpl.NewFields([]string{"path", "old_str", "new_str"}, 0, 1, 2)
 
-var toolgenFieldsViewArgs = decode.NewFields([]string{"path", "view_range"}, 0)
+var toolgenFieldsViewArgs = toolimpl.NewFields([]string{"path", "view_range"}, 0)
 
-var toolgenInt_a3c3bc46 = decode.IntRule{Min: 0, MinText: "0"}
+var toolgenInt_1ff280f6 = toolimpl.IntRule{Min: 0, MinText: "0"}
 
-var toolgenString_62be54a5 = decode.StringRule{HasMaxLength: true, MaxLength: 1024, MinLength: 1}
+var toolgenString_06da4312 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 1024, MinLength: 1}
 
-var toolgenString_6f711922 = decode.StringRule{HasMaxLength: true, MaxLength: 1024}
+var toolgenString_5a843e3f = toolimpl.StringRule{MinLength: 1}
 
-var toolgenString_b890b945 = decode.StringRule{MinLength: 1}
+var toolgenString_bee02286 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 1024}
 
 // toolgenStructCommandArgs is how to decode a CommandArgs.
-var toolgenStructCommandArgs = decode.Struct{
+var toolgenStructCommandArgs = toolimpl.Struct{
 	Fields: toolgenFieldsCommandArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(CommandArgs{}.Command),
 		Value:  &toolgenValueEnumCommand,
 	}, {
 		Offset: unsafe.Offsetof(CommandArgs{}.Path),
-		Value:  &toolgenValueString_6f711922,
+		Value:  &toolgenValueString_bee02286,
 	}, {
 		Offset: unsafe.Offsetof(CommandArgs{}.ViewRange),
-		Value:  &toolgenValueSlice_19b52fbf,
+		Value:  &toolgenValueSlice_45b0a0e5,
 	}, {
 		Offset: unsafe.Offsetof(CommandArgs{}.FileText),
 		Value:  &toolgenValueString,
@@ -412,25 +411,25 @@ var toolgenStructCommandArgs = decode.Struct{
 		Value:  &toolgenValueString,
 	}, {
 		Offset: unsafe.Offsetof(CommandArgs{}.InsertLine),
-		Value:  &toolgenValueInt_a3c3bc46,
+		Value:  &toolgenValueInt_1ff280f6,
 	}, {
 		Offset: unsafe.Offsetof(CommandArgs{}.InsertText),
 		Value:  &toolgenValueString,
 	}, {
 		Offset: unsafe.Offsetof(CommandArgs{}.OldPath),
-		Value:  &toolgenValueString_6f711922,
+		Value:  &toolgenValueString_bee02286,
 	}, {
 		Offset: unsafe.Offsetof(CommandArgs{}.NewPath),
-		Value:  &toolgenValueString_6f711922,
+		Value:  &toolgenValueString_bee02286,
 	}},
 }
 
 // toolgenStructCreateArgs is how to decode a CreateArgs.
-var toolgenStructCreateArgs = decode.Struct{
+var toolgenStructCreateArgs = toolimpl.Struct{
 	Fields: toolgenFieldsCreateArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(CreateArgs{}.Path),
-		Value:  &toolgenValueString_62be54a5,
+		Value:  &toolgenValueString_06da4312,
 	}, {
 		Offset: unsafe.Offsetof(CreateArgs{}.FileText),
 		Value:  &toolgenValueString,
@@ -438,50 +437,50 @@ var toolgenStructCreateArgs = decode.Struct{
 }
 
 // toolgenStructDeleteArgs is how to decode a DeleteArgs.
-var toolgenStructDeleteArgs = decode.Struct{
+var toolgenStructDeleteArgs = toolimpl.Struct{
 	Fields: toolgenFieldsDeleteArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(DeleteArgs{}.Path),
-		Value:  &toolgenValueString_62be54a5,
+		Value:  &toolgenValueString_06da4312,
 	}},
 }
 
 // toolgenStructInsertArgs is how to decode a InsertArgs.
-var toolgenStructInsertArgs = decode.Struct{
+var toolgenStructInsertArgs = toolimpl.Struct{
 	Fields: toolgenFieldsInsertArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(InsertArgs{}.Path),
-		Value:  &toolgenValueString_62be54a5,
+		Value:  &toolgenValueString_06da4312,
 	}, {
 		Offset: unsafe.Offsetof(InsertArgs{}.InsertLine),
-		Value:  &toolgenValueInt_a3c3bc46,
+		Value:  &toolgenValueInt_1ff280f6,
 	}, {
 		Offset: unsafe.Offsetof(InsertArgs{}.InsertText),
-		Value:  &toolgenValueString_b890b945,
+		Value:  &toolgenValueString_5a843e3f,
 	}},
 }
 
 // toolgenStructRenameArgs is how to decode a RenameArgs.
-var toolgenStructRenameArgs = decode.Struct{
+var toolgenStructRenameArgs = toolimpl.Struct{
 	Fields: toolgenFieldsRenameArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(RenameArgs{}.OldPath),
-		Value:  &toolgenValueString_62be54a5,
+		Value:  &toolgenValueString_06da4312,
 	}, {
 		Offset: unsafe.Offsetof(RenameArgs{}.NewPath),
-		Value:  &toolgenValueString_62be54a5,
+		Value:  &toolgenValueString_06da4312,
 	}},
 }
 
 // toolgenStructStrReplaceArgs is how to decode a StrReplaceArgs.
-var toolgenStructStrReplaceArgs = decode.Struct{
+var toolgenStructStrReplaceArgs = toolimpl.Struct{
 	Fields: toolgenFieldsStrReplaceArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(StrReplaceArgs{}.Path),
-		Value:  &toolgenValueString_62be54a5,
+		Value:  &toolgenValueString_06da4312,
 	}, {
 		Offset: unsafe.Offsetof(StrReplaceArgs{}.OldStr),
-		Value:  &toolgenValueString_b890b945,
+		Value:  &toolgenValueString_5a843e3f,
 	}, {
 		Offset: unsafe.Offsetof(StrReplaceArgs{}.NewStr),
 		Value:  &toolgenValueString,
@@ -489,54 +488,54 @@ var toolgenStructStrReplaceArgs = decode.Struct{
 }
 
 // toolgenStructViewArgs is how to decode a ViewArgs.
-var toolgenStructViewArgs = decode.Struct{
+var toolgenStructViewArgs = toolimpl.Struct{
 	Fields: toolgenFieldsViewArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(ViewArgs{}.Path),
-		Value:  &toolgenValueString_62be54a5,
+		Value:  &toolgenValueString_06da4312,
 	}, {
 		Offset: unsafe.Offsetof(ViewArgs{}.ViewRange),
-		Value:  &toolgenValueSlice_19b52fbf,
+		Value:  &toolgenValueSlice_45b0a0e5,
 	}},
 }
 
-var toolgenValueEnumCommand = decode.Value{
-	Kind: decode.KindString,
+var toolgenValueEnumCommand = toolimpl.Value{
+	Kind: toolimpl.KindString,
 	Str:  &toolgenEnumCommand,
 }
 
-var toolgenValueInt = decode.Value{
-	Kind: decode.KindInt,
+var toolgenValueInt = toolimpl.Value{
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueInt_a3c3bc46 = decode.Value{
-	Int:  &toolgenInt_a3c3bc46,
-	Kind: decode.KindInt,
+var toolgenValueInt_1ff280f6 = toolimpl.Value{
+	Int:  &toolgenInt_1ff280f6,
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueSlice_19b52fbf = decode.Value{
+var toolgenValueSlice_45b0a0e5 = toolimpl.Value{
 	Elem: &toolgenValueInt,
-	Go:   &decode.SliceOf[int]{},
-	Kind: decode.KindGo,
+	Go:   &toolimpl.SliceOf[int]{},
+	Kind: toolimpl.KindGo,
 	Max:  2,
 	Min:  2,
 }
 
-var toolgenValueString = decode.Value{Kind: decode.KindString}
+var toolgenValueString = toolimpl.Value{Kind: toolimpl.KindString}
 
-var toolgenValueString_62be54a5 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_62be54a5,
+var toolgenValueString_06da4312 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_06da4312,
 }
 
-var toolgenValueString_6f711922 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_6f711922,
+var toolgenValueString_5a843e3f = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_5a843e3f,
 }
 
-var toolgenValueString_b890b945 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_b890b945,
+var toolgenValueString_bee02286 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_bee02286,
 }

@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
@@ -17,7 +16,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = toolimpl.SupportsGeneratedV5
+const _ = toolimpl.SupportsGeneratedV6
 
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
@@ -110,7 +109,7 @@ var toolgenLibraryToolsSchemas = [...][2][]string{
 
 // toolgenNoArgs refuses any argument, for the tools that take none.
 func toolgenNoArgs(data []byte, _ any) error {
-	return decode.NoArgs(data)
+	return toolimpl.NoArgs(data)
 }
 
 // LibraryTools returns the tools implemented by methods of Library, bound to r, sorted by name. (Library declares a Tools of its own, so there is no generated Tools method.)
@@ -154,41 +153,41 @@ func LibraryTools(r *Library) []runtime.Tool {
 	}}, toolgenLibraryToolsSchemas[:], toolgenDialects)
 }
 
-var toolgenFieldsLoadSkillArgs = decode.NewFields([]string{"name"}, 0)
+var toolgenFieldsLoadSkillArgs = toolimpl.NewFields([]string{"name"}, 0)
 
-var toolgenFieldsReadSkillFileArgs = decode.NewFields([]string{"skill", "path"}, 0, 1)
+var toolgenFieldsReadSkillFileArgs = toolimpl.NewFields([]string{"skill", "path"}, 0, 1)
 
-var toolgenString_62be54a5 = decode.StringRule{HasMaxLength: true, MaxLength: 1024, MinLength: 1}
+var toolgenString_06da4312 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 1024, MinLength: 1}
 
-var toolgenString_ec8a3720 = decode.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}
+var toolgenString_fe2c0592 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}
 
 // toolgenStructLoadSkillArgs is how to decode a LoadSkillArgs.
-var toolgenStructLoadSkillArgs = decode.Struct{
+var toolgenStructLoadSkillArgs = toolimpl.Struct{
 	Fields: toolgenFieldsLoadSkillArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(LoadSkillArgs{}.Name),
-		Value:  &toolgenValueString_ec8a3720,
+		Value:  &toolgenValueString_fe2c0592,
 	}},
 }
 
 // toolgenStructReadSkillFileArgs is how to decode a ReadSkillFileArgs.
-var toolgenStructReadSkillFileArgs = decode.Struct{
+var toolgenStructReadSkillFileArgs = toolimpl.Struct{
 	Fields: toolgenFieldsReadSkillFileArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(ReadSkillFileArgs{}.Skill),
-		Value:  &toolgenValueString_ec8a3720,
+		Value:  &toolgenValueString_fe2c0592,
 	}, {
 		Offset: unsafe.Offsetof(ReadSkillFileArgs{}.Path),
-		Value:  &toolgenValueString_62be54a5,
+		Value:  &toolgenValueString_06da4312,
 	}},
 }
 
-var toolgenValueString_62be54a5 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_62be54a5,
+var toolgenValueString_06da4312 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_06da4312,
 }
 
-var toolgenValueString_ec8a3720 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_ec8a3720,
+var toolgenValueString_fe2c0592 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_fe2c0592,
 }

@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
@@ -17,7 +16,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = toolimpl.SupportsGeneratedV5
+const _ = toolimpl.SupportsGeneratedV6
 
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
@@ -112,40 +111,40 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	}}, toolgenToolkitToolsSchemas[:], toolgenDialects)
 }
 
-var toolgenFieldsTaskArgs = decode.NewFields([]string{"description", "prompt", "agent"}, 2)
+var toolgenFieldsTaskArgs = toolimpl.NewFields([]string{"description", "prompt", "agent"}, 2)
 
-var toolgenString_b0a279d8 = decode.StringRule{HasMaxLength: true, MaxLength: 200}
+var toolgenString_32f90df7 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 200}
 
-var toolgenString_b728bc49 = decode.StringRule{HasMaxLength: true, MaxLength: 20000}
+var toolgenString_787c219f = toolimpl.StringRule{HasMaxLength: true, MaxLength: 20000}
 
-var toolgenString_ec8a3720 = decode.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}
+var toolgenString_fe2c0592 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}
 
 // toolgenStructTaskArgs is how to decode a TaskArgs.
-var toolgenStructTaskArgs = decode.Struct{
+var toolgenStructTaskArgs = toolimpl.Struct{
 	Fields: toolgenFieldsTaskArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(TaskArgs{}.Description),
-		Value:  &toolgenValueString_b0a279d8,
+		Value:  &toolgenValueString_32f90df7,
 	}, {
 		Offset: unsafe.Offsetof(TaskArgs{}.Prompt),
-		Value:  &toolgenValueString_b728bc49,
+		Value:  &toolgenValueString_787c219f,
 	}, {
 		Offset: unsafe.Offsetof(TaskArgs{}.Agent),
-		Value:  &toolgenValueString_ec8a3720,
+		Value:  &toolgenValueString_fe2c0592,
 	}},
 }
 
-var toolgenValueString_b0a279d8 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_b0a279d8,
+var toolgenValueString_32f90df7 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_32f90df7,
 }
 
-var toolgenValueString_b728bc49 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_b728bc49,
+var toolgenValueString_787c219f = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_787c219f,
 }
 
-var toolgenValueString_ec8a3720 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_ec8a3720,
+var toolgenValueString_fe2c0592 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_fe2c0592,
 }

@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
@@ -17,7 +16,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = toolimpl.SupportsGeneratedV5
+const _ = toolimpl.SupportsGeneratedV6
 
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
@@ -144,7 +143,7 @@ var toolgenToolkitToolsSchemas = [...][2][]string{
 
 // toolgenNoArgs refuses any argument, for the tools that take none.
 func toolgenNoArgs(data []byte, _ any) error {
-	return decode.NoArgs(data)
+	return toolimpl.NoArgs(data)
 }
 
 // Tools returns the tools implemented by methods of Toolkit, bound to r, sorted by name.
@@ -213,33 +212,33 @@ func toolgenDefault_209eb8ec(p unsafe.Pointer) {
 	*(*Status)(p) = Pending
 }
 
-var toolgenEnumStatus = decode.StringRule{Enum: decode.NewEnum("pending", "in_progress", "completed")}
+var toolgenEnumStatus = toolimpl.StringRule{Enum: toolimpl.NewEnum("pending", "in_progress", "completed")}
 
-var toolgenFieldsTodo = decode.NewFields([]string{"id", "content", "status"}, 0, 1, 2)
+var toolgenFieldsTodo = toolimpl.NewFields([]string{"id", "content", "status"}, 0, 1, 2)
 
-var toolgenFieldsTodoAddArgs = decode.NewFields([]string{"content", "id", "status"}, 0)
+var toolgenFieldsTodoAddArgs = toolimpl.NewFields([]string{"content", "id", "status"}, 0)
 
-var toolgenFieldsTodoUpdateArgs = decode.NewFields([]string{"id", "status", "content"}, 0)
+var toolgenFieldsTodoUpdateArgs = toolimpl.NewFields([]string{"id", "status", "content"}, 0)
 
-var toolgenFieldsWriteTodosArgs = decode.NewFields([]string{"todos"}, 0)
+var toolgenFieldsWriteTodosArgs = toolimpl.NewFields([]string{"todos"}, 0)
 
-var toolgenString_11dfbead = decode.StringRule{HasMaxLength: true, MaxLength: 1000, MinLength: 1}
+var toolgenString_a53114c3 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 1000, MinLength: 1}
 
-var toolgenString_5da3c322 = decode.StringRule{HasMaxLength: true, MaxLength: 1000}
+var toolgenString_cf677886 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 1000}
 
-var toolgenString_c2c9d3c4 = decode.StringRule{HasMaxLength: true, MaxLength: 64}
+var toolgenString_db5fd4cd = toolimpl.StringRule{HasMaxLength: true, MaxLength: 64}
 
-var toolgenString_ec8a3720 = decode.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}
+var toolgenString_fe2c0592 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}
 
 // toolgenStructTodo is how to decode a Todo.
-var toolgenStructTodo = decode.Struct{
+var toolgenStructTodo = toolimpl.Struct{
 	Fields: toolgenFieldsTodo,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(Todo{}.ID),
-		Value:  &toolgenValueString_ec8a3720,
+		Value:  &toolgenValueString_fe2c0592,
 	}, {
 		Offset: unsafe.Offsetof(Todo{}.Content),
-		Value:  &toolgenValueString_11dfbead,
+		Value:  &toolgenValueString_a53114c3,
 	}, {
 		Offset: unsafe.Offsetof(Todo{}.Status),
 		Value:  &toolgenValueEnumStatus,
@@ -247,15 +246,15 @@ var toolgenStructTodo = decode.Struct{
 }
 
 // toolgenStructTodoAddArgs is how to decode a TodoAddArgs.
-var toolgenStructTodoAddArgs = decode.Struct{
+var toolgenStructTodoAddArgs = toolimpl.Struct{
 	Defaults: []int{2},
 	Fields:   toolgenFieldsTodoAddArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(TodoAddArgs{}.Content),
-		Value:  &toolgenValueString_11dfbead,
+		Value:  &toolgenValueString_a53114c3,
 	}, {
 		Offset: unsafe.Offsetof(TodoAddArgs{}.ID),
-		Value:  &toolgenValueString_c2c9d3c4,
+		Value:  &toolgenValueString_db5fd4cd,
 	}, {
 		Default: toolgenDefault_209eb8ec,
 		Offset:  unsafe.Offsetof(TodoAddArgs{}.Status),
@@ -264,69 +263,69 @@ var toolgenStructTodoAddArgs = decode.Struct{
 }
 
 // toolgenStructTodoUpdateArgs is how to decode a TodoUpdateArgs.
-var toolgenStructTodoUpdateArgs = decode.Struct{
+var toolgenStructTodoUpdateArgs = toolimpl.Struct{
 	Fields: toolgenFieldsTodoUpdateArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(TodoUpdateArgs{}.ID),
-		Value:  &toolgenValueString_ec8a3720,
+		Value:  &toolgenValueString_fe2c0592,
 	}, {
 		Offset: unsafe.Offsetof(TodoUpdateArgs{}.Status),
-		Value:  &toolgenValuePointer_cff21c10,
+		Value:  &toolgenValuePointer_6ebc401d,
 	}, {
 		Offset: unsafe.Offsetof(TodoUpdateArgs{}.Content),
-		Value:  &toolgenValueString_5da3c322,
+		Value:  &toolgenValueString_cf677886,
 	}},
 }
 
 // toolgenStructWriteTodosArgs is how to decode a WriteTodosArgs.
-var toolgenStructWriteTodosArgs = decode.Struct{
+var toolgenStructWriteTodosArgs = toolimpl.Struct{
 	Fields: toolgenFieldsWriteTodosArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(WriteTodosArgs{}.Todos),
-		Value:  &toolgenValueSlice_fbcff49e,
+		Value:  &toolgenValueSlice_d3bae401,
 	}},
 }
 
-var toolgenValueEnumStatus = decode.Value{
-	Kind: decode.KindString,
+var toolgenValueEnumStatus = toolimpl.Value{
+	Kind: toolimpl.KindString,
 	Str:  &toolgenEnumStatus,
 }
 
-var toolgenValuePointer_cff21c10 = decode.Value{
+var toolgenValuePointer_6ebc401d = toolimpl.Value{
 	Elem: &toolgenValueEnumStatus,
-	Go:   &decode.PointerOf[Status]{},
-	Kind: decode.KindGo,
+	Go:   &toolimpl.PointerOf[Status]{},
+	Kind: toolimpl.KindGo,
 }
 
-var toolgenValueSlice_fbcff49e = decode.Value{
+var toolgenValueSlice_d3bae401 = toolimpl.Value{
 	Elem: &toolgenValueStructTodo,
-	Go:   &decode.SliceOf[Todo]{},
-	Kind: decode.KindGo,
+	Go:   &toolimpl.SliceOf[Todo]{},
+	Kind: toolimpl.KindGo,
 	Max:  1000,
 	Min:  0,
 }
 
-var toolgenValueString_11dfbead = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_11dfbead,
+var toolgenValueString_a53114c3 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_a53114c3,
 }
 
-var toolgenValueString_5da3c322 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_5da3c322,
+var toolgenValueString_cf677886 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_cf677886,
 }
 
-var toolgenValueString_c2c9d3c4 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_c2c9d3c4,
+var toolgenValueString_db5fd4cd = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_db5fd4cd,
 }
 
-var toolgenValueString_ec8a3720 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_ec8a3720,
+var toolgenValueString_fe2c0592 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_fe2c0592,
 }
 
-var toolgenValueStructTodo = decode.Value{
-	Kind:   decode.KindStruct,
+var toolgenValueStructTodo = toolimpl.Value{
+	Kind:   toolimpl.KindStruct,
 	Struct: &toolgenStructTodo,
 }

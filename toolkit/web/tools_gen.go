@@ -9,8 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/runtime/decode"
-	"github.com/toolgen-go/toolgen/runtime/encode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
@@ -18,7 +16,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = toolimpl.SupportsGeneratedV5
+const _ = toolimpl.SupportsGeneratedV6
 
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
@@ -162,45 +160,45 @@ func toolgenDefault_945e74c6(p unsafe.Pointer) {
 	*(*Freshness)(p) = FreshnessAny
 }
 
-var toolgenEnumFreshness = decode.StringRule{Enum: decode.NewEnum("any", "day", "week", "month", "year", "noLimit", "oneDay", "oneWeek", "oneMonth", "oneYear")}
+var toolgenEnumFreshness = toolimpl.StringRule{Enum: toolimpl.NewEnum("any", "day", "week", "month", "year", "noLimit", "oneDay", "oneWeek", "oneMonth", "oneYear")}
 
-var toolgenFieldsFetchArgs = decode.NewFields([]string{"url", "max_bytes"}, 0)
+var toolgenFieldsFetchArgs = toolimpl.NewFields([]string{"url", "max_bytes"}, 0)
 
-var toolgenFieldsSearchArgs = decode.NewFields([]string{"query", "num", "count", "freshness"}, 0)
+var toolgenFieldsSearchArgs = toolimpl.NewFields([]string{"query", "num", "count", "freshness"}, 0)
 
-var toolgenInt_15e2f35b = decode.IntRule{Max: 100, MaxText: "100", Min: 0, MinText: "0"}
+var toolgenInt_1ff280f6 = toolimpl.IntRule{Min: 0, MinText: "0"}
 
-var toolgenInt_a3c3bc46 = decode.IntRule{Min: 0, MinText: "0"}
+var toolgenInt_9979e707 = toolimpl.IntRule{Max: 100, MaxText: "100", Min: 0, MinText: "0"}
 
-var toolgenString_0c9c36a1 = decode.StringRule{Format: decode.IsURI, FormatName: "uri", HasMaxLength: true, MaxLength: 4096}
+var toolgenString_7141929b = toolimpl.StringRule{Format: toolimpl.IsURI, FormatName: "uri", HasMaxLength: true, MaxLength: 4096}
 
-var toolgenString_d2e91461 = decode.StringRule{HasMaxLength: true, MaxLength: 500, MinLength: 1}
+var toolgenString_849ad7dd = toolimpl.StringRule{HasMaxLength: true, MaxLength: 500, MinLength: 1}
 
 // toolgenStructFetchArgs is how to decode a FetchArgs.
-var toolgenStructFetchArgs = decode.Struct{
+var toolgenStructFetchArgs = toolimpl.Struct{
 	Fields: toolgenFieldsFetchArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(FetchArgs{}.URL),
-		Value:  &toolgenValueString_0c9c36a1,
+		Value:  &toolgenValueString_7141929b,
 	}, {
 		Offset: unsafe.Offsetof(FetchArgs{}.MaxBytes),
-		Value:  &toolgenValueInt64_a3c3bc46,
+		Value:  &toolgenValueInt64_1ff280f6,
 	}},
 }
 
 // toolgenStructSearchArgs is how to decode a SearchArgs.
-var toolgenStructSearchArgs = decode.Struct{
+var toolgenStructSearchArgs = toolimpl.Struct{
 	Defaults: []int{3},
 	Fields:   toolgenFieldsSearchArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(SearchArgs{}.Query),
-		Value:  &toolgenValueString_d2e91461,
+		Value:  &toolgenValueString_849ad7dd,
 	}, {
 		Offset: unsafe.Offsetof(SearchArgs{}.Num),
-		Value:  &toolgenValueInt_15e2f35b,
+		Value:  &toolgenValueInt_9979e707,
 	}, {
 		Offset: unsafe.Offsetof(SearchArgs{}.Count),
-		Value:  &toolgenValueInt_15e2f35b,
+		Value:  &toolgenValueInt_9979e707,
 	}, {
 		Default: toolgenDefault_945e74c6,
 		Offset:  unsafe.Offsetof(SearchArgs{}.Freshness),
@@ -208,35 +206,35 @@ var toolgenStructSearchArgs = decode.Struct{
 	}},
 }
 
-var toolgenValueEnumFreshness = decode.Value{
-	Kind: decode.KindString,
+var toolgenValueEnumFreshness = toolimpl.Value{
+	Kind: toolimpl.KindString,
 	Str:  &toolgenEnumFreshness,
 }
 
-var toolgenValueInt64_a3c3bc46 = decode.Value{
-	Int:  &toolgenInt_a3c3bc46,
-	Kind: decode.KindInt,
+var toolgenValueInt64_1ff280f6 = toolimpl.Value{
+	Int:  &toolgenInt_1ff280f6,
+	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
-var toolgenValueInt_15e2f35b = decode.Value{
-	Int:  &toolgenInt_15e2f35b,
-	Kind: decode.KindInt,
+var toolgenValueInt_9979e707 = toolimpl.Value{
+	Int:  &toolgenInt_9979e707,
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueString_0c9c36a1 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_0c9c36a1,
+var toolgenValueString_7141929b = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_7141929b,
 }
 
-var toolgenValueString_d2e91461 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_d2e91461,
+var toolgenValueString_849ad7dd = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_849ad7dd,
 }
 
 // toolgenEncodeSearchResult writes v as the output schema of SearchResult describes it.
-func toolgenEncodeSearchResult(w *encode.Writer, v *SearchResult) {
+func toolgenEncodeSearchResult(w *toolimpl.Writer, v *SearchResult) {
 	w.ObjStart()
 	w.Key("\"title\":")
 	w.String(v.Title)
@@ -248,7 +246,7 @@ func toolgenEncodeSearchResult(w *encode.Writer, v *SearchResult) {
 }
 
 // toolgenEncodeSearchResults writes v as the output schema of SearchResults describes it.
-func toolgenEncodeSearchResults(w *encode.Writer, v *SearchResults) {
+func toolgenEncodeSearchResults(w *toolimpl.Writer, v *SearchResults) {
 	w.ObjStart()
 	w.Key("\"results\":")
 	if v.Results == nil {
@@ -268,7 +266,7 @@ func toolgenResultSearchResults(out SearchResults, err error, tool string) runti
 	if err != nil {
 		return runtime.ErrorResult(err)
 	}
-	w := encode.Acquire()
+	w := toolimpl.AcquireWriter()
 	toolgenEncodeSearchResults(w, &out)
-	return encode.Finish(w, tool)
+	return toolimpl.FinishWriter(w, tool)
 }

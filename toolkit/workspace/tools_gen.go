@@ -13,7 +13,6 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
@@ -21,7 +20,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = toolimpl.SupportsGeneratedV5
+const _ = toolimpl.SupportsGeneratedV6
 
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
@@ -452,59 +451,59 @@ func toolgenDefault_e680214c(p unsafe.Pointer) {
 	*(*int)(p) = int(120000)
 }
 
-var toolgenFieldsEditFileArgs = decode.NewFields([]string{"path", "old_string", "new_string", "replace_all"}, 0, 1, 2)
+var toolgenFieldsEditFileArgs = toolimpl.NewFields([]string{"path", "old_string", "new_string", "replace_all"}, 0, 1, 2)
 
-var toolgenFieldsGlobArgs = decode.NewFields([]string{"pattern", "path"}, 0)
+var toolgenFieldsGlobArgs = toolimpl.NewFields([]string{"pattern", "path"}, 0)
 
-var toolgenFieldsGrepArgs = decode.NewFields([]string{"pattern", "path", "glob", "case_insensitive", "context", "max_results"}, 0)
+var toolgenFieldsGrepArgs = toolimpl.NewFields([]string{"pattern", "path", "glob", "case_insensitive", "context", "max_results"}, 0)
 
-var toolgenFieldsListDirArgs = decode.NewFields([]string{"path"})
+var toolgenFieldsListDirArgs = toolimpl.NewFields([]string{"path"})
 
-var toolgenFieldsReadFileArgs = decode.NewFields([]string{"path", "offset", "limit"}, 0)
+var toolgenFieldsReadFileArgs = toolimpl.NewFields([]string{"path", "offset", "limit"}, 0)
 
-var toolgenFieldsReadResultArgs = decode.NewFields([]string{"id", "offset", "limit"}, 0)
+var toolgenFieldsReadResultArgs = toolimpl.NewFields([]string{"id", "offset", "limit"}, 0)
 
-var toolgenFieldsShellArgs = decode.NewFields([]string{"command", "workdir", "timeout_ms"}, 0)
+var toolgenFieldsShellArgs = toolimpl.NewFields([]string{"command", "workdir", "timeout_ms"}, 0)
 
-var toolgenFieldsWriteFileArgs = decode.NewFields([]string{"path", "content"}, 0, 1)
+var toolgenFieldsWriteFileArgs = toolimpl.NewFields([]string{"path", "content"}, 0, 1)
 
-var toolgenInt_1e8b2954 = decode.IntRule{Min: 1, MinText: "1"}
+var toolgenInt_120b5fcc = toolimpl.IntRule{Max: 600000, MaxText: "600000", Min: 100, MinText: "100"}
 
-var toolgenInt_68b16aef = decode.IntRule{Max: 2000, MaxText: "2000", Min: 1, MinText: "1"}
+var toolgenInt_1ff280f6 = toolimpl.IntRule{Min: 0, MinText: "0"}
 
-var toolgenInt_7996fcd7 = decode.IntRule{Max: 1000, MaxText: "1000", Min: 1, MinText: "1"}
+var toolgenInt_41839354 = toolimpl.IntRule{Max: 2000, MaxText: "2000", Min: 1, MinText: "1"}
 
-var toolgenInt_a177d6a5 = decode.IntRule{Max: 16000, MaxText: "16000", Min: 1, MinText: "1"}
+var toolgenInt_6a006bd9 = toolimpl.IntRule{Min: 1, MinText: "1"}
 
-var toolgenInt_a3c3bc46 = decode.IntRule{Min: 0, MinText: "0"}
+var toolgenInt_6c0db5c8 = toolimpl.IntRule{Max: 16000, MaxText: "16000", Min: 1, MinText: "1"}
 
-var toolgenInt_d35383dc = decode.IntRule{Max: 20, MaxText: "20", Min: 0, MinText: "0"}
+var toolgenInt_a2006b75 = toolimpl.IntRule{Max: 1000, MaxText: "1000", Min: 1, MinText: "1"}
 
-var toolgenInt_e5c52e2e = decode.IntRule{Max: 600000, MaxText: "600000", Min: 100, MinText: "100"}
+var toolgenInt_b8d3519f = toolimpl.IntRule{Max: 20, MaxText: "20", Min: 0, MinText: "0"}
 
-var toolgenString_144413af = decode.StringRule{HasMaxLength: true, MaxLength: 4096}
+var toolgenString_06da4312 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 1024, MinLength: 1}
 
-var toolgenString_619e3d5b = decode.StringRule{HasMaxLength: true, MaxLength: 65536, MinLength: 1}
+var toolgenString_0cc2b4c1 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 4096, MinLength: 1}
 
-var toolgenString_62be54a5 = decode.StringRule{HasMaxLength: true, MaxLength: 1024, MinLength: 1}
+var toolgenString_4ddd6d69 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 65536, MinLength: 1}
 
-var toolgenString_6df36133 = decode.StringRule{HasMaxLength: true, MaxLength: 4096, MinLength: 1}
+var toolgenString_5a843e3f = toolimpl.StringRule{MinLength: 1}
 
-var toolgenString_6f711922 = decode.StringRule{HasMaxLength: true, MaxLength: 1024}
+var toolgenString_ad13457c = toolimpl.StringRule{HasMaxLength: true, MaxLength: 128, MinLength: 1}
 
-var toolgenString_73e09b75 = decode.StringRule{HasMaxLength: true, MaxLength: 128, MinLength: 1}
+var toolgenString_bee02286 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 1024}
 
-var toolgenString_b890b945 = decode.StringRule{MinLength: 1}
+var toolgenString_fb473112 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 4096}
 
 // toolgenStructEditFileArgs is how to decode a EditFileArgs.
-var toolgenStructEditFileArgs = decode.Struct{
+var toolgenStructEditFileArgs = toolimpl.Struct{
 	Fields: toolgenFieldsEditFileArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(EditFileArgs{}.Path),
-		Value:  &toolgenValueString_6df36133,
+		Value:  &toolgenValueString_0cc2b4c1,
 	}, {
 		Offset: unsafe.Offsetof(EditFileArgs{}.OldString),
-		Value:  &toolgenValueString_b890b945,
+		Value:  &toolgenValueString_5a843e3f,
 	}, {
 		Offset: unsafe.Offsetof(EditFileArgs{}.NewString),
 		Value:  &toolgenValueString,
@@ -515,199 +514,199 @@ var toolgenStructEditFileArgs = decode.Struct{
 }
 
 // toolgenStructGlobArgs is how to decode a GlobArgs.
-var toolgenStructGlobArgs = decode.Struct{
+var toolgenStructGlobArgs = toolimpl.Struct{
 	Defaults: []int{1},
 	Fields:   toolgenFieldsGlobArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(GlobArgs{}.Pattern),
-		Value:  &toolgenValueString_62be54a5,
+		Value:  &toolgenValueString_06da4312,
 	}, {
 		Default: toolgenDefault_8cab0cb5,
 		Offset:  unsafe.Offsetof(GlobArgs{}.Path),
-		Value:   &toolgenValueString_144413af,
+		Value:   &toolgenValueString_fb473112,
 	}},
 }
 
 // toolgenStructGrepArgs is how to decode a GrepArgs.
-var toolgenStructGrepArgs = decode.Struct{
+var toolgenStructGrepArgs = toolimpl.Struct{
 	Defaults: []int{1, 5},
 	Fields:   toolgenFieldsGrepArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(GrepArgs{}.Pattern),
-		Value:  &toolgenValueString_62be54a5,
+		Value:  &toolgenValueString_06da4312,
 	}, {
 		Default: toolgenDefault_8cab0cb5,
 		Offset:  unsafe.Offsetof(GrepArgs{}.Path),
-		Value:   &toolgenValueString_144413af,
+		Value:   &toolgenValueString_fb473112,
 	}, {
 		Offset: unsafe.Offsetof(GrepArgs{}.Glob),
-		Value:  &toolgenValueString_6f711922,
+		Value:  &toolgenValueString_bee02286,
 	}, {
 		Offset: unsafe.Offsetof(GrepArgs{}.CaseInsensitive),
 		Value:  &toolgenValueBool,
 	}, {
 		Offset: unsafe.Offsetof(GrepArgs{}.Context),
-		Value:  &toolgenValueInt_d35383dc,
+		Value:  &toolgenValueInt_b8d3519f,
 	}, {
 		Default: toolgenDefault_9a555768,
 		Offset:  unsafe.Offsetof(GrepArgs{}.MaxResults),
-		Value:   &toolgenValueInt_7996fcd7,
+		Value:   &toolgenValueInt_a2006b75,
 	}},
 }
 
 // toolgenStructListDirArgs is how to decode a ListDirArgs.
-var toolgenStructListDirArgs = decode.Struct{
+var toolgenStructListDirArgs = toolimpl.Struct{
 	Defaults: []int{0},
 	Fields:   toolgenFieldsListDirArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Default: toolgenDefault_8cab0cb5,
 		Offset:  unsafe.Offsetof(ListDirArgs{}.Path),
-		Value:   &toolgenValueString_144413af,
+		Value:   &toolgenValueString_fb473112,
 	}},
 }
 
 // toolgenStructReadFileArgs is how to decode a ReadFileArgs.
-var toolgenStructReadFileArgs = decode.Struct{
+var toolgenStructReadFileArgs = toolimpl.Struct{
 	Defaults: []int{1, 2},
 	Fields:   toolgenFieldsReadFileArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(ReadFileArgs{}.Path),
-		Value:  &toolgenValueString_6df36133,
+		Value:  &toolgenValueString_0cc2b4c1,
 	}, {
 		Default: toolgenDefault_dfc9b789,
 		Offset:  unsafe.Offsetof(ReadFileArgs{}.Offset),
-		Value:   &toolgenValueInt_1e8b2954,
+		Value:   &toolgenValueInt_6a006bd9,
 	}, {
 		Default: toolgenDefault_5eee356b,
 		Offset:  unsafe.Offsetof(ReadFileArgs{}.Limit),
-		Value:   &toolgenValueInt_68b16aef,
+		Value:   &toolgenValueInt_41839354,
 	}},
 }
 
 // toolgenStructReadResultArgs is how to decode a ReadResultArgs.
-var toolgenStructReadResultArgs = decode.Struct{
+var toolgenStructReadResultArgs = toolimpl.Struct{
 	Defaults: []int{2},
 	Fields:   toolgenFieldsReadResultArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(ReadResultArgs{}.ID),
-		Value:  &toolgenValueString_73e09b75,
+		Value:  &toolgenValueString_ad13457c,
 	}, {
 		Offset: unsafe.Offsetof(ReadResultArgs{}.Offset),
-		Value:  &toolgenValueInt64_a3c3bc46,
+		Value:  &toolgenValueInt64_1ff280f6,
 	}, {
 		Default: toolgenDefault_8e69b23b,
 		Offset:  unsafe.Offsetof(ReadResultArgs{}.Limit),
-		Value:   &toolgenValueInt64_a177d6a5,
+		Value:   &toolgenValueInt64_6c0db5c8,
 	}},
 }
 
 // toolgenStructShellArgs is how to decode a ShellArgs.
-var toolgenStructShellArgs = decode.Struct{
+var toolgenStructShellArgs = toolimpl.Struct{
 	Defaults: []int{1, 2},
 	Fields:   toolgenFieldsShellArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(ShellArgs{}.Command),
-		Value:  &toolgenValueString_619e3d5b,
+		Value:  &toolgenValueString_4ddd6d69,
 	}, {
 		Default: toolgenDefault_8cab0cb5,
 		Offset:  unsafe.Offsetof(ShellArgs{}.Workdir),
-		Value:   &toolgenValueString_144413af,
+		Value:   &toolgenValueString_fb473112,
 	}, {
 		Default: toolgenDefault_e680214c,
 		Offset:  unsafe.Offsetof(ShellArgs{}.TimeoutMS),
-		Value:   &toolgenValueInt_e5c52e2e,
+		Value:   &toolgenValueInt_120b5fcc,
 	}},
 }
 
 // toolgenStructWriteFileArgs is how to decode a WriteFileArgs.
-var toolgenStructWriteFileArgs = decode.Struct{
+var toolgenStructWriteFileArgs = toolimpl.Struct{
 	Fields: toolgenFieldsWriteFileArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(WriteFileArgs{}.Path),
-		Value:  &toolgenValueString_6df36133,
+		Value:  &toolgenValueString_0cc2b4c1,
 	}, {
 		Offset: unsafe.Offsetof(WriteFileArgs{}.Content),
 		Value:  &toolgenValueString,
 	}},
 }
 
-var toolgenValueBool = decode.Value{Kind: decode.KindBool}
+var toolgenValueBool = toolimpl.Value{Kind: toolimpl.KindBool}
 
-var toolgenValueInt64_a177d6a5 = decode.Value{
-	Int:  &toolgenInt_a177d6a5,
-	Kind: decode.KindInt,
+var toolgenValueInt64_1ff280f6 = toolimpl.Value{
+	Int:  &toolgenInt_1ff280f6,
+	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
-var toolgenValueInt64_a3c3bc46 = decode.Value{
-	Int:  &toolgenInt_a3c3bc46,
-	Kind: decode.KindInt,
+var toolgenValueInt64_6c0db5c8 = toolimpl.Value{
+	Int:  &toolgenInt_6c0db5c8,
+	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
-var toolgenValueInt_1e8b2954 = decode.Value{
-	Int:  &toolgenInt_1e8b2954,
-	Kind: decode.KindInt,
+var toolgenValueInt_120b5fcc = toolimpl.Value{
+	Int:  &toolgenInt_120b5fcc,
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueInt_68b16aef = decode.Value{
-	Int:  &toolgenInt_68b16aef,
-	Kind: decode.KindInt,
+var toolgenValueInt_41839354 = toolimpl.Value{
+	Int:  &toolgenInt_41839354,
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueInt_7996fcd7 = decode.Value{
-	Int:  &toolgenInt_7996fcd7,
-	Kind: decode.KindInt,
+var toolgenValueInt_6a006bd9 = toolimpl.Value{
+	Int:  &toolgenInt_6a006bd9,
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueInt_d35383dc = decode.Value{
-	Int:  &toolgenInt_d35383dc,
-	Kind: decode.KindInt,
+var toolgenValueInt_a2006b75 = toolimpl.Value{
+	Int:  &toolgenInt_a2006b75,
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueInt_e5c52e2e = decode.Value{
-	Int:  &toolgenInt_e5c52e2e,
-	Kind: decode.KindInt,
+var toolgenValueInt_b8d3519f = toolimpl.Value{
+	Int:  &toolgenInt_b8d3519f,
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueString = decode.Value{Kind: decode.KindString}
+var toolgenValueString = toolimpl.Value{Kind: toolimpl.KindString}
 
-var toolgenValueString_144413af = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_144413af,
+var toolgenValueString_06da4312 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_06da4312,
 }
 
-var toolgenValueString_619e3d5b = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_619e3d5b,
+var toolgenValueString_0cc2b4c1 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_0cc2b4c1,
 }
 
-var toolgenValueString_62be54a5 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_62be54a5,
+var toolgenValueString_4ddd6d69 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_4ddd6d69,
 }
 
-var toolgenValueString_6df36133 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_6df36133,
+var toolgenValueString_5a843e3f = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_5a843e3f,
 }
 
-var toolgenValueString_6f711922 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_6f711922,
+var toolgenValueString_ad13457c = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_ad13457c,
 }
 
-var toolgenValueString_73e09b75 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_73e09b75,
+var toolgenValueString_bee02286 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_bee02286,
 }
 
-var toolgenValueString_b890b945 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_b890b945,
+var toolgenValueString_fb473112 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_fb473112,
 }

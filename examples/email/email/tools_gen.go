@@ -9,8 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/runtime/decode"
-	"github.com/toolgen-go/toolgen/runtime/encode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
@@ -18,7 +16,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = toolimpl.SupportsGeneratedV5
+const _ = toolimpl.SupportsGeneratedV6
 
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
@@ -119,70 +117,70 @@ func toolgenDefault_dfc2db89(p unsafe.Pointer) {
 	*(*int)(p) = int(3)
 }
 
-var toolgenFieldsSendEmailArgs = decode.NewFields([]string{"to", "subject", "body", "cc", "priority"}, 0, 1, 2)
+var toolgenFieldsSendEmailArgs = toolimpl.NewFields([]string{"to", "subject", "body", "cc", "priority"}, 0, 1, 2)
 
-var toolgenInt_8a629b1e = decode.IntRule{Max: 5, MaxText: "5", Min: 1, MinText: "1"}
+var toolgenInt_0803e24c = toolimpl.IntRule{Max: 5, MaxText: "5", Min: 1, MinText: "1"}
 
-var toolgenString_3c260ffa = decode.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
+var toolgenString_3659ae23 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 10000, MinLength: 1}
 
-var toolgenString_a90f8a1d = decode.StringRule{HasMaxLength: true, MaxLength: 10000, MinLength: 1}
+var toolgenString_415be15f = toolimpl.StringRule{Format: toolimpl.IsEmail, FormatName: "email"}
 
-var toolgenString_c7b7f0eb = decode.StringRule{Format: decode.IsEmail, FormatName: "email"}
+var toolgenString_507dc964 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
 
 // toolgenStructSendEmailArgs is how to decode a SendEmailArgs.
-var toolgenStructSendEmailArgs = decode.Struct{
+var toolgenStructSendEmailArgs = toolimpl.Struct{
 	Defaults: []int{4},
 	Fields:   toolgenFieldsSendEmailArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(SendEmailArgs{}.To),
-		Value:  &toolgenValueString_c7b7f0eb,
+		Value:  &toolgenValueString_415be15f,
 	}, {
 		Offset: unsafe.Offsetof(SendEmailArgs{}.Subject),
-		Value:  &toolgenValueString_3c260ffa,
+		Value:  &toolgenValueString_507dc964,
 	}, {
 		Offset: unsafe.Offsetof(SendEmailArgs{}.Body),
-		Value:  &toolgenValueString_a90f8a1d,
+		Value:  &toolgenValueString_3659ae23,
 	}, {
 		Offset: unsafe.Offsetof(SendEmailArgs{}.CC),
-		Value:  &toolgenValueSlice_bc1ab369,
+		Value:  &toolgenValueSlice_7e339da1,
 	}, {
 		Default: toolgenDefault_dfc2db89,
 		Offset:  unsafe.Offsetof(SendEmailArgs{}.Priority),
-		Value:   &toolgenValueInt_8a629b1e,
+		Value:   &toolgenValueInt_0803e24c,
 	}},
 }
 
-var toolgenValueInt_8a629b1e = decode.Value{
-	Int:  &toolgenInt_8a629b1e,
-	Kind: decode.KindInt,
+var toolgenValueInt_0803e24c = toolimpl.Value{
+	Int:  &toolgenInt_0803e24c,
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueSlice_bc1ab369 = decode.Value{
-	Elem: &toolgenValueString_c7b7f0eb,
-	Go:   &decode.SliceOf[string]{},
-	Kind: decode.KindGo,
+var toolgenValueSlice_7e339da1 = toolimpl.Value{
+	Elem: &toolgenValueString_415be15f,
+	Go:   &toolimpl.SliceOf[string]{},
+	Kind: toolimpl.KindGo,
 	Max:  20,
 	Min:  0,
 }
 
-var toolgenValueString_3c260ffa = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_3c260ffa,
+var toolgenValueString_3659ae23 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_3659ae23,
 }
 
-var toolgenValueString_a90f8a1d = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_a90f8a1d,
+var toolgenValueString_415be15f = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_415be15f,
 }
 
-var toolgenValueString_c7b7f0eb = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_c7b7f0eb,
+var toolgenValueString_507dc964 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_507dc964,
 }
 
 // toolgenEncodeReceipt writes v as the output schema of Receipt describes it.
-func toolgenEncodeReceipt(w *encode.Writer, v *Receipt) {
+func toolgenEncodeReceipt(w *toolimpl.Writer, v *Receipt) {
 	w.ObjStart()
 	w.Key("\"message_id\":")
 	w.String(v.MessageID)
@@ -196,7 +194,7 @@ func toolgenResultReceipt(out Receipt, err error, tool string) runtime.Result {
 	if err != nil {
 		return runtime.ErrorResult(err)
 	}
-	w := encode.Acquire()
+	w := toolimpl.AcquireWriter()
 	toolgenEncodeReceipt(w, &out)
-	return encode.Finish(w, tool)
+	return toolimpl.FinishWriter(w, tool)
 }

@@ -8,8 +8,6 @@ package demo
 import (
 	"context"
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/runtime/decode"
-	"github.com/toolgen-go/toolgen/runtime/encode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
@@ -17,7 +15,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = toolimpl.SupportsGeneratedV5
+const _ = toolimpl.SupportsGeneratedV6
 
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
@@ -248,7 +246,7 @@ var toolgenBindingGetTable = toolimpl.Binding{
 
 // toolgenNoArgs refuses any argument, for the tools that take none.
 func toolgenNoArgs(data []byte, _ any) error {
-	return decode.NoArgs(data)
+	return toolimpl.NoArgs(data)
 }
 
 var toolgenBindingWhoami = toolimpl.Binding{
@@ -260,89 +258,89 @@ var toolgenBindingWhoami = toolimpl.Binding{
 	},
 }
 
-var toolgenFieldsAskArgs = decode.NewFields([]string{"question"}, 0)
+var toolgenFieldsAskArgs = toolimpl.NewFields([]string{"question"}, 0)
 
-var toolgenFieldsCountArgs = decode.NewFields([]string{"to", "step_millis"}, 0)
+var toolgenFieldsCountArgs = toolimpl.NewFields([]string{"to", "step_millis"}, 0)
 
-var toolgenFieldsNoteArgs = decode.NewFields([]string{"to", "text"}, 0, 1)
+var toolgenFieldsNoteArgs = toolimpl.NewFields([]string{"to", "text"}, 0, 1)
 
-var toolgenFieldsTable = decode.NewFields([]string{"rows"}, 0)
+var toolgenFieldsTable = toolimpl.NewFields([]string{"rows"}, 0)
 
-var toolgenInt_7996fcd7 = decode.IntRule{Max: 1000, MaxText: "1000", Min: 1, MinText: "1"}
+var toolgenInt_449e7571 = toolimpl.IntRule{Max: 100000, MaxText: "100000", Min: 0, MinText: "0"}
 
-var toolgenInt_bcdeb4f1 = decode.IntRule{Max: 100000, MaxText: "100000", Min: 0, MinText: "0"}
+var toolgenInt_a2006b75 = toolimpl.IntRule{Max: 1000, MaxText: "1000", Min: 1, MinText: "1"}
 
-var toolgenInt_d711bb4c = decode.IntRule{Max: 60000, MaxText: "60000", Min: 0, MinText: "0"}
+var toolgenInt_ecc3ac26 = toolimpl.IntRule{Max: 60000, MaxText: "60000", Min: 0, MinText: "0"}
 
-var toolgenString_b890b945 = decode.StringRule{MinLength: 1}
+var toolgenString_5a843e3f = toolimpl.StringRule{MinLength: 1}
 
 // toolgenStructAskArgs is how to decode a AskArgs.
-var toolgenStructAskArgs = decode.Struct{
+var toolgenStructAskArgs = toolimpl.Struct{
 	Fields: toolgenFieldsAskArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(AskArgs{}.Question),
-		Value:  &toolgenValueString_b890b945,
+		Value:  &toolgenValueString_5a843e3f,
 	}},
 }
 
 // toolgenStructCountArgs is how to decode a CountArgs.
-var toolgenStructCountArgs = decode.Struct{
+var toolgenStructCountArgs = toolimpl.Struct{
 	Fields: toolgenFieldsCountArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(CountArgs{}.To),
-		Value:  &toolgenValueInt_7996fcd7,
+		Value:  &toolgenValueInt_a2006b75,
 	}, {
 		Offset: unsafe.Offsetof(CountArgs{}.StepMillis),
-		Value:  &toolgenValueInt_d711bb4c,
+		Value:  &toolgenValueInt_ecc3ac26,
 	}},
 }
 
 // toolgenStructNoteArgs is how to decode a NoteArgs.
-var toolgenStructNoteArgs = decode.Struct{
+var toolgenStructNoteArgs = toolimpl.Struct{
 	Fields: toolgenFieldsNoteArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(NoteArgs{}.To),
-		Value:  &toolgenValueString_b890b945,
+		Value:  &toolgenValueString_5a843e3f,
 	}, {
 		Offset: unsafe.Offsetof(NoteArgs{}.Text),
-		Value:  &toolgenValueString_b890b945,
+		Value:  &toolgenValueString_5a843e3f,
 	}},
 }
 
 // toolgenStructTableArgs is how to decode a TableArgs.
-var toolgenStructTableArgs = decode.Struct{
+var toolgenStructTableArgs = toolimpl.Struct{
 	Fields: toolgenFieldsTable,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(TableArgs{}.Rows),
-		Value:  &toolgenValueInt_bcdeb4f1,
+		Value:  &toolgenValueInt_449e7571,
 	}},
 }
 
-var toolgenValueInt_7996fcd7 = decode.Value{
-	Int:  &toolgenInt_7996fcd7,
-	Kind: decode.KindInt,
+var toolgenValueInt_449e7571 = toolimpl.Value{
+	Int:  &toolgenInt_449e7571,
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueInt_bcdeb4f1 = decode.Value{
-	Int:  &toolgenInt_bcdeb4f1,
-	Kind: decode.KindInt,
+var toolgenValueInt_a2006b75 = toolimpl.Value{
+	Int:  &toolgenInt_a2006b75,
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueInt_d711bb4c = decode.Value{
-	Int:  &toolgenInt_d711bb4c,
-	Kind: decode.KindInt,
+var toolgenValueInt_ecc3ac26 = toolimpl.Value{
+	Int:  &toolgenInt_ecc3ac26,
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueString_b890b945 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_b890b945,
+var toolgenValueString_5a843e3f = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_5a843e3f,
 }
 
 // toolgenEncodeCaller writes v as the output schema of Caller describes it.
-func toolgenEncodeCaller(w *encode.Writer, v *Caller) {
+func toolgenEncodeCaller(w *toolimpl.Writer, v *Caller) {
 	w.ObjStart()
 	w.Key("\"call_id\":")
 	w.String(v.CallID)
@@ -358,7 +356,7 @@ func toolgenEncodeCaller(w *encode.Writer, v *Caller) {
 }
 
 // toolgenEncodeCounted writes v as the output schema of Counted describes it.
-func toolgenEncodeCounted(w *encode.Writer, v *Counted) {
+func toolgenEncodeCounted(w *toolimpl.Writer, v *Counted) {
 	w.ObjStart()
 	w.Key("\"reached\":")
 	w.Int(int64(v.Reached))
@@ -366,7 +364,7 @@ func toolgenEncodeCounted(w *encode.Writer, v *Counted) {
 }
 
 // toolgenEncodeRow writes v as the output schema of Row describes it.
-func toolgenEncodeRow(w *encode.Writer, v *Row) {
+func toolgenEncodeRow(w *toolimpl.Writer, v *Row) {
 	w.ObjStart()
 	w.Key("\"n\":")
 	w.Int(int64(v.N))
@@ -376,7 +374,7 @@ func toolgenEncodeRow(w *encode.Writer, v *Row) {
 }
 
 // toolgenEncodeTable writes v as the output schema of Table describes it.
-func toolgenEncodeTable(w *encode.Writer, v *Table) {
+func toolgenEncodeTable(w *toolimpl.Writer, v *Table) {
 	w.ObjStart()
 	w.Key("\"rows\":")
 	if v.Rows == nil {
@@ -396,9 +394,9 @@ func toolgenResultCaller(out Caller, err error, tool string) runtime.Result {
 	if err != nil {
 		return runtime.ErrorResult(err)
 	}
-	w := encode.Acquire()
+	w := toolimpl.AcquireWriter()
 	toolgenEncodeCaller(w, &out)
-	return encode.Finish(w, tool)
+	return toolimpl.FinishWriter(w, tool)
 }
 
 // toolgenResultCounted turns what a handler of tool returned into its result.
@@ -406,9 +404,9 @@ func toolgenResultCounted(out Counted, err error, tool string) runtime.Result {
 	if err != nil {
 		return runtime.ErrorResult(err)
 	}
-	w := encode.Acquire()
+	w := toolimpl.AcquireWriter()
 	toolgenEncodeCounted(w, &out)
-	return encode.Finish(w, tool)
+	return toolimpl.FinishWriter(w, tool)
 }
 
 // toolgenResultTable turns what a handler of tool returned into its result.
@@ -416,7 +414,7 @@ func toolgenResultTable(out Table, err error, tool string) runtime.Result {
 	if err != nil {
 		return runtime.ErrorResult(err)
 	}
-	w := encode.Acquire()
+	w := toolimpl.AcquireWriter()
 	toolgenEncodeTable(w, &out)
-	return encode.Finish(w, tool)
+	return toolimpl.FinishWriter(w, tool)
 }

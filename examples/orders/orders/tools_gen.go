@@ -8,8 +8,6 @@ package orders
 import (
 	"context"
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/runtime/decode"
-	"github.com/toolgen-go/toolgen/runtime/encode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
@@ -17,7 +15,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = toolimpl.SupportsGeneratedV5
+const _ = toolimpl.SupportsGeneratedV6
 
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
@@ -294,292 +292,292 @@ func toolgenDefault_872cb5ff(p unsafe.Pointer) {
 	*(*int)(p) = int(20)
 }
 
-var toolgenEnumCountry = decode.StringRule{Enum: decode.NewEnum("US", "CA", "GB", "DE", "FR", "JP", "AU", "NL", "SE", "BR")}
+var toolgenEnumCountry = toolimpl.StringRule{Enum: toolimpl.NewEnum("US", "CA", "GB", "DE", "FR", "JP", "AU", "NL", "SE", "BR")}
 
-var toolgenEnumStatus = decode.IntRule{Enum: []int64{0, 1, 2, 3}, EnumText: "0, 1, 2, 3"}
+var toolgenEnumStatus = toolimpl.IntRule{Enum: []int64{0, 1, 2, 3}, EnumText: "0, 1, 2, 3"}
 
-var toolgenFieldsCreateOrderArgs = decode.NewFields([]string{"customer", "items", "shipping", "notes"}, 0, 1, 2)
+var toolgenFieldsCreateOrderArgs = toolimpl.NewFields([]string{"customer", "items", "shipping", "notes"}, 0, 1, 2)
 
-var toolgenFieldsCustomer = decode.NewFields([]string{"id", "name", "email"}, 0, 1, 2)
+var toolgenFieldsCustomer = toolimpl.NewFields([]string{"id", "name", "email"}, 0, 1, 2)
 
-var toolgenFieldsGetOrderArgs = decode.NewFields([]string{"id"}, 0)
+var toolgenFieldsGetOrderArgs = toolimpl.NewFields([]string{"id"}, 0)
 
-var toolgenFieldsItem = decode.NewFields([]string{"sku", "name", "qty", "price", "tags"}, 0, 1, 2, 3)
+var toolgenFieldsItem = toolimpl.NewFields([]string{"sku", "name", "qty", "price", "tags"}, 0, 1, 2, 3)
 
-var toolgenFieldsListOrdersArgs = decode.NewFields([]string{"status", "since", "limit", "customers"})
+var toolgenFieldsListOrdersArgs = toolimpl.NewFields([]string{"status", "since", "limit", "customers"})
 
-var toolgenFieldsShipping = decode.NewFields([]string{"lines", "city", "postal_code", "country"}, 0, 1, 2, 3)
+var toolgenFieldsShipping = toolimpl.NewFields([]string{"lines", "city", "postal_code", "country"}, 0, 1, 2, 3)
 
-var toolgenFloat_9d5103f9 = decode.FloatRule{ExclusiveMin: 0, ExclusiveMinText: "0"}
+var toolgenFloat_c22b940f = toolimpl.FloatRule{ExclusiveMin: 0, ExclusiveMinText: "0"}
 
-var toolgenInt_7996fcd7 = decode.IntRule{Max: 1000, MaxText: "1000", Min: 1, MinText: "1"}
+var toolgenInt_1ff280f6 = toolimpl.IntRule{Min: 0, MinText: "0"}
 
-var toolgenInt_a3c3bc46 = decode.IntRule{Min: 0, MinText: "0"}
+var toolgenInt_70adac5c = toolimpl.IntRule{Max: 100, MaxText: "100", Min: 1, MinText: "1"}
 
-var toolgenInt_b7706074 = decode.IntRule{Max: 100, MaxText: "100", Min: 1, MinText: "1"}
+var toolgenInt_a2006b75 = toolimpl.IntRule{Max: 1000, MaxText: "1000", Min: 1, MinText: "1"}
 
-var toolgenString_3c260ffa = decode.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
+var toolgenString_415be15f = toolimpl.StringRule{Format: toolimpl.IsEmail, FormatName: "email"}
 
-var toolgenString_6066bd7c = decode.StringRule{HasMaxLength: true, MaxLength: 32, MinLength: 1}
+var toolgenString_507dc964 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
 
-var toolgenString_75ed4b48 = decode.StringRule{Pattern: toolgenPattern_635a3b1f, PatternText: "^[A-Z]{3}-[0-9]{4}$"}
+var toolgenString_65a2d15c = toolimpl.StringRule{Pattern: toolgenPattern_635a3b1f, PatternText: "^[A-Z]{3}-[0-9]{4}$"}
 
-var toolgenString_85dab1f5 = decode.StringRule{HasMaxLength: true, MaxLength: 20, MinLength: 1}
+var toolgenString_6a88292a = toolimpl.StringRule{Pattern: toolgenPattern_d3db4aed, PatternText: "^ord-[0-9]+$"}
 
-var toolgenString_868d20d5 = decode.StringRule{Pattern: toolgenPattern_d3db4aed, PatternText: "^ord-[0-9]+$"}
+var toolgenString_7137d797 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 100, MinLength: 1}
 
-var toolgenString_9864acb8 = decode.StringRule{HasMaxLength: true, MaxLength: 2000}
+var toolgenString_94a3090f = toolimpl.StringRule{HasMaxLength: true, MaxLength: 20, MinLength: 1}
 
-var toolgenString_a3756cc2 = decode.StringRule{HasMaxLength: true, MaxLength: 100, MinLength: 1}
+var toolgenString_c3cff251 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 2000}
 
-var toolgenString_c7b7f0eb = decode.StringRule{Format: decode.IsEmail, FormatName: "email"}
+var toolgenString_d96758e4 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 32, MinLength: 1}
 
-var toolgenString_ec8a3720 = decode.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}
+var toolgenString_fe2c0592 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}
 
 // toolgenStructCreateOrderArgs is how to decode a CreateOrderArgs.
-var toolgenStructCreateOrderArgs = decode.Struct{
+var toolgenStructCreateOrderArgs = toolimpl.Struct{
 	Fields: toolgenFieldsCreateOrderArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(CreateOrderArgs{}.Customer),
 		Value:  &toolgenValueStructCustomer,
 	}, {
 		Offset: unsafe.Offsetof(CreateOrderArgs{}.Items),
-		Value:  &toolgenValueSlice_d8ec1a4a,
+		Value:  &toolgenValueSlice_a52b2be4,
 	}, {
 		Offset: unsafe.Offsetof(CreateOrderArgs{}.Shipping),
 		Value:  &toolgenValueStructShipping,
 	}, {
 		Offset: unsafe.Offsetof(CreateOrderArgs{}.Notes),
-		Value:  &toolgenValueString_9864acb8,
+		Value:  &toolgenValueString_c3cff251,
 	}},
 }
 
 // toolgenStructCustomer is how to decode a Customer.
-var toolgenStructCustomer = decode.Struct{
+var toolgenStructCustomer = toolimpl.Struct{
 	Fields: toolgenFieldsCustomer,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(Customer{}.ID),
-		Value:  &toolgenValueString_ec8a3720,
+		Value:  &toolgenValueString_fe2c0592,
 	}, {
 		Offset: unsafe.Offsetof(Customer{}.Name),
-		Value:  &toolgenValueString_3c260ffa,
+		Value:  &toolgenValueString_507dc964,
 	}, {
 		Offset: unsafe.Offsetof(Customer{}.Email),
-		Value:  &toolgenValueString_c7b7f0eb,
+		Value:  &toolgenValueString_415be15f,
 	}},
 }
 
 // toolgenStructGetOrderArgs is how to decode a GetOrderArgs.
-var toolgenStructGetOrderArgs = decode.Struct{
+var toolgenStructGetOrderArgs = toolimpl.Struct{
 	Fields: toolgenFieldsGetOrderArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(GetOrderArgs{}.ID),
-		Value:  &toolgenValueString_868d20d5,
+		Value:  &toolgenValueString_6a88292a,
 	}},
 }
 
 // toolgenStructItem is how to decode a Item.
-var toolgenStructItem = decode.Struct{
+var toolgenStructItem = toolimpl.Struct{
 	Fields: toolgenFieldsItem,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(Item{}.SKU),
-		Value:  &toolgenValueString_75ed4b48,
+		Value:  &toolgenValueString_65a2d15c,
 	}, {
 		Offset: unsafe.Offsetof(Item{}.Name),
-		Value:  &toolgenValueString_3c260ffa,
+		Value:  &toolgenValueString_507dc964,
 	}, {
 		Offset: unsafe.Offsetof(Item{}.Qty),
-		Value:  &toolgenValueInt_7996fcd7,
+		Value:  &toolgenValueInt_a2006b75,
 	}, {
 		Offset: unsafe.Offsetof(Item{}.Price),
-		Value:  &toolgenValueFloat64_9d5103f9,
+		Value:  &toolgenValueFloat64_c22b940f,
 	}, {
 		Offset: unsafe.Offsetof(Item{}.Tags),
-		Value:  &toolgenValueSlice_66c057e4,
+		Value:  &toolgenValueSlice_5f96cfc3,
 	}},
 }
 
 // toolgenStructListOrdersArgs is how to decode a ListOrdersArgs.
-var toolgenStructListOrdersArgs = decode.Struct{
+var toolgenStructListOrdersArgs = toolimpl.Struct{
 	Defaults: []int{2},
 	Fields:   toolgenFieldsListOrdersArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(ListOrdersArgs{}.Status),
-		Value:  &toolgenValuePointer_cff21c10,
+		Value:  &toolgenValuePointer_6ebc401d,
 	}, {
 		Offset: unsafe.Offsetof(ListOrdersArgs{}.Since),
-		Value:  &toolgenValuePointer_ae710b3d,
+		Value:  &toolgenValuePointer_3d8a3e68,
 	}, {
 		Default: toolgenDefault_872cb5ff,
 		Offset:  unsafe.Offsetof(ListOrdersArgs{}.Limit),
-		Value:   &toolgenValueInt_b7706074,
+		Value:   &toolgenValueInt_70adac5c,
 	}, {
 		Offset: unsafe.Offsetof(ListOrdersArgs{}.Customers),
-		Value:  &toolgenValueMap_92e4cf30,
+		Value:  &toolgenValueMap_72414b23,
 	}},
 }
 
 // toolgenStructShipping is how to decode a Shipping.
-var toolgenStructShipping = decode.Struct{
+var toolgenStructShipping = toolimpl.Struct{
 	Fields: toolgenFieldsShipping,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(Shipping{}.Lines),
-		Value:  &toolgenValueSlice_fa889b6d,
+		Value:  &toolgenValueSlice_fe0b7d28,
 	}, {
 		Offset: unsafe.Offsetof(Shipping{}.City),
-		Value:  &toolgenValueString_a3756cc2,
+		Value:  &toolgenValueString_7137d797,
 	}, {
 		Offset: unsafe.Offsetof(Shipping{}.PostalCode),
-		Value:  &toolgenValueString_85dab1f5,
+		Value:  &toolgenValueString_94a3090f,
 	}, {
 		Offset: unsafe.Offsetof(Shipping{}.Country),
 		Value:  &toolgenValueEnumCountry,
 	}},
 }
 
-var toolgenValueEnumCountry = decode.Value{
-	Kind: decode.KindString,
+var toolgenValueEnumCountry = toolimpl.Value{
+	Kind: toolimpl.KindString,
 	Str:  &toolgenEnumCountry,
 }
 
-var toolgenValueEnumStatus = decode.Value{
+var toolgenValueEnumStatus = toolimpl.Value{
 	Int:  &toolgenEnumStatus,
-	Kind: decode.KindInt,
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueFloat64_9d5103f9 = decode.Value{
-	Float: &toolgenFloat_9d5103f9,
-	Kind:  decode.KindFloat,
+var toolgenValueFloat64_c22b940f = toolimpl.Value{
+	Float: &toolgenFloat_c22b940f,
+	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
-var toolgenValueInt_7996fcd7 = decode.Value{
-	Int:  &toolgenInt_7996fcd7,
-	Kind: decode.KindInt,
+var toolgenValueInt_1ff280f6 = toolimpl.Value{
+	Int:  &toolgenInt_1ff280f6,
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueInt_a3c3bc46 = decode.Value{
-	Int:  &toolgenInt_a3c3bc46,
-	Kind: decode.KindInt,
+var toolgenValueInt_70adac5c = toolimpl.Value{
+	Int:  &toolgenInt_70adac5c,
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueInt_b7706074 = decode.Value{
-	Int:  &toolgenInt_b7706074,
-	Kind: decode.KindInt,
+var toolgenValueInt_a2006b75 = toolimpl.Value{
+	Int:  &toolgenInt_a2006b75,
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueMap_92e4cf30 = decode.Value{
-	Elem: &toolgenValueInt_a3c3bc46,
-	Go:   &decode.MapOf[string, int]{},
-	Kind: decode.KindGo,
+var toolgenValueMap_72414b23 = toolimpl.Value{
+	Elem: &toolgenValueInt_1ff280f6,
+	Go:   &toolimpl.MapOf[string, int]{},
+	Kind: toolimpl.KindGo,
 	Max:  10,
 	Min:  0,
 }
 
-var toolgenValuePointer_ae710b3d = decode.Value{
+var toolgenValuePointer_3d8a3e68 = toolimpl.Value{
 	Elem: &toolgenValueTime,
-	Go:   &decode.PointerOf[time.Time]{},
-	Kind: decode.KindGo,
+	Go:   &toolimpl.PointerOf[time.Time]{},
+	Kind: toolimpl.KindGo,
 }
 
-var toolgenValuePointer_cff21c10 = decode.Value{
+var toolgenValuePointer_6ebc401d = toolimpl.Value{
 	Elem: &toolgenValueEnumStatus,
-	Go:   &decode.PointerOf[Status]{},
-	Kind: decode.KindGo,
+	Go:   &toolimpl.PointerOf[Status]{},
+	Kind: toolimpl.KindGo,
 }
 
-var toolgenValueSlice_66c057e4 = decode.Value{
-	Elem: &toolgenValueString_6066bd7c,
-	Go:   &decode.SliceOf[string]{},
-	Kind: decode.KindGo,
+var toolgenValueSlice_5f96cfc3 = toolimpl.Value{
+	Elem: &toolgenValueString_d96758e4,
+	Go:   &toolimpl.SliceOf[string]{},
+	Kind: toolimpl.KindGo,
 	Max:  10,
 	Min:  0,
 }
 
-var toolgenValueSlice_d8ec1a4a = decode.Value{
+var toolgenValueSlice_a52b2be4 = toolimpl.Value{
 	Elem: &toolgenValueStructItem,
-	Go:   &decode.SliceOf[Item]{},
-	Kind: decode.KindGo,
+	Go:   &toolimpl.SliceOf[Item]{},
+	Kind: toolimpl.KindGo,
 	Max:  100,
 	Min:  1,
 }
 
-var toolgenValueSlice_fa889b6d = decode.Value{
-	Elem: &toolgenValueString_a3756cc2,
-	Go:   &decode.SliceOf[string]{},
-	Kind: decode.KindGo,
+var toolgenValueSlice_fe0b7d28 = toolimpl.Value{
+	Elem: &toolgenValueString_7137d797,
+	Go:   &toolimpl.SliceOf[string]{},
+	Kind: toolimpl.KindGo,
 	Max:  3,
 	Min:  1,
 }
 
-var toolgenValueString_3c260ffa = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_3c260ffa,
+var toolgenValueString_415be15f = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_415be15f,
 }
 
-var toolgenValueString_6066bd7c = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_6066bd7c,
+var toolgenValueString_507dc964 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_507dc964,
 }
 
-var toolgenValueString_75ed4b48 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_75ed4b48,
+var toolgenValueString_65a2d15c = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_65a2d15c,
 }
 
-var toolgenValueString_85dab1f5 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_85dab1f5,
+var toolgenValueString_6a88292a = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_6a88292a,
 }
 
-var toolgenValueString_868d20d5 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_868d20d5,
+var toolgenValueString_7137d797 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_7137d797,
 }
 
-var toolgenValueString_9864acb8 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_9864acb8,
+var toolgenValueString_94a3090f = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_94a3090f,
 }
 
-var toolgenValueString_a3756cc2 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_a3756cc2,
+var toolgenValueString_c3cff251 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_c3cff251,
 }
 
-var toolgenValueString_c7b7f0eb = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_c7b7f0eb,
+var toolgenValueString_d96758e4 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_d96758e4,
 }
 
-var toolgenValueString_ec8a3720 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_ec8a3720,
+var toolgenValueString_fe2c0592 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_fe2c0592,
 }
 
-var toolgenValueStructCustomer = decode.Value{
-	Kind:   decode.KindStruct,
+var toolgenValueStructCustomer = toolimpl.Value{
+	Kind:   toolimpl.KindStruct,
 	Struct: &toolgenStructCustomer,
 }
 
-var toolgenValueStructItem = decode.Value{
-	Kind:   decode.KindStruct,
+var toolgenValueStructItem = toolimpl.Value{
+	Kind:   toolimpl.KindStruct,
 	Struct: &toolgenStructItem,
 }
 
-var toolgenValueStructShipping = decode.Value{
-	Kind:   decode.KindStruct,
+var toolgenValueStructShipping = toolimpl.Value{
+	Kind:   toolimpl.KindStruct,
 	Struct: &toolgenStructShipping,
 }
 
-var toolgenValueTime = decode.Value{Kind: decode.KindTime}
+var toolgenValueTime = toolimpl.Value{Kind: toolimpl.KindTime}
 
 // toolgenEncodeCreateOrderArgs writes v as the output schema of CreateOrderArgs describes it.
-func toolgenEncodeCreateOrderArgs(w *encode.Writer, v *CreateOrderArgs) {
+func toolgenEncodeCreateOrderArgs(w *toolimpl.Writer, v *CreateOrderArgs) {
 	w.ObjStart()
 	w.Key("\"customer\":")
 	toolgenEncodeCustomer(w, &v.Customer)
@@ -603,7 +601,7 @@ func toolgenEncodeCreateOrderArgs(w *encode.Writer, v *CreateOrderArgs) {
 }
 
 // toolgenEncodeCustomer writes v as the output schema of Customer describes it.
-func toolgenEncodeCustomer(w *encode.Writer, v *Customer) {
+func toolgenEncodeCustomer(w *toolimpl.Writer, v *Customer) {
 	w.ObjStart()
 	w.Key("\"id\":")
 	w.String(v.ID)
@@ -615,7 +613,7 @@ func toolgenEncodeCustomer(w *encode.Writer, v *Customer) {
 }
 
 // toolgenEncodeItem writes v as the output schema of Item describes it.
-func toolgenEncodeItem(w *encode.Writer, v *Item) {
+func toolgenEncodeItem(w *toolimpl.Writer, v *Item) {
 	w.ObjStart()
 	w.Key("\"sku\":")
 	w.String(v.SKU)
@@ -637,7 +635,7 @@ func toolgenEncodeItem(w *encode.Writer, v *Item) {
 }
 
 // toolgenEncodeOrder writes v as the output schema of Order describes it.
-func toolgenEncodeOrder(w *encode.Writer, v *Order) {
+func toolgenEncodeOrder(w *toolimpl.Writer, v *Order) {
 	w.ObjStart()
 	w.Key("\"id\":")
 	w.String(v.ID)
@@ -654,7 +652,7 @@ func toolgenEncodeOrder(w *encode.Writer, v *Order) {
 	if len(v.Labels) != 0 {
 		w.Key("\"labels\":")
 		w.ObjStart()
-		for _, k1 := range encode.SortedStringKeys(v.Labels) {
+		for _, k1 := range toolimpl.SortedStringKeys(v.Labels) {
 			w.Field(string(k1))
 			e1 := v.Labels[k1]
 			w.String(e1)
@@ -671,7 +669,7 @@ func toolgenEncodeOrder(w *encode.Writer, v *Order) {
 }
 
 // toolgenEncodeOrderList writes v as the output schema of OrderList describes it.
-func toolgenEncodeOrderList(w *encode.Writer, v *OrderList) {
+func toolgenEncodeOrderList(w *toolimpl.Writer, v *OrderList) {
 	w.ObjStart()
 	w.Key("\"orders\":")
 	if v.Orders == nil {
@@ -689,7 +687,7 @@ func toolgenEncodeOrderList(w *encode.Writer, v *OrderList) {
 }
 
 // toolgenEncodeShipping writes v as the output schema of Shipping describes it.
-func toolgenEncodeShipping(w *encode.Writer, v *Shipping) {
+func toolgenEncodeShipping(w *toolimpl.Writer, v *Shipping) {
 	w.ObjStart()
 	w.Key("\"lines\":")
 	if v.Lines == nil {
@@ -715,9 +713,9 @@ func toolgenResultOrder(out Order, err error, tool string) runtime.Result {
 	if err != nil {
 		return runtime.ErrorResult(err)
 	}
-	w := encode.Acquire()
+	w := toolimpl.AcquireWriter()
 	toolgenEncodeOrder(w, &out)
-	return encode.Finish(w, tool)
+	return toolimpl.FinishWriter(w, tool)
 }
 
 // toolgenResultOrderList turns what a handler of tool returned into its result.
@@ -725,9 +723,9 @@ func toolgenResultOrderList(out OrderList, err error, tool string) runtime.Resul
 	if err != nil {
 		return runtime.ErrorResult(err)
 	}
-	w := encode.Acquire()
+	w := toolimpl.AcquireWriter()
 	toolgenEncodeOrderList(w, &out)
-	return encode.Finish(w, tool)
+	return toolimpl.FinishWriter(w, tool)
 }
 
 // toolgenPattern_635a3b1f reports whether s contains a match of the regular expression `^[A-Z]{3}-[0-9]{4}$`,

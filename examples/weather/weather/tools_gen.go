@@ -9,8 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/runtime/decode"
-	"github.com/toolgen-go/toolgen/runtime/encode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
@@ -18,7 +16,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = toolimpl.SupportsGeneratedV5
+const _ = toolimpl.SupportsGeneratedV6
 
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
@@ -127,49 +125,49 @@ func toolgenDefault_20e68123(p unsafe.Pointer) {
 	*(*Unit)(p) = Celsius
 }
 
-var toolgenEnumUnit = decode.StringRule{Enum: decode.NewEnum("celsius", "fahrenheit")}
+var toolgenEnumUnit = toolimpl.StringRule{Enum: toolimpl.NewEnum("celsius", "fahrenheit")}
 
-var toolgenFieldsWeatherArgs = decode.NewFields([]string{"city", "unit", "days"}, 0)
+var toolgenFieldsWeatherArgs = toolimpl.NewFields([]string{"city", "unit", "days"}, 0)
 
-var toolgenInt_f953f4d7 = decode.IntRule{Max: 7, MaxText: "7", Min: 0, MinText: "0"}
+var toolgenInt_f416009c = toolimpl.IntRule{Max: 7, MaxText: "7", Min: 0, MinText: "0"}
 
-var toolgenString_b890b945 = decode.StringRule{MinLength: 1}
+var toolgenString_5a843e3f = toolimpl.StringRule{MinLength: 1}
 
 // toolgenStructWeatherArgs is how to decode a WeatherArgs.
-var toolgenStructWeatherArgs = decode.Struct{
+var toolgenStructWeatherArgs = toolimpl.Struct{
 	Defaults: []int{1},
 	Fields:   toolgenFieldsWeatherArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(WeatherArgs{}.City),
-		Value:  &toolgenValueString_b890b945,
+		Value:  &toolgenValueString_5a843e3f,
 	}, {
 		Default: toolgenDefault_20e68123,
 		Offset:  unsafe.Offsetof(WeatherArgs{}.Unit),
 		Value:   &toolgenValueEnumUnit,
 	}, {
 		Offset: unsafe.Offsetof(WeatherArgs{}.Days),
-		Value:  &toolgenValueInt_f953f4d7,
+		Value:  &toolgenValueInt_f416009c,
 	}},
 }
 
-var toolgenValueEnumUnit = decode.Value{
-	Kind: decode.KindString,
+var toolgenValueEnumUnit = toolimpl.Value{
+	Kind: toolimpl.KindString,
 	Str:  &toolgenEnumUnit,
 }
 
-var toolgenValueInt_f953f4d7 = decode.Value{
-	Int:  &toolgenInt_f953f4d7,
-	Kind: decode.KindInt,
+var toolgenValueInt_f416009c = toolimpl.Value{
+	Int:  &toolgenInt_f416009c,
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueString_b890b945 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_b890b945,
+var toolgenValueString_5a843e3f = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_5a843e3f,
 }
 
 // toolgenEncodeDay writes v as the output schema of Day describes it.
-func toolgenEncodeDay(w *encode.Writer, v *Day) {
+func toolgenEncodeDay(w *toolimpl.Writer, v *Day) {
 	w.ObjStart()
 	w.Key("\"day\":")
 	w.Int(int64(v.Day))
@@ -181,7 +179,7 @@ func toolgenEncodeDay(w *encode.Writer, v *Day) {
 }
 
 // toolgenEncodeWeather writes v as the output schema of Weather describes it.
-func toolgenEncodeWeather(w *encode.Writer, v *Weather) {
+func toolgenEncodeWeather(w *toolimpl.Writer, v *Weather) {
 	w.ObjStart()
 	w.Key("\"city\":")
 	w.String(v.City)
@@ -207,7 +205,7 @@ func toolgenResultWeather(out Weather, err error, tool string) runtime.Result {
 	if err != nil {
 		return runtime.ErrorResult(err)
 	}
-	w := encode.Acquire()
+	w := toolimpl.AcquireWriter()
 	toolgenEncodeWeather(w, &out)
-	return encode.Finish(w, tool)
+	return toolimpl.FinishWriter(w, tool)
 }

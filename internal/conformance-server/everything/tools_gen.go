@@ -8,15 +8,13 @@ package everything
 import (
 	"context"
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/runtime/decode"
-	"github.com/toolgen-go/toolgen/runtime/encode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"unsafe"
 )
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = toolimpl.SupportsGeneratedV5
+const _ = toolimpl.SupportsGeneratedV6
 
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
@@ -504,7 +502,7 @@ var toolgenBindingJSONSchema202012Tool = toolimpl.Binding{
 
 // toolgenNoArgs refuses any argument, for the tools that take none.
 func toolgenNoArgs(data []byte, _ any) error {
-	return decode.NoArgs(data)
+	return toolimpl.NoArgs(data)
 }
 
 var toolgenBindingStaticBinary = toolimpl.Binding{
@@ -915,42 +913,42 @@ var toolgenBindingWatchedResource = toolimpl.Binding{
 	},
 }
 
-var toolgenFieldsElicitationArgs = decode.NewFields([]string{"message"}, 0)
+var toolgenFieldsElicitationArgs = toolimpl.NewFields([]string{"message"}, 0)
 
-var toolgenFieldsEmbedArgs = decode.NewFields([]string{"resourceUri"}, 0)
+var toolgenFieldsEmbedArgs = toolimpl.NewFields([]string{"resourceUri"}, 0)
 
-var toolgenFieldsJSONSchemaArgs = decode.NewFields([]string{"name", "address"})
+var toolgenFieldsJSONSchemaArgs = toolimpl.NewFields([]string{"name", "address"})
 
-var toolgenFieldsPromptArgs = decode.NewFields([]string{"arg1", "arg2"}, 0, 1)
+var toolgenFieldsPromptArgs = toolimpl.NewFields([]string{"arg1", "arg2"}, 0, 1)
 
-var toolgenFieldsSamplingArgs = decode.NewFields([]string{"prompt"}, 0)
+var toolgenFieldsSamplingArgs = toolimpl.NewFields([]string{"prompt"}, 0)
 
-var toolgenFieldsTemplateArgs = decode.NewFields([]string{"id"}, 0)
+var toolgenFieldsTemplateArgs = toolimpl.NewFields([]string{"id"}, 0)
 
-var toolgenFieldsaddress = decode.NewFields([]string{"street", "city"})
+var toolgenFieldsaddress = toolimpl.NewFields([]string{"street", "city"})
 
 // toolgenStructElicitationArgs is how to decode a ElicitationArgs.
-var toolgenStructElicitationArgs = decode.Struct{
+var toolgenStructElicitationArgs = toolimpl.Struct{
 	Fields: toolgenFieldsElicitationArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(ElicitationArgs{}.Message),
 		Value:  &toolgenValueString,
 	}},
 }
 
 // toolgenStructEmbedArgs is how to decode a EmbedArgs.
-var toolgenStructEmbedArgs = decode.Struct{
+var toolgenStructEmbedArgs = toolimpl.Struct{
 	Fields: toolgenFieldsEmbedArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(EmbedArgs{}.ResourceURI),
 		Value:  &toolgenValueString,
 	}},
 }
 
 // toolgenStructJSONSchemaArgs is how to decode a JSONSchemaArgs.
-var toolgenStructJSONSchemaArgs = decode.Struct{
+var toolgenStructJSONSchemaArgs = toolimpl.Struct{
 	Fields: toolgenFieldsJSONSchemaArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(JSONSchemaArgs{}.Name),
 		Value:  &toolgenValueString,
 	}, {
@@ -960,9 +958,9 @@ var toolgenStructJSONSchemaArgs = decode.Struct{
 }
 
 // toolgenStructPromptArgs is how to decode a PromptArgs.
-var toolgenStructPromptArgs = decode.Struct{
+var toolgenStructPromptArgs = toolimpl.Struct{
 	Fields: toolgenFieldsPromptArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(PromptArgs{}.Arg1),
 		Value:  &toolgenValueString,
 	}, {
@@ -972,27 +970,27 @@ var toolgenStructPromptArgs = decode.Struct{
 }
 
 // toolgenStructSamplingArgs is how to decode a SamplingArgs.
-var toolgenStructSamplingArgs = decode.Struct{
+var toolgenStructSamplingArgs = toolimpl.Struct{
 	Fields: toolgenFieldsSamplingArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(SamplingArgs{}.Prompt),
 		Value:  &toolgenValueString,
 	}},
 }
 
 // toolgenStructTemplateArgs is how to decode a TemplateArgs.
-var toolgenStructTemplateArgs = decode.Struct{
+var toolgenStructTemplateArgs = toolimpl.Struct{
 	Fields: toolgenFieldsTemplateArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(TemplateArgs{}.ID),
 		Value:  &toolgenValueString,
 	}},
 }
 
 // toolgenStructaddress is how to decode a address.
-var toolgenStructaddress = decode.Struct{
+var toolgenStructaddress = toolimpl.Struct{
 	Fields: toolgenFieldsaddress,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(address{}.Street),
 		Value:  &toolgenValueString,
 	}, {
@@ -1001,15 +999,15 @@ var toolgenStructaddress = decode.Struct{
 	}},
 }
 
-var toolgenValueString = decode.Value{Kind: decode.KindString}
+var toolgenValueString = toolimpl.Value{Kind: toolimpl.KindString}
 
-var toolgenValueStructaddress = decode.Value{
-	Kind:   decode.KindStruct,
+var toolgenValueStructaddress = toolimpl.Value{
+	Kind:   toolimpl.KindStruct,
 	Struct: &toolgenStructaddress,
 }
 
 // toolgenEncodeTemplateData writes v as the output schema of TemplateData describes it.
-func toolgenEncodeTemplateData(w *encode.Writer, v *TemplateData) {
+func toolgenEncodeTemplateData(w *toolimpl.Writer, v *TemplateData) {
 	w.ObjStart()
 	w.Key("\"id\":")
 	w.String(v.ID)
@@ -1025,7 +1023,7 @@ func toolgenResultTemplateData(out TemplateData, err error, tool string) runtime
 	if err != nil {
 		return runtime.ErrorResult(err)
 	}
-	w := encode.Acquire()
+	w := toolimpl.AcquireWriter()
 	toolgenEncodeTemplateData(w, &out)
-	return encode.Finish(w, tool)
+	return toolimpl.FinishWriter(w, tool)
 }

@@ -8,14 +8,13 @@ package deploy
 import (
 	"context"
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"unsafe"
 )
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = toolimpl.SupportsGeneratedV5
+const _ = toolimpl.SupportsGeneratedV6
 
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
@@ -96,13 +95,13 @@ func toolgenDefault_35469ccc(p unsafe.Pointer) {
 	*(*string)(p) = "eu-west"
 }
 
-var toolgenFieldsDeployArgs = decode.NewFields([]string{"target", "version", "region", "restart"}, 0, 1)
+var toolgenFieldsDeployArgs = toolimpl.NewFields([]string{"target", "version", "region", "restart"}, 0, 1)
 
 // toolgenStructDeployArgs is how to decode a DeployArgs.
-var toolgenStructDeployArgs = decode.Struct{
+var toolgenStructDeployArgs = toolimpl.Struct{
 	Defaults: []int{2},
 	Fields:   toolgenFieldsDeployArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(DeployArgs{}.Target),
 		Value:  &toolgenValueTextHost,
 	}, {
@@ -114,26 +113,26 @@ var toolgenStructDeployArgs = decode.Struct{
 		Value:   &toolgenValueString,
 	}, {
 		Offset: unsafe.Offsetof(DeployArgs{}.Restart),
-		Value:  &toolgenValueSlice_dc366047,
+		Value:  &toolgenValueSlice_9483c03e,
 	}},
 }
 
-var toolgenValueSlice_dc366047 = decode.Value{
+var toolgenValueSlice_9483c03e = toolimpl.Value{
 	Elem: &toolgenValueTextHost,
-	Go:   &decode.SliceOf[Host]{},
-	Kind: decode.KindGo,
+	Go:   &toolimpl.SliceOf[Host]{},
+	Kind: toolimpl.KindGo,
 	Max:  -1,
 	Min:  0,
 }
 
-var toolgenValueString = decode.Value{Kind: decode.KindString}
+var toolgenValueString = toolimpl.Value{Kind: toolimpl.KindString}
 
-var toolgenValueTextHost = decode.Value{
-	Go:   &decode.TextOf[Host, *Host]{},
-	Kind: decode.KindGo,
+var toolgenValueTextHost = toolimpl.Value{
+	Go:   &toolimpl.TextOf[Host, *Host]{},
+	Kind: toolimpl.KindGo,
 }
 
-var toolgenValueTextVersion = decode.Value{
-	Go:   &decode.TextOf[Version, *Version]{},
-	Kind: decode.KindGo,
+var toolgenValueTextVersion = toolimpl.Value{
+	Go:   &toolimpl.TextOf[Version, *Version]{},
+	Kind: toolimpl.KindGo,
 }

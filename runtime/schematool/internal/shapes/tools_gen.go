@@ -8,14 +8,13 @@ package shapes
 import (
 	"context"
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"unsafe"
 )
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = toolimpl.SupportsGeneratedV5
+const _ = toolimpl.SupportsGeneratedV6
 
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
@@ -156,7 +155,7 @@ var toolgenBindingEveryShape = toolimpl.Binding{
 
 // toolgenNoArgs refuses any argument, for the tools that take none.
 func toolgenNoArgs(data []byte, _ any) error {
-	return decode.NoArgs(data)
+	return toolimpl.NoArgs(data)
 }
 
 var toolgenBindingNoArgs = toolimpl.Binding{
@@ -181,82 +180,82 @@ func toolgenDefault_dfbc5f89(p unsafe.Pointer) {
 	*(*int)(p) = int(5)
 }
 
-var toolgenEnumColor = decode.StringRule{Enum: decode.NewEnum("red", "green")}
+var toolgenEnumColor = toolimpl.StringRule{Enum: toolimpl.NewEnum("red", "green")}
 
-var toolgenFieldsArgs = decode.NewFields([]string{"title", "email", "count", "step", "ratio", "color", "colors", "tags", "where", "path", "weights", "places", "tree", "note", "flag", "extra", "grid"}, 0)
+var toolgenFieldsArgs = toolimpl.NewFields([]string{"title", "email", "count", "step", "ratio", "color", "colors", "tags", "where", "path", "weights", "places", "tree", "note", "flag", "extra", "grid"}, 0)
 
-var toolgenFieldsNode = decode.NewFields([]string{"name", "children"}, 0)
+var toolgenFieldsNode = toolimpl.NewFields([]string{"name", "children"}, 0)
 
-var toolgenFieldsPoint = decode.NewFields([]string{"x", "y"}, 0, 1)
+var toolgenFieldsPoint = toolimpl.NewFields([]string{"x", "y"}, 0, 1)
 
-var toolgenFloat_09453fa1 = decode.FloatRule{ExclusiveMin: 0, ExclusiveMinText: "0", MultipleOf: toolgenMultiple_30d511b7, MultipleOfText: "0.5"}
+var toolgenFloat_4d55476b = toolimpl.FloatRule{ExclusiveMin: 0, ExclusiveMinText: "0", MultipleOf: toolgenMultiple_30d511b7, MultipleOfText: "0.5"}
 
-var toolgenFloat_220e513a = decode.FloatRule{Max: 100, MaxText: "100", Min: -100, MinText: "-100"}
+var toolgenFloat_c6bed3bd = toolimpl.FloatRule{Max: 100, MaxText: "100", Min: -100, MinText: "-100"}
 
-var toolgenFloat_84d9de5c = decode.FloatRule{Enum: []float64{0.5, 1, 2}, EnumText: "0.5, 1, 2"}
+var toolgenFloat_cab46f55 = toolimpl.FloatRule{Enum: []float64{0.5, 1, 2}, EnumText: "0.5, 1, 2"}
 
-var toolgenInt_10c5f2d2 = decode.IntRule{ExclusiveMax: 30, ExclusiveMaxText: "30", MultipleOf: 3, MultipleOfText: "3"}
+var toolgenInt_a6d9b3d6 = toolimpl.IntRule{ExclusiveMax: 30, ExclusiveMaxText: "30", MultipleOf: 3, MultipleOfText: "3"}
 
-var toolgenInt_ea8797db = decode.IntRule{Max: 50, MaxText: "50", Min: 1, MinText: "1"}
+var toolgenInt_aa7ab23c = toolimpl.IntRule{Max: 50, MaxText: "50", Min: 1, MinText: "1"}
 
-var toolgenMultiple_30d511b7 = decode.MultipleOf("0.5")
+var toolgenMultiple_30d511b7 = toolimpl.MultipleOf("0.5")
 
-var toolgenString_b890b945 = decode.StringRule{MinLength: 1}
+var toolgenString_10233f81 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 5}
 
-var toolgenString_c6dde789 = decode.StringRule{HasMaxLength: true, MaxLength: 5}
+var toolgenString_415be15f = toolimpl.StringRule{Format: toolimpl.IsEmail, FormatName: "email"}
 
-var toolgenString_c7b7f0eb = decode.StringRule{Format: decode.IsEmail, FormatName: "email"}
+var toolgenString_42534261 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 10, MinLength: 2, Pattern: toolgenPattern_9ced029a, PatternText: "^[A-Z][a-zA-Z ]*$"}
 
-var toolgenString_d14debac = decode.StringRule{HasMaxLength: true, MaxLength: 10, MinLength: 2, Pattern: toolgenPattern_9ced029a, PatternText: "^[A-Z][a-zA-Z ]*$"}
+var toolgenString_5a843e3f = toolimpl.StringRule{MinLength: 1}
 
 // toolgenStructArgs is how to decode a Args.
-var toolgenStructArgs = decode.Struct{
+var toolgenStructArgs = toolimpl.Struct{
 	Defaults: []int{2, 5},
 	Fields:   toolgenFieldsArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(Args{}.Title),
-		Value:  &toolgenValueString_d14debac,
+		Value:  &toolgenValueString_42534261,
 	}, {
 		Offset: unsafe.Offsetof(Args{}.Email),
-		Value:  &toolgenValueString_c7b7f0eb,
+		Value:  &toolgenValueString_415be15f,
 	}, {
 		Default: toolgenDefault_dfbc5f89,
 		Offset:  unsafe.Offsetof(Args{}.Count),
-		Value:   &toolgenValueInt_ea8797db,
+		Value:   &toolgenValueInt_aa7ab23c,
 	}, {
 		Offset: unsafe.Offsetof(Args{}.Step),
-		Value:  &toolgenValueInt64_10c5f2d2,
+		Value:  &toolgenValueInt64_a6d9b3d6,
 	}, {
 		Offset: unsafe.Offsetof(Args{}.Ratio),
-		Value:  &toolgenValueFloat64_84d9de5c,
+		Value:  &toolgenValueFloat64_cab46f55,
 	}, {
 		Default: toolgenDefault_1d022653,
 		Offset:  unsafe.Offsetof(Args{}.Color),
 		Value:   &toolgenValueEnumColor,
 	}, {
 		Offset: unsafe.Offsetof(Args{}.Colors),
-		Value:  &toolgenValueSlice_28ec499d,
+		Value:  &toolgenValueSlice_95950b50,
 	}, {
 		Offset: unsafe.Offsetof(Args{}.Tags),
-		Value:  &toolgenValueSlice_f185de62,
+		Value:  &toolgenValueSlice_ba0cebde,
 	}, {
 		Offset: unsafe.Offsetof(Args{}.Where),
-		Value:  &toolgenValuePointer_e6feacd9,
+		Value:  &toolgenValuePointer_0d71c805,
 	}, {
 		Offset: unsafe.Offsetof(Args{}.Path),
-		Value:  &toolgenValueSlice_e72a32e2,
+		Value:  &toolgenValueSlice_4b1e1c32,
 	}, {
 		Offset: unsafe.Offsetof(Args{}.Weights),
-		Value:  &toolgenValueMap_a8bc797b,
+		Value:  &toolgenValueMap_9d9c8198,
 	}, {
 		Offset: unsafe.Offsetof(Args{}.Places),
-		Value:  &toolgenValueMap_2f69952e,
+		Value:  &toolgenValueMap_5c135675,
 	}, {
 		Offset: unsafe.Offsetof(Args{}.Tree),
-		Value:  &toolgenValuePointer_235ca30d,
+		Value:  &toolgenValuePointer_21c474cc,
 	}, {
 		Offset: unsafe.Offsetof(Args{}.Note),
-		Value:  &toolgenValuePointer_bdc1709a,
+		Value:  &toolgenValuePointer_dccc5044,
 	}, {
 		Offset: unsafe.Offsetof(Args{}.Flag),
 		Value:  &toolgenValueBool,
@@ -265,198 +264,198 @@ var toolgenStructArgs = decode.Struct{
 		Value:  &toolgenValueAny,
 	}, {
 		Offset: unsafe.Offsetof(Args{}.Grid),
-		Value:  &toolgenValueSlice_52ad74c2,
+		Value:  &toolgenValueSlice_112a625c,
 	}},
 }
 
 // toolgenStructNode is how to decode a Node.
-var toolgenStructNode decode.Struct
+var toolgenStructNode toolimpl.Struct
 
 func init() {
-	toolgenStructNode = decode.Struct{
+	toolgenStructNode = toolimpl.Struct{
 		Fields: toolgenFieldsNode,
-		Members: []decode.Member{{
+		Members: []toolimpl.Member{{
 			Offset: unsafe.Offsetof(Node{}.Name),
-			Value:  &toolgenValueString_b890b945,
+			Value:  &toolgenValueString_5a843e3f,
 		}, {
 			Offset: unsafe.Offsetof(Node{}.Children),
-			Value:  &toolgenValueSlice_9eb8c698,
+			Value:  &toolgenValueSlice_f55871da,
 		}},
 	}
 }
 
 // toolgenStructPoint is how to decode a Point.
-var toolgenStructPoint = decode.Struct{
+var toolgenStructPoint = toolimpl.Struct{
 	Fields: toolgenFieldsPoint,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(Point{}.X),
-		Value:  &toolgenValueFloat64_220e513a,
+		Value:  &toolgenValueFloat64_c6bed3bd,
 	}, {
 		Offset: unsafe.Offsetof(Point{}.Y),
-		Value:  &toolgenValueFloat64_09453fa1,
+		Value:  &toolgenValueFloat64_4d55476b,
 	}},
 }
 
-var toolgenValueAny = decode.Value{Kind: decode.KindAny}
+var toolgenValueAny = toolimpl.Value{Kind: toolimpl.KindAny}
 
-var toolgenValueBool = decode.Value{Kind: decode.KindBool}
+var toolgenValueBool = toolimpl.Value{Kind: toolimpl.KindBool}
 
-var toolgenValueEnumColor = decode.Value{
-	Kind: decode.KindString,
+var toolgenValueEnumColor = toolimpl.Value{
+	Kind: toolimpl.KindString,
 	Str:  &toolgenEnumColor,
 }
 
-var toolgenValueFloat64 = decode.Value{
-	Kind: decode.KindFloat,
+var toolgenValueFloat64 = toolimpl.Value{
+	Kind: toolimpl.KindFloat,
 	Size: 8,
 }
 
-var toolgenValueFloat64_09453fa1 = decode.Value{
-	Float: &toolgenFloat_09453fa1,
-	Kind:  decode.KindFloat,
+var toolgenValueFloat64_4d55476b = toolimpl.Value{
+	Float: &toolgenFloat_4d55476b,
+	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
-var toolgenValueFloat64_220e513a = decode.Value{
-	Float: &toolgenFloat_220e513a,
-	Kind:  decode.KindFloat,
+var toolgenValueFloat64_c6bed3bd = toolimpl.Value{
+	Float: &toolgenFloat_c6bed3bd,
+	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
-var toolgenValueFloat64_84d9de5c = decode.Value{
-	Float: &toolgenFloat_84d9de5c,
-	Kind:  decode.KindFloat,
+var toolgenValueFloat64_cab46f55 = toolimpl.Value{
+	Float: &toolgenFloat_cab46f55,
+	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
-var toolgenValueInt = decode.Value{
-	Kind: decode.KindInt,
+var toolgenValueInt = toolimpl.Value{
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueInt64_10c5f2d2 = decode.Value{
-	Int:  &toolgenInt_10c5f2d2,
-	Kind: decode.KindInt,
+var toolgenValueInt64_a6d9b3d6 = toolimpl.Value{
+	Int:  &toolgenInt_a6d9b3d6,
+	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
-var toolgenValueInt_ea8797db = decode.Value{
-	Int:  &toolgenInt_ea8797db,
-	Kind: decode.KindInt,
+var toolgenValueInt_aa7ab23c = toolimpl.Value{
+	Int:  &toolgenInt_aa7ab23c,
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueMap_2f69952e = decode.Value{
+var toolgenValueMap_5c135675 = toolimpl.Value{
 	Elem: &toolgenValueStructPoint,
-	Go:   &decode.MapOf[string, Point]{},
-	Kind: decode.KindGo,
+	Go:   &toolimpl.MapOf[string, Point]{},
+	Kind: toolimpl.KindGo,
 	Max:  -1,
 	Min:  0,
 }
 
-var toolgenValueMap_a8bc797b = decode.Value{
+var toolgenValueMap_9d9c8198 = toolimpl.Value{
 	Elem: &toolgenValueFloat64,
-	Go:   &decode.MapOf[string, float64]{},
-	Kind: decode.KindGo,
+	Go:   &toolimpl.MapOf[string, float64]{},
+	Kind: toolimpl.KindGo,
 	Max:  3,
 	Min:  0,
 }
 
-var toolgenValuePointer_235ca30d = decode.Value{
-	Elem: &toolgenValueStructNode,
-	Go:   &decode.PointerOf[Node]{},
-	Kind: decode.KindGo,
-}
-
-var toolgenValuePointer_bdc1709a = decode.Value{
-	Elem: &toolgenValueString_c6dde789,
-	Go:   &decode.PointerOf[string]{},
-	Kind: decode.KindGo,
-}
-
-var toolgenValuePointer_e6feacd9 = decode.Value{
+var toolgenValuePointer_0d71c805 = toolimpl.Value{
 	Elem: &toolgenValueStructPoint,
-	Go:   &decode.PointerOf[Point]{},
-	Kind: decode.KindGo,
+	Go:   &toolimpl.PointerOf[Point]{},
+	Kind: toolimpl.KindGo,
 }
 
-var toolgenValueSlice_28ec499d = decode.Value{
-	Elem: &toolgenValueEnumColor,
-	Go:   &decode.UniqueSliceOf[Color]{},
-	Kind: decode.KindGo,
+var toolgenValuePointer_21c474cc = toolimpl.Value{
+	Elem: &toolgenValueStructNode,
+	Go:   &toolimpl.PointerOf[Node]{},
+	Kind: toolimpl.KindGo,
+}
+
+var toolgenValuePointer_dccc5044 = toolimpl.Value{
+	Elem: &toolgenValueString_10233f81,
+	Go:   &toolimpl.PointerOf[string]{},
+	Kind: toolimpl.KindGo,
+}
+
+var toolgenValueSlice_0962ddd6 = toolimpl.Value{
+	Elem: &toolgenValueInt,
+	Go:   &toolimpl.SliceOf[int]{},
+	Kind: toolimpl.KindGo,
 	Max:  -1,
-	Min:  1,
+	Min:  0,
 }
 
-var toolgenValueSlice_52ad74c2 = decode.Value{
-	Elem: &toolgenValueSlice_c7b14fb5,
-	Go:   &decode.SliceOf[[]int]{},
-	Kind: decode.KindGo,
+var toolgenValueSlice_112a625c = toolimpl.Value{
+	Elem: &toolgenValueSlice_0962ddd6,
+	Go:   &toolimpl.SliceOf[[]int]{},
+	Kind: toolimpl.KindGo,
 	Max:  2,
 	Min:  0,
 }
 
-var toolgenValueSlice_9eb8c698 = decode.Value{
-	Elem: &toolgenValuePointer_235ca30d,
-	Go:   &decode.SliceOf[*Node]{},
-	Kind: decode.KindGo,
-	Max:  3,
-	Min:  0,
-}
-
-var toolgenValueSlice_c7b14fb5 = decode.Value{
-	Elem: &toolgenValueInt,
-	Go:   &decode.SliceOf[int]{},
-	Kind: decode.KindGo,
-	Max:  -1,
-	Min:  0,
-}
-
-var toolgenValueSlice_e72a32e2 = decode.Value{
+var toolgenValueSlice_4b1e1c32 = toolimpl.Value{
 	Elem: &toolgenValueStructPoint,
-	Go:   &decode.SliceOf[Point]{},
-	Kind: decode.KindGo,
+	Go:   &toolimpl.SliceOf[Point]{},
+	Kind: toolimpl.KindGo,
 	Max:  5,
 	Min:  0,
 }
 
-var toolgenValueSlice_f185de62 = decode.Value{
+var toolgenValueSlice_95950b50 = toolimpl.Value{
+	Elem: &toolgenValueEnumColor,
+	Go:   &toolimpl.UniqueSliceOf[Color]{},
+	Kind: toolimpl.KindGo,
+	Max:  -1,
+	Min:  1,
+}
+
+var toolgenValueSlice_ba0cebde = toolimpl.Value{
 	Elem: &toolgenValueString,
-	Go:   &decode.UniqueSliceOf[string]{},
-	Kind: decode.KindGo,
+	Go:   &toolimpl.UniqueSliceOf[string]{},
+	Kind: toolimpl.KindGo,
 	Max:  4,
 	Min:  0,
 }
 
-var toolgenValueString = decode.Value{Kind: decode.KindString}
-
-var toolgenValueString_b890b945 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_b890b945,
+var toolgenValueSlice_f55871da = toolimpl.Value{
+	Elem: &toolgenValuePointer_21c474cc,
+	Go:   &toolimpl.SliceOf[*Node]{},
+	Kind: toolimpl.KindGo,
+	Max:  3,
+	Min:  0,
 }
 
-var toolgenValueString_c6dde789 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_c6dde789,
+var toolgenValueString = toolimpl.Value{Kind: toolimpl.KindString}
+
+var toolgenValueString_10233f81 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_10233f81,
 }
 
-var toolgenValueString_c7b7f0eb = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_c7b7f0eb,
+var toolgenValueString_415be15f = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_415be15f,
 }
 
-var toolgenValueString_d14debac = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_d14debac,
+var toolgenValueString_42534261 = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_42534261,
 }
 
-var toolgenValueStructNode = decode.Value{
-	Kind:   decode.KindStruct,
+var toolgenValueString_5a843e3f = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_5a843e3f,
+}
+
+var toolgenValueStructNode = toolimpl.Value{
+	Kind:   toolimpl.KindStruct,
 	Struct: &toolgenStructNode,
 }
 
-var toolgenValueStructPoint = decode.Value{
-	Kind:   decode.KindStruct,
+var toolgenValueStructPoint = toolimpl.Value{
+	Kind:   toolimpl.KindStruct,
 	Struct: &toolgenStructPoint,
 }
 

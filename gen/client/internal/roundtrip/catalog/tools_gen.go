@@ -8,8 +8,6 @@ package catalog
 import (
 	"context"
 	"github.com/toolgen-go/toolgen/runtime"
-	"github.com/toolgen-go/toolgen/runtime/decode"
-	"github.com/toolgen-go/toolgen/runtime/encode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 	"unsafe"
@@ -17,7 +15,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = toolimpl.SupportsGeneratedV5
+const _ = toolimpl.SupportsGeneratedV6
 
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
@@ -246,37 +244,37 @@ func toolgenDefault_8fd682ff(p unsafe.Pointer) {
 	*(*int)(p) = int(10)
 }
 
-var toolgenEnumStatus = decode.StringRule{Enum: decode.NewEnum("active", "archived")}
+var toolgenEnumStatus = toolimpl.StringRule{Enum: toolimpl.NewEnum("active", "archived")}
 
-var toolgenFieldsDeleteArgs = decode.NewFields([]string{"id"}, 0)
+var toolgenFieldsDeleteArgs = toolimpl.NewFields([]string{"id"}, 0)
 
-var toolgenFieldsMoney = decode.NewFields([]string{"amount", "currency"}, 0, 1)
+var toolgenFieldsMoney = toolimpl.NewFields([]string{"amount", "currency"}, 0, 1)
 
-var toolgenFieldsPingArgs = decode.NewFields([]string{})
+var toolgenFieldsPingArgs = toolimpl.NewFields([]string{})
 
-var toolgenFieldsSearchArgs = decode.NewFields([]string{"query", "status", "limit", "include_archived", "max_price"}, 0)
+var toolgenFieldsSearchArgs = toolimpl.NewFields([]string{"query", "status", "limit", "include_archived", "max_price"}, 0)
 
-var toolgenFieldsTreeArgs = decode.NewFields([]string{"depth"}, 0)
+var toolgenFieldsTreeArgs = toolimpl.NewFields([]string{"depth"}, 0)
 
-var toolgenInt_c8d6dd83 = decode.IntRule{Max: 3, MaxText: "3", Min: 0, MinText: "0"}
+var toolgenInt_2b84218b = toolimpl.IntRule{Max: 3, MaxText: "3", Min: 0, MinText: "0"}
 
-var toolgenInt_ea8797db = decode.IntRule{Max: 50, MaxText: "50", Min: 1, MinText: "1"}
+var toolgenInt_aa7ab23c = toolimpl.IntRule{Max: 50, MaxText: "50", Min: 1, MinText: "1"}
 
-var toolgenString_b890b945 = decode.StringRule{MinLength: 1}
+var toolgenString_5a843e3f = toolimpl.StringRule{MinLength: 1}
 
 // toolgenStructDeleteArgs is how to decode a DeleteArgs.
-var toolgenStructDeleteArgs = decode.Struct{
+var toolgenStructDeleteArgs = toolimpl.Struct{
 	Fields: toolgenFieldsDeleteArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(DeleteArgs{}.ID),
 		Value:  &toolgenValueString,
 	}},
 }
 
 // toolgenStructMoney is how to decode a Money.
-var toolgenStructMoney = decode.Struct{
+var toolgenStructMoney = toolimpl.Struct{
 	Fields: toolgenFieldsMoney,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(Money{}.Amount),
 		Value:  &toolgenValueInt,
 	}, {
@@ -286,90 +284,90 @@ var toolgenStructMoney = decode.Struct{
 }
 
 // toolgenStructPingArgs is how to decode a PingArgs.
-var toolgenStructPingArgs = decode.Struct{Fields: toolgenFieldsPingArgs}
+var toolgenStructPingArgs = toolimpl.Struct{Fields: toolgenFieldsPingArgs}
 
 // toolgenStructSearchArgs is how to decode a SearchArgs.
-var toolgenStructSearchArgs = decode.Struct{
+var toolgenStructSearchArgs = toolimpl.Struct{
 	Defaults: []int{2},
 	Fields:   toolgenFieldsSearchArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(SearchArgs{}.Query),
-		Value:  &toolgenValueString_b890b945,
+		Value:  &toolgenValueString_5a843e3f,
 	}, {
 		Offset: unsafe.Offsetof(SearchArgs{}.Status),
-		Value:  &toolgenValuePointer_cff21c10,
+		Value:  &toolgenValuePointer_6ebc401d,
 	}, {
 		Default: toolgenDefault_8fd682ff,
 		Offset:  unsafe.Offsetof(SearchArgs{}.Limit),
-		Value:   &toolgenValueInt_ea8797db,
+		Value:   &toolgenValueInt_aa7ab23c,
 	}, {
 		Offset: unsafe.Offsetof(SearchArgs{}.IncludeArchived),
 		Value:  &toolgenValueBool,
 	}, {
 		Offset: unsafe.Offsetof(SearchArgs{}.MaxPrice),
-		Value:  &toolgenValuePointer_ba2572a9,
+		Value:  &toolgenValuePointer_427c3e79,
 	}},
 }
 
 // toolgenStructTreeArgs is how to decode a TreeArgs.
-var toolgenStructTreeArgs = decode.Struct{
+var toolgenStructTreeArgs = toolimpl.Struct{
 	Fields: toolgenFieldsTreeArgs,
-	Members: []decode.Member{{
+	Members: []toolimpl.Member{{
 		Offset: unsafe.Offsetof(TreeArgs{}.Depth),
-		Value:  &toolgenValueInt_c8d6dd83,
+		Value:  &toolgenValueInt_2b84218b,
 	}},
 }
 
-var toolgenValueBool = decode.Value{Kind: decode.KindBool}
+var toolgenValueBool = toolimpl.Value{Kind: toolimpl.KindBool}
 
-var toolgenValueEnumStatus = decode.Value{
-	Kind: decode.KindString,
+var toolgenValueEnumStatus = toolimpl.Value{
+	Kind: toolimpl.KindString,
 	Str:  &toolgenEnumStatus,
 }
 
-var toolgenValueInt = decode.Value{
-	Kind: decode.KindInt,
+var toolgenValueInt = toolimpl.Value{
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueInt_c8d6dd83 = decode.Value{
-	Int:  &toolgenInt_c8d6dd83,
-	Kind: decode.KindInt,
+var toolgenValueInt_2b84218b = toolimpl.Value{
+	Int:  &toolgenInt_2b84218b,
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValueInt_ea8797db = decode.Value{
-	Int:  &toolgenInt_ea8797db,
-	Kind: decode.KindInt,
+var toolgenValueInt_aa7ab23c = toolimpl.Value{
+	Int:  &toolgenInt_aa7ab23c,
+	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
-var toolgenValuePointer_ba2572a9 = decode.Value{
+var toolgenValuePointer_427c3e79 = toolimpl.Value{
 	Elem: &toolgenValueStructMoney,
-	Go:   &decode.PointerOf[Money]{},
-	Kind: decode.KindGo,
+	Go:   &toolimpl.PointerOf[Money]{},
+	Kind: toolimpl.KindGo,
 }
 
-var toolgenValuePointer_cff21c10 = decode.Value{
+var toolgenValuePointer_6ebc401d = toolimpl.Value{
 	Elem: &toolgenValueEnumStatus,
-	Go:   &decode.PointerOf[Status]{},
-	Kind: decode.KindGo,
+	Go:   &toolimpl.PointerOf[Status]{},
+	Kind: toolimpl.KindGo,
 }
 
-var toolgenValueString = decode.Value{Kind: decode.KindString}
+var toolgenValueString = toolimpl.Value{Kind: toolimpl.KindString}
 
-var toolgenValueString_b890b945 = decode.Value{
-	Kind: decode.KindString,
-	Str:  &toolgenString_b890b945,
+var toolgenValueString_5a843e3f = toolimpl.Value{
+	Kind: toolimpl.KindString,
+	Str:  &toolgenString_5a843e3f,
 }
 
-var toolgenValueStructMoney = decode.Value{
-	Kind:   decode.KindStruct,
+var toolgenValueStructMoney = toolimpl.Value{
+	Kind:   toolimpl.KindStruct,
 	Struct: &toolgenStructMoney,
 }
 
 // toolgenEncodeCategory writes v as the output schema of Category describes it.
-func toolgenEncodeCategory(w *encode.Writer, v *Category) {
+func toolgenEncodeCategory(w *toolimpl.Writer, v *Category) {
 	w.ObjStart()
 	w.Key("\"name\":")
 	w.String(v.Name)
@@ -391,7 +389,7 @@ func toolgenEncodeCategory(w *encode.Writer, v *Category) {
 }
 
 // toolgenEncodeItem writes v as the output schema of Item describes it.
-func toolgenEncodeItem(w *encode.Writer, v *Item) {
+func toolgenEncodeItem(w *toolimpl.Writer, v *Item) {
 	w.ObjStart()
 	w.Key("\"id\":")
 	w.String(v.ID)
@@ -420,7 +418,7 @@ func toolgenEncodeItem(w *encode.Writer, v *Item) {
 		w.Null()
 	} else {
 		w.ObjStart()
-		for _, k4 := range encode.SortedStringKeys(v.Attributes) {
+		for _, k4 := range toolimpl.SortedStringKeys(v.Attributes) {
 			w.Field(string(k4))
 			e4 := v.Attributes[k4]
 			w.String(e4)
@@ -441,7 +439,7 @@ func toolgenEncodeItem(w *encode.Writer, v *Item) {
 }
 
 // toolgenEncodeMoney writes v as the output schema of Money describes it.
-func toolgenEncodeMoney(w *encode.Writer, v *Money) {
+func toolgenEncodeMoney(w *toolimpl.Writer, v *Money) {
 	w.ObjStart()
 	w.Key("\"amount\":")
 	w.Int(int64(v.Amount))
@@ -451,7 +449,7 @@ func toolgenEncodeMoney(w *encode.Writer, v *Money) {
 }
 
 // toolgenEncodeSearchResult writes v as the output schema of SearchResult describes it.
-func toolgenEncodeSearchResult(w *encode.Writer, v *SearchResult) {
+func toolgenEncodeSearchResult(w *toolimpl.Writer, v *SearchResult) {
 	w.ObjStart()
 	w.Key("\"items\":")
 	if v.Items == nil {
@@ -475,9 +473,9 @@ func toolgenResultCategory(out Category, err error, tool string) runtime.Result 
 	if err != nil {
 		return runtime.ErrorResult(err)
 	}
-	w := encode.Acquire()
+	w := toolimpl.AcquireWriter()
 	toolgenEncodeCategory(w, &out)
-	return encode.Finish(w, tool)
+	return toolimpl.FinishWriter(w, tool)
 }
 
 // toolgenResultSearchResult turns what a handler of tool returned into its result.
@@ -485,7 +483,7 @@ func toolgenResultSearchResult(out SearchResult, err error, tool string) runtime
 	if err != nil {
 		return runtime.ErrorResult(err)
 	}
-	w := encode.Acquire()
+	w := toolimpl.AcquireWriter()
 	toolgenEncodeSearchResult(w, &out)
-	return encode.Finish(w, tool)
+	return toolimpl.FinishWriter(w, tool)
 }
