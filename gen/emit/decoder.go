@@ -85,6 +85,7 @@ func (g *generator) structLit(t *model.Type) (jen.Code, error) {
 	var members, defaults []jen.Code
 	for i, f := range t.Fields {
 		label := fmt.Sprintf("%s.%s", typeLabel(t), f.GoName)
+		g.field = label
 		value, direct, err := g.memberValue(f)
 		if err != nil {
 			return nil, fmt.Errorf("field %s: %w", label, err)
@@ -99,6 +100,7 @@ func (g *generator) structLit(t *model.Type) (jen.Code, error) {
 			defaults = append(defaults, jen.Lit(i))
 		}
 		members = append(members, jen.Values(m))
+		g.field = ""
 	}
 	fields := jen.Dict{jen.Id("Fields"): jen.Id(g.fieldsTable(t))}
 	if len(members) > 0 {
@@ -294,10 +296,12 @@ func (g *generator) declare(name, kind, key string, code func(name string) jen.C
 		k += "\x00" + name
 	}
 	if n, ok := g.constants[k]; ok {
+		g.use(n)
 		return n
 	}
 	name = g.claim(name, k)
 	g.constants[k] = name
+	g.use(name)
 	g.decodeDecls = append(g.decodeDecls, decl{name: name, code: code(name)})
 	return name
 }

@@ -40,9 +40,11 @@ func (g *generator) patternFunc(expr string) (string, error) {
 		g.patterns = map[string]string{}
 	}
 	if name, ok := g.patterns[expr]; ok {
+		g.use(name)
 		return name, nil
 	}
 	name := g.claim("toolgenPattern#", "pattern\x00"+expr)
+	g.use(name)
 	code, _, err := pattern.Func(name, expr)
 	if err != nil {
 		return "", fmt.Errorf("pattern %q: %w", expr, err)
@@ -131,10 +133,12 @@ func (g *generator) defaultValue(t *model.Type, lit *model.Literal) (jen.Code, e
 func (g *generator) constant(prefix, parse, text string) string {
 	key := parse + "\x00" + text
 	if name, ok := g.constants[key]; ok {
+		g.use(name)
 		return name
 	}
 	name := g.claim(prefix+"#", key)
 	g.constants[key] = name
+	g.use(name)
 	g.decodeDecls = append(g.decodeDecls, decl{name: name, code: jen.Var().Id(name).Op("=").Qual(toolimplPath, parse).Call(jen.Lit(text))})
 	return name
 }

@@ -111,7 +111,11 @@ type generator struct {
 	// constants names the declarations made once per content (declare, and the values
 	// parsed once: decode.MultipleOf, decode.MustTime), by kind and text.
 	constants map[string]string
-	locals    int // counter for unique local names in inlined code, from 0 in each function
+	// field is the field whose decoder is being emitted ("CreateOrderArgs.Notes"), and usedBy
+	// the fields each content-named declaration serves, for the comment above it.
+	field  string
+	usedBy map[string][]string
+	locals int // counter for unique local names in inlined code, from 0 in each function
 
 	// hasDialects says the tools derive provider variants (dialectsVar is declared).
 	hasDialects bool
@@ -161,6 +165,9 @@ func (g *generator) generate() error {
 	for _, section := range [][]decl{g.decodeDecls, g.encodeDecls, g.patternDecls} {
 		sort.Slice(section, func(i, j int) bool { return section[i].name < section[j].name })
 		for _, d := range section {
+			if c := usedByComment(d.name, g.usedBy[d.name]); c != "" {
+				g.f.Comment(c)
+			}
 			g.f.Add(d.code)
 			g.f.Line()
 		}

@@ -330,3 +330,52 @@ func pointee(t *model.Type) *model.Type {
 	}
 	return t
 }
+
+// use records that the field being emitted uses the declaration name.
+func (g *generator) use(name string) {
+	if g.field == "" || slices.Contains(g.usedBy[name], g.field) {
+		return
+	}
+	if g.usedBy == nil {
+		g.usedBy = map[string][]string{}
+	}
+	g.usedBy[name] = append(g.usedBy[name], g.field)
+}
+
+// maxUsedBy bounds the fields a comment lists, so that a rule every field shares does not get
+// a paragraph.
+const maxUsedBy = 6
+
+// usedByComment says which fields a content-named declaration (toolgenString_3f9a1c2e) serves,
+// since its name cannot: "toolgenString_3f9a1c2e is used by A.X and B.Y." Other names say what
+// they are, and get none.
+func usedByComment(name string, fields []string) string {
+	if len(fields) == 0 || !contentNamed(name) {
+		return ""
+	}
+	fields = slices.Sorted(slices.Values(fields))
+	more := ""
+	if len(fields) > maxUsedBy {
+		more = fmt.Sprintf(" and %d more", len(fields)-maxUsedBy)
+		fields = fields[:maxUsedBy]
+	}
+	list := strings.Join(fields, ", ")
+	if more == "" && len(fields) > 1 {
+		list = strings.Join(fields[:len(fields)-1], ", ") + " and " + fields[len(fields)-1]
+	}
+	return fmt.Sprintf("%s is used by %s%s.", name, list, more)
+}
+
+// contentNamed reports whether name ends in the hash claim gives a name made from content.
+func contentNamed(name string) bool {
+	i := strings.LastIndexByte(name, '_')
+	if i < 0 || len(name)-i-1 < hashDigits {
+		return false
+	}
+	for _, r := range name[i+1 : i+1+hashDigits] {
+		if !strings.ContainsRune("0123456789abcdef", r) {
+			return false
+		}
+	}
+	return true
+}

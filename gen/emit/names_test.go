@@ -44,3 +44,25 @@ func TestTypeIdentsDoNotDependOnOrder(t *testing.T) {
 	assert.Len(t, long1, maxFragment)
 	assert.True(t, strings.HasPrefix(long1, "LongLong"), long1)
 }
+
+// A content-named declaration says which fields use it, in order, the list bounded; other
+// names say what they are themselves.
+func TestUsedByComment(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		fields []string
+		want   string
+	}{
+		{"toolgenString_3f9a1c2e", []string{"B.Y"}, "toolgenString_3f9a1c2e is used by B.Y."},
+		{"toolgenString_3f9a1c2e", []string{"B.Y", "A.X"}, "toolgenString_3f9a1c2e is used by A.X and B.Y."},
+		{"toolgenInt_00ff00ff", []string{"H", "G", "F", "E", "D", "C", "B", "A"}, "toolgenInt_00ff00ff is used by A, B, C, D, E, F and 2 more."},
+		{"toolgenString_3f9a1c2e", nil, ""},
+		{"toolgenValueString", []string{"A.X"}, ""},
+		{"toolgenEnumUnit", []string{"A.X"}, ""},
+		{"toolgenValueEnum_Unit", []string{"A.X"}, ""},
+	} {
+		if got := usedByComment(c.name, c.fields); got != c.want {
+			t.Errorf("usedByComment(%q, %q) = %q, want %q", c.name, c.fields, got, c.want)
+		}
+	}
+}

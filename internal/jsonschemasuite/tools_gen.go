@@ -315,90 +315,133 @@ var toolgenFieldsSuiteArgsRequiredG1 = toolimpl.NewFields([]string{"foo"})
 
 var toolgenFieldsSuiteArgsRequiredG4 = toolimpl.NewFields([]string{"__proto__", "constructor", "toString"}, 0, 1, 2)
 
+// toolgenFloat_51006236 is used by SuiteArgs.MaximumG0.
 var toolgenFloat_51006236 = toolimpl.FloatRule{Max: 3.0, MaxText: "3.0"}
 
+// toolgenFloat_7de7e38f is used by SuiteArgs.ExclusiveminimumG0.
 var toolgenFloat_7de7e38f = toolimpl.FloatRule{ExclusiveMin: 1.1, ExclusiveMinText: "1.1"}
 
+// toolgenFloat_81abe895 is used by SuiteArgs.MinimumG1.
 var toolgenFloat_81abe895 = toolimpl.FloatRule{Min: -2, MinText: "-2"}
 
+// toolgenFloat_82c8dec7 is used by SuiteArgs.MultipleofG1.
 var toolgenFloat_82c8dec7 = toolimpl.FloatRule{MultipleOf: toolgenMultiple_39713ab7, MultipleOfText: "1.5"}
 
+// toolgenFloat_9a1bc857 is used by SuiteArgs.ExclusivemaximumG0.
 var toolgenFloat_9a1bc857 = toolimpl.FloatRule{ExclusiveMax: 3.0, ExclusiveMaxText: "3.0"}
 
+// toolgenFloat_bf1fc0f8 is used by SuiteArgs.MinimumG0.
 var toolgenFloat_bf1fc0f8 = toolimpl.FloatRule{Min: 1.1, MinText: "1.1"}
 
+// toolgenFloat_d7fd52bd is used by SuiteArgs.MaximumG1.
 var toolgenFloat_d7fd52bd = toolimpl.FloatRule{Max: 300, MaxText: "300"}
 
+// toolgenFloat_e1213716 is used by SuiteArgs.MultipleofG2.
 var toolgenFloat_e1213716 = toolimpl.FloatRule{MultipleOf: toolgenMultiple_530ff3a0, MultipleOfText: "0.0001"}
 
+// toolgenFloat_fa468e6f is used by SuiteArgs.MultipleofG0.
 var toolgenFloat_fa468e6f = toolimpl.FloatRule{MultipleOf: toolgenMultiple_b1d6887f, MultipleOfText: "2"}
 
+// toolgenInt_0deac9c7 is used by SuiteArgs.MultipleofG3.
 var toolgenInt_0deac9c7 = toolimpl.IntRule{MultipleOf: 123456789, MultipleOfText: "0.123456789"}
 
+// toolgenInt_2d8b7567 is used by SuiteArgs.ConstG12.
 var toolgenInt_2d8b7567 = toolimpl.IntRule{Enum: []int64{-2}, EnumText: "-2"}
 
+// toolgenInt_4f0b4743 is used by SuiteArgs.MultipleofG4.
 var toolgenInt_4f0b4743 = toolimpl.IntRule{MultipleOf: 1, MultipleOfText: "1e-8"}
 
+// toolgenInt_5b112f1e is used by SuiteArgs.ConstG10 and SuiteArgs.EnumG9.
 var toolgenInt_5b112f1e = toolimpl.IntRule{Enum: []int64{0}, EnumText: "0"}
 
+// toolgenInt_6629c33c is used by SuiteArgs.EnumG0.
 var toolgenInt_6629c33c = toolimpl.IntRule{Enum: []int64{1, 2, 3}, EnumText: "1, 2, 3"}
 
+// toolgenInt_7b87365b is used by SuiteArgs.ConstG11 and SuiteArgs.EnumG11.
 var toolgenInt_7b87365b = toolimpl.IntRule{Enum: []int64{1}, EnumText: "1"}
 
+// toolgenInt_98bc0e10 is used by SuiteArgs.ConstG0.
 var toolgenInt_98bc0e10 = toolimpl.IntRule{Enum: []int64{2}, EnumText: "2"}
 
+// toolgenInt_f36dbc15 is used by SuiteArgs.ConstG13.
 var toolgenInt_f36dbc15 = toolimpl.IntRule{Enum: []int64{9007199254740992}, EnumText: "9007199254740992"}
 
+// toolgenMultiple_39713ab7 is used by SuiteArgs.MultipleofG1.
 var toolgenMultiple_39713ab7 = toolimpl.MultipleOf("1.5")
 
+// toolgenMultiple_530ff3a0 is used by SuiteArgs.MultipleofG2.
 var toolgenMultiple_530ff3a0 = toolimpl.MultipleOf("0.0001")
 
+// toolgenMultiple_b1d6887f is used by SuiteArgs.MultipleofG0.
 var toolgenMultiple_b1d6887f = toolimpl.MultipleOf("2")
 
+// toolgenString_0bea82e0 is used by SuiteArgs.FormatUuidG0.
 var toolgenString_0bea82e0 = toolimpl.StringRule{Format: toolimpl.IsUUID, FormatName: "uuid"}
 
+// toolgenString_102d3f81 is used by SuiteArgs.MaxlengthG0 and SuiteArgs.MaxlengthG1.
 var toolgenString_102d3f81 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 2}
 
+// toolgenString_1c230a82 is used by SuiteArgs.FormatHostnameG0 and SuiteArgs.FormatHostnameG1.
 var toolgenString_1c230a82 = toolimpl.StringRule{Format: toolimpl.IsHostname, FormatName: "hostname"}
 
+// toolgenString_3d82a9b0 is used by SuiteArgs.PatternG0.
 var toolgenString_3d82a9b0 = toolimpl.StringRule{Pattern: toolgenPattern_f9b65b4e, PatternText: "^a*$"}
 
+// toolgenString_415be15f is used by SuiteArgs.FormatEmailG0.
 var toolgenString_415be15f = toolimpl.StringRule{Format: toolimpl.IsEmail, FormatName: "email"}
 
+// toolgenString_442dd202 is used by SuiteArgs.ConstG16.
 var toolgenString_442dd202 = toolimpl.StringRule{Enum: toolimpl.NewEnum("ä")}
 
+// toolgenString_4938b9aa is used by SuiteArgs.FormatIriReferenceG0.
 var toolgenString_4938b9aa = toolimpl.StringRule{Format: toolimpl.IsIRIReference, FormatName: "iri-reference"}
 
+// toolgenString_53aaa393 is used by SuiteArgs.FormatTimeG0.
 var toolgenString_53aaa393 = toolimpl.StringRule{Format: toolimpl.IsTime, FormatName: "time"}
 
+// toolgenString_58b3caaf is used by SuiteArgsEnumG3.P0.
 var toolgenString_58b3caaf = toolimpl.StringRule{Enum: toolimpl.NewEnum("bar")}
 
+// toolgenString_5a8e3e3f is used by SuiteArgs.MinlengthG0 and SuiteArgs.MinlengthG1.
 var toolgenString_5a8e3e3f = toolimpl.StringRule{MinLength: 2}
 
+// toolgenString_5e911381 is used by SuiteArgs.FormatIriG0.
 var toolgenString_5e911381 = toolimpl.StringRule{Format: toolimpl.IsIRI, FormatName: "iri"}
 
+// toolgenString_645e4d9d is used by SuiteArgs.PatternG1.
 var toolgenString_645e4d9d = toolimpl.StringRule{Pattern: toolgenPattern_54b37ddd, PatternText: "a+"}
 
+// toolgenString_64ac15bd is used by SuiteArgs.FormatUriG0.
 var toolgenString_64ac15bd = toolimpl.StringRule{Format: toolimpl.IsURI, FormatName: "uri"}
 
+// toolgenString_64c1a597 is used by SuiteArgs.PatternG2.
 var toolgenString_64c1a597 = toolimpl.StringRule{Pattern: toolgenPattern_50866e23, PatternText: "^\\p{Letter}+$"}
 
+// toolgenString_692a653d is used by SuiteArgs.FormatIpv6G0.
 var toolgenString_692a653d = toolimpl.StringRule{Format: toolimpl.IsIPv6, FormatName: "ipv6"}
 
+// toolgenString_6e6b668b is used by SuiteArgsEnumG3.P1.
 var toolgenString_6e6b668b = toolimpl.StringRule{Enum: toolimpl.NewEnum("foo")}
 
+// toolgenString_913eb734 is used by SuiteArgs.FormatUriReferenceG0.
 var toolgenString_913eb734 = toolimpl.StringRule{Format: toolimpl.IsURIReference, FormatName: "uri-reference"}
 
+// toolgenString_95a123e9 is used by SuiteArgs.FormatDateG0.
 var toolgenString_95a123e9 = toolimpl.StringRule{Format: toolimpl.IsDate, FormatName: "date"}
 
+// toolgenString_a18c25f0 is used by SuiteArgs.FormatDateTimeG0.
 var toolgenString_a18c25f0 = toolimpl.StringRule{Format: toolimpl.IsDateTime, FormatName: "date-time"}
 
+// toolgenString_a8912feb is used by SuiteArgs.ConstG15.
 var toolgenString_a8912feb = toolimpl.StringRule{Enum: toolimpl.NewEnum("μ")}
 
+// toolgenString_c40bf25e is used by SuiteArgs.FormatDurationG0.
 var toolgenString_c40bf25e = toolimpl.StringRule{Format: toolimpl.IsDuration, FormatName: "duration"}
 
+// toolgenString_d3ea030d is used by SuiteArgs.FormatIdnHostnameG0 and SuiteArgs.FormatIdnHostnameG1.
 var toolgenString_d3ea030d = toolimpl.StringRule{Format: toolimpl.IsIDNHostname, FormatName: "idn-hostname"}
 
+// toolgenString_fe458b2c is used by SuiteArgs.FormatIpv4G0.
 var toolgenString_fe458b2c = toolimpl.StringRule{Format: toolimpl.IsIPv4, FormatName: "ipv4"}
 
 // toolgenStructSuiteArgs is how to decode a SuiteArgs.
@@ -743,54 +786,63 @@ var toolgenValueFloat64 = toolimpl.Value{
 	Size: 8,
 }
 
+// toolgenValueFloat64_51006236 is used by SuiteArgs.MaximumG0.
 var toolgenValueFloat64_51006236 = toolimpl.Value{
 	Float: &toolgenFloat_51006236,
 	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
+// toolgenValueFloat64_7de7e38f is used by SuiteArgs.ExclusiveminimumG0.
 var toolgenValueFloat64_7de7e38f = toolimpl.Value{
 	Float: &toolgenFloat_7de7e38f,
 	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
+// toolgenValueFloat64_81abe895 is used by SuiteArgs.MinimumG1.
 var toolgenValueFloat64_81abe895 = toolimpl.Value{
 	Float: &toolgenFloat_81abe895,
 	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
+// toolgenValueFloat64_82c8dec7 is used by SuiteArgs.MultipleofG1.
 var toolgenValueFloat64_82c8dec7 = toolimpl.Value{
 	Float: &toolgenFloat_82c8dec7,
 	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
+// toolgenValueFloat64_9a1bc857 is used by SuiteArgs.ExclusivemaximumG0.
 var toolgenValueFloat64_9a1bc857 = toolimpl.Value{
 	Float: &toolgenFloat_9a1bc857,
 	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
+// toolgenValueFloat64_bf1fc0f8 is used by SuiteArgs.MinimumG0.
 var toolgenValueFloat64_bf1fc0f8 = toolimpl.Value{
 	Float: &toolgenFloat_bf1fc0f8,
 	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
+// toolgenValueFloat64_d7fd52bd is used by SuiteArgs.MaximumG1.
 var toolgenValueFloat64_d7fd52bd = toolimpl.Value{
 	Float: &toolgenFloat_d7fd52bd,
 	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
+// toolgenValueFloat64_e1213716 is used by SuiteArgs.MultipleofG2.
 var toolgenValueFloat64_e1213716 = toolimpl.Value{
 	Float: &toolgenFloat_e1213716,
 	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
+// toolgenValueFloat64_fa468e6f is used by SuiteArgs.MultipleofG0.
 var toolgenValueFloat64_fa468e6f = toolimpl.Value{
 	Float: &toolgenFloat_fa468e6f,
 	Kind:  toolimpl.KindFloat,
@@ -802,54 +854,63 @@ var toolgenValueInt64 = toolimpl.Value{
 	Size: 8,
 }
 
+// toolgenValueInt64_0deac9c7 is used by SuiteArgs.MultipleofG3.
 var toolgenValueInt64_0deac9c7 = toolimpl.Value{
 	Int:  &toolgenInt_0deac9c7,
 	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
+// toolgenValueInt64_2d8b7567 is used by SuiteArgs.ConstG12.
 var toolgenValueInt64_2d8b7567 = toolimpl.Value{
 	Int:  &toolgenInt_2d8b7567,
 	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
+// toolgenValueInt64_4f0b4743 is used by SuiteArgs.MultipleofG4.
 var toolgenValueInt64_4f0b4743 = toolimpl.Value{
 	Int:  &toolgenInt_4f0b4743,
 	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
+// toolgenValueInt64_5b112f1e is used by SuiteArgs.ConstG10 and SuiteArgs.EnumG9.
 var toolgenValueInt64_5b112f1e = toolimpl.Value{
 	Int:  &toolgenInt_5b112f1e,
 	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
+// toolgenValueInt64_6629c33c is used by SuiteArgs.EnumG0.
 var toolgenValueInt64_6629c33c = toolimpl.Value{
 	Int:  &toolgenInt_6629c33c,
 	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
+// toolgenValueInt64_7b87365b is used by SuiteArgs.ConstG11 and SuiteArgs.EnumG11.
 var toolgenValueInt64_7b87365b = toolimpl.Value{
 	Int:  &toolgenInt_7b87365b,
 	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
+// toolgenValueInt64_98bc0e10 is used by SuiteArgs.ConstG0.
 var toolgenValueInt64_98bc0e10 = toolimpl.Value{
 	Int:  &toolgenInt_98bc0e10,
 	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
+// toolgenValueInt64_f36dbc15 is used by SuiteArgs.ConstG13.
 var toolgenValueInt64_f36dbc15 = toolimpl.Value{
 	Int:  &toolgenInt_f36dbc15,
 	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
+// toolgenValueMap_1321c331 is used by SuiteArgs.MaxpropertiesG2.
 var toolgenValueMap_1321c331 = toolimpl.Value{
 	Elem: &toolgenValueAny,
 	Go:   &toolimpl.MapOf[string, any]{},
@@ -858,6 +919,7 @@ var toolgenValueMap_1321c331 = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValueMap_53d76833 is used by SuiteArgs.MinpropertiesG0 and SuiteArgs.MinpropertiesG1.
 var toolgenValueMap_53d76833 = toolimpl.Value{
 	Elem: &toolgenValueAny,
 	Go:   &toolimpl.MapOf[string, any]{},
@@ -866,6 +928,7 @@ var toolgenValueMap_53d76833 = toolimpl.Value{
 	Min:  1,
 }
 
+// toolgenValueMap_a3920541 is used by SuiteArgs.MaxpropertiesG0 and SuiteArgs.MaxpropertiesG1.
 var toolgenValueMap_a3920541 = toolimpl.Value{
 	Elem: &toolgenValueAny,
 	Go:   &toolimpl.MapOf[string, any]{},
@@ -874,6 +937,7 @@ var toolgenValueMap_a3920541 = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValueMap_ae867a3b is used by SuiteArgs.TypeG3.
 var toolgenValueMap_ae867a3b = toolimpl.Value{
 	Elem: &toolgenValueAny,
 	Go:   &toolimpl.MapOf[string, any]{},
@@ -882,6 +946,7 @@ var toolgenValueMap_ae867a3b = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValueMap_c231c14d is used by SuiteArgs.AdditionalpropertiesG3.
 var toolgenValueMap_c231c14d = toolimpl.Value{
 	Elem: &toolgenValueBool,
 	Go:   &toolimpl.MapOf[string, bool]{},
@@ -890,6 +955,7 @@ var toolgenValueMap_c231c14d = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValueSlice_06591299 is used by SuiteArgs.UniqueitemsG0String.
 var toolgenValueSlice_06591299 = toolimpl.Value{
 	Elem: &toolgenValueString,
 	Go:   &toolimpl.UniqueSliceOf[string]{},
@@ -898,6 +964,7 @@ var toolgenValueSlice_06591299 = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValueSlice_07194a3f is used by SuiteArgs.MaxitemsG0 and SuiteArgs.MaxitemsG1.
 var toolgenValueSlice_07194a3f = toolimpl.Value{
 	Elem: &toolgenValueAny,
 	Go:   &toolimpl.SliceOf[any]{},
@@ -906,6 +973,7 @@ var toolgenValueSlice_07194a3f = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValueSlice_39f49a4d is used by SuiteArgs.ItemsG1, SuiteArgs.TypeG4 and SuiteArgs.UniqueitemsG3.
 var toolgenValueSlice_39f49a4d = toolimpl.Value{
 	Elem: &toolgenValueAny,
 	Go:   &toolimpl.SliceOf[any]{},
@@ -914,6 +982,7 @@ var toolgenValueSlice_39f49a4d = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValueSlice_5d4072bd is used by SuiteArgs.ItemsG4.
 var toolgenValueSlice_5d4072bd = toolimpl.Value{
 	Elem: &toolgenValueSlice_62131be4,
 	Go:   &toolimpl.SliceOf[[][]float64]{},
@@ -922,6 +991,7 @@ var toolgenValueSlice_5d4072bd = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValueSlice_62131be4 is used by SuiteArgs.ItemsG4.
 var toolgenValueSlice_62131be4 = toolimpl.Value{
 	Elem: &toolgenValueSlice_d5e9713f,
 	Go:   &toolimpl.SliceOf[[]float64]{},
@@ -930,6 +1000,7 @@ var toolgenValueSlice_62131be4 = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValueSlice_94a3ac55 is used by SuiteArgs.MinitemsG0 and SuiteArgs.MinitemsG1.
 var toolgenValueSlice_94a3ac55 = toolimpl.Value{
 	Elem: &toolgenValueAny,
 	Go:   &toolimpl.SliceOf[any]{},
@@ -938,6 +1009,7 @@ var toolgenValueSlice_94a3ac55 = toolimpl.Value{
 	Min:  1,
 }
 
+// toolgenValueSlice_d5e9713f is used by SuiteArgs.ItemsG4.
 var toolgenValueSlice_d5e9713f = toolimpl.Value{
 	Elem: &toolgenValueFloat64,
 	Go:   &toolimpl.SliceOf[float64]{},
@@ -946,6 +1018,7 @@ var toolgenValueSlice_d5e9713f = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValueSlice_dea03501 is used by SuiteArgs.ItemsG0.
 var toolgenValueSlice_dea03501 = toolimpl.Value{
 	Elem: &toolgenValueInt64,
 	Go:   &toolimpl.SliceOf[int64]{},
@@ -954,6 +1027,7 @@ var toolgenValueSlice_dea03501 = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValueSlice_e3e2c1ef is used by SuiteArgs.UniqueitemsG0Number.
 var toolgenValueSlice_e3e2c1ef = toolimpl.Value{
 	Elem: &toolgenValueFloat64,
 	Go:   &toolimpl.UniqueSliceOf[float64]{},
@@ -962,6 +1036,7 @@ var toolgenValueSlice_e3e2c1ef = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValueSlice_f0c02f94 is used by SuiteArgs.ItemsG4.
 var toolgenValueSlice_f0c02f94 = toolimpl.Value{
 	Elem: &toolgenValueSlice_5d4072bd,
 	Go:   &toolimpl.SliceOf[[][][]float64]{},
@@ -972,116 +1047,139 @@ var toolgenValueSlice_f0c02f94 = toolimpl.Value{
 
 var toolgenValueString = toolimpl.Value{Kind: toolimpl.KindString}
 
+// toolgenValueString_0bea82e0 is used by SuiteArgs.FormatUuidG0.
 var toolgenValueString_0bea82e0 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_0bea82e0,
 }
 
+// toolgenValueString_102d3f81 is used by SuiteArgs.MaxlengthG0 and SuiteArgs.MaxlengthG1.
 var toolgenValueString_102d3f81 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_102d3f81,
 }
 
+// toolgenValueString_1c230a82 is used by SuiteArgs.FormatHostnameG0 and SuiteArgs.FormatHostnameG1.
 var toolgenValueString_1c230a82 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_1c230a82,
 }
 
+// toolgenValueString_3d82a9b0 is used by SuiteArgs.PatternG0.
 var toolgenValueString_3d82a9b0 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_3d82a9b0,
 }
 
+// toolgenValueString_415be15f is used by SuiteArgs.FormatEmailG0.
 var toolgenValueString_415be15f = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_415be15f,
 }
 
+// toolgenValueString_442dd202 is used by SuiteArgs.ConstG16.
 var toolgenValueString_442dd202 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_442dd202,
 }
 
+// toolgenValueString_4938b9aa is used by SuiteArgs.FormatIriReferenceG0.
 var toolgenValueString_4938b9aa = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_4938b9aa,
 }
 
+// toolgenValueString_53aaa393 is used by SuiteArgs.FormatTimeG0.
 var toolgenValueString_53aaa393 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_53aaa393,
 }
 
+// toolgenValueString_58b3caaf is used by SuiteArgsEnumG3.P0.
 var toolgenValueString_58b3caaf = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_58b3caaf,
 }
 
+// toolgenValueString_5a8e3e3f is used by SuiteArgs.MinlengthG0 and SuiteArgs.MinlengthG1.
 var toolgenValueString_5a8e3e3f = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_5a8e3e3f,
 }
 
+// toolgenValueString_5e911381 is used by SuiteArgs.FormatIriG0.
 var toolgenValueString_5e911381 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_5e911381,
 }
 
+// toolgenValueString_645e4d9d is used by SuiteArgs.PatternG1.
 var toolgenValueString_645e4d9d = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_645e4d9d,
 }
 
+// toolgenValueString_64ac15bd is used by SuiteArgs.FormatUriG0.
 var toolgenValueString_64ac15bd = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_64ac15bd,
 }
 
+// toolgenValueString_64c1a597 is used by SuiteArgs.PatternG2.
 var toolgenValueString_64c1a597 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_64c1a597,
 }
 
+// toolgenValueString_692a653d is used by SuiteArgs.FormatIpv6G0.
 var toolgenValueString_692a653d = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_692a653d,
 }
 
+// toolgenValueString_6e6b668b is used by SuiteArgsEnumG3.P1.
 var toolgenValueString_6e6b668b = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_6e6b668b,
 }
 
+// toolgenValueString_913eb734 is used by SuiteArgs.FormatUriReferenceG0.
 var toolgenValueString_913eb734 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_913eb734,
 }
 
+// toolgenValueString_95a123e9 is used by SuiteArgs.FormatDateG0.
 var toolgenValueString_95a123e9 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_95a123e9,
 }
 
+// toolgenValueString_a18c25f0 is used by SuiteArgs.FormatDateTimeG0.
 var toolgenValueString_a18c25f0 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_a18c25f0,
 }
 
+// toolgenValueString_a8912feb is used by SuiteArgs.ConstG15.
 var toolgenValueString_a8912feb = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_a8912feb,
 }
 
+// toolgenValueString_c40bf25e is used by SuiteArgs.FormatDurationG0.
 var toolgenValueString_c40bf25e = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_c40bf25e,
 }
 
+// toolgenValueString_d3ea030d is used by SuiteArgs.FormatIdnHostnameG0 and SuiteArgs.FormatIdnHostnameG1.
 var toolgenValueString_d3ea030d = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_d3ea030d,
 }
 
+// toolgenValueString_fe458b2c is used by SuiteArgs.FormatIpv4G0.
 var toolgenValueString_fe458b2c = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_fe458b2c,
@@ -1132,6 +1230,7 @@ var toolgenValueStructSuiteArgsRequiredG4 = toolimpl.Value{
 	Struct: &toolgenStructSuiteArgsRequiredG4,
 }
 
+// toolgenPattern_50866e23 is used by SuiteArgs.PatternG2.
 var toolgenPattern_50866e23Regexp = regexp.MustCompile(`^\p{Letter}+$`)
 
 // toolgenPattern_50866e23 reports whether s contains a match of the regular expression `^\p{Letter}+$`,
@@ -1140,6 +1239,7 @@ func toolgenPattern_50866e23(s string) bool {
 	return toolgenPattern_50866e23Regexp.MatchString(s)
 }
 
+// toolgenPattern_54b37ddd is used by SuiteArgs.PatternG1.
 // toolgenPattern_54b37ddd reports whether s contains a match of the regular expression `a+`,
 // as regexp.MatchString does. toolgen compiled the expression to a finite automaton
 // over runes whose states are the labels below: it runs in time linear in len(s)
@@ -1165,6 +1265,7 @@ s0:
 	}
 }
 
+// toolgenPattern_f9b65b4e is used by SuiteArgs.PatternG0.
 // toolgenPattern_f9b65b4e reports whether s contains a match of the regular expression `^a*$`,
 // as regexp.MatchString does. toolgen compiled the expression to a finite automaton
 // over runes whose states are the labels below: it runs in time linear in len(s)

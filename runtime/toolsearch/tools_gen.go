@@ -101,6 +101,7 @@ func SearchTools(r *Search) []runtime.Tool {
 	}}, toolgenSearchToolsSchemas[:], toolgenDialects)
 }
 
+// toolgenDefault_dfbc5f89 is used by SearchArgs.Limit.
 // toolgenDefault_dfbc5f89 sets the default 5.
 func toolgenDefault_dfbc5f89(p unsafe.Pointer) {
 	*(*int)(p) = int(5)
@@ -108,8 +109,10 @@ func toolgenDefault_dfbc5f89(p unsafe.Pointer) {
 
 var toolgenFieldsSearchArgs = toolimpl.NewFields([]string{"query", "limit"}, 0)
 
+// toolgenInt_73fc1476 is used by SearchArgs.Limit.
 var toolgenInt_73fc1476 = toolimpl.IntRule{Max: 20, MaxText: "20", Min: 1, MinText: "1"}
 
+// toolgenString_849ad7dd is used by SearchArgs.Query.
 var toolgenString_849ad7dd = toolimpl.StringRule{HasMaxLength: true, MaxLength: 500, MinLength: 1}
 
 // toolgenStructSearchArgs is how to decode a SearchArgs.
@@ -126,12 +129,14 @@ var toolgenStructSearchArgs = toolimpl.Struct{
 	}},
 }
 
+// toolgenValueInt_73fc1476 is used by SearchArgs.Limit.
 var toolgenValueInt_73fc1476 = toolimpl.Value{
 	Int:  &toolgenInt_73fc1476,
 	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
+// toolgenValueString_849ad7dd is used by SearchArgs.Query.
 var toolgenValueString_849ad7dd = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_849ad7dd,

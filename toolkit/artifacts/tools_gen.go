@@ -198,10 +198,13 @@ var toolgenFieldsReadArgs = toolimpl.NewFields([]string{"id", "version"}, 0)
 
 var toolgenFieldsUpdateArgs = toolimpl.NewFields([]string{"id", "old_text", "new_text"}, 0, 1, 2)
 
+// toolgenInt_1ff280f6 is used by ReadArgs.Version.
 var toolgenInt_1ff280f6 = toolimpl.IntRule{Min: 0, MinText: "0"}
 
+// toolgenString_5a843e3f is used by UpdateArgs.OldText.
 var toolgenString_5a843e3f = toolimpl.StringRule{MinLength: 1}
 
+// toolgenString_789247f8 is used by CreateArgs.ID, ReadArgs.ID, RewriteArgs.ID and UpdateArgs.ID.
 var toolgenString_789247f8 = toolimpl.StringRule{Pattern: toolgenPattern_30dbfde1, PatternText: "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"}
 
 // toolgenStructCreateArgs is how to decode a CreateArgs.
@@ -255,6 +258,7 @@ var toolgenStructUpdateArgs = toolimpl.Struct{
 	}},
 }
 
+// toolgenValueInt_1ff280f6 is used by ReadArgs.Version.
 var toolgenValueInt_1ff280f6 = toolimpl.Value{
 	Int:  &toolgenInt_1ff280f6,
 	Kind: toolimpl.KindInt,
@@ -263,16 +267,19 @@ var toolgenValueInt_1ff280f6 = toolimpl.Value{
 
 var toolgenValueString = toolimpl.Value{Kind: toolimpl.KindString}
 
+// toolgenValueString_5a843e3f is used by UpdateArgs.OldText.
 var toolgenValueString_5a843e3f = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_5a843e3f,
 }
 
+// toolgenValueString_789247f8 is used by CreateArgs.ID, ReadArgs.ID, RewriteArgs.ID and UpdateArgs.ID.
 var toolgenValueString_789247f8 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_789247f8,
 }
 
+// toolgenPattern_30dbfde1 is used by CreateArgs.ID, ReadArgs.ID, RewriteArgs.ID and UpdateArgs.ID.
 // toolgenPattern_30dbfde1 reports whether s contains a match of the regular expression `^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`,
 // as regexp.MatchString does. toolgen compiled the expression to a finite automaton
 // over runes whose states are the labels below: it runs in time linear in len(s)

@@ -123,8 +123,10 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 
 var toolgenFieldsAskArgs = toolimpl.NewFields([]string{"question", "options", "multi_select"}, 0)
 
+// toolgenString_06e197c0 is used by AskArgs.Question.
 var toolgenString_06e197c0 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 2000, MinLength: 1}
 
+// toolgenString_507dc964 is used by AskArgs.Options.
 var toolgenString_507dc964 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
 
 // toolgenStructAskArgs is how to decode a AskArgs.
@@ -144,6 +146,7 @@ var toolgenStructAskArgs = toolimpl.Struct{
 
 var toolgenValueBool = toolimpl.Value{Kind: toolimpl.KindBool}
 
+// toolgenValueSlice_f6eae05b is used by AskArgs.Options.
 var toolgenValueSlice_f6eae05b = toolimpl.Value{
 	Elem: &toolgenValueString_507dc964,
 	Go:   &toolimpl.UniqueSliceOf[string]{},
@@ -152,11 +155,13 @@ var toolgenValueSlice_f6eae05b = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValueString_06e197c0 is used by AskArgs.Question.
 var toolgenValueString_06e197c0 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_06e197c0,
 }
 
+// toolgenValueString_507dc964 is used by AskArgs.Options.
 var toolgenValueString_507dc964 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_507dc964,

@@ -87,6 +87,7 @@ var toolgenBindingCompactConversation = toolimpl.Binding{
 
 var toolgenFieldsCompactArgs = toolimpl.NewFields([]string{"focus"})
 
+// toolgenString_c3cff251 is used by CompactArgs.Focus.
 var toolgenString_c3cff251 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 2000}
 
 // toolgenStructCompactArgs is how to decode a CompactArgs.
@@ -98,6 +99,7 @@ var toolgenStructCompactArgs = toolimpl.Struct{
 	}},
 }
 
+// toolgenValueString_c3cff251 is used by CompactArgs.Focus.
 var toolgenValueString_c3cff251 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_c3cff251,

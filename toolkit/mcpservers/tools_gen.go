@@ -162,8 +162,10 @@ var toolgenFieldsCallArgs = toolimpl.NewFields([]string{"server", "tool", "argum
 
 var toolgenFieldsListArgs = toolimpl.NewFields([]string{"server"})
 
+// toolgenString_ad13457c is used by CallArgs.Server and CallArgs.Tool.
 var toolgenString_ad13457c = toolimpl.StringRule{HasMaxLength: true, MaxLength: 128, MinLength: 1}
 
+// toolgenString_d5dc2e00 is used by ListArgs.Server.
 var toolgenString_d5dc2e00 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 128}
 
 // toolgenStructCallArgs is how to decode a CallArgs.
@@ -192,11 +194,13 @@ var toolgenStructListArgs = toolimpl.Struct{
 
 var toolgenValueRaw = toolimpl.Value{Kind: toolimpl.KindRaw}
 
+// toolgenValueString_ad13457c is used by CallArgs.Server and CallArgs.Tool.
 var toolgenValueString_ad13457c = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_ad13457c,
 }
 
+// toolgenValueString_d5dc2e00 is used by ListArgs.Server.
 var toolgenValueString_d5dc2e00 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_d5dc2e00,

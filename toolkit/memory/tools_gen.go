@@ -380,12 +380,16 @@ var toolgenFieldsStrReplaceArgs = toolimpl.NewFields([]string{"path", "old_str",
 
 var toolgenFieldsViewArgs = toolimpl.NewFields([]string{"path", "view_range"}, 0)
 
+// toolgenInt_1ff280f6 is used by CommandArgs.InsertLine and InsertArgs.InsertLine.
 var toolgenInt_1ff280f6 = toolimpl.IntRule{Min: 0, MinText: "0"}
 
+// toolgenString_06da4312 is used by CreateArgs.Path, DeleteArgs.Path, InsertArgs.Path, RenameArgs.NewPath, RenameArgs.OldPath, StrReplaceArgs.Path and 1 more.
 var toolgenString_06da4312 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 1024, MinLength: 1}
 
+// toolgenString_5a843e3f is used by InsertArgs.InsertText and StrReplaceArgs.OldStr.
 var toolgenString_5a843e3f = toolimpl.StringRule{MinLength: 1}
 
+// toolgenString_bee02286 is used by CommandArgs.NewPath, CommandArgs.OldPath and CommandArgs.Path.
 var toolgenString_bee02286 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 1024}
 
 // toolgenStructCommandArgs is how to decode a CommandArgs.
@@ -509,12 +513,14 @@ var toolgenValueInt = toolimpl.Value{
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
+// toolgenValueInt_1ff280f6 is used by CommandArgs.InsertLine and InsertArgs.InsertLine.
 var toolgenValueInt_1ff280f6 = toolimpl.Value{
 	Int:  &toolgenInt_1ff280f6,
 	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
+// toolgenValueSlice_45b0a0e5 is used by CommandArgs.ViewRange and ViewArgs.ViewRange.
 var toolgenValueSlice_45b0a0e5 = toolimpl.Value{
 	Elem: &toolgenValueInt,
 	Go:   &toolimpl.SliceOf[int]{},
@@ -525,16 +531,19 @@ var toolgenValueSlice_45b0a0e5 = toolimpl.Value{
 
 var toolgenValueString = toolimpl.Value{Kind: toolimpl.KindString}
 
+// toolgenValueString_06da4312 is used by CreateArgs.Path, DeleteArgs.Path, InsertArgs.Path, RenameArgs.NewPath, RenameArgs.OldPath, StrReplaceArgs.Path and 1 more.
 var toolgenValueString_06da4312 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_06da4312,
 }
 
+// toolgenValueString_5a843e3f is used by InsertArgs.InsertText and StrReplaceArgs.OldStr.
 var toolgenValueString_5a843e3f = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_5a843e3f,
 }
 
+// toolgenValueString_bee02286 is used by CommandArgs.NewPath, CommandArgs.OldPath and CommandArgs.Path.
 var toolgenValueString_bee02286 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_bee02286,

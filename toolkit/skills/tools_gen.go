@@ -157,8 +157,10 @@ var toolgenFieldsLoadSkillArgs = toolimpl.NewFields([]string{"name"}, 0)
 
 var toolgenFieldsReadSkillFileArgs = toolimpl.NewFields([]string{"skill", "path"}, 0, 1)
 
+// toolgenString_06da4312 is used by ReadSkillFileArgs.Path.
 var toolgenString_06da4312 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 1024, MinLength: 1}
 
+// toolgenString_fe2c0592 is used by LoadSkillArgs.Name and ReadSkillFileArgs.Skill.
 var toolgenString_fe2c0592 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}
 
 // toolgenStructLoadSkillArgs is how to decode a LoadSkillArgs.
@@ -182,11 +184,13 @@ var toolgenStructReadSkillFileArgs = toolimpl.Struct{
 	}},
 }
 
+// toolgenValueString_06da4312 is used by ReadSkillFileArgs.Path.
 var toolgenValueString_06da4312 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_06da4312,
 }
 
+// toolgenValueString_fe2c0592 is used by LoadSkillArgs.Name and ReadSkillFileArgs.Skill.
 var toolgenValueString_fe2c0592 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_fe2c0592,

@@ -113,10 +113,13 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 
 var toolgenFieldsTaskArgs = toolimpl.NewFields([]string{"description", "prompt", "agent"}, 2)
 
+// toolgenString_32f90df7 is used by TaskArgs.Description.
 var toolgenString_32f90df7 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 200}
 
+// toolgenString_787c219f is used by TaskArgs.Prompt.
 var toolgenString_787c219f = toolimpl.StringRule{HasMaxLength: true, MaxLength: 20000}
 
+// toolgenString_fe2c0592 is used by TaskArgs.Agent.
 var toolgenString_fe2c0592 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}
 
 // toolgenStructTaskArgs is how to decode a TaskArgs.
@@ -134,16 +137,19 @@ var toolgenStructTaskArgs = toolimpl.Struct{
 	}},
 }
 
+// toolgenValueString_32f90df7 is used by TaskArgs.Description.
 var toolgenValueString_32f90df7 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_32f90df7,
 }
 
+// toolgenValueString_787c219f is used by TaskArgs.Prompt.
 var toolgenValueString_787c219f = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_787c219f,
 }
 
+// toolgenValueString_fe2c0592 is used by TaskArgs.Agent.
 var toolgenValueString_fe2c0592 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_fe2c0592,

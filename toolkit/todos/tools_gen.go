@@ -207,6 +207,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	return r.Tools()
 }
 
+// toolgenDefault_209eb8ec is used by TodoAddArgs.Status.
 // toolgenDefault_209eb8ec sets the default "pending".
 func toolgenDefault_209eb8ec(p unsafe.Pointer) {
 	*(*Status)(p) = Pending
@@ -222,12 +223,16 @@ var toolgenFieldsTodoUpdateArgs = toolimpl.NewFields([]string{"id", "status", "c
 
 var toolgenFieldsWriteTodosArgs = toolimpl.NewFields([]string{"todos"}, 0)
 
+// toolgenString_a53114c3 is used by Todo.Content and TodoAddArgs.Content.
 var toolgenString_a53114c3 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 1000, MinLength: 1}
 
+// toolgenString_cf677886 is used by TodoUpdateArgs.Content.
 var toolgenString_cf677886 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 1000}
 
+// toolgenString_db5fd4cd is used by TodoAddArgs.ID.
 var toolgenString_db5fd4cd = toolimpl.StringRule{HasMaxLength: true, MaxLength: 64}
 
+// toolgenString_fe2c0592 is used by Todo.ID and TodoUpdateArgs.ID.
 var toolgenString_fe2c0592 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}
 
 // toolgenStructTodo is how to decode a Todo.
@@ -291,12 +296,14 @@ var toolgenValueEnumStatus = toolimpl.Value{
 	Str:  &toolgenEnumStatus,
 }
 
+// toolgenValuePointer_6ebc401d is used by TodoUpdateArgs.Status.
 var toolgenValuePointer_6ebc401d = toolimpl.Value{
 	Elem: &toolgenValueEnumStatus,
 	Go:   &toolimpl.PointerOf[Status]{},
 	Kind: toolimpl.KindGo,
 }
 
+// toolgenValueSlice_d3bae401 is used by WriteTodosArgs.Todos.
 var toolgenValueSlice_d3bae401 = toolimpl.Value{
 	Elem: &toolgenValueStructTodo,
 	Go:   &toolimpl.SliceOf[Todo]{},
@@ -305,21 +312,25 @@ var toolgenValueSlice_d3bae401 = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValueString_a53114c3 is used by Todo.Content and TodoAddArgs.Content.
 var toolgenValueString_a53114c3 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_a53114c3,
 }
 
+// toolgenValueString_cf677886 is used by TodoUpdateArgs.Content.
 var toolgenValueString_cf677886 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_cf677886,
 }
 
+// toolgenValueString_db5fd4cd is used by TodoAddArgs.ID.
 var toolgenValueString_db5fd4cd = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_db5fd4cd,
 }
 
+// toolgenValueString_fe2c0592 is used by Todo.ID and TodoUpdateArgs.ID.
 var toolgenValueString_fe2c0592 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_fe2c0592,

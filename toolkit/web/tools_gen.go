@@ -155,6 +155,7 @@ func ToolkitTools(r *Toolkit) []runtime.Tool {
 	return r.Tools()
 }
 
+// toolgenDefault_945e74c6 is used by SearchArgs.Freshness.
 // toolgenDefault_945e74c6 sets the default "any".
 func toolgenDefault_945e74c6(p unsafe.Pointer) {
 	*(*Freshness)(p) = FreshnessAny
@@ -166,12 +167,16 @@ var toolgenFieldsFetchArgs = toolimpl.NewFields([]string{"url", "max_bytes"}, 0)
 
 var toolgenFieldsSearchArgs = toolimpl.NewFields([]string{"query", "num", "count", "freshness"}, 0)
 
+// toolgenInt_1ff280f6 is used by FetchArgs.MaxBytes.
 var toolgenInt_1ff280f6 = toolimpl.IntRule{Min: 0, MinText: "0"}
 
+// toolgenInt_9979e707 is used by SearchArgs.Count and SearchArgs.Num.
 var toolgenInt_9979e707 = toolimpl.IntRule{Max: 100, MaxText: "100", Min: 0, MinText: "0"}
 
+// toolgenString_7141929b is used by FetchArgs.URL.
 var toolgenString_7141929b = toolimpl.StringRule{Format: toolimpl.IsURI, FormatName: "uri", HasMaxLength: true, MaxLength: 4096}
 
+// toolgenString_849ad7dd is used by SearchArgs.Query.
 var toolgenString_849ad7dd = toolimpl.StringRule{HasMaxLength: true, MaxLength: 500, MinLength: 1}
 
 // toolgenStructFetchArgs is how to decode a FetchArgs.
@@ -211,23 +216,27 @@ var toolgenValueEnumFreshness = toolimpl.Value{
 	Str:  &toolgenEnumFreshness,
 }
 
+// toolgenValueInt64_1ff280f6 is used by FetchArgs.MaxBytes.
 var toolgenValueInt64_1ff280f6 = toolimpl.Value{
 	Int:  &toolgenInt_1ff280f6,
 	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
+// toolgenValueInt_9979e707 is used by SearchArgs.Count and SearchArgs.Num.
 var toolgenValueInt_9979e707 = toolimpl.Value{
 	Int:  &toolgenInt_9979e707,
 	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
+// toolgenValueString_7141929b is used by FetchArgs.URL.
 var toolgenValueString_7141929b = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_7141929b,
 }
 
+// toolgenValueString_849ad7dd is used by SearchArgs.Query.
 var toolgenValueString_849ad7dd = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_849ad7dd,

@@ -421,31 +421,37 @@ func WorkspaceTools(r *Workspace) []runtime.Tool {
 	return r.Tools()
 }
 
+// toolgenDefault_5eee356b is used by ReadFileArgs.Limit.
 // toolgenDefault_5eee356b sets the default 2000.
 func toolgenDefault_5eee356b(p unsafe.Pointer) {
 	*(*int)(p) = int(2000)
 }
 
+// toolgenDefault_8cab0cb5 is used by GlobArgs.Path, GrepArgs.Path, ListDirArgs.Path and ShellArgs.Workdir.
 // toolgenDefault_8cab0cb5 sets the default ".".
 func toolgenDefault_8cab0cb5(p unsafe.Pointer) {
 	*(*string)(p) = "."
 }
 
+// toolgenDefault_8e69b23b is used by ReadResultArgs.Limit.
 // toolgenDefault_8e69b23b sets the default 16000.
 func toolgenDefault_8e69b23b(p unsafe.Pointer) {
 	*(*int64)(p) = int64(16000)
 }
 
+// toolgenDefault_9a555768 is used by GrepArgs.MaxResults.
 // toolgenDefault_9a555768 sets the default 100.
 func toolgenDefault_9a555768(p unsafe.Pointer) {
 	*(*int)(p) = int(100)
 }
 
+// toolgenDefault_dfc9b789 is used by ReadFileArgs.Offset.
 // toolgenDefault_dfc9b789 sets the default 1.
 func toolgenDefault_dfc9b789(p unsafe.Pointer) {
 	*(*int)(p) = int(1)
 }
 
+// toolgenDefault_e680214c is used by ShellArgs.TimeoutMS.
 // toolgenDefault_e680214c sets the default 120000.
 func toolgenDefault_e680214c(p unsafe.Pointer) {
 	*(*int)(p) = int(120000)
@@ -467,32 +473,46 @@ var toolgenFieldsShellArgs = toolimpl.NewFields([]string{"command", "workdir", "
 
 var toolgenFieldsWriteFileArgs = toolimpl.NewFields([]string{"path", "content"}, 0, 1)
 
+// toolgenInt_120b5fcc is used by ShellArgs.TimeoutMS.
 var toolgenInt_120b5fcc = toolimpl.IntRule{Max: 600000, MaxText: "600000", Min: 100, MinText: "100"}
 
+// toolgenInt_1ff280f6 is used by ReadResultArgs.Offset.
 var toolgenInt_1ff280f6 = toolimpl.IntRule{Min: 0, MinText: "0"}
 
+// toolgenInt_41839354 is used by ReadFileArgs.Limit.
 var toolgenInt_41839354 = toolimpl.IntRule{Max: 2000, MaxText: "2000", Min: 1, MinText: "1"}
 
+// toolgenInt_6a006bd9 is used by ReadFileArgs.Offset.
 var toolgenInt_6a006bd9 = toolimpl.IntRule{Min: 1, MinText: "1"}
 
+// toolgenInt_6c0db5c8 is used by ReadResultArgs.Limit.
 var toolgenInt_6c0db5c8 = toolimpl.IntRule{Max: 16000, MaxText: "16000", Min: 1, MinText: "1"}
 
+// toolgenInt_a2006b75 is used by GrepArgs.MaxResults.
 var toolgenInt_a2006b75 = toolimpl.IntRule{Max: 1000, MaxText: "1000", Min: 1, MinText: "1"}
 
+// toolgenInt_b8d3519f is used by GrepArgs.Context.
 var toolgenInt_b8d3519f = toolimpl.IntRule{Max: 20, MaxText: "20", Min: 0, MinText: "0"}
 
+// toolgenString_06da4312 is used by GlobArgs.Pattern and GrepArgs.Pattern.
 var toolgenString_06da4312 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 1024, MinLength: 1}
 
+// toolgenString_0cc2b4c1 is used by EditFileArgs.Path, ReadFileArgs.Path and WriteFileArgs.Path.
 var toolgenString_0cc2b4c1 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 4096, MinLength: 1}
 
+// toolgenString_4ddd6d69 is used by ShellArgs.Command.
 var toolgenString_4ddd6d69 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 65536, MinLength: 1}
 
+// toolgenString_5a843e3f is used by EditFileArgs.OldString.
 var toolgenString_5a843e3f = toolimpl.StringRule{MinLength: 1}
 
+// toolgenString_ad13457c is used by ReadResultArgs.ID.
 var toolgenString_ad13457c = toolimpl.StringRule{HasMaxLength: true, MaxLength: 128, MinLength: 1}
 
+// toolgenString_bee02286 is used by GrepArgs.Glob.
 var toolgenString_bee02286 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 1024}
 
+// toolgenString_fb473112 is used by GlobArgs.Path, GrepArgs.Path, ListDirArgs.Path and ShellArgs.Workdir.
 var toolgenString_fb473112 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 4096}
 
 // toolgenStructEditFileArgs is how to decode a EditFileArgs.
@@ -632,42 +652,49 @@ var toolgenStructWriteFileArgs = toolimpl.Struct{
 
 var toolgenValueBool = toolimpl.Value{Kind: toolimpl.KindBool}
 
+// toolgenValueInt64_1ff280f6 is used by ReadResultArgs.Offset.
 var toolgenValueInt64_1ff280f6 = toolimpl.Value{
 	Int:  &toolgenInt_1ff280f6,
 	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
+// toolgenValueInt64_6c0db5c8 is used by ReadResultArgs.Limit.
 var toolgenValueInt64_6c0db5c8 = toolimpl.Value{
 	Int:  &toolgenInt_6c0db5c8,
 	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
+// toolgenValueInt_120b5fcc is used by ShellArgs.TimeoutMS.
 var toolgenValueInt_120b5fcc = toolimpl.Value{
 	Int:  &toolgenInt_120b5fcc,
 	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
+// toolgenValueInt_41839354 is used by ReadFileArgs.Limit.
 var toolgenValueInt_41839354 = toolimpl.Value{
 	Int:  &toolgenInt_41839354,
 	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
+// toolgenValueInt_6a006bd9 is used by ReadFileArgs.Offset.
 var toolgenValueInt_6a006bd9 = toolimpl.Value{
 	Int:  &toolgenInt_6a006bd9,
 	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
+// toolgenValueInt_a2006b75 is used by GrepArgs.MaxResults.
 var toolgenValueInt_a2006b75 = toolimpl.Value{
 	Int:  &toolgenInt_a2006b75,
 	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
+// toolgenValueInt_b8d3519f is used by GrepArgs.Context.
 var toolgenValueInt_b8d3519f = toolimpl.Value{
 	Int:  &toolgenInt_b8d3519f,
 	Kind: toolimpl.KindInt,
@@ -676,36 +703,43 @@ var toolgenValueInt_b8d3519f = toolimpl.Value{
 
 var toolgenValueString = toolimpl.Value{Kind: toolimpl.KindString}
 
+// toolgenValueString_06da4312 is used by GlobArgs.Pattern and GrepArgs.Pattern.
 var toolgenValueString_06da4312 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_06da4312,
 }
 
+// toolgenValueString_0cc2b4c1 is used by EditFileArgs.Path, ReadFileArgs.Path and WriteFileArgs.Path.
 var toolgenValueString_0cc2b4c1 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_0cc2b4c1,
 }
 
+// toolgenValueString_4ddd6d69 is used by ShellArgs.Command.
 var toolgenValueString_4ddd6d69 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_4ddd6d69,
 }
 
+// toolgenValueString_5a843e3f is used by EditFileArgs.OldString.
 var toolgenValueString_5a843e3f = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_5a843e3f,
 }
 
+// toolgenValueString_ad13457c is used by ReadResultArgs.ID.
 var toolgenValueString_ad13457c = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_ad13457c,
 }
 
+// toolgenValueString_bee02286 is used by GrepArgs.Glob.
 var toolgenValueString_bee02286 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_bee02286,
 }
 
+// toolgenValueString_fb473112 is used by GlobArgs.Path, GrepArgs.Path, ListDirArgs.Path and ShellArgs.Workdir.
 var toolgenValueString_fb473112 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_fb473112,

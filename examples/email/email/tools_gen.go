@@ -112,6 +112,7 @@ func OutboxTools(r *Outbox) []runtime.Tool {
 	return r.Tools()
 }
 
+// toolgenDefault_dfc2db89 is used by SendEmailArgs.Priority.
 // toolgenDefault_dfc2db89 sets the default 3.
 func toolgenDefault_dfc2db89(p unsafe.Pointer) {
 	*(*int)(p) = int(3)
@@ -119,12 +120,16 @@ func toolgenDefault_dfc2db89(p unsafe.Pointer) {
 
 var toolgenFieldsSendEmailArgs = toolimpl.NewFields([]string{"to", "subject", "body", "cc", "priority"}, 0, 1, 2)
 
+// toolgenInt_0803e24c is used by SendEmailArgs.Priority.
 var toolgenInt_0803e24c = toolimpl.IntRule{Max: 5, MaxText: "5", Min: 1, MinText: "1"}
 
+// toolgenString_3659ae23 is used by SendEmailArgs.Body.
 var toolgenString_3659ae23 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 10000, MinLength: 1}
 
+// toolgenString_415be15f is used by SendEmailArgs.CC and SendEmailArgs.To.
 var toolgenString_415be15f = toolimpl.StringRule{Format: toolimpl.IsEmail, FormatName: "email"}
 
+// toolgenString_507dc964 is used by SendEmailArgs.Subject.
 var toolgenString_507dc964 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
 
 // toolgenStructSendEmailArgs is how to decode a SendEmailArgs.
@@ -150,12 +155,14 @@ var toolgenStructSendEmailArgs = toolimpl.Struct{
 	}},
 }
 
+// toolgenValueInt_0803e24c is used by SendEmailArgs.Priority.
 var toolgenValueInt_0803e24c = toolimpl.Value{
 	Int:  &toolgenInt_0803e24c,
 	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
+// toolgenValueSlice_7e339da1 is used by SendEmailArgs.CC.
 var toolgenValueSlice_7e339da1 = toolimpl.Value{
 	Elem: &toolgenValueString_415be15f,
 	Go:   &toolimpl.SliceOf[string]{},
@@ -164,16 +171,19 @@ var toolgenValueSlice_7e339da1 = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValueString_3659ae23 is used by SendEmailArgs.Body.
 var toolgenValueString_3659ae23 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_3659ae23,
 }
 
+// toolgenValueString_415be15f is used by SendEmailArgs.CC and SendEmailArgs.To.
 var toolgenValueString_415be15f = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_415be15f,
 }
 
+// toolgenValueString_507dc964 is used by SendEmailArgs.Subject.
 var toolgenValueString_507dc964 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_507dc964,

@@ -266,12 +266,16 @@ var toolgenFieldsNoteArgs = toolimpl.NewFields([]string{"to", "text"}, 0, 1)
 
 var toolgenFieldsTable = toolimpl.NewFields([]string{"rows"}, 0)
 
+// toolgenInt_449e7571 is used by TableArgs.Rows.
 var toolgenInt_449e7571 = toolimpl.IntRule{Max: 100000, MaxText: "100000", Min: 0, MinText: "0"}
 
+// toolgenInt_a2006b75 is used by CountArgs.To.
 var toolgenInt_a2006b75 = toolimpl.IntRule{Max: 1000, MaxText: "1000", Min: 1, MinText: "1"}
 
+// toolgenInt_ecc3ac26 is used by CountArgs.StepMillis.
 var toolgenInt_ecc3ac26 = toolimpl.IntRule{Max: 60000, MaxText: "60000", Min: 0, MinText: "0"}
 
+// toolgenString_5a843e3f is used by AskArgs.Question, NoteArgs.Text and NoteArgs.To.
 var toolgenString_5a843e3f = toolimpl.StringRule{MinLength: 1}
 
 // toolgenStructAskArgs is how to decode a AskArgs.
@@ -316,24 +320,28 @@ var toolgenStructTableArgs = toolimpl.Struct{
 	}},
 }
 
+// toolgenValueInt_449e7571 is used by TableArgs.Rows.
 var toolgenValueInt_449e7571 = toolimpl.Value{
 	Int:  &toolgenInt_449e7571,
 	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
+// toolgenValueInt_a2006b75 is used by CountArgs.To.
 var toolgenValueInt_a2006b75 = toolimpl.Value{
 	Int:  &toolgenInt_a2006b75,
 	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
+// toolgenValueInt_ecc3ac26 is used by CountArgs.StepMillis.
 var toolgenValueInt_ecc3ac26 = toolimpl.Value{
 	Int:  &toolgenInt_ecc3ac26,
 	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
+// toolgenValueString_5a843e3f is used by AskArgs.Question, NoteArgs.Text and NoteArgs.To.
 var toolgenValueString_5a843e3f = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_5a843e3f,

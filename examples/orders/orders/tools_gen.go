@@ -287,6 +287,7 @@ func ServiceTools(r *Service) []runtime.Tool {
 	return r.Tools()
 }
 
+// toolgenDefault_872cb5ff is used by ListOrdersArgs.Limit.
 // toolgenDefault_872cb5ff sets the default 20.
 func toolgenDefault_872cb5ff(p unsafe.Pointer) {
 	*(*int)(p) = int(20)
@@ -308,30 +309,43 @@ var toolgenFieldsListOrdersArgs = toolimpl.NewFields([]string{"status", "since",
 
 var toolgenFieldsShipping = toolimpl.NewFields([]string{"lines", "city", "postal_code", "country"}, 0, 1, 2, 3)
 
+// toolgenFloat_c22b940f is used by Item.Price.
 var toolgenFloat_c22b940f = toolimpl.FloatRule{ExclusiveMin: 0, ExclusiveMinText: "0"}
 
+// toolgenInt_1ff280f6 is used by ListOrdersArgs.Customers.
 var toolgenInt_1ff280f6 = toolimpl.IntRule{Min: 0, MinText: "0"}
 
+// toolgenInt_70adac5c is used by ListOrdersArgs.Limit.
 var toolgenInt_70adac5c = toolimpl.IntRule{Max: 100, MaxText: "100", Min: 1, MinText: "1"}
 
+// toolgenInt_a2006b75 is used by Item.Qty.
 var toolgenInt_a2006b75 = toolimpl.IntRule{Max: 1000, MaxText: "1000", Min: 1, MinText: "1"}
 
+// toolgenString_415be15f is used by Customer.Email.
 var toolgenString_415be15f = toolimpl.StringRule{Format: toolimpl.IsEmail, FormatName: "email"}
 
+// toolgenString_507dc964 is used by Customer.Name and Item.Name.
 var toolgenString_507dc964 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 200, MinLength: 1}
 
+// toolgenString_65a2d15c is used by Item.SKU.
 var toolgenString_65a2d15c = toolimpl.StringRule{Pattern: toolgenPattern_635a3b1f, PatternText: "^[A-Z]{3}-[0-9]{4}$"}
 
+// toolgenString_6a88292a is used by GetOrderArgs.ID.
 var toolgenString_6a88292a = toolimpl.StringRule{Pattern: toolgenPattern_d3db4aed, PatternText: "^ord-[0-9]+$"}
 
+// toolgenString_7137d797 is used by Shipping.City and Shipping.Lines.
 var toolgenString_7137d797 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 100, MinLength: 1}
 
+// toolgenString_94a3090f is used by Shipping.PostalCode.
 var toolgenString_94a3090f = toolimpl.StringRule{HasMaxLength: true, MaxLength: 20, MinLength: 1}
 
+// toolgenString_c3cff251 is used by CreateOrderArgs.Notes.
 var toolgenString_c3cff251 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 2000}
 
+// toolgenString_d96758e4 is used by Item.Tags.
 var toolgenString_d96758e4 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 32, MinLength: 1}
 
+// toolgenString_fe2c0592 is used by Customer.ID.
 var toolgenString_fe2c0592 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 64, MinLength: 1}
 
 // toolgenStructCreateOrderArgs is how to decode a CreateOrderArgs.
@@ -446,30 +460,35 @@ var toolgenValueEnumStatus = toolimpl.Value{
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
+// toolgenValueFloat64_c22b940f is used by Item.Price.
 var toolgenValueFloat64_c22b940f = toolimpl.Value{
 	Float: &toolgenFloat_c22b940f,
 	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
+// toolgenValueInt_1ff280f6 is used by ListOrdersArgs.Customers.
 var toolgenValueInt_1ff280f6 = toolimpl.Value{
 	Int:  &toolgenInt_1ff280f6,
 	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
+// toolgenValueInt_70adac5c is used by ListOrdersArgs.Limit.
 var toolgenValueInt_70adac5c = toolimpl.Value{
 	Int:  &toolgenInt_70adac5c,
 	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
+// toolgenValueInt_a2006b75 is used by Item.Qty.
 var toolgenValueInt_a2006b75 = toolimpl.Value{
 	Int:  &toolgenInt_a2006b75,
 	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
+// toolgenValueMap_72414b23 is used by ListOrdersArgs.Customers.
 var toolgenValueMap_72414b23 = toolimpl.Value{
 	Elem: &toolgenValueInt_1ff280f6,
 	Go:   &toolimpl.MapOf[string, int]{},
@@ -478,18 +497,21 @@ var toolgenValueMap_72414b23 = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValuePointer_3d8a3e68 is used by ListOrdersArgs.Since.
 var toolgenValuePointer_3d8a3e68 = toolimpl.Value{
 	Elem: &toolgenValueTime,
 	Go:   &toolimpl.PointerOf[time.Time]{},
 	Kind: toolimpl.KindGo,
 }
 
+// toolgenValuePointer_6ebc401d is used by ListOrdersArgs.Status.
 var toolgenValuePointer_6ebc401d = toolimpl.Value{
 	Elem: &toolgenValueEnumStatus,
 	Go:   &toolimpl.PointerOf[Status]{},
 	Kind: toolimpl.KindGo,
 }
 
+// toolgenValueSlice_5f96cfc3 is used by Item.Tags.
 var toolgenValueSlice_5f96cfc3 = toolimpl.Value{
 	Elem: &toolgenValueString_d96758e4,
 	Go:   &toolimpl.SliceOf[string]{},
@@ -498,6 +520,7 @@ var toolgenValueSlice_5f96cfc3 = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValueSlice_a52b2be4 is used by CreateOrderArgs.Items.
 var toolgenValueSlice_a52b2be4 = toolimpl.Value{
 	Elem: &toolgenValueStructItem,
 	Go:   &toolimpl.SliceOf[Item]{},
@@ -506,6 +529,7 @@ var toolgenValueSlice_a52b2be4 = toolimpl.Value{
 	Min:  1,
 }
 
+// toolgenValueSlice_fe0b7d28 is used by Shipping.Lines.
 var toolgenValueSlice_fe0b7d28 = toolimpl.Value{
 	Elem: &toolgenValueString_7137d797,
 	Go:   &toolimpl.SliceOf[string]{},
@@ -514,46 +538,55 @@ var toolgenValueSlice_fe0b7d28 = toolimpl.Value{
 	Min:  1,
 }
 
+// toolgenValueString_415be15f is used by Customer.Email.
 var toolgenValueString_415be15f = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_415be15f,
 }
 
+// toolgenValueString_507dc964 is used by Customer.Name and Item.Name.
 var toolgenValueString_507dc964 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_507dc964,
 }
 
+// toolgenValueString_65a2d15c is used by Item.SKU.
 var toolgenValueString_65a2d15c = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_65a2d15c,
 }
 
+// toolgenValueString_6a88292a is used by GetOrderArgs.ID.
 var toolgenValueString_6a88292a = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_6a88292a,
 }
 
+// toolgenValueString_7137d797 is used by Shipping.City and Shipping.Lines.
 var toolgenValueString_7137d797 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_7137d797,
 }
 
+// toolgenValueString_94a3090f is used by Shipping.PostalCode.
 var toolgenValueString_94a3090f = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_94a3090f,
 }
 
+// toolgenValueString_c3cff251 is used by CreateOrderArgs.Notes.
 var toolgenValueString_c3cff251 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_c3cff251,
 }
 
+// toolgenValueString_d96758e4 is used by Item.Tags.
 var toolgenValueString_d96758e4 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_d96758e4,
 }
 
+// toolgenValueString_fe2c0592 is used by Customer.ID.
 var toolgenValueString_fe2c0592 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_fe2c0592,
@@ -728,6 +761,7 @@ func toolgenResultOrderList(out OrderList, err error, tool string) runtime.Resul
 	return toolimpl.FinishWriter(w, tool)
 }
 
+// toolgenPattern_635a3b1f is used by Item.SKU.
 // toolgenPattern_635a3b1f reports whether s contains a match of the regular expression `^[A-Z]{3}-[0-9]{4}$`,
 // as regexp.MatchString does. toolgen compiled the expression to a finite automaton
 // over runes whose states are the labels below: it runs in time linear in len(s)
@@ -837,6 +871,7 @@ s8:
 	return false
 }
 
+// toolgenPattern_d3db4aed is used by GetOrderArgs.ID.
 // toolgenPattern_d3db4aed reports whether s contains a match of the regular expression `^ord-[0-9]+$`,
 // as regexp.MatchString does. toolgen compiled the expression to a finite automaton
 // over runes whose states are the labels below: it runs in time linear in len(s)

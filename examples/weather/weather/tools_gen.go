@@ -120,6 +120,7 @@ var toolgenBindingGetWeather = toolimpl.Binding{
 	Table: &toolgenStructWeatherArgs,
 }
 
+// toolgenDefault_20e68123 is used by WeatherArgs.Unit.
 // toolgenDefault_20e68123 sets the default "celsius".
 func toolgenDefault_20e68123(p unsafe.Pointer) {
 	*(*Unit)(p) = Celsius
@@ -129,8 +130,10 @@ var toolgenEnumUnit = toolimpl.StringRule{Enum: toolimpl.NewEnum("celsius", "fah
 
 var toolgenFieldsWeatherArgs = toolimpl.NewFields([]string{"city", "unit", "days"}, 0)
 
+// toolgenInt_f416009c is used by WeatherArgs.Days.
 var toolgenInt_f416009c = toolimpl.IntRule{Max: 7, MaxText: "7", Min: 0, MinText: "0"}
 
+// toolgenString_5a843e3f is used by WeatherArgs.City.
 var toolgenString_5a843e3f = toolimpl.StringRule{MinLength: 1}
 
 // toolgenStructWeatherArgs is how to decode a WeatherArgs.
@@ -155,12 +158,14 @@ var toolgenValueEnumUnit = toolimpl.Value{
 	Str:  &toolgenEnumUnit,
 }
 
+// toolgenValueInt_f416009c is used by WeatherArgs.Days.
 var toolgenValueInt_f416009c = toolimpl.Value{
 	Int:  &toolgenInt_f416009c,
 	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
+// toolgenValueString_5a843e3f is used by WeatherArgs.City.
 var toolgenValueString_5a843e3f = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_5a843e3f,

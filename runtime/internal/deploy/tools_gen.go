@@ -90,6 +90,7 @@ var toolgenBindingDeploy = toolimpl.Binding{
 	Table: &toolgenStructDeployArgs,
 }
 
+// toolgenDefault_35469ccc is used by DeployArgs.Region.
 // toolgenDefault_35469ccc sets the default "eu-west".
 func toolgenDefault_35469ccc(p unsafe.Pointer) {
 	*(*string)(p) = "eu-west"
@@ -117,6 +118,7 @@ var toolgenStructDeployArgs = toolimpl.Struct{
 	}},
 }
 
+// toolgenValueSlice_9483c03e is used by DeployArgs.Restart.
 var toolgenValueSlice_9483c03e = toolimpl.Value{
 	Elem: &toolgenValueTextHost,
 	Go:   &toolimpl.SliceOf[Host]{},

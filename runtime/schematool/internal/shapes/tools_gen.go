@@ -170,11 +170,13 @@ var toolgenBindingNoArgs = toolimpl.Binding{
 	},
 }
 
+// toolgenDefault_1d022653 is used by Args.Color.
 // toolgenDefault_1d022653 sets the default "red".
 func toolgenDefault_1d022653(p unsafe.Pointer) {
 	*(*Color)(p) = Red
 }
 
+// toolgenDefault_dfbc5f89 is used by Args.Count.
 // toolgenDefault_dfbc5f89 sets the default 5.
 func toolgenDefault_dfbc5f89(p unsafe.Pointer) {
 	*(*int)(p) = int(5)
@@ -188,24 +190,34 @@ var toolgenFieldsNode = toolimpl.NewFields([]string{"name", "children"}, 0)
 
 var toolgenFieldsPoint = toolimpl.NewFields([]string{"x", "y"}, 0, 1)
 
+// toolgenFloat_4d55476b is used by Point.Y.
 var toolgenFloat_4d55476b = toolimpl.FloatRule{ExclusiveMin: 0, ExclusiveMinText: "0", MultipleOf: toolgenMultiple_30d511b7, MultipleOfText: "0.5"}
 
+// toolgenFloat_c6bed3bd is used by Point.X.
 var toolgenFloat_c6bed3bd = toolimpl.FloatRule{Max: 100, MaxText: "100", Min: -100, MinText: "-100"}
 
+// toolgenFloat_cab46f55 is used by Args.Ratio.
 var toolgenFloat_cab46f55 = toolimpl.FloatRule{Enum: []float64{0.5, 1, 2}, EnumText: "0.5, 1, 2"}
 
+// toolgenInt_a6d9b3d6 is used by Args.Step.
 var toolgenInt_a6d9b3d6 = toolimpl.IntRule{ExclusiveMax: 30, ExclusiveMaxText: "30", MultipleOf: 3, MultipleOfText: "3"}
 
+// toolgenInt_aa7ab23c is used by Args.Count.
 var toolgenInt_aa7ab23c = toolimpl.IntRule{Max: 50, MaxText: "50", Min: 1, MinText: "1"}
 
+// toolgenMultiple_30d511b7 is used by Point.Y.
 var toolgenMultiple_30d511b7 = toolimpl.MultipleOf("0.5")
 
+// toolgenString_10233f81 is used by Args.Note.
 var toolgenString_10233f81 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 5}
 
+// toolgenString_415be15f is used by Args.Email.
 var toolgenString_415be15f = toolimpl.StringRule{Format: toolimpl.IsEmail, FormatName: "email"}
 
+// toolgenString_42534261 is used by Args.Title.
 var toolgenString_42534261 = toolimpl.StringRule{HasMaxLength: true, MaxLength: 10, MinLength: 2, Pattern: toolgenPattern_9ced029a, PatternText: "^[A-Z][a-zA-Z ]*$"}
 
+// toolgenString_5a843e3f is used by Node.Name.
 var toolgenString_5a843e3f = toolimpl.StringRule{MinLength: 1}
 
 // toolgenStructArgs is how to decode a Args.
@@ -310,18 +322,21 @@ var toolgenValueFloat64 = toolimpl.Value{
 	Size: 8,
 }
 
+// toolgenValueFloat64_4d55476b is used by Point.Y.
 var toolgenValueFloat64_4d55476b = toolimpl.Value{
 	Float: &toolgenFloat_4d55476b,
 	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
+// toolgenValueFloat64_c6bed3bd is used by Point.X.
 var toolgenValueFloat64_c6bed3bd = toolimpl.Value{
 	Float: &toolgenFloat_c6bed3bd,
 	Kind:  toolimpl.KindFloat,
 	Size:  8,
 }
 
+// toolgenValueFloat64_cab46f55 is used by Args.Ratio.
 var toolgenValueFloat64_cab46f55 = toolimpl.Value{
 	Float: &toolgenFloat_cab46f55,
 	Kind:  toolimpl.KindFloat,
@@ -333,18 +348,21 @@ var toolgenValueInt = toolimpl.Value{
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
+// toolgenValueInt64_a6d9b3d6 is used by Args.Step.
 var toolgenValueInt64_a6d9b3d6 = toolimpl.Value{
 	Int:  &toolgenInt_a6d9b3d6,
 	Kind: toolimpl.KindInt,
 	Size: 8,
 }
 
+// toolgenValueInt_aa7ab23c is used by Args.Count.
 var toolgenValueInt_aa7ab23c = toolimpl.Value{
 	Int:  &toolgenInt_aa7ab23c,
 	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
+// toolgenValueMap_5c135675 is used by Args.Places.
 var toolgenValueMap_5c135675 = toolimpl.Value{
 	Elem: &toolgenValueStructPoint,
 	Go:   &toolimpl.MapOf[string, Point]{},
@@ -353,6 +371,7 @@ var toolgenValueMap_5c135675 = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValueMap_9d9c8198 is used by Args.Weights.
 var toolgenValueMap_9d9c8198 = toolimpl.Value{
 	Elem: &toolgenValueFloat64,
 	Go:   &toolimpl.MapOf[string, float64]{},
@@ -361,24 +380,28 @@ var toolgenValueMap_9d9c8198 = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValuePointer_0d71c805 is used by Args.Where.
 var toolgenValuePointer_0d71c805 = toolimpl.Value{
 	Elem: &toolgenValueStructPoint,
 	Go:   &toolimpl.PointerOf[Point]{},
 	Kind: toolimpl.KindGo,
 }
 
+// toolgenValuePointer_21c474cc is used by Args.Tree and Node.Children.
 var toolgenValuePointer_21c474cc = toolimpl.Value{
 	Elem: &toolgenValueStructNode,
 	Go:   &toolimpl.PointerOf[Node]{},
 	Kind: toolimpl.KindGo,
 }
 
+// toolgenValuePointer_dccc5044 is used by Args.Note.
 var toolgenValuePointer_dccc5044 = toolimpl.Value{
 	Elem: &toolgenValueString_10233f81,
 	Go:   &toolimpl.PointerOf[string]{},
 	Kind: toolimpl.KindGo,
 }
 
+// toolgenValueSlice_0962ddd6 is used by Args.Grid.
 var toolgenValueSlice_0962ddd6 = toolimpl.Value{
 	Elem: &toolgenValueInt,
 	Go:   &toolimpl.SliceOf[int]{},
@@ -387,6 +410,7 @@ var toolgenValueSlice_0962ddd6 = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValueSlice_112a625c is used by Args.Grid.
 var toolgenValueSlice_112a625c = toolimpl.Value{
 	Elem: &toolgenValueSlice_0962ddd6,
 	Go:   &toolimpl.SliceOf[[]int]{},
@@ -395,6 +419,7 @@ var toolgenValueSlice_112a625c = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValueSlice_4b1e1c32 is used by Args.Path.
 var toolgenValueSlice_4b1e1c32 = toolimpl.Value{
 	Elem: &toolgenValueStructPoint,
 	Go:   &toolimpl.SliceOf[Point]{},
@@ -403,6 +428,7 @@ var toolgenValueSlice_4b1e1c32 = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValueSlice_95950b50 is used by Args.Colors.
 var toolgenValueSlice_95950b50 = toolimpl.Value{
 	Elem: &toolgenValueEnumColor,
 	Go:   &toolimpl.UniqueSliceOf[Color]{},
@@ -411,6 +437,7 @@ var toolgenValueSlice_95950b50 = toolimpl.Value{
 	Min:  1,
 }
 
+// toolgenValueSlice_ba0cebde is used by Args.Tags.
 var toolgenValueSlice_ba0cebde = toolimpl.Value{
 	Elem: &toolgenValueString,
 	Go:   &toolimpl.UniqueSliceOf[string]{},
@@ -419,6 +446,7 @@ var toolgenValueSlice_ba0cebde = toolimpl.Value{
 	Min:  0,
 }
 
+// toolgenValueSlice_f55871da is used by Node.Children.
 var toolgenValueSlice_f55871da = toolimpl.Value{
 	Elem: &toolgenValuePointer_21c474cc,
 	Go:   &toolimpl.SliceOf[*Node]{},
@@ -429,21 +457,25 @@ var toolgenValueSlice_f55871da = toolimpl.Value{
 
 var toolgenValueString = toolimpl.Value{Kind: toolimpl.KindString}
 
+// toolgenValueString_10233f81 is used by Args.Note.
 var toolgenValueString_10233f81 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_10233f81,
 }
 
+// toolgenValueString_415be15f is used by Args.Email.
 var toolgenValueString_415be15f = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_415be15f,
 }
 
+// toolgenValueString_42534261 is used by Args.Title.
 var toolgenValueString_42534261 = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_42534261,
 }
 
+// toolgenValueString_5a843e3f is used by Node.Name.
 var toolgenValueString_5a843e3f = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_5a843e3f,
@@ -459,6 +491,7 @@ var toolgenValueStructPoint = toolimpl.Value{
 	Struct: &toolgenStructPoint,
 }
 
+// toolgenPattern_9ced029a is used by Args.Title.
 // toolgenPattern_9ced029a reports whether s contains a match of the regular expression `^[A-Z][a-zA-Z ]*$`,
 // as regexp.MatchString does. toolgen compiled the expression to a finite automaton
 // over runes whose states are the labels below: it runs in time linear in len(s)

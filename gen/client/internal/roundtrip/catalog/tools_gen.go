@@ -239,6 +239,7 @@ var toolgenBindingSearchItems = toolimpl.Binding{
 	Table: &toolgenStructSearchArgs,
 }
 
+// toolgenDefault_8fd682ff is used by SearchArgs.Limit.
 // toolgenDefault_8fd682ff sets the default 10.
 func toolgenDefault_8fd682ff(p unsafe.Pointer) {
 	*(*int)(p) = int(10)
@@ -256,10 +257,13 @@ var toolgenFieldsSearchArgs = toolimpl.NewFields([]string{"query", "status", "li
 
 var toolgenFieldsTreeArgs = toolimpl.NewFields([]string{"depth"}, 0)
 
+// toolgenInt_2b84218b is used by TreeArgs.Depth.
 var toolgenInt_2b84218b = toolimpl.IntRule{Max: 3, MaxText: "3", Min: 0, MinText: "0"}
 
+// toolgenInt_aa7ab23c is used by SearchArgs.Limit.
 var toolgenInt_aa7ab23c = toolimpl.IntRule{Max: 50, MaxText: "50", Min: 1, MinText: "1"}
 
+// toolgenString_5a843e3f is used by SearchArgs.Query.
 var toolgenString_5a843e3f = toolimpl.StringRule{MinLength: 1}
 
 // toolgenStructDeleteArgs is how to decode a DeleteArgs.
@@ -330,24 +334,28 @@ var toolgenValueInt = toolimpl.Value{
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
+// toolgenValueInt_2b84218b is used by TreeArgs.Depth.
 var toolgenValueInt_2b84218b = toolimpl.Value{
 	Int:  &toolgenInt_2b84218b,
 	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
+// toolgenValueInt_aa7ab23c is used by SearchArgs.Limit.
 var toolgenValueInt_aa7ab23c = toolimpl.Value{
 	Int:  &toolgenInt_aa7ab23c,
 	Kind: toolimpl.KindInt,
 	Size: uint8(unsafe.Sizeof(int(0))),
 }
 
+// toolgenValuePointer_427c3e79 is used by SearchArgs.MaxPrice.
 var toolgenValuePointer_427c3e79 = toolimpl.Value{
 	Elem: &toolgenValueStructMoney,
 	Go:   &toolimpl.PointerOf[Money]{},
 	Kind: toolimpl.KindGo,
 }
 
+// toolgenValuePointer_6ebc401d is used by SearchArgs.Status.
 var toolgenValuePointer_6ebc401d = toolimpl.Value{
 	Elem: &toolgenValueEnumStatus,
 	Go:   &toolimpl.PointerOf[Status]{},
@@ -356,6 +364,7 @@ var toolgenValuePointer_6ebc401d = toolimpl.Value{
 
 var toolgenValueString = toolimpl.Value{Kind: toolimpl.KindString}
 
+// toolgenValueString_5a843e3f is used by SearchArgs.Query.
 var toolgenValueString_5a843e3f = toolimpl.Value{
 	Kind: toolimpl.KindString,
 	Str:  &toolgenString_5a843e3f,
