@@ -177,6 +177,10 @@ func (p *egressProxy) handle(conn net.Conn) {
 	conn.SetReadDeadline(time.Now().Add(egressHeaderTimeout))
 	limit := &headerLimit{r: conn, n: egressMaxHeader}
 	br := bufio.NewReader(limit)
+	if first, err := br.Peek(1); err == nil && first[0] == socksVersion {
+		p.handleSOCKS(conn, br, limit)
+		return
+	}
 	req, err := http.ReadRequest(br)
 	if err != nil {
 		if errors.Is(err, errHeaderTooLarge) {
@@ -208,14 +212,9 @@ func (p *egressProxy) handle(conn net.Conn) {
 		refuse(conn, http.StatusBadRequest, fmt.Sprintf("%q is not a valid port", portText))
 		return
 	}
-	host = strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
-	if !p.allowed(host, port) {
-		refuse(conn, http.StatusForbidden, fmt.Sprintf("%s port %d is not on the sandbox's egress allowlist (and was not approved); ask the user to allow it", host, port))
-		return
-	}
-	upstream, err := p.dial(host, port)
-	if err != nil {
-		refuse(conn, http.StatusBadGateway, err.Error())
+	upstream, status, why := p.open(host, port)
+	if upstream == nil {
+		refuse(conn, status, why)
 		return
 	}
 	defer upstream.Close()
@@ -242,6 +241,21 @@ func (p *egressProxy) handle(conn net.Conn) {
 		upstream.SetWriteDeadline(time.Time{})
 	}
 	pipeIdle(conn, br, upstream)
+}
+
+// open connects to host and port when the allowlist or the approver lets it through and the
+// address is one the proxy connects to; else it returns the HTTP status and the reason for
+// the model.
+func (p *egressProxy) open(host string, port int) (upstream net.Conn, status int, why string) {
+	host = strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
+	if !p.allowed(host, port) {
+		return nil, http.StatusForbidden, fmt.Sprintf("%s port %d is not on the sandbox's egress allowlist (and was not approved); ask the user to allow it", host, port)
+	}
+	upstream, err := p.dial(host, port)
+	if err != nil {
+		return nil, http.StatusBadGateway, err.Error()
+	}
+	return upstream, 0, ""
 }
 
 func (p *egressProxy) allowed(host string, port int) bool {

@@ -68,6 +68,22 @@ func TestIsolatedEgress(t *testing.T) {
 		assert.Contains(t, out, "200 Connection established")
 		assert.Contains(t, out, "upstream-hello")
 	})
+	// SOCKS5 from the shell, to ALL_PROXY (socks5h://): greeting, then CONNECT by name.
+	socks := func(name string, port int) string {
+		return fmt.Sprintf(`bash -c 'p=${ALL_PROXY#socks5h://}; exec 3<>/dev/tcp/${p%%%%:*}/${p##*:}; printf "\x05\x01\x00" >&3; head -c2 <&3 | od -An -tx1; printf "\x05\x01\x00\x03\x%02x%s\x%02x\x%02x" >&3; od -An -tx1 -w64 <&3' 2>&1; echo`,
+			len(name), name, port>>8, port&0xff)
+	}
+	t.Run("SOCKS5 listed", func(t *testing.T) {
+		_, out := runIn(t, l, ".", socks("good.test", port))
+		// The reply (bound address 0.0.0.0:0), then what the upstream sent, in hexadecimal.
+		assert.Contains(t, out, " 05 00\n 05 00 00 01 00 00 00 00 00 00 "+hexBytes("upstream-hello"), out)
+	})
+	t.Run("SOCKS5 refused", func(t *testing.T) {
+		_, out := runIn(t, l, ".", socks("unlisted.test", port)+";"+socks("evil.metadata.test", port))
+		assert.Contains(t, out, " 05 02 00 01", "not allowed by ruleset: %s", out)
+		assert.Contains(t, out, " 05 04 00 01", "host unreachable: %s", out)
+		assert.NotContains(t, out, hexBytes("upstream"))
+	})
 	t.Run("direct", func(t *testing.T) {
 		_, out := runIn(t, l, ".", fmt.Sprintf(`bash -c 'echo hi > /dev/tcp/127.0.0.1/%d' 2>/dev/null && echo connected; echo done`, port))
 		assert.Equal(t, "done\n", out)
@@ -119,4 +135,16 @@ func TestEgressOptions(t *testing.T) {
 	assert.ErrorContains(t, err, "the port must be a number")
 	_, err = OpenLocal(t.TempDir(), LocalOptions{Egress: &Egress{Allow: []string{"a.*.com"}}})
 	assert.ErrorContains(t, err, "want a host such as example.com")
+}
+
+// hexBytes is s as od -An -tx1 writes it.
+func hexBytes(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%02x", s[i])
+	}
+	return b.String()
 }

@@ -192,9 +192,11 @@ func OpenLocal(dir string, opts LocalOptions) (*Local, error) {
 	env = dedupEnv(append(env, opts.Vars...))
 	if opts.Egress != nil {
 		// Last, so that neither the host's variables nor Vars route around the proxy.
-		proxy := "http://" + egressListenAddr
-		env = dedupEnv(append(env, "HTTP_PROXY="+proxy, "HTTPS_PROXY="+proxy, "ALL_PROXY="+proxy,
-			"http_proxy="+proxy, "https_proxy="+proxy, "all_proxy="+proxy, "NO_PROXY=", "no_proxy="))
+		// ALL_PROXY is SOCKS5 with names resolved by the proxy (socks5h), for what is not
+		// HTTP; the same listener takes both.
+		proxy, socks := "http://"+egressListenAddr, "socks5h://"+egressListenAddr
+		env = dedupEnv(append(env, "HTTP_PROXY="+proxy, "HTTPS_PROXY="+proxy, "ALL_PROXY="+socks,
+			"http_proxy="+proxy, "https_proxy="+proxy, "all_proxy="+socks, "NO_PROXY=", "no_proxy="))
 	}
 	return &Local{root: root, dir: abs, real: real, hosts: hosts, env: env, opts: opts, rules: rules, quota: newQuota(opts.WriteQuota)}, nil
 }

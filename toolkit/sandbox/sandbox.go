@@ -73,14 +73,16 @@
 //     [LocalOptions.Egress] the namespace still has only loopback, on which PID 1 listens at
 //     127.0.0.1:3128 and hands each connection's descriptor over a Unix socket pair to a
 //     proxy the sandbox runs on the host (nothing is bind-mounted, no host path is shown);
-//     HTTP_PROXY, HTTPS_PROXY and ALL_PROXY (and their lower-case forms) point at it and
-//     NO_PROXY is empty. The proxy takes CONNECT host:port and plain http:// requests (not
-//     SOCKS5), lets through the hosts and ports Egress.Allow lists (80 and 443 for an entry
+//     HTTP_PROXY and HTTPS_PROXY (http://127.0.0.1:3128) and ALL_PROXY
+//     (socks5h://127.0.0.1:3128), and their lower-case forms, point at it and NO_PROXY is
+//     empty. The proxy takes CONNECT host:port and plain http:// requests, and SOCKS5
+//     CONNECT without authentication (a name or an address; not BIND or UDP), lets through the hosts and ports Egress.Allow lists (80 and 443 for an entry
 //     without a port) and those Egress.Approve approves, resolves the name itself and
 //     refuses an address that is loopback, link-local (cloud metadata), private, reserved
 //     or one of the host's own unless Egress.AllowAddresses lists it. A refusal is an HTTP
 //     answer whose body, and X-Sandbox-Egress header, say why, naming only the host, port
-//     and address. There is no resolver in the sandbox: tools must use the proxy (curl,
+//     and address; SOCKS5 has only codes (2, not allowed; 4, host unreachable), so the HTTP
+//     proxy is the one to ask why. There is no resolver in the sandbox: tools must use the proxy (curl,
 //     pip, go and git do from the variables). Bounds: 32 connections at once (more wait),
 //     16 KiB of request line and headers sent within 10 s, 10 s to resolve and connect, a
 //     tunnel closed after 2 minutes with no byte either way, one request per plain HTTP
