@@ -321,6 +321,27 @@ func (g *generator) toolLiteral(t *model.Tool) (jen.Code, error) {
 	}
 	strs("Tags", tags)
 	str("Category", t.Category)
+	if len(t.Icons) > 0 {
+		var items []jen.Code
+		for _, ic := range t.Icons {
+			id := jen.Dict{jen.Id("Src"): jen.Lit(ic.Src)}
+			if ic.MIMEType != "" {
+				id[jen.Id("MIMEType")] = jen.Lit(ic.MIMEType)
+			}
+			if len(ic.Sizes) > 0 {
+				var sizes []jen.Code
+				for _, s := range ic.Sizes {
+					sizes = append(sizes, jen.Lit(s))
+				}
+				id[jen.Id("Sizes")] = jen.Index().String().Values(sizes...)
+			}
+			if ic.Theme != "" {
+				id[jen.Id("Theme")] = jen.Lit(ic.Theme)
+			}
+			items = append(items, jen.Values(id))
+		}
+		d[jen.Id("Icons")] = jen.Index().Qual(runtimePath, "Icon").Values(items...)
+	}
 	if t.Timeout > 0 {
 		d[jen.Id("Timeout")] = durationLit(t.Timeout)
 	}

@@ -22,6 +22,7 @@ type definition struct {
 	InputSchema  json.RawMessage      `json:"inputSchema"`
 	OutputSchema json.RawMessage      `json:"outputSchema,omitempty"`
 	Annotations  *mcp.ToolAnnotations `json:"annotations,omitempty"`
+	Icons        []mcp.Icon           `json:"icons,omitempty"`
 }
 
 func define(t runtime.Tool) definition {
@@ -31,6 +32,9 @@ func define(t runtime.Tool) definition {
 	}
 	if objectSchema(t.OutputSchema) {
 		d.OutputSchema = t.OutputSchema
+	}
+	for _, ic := range t.Icons {
+		d.Icons = append(d.Icons, mcp.Icon{Source: ic.Src, MIMEType: ic.MIMEType, Sizes: ic.Sizes, Theme: mcp.IconTheme(ic.Theme)})
 	}
 	a := mcptool.FromHints(t.Hints)
 	d.Annotations = &mcp.ToolAnnotations{
@@ -57,7 +61,7 @@ func Tools(tools []runtime.Tool) []*mcp.Tool {
 	out := make([]*mcp.Tool, 0, len(tools))
 	for _, t := range tools {
 		d := define(t)
-		mt := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema, Annotations: d.Annotations}
+		mt := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema, Annotations: d.Annotations, Icons: d.Icons}
 		if d.OutputSchema != nil {
 			mt.OutputSchema = d.OutputSchema
 		}

@@ -90,8 +90,8 @@ type Instrumentation struct {
 	duration metric.Float64Histogram
 	// serverOperation and clientOperation are the MCP conventions' histograms (mcp.go).
 	serverOperation, clientOperation metric.Float64Histogram
-	cfg      config
-	tools    sync.Map // tool name → *toolTelemetry
+	cfg                              config
+	tools                            sync.Map // tool name → *toolTelemetry
 }
 
 // New returns an Instrumentation. It fails only when the meter provider refuses one of its

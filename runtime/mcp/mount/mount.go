@@ -35,6 +35,8 @@ const (
 	MaxProgressMessage  = 512      // bytes of a progress message passed on
 	MaxErrorText        = 2 << 10  // bytes of a protocol error's message a model reads
 	MaxElicitations     = 16       // elicitations of one call passed to Options.Elicit; more are refused
+	MaxIcons            = 8        // icons of one tool passed on; more are left out
+	MaxIconSizes        = 8        // sizes of one icon; an icon with more is left out
 )
 
 // Server says how to reach an MCP server: a command run over stdio, or a streamable HTTP
