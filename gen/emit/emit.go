@@ -303,11 +303,7 @@ func (g *generator) toolLiteral(t *model.Tool) (jen.Code, error) {
 	}
 	strs := func(field string, v []string) {
 		if len(v) > 0 {
-			var items []jen.Code
-			for _, s := range v {
-				items = append(items, jen.Lit(s))
-			}
-			d[jen.Id(field)] = jen.Index().String().Values(items...)
+			d[jen.Id(field)] = stringList(v)
 		}
 	}
 	str("Name", t.Name)
@@ -329,11 +325,7 @@ func (g *generator) toolLiteral(t *model.Tool) (jen.Code, error) {
 				id[jen.Id("MIMEType")] = jen.Lit(ic.MIMEType)
 			}
 			if len(ic.Sizes) > 0 {
-				var sizes []jen.Code
-				for _, s := range ic.Sizes {
-					sizes = append(sizes, jen.Lit(s))
-				}
-				id[jen.Id("Sizes")] = jen.Index().String().Values(sizes...)
+				id[jen.Id("Sizes")] = stringList(ic.Sizes)
 			}
 			if ic.Theme != "" {
 				id[jen.Id("Theme")] = jen.Lit(ic.Theme)
@@ -457,6 +449,15 @@ func (g *generator) toolLiteral(t *model.Tool) (jen.Code, error) {
 		d[jen.Id("Callers")] = jen.Qual(runtimePath, "Callers").Values(cd)
 	}
 	return jen.Values(d), nil
+}
+
+// stringList renders a []string literal.
+func stringList(v []string) jen.Code {
+	items := make([]jen.Code, len(v))
+	for i, s := range v {
+		items[i] = jen.Lit(s)
+	}
+	return jen.Index().String().Values(items...)
 }
 
 // declareSchemaPieces declares the constants the package's schemas are built from: each
