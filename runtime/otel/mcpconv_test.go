@@ -2,7 +2,9 @@ package otel_test
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -247,4 +249,38 @@ func TestMountClientSpansReachTheServer(t *testing.T) {
 			assert.EqualValues(t, 1, calls)
 		})
 	}
+}
+
+// The span the ctx held when the request arrived (an HTTP server span, from otelhttp) is a
+// link of the MCP server span, not its parent: the client's span from _meta is.
+func TestServerSpanLinksTheAmbientSpan(t *testing.T) {
+	tel := newTelemetry(t)
+	in, reg := tel.instrumented(t, tool("get_weather", ok("sunny")))
+	h := toolmcp.HTTPHandler(reg, toolmcp.WithStateless(), toolmcp.WithRequestObserver(in.ServerObserver()))
+	var httpSpans []trace.SpanContext
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, span := tel.tracers.Tracer("http").Start(r.Context(), "POST /mcp", trace.WithSpanKind(trace.SpanKindServer))
+		defer span.End()
+		mu.Lock()
+		httpSpans = append(httpSpans, span.SpanContext())
+		mu.Unlock()
+		h.ServeHTTP(w, r.WithContext(ctx))
+	}))
+	t.Cleanup(srv.Close)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cs.Close() })
+
+	ctx, agent := tel.tracers.Tracer("agent").Start(context.Background(), "invoke_agent")
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_weather", Arguments: map[string]any{}, Meta: toolotel.InjectMeta(ctx, nil)})
+	agent.End()
+	require.NoError(t, err)
+
+	server := tel.spanNamed(t, "tools/call get_weather", trace.SpanKindServer)
+	assert.Equal(t, agent.SpanContext().SpanID(), server.Parent.SpanID())
+	require.Len(t, server.Links, 1)
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Contains(t, httpSpans, server.Links[0].SpanContext, "the HTTP request's span is linked")
 }
