@@ -52,3 +52,36 @@ func TestToolsJSONWritesIcons(t *testing.T) {
 		{"src": "data:image/svg+xml;base64,PHN2Zy8+", "mimeType": "image/svg+xml", "sizes": []any{"any"}},
 	}, tools[0].Icons)
 }
+
+// A prompt's and a resource's icons (//tool:icon on a //tool:prompt or //tool:resource
+// handler) are listed too: 2025-11-25 gives prompts, resources and templates icons.
+func TestPromptAndResourceIconsAreListed(t *testing.T) {
+	withIcons := func(t runtime.Tool) runtime.Tool {
+		t.Icons = iconTool().Icons
+		return t
+	}
+	want := []mcp.Icon{
+		{Source: "https://example.com/close.png", MIMEType: "image/png", Sizes: []string{"48x48", "96x96"}, Theme: mcp.IconThemeDark},
+		{Source: "data:image/svg+xml;base64,PHN2Zy8+", MIMEType: "image/svg+xml", Sizes: []string{"any"}},
+	}
+	cs := serveInMemory(t, nil, toolmcp.WithPrompts(withIcons(weatherPrompt())),
+		toolmcp.WithResources(withIcons(weatherResource()), withIcons(logoResource())))
+	prompts, err := cs.ListPrompts(t.Context(), nil)
+	require.NoError(t, err)
+	require.Len(t, prompts.Prompts, 1)
+	assert.Equal(t, want, prompts.Prompts[0].Icons)
+	resources, err := cs.ListResources(t.Context(), nil)
+	require.NoError(t, err)
+	require.Len(t, resources.Resources, 1)
+	assert.Equal(t, want, resources.Resources[0].Icons)
+	templates, err := cs.ListResourceTemplates(t.Context(), nil)
+	require.NoError(t, err)
+	var found bool
+	for _, tmpl := range templates.ResourceTemplates {
+		if tmpl.Name == "weather" {
+			found = true
+			assert.Equal(t, want, tmpl.Icons)
+		}
+	}
+	assert.True(t, found, "the weather template is listed")
+}

@@ -33,9 +33,7 @@ func define(t runtime.Tool) definition {
 	if objectSchema(t.OutputSchema) {
 		d.OutputSchema = t.OutputSchema
 	}
-	for _, ic := range t.Icons {
-		d.Icons = append(d.Icons, mcp.Icon{Source: ic.Src, MIMEType: ic.MIMEType, Sizes: ic.Sizes, Theme: mcp.IconTheme(ic.Theme)})
-	}
+	d.Icons = icons(t.Icons)
 	a := mcptool.FromHints(t.Hints)
 	d.Annotations = &mcp.ToolAnnotations{
 		DestructiveHint: a.DestructiveHint,
@@ -45,6 +43,15 @@ func define(t runtime.Tool) definition {
 		Title:           a.Title,
 	}
 	return d
+}
+
+// icons returns a tool's icons as MCP lists them, for its tool, prompt or resource.
+func icons(in []runtime.Icon) []mcp.Icon {
+	var out []mcp.Icon
+	for _, ic := range in {
+		out = append(out, mcp.Icon{Source: ic.Src, MIMEType: ic.MIMEType, Sizes: ic.Sizes, Theme: mcp.IconTheme(ic.Theme)})
+	}
+	return out
 }
 
 // objectSchema reports whether a schema's root is an object: the only output schema MCP
