@@ -347,6 +347,12 @@ func newPromptSet(prompts []runtime.Tool) (*promptSet, error) {
 	return p, nil
 }
 
+// serves reports whether the set holds the prompt name.
+func (p *promptSet) serves(name string) bool {
+	_, ok := p.reg.Tool(name)
+	return ok
+}
+
 func (p *promptSet) add(server *mcp.Server, prompts []runtime.Tool) {
 	for _, t := range prompts {
 		def := &mcp.Prompt{Name: t.Name, Title: t.Title, Description: t.Description, Icons: icons(t.Icons)}

@@ -23,6 +23,8 @@ type RequestInfo struct {
 	// Tool is the tool a tools/call names, and only when this server lists it (on a client:
 	// the tool the mount calls), so that a client cannot make it an unbounded value.
 	Tool string
+	// Prompt is the prompt a prompts/get names, when this server serves it (WithPrompts).
+	Prompt string
 	// ResourceURI is the URI of resources/read, resources/subscribe and
 	// resources/unsubscribe, when it is at most MaxResourceURIBytes.
 	ResourceURI string
@@ -114,6 +116,10 @@ func (s *served) requestInfo(ctx context.Context, method string, req mcp.Request
 		case *mcp.CallToolParamsRaw:
 			if s.lists(p.Name) {
 				info.Tool = p.Name
+			}
+		case *mcp.GetPromptParams:
+			if s.prompts != nil && s.prompts.serves(p.Name) {
+				info.Prompt = p.Name
 			}
 		case *mcp.ReadResourceParams:
 			info.ResourceURI = boundedURI(p.URI)

@@ -102,7 +102,9 @@ type served struct {
 	observer RequestObserver // WithRequestObserver; nil: none
 	// transport is what RequestInfo.Transport says of a request without HTTP headers:
 	// "stdio" under ServeStdio, "" otherwise (in memory, the host's own).
-	transport  string
+	transport string
+	// prompts are the prompts NewServer serves (WithPrompts), whose names RequestInfo gives.
+	prompts    *promptSet
 	sessionKey SessionKey
 	sessions   *sessions
 	states     *roundStates

@@ -22,6 +22,7 @@ const (
 	AttrMCPSession         = "mcp.session.id"
 	AttrMCPProtocol        = "mcp.protocol.version"
 	AttrMCPResourceURI     = "mcp.resource.uri"
+	AttrPromptName         = "gen_ai.prompt.name"
 	AttrJSONRPCRequestID   = "jsonrpc.request.id"
 	AttrRPCStatusCode      = "rpc.response.status_code" // the JSON-RPC error code
 	AttrNetworkTransport   = "network.transport"        // tcp (HTTP) or pipe (stdio)
@@ -60,10 +61,11 @@ var mcpMethods = map[string]bool{
 //	reg := runtime.NewRegistry(in.RegistryOptions(nil)...)
 //	h := toolmcp.HTTPHandler(reg, toolmcp.WithRequestObserver(in.ServerObserver()))
 //
-// The span, kind server, is named "{mcp.method.name} {tool}" ("tools/call get_weather"), or
-// the method alone; its parent is the client's span from params._meta (traceparent), linked
-// to the span the ctx held before (an HTTP server span), and it is the parent of the call's
-// execute_tool span. Its attributes: mcp.method.name, jsonrpc.request.id, mcp.session.id,
+// The span, kind server, is named "{mcp.method.name} {tool}" ("tools/call get_weather"),
+// "{mcp.method.name} {prompt}" (prompts/get, with gen_ai.prompt.name), or the method alone;
+// its parent is the client's span from params._meta (traceparent), linked to the span the
+// ctx held before (an HTTP server span), and it is the parent of the call's execute_tool
+// span. Its attributes: mcp.method.name, jsonrpc.request.id, mcp.session.id,
 // mcp.protocol.version, gen_ai.tool.name and gen_ai.operation.name (execute_tool) for a
 // tools/call, mcp.resource.uri, network.transport and network.protocol.name; on failure
 // error.type (the JSON-RPC error code, or tool_error for a result with isError),
@@ -106,12 +108,14 @@ func (in *Instrumentation) startOperation(ctx context.Context, r *toolmcp.Reques
 		method = operationMethodUnknown
 	}
 	name := method
-	if r.Tool != "" {
-		name += " " + r.Tool
-	}
 	measured := []attribute.KeyValue{attribute.String(AttrMCPMethod, method)}
-	if r.Tool != "" {
+	switch {
+	case r.Tool != "":
+		name += " " + r.Tool
 		measured = append(measured, attribute.String(AttrToolName, r.Tool), attribute.String(AttrOperationName, "execute_tool"))
+	case r.Prompt != "":
+		name += " " + r.Prompt
+		measured = append(measured, attribute.String(AttrPromptName, r.Prompt))
 	}
 	if r.Protocol != "" {
 		measured = append(measured, attribute.String(AttrMCPProtocol, r.Protocol))

@@ -114,7 +114,8 @@ func TestServerSpansFollowTheMCPConventions(t *testing.T) {
 				tool("broken", func(context.Context) runtime.Result { return runtime.Result{Text: "down", IsError: true} }))
 			// WithTraceContext too, as a host may have it already: the server span stays the
 			// tool's parent.
-			cs := connectClient(t, reg, c.transport, c.protocol, toolmcp.WithRequestObserver(in.ServerObserver()), toolmcp.WithTraceContext(toolotel.ContextFromMeta))
+			cs := connectClient(t, reg, c.transport, c.protocol, toolmcp.WithRequestObserver(in.ServerObserver()), toolmcp.WithTraceContext(toolotel.ContextFromMeta),
+				toolmcp.WithPrompts(tool("brief", ok("Brief me."))))
 
 			_, err := cs.ListTools(context.Background(), nil)
 			require.NoError(t, err)
@@ -127,7 +128,16 @@ func TestServerSpansFollowTheMCPConventions(t *testing.T) {
 			require.True(t, res.IsError)
 			_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "no_such_tool", Arguments: map[string]any{}})
 			require.Error(t, err)
+			_, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "brief"})
+			require.NoError(t, err)
+			_, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "no_such_prompt"})
+			require.Error(t, err)
 			agent.End()
+
+			prompt := tel.spanNamed(t, "prompts/get brief", trace.SpanKindServer)
+			assert.Equal(t, "brief", attrs(prompt.Attributes)["gen_ai.prompt.name"])
+			unknownPrompt := tel.spanNamed(t, "prompts/get", trace.SpanKindServer)
+			assert.NotContains(t, attrs(unknownPrompt.Attributes), "gen_ai.prompt.name", "a prompt the server does not serve is not recorded")
 
 			server := tel.spanNamed(t, "tools/call get_weather", trace.SpanKindServer)
 			assert.Equal(t, agent.SpanContext().TraceID(), server.SpanContext.TraceID(), "the client's trace continues")
