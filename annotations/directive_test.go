@@ -203,6 +203,13 @@ func TestDirectiveValues(t *testing.T) {
 		{text: "//tool:resource config", problems: []want{{16, `invalid resource URI "config"`, "a URI has a scheme, e.g. file:///docs/{name} or app://config"}}},
 		{text: "//tool:resource app://x/{id mime=text", problems: []want{{16, `unbalanced braces in resource URI "app://x/{id"`, ""}, {33, `invalid MIME type "text"`, "write type/subtype, e.g. text/plain or application/json"}}},
 		{text: "//tool:resource app://x mim=text/plain", problems: []want{{24, `unexpected argument "mim=text/plain"`, "did you mean mime=?"}}},
+		{text: "//tool:icon icons/close.svg any theme=dark", value: Icon{Src: "icons/close.svg", File: true, MIMEType: "image/svg+xml", Sizes: []string{"any"}, Theme: "dark", SrcOffset: 12}},
+		{text: "//tool:icon https://example.com/i 48x48 mime=image/webp", value: Icon{Src: "https://example.com/i", MIMEType: "image/webp", Sizes: []string{"48x48"}, SrcOffset: 12}},
+		{text: "//tool:icon", problems: []want{{11, "//tool:icon needs an argument", "write //tool:icon FILE|URL [SIZE...] [theme=light|dark] [mime=TYPE]"}}},
+		{text: "//tool:icon http://example.com/i.png", problems: []want{{12, `invalid icon "http://example.com/i.png": an icon is an https URL or a data: URI`, "use https://: an icon URL a client fetches must be https"}}},
+		{text: "//tool:icon /abs/i.png", problems: []want{{12, `invalid icon file path "/abs/i.png"`, "name a file in the package's directory or below it, relative and slash-separated (icons/close.svg)"}}},
+		{text: "//tool:icon i.tiff", problems: []want{{12, `unknown image type of icon file "i.tiff"`, "an icon file is .png, .jpg, .svg, .webp or .gif; or say mime=TYPE"}}},
+		{text: "//tool:icon i.png 0x1 them=dark", problems: []want{{18, `invalid icon size "0x1"`, "a size is WIDTHxHEIGHT in pixels (48x48) or any (a scalable image)"}, {22, `unexpected argument "them=dark"`, "did you mean theme=?"}}},
 	}
 	for _, c := range cases {
 		target := c.target
@@ -243,6 +250,7 @@ func TestEveryDirectiveHasAValidCase(t *testing.T) {
 		"filters": "f", "meta": "k=v", "maxresult": "1KiB", "maxargs": "4MiB", "maxcalls": "1", "modelretries": "1",
 		"sequential": "", "client": "", "defer": "", "namespace": "billing", "callers": "direct",
 		"workflow": "w", "lint": "-snake-case", "prompt": "", "resource": "app://config mime=application/json", "defs": "",
+		"icon": "icons/close.svg 48x48",
 	}
 	for _, d := range Directives {
 		args, ok := samples[d.Name]

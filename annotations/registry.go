@@ -51,6 +51,15 @@ var Directives = []*Directive{
 		parse: parseText,
 	},
 	{
+		Name: "icon", Targets: onDescriptive, Repeatable: true, Syntax: "FILE|URL [SIZE...] [theme=light|dark] [mime=TYPE]",
+		Help: "An image a user interface may show for the tool (MCP icons): a file of the package, " +
+			"relative to the source file and inside its directory (icons/close.svg), embedded as a data: URI when the " +
+			"code is generated, at most 64 KiB; or an https URL or a data: URI. The type comes from the file's " +
+			"extension, checked against its content (PNG, JPEG, SVG, WebP, GIF), or mime=. Sizes are " +
+			"WIDTHxHEIGHT or any; theme= says which background it is drawn for. Repeat it for several sizes or themes.",
+		parse: parseIcon,
+	},
+	{
 		Name: "timeout", Targets: onHandler, Syntax: "DURATION|none",
 		Help: "The time limit of one call attempt, in Go duration syntax (10s, 1m30s, 500ms). " +
 			"Without it the registry default applies (30s); none disables the limit.",

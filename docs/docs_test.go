@@ -47,6 +47,7 @@ var imports = map[string]string{
 	"anthropic":  "github.com/toolgen-go/toolgen/runtime/anthropic",
 	"gemini":     "github.com/toolgen-go/toolgen/runtime/gemini",
 	"redisstore": "github.com/toolgen-go/toolgen/runtime/redisstore",
+	"toolotel":   "github.com/toolgen-go/toolgen/runtime/otel",
 	"redis":      "github.com/redis/go-redis/v9",
 	"presets":    "github.com/toolgen-go/toolgen/toolkit/presets",
 	"research":   "github.com/toolgen-go/toolgen/toolkit/presets/research",

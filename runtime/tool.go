@@ -33,6 +33,9 @@ type Tool struct {
 	Tags []string
 	// Category groups tools in listings (//tool:category); empty by default.
 	Category string
+	// Icons are images a user interface may show for the tool (MCP icons, //tool:icon): an
+	// https URL, or an image file of the package embedded as a data: URI; nil by default.
+	Icons []Icon
 
 	// Timeout bounds one attempt (//tool:timeout); 0 means the registry default
 	// (WithDefaultTimeout, else DefaultTimeout).
@@ -172,6 +175,18 @@ const (
 	RiskMedium Risk = "medium"
 	RiskHigh   Risk = "high"
 )
+
+// Icon is an image for a tool, as MCP (2025-11-25) lists it: Src is an https URL or a data:
+// URI; MIMEType, Sizes ("48x48", or "any" for a scalable image) and Theme ("light" or "dark":
+// the background it is drawn for) are optional.
+//
+//	runtime.Icon{Src: "https://example.com/close.png", MIMEType: "image/png", Sizes: []string{"48x48"}}
+type Icon struct {
+	Src      string
+	MIMEType string
+	Sizes    []string
+	Theme    string
+}
 
 // Hints are behaviour hints, sent as MCP tool annotations.
 type Hints struct {

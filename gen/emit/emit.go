@@ -329,11 +329,7 @@ func (g *generator) toolLiteral(t *model.Tool) (jen.Code, error) {
 	}
 	strs := func(field string, v []string) {
 		if len(v) > 0 {
-			var items []jen.Code
-			for _, s := range v {
-				items = append(items, jen.Lit(s))
-			}
-			d[jen.Id(field)] = jen.Index().String().Values(items...)
+			d[jen.Id(field)] = stringList(v)
 		}
 	}
 	str("Name", t.Name)
@@ -347,6 +343,23 @@ func (g *generator) toolLiteral(t *model.Tool) (jen.Code, error) {
 	}
 	strs("Tags", tags)
 	str("Category", t.Category)
+	if len(t.Icons) > 0 {
+		var items []jen.Code
+		for _, ic := range t.Icons {
+			id := jen.Dict{jen.Id("Src"): jen.Lit(ic.Src)}
+			if ic.MIMEType != "" {
+				id[jen.Id("MIMEType")] = jen.Lit(ic.MIMEType)
+			}
+			if len(ic.Sizes) > 0 {
+				id[jen.Id("Sizes")] = stringList(ic.Sizes)
+			}
+			if ic.Theme != "" {
+				id[jen.Id("Theme")] = jen.Lit(ic.Theme)
+			}
+			items = append(items, jen.Values(id))
+		}
+		d[jen.Id("Icons")] = jen.Index().Qual(runtimePath, "Icon").Values(items...)
+	}
 	if t.Timeout > 0 {
 		d[jen.Id("Timeout")] = durationLit(t.Timeout)
 	}
@@ -462,6 +475,15 @@ func (g *generator) toolLiteral(t *model.Tool) (jen.Code, error) {
 		d[jen.Id("Callers")] = jen.Qual(runtimePath, "Callers").Values(cd)
 	}
 	return jen.Values(d), nil
+}
+
+// stringList renders a []string literal.
+func stringList(v []string) jen.Code {
+	items := make([]jen.Code, len(v))
+	for i, s := range v {
+		items[i] = jen.Lit(s)
+	}
+	return jen.Index().String().Values(items...)
 }
 
 // declareSchemaPieces declares the constants the package's schemas are built from: each

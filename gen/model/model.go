@@ -90,6 +90,7 @@ type Tool struct {
 	Related       []Related
 	Filters       []string
 	Meta          []Meta // in source order; keys unique
+	Icons         []Icon // //tool:icon, in source order; files already embedded
 
 	// Lint holds the tool's //tool:lint settings, which override the package's.
 	Lint map[string]bool
@@ -221,6 +222,14 @@ type Related struct {
 	Pos      Position
 	Name     string
 	Relation string
+}
+
+// Icon is one //tool:icon: Src is an https URL or a data: URI (a file the parser embedded).
+type Icon struct {
+	Src      string
+	MIMEType string
+	Sizes    []string
+	Theme    string
 }
 
 // Meta is one //tool:meta key=value pair.

@@ -76,6 +76,9 @@ func (d *dumper) tool(t *model.Tool) {
 	str("detail", t.Detail)
 	list("tags", t.Tags)
 	str("category", t.Category)
+	for _, ic := range t.Icons {
+		d.line(1, "icon %q mime=%q sizes=%q theme=%q", ic.Src, ic.MIMEType, ic.Sizes, ic.Theme)
+	}
 	if t.Timeout != 0 || t.NoTimeout {
 		d.line(1, "timeout %s none=%t", t.Timeout, t.NoTimeout)
 	}

@@ -375,6 +375,12 @@ func (p *parser) newTool(o *docOwner, goName string, namePos token.Pos) *model.T
 			t.Tags = asStrings(v)
 		case "category":
 			t.Category = asString(v)
+		case "icon":
+			if ic, ok := v.(annotations.Icon); ok {
+				if mi, ok := p.icon(d, ic); ok {
+					t.Icons = append(t.Icons, mi)
+				}
+			}
 		case "defer":
 			if dv, ok := v.(annotations.Defer); ok {
 				t.Deferred = !dv.Off

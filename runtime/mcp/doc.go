@@ -67,7 +67,8 @@
 // structured object. Its title is Tool.Title and its annotations come from Tool.Hints: only
 // the hints the directives set are sent (true), the others are left out, so a client applies
 // the protocol's cautious defaults (destructive, open world) to what the tool does not claim;
-// a tool without hints is sent without annotations. Client tools (//tool:client) are not
+// a tool without hints is sent without annotations. Its icons (Tool.Icons, //tool:icon) are
+// listed as the spec's icons. Client tools (//tool:client) are not
 // served: an MCP server runs its tools, and a client tool is run by the host that declared it.
 //
 // AddTools with nil serves every tool of the registry and follows it: tools added with
@@ -97,6 +98,9 @@
 //
 // WithTraceContext(toolotel.ContextFromMeta) (runtime/otel) continues a client's trace in the
 // call: MCP clients put their trace context in the request's params._meta.
+// WithRequestObserver sees every request once, on the SDK's path and beside it, and chooses
+// the ctx it runs under: runtime/otel's ServerObserver records the MCP semantic conventions'
+// server spans and mcp.server.operation.duration with it.
 //
 // # Sessions
 //

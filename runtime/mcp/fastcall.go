@@ -282,11 +282,20 @@ func (s *served) fastParams(m *message, version string) (_ *mcp.CallToolParamsRa
 // answer runs req (whose JSON-RPC id is id, idText(id) as key) from client and returns the
 // JSON-RPC response, and the HTTP status of a protocol error on 2026-07-28 (0 otherwise).
 func (s *served) answer(ctx context.Context, req *mcp.CallToolRequest, id json.RawMessage, key string, client peer) (_ []byte, status int) {
+	var outcome RequestOutcome // what the observer is told, once answered
 	s.fastCalls.Add(1)
 	if s.traceCtx != nil {
 		ctx = s.traceCtx(ctx, req.Params.Meta)
 	}
+	if s.observer != nil {
+		var done func(RequestOutcome)
+		ctx, done = s.observer(ctx, s.observedCall(req, key, client))
+		if done != nil {
+			defer func() { done(outcome) }()
+		}
+	}
 	res, err := s.serveCall(ctx, req, key, client)
+	outcome = RequestOutcome{Err: err, ToolError: res != nil && res.IsError}
 	if err != nil {
 		wire := &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		errors.As(err, &wire)

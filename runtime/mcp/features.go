@@ -347,9 +347,15 @@ func newPromptSet(prompts []runtime.Tool) (*promptSet, error) {
 	return p, nil
 }
 
+// serves reports whether the set holds the prompt name.
+func (p *promptSet) serves(name string) bool {
+	_, ok := p.reg.Tool(name)
+	return ok
+}
+
 func (p *promptSet) add(server *mcp.Server, prompts []runtime.Tool) {
 	for _, t := range prompts {
-		def := &mcp.Prompt{Name: t.Name, Title: t.Title, Description: t.Description}
+		def := &mcp.Prompt{Name: t.Name, Title: t.Title, Description: t.Description, Icons: icons(t.Icons)}
 		for _, a := range p.args[t.Name] {
 			def.Arguments = append(def.Arguments, &mcp.PromptArgument{Name: a.name, Description: a.description, Required: a.required})
 		}
@@ -431,7 +437,7 @@ func (r *resourceSet) add(server *mcp.Server, resources []runtime.Tool) {
 	for _, t := range resources {
 		uri, mime := t.Metadata[MetaURI], t.Metadata[MetaMIMEType]
 		if tpl := r.templates[uri]; tpl != nil {
-			server.AddResourceTemplate(&mcp.ResourceTemplate{Name: t.Name, Title: t.Title, Description: t.Description, MIMEType: mime, URITemplate: uri},
+			server.AddResourceTemplate(&mcp.ResourceTemplate{Name: t.Name, Title: t.Title, Description: t.Description, MIMEType: mime, URITemplate: uri, Icons: icons(t.Icons)},
 				func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 					values := map[string]string{}
 					for name, v := range tpl.template.Match(req.Params.URI) {
@@ -441,7 +447,7 @@ func (r *resourceSet) add(server *mcp.Server, resources []runtime.Tool) {
 				})
 			continue
 		}
-		server.AddResource(&mcp.Resource{Name: t.Name, Title: t.Title, Description: t.Description, MIMEType: mime, URI: uri},
+		server.AddResource(&mcp.Resource{Name: t.Name, Title: t.Title, Description: t.Description, MIMEType: mime, URI: uri, Icons: icons(t.Icons)},
 			func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 				return r.read(ctx, req, t.Name, nil, mime)
 			})

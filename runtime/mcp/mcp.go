@@ -22,6 +22,7 @@ type definition struct {
 	InputSchema  json.RawMessage      `json:"inputSchema"`
 	OutputSchema json.RawMessage      `json:"outputSchema,omitempty"`
 	Annotations  *mcp.ToolAnnotations `json:"annotations,omitempty"`
+	Icons        []mcp.Icon           `json:"icons,omitempty"`
 }
 
 func define(t runtime.Tool) definition {
@@ -32,6 +33,7 @@ func define(t runtime.Tool) definition {
 	if objectSchema(t.OutputSchema) {
 		d.OutputSchema = t.OutputSchema
 	}
+	d.Icons = icons(t.Icons)
 	a := mcptool.FromHints(t.Hints)
 	d.Annotations = &mcp.ToolAnnotations{
 		DestructiveHint: a.DestructiveHint,
@@ -41,6 +43,15 @@ func define(t runtime.Tool) definition {
 		Title:           a.Title,
 	}
 	return d
+}
+
+// icons returns a tool's icons as MCP lists them, for its tool, prompt or resource.
+func icons(in []runtime.Icon) []mcp.Icon {
+	var out []mcp.Icon
+	for _, ic := range in {
+		out = append(out, mcp.Icon{Source: ic.Src, MIMEType: ic.MIMEType, Sizes: ic.Sizes, Theme: mcp.IconTheme(ic.Theme)})
+	}
+	return out
 }
 
 // objectSchema reports whether a schema's root is an object: the only output schema MCP
@@ -57,7 +68,7 @@ func Tools(tools []runtime.Tool) []*mcp.Tool {
 	out := make([]*mcp.Tool, 0, len(tools))
 	for _, t := range tools {
 		d := define(t)
-		mt := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema, Annotations: d.Annotations}
+		mt := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema, Annotations: d.Annotations, Icons: d.Icons}
 		if d.OutputSchema != nil {
 			mt.OutputSchema = d.OutputSchema
 		}

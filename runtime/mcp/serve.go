@@ -24,6 +24,7 @@ type Option func(*config)
 type config struct {
 	userData   func(ctx context.Context, req *mcp.CallToolRequest) any
 	traceCtx   func(ctx context.Context, meta map[string]any) context.Context
+	observer   RequestObserver
 	sessionKey SessionKey
 	linger     time.Duration
 	shared     bool
@@ -95,9 +96,15 @@ func WithStateKey(key []byte) Option {
 
 // served is one registry served on one mcp.Server.
 type served struct {
-	reg        *runtime.Registry
-	userData   func(ctx context.Context, req *mcp.CallToolRequest) any
-	traceCtx   func(ctx context.Context, meta map[string]any) context.Context
+	reg      *runtime.Registry
+	userData func(ctx context.Context, req *mcp.CallToolRequest) any
+	traceCtx func(ctx context.Context, meta map[string]any) context.Context
+	observer RequestObserver // WithRequestObserver; nil: none
+	// transport is what RequestInfo.Transport says of a request without HTTP headers:
+	// "stdio" under ServeStdio, "" otherwise (in memory, the host's own).
+	transport string
+	// prompts are the prompts NewServer serves (WithPrompts), whose names RequestInfo gives.
+	prompts    *promptSet
 	sessionKey SessionKey
 	sessions   *sessions
 	states     *roundStates
@@ -134,6 +141,7 @@ func newServed(reg *runtime.Registry, opts []Option) *served {
 		reg:        reg,
 		userData:   cfg.userData,
 		traceCtx:   cfg.traceCtx,
+		observer:   cfg.observer,
 		sessionKey: cfg.sessionKey,
 		sessions:   newSessions(reg, cfg.linger, cfg.shared, cfg.server.sessionLimits.resolved()),
 		states:     newRoundStates(cfg.stateKey),
@@ -169,6 +177,10 @@ func addTools(server *mcp.Server, reg *runtime.Registry, tools []runtime.Tool, o
 	}
 	reg.OnChange(func() { s.sync(server, only) })
 	server.AddReceivingMiddleware(s.suggestTools)
+	if s.observer != nil {
+		// Added last, so outermost: it sees the answer suggestTools words.
+		server.AddReceivingMiddleware(s.observeRequests)
+	}
 	return s
 }
 
@@ -261,7 +273,7 @@ func Handler(reg *runtime.Registry, opts ...Option) mcp.ToolHandler {
 
 // handle serves one tools/call the go-sdk received.
 func (s *served) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	if s.traceCtx != nil && req.Params != nil {
+	if s.traceCtx != nil && req.Params != nil && ctx.Value(tracedKey{}) == nil {
 		ctx = s.traceCtx(ctx, req.Params.Meta)
 	}
 	return s.serveCall(ctx, req, requestID(ctx), peerOf(req.Session))

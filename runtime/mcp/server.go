@@ -116,6 +116,7 @@ func newServer(reg *runtime.Registry, opts []Option) (*mcp.Server, *served) {
 	impl := &mcp.Implementation{Name: name, Version: version}
 	server := mcp.NewServer(impl, &options)
 	served := addTools(server, reg, nil, opts)
+	served.prompts = built.prompts
 	served.serverInfo, _ = json.Marshal(impl) // strings always encode
 	served.versions = options.SupportedProtocolVersions
 	built.add(server, served.states)

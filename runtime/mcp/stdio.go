@@ -28,6 +28,7 @@ const MaxStdioCallsBeside = 64
 // serveLines serves server's session over in and out until in ends or ctx is done, as
 // mcp.Server.Run does with an mcp.StdioTransport.
 func (s *served) serveLines(ctx context.Context, server *mcp.Server, in io.Reader, out io.Writer) error {
+	s.transport = "stdio" // before any request: RequestInfo.Transport
 	toSDK, fromUs := io.Pipe()
 	w := &lineWriter{w: out}
 	ss, err := server.Connect(ctx, &mcp.IOTransport{Reader: toSDK, Writer: w}, nil)

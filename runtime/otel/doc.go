@@ -22,6 +22,16 @@
 // Argument and result values are recorded only when asked (WithArguments, WithResults):
 // they come from a model and may hold personal data or secrets.
 //
+// # MCP requests
+//
+// ServerObserver, given to runtime/mcp's WithRequestObserver, records each MCP request a
+// server receives as the MCP semantic conventions' server span ("tools/call get_weather",
+// kind server, mcp.method.name, mcp.session.id, mcp.protocol.version, jsonrpc.request.id,
+// gen_ai.tool.name, error.type), the parent of the call's execute_tool span, and in the
+// mcp.server.operation.duration histogram. ClientObserver, given to runtime/mcp/mount's
+// Options.Observer, records a mount's requests as client spans and in
+// mcp.client.operation.duration, and sends their trace context in the requests' _meta.
+//
 // # Trace context
 //
 // The span is a child of the span in the ctx given to Registry.Invoke. Over MCP, a client

@@ -88,12 +88,14 @@ func WithResults() Option {
 type Instrumentation struct {
 	tracer   trace.Tracer
 	duration metric.Float64Histogram
-	cfg      config
-	tools    sync.Map // tool name → *toolTelemetry
+	// serverOperation and clientOperation are the MCP conventions' histograms (mcp.go).
+	serverOperation, clientOperation metric.Float64Histogram
+	cfg                              config
+	tools                            sync.Map // tool name → *toolTelemetry
 }
 
-// New returns an Instrumentation. It fails only when the meter provider refuses the
-// duration histogram.
+// New returns an Instrumentation. It fails only when the meter provider refuses one of its
+// histograms.
 func New(opts ...Option) (*Instrumentation, error) {
 	var cfg config
 	for _, opt := range opts {
@@ -112,7 +114,19 @@ func New(opts ...Option) (*Instrumentation, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Instrumentation{tracer: cfg.tracers.Tracer(ScopeName), duration: duration, cfg: cfg}, nil
+	in := &Instrumentation{tracer: cfg.tracers.Tracer(ScopeName), duration: duration, cfg: cfg}
+	meter := cfg.meters.Meter(ScopeName)
+	if in.serverOperation, err = meter.Float64Histogram(MetricServerOperation, metric.WithUnit("s"),
+		metric.WithDescription("MCP request or notification duration as observed on the receiver from the time it was received until the result or ack is sent."),
+		metric.WithExplicitBucketBoundaries(operationBuckets...)); err != nil {
+		return nil, err
+	}
+	if in.clientOperation, err = meter.Float64Histogram(MetricClientOperation, metric.WithUnit("s"),
+		metric.WithDescription("The duration of the MCP request or notification as observed on the sender from the time it was sent until the response or ack is received."),
+		metric.WithExplicitBucketBoundaries(operationBuckets...)); err != nil {
+		return nil, err
+	}
+	return in, nil
 }
 
 // RegistryOptions installs the instrumentation on a registry: the Middleware, and the

@@ -88,8 +88,16 @@
 // titles to MaxTitleBytes, schemas within schematool's bounds, messages within
 // MaxMessageBytes (the go-sdk's stdio line and SSE event caps; a JSON HTTP response is held
 // to it here), progress messages cut to MaxProgressMessage, protocol error messages to
-// MaxErrorText; at most MaxElicitations questions a call reach Options.Elicit. docs/limits.md
+// MaxErrorText; at most MaxElicitations questions a call reach Options.Elicit; a tool's
+// icons pass on (runtime.Tool.Icons) only as https URLs or data: URIs of a known image type
+// of at most 64 KiB, with valid sizes and theme, at most MaxIcons of them. docs/limits.md
 // lists them.
+//
+// # Tracing
+//
+// Options.Observer sees each request the mount sends: runtime/otel's ClientObserver makes it
+// a client span of the MCP semantic conventions and sends its trace context in the
+// request's _meta, so the mounted server's spans join the host's trace.
 //
 // The general validator does not memoize: a subschema reached through several $refs is
 // validated again each time, so a few KB of $defs (each an allOf of two $refs to the one

@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	toolmcp "github.com/toolgen-go/toolgen/runtime/mcp"
 )
 
 // Bounds on what a mounted server can make this process hold (docs/limits.md).
@@ -34,6 +35,8 @@ const (
 	MaxProgressMessage  = 512      // bytes of a progress message passed on
 	MaxErrorText        = 2 << 10  // bytes of a protocol error's message a model reads
 	MaxElicitations     = 16       // elicitations of one call passed to Options.Elicit; more are refused
+	MaxIcons            = 8        // icons of one tool passed on; more are left out
+	MaxIconSizes        = 8        // sizes of one icon; an icon with more is left out
 )
 
 // Server says how to reach an MCP server: a command run over stdio, or a streamable HTTP
@@ -121,6 +124,12 @@ type Options struct {
 	// several users leaves it off, as the question does not say whose it is
 	// (ElicitThroughClient cancels such questions anyway).
 	ElicitUntied bool
+	// Observer, when set, observes every request and notification the mount sends the
+	// server, as toolmcp.WithRequestObserver does on a server: runtime/otel's ClientObserver
+	// records the MCP conventions' client spans and writes their trace context into the
+	// request's _meta, so that the server's spans join the host's trace. It runs on the
+	// goroutine sending the request, with its ctx (a tool call's: its execute_tool span).
+	Observer toolmcp.RequestObserver
 }
 
 // Skipped is a tool of the server that is not in the registry, and why.
@@ -190,6 +199,9 @@ func Mount(ctx context.Context, reg *runtime.Registry, s Server, o Options) (*Mo
 		ElicitationHandler:          m.elicitationHandler(),
 		KeepAlive:                   o.KeepAlive,
 	})
+	if o.Observer != nil {
+		m.client.AddSendingMiddleware(m.observeSending)
+	}
 	m.ctx, m.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	cs, err := m.connect(ctx)
 	if err != nil {

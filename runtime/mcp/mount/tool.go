@@ -82,6 +82,7 @@ func (m *Mounted) build(t *mcp.Tool, definition string, deferred bool) (*remoteT
 		Origin:       "mcp server " + m.server.Name + ": " + t.Name,
 		Title:        cut(strings.ToValidUTF8(title, "\uFFFD"), MaxTitleBytes),
 		Description:  cut(strings.ToValidUTF8(t.Description, "\uFFFD"), MaxDescriptionBytes),
+		Icons:        icons(t.Icons),
 		Timeout:      m.opts.Timeout,
 		Permission:   permission,
 		Hints:        hints,
