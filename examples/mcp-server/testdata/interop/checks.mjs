@@ -38,10 +38,25 @@ function usage(argv, why) {
   process.exit(2);
 }
 
+// connect connects client over the transport args names, built with the SDK's classes
+// (Stdio and HTTP), and returns what watchTransport watches of it.
+export async function connect(client, args, { Stdio, HTTP }) {
+  const transport =
+    args.mode === "stdio"
+      ? new Stdio({ command: args.target, args: args.rest, stderr: "inherit" })
+      : new HTTP(new URL(args.target), {
+          requestInit: args.token ? { headers: { Authorization: `Bearer ${args.token}` } } : undefined,
+        });
+  client.onerror = (err) => console.log(`note (client): ${err}`);
+  const watched = watchTransport(transport);
+  await client.connect(transport);
+  return watched;
+}
+
 // watchTransport counts the requests the client sends by method and records the protocol
 // version a 2025-era client adopts from the initialize result (both SDKs call
 // setProtocolVersion when a transport has it).
-export function watchTransport(transport) {
+function watchTransport(transport) {
   const sent = new Map();
   const watched = { sent, protocol: undefined };
   const send = transport.send.bind(transport);
@@ -57,16 +72,17 @@ export function watchTransport(transport) {
   return watched;
 }
 
-// elicitationHandler answers the server's questions as a user would: approve what asks
-// "Allow …", answer "blue" to anything else. It records each message in elicited.
-export function elicitationHandler(elicited) {
-  return async (req) => {
-    elicited.push(req.params.message);
-    if (req.params.message.startsWith("Allow")) {
-      return { action: "accept", content: { approve: true } };
-    }
-    return { action: "accept", content: { answer: "blue" } };
-  };
+// elicited holds the messages of the questions answerQuestions was asked.
+const elicited = [];
+
+// answerQuestions is the elicitation handler of both clients. It answers as a user would:
+// it approves what asks "Allow …" and answers "blue" to anything else.
+export async function answerQuestions(req) {
+  elicited.push(req.params.message);
+  if (req.params.message.startsWith("Allow")) {
+    return { action: "accept", content: { approve: true } };
+  }
+  return { action: "accept", content: { answer: "blue" } };
 }
 
 function assert(cond, msg) {
@@ -77,13 +93,14 @@ const text = (res) => res.content?.[0]?.text ?? "";
 
 // runChecks makes every check and exits: 0 when all passed, 1 otherwise.
 //
-// peer holds the connected client and what differs between the SDKs: callTool(params,
-// options) with the request options (onprogress, signal), listToolNames() returning the names
-// and the number of tools/list requests it took, protocol (the negotiated revision),
-// elicited (the messages elicitationHandler saw), sent (watchTransport's counts) and
-// stateless.
+// peer holds the connected client, args (parseArgs's), watched (connect's) and what differs
+// between the SDKs: callTool(params, options) with the request options (onprogress, signal),
+// listToolNames() returning the names and the number of tools/list requests it took, and
+// protocol, the negotiated revision.
 export async function runChecks(peer) {
-  const { client, callTool, protocol, stateless, elicited, sent } = peer;
+  const { client, callTool, protocol } = peer;
+  const { stateless } = peer.args;
+  const { sent } = peer.watched;
   const modern = protocol >= FIRST_MODERN;
   // reachesClient: the server can ask the user and hear of a cancel.
   const reachesClient = !stateless || modern;

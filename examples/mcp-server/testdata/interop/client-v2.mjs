@@ -12,34 +12,24 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
-import { elicitationHandler, parseArgs, runChecks, watchTransport } from "./checks.mjs";
+import { answerQuestions, connect, parseArgs, runChecks } from "./checks.mjs";
 
-const { mode, target, rest, stateless, token, protocol } = parseArgs(process.argv);
+const args = parseArgs(process.argv);
 const client = new Client(
   { name: "interop-v2", version: "1.0.0" },
   {
     capabilities: { elicitation: {} },
-    ...(protocol ? { supportedProtocolVersions: [protocol] } : { versionNegotiation: { mode: "auto" } }),
+    ...(args.protocol ? { supportedProtocolVersions: [args.protocol] } : { versionNegotiation: { mode: "auto" } }),
   },
 );
-const elicited = [];
-client.setRequestHandler("elicitation/create", elicitationHandler(elicited));
-client.onerror = (err) => console.log(`note (client): ${err}`);
+client.setRequestHandler("elicitation/create", answerQuestions);
 
-const transport =
-  mode === "stdio"
-    ? new StdioClientTransport({ command: target, args: rest, stderr: "inherit" })
-    : new StreamableHTTPClientTransport(new URL(target), {
-        requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : undefined,
-      });
-const watched = watchTransport(transport);
-await client.connect(transport);
+const watched = await connect(client, args, { Stdio: StdioClientTransport, HTTP: StreamableHTTPClientTransport });
 
 await runChecks({
   client,
-  stateless,
-  elicited,
-  sent: watched.sent,
+  args,
+  watched,
   protocol: client.getNegotiatedProtocolVersion(),
   callTool: (params, options) => client.callTool(params, options),
   // v2 walks every page itself when no cursor is given; the pages are the requests it sent.

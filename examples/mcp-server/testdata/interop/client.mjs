@@ -9,32 +9,22 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
-import { elicitationHandler, parseArgs, runChecks, watchTransport } from "./checks.mjs";
+import { answerQuestions, connect, parseArgs, runChecks } from "./checks.mjs";
 
-const { mode, target, rest, stateless, token, protocol } = parseArgs(process.argv);
-if (protocol) {
+const args = parseArgs(process.argv);
+if (args.protocol) {
   console.log("FAIL usage: 1.32.2 always offers 2025-11-25 (--protocol is for client-v2.mjs)");
   process.exit(2);
 }
 const client = new Client({ name: "interop", version: "1.0.0" }, { capabilities: { elicitation: {} } });
-const elicited = [];
-client.setRequestHandler(ElicitRequestSchema, elicitationHandler(elicited));
+client.setRequestHandler(ElicitRequestSchema, answerQuestions);
 
-const transport =
-  mode === "stdio"
-    ? new StdioClientTransport({ command: target, args: rest, stderr: "inherit" })
-    : new StreamableHTTPClientTransport(new URL(target), {
-        requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : undefined,
-      });
-client.onerror = (err) => console.log(`note (client): ${err}`);
-const watched = watchTransport(transport);
-await client.connect(transport);
+const watched = await connect(client, args, { Stdio: StdioClientTransport, HTTP: StreamableHTTPClientTransport });
 
 await runChecks({
   client,
-  stateless,
-  elicited,
-  sent: watched.sent,
+  args,
+  watched,
   protocol: watched.protocol,
   callTool: (params, options) => client.callTool(params, undefined, options),
   listToolNames: async () => {
