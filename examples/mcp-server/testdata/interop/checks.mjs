@@ -113,7 +113,10 @@ export async function runChecks(peer) {
     } catch (err) {
       failed++;
       // The message and where it was thrown: the SDKs' stacks are long and say little more.
-      const at = err?.stack?.split("\n").find((line) => line.includes("checks.mjs"))?.trim();
+      const at = err?.stack
+        ?.split("\n")
+        .find((line) => line.includes("checks.mjs") && !line.includes("at assert "))
+        ?.trim();
       console.log(`FAIL ${name}: ${err?.message ?? err}${at ? ` (${at})` : ""}`);
     }
   };
@@ -154,6 +157,8 @@ export async function runChecks(peer) {
     assert(link, "no resource_link");
     const read = await client.readResource({ uri: link.uri });
     assert(JSON.parse(read.contents[0].text).rows.length === 2000, "resources/read");
+    // It is this user's: on 2026-07-28 no cache may serve it to another (SEP-2549).
+    assert(!modern || read.cacheScope === "private", `resources/read cacheScope ${read.cacheScope}`);
   });
 
   await check("progress", async () => {
