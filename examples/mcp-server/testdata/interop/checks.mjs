@@ -10,7 +10,7 @@
 
 // FIRST_MODERN is the first revision of the "modern era" (no initialize, per-request _meta,
 // input-required results).
-export const FIRST_MODERN = "2026-07-28";
+const FIRST_MODERN = "2026-07-28";
 
 // parseArgs reads the command line both clients take:
 //
