@@ -77,7 +77,10 @@ func (s *served) readResult(ctx context.Context, req *mcp.ReadResourceRequest) (
 	if err != nil {
 		return nil, err
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: facts.ContentType, Text: string(facts.Data)}}}, nil
+	// The result is its user's: on 2026-07-28 it says so (SEP-2549), or a shared cache could
+	// serve it to another (an unset scope goes out as the protocol's default, "public").
+	return &mcp.ReadResourceResult{Cacheable: mcp.Cacheable{CacheScope: "private"},
+		Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: facts.ContentType, Text: string(facts.Data)}}}, nil
 }
 
 // requestPrincipal is the authenticated user of any request, or "".

@@ -777,6 +777,11 @@ func TestLargeStructuredResultKeepsTheOutputSchema(t *testing.T) {
 		read, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: link.URI})
 		require.NoError(t, err)
 		assert.JSONEq(t, string(data), read.Contents[0].Text)
+		if s.protocol >= "2026-07-28" {
+			// It is the user's: no cache may serve it to another (SEP-2549; the go-sdk's
+			// default is "public").
+			assert.Equal(t, "private", read.CacheScope)
+		}
 
 		// A changed link reads nothing.
 		changed := []byte(link.URI)
