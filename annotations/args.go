@@ -637,6 +637,43 @@ func parseCallers(d *Directive, args string, at int) (any, []Problem) {
 	return c, nil
 }
 
+// parseScopes parses //tool:scopes: OAuth scope tokens separated by spaces (RFC 6749 §3.3:
+// scope-token = 1*( %x21 / %x23-5B / %x5D-7E )). A comma is a scope character, so it is not a
+// separator here, but a token that begins or ends with one is a list written with commas, as
+// //tool:tags takes it, and is refused rather than read as a scope no server issues.
+func parseScopes(d *Directive, args string, at int) (any, []Problem) {
+	ws := words(args, at) // never empty: the parser refuses a directive without arguments
+	var out []string
+	var problems []Problem
+	seen := map[string]bool{}
+	for _, w := range ws {
+		switch bad := strings.IndexFunc(w.text, func(r rune) bool { return !isScopeChar(r) }); {
+		case bad >= 0:
+			r, _ := utf8.DecodeRuneInString(w.text[bad:])
+			problems = append(problems, Problem{Offset: w.at + bad, Message: fmt.Sprintf("invalid scope %s: %q is not a scope character", strconv.Quote(w.text), r),
+				Hint: `a scope token (RFC 6749 section 3.3) is printable ASCII but space, " and \`})
+		case strings.HasPrefix(w.text, ",") || strings.HasSuffix(w.text, ","):
+			problems = append(problems, Problem{Offset: w.at, Message: "invalid scope " + strconv.Quote(w.text),
+				Hint: "scopes are separated by spaces, not commas: " + d.Usage()})
+		case seen[w.text]:
+			problems = append(problems, Problem{Offset: w.at, Message: "duplicate scope " + strconv.Quote(w.text)})
+		default:
+			seen[w.text] = true
+			out = append(out, w.text)
+		}
+	}
+	if len(problems) > 0 {
+		return nil, problems
+	}
+	return out, nil
+}
+
+// isScopeChar reports whether r may appear in an OAuth scope token (RFC 6749 §3.3): %x21,
+// %x23-5B or %x5D-7E, that is printable ASCII but space, '"' and '\'.
+func isScopeChar(r rune) bool {
+	return r == 0x21 || r >= 0x23 && r <= 0x5B || r >= 0x5D && r <= 0x7E
+}
+
 var mimePattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9!#$&^_.+-]*/[a-zA-Z0-9][a-zA-Z0-9!#$&^_.+-]*$`)
 
 func parseResource(d *Directive, args string, at int) (any, []Problem) {

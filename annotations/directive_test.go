@@ -198,6 +198,15 @@ func TestDirectiveValues(t *testing.T) {
 		{text: "//tool:callers direct,code", value: Callers{Direct: true, Code: true}},
 		{text: "//tool:callers code", value: Callers{Code: true}},
 		{text: "//tool:callers cod", problems: []want{{15, `unknown caller "cod"`, "did you mean code?"}}},
+		// scopes: "//tool:scopes " is 14 bytes.
+		{text: "//tool:scopes repo:write admin", value: []string{"repo:write", "admin"}},
+		{text: "//tool:scopes https://example.com/auth/drive a,b !#[]^~", value: []string{"https://example.com/auth/drive", "a,b", "!#[]^~"}},
+		{text: "//tool:scopes", problems: []want{{13, "//tool:scopes needs an argument", "SCOPE[ SCOPE...]"}}},
+		{text: `//tool:scopes repo "admin"`, problems: []want{{19, `invalid scope "\"admin\"": '"' is not a scope character`, "RFC 6749"}}},
+		{text: `//tool:scopes a\b`, problems: []want{{15, `invalid scope "a\\b": '\\' is not a scope character`, "RFC 6749"}}},
+		{text: "//tool:scopes café", problems: []want{{17, `invalid scope "café": 'é' is not a scope character`, ""}}},
+		{text: "//tool:scopes repo, admin", problems: []want{{14, `invalid scope "repo,"`, "separated by spaces, not commas"}}},
+		{text: "//tool:scopes admin admin", problems: []want{{20, `duplicate scope "admin"`, ""}}},
 		{text: "//tool:resource test://template/{id}/data mime=application/json", value: Resource{URI: "test://template/{id}/data", MIMEType: "application/json"}},
 		{text: "//tool:resource test://static", value: Resource{URI: "test://static"}},
 		{text: "//tool:resource config", problems: []want{{16, `invalid resource URI "config"`, "a URI has a scheme, e.g. file:///docs/{name} or app://config"}}},
@@ -241,7 +250,7 @@ func TestEveryDirectiveHasAValidCase(t *testing.T) {
 		"timeout": "1s", "retry": "", "confirm": "", "risk": "low", "hints": "readonly",
 		"example": "{}", "trigger": "t", "prerequisite": "p", "warning": "w", "related": "other",
 		"filters": "f", "meta": "k=v", "maxresult": "1KiB", "maxargs": "4MiB", "maxcalls": "1", "modelretries": "1",
-		"sequential": "", "client": "", "defer": "", "namespace": "billing", "callers": "direct",
+		"sequential": "", "client": "", "defer": "", "namespace": "billing", "callers": "direct", "scopes": "repo:write",
 		"workflow": "w", "lint": "-snake-case", "prompt": "", "resource": "app://config mime=application/json", "defs": "",
 	}
 	for _, d := range Directives {
@@ -306,6 +315,8 @@ func TestUnknownDirectives(t *testing.T) {
 		{"//tool:nmae get_weather", want{0, "unknown directive //tool:nmae", "did you mean //tool:name?"}},
 		{"//tool:timout 10s", want{0, "unknown directive //tool:timout", "did you mean //tool:timeout?"}},
 		{"//tool:descripton x", want{0, "unknown directive //tool:descripton", "did you mean //tool:description?"}},
+		{"//tool:scope repo:write", want{0, "unknown directive //tool:scope", "did you mean //tool:scopes?"}},
+		{"//tool:scoeps repo:write", want{0, "unknown directive //tool:scoeps", "did you mean //tool:scopes?"}},
 		{"//tool:xyzzy", want{0, "unknown directive //tool:xyzzy", "toolgen -help-directives"}},
 		{"//tool:nAme x", want{0, "directive names are lower case: write //tool:name", ""}},
 		{"//tool:name=get_weather", want{0, "unknown directive //tool:name=get_weather", "put a space between //tool:name and its arguments: //tool:name NAME"}},
