@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Grant is what one caller may call: the OAuth scopes (RFC 6749 §3.3) it holds. A caller may
@@ -29,8 +30,8 @@ type Grant struct {
 	All bool
 }
 
-// Allows reports whether g holds every scope t needs.
-func (g Grant) Allows(t Tool) bool { return g.holds(t.Scopes) }
+// Holds reports whether g holds every scope of needed (a Tool's Scopes).
+func (g Grant) Holds(needed []string) bool { return g.holds(needed) }
 
 // holds reports whether g holds every scope of needed.
 func (g Grant) holds(needed []string) bool {
@@ -127,4 +128,49 @@ func checkScopes(scopes []string) error {
 		}
 	}
 	return nil
+}
+
+// grantHooks are the functions OnGrantsChanged registered.
+type grantHooks struct {
+	mu  sync.Mutex
+	seq int
+	fns map[int]func(principals []string)
+}
+
+// GrantsChanged tells whoever serves the registry that the grants of principals changed (for
+// runtime/mcp, auth.TokenInfo.UserID; none: every caller's): a host whose WithScopes function
+// reads grants from a store of its own calls it after changing one. runtime/mcp then sends
+// notifications/tools/list_changed to the sessions of those principals, which list their
+// tools again. Grants carried by a token need no call: a request whose token holds other
+// scopes than its session's last listing is noticed as it arrives.
+func (r *Registry) GrantsChanged(principals ...string) {
+	h := &r.grants
+	h.mu.Lock()
+	fns := make([]func([]string), 0, len(h.fns))
+	for _, fn := range h.fns {
+		fns = append(fns, fn)
+	}
+	h.mu.Unlock()
+	for _, fn := range fns {
+		fn(slices.Clone(principals))
+	}
+}
+
+// OnGrantsChanged registers fn to be called by GrantsChanged, on its goroutine, with its
+// principals. The returned function unregisters fn.
+func (r *Registry) OnGrantsChanged(fn func(principals []string)) (cancel func()) {
+	h := &r.grants
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.fns == nil {
+		h.fns = make(map[int]func([]string))
+	}
+	h.seq++
+	id := h.seq
+	h.fns[id] = fn
+	return func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		delete(h.fns, id)
+	}
 }

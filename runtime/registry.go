@@ -54,6 +54,7 @@ type Registry struct {
 	results     ResultStore
 
 	changes changeHooks // OnChange
+	grants  grantHooks  // OnGrantsChanged
 }
 
 // toolEntry is a registered tool and what the registry tracks about it across calls. A
