@@ -116,14 +116,19 @@ func visibleNames(t *toolTable, g Grant, names []string) []string {
 	})
 }
 
-// checkScopes reports the first of scopes that is not an OAuth scope token (RFC 6749 §3.3:
-// 1*( %x21 / %x23-5B / %x5D-7E )).
+// ValidScope reports whether s is an OAuth scope token (RFC 6749 §3.3:
+// 1*( %x21 / %x23-5B / %x5D-7E ), printable ASCII but space, '"' and '\'), as Tool.Scopes
+// must hold.
+func ValidScope(s string) bool {
+	return s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return r != 0x21 && (r < 0x23 || r > 0x5B) && (r < 0x5D || r > 0x7E)
+	}) < 0
+}
+
+// checkScopes reports the first of scopes that is not an OAuth scope token.
 func checkScopes(scopes []string) error {
 	for _, s := range scopes {
-		bad := strings.IndexFunc(s, func(r rune) bool {
-			return r != 0x21 && (r < 0x23 || r > 0x5B) && (r < 0x5D || r > 0x7E)
-		})
-		if s == "" || bad >= 0 {
+		if !ValidScope(s) {
 			return fmt.Errorf("invalid scope %s: a scope token (RFC 6749 §3.3) is one or more printable ASCII characters but space, '\"' and '\\'", strconv.Quote(s))
 		}
 	}

@@ -86,6 +86,7 @@ func (m *Mounted) build(t *mcp.Tool, definition string, deferred bool) (*remoteT
 		MaxResult:    m.opts.MaxResult,
 		Deferred:     deferred,
 		Namespace:    m.opts.Namespace,
+		Scopes:       scopesOf(m.opts, t.Name),
 		InputSchema:  input,
 		OutputSchema: outputJSON,
 		Dialects:     []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema},
@@ -266,4 +267,16 @@ func (c *call) result(res *mcp.CallToolResult) runtime.Result {
 		r.Structured, r.Text = structured, string(structured)
 	}
 	return r
+}
+
+// scopesOf returns the scopes the host gives the server's tool remote (Options.Scopes and
+// Options.ToolScopes), each once, nil for none.
+func scopesOf(o Options, remote string) []string {
+	var out []string
+	for _, sc := range append(slices.Clone(o.Scopes), o.ToolScopes[remote]...) {
+		if !slices.Contains(out, sc) {
+			out = append(out, sc)
+		}
+	}
+	return out
 }
