@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"slices"
 	"strings"
@@ -153,9 +154,12 @@ func (s *served) scopeTools(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		switch method {
 		case "tools/list":
-			res, err := next(ctx, method, req)
-			if list, ok := res.(*mcp.ListToolsResult); ok && err == nil && scoped {
-				list.Tools = slices.DeleteFunc(slices.Clone(list.Tools), func(t *mcp.Tool) bool { return !s.visible(t.Name, g) })
+			list, ok := req.(*mcp.ListToolsRequest)
+			if !scoped || !ok {
+				return next(ctx, method, req)
+			}
+			res, err := s.listTools(ctx, next, list, g)
+			if err == nil {
 				s.listedWith(serverSession(req), g, req)
 			}
 			return res, err
@@ -185,6 +189,70 @@ func (s *served) scopeTools(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 	}
 }
+
+// listTools answers tools/list with the tools a caller holding g is listed, in pages as the
+// SDK's: of its page size (that of its first page, when it has more), after the cursor. The
+// SDK's pages are of every tool, so a page of them trimmed would be short, or empty, where a
+// hidden tool was: a caller could count the tools it cannot see. Here every page but the last
+// is full, and the cursor (toolgen's, not the SDK's) names the last tool listed.
+func (s *served) listTools(ctx context.Context, next mcp.MethodHandler, req *mcp.ListToolsRequest, g runtime.Grant) (mcp.Result, error) {
+	var after string
+	if req.Params != nil && req.Params.Cursor != "" {
+		b, err := base64.RawURLEncoding.DecodeString(req.Params.Cursor)
+		name, ours := strings.CutPrefix(string(b), listCursorPrefix)
+		if err != nil || !ours {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params"} // as the SDK refuses a cursor it did not make
+		}
+		after = name
+	}
+	var first *mcp.ListToolsResult
+	var visible []*mcp.Tool
+	pageSize := 0
+	for cursor, seen := "", map[string]bool{}; ; {
+		page := &mcp.ListToolsRequest{Session: req.Session, Extra: req.Extra, Params: &mcp.ListToolsParams{Cursor: cursor}}
+		if req.Params != nil {
+			page.Params.Meta = req.Params.Meta
+		}
+		res, err := next(ctx, "tools/list", page)
+		if err != nil {
+			return res, err
+		}
+		list, ok := res.(*mcp.ListToolsResult)
+		if !ok {
+			return res, nil
+		}
+		if first == nil {
+			first = list
+			if list.NextCursor != "" {
+				pageSize = len(list.Tools)
+			}
+		}
+		for _, t := range list.Tools {
+			if t.Name > after && s.visible(t.Name, g) {
+				visible = append(visible, t)
+			}
+		}
+		if list.NextCursor == "" || seen[list.NextCursor] {
+			break
+		}
+		seen[list.NextCursor] = true
+		cursor = list.NextCursor
+	}
+	slices.SortFunc(visible, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
+	out := *first
+	out.Tools, out.NextCursor = visible, ""
+	if pageSize > 0 && len(visible) > pageSize {
+		out.Tools = visible[:pageSize]
+		out.NextCursor = base64.RawURLEncoding.EncodeToString([]byte(listCursorPrefix + visible[pageSize-1].Name))
+	}
+	if out.Tools == nil {
+		out.Tools = []*mcp.Tool{}
+	}
+	return &out, nil
+}
+
+// listCursorPrefix marks a tools/list cursor listTools made.
+const listCursorPrefix = "toolgen-tools-after:"
 
 // unknownTool is the SDK's refusal of a tools/call naming no tool (-32602, "unknown tool"),
 // worded as Registry.Invoke words it, with the nearest of the tools a caller holding g is

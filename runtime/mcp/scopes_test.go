@@ -307,3 +307,42 @@ func TestScopesChangeWhenTheHostSaysSo(t *testing.T) {
 		})
 	}
 }
+
+// pages lists tools page by page and returns each page's names.
+func pages(t *testing.T, cs *mcp.ClientSession) [][]string {
+	t.Helper()
+	var out [][]string
+	params := &mcp.ListToolsParams{}
+	for range 10 {
+		res, err := cs.ListTools(t.Context(), params)
+		require.NoError(t, err)
+		var names []string
+		for _, tl := range res.Tools {
+			names = append(names, tl.Name)
+		}
+		out = append(out, names)
+		if res.NextCursor == "" {
+			return out
+		}
+		params = &mcp.ListToolsParams{Cursor: res.NextCursor}
+	}
+	t.Fatal("more than 10 pages")
+	return nil
+}
+
+// Pages of tools/list are full but the last, of the caller's tools alone: a page trimmed of
+// hidden tools would be short or empty where they were, and let a caller count them.
+func TestScopesPagesHideTheCount(t *testing.T) {
+	reg := scopedRegistry(t, &sync.Map{})
+	writer := toolmcp.WithScopes(func(context.Context, mcp.Request) runtime.Grant {
+		return runtime.Grant{Scopes: []string{"repo:write"}}
+	})
+	eachServing(t, reg, nil, func(t *testing.T, s serving, cs *mcp.ClientSession) {
+		assert.Equal(t, [][]string{{"push_repo"}, {"read_repo"}}, pages(t, cs))
+	}, toolmcp.WithPageSize(1), writer)
+	eachServing(t, reg, nil, func(t *testing.T, s serving, cs *mcp.ClientSession) {
+		assert.Equal(t, [][]string{{"read_repo"}}, pages(t, cs))
+		_, err := cs.ListTools(t.Context(), &mcp.ListToolsParams{Cursor: "bm90IG91cnM"})
+		assert.ErrorContains(t, err, "invalid params")
+	}, toolmcp.WithPageSize(1))
+}
