@@ -115,7 +115,8 @@
 // tools (a refreshed token), or when the host calls Registry.GrantsChanged naming its user
 // (TokenInfo.UserID); a 2026-07-28 session and stateless HTTP have no stream for it.
 // WithScopes's function runs for every request of a server with scoped tools; a server
-// without any pays nothing. docs/mcp.md, "Serving several callers safely", says what a caller
+// without any runs it once per tools/call, whose ctx then carries the grant (a Handler of a
+// server of your own refuses a hidden tool through the registry alone, and the SDK lists it). docs/mcp.md, "Serving several callers safely", says what a caller
 // can and cannot learn.
 //
 // # Sessions
