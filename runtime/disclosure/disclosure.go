@@ -192,6 +192,23 @@ func (d *Disclosure) Tool(name string) (runtime.Tool, bool) {
 	return d.reg.Tool(name)
 }
 
+// ToolFor returns the tool called name, as Tool does, when the caller of ctx may call it
+// (runtime.Grant): get_tool_info always.
+func (d *Disclosure) ToolFor(ctx context.Context, name string) (runtime.Tool, bool) {
+	if name == InfoToolName {
+		return d.info, true
+	}
+	return d.reg.ToolFor(ctx, name)
+}
+
+// NamesFor returns the names of get_tool_info and of the tools the caller of ctx may call
+// (runtime.Grant), sorted.
+func (d *Disclosure) NamesFor(ctx context.Context) []string {
+	names := append(d.reg.NamesFor(ctx), InfoToolName)
+	slices.Sort(names)
+	return names
+}
+
 // Invoke runs a call: get_tool_info is answered here, every other call goes to the registry.
 // A call to a tool not yet revealed still runs: the model may know its contract from
 // elsewhere, and the registry's argument errors guide it when it does not.
