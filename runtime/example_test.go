@@ -81,5 +81,7 @@ func ExampleWithGrant() {
 
 type exampleCall string
 
-func (c exampleCall) Args() any                          { return nil }
-func (c exampleCall) Run(context.Context) runtime.Result { return runtime.TextResult(string(c) + " ran") }
+func (c exampleCall) Args() any { return nil }
+func (c exampleCall) Run(context.Context) runtime.Result {
+	return runtime.TextResult(string(c) + " ran")
+}
