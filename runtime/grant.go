@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // Grant is what one caller may call: the OAuth scopes (RFC 6749 §3.3) it holds. A caller may
@@ -135,28 +134,15 @@ func checkScopes(scopes []string) error {
 	return nil
 }
 
-// grantHooks are the functions OnGrantsChanged registered.
-type grantHooks struct {
-	mu  sync.Mutex
-	seq int
-	fns map[int]func(principals []string)
-}
-
 // GrantsChanged tells whoever serves the registry that the grants of principals changed (for
 // runtime/mcp, auth.TokenInfo.UserID; none: every caller's): a host whose WithScopes function
 // reads grants from a store of its own calls it after changing one. runtime/mcp then sends
 // notifications/tools/list_changed to the sessions of those principals, which list their
 // tools again. Grants carried by a token need no call: a request whose token holds other
-// scopes than its session's last listing is noticed as it arrives.
+// scopes than its session's last listing is noticed as it arrives. Call it on the registry
+// that is served (toolsearch's and disclosure's Registry are registries of their own).
 func (r *Registry) GrantsChanged(principals ...string) {
-	h := &r.grants
-	h.mu.Lock()
-	fns := make([]func([]string), 0, len(h.fns))
-	for _, fn := range h.fns {
-		fns = append(fns, fn)
-	}
-	h.mu.Unlock()
-	for _, fn := range fns {
+	for _, fn := range r.grants.all() {
 		fn(slices.Clone(principals))
 	}
 }
@@ -164,18 +150,5 @@ func (r *Registry) GrantsChanged(principals ...string) {
 // OnGrantsChanged registers fn to be called by GrantsChanged, on its goroutine, with its
 // principals. The returned function unregisters fn.
 func (r *Registry) OnGrantsChanged(fn func(principals []string)) (cancel func()) {
-	h := &r.grants
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.fns == nil {
-		h.fns = make(map[int]func([]string))
-	}
-	h.seq++
-	id := h.seq
-	h.fns[id] = fn
-	return func() {
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		delete(h.fns, id)
-	}
+	return r.grants.add(fn)
 }

@@ -53,8 +53,8 @@ type Registry struct {
 	resultsOnce sync.Once
 	results     ResultStore
 
-	changes changeHooks // OnChange
-	grants  grantHooks  // OnGrantsChanged
+	changes hookSet[func()]                    // OnChange
+	grants  hookSet[func(principals []string)] // OnGrantsChanged
 }
 
 // toolEntry is a registered tool and what the registry tracks about it across calls. A
