@@ -105,6 +105,18 @@ func (m *Mounted) build(t *mcp.Tool, definition string, deferred bool) (*remoteT
 	return rt, nil
 }
 
+// scopesOf returns the scopes the host gives the server's tool remote (Options.Scopes and
+// Options.ToolScopes), each once, nil for none.
+func scopesOf(o Options, remote string) []string {
+	var out []string
+	for _, sc := range append(slices.Clone(o.Scopes), o.ToolScopes[remote]...) {
+		if !slices.Contains(out, sc) {
+			out = append(out, sc)
+		}
+	}
+	return out
+}
+
 // olderDrafts are the $schema values whose keywords, within schematool's subset, mean what
 // 2020-12's do: a schema naming one is compiled as 2020-12.
 var olderDrafts = []string{"http://json-schema.org/draft-07/schema", "https://json-schema.org/draft/2019-09/schema"}
@@ -267,16 +279,4 @@ func (c *call) result(res *mcp.CallToolResult) runtime.Result {
 		r.Structured, r.Text = structured, string(structured)
 	}
 	return r
-}
-
-// scopesOf returns the scopes the host gives the server's tool remote (Options.Scopes and
-// Options.ToolScopes), each once, nil for none.
-func scopesOf(o Options, remote string) []string {
-	var out []string
-	for _, sc := range append(slices.Clone(o.Scopes), o.ToolScopes[remote]...) {
-		if !slices.Contains(out, sc) {
-			out = append(out, sc)
-		}
-	}
-	return out
 }
