@@ -118,25 +118,36 @@ var listItemPattern = regexp.MustCompile(`^[a-zA-Z0-9_.:-]+$`)
 func parseList(what string) func(*Directive, string, int) (any, []Problem) {
 	return func(d *Directive, args string, at int) (any, []Problem) {
 		items, problems := listWords(d, args, at, what)
-		var out []string
-		seen := map[string]bool{}
-		for _, w := range items {
-			switch {
-			case !listItemPattern.MatchString(w.text):
-				problems = append(problems, Problem{Offset: w.at, Message: "invalid " + what + " " + strconv.Quote(w.text),
-					Hint: "use letters, digits and _ . : -"})
-			case seen[w.text]:
-				problems = append(problems, Problem{Offset: w.at, Message: "duplicate " + what + " " + strconv.Quote(w.text)})
-			default:
-				seen[w.text] = true
-				out = append(out, w.text)
+		return distinct(items, what, problems, func(w word) *Problem {
+			if listItemPattern.MatchString(w.text) {
+				return nil
 			}
-		}
-		if len(problems) > 0 {
-			return nil, problems
-		}
-		return out, nil
+			return &Problem{Offset: w.at, Message: "invalid " + what + " " + strconv.Quote(w.text), Hint: "use letters, digits and _ . : -"}
+		})
 	}
+}
+
+// distinct returns the texts of ws, each once, after the problems found so far: those check
+// reports, and a word repeated ("duplicate WHAT"). With any problem the value is nil.
+func distinct(ws []word, what string, problems []Problem, check func(word) *Problem) (any, []Problem) {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range ws {
+		if p := check(w); p != nil {
+			problems = append(problems, *p)
+			continue
+		}
+		if seen[w.text] {
+			problems = append(problems, Problem{Offset: w.at, Message: "duplicate " + what + " " + strconv.Quote(w.text)})
+			continue
+		}
+		seen[w.text] = true
+		out = append(out, w.text)
+	}
+	if len(problems) > 0 {
+		return nil, problems
+	}
+	return out, nil
 }
 
 // listWords splits a list whose items are separated by commas, white space, or both. An empty
@@ -635,6 +646,32 @@ func parseCallers(d *Directive, args string, at int) (any, []Problem) {
 		return nil, problems
 	}
 	return c, nil
+}
+
+// parseScopes parses //tool:scopes: OAuth scope tokens separated by spaces (RFC 6749 §3.3:
+// scope-token = 1*( %x21 / %x23-5B / %x5D-7E )). A comma is a scope character, so it is not a
+// separator here, but a token that begins or ends with one is a list written with commas, as
+// //tool:tags takes it, and is refused rather than read as a scope no server issues.
+func parseScopes(d *Directive, args string, at int) (any, []Problem) {
+	ws := words(args, at) // never empty: the parser refuses a directive without arguments
+	return distinct(ws, "scope", nil, func(w word) *Problem {
+		if bad := strings.IndexFunc(w.text, func(r rune) bool { return !isScopeChar(r) }); bad >= 0 {
+			r, _ := utf8.DecodeRuneInString(w.text[bad:])
+			return &Problem{Offset: w.at + bad, Message: fmt.Sprintf("invalid scope %s: %q is not a scope character", strconv.Quote(w.text), r),
+				Hint: `a scope token (RFC 6749 section 3.3) is printable ASCII but space, " and \`}
+		}
+		if strings.HasPrefix(w.text, ",") || strings.HasSuffix(w.text, ",") {
+			return &Problem{Offset: w.at, Message: "invalid scope " + strconv.Quote(w.text),
+				Hint: "scopes are separated by spaces, not commas: " + d.Usage()}
+		}
+		return nil
+	})
+}
+
+// isScopeChar reports whether r may appear in an OAuth scope token (RFC 6749 §3.3): %x21,
+// %x23-5B or %x5D-7E, that is printable ASCII but space, '"' and '\'.
+func isScopeChar(r rune) bool {
+	return r == 0x21 || r >= 0x23 && r <= 0x5B || r >= 0x5D && r <= 0x7E
 }
 
 var mimePattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9!#$&^_.+-]*/[a-zA-Z0-9][a-zA-Z0-9!#$&^_.+-]*$`)

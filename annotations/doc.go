@@ -38,6 +38,7 @@
 //	trigger, prerequisite,        string, repeatable
 //	warning
 //	tags, filters                 []string, from words separated by commas and/or spaces
+//	scopes                        []string: OAuth scope tokens (RFC 6749 §3.3) separated by spaces
 //	timeout                       Timeout: a positive Go duration, or none
 //	retry                         Retry: max, delay, backoff, maxdelay with defaults filled in
 //	confirm                       Confirm: an optional reason

@@ -200,6 +200,15 @@ var Directives = []*Directive{
 		parse: parseCallers,
 	},
 	{
+		Name: "scopes", Targets: onHandler, Syntax: "SCOPE[ SCOPE...]",
+		Help: "The OAuth scopes (RFC 6749 section 3.3 scope tokens, separated by spaces) a caller must hold, " +
+			"every one of them, to see and call the tool: a caller without them is not shown the tool " +
+			"(tools/list, tool search, disclosure, provider declarations) and its call is refused as a call " +
+			"of an unknown tool. A scope token is printable ASCII but space, \" and \\ (repo:write, " +
+			"https://example.com/auth/admin). Without it every caller may call the tool.",
+		parse: parseScopes,
+	},
+	{
 		Name: "prompt", Targets: onHandler, noArgs: true,
 		Help: "Serves the handler as an MCP prompt instead of a tool: it goes into the generated " +
 			"Prompts() (runtime/mcp WithPrompts), not Tools(). Its args struct gives the prompt's " +

@@ -58,23 +58,19 @@ func (r *Registry) DecidesApprovals() bool {
 	return c.approver != nil || c.approvalQueue
 }
 
-// changeHooks are the functions OnChange registered.
-type changeHooks struct {
+// hookSet holds the functions a registry calls on an event (OnChange, OnGrantsChanged).
+type hookSet[F any] struct {
 	mu  sync.Mutex
 	seq int
-	fns map[int]func()
+	fns map[int]F
 }
 
-// OnChange registers fn to be called after tools are added to or removed from the registry
-// (Add, Remove), for a server that must tell its clients (MCP's tools/list_changed). fn runs
-// on the goroutine that changed the registry, after the change, without the registry's lock.
-// The returned function unregisters fn.
-func (r *Registry) OnChange(fn func()) (cancel func()) {
-	h := &r.changes
+// add registers fn and returns the function that unregisters it.
+func (h *hookSet[F]) add(fn F) (cancel func()) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.fns == nil {
-		h.fns = make(map[int]func())
+		h.fns = make(map[int]F)
 	}
 	h.seq++
 	id := h.seq
@@ -86,16 +82,26 @@ func (r *Registry) OnChange(fn func()) (cancel func()) {
 	}
 }
 
-// notifyChange calls the OnChange functions; the caller must not hold r.mu.
-func (r *Registry) notifyChange() {
-	h := &r.changes
+// all returns the functions registered now, to call without the set's lock.
+func (h *hookSet[F]) all() []F {
 	h.mu.Lock()
-	fns := make([]func(), 0, len(h.fns))
+	defer h.mu.Unlock()
+	fns := make([]F, 0, len(h.fns))
 	for _, fn := range h.fns {
 		fns = append(fns, fn)
 	}
-	h.mu.Unlock()
-	for _, fn := range fns {
+	return fns
+}
+
+// OnChange registers fn to be called after tools are added to or removed from the registry
+// (Add, Remove), for a server that must tell its clients (MCP's tools/list_changed). fn runs
+// on the goroutine that changed the registry, after the change, without the registry's lock.
+// The returned function unregisters fn.
+func (r *Registry) OnChange(fn func()) (cancel func()) { return r.changes.add(fn) }
+
+// notifyChange calls the OnChange functions; the caller must not hold r.mu.
+func (r *Registry) notifyChange() {
+	for _, fn := range r.changes.all() {
 		fn()
 	}
 }

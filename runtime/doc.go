@@ -90,7 +90,8 @@
 //
 // Invoke takes each call through these steps; each may end the call with a result.
 //
-//  1. Resolve the tool by name (unknown tool).
+//  1. Resolve the tool by name (unknown tool); a tool outside the caller's [Grant] is
+//     refused here as an unknown one.
 //  2. Middleware registered with [Registry.Use] or [WithMiddleware], first registered
 //     outermost; then the tool's //tool:filters, in the order the directive names them
 //     ([Registry.RegisterFilter]; Add refuses a tool naming an unregistered filter). A
@@ -232,6 +233,17 @@
 // does nothing), and their Approver decides //tool:confirm calls when the registry has no
 // approver or queue of its own (runtime/mcp asks the user by elicitation).
 // [Registry.OnChange] tells a server that tools were added or removed ([Registry.Remove]).
+//
+// # Scopes: one registry, many callers
+//
+// A tool's [Tool.Scopes] (//tool:scopes) are the OAuth scopes a caller must hold to see and
+// call it; what a caller holds is the [Grant] in the context of its calls ([WithGrant]; a
+// context without one is the host's own and sees every tool). [Registry.ToolsFor],
+// [Registry.NamesFor] and [Registry.ToolFor] list what the caller of a context may call, the
+// tools to declare to a model acting for it; Invoke refuses any other before binding, with
+// the result a name no tool has gets, its hint and list drawn from the caller's tools. A
+// server tells its callers' sessions when grants change ([Registry.GrantsChanged]).
+// runtime/mcp derives each request's grant from its verified OAuth token.
 //
 // # Batches
 //

@@ -56,3 +56,32 @@ func ExampleTool_Variant() {
 	// {"type":"object","properties":{"city":{"type":"string","description":"(at least 1 char)"},"unit":{"type":["string","null"]}},"required":["city","unit"],"additionalProperties":false}
 	// false
 }
+
+// A registry serving several callers: each sees and runs the tools its grant allows.
+func ExampleWithGrant() {
+	reg := runtime.NewRegistry()
+	run := func(name string, scopes ...string) runtime.Tool {
+		return runtime.Tool{Name: name, Scopes: scopes, Bind: func(context.Context, []byte) (runtime.BoundCall, error) {
+			return exampleCall(name), nil
+		}}
+	}
+	if err := reg.Add(run("list_issues"), run("merge_pull", "repo:write")); err != nil {
+		panic(err)
+	}
+	reader := runtime.WithGrant(context.Background(), runtime.Grant{})
+	writer := runtime.WithGrant(context.Background(), runtime.Grant{Scopes: []string{"repo:write"}})
+	fmt.Println(reg.NamesFor(reader), reg.NamesFor(writer))
+	fmt.Println(reg.Invoke(reader, runtime.Call{Name: "merge_pull"}).Text)
+	fmt.Println(reg.Invoke(writer, runtime.Call{Name: "merge_pull"}).Text)
+	// Output:
+	// [list_issues] [list_issues merge_pull]
+	// unknown tool "merge_pull". Available tools: list_issues
+	// merge_pull ran
+}
+
+type exampleCall string
+
+func (c exampleCall) Args() any { return nil }
+func (c exampleCall) Run(context.Context) runtime.Result {
+	return runtime.TextResult(string(c) + " ran")
+}

@@ -31,14 +31,29 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 	start := monotonic()
 	if len(call.Name) > MaxToolNameLength {
 		// No tool has such a name: answer before hashing it or searching for a near one.
-		res := UnknownToolResult(call.Name, r.Names())
+		res := UnknownToolResult(call.Name, r.NamesFor(ctx))
 		res.Duration = monotonic() - start
 		return res
 	}
 	e, cfg, names, ok := r.lookupCall(call.Name)
+	// A tool outside the caller's grant is refused here, before anything reads its arguments,
+	// exactly as a name no tool has: the caller's names only, for the hint and the list.
+	grant, restricted := r.currentTable().grantOf(ctx)
+	if restricted && (!ok || !grant.holds(e.tool.Scopes)) {
+		if ok {
+			names, ok = r.Names(), false
+		}
+		names = visibleNames(r.currentTable(), grant, names)
+	}
 	var renamed Repair
 	if !ok {
+		asked := call.Name
 		e, renamed, ok = r.repairedName(cfg, &call, names)
+		if ok && restricted && !grant.holds(e.tool.Scopes) {
+			// A Repairer of the host's may name any tool: the grant decides again, and the
+			// refusal repeats the name the caller sent, not the one it was repaired to.
+			ok, call.Name = false, asked
+		}
 	}
 	if !ok {
 		res := UnknownToolResult(call.Name, names)

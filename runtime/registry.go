@@ -53,7 +53,8 @@ type Registry struct {
 	resultsOnce sync.Once
 	results     ResultStore
 
-	changes changeHooks // OnChange
+	changes hookSet[func()]                    // OnChange
+	grants  hookSet[func(principals []string)] // OnGrantsChanged
 }
 
 // toolEntry is a registered tool and what the registry tracks about it across calls. A
@@ -94,6 +95,8 @@ func (r *Registry) updateConfig(change func(*registryConfig)) {
 type toolTable struct {
 	cfg   *registryConfig
 	tools map[string]*toolEntry
+	// scoped: some tool needs a scope (Tool.Scopes), so calls and listings look for a Grant.
+	scoped bool
 }
 
 // currentTable returns the table of the registry as it is, made anew after a change. It is
@@ -109,6 +112,9 @@ func (r *Registry) currentTable() *toolTable {
 		return t
 	}
 	t := &toolTable{cfg: r.config(), tools: maps.Clone(r.tools)}
+	for _, e := range t.tools {
+		t.scoped = t.scoped || len(e.tool.Scopes) > 0
+	}
 	r.table.Store(t)
 	return t
 }
@@ -225,6 +231,9 @@ func checkTool(t Tool, i int) error {
 		return fmt.Errorf("tool %q: invalid name: must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$", t.Name)
 	case !t.bindable() && !t.Client:
 		return fmt.Errorf("tool %q: missing Bind function", t.Name)
+	}
+	if err := checkScopes(t.Scopes); err != nil {
+		return fmt.Errorf("tool %q: %w", t.Name, err)
 	}
 	return nil
 }

@@ -106,6 +106,13 @@ type Tool struct {
 	// Callers says who may call the tool (//tool:callers); the zero value leaves it to the
 	// provider (direct calls only).
 	Callers Callers
+	// Scopes are the OAuth scopes (RFC 6749 §3.3 scope tokens) a caller must hold, every one,
+	// to see and call the tool (//tool:scopes, or the host: runtime/mcp/mount's
+	// Options.Scopes). A caller's scopes are its Grant (WithGrant): a caller without them is
+	// not shown the tool (ToolsFor, tools/list, tool search, disclosure) and its call is
+	// refused as a call of an unknown tool, so it cannot tell the tool exists. nil: every
+	// caller may call it. Registry.Add refuses a scope that is not a scope token.
+	Scopes []string
 
 	// InputSchema is the JSON Schema (2020-12) of the arguments; OutputSchema that of a
 	// structured result, or nil.

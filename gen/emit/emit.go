@@ -474,6 +474,7 @@ func (g *generator) toolLiteral(t *model.Tool) (jen.Code, error) {
 		}
 		d[jen.Id("Callers")] = jen.Qual(runtimePath, "Callers").Values(cd)
 	}
+	strs("Scopes", t.Scopes)
 	return jen.Values(d), nil
 }
 

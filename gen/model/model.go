@@ -101,9 +101,10 @@ type Tool struct {
 	ModelRetries int
 	Sequential   bool
 
-	Deferred  bool    // //tool:defer: left out of the model's context until a search finds it
-	Namespace string  // //tool:namespace: the OpenAI tool-search namespace
-	Callers   Callers // //tool:callers: who may call the tool; zero: the provider's default
+	Deferred  bool     // //tool:defer: left out of the model's context until a search finds it
+	Namespace string   // //tool:namespace: the OpenAI tool-search namespace
+	Callers   Callers  // //tool:callers: who may call the tool; zero: the provider's default
+	Scopes    []string // //tool:scopes: the OAuth scopes a caller needs, every one, in source order
 
 	// Serve is what the handler is served as over MCP: a tool (""), a prompt (//tool:prompt)
 	// or a resource (//tool:resource, with ResourceURI and ResourceMIME).

@@ -117,6 +117,7 @@ func (d *dumper) tool(t *model.Tool) {
 	if t.MaxArgs != 0 {
 		d.line(1, "maxargs=%d", t.MaxArgs)
 	}
+	list("scopes", t.Scopes)
 	if t.Args != nil {
 		d.typ(1, "args", t.Args)
 	}

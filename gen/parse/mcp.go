@@ -41,6 +41,13 @@ func (p *parser) checkServe(o *docOwner, t *model.Tool) {
 		p.errorf(t.Pos, "serve the handler as a prompt or as a resource, not both", "//tool:prompt and //tool:resource on %s", t.Handler.Name)
 		return
 	}
+	for _, d := range o.dirs {
+		if d.parsed.Directive.Name == "scopes" && t.Serve != model.ServeTool {
+			// Prompts and resources are listed to every caller: scopes there would be ignored.
+			p.errorf(d.pos, "serve it as a tool, or leave //tool:scopes out: WithPrompts and WithResources list to every caller",
+				"//tool:scopes on a //tool:%s: only tools are shown by scope", t.Serve)
+		}
+	}
 	if t.Serve != model.ServeResource {
 		return
 	}

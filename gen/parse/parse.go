@@ -391,6 +391,8 @@ func (p *parser) newTool(o *docOwner, goName string, namePos token.Pos) *model.T
 			if c, ok := v.(annotations.Callers); ok {
 				t.Callers = model.Callers(c)
 			}
+		case "scopes":
+			t.Scopes = asStrings(v)
 		case "timeout":
 			if tv, ok := v.(annotations.Timeout); ok {
 				t.Timeout, t.NoTimeout = tv.Duration, tv.None

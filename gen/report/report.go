@@ -48,6 +48,7 @@ func Tool(t *model.Tool, providers []string) runtime.Tool {
 		Deferred:  t.Deferred,
 		Namespace: t.Namespace,
 		Callers:   runtime.Callers{Direct: t.Callers.Direct, Code: t.Callers.Code},
+		Scopes:    t.Scopes,
 		Variants:  variants,
 	}
 	rt.InputSchema = schema.Input(t)

@@ -101,10 +101,14 @@ func (d *Disclosure) InfoTool() runtime.Tool { return d.info }
 // left out, as they are from every provider's definitions: a model finds them with a search
 // (runtime/toolsearch's tool_search, or the provider's own), and the text says how many there
 // are.
-func (d *Disclosure) Catalog() string {
+func (d *Disclosure) Catalog() string { return d.CatalogFor(context.Background()) }
+
+// CatalogFor returns the level-1 text, as Catalog does, of the tools the caller of ctx may call
+// (runtime.Grant, Registry.ToolsFor): the catalog of a model acting for that caller.
+func (d *Disclosure) CatalogFor(ctx context.Context) string {
 	var listed []runtime.Tool
 	deferred := 0
-	for _, t := range d.reg.Tools() {
+	for _, t := range d.reg.ToolsFor(ctx) {
 		if t.Deferred {
 			deferred++
 			continue
@@ -133,7 +137,8 @@ func (d *Disclosure) Tools() []runtime.Tool {
 }
 
 // ToolsIn returns the tools to declare to a provider in session: get_tool_info, every tool
-// Reveal declared and every tool the session asked about, sorted by name.
+// Reveal declared and every tool the session asked about, sorted by name; of those, only the
+// tools the caller of ctx may call (runtime.Grant).
 func (d *Disclosure) ToolsIn(ctx context.Context, session string) []runtime.Tool {
 	d.mu.Lock()
 	names := make([]string, 0, len(d.revealed))
@@ -149,7 +154,7 @@ func (d *Disclosure) ToolsIn(ctx context.Context, session string) []runtime.Tool
 
 	out := []runtime.Tool{d.info}
 	for _, name := range names {
-		if t, ok := d.reg.Tool(name); ok {
+		if t, ok := d.reg.ToolFor(ctx, name); ok {
 			out = append(out, t)
 		}
 	}
@@ -185,6 +190,23 @@ func (d *Disclosure) Tool(name string) (runtime.Tool, bool) {
 		return d.info, true
 	}
 	return d.reg.Tool(name)
+}
+
+// ToolFor returns the tool called name, as Tool does, when the caller of ctx may call it
+// (runtime.Grant): get_tool_info always.
+func (d *Disclosure) ToolFor(ctx context.Context, name string) (runtime.Tool, bool) {
+	if name == InfoToolName {
+		return d.info, true
+	}
+	return d.reg.ToolFor(ctx, name)
+}
+
+// NamesFor returns the names of get_tool_info and of the tools the caller of ctx may call
+// (runtime.Grant), sorted.
+func (d *Disclosure) NamesFor(ctx context.Context) []string {
+	names := append(d.reg.NamesFor(ctx), InfoToolName)
+	slices.Sort(names)
+	return names
 }
 
 // Invoke runs a call: get_tool_info is answered here, every other call goes to the registry.
@@ -240,9 +262,13 @@ type infoCall struct {
 func (c *infoCall) Args() any { return &c.name }
 
 func (c *infoCall) Run(ctx context.Context) runtime.Result {
-	t, ok := c.d.Tool(c.name)
+	// A tool outside the caller's grant is described as a name no tool has.
+	t, ok := c.d.info, c.name == InfoToolName
 	if !ok {
-		return runtime.UnknownToolResult(c.name, c.d.reg.Names())
+		t, ok = c.d.reg.ToolFor(ctx, c.name)
+	}
+	if !ok {
+		return runtime.UnknownToolResult(c.name, c.d.reg.NamesFor(ctx))
 	}
 	info, err := Describe(t)
 	if err != nil {

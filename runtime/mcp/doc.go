@@ -102,6 +102,27 @@
 // the ctx it runs under: runtime/otel's ServerObserver records the MCP semantic conventions'
 // server spans and mcp.server.operation.duration with it.
 //
+// # Scopes: what each caller is shown
+//
+// A tool with scopes (//tool:scopes, runtime.Tool.Scopes) is served only to a caller whose
+// grant (runtime.Grant) holds them all. A request's grant is what WithScopes says;
+// TokenScopes by default: the scopes of the token auth.RequireBearerToken verified
+// (WithBearerAuth; StaticToken takes scopes too), none without a token, so a caller without
+// one (stdio, in memory, HTTP without auth) is shown only the tools that need none unless
+// WithScopes grants more. tools/list lists the caller's tools (in full pages of them, with a
+// cursor of toolgen's, so that no page is short where a hidden tool was); a tools/call of any
+// other tool is refused, on both paths, with the SDK's own error for a name it does not know,
+// whose hint and list are drawn from the caller's tools; and every call runs under the grant
+// (runtime.WithGrant), so the registry refuses it too, and tool_search and get_tool_info,
+// which run as tools, find and describe the caller's tools alone. A session that listed tools
+// is sent notifications/tools/list_changed when a request comes with a grant that shows other
+// tools (a refreshed token), or when the host calls Registry.GrantsChanged naming its user
+// (TokenInfo.UserID); a 2026-07-28 session and stateless HTTP have no stream for it.
+// WithScopes's function runs for every request of a server with scoped tools; a server
+// without any runs it once per tools/call, whose ctx then carries the grant (a Handler of a
+// server of your own refuses a hidden tool through the registry alone, and the SDK lists it). docs/mcp.md, "Serving several callers safely", says what a caller
+// can and cannot learn.
+//
 // # Sessions
 //
 // Each call runs in a registry session (runtime.Call.Session), the unit of loop guards, call

@@ -28,6 +28,25 @@ func ExampleHTTPHandler() {
 	_ = http.Handler(handler) // http.ListenAndServe("127.0.0.1:8080", handler)
 }
 
+// Several users on one server, each shown the tools its roles allow: the roles live in the
+// host's store, which tells the server when one changes.
+func ExampleWithScopes() {
+	reg := runtime.NewRegistry()
+	if err := reg.Add(fixture.WeatherTool()); err != nil { // your package's Tools()..., some with //tool:scopes
+		log.Fatal(err)
+	}
+	roles := map[string][]string{"ann": {"repo:write"}, "bob": nil} // your store of roles, by user
+	handler := toolmcp.HTTPHandler(reg,
+		toolmcp.WithBearerAuth(bearer, nil),
+		toolmcp.WithScopes(func(_ context.Context, req mcp.Request) runtime.Grant {
+			return runtime.Grant{Scopes: roles[req.GetExtra().TokenInfo.UserID]} // behind WithBearerAuth: a token always
+		}),
+	)
+	_ = http.Handler(handler)
+	// After changing ann's roles in the store:
+	reg.GrantsChanged("ann") // her sessions get notifications/tools/list_changed
+}
+
 // A handler that asks the user during a call, as an ask_user tool does.
 func ExampleElicit() {
 	askUser := func(ctx context.Context, question string) (string, error) {

@@ -119,6 +119,12 @@ func (s *served) serveFast(w http.ResponseWriter, r *http.Request, m *message, l
 	}
 	ctx := r.Context()
 	if l != nil {
+		req.Session = l.ss
+	}
+	if !s.besideForGrant(ctx, req) {
+		return false
+	}
+	if l != nil {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()

@@ -2,16 +2,13 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
@@ -26,6 +23,7 @@ type config struct {
 	traceCtx   func(ctx context.Context, meta map[string]any) context.Context
 	observer   RequestObserver
 	sessionKey SessionKey
+	grant      func(ctx context.Context, req mcp.Request) runtime.Grant // WithScopes
 	linger     time.Duration
 	shared     bool
 	stateKey   []byte
@@ -33,7 +31,7 @@ type config struct {
 }
 
 func configure(opts []Option) config {
-	cfg := config{sessionKey: SessionPerConnection()}
+	cfg := config{sessionKey: SessionPerConnection(), grant: TokenScopes}
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&cfg)
@@ -133,6 +131,8 @@ type served struct {
 	// serverInfo is the JSON of the server's name and version (NewServer), which a
 	// 2026-07-28 result served beside the SDK carries in its _meta.
 	serverInfo []byte
+	// scopes: what each caller is shown, by its grant (scopes.go).
+	scopes scopeState
 }
 
 func newServed(reg *runtime.Registry, opts []Option) *served {
@@ -147,6 +147,7 @@ func newServed(reg *runtime.Registry, opts []Option) *served {
 		states:     newRoundStates(cfg.stateKey),
 		names:      map[string]bool{},
 		routed:     map[string]bool{},
+		scopes:     scopeState{grant: cfg.grant},
 	}
 }
 
@@ -176,30 +177,14 @@ func addTools(server *mcp.Server, reg *runtime.Registry, tools []runtime.Tool, o
 		s.add(server, reg.Tools())
 	}
 	reg.OnChange(func() { s.sync(server, only) })
-	server.AddReceivingMiddleware(s.suggestTools)
+	reg.OnGrantsChanged(s.grantsChanged)
+	server.AddReceivingMiddleware(s.scopeTools)
+	server.AddSendingMiddleware(s.keepSender)
 	if s.observer != nil {
-		// Added last, so outermost: it sees the answer suggestTools words.
+		// Added last, so outermost: it sees the answer scopeTools words.
 		server.AddReceivingMiddleware(s.observeRequests)
 	}
 	return s
-}
-
-// suggestTools adds to the SDK's refusal of a tools/call naming no tool (-32602, "unknown
-// tool") the nearest tool this server lists and the tools available, as Registry.Invoke
-// words it, so a model can correct its call.
-func (s *served) suggestTools(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		res, err := next(ctx, method, req)
-		var wire *jsonrpc.Error
-		if method != "tools/call" || !errors.As(err, &wire) || wire.Code != jsonrpc.CodeInvalidParams || !strings.HasPrefix(wire.Message, "unknown tool") {
-			return res, err
-		}
-		call, ok := req.(*mcp.CallToolRequest)
-		if !ok || call.Params == nil {
-			return res, err
-		}
-		return res, &jsonrpc.Error{Code: wire.Code, Message: runtime.UnknownToolResult(call.Params.Name, s.listed()).Text, Data: wire.Data}
-	}
 }
 
 // listed returns the names of the tools the server lists, sorted.
@@ -225,6 +210,7 @@ func (s *served) add(server *mcp.Server, tools []runtime.Tool) {
 		}
 		server.AddTool(def, handler)
 		s.names[def.Name] = true
+		s.setScopes(def.Name, tools[i].Scopes)
 		if paramHeaders(tools[i].InputSchema) {
 			s.routed[def.Name] = true
 		} else {
@@ -254,6 +240,7 @@ func (s *served) sync(server *mcp.Server, only map[string]bool) {
 			removed = append(removed, name)
 			delete(s.names, name)
 			delete(s.routed, name)
+			s.setScopes(name, nil)
 		}
 	}
 	s.mu.Unlock()
@@ -304,6 +291,9 @@ func (s *served) serveCall(ctx context.Context, req *mcp.CallToolRequest, id str
 
 	cc := &callContext{req: req, served: s, session: key, peer: p}
 	ctx = context.WithValue(ctx, callContextKey{}, cc)
+	// The registry refuses a tool outside the caller's grant too, and tool_search and
+	// get_tool_info, which run as tools, show only what it allows.
+	ctx = runtime.WithGrant(ctx, s.grantOf(ctx, req))
 	hooks := &runtime.CallHooks{}
 	if token := progressToken(req); token != nil {
 		ss := req.Session

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"net/http"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -77,10 +78,12 @@ func WithBearerAuth(verifier auth.TokenVerifier, opts *auth.RequireBearerTokenOp
 }
 
 // StaticToken returns a verifier for WithBearerAuth that accepts one secret token, compared
-// in constant time, as the user user (TokenInfo.UserID): for a server only its owner's
-// client calls. The token must be long and random (32 random bytes, hex-encoded, for
-// instance); an empty token accepts nothing.
-func StaticToken(token, user string) auth.TokenVerifier {
+// in constant time, as the user user (TokenInfo.UserID) holding scopes (TokenInfo.Scopes,
+// the grant TokenScopes gives its requests): for a server only its owner's client calls. The
+// token must be long and random (32 random bytes, hex-encoded, for instance); an empty token
+// accepts nothing. Without scopes, the client sees only the tools that need none.
+func StaticToken(token, user string, scopes ...string) auth.TokenVerifier {
+	scopes = slices.Clone(scopes)
 	want := sha256.Sum256([]byte(token))
 	return func(_ context.Context, got string, _ *http.Request) (*auth.TokenInfo, error) {
 		// Hashes have one length, so the comparison's time tells nothing of the token's.
@@ -88,7 +91,7 @@ func StaticToken(token, user string) auth.TokenVerifier {
 		if token == "" || subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
 			return nil, auth.ErrInvalidToken
 		}
-		return &auth.TokenInfo{UserID: user, Expiration: time.Now().Add(time.Hour)}, nil
+		return &auth.TokenInfo{UserID: user, Scopes: slices.Clone(scopes), Expiration: time.Now().Add(time.Hour)}, nil
 	}
 }
 

@@ -156,6 +156,10 @@ func (l *stdioLines) serve(line []byte) bool {
 	if version < statelessProtocol {
 		client = peerOf(l.ss)
 	}
+	req := &mcp.CallToolRequest{Session: l.ss, Params: params}
+	if !l.served.besideForGrant(l.ctx, req) {
+		return false
+	}
 	if l.running.Add(1) > MaxStdioCallsBeside {
 		l.running.Add(-1)
 		return false
@@ -167,7 +171,6 @@ func (l *stdioLines) serve(line []byte) bool {
 		l.running.Add(-1)
 		return false // a request id already in flight: the SDK's to answer
 	}
-	req := &mcp.CallToolRequest{Session: l.ss, Params: params}
 	l.run(func() {
 		defer l.running.Add(-1)
 		defer cancel()

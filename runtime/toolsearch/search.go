@@ -64,11 +64,12 @@ func New(reg *runtime.Registry) (*Search, error) {
 func (s *Search) Registry() *runtime.Registry { return s.all }
 
 // Tools returns the tools to declare to the model in session: tool_search, every tool that is
-// not deferred, and every deferred tool a search of the session found, sorted by name.
+// not deferred, and every deferred tool a search of the session found, sorted by name; of
+// those, only the tools the caller of ctx may call (runtime.Grant, Registry.ToolsFor).
 func (s *Search) Tools(ctx context.Context, session string) []runtime.Tool {
 	found := s.found(ctx, session)
 	out := SearchTools(s)
-	for _, t := range s.all.Tools() {
+	for _, t := range s.all.ToolsFor(ctx) {
 		if t.Name != ToolName && (!t.Deferred || slices.Contains(found, t.Name)) {
 			out = append(out, t)
 		}
@@ -78,8 +79,26 @@ func (s *Search) Tools(ctx context.Context, session string) []runtime.Tool {
 }
 
 // Find returns the k deferred tools that match query best: the others are declared already.
+// It searches every tool, whoever the caller: tool_search finds only the tools its caller may
+// call (FindFor).
 func (s *Search) Find(query string, k int) []Hit {
 	return s.currentIndex().Search(query, k)
+}
+
+// FindFor returns the k deferred tools the caller of ctx may call (runtime.Grant) that match
+// query best: a tool outside its grant is never a hit, so a search tells no caller of a tool
+// it cannot call.
+func (s *Search) FindFor(ctx context.Context, query string, k int) []Hit {
+	ix := s.currentIndex()
+	if k <= 0 {
+		return nil
+	}
+	hits := ix.Search(query, len(ix.names)) // every hit, best first: those the grant keeps are cut to k
+	hits = slices.DeleteFunc(hits, func(h Hit) bool {
+		_, ok := s.all.ToolFor(ctx, h.Name)
+		return !ok
+	})
+	return hits[:min(k, len(hits))]
 }
 
 // currentIndex returns the index of the registry's deferred tools, rebuilt when the
@@ -133,11 +152,11 @@ type Found struct {
 //tool:timeout none
 //tool:example "Find a tool to refund an invoice" {"query":"refund invoice"}
 func (s *Search) ToolSearch(ctx context.Context, args SearchArgs) (SearchResult, error) {
-	hits := s.Find(args.Query, args.Limit)
+	hits := s.FindFor(ctx, args.Query, args.Limit)
 	res := SearchResult{Tools: []Found{}}
 	var names []string
 	for _, h := range hits {
-		if t, ok := s.all.Tool(h.Name); ok {
+		if t, ok := s.all.ToolFor(ctx, h.Name); ok {
 			res.Tools = append(res.Tools, Found{Name: t.Name, Description: t.Description})
 			names = append(names, t.Name)
 		}

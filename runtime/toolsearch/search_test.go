@@ -183,3 +183,47 @@ func TestFoundInAJSONSessionStore(t *testing.T) {
 	require.False(t, res.IsError, res.Text)
 	assert.Equal(t, 2+3, len(s.Tools(ctx, "a")), "the three found tools are declared")
 }
+
+// A search finds only the tools its caller may call (runtime.Grant): the best match for the
+// query, when it needs a scope the caller lacks, is never a hit, nor declared, nor callable.
+func TestSearchFindsOnlyTheCallersTools(t *testing.T) {
+	reg := runtime.NewRegistry()
+	tools := syntheticCatalog()
+	const query = `{"query":"refund a payment back to the customer","limit":3}`
+	s0, err := toolsearch.New(registry(t))
+	require.NoError(t, err)
+	best := s0.Find("refund a payment back to the customer", 1)[0].Name
+	for i := range tools {
+		name := tools[i].Name
+		tools[i].Bind = func(context.Context, []byte) (runtime.BoundCall, error) { return answer(name), nil }
+		if name == best {
+			tools[i].Scopes = []string{"billing:admin"}
+		}
+	}
+	require.NoError(t, reg.Add(tools...))
+	s, err := toolsearch.New(reg)
+	require.NoError(t, err)
+
+	found := func(ctx context.Context, session string) []string {
+		res := s.Registry().Invoke(ctx, runtime.Call{Name: toolsearch.ToolName, Session: session, Args: []byte(query)})
+		require.False(t, res.IsError, res.Text)
+		var got toolsearch.SearchResult
+		require.NoError(t, json.Unmarshal(res.Structured, &got))
+		var names []string
+		for _, f := range got.Tools {
+			names = append(names, f.Name)
+		}
+		return names
+	}
+	clerk := runtime.WithGrant(t.Context(), runtime.Grant{Scopes: []string{"billing:read"}})
+	names := found(clerk, "clerk")
+	assert.Len(t, names, 3, "three hits still, of the clerk's tools")
+	assert.NotContains(t, names, best)
+	for _, tl := range s.Tools(clerk, "clerk") {
+		assert.NotEqual(t, best, tl.Name)
+	}
+	assert.True(t, s.Registry().Invoke(clerk, runtime.Call{Name: best, Session: "clerk"}).IsError)
+
+	admin := runtime.WithGrant(t.Context(), runtime.Grant{Scopes: []string{"billing:admin"}})
+	assert.Equal(t, best, found(admin, "admin")[0], "a caller holding the scope finds it first")
+}

@@ -222,6 +222,15 @@ type repairing interface {
 	Names() []string
 }
 
+// grantedDispatcher is a Dispatcher that knows what the caller of a ctx may call
+// (runtime.Grant): a *runtime.Registry or a *disclosure.Disclosure. A tool outside the grant
+// is left to its Invoke, which refuses it as an unknown tool, before its parameters are read
+// by its schema, whose problems would tell the caller of a tool it cannot see.
+type grantedDispatcher interface {
+	ToolFor(ctx context.Context, name string) (runtime.Tool, bool)
+	NamesFor(ctx context.Context) []string
+}
+
 // feedbackDispatcher is a Dispatcher with argument feedback (runtime.WithArgsFeedback): a
 // *runtime.Registry. Values that do not convert get the same feedback as the registry's
 // invalid arguments.
@@ -238,12 +247,17 @@ func prepare(ctx context.Context, d Dispatcher, call Call) (native runtime.Call,
 	if isRepairing {
 		repairer = rd.Repairer()
 	}
-	tool, found := d.Tool(call.Name)
+	lookup, names := d.Tool, func() []string { return rd.Names() }
+	if gd, ok := d.(grantedDispatcher); ok {
+		lookup = func(name string) (runtime.Tool, bool) { return gd.ToolFor(ctx, name) }
+		names = func() []string { return gd.NamesFor(ctx) }
+	}
+	tool, found := lookup(call.Name)
 	if !found && repairer != nil {
 		// The registry repairs the name again, and records it; the parameters need the
 		// tool's schema now.
-		if name, ok := repairer.RepairName(call.Name, rd.Names()); ok {
-			tool, found = d.Tool(name)
+		if name, ok := repairer.RepairName(call.Name, names()); ok {
+			tool, found = lookup(name)
 		}
 	}
 	if !found {

@@ -95,6 +95,13 @@ type Options struct {
 	// (runtime.Tool.Deferred); DeferAbove does it only for a server with more tools than that.
 	Defer      bool
 	DeferAbove int
+	// Scopes are the OAuth scopes a caller must hold, every one, to see and call any of the
+	// server's tools in the registry (runtime.Tool.Scopes, runtime.Grant); ToolScopes adds,
+	// by the server's tool names, those one tool needs besides. The server itself is not
+	// told: the mount holds one connection for every caller, so the registry is what keeps a
+	// caller from the tools it may not use. Mount refuses a scope that is not a scope token.
+	Scopes     []string
+	ToolScopes map[string][]string
 	// Strict leaves out tools whose input schema is outside runtime/schematool's subset,
 	// instead of validating their arguments with a general JSON Schema validator.
 	Strict bool
@@ -174,6 +181,13 @@ func Mount(ctx context.Context, reg *runtime.Registry, s Server, o Options) (*Mo
 	}
 	if o.Prefix == "" && !o.NoPrefix {
 		o.Prefix = s.Name + "_"
+	}
+	for _, scopes := range append([][]string{o.Scopes}, slices.Collect(maps.Values(o.ToolScopes))...) {
+		for _, sc := range scopes {
+			if !runtime.ValidScope(sc) {
+				return nil, fmt.Errorf("mount %s: invalid scope %q: a scope token (RFC 6749 §3.3) is printable ASCII but space, '\"' and '\\'", s.Name, sc)
+			}
+		}
 	}
 	if o.ReconnectDelay <= 0 {
 		o.ReconnectDelay = 100 * time.Millisecond

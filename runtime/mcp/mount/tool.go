@@ -89,6 +89,7 @@ func (m *Mounted) build(t *mcp.Tool, definition string, deferred bool) (*remoteT
 		MaxResult:    m.opts.MaxResult,
 		Deferred:     deferred,
 		Namespace:    m.opts.Namespace,
+		Scopes:       scopesOf(m.opts, t.Name),
 		InputSchema:  input,
 		OutputSchema: outputJSON,
 		Dialects:     []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema},
@@ -105,6 +106,18 @@ func (m *Mounted) build(t *mcp.Tool, definition string, deferred bool) (*remoteT
 		rt.tool.ConfirmReason = "the server says this tool may change or delete things"
 	}
 	return rt, nil
+}
+
+// scopesOf returns the scopes the host gives the server's tool remote (Options.Scopes and
+// Options.ToolScopes), each once, nil for none.
+func scopesOf(o Options, remote string) []string {
+	var out []string
+	for _, sc := range append(slices.Clone(o.Scopes), o.ToolScopes[remote]...) {
+		if !slices.Contains(out, sc) {
+			out = append(out, sc)
+		}
+	}
+	return out
 }
 
 // olderDrafts are the $schema values whose keywords, within schematool's subset, mean what
