@@ -243,6 +243,7 @@ func TestEveryDirectiveHasAValidCase(t *testing.T) {
 		"filters": "f", "meta": "k=v", "maxresult": "1KiB", "maxargs": "4MiB", "maxcalls": "1", "modelretries": "1",
 		"sequential": "", "client": "", "defer": "", "namespace": "billing", "callers": "direct",
 		"workflow": "w", "lint": "-snake-case", "prompt": "", "resource": "app://config mime=application/json", "defs": "",
+		"tests": "",
 	}
 	for _, d := range Directives {
 		args, ok := samples[d.Name]
@@ -251,8 +252,12 @@ func TestEveryDirectiveHasAValidCase(t *testing.T) {
 			continue
 		}
 		target := OnFunc
-		if d.Targets&OnFunc == 0 {
+		switch {
+		case d.Targets&OnFunc != 0:
+		case d.Targets&OnType != 0:
 			target = OnType
+		default:
+			target = OnPackage
 		}
 		text := strings.TrimSpace("//tool:" + d.Name + " " + args)
 		if _, problems := ParseComment(text, target); len(problems) > 0 {
@@ -276,6 +281,7 @@ func TestPlacement(t *testing.T) {
 		{"//tool:example {}", OnType, nil},
 		{"//tool:name get_weather", OnPackage, []want{{0, "//tool:name is not allowed on a package: it belongs in the doc comment of a func, method or type", ""}}},
 		{"//tool:tags web", OnPackage, nil},
+		{"//tool:tests", OnPackage, nil},
 		{"//tool:tags web", OnType, nil},
 		{"//tool:client", OnType, nil},
 		{"//tool:client", OnFunc, []want{{0, "//tool:client is not allowed on a func: it belongs in the doc comment of a type", ""}}},

@@ -46,6 +46,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		explain    = fs.String("explain", "", "write nothing; print what `TOOL` is sent to each provider (see -provider)")
 		explainFor = fs.String("provider", "", "with -explain: only this `provider` (default: all of -providers)")
 		report     = fs.Bool("report", false, "write nothing; print what each tool's definition costs per provider, in bytes and estimated tokens")
+		tests      = fs.Bool("tests", false, "also write generated tests (tools_gen_test.go) of every package, as //tool:tests in a package doc comment does")
 		clientCfg  clientFlags
 	)
 	clientCfg.register(fs)
@@ -110,6 +111,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		SchemasDir: *schemas,
 		Strict:     *strict,
 		Providers:  enabled,
+		Tests:      *tests,
 	}
 	if *tags != "" {
 		cfg.Tags = strings.Split(*tags, ",")

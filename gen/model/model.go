@@ -53,6 +53,9 @@ type Package struct {
 	DefaultDeferred  bool
 	DefaultNamespace string
 	DefaultCallers   Callers
+	// Tests is set by //tool:tests in the package doc comment: the generated tests
+	// (tools_gen_test.go) are written for the package whatever toolgen's -tests flag says.
+	Tests bool
 	// Lint holds the package's //tool:lint settings: rule name → on. Rules not listed are on.
 	Lint  map[string]bool
 	Tools []*Tool // sorted by Name

@@ -3,6 +3,7 @@
 // create_order contract of toolgen's large benchmark.
 //
 //tool:tags orders
+//tool:tests
 package orders
 
 //go:generate go tool toolgen
