@@ -53,7 +53,7 @@ func TestFile(pkg *model.Package) ([]byte, error) {
 			tools = jen.Id(fn)
 			if !receivers[r.TypeName] {
 				receivers[r.TypeName] = true
-				f.Commentf("%s returns %sTools bound to a new %s, so that no generated test sees the state another left.", fn, r.TypeName, r.TypeName)
+				f.Add(docComment(fmt.Sprintf("%s returns %sTools bound to a new %s, so that no generated test\nsees the state another left.", fn, r.TypeName, r.TypeName)))
 				f.Func().Id(fn).Params().Index().Qual(runtimePath, "Tool").Block(
 					jen.Return(jen.Id(r.TypeName + "Tools").Call(jen.New(jen.Id(r.TypeName)))),
 				)

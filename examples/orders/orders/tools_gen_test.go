@@ -11,7 +11,9 @@ import (
 	"testing"
 )
 
-// toolgenTestServiceTools returns ServiceTools bound to a new Service, so that no generated test sees the state another left.
+// toolgenTestServiceTools returns ServiceTools bound to a new Service, so that no generated test
+// sees the state another left.
+
 func toolgenTestServiceTools() []runtime.Tool {
 	return ServiceTools(new(Service))
 }
@@ -73,6 +75,22 @@ func FuzzCreateOrder(f *testing.F) {
 	})
 }
 
+// TestGetOrderExamples calls get_order with each //tool:example that has an => EXPECTED result
+// and compares the result with it.
+func TestGetOrderExamples(t *testing.T) {
+	tooltest.RunExamples(
+		t,
+		toolgenTestServiceTools,
+		"get_order",
+		tooltest.Example{
+			At:       "orders.go:209",
+			Scenario: "An order that was never placed",
+			Args:     `{"id":"ord-404"}`,
+			Expected: `no order "ord-404"; list_orders shows the existing ids`,
+		},
+	)
+}
+
 // FuzzGetOrder calls get_order with its examples, calls derived from its schema and what the
 // fuzzer makes of them: no call may panic, a refused one lists every problem with its JSON
 // Pointer, an accepted one reaches the handler with the values sent.
@@ -81,6 +99,7 @@ func FuzzGetOrder(f *testing.F) {
 		Tools: toolgenTestServiceTools,
 		Tool:  "get_order",
 		Seeds: []tooltest.Seed{
+			{Note: "example orders.go:209", Args: `{"id":"ord-404"}`},
 			{Note: "valid", Args: `{"id":"ord-0"}`},
 			{Note: "valid", Args: `{"id":"ord-9999"}`},
 			{Note: "valid", Args: `{"id":"ord-0337"}`},

@@ -1,8 +1,5 @@
 // Package weather is the example of toolgen's design document: one tool, get_weather, with a
-// typed enum, a default, numeric bounds and an example call, and the tests toolgen generates
-// from them (tools_gen_test.go: the example's expected result, a fuzz target).
-//
-//tool:tests
+// typed enum, a default, numeric bounds and an example call.
 package weather
 
 //go:generate go tool toolgen
@@ -62,7 +59,7 @@ type Day struct {
 //tool:name get_weather
 //tool:tags weather
 //tool:timeout 10s
-//tool:example "Weather in Tokyo" {"city":"Tokyo"} => {"city":"Tokyo","unit":"celsius","temperature":17,"conditions":"partly cloudy"}
+//tool:example "Weather in Tokyo" {"city":"Tokyo"} => Current weather for Tokyo in celsius
 func GetWeather(ctx context.Context, args WeatherArgs) (Weather, error) {
 	if strings.EqualFold(args.City, "atlantis") {
 		return Weather{}, fmt.Errorf("no weather station in %s; ask the user for a real city", args.City)
