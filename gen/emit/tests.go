@@ -130,7 +130,7 @@ func fuzzTarget(pkg *model.Package, t *model.Tool, name string, tools jen.Code) 
 		seeds = append(seeds, seedLit(s.Note, s.Args, s.Problems))
 	}
 	fields := []jen.Code{field("Tools", tools), field("Tool", jen.Lit(t.Name))}
-	if t.Handler.Validate || reachesText(t.Args, map[*model.Type]bool{}) {
+	if t.Handler.Validate || t.Args.HoldsText() {
 		fields = append(fields, field("UserChecks", jen.True()))
 	}
 	fields = append(fields, field("Seeds", jen.Index().Qual(tooltestPath, "Seed").Custom(multiline("{", "}"), seeds...)))
@@ -198,22 +198,4 @@ func testName(tool string, taken map[string]bool) string {
 	}
 	taken[name] = true
 	return name
-}
-
-// reachesText reports whether a value of type t holds a TextUnmarshaler, as a value or as a
-// map key: the schema can only say "a string" of it, and its UnmarshalText may refuse more.
-func reachesText(t *model.Type, seen map[*model.Type]bool) bool {
-	if t == nil || seen[t] {
-		return false
-	}
-	seen[t] = true
-	if t.Kind == model.KindText || reachesText(t.Key, seen) || reachesText(t.Elem, seen) {
-		return true
-	}
-	for _, f := range t.Fields {
-		if reachesText(f.Type, seen) {
-			return true
-		}
-	}
-	return false
 }

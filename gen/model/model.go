@@ -314,6 +314,27 @@ type Type struct {
 	Shape *GoType
 }
 
+// HoldsText reports whether a value of type t holds a TextUnmarshaler (KindText), as a value,
+// an element or a map key, at any depth: its schema can only say "a string" there, and its
+// UnmarshalText may refuse more. A nil t holds none.
+func (t *Type) HoldsText() bool { return t.holdsText(map[*Type]bool{}) }
+
+func (t *Type) holdsText(seen map[*Type]bool) bool {
+	if t == nil || seen[t] {
+		return false
+	}
+	seen[t] = true
+	if t.Kind == KindText || t.Key.holdsText(seen) || t.Elem.holdsText(seen) {
+		return true
+	}
+	for _, f := range t.Fields {
+		if f.Type.holdsText(seen) {
+			return true
+		}
+	}
+	return false
+}
+
 // GoTypeKind says what a GoType spells.
 type GoTypeKind int
 
