@@ -135,7 +135,7 @@ func (fz Fuzz) Check(t testing.TB, args []byte) {
 	}
 	tool := findTool(t, fz.Tools(), fz.Tool)
 	tool.Retry = runtime.RetryPolicy{}
-	obs := &observation{}
+	obs := &observation{sent: normalizedArgs(args)}
 	reg := harnessRegistry(t, observe(tool, obs))
 	res := reg.Invoke(t.Context(), runtime.Call{ID: "fuzz", Name: fz.Tool, Args: args, Session: "fuzz"})
 	shown := fmt.Sprintf("%s called with %.500q", fz.Tool, args)
@@ -146,7 +146,7 @@ func (fz Fuzz) Check(t testing.TB, args []byte) {
 	if errors.As(res.Err, &panicked) {
 		t.Fatalf("%s: it panicked: %v\n%s", shown, panicked.Value, panicked.Stack)
 	}
-	bound, ran := obs.get()
+	mismatches, ran := obs.get()
 	// A call refused before its handler ran: invalid arguments (an *runtime.ArgsError), or
 	// a document beyond the registry's limits on size and depth.
 	refused := !ran && res.IsError && (res.Kind == runtime.KindInvalidInput || res.Kind == runtime.KindLimit)
@@ -156,10 +156,8 @@ func (fz Fuzz) Check(t testing.TB, args []byte) {
 			t.Errorf("%s: %s", shown, problem)
 		}
 	}
-	if ran {
-		for _, mismatch := range sentValues(normalizedArgs(args), bound) {
-			t.Errorf("%s: the handler did not get the values sent: %s", shown, mismatch)
-		}
+	for _, mismatch := range mismatches {
+		t.Errorf("%s: the handler did not get the values sent: %s", shown, mismatch)
 	}
 	if !refused && !ran {
 		t.Errorf("%s: neither refused nor run: %s", shown, res.Text)
@@ -246,21 +244,24 @@ func approveAll(context.Context, runtime.ApprovalRequest) (runtime.Decision, err
 	return runtime.Decision{Approved: true, By: "tooltest"}, nil
 }
 
-// observation records what the tool's decoder bound and whether the handler ran.
+// observation records whether the handler ran and how the arguments it was given differ
+// from the document sent, compared as the handler got them (a handler may change them).
 type observation struct {
-	mu   sync.Mutex
-	args any
-	ran  bool
+	sent []byte // the document, as the registry binds it
+
+	mu         sync.Mutex
+	ran        bool
+	mismatches []string
 }
 
-func (o *observation) get() (any, bool) {
+func (o *observation) get() ([]string, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return o.args, o.ran
+	return o.mismatches, o.ran
 }
 
-// observe returns tool with a Bind that binds as the tool does and records, when the bound
-// call runs, the arguments the handler is given.
+// observe returns tool with a Bind that binds as the tool does and, when the bound call
+// runs, compares the arguments the handler is about to get with the document sent.
 func observe(tool runtime.Tool, obs *observation) runtime.Tool {
 	inner := tool
 	tool.Bind = func(ctx context.Context, args []byte) (runtime.BoundCall, error) {
@@ -279,8 +280,9 @@ type observedCall struct {
 }
 
 func (c observedCall) Run(ctx context.Context) runtime.Result {
+	mismatches := sentValues(c.obs.sent, c.BoundCall.Args())
 	c.obs.mu.Lock()
-	c.obs.args, c.obs.ran = c.BoundCall.Args(), true
+	c.obs.ran, c.obs.mismatches = true, mismatches
 	c.obs.mu.Unlock()
 	return c.BoundCall.Run(ctx)
 }

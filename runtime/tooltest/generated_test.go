@@ -114,6 +114,11 @@ func TestFuzzCheckFindsWhatIsWrong(t *testing.T) {
 	t.Run("a faithful binding passes", func(t *testing.T) {
 		assert.Empty(t, check(echoTool(func(*echoArgs) {}, ok), `{"text":"hi","count":2,"tags":{"a":1}}`))
 	})
+	t.Run("a handler may change its arguments", func(t *testing.T) {
+		// They are compared as the handler got them, before it runs.
+		edits := func(a *echoArgs) runtime.Result { a.Text += " (edited)"; return runtime.Result{Text: a.Text} }
+		assert.Empty(t, check(echoTool(func(*echoArgs) {}, edits), `{"text":"hi"}`))
+	})
 	t.Run("a panicking handler", func(t *testing.T) {
 		panics := func(a *echoArgs) runtime.Result {
 			if a.Text == "boom" {
