@@ -425,7 +425,7 @@ func pickValid(valid []value) []value {
 	var order []string
 	spelled := map[string]bool{}
 	for _, v := range valid {
-		if len(encodeValue(v)) > maxSeedBytes {
+		if len(encodeValue(v)) > maxSeedBytes || beyondFloat(v) {
 			continue
 		}
 		canonical := canonicalText(v)
@@ -518,4 +518,23 @@ func canonicalText(v value) string {
 	}
 	write(v)
 	return b.String()
+}
+
+// beyondFloat reports whether v holds a number a float64 cannot tell from its neighbours: more
+// than 17 significant digits, or an exponent beyond ±300. The corpus writes such numbers to
+// reach a bound by a hair, where the decoder may rightly refuse a number that rounds onto or
+// past a float bound (see the package doc); a valid seed must be valid to both.
+func beyondFloat(v value) bool {
+	switch v := v.(type) {
+	case jsonNumber:
+		mantissa, exp, _ := strings.Cut(strings.ToLower(string(v)), "e")
+		digits := strings.Trim(strings.NewReplacer("-", "", ".", "").Replace(mantissa), "0")
+		e, _ := strconv.Atoi(exp)
+		return len(digits) > 17 || e > 300 || e < -300
+	case jsonArray:
+		return slices.ContainsFunc(v, beyondFloat)
+	case jsonObject:
+		return slices.ContainsFunc(v, func(m member) bool { return beyondFloat(m.val) })
+	}
+	return false
 }
