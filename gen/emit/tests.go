@@ -21,8 +21,10 @@ const tooltestPath = "github.com/toolgen-go/toolgen/runtime/tooltest"
 // //tool:example calls that have an => EXPECTED result (TestToolNameExamples), and a fuzz
 // target (FuzzToolName) seeded from its examples and from calls derived from its input
 // schema now, at generate time (agreement.Seeds). Both are one call of runtime/tooltest with
-// the examples and seeds as literals. Client tools, which have no handler, and MCP prompts
-// and resources are left out. It returns nil when no tool is left.
+// the examples and seeds as literals. Method tools are called on toolgenNew<Receiver>(), a
+// variable the file declares as new(Receiver) and a test file of the package may set. Client
+// tools, which have no handler, and MCP prompts and resources are left out. It returns nil
+// when no tool is left.
 func TestFile(pkg *model.Package) ([]byte, error) {
 	var tools []*model.Tool
 	for _, t := range pkg.Tools {
@@ -53,10 +55,17 @@ func TestFile(pkg *model.Package) ([]byte, error) {
 			tools = jen.Id(fn)
 			if !receivers[r.TypeName] {
 				receivers[r.TypeName] = true
-				f.Add(docComment(fmt.Sprintf("%s returns %sTools bound to a new %s, so that no generated test\nsees the state another left.", fn, r.TypeName, r.TypeName)))
-				f.Func().Id(fn).Params().Index().Qual(runtimePath, "Tool").Block(
-					jen.Return(jen.Id(r.TypeName + "Tools").Call(jen.New(jen.Id(r.TypeName)))),
-				)
+				newVar := "toolgenNew" + r.TypeName
+				f.Add(docComment(fmt.Sprintf("%s makes the %s whose tools the generated tests call, a new one\n"+
+					"for every call so that none sees the state another left: new(%s), unless a test file of\n"+
+					"the package sets it, in an init function, to build one ready to use.", newVar, r.TypeName, r.TypeName)).
+					Var().Id(newVar).Op("=").Func().Params().Op("*").Id(r.TypeName).Block(jen.Return(jen.New(jen.Id(r.TypeName)))))
+				f.Line()
+				f.Add(docComment(fmt.Sprintf("%s returns %sTools bound to %s().", fn, r.TypeName, newVar)).
+					Func().Id(fn).Params().Index().Qual(runtimePath, "Tool").Block(
+					jen.Return(jen.Id(r.TypeName + "Tools").Call(jen.Id(newVar).Call())),
+				))
+				f.Line()
 				f.Line()
 			}
 		}

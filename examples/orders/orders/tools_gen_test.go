@@ -11,11 +11,16 @@ import (
 	"testing"
 )
 
-// toolgenTestServiceTools returns ServiceTools bound to a new Service, so that no generated test
-// sees the state another left.
+// toolgenNewService makes the Service whose tools the generated tests call, a new one
+// for every call so that none sees the state another left: new(Service), unless a test file of
+// the package sets it, in an init function, to build one ready to use.
+var toolgenNewService = func() *Service {
+	return new(Service)
+}
 
+// toolgenTestServiceTools returns ServiceTools bound to toolgenNewService().
 func toolgenTestServiceTools() []runtime.Tool {
-	return ServiceTools(new(Service))
+	return ServiceTools(toolgenNewService())
 }
 
 // FuzzCreateOrder calls create_order with its examples, calls derived from its schema and what the
