@@ -71,6 +71,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "toolgen: -client takes no packages, got %s\n", strings.Join(fs.Args(), " "))
 			return exitUsage
 		}
+		if set["tests"] {
+			fmt.Fprintf(stderr, "toolgen: -tests writes the tests of tool packages; a -client package has no handlers to test\n")
+			return exitUsage
+		}
 		return runClient(ctx, &clientCfg, set, *output, *check, *strict, *verbose, stdout, stderr)
 	}
 	for _, name := range clientOnly {

@@ -83,3 +83,9 @@ func TestTestsDirective(t *testing.T) {
 	out, err := goTest(t, ".")
 	require.NoError(t, err, out)
 }
+
+func TestTestsFlagWithClient(t *testing.T) {
+	code, _, stderr := toolgen(t, "-client", t.TempDir(), "-from", "tools.json", "-tests")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "-tests writes the tests of tool packages")
+}
