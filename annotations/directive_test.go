@@ -260,6 +260,7 @@ func TestEveryDirectiveHasAValidCase(t *testing.T) {
 		"sequential": "", "client": "", "defer": "", "namespace": "billing", "callers": "direct", "scopes": "repo:write",
 		"workflow": "w", "lint": "-snake-case", "prompt": "", "resource": "app://config mime=application/json", "defs": "",
 		"icon": "icons/close.svg 48x48",
+		"tests": "",
 	}
 	for _, d := range Directives {
 		args, ok := samples[d.Name]
@@ -268,8 +269,12 @@ func TestEveryDirectiveHasAValidCase(t *testing.T) {
 			continue
 		}
 		target := OnFunc
-		if d.Targets&OnFunc == 0 {
+		switch {
+		case d.Targets&OnFunc != 0:
+		case d.Targets&OnType != 0:
 			target = OnType
+		default:
+			target = OnPackage
 		}
 		text := strings.TrimSpace("//tool:" + d.Name + " " + args)
 		if _, problems := ParseComment(text, target); len(problems) > 0 {
@@ -293,6 +298,7 @@ func TestPlacement(t *testing.T) {
 		{"//tool:example {}", OnType, nil},
 		{"//tool:name get_weather", OnPackage, []want{{0, "//tool:name is not allowed on a package: it belongs in the doc comment of a func, method or type", ""}}},
 		{"//tool:tags web", OnPackage, nil},
+		{"//tool:tests", OnPackage, nil},
 		{"//tool:tags web", OnType, nil},
 		{"//tool:client", OnType, nil},
 		{"//tool:client", OnFunc, []want{{0, "//tool:client is not allowed on a func: it belongs in the doc comment of a type", ""}}},

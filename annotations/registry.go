@@ -209,6 +209,14 @@ var Directives = []*Directive{
 		parse: parseScopes,
 	},
 	{
+		Name: "tests", Targets: OnPackage, noArgs: true,
+		Help: "In the package doc comment: toolgen also writes tools_gen_test.go, generated tests " +
+			"of the package's tools (as toolgen -tests does): each tool's //tool:example calls with " +
+			"an => EXPECTED result run and compared with it, and a fuzz target per tool " +
+			"(FuzzToolName) seeded from its examples and from calls derived from its schema. " +
+			"toolgen -check keeps the file fresh like tools_gen.go.",
+	},
+	{
 		Name: "prompt", Targets: onHandler, noArgs: true,
 		Help: "Serves the handler as an MCP prompt instead of a tool: it goes into the generated " +
 			"Prompts() (runtime/mcp WithPrompts), not Tools(). Its args struct gives the prompt's " +

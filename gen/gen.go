@@ -54,6 +54,15 @@ type Config struct {
 	// Providers limits the provider variants checked and derived (gen/provider names: openai,
 	// anthropic, gemini, mcp); empty means all of them.
 	Providers []string
+	// Tests writes the generated tests (TestOutput) of every package, as //tool:tests in a
+	// package's doc comment does for that package.
+	Tests bool
+}
+
+// TestOutput is the name of the generated tests' file beside the generated file output:
+// tools_gen.go's is tools_gen_test.go.
+func TestOutput(output string) string {
+	return strings.TrimSuffix(output, ".go") + "_test.go"
 }
 
 // File is one file toolgen owns: its absolute path and content. A nil Content means the file
@@ -120,18 +129,44 @@ func Generate(ctx context.Context, cfg Config) (*Result, error) {
 			return nil, err
 		}
 		res.Files = append(res.Files, File{Path: filepath.Join(m.Dir, cfg.Output), Content: src})
+		testFile, err := testsFile(cfg, m)
+		if err != nil {
+			return nil, err
+		}
+		if testFile != nil {
+			res.Files = append(res.Files, *testFile)
+		}
 		if cfg.SchemasDir != "" {
 			res.Files = append(res.Files, schemaFiles(cfg, m)...)
 		}
 	}
 	for _, dir := range without {
-		path := filepath.Join(dir, cfg.Output)
-		if ownedByToolgen(path) {
-			res.Files = append(res.Files, File{Path: path})
+		for _, name := range []string{cfg.Output, TestOutput(cfg.Output)} {
+			if path := filepath.Join(dir, name); ownedByToolgen(path) {
+				res.Files = append(res.Files, File{Path: path})
+			}
 		}
 	}
 	slices.SortFunc(res.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	return res, nil
+}
+
+// testsFile is the generated tests of m when they are asked for (cfg.Tests, or //tool:tests)
+// and some tool has a handler to test; else, when the file is there and toolgen's, its
+// removal (the tests were turned off); else nil.
+func testsFile(cfg Config, m *model.Package) (*File, error) {
+	path := filepath.Join(m.Dir, TestOutput(cfg.Output))
+	var src []byte
+	if cfg.Tests || m.Tests {
+		var err error
+		if src, err = emit.TestFile(m); err != nil {
+			return nil, err
+		}
+	}
+	if src == nil && !ownedByToolgen(path) {
+		return nil, nil
+	}
+	return &File{Path: path, Content: src}, nil
 }
 
 // schemaFiles renders -schemas output: the input schema of each tool, and its output schema

@@ -434,7 +434,7 @@ func agreementTest(p *model.Package) []byte {
 	keep := map[string]bool{}
 	var calls []string
 	for _, tool := range p.Tools {
-		if tool.Client || tool.Handler.Validate || reachesText(tool.Args, map[*model.Type]bool{}) {
+		if tool.Client || tool.Handler.Validate || tool.Args.HoldsText() {
 			continue
 		}
 		keep[tool.Name] = true
@@ -468,24 +468,6 @@ func agreementTest(p *model.Package) []byte {
 	fmt.Fprintf(&b, "\tif len(tools) != %d {\n\t\tt.Fatalf(\"found %%d of the %d tools to check\", len(tools))\n\t}\n", len(keep), len(keep))
 	b.WriteString("\tagreement.Check(t, tools)\n}\n")
 	return b.Bytes()
-}
-
-// reachesText reports whether a value of type t holds a TextUnmarshaler, as a value or as a
-// map key.
-func reachesText(t *model.Type, seen map[*model.Type]bool) bool {
-	if t == nil || seen[t] {
-		return false
-	}
-	seen[t] = true
-	if t.Kind == model.KindText || reachesText(t.Key, seen) || reachesText(t.Elem, seen) {
-		return true
-	}
-	for _, f := range t.Fields {
-		if reachesText(f.Type, seen) {
-			return true
-		}
-	}
-	return false
 }
 
 func goCommand(t *testing.T, dir string, args ...string) {

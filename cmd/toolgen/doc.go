@@ -40,6 +40,10 @@
 //	-output NAME        name of the generated file in each package (default tools_gen.go)
 //	-schemas DIR        also write <tool>.schema.json (and <tool>.output.schema.json) files
 //	-tags LIST          extra build tags for loading, comma-separated
+//	-tests              also write tools_gen_test.go (NAME_test.go for -output NAME) in each
+//	                    package: the tools' examples run and compared with their expected
+//	                    results, and a fuzz target per tool; //tool:tests in a package doc
+//	                    comment does the same for that package, and is what -check ./... sees
 //	-check              write nothing; print a unified diff and exit 1 when a file is stale
 //	-strict             treat warnings as errors
 //	-providers LIST     providers whose schema variants are checked and derived, comma-separated:

@@ -46,6 +46,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		explain    = fs.String("explain", "", "write nothing; print what `TOOL` is sent to each provider (see -provider)")
 		explainFor = fs.String("provider", "", "with -explain: only this `provider` (default: all of -providers)")
 		report     = fs.Bool("report", false, "write nothing; print what each tool's definition costs per provider, in bytes and estimated tokens")
+		tests      = fs.Bool("tests", false, "also write generated tests (tools_gen_test.go) of every package, as //tool:tests in a package doc comment does")
 		clientCfg  clientFlags
 	)
 	clientCfg.register(fs)
@@ -68,6 +69,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if clientCfg.dir != "" {
 		if fs.NArg() > 0 {
 			fmt.Fprintf(stderr, "toolgen: -client takes no packages, got %s\n", strings.Join(fs.Args(), " "))
+			return exitUsage
+		}
+		if set["tests"] {
+			fmt.Fprintf(stderr, "toolgen: -tests writes the tests of tool packages; a -client package has no handlers to test\n")
 			return exitUsage
 		}
 		return runClient(ctx, &clientCfg, set, *output, *check, *strict, *verbose, stdout, stderr)
@@ -110,6 +115,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		SchemasDir: *schemas,
 		Strict:     *strict,
 		Providers:  enabled,
+		Tests:      *tests,
 	}
 	if *tags != "" {
 		cfg.Tags = strings.Split(*tags, ",")

@@ -289,7 +289,7 @@ func (g *generator) receiverFuncs(grp receiverGroup, noun, fn string, body *jen.
 		what = "MCP " + strings.ToLower(noun)
 	}
 	returns := jen.Index().Qual(runtimePath, "Tool")
-	if slices.Contains(grp.receiver.Members, noun) {
+	if !hasMethodNamed(grp.receiver, noun) {
 		g.f.Commentf("%s returns the %s implemented by methods of %s, bound to r, sorted by name. (%s declares a %s of its own, so there is no generated %s method.)", fn, what, recv, recv, noun, noun)
 		g.f.Func().Id(fn).Params(jen.Id("r").Op("*").Id(recv)).Add(returns).Block(body)
 		return
@@ -535,3 +535,11 @@ func durationLit(d time.Duration) jen.Code {
 	}
 	return jen.Qual("time", "Duration").Call(jen.Lit(int64(d)))
 }
+
+// hasToolsMethod reports whether the generated code declares (*r).Tools: it does unless the
+// type has a member of that name of its own.
+func hasToolsMethod(r *model.Receiver) bool { return hasMethodNamed(r, "Tools") }
+
+// hasMethodNamed reports whether the generated code declares the method noun (Tools, Prompts,
+// Resources) on r.
+func hasMethodNamed(r *model.Receiver, noun string) bool { return !slices.Contains(r.Members, noun) }

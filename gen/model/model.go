@@ -53,6 +53,9 @@ type Package struct {
 	DefaultDeferred  bool
 	DefaultNamespace string
 	DefaultCallers   Callers
+	// Tests is set by //tool:tests in the package doc comment: the generated tests
+	// (tools_gen_test.go) are written for the package whatever toolgen's -tests flag says.
+	Tests bool
 	// Lint holds the package's //tool:lint settings: rule name → on. Rules not listed are on.
 	Lint  map[string]bool
 	Tools []*Tool // sorted by Name
@@ -322,6 +325,27 @@ type Type struct {
 	// generated code cannot spell (an unexported name of another package, a field of function,
 	// channel or non-empty interface type).
 	Shape *GoType
+}
+
+// HoldsText reports whether a value of type t holds a TextUnmarshaler (KindText), as a value,
+// an element or a map key, at any depth: its schema can only say "a string" there, and its
+// UnmarshalText may refuse more. A nil t holds none.
+func (t *Type) HoldsText() bool { return t.holdsText(map[*Type]bool{}) }
+
+func (t *Type) holdsText(seen map[*Type]bool) bool {
+	if t == nil || seen[t] {
+		return false
+	}
+	seen[t] = true
+	if t.Kind == KindText || t.Key.holdsText(seen) || t.Elem.holdsText(seen) {
+		return true
+	}
+	for _, f := range t.Fields {
+		if f.Type.holdsText(seen) {
+			return true
+		}
+	}
+	return false
 }
 
 // GoTypeKind says what a GoType spells.

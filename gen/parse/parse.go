@@ -75,6 +75,9 @@ func (p *parser) parsePackage() *model.Package {
 
 	out := &model.Package{Path: p.pkg.PkgPath, Name: p.pkg.Name, Dir: load.PackageDir(p.pkg)}
 	for _, d := range p.counted(pkgDirs) {
+		if d.parsed.Directive.Name == "tests" {
+			out.Tests = true
+		}
 		switch v := d.parsed.Value.(type) {
 		case []string:
 			if d.parsed.Directive.Name == "tags" {

@@ -106,6 +106,9 @@ func ExampleDescribe() {
 	// Parameters:
 	// - id (string, required): Order id, as create_order returned it.
 	//
+	// Examples:
+	// - An order that was never placed: {"id":"ord-404"} => no order "ord-404"; list_orders shows the existing ids
+	//
 	// Related tools:
 	// - create_order
 	// ----

@@ -3,6 +3,7 @@
 // create_order contract of toolgen's large benchmark.
 //
 //tool:tags orders
+//tool:tests
 package orders
 
 //go:generate go tool toolgen
@@ -205,6 +206,7 @@ func (s *Service) ListOrders(ctx context.Context, args ListOrdersArgs) (OrderLis
 //
 //tool:hints readonly,idempotent
 //tool:related create_order
+//tool:example "An order that was never placed" {"id":"ord-404"} => no order "ord-404"; list_orders shows the existing ids
 func (s *Service) GetOrder(ctx context.Context, args *GetOrderArgs) (Order, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -7,6 +7,7 @@ package orders
 
 import (
 	"context"
+	"encoding/json"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
@@ -192,6 +193,11 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	Tags: []string{"orders"},
 }, {
 	Description: "Returns one order by id.",
+	Examples: []runtime.Example{{
+		Args:     json.RawMessage(`{"id":"ord-404"}`),
+		Expected: "no order \"ord-404\"; list_orders shows the existing ids",
+		Scenario: "An order that was never placed",
+	}},
 	Hints: runtime.Hints{
 		Idempotent: true,
 		ReadOnly:   true,
