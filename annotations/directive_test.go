@@ -191,6 +191,10 @@ func TestDirectiveValues(t *testing.T) {
 		// defer: "//tool:defer " is 13 bytes.
 		{text: "//tool:defer", value: Defer{}},
 		{text: "//tool:defer off", value: Defer{Off: true}},
+		{text: "//tool:task", value: Task{}},
+		{text: "//tool:task required", value: Task{Required: true}},
+		{text: "//tool:task requird", problems: []want{{12, `unexpected argument "requird"`, "did you mean required?"}}},
+		{text: "//tool:task always", problems: []want{{12, `unexpected argument "always"`, "//tool:task takes no argument, or required to refuse clients that cannot run tasks"}}},
 		{text: "//tool:defer later", problems: []want{{13, `unexpected argument "later"`, "off"}}},
 		{text: "//tool:namespace billing", value: "billing"},
 		{text: "//tool:namespace bill ing", problems: []want{{17, `invalid namespace "bill ing"`, "bill_ing"}}},
@@ -241,7 +245,7 @@ func TestEveryDirectiveHasAValidCase(t *testing.T) {
 		"timeout": "1s", "retry": "", "confirm": "", "risk": "low", "hints": "readonly",
 		"example": "{}", "trigger": "t", "prerequisite": "p", "warning": "w", "related": "other",
 		"filters": "f", "meta": "k=v", "maxresult": "1KiB", "maxargs": "4MiB", "maxcalls": "1", "modelretries": "1",
-		"sequential": "", "client": "", "defer": "", "namespace": "billing", "callers": "direct",
+		"sequential": "", "task": "required", "client": "", "defer": "", "namespace": "billing", "callers": "direct",
 		"workflow": "w", "lint": "-snake-case", "prompt": "", "resource": "app://config mime=application/json", "defs": "",
 	}
 	for _, d := range Directives {

@@ -41,6 +41,9 @@ func (p *parser) checkServe(o *docOwner, t *model.Tool) {
 		p.errorf(t.Pos, "serve the handler as a prompt or as a resource, not both", "//tool:prompt and //tool:resource on %s", t.Handler.Name)
 		return
 	}
+	if t.Task != model.TaskNone && t.Serve != model.ServeTool {
+		p.errorf(t.Pos, "drop //tool:task: only tools/call runs as an MCP task", "//tool:task on %s, which is served as a prompt or a resource", t.Handler.Name)
+	}
 	if t.Serve != model.ServeResource {
 		return
 	}
