@@ -86,10 +86,16 @@ func Ask(ctx context.Context, inputs ...Input) (map[string]mcp.InputResponse, er
 			return nil, err
 		}
 	}
-	if a.round == nil {
+	var answers map[string]mcp.InputResponse
+	var err error
+	switch {
+	case a.task != nil:
+		answers, err = a.task.ask(ctx, inputs)
+	case a.round == nil:
 		return a.askNow(ctx, inputs)
+	default:
+		answers, err = a.round.ask(inputs)
 	}
-	answers, err := a.round.ask(inputs)
 	if err != nil {
 		return nil, err
 	}
@@ -139,6 +145,7 @@ type asker struct {
 	ss    *mcp.ServerSession
 	caps  *mcp.ClientCapabilities
 	round *round
+	task  *taskAsker // the call runs as an MCP task: its questions go into the task
 }
 
 // askerKey keys the asker of a prompts/get or resources/read in its handler's ctx (a
@@ -147,7 +154,7 @@ type askerKey struct{}
 
 func askerFrom(ctx context.Context) *asker {
 	if c := callContextFrom(ctx); c != nil {
-		return &asker{ss: c.req.Session, caps: c.req.ClientCapabilities(), round: c.round}
+		return &asker{ss: c.req.Session, caps: c.req.ClientCapabilities(), round: c.round, task: c.task.Load()}
 	}
 	a, _ := ctx.Value(askerKey{}).(*asker)
 	return a
