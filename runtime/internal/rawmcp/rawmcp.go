@@ -47,8 +47,8 @@ type Answer struct {
 // declares in its _meta; Header is added to every HTTP request (a bearer token, a session
 // header).
 type Client struct {
-	URL    string          // stateless streamable HTTP endpoint; or
-	Lines  io.Writer       // stdio: the server's input, with Replies its output
+	URL    string    // stateless streamable HTTP endpoint; or
+	Lines  io.Writer // stdio: the server's input, with Replies its output
 	Caps   map[string]any
 	Header http.Header
 	HTTP   *http.Client
