@@ -83,9 +83,10 @@ func (e *TaskLimitError) Error() string {
 // TaskStore keeps MCP tasks for every replica that serves them. Implementations must be safe
 // for concurrent use; a task is kept until its Expires, then forgotten.
 type TaskStore interface {
-	// Create stores a new task, once: a task counts against its owner and the store until it
-	// expires, finished or not, and Create refuses one past maxPerOwner or maxTotal (0: no
-	// bound) with a *TaskLimitError. When it returns nil, Get finds the task.
+	// Create stores a new task, once, refusing it with a *TaskLimitError when its owner has
+	// maxPerOwner tasks unfinished (working or input_required) or the store keeps maxTotal
+	// tasks, finished or not, that have not expired (0: no bound). When it returns nil, Get
+	// finds the task.
 	Create(ctx context.Context, task Task, maxPerOwner, maxTotal int) error
 	// Get returns the task id of owner, or ErrTaskNotFound.
 	Get(ctx context.Context, owner, id string) (Task, error)
@@ -100,13 +101,12 @@ type TaskStore interface {
 type MemoryTaskStore struct {
 	mu    sync.Mutex
 	tasks map[string]*Task
-	owned map[string]int // tasks kept per owner
 	now   func() time.Time
 }
 
 // NewMemoryTaskStore returns an empty MemoryTaskStore.
 func NewMemoryTaskStore() *MemoryTaskStore {
-	return &MemoryTaskStore{tasks: map[string]*Task{}, owned: map[string]int{}, now: time.Now}
+	return &MemoryTaskStore{tasks: map[string]*Task{}, now: time.Now}
 }
 
 // Create implements TaskStore.
@@ -114,17 +114,22 @@ func (m *MemoryTaskStore) Create(_ context.Context, task Task, maxPerOwner, maxT
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.sweep()
+	unfinished := 0
+	for _, t := range m.tasks {
+		if t.Owner == task.Owner && !t.Terminal() {
+			unfinished++
+		}
+	}
 	switch {
 	case m.tasks[task.ID] != nil:
 		return fmt.Errorf("mcp: task %s exists already", task.ID)
-	case maxPerOwner > 0 && m.owned[task.Owner] >= maxPerOwner:
+	case maxPerOwner > 0 && unfinished >= maxPerOwner:
 		return &TaskLimitError{Limit: maxPerOwner, Owner: true}
 	case maxTotal > 0 && len(m.tasks) >= maxTotal:
 		return &TaskLimitError{Limit: maxTotal}
 	}
 	t := cloneTask(task)
 	m.tasks[task.ID] = &t
-	m.owned[task.Owner]++
 	return nil
 }
 
@@ -162,7 +167,7 @@ func (m *MemoryTaskStore) find(owner, id string) *Task {
 		return nil
 	}
 	if !m.now().Before(t.Expires) {
-		m.forget(t)
+		delete(m.tasks, t.ID)
 		return nil
 	}
 	return t
@@ -174,15 +179,8 @@ func (m *MemoryTaskStore) sweep() {
 	now := m.now()
 	for _, t := range m.tasks {
 		if !now.Before(t.Expires) {
-			m.forget(t)
+			delete(m.tasks, t.ID)
 		}
-	}
-}
-
-func (m *MemoryTaskStore) forget(t *Task) {
-	delete(m.tasks, t.ID)
-	if m.owned[t.Owner]--; m.owned[t.Owner] <= 0 {
-		delete(m.owned, t.Owner)
 	}
 }
 
@@ -207,15 +205,17 @@ func cloneRaw(m map[string]json.RawMessage) map[string]json.RawMessage {
 // TaskLimits bound the tasks a server runs and keeps. The zero value of a field is its
 // default.
 type TaskLimits struct {
-	// MaxPerOwner is how many tasks one owner (a user, and the session where it outlives a
-	// request) holds at once, running or finished and not yet expired
+	// MaxPerOwner is how many unfinished tasks (working or waiting for input) one owner (a
+	// user, and the session where it outlives a request) has at once
 	// (DefaultMaxTasksPerOwner). A call past it is answered with a tool error, unrun.
 	MaxPerOwner int
-	// MaxTotal is how many tasks the store holds for everyone (DefaultMaxTasks).
+	// MaxTotal is how many tasks the store keeps for everyone, finished ones until they
+	// expire (DefaultMaxTasks).
 	MaxTotal int
 	// MaxResultBytes bounds the JSON of a task's result (DefaultMaxTaskResultBytes): a larger
 	// one is kept as a tool error saying so. The registry's result caps (//tool:maxresult)
-	// apply first.
+	// apply first. MaxTotal × MaxResultBytes bounds what results the store holds (1 GiB by
+	// default; results are rarely near the cap, whose text part is 16 KiB by default).
 	MaxResultBytes int
 	// TTL is how long a task is kept from its creation (DefaultTaskTTL), sent as its ttlMs: a
 	// run still going then is cancelled, and the task forgotten.
@@ -230,8 +230,8 @@ type TaskLimits struct {
 // Defaults of TaskLimits.
 const (
 	DefaultMaxTasksPerOwner   = 16
-	DefaultMaxTasks           = 1024
-	DefaultMaxTaskResultBytes = 1 << 20
+	DefaultMaxTasks           = 4096
+	DefaultMaxTaskResultBytes = 256 << 10
 	DefaultTaskTTL            = time.Hour
 	DefaultTaskPollInterval   = time.Second
 )

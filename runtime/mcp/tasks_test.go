@@ -249,11 +249,12 @@ func TestTaskBounds(t *testing.T) {
 	<-g.started
 	second := call(t, alice, "tools/call", map[string]any{"name": "build", "arguments": map[string]any{"name": "2"}})
 	assert.Equal(t, true, second.Result["isError"], "past the caller's bound: a tool error, unrun")
-	assert.Equal(t, "build was not run: this caller already holds 1 tasks, the server's limit (finished ones count until they expire); wait for them to expire or cancel one with tasks/cancel, then call again",
+	assert.Equal(t, "build was not run: this caller already has 1 unfinished tasks, the server's limit; wait for one to finish, or cancel one with tasks/cancel, then call again",
 		rawmcp.Text(second.Result))
 	assert.Len(t, g.started, 0, "the refused call did not run")
 
-	// Bob's task fits, and its result is over the size a task keeps.
+	// Bob's task fits, and its result is over the size a task keeps; finished, it counts
+	// against the store's bound until it expires, not against bob's.
 	big := call(t, bob, "tools/call", map[string]any{"name": "big", "arguments": map[string]any{}})
 	done, err := bob.Poll(big.Result["taskId"].(string), poll, 10*time.Second)
 	require.NoError(t, err)

@@ -197,7 +197,7 @@ func taskRefusal(tool string, err error) error {
 	var limit *TaskLimitError
 	if errors.As(err, &limit) {
 		if limit.Owner {
-			return fmt.Errorf("%s was not run: this caller already holds %d tasks, the server's limit (finished ones count until they expire); wait for them to expire or cancel one with tasks/cancel, then call again", tool, limit.Limit)
+			return fmt.Errorf("%s was not run: this caller already has %d unfinished tasks, the server's limit; wait for one to finish, or cancel one with tasks/cancel, then call again", tool, limit.Limit)
 		}
 		return fmt.Errorf("%s was not run: the server holds %d tasks, its limit; call again later", tool, limit.Limit)
 	}
