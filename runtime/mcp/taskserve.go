@@ -291,6 +291,10 @@ func (tr *taskRunner) watch(ctx context.Context, lt *localTask, cancel context.C
 // stopped it. A task tasks/cancel ended already keeps its status.
 func (s *served) finishTask(ctx context.Context, cc *callContext, call runtime.Call, lt *localTask, res runtime.Result) {
 	tr := s.tasks
+	// The run's ctx may be cancelled by now (tasks/cancel, the TTL); reading a stored result
+	// and the store write, the task's last word, are bounded on their own.
+	ctx, stop := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer stop()
 	status, result, failure, message := TaskCompleted, json.RawMessage(nil), json.RawMessage(nil), ""
 	switch err := missingCapability(res.Err); {
 	case lt.cancelled.Load():
@@ -311,10 +315,7 @@ func (s *served) finishTask(ctx context.Context, cc *callContext, call runtime.C
 		}
 		result = data
 	}
-	// The run's ctx may be cancelled by now; the store write is the task's last word.
-	write, stop := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer stop()
-	_, _ = tr.store.Update(write, lt.owner, lt.id, func(t *Task) bool {
+	_, _ = tr.store.Update(ctx, lt.owner, lt.id, func(t *Task) bool {
 		if t.Terminal() {
 			return false
 		}
