@@ -302,23 +302,33 @@ func sealAnswers(answers []mcp.InputResponse) []sealedAnswer {
 func openAnswers(sealed []sealedAnswer) ([]mcp.InputResponse, error) {
 	out := make([]mcp.InputResponse, len(sealed))
 	for i, s := range sealed {
-		var v mcp.InputResponse
-		switch s.Kind {
-		case kindElicit:
-			v = &mcp.ElicitResult{}
-		case kindSample:
-			v = &mcp.CreateMessageWithToolsResult{}
-		case kindRoots:
-			v = &mcp.ListRootsResult{}
-		default:
-			return nil, fmt.Errorf("an answer of kind %q", s.Kind)
-		}
-		if err := json.Unmarshal(s.Value, v); err != nil {
+		v, err := decodeAnswer(s.Kind, s.Value)
+		if err != nil {
 			return nil, err
 		}
 		out[i] = v
 	}
 	return out, nil
+}
+
+// decodeAnswer reads the JSON of an answer to an input of kind: from a round's state, or
+// delivered by tasks/update.
+func decodeAnswer(kind string, value json.RawMessage) (mcp.InputResponse, error) {
+	var v mcp.InputResponse
+	switch kind {
+	case kindElicit:
+		v = &mcp.ElicitResult{}
+	case kindSample:
+		v = &mcp.CreateMessageWithToolsResult{}
+	case kindRoots:
+		v = &mcp.ListRootsResult{}
+	default:
+		return nil, fmt.Errorf("an answer of kind %q", kind)
+	}
+	if err := json.Unmarshal(value, v); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // resume reads into rd the answers a request brings on protocol 2026-07-28: responses and

@@ -411,22 +411,3 @@ func (a *taskAsker) ask(ctx context.Context, inputs []Input) (map[string]mcp.Inp
 		}
 	}
 }
-
-// decodeAnswer reads an answer tasks/update delivered for an input of kind.
-func decodeAnswer(kind string, raw json.RawMessage) (mcp.InputResponse, error) {
-	var v mcp.InputResponse
-	switch kind {
-	case kindElicit:
-		v = &mcp.ElicitResult{}
-	case kindSample:
-		v = &mcp.CreateMessageWithToolsResult{}
-	case kindRoots:
-		v = &mcp.ListRootsResult{}
-	default:
-		return nil, fmt.Errorf("an input of kind %q", kind)
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		return nil, err
-	}
-	return v, nil
-}
