@@ -274,7 +274,7 @@ func (s *served) fastParams(m *message, version string) (_ *mcp.CallToolParamsRa
 	cm := callMetaOf(meta)
 	// A call that becomes a task is served here whatever it asks of the stream: the
 	// extension sends a task no progress or log messages, and only this path makes tasks.
-	task := stateless && s.tasks.on.Load() && s.taskMode(p.Name) != runtime.TaskNone && declaresTasks(meta)
+	task := stateless && declaresTasks(meta) && s.tasks.on.Load() && s.taskMode(p.Name) != runtime.TaskNone
 	switch {
 	case cm.progressToken && !task:
 		return nil, peer{}, false

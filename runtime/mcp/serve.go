@@ -113,8 +113,9 @@ type served struct {
 	// (tool:"header=NAME"): on 2026-07-28 over HTTP the SDK checks the call's Mcp-Param
 	// headers against its arguments, so such calls are the SDK's (fastcall.go).
 	routed map[string]bool
-	// tasked holds the listed tools that run as MCP tasks (//tool:task), by how.
-	tasked map[string]runtime.TaskMode
+	// tasked holds the listed tools that run as MCP tasks (//tool:task), by how; written under
+	// mu, copied on write, so that every call reads it without a lock.
+	tasked atomic.Pointer[map[string]runtime.TaskMode]
 	// tasks runs and keeps the server's MCP tasks (taskserve.go).
 	tasks *taskRunner
 	// outputs caches, by tool name, whether its outputSchema is an object (outputShape).
@@ -145,7 +146,6 @@ func newServed(reg *runtime.Registry, opts []Option) *served {
 		states:     newRoundStates(cfg.stateKey),
 		names:      map[string]bool{},
 		routed:     map[string]bool{},
-		tasked:     map[string]runtime.TaskMode{},
 		tasks:      newTaskRunner(cfg.taskStore, cfg.taskLimits),
 	}
 }
@@ -221,11 +221,7 @@ func (s *served) add(server *mcp.Server, tools []runtime.Tool) {
 		}
 		server.AddTool(def, handler)
 		s.names[def.Name] = true
-		if tools[i].Task != runtime.TaskNone {
-			s.tasked[def.Name] = tools[i].Task
-		} else {
-			delete(s.tasked, def.Name)
-		}
+		s.setTaskMode(def.Name, tools[i].Task)
 		if paramHeaders(tools[i].InputSchema) {
 			s.routed[def.Name] = true
 		} else {
@@ -255,7 +251,7 @@ func (s *served) sync(server *mcp.Server, only map[string]bool) {
 			removed = append(removed, name)
 			delete(s.names, name)
 			delete(s.routed, name)
-			delete(s.tasked, name)
+			s.setTaskMode(name, runtime.TaskNone)
 		}
 	}
 	s.mu.Unlock()

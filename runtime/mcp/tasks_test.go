@@ -462,3 +462,41 @@ func TestTaskOverStdio(t *testing.T) {
 	require.NotNil(t, unknown.Error)
 	assert.EqualValues(t, -32602, unknown.Error.Code)
 }
+
+// A client that does not declare the extension (the go-sdk's, on every protocol, transport
+// and path) gets a //tool:task tool's result synchronously, and a required one's refusal.
+func TestTaskToolsAreSynchronousForClientsWithoutTheExtension(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(
+		taskTool("quick", runtime.TaskOptional, func(context.Context, funcArgs) runtime.Result { return runtime.TextResult("done") }),
+		taskTool("only_task", runtime.TaskRequired, func(context.Context, funcArgs) runtime.Result { return runtime.TextResult("ran") })))
+	eachServing(t, reg, nil, func(t *testing.T, s serving, cs *mcp.ClientSession) {
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "quick", Arguments: map[string]any{}})
+		require.NoError(t, err)
+		require.False(t, res.IsError)
+		assert.Equal(t, "done", res.Content[0].(*mcp.TextContent).Text)
+		_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "only_task", Arguments: map[string]any{}})
+		require.Error(t, err, "a protocol error, nothing ran")
+		assert.Contains(t, err.Error(), "only_task runs only as an MCP task")
+	})
+}
+
+// What the handler reports with runtime.Progress becomes the task's statusMessage.
+func TestTaskProgressIsItsStatusMessage(t *testing.T) {
+	g := newGate()
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(taskTool("build", runtime.TaskOptional, func(ctx context.Context, args funcArgs) runtime.Result {
+		runtime.Progress(ctx, 1, 3, "compiling")
+		return g.run(ctx, args)
+	})))
+	c := taskServer(t, reg, rawmcp.WithTasks())
+	created := call(t, c, "tools/call", map[string]any{"name": "build", "arguments": map[string]any{"name": "p"}})
+	id := created.Result["taskId"].(string)
+	require.Eventually(t, func() bool {
+		return call(t, c, "tasks/get", map[string]any{"taskId": id}).Result["statusMessage"] == "1/3: compiling"
+	}, 10*time.Second, poll)
+	close(g.open)
+	done, err := c.Poll(id, poll, 10*time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, "built p", rawmcp.Text(done["result"].(map[string]any)))
+}

@@ -251,7 +251,26 @@ func (s *served) advertiseTasks(next mcp.MethodHandler) mcp.MethodHandler {
 
 // taskMode returns how the listed tool name runs as a task.
 func (s *served) taskMode(name string) runtime.TaskMode {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.tasked[name]
+	if m := s.tasked.Load(); m != nil {
+		return (*m)[name]
+	}
+	return runtime.TaskNone
+}
+
+// setTaskMode records how the tool name runs as a task; s.mu is held.
+func (s *served) setTaskMode(name string, mode runtime.TaskMode) {
+	old := s.tasked.Load()
+	if old == nil && mode == runtime.TaskNone || old != nil && (*old)[name] == mode {
+		return
+	}
+	m := map[string]runtime.TaskMode{}
+	if old != nil {
+		m = maps.Clone(*old)
+	}
+	if mode == runtime.TaskNone {
+		delete(m, name)
+	} else {
+		m[name] = mode
+	}
+	s.tasked.Store(&m)
 }
