@@ -176,6 +176,11 @@ func TestTasksGetRefusesUnknownIDsAndMismatchedHeaders(t *testing.T) {
 	assert.EqualValues(t, -32020, a.Error.Code)
 	assert.Equal(t, http.StatusBadRequest, a.Status)
 
+	a = call(t, c, "tasks/get", map[string]any{"taskId": id, "_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2099-01-01"}})
+	require.NotNil(t, a.Error, "a _meta naming another protocol than the header")
+	assert.EqualValues(t, -32602, a.Error.Code)
+	assert.Equal(t, http.StatusBadRequest, a.Status)
+
 	// tasks/cancel of an ended task is acknowledged; tasks/update of one not asking, too.
 	close(g.open)
 	_, err = c.Poll(id, poll, 10*time.Second)

@@ -114,6 +114,9 @@ func (s *served) serveTaskRequest(ctx context.Context, m *message, ss *mcp.Serve
 			return taskError(m.ID, jsonrpc.CodeInvalidParams, "params._meta is not a JSON object", nil)
 		}
 	}
+	if v, _ := meta["io.modelcontextprotocol/protocolVersion"].(string); header != nil && v != header.Get("Mcp-Protocol-Version") {
+		return taskError(m.ID, jsonrpc.CodeInvalidParams, "params._meta must name the protocol version the Mcp-Protocol-Version header names", nil)
+	}
 	if !declaresTasks(meta) {
 		data, _ := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{TasksExtension: struct{}{}}}})
 		return taskError(m.ID, mcp.CodeMissingRequiredClientCapabilities, m.Method+" needs the "+TasksExtension+" extension declared in the request's client capabilities", data)

@@ -75,8 +75,8 @@ func name(method string, params map[string]any) string {
 	return ""
 }
 
-// Call sends method with params (its _meta added) and returns the answer; headers override
-// the standard ones (nil values delete them).
+// Call sends method with params (its _meta added, over what params' own _meta leaves out)
+// and returns the answer; headers override the standard ones (nil values delete them).
 func (c *Client) Call(method string, params map[string]any, headers map[string]*string) (Answer, error) {
 	c.mu.Lock()
 	c.id++
@@ -90,11 +90,17 @@ func (c *Client) Call(method string, params map[string]any, headers map[string]*
 	if caps == nil {
 		caps = map[string]any{}
 	}
-	p["_meta"] = map[string]any{
+	meta := map[string]any{
 		"io.modelcontextprotocol/protocolVersion":    Protocol,
 		"io.modelcontextprotocol/clientCapabilities": caps,
 		"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "rawmcp", "version": "1"},
 	}
+	if given, ok := params["_meta"].(map[string]any); ok {
+		for k, v := range given { // what the caller's _meta says wins
+			meta[k] = v
+		}
+	}
+	p["_meta"] = meta
 	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": p})
 	if err != nil {
 		return Answer{}, err
