@@ -334,6 +334,21 @@ func parseConfirm(_ *Directive, args string, _ int) (any, []Problem) {
 	return Confirm{Reason: args}, nil
 }
 
+func parseTask(_ *Directive, args string, at int) (any, []Problem) {
+	switch args {
+	case "":
+		return Task{}, nil
+	case "required":
+		return Task{Required: true}, nil
+	}
+	p := Problem{Offset: at, Message: "unexpected argument " + strconv.Quote(args),
+		Hint: "//tool:task takes no argument, or required to refuse clients that cannot run tasks"}
+	if c := suggest.Closest(strings.ToLower(args), []string{"required"}); c != "" {
+		p.Hint = "did you mean " + c + "?"
+	}
+	return nil, []Problem{p}
+}
+
 var riskLevels = []string{"low", "medium", "high"}
 
 func parseRisk(d *Directive, args string, at int) (any, []Problem) {

@@ -172,6 +172,15 @@ var Directives = []*Directive{
 			"first, calls after it wait.",
 	},
 	{
+		Name: "task", Targets: onHandler, optionalArgs: true, Syntax: "[required]",
+		Help: "Over MCP (protocol 2026-07-28, the io.modelcontextprotocol/tasks extension) a call " +
+			"runs as a task: the client gets a task id at once and polls tasks/get for the result, " +
+			"while the registry's policies (approval, timeout, retries) apply as to any call. A " +
+			"client that does not declare the extension gets the result synchronously; with " +
+			"required it is refused instead (-32021). Elsewhere the tool runs as any other.",
+		parse: parseTask,
+	},
+	{
 		Name: "lint", Targets: onDescriptive | OnPackage, Syntax: "[-]RULE[,[-]RULE...]",
 		Help: "Turns authoring rules off (-RULE) or back on (RULE) for this tool, or in the package doc comment " +
 			"for every tool of the package. Rules report warnings (errors under -strict); see the list of rules.",
@@ -274,6 +283,11 @@ type Callers struct {
 // Confirm is the value of //tool:confirm.
 type Confirm struct {
 	Reason string // may be empty
+}
+
+// Task is the value of //tool:task.
+type Task struct {
+	Required bool // //tool:task required: a client without the tasks extension is refused
 }
 
 // Hints is the value of //tool:hints. Contradictions (readonly with destructive) are left to

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 )
@@ -17,6 +18,12 @@ type CallHooks struct {
 	// refuse it: runtime/mcp asks the user through MCP elicitation. It is called as an
 	// Approver is: once per call, an error or a panic denies.
 	Approver Approver
+	// Prepared is called once per call, after the call passed every check before its handler
+	// runs (limits, arguments, the repeat guard, approval) and before its first attempt: runtime/mcp
+	// turns a call into an MCP task there, so that a question settled before it (an approval)
+	// is answered synchronously. An error ends the call, unrun, with the error's text as its
+	// result, for the model to read.
+	Prepared func(ctx context.Context) error
 }
 
 type callHooksKey struct{}
@@ -38,6 +45,19 @@ func Progress(ctx context.Context, done, total float64, message string) {
 	if h := callHooksFrom(ctx); h != nil && h.Progress != nil {
 		h.Progress(ctx, done, total, message)
 	}
+}
+
+// prepared calls the Prepared hook the serving layer lent the call, if any, and returns the
+// result that ends the call when it refuses.
+func prepared(ctx context.Context, tool string) *Result {
+	h := callHooksFrom(ctx)
+	if h == nil || h.Prepared == nil {
+		return nil
+	}
+	if err := h.Prepared(ctx); err != nil {
+		return &Result{Text: err.Error(), IsError: true, Err: fmt.Errorf("tool %q: %w", tool, err), Kind: KindUnavailable}
+	}
+	return nil
 }
 
 // hookApprover returns the approver the serving layer lent the call, or nil.

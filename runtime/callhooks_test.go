@@ -2,6 +2,8 @@ package runtime_test
 
 import (
 	"context"
+	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -183,4 +185,43 @@ func TestCallsSeeEveryChangeOfTheRegistry(t *testing.T) {
 	assert.Equal(t, "a (seen)", call("a").Text)
 	close(stop)
 	wg.Wait()
+}
+
+func TestPreparedRunsAfterApprovalAndBeforeTheHandler(t *testing.T) {
+	var sent []mailArgs
+	var mu sync.Mutex
+	var order []string
+	hooks := &runtime.CallHooks{
+		Approver: runtime.ApproverFunc(func(_ context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
+			order = append(order, "approve")
+			return runtime.Decision{Approved: strings.Contains(string(req.RawArgs), "a@b.c")}, nil
+		}),
+		Prepared: func(context.Context) error {
+			mu.Lock()
+			order = append(order, "prepared", "sent:"+strconv.Itoa(len(sent)))
+			mu.Unlock()
+			return nil
+		},
+	}
+	reg := newRegistry(t, mailTool(&sent, &mu))
+	res := reg.Invoke(runtime.WithCallHooks(t.Context(), hooks), runtime.Call{Name: "send_mail", Args: []byte(`{"to":"a@b.c","body":"hi"}`)})
+	require.False(t, res.IsError, res.Text)
+	assert.Equal(t, []string{"approve", "prepared", "sent:0"}, order)
+	assert.Len(t, sent, 1)
+
+	// A denied call, or one whose arguments are refused, never reaches it.
+	order = nil
+	res = reg.Invoke(runtime.WithCallHooks(t.Context(), hooks), runtime.Call{Name: "send_mail", Args: []byte(`{"to":"x@b.c","body":"hi"}`)})
+	assert.Equal(t, runtime.KindDenied, res.Kind)
+	res = reg.Invoke(runtime.WithCallHooks(t.Context(), hooks), runtime.Call{Name: "send_mail", Args: []byte(`{"to":1}`)})
+	assert.Equal(t, runtime.KindInvalidInput, res.Kind)
+	assert.Equal(t, []string{"approve"}, order)
+
+	// Its error ends the call unrun, worded for the model.
+	hooks.Prepared = func(context.Context) error { return errors.New("too many tasks; wait for one to finish") }
+	res = reg.Invoke(runtime.WithCallHooks(t.Context(), hooks), runtime.Call{Name: "send_mail", Args: []byte(`{"to":"a@b.c","body":"again"}`)})
+	assert.True(t, res.IsError)
+	assert.Equal(t, runtime.KindUnavailable, res.Kind)
+	assert.Equal(t, "too many tasks; wait for one to finish", res.Text)
+	assert.Len(t, sent, 1, "the refused call did not run")
 }

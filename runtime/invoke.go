@@ -173,6 +173,10 @@ func (r *Registry) core(ctx context.Context, st *callState, cfg *registryConfig,
 		*res = *early
 		return
 	}
+	if refused := prepared(ctx, e.tool.Name); refused != nil {
+		*res = *refused
+		return
+	}
 	r.execute(ctx, st, cfg, e, bound, res)
 	if res.IsError {
 		*res = r.explainFailure(ctx, cfg, e, call, *res)

@@ -93,6 +93,10 @@ type Tool struct {
 	ModelRetries int
 	// Sequential makes the tool run alone in a batch of parallel calls (//tool:sequential).
 	Sequential bool
+	// Task makes the tool run as an MCP task (//tool:task): runtime/mcp answers a call from a
+	// client that declares the tasks extension with a task id and runs it in the background.
+	// Elsewhere (Invoke, other adapters) it changes nothing.
+	Task TaskMode
 	// Client marks a tool declared here and executed by the caller (//tool:client): Invoke
 	// binds its arguments and returns a ClientCall instead of running it.
 	Client bool
@@ -239,3 +243,17 @@ type Related struct {
 	Name     string
 	Relation string
 }
+
+// TaskMode is how a tool runs as an MCP task (Tool.Task, //tool:task).
+type TaskMode uint8
+
+const (
+	// TaskNone: the tool is always answered synchronously.
+	TaskNone TaskMode = iota
+	// TaskOptional: a task for a client that declares the MCP tasks extension, a synchronous
+	// result for one that does not.
+	TaskOptional
+	// TaskRequired: a task, and a client that does not declare the extension is refused with
+	// a MissingRequiredClientCapability error (-32021).
+	TaskRequired
+)

@@ -457,6 +457,12 @@ func (g *generator) toolLiteral(t *model.Tool) (jen.Code, error) {
 	if t.Sequential {
 		d[jen.Id("Sequential")] = jen.True()
 	}
+	switch t.Task {
+	case model.TaskOptional:
+		d[jen.Id("Task")] = jen.Qual(runtimePath, "TaskOptional")
+	case model.TaskRequired:
+		d[jen.Id("Task")] = jen.Qual(runtimePath, "TaskRequired")
+	}
 	if t.Client {
 		d[jen.Id("Client")] = jen.True()
 	}

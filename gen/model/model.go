@@ -103,6 +103,7 @@ type Tool struct {
 	MaxCalls     int
 	ModelRetries int
 	Sequential   bool
+	Task         TaskMode // //tool:task: run as an MCP task
 
 	Deferred  bool     // //tool:defer: left out of the model's context until a search finds it
 	Namespace string   // //tool:namespace: the OpenAI tool-search namespace
@@ -151,6 +152,15 @@ func LintOn(p *Package, t *Tool, rule string) bool {
 	}
 	return true
 }
+
+// TaskMode is how a tool runs as an MCP task (//tool:task).
+type TaskMode uint8
+
+const (
+	TaskNone     TaskMode = iota // no //tool:task: always synchronous
+	TaskOptional                 // //tool:task: a task for clients that can run one
+	TaskRequired                 // //tool:task required: clients that cannot are refused
+)
 
 // Callers says who may call a tool (//tool:callers).
 type Callers struct {

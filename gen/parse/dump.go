@@ -114,6 +114,9 @@ func (d *dumper) tool(t *model.Tool) {
 	if t.Deferred || t.Namespace != "" || t.Callers != (model.Callers{}) {
 		d.line(1, "deferred=%t namespace=%q callers direct=%t code=%t", t.Deferred, t.Namespace, t.Callers.Direct, t.Callers.Code)
 	}
+	if t.Task != model.TaskNone {
+		d.line(1, "task=%d", t.Task)
+	}
 	if t.MaxArgs != 0 {
 		d.line(1, "maxargs=%d", t.MaxArgs)
 	}

@@ -41,6 +41,9 @@ func (p *parser) checkServe(o *docOwner, t *model.Tool) {
 		p.errorf(t.Pos, "serve the handler as a prompt or as a resource, not both", "//tool:prompt and //tool:resource on %s", t.Handler.Name)
 		return
 	}
+	if t.Task != model.TaskNone && t.Serve != model.ServeTool {
+		p.errorf(t.Pos, "drop //tool:task: only tools/call runs as an MCP task", "//tool:task on %s, which is served as a prompt or a resource", t.Handler.Name)
+	}
 	for _, d := range o.dirs {
 		if d.parsed.Directive.Name == "scopes" && t.Serve != model.ServeTool {
 			// Prompts and resources are listed to every caller: scopes there would be ignored.

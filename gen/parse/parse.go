@@ -470,6 +470,13 @@ func (p *parser) newTool(o *docOwner, goName string, namePos token.Pos) *model.T
 			}
 		case "sequential":
 			t.Sequential = true
+		case "task":
+			if tv, ok := v.(annotations.Task); ok {
+				t.Task = model.TaskOptional
+				if tv.Required {
+					t.Task = model.TaskRequired
+				}
+			}
 		case "prompt":
 			t.Serve = model.ServePrompt
 		case "resource":

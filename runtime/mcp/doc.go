@@ -193,10 +193,20 @@
 // and WithServerHook hands over the go-sdk server NewServer, ServeStdio and HTTPHandler
 // build, for what this package does not wrap (mcp.Server.ResourceUpdated, middleware).
 //
-// # Long-running tools
+// # Long-running tools: tasks
 //
-// Progress and cancellation are what a long call has: the MCP tasks extension (a call that
-// returns a task to poll) is not exposed by go-sdk v1.8.0, so it is not offered here.
+// A //tool:task tool (runtime.Tool.Task) runs as an MCP task (the io.modelcontextprotocol/tasks
+// extension, protocol 2026-07-28) for a request that declares the extension: HTTPHandler and
+// ServeStdio answer its tools/call with a task id once the call passed the registry's checks
+// (approval included, settled synchronously), run the handler in the background under a
+// context the server owns, and answer tasks/get (status, then the result inlined),
+// tasks/update (answers to what the handler asks with Ask or Elicit) and tasks/cancel
+// themselves; server/discover advertises the extension. Other clients get the result
+// synchronously (//tool:task required refuses them, -32021). Tasks are their owner's (the
+// user, and the session where it outlives a request), kept in a TaskStore (memory, or
+// runtime/redisstore's Store.Tasks for replicas: WithTaskStore) and bounded (TaskLimits,
+// WithTaskLimits). The go-sdk's own transports (NewServer alone) refuse methods they do not
+// know, so there task tools are synchronous. docs/mcp.md has the details.
 //
 // # The pieces alone
 //

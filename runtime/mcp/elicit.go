@@ -85,6 +85,9 @@ func validateAnswer(schema any, content map[string]any) error {
 type peer struct {
 	protocol string
 	elicit   bool
+	// tasks: the request declared the MCP tasks extension and came the way this server
+	// serves it (beside the SDK, protocol 2026-07-28), so a //tool:task call becomes a task.
+	tasks bool
 }
 
 // peerOf is the client of ss as its initialize (or, on 2026-07-28, its request) described it.

@@ -104,6 +104,12 @@ func (s *served) speaks(version string, stateful bool) bool {
 // stateless), and reports whether it did; when it did not, r is the SDK's to serve.
 func (s *served) serveFast(w http.ResponseWriter, r *http.Request, m *message, l *liveSession) bool {
 	version := r.Header.Get("Mcp-Protocol-Version")
+	if l == nil && taskMethod(m.Method) && s.tasks.on.Load() && version >= statelessProtocol && fastID(m.ID) && fastHTTP(r, false) &&
+		s.speaks(version, false) && (s.crossOrigin == nil || s.crossOrigin.Check(r) == nil) {
+		data, status := s.serveTaskRequest(r.Context(), m, nil, r.Header, auth.TokenInfoFromContext(r.Context()))
+		(&fastStream{w: w}).answer(data, status)
+		return true
+	}
 	if m.Method != "tools/call" || !fastID(m.ID) || !fastHTTP(r, l != nil) || !s.speaks(version, l != nil) ||
 		s.crossOrigin != nil && s.crossOrigin.Check(r) != nil {
 		return false
@@ -272,13 +278,16 @@ func (s *served) fastParams(m *message, version string) (_ *mcp.CallToolParamsRa
 		}
 	}
 	cm := callMetaOf(meta)
+	// A call that becomes a task is served here whatever it asks of the stream: the
+	// extension sends a task no progress or log messages, and only this path makes tasks.
+	task := stateless && declaresTasks(meta) && s.tasks.on.Load() && s.taskMode(p.Name) != runtime.TaskNone
 	switch {
-	case cm.progressToken:
+	case cm.progressToken && !task:
 		return nil, peer{}, false
-	case stateless && (cm.protocol != version || !cm.capabilities || cm.logLevel):
+	case stateless && (cm.protocol != version || !cm.capabilities || cm.logLevel && !task):
 		return nil, peer{}, false
 	case stateless:
-		client = peer{protocol: version, elicit: cm.elicit}
+		client = peer{protocol: version, elicit: cm.elicit, tasks: task}
 	case cm.protocolSet:
 		return nil, peer{}, false
 	}
@@ -300,8 +309,11 @@ func (s *served) answer(ctx context.Context, req *mcp.CallToolRequest, id json.R
 			defer func() { done(outcome) }()
 		}
 	}
-	res, err := s.serveCall(ctx, req, key, client)
+	res, task, err := s.serveCall(ctx, req, key, client)
 	outcome = RequestOutcome{Err: err, ToolError: res != nil && res.IsError}
+	if task != nil {
+		return s.taskJSON(id, *task, "task"), 0
+	}
 	if err != nil {
 		wire := &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		errors.As(err, &wire)

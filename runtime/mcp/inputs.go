@@ -86,10 +86,16 @@ func Ask(ctx context.Context, inputs ...Input) (map[string]mcp.InputResponse, er
 			return nil, err
 		}
 	}
-	if a.round == nil {
+	var answers map[string]mcp.InputResponse
+	var err error
+	switch {
+	case a.task != nil:
+		answers, err = a.task.ask(ctx, inputs)
+	case a.round == nil:
 		return a.askNow(ctx, inputs)
+	default:
+		answers, err = a.round.ask(inputs)
 	}
-	answers, err := a.round.ask(inputs)
 	if err != nil {
 		return nil, err
 	}
@@ -139,6 +145,7 @@ type asker struct {
 	ss    *mcp.ServerSession
 	caps  *mcp.ClientCapabilities
 	round *round
+	task  *taskAsker // the call runs as an MCP task: its questions go into the task
 }
 
 // askerKey keys the asker of a prompts/get or resources/read in its handler's ctx (a
@@ -147,7 +154,7 @@ type askerKey struct{}
 
 func askerFrom(ctx context.Context) *asker {
 	if c := callContextFrom(ctx); c != nil {
-		return &asker{ss: c.req.Session, caps: c.req.ClientCapabilities(), round: c.round}
+		return &asker{ss: c.req.Session, caps: c.req.ClientCapabilities(), round: c.round, task: c.task.Load()}
 	}
 	a, _ := ctx.Value(askerKey{}).(*asker)
 	return a
@@ -295,23 +302,33 @@ func sealAnswers(answers []mcp.InputResponse) []sealedAnswer {
 func openAnswers(sealed []sealedAnswer) ([]mcp.InputResponse, error) {
 	out := make([]mcp.InputResponse, len(sealed))
 	for i, s := range sealed {
-		var v mcp.InputResponse
-		switch s.Kind {
-		case kindElicit:
-			v = &mcp.ElicitResult{}
-		case kindSample:
-			v = &mcp.CreateMessageWithToolsResult{}
-		case kindRoots:
-			v = &mcp.ListRootsResult{}
-		default:
-			return nil, fmt.Errorf("an answer of kind %q", s.Kind)
-		}
-		if err := json.Unmarshal(s.Value, v); err != nil {
+		v, err := decodeAnswer(s.Kind, s.Value)
+		if err != nil {
 			return nil, err
 		}
 		out[i] = v
 	}
 	return out, nil
+}
+
+// decodeAnswer reads the JSON of an answer to an input of kind: from a round's state, or
+// delivered by tasks/update.
+func decodeAnswer(kind string, value json.RawMessage) (mcp.InputResponse, error) {
+	var v mcp.InputResponse
+	switch kind {
+	case kindElicit:
+		v = &mcp.ElicitResult{}
+	case kindSample:
+		v = &mcp.CreateMessageWithToolsResult{}
+	case kindRoots:
+		v = &mcp.ListRootsResult{}
+	default:
+		return nil, fmt.Errorf("an answer of kind %q", kind)
+	}
+	if err := json.Unmarshal(value, v); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // resume reads into rd the answers a request brings on protocol 2026-07-28: responses and

@@ -20,6 +20,8 @@ type callContext struct {
 	session string // the registry session
 	peer    peer   // the client's protocol and capabilities
 	round   *round // multi-round-trip state (elicitation on protocol 2026-07-28)
+	// task is how the call asks its client once it runs as an MCP task (taskserve.go).
+	task atomic.Pointer[taskAsker]
 }
 
 type callContextKey struct{}

@@ -27,6 +27,8 @@ type config struct {
 	linger     time.Duration
 	shared     bool
 	stateKey   []byte
+	taskStore  TaskStore
+	taskLimits TaskLimits
 	server     server // NewServer, ServeStdio, HTTPHandler
 }
 
@@ -116,6 +118,11 @@ type served struct {
 	// (tool:"header=NAME"): on 2026-07-28 over HTTP the SDK checks the call's Mcp-Param
 	// headers against its arguments, so such calls are the SDK's (fastcall.go).
 	routed map[string]bool
+	// tasked holds the listed tools that run as MCP tasks (//tool:task), by how; written under
+	// mu, copied on write, so that every call reads it without a lock.
+	tasked atomic.Pointer[map[string]runtime.TaskMode]
+	// tasks runs and keeps the server's MCP tasks (taskserve.go).
+	tasks *taskRunner
 	// outputs caches, by tool name, whether its outputSchema is an object (outputShape).
 	outputs sync.Map
 	// fastCalls counts the calls served beside the SDK (fastcall.go, stdio.go); tests read it.
@@ -148,6 +155,7 @@ func newServed(reg *runtime.Registry, opts []Option) *served {
 		names:      map[string]bool{},
 		routed:     map[string]bool{},
 		scopes:     scopeState{grant: cfg.grant},
+		tasks:      newTaskRunner(cfg.taskStore, cfg.taskLimits),
 	}
 }
 
@@ -178,7 +186,7 @@ func addTools(server *mcp.Server, reg *runtime.Registry, tools []runtime.Tool, o
 	}
 	reg.OnChange(func() { s.sync(server, only) })
 	reg.OnGrantsChanged(s.grantsChanged)
-	server.AddReceivingMiddleware(s.scopeTools)
+	server.AddReceivingMiddleware(s.scopeTools, s.advertiseTasks)
 	server.AddSendingMiddleware(s.keepSender)
 	if s.observer != nil {
 		// Added last, so outermost: it sees the answer scopeTools words.
@@ -211,6 +219,7 @@ func (s *served) add(server *mcp.Server, tools []runtime.Tool) {
 		server.AddTool(def, handler)
 		s.names[def.Name] = true
 		s.setScopes(def.Name, tools[i].Scopes)
+		s.setTaskMode(def.Name, tools[i].Task)
 		if paramHeaders(tools[i].InputSchema) {
 			s.routed[def.Name] = true
 		} else {
@@ -241,6 +250,7 @@ func (s *served) sync(server *mcp.Server, only map[string]bool) {
 			delete(s.names, name)
 			delete(s.routed, name)
 			s.setScopes(name, nil)
+			s.setTaskMode(name, runtime.TaskNone)
 		}
 	}
 	s.mu.Unlock()
@@ -263,25 +273,32 @@ func (s *served) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	if s.traceCtx != nil && req.Params != nil && ctx.Value(tracedKey{}) == nil {
 		ctx = s.traceCtx(ctx, req.Params.Meta)
 	}
-	return s.serveCall(ctx, req, requestID(ctx), peerOf(req.Session))
+	res, _, err := s.serveCall(ctx, req, requestID(ctx), peerOf(req.Session))
+	return res, err
 }
 
 // serveCall serves one tools/call, whose JSON-RPC id is id, received by the go-sdk or by the
 // HTTP handler's own path (fastcall.go), with ctx already continuing the client's trace, from
 // client p. An error is a protocol error (a round state that is not this call's): nothing ran.
-func (s *served) serveCall(ctx context.Context, req *mcp.CallToolRequest, id string, p peer) (*mcp.CallToolResult, error) {
+// A call of a //tool:task tool from a client that can run it as a task (p.tasks) returns the
+// task it became instead of a result, once it passed its checks (taskserve.go).
+func (s *served) serveCall(ctx context.Context, req *mcp.CallToolRequest, id string, p peer) (*mcp.CallToolResult, *Task, error) {
 	call := CallFromParams(req.Params, id)
+	mode := s.taskMode(call.Name)
+	if mode == runtime.TaskRequired && !p.tasks {
+		return nil, nil, errTasksRequired(call.Name)
+	}
 	conn, done := s.sessions.connection(req.Session)
 	defer done()
 	key, err := s.sessionKey.key(ctx, req, conn.key)
 	if err != nil {
-		return Result(runtime.ErrorResult(err)), nil
+		return Result(runtime.ErrorResult(err)), nil, nil
 	}
 	release, ok := s.sessions.hold(conn, key, !s.sessionKey.perRequest)
 	if !ok {
 		// Refused rather than evicting a key the connection holds: that would end another
 		// conversation's state behind its back. The key is not repeated: the client sent it.
-		return toolError("This call was not run: this connection already uses %d sessions besides its own, the server's limit. Reuse one of them, or open a new connection for a new one.", s.sessions.maxKeys), nil
+		return toolError("This call was not run: this connection already uses %d sessions besides its own, the server's limit. Reuse one of them, or open a new connection for a new one.", s.sessions.maxKeys), nil, nil
 	}
 	defer release()
 	call.Session = key
@@ -304,7 +321,7 @@ func (s *served) serveCall(ctx context.Context, req *mcp.CallToolRequest, id str
 	switch {
 	case p.multiRound():
 		if res, err := s.openRound(cc, call); res != nil || err != nil {
-			return res, err
+			return res, nil, err
 		}
 		if p.elicit {
 			hooks.Approver = cc.round.approver(s.reg)
@@ -312,7 +329,18 @@ func (s *served) serveCall(ctx context.Context, req *mcp.CallToolRequest, id str
 	case p.elicit && req.Session != nil:
 		hooks.Approver = elicitApprover(s.reg, req.Session)
 	}
+	if mode != runtime.TaskNone && p.tasks {
+		return s.runTask(ctx, cc, call, hooks, conn)
+	}
 	res := s.reg.Invoke(runtime.WithCallHooks(ctx, hooks), call)
+	out, err := s.finish(ctx, cc, call, res)
+	return out, nil, err
+}
+
+// finish turns what Invoke returned for a call into its answer: the questions it asks (an
+// input-required result), the protocol error a missing client capability is on 2026-07-28,
+// or its result.
+func (s *served) finish(ctx context.Context, cc *callContext, call runtime.Call, res runtime.Result) (*mcp.CallToolResult, error) {
 	if cc.round != nil {
 		if q := cc.round.question(); len(q) > 0 {
 			return s.ask(cc, call, q), nil

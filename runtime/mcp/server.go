@@ -161,6 +161,7 @@ func httpHandler(reg *runtime.Registry, opts []Option) (http.Handler, *served) {
 		panic(errSharedPerRequest)
 	}
 	server, served := newServer(reg, opts)
+	served.tasks.on.Store(true) // tasks/* reach the guard before the SDK (fastcall.go)
 	if o := cfg.server.features.http; o != nil {
 		//lint:ignore SA1019 a host may still set it, and the calls served beside the SDK must pass it too
 		served.resumable, served.crossOrigin = o.EventStore != nil, o.CrossOriginProtection

@@ -29,6 +29,7 @@ const MaxStdioCallsBeside = 64
 // mcp.Server.Run does with an mcp.StdioTransport.
 func (s *served) serveLines(ctx context.Context, server *mcp.Server, in io.Reader, out io.Writer) error {
 	s.transport = "stdio" // before any request: RequestInfo.Transport
+	s.tasks.on.Store(true) // tasks/* reach the line reader before the SDK
 	toSDK, fromUs := io.Pipe()
 	w := &lineWriter{w: out}
 	ss, err := server.Connect(ctx, &mcp.IOTransport{Reader: toSDK, Writer: w}, nil)
@@ -140,7 +141,7 @@ func (l *stdioLines) serve(line []byte) bool {
 		l.cancel(m.Params)
 		return false
 	}
-	if m.Method != "tools/call" || !fastID(m.ID) || len(m.ID) > MaxRequestIDBytes || len(m.Method) > MaxMethodLength {
+	if m.Method != "tools/call" && !taskMethod(m.Method) || !fastID(m.ID) || len(m.ID) > MaxRequestIDBytes || len(m.Method) > MaxMethodLength {
 		return false
 	}
 	// A session initialized on a protocol before 2026-07-28 is served as it said; else a call
@@ -148,6 +149,9 @@ func (l *stdioLines) serve(line []byte) bool {
 	version, initialized := statelessProtocol, l.ss.InitializeParams()
 	if initialized != nil && initialized.ProtocolVersion < statelessProtocol {
 		version = initialized.ProtocolVersion
+	}
+	if m.Method != "tools/call" {
+		return version >= statelessProtocol && l.serveTask(&m)
 	}
 	params, client, ok := l.served.fastParams(&m, version)
 	if !ok {
@@ -199,4 +203,20 @@ func (l *stdioLines) work(job func()) {
 			return
 		}
 	}
+}
+
+// serveTask answers a tasks/get, tasks/update or tasks/cancel of a 2026-07-28 client on a
+// worker, as a call is served, and reports whether it did (within MaxStdioCallsBeside; past
+// it the SDK answers, that it does not know the method).
+func (l *stdioLines) serveTask(m *message) bool {
+	if !l.served.tasks.on.Load() || l.running.Add(1) > MaxStdioCallsBeside {
+		l.running.Add(-1)
+		return false
+	}
+	l.run(func() {
+		defer l.running.Add(-1)
+		data, _ := l.served.serveTaskRequest(l.ctx, m, l.ss, nil, nil)
+		_, _ = l.out.Write(append(data, '\n'))
+	})
+	return true
 }

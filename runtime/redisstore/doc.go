@@ -24,6 +24,10 @@
 // listed and decided through any other, and its call runs once, since Add and Transition are
 // an insert-if-absent and a compare-and-set in Lua scripts, under the runtime's limits.
 //
+// Store.Tasks is runtime/mcp's TaskStore (toolmcp.WithTaskStore(store.Tasks())): the MCP
+// tasks of every replica, so that tasks/get, tasks/update and tasks/cancel reach a task
+// through any of them, bounded per owner and in all in a Lua script.
+//
 // Keys start with Options.Prefix and hold a hash of the session id, never the id itself, in
 // braces, so that a Redis Cluster keeps a session's keys in one slot.
 //
