@@ -263,7 +263,7 @@ func TestEveryDirectiveHasAValidCase(t *testing.T) {
 		"filters": "f", "meta": "k=v", "maxresult": "1KiB", "maxargs": "4MiB", "maxcalls": "1", "modelretries": "1",
 		"sequential": "", "task": "required", "client": "", "defer": "", "namespace": "billing", "callers": "direct", "scopes": "repo:write",
 		"workflow": "w", "lint": "-snake-case", "prompt": "", "resource": "app://config mime=application/json", "defs": "",
-		"icon": "icons/close.svg 48x48",
+		"icon":  "icons/close.svg 48x48",
 		"tests": "",
 	}
 	for _, d := range Directives {

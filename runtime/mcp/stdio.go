@@ -28,7 +28,7 @@ const MaxStdioCallsBeside = 64
 // serveLines serves server's session over in and out until in ends or ctx is done, as
 // mcp.Server.Run does with an mcp.StdioTransport.
 func (s *served) serveLines(ctx context.Context, server *mcp.Server, in io.Reader, out io.Writer) error {
-	s.transport = "stdio" // before any request: RequestInfo.Transport
+	s.transport = "stdio"  // before any request: RequestInfo.Transport
 	s.tasks.on.Store(true) // tasks/* reach the line reader before the SDK
 	toSDK, fromUs := io.Pipe()
 	w := &lineWriter{w: out}
