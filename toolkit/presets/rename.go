@@ -132,11 +132,7 @@ func renameProperties(schema []byte, args map[string]string) ([]byte, error) {
 			}
 			e.ArrEnd()
 		default:
-			raw, err := d.Raw()
-			if err != nil {
-				return err
-			}
-			e.Raw(raw)
+			return copyValue(d, &e)
 		}
 		return nil
 	})

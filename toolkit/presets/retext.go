@@ -252,11 +252,16 @@ func rewriteValue(d *jx.Decoder, e *jx.Encoder, at string, f func(where, s strin
 		e.ArrEnd()
 		return err
 	default:
-		raw, err := d.Raw()
-		if err != nil {
-			return err
-		}
-		e.Raw(raw)
-		return nil
+		return copyValue(d, e)
 	}
+}
+
+// copyValue copies the next JSON value of d to e as it is.
+func copyValue(d *jx.Decoder, e *jx.Encoder) error {
+	raw, err := d.Raw()
+	if err != nil {
+		return err
+	}
+	e.Raw(raw)
+	return nil
 }
