@@ -33,9 +33,11 @@ var Directives = []*Directive{
 		parse: parseText,
 	},
 	{
-		Name: "description", Targets: onDescriptive, Repeatable: true, Syntax: "TEXT",
+		Name: "description", Targets: onDescriptive | OnPackage, Repeatable: true, Syntax: "TEXT",
 		Help: "Replaces the first paragraph of the doc comment as the tool's description. " +
-			"Several lines are joined with spaces.",
+			"Several lines are joined with spaces. In the package doc comment it is the " +
+			"package's description, what its tools are for together (runtime.Tool.PackageDescription): " +
+			"the description of their OpenAI namespace, and their heading in disclosure's catalog.",
 		parse: parseText,
 	},
 	{

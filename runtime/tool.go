@@ -107,6 +107,11 @@ type Tool struct {
 	Deferred bool
 	// Namespace is the OpenAI tool-search namespace the tool is declared in (//tool:namespace).
 	Namespace string
+	// PackageDescription is what the tools of the tool's package are for together (its
+	// //tool:description in the package doc comment): runtime/openai declares it as the
+	// description of the tool's namespace, runtime/disclosure's catalog heads the package's
+	// tools with it. "" when the package has none.
+	PackageDescription string
 	// Callers says who may call the tool (//tool:callers); the zero value leaves it to the
 	// provider (direct calls only).
 	Callers Callers

@@ -53,6 +53,9 @@ type Package struct {
 	DefaultDeferred  bool
 	DefaultNamespace string
 	DefaultCallers   Callers
+	// Description is the package's //tool:description lines, joined: what its tools are for
+	// together; parse gives it to every tool (Tool.PackageDescription).
+	Description string
 	// Lint holds the package's //tool:lint settings: rule name → on. Rules not listed are on.
 	Lint  map[string]bool
 	Tools []*Tool // sorted by Name
@@ -101,9 +104,11 @@ type Tool struct {
 	ModelRetries int
 	Sequential   bool
 
-	Deferred  bool    // //tool:defer: left out of the model's context until a search finds it
-	Namespace string  // //tool:namespace: the OpenAI tool-search namespace
-	Callers   Callers // //tool:callers: who may call the tool; zero: the provider's default
+	Deferred  bool   // //tool:defer: left out of the model's context until a search finds it
+	Namespace string // //tool:namespace: the OpenAI tool-search namespace
+	// PackageDescription is the package's description (Package.Description).
+	PackageDescription string
+	Callers            Callers // //tool:callers: who may call the tool; zero: the provider's default
 
 	// Serve is what the handler is served as over MCP: a tool (""), a prompt (//tool:prompt)
 	// or a resource (//tool:resource, with ResourceURI and ResourceMIME).
