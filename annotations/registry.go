@@ -48,8 +48,9 @@ var Directives = []*Directive{
 		parse: parseList("tag"),
 	},
 	{
-		Name: "category", Targets: onDescriptive, Syntax: "NAME",
-		Help:  "One category, for grouping tools in a catalog.",
+		Name: "category", Targets: onDescriptive | OnPackage, Syntax: "NAME",
+		Help: "One category, for grouping tools in a catalog. In the package doc comment it is " +
+			"the default of the package's tools.",
 		parse: parseText,
 	},
 	{
@@ -315,6 +316,8 @@ var LintRules = []LintRule{
 	{"detail-length", "The detail (the doc comment's later paragraphs) is at most 2000 characters."},
 	{"parameter-description", "Every parameter has a description (a doc or line comment on its field)."},
 	{"optional-default", "Every optional scalar parameter (not a pointer) has a default=, so the model knows what leaving it out means."},
+	{"category-prefix", "The tools of one category share a name prefix, the first word of their names (browser_open, browser_click in browser), so the model tells the family by its names."},
+	{"description-fields", "The description holds no \"When you need to …\" and no \"PREREQUISITE\": when to use the tool goes in //tool:trigger, what must hold first in //tool:prerequisite, where the model reads them as such."},
 }
 
 // Meta is the value of //tool:meta.

@@ -2,6 +2,7 @@ package check
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -18,11 +19,68 @@ const (
 	ruleDetailLength         = "detail-length"
 	ruleParameterDescription = "parameter-description"
 	ruleOptionalDefault      = "optional-default"
+	ruleCategoryPrefix       = "category-prefix"
+	ruleDescriptionFields    = "description-fields"
 
 	maxDetail = 2000 // characters
 )
 
 var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+
+// whenYouNeed and prerequisiteWord find, in a description, what belongs in a trigger and in
+// a prerequisite (the OpenAkita specification's advice).
+var (
+	whenYouNeed      = regexp.MustCompile(`(?i)\bwhen you (?:need|want) to\b[^.;]*`)
+	prerequisiteWord = regexp.MustCompile(`(?i)\bprerequisites?\b`)
+)
+
+// checkCategoryPrefixes reports, in each category of two tools or more, the tools whose
+// names do not start with the prefix most of the category's names share (the first word of
+// a snake_case name; on a tie, that of the first tool in position order).
+func checkCategoryPrefixes(p *model.Package, diags *diag.List) {
+	byCategory := map[string][]*model.Tool{}
+	var categories []string
+	for _, t := range p.Tools {
+		if t.Category == "" || !model.LintOn(p, t, ruleCategoryPrefix) {
+			continue
+		}
+		if byCategory[t.Category] == nil {
+			categories = append(categories, t.Category)
+		}
+		byCategory[t.Category] = append(byCategory[t.Category], t)
+	}
+	for _, c := range categories {
+		tools := byCategory[c]
+		if len(tools) < 2 {
+			continue
+		}
+		slices.SortStableFunc(tools, func(a, b *model.Tool) int { return a.Pos.Compare(b.Pos) })
+		count := map[string]int{}
+		common := ""
+		for _, t := range tools {
+			pre := namePrefix(t.Name)
+			count[pre]++
+			if count[pre] > count[common] {
+				common = pre
+			}
+		}
+		if count[common] < 2 {
+			continue // no prefix is shared: nothing to follow
+		}
+		for _, t := range tools {
+			if namePrefix(t.Name) != common {
+				diags.Warnf(t.Pos, "tool %s is in category %q, whose other tools' names start with %s_", t.Name, c, common).
+					WithHint("name it //tool:name %s_%s, so the model tells the family by its names%s", common, t.Name, offWith(ruleCategoryPrefix))
+			}
+		}
+	}
+}
+
+// namePrefix is the first word of a snake_case name.
+func namePrefix(name string) string {
+	pre, _, _ := strings.Cut(name, "_")
+	return pre
+}
 
 // offWith is the end of a lint warning's hint: how to turn the rule off.
 func offWith(rule string) string {
@@ -38,6 +96,16 @@ func checkLint(p *model.Package, t *model.Tool, diags *diag.List) {
 			hint = "name it //tool:name " + s
 		}
 		diags.Warnf(t.Pos, "tool name %q is not snake_case", t.Name).WithHint("%s%s", hint, offWith(ruleSnakeCase))
+	}
+	if model.LintOn(p, t, ruleDescriptionFields) {
+		if m := whenYouNeed.FindString(t.Description); m != "" {
+			diags.Warnf(t.Pos, "description of tool %s says %q: when to use a tool is a trigger", t.Name, m).
+				WithHint("move it to //tool:trigger TEXT (runtime.Tool.Triggers), which the model reads as when to call the tool, and keep the description to what the tool does%s", offWith(ruleDescriptionFields))
+		}
+		if prerequisiteWord.MatchString(t.Description) {
+			diags.Warnf(t.Pos, "description of tool %s states a prerequisite", t.Name).
+				WithHint("move it to //tool:prerequisite CONDITION [| check TOOL] [| else ACTION] (runtime.Tool.Prerequisites), which names what must hold and what to do otherwise%s", offWith(ruleDescriptionFields))
+		}
 	}
 	if n := utf8.RuneCountInString(strings.TrimSpace(t.Detail)); n > maxDetail && model.LintOn(p, t, ruleDetailLength) {
 		diags.Warnf(t.Pos, "detail of tool %s is %d characters long, over %d", t.Name, n, maxDetail).

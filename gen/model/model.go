@@ -53,6 +53,9 @@ type Package struct {
 	DefaultDeferred  bool
 	DefaultNamespace string
 	DefaultCallers   Callers
+	// DefaultCategory comes from //tool:category in the package doc comment: the category of
+	// the tools without one of their own.
+	DefaultCategory string
 	// Description is the package's //tool:description lines, joined: what its tools are for
 	// together; parse gives it to every tool (Tool.PackageDescription).
 	Description string

@@ -86,6 +86,8 @@ func (p *parser) parsePackage() *model.Package {
 			switch d.parsed.Directive.Name {
 			case "namespace":
 				out.DefaultNamespace = v
+			case "category":
+				out.DefaultCategory = v
 			case "description":
 				out.Description = strings.TrimSpace(out.Description + " " + v)
 			}
@@ -117,6 +119,9 @@ func (p *parser) parsePackage() *model.Package {
 		}
 		if t.Namespace == "" {
 			t.Namespace = out.DefaultNamespace
+		}
+		if t.Category == "" {
+			t.Category = out.DefaultCategory
 		}
 		if t.Callers == (model.Callers{}) {
 			t.Callers = out.DefaultCallers

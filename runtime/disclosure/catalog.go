@@ -9,7 +9,8 @@ import (
 
 // Catalog renders level 1: one line per tool, "- name: description", in the order given
 // (Registry.Tools sorts by name). The description is folded onto one line; a tool without one
-// shows its title, or its name alone.
+// shows its title, or its name alone. The tool's Warnings (//tool:warning) follow it on its
+// line, after "Warning:".
 //
 // When any tool has a Category, tools are grouped under "category:" headings, categories
 // sorted, and tools without a category come last under "other:".
@@ -105,6 +106,20 @@ func catalogLine(b *strings.Builder, t runtime.Tool) {
 	if summary = oneLine(summary); summary != "" {
 		b.WriteString(": ")
 		b.WriteString(summary)
+	}
+	// A warning is what the model must know before it chooses the tool, not after.
+	prev := ""
+	for i, w := range t.Warnings {
+		switch {
+		case i == 0:
+			b.WriteString(" Warning: ")
+		case strings.HasSuffix(prev, ".") || strings.HasSuffix(prev, "!"):
+			b.WriteString(" ")
+		default:
+			b.WriteString("; ")
+		}
+		prev = oneLine(w)
+		b.WriteString(prev)
 	}
 	b.WriteByte('\n')
 }

@@ -22,3 +22,9 @@ func TestCatalogHeadsPackagesWithTheirDescription(t *testing.T) {
 		"The workspace's files.\n- read_file: Reads a file.\n\n"+
 		"Other tools:\n- get_time: Says the time.", Catalog(tools))
 }
+
+// A tool's warnings reach its catalog line: the model reads them before it chooses the tool.
+func TestCatalogShowsWarnings(t *testing.T) {
+	tools := []runtime.Tool{{Name: "drop_table", Description: "Drops a table.", Warnings: []string{"it locks the\ndatabase", "It cannot be undone.", "Ask first."}}}
+	assert.Equal(t, "- drop_table: Drops a table. Warning: it locks the database; It cannot be undone. Ask first.", Catalog(tools))
+}
