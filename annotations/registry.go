@@ -317,6 +317,7 @@ var LintRules = []LintRule{
 	{"parameter-description", "Every parameter has a description (a doc or line comment on its field)."},
 	{"optional-default", "Every optional scalar parameter (not a pointer) has a default=, so the model knows what leaving it out means."},
 	{"category-prefix", "The tools of one category share a name prefix, the first word of their names (browser_open, browser_click in browser), so the model tells the family by its names."},
+	{"what-and-when", "Off unless turned on (//tool:lint what-and-when): the description says WHAT the tool does (its first word a verb: Gets, Reads) and WHEN to use it (a when, if, before, after, once, unless or \"use it\" in the description or detail, or a //tool:trigger). A heuristic: it reads words, not meaning."},
 	{"description-fields", "The description holds no \"When you need to …\" and no \"PREREQUISITE\": when to use the tool goes in //tool:trigger, what must hold first in //tool:prerequisite, where the model reads them as such."},
 }
 

@@ -21,6 +21,7 @@ const (
 	ruleOptionalDefault      = "optional-default"
 	ruleCategoryPrefix       = "category-prefix"
 	ruleDescriptionFields    = "description-fields"
+	ruleWhatAndWhen          = "what-and-when" // off unless turned on
 
 	maxDetail = 2000 // characters
 )
@@ -97,6 +98,9 @@ func checkLint(p *model.Package, t *model.Tool, diags *diag.List) {
 		}
 		diags.Warnf(t.Pos, "tool name %q is not snake_case", t.Name).WithHint("%s%s", hint, offWith(ruleSnakeCase))
 	}
+	if lintOptedIn(p, t, ruleWhatAndWhen) {
+		checkWhatAndWhen(t, diags)
+	}
 	if model.LintOn(p, t, ruleDescriptionFields) {
 		if m := whenYouNeed.FindString(t.Description); m != "" {
 			diags.Warnf(t.Pos, "description of tool %s says %q: when to use a tool is a trigger", t.Name, m).
@@ -143,4 +147,33 @@ func snakeCaseOf(name string) string {
 		return ""
 	}
 	return s
+}
+
+// lintOptedIn reports whether a rule that is off unless turned on is on for t.
+func lintOptedIn(p *model.Package, t *model.Tool, rule string) bool {
+	if on, ok := t.Lint[rule]; ok {
+		return on
+	}
+	return p.Lint[rule]
+}
+
+// whenWords are the words that say when to use a tool; doesWord is the first word of a
+// description that says what the tool does: a verb in the third person (Gets, Reads,
+// Searches), which the Go convention of starting with the name does not give a tool.
+var (
+	whenWords = regexp.MustCompile(`(?i)\b(when|whenever|if|before|after|once|unless|until|instead of)\b|\buse (it|this)\b`)
+	doesWord  = regexp.MustCompile(`^[A-Z][a-z]+s\b`)
+)
+
+// checkWhatAndWhen applies what-and-when: a heuristic over words, explained in its messages.
+func checkWhatAndWhen(t *model.Tool, diags *diag.List) {
+	first, _, _ := strings.Cut(strings.TrimSpace(t.Description), " ")
+	if !doesWord.MatchString(first) || first == "This" {
+		diags.Warnf(t.Pos, "description of tool %s may not say what it does: it starts with %q", t.Name, first).
+			WithHint("start with what the tool does, a verb (\"Gets the weather of a city\"): a heuristic that reads the first word only; or turn the rule off with //tool:lint -%s", ruleWhatAndWhen)
+	}
+	if len(t.Triggers) == 0 && !whenWords.MatchString(t.Description) && !whenWords.MatchString(t.Detail) {
+		diags.Warnf(t.Pos, "description of tool %s does not say when to use it", t.Name).
+			WithHint("say when the model should call it (\"Use it when …\", \"before …\") in the description or detail, or add //tool:trigger TEXT: a heuristic that looks for when, if, before, after, once, unless, until or \"use it\"; or turn the rule off with //tool:lint -%s", ruleWhatAndWhen)
+	}
 }
