@@ -33,9 +33,11 @@ var Directives = []*Directive{
 		parse: parseText,
 	},
 	{
-		Name: "description", Targets: onDescriptive, Repeatable: true, Syntax: "TEXT",
+		Name: "description", Targets: onDescriptive | OnPackage, Repeatable: true, Syntax: "TEXT",
 		Help: "Replaces the first paragraph of the doc comment as the tool's description. " +
-			"Several lines are joined with spaces.",
+			"Several lines are joined with spaces. In the package doc comment it is the " +
+			"package's description, what its tools are for together (runtime.Tool.PackageDescription): " +
+			"the description of their OpenAI namespace, and their heading in disclosure's catalog.",
 		parse: parseText,
 	},
 	{
@@ -46,8 +48,9 @@ var Directives = []*Directive{
 		parse: parseList("tag"),
 	},
 	{
-		Name: "category", Targets: onDescriptive, Syntax: "NAME",
-		Help:  "One category, for grouping tools in a catalog.",
+		Name: "category", Targets: onDescriptive | OnPackage, Syntax: "NAME",
+		Help: "One category, for grouping tools in a catalog. In the package doc comment it is " +
+			"the default of the package's tools.",
 		parse: parseText,
 	},
 	{
@@ -344,6 +347,9 @@ var LintRules = []LintRule{
 	{"detail-length", "The detail (the doc comment's later paragraphs) is at most 2000 characters."},
 	{"parameter-description", "Every parameter has a description (a doc or line comment on its field)."},
 	{"optional-default", "Every optional scalar parameter (not a pointer) has a default=, so the model knows what leaving it out means."},
+	{"category-prefix", "The tools of one category share a name prefix, the first word of their names (browser_open, browser_click in browser), so the model tells the family by its names."},
+	{"what-and-when", "Off unless turned on (//tool:lint what-and-when): the description says WHAT the tool does (its first word a verb: Gets, Reads) and WHEN to use it (a when, if, before, after, once, unless or \"use it\" in the description or detail, or a //tool:trigger). A heuristic: it reads words, not meaning."},
+	{"description-fields", "The description holds no \"When you need to …\" and no \"PREREQUISITE\": when to use the tool goes in //tool:trigger, what must hold first in //tool:prerequisite, where the model reads them as such."},
 }
 
 // Meta is the value of //tool:meta.

@@ -106,7 +106,7 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 
 // callInfo is what CallInfoFrom tells the handlers of call.
 func callInfo(r *Registry, call Call) frameInfo {
-	return frameInfo{tool: call.Name, callID: call.ID, session: call.Session, userData: call.UserData, reg: r}
+	return frameInfo{tool: call.Name, callID: call.ID, session: call.Session, userData: call.UserData, run: call.Run, reg: r}
 }
 
 // memoryStore returns the registry's in-memory session store, created on first use.

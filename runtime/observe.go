@@ -64,6 +64,9 @@ type Event struct {
 	Args       json.RawMessage // the raw arguments, only WithArgsInEvents
 	Repairs    []Repair        // EventRepair: what was changed (values shortened)
 	Effect     Effect          // EventEffect: the effect
+	// Run is the call's Call.Run (its run id, agent, model, turn, tokens), nil when the host
+	// set none; read it, do not change it.
+	Run *RunInfo
 }
 
 // Observer receives the registry's events, synchronously on the goroutine of the call: it
@@ -120,7 +123,7 @@ func SlogObserver(l *slog.Logger) Observer {
 func event(ctx context.Context, kind EventKind) Event {
 	e := Event{Kind: kind}
 	if st, ok := ctx.Value(callKey{}).(*callState); ok {
-		e.Tool, e.CallID, e.Session = st.info.tool, st.info.callID, st.info.session
+		e.Tool, e.CallID, e.Session, e.Run = st.info.tool, st.info.callID, st.info.session, st.info.run
 	}
 	return e
 }

@@ -19,6 +19,10 @@ type Call struct {
 	// UserData is whatever the host wants its handlers to see (a user, a sandbox root, a
 	// database handle); handlers read it with CallInfoFrom. It never reaches the model.
 	UserData any
+	// Run is what the host knows of the model run the call comes from (its id, agent, model,
+	// turn, tokens); nil when it knows nothing. Handlers read it in CallInfo.Run, observers in
+	// Event.Run; the registry does not change it, so the calls of a turn may share one.
+	Run *RunInfo
 }
 
 // Result is the outcome of a call.

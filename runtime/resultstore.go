@@ -134,6 +134,7 @@ func (r *Registry) capResult(ctx context.Context, cfg *registryConfig, tool *Too
 		if res.Structured != nil {
 			contentType = ContentTypeJSON
 		}
+		reader, _ := r.NameOf(ReadResultTool) // under the name it is registered by
 		id, err := storeResult(ctx, r.ResultStore(), StoredResult{
 			Session: call.Session, Tool: tool.Name, CallID: call.ID, ContentType: contentType, Data: []byte(full),
 		})
@@ -141,9 +142,9 @@ func (r *Registry) capResult(ctx context.Context, cfg *registryConfig, tool *Too
 		case err != nil:
 			off.Err = err
 			note = "The rest could not be kept."
-		case r.hasTool(ReadResultTool):
+		case reader != "":
 			off.ID = id
-			note = fmt.Sprintf("The full result is kept as %q for a while; call %s with {\"id\":%q,\"offset\":SHOWN} to read on.", id, ReadResultTool, id)
+			note = fmt.Sprintf("The full result is kept as %q for a while; call %s with {\"id\":%q,\"offset\":SHOWN} to read on.", id, reader, id)
 		default:
 			off.ID = id
 			note = fmt.Sprintf("The full result is kept as %q for a while.", id)
@@ -165,20 +166,15 @@ func (r *Registry) capResult(ctx context.Context, cfg *registryConfig, tool *Too
 }
 
 // ReadResultTool is the name of the tool that reads stored results back (the workspace
-// toolkit's read_result). When a registry has a tool of this name, the note of a cut result
-// tells the model how to call it.
+// toolkit's read_result). When a registry has a tool of this name, or one renamed from it
+// (Tool.DeclaredName), the note of a cut result tells the model how to call it, by the name
+// it is registered under.
 const ReadResultTool = "read_result"
 
 // replaceShown puts the preview's length where the note says SHOWN: the note is written
 // before the preview's length is known, and its length decides it.
 func replaceShown(note string, shown int) string {
 	return strings.Replace(note, "SHOWN", strconv.Itoa(shown), 1)
-}
-
-// hasTool reports whether the registry has a tool named name.
-func (r *Registry) hasTool(name string) bool {
-	_, ok := r.Tool(name)
-	return ok
 }
 
 // storeResult calls the store, turning a panic into an error: a broken store must not take

@@ -18,6 +18,9 @@ type CallInfo struct {
 	Attempt  int // 1 for the first attempt (and before it: in a middleware, Bind, the approver), 2 for the first retry, …
 	// State is the session's key/value state, kept between calls of the session.
 	State SessionState
+	// Run is the call's Call.Run: the run id, agent, model, turn and tokens the host (or
+	// an adapter, or an MCP client's _meta) gave; zero fields are unknown.
+	Run RunInfo
 }
 
 // CallInfoFrom returns the call a handler's ctx belongs to. It is false outside a call made
@@ -27,7 +30,12 @@ func CallInfoFrom(ctx context.Context) (CallInfo, bool) {
 	if !ok {
 		return CallInfo{}, false
 	}
+	var run RunInfo
+	if st.info.run != nil {
+		run = *st.info.run
+	}
 	return CallInfo{
+		Run:      run,
 		Tool:     st.info.tool,
 		CallID:   st.info.callID,
 		Session:  st.info.session,
@@ -76,6 +84,7 @@ func (s *callState) Value(key any) any {
 type frameInfo struct {
 	tool, callID, session string
 	userData              any
+	run                   *RunInfo  // Call.Run
 	reg                   *Registry // for the session store and ReadResult; nil outside a registry
 }
 

@@ -18,6 +18,10 @@ type Tool struct {
 	// ^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$ (OpenAI: at most 64 characters). toolgen derives it
 	// from the handler name (snake_case) unless //tool:name sets it.
 	Name string
+	// DeclaredName is the name the tool's own toolkit gave it, when it is registered under
+	// another (presets.Rename sets it): the name the texts of its toolkit's other tools know
+	// it by, which ToolName maps to Name. "" when Name is that name.
+	DeclaredName string
 	// Origin is where the tool was declared, for error messages such as Registry.Add's
 	// duplicate names: toolgen fills it with the Go package path and handler name
 	// ("example.com/agent/search.Search").
@@ -107,6 +111,11 @@ type Tool struct {
 	Deferred bool
 	// Namespace is the OpenAI tool-search namespace the tool is declared in (//tool:namespace).
 	Namespace string
+	// PackageDescription is what the tools of the tool's package are for together (its
+	// //tool:description in the package doc comment): runtime/openai declares it as the
+	// description of the tool's namespace, runtime/disclosure's catalog heads the package's
+	// tools with it. "" when the package has none.
+	PackageDescription string
 	// Callers says who may call the tool (//tool:callers); the zero value leaves it to the
 	// provider (direct calls only).
 	Callers Callers

@@ -30,6 +30,7 @@ func Run(pkgs []*model.Package, diags *diag.List) {
 	nestedHeaders := map[*model.Field]bool{}
 	for _, p := range pkgs {
 		checkNames(p.Tools, diags)
+		checkCategoryPrefixes(p, diags)
 		known := make([]string, 0, len(p.Tools))
 		for _, t := range p.Tools {
 			known = append(known, t.Name)

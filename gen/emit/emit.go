@@ -470,6 +470,7 @@ func (g *generator) toolLiteral(t *model.Tool) (jen.Code, error) {
 		d[jen.Id("Deferred")] = jen.True()
 	}
 	str("Namespace", t.Namespace)
+	str("PackageDescription", t.PackageDescription)
 	if c := t.Callers; c != (model.Callers{}) {
 		cd := jen.Dict{}
 		if c.Direct {

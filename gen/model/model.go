@@ -56,6 +56,12 @@ type Package struct {
 	// Tests is set by //tool:tests in the package doc comment: the generated tests
 	// (tools_gen_test.go) are written for the package whatever toolgen's -tests flag says.
 	Tests bool
+	// DefaultCategory comes from //tool:category in the package doc comment: the category of
+	// the tools without one of their own.
+	DefaultCategory string
+	// Description is the package's //tool:description lines, joined: what its tools are for
+	// together; parse gives it to every tool (Tool.PackageDescription).
+	Description string
 	// Lint holds the package's //tool:lint settings: rule name → on. Rules not listed are on.
 	Lint  map[string]bool
 	Tools []*Tool // sorted by Name
@@ -105,10 +111,12 @@ type Tool struct {
 	Sequential   bool
 	Task         TaskMode // //tool:task: run as an MCP task
 
-	Deferred  bool     // //tool:defer: left out of the model's context until a search finds it
-	Namespace string   // //tool:namespace: the OpenAI tool-search namespace
-	Callers   Callers  // //tool:callers: who may call the tool; zero: the provider's default
-	Scopes    []string // //tool:scopes: the OAuth scopes a caller needs, every one, in source order
+	Deferred  bool   // //tool:defer: left out of the model's context until a search finds it
+	Namespace string // //tool:namespace: the OpenAI tool-search namespace
+	// PackageDescription is the package's description (Package.Description).
+	PackageDescription string
+	Callers            Callers  // //tool:callers: who may call the tool; zero: the provider's default
+	Scopes             []string // //tool:scopes: the OAuth scopes a caller needs, every one, in source order
 
 	// Serve is what the handler is served as over MCP: a tool (""), a prompt (//tool:prompt)
 	// or a resource (//tool:resource, with ResourceURI and ResourceMIME).

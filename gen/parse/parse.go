@@ -86,8 +86,13 @@ func (p *parser) parsePackage() *model.Package {
 		case annotations.Defer:
 			out.DefaultDeferred = !v.Off
 		case string:
-			if d.parsed.Directive.Name == "namespace" {
+			switch d.parsed.Directive.Name {
+			case "namespace":
 				out.DefaultNamespace = v
+			case "category":
+				out.DefaultCategory = v
+			case "description":
+				out.Description = strings.TrimSpace(out.Description + " " + v)
 			}
 		case annotations.Callers:
 			out.DefaultCallers = model.Callers(v)
@@ -118,9 +123,13 @@ func (p *parser) parsePackage() *model.Package {
 		if t.Namespace == "" {
 			t.Namespace = out.DefaultNamespace
 		}
+		if t.Category == "" {
+			t.Category = out.DefaultCategory
+		}
 		if t.Callers == (model.Callers{}) {
 			t.Callers = out.DefaultCallers
 		}
+		t.PackageDescription = out.Description
 		out.Tools = append(out.Tools, t)
 	}
 	if len(out.Tools) == 0 {

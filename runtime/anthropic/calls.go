@@ -16,10 +16,19 @@ type contentBlock struct {
 }
 
 // ParseCalls returns the tool_use blocks of a message given as wire JSON, in order. The input
-// is kept as the model wrote it; Dispatch validates it.
+// is kept as the model wrote it; Dispatch validates it. Each call's Run holds the message's
+// model and usage (input tokens, cache writes and reads included, and output tokens), one
+// RunInfo shared by the calls; join the host's run to it with RunInfo.With.
 func ParseCalls(message []byte) ([]runtime.Call, error) {
 	var msg struct {
 		Content []contentBlock `json:"content"`
+		Model   string         `json:"model"`
+		Usage   struct {
+			InputTokens              int64 `json:"input_tokens"`
+			CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+			CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
+			OutputTokens             int64 `json:"output_tokens"`
+		} `json:"usage"`
 	}
 	if err := json.Unmarshal(message, &msg); err != nil {
 		return nil, fmt.Errorf("anthropic: parsing a message: %w", err)
@@ -28,6 +37,12 @@ func ParseCalls(message []byte) ([]runtime.Call, error) {
 	for _, b := range msg.Content {
 		if b.Type == "tool_use" {
 			calls = append(calls, runtime.Call{ID: b.ID, Name: b.Name, Args: []byte(b.Input)})
+		}
+	}
+	u := msg.Usage
+	if run := (runtime.RunInfo{Model: msg.Model, InputTokens: u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens, OutputTokens: u.OutputTokens}); run != (runtime.RunInfo{}) {
+		for i := range calls {
+			calls[i].Run = &run
 		}
 	}
 	return calls, nil

@@ -19,13 +19,22 @@ type wireContent struct {
 }
 
 // ParseCalls returns the function calls of a generateContent response (from its first
-// candidate) or of one Content, given as wire JSON, in order.
+// candidate) or of one Content, given as wire JSON, in order. From a response, each call's Run
+// holds its modelVersion and usageMetadata (promptTokenCount; candidatesTokenCount with
+// thoughtsTokenCount), one RunInfo shared by the calls; join the host's run to it with
+// RunInfo.With.
 func ParseCalls(data []byte) ([]runtime.Call, error) {
 	var doc struct {
 		wireContent
 		Candidates []struct {
 			Content wireContent `json:"content"`
 		} `json:"candidates"`
+		ModelVersion string `json:"modelVersion"`
+		Usage        struct {
+			Prompt     int64 `json:"promptTokenCount"`
+			Candidates int64 `json:"candidatesTokenCount"`
+			Thoughts   int64 `json:"thoughtsTokenCount"`
+		} `json:"usageMetadata"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("gemini: parsing a response: %w", err)
@@ -42,6 +51,11 @@ func ParseCalls(data []byte) ([]runtime.Call, error) {
 				args = json.RawMessage("{}")
 			}
 			calls = append(calls, runtime.Call{ID: fc.ID, Name: fc.Name, Args: args})
+		}
+	}
+	if run := (runtime.RunInfo{Model: doc.ModelVersion, InputTokens: doc.Usage.Prompt, OutputTokens: doc.Usage.Candidates + doc.Usage.Thoughts}); run != (runtime.RunInfo{}) {
+		for i := range calls {
+			calls[i].Run = &run
 		}
 	}
 	return calls, nil

@@ -87,20 +87,22 @@ func ToolsJSON(tools []runtime.Tool) ([]byte, error) {
 }
 
 // CallFromParams returns the call a tools/call request makes. MCP has no call id; requestID,
-// if the host has one (the JSON-RPC id), is used as Call.ID.
+// if the host has one (the JSON-RPC id), is used as Call.ID. Call.Run is what the request's
+// _meta says of the run under MetaRun (RunFromMeta), when it is fit.
 func CallFromParams(params *mcp.CallToolParamsRaw, requestID string) runtime.Call {
 	if params == nil {
 		return runtime.Call{ID: requestID}
 	}
-	return runtime.Call{ID: requestID, Name: params.Name, Args: params.Arguments}
+	return runtime.Call{ID: requestID, Name: params.Name, Args: params.Arguments, Run: RunFromMeta(params.Meta)}
 }
 
 // ParseCall returns the call of tools/call params given as wire JSON:
-// {"name","arguments"?}.
+// {"name","arguments"?,"_meta"?}, with Call.Run as CallFromParams reads it.
 func ParseCall(params []byte, requestID string) (runtime.Call, error) {
 	var p struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
+		Meta      map[string]any  `json:"_meta"`
 	}
 	if err := json.Unmarshal(params, &p); err != nil {
 		return runtime.Call{}, fmt.Errorf("mcp: parsing tools/call params: %w", err)
@@ -108,7 +110,7 @@ func ParseCall(params []byte, requestID string) (runtime.Call, error) {
 	if p.Name == "" {
 		return runtime.Call{}, errors.New("mcp: tools/call params have no tool name")
 	}
-	return runtime.Call{ID: requestID, Name: p.Name, Args: p.Arguments}, nil
+	return runtime.Call{ID: requestID, Name: p.Name, Args: p.Arguments, Run: RunFromMeta(p.Meta)}, nil
 }
 
 // structured returns a result's structured JSON when it can be structuredContent: an object.

@@ -60,17 +60,36 @@ func ResponsesCalls(output []ResponsesItem) []runtime.Call {
 }
 
 // ParseResponsesCalls returns the function calls of a response given as wire JSON: either the
-// whole response object or its "output" array, as ResponsesCalls does.
+// whole response object or its "output" array, as ResponsesCalls does. From a whole response,
+// each call's Run holds the response's model and usage (input_tokens, output_tokens), one
+// RunInfo shared by the calls; join the host's run to it with RunInfo.With.
 func ParseResponsesCalls(data []byte) ([]runtime.Call, error) {
 	var output []ResponsesItem
 	if err := json.Unmarshal(data, &output); err != nil {
 		var resp struct {
 			Output []ResponsesItem `json:"output"`
+			Model  string          `json:"model"`
+			Usage  struct {
+				InputTokens  int64 `json:"input_tokens"`
+				OutputTokens int64 `json:"output_tokens"`
+			} `json:"usage"`
 		}
 		if err2 := json.Unmarshal(data, &resp); err2 != nil {
 			return nil, fmt.Errorf("openai: parsing response output: %w", err2)
 		}
-		output = resp.Output
+		calls := ResponsesCalls(resp.Output)
+		withRun(calls, runtime.RunInfo{Model: resp.Model, InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens})
+		return calls, nil
 	}
 	return ResponsesCalls(output), nil
+}
+
+// withRun gives the calls of one response its model and usage, when it names any.
+func withRun(calls []runtime.Call, run runtime.RunInfo) {
+	if run == (runtime.RunInfo{}) {
+		return
+	}
+	for i := range calls {
+		calls[i].Run = &run
+	}
 }

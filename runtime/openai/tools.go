@@ -20,6 +20,9 @@ type Declaration struct {
 	AllowedCallers []string        // //tool:callers: "direct", "programmatic"
 	OutputSchema   json.RawMessage // the schema of a structured result, for code callers (//tool:callers code)
 	Namespace      string          // //tool:namespace: declared inside that namespace
+	// PackageDescription is the tool's package description (//tool:description in the
+	// package doc comment), which describes its namespace (NamespaceDescriptions).
+	PackageDescription string
 }
 
 // maxNameLength is OpenAI's limit on a function name.
@@ -40,7 +43,7 @@ func Declarations(tools []runtime.Tool) ([]Declaration, error) {
 		out = append(out, Declaration{
 			Name: t.Name, Description: t.Description, Schema: v.Schema, Strict: v.Strict,
 			DeferLoading: t.Deferred, AllowedCallers: AllowedCallers(t.Callers),
-			Namespace: t.Namespace,
+			Namespace: t.Namespace, PackageDescription: t.PackageDescription,
 		})
 		if t.Callers.Code {
 			// Code the model writes needs the result's shape; a direct call shows the model
@@ -64,10 +67,34 @@ func AllowedCallers(c runtime.Callers) []string {
 	return out
 }
 
-// NamespaceDescription is the description a namespace is declared with: OpenAI requires one,
-// and the tools it holds say best what it is for.
+// NamespaceDescription is the description a namespace is declared with when no tool of it
+// brings its package's (Declaration.PackageDescription): OpenAI requires one, and the tools
+// it holds then say best what it is for.
 func NamespaceDescription(name string, tools []string) string {
 	return fmt.Sprintf("The %s tools: %s.", name, strings.Join(tools, ", "))
+}
+
+// NamespaceDescriptions returns the description of each namespace of decls: the package
+// description of its first tool that has one (a package's //tool:description says what its
+// tools are for together), else NamespaceDescription of its tools.
+func NamespaceDescriptions(decls []Declaration) map[string]string {
+	out := map[string]string{}
+	members := map[string][]string{}
+	for _, d := range decls {
+		if d.Namespace == "" {
+			continue
+		}
+		members[d.Namespace] = append(members[d.Namespace], d.Name)
+		if _, set := out[d.Namespace]; !set && d.PackageDescription != "" {
+			out[d.Namespace] = d.PackageDescription
+		}
+	}
+	for ns, names := range members {
+		if _, set := out[ns]; !set {
+			out[ns] = NamespaceDescription(ns, names)
+		}
+	}
+	return out
 }
 
 // HasDeferred reports whether a declaration is deferred: the request then needs OpenAI's
@@ -157,12 +184,9 @@ func ResponsesToolsJSON(tools []runtime.Tool) ([]byte, error) {
 		}
 		ns.Tools = append(ns.Tools, fn)
 	}
+	descriptions := NamespaceDescriptions(decls)
 	for _, ns := range spaces {
-		names := make([]string, len(ns.Tools))
-		for i, t := range ns.Tools {
-			names[i] = t.Name
-		}
-		ns.Description = NamespaceDescription(ns.Name, names)
+		ns.Description = descriptions[ns.Name]
 	}
 	if HasDeferred(decls) {
 		wire = append(wire, map[string]string{"type": "tool_search"})

@@ -14,12 +14,14 @@
 // The seed systems' names, so a prompt written for one works unchanged (each brings only the
 // toolkit it renames):
 //
-//   - [BeamAI]: file_read, file_write, file_list, file_glob, shell_exec (the workspace's).
-//   - [OpenAkita]: run_shell (the workspace's shell).
+//   - [BeamAI]: file_read, file_write, file_list, file_glob, shell_exec (the workspace's),
+//     and read_result.
+//   - [OpenAkita]: run_shell (the workspace's shell), and read_result.
 //   - [XMLAgent]: call_subagent {agent_name, description, prompt} (subagent's task), and
 //     research.XMLAgent: web_search {query, max_results, freshness}.
 //
-// [Rename] renames any tool and its arguments the same way.
+// [Rename] renames any tool and its arguments the same way; [RenameAll] renames the tools of
+// a set it keeps, and rewrites their texts to name the tools as they are registered.
 //
 // Each option left nil gets the toolkit's defaults: artifacts and todos in memory, a
 // workspace whose sandbox each call brings, no one to ask and no sub-agents (ask_user and

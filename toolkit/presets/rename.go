@@ -2,6 +2,7 @@ package presets
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -23,7 +24,12 @@ import (
 // validates with a decoder built from the renamed schema (runtime/schematool), so problems
 // name the new arguments, and a model sending an old name is told it is unknown, with the new
 // name it probably meant; the call then runs through t's own binding with the old names.
-// Approval and the loop guards see the new names. t's schema must be in schematool's subset,
+// Approval and the loop guards see the new names. The tool's texts name the new arguments:
+// a renamed argument's description that starts with the Go field's name ("Num is the number
+// of results") starts with the new name instead ("max_results is …"), and an old name is
+// replaced wherever it is a whole word but where it is an English word used as one ("the
+// agent", "sub-agent"). r.DeclaredName
+// keeps the name t's toolkit knows it by, for runtime.ToolName. t's schema must be in schematool's subset,
 // as every toolkit's is.
 func Rename(t runtime.Tool, name string, args map[string]string) (runtime.Tool, error) {
 	schema, err := renameProperties(t.InputSchema, args)
@@ -40,7 +46,10 @@ func Rename(t runtime.Tool, name string, args map[string]string) (runtime.Tool, 
 	}
 	orig := t
 	r := t
-	r.Name = name
+	if name != t.Name {
+		r.Name = name
+		r.DeclaredName = cmp.Or(t.DeclaredName, t.Name) // what its toolkit's texts call it
+	}
 	r.InputSchema = s.JSON()
 	r.Variants = nil // derived again from the renamed schema (Dialects)
 	r.Examples = slices.Clone(t.Examples)
@@ -49,6 +58,9 @@ func Rename(t runtime.Tool, name string, args map[string]string) (runtime.Tool, 
 		if err != nil {
 			return runtime.Tool{}, fmt.Errorf("presets: rename %s: example %d: %w", t.Name, i+1, err)
 		}
+	}
+	if err := retext(&r, argRewriter(args)); err != nil {
+		return runtime.Tool{}, fmt.Errorf("presets: rename %s: %w", t.Name, err)
 	}
 	r.Bind = func(ctx context.Context, data []byte) (runtime.BoundCall, error) {
 		canonical, err := s.Validate(data)
@@ -75,15 +87,6 @@ func Rename(t runtime.Tool, name string, args map[string]string) (runtime.Tool, 
 		return call, err
 	}
 	return r, nil
-}
-
-// mustRename is Rename for the presets' own tables, whose schemas are known to rename.
-func mustRename(t runtime.Tool, name string, args map[string]string) runtime.Tool {
-	r, err := Rename(t, name, args)
-	if err != nil {
-		panic(err)
-	}
-	return r
 }
 
 // renameProperties renames the properties of the schema's root object (and its required
@@ -129,11 +132,7 @@ func renameProperties(schema []byte, args map[string]string) ([]byte, error) {
 			}
 			e.ArrEnd()
 		default:
-			raw, err := d.Raw()
-			if err != nil {
-				return err
-			}
-			e.Raw(raw)
+			return copyValue(d, &e)
 		}
 		return nil
 	})
@@ -166,4 +165,80 @@ func renameKeys(doc []byte, names map[string]string) ([]byte, error) {
 		out[k] = v
 	}
 	return json.Marshal(out)
+}
+
+// argRewriter returns the retext function naming renamed arguments by their new names.
+func argRewriter(args map[string]string) func(where, s string) string {
+	return func(where, s string) string {
+		// "/properties/<new>/description": the renamed argument's own description.
+		if prop, ok := strings.CutPrefix(where, "/properties/"); ok {
+			prop = strings.TrimSuffix(prop, "/description")
+			for old, n := range args {
+				if n == prop {
+					s = renameHead(s, old, n)
+				}
+			}
+		}
+		for old, n := range args {
+			s = replaceArgName(s, old, n)
+		}
+		return s
+	}
+}
+
+// replaceArgName replaces the whole words old of s by name, except where old is an English
+// word used as one: after an article or a hyphen, or before a hyphen ("the agent",
+// "sub-agent"). "num wins when both are set" becomes "max_results wins …".
+func replaceArgName(s, old, name string) string {
+	var b strings.Builder
+	for {
+		i := wordIndex(s, old)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		before, after := s[:i], s[i+len(old):]
+		prose := strings.HasSuffix(before, "-") || strings.HasPrefix(after, "-")
+		for _, article := range []string{"the ", "a ", "an ", "The ", "A ", "An "} {
+			prose = prose || strings.HasSuffix(before, article) && (len(before) == len(article) || !isWordByte(before[len(before)-len(article)-1]))
+		}
+		b.WriteString(before)
+		if prose {
+			b.WriteString(old)
+		} else {
+			b.WriteString(name)
+		}
+		s = after
+	}
+}
+
+// wordIndex returns where old first is in s as a whole word, or -1.
+func wordIndex(s, old string) int {
+	for at := 0; ; {
+		i := strings.Index(s[at:], old)
+		if i < 0 {
+			return -1
+		}
+		i += at
+		end := i + len(old)
+		if (i == 0 || !isWordByte(s[i-1])) && (end == len(s) || !isWordByte(s[end])) {
+			return i
+		}
+		at = i + 1
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// renameHead replaces the first word of a description when it is the Go field's name of the
+// argument old ("TimeoutMS" for timeout_ms, "Num" for num): the doc comment of a field starts
+// with its name, which under another name tells the model of an argument it cannot send.
+func renameHead(s, old, name string) string {
+	head, rest, _ := strings.Cut(s, " ")
+	if rest != "" && strings.EqualFold(head, strings.ReplaceAll(old, "_", "")) {
+		return name + " " + rest
+	}
+	return s
 }

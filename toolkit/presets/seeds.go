@@ -12,28 +12,33 @@ import (
 // toolkit's size. The arguments keep the toolkits' names unless the seed's differ.
 
 // BeamAI returns the workspace tools under BeamAI's names: file_read (read_file),
-// file_write (write_file), file_list (list_dir), file_glob (glob) and shell_exec (shell).
-// w nil: each call brings its sandbox (see toolkit/workspace).
+// file_write (write_file), file_list (list_dir), file_glob (glob) and shell_exec (shell),
+// with read_result, which reads on in a result cut to its size cap (a long shell output).
+// Their texts name these tools by these names and no other (RenameAll). w nil: each call
+// brings its sandbox (see toolkit/workspace). Workspace.AllowCommands and AllowWrites know
+// shell_exec and file_write by their arguments, so they approve them as they do the
+// workspace's own names.
 func BeamAI(w *workspace.Workspace) []runtime.Tool {
 	if w == nil {
 		w = workspace.New(nil)
 	}
-	return renamed(w.Tools(), []seedName{
-		{"read_file", "file_read", nil},
-		{"write_file", "file_write", nil},
-		{"list_dir", "file_list", nil},
-		{"glob", "file_glob", nil},
-		{"shell", "shell_exec", nil},
-	})
+	return mustRenameAll(w.Tools(),
+		Renaming{Tool: "read_file", Name: "file_read"},
+		Renaming{Tool: "write_file", Name: "file_write"},
+		Renaming{Tool: "list_dir", Name: "file_list"},
+		Renaming{Tool: "glob", Name: "file_glob"},
+		Renaming{Tool: "shell", Name: "shell_exec"},
+		Renaming{Tool: "read_result"},
+	)
 }
 
-// OpenAkita returns run_shell, the workspace's shell under OpenAkita's name. w nil: each call
-// brings its sandbox.
+// OpenAkita returns run_shell, the workspace's shell under OpenAkita's name, and read_result
+// for the rest of a long output. w nil: each call brings its sandbox.
 func OpenAkita(w *workspace.Workspace) []runtime.Tool {
 	if w == nil {
 		w = workspace.New(nil)
 	}
-	return renamed(w.Tools(), []seedName{{"shell", "run_shell", nil}})
+	return mustRenameAll(w.Tools(), Renaming{Tool: "shell", Name: "run_shell"}, Renaming{Tool: "read_result"})
 }
 
 // XMLAgent returns the XML agent's call_subagent {agent_name, description, prompt}: the
@@ -43,24 +48,5 @@ func XMLAgent(s *subagent.Toolkit) []runtime.Tool {
 	if s == nil {
 		s = &subagent.Toolkit{}
 	}
-	return renamed(subagent.ToolkitTools(s), []seedName{{"task", "call_subagent", map[string]string{"agent": "agent_name"}}})
-}
-
-// seedName renames one tool of a toolkit, and its arguments.
-type seedName struct {
-	tool, name string
-	args       map[string]string
-}
-
-// renamed returns the tools names lists, renamed, in its order; the others are left out.
-func renamed(tools []runtime.Tool, names []seedName) []runtime.Tool {
-	var out []runtime.Tool
-	for _, n := range names {
-		for _, t := range tools {
-			if t.Name == n.tool {
-				out = append(out, mustRename(t, n.name, n.args))
-			}
-		}
-	}
-	return out
+	return mustRenameAll(subagent.ToolkitTools(s), Renaming{Tool: "task", Name: "call_subagent", Args: map[string]string{"agent": "agent_name"}})
 }

@@ -21,7 +21,7 @@ import (
 func TestBeamAINames(t *testing.T) {
 	sb := sandbox.NewMemory(map[string]string{"main.go": "package main\n", "docs/a.md": "# A\n"})
 	tools := presets.BeamAI(workspace.New(sb))
-	assert.Equal(t, []string{"file_glob", "file_list", "file_read", "file_write", "shell_exec"}, presettest.Names(tools))
+	assert.Equal(t, []string{"file_glob", "file_list", "file_read", "file_write", "read_result", "shell_exec"}, presettest.Names(tools))
 	presettest.Declarable(t, tools)
 	reg := runtime.NewRegistry(runtime.WithApprover(runtime.ApproverFunc(func(_ context.Context, req runtime.ApprovalRequest) (runtime.Decision, error) {
 		return runtime.Decision{Approved: req.Tool == "file_write"}, nil
@@ -92,7 +92,7 @@ func TestXMLAgentNames(t *testing.T) {
 
 func TestOpenAkitaNames(t *testing.T) {
 	tools := presets.OpenAkita(nil)
-	assert.Equal(t, []string{"run_shell"}, presettest.Names(tools))
+	assert.Equal(t, []string{"read_result", "run_shell"}, presettest.Names(tools))
 	assert.Equal(t, runtime.PermissionConfirm, tools[0].Permission, "the shell's policies come along")
 }
 
@@ -122,4 +122,24 @@ func (searcher) Search(ctx context.Context, q string, n int) ([]web.SearchResult
 
 func (searcher) SearchFresh(_ context.Context, q string, n int, f web.Freshness) ([]web.SearchResult, error) {
 	return []web.SearchResult{{Title: q + " " + string(f) + " " + string(rune('0'+n)), URL: "https://example.com/"}}, nil
+}
+
+// The workspace's approvers know BeamAI's file_write and shell_exec by their arguments, not
+// their names: renamed, they are approved as write_file and shell are.
+func TestBeamAIKeepsTheWorkspaceApprovers(t *testing.T) {
+	sb := sandbox.NewMemory(map[string]string{"main.go": "package main\n"})
+	w := workspace.New(sb)
+	reg := runtime.NewRegistry(runtime.WithApprover(w.AllowWrites(w.AllowCommands(nil, "ls"))))
+	require.NoError(t, reg.Add(presets.BeamAI(w)...))
+
+	res := reg.Invoke(t.Context(), runtime.Call{Name: "file_write", Args: []byte(`{"path":"notes.txt","content":"hi"}`)})
+	require.False(t, res.IsError, res.Text)
+	res = reg.Invoke(t.Context(), runtime.Call{Name: "file_write", Args: []byte(`{"path":".bashrc","content":"x"}`)})
+	assert.Equal(t, runtime.KindPermission, res.Kind, "a protected path still goes to the user: %s", res.Text)
+
+	res = reg.Invoke(t.Context(), runtime.Call{Name: "shell_exec", Args: []byte(`{"command":"ls"}`)})
+	assert.NotEqual(t, runtime.KindPermission, res.Kind, "ls is approved; the memory sandbox then cannot run it: %s", res.Text)
+	assert.Contains(t, res.Text, "cannot run commands")
+	res = reg.Invoke(t.Context(), runtime.Call{Name: "shell_exec", Args: []byte(`{"command":"rm main.go"}`)})
+	assert.Equal(t, runtime.KindPermission, res.Kind, res.Text)
 }

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"iter"
@@ -19,14 +20,14 @@ var errIsDirectory = errors.New("is a directory")
 // content and the changed lines, numbered, for the model. It is linear in the content
 // whatever the number of occurrences: they are counted and replaced in one pass each, and
 // only the first few, which the result can show, are located by line.
-func replace(name, content, old, new string, all bool) (string, string, error) {
+func replace(ctx context.Context, name, content, old, new string, all bool) (string, string, error) {
 	if old == new {
 		return "", "", modelError(runtime.KindInvalidInput, nil, "old_string and new_string are the same: nothing to change")
 	}
 	count := strings.Count(content, old)
 	switch {
 	case count == 0:
-		return "", "", notFound(name, content, old)
+		return "", "", notFound(ctx, name, content, old)
 	case count > 1 && !all:
 		var lines []string
 		var at lineCursor
@@ -61,7 +62,7 @@ func replace(name, content, old, new string, all bool) (string, string, error) {
 			i++
 		}
 	}
-	return edited, changedLines(name, edited, spans, count), nil
+	return edited, changedLines(ctx, name, edited, spans, count), nil
 }
 
 // maxChangedLines is the most lines edit_file's result shows.
@@ -122,7 +123,7 @@ func (c *lineCursor) lineText(s string, l int) (string, bool) {
 // changedLines shows the lines of the replacements (spans, in order) with two lines around
 // each, numbered as read_file numbers them, at most maxChangedLines lines in all; n counts
 // every replacement. It takes spans only until their lines fill what it shows.
-func changedLines(name, s string, spans iter.Seq[[2]int], n int) string {
+func changedLines(ctx context.Context, name, s string, spans iter.Seq[[2]int], n int) string {
 	var ranges [][2]int // 1-based, inclusive, merged
 	var at lineCursor
 	lines := 0 // in ranges
@@ -154,7 +155,7 @@ func changedLines(name, s string, spans iter.Seq[[2]int], n int) string {
 				break
 			}
 			if shown == maxChangedLines {
-				b.WriteString("   ... (more changes; read_file shows them)\n")
+				b.WriteString("   ... (more changes" + toolHint(ctx, "read_file", "%s shows them") + ")\n")
 				return b.String()
 			}
 			fmt.Fprintf(&b, "%6d\t%s\n", l, shorten(strings.TrimRight(line, "\r"), maxLineBytes))
@@ -177,10 +178,18 @@ var lineNumberPrefix = regexp.MustCompile(`(?m)^\s*\d+\t`)
 
 // notFound is the error for an old_string the file does not hold: it names the lines most
 // like the old_string's first lines, so the model can copy them exactly.
-func notFound(name, content, old string) error {
-	hint := "Copy the text exactly as the file holds it (read_file shows it) and call edit_file again."
+func notFound(ctx context.Context, name, content, old string) error {
+	reader := toolName(ctx, "read_file")
+	hint := "Copy the text exactly as the file holds it"
+	if reader != "" {
+		hint += " (" + reader + " shows it)"
+	}
+	hint += " and call " + cmp.Or(toolName(ctx, "edit_file"), "this tool") + " again."
 	if lineNumberPrefix.MatchString(old) {
-		hint = "old_string seems to hold read_file's line numbers; leave them out, and copy the text after the tab exactly."
+		hint = "old_string seems to hold line numbers; leave them out, and copy the text after the tab exactly."
+		if reader != "" {
+			hint = "old_string seems to hold " + reader + "'s line numbers; leave them out, and copy the text after the tab exactly."
+		}
 	}
 	type candidate struct {
 		line  int

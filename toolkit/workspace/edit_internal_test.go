@@ -16,14 +16,14 @@ import (
 // refused before the result is built, not grown to len(content) times len(new_string).
 func TestReplaceAllBounded(t *testing.T) {
 	content := strings.Repeat("a", 1<<10)
-	edited, _, err := replace("f.txt", content, "a", strings.Repeat("b", 20<<10), true)
+	edited, _, err := replace(t.Context(), "f.txt", content, "a", strings.Repeat("b", 20<<10), true)
 	var me *runtime.ModelError
 	require.True(t, errors.As(err, &me), "%v", err)
 	assert.Equal(t, runtime.KindLimit, me.Kind)
 	assert.Contains(t, me.Message, "1024 occurrences")
 	assert.Empty(t, edited)
 
-	edited, _, err = replace("f.txt", content, "a", "bb", true)
+	edited, _, err = replace(t.Context(), "f.txt", content, "a", "bb", true)
 	require.NoError(t, err)
 	assert.Len(t, edited, 2<<10)
 }
@@ -53,7 +53,7 @@ func TestChangedLinesMatchesTheWholeTextWay(t *testing.T) {
 			spans = append(spans, [2]int{from, from + len(c.new)})
 		}
 		want := wholeTextChangedLines("f", edited, spans, len(spans))
-		got := changedLines("f", edited, slices.Values(spans), len(spans))
+		got := changedLines(t.Context(), "f", edited, slices.Values(spans), len(spans))
 		assert.Equal(t, want, got, "%q → %q in %q", c.old, c.new, c.content)
 	}
 }

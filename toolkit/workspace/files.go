@@ -53,10 +53,10 @@ func (w *Workspace) ReadFile(ctx context.Context, args ReadFileArgs) (string, er
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return "", fileError(args.Path, err)
+		return "", fileError(ctx, args.Path, err)
 	}
 	if info.IsDir() {
-		return "", modelError(runtime.KindInvalidInput, nil, "%s is a directory; list_dir lists it", args.Path)
+		return "", modelError(runtime.KindInvalidInput, nil, "%s is a directory%s", args.Path, toolHint(ctx, "list_dir", "%s lists it"))
 	}
 	return readPage(ctx, f, name, info.Size(), args.Offset, args.Limit)
 }
@@ -67,7 +67,7 @@ func readPage(ctx context.Context, f io.Reader, name string, size int64, offset,
 	r := bufio.NewReaderSize(f, readBufferSize)
 	head, _ := r.Peek(binarySniff)
 	if bytes.IndexByte(head, 0) >= 0 {
-		return "", modelError(runtime.KindInvalidInput, nil, "%s is a binary file (%s); read_file reads text only", name, plural.Of(size, "byte"))
+		return "", modelError(runtime.KindInvalidInput, nil, "%s is a binary file (%s)%s", name, plural.Of(size, "byte"), toolHint(ctx, "read_file", "%s reads text only"))
 	}
 	if size == 0 && len(head) == 0 {
 		return fmt.Sprintf("[%s is empty]", name), nil
@@ -83,7 +83,7 @@ func readPage(ctx context.Context, f io.Reader, name string, size int64, offset,
 			break
 		}
 		if err != nil {
-			return "", fileError(name, err)
+			return "", fileError(ctx, name, err)
 		}
 		line++
 		if line < offset {
@@ -101,14 +101,14 @@ func readPage(ctx context.Context, f io.Reader, name string, size int64, offset,
 	}
 	total, exact, err := countLines(ctx, r, line)
 	if err != nil {
-		return "", fileError(name, err)
+		return "", fileError(ctx, name, err)
 	}
 	if last == 0 {
 		return "", modelError(runtime.KindInvalidInput, nil, "%s has %s %s; offset %d is past its end", name, about(total, exact), plural.Noun(total, "line"), offset)
 	}
 	fmt.Fprintf(&page, "[%s: lines %d-%d of %s", name, offset, last, about(total, exact))
 	if last < total || !exact {
-		fmt.Fprintf(&page, "; read_file with offset=%d reads on", last+1)
+		page.WriteString(toolHint(ctx, "read_file", fmt.Sprintf("%%s with offset=%d reads on", last+1)))
 	}
 	page.WriteString("]")
 	return page.String(), nil
@@ -211,7 +211,7 @@ func (w *Workspace) WriteFile(ctx context.Context, args WriteFileArgs) (string, 
 		verb = "replaced"
 	}
 	if err := sb.WriteFile(ctx, name, []byte(args.Content)); err != nil {
-		return "", fileError(args.Path, err)
+		return "", fileError(ctx, args.Path, err)
 	}
 	return fmt.Sprintf("%s %s (%s, %s)", verb, name, plural.Of(len(args.Content), "byte"), plural.Of(lineCount(args.Content), "line")), nil
 }
@@ -257,14 +257,14 @@ func (w *Workspace) EditFile(ctx context.Context, args EditFileArgs) (string, er
 	}
 	content, err := readSmall(sb, name, maxEditBytes)
 	if err != nil {
-		return "", fileError(args.Path, err)
+		return "", fileError(ctx, args.Path, err)
 	}
-	edited, changed, err := replace(name, string(content), args.OldString, args.NewString, args.ReplaceAll)
+	edited, changed, err := replace(ctx, name, string(content), args.OldString, args.NewString, args.ReplaceAll)
 	if err != nil {
 		return "", err
 	}
 	if err := sb.WriteFile(ctx, name, []byte(edited)); err != nil {
-		return "", fileError(args.Path, err)
+		return "", fileError(ctx, args.Path, err)
 	}
 	return changed, nil
 }

@@ -72,7 +72,7 @@ func (w *Workspace) Grep(ctx context.Context, args GrepArgs) (string, error) {
 		return "", err
 	}
 	if err := g.search(ctx, sb, start); err != nil {
-		return "", fileError(args.Path, err)
+		return "", fileError(ctx, args.Path, err)
 	}
 	return g.report(), nil
 }

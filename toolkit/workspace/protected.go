@@ -128,8 +128,9 @@ func protectedPath(sb sandbox.Sandbox, name string) string {
 	return ""
 }
 
-// AllowWrites returns an Approver that approves write_file and edit_file calls without
-// asking, except those writing a protected path, which go to next with a Reason saying why
+// AllowWrites returns an Approver that approves write_file and edit_file calls (known by
+// their arguments, WriteFileArgs and EditFileArgs, not by their names: a preset that renames
+// them keeps this) without asking, except those writing a protected path, which go to next with a Reason saying why
 // the path is protected (with next nil they are left undecided, runtime.ErrUndecided, for
 // the registry's queue or the serving layer to ask, with the tool's own reason). Calls of
 // other tools go to next (or are left undecided) untouched. Chain it with AllowCommands:
@@ -160,9 +161,9 @@ func (w *Workspace) AllowWrites(next runtime.Approver) runtime.Approver {
 		write := false
 		switch args := req.Args.(type) {
 		case *WriteFileArgs:
-			p, write = args.Path, req.Tool == "write_file"
+			p, write = args.Path, true
 		case *EditFileArgs:
-			p, write = args.Path, req.Tool == "edit_file"
+			p, write = args.Path, true
 		}
 		if write {
 			// A path the tool refuses (outside the workspace) goes to next, and is refused by

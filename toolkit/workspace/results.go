@@ -46,7 +46,7 @@ func (w *Workspace) ReadResult(ctx context.Context, args ReadResultArgs) (string
 	text, from, to := wholeCharacters(page.Data, args.Offset, args.Limit, page.Size)
 	footer := fmt.Sprintf("[%s (from %s): bytes %d-%d of %d", args.ID, page.Tool, from, to, page.Size)
 	if to < page.Size {
-		footer += fmt.Sprintf("; read_result with offset=%d reads on", to)
+		footer += toolHint(ctx, runtime.ReadResultTool, fmt.Sprintf("%%s with offset=%d reads on", to))
 	}
 	return string(text) + "\n" + footer + "]", nil
 }

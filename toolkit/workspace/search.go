@@ -45,13 +45,13 @@ func (w *Workspace) ListDir(ctx context.Context, args ListDirArgs) (string, erro
 	defer f.Close()
 	dir, ok := f.(fs.ReadDirFile)
 	if !ok {
-		return "", modelError(runtime.KindInvalidInput, nil, "%s is a file, not a directory; read_file reads it", args.Path)
+		return "", modelError(runtime.KindInvalidInput, nil, "%s is a file, not a directory%s", args.Path, toolHint(ctx, "read_file", "%s reads it"))
 	}
 	entries, total, err := firstEntries(ctx, dir, maxListEntries)
 	if err != nil {
-		return "", fileError(args.Path, err)
+		return "", fileError(ctx, args.Path, err)
 	}
-	return formatEntries(name, entries, total), nil
+	return formatEntries(ctx, name, entries, total), nil
 }
 
 // firstEntries returns the first n entries of dir by name, and how many it has. It reads the
@@ -77,7 +77,7 @@ func firstEntries(ctx context.Context, dir fs.ReadDirFile, n int) ([]fs.DirEntry
 
 // formatEntries writes list_dir's lines: "name/" for a directory, "name@" for a symbolic
 // link, "name (N bytes)" for a file, then the count.
-func formatEntries(name string, entries []fs.DirEntry, total int) string {
+func formatEntries(ctx context.Context, name string, entries []fs.DirEntry, total int) string {
 	var b strings.Builder
 	for _, e := range entries {
 		switch {
@@ -95,7 +95,7 @@ func formatEntries(name string, entries []fs.DirEntry, total int) string {
 	}
 	fmt.Fprintf(&b, "[%s: %s", name, plural.Of(total, "entry"))
 	if total > len(entries) {
-		fmt.Fprintf(&b, ", the first %d shown; glob finds files by pattern", len(entries))
+		fmt.Fprintf(&b, ", the first %d shown%s", len(entries), toolHint(ctx, "glob", "%s finds files by pattern"))
 	}
 	b.WriteString("]")
 	return b.String()
@@ -144,14 +144,14 @@ func (w *Workspace) Glob(ctx context.Context, args GlobArgs) (string, error) {
 	}
 	start, err := walkStart(dir, pattern)
 	if err != nil {
-		return "", fileError(args.Pattern, err)
+		return "", fileError(ctx, args.Pattern, err)
 	}
 	matches, total, deep, err := glob(ctx, sb, dir, start, pattern, re)
 	if errors.Is(err, fs.ErrNotExist) && start != dir {
 		err = nil // the pattern's directory does not exist: nothing matches
 	}
 	if err != nil {
-		return "", fileError(args.Path, err)
+		return "", fileError(ctx, args.Path, err)
 	}
 	what := "files match " + args.Pattern
 	if total == 1 {

@@ -80,7 +80,7 @@ func (w *Workspace) Shell(ctx context.Context, args ShellArgs) (string, error) {
 	case ctx.Err() != nil:
 		return "", ctx.Err()
 	}
-	return "", fileError(args.Workdir, err)
+	return "", fileError(ctx, args.Workdir, err)
 }
 
 // cutMiddle returns s, or when it is longer than limit its first and last limit/2 bytes

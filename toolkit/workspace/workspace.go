@@ -55,7 +55,7 @@ func (w *Workspace) resolve(ctx context.Context, p string) (sandbox.Sandbox, str
 	}
 	name, err := sandbox.Clean(p)
 	if err != nil {
-		return nil, "", fileError(p, err)
+		return nil, "", fileError(ctx, p, err)
 	}
 	return sb, name, nil
 }
@@ -68,7 +68,7 @@ func (w *Workspace) open(ctx context.Context, p string) (fs.File, string, error)
 	}
 	f, err := sb.Open(name)
 	if err != nil {
-		return nil, "", fileError(p, err)
+		return nil, "", fileError(ctx, p, err)
 	}
 	return f, name, nil
 }
@@ -79,7 +79,7 @@ func modelError(kind runtime.ErrorKind, err error, format string, args ...any) e
 }
 
 // fileError words a sandbox error about the path p for the model.
-func fileError(p string, err error) error {
+func fileError(ctx context.Context, p string, err error) error {
 	var written *runtime.ModelError
 	var quota *sandbox.QuotaError
 	switch {
@@ -107,7 +107,7 @@ func fileError(p string, err error) error {
 				"(and Linux 6.14 or later when it runs as root), or choose unconfined host execution "+
 				"(sandbox.LocalOptions.UnconfinedHostExecution), which gives the model the host"))
 	case errors.Is(err, fs.ErrNotExist):
-		return modelError(runtime.KindNotFound, err, "%s does not exist; list_dir or glob show what does", p)
+		return modelError(runtime.KindNotFound, err, "%s does not exist%s", p, whatExistsHint(ctx))
 	case errors.Is(err, fs.ErrPermission):
 		return modelError(runtime.KindPermission, err, "%s cannot be accessed: permission denied", p)
 	case errors.Is(err, fs.ErrInvalid):
@@ -115,7 +115,7 @@ func fileError(p string, err error) error {
 	case errors.Is(err, syscall.ENOTDIR), strings.HasSuffix(err.Error(), "not a directory"):
 		return modelError(runtime.KindInvalidInput, err, "%s: a part of this path is a file, not a directory", p)
 	case errors.Is(err, syscall.EISDIR), errors.Is(err, errIsDirectory), strings.HasSuffix(err.Error(), "is a directory"):
-		return modelError(runtime.KindInvalidInput, err, "%s is a directory; list_dir lists it", p)
+		return modelError(runtime.KindInvalidInput, err, "%s is a directory%s", p, toolHint(ctx, "list_dir", "%s lists it"))
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return err
 	}

@@ -178,6 +178,9 @@ func (c *call) Run(ctx context.Context) runtime.Result {
 	})
 	defer stop()
 	params := &mcp.CallToolParams{Name: c.remote, Arguments: c.args}
+	if info, ok := runtime.CallInfoFrom(ctx); ok && info.Run != (runtime.RunInfo{}) {
+		params.Meta = mcp.Meta{toolmcp.MetaRun: toolmcp.RunMeta(&info.Run)} // the server's handlers see the run
+	}
 	params.SetProgressToken(token)
 	callCtx, elicits := ctx, (*inCall)(nil)
 	if m.opts.Elicit != nil { // the elicitation handler finds the call's questions by its ctx

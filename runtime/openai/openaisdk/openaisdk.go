@@ -95,12 +95,9 @@ func ResponsesTools(tools []runtime.Tool) ([]responses.ToolUnionParam, error) {
 			DeferLoading: fn.DeferLoading, AllowedCallers: fn.AllowedCallers, OutputSchema: fn.OutputSchema, Parameters: fn.Parameters}
 		ns.Tools = append(ns.Tools, responses.NamespaceToolToolUnionParam{OfFunction: &member})
 	}
+	descriptions := toolopenai.NamespaceDescriptions(decls)
 	for _, ns := range spaces {
-		names := make([]string, len(ns.Tools))
-		for i, t := range ns.Tools {
-			names[i] = t.OfFunction.Name
-		}
-		ns.Description = toolopenai.NamespaceDescription(ns.Name, names)
+		ns.Description = descriptions[ns.Name]
 	}
 	if toolopenai.HasDeferred(decls) {
 		out = append(out, responses.ToolUnionParam{OfToolSearch: &responses.ToolSearchToolParam{}})

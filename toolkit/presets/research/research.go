@@ -42,21 +42,16 @@ func Tools(o Options) []runtime.Tool {
 }
 
 // XMLAgent returns the XML agent's web_search {query, max_results, freshness}: the web
-// toolkit's web_search with num named max_results (presets.Rename). w nil: the guard on, the
+// toolkit's web_search with num named max_results (presets.RenameAll: its texts name
+// no web_fetch, which it is without). w nil: the guard on, the
 // searcher from the environment. presets.XMLAgent has its call_subagent.
 func XMLAgent(w *web.Toolkit) []runtime.Tool {
 	if w == nil {
 		w = &web.Toolkit{Searcher: web.SearcherFromEnv()}
 	}
-	var out []runtime.Tool
-	for _, t := range w.Tools() {
-		if t.Name == "web_search" {
-			r, err := presets.Rename(t, "web_search", map[string]string{"num": "max_results"})
-			if err != nil {
-				panic(err) // web_search's schema is the toolkit's, in schematool's subset
-			}
-			out = append(out, r)
-		}
+	out, err := presets.RenameAll(w.Tools(), presets.Renaming{Tool: "web_search", Args: map[string]string{"num": "max_results"}})
+	if err != nil {
+		panic(err) // web_search's schema is the toolkit's, in schematool's subset
 	}
 	return out
 }
