@@ -128,7 +128,7 @@ func TestWireResultsMatchSDK(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(calls) != 4 || calls[1].ID != "toolu_2" || string(calls[1].Args) != `{"city":"Paris","unit":"kelvin"}` {
-		t.Fatalf("parsed calls: %q", calls)
+		t.Fatalf("parsed calls: %v", calls)
 	}
 	outs := toolanthropic.Dispatch(context.Background(), reg, calls)
 	wire, err := toolanthropic.ToolResultsJSON(outs)
@@ -191,7 +191,7 @@ func TestStreamWithSDK(t *testing.T) {
 		}
 	}
 	if len(fromWire.Calls()) != 2 || string(fromWire.Calls()[1].Args) != `{"city":"Atlantis"}` {
-		t.Errorf("calls from wire events: %q", fromWire.Calls())
+		t.Errorf("calls from wire events: %v", fromWire.Calls())
 	}
 }
 

@@ -145,7 +145,7 @@ func TestWireFormsMatchSDK(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(calls) != 5 || calls[3].ID != "fc_4" || string(calls[3].Args) != `{"zip_code":"10001"}` {
-		t.Fatalf("parsed calls: %q", calls)
+		t.Fatalf("parsed calls: %v", calls)
 	}
 	outs := toolgemini.Dispatch(context.Background(), reg, calls)
 	parts, err := toolgemini.ResponsesJSON(outs)
@@ -158,7 +158,7 @@ func TestWireFormsMatchSDK(t *testing.T) {
 	// A Content on its own parses too, and a call without id or args is a call with {}.
 	calls, err = toolgemini.ParseCalls([]byte(`{"role":"model","parts":[{"text":"hm"},{"functionCall":{"name":"ask_user"}}]}`))
 	if err != nil || len(calls) != 1 || calls[0].ID != "" || string(calls[0].Args) != "{}" {
-		t.Errorf("content: %q, %v", calls, err)
+		t.Errorf("content: %v, %v", calls, err)
 	}
 	if _, err := toolgemini.ParseCalls([]byte(`{"candidates":`)); err == nil {
 		t.Error("truncated response: no error")
