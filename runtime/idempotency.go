@@ -268,13 +268,13 @@ func onceResult(start time.Duration, kind ErrorKind, err error, format string, a
 // recorded is a Result as a record keeps it: what reaches the model and the host's adapters.
 // Effects and Metadata, Go values for the host, are not kept; Err is kept as its text.
 type recorded struct {
-	Text       string          `json:"text,omitempty"`
-	Structured json.RawMessage `json:"structured,omitempty"`
-	IsError    bool            `json:"isError,omitempty"`
-	Kind       ErrorKind       `json:"kind,omitempty"`
-	Err        string          `json:"err,omitempty"`
-	Attempts   int             `json:"attempts,omitempty"`
-	Parts      []Part          `json:"parts,omitempty"`
+	Text       string           `json:"text,omitempty"`
+	Structured json.RawMessage  `json:"structured,omitempty"`
+	IsError    bool             `json:"isError,omitempty"`
+	Kind       ErrorKind        `json:"kind,omitempty"`
+	Err        string           `json:"err,omitempty"`
+	Attempts   int              `json:"attempts,omitempty"`
+	Parts      []Part           `json:"parts,omitempty"`
 	Offloaded  *recordedOffload `json:"offloaded,omitempty"`
 	// TooLarge: the result was larger than the bound and is not kept.
 	TooLarge bool `json:"tooLarge,omitempty"`

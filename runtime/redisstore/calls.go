@@ -93,7 +93,7 @@ redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(rec))
 return 1
 `)
 
-// finishScript: ARGV field, owner, keep ms, result (” with ARGV[5] '0': delete the record).
+// finishScript: ARGV field, owner, keep ms, result, and '0' in ARGV[5] to delete the record.
 var finishScript = redis.NewScript(openCalls + `
 local cur = redis.call('HGET', KEYS[1], ARGV[1])
 if not cur then return 0 end
