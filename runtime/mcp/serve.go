@@ -28,7 +28,9 @@ type config struct {
 	linger     time.Duration
 	shared     bool
 	stateKey   []byte
-	server     server // NewServer, ServeStdio, HTTPHandler
+	// requestIDKeys: a call without an idempotency key is keyed by its request id.
+	requestIDKeys bool
+	server        server // NewServer, ServeStdio, HTTPHandler
 }
 
 func configure(opts []Option) config {
@@ -101,6 +103,8 @@ type served struct {
 	sessionKey SessionKey
 	sessions   *sessions
 	states     *roundStates
+	// requestIDKeys: WithRequestIDKeys.
+	requestIDKeys bool
 	// linkResults: the server serves stored results (AddTools), so a cut result links to its
 	// whole (Handler alone cannot).
 	linkResults bool
@@ -131,14 +135,15 @@ type served struct {
 func newServed(reg *runtime.Registry, opts []Option) *served {
 	cfg := configure(opts)
 	return &served{
-		reg:        reg,
-		userData:   cfg.userData,
-		traceCtx:   cfg.traceCtx,
-		sessionKey: cfg.sessionKey,
-		sessions:   newSessions(reg, cfg.linger, cfg.shared, cfg.server.sessionLimits.resolved()),
-		states:     newRoundStates(cfg.stateKey),
-		names:      map[string]bool{},
-		routed:     map[string]bool{},
+		reg:           reg,
+		userData:      cfg.userData,
+		traceCtx:      cfg.traceCtx,
+		sessionKey:    cfg.sessionKey,
+		sessions:      newSessions(reg, cfg.linger, cfg.shared, cfg.server.sessionLimits.resolved()),
+		states:        newRoundStates(cfg.stateKey),
+		requestIDKeys: cfg.requestIDKeys,
+		names:         map[string]bool{},
+		routed:        map[string]bool{},
 	}
 }
 
@@ -286,6 +291,7 @@ func (s *served) serveCall(ctx context.Context, req *mcp.CallToolRequest, id str
 	}
 	defer release()
 	call.Session = key
+	call.IdempotencyKey = s.idempotencyKey(req, id)
 	if s.userData != nil {
 		call.UserData = s.userData(ctx, req)
 	}
