@@ -2,10 +2,8 @@ package mcp_test
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
@@ -54,10 +52,7 @@ func TestADrainFinishesCallsAndRefusesNewOnes(t *testing.T) {
 		drain.Begin()
 		assert.True(t, drain.Draining())
 
-		res, err := http.Post(srv.URL, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
-		require.NoError(t, err)
-		body, _ := io.ReadAll(res.Body)
-		res.Body.Close()
+		res, body := postHTTP(t, srv.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, nil)
 		assert.Equal(t, http.StatusServiceUnavailable, res.StatusCode)
 		assert.Equal(t, "2", res.Header.Get("Retry-After"))
 		assert.Contains(t, string(body), "shutting down")

@@ -3,10 +3,7 @@ package mcp_test
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -61,16 +58,7 @@ func TestRequestIDKeysRunAResentRequestOnce(t *testing.T) {
 	srv := httptest.NewServer(toolmcp.HTTPHandler(chargeRegistry(t, &runs), toolmcp.WithStateless(), oneConversation, toolmcp.WithRequestIDKeys()))
 	t.Cleanup(srv.Close)
 	post := func(id string) string {
-		req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(
-			`{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"charge","arguments":{"amount":5}}}`))
-		require.NoError(t, err)
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		res, err := http.DefaultClient.Do(req)
-		require.NoError(t, err)
-		defer res.Body.Close()
-		body, err := io.ReadAll(res.Body)
-		require.NoError(t, err)
+		_, body := postHTTP(t, srv.URL, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"charge","arguments":{"amount":5}}}`, nil)
 		return string(body)
 	}
 	first := post(`"req-1"`)

@@ -68,31 +68,9 @@ func newReplicas(t *testing.T, store runtime.IdempotencyStore, o runtime.Idempot
 		r.links[i] = &severable{store: store}
 		o.Store = r.links[i]
 		r.regs[i] = runtime.NewRegistry(runtime.WithIdempotency(o))
-		wrapped := make([]runtime.Tool, len(tools))
-		for j, tl := range tools {
-			run := tl.Bind
-			tl.Bind = func(ctx context.Context, args []byte) (runtime.BoundCall, error) {
-				b, err := run(ctx, args)
-				if err != nil {
-					return nil, err
-				}
-				return counted{b, &r.runs}, nil
-			}
-			wrapped[j] = tl
-		}
-		require.NoError(t, r.regs[i].Add(wrapped...))
+		require.NoError(t, r.regs[i].Add(fixture.CountRuns(&r.runs, tools...)...))
 	}
 	return r
-}
-
-type counted struct {
-	runtime.BoundCall
-	runs *atomic.Int64
-}
-
-func (c counted) Run(ctx context.Context) runtime.Result {
-	c.runs.Add(1)
-	return c.BoundCall.Run(ctx)
 }
 
 // severable is a replica's link to the shared store; sever cuts it, as the replica's death
