@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/toolgen-go/toolgen/runtime"
 )
@@ -55,4 +56,35 @@ func ExampleTool_Variant() {
 	// true true [/unit]
 	// {"type":"object","properties":{"city":{"type":"string","description":"(at least 1 char)"},"unit":{"type":["string","null"]}},"required":["city","unit"],"additionalProperties":false}
 	// false
+}
+
+// A call sent again with the same idempotency key returns the first result; the tool ran
+// once. With replicas, the registries share the records through their session store
+// (runtime/redisstore).
+func ExampleWithIdempotency() {
+	type chargeArgs struct {
+		Amount int `json:"amount"`
+	}
+	charges := 0
+	charge := jsonTool("charge", func(_ context.Context, a chargeArgs) runtime.Result {
+		charges++
+		return runtime.TextResult(fmt.Sprintf("charged %d (charge #%d)", a.Amount, charges))
+	})
+	reg := runtime.NewRegistry(runtime.WithIdempotency(runtime.Idempotency{Window: time.Hour}))
+	if err := reg.Add(charge); err != nil {
+		fmt.Println(err)
+		return
+	}
+	call := runtime.Call{Name: "charge", Args: []byte(`{"amount":5}`), Session: "alice", IdempotencyKey: "6f1c0d8e-charge"}
+	first := reg.Invoke(context.Background(), call)
+	retry := reg.Invoke(context.Background(), call)
+	fmt.Println(first.Text, first.Replayed)
+	fmt.Println(retry.Text, retry.Replayed)
+
+	call.Args = []byte(`{"amount":50}`)
+	fmt.Println(reg.Invoke(context.Background(), call).Text)
+	// Output:
+	// charged 5 (charge #1) false
+	// charged 5 (charge #1) true
+	// charge was not run: its idempotency key was already used in this session for a different call (another tool, or other arguments). A retry must repeat its call exactly; a new call needs a new key.
 }

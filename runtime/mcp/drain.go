@@ -17,16 +17,8 @@ const DefaultDrainRetryAfter = time.Second
 // begins, every new request is refused with 503 Service Unavailable, a Retry-After and
 // Connection: close, which clients and load balancers retry (on another replica, behind a
 // balancer), while the requests in progress (tools/call among them) run to their end; Wait
-// returns when none is left. Then http.Server.Shutdown has nothing left to cut short:
-//
-//	drain := &toolmcp.Drain{}
-//	srv := &http.Server{Addr: addr, Handler: toolmcp.HTTPHandler(reg, toolmcp.WithStateless(), toolmcp.WithDrain(drain))}
-//	go srv.ListenAndServe()
-//	<-sigterm
-//	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-//	defer cancel()
-//	drain.Wait(ctx) // begins the drain, waits for the calls in progress
-//	srv.Shutdown(ctx)
+// returns when none is left. Then http.Server.Shutdown has nothing left to cut short (see
+// the example).
 //
 // A stateful session's standalone event stream (an HTTP GET) is not waited for: it lasts as
 // long as its session, and Shutdown closes it. DELETEs, which end sessions, are still served.
