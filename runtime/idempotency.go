@@ -158,10 +158,10 @@ func (r *Registry) idempotencyOf(cfg *registryConfig) (IdempotencyStore, Idempot
 // invokeOnce runs call, which carries an idempotency key, through run at most once for the
 // key: see the comment at the top of this file. The tool is resolved (e); read-only tools,
 // which change nothing, run as if the call had no key.
-func (r *Registry) invokeOnce(ctx context.Context, cfg *registryConfig, e *toolEntry, call Call, run func() Result) Result {
+func (r *Registry) invokeOnce(ctx context.Context, cfg *registryConfig, e *toolEntry, call Call, run func(context.Context) Result) Result {
 	store, o := r.idempotencyOf(cfg)
 	if store == nil || e.tool.Hints.ReadOnly {
-		return run()
+		return run(ctx)
 	}
 	start := monotonic()
 	name, key := e.tool.Name, call.IdempotencyKey
@@ -209,7 +209,7 @@ func (r *Registry) invokeOnce(ctx context.Context, cfg *registryConfig, e *toolE
 // it ended: its result, or nothing when it never ran (refused, invalid, awaiting approval) or
 // failed as unavailable (by that kind's contract, it took no effect), or a stale claim when
 // the call was cancelled midway.
-func (r *Registry) runClaimed(ctx context.Context, store IdempotencyStore, o Idempotency, call Call, claim CallClaim, run func() Result) Result {
+func (r *Registry) runClaimed(ctx context.Context, store IdempotencyStore, o Idempotency, call Call, claim CallClaim, run func(context.Context) Result) Result {
 	stop := make(chan struct{})
 	renewed := make(chan struct{})
 	go func() {
@@ -227,7 +227,7 @@ func (r *Registry) runClaimed(ctx context.Context, store IdempotencyStore, o Ide
 			}
 		}
 	}()
-	res := run()
+	res := run(context.WithValue(ctx, onwardKey{}, onwardKeyOf(call)))
 	close(stop)
 	<-renewed
 	bg := context.WithoutCancel(ctx)
@@ -240,6 +240,31 @@ func (r *Registry) runClaimed(ctx context.Context, store IdempotencyStore, o Ide
 		_ = store.FinishCall(bg, call.Session, call.IdempotencyKey, claim.Owner, encodeRecorded(res, o.MaxResultBytes), o.Window)
 	}
 	return res
+}
+
+// IdempotencyKeyFrom returns, in the handler of a call made with an idempotency key
+// (Call.IdempotencyKey), a key to pass on to what the handler changes: a payment API's
+// Idempotency-Key, a unique column of the row it inserts. It is the same for every retry of
+// the call, on every replica, and differs from session to session; it is a hash (43
+// characters of base64url), so neither the session nor the client's key reaches the API. A
+// handler that passes it on makes its effect happen once even when the registry runs the
+// call again: after its replica died, a tool declared //tool:hints idempotent is. Outside
+// such a call it returns "".
+func IdempotencyKeyFrom(ctx context.Context) string {
+	key, _ := ctx.Value(onwardKey{}).(string)
+	return key
+}
+
+type onwardKey struct{}
+
+// onwardKeyOf is IdempotencyKeyFrom's key of call.
+func onwardKeyOf(call Call) string {
+	h := sha256.New()
+	h.Write([]byte("toolgen idempotency key\x00"))
+	h.Write([]byte(call.Session))
+	h.Write([]byte{0})
+	h.Write([]byte(call.IdempotencyKey))
+	return base64.RawURLEncoding.EncodeToString(h.Sum(nil))
 }
 
 // fingerprint identifies a call by its tool and canonical arguments (defaults applied, keys

@@ -46,7 +46,7 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 		return res
 	}
 	if call.IdempotencyKey != "" {
-		return r.invokeOnce(ctx, cfg, e, call, func() Result { return r.invokeResolved(ctx, start, cfg, e, call, renamed) })
+		return r.invokeOnce(ctx, cfg, e, call, func(ctx context.Context) Result { return r.invokeResolved(ctx, start, cfg, e, call, renamed) })
 	}
 	return r.invokeResolved(ctx, start, cfg, e, call, renamed)
 }
