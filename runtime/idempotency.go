@@ -223,14 +223,17 @@ func (r *Registry) runClaimed(ctx context.Context, store IdempotencyStore, o Ide
 			case <-tick.C:
 				// A failed renewal is not fatal: the call goes on, and at worst its claim
 				// goes stale and a retry is told the outcome is unknown.
-				_, _ = store.RenewCall(context.WithoutCancel(ctx), call.Session, call.IdempotencyKey, claim.Owner, o.Lease)
+				sctx, cancel := storeContext(ctx, o)
+				_, _ = store.RenewCall(sctx, call.Session, call.IdempotencyKey, claim.Owner, o.Lease)
+				cancel()
 			}
 		}
 	}()
 	res := run(context.WithValue(ctx, onwardKey{}, onwardKeyOf(call)))
 	close(stop)
 	<-renewed
-	bg := context.WithoutCancel(ctx)
+	bg, cancel := storeContext(ctx, o)
+	defer cancel()
 	switch {
 	case res.Attempts == 0 || res.Kind == KindUnavailable:
 		_ = store.FinishCall(bg, call.Session, call.IdempotencyKey, claim.Owner, nil, o.Window)
@@ -240,6 +243,13 @@ func (r *Registry) runClaimed(ctx context.Context, store IdempotencyStore, o Ide
 		_ = store.FinishCall(bg, call.Session, call.IdempotencyKey, claim.Owner, encodeRecorded(res, o.MaxResultBytes), o.Window)
 	}
 	return res
+}
+
+// storeContext bounds a store operation made for a call whatever became of the call's own
+// ctx (it may have been cancelled: the record must still be written): by the lease, past
+// which the operation is moot anyway.
+func storeContext(ctx context.Context, o Idempotency) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), o.Lease)
 }
 
 // IdempotencyKeyFrom returns, in the handler of a call made with an idempotency key

@@ -2,7 +2,12 @@ package runtime_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -43,4 +48,53 @@ func TestIdempotencyKeyFromIsStablePerCall(t *testing.T) {
 	assert.NotEqual(t, seen[0], seen[2], "another session")
 	assert.NotContains(t, seen[0], "alice")
 	assert.Empty(t, seen[3])
+}
+
+// failingStore is an IdempotencyStore that is down.
+type failingStore struct{}
+
+func (failingStore) ClaimCall(context.Context, string, string, runtime.CallClaim) (runtime.CallRecord, error) {
+	return runtime.CallRecord{}, errors.New("redis: connection refused")
+}
+
+func (failingStore) RenewCall(context.Context, string, string, string, time.Duration) (bool, error) {
+	return false, errors.New("redis: connection refused")
+}
+
+func (failingStore) FinishCall(context.Context, string, string, string, []byte, time.Duration) error {
+	return errors.New("redis: connection refused")
+}
+
+// What a keyed call does when it cannot be recorded, or need not be.
+func TestKeyedCallsTheRecordCannotHold(t *testing.T) {
+	var runs atomic.Int64
+	write := fixture.JSONTool("write", func(context.Context, map[string]any) runtime.Result {
+		return runtime.TextResult(fmt.Sprint("write #", runs.Add(1)))
+	})
+	read := write
+	read.Name, read.Hints.ReadOnly = "read", true
+	ctx := context.Background()
+
+	down := runtime.NewRegistry(runtime.WithIdempotency(runtime.Idempotency{Store: failingStore{}}))
+	require.NoError(t, down.Add(write, read))
+	res := down.Invoke(ctx, runtime.Call{Name: "write", Session: "alice", IdempotencyKey: "k"})
+	assert.Equal(t, runtime.KindUnavailable, res.Kind, "a store that is down refuses the call, retryably: %s", res.Text)
+	assert.NotContains(t, res.Text, "connection refused", "the store's own words stay the operator's")
+	assert.ErrorIs(t, res.Err, runtime.ErrSessionStoreUnavailable)
+	assert.Zero(t, runs.Load())
+
+	res = down.Invoke(ctx, runtime.Call{Name: "read", Session: "alice", IdempotencyKey: "k"})
+	assert.False(t, res.IsError, "a read-only tool ignores the key: %s", res.Text)
+	assert.Equal(t, int64(1), runs.Load())
+
+	reg := fixture.NewRegistry(write)
+	res = reg.Invoke(ctx, runtime.Call{Name: "write", Session: "alice", IdempotencyKey: strings.Repeat("k", runtime.MaxIdempotencyKeyBytes+1)})
+	assert.Equal(t, runtime.KindInvalidInput, res.Kind)
+	assert.Contains(t, res.Text, "idempotency key is 256 bytes, more than 255")
+
+	off := runtime.NewRegistry(runtime.WithIdempotency(runtime.Idempotency{Off: true}))
+	require.NoError(t, off.Add(write))
+	off.Invoke(ctx, runtime.Call{Name: "write", Session: "alice", IdempotencyKey: "k"})
+	off.Invoke(ctx, runtime.Call{Name: "write", Session: "alice", IdempotencyKey: "k"})
+	assert.Equal(t, int64(3), runs.Load(), "off: every call runs")
 }
