@@ -91,7 +91,11 @@
 // Invoke takes each call through these steps; each may end the call with a result.
 //
 //  1. Resolve the tool by name (unknown tool); a tool outside the caller's [Grant] is
-//     refused here as an unknown one.
+//     refused here as an unknown one. A call with an [Call].IdempotencyKey (of a
+//     tool that is not read-only) then claims its key in the session ([WithIdempotency]): a
+//     key held by an earlier request of the same call returns that request's result (or
+//     waits for it), a key used for another call refuses this one, and the steps below run
+//     only for the request that claimed it.
 //  2. Middleware registered with [Registry.Use] or [WithMiddleware], first registered
 //     outermost; then the tool's //tool:filters, in the order the directive names them
 //     ([Registry.RegisterFilter]; Add refuses a tool naming an unregistered filter). A

@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/toolgen-go/toolgen/runtime"
 )
@@ -84,4 +85,35 @@ type exampleCall string
 func (c exampleCall) Args() any { return nil }
 func (c exampleCall) Run(context.Context) runtime.Result {
 	return runtime.TextResult(string(c) + " ran")
+}
+
+// A call sent again with the same idempotency key returns the first result; the tool ran
+// once. With replicas, the registries share the records through their session store
+// (runtime/redisstore).
+func ExampleWithIdempotency() {
+	type chargeArgs struct {
+		Amount int `json:"amount"`
+	}
+	charges := 0
+	charge := jsonTool("charge", func(_ context.Context, a chargeArgs) runtime.Result {
+		charges++
+		return runtime.TextResult(fmt.Sprintf("charged %d (charge #%d)", a.Amount, charges))
+	})
+	reg := runtime.NewRegistry(runtime.WithIdempotency(runtime.Idempotency{Window: time.Hour}))
+	if err := reg.Add(charge); err != nil {
+		fmt.Println(err)
+		return
+	}
+	call := runtime.Call{Name: "charge", Args: []byte(`{"amount":5}`), Session: "alice", IdempotencyKey: "6f1c0d8e-charge"}
+	first := reg.Invoke(context.Background(), call)
+	retry := reg.Invoke(context.Background(), call)
+	fmt.Println(first.Text, first.Replayed)
+	fmt.Println(retry.Text, retry.Replayed)
+
+	call.Args = []byte(`{"amount":50}`)
+	fmt.Println(reg.Invoke(context.Background(), call).Text)
+	// Output:
+	// charged 5 (charge #1) false
+	// charged 5 (charge #1) true
+	// charge was not run: its idempotency key was already used in this session for a different call (another tool, or other arguments). A retry must repeat its call exactly; a new call needs a new key.
 }

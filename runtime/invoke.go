@@ -60,6 +60,14 @@ func (r *Registry) Invoke(ctx context.Context, call Call) Result {
 		res.Duration = monotonic() - start
 		return res
 	}
+	if call.IdempotencyKey != "" {
+		return r.invokeOnce(ctx, cfg, e, call, func(ctx context.Context) Result { return r.invokeResolved(ctx, start, cfg, e, call, renamed) })
+	}
+	return r.invokeResolved(ctx, start, cfg, e, call, renamed)
+}
+
+// invokeResolved is Invoke of a call whose tool is resolved (e), started at start.
+func (r *Registry) invokeResolved(ctx context.Context, start time.Duration, cfg *registryConfig, e *toolEntry, call Call, renamed Repair) Result {
 	st := newCallState(&e.tool, e.policiesOf(cfg).timeout > 0)
 	st.Context, st.info = ctx, callInfo(r, call)
 	if cfg.observer != nil {

@@ -44,6 +44,7 @@ type registryConfig struct {
 	modelRetriesSet  bool
 	guard            LoopGuard
 	store            SessionStore
+	idempotency      Idempotency
 	observer         Observer
 	argsInEvents     bool
 	maxAbandoned     int // 0: DefaultMaxAbandoned

@@ -23,6 +23,12 @@ type Call struct {
 	// turn, tokens); nil when it knows nothing. Handlers read it in CallInfo.Run, observers in
 	// Event.Run; the registry does not change it, so the calls of a turn may share one.
 	Run *RunInfo
+	// IdempotencyKey, when set, makes the call run at most once in its session for the
+	// registry's idempotency window (WithIdempotency): a retry with the same key returns the
+	// first call's result, waits for it, or is told why it cannot have it. It is the client's
+	// (over MCP, the request's _meta "io.toolgen/idempotency-key" or its Idempotency-Key
+	// header), at most MaxIdempotencyKeyBytes; read-only tools ignore it.
+	IdempotencyKey string
 }
 
 // Result is the outcome of a call.
@@ -36,6 +42,9 @@ type Result struct {
 	// IsError marks an error result: invalid arguments, an unknown tool, a handler error or a
 	// recovered panic.
 	IsError bool
+	// Replayed marks the result of an earlier call with the same idempotency key, returned
+	// again without running the tool (Call.IdempotencyKey).
+	Replayed bool
 	// Err is the Go error behind an error result, for the operator; the model reads Text.
 	Err error
 	// Duration is the time the call took, decoding included.

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"container/list"
 	"context"
 	"errors"
 	"fmt"
@@ -247,10 +248,20 @@ func SessionStateLost(detail string) error {
 var errNoSession = ModelErrorf(KindInternal, "session state is only available during a call")
 
 // MemoryStore is the in-memory SessionStore a registry uses unless WithSessionStore says
-// otherwise. Its zero value is ready to use.
+// otherwise, and its IdempotencyStore (the records of calls made with an idempotency key).
+// Its zero value is ready to use.
 type MemoryStore struct {
+	// MaxCalls and MaxCallBytes bound the call records kept (DefaultMaxMemoryCalls and
+	// DefaultMaxMemoryCallBytes when zero): past either, the oldest is forgotten first.
+	MaxCalls     int
+	MaxCallBytes int64
+
 	mu       sync.Mutex
 	sessions map[string]map[string]any
+
+	calls     map[memoryCallID]*memoryCall
+	callOrder list.List // of *memoryCall, by last write, oldest first
+	callBytes int64
 }
 
 func (m *MemoryStore) Get(_ context.Context, session, key string) (any, bool, error) {

@@ -123,6 +123,13 @@
 // server of your own refuses a hidden tool through the registry alone, and the SDK lists it). docs/mcp.md, "Serving several callers safely", says what a caller
 // can and cannot learn.
 //
+// A client that may retry a call sends an idempotency key, in params._meta under
+// IdempotencyKeyMeta or in the IdempotencyKeyHeader header: the call then runs once in its
+// registry session however often it is sent, on whichever replica (runtime.WithIdempotency;
+// docs/scaling-out.md says what counts as the same call). WithRequestIDKeys keys calls
+// without one by their request id. WithDrain takes an HTTPHandler out of service without
+// failing a request: new ones get 503 with Retry-After while those in progress finish.
+//
 // # Sessions
 //
 // Each call runs in a registry session (runtime.Call.Session), the unit of loop guards, call

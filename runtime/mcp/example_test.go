@@ -4,6 +4,10 @@ import (
 	"context"
 	"log"
 	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -81,4 +85,27 @@ func ExampleWithPrompts() {
 		}),
 	)
 	_ = http.Handler(handler)
+}
+
+// A replica leaving a rolling restart: on SIGTERM the drain refuses new requests with a 503
+// that clients retry elsewhere, waits for the calls in progress, and only then does the
+// server shut down.
+func ExampleDrain() {
+	reg := runtime.NewRegistry()
+	if err := reg.Add(fixture.WeatherTool()); err != nil {
+		log.Fatal(err)
+	}
+	drain := &toolmcp.Drain{}
+	srv := &http.Server{Addr: "127.0.0.1:8080", Handler: toolmcp.HTTPHandler(reg, toolmcp.WithStateless(), toolmcp.WithDrain(drain))}
+	go func() { _ = srv.ListenAndServe() }()
+
+	sigterm := make(chan os.Signal, 1)
+	signal.Notify(sigterm, syscall.SIGTERM)
+	<-sigterm
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := drain.Wait(ctx); err != nil {
+		log.Print("calls still running at the deadline: ", err)
+	}
+	_ = srv.Shutdown(ctx)
 }

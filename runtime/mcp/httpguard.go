@@ -163,9 +163,19 @@ type guard struct {
 	next     http.Handler
 	sessions *sessionGate // nil: stateless
 	fast     *served      // serves tools/call itself (fastcall.go)
+	drain    *Drain       // WithDrain, or nil
 }
 
 func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if g.drain != nil {
+		counted, ok := g.drain.enter(w, r)
+		if !ok {
+			return
+		}
+		if counted {
+			defer g.drain.leave()
+		}
+	}
 	if len(r.Host) > maxHostLength {
 		http.Error(w, fmt.Sprintf("Bad Request: the Host header is %d bytes, more than %d", len(r.Host), maxHostLength), http.StatusBadRequest)
 		return

@@ -29,7 +29,9 @@ type config struct {
 	stateKey   []byte
 	taskStore  TaskStore
 	taskLimits TaskLimits
-	server     server // NewServer, ServeStdio, HTTPHandler
+	// requestIDKeys: a call without an idempotency key is keyed by its request id.
+	requestIDKeys bool
+	server        server // NewServer, ServeStdio, HTTPHandler
 }
 
 func configure(opts []Option) config {
@@ -108,6 +110,8 @@ type served struct {
 	sessionKey SessionKey
 	sessions   *sessions
 	states     *roundStates
+	// requestIDKeys: WithRequestIDKeys.
+	requestIDKeys bool
 	// linkResults: the server serves stored results (AddTools), so a cut result links to its
 	// whole (Handler alone cannot).
 	linkResults bool
@@ -145,17 +149,18 @@ type served struct {
 func newServed(reg *runtime.Registry, opts []Option) *served {
 	cfg := configure(opts)
 	return &served{
-		reg:        reg,
-		userData:   cfg.userData,
-		traceCtx:   cfg.traceCtx,
-		observer:   cfg.observer,
-		sessionKey: cfg.sessionKey,
-		sessions:   newSessions(reg, cfg.linger, cfg.shared, cfg.server.sessionLimits.resolved()),
-		states:     newRoundStates(cfg.stateKey),
-		names:      map[string]bool{},
-		routed:     map[string]bool{},
-		scopes:     scopeState{grant: cfg.grant},
-		tasks:      newTaskRunner(cfg.taskStore, cfg.taskLimits),
+		reg:           reg,
+		userData:      cfg.userData,
+		traceCtx:      cfg.traceCtx,
+		observer:      cfg.observer,
+		sessionKey:    cfg.sessionKey,
+		sessions:      newSessions(reg, cfg.linger, cfg.shared, cfg.server.sessionLimits.resolved()),
+		states:        newRoundStates(cfg.stateKey),
+		names:         map[string]bool{},
+		routed:        map[string]bool{},
+		scopes:        scopeState{grant: cfg.grant},
+		tasks:         newTaskRunner(cfg.taskStore, cfg.taskLimits),
+		requestIDKeys: cfg.requestIDKeys,
 	}
 }
 
@@ -302,6 +307,7 @@ func (s *served) serveCall(ctx context.Context, req *mcp.CallToolRequest, id str
 	}
 	defer release()
 	call.Session = key
+	call.IdempotencyKey = s.idempotencyKey(req, id)
 	if s.userData != nil {
 		call.UserData = s.userData(ctx, req)
 	}

@@ -37,6 +37,7 @@ type server struct {
 	verifier      auth.TokenVerifier
 	authOptions   *auth.RequireBearerTokenOptions
 	sessionLimits SessionLimits
+	drain         *Drain   // WithDrain
 	features      features // prompts, resources, hooks, HTTP options (features.go)
 }
 
@@ -171,7 +172,7 @@ func httpHandler(reg *runtime.Registry, opts []Option) (http.Handler, *served) {
 	// served beside it (fastcall.go).
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
 		cfg.server.features.httpOptions(cfg.server.stateless))
-	g := &guard{next: sdk, fast: served}
+	g := &guard{next: sdk, fast: served, drain: cfg.server.drain}
 	if !cfg.server.stateless {
 		g.sessions = newSessionGate(limits, server, served)
 	}

@@ -11,9 +11,15 @@
 // returns them as encoding/json decodes into an any), its Update an optimistic transaction.
 // It is also a runtime.SharedCounters, so the loop guards (call limits, repeated calls) and
 // AskRetry budgets count in Redis, atomically across replicas, in a Lua script. A session
-// expires SessionTTL after its last write; Registry.EndSession deletes it at once. A session
+// expires SessionTTL (an hour by default) after its last use, read or write: over stateless
+// MCP with shared sessions, that idle time is a session's lifetime; Registry.EndSession
+// deletes it at once. A session
 // whose state Redis lost (a restart without persistence, an eviction, a failover) is told
 // apart from a new one and reported once as runtime.SessionStateLost (see lost.go).
+//
+// Store is also a runtime.IdempotencyStore: the records of calls made with an idempotency key
+// (runtime.Call.IdempotencyKey), so that a call retried on another replica runs once (see
+// calls.go).
 //
 // Store is also a runtime.ResultStore (runtime.WithResultStore): a result cut to its size cap
 // is kept ResultMaxAge under an opaque id scoped to its session, readable in pages from any

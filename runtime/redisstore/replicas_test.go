@@ -44,20 +44,8 @@ type replica struct {
 // without WithSharedSessions a replica would end (and clear in Redis) the session after each.
 func newReplica(t *testing.T, store *redisstore.Store, opts []runtime.Option, tools ...runtime.Tool) *replica {
 	rep := &replica{runs: new(atomic.Int64)}
-	counted := make([]runtime.Tool, len(tools))
-	for i, tl := range tools {
-		bind := tl.BindArgs
-		tl.Bind = func(ctx context.Context, args []byte) (runtime.BoundCall, error) {
-			b, err := bind(ctx, args)
-			if err != nil {
-				return nil, err
-			}
-			return countedCall{b, rep.runs}, nil
-		}
-		counted[i] = tl
-	}
 	rep.reg = runtime.NewRegistry(append([]runtime.Option{runtime.WithSessionStore(store)}, opts...)...)
-	require.NoError(t, rep.reg.Add(counted...))
+	require.NoError(t, rep.reg.Add(fixture.CountRuns(rep.runs, tools...)...))
 
 	server := mcp.NewServer(&mcp.Implementation{Name: "replica", Version: "1"}, nil)
 	toolmcp.AddTools(server, rep.reg, nil, toolmcp.WithSessionKey(toolmcp.SessionFromHeader(conversationHeader)),
@@ -71,17 +59,6 @@ func newReplica(t *testing.T, store *redisstore.Store, opts []runtime.Option, to
 // replicasKey signs what one replica hands a client for another to accept (the links to
 // stored results).
 var replicasKey = []byte("the replicas' shared signing key")
-
-// countedCall counts the runs of a bound call.
-type countedCall struct {
-	runtime.BoundCall
-	runs *atomic.Int64
-}
-
-func (c countedCall) Run(ctx context.Context) runtime.Result {
-	c.runs.Add(1)
-	return c.BoundCall.Run(ctx)
-}
 
 // roundRobin is a load balancer: each request goes to the next backend, and to the one
 // after it when a backend refuses the connection (a killed replica).

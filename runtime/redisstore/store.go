@@ -15,9 +15,10 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
-// DefaultSessionTTL is how long a session's state lives after its last write, unless
-// Options.SessionTTL says otherwise.
-const DefaultSessionTTL = 24 * time.Hour
+// DefaultSessionTTL is how long a session's state lives after its last use (a read, a write,
+// a loop guard's count), unless Options.SessionTTL says otherwise: a session idle that long
+// ends.
+const DefaultSessionTTL = time.Hour
 
 // DefaultPrefix starts every key the store writes, unless Options.Prefix says otherwise.
 const DefaultPrefix = "toolgen:"
@@ -31,8 +32,9 @@ type Options struct {
 	// Redis its own.
 	Prefix string
 	// SessionTTL is how long a session (its state and its loop-guard counters) lives after
-	// its last write (DefaultSessionTTL when zero), so that sessions nobody ends with
-	// Registry.EndSession do not stay forever.
+	// its last use, read or write (DefaultSessionTTL, an hour, when zero): the idle time after
+	// which a session nobody ends with Registry.EndSession ends. Over stateless MCP with
+	// shared sessions, this is the sessions' lifetime.
 	SessionTTL time.Duration
 	// ResultMaxAge is how long a stored result stays readable (runtime.DefaultResultMaxAge
 	// when zero).
@@ -43,6 +45,9 @@ type Options struct {
 	// MaxTrackedSessions bounds how many sessions the Store remembers to tell a session whose
 	// state Redis lost from a new one (DefaultMaxTrackedSessions when zero; see lost.go).
 	MaxTrackedSessions int
+	// MaxCallsPerSession bounds the records of calls made with an idempotency key one
+	// session keeps at once (DefaultMaxCallsPerSession when zero; see calls.go).
+	MaxCallsPerSession int
 }
 
 // Store keeps toolgen's shared state in Redis: it is a runtime.SessionStore,
@@ -56,6 +61,7 @@ type Store struct {
 	resultMaxAge   time.Duration
 	resultMaxBytes int64
 	seen           *tracker
+	maxCalls       int
 }
 
 // New returns a Store on client (a *redis.Client, *redis.ClusterClient or a failover client).
@@ -78,6 +84,10 @@ func New(client redis.UniversalClient, opts Options) *Store {
 		maxTracked = DefaultMaxTrackedSessions
 	}
 	s.seen = newTracker(maxTracked)
+	s.maxCalls = opts.MaxCallsPerSession
+	if s.maxCalls <= 0 {
+		s.maxCalls = DefaultMaxCallsPerSession
+	}
 	return s
 }
 
@@ -131,9 +141,11 @@ if not g then
 end
 `
 
-// getScript returns {generation or false, the value or false, the hash's TTL in ms}.
+// getScript returns {generation or false, the value or false, the hash's TTL in ms}. A read
+// is a use: it renews the session's TTL.
 var getScript = redis.NewScript(openState + `
 if not g then return {false, false, -2} end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return {g, redis.call('HGET', KEYS[1], ARGV[4]), redis.call('PTTL', KEYS[1])}
 `)
 
@@ -300,9 +312,14 @@ type fnError struct{ err error }
 
 func (e *fnError) Error() string { return e.err.Error() }
 
-// Delete removes key.
+// Delete removes key; it is a use of the session, which renews its TTL.
 func (s *Store) Delete(ctx context.Context, session, key string) error {
-	if err := s.client.HDel(ctx, s.stateKey(session), valueField+key).Err(); err != nil {
+	k := s.stateKey(session)
+	if _, err := s.client.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.HDel(ctx, k, valueField+key)
+		p.PExpire(ctx, k, s.ttl)
+		return nil
+	}); err != nil {
 		return fmt.Errorf("redisstore: delete: %w", err)
 	}
 	return nil
