@@ -148,6 +148,7 @@ type connection struct {
 	calls  int32  // calls running under key
 	holds  bool   // a call tied key to the connection: it lasts until the connection closes
 	closed bool
+	gone   chan struct{} // closed when the connection closes; made by whenClosed, nil until then
 }
 
 // keyUse counts the connections and running calls that hold a registry session; while none
@@ -314,12 +315,28 @@ func (s *sessions) close(conn *connection) {
 	}
 	delete(s.others, conn)
 	ownUnused := conn.holds && conn.calls == 0
+	if conn.gone != nil && !conn.closed {
+		close(conn.gone)
+	}
 	conn.holds, conn.closed = false, true
 	s.mu.Unlock()
 	if ownUnused {
 		s.endOwn(conn.key)
 	}
 	s.end(ended...)
+}
+
+// whenClosed returns a channel closed when conn closes (at once, when it has).
+func (s *sessions) whenClosed(conn *connection) <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if conn.gone == nil {
+		conn.gone = make(chan struct{})
+		if conn.closed {
+			close(conn.gone)
+		}
+	}
+	return conn.gone
 }
 
 // endOwn ends a connection's own registry session, which nothing uses any more: at once,

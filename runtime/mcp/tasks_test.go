@@ -505,3 +505,25 @@ func TestTaskProgressIsItsStatusMessage(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "built p", rawmcp.Text(done["result"].(map[string]any)))
 }
+
+// A stdio connection's tasks cannot be reached once it closes (their owner is that
+// connection): their runs stop with it, rather than running, unread, until their TTL.
+func TestTasksEndWithTheirStdioConnection(t *testing.T) {
+	g := newGate()
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(taskTool("build", runtime.TaskOptional, g.run)))
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	_, done := toolmcp.ServeLines(context.Background(), reg, toServer, fromServer, toolmcp.WithTaskLimits(toolmcp.TaskLimits{PollInterval: poll}))
+	t.Cleanup(func() { _ = toClient.Close() })
+	c := &rawmcp.Client{Lines: fromClient, Caps: rawmcp.WithTasks()}
+	c.Replies(toClient)
+
+	created := call(t, c, "tools/call", map[string]any{"name": "build", "arguments": map[string]any{"name": "s"}})
+	require.Equal(t, "task", created.Result["resultType"])
+	<-g.started
+	require.NoError(t, fromClient.Close())
+	require.NoError(t, <-done)
+	require.Eventually(t, func() bool { return g.stopped.Load() != nil }, 10*time.Second, poll, "the run was cancelled when the connection closed")
+	assert.ErrorIs(t, g.stopped.Load().(error), context.Canceled)
+}

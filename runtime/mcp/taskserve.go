@@ -58,6 +58,9 @@ type localTask struct {
 	id, owner string
 	cancel    context.CancelFunc
 	cancelled atomic.Bool // tasks/cancel reached it
+	// gone is closed when the task can no longer be reached (the stdio connection whose own
+	// session owns it closed); nil while it can be.
+	gone <-chan struct{}
 
 	mu   sync.Mutex
 	wake chan struct{} // closed when answers may have come (tasks/update here), then replaced
@@ -131,6 +134,12 @@ func (s *served) runTask(ctx context.Context, cc *callContext, call runtime.Call
 	// The run holds the registry session until it ends, past the request.
 	release, _ := s.sessions.hold(conn, call.Session, false)
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	// A task of the connection's own session (stdio) is unreachable once the connection
+	// closes, no one else can name its owner: its run ends then.
+	var gone <-chan struct{}
+	if cc.req.Session != nil && call.Session == conn.key {
+		gone = s.sessions.whenClosed(conn)
+	}
 	started := make(chan Task, 1)
 	ended := make(chan runtime.Result, 1)
 	var lt *localTask
@@ -146,7 +155,7 @@ func (s *served) runTask(ctx context.Context, cc *callContext, call runtime.Call
 		if err != nil {
 			return taskRefusal(call.Name, err)
 		}
-		lt = tr.track(t, cancel)
+		lt = tr.track(t, cancel, gone)
 		cc.task.Store(&taskAsker{runner: tr, task: lt, served: s})
 		started <- t
 		return nil
@@ -216,8 +225,8 @@ func (tr *taskRunner) create(ctx context.Context, owner string) (Task, error) {
 }
 
 // track records a task running here, for tasks/cancel and tasks/update to reach it at once.
-func (tr *taskRunner) track(t Task, cancel context.CancelFunc) *localTask {
-	lt := &localTask{id: t.ID, owner: t.Owner, cancel: cancel, wake: make(chan struct{}), used: map[string]bool{}}
+func (tr *taskRunner) track(t Task, cancel context.CancelFunc, gone <-chan struct{}) *localTask {
+	lt := &localTask{id: t.ID, owner: t.Owner, cancel: cancel, gone: gone, wake: make(chan struct{}), used: map[string]bool{}}
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	tr.local[t.ID] = lt
@@ -241,7 +250,8 @@ func (tr *taskRunner) running(owner, id string) *localTask {
 
 // watch keeps a running task in touch with the store until ctx ends: every poll interval it
 // shows the run alive (Beat), writes its progress as the status message, and stops it when a
-// tasks/cancel (on any replica) asked, or the task expired. Answers made on another replica
+// tasks/cancel (on any replica) asked, the task expired, or its owner's connection closed
+// (lt.gone). Answers made on another replica
 // wake the questions waiting on them.
 func (tr *taskRunner) watch(ctx context.Context, lt *localTask, cancel context.CancelFunc) {
 	expiry := time.NewTimer(tr.limits.TTL)
@@ -253,6 +263,9 @@ func (tr *taskRunner) watch(ctx context.Context, lt *localTask, cancel context.C
 		case <-ctx.Done():
 			return
 		case <-expiry.C:
+			cancel()
+			return
+		case <-lt.gone:
 			cancel()
 			return
 		case <-tick.C:
