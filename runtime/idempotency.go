@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -210,28 +211,35 @@ func (r *Registry) invokeOnce(ctx context.Context, cfg *registryConfig, e *toolE
 // failed as unavailable (by that kind's contract, it took no effect), or a stale claim when
 // the call was cancelled midway.
 func (r *Registry) runClaimed(ctx context.Context, store IdempotencyStore, o Idempotency, call Call, claim CallClaim, run func(context.Context) Result) Result {
-	stop := make(chan struct{})
-	renewed := make(chan struct{})
-	go func() {
-		defer close(renewed)
-		tick := time.NewTicker(max(o.Lease/3, time.Millisecond))
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-				// A failed renewal is not fatal: the call goes on, and at worst its claim
-				// goes stale and a retry is told the outcome is unknown.
-				sctx, cancel := storeContext(ctx, o)
-				_, _ = store.RenewCall(sctx, call.Session, call.IdempotencyKey, claim.Owner, o.Lease)
-				cancel()
-			}
+	// The lease is renewed every third of it from a timer, not a goroutine: most calls end
+	// before the first renewal. A renewal holds mu, so that none runs once the call ended (it
+	// would make a stale record running again).
+	var (
+		mu      sync.Mutex
+		ended   bool
+		renewal *time.Timer
+	)
+	every := max(o.Lease/3, time.Millisecond)
+	mu.Lock() // renewal is set before its first run reads it
+	renewal = time.AfterFunc(every, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if ended {
+			return
 		}
-	}()
+		// A failed renewal is not fatal: the call goes on, and at worst its claim goes stale
+		// and a retry is told the outcome is unknown.
+		sctx, cancel := storeContext(ctx, o)
+		_, _ = store.RenewCall(sctx, call.Session, call.IdempotencyKey, claim.Owner, o.Lease)
+		cancel()
+		renewal.Reset(every)
+	})
+	mu.Unlock()
 	res := run(context.WithValue(ctx, onwardKey{}, onwardKeyOf(call)))
-	close(stop)
-	<-renewed
+	mu.Lock()
+	ended = true
+	renewal.Stop()
+	mu.Unlock()
 	bg, cancel := storeContext(ctx, o)
 	defer cancel()
 	switch {

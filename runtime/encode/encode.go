@@ -399,13 +399,9 @@ var writers = sync.Pool{New: func() any { return new(Writer) }}
 // maxPooled is the largest buffer kept in the pool; a rare huge result should not pin memory.
 const maxPooled = 64 << 10
 
-// Acquire returns an empty Writer from the pool; Finish gives it back.
-func Acquire() *Writer {
-	w := writers.Get().(*Writer)
-	w.buf = w.buf[:0]
-	w.err = nil
-	return w
-}
+// Acquire returns an empty Writer from the pool; Finish empties it and gives it back. It is
+// small enough to be inlined through toolimpl.AcquireWriter into every generated encoder.
+func Acquire() *Writer { return writers.Get().(*Writer) }
 
 // Finish returns what w holds as a structured result of tool (a copy: w goes back to the
 // pool), or, when a value could not be encoded, an error result saying so.
@@ -418,6 +414,7 @@ func Finish(w *Writer, tool string) runtime.Result {
 		res = structured(data)
 	}
 	if cap(w.buf) <= maxPooled {
+		w.buf, w.err = w.buf[:0], nil
 		writers.Put(w)
 	}
 	return res

@@ -20,13 +20,9 @@ type (
 	Struct     = decode.Struct
 	Member     = decode.Member
 	Value      = decode.Value
-	Fields     = decode.Fields
-	Kind       = decode.Kind
 	StringRule = decode.StringRule
 	IntRule    = decode.IntRule
 	FloatRule  = decode.FloatRule
-	Enum       = decode.Enum
-	Multiple   = decode.Multiple
 )
 
 // The kinds of Value that generated tables use (decode.KindFunc is for run-time tables only).
@@ -67,13 +63,15 @@ type (
 )
 
 // NewFields is decode.NewFields.
-func NewFields(names []string, required ...int) *Fields { return decode.NewFields(names, required...) }
+func NewFields(names []string, required ...int) *decode.Fields {
+	return decode.NewFields(names, required...)
+}
 
 // NewEnum is decode.NewEnum.
-func NewEnum(values ...string) *Enum { return decode.NewEnum(values...) }
+func NewEnum(values ...string) *decode.Enum { return decode.NewEnum(values...) }
 
 // MultipleOf is decode.MultipleOf.
-func MultipleOf(m string) *Multiple { return decode.MultipleOf(m) }
+func MultipleOf(m string) *decode.Multiple { return decode.MultipleOf(m) }
 
 // MustTime is decode.MustTime.
 func MustTime(s string) time.Time { return decode.MustTime(s) }
@@ -104,10 +102,7 @@ func IsURIReference(s string) bool { return decode.IsURIReference(s) }
 func IsUUID(s string) bool         { return decode.IsUUID(s) }
 
 // Result encoders (see runtime/encode).
-type (
-	Writer     = encode.Writer
-	Key[K any] = encode.Key[K]
-)
+type Writer = encode.Writer
 
 // AcquireWriter is encode.Acquire: a Writer from the pool.
 func AcquireWriter() *Writer { return encode.Acquire() }
@@ -125,12 +120,12 @@ func IsZeroValue[T comparable](v T) bool { return encode.IsZeroValue(v) }
 func SortedStringKeys[M ~map[K]V, K ~string, V any](m M) []K { return encode.SortedStringKeys(m) }
 
 // SortedIntKeys is encode.SortedIntKeys.
-func SortedIntKeys[M ~map[K]V, K ~int | ~int8 | ~int16 | ~int32 | ~int64, V any](m M) []Key[K] {
+func SortedIntKeys[M ~map[K]V, K ~int | ~int8 | ~int16 | ~int32 | ~int64, V any](m M) []encode.Key[K] {
 	return encode.SortedIntKeys(m)
 }
 
 // SortedUintKeys is encode.SortedUintKeys.
-func SortedUintKeys[M ~map[K]V, K ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64, V any](m M) []Key[K] {
+func SortedUintKeys[M ~map[K]V, K ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64, V any](m M) []encode.Key[K] {
 	return encode.SortedUintKeys(m)
 }
 
@@ -138,6 +133,6 @@ func SortedUintKeys[M ~map[K]V, K ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64, 
 func SortedTextKeys[M ~map[K]V, K interface {
 	comparable
 	encoding.TextMarshaler
-}, V any](w *Writer, m M) []Key[K] {
+}, V any](w *Writer, m M) []encode.Key[K] {
 	return encode.SortedTextKeys(w, m)
 }

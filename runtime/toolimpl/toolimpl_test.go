@@ -1,6 +1,9 @@
 package toolimpl_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os/exec"
 	"strings"
 	"testing"
@@ -26,4 +29,27 @@ func TestStaleGeneratedCodeSaysRunGoGenerate(t *testing.T) {
 	}
 	assert.Contains(t, first, "tools_gen.go:19:")
 	assert.Contains(t, first, "GeneratedCodeIsStaleRunGoGenerate", "the first error says to run go generate: %s", out)
+}
+
+// The functions of decode.go stand in for runtime/decode's and runtime/encode's in generated
+// code; each must be inlined at its call, or a generated encoder pays a call the code
+// generated before decode.go did not (AcquireWriter is called once per tool call). The
+// generic ones are inlined where they are instantiated and the compiler says so there, so
+// this checks the others, which -m reports here.
+func TestDecodeWrappersInline(t *testing.T) {
+	buildtest.Require(t, "builds this package with the go command")
+	f, err := parser.ParseFile(token.NewFileSet(), "decode.go", nil, parser.SkipObjectResolution)
+	require.NoError(t, err)
+	out, err := exec.Command("go", "build", "-gcflags=-m", ".").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	checked := 0
+	for _, d := range f.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Type.TypeParams != nil {
+			continue
+		}
+		checked++
+		assert.True(t, strings.Contains(string(out), ": can inline "+fn.Name.Name+"\n"), "toolimpl.%s is not inlined", fn.Name.Name)
+	}
+	assert.Greater(t, checked, 20, "functions checked")
 }
