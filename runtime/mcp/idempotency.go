@@ -1,7 +1,12 @@
 package mcp
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // Where a client puts the idempotency key of a tools/call (runtime.Call.IdempotencyKey), so
@@ -11,7 +16,8 @@ import (
 // of its request (in a batch, put a key in each call's _meta). _meta wins when both are there.
 // The key is scoped by the call's registry session: it needs a session that outlives one
 // request (a stateful session, SessionFromHeader, SessionFromPrincipal), and another session's
-// key finds nothing. docs/scaling-out.md ("Retries run once") has the contract.
+// key finds nothing. Within a session several users share (a SessionFunc's), it is scoped by
+// the authenticated user too: another user's request with the same key runs its own call. docs/scaling-out.md ("Retries run once") has the contract.
 const (
 	IdempotencyKeyMeta   = "io.toolgen/idempotency-key"
 	IdempotencyKeyHeader = "Idempotency-Key"
@@ -29,20 +35,36 @@ func WithRequestIDKeys() Option {
 }
 
 // idempotencyKey is the key of call req, whose JSON-RPC id is id: the client's, or the id
-// itself WithRequestIDKeys, or "".
+// itself WithRequestIDKeys, or "", scoped by the caller (callersKey).
 func (s *served) idempotencyKey(req *mcp.CallToolRequest, id string) string {
 	if req.Params != nil {
 		if key, ok := req.Params.Meta[IdempotencyKeyMeta].(string); ok && key != "" {
-			return key
+			return callersKey(req, key)
 		}
 	}
 	if req.Extra != nil {
 		if key := req.Extra.Header.Get(IdempotencyKeyHeader); key != "" {
-			return key
+			return callersKey(req, key)
 		}
 	}
 	if s.requestIDKeys && id != "" {
-		return "jsonrpc-id:" + id
+		return callersKey(req, "jsonrpc-id:"+id)
 	}
 	return ""
+}
+
+// callersKey is key scoped by the authenticated user of req, so that on a session several
+// users share one user's key never replays another's result: a hash of both, of a fixed
+// size under runtime.MaxIdempotencyKeyBytes. A call without a user, or whose key is too long
+// (which the registry refuses, naming the key's own length), keeps its key as it is.
+func callersKey(req *mcp.CallToolRequest, key string) string {
+	user := principal(req)
+	if user == "" || len(key) > runtime.MaxIdempotencyKeyBytes {
+		return key
+	}
+	h := sha256.New()
+	h.Write([]byte(user))
+	h.Write([]byte{0})
+	h.Write([]byte(key))
+	return "user-scoped:" + base64.RawURLEncoding.EncodeToString(h.Sum(nil))
 }

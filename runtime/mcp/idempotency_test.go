@@ -67,3 +67,33 @@ func TestRequestIDKeysRunAResentRequestOnce(t *testing.T) {
 	assert.Equal(t, int64(1), runs.Load())
 	assert.Contains(t, post(`"req-2"`), "charge #2")
 }
+
+// A key is its user's: on a session several users share (a SessionFunc's, or a header's
+// without a user in it), another user sending the same key, or the same request id with
+// WithRequestIDKeys, runs their own call rather than being shown the first user's result, on
+// toolgen's path and on the SDK's (a progress token sends the call there).
+func TestAKeyIsItsUsers(t *testing.T) {
+	var runs atomic.Int64
+	srv := httptest.NewServer(toolmcp.HTTPHandler(chargeRegistry(t, &runs), toolmcp.WithStateless(),
+		toolmcp.WithBearerAuth(bearer, nil), oneConversation, toolmcp.WithRequestIDKeys()))
+	t.Cleanup(srv.Close)
+	for _, path := range []struct{ name, meta string }{{"toolgen", ""}, {"sdk", `,"_meta":{"progressToken":1}`}} {
+		for _, keyed := range []struct{ name, id, header string }{{"header", `"h-` + path.name + `"`, "k-" + path.name}, {"request id", `"r-` + path.name + `"`, ""}} {
+			t.Run(path.name+" "+keyed.name, func(t *testing.T) {
+				call := func(user string) string {
+					header := map[string]string{"Authorization": "Bearer token-" + user}
+					if keyed.header != "" {
+						header[toolmcp.IdempotencyKeyHeader] = keyed.header
+					}
+					_, msg := postRaw(t, srv.URL, `{"jsonrpc":"2.0","id":`+keyed.id+`,"method":"tools/call","params":{"name":"charge","arguments":{"amount":5}`+path.meta+`}}`, header)
+					return msg["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"].(string)
+				}
+				before := runs.Load()
+				ann := call("ann")
+				assert.Equal(t, ann, call("ann"), "ann's retry gets her result")
+				assert.NotEqual(t, ann, call("bob"), "bob's call with ann's key is his own")
+				assert.Equal(t, before+2, runs.Load())
+			})
+		}
+	}
+}
