@@ -16,6 +16,8 @@ func TestDecodeMetaAsEncodingJSON(t *testing.T) {
 		`{"s":"esc \" \\ \/ \b \f \n \r \t \u00e9 \ud83d\ude00","e":""}`,
 		`{"nested":{"x":[1,"two",null,true,false,{"y":[]}]},"null":null}`,
 		`{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`,
+		// Interned names and values, escaped, and names that only begin like one.
+		`{"\u006eame":"2026-07-2\u0038","nam":"2025-11-25x","namex":{"roots":"2025-06-18"},"roots":{"roots":{"roots":1}}}`,
 	} {
 		var want map[string]any
 		require.NoError(t, json.Unmarshal([]byte(doc), &want), doc)
@@ -23,6 +25,11 @@ func TestDecodeMetaAsEncodingJSON(t *testing.T) {
 		require.NoError(t, err, doc)
 		assert.Equal(t, want, got, doc)
 	}
+	// An interned member costs no allocation: a go-sdk client's _meta on 2026-07-28 holds
+	// four objects and its client's own name and version.
+	doc := []byte(`{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`)
+	allocs := testing.AllocsPerRun(100, func() { _, _ = decodeMeta(doc) })
+	assert.LessOrEqual(t, allocs, 10.0, "decodeMeta's allocations: %v", allocs)
 	for _, bad := range []string{`[]`, `"x"`, `{"a":1}x`, `{"a":}`, `{"a":1,}`, `{"a":1e400}`, `{`, strings.Repeat(`{"a":`, 1100) + `1` + strings.Repeat(`}`, 1100)} {
 		_, err := decodeMeta([]byte(bad))
 		assert.Error(t, err, "%.40s", bad)
