@@ -3,7 +3,9 @@ package mcp
 import (
 	"encoding/json"
 	"errors"
+	"hash/maphash"
 	"io"
+	"sync/atomic"
 
 	"github.com/go-faster/jx"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -129,7 +131,7 @@ func decodeMeta(data []byte) (map[string]any, error) {
 	if d.Next() == jx.Null {
 		return nil, end(d, d.Null())
 	}
-	v, err := anyValue(d, 0)
+	v, err := anyValue(d, 0, false)
 	if err = end(d, err); err != nil {
 		return nil, err
 	}
@@ -140,7 +142,9 @@ func decodeMeta(data []byte) (map[string]any, error) {
 	return m, nil
 }
 
-func anyValue(d *jx.Decoder, depth int) (any, error) {
+// anyValue reads the value at d; repeated says it is one every call of a client repeats (its
+// name and version), worth keeping in recentValues.
+func anyValue(d *jx.Decoder, depth int, repeated bool) (any, error) {
 	if depth > maxMetaDepth {
 		return nil, errTooDeep
 	}
@@ -149,6 +153,9 @@ func anyValue(d *jx.Decoder, depth int) (any, error) {
 		b, err := d.StrBytes()
 		if v, ok := metaValues[string(b)]; ok {
 			return v, err
+		}
+		if repeated && err == nil {
+			return recentValues.value(b), nil
 		}
 		return string(b), err
 	case jx.Number:
@@ -160,7 +167,7 @@ func anyValue(d *jx.Decoder, depth int) (any, error) {
 	case jx.Array:
 		list := []any{}
 		err := d.Arr(func(d *jx.Decoder) error {
-			v, err := anyValue(d, depth+1)
+			v, err := anyValue(d, depth+1, false)
 			list = append(list, v)
 			return err
 		})
@@ -172,7 +179,7 @@ func anyValue(d *jx.Decoder, depth int) (any, error) {
 			if !ok {
 				name = string(key)
 			}
-			v, err := anyValue(d, depth+1)
+			v, err := anyValue(d, depth+1, ok && (name == "name" || name == "version"))
 			m[name] = v
 			return err
 		})
@@ -183,14 +190,44 @@ func anyValue(d *jx.Decoder, depth int) (any, error) {
 
 // metaKeys and metaValues are the member names and string values every current client's
 // _meta repeats (a go-sdk client's on 2026-07-28: its protocol version, info and
-// capabilities), which decodeMeta then neither copies nor boxes: 10 allocations for a go-sdk
-// client's _meta, 19 before.
+// capabilities), which decodeMeta then neither copies nor boxes: 8 allocations for a go-sdk
+// client's _meta: its four objects.
 var (
 	metaKeys   = map[string]string{}
 	metaValues = map[string]any{}
 )
 
+// recentValues keeps the last clients' names and versions, boxed: a direct-mapped cache of
+// 64 entries, so a client sending new ones on every call only replaces entries (one
+// allocation, as without it), and one client cannot grow it.
+var recentValues valueCache
+
+type valueCache struct {
+	seed    maphash.Seed
+	entries [64]atomic.Pointer[cachedValue]
+}
+
+type cachedValue struct {
+	text  string
+	boxed any
+}
+
+// value returns b as a string in an interface, the one it keeps when b is short.
+func (c *valueCache) value(b []byte) any {
+	if len(b) > 64 {
+		return string(b)
+	}
+	slot := &c.entries[maphash.Bytes(c.seed, b)%uint64(len(c.entries))]
+	if e := slot.Load(); e != nil && e.text == string(b) {
+		return e.boxed
+	}
+	text := string(b)
+	slot.Store(&cachedValue{text: text, boxed: text})
+	return text
+}
+
 func init() {
+	recentValues.seed = maphash.MakeSeed()
 	for _, k := range []string{
 		mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientInfo, mcp.MetaKeyClientCapabilities,
 		"progressToken", "traceparent", "tracestate", IdempotencyKeyMeta, MetaRun,

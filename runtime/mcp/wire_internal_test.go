@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"encoding/json"
+	"fmt"
+	"hash/maphash"
 	"strings"
 	"testing"
 
@@ -26,14 +28,28 @@ func TestDecodeMetaAsEncodingJSON(t *testing.T) {
 		assert.Equal(t, want, got, doc)
 	}
 	// An interned member costs no allocation: a go-sdk client's _meta on 2026-07-28 holds
-	// four objects and its client's own name and version.
-	doc := []byte(`{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`)
+	// four objects (8 allocations), and its client's name and version, which are cached.
+	doc := []byte(`{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"example-client","version":"v1.8.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`)
 	allocs := testing.AllocsPerRun(100, func() { _, _ = decodeMeta(doc) })
-	assert.LessOrEqual(t, allocs, 10.0, "decodeMeta's allocations: %v", allocs)
+	assert.LessOrEqual(t, allocs, 8.0, "decodeMeta's allocations: %v", allocs)
 	for _, bad := range []string{`[]`, `"x"`, `{"a":1}x`, `{"a":}`, `{"a":1,}`, `{"a":1e400}`, `{`, strings.Repeat(`{"a":`, 1100) + `1` + strings.Repeat(`}`, 1100)} {
 		_, err := decodeMeta([]byte(bad))
 		assert.Error(t, err, "%.40s", bad)
 	}
+}
+
+// The cache of clients' names gives back what was sent, whatever collides in it, and holds
+// no more than its entries.
+func TestRecentValuesGiveBackTheirText(t *testing.T) {
+	c := valueCache{seed: maphash.MakeSeed()}
+	for round := range 3 {
+		for i := range 500 {
+			text := fmt.Sprintf("client-%d", i)
+			assert.Equal(t, text, c.value([]byte(text)), "round %d", round)
+		}
+	}
+	long := strings.Repeat("x", 65)
+	assert.Equal(t, long, c.value([]byte(long)))
 }
 
 // decodeMessage and decodeCallParams match member names exactly, as the SDK's JSON does (not
