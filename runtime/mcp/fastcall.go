@@ -127,7 +127,8 @@ func (s *served) serveFast(w http.ResponseWriter, r *http.Request, m *message, l
 	if l != nil {
 		req.Session = l.ss
 	}
-	if !s.besideForGrant(ctx, req) {
+	ctx, beside := s.besideForGrant(ctx, req)
+	if !beside {
 		return false
 	}
 	if l != nil {

@@ -174,6 +174,7 @@ func (s *served) scopeTools(next mcp.MethodHandler) mcp.MethodHandler {
 					// What the SDK answers for a name it does not hold, reworded as below.
 					return nil, s.unknownTool(call.Params.Name, g, nil)
 				}
+				ctx = context.WithValue(ctx, decidedGrantKey{}, g)
 			}
 			res, err := next(ctx, method, req)
 			var wire *jsonrpc.Error
@@ -265,13 +266,28 @@ func (s *served) unknownTool(name string, g runtime.Grant, data []byte) *jsonrpc
 // serve may be served there under its caller's grant: a tool outside it is the SDK's, whose
 // refusal (scopeTools) is the one a name no tool has gets. It notices a changed grant as the
 // middleware does for the SDK's requests.
-func (s *served) besideForGrant(ctx context.Context, req *mcp.CallToolRequest) bool {
+// The grant it decides is kept in the ctx it returns, so the call does not ask WithScopes'
+// function again (it may be a lookup in the host's store).
+func (s *served) besideForGrant(ctx context.Context, req *mcp.CallToolRequest) (context.Context, bool) {
 	if !s.scoped() {
-		return true
+		return ctx, true
 	}
 	g := s.grantOf(ctx, req)
 	s.observe(req.Session, g, req)
-	return s.visible(req.Params.Name, g)
+	return context.WithValue(ctx, decidedGrantKey{}, g), s.visible(req.Params.Name, g)
+}
+
+// decidedGrantKey is the context key of the grant a request's middleware or fast path
+// decided, for serveCall to run the call under.
+type decidedGrantKey struct{}
+
+// callGrant is the grant a tools/call of req runs under: the one decided for it already, or
+// WithScopes' answer.
+func (s *served) callGrant(ctx context.Context, req mcp.Request) runtime.Grant {
+	if g, ok := ctx.Value(decidedGrantKey{}).(runtime.Grant); ok {
+		return g
+	}
+	return s.grantOf(ctx, req)
 }
 
 // listedWith records that session ss (of the principal of req) was shown the tools of g.

@@ -191,6 +191,24 @@ func TestScopesWithoutATokenAndWithScopes(t *testing.T) {
 	assert.False(t, ranReset)
 }
 
+// WithScopes' function is asked once per tools/call, on every serving: it may be a lookup in
+// the host's store.
+func TestWithScopesIsAskedOncePerCall(t *testing.T) {
+	reg := scopedRegistry(t, &sync.Map{})
+	var asked atomic.Int64
+	counting := toolmcp.WithScopes(func(_ context.Context, req mcp.Request) runtime.Grant {
+		if _, ok := req.(*mcp.CallToolRequest); ok {
+			asked.Add(1)
+		}
+		return runtime.Grant{Scopes: []string{"repo:write"}}
+	})
+	eachServing(t, reg, nil, func(t *testing.T, s serving, cs *mcp.ClientSession) {
+		before := asked.Load()
+		assert.Equal(t, "result isError=false: push_repo ran", callOutcome(t, cs, "push_repo"))
+		assert.Equal(t, before+1, asked.Load(), "WithScopes asked for one call")
+	}, counting)
+}
+
 // StaticToken's scopes are its requests' grant.
 func TestStaticTokenScopes(t *testing.T) {
 	reg := scopedRegistry(t, &sync.Map{})

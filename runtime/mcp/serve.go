@@ -316,7 +316,7 @@ func (s *served) serveCall(ctx context.Context, req *mcp.CallToolRequest, id str
 	ctx = context.WithValue(ctx, callContextKey{}, cc)
 	// The registry refuses a tool outside the caller's grant too, and tool_search and
 	// get_tool_info, which run as tools, show only what it allows.
-	ctx = runtime.WithGrant(ctx, s.grantOf(ctx, req))
+	ctx = runtime.WithGrant(ctx, s.callGrant(ctx, req))
 	hooks := &runtime.CallHooks{}
 	if token := progressToken(req); token != nil {
 		ss := req.Session

@@ -161,7 +161,8 @@ func (l *stdioLines) serve(line []byte) bool {
 		client = peerOf(l.ss)
 	}
 	req := &mcp.CallToolRequest{Session: l.ss, Params: params}
-	if !l.served.besideForGrant(l.ctx, req) {
+	callCtx, beside := l.served.besideForGrant(l.ctx, req)
+	if !beside {
 		return false
 	}
 	if l.running.Add(1) > MaxStdioCallsBeside {
@@ -169,7 +170,7 @@ func (l *stdioLines) serve(line []byte) bool {
 		return false
 	}
 	id := idText(m.ID)
-	ctx, cancel := context.WithCancel(l.ctx)
+	ctx, cancel := context.WithCancel(callCtx)
 	if !l.track(id, cancel) {
 		cancel()
 		l.running.Add(-1)
