@@ -573,18 +573,27 @@ func (f *inflight) untrack(id string) {
 
 // cancel cancels the call a notifications/cancelled names, if it is served here.
 func (f *inflight) cancel(params json.RawMessage) {
-	var p struct {
-		RequestID json.RawMessage `json:"requestId"`
-	}
-	if json.Unmarshal(params, &p) != nil || !fastID(p.RequestID) {
+	id := cancelledID(params)
+	if id == nil {
 		return
 	}
 	f.mu.Lock()
-	cancel := f.calls[idText(p.RequestID)]
+	cancel := f.calls[idText(id)]
 	f.mu.Unlock()
 	if cancel != nil {
 		cancel()
 	}
+}
+
+// cancelledID is the request id a notifications/cancelled's params name, or nil.
+func cancelledID(params json.RawMessage) json.RawMessage {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil || !fastID(p.RequestID) || len(p.RequestID) > MaxRequestIDBytes {
+		return nil
+	}
+	return p.RequestID
 }
 
 // serveCall serves, beside the SDK, a tools/call on a session the gate holds (see above),

@@ -1,6 +1,7 @@
 package mcp_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -1134,4 +1135,47 @@ func TestSharedSessionsNeedAKeyThatOutlivesARequest(t *testing.T) {
 		toolmcp.HTTPHandler(reg, toolmcp.WithStateless(), toolmcp.WithSharedSessions(), toolmcp.WithSessionKey(toolmcp.SessionFromHeader("X-Conversation")))
 		toolmcp.HTTPHandler(reg, toolmcp.WithSharedSessions()) // stateful: the session id keys it
 	})
+}
+
+// Over stdio, a request the client cancelled gets no answer (MCP: the receiver should not
+// send one), on toolgen's path and on the SDK's (a progress token sends a call there): the
+// next line the client reads answers its next request. The SDK alone answers it.
+func TestACancelledCallIsNotAnsweredOverStdio(t *testing.T) {
+	started := make(chan struct{}, 1)
+	reg := runtime.NewRegistry()
+	tool := funcTool("wait", func(ctx context.Context, _ funcArgs) runtime.Result {
+		started <- struct{}{}
+		<-ctx.Done()
+		return runtime.ErrorResult(ctx.Err())
+	})
+	tool.NoTimeout = true
+	require.NoError(t, reg.Add(tool))
+	for _, path := range []struct{ name, meta string }{{"toolgen", ""}, {"sdk", `,"_meta":{"progressToken":"p"}`}} {
+		t.Run(path.name, func(t *testing.T) {
+			toServer, fromClient := io.Pipe()
+			toClient, fromServer := io.Pipe()
+			_, done := toolmcp.ServeLines(t.Context(), reg, toServer, fromServer)
+			t.Cleanup(func() { _ = fromClient.Close(); _ = toClient.Close(); <-done })
+			lines := bufio.NewScanner(toClient)
+			send := func(line string) {
+				_, err := io.WriteString(fromClient, line+"\n")
+				require.NoError(t, err)
+			}
+			next := func() map[string]any {
+				require.True(t, lines.Scan(), "a line from the server")
+				var msg map[string]any
+				require.NoError(t, json.Unmarshal(lines.Bytes(), &msg), lines.Text())
+				return msg
+			}
+			send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+			require.Equal(t, float64(1), next()["id"])
+			send(`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`)
+			send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wait","arguments":{}` + path.meta + `}}`)
+			<-started
+			send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"the user moved on"}}`)
+			time.Sleep(50 * time.Millisecond) // the cancelled call's answer, were it sent, comes first
+			send(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+			assert.Equal(t, float64(3), next()["id"], "the ping's answer, not the cancelled call's")
+		})
+	}
 }

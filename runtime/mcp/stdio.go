@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"sync"
@@ -56,15 +57,44 @@ func (s *served) serveLines(ctx context.Context, server *mcp.Server, in io.Reade
 }
 
 // lineWriter writes whole lines (one message each) from the SDK and from the calls served
-// beside it, one at a time.
+// beside it, one at a time, leaving out the answers to requests the client cancelled: MCP
+// has a server send none (the SDK answers them still, and a client then reports an answer
+// to an unknown request).
 type lineWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu        sync.Mutex
+	w         io.Writer
+	cancelled map[string]bool // request ids (their JSON) whose answer is not sent
+}
+
+// maxCancelledIDs bounds the cancelled ids a connection remembers: a cancel that comes after
+// its answer leaves its id until the set is full, when it is emptied.
+const maxCancelledIDs = 256
+
+// cancel records that the answer to request id (JSON) is not to be sent.
+func (l *lineWriter) cancel(id json.RawMessage) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.cancelled) >= maxCancelledIDs {
+		clear(l.cancelled)
+	}
+	if l.cancelled == nil {
+		l.cancelled = map[string]bool{}
+	}
+	l.cancelled[string(bytes.TrimSpace(id))] = true
 }
 
 func (l *lineWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if len(l.cancelled) > 0 {
+		var m message
+		if decodeMessage(bytes.TrimSpace(p), &m) == nil && m.Method == "" && len(m.ID) > 0 {
+			if id := string(bytes.TrimSpace(m.ID)); l.cancelled[id] {
+				delete(l.cancelled, id)
+				return len(p), nil
+			}
+		}
+	}
 	return l.w.Write(p)
 }
 
@@ -138,6 +168,9 @@ func (l *stdioLines) serve(line []byte) bool {
 		return false
 	}
 	if m.Method == "notifications/cancelled" {
+		if id := cancelledID(m.Params); id != nil {
+			l.out.cancel(id)
+		}
 		l.cancel(m.Params)
 		return false
 	}
