@@ -471,7 +471,9 @@ func (r *resourceSet) read(ctx context.Context, req *mcp.ReadResourceRequest, na
 		}
 		return nil, featureError(res)
 	}
-	out := &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{}}
+	// A handler's answer may depend on its caller (the session, the token, the grant), which
+	// the server cannot see from here: only the requesting user's client may cache it.
+	out := &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{}, Cacheable: mcp.Cacheable{CacheScope: "private"}}
 	if res.Text != "" || len(res.Parts) == 0 {
 		textMIME := mime
 		if textMIME == "" {

@@ -134,6 +134,10 @@ func testResources(t *testing.T, s serving, cs *mcp.ClientSession) {
 	assert.Equal(t, "weather://Oslo/celsius", read.Contents[0].URI)
 	assert.Equal(t, "application/json", read.Contents[0].MIMEType, "a structured result is JSON")
 	assert.JSONEq(t, `{"city":"Oslo","temperature":21,"unit":"celsius"}`, read.Contents[0].Text)
+	if s.protocol >= "2026-07-28" {
+		// Its handler may answer each caller differently: no shared cache may keep it.
+		assert.Equal(t, "private", read.CacheScope)
+	}
 
 	_, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "weather://Oslo/kelvin"})
 	var rpcErr *jsonrpc.Error

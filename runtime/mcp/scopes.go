@@ -249,6 +249,8 @@ func (s *served) listTools(ctx context.Context, next mcp.MethodHandler, req *mcp
 	if out.Tools == nil {
 		out.Tools = []*mcp.Tool{}
 	}
+	// What is listed depends on the caller's grant: only its user's client may cache it.
+	out.CacheScope = "private"
 	return &out, nil
 }
 

@@ -178,6 +178,12 @@ func TestScopesWithoutATokenAndWithScopes(t *testing.T) {
 	eachServing(t, reg, nil, func(t *testing.T, s serving, cs *mcp.ClientSession) {
 		assert.Equal(t, []string{"read_repo"}, listedNames(t, cs))
 		assert.Contains(t, callOutcome(t, cs, "push_repo"), `unknown tool "push_repo". Available tools: read_repo`)
+		if s.protocol >= "2026-07-28" {
+			// The list depends on the caller: no shared cache may serve it to another.
+			list, err := cs.ListTools(t.Context(), nil)
+			require.NoError(t, err)
+			assert.Equal(t, "private", list.CacheScope)
+		}
 	})
 	writer := toolmcp.WithScopes(func(context.Context, mcp.Request) runtime.Grant {
 		return runtime.Grant{Scopes: []string{"repo:write"}}
