@@ -1,6 +1,7 @@
 package mcp_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -208,3 +209,83 @@ func BenchmarkStatelessCall(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStdioCall makes tools/call requests of get_weather over stdio as ServeStdio serves
+// them (through pipes, in one process), on both protocols, and a floor: a loop that reads a
+// line and writes a canned answer. Each op is one request line written and one answer read.
+func BenchmarkStdioCall(b *testing.B) {
+	const args = `"name":"get_weather","arguments":{"city":"Tokyo","unit":"celsius"}`
+	calls := map[string]string{
+		"2025-11-25": `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{` + args + `}}`,
+		"2026-07-28": `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"example-client","version":"v1.8.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"},` + args + `}}`,
+	}
+	canned := []byte(`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"{\"city\":\"Tokyo\",\"temperature\":21,\"unit\":\"celsius\"}"}],"structuredContent":{"city":"Tokyo","temperature":21,"unit":"celsius"}}}` + "\n")
+	run := func(b *testing.B, serve func(in io.Reader, out io.Writer), handshake []string, call string) {
+		toServer, fromClient := io.Pipe()
+		toClient, fromServer := io.Pipe()
+		go serve(toServer, fromServer)
+		b.Cleanup(func() { _ = fromClient.Close(); _ = toClient.Close() })
+		answers := bufioReader(toClient)
+		for _, line := range handshake {
+			if _, err := io.WriteString(fromClient, line+"\n"); err != nil {
+				b.Fatal(err)
+			}
+			if strings.Contains(line, `"id"`) {
+				if _, err := answers.ReadBytes('\n'); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		line := []byte(call + "\n")
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := fromClient.Write(line); err != nil {
+				b.Fatal(err)
+			}
+			answer, err := answers.ReadBytes('\n')
+			if err != nil || !strings.Contains(string(answer), `\"temperature\":21`) {
+				b.Fatal(err, string(answer))
+			}
+		}
+	}
+	b.Run("floor", func(b *testing.B) {
+		run(b, func(in io.Reader, out io.Writer) {
+			lines := bufioReader(in)
+			for {
+				if _, err := lines.ReadSlice('\n'); err != nil {
+					return
+				}
+				if _, err := out.Write(canned); err != nil {
+					return
+				}
+			}
+		}, nil, calls["2025-11-25"])
+	})
+	for _, protocol := range []string{"2025-11-25", "2026-07-28"} {
+		var handshake []string
+		if protocol == "2025-11-25" {
+			handshake = []string{
+				`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
+				`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`,
+			}
+		}
+		b.Run(protocol+"/ServeStdio", func(b *testing.B) {
+			reg := runtime.NewRegistry()
+			if err := reg.Add(fixture.WeatherTool()); err != nil {
+				b.Fatal(err)
+			}
+			var fast func() int64
+			started := make(chan struct{})
+			run(b, func(in io.Reader, out io.Writer) {
+				var done <-chan error
+				fast, done = toolmcp.ServeLines(b.Context(), reg, in, out)
+				close(started)
+				<-done
+			}, handshake, calls[protocol])
+			<-started
+			b.ReportMetric(float64(fast())/float64(b.N), "beside/op")
+		})
+	}
+}
+
+func bufioReader(r io.Reader) *bufio.Reader { return bufio.NewReaderSize(r, 64<<10) }

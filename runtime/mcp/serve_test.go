@@ -25,6 +25,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 	toolmcp "github.com/toolgen-go/toolgen/runtime/mcp"
 )
 
@@ -1178,4 +1179,30 @@ func TestACancelledCallIsNotAnsweredOverStdio(t *testing.T) {
 			assert.Equal(t, float64(3), next()["id"], "the ping's answer, not the cancelled call's")
 		})
 	}
+}
+
+// A call's id is free once its answer is sent: a client that sends its next request as soon
+// as it reads the answer, under the same id, is served beside the SDK as the first was.
+func TestStdioFreesAnIDBeforeItsAnswer(t *testing.T) {
+	reg := runtime.NewRegistry()
+	require.NoError(t, reg.Add(fixture.WeatherTool()))
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	fastCalls, done := toolmcp.ServeLines(t.Context(), reg, toServer, fromServer)
+	t.Cleanup(func() { _ = fromClient.Close(); _ = toClient.Close(); <-done })
+	lines := bufio.NewScanner(toClient)
+	send := func(line string) {
+		_, err := io.WriteString(fromClient, line+"\n")
+		require.NoError(t, err)
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	require.True(t, lines.Scan())
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`)
+	const calls = 200
+	for range calls {
+		send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Oslo","unit":"celsius"}}}`)
+		require.True(t, lines.Scan())
+		require.Contains(t, lines.Text(), `\"temperature\":21`)
+	}
+	assert.Equal(t, int64(calls), fastCalls())
 }

@@ -210,10 +210,12 @@ func (l *stdioLines) serve(line []byte) bool {
 		return false // a request id already in flight: the SDK's to answer
 	}
 	l.run(func() {
-		defer l.running.Add(-1)
-		defer cancel()
-		defer l.untrack(id)
 		data, _ := l.served.answer(ctx, req, m.ID, id, client)
+		// Answered: the id is free, and this call's slot, before the client reads the answer
+		// and sends its next request (which may reuse the id).
+		l.untrack(id)
+		cancel()
+		l.running.Add(-1)
 		_, _ = l.out.Write(append(data, '\n'))
 	})
 	return true
