@@ -32,6 +32,7 @@ import (
 	baselineemail "github.com/toolgen-go/toolgen/internal/benchmarks/internal/baseline/email"
 	baselineorders "github.com/toolgen-go/toolgen/internal/benchmarks/internal/baseline/orders"
 	baselineweather "github.com/toolgen-go/toolgen/internal/benchmarks/internal/baseline/weather"
+	"github.com/toolgen-go/toolgen/internal/benchmarks/internal/handwritten"
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
@@ -47,6 +48,7 @@ type payload struct {
 	unmarshal   func([]byte) error
 	baseline    func([]byte) (any, error) // Bind with the decoder generated before it was compact
 	unmarshalV2 func([]byte) error        // encoding/json/v2's; nil where this Go has none
+	handwritten func([]byte) error        // the hand-written limit (internal/handwritten)
 }
 
 // unmarshalV2Into is encoding/json/v2.Unmarshal into a new T, nil without encoding/json/v2.
@@ -95,10 +97,15 @@ func payloads(t testing.TB) []payload {
 		return runtime.Tool{}
 	}
 	return []payload{
-		{"small", find(weather.Tools(), "get_weather"), func(b []byte) error { var v weather.WeatherArgs; return json.Unmarshal(b, &v) }, baselineweather.Bind, unmarshalV2Into[weather.WeatherArgs]()},
-		{"medium", find(new(email.Outbox).Tools(), "send_email"), func(b []byte) error { var v email.SendEmailArgs; return json.Unmarshal(b, &v) }, baselineemail.Bind, unmarshalV2Into[email.SendEmailArgs]()},
-		{"large", find(new(orders.Service).Tools(), "create_order"), func(b []byte) error { var v orders.CreateOrderArgs; return json.Unmarshal(b, &v) }, baselineorders.Bind, unmarshalV2Into[orders.CreateOrderArgs]()},
+		{"small", find(weather.Tools(), "get_weather"), func(b []byte) error { var v weather.WeatherArgs; return json.Unmarshal(b, &v) }, baselineweather.Bind, unmarshalV2Into[weather.WeatherArgs](), discard(handwritten.Weather)},
+		{"medium", find(new(email.Outbox).Tools(), "send_email"), func(b []byte) error { var v email.SendEmailArgs; return json.Unmarshal(b, &v) }, baselineemail.Bind, unmarshalV2Into[email.SendEmailArgs](), discard(handwritten.Email)},
+		{"large", find(new(orders.Service).Tools(), "create_order"), func(b []byte) error { var v orders.CreateOrderArgs; return json.Unmarshal(b, &v) }, baselineorders.Bind, unmarshalV2Into[orders.CreateOrderArgs](), discard(handwritten.Order)},
 	}
+}
+
+// discard is decode without its value.
+func discard[T any](decode func([]byte) (T, error)) func([]byte) error {
+	return func(b []byte) error { _, err := decode(b); return err }
 }
 
 func readDoc(t testing.TB, name string) []byte {
@@ -173,6 +180,13 @@ func BenchmarkDecode(b *testing.B) {
 					_, _ = p.tool.BindArgs(ctx, data)
 				}
 			})
+			b.Run(name+"/handwritten", func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(data)))
+				for b.Loop() {
+					_ = p.handwritten(data)
+				}
+			})
 			b.Run(name+"/encoding_json", func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(data)))
@@ -223,6 +237,10 @@ func TestReport(t *testing.T) {
 				op   func()
 			}{"encoding/json/v2.Unmarshal (decode only)", func() { _ = p.unmarshalV2(data) }})
 		}
+		decoders = append(decoders, struct {
+			name string
+			op   func()
+		}{"hand-written limit (jx, one pass, first problem only)", func() { _ = p.handwritten(data) }})
 		best := make([]float64, len(decoders))
 		allocs := make([]int64, len(decoders))
 		for i := range best {
@@ -244,5 +262,7 @@ func TestReport(t *testing.T) {
 			fmt.Printf("| %s (%s) | %d | %s | %.0f ns | %.2f× | %d |\n", p.size, p.tool.Name, len(data),
 				d.name, best[i], best[i]/best[1], allocs[i])
 		}
+		limit := best[len(best)-1]
+		fmt.Printf("| %s | | toolgen Bind / the hand-written limit | | %.2f× (goal: at most 1.1×) | |\n", p.size, best[0]/limit)
 	}
 }
