@@ -170,7 +170,7 @@ func (s *State) str(v *string, r *StringRule) error {
 	// unquote's usual case without its call: no escapes, no bytes past ASCII.
 	var str string
 	if body := raw[1 : len(raw)-1]; plainRun(body) == len(body) {
-		str = string(body)
+		str = s.keep(body)
 	} else if str, err = unquote(raw); err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/go-faster/jx"
 )
@@ -24,6 +25,30 @@ type State struct {
 	keys  []string  // the property names of map segments, by depth
 	depth int
 	used  int // keys[:used] may hold names, cleared on release so the pool keeps no input
+
+	// strs holds the bytes of the strings decoded so far, which share it (keep): a few
+	// allocations a document instead of one a string. A chunk is never written again once a
+	// string was cut from it, and never reused by another document: release drops it.
+	strs []byte
+	left int // the document's bytes no string has taken yet: what strs may grow to
+}
+
+// keep returns b as a string whose bytes live in s.strs, which grows in chunks (doubling, at
+// least 256 bytes, never past the document's size) so that a document of many short strings
+// costs a few allocations, and one with a single short string no more than a copy of it.
+// A string the handler keeps holds its chunk alive, which is at most the document's size.
+func (s *State) keep(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if cap(s.strs)-len(s.strs) < len(b) {
+		size := min(max(2*cap(s.strs), 256, len(b)), max(s.left, len(b)))
+		s.strs = make([]byte, 0, size)
+	}
+	start := len(s.strs)
+	s.strs = append(s.strs, b...)
+	s.left -= len(b)
+	return unsafe.String(&s.strs[start], len(b))
 }
 
 // segment is one level of the path: a property of a Fields table, an item, or a map's
@@ -56,6 +81,7 @@ func (s *State) release(data []byte, err error) error {
 		s.used = 0
 	}
 	s.d.ResetBytes(nil)
+	s.strs, s.left = nil, 0
 	states.Put(s)
 	return err
 }

@@ -119,6 +119,7 @@ type GoType interface {
 func Into(data []byte, p unsafe.Pointer, st *Struct) error {
 	s := states.Get().(*State)
 	s.d.ResetBytes(data)
+	s.left = len(data)
 	return s.release(data, s.object(p, st))
 }
 

@@ -1,6 +1,7 @@
 package decode_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"reflect"
@@ -178,6 +179,24 @@ func TestTableRawIsACopy(t *testing.T) {
 	require.NoError(t, decode.Into(doc, unsafe.Pointer(&v), &scalarsTable))
 	copy(doc, `{"raw":[9]}`)
 	assert.Equal(t, json.RawMessage(`[1]`), v.Raw)
+}
+
+// Strings are copies too, though the strings of one document share their bytes: the caller
+// may reuse its buffer, and strings decoded from another document never overwrite them.
+func TestTableStringsOutliveTheBufferAndTheNextDocument(t *testing.T) {
+	decodeOrder := func(doc []byte) order {
+		var o order
+		require.NoError(t, decode.Into(doc, unsafe.Pointer(&o), &orderTable))
+		return o
+	}
+	doc := []byte(`{"id":"first","lines":[{"sku":"aaa","qty":1},{"sku":"bbbb","qty":2}]}`)
+	first := decodeOrder(doc)
+	copy(doc, bytes.Repeat([]byte("#"), len(doc)))
+	for range 100 {
+		decodeOrder([]byte(`{"id":"other","lines":[{"sku":"zzz","qty":1},{"sku":"yyyy","qty":2}]}`))
+	}
+	assert.Equal(t, "first", first.ID)
+	assert.Equal(t, []string{"aaa", "bbbb"}, []string{first.Lines[0].SKU, first.Lines[1].SKU})
 }
 
 // A value is refused, and the field left as it was, when it is the wrong JSON type or outside
