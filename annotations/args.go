@@ -522,6 +522,42 @@ func parsePrerequisite(d *Directive, args string, at int) (any, []Problem) {
 	return pr, nil
 }
 
+// parseWorkflowStep reads STEP [| tool TOOL] [| when CONDITION].
+func parseWorkflowStep(d *Directive, args string, at int) (any, []Problem) {
+	parts := strings.Split(args, "|")
+	step := WorkflowStep{Name: strings.TrimSpace(parts[0])}
+	var problems []Problem
+	if step.Name == "" {
+		problems = append(problems, Problem{Offset: at, Message: "//tool:workflow needs a step before the first |",
+			Hint: "write " + d.Usage()})
+	}
+	off := at + len(parts[0]) + 1
+	for _, part := range parts[1:] {
+		lead := len(part) - len(strings.TrimLeft(part, " \t"))
+		text := strings.TrimSpace(part)
+		word, rest, _ := strings.Cut(text, " ")
+		rest = strings.TrimSpace(rest)
+		switch {
+		case word == "tool" && step.Tool == "" && IsValidName(rest):
+			step.Tool, step.ToolOffset = rest, off+lead+len("tool ")
+		case word == "when" && step.Condition == "" && rest != "":
+			step.Condition = rest
+		default:
+			p := Problem{Offset: off + lead, Message: "//tool:workflow part " + strconv.Quote(text) + " is neither tool TOOL nor when CONDITION, once each",
+				Hint: "write " + d.Usage()}
+			if c := suggest.Closest(word, []string{"tool", "when"}); c != "" && c != word {
+				p.Hint = "did you mean " + c + "?"
+			}
+			problems = append(problems, p)
+		}
+		off += len(part) + 1
+	}
+	if problems != nil {
+		return nil, problems
+	}
+	return step, nil
+}
+
 // parseLint reads [-]RULE[,[-]RULE...].
 func parseLint(d *Directive, args string, at int) (any, []Problem) {
 	ws, problems := listWords(d, args, at, "rule")

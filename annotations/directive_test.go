@@ -60,7 +60,13 @@ func TestDirectiveValues(t *testing.T) {
 			value: Prerequisite{Condition: "the order exists", Check: "get_order", Else: "create it with create_order", CheckOffset: 45}},
 		{text: "//tool:prerequisite the order exists | chek get_order", problems: []want{{39, `//tool:prerequisite part "chek get_order" is neither check TOOL nor else ACTION, once each`, "did you mean check?"}}},
 		{text: "//tool:prerequisite | else wait", problems: []want{{20, "//tool:prerequisite needs a condition before the first |", "write"}}},
-		{text: "//tool:workflow first find the user", value: "first find the user"},
+		{text: "//tool:workflow first find the user", value: WorkflowStep{Name: "first find the user"}},
+		// "//tool:workflow " is 16 bytes.
+		{text: "//tool:workflow find the user | tool find_user | when only the name is known",
+			value: WorkflowStep{Name: "find the user", Tool: "find_user", Condition: "only the name is known", ToolOffset: 37}},
+		{text: "//tool:workflow find the user | tol find_user", problems: []want{{32, `//tool:workflow part "tol find_user" is neither tool TOOL nor when CONDITION, once each`, "did you mean tool?"}}},
+		{text: "//tool:workflow find the user | tool find-user!", problems: []want{{32, `//tool:workflow part "tool find-user!" is neither tool TOOL nor when CONDITION, once each`, "write"}}},
+		{text: "//tool:workflow | tool find_user", problems: []want{{16, "//tool:workflow needs a step before the first |", "write"}}},
 		// "//tool:lint " is 12 bytes.
 		{text: "//tool:lint -snake-case, optional-default", value: []LintSetting{{Rule: "snake-case"}, {Rule: "optional-default", On: true}}},
 		{text: "//tool:lint -snake_case", problems: []want{{12, `unknown lint rule "snake_case"`, "did you mean snake-case?"}}},

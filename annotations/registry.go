@@ -117,10 +117,12 @@ var Directives = []*Directive{
 		parse: parsePrerequisite,
 	},
 	{
-		Name: "workflow", Targets: onDescriptive, Repeatable: true, Syntax: "STEP",
-		Help: "One step of the workflow the tool belongs to; the lines are the steps in order " +
-			"(`//tool:workflow find the user with find_user`). Shown to the model at level 2 as a numbered list.",
-		parse: parseText,
+		Name: "workflow", Targets: onDescriptive, Repeatable: true, Syntax: "STEP [| tool TOOL] [| when CONDITION]",
+		Help: "One step of the workflow the tool belongs to, optionally with the tool that does it and " +
+			"when it applies; the lines are the steps in order " +
+			"(`//tool:workflow find the user | tool find_user | when only the name is known`). " +
+			"TOOL must be a tool of the same package. Shown to the model at level 2 as a numbered list.",
+		parse: parseWorkflowStep,
 	},
 	{
 		Name: "warning", Targets: onDescriptive, Repeatable: true, Syntax: "TEXT",
@@ -325,6 +327,15 @@ type Prerequisite struct {
 	Else      string // what to do when it does not hold; may be empty
 	// CheckOffset is the byte offset of Check in the comment text, for errors found later.
 	CheckOffset int
+}
+
+// WorkflowStep is the value of //tool:workflow.
+type WorkflowStep struct {
+	Name      string // what the step does
+	Tool      string // the tool that does it; may be empty
+	Condition string // when the step applies; may be empty
+	// ToolOffset is the byte offset of Tool in the comment text, for errors found later.
+	ToolOffset int
 }
 
 // LintSetting is one item of //tool:lint: a rule turned on or off.

@@ -71,7 +71,7 @@ type Tool struct {
 	// Prerequisites are conditions to meet before calling (//tool:prerequisite).
 	Prerequisites []Prerequisite
 	// Workflow lists the steps of the workflow the tool belongs to, in order (//tool:workflow).
-	Workflow []string
+	Workflow []WorkflowStep
 	// Warnings are cautions shown with the tool's detail (//tool:warning).
 	Warnings []string
 	// Related names other tools and how they relate (//tool:related).
@@ -245,6 +245,55 @@ func (p Prerequisite) String() string {
 		return p.Condition
 	}
 	return p.Condition + " (" + strings.Join(notes, "; ") + ")"
+}
+
+// ModelDescription is the description every adapter sends to a provider or MCP client:
+// Description, then each of Warnings as a line "Warning: …", so that a caution reaches the
+// model where it reads about the tool even without level-2 detail.
+//
+//	t := runtime.Tool{Description: "Deletes a file.", Warnings: []string{"It cannot be undone."}}
+//	t.ModelDescription() // "Deletes a file.\n\nWarning: It cannot be undone."
+func (t Tool) ModelDescription() string {
+	if len(t.Warnings) == 0 {
+		return t.Description
+	}
+	var b strings.Builder
+	b.WriteString(strings.TrimSpace(t.Description))
+	for i, w := range t.Warnings {
+		switch {
+		case i > 0:
+			b.WriteByte('\n')
+		case b.Len() > 0:
+			b.WriteString("\n\n")
+		}
+		b.WriteString("Warning: ")
+		b.WriteString(strings.Join(strings.Fields(w), " "))
+	}
+	return b.String()
+}
+
+// WorkflowStep is one step of a workflow: what it does, optionally the tool that does it and
+// when it applies. A step read from a spec may name only its tool.
+type WorkflowStep struct {
+	Name      string `json:"name"`
+	Tool      string `json:"tool,omitempty"`
+	Condition string `json:"condition,omitempty"`
+}
+
+// String reads as one sentence for a model: "find the user (call find_user), when only the
+// name is known".
+func (s WorkflowStep) String() string {
+	text := s.Name
+	switch {
+	case s.Tool != "" && text == "":
+		text = "call " + s.Tool
+	case s.Tool != "":
+		text += " (call " + s.Tool + ")"
+	}
+	if s.Condition != "" {
+		text += ", when " + s.Condition
+	}
+	return text
 }
 
 // Related names another tool and how it relates to this one.

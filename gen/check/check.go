@@ -40,6 +40,7 @@ func Run(pkgs []*model.Package, diags *diag.List) {
 		for _, t := range p.Tools {
 			checkRelated(t, known, diags)
 			checkPrerequisites(t, known, diags)
+			checkWorkflow(t, known, diags)
 			checkDescription(p, t, diags)
 			checkHints(t, diags)
 			checkSchemas(t, diags)
@@ -134,6 +135,24 @@ func checkPrerequisites(t *model.Tool, known []string, diags *diag.List) {
 			d.WithHint("did you mean %q?", s)
 		} else {
 			d.WithHint("the checking tool must be declared in the same package (the same Tools() catalog)")
+		}
+	}
+}
+
+// checkWorkflow checks that the tool a //tool:workflow step names is in the package.
+func checkWorkflow(t *model.Tool, known []string, diags *diag.List) {
+	for _, st := range t.Workflow {
+		if st.Tool == "" {
+			continue
+		}
+		if _, found := slices.BinarySearch(known, st.Tool); found {
+			continue
+		}
+		d := diags.Errorf(st.ToolPos, "//tool:workflow step %q names unknown tool %q", st.Name, st.Tool)
+		if s := suggest.Closest(st.Tool, known); s != "" {
+			d.WithHint("did you mean %q?", s)
+		} else {
+			d.WithHint("the step's tool must be declared in the same package (the same Tools() catalog)")
 		}
 	}
 }

@@ -283,6 +283,15 @@ func TestPrerequisiteCheckTool(t *testing.T) {
 	assert.Empty(t, run(pkg(tool)))
 }
 
+// TestWorkflowStepTool: the tool a //tool:workflow step names must be in the package.
+func TestWorkflowStepTool(t *testing.T) {
+	tool := weatherTool()
+	tool.Workflow = []model.WorkflowStep{{Name: "read the forecast", Tool: "get_wether", ToolPos: at(8)}, {Name: "tell the user"}}
+	assert.Equal(t, "weather.go:8:6: //tool:workflow step \"read the forecast\" names unknown tool \"get_wether\"; did you mean \"get_weather\"?\n", run(pkg(tool)))
+	tool.Workflow[0].Tool = "get_weather"
+	assert.Empty(t, run(pkg(tool)))
+}
+
 // TestExampleFormatsByTheDecodersRules: examples are judged by the decoder's format rules, not
 // the validator's laxer ones: a uri with a space passes the validator alone and fails a call.
 func TestExampleFormatsByTheDecodersRules(t *testing.T) {

@@ -421,7 +421,20 @@ func (g *generator) toolLiteral(t *model.Tool) (jen.Code, error) {
 		}
 		d[jen.Id("Prerequisites")] = jen.Index().Qual(runtimePath, "Prerequisite").Values(items...)
 	}
-	strs("Workflow", t.Workflow)
+	if len(t.Workflow) > 0 {
+		var items []jen.Code
+		for _, st := range t.Workflow {
+			sd := jen.Dict{jen.Id("Name"): jen.Lit(st.Name)}
+			if st.Tool != "" {
+				sd[jen.Id("Tool")] = jen.Lit(st.Tool)
+			}
+			if st.Condition != "" {
+				sd[jen.Id("Condition")] = jen.Lit(st.Condition)
+			}
+			items = append(items, jen.Values(sd))
+		}
+		d[jen.Id("Workflow")] = jen.Index().Qual(runtimePath, "WorkflowStep").Values(items...)
+	}
 	strs("Warnings", t.Warnings)
 	if len(t.Related) > 0 {
 		var items []jen.Code

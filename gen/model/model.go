@@ -94,7 +94,7 @@ type Tool struct {
 	Examples      []Example
 	Triggers      []string
 	Prerequisites []Prerequisite
-	Workflow      []string // steps, in order
+	Workflow      []WorkflowStep // steps, in order
 	Warnings      []string
 	Related       []Related
 	Filters       []string
@@ -147,6 +147,14 @@ type Prerequisite struct {
 	Check     string   // a tool of the package that checks the condition; may be empty
 	CheckPos  Position // of Check
 	Else      string   // what to do when it does not hold; may be empty
+}
+
+// WorkflowStep is one //tool:workflow.
+type WorkflowStep struct {
+	Name      string
+	Tool      string   // a tool of the package that does the step; may be empty
+	ToolPos   Position // of Tool
+	Condition string   // when the step applies; may be empty
 }
 
 // LintOn reports whether rule applies to tool t of package p: the tool's //tool:lint wins over

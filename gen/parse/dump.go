@@ -99,7 +99,9 @@ func (d *dumper) tool(t *model.Tool) {
 	for _, pr := range t.Prerequisites {
 		d.line(1, "prerequisite %q check %q else %q", pr.Condition, pr.Check, pr.Else)
 	}
-	list("workflow", t.Workflow)
+	for _, st := range t.Workflow {
+		d.line(1, "workflow %q tool %q when %q", st.Name, st.Tool, st.Condition)
+	}
 	list("warnings", t.Warnings)
 	for _, r := range t.Related {
 		d.line(1, "related %s %q", r.Name, r.Relation)

@@ -437,7 +437,10 @@ func (p *parser) newTool(o *docOwner, goName string, namePos token.Pos) *model.T
 					Check: pr.Check, CheckPos: d.at(pr.CheckOffset), Else: pr.Else})
 			}
 		case "workflow":
-			t.Workflow = append(t.Workflow, asString(v))
+			if st, ok := v.(annotations.WorkflowStep); ok {
+				t.Workflow = append(t.Workflow, model.WorkflowStep{Name: st.Name,
+					Tool: st.Tool, ToolPos: d.at(st.ToolOffset), Condition: st.Condition})
+			}
 		case "lint":
 			t.Lint = lintSettings(v)
 		case "warning":

@@ -58,7 +58,7 @@ func Declarations(tools []runtime.Tool, opts ...Option) ([]Declaration, error) {
 	out := make([]Declaration, 0, len(tools))
 	strict := 0
 	for _, t := range tools {
-		d := Declaration{Name: t.Name, Description: t.Description, DeferLoading: t.Deferred,
+		d := Declaration{Name: t.Name, Description: t.ModelDescription(), DeferLoading: t.Deferred,
 			AllowedCallers: cfg.allowedCallers(t.Callers), InputExamples: inputExamples(t.Examples)}
 		if v, ok := strictVariant(cfg, t); ok {
 			d.Schema, d.Strict = v.Schema, true

@@ -232,7 +232,7 @@ func TestDescribeAllSections(t *testing.T) {
 		InputSchema:   json.RawMessage(`{"type":"object"}`),
 		Triggers:      []string{"the user asks to remove a file"},
 		Prerequisites: []runtime.Prerequisite{{Condition: "the file exists", Check: "list_dir", Else: "ask the user for the path"}, {Condition: "nobody needs it"}},
-		Workflow:      []string{"list_dir to find the file", "delete_file", "restore if\nthe user regrets it"},
+		Workflow:      []runtime.WorkflowStep{{Name: "find the file", Tool: "list_dir"}, {Name: "delete it"}, {Name: "restore it", Condition: "the user\nregrets it"}},
 		Warnings:      []string{"cannot be undone", "follows\nsymlinks"},
 		Related:       []runtime.Related{{Name: "list_dir", Relation: "prerequisite"}, {Name: "restore"}},
 		Permission:    runtime.PermissionConfirm,
@@ -258,9 +258,9 @@ Use it when:
 - the user asks to remove a file
 
 Workflow:
-1. list_dir to find the file
-2. delete_file
-3. restore if the user regrets it
+1. find the file (call list_dir)
+2. delete it
+3. restore it, when the user regrets it
 
 Before calling it:
 - the file exists (check with list_dir; if not, ask the user for the path)

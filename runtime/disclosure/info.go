@@ -22,7 +22,7 @@ type Info struct {
 	Examples      []runtime.Example      `json:"examples,omitempty"`
 	Triggers      []string               `json:"triggers,omitempty"`
 	Prerequisites []runtime.Prerequisite `json:"prerequisites,omitempty"`
-	Workflow      []string               `json:"workflow,omitempty"`
+	Workflow      []runtime.WorkflowStep `json:"workflow,omitempty"`
 	Warnings      []string               `json:"warnings,omitempty"`
 	Related       []runtime.Related      `json:"related,omitempty"`
 	// Confirm is set when a call waits for approval; ConfirmReason says why, Risk how much is
@@ -142,7 +142,7 @@ func (i Info) Text() string {
 	if len(i.Workflow) > 0 {
 		b.WriteString("\nWorkflow:\n")
 		for n, step := range i.Workflow {
-			fmt.Fprintf(&b, "%d. %s\n", n+1, oneLine(step))
+			fmt.Fprintf(&b, "%d. %s\n", n+1, oneLine(step.String()))
 		}
 	}
 	prereqs := make([]string, len(i.Prerequisites))

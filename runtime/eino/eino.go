@@ -148,7 +148,7 @@ func UnknownTools(reg *runtime.Registry, opts Options) func(ctx context.Context,
 // or change a keyword of that schema, so the model is never told less than the decoder
 // checks.
 func ToolInfo(t runtime.Tool) (*schema.ToolInfo, error) {
-	info := &schema.ToolInfo{Name: t.Name, Desc: t.Description}
+	info := &schema.ToolInfo{Name: t.Name, Desc: t.ModelDescription()}
 	if len(t.InputSchema) == 0 {
 		return info, nil
 	}

@@ -48,7 +48,7 @@ func Declarations(tools []runtime.Tool) ([]Declaration, error) {
 		if err != nil {
 			return nil, err
 		}
-		d := Declaration{Name: t.Name, Description: t.Description, ResponseJSONSchema: responseSchema(t.OutputSchema)}
+		d := Declaration{Name: t.Name, Description: t.ModelDescription(), ResponseJSONSchema: responseSchema(t.OutputSchema)}
 		if jsonSchema {
 			d.ParametersJSONSchema = v.Schema
 		} else {

@@ -118,7 +118,7 @@ func Define(g *genkit.Genkit, reg *runtime.Registry, opts Options, names ...stri
 		run := runner{reg: reg, name: t.Name, opts: opts}
 		// An empty schema, which Genkit's validation accepts whatever the model sends:
 		// Middleware declares the real one (see the package doc).
-		out.defs = append(out.defs, genkit.DefineMultipartTool(g, t.Name, t.Description, run.run, ai.WithInputSchema(map[string]any{})))
+		out.defs = append(out.defs, genkit.DefineMultipartTool(g, t.Name, t.ModelDescription(), run.run, ai.WithInputSchema(map[string]any{})))
 	}
 	return out, nil
 }

@@ -99,13 +99,14 @@ func Tools(reg *runtime.Registry, opts Options, names ...string) ([]tools.Tool, 
 	return out, nil
 }
 
-// Description is what the model reads about t: its description, then the JSON Schema of the
-// input, which LangChainGo's agents have no other way to send.
+// Description is what the model reads about t: its description and warnings
+// (runtime.Tool.ModelDescription), then the JSON Schema of the input, which LangChainGo's
+// agents have no other way to send.
 func Description(t runtime.Tool) string {
 	if len(t.InputSchema) == 0 {
-		return t.Description
+		return t.ModelDescription()
 	}
-	return strings.TrimSpace(t.Description) + "\n\nInput: a JSON object matching this JSON Schema: " + string(t.InputSchema)
+	return strings.TrimSpace(t.ModelDescription()) + "\n\nInput: a JSON object matching this JSON Schema: " + string(t.InputSchema)
 }
 
 // Name returns the tool's name.

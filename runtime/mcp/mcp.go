@@ -26,7 +26,7 @@ type definition struct {
 }
 
 func define(t runtime.Tool) definition {
-	d := definition{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema}
+	d := definition{Name: t.Name, Title: t.Title, Description: t.ModelDescription(), InputSchema: t.InputSchema}
 	if len(d.InputSchema) == 0 {
 		d.InputSchema = emptyInput
 	}

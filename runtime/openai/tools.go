@@ -41,7 +41,7 @@ func Declarations(tools []runtime.Tool) ([]Declaration, error) {
 			return nil, fmt.Errorf("openai: tool %q: OpenAI refuses function names over %d characters", t.Name, maxNameLength)
 		}
 		out = append(out, Declaration{
-			Name: t.Name, Description: t.Description, Schema: v.Schema, Strict: v.Strict,
+			Name: t.Name, Description: t.ModelDescription(), Schema: v.Schema, Strict: v.Strict,
 			DeferLoading: t.Deferred, AllowedCallers: AllowedCallers(t.Callers),
 			Namespace: t.Namespace, PackageDescription: t.PackageDescription,
 		})

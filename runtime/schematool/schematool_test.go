@@ -339,7 +339,7 @@ func TestSpecLoadsAndExportsOpenAkitaToolDict(t *testing.T) {
 	require.Len(t, tool.Examples, 1)
 	assert.JSONEq(t, `{"command":"ls"}`, string(tool.Examples[0].Args))
 	assert.Equal(t, []string{"Destructive commands need confirmation"}, tool.Warnings)
-	assert.Equal(t, []string{"inspect (call list_dir)", "run the command"}, tool.Workflow)
+	assert.Equal(t, []runtime.WorkflowStep{{Name: "inspect", Tool: "list_dir"}, {Name: "run the command"}}, tool.Workflow)
 	assert.Equal(t, []runtime.Related{{Name: "read_file", Relation: "read a file instead of cat"}}, tool.Related)
 
 	exported, err := schematool.ExportOpenAkita(tool)

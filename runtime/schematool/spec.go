@@ -9,7 +9,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -41,15 +40,15 @@ type Spec struct {
 
 	// The keys of an OpenAkita tool dict, each onto the runtime.Tool field of its name:
 	// "category", "detail", "triggers", "examples" ([{"scenario", "params", "expected"}]),
-	// "warnings", "workflow" (steps: strings, or {"name", "tool", "condition"} objects, kept
-	// as one sentence each), "prerequisites" (strings or {"condition", "check", "else"}) and
+	// "warnings", "workflow" (steps: strings, or {"name", "tool", "condition"} objects),
+	// "prerequisites" (strings or {"condition", "check", "else"}) and
 	// "related_tools" ([{"name", "relation"}]). ExportOpenAkita writes them back.
 	Category      string
 	Detail        string
 	Triggers      []string
 	Examples      []runtime.Example
 	Warnings      []string
-	Workflow      []string
+	Workflow      []runtime.WorkflowStep
 	Prerequisites []runtime.Prerequisite
 	Related       []runtime.Related
 }
@@ -453,25 +452,17 @@ func readOpenAkitaLists(m map[string]json.RawMessage, s *Spec) error {
 		var steps []json.RawMessage
 		switch {
 		case json.Unmarshal(raw, &one) == nil:
-			s.Workflow = []string{one}
+			s.Workflow = []runtime.WorkflowStep{{Name: one}}
 		case json.Unmarshal(raw, &steps) == nil:
 			for i, st := range steps {
-				var text string
-				var step struct{ Name, Tool, Condition string }
+				var step runtime.WorkflowStep
 				switch {
-				case json.Unmarshal(st, &text) == nil:
+				case json.Unmarshal(st, &step.Name) == nil:
 				case json.Unmarshal(st, &step) == nil && (step.Name != "" || step.Tool != ""):
-					text = step.Name
-					if step.Tool != "" {
-						text = strings.TrimSpace(text + " (call " + step.Tool + ")")
-					}
-					if step.Condition != "" {
-						text += ", when " + step.Condition
-					}
 				default:
 					return fmt.Errorf(`spec: workflow step %d: must be a string or {"name", "tool", "condition"}`, i+1)
 				}
-				s.Workflow = append(s.Workflow, text)
+				s.Workflow = append(s.Workflow, step)
 			}
 		default:
 			return errors.New("spec: workflow: must be a string or a list of steps")
@@ -527,11 +518,18 @@ func ExportOpenAkita(t runtime.Tool) ([]byte, error) {
 		Prerequisites []runtime.Prerequisite `json:"prerequisites,omitempty"`
 		Examples      []example              `json:"examples,omitempty"`
 		Warnings      []string               `json:"warnings,omitempty"`
-		Workflow      []string               `json:"workflow,omitempty"`
+		Workflow      []any                  `json:"workflow,omitempty"`
 		Related       []related              `json:"related_tools,omitempty"`
 		InputSchema   json.RawMessage        `json:"input_schema"`
 	}{Name: t.Name, Category: t.Category, Description: t.Description, Detail: t.Detail, Triggers: t.Triggers,
-		Prerequisites: t.Prerequisites, Warnings: t.Warnings, Workflow: t.Workflow, InputSchema: t.InputSchema}
+		Prerequisites: t.Prerequisites, Warnings: t.Warnings, InputSchema: t.InputSchema}
+	for _, st := range t.Workflow {
+		if st.Tool == "" && st.Condition == "" {
+			d.Workflow = append(d.Workflow, st.Name) // OpenAkita's plain step
+		} else {
+			d.Workflow = append(d.Workflow, st)
+		}
+	}
 	for _, e := range t.Examples {
 		d.Examples = append(d.Examples, example{Scenario: e.Scenario, Params: e.Args, Expected: e.Expected})
 	}

@@ -57,6 +57,9 @@ func writeMarkdownTool(b *strings.Builder, t runtime.Tool) {
 	if t.Description != "" {
 		b.WriteString("Description: " + oneLine(t.Description) + "\n")
 	}
+	for _, w := range t.Warnings {
+		b.WriteString("Warning: " + oneLine(w) + "\n")
+	}
 	if t.Detail != "" {
 		b.WriteString(t.Detail + "\n")
 	}

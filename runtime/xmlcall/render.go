@@ -159,8 +159,8 @@ func writeTool(b *strings.Builder, t runtime.Tool) {
 	b.WriteString(`<tool name="`)
 	b.WriteString(escapeAttr(t.Name))
 	b.WriteString("\">\n")
-	if t.Description != "" {
-		element(b, "description", t.Description)
+	if d := t.ModelDescription(); d != "" {
+		element(b, "description", d)
 	}
 	if t.Detail != "" {
 		element(b, "detail", t.Detail)

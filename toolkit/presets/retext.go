@@ -186,7 +186,10 @@ func retext(t *runtime.Tool, f func(where, s string) string) error {
 	}
 	t.Triggers = each("trigger", t.Triggers)
 	t.Warnings = each("warning", t.Warnings)
-	t.Workflow = each("workflow", t.Workflow)
+	t.Workflow = slices.Clone(t.Workflow)
+	for i, st := range t.Workflow {
+		t.Workflow[i] = runtime.WorkflowStep{Name: f("workflow", st.Name), Tool: f("workflow", st.Tool), Condition: f("workflow", st.Condition)}
+	}
 	t.Prerequisites = slices.Clone(t.Prerequisites)
 	for i, p := range t.Prerequisites {
 		t.Prerequisites[i] = runtime.Prerequisite{Condition: f("prerequisite", p.Condition), Check: f("prerequisite", p.Check), Else: f("prerequisite", p.Else)}

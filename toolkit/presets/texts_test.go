@@ -59,7 +59,9 @@ func texts(t *testing.T, tool runtime.Tool) map[string]string {
 	}
 	add("trigger", tool.Triggers)
 	add("warning", tool.Warnings)
-	add("workflow", tool.Workflow)
+	for i, st := range tool.Workflow {
+		out[fmt.Sprintf("workflow %d", i)] = st.String()
+	}
 	for i, e := range tool.Examples {
 		out[fmt.Sprintf("example %d", i)] = e.Scenario + " " + e.Expected + " " + string(e.Args)
 	}
