@@ -13,7 +13,8 @@ import (
 // field is optional (zero: unknown). The host sets it per call (Call.Run, often one RunInfo
 // shared by the calls of a turn); the provider adapters fill Model and the token counts
 // where the response they parse carries them (runtime/openai's ParseResponsesCalls,
-// runtime/anthropic's ParseCalls, runtime/gemini's ParseCalls); a serving MCP server reads
+// ParseChatCompletionCalls and stream assemblers, runtime/anthropic's ParseCalls and Stream,
+// runtime/gemini's ParseCalls); runtime/otel records it on the call's span; a serving MCP server reads
 // it from a tools/call's _meta (runtime/mcp), which runtime/mcp/mount sends. Handlers read it
 // in CallInfo.Run, observers in Event.Run. It never reaches the model.
 //

@@ -23,12 +23,7 @@ func ParseCalls(message []byte) ([]runtime.Call, error) {
 	var msg struct {
 		Content []contentBlock `json:"content"`
 		Model   string         `json:"model"`
-		Usage   struct {
-			InputTokens              int64 `json:"input_tokens"`
-			CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
-			CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
-			OutputTokens             int64 `json:"output_tokens"`
-		} `json:"usage"`
+		Usage   usage          `json:"usage"`
 	}
 	if err := json.Unmarshal(message, &msg); err != nil {
 		return nil, fmt.Errorf("anthropic: parsing a message: %w", err)
@@ -39,11 +34,5 @@ func ParseCalls(message []byte) ([]runtime.Call, error) {
 			calls = append(calls, runtime.Call{ID: b.ID, Name: b.Name, Args: []byte(b.Input)})
 		}
 	}
-	u := msg.Usage
-	if run := (runtime.RunInfo{Model: msg.Model, InputTokens: u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens, OutputTokens: u.OutputTokens}); run != (runtime.RunInfo{}) {
-		for i := range calls {
-			calls[i].Run = &run
-		}
-	}
-	return calls, nil
+	return withRun(calls, runtime.RunInfo{Model: msg.Model, InputTokens: msg.Usage.input(), OutputTokens: msg.Usage.OutputTokens}), nil
 }

@@ -3,6 +3,7 @@ package anthropic
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolgen-go/toolgen/runtime"
@@ -11,11 +12,14 @@ import (
 // Stream assembles tool calls from the events of a streamed message. A tool_use block starts
 // with its id and name (content_block_start), its input arrives as input_json_delta
 // fragments, and the call is complete, and returned by Add, at its content_block_stop; so it
-// can be dispatched while the model writes the next block. A Stream is not safe for
-// concurrent use.
+// can be dispatched while the model writes the next block. A call's Run holds the message's
+// model and input tokens (from message_start) when it completes; the output tokens are final
+// in the message_delta after the last block, so Calls, called after the stream ended, gives
+// the calls with them. A Stream is not safe for concurrent use.
 type Stream struct {
 	blocks   map[int64]*streamBlock
 	complete []runtime.Call
+	run      runtime.RunInfo
 }
 
 type streamBlock struct {
@@ -38,6 +42,26 @@ type StreamEvent struct {
 		Type        string `json:"type"`
 		PartialJSON string `json:"partial_json"`
 	} `json:"delta"`
+	// Message is message_start's message: its model and usage so far.
+	Message struct {
+		Model string `json:"model"`
+		Usage usage  `json:"usage"`
+	} `json:"message"`
+	// Usage is message_delta's usage, whose output_tokens count the whole message.
+	Usage usage `json:"usage"`
+}
+
+// usage is a message's usage, as a message, message_start and message_delta carry it.
+type usage struct {
+	InputTokens              int64 `json:"input_tokens"`
+	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
+	OutputTokens             int64 `json:"output_tokens"`
+}
+
+// input is the prompt's tokens, cache writes and reads included.
+func (u usage) input() int64 {
+	return u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
 }
 
 // AddJSON takes one event as the JSON of a server-sent event's data and returns the call it
@@ -55,6 +79,16 @@ func (s *Stream) AddJSON(event []byte) (runtime.Call, bool, error) {
 // call it completes, if any.
 func (s *Stream) AddEvent(e StreamEvent) (runtime.Call, bool) {
 	switch e.Type {
+	case "message_start":
+		s.run.Model = e.Message.Model
+		s.run.InputTokens, s.run.OutputTokens = e.Message.Usage.input(), e.Message.Usage.OutputTokens
+	case "message_delta":
+		if in := e.Usage.input(); in != 0 {
+			s.run.InputTokens = in
+		}
+		if e.Usage.OutputTokens != 0 {
+			s.run.OutputTokens = e.Usage.OutputTokens
+		}
 	case "content_block_start":
 		if e.ContentBlock.Type != "tool_use" {
 			return runtime.Call{}, false
@@ -79,10 +113,22 @@ func (s *Stream) AddEvent(e StreamEvent) (runtime.Call, bool) {
 		}
 		call := runtime.Call{ID: b.id, Name: b.name, Args: []byte(args)}
 		s.complete = append(s.complete, call)
-		return call, true
+		return withRun([]runtime.Call{call}, s.run)[0], true
 	}
 	return runtime.Call{}, false
 }
 
-// Calls returns every call completed so far, in completion order.
-func (s *Stream) Calls() []runtime.Call { return s.complete }
+// Calls returns every call completed so far, in completion order, each with the message's
+// model and usage as known now.
+func (s *Stream) Calls() []runtime.Call { return withRun(slices.Clone(s.complete), s.run) }
+
+// withRun gives the calls of one message its model and usage, when it names any.
+func withRun(calls []runtime.Call, run runtime.RunInfo) []runtime.Call {
+	if run == (runtime.RunInfo{}) {
+		return calls
+	}
+	for i := range calls {
+		calls[i].Run = &run
+	}
+	return calls
+}

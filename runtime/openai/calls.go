@@ -38,6 +38,52 @@ func ParseChatCalls(message []byte) ([]runtime.Call, error) {
 	return calls, nil
 }
 
+// ParseChatCompletionCalls returns the function calls of a whole chat.completion given as wire
+// JSON (its choices[0].message, as ParseChatCalls reads it), each with a Run holding the
+// completion's model and usage (prompt_tokens, completion_tokens), one RunInfo shared by the
+// calls; join the host's run to it with RunInfo.With.
+func ParseChatCompletionCalls(completion []byte) ([]runtime.Call, error) {
+	var c struct {
+		Choices []struct {
+			Index   int64           `json:"index"`
+			Message json.RawMessage `json:"message"`
+		} `json:"choices"`
+		Model string    `json:"model"`
+		Usage chatUsage `json:"usage"`
+	}
+	if err := json.Unmarshal(completion, &c); err != nil {
+		return nil, fmt.Errorf("openai: parsing a chat completion: %w", err)
+	}
+	for _, choice := range c.Choices {
+		if choice.Index != 0 {
+			continue
+		}
+		calls, err := ParseChatCalls(choice.Message)
+		if err != nil {
+			return nil, err
+		}
+		withRun(calls, c.Usage.run(c.Model))
+		return calls, nil
+	}
+	return nil, nil
+}
+
+// chatUsage is a chat completion's (or its last chunk's) usage.
+type chatUsage struct {
+	PromptTokens     int64 `json:"prompt_tokens"`
+	CompletionTokens int64 `json:"completion_tokens"`
+}
+
+func (u chatUsage) run(model string) runtime.RunInfo {
+	return runtime.RunInfo{Model: model, InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens}
+}
+
+// responsesUsage is a response's usage.
+type responsesUsage struct {
+	InputTokens  int64 `json:"input_tokens"`
+	OutputTokens int64 `json:"output_tokens"`
+}
+
 // ResponsesItem is the part of a Responses output item that carries a function call.
 type ResponsesItem struct {
 	Type      string `json:"type"`
@@ -69,10 +115,7 @@ func ParseResponsesCalls(data []byte) ([]runtime.Call, error) {
 		var resp struct {
 			Output []ResponsesItem `json:"output"`
 			Model  string          `json:"model"`
-			Usage  struct {
-				InputTokens  int64 `json:"input_tokens"`
-				OutputTokens int64 `json:"output_tokens"`
-			} `json:"usage"`
+			Usage  responsesUsage  `json:"usage"`
 		}
 		if err2 := json.Unmarshal(data, &resp); err2 != nil {
 			return nil, fmt.Errorf("openai: parsing response output: %w", err2)
@@ -85,11 +128,12 @@ func ParseResponsesCalls(data []byte) ([]runtime.Call, error) {
 }
 
 // withRun gives the calls of one response its model and usage, when it names any.
-func withRun(calls []runtime.Call, run runtime.RunInfo) {
+func withRun(calls []runtime.Call, run runtime.RunInfo) []runtime.Call {
 	if run == (runtime.RunInfo{}) {
-		return
+		return calls
 	}
 	for i := range calls {
 		calls[i].Run = &run
 	}
+	return calls
 }

@@ -1,8 +1,10 @@
 package openai
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolgen-go/toolgen/runtime"
@@ -12,12 +14,15 @@ import (
 // every chunk (Add or AddJSON); once a chunk of choice 0 carries a finish_reason, Done reports
 // true and Calls returns the complete calls. Fragments are joined per tool-call index, as the
 // API requires: the id and name come in the first fragment of an index, the arguments in
-// pieces. Only choice 0 is read (requests with n > 1 are not supported). A ChatStream is not
-// safe for concurrent use.
+// pieces. Only choice 0 is read (requests with n > 1 are not supported). The calls' Run holds
+// the chunks' model and, when the request set stream_options.include_usage, the usage the
+// last chunk carries, after the one with the finish_reason: call Calls after the last chunk
+// to have it. A ChatStream is not safe for concurrent use.
 type ChatStream struct {
 	calls   []*partialCall // in order of first appearance
 	byIndex map[int64]*partialCall
 	done    bool
+	run     runtime.RunInfo
 }
 
 type partialCall struct {
@@ -51,6 +56,15 @@ func (s *ChatStream) AddDelta(d ChatToolCallDelta) {
 // Finish records that choice 0 carried a finish_reason, for chunks read in another form.
 func (s *ChatStream) Finish() { s.done = true }
 
+// AddRun records a chunk's model and usage, for chunks read in another form; zero fields
+// leave what an earlier chunk said.
+func (s *ChatStream) AddRun(model string, inputTokens, outputTokens int64) {
+	s.run.Model = cmp.Or(model, s.run.Model)
+	if inputTokens != 0 || outputTokens != 0 {
+		s.run.InputTokens, s.run.OutputTokens = inputTokens, outputTokens
+	}
+}
+
 // AddJSON takes one chunk as the JSON of a server-sent event's data. The terminating
 // "[DONE]" is accepted and ignored.
 func (s *ChatStream) AddJSON(chunk []byte) error {
@@ -65,10 +79,17 @@ func (s *ChatStream) AddJSON(chunk []byte) error {
 			} `json:"delta"`
 			FinishReason *string `json:"finish_reason"`
 		} `json:"choices"`
+		Model string     `json:"model"`
+		Usage *chatUsage `json:"usage"`
 	}
 	if err := json.Unmarshal(chunk, &c); err != nil {
 		return fmt.Errorf("openai: parsing a chat completion chunk: %w", err)
 	}
+	var usage chatUsage
+	if c.Usage != nil {
+		usage = *c.Usage
+	}
+	s.AddRun(c.Model, usage.PromptTokens, usage.CompletionTokens)
 	for _, choice := range c.Choices {
 		if choice.Index != 0 {
 			continue
@@ -115,17 +136,20 @@ func (s *ChatStream) Calls() []runtime.Call {
 	for i, p := range s.calls {
 		calls[i] = runtime.Call{ID: p.id, Name: p.name, Args: []byte(p.args.String())}
 	}
-	return calls
+	return withRun(calls, s.run)
 }
 
 // ResponsesStream assembles function calls from the events of a streamed Response. Each call
 // is complete, and returned by Add, when its response.function_call_arguments.done (or, at
 // the latest, its response.output_item.done) event arrives, so it can be dispatched while the
-// model is still writing the next one. Fragments are joined per item id. A ResponsesStream is
-// not safe for concurrent use.
+// model is still writing the next one. Fragments are joined per item id. A call's Run holds
+// the response's model (from response.created) when it completes; its usage comes with
+// response.completed, after the calls, so Calls, called after the stream ended, gives them
+// with it. A ResponsesStream is not safe for concurrent use.
 type ResponsesStream struct {
 	items    map[string]*streamItem
 	complete []runtime.Call
+	run      runtime.RunInfo
 }
 
 type streamItem struct {
@@ -141,6 +165,12 @@ type ResponsesEvent struct {
 	Delta     string        `json:"delta"`
 	Arguments string        `json:"arguments"`
 	Item      ResponsesItem `json:"item"`
+	// Response is the response of response.created, response.in_progress and
+	// response.completed events: its model and, once completed, its usage.
+	Response struct {
+		Model string         `json:"model"`
+		Usage responsesUsage `json:"usage"`
+	} `json:"response"`
 }
 
 // AddJSON takes one event as the JSON of a server-sent event's data and returns the call it
@@ -157,6 +187,12 @@ func (s *ResponsesStream) AddJSON(event []byte) (runtime.Call, bool, error) {
 // AddEvent takes one event read in another form (the SDK's, in openaisdk) and returns the
 // call it completes, if any.
 func (s *ResponsesStream) AddEvent(e ResponsesEvent) (runtime.Call, bool) {
+	if r := e.Response; r.Model != "" || r.Usage != (responsesUsage{}) {
+		s.run.Model = cmp.Or(r.Model, s.run.Model)
+		if r.Usage != (responsesUsage{}) {
+			s.run.InputTokens, s.run.OutputTokens = r.Usage.InputTokens, r.Usage.OutputTokens
+		}
+	}
 	switch e.Type {
 	case "response.output_item.added":
 		if e.Item.Type != "function_call" {
@@ -196,8 +232,11 @@ func (s *ResponsesStream) finish(itemID, final string) (runtime.Call, bool) {
 	}
 	call := runtime.Call{ID: it.callID, Name: it.name, Args: []byte(args)}
 	s.complete = append(s.complete, call)
-	return call, true
+	return withRun([]runtime.Call{call}, s.run)[0], true
 }
 
-// Calls returns every call completed so far, in completion order.
-func (s *ResponsesStream) Calls() []runtime.Call { return s.complete }
+// Calls returns every call completed so far, in completion order, each with the response's
+// model and usage as known now.
+func (s *ResponsesStream) Calls() []runtime.Call {
+	return withRun(slices.Clone(s.complete), s.run)
+}

@@ -28,6 +28,16 @@ const (
 	AttrErrorType      = "error.type"             // the runtime.ErrorKind of a failed call
 	AttrToolArguments  = "gen_ai.tool.call.arguments"
 	AttrToolResult     = "gen_ai.tool.call.result"
+	AttrAgentID        = "gen_ai.agent.id"       // runtime.RunInfo.AgentID, when set
+	AttrResponseModel  = "gen_ai.response.model" // runtime.RunInfo.Model: the model that made the call
+
+	// The rest of the call's runtime.RunInfo, when set. The token counts are those of the
+	// model response that made the call, which its other calls share: they are not
+	// gen_ai.usage.*, which a sum over tool spans would count once per call.
+	AttrRunID        = "toolgen.run.id"
+	AttrTurn         = "toolgen.run.turn"
+	AttrInputTokens  = "toolgen.run.input_tokens"
+	AttrOutputTokens = "toolgen.run.output_tokens"
 
 	AttrAttempts        = "toolgen.attempts"         // span: attempts that ran the handler
 	AttrAttempt         = "toolgen.attempt"          // events: the attempt they are about
@@ -137,9 +147,27 @@ func (in *Instrumentation) RegistryOptions(next runtime.Observer) []runtime.Opti
 	return []runtime.Option{runtime.WithMiddleware(in.Middleware()), runtime.WithObserver(in.Observer(next))}
 }
 
+// runAttributes are the span attributes of what the host knows of the call's model run.
+func runAttributes(r runtime.RunInfo) []attribute.KeyValue {
+	var out []attribute.KeyValue
+	for _, s := range []struct{ key, value string }{{AttrRunID, r.RunID}, {AttrAgentID, r.AgentID}, {AttrResponseModel, r.Model}} {
+		if s.value != "" {
+			out = append(out, attribute.String(s.key, s.value))
+		}
+	}
+	if r.Turn != 0 {
+		out = append(out, attribute.Int(AttrTurn, r.Turn))
+	}
+	if r.InputTokens != 0 || r.OutputTokens != 0 {
+		out = append(out, attribute.Int64(AttrInputTokens, r.InputTokens), attribute.Int64(AttrOutputTokens, r.OutputTokens))
+	}
+	return out
+}
+
 // Middleware starts a span "execute_tool {tool}" for each call, a child of the span in the
 // caller's ctx (see ContextFromMeta for calls arriving over MCP), and records the call's
-// duration. A failed call sets the span's status to Error and error.type to the result's
+// duration, with the call's RunInfo (run, agent, model, turn, tokens) as attributes when the
+// host or an adapter set it. A failed call sets the span's status to Error and error.type to the result's
 // runtime.ErrorKind. Install it as the outermost middleware.
 func (in *Instrumentation) Middleware() runtime.Middleware {
 	return func(next runtime.Handler) runtime.Handler {
@@ -157,6 +185,9 @@ func (in *Instrumentation) Middleware() runtime.Middleware {
 				}
 				if in.cfg.withArgs {
 					span.SetAttributes(attribute.String(AttrToolArguments, string(call.Args)))
+				}
+				if call.Run != nil {
+					span.SetAttributes(runAttributes(*call.Run)...)
 				}
 			}
 

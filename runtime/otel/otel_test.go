@@ -110,6 +110,31 @@ func TestSpanPerCallContinuesTheCallersTrace(t *testing.T) {
 	}, attrs(span.Attributes), "no argument or result values unless asked")
 }
 
+// What the host knows of the model run (Call.Run: run, agent, model, turn, tokens) is on the
+// call's span.
+func TestRunInfoIsOnTheSpan(t *testing.T) {
+	tel := newTelemetry(t)
+	reg := tel.registry(t, nil, nil, tool("get_weather", ok("sunny")))
+	run := &runtime.RunInfo{RunID: "run-42", AgentID: "planner", Model: "gpt-5", Turn: 3, InputTokens: 300, OutputTokens: 12}
+	reg.Invoke(context.Background(), runtime.Call{ID: "c", Name: "get_weather", Args: []byte(`{"city":"Tokyo"}`), Run: run})
+	reg.Invoke(context.Background(), runtime.Call{ID: "d", Name: "get_weather", Args: []byte(`{"city":"Tokyo"}`), Run: &runtime.RunInfo{Turn: 1}})
+
+	spans := tel.toolSpans()
+	require.Len(t, spans, 2)
+	got := attrs(spans[0].Attributes)
+	for key, want := range map[string]any{
+		"toolgen.run.id": "run-42", "gen_ai.agent.id": "planner", "gen_ai.response.model": "gpt-5",
+		"toolgen.run.turn": int64(3), "toolgen.run.input_tokens": int64(300), "toolgen.run.output_tokens": int64(12),
+	} {
+		assert.Equal(t, want, got[key], key)
+	}
+	got = attrs(spans[1].Attributes)
+	assert.Equal(t, int64(1), got["toolgen.run.turn"])
+	for _, unset := range []string{"toolgen.run.id", "gen_ai.agent.id", "gen_ai.response.model", "toolgen.run.input_tokens"} {
+		assert.NotContains(t, got, unset, "a field the host did not set is not an attribute")
+	}
+}
+
 func TestArgumentsAndResultsOnlyWhenAsked(t *testing.T) {
 	tel := newTelemetry(t)
 	reg := tel.registry(t, []toolotel.Option{toolotel.WithArguments(), toolotel.WithResults()}, nil, tool("get_weather", ok("sunny")))

@@ -160,5 +160,16 @@ func (s *Stream) Add(ev anthropic.MessageStreamEventUnion) (runtime.Call, bool) 
 		}
 	}
 	e.Delta.Type, e.Delta.PartialJSON = ev.Delta.Type, ev.Delta.PartialJSON
+	if ev.Type == "message_start" {
+		m := ev.Message
+		e.Message.Model = string(m.Model)
+		e.Message.Usage.InputTokens, e.Message.Usage.OutputTokens = m.Usage.InputTokens, m.Usage.OutputTokens
+		e.Message.Usage.CacheCreationInputTokens, e.Message.Usage.CacheReadInputTokens = m.Usage.CacheCreationInputTokens, m.Usage.CacheReadInputTokens
+	}
+	if ev.Type == "message_delta" {
+		u := ev.Usage
+		e.Usage.InputTokens, e.Usage.OutputTokens = u.InputTokens, u.OutputTokens
+		e.Usage.CacheCreationInputTokens, e.Usage.CacheReadInputTokens = u.CacheCreationInputTokens, u.CacheReadInputTokens
+	}
 	return s.AddEvent(e)
 }

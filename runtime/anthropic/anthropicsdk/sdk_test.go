@@ -181,6 +181,13 @@ func TestStreamWithSDK(t *testing.T) {
 		t.Errorf("outcomes: %+v", outs)
 	}
 
+	// The SDK's message_start and message_delta reach the calls' Run as the wire's do.
+	for _, c := range acc.Calls() {
+		if c.Run == nil || *c.Run != (runtime.RunInfo{Model: "claude-opus-4-8", InputTokens: 10, OutputTokens: 30}) {
+			t.Errorf("call %s: Run = %+v, want the stream's model and usage", c.ID, c.Run)
+		}
+	}
+
 	var fromWire anthropicsdk.Stream
 	sc := bufio.NewScanner(strings.NewReader(fixture.AnthropicStream))
 	for sc.Scan() {

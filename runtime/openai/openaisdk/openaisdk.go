@@ -223,6 +223,7 @@ type ChatStream struct{ toolopenai.ChatStream }
 
 // Add takes one chunk from the SDK's stream (stream.Current()).
 func (s *ChatStream) Add(chunk openai.ChatCompletionChunk) {
+	s.AddRun(chunk.Model, chunk.Usage.PromptTokens, chunk.Usage.CompletionTokens)
 	for _, choice := range chunk.Choices {
 		if choice.Index != 0 {
 			continue
@@ -243,6 +244,8 @@ type ResponsesStream struct{ toolopenai.ResponsesStream }
 // completes, if any.
 func (s *ResponsesStream) Add(ev responses.ResponseStreamEventUnion) (runtime.Call, bool) {
 	e := toolopenai.ResponsesEvent{Type: ev.Type, ItemID: ev.ItemID, Delta: ev.Delta, Arguments: ev.Arguments}
+	e.Response.Model = string(ev.Response.Model)
+	e.Response.Usage.InputTokens, e.Response.Usage.OutputTokens = ev.Response.Usage.InputTokens, ev.Response.Usage.OutputTokens
 	if ev.Item.Type == "function_call" {
 		fc := ev.Item.AsFunctionCall()
 		e.Item = toolopenai.ResponsesItem{Type: string(fc.Type), ID: fc.ID, CallID: fc.CallID, Name: fc.Name, Arguments: fc.Arguments}

@@ -38,6 +38,9 @@ func TestChatStreamWithSDK(t *testing.T) {
 		t.Fatal("the stream finished but Done is false")
 	}
 	fixture.SameCalls(t, acc.Calls(), fixture.OpenAIStreamedChatCalls)
+	if run := acc.Calls()[0].Run; run == nil || run.Model != "gpt-5" {
+		t.Errorf("Run = %+v, want the chunks' model", run)
+	}
 
 	outs := toolopenai.Dispatch(ctx, reg, acc.Calls())
 	if outs[0].Result.ClientCall != nil || outs[0].Result.IsError {
@@ -77,6 +80,9 @@ func TestResponsesStreamWithSDK(t *testing.T) {
 	}
 	if len(completedAt) != 2 || completedAt[0] != 6 || completedAt[1] != 9 {
 		t.Errorf("calls completed at events %v, want [6 9] (arguments.done, else output_item.done; once each)", completedAt)
+	}
+	if run := acc.Calls()[0].Run; run == nil || run.Model != "gpt-5" {
+		t.Errorf("Run = %+v, want response.created's model", run)
 	}
 	fixture.SameCalls(t, acc.Calls(), []runtime.Call{
 		{ID: "call_a", Name: "get_weather", Args: []byte(`{"city":"Tokyo","unit":null}`)},
