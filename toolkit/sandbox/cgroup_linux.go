@@ -216,7 +216,7 @@ func delegatedV2(dir string) (string, error) {
 		return "", err
 	}
 	if len(procs) != 1 || procs[0] != os.Getpid() {
-		return "", fmt.Errorf("the memory controller is not enabled for the children of the program's cgroup, which holds %d other processes", len(procs)-1)
+		return "", errors.New("the memory controller is not enabled for the children of the program's cgroup, which holds other processes than the program")
 	}
 	leaf := filepath.Join(dir, cgroupLeaf)
 	if err := os.Mkdir(leaf, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {

@@ -4,6 +4,8 @@ package sandbox
 
 import (
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -130,4 +132,70 @@ func TestCgroupErrorNoHostPath(t *testing.T) {
 	require.Error(t, err)
 	got := cgroupError("making the command's memory cgroup", err).Error()
 	assert.Equal(t, "sandbox: making the command's memory cgroup: no such file or directory", got)
+}
+
+// fakeCgroup makes a directory with the files of a v2 cgroup, as given.
+func fakeCgroup(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
+	}
+	return dir
+}
+
+// TestDelegatedV2: a v2 cgroup is used when the memory controller is delegated to it and
+// enabled for its children, or when the program is its only process (it then moves itself
+// into a leaf and enables the controller); not when the cgroup has no memory controller or
+// holds other processes. The v2 files are faked: this tests the decisions, not the kernel.
+func TestDelegatedV2(t *testing.T) {
+	me := strconv.Itoa(os.Getpid())
+	t.Run("enabled", func(t *testing.T) {
+		dir := fakeCgroup(t, map[string]string{"cgroup.controllers": "cpu memory pids\n", "cgroup.subtree_control": "memory pids\n", "cgroup.procs": ""})
+		parent, err := delegatedV2(dir)
+		require.NoError(t, err)
+		assert.Equal(t, dir, parent)
+		assert.NoDirExists(t, filepath.Join(dir, cgroupLeaf))
+	})
+	t.Run("alone", func(t *testing.T) {
+		dir := fakeCgroup(t, map[string]string{"cgroup.controllers": "memory\n", "cgroup.subtree_control": "", "cgroup.procs": me + "\n"})
+		parent, err := delegatedV2(dir)
+		require.NoError(t, err)
+		assert.Equal(t, dir, parent)
+		procs, err := os.ReadFile(filepath.Join(dir, cgroupLeaf, "cgroup.procs"))
+		require.NoError(t, err)
+		assert.Equal(t, me, string(procs), "the program moved into its leaf")
+		control, err := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control"))
+		require.NoError(t, err)
+		assert.Equal(t, "+memory", string(control))
+	})
+	t.Run("shared", func(t *testing.T) {
+		dir := fakeCgroup(t, map[string]string{"cgroup.controllers": "memory\n", "cgroup.subtree_control": "", "cgroup.procs": "1\n" + me + "\n"})
+		_, err := delegatedV2(dir)
+		assert.ErrorContains(t, err, "holds other processes")
+		assert.NoDirExists(t, filepath.Join(dir, cgroupLeaf))
+	})
+	t.Run("no memory controller", func(t *testing.T) {
+		dir := fakeCgroup(t, map[string]string{"cgroup.controllers": "cpu pids\n", "cgroup.subtree_control": "", "cgroup.procs": me})
+		_, err := delegatedV2(dir)
+		assert.ErrorContains(t, err, "not delegated")
+	})
+	t.Run("limits", func(t *testing.T) {
+		dir := fakeCgroup(t, nil)
+		name := cgroupPrefix + "fake"
+		files := map[string]string{"memory.max": "max", "memory.swap.max": "max", "memory.oom.group": "0",
+			"memory.events": "low 0\nhigh 0\nmax 4\noom 1\noom_kill 2\noom_group_kill 1\n"}
+		require.NoError(t, os.Mkdir(filepath.Join(dir, name), 0o755))
+		for f, content := range files {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, name, f), []byte(content), 0o644))
+		}
+		g := &runCgroup{dir: filepath.Join(dir, name), v2: true, limit: 96 << 20}
+		require.NoError(t, g.setLimits())
+		for f, want := range map[string]string{"memory.max": "100663296", "memory.swap.max": "0", "memory.oom.group": "1"} {
+			got, err := os.ReadFile(filepath.Join(g.dir, f))
+			require.NoError(t, err)
+			assert.Equal(t, want, string(got), f)
+		}
+		assert.Equal(t, 2, g.oomKills())
+	})
 }
