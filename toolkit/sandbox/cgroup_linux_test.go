@@ -68,7 +68,7 @@ func TestIsolatedTotalMemory(t *testing.T) {
 		})
 	}
 	t.Run("within the bound", func(t *testing.T) {
-		exit, out := runIn(t, l, ".", `perl -e 'my @a; push @a, "x" x (1 << 20) for 1 .. 48; print "held\n"' & dd if=/dev/zero of=/tmp/f bs=1M count=16 2>/dev/null; wait; echo "all done"`)
+		exit, out := runIn(t, l, ".", `perl -e 'my @a; push @a, "x" x (1 << 20) for 1 .. 32; print "held\n"' & dd if=/dev/zero of=/tmp/f bs=1M count=16 2>/dev/null; wait; echo "all done"`)
 		assert.Equal(t, 0, exit, out)
 		assert.Equal(t, "held\nall done\n", out)
 		assert.Empty(t, leftoverCgroups(t, h), "a run's cgroup is left")

@@ -122,9 +122,10 @@
 //     cgroup ([Local.MemoryBound] says which bound holds, and the first run logs it with
 //     log/slog): "cgroup v2" where the program's cgroup (/proc/self/cgroup) is a delegated
 //     subtree, writable by the program's user with the memory controller (a systemd unit
-//     with Delegate=yes, a container's cgroup namespace); "cgroup v1" where the v1 memory
-//     controller is mounted and the program's cgroup in it is writable (as root, on hosts
-//     that still mount v1); else "none: the system call filter and the IPC limits only".
+//     with Delegate=yes, a container whose cgroup is mounted writable); "cgroup v1" where
+//     the v1 memory controller is mounted and the program's cgroup in it is writable (as
+//     root, on hosts that still mount v1); else "none: the system call filter and the IPC
+//     limits only".
 //     On v2 the children of a cgroup get the controller only through its subtree_control,
 //     which the kernel refuses while the cgroup holds processes: when it is not enabled and
 //     the program is the cgroup's only process, the program moves itself into a child,
@@ -142,7 +143,9 @@
 //     command was stopped because its processes used more than TotalMemory in all; no host
 //     path is shown (in its cgroup namespace the command sees its cgroup as
 //     /toolgen-sandbox-<random>). When the run ends, whatever is left in the cgroup is
-//     killed and the cgroup removed. A negative TotalMemory makes no cgroup.
+//     killed and the cgroup removed. Where the host allows a cgroup but one cannot be made
+//     for a command (the parent's bound on descendants, say), Run runs nothing and returns
+//     the error. A negative TotalMemory makes no cgroup.
 //
 // What it does not guarantee:
 //
