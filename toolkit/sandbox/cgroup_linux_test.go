@@ -87,7 +87,7 @@ func TestIsolatedCgroupJoined(t *testing.T) {
 		line = `grep :memory: /proc/self/cgroup`
 	}
 	l, _ := openIsolated(t, LocalOptions{})
-	exit, out := runIn(t, l, ".", line+"; (sh -c '"+line+"' &); sleep 0.2")
+	exit, out := runIn(t, l, ".", line+"; sh -c '"+line+"' & wait")
 	assert.Equal(t, 0, exit, out)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, 2, out)
