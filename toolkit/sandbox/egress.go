@@ -17,6 +17,10 @@ import (
 	"github.com/toolgen-go/toolgen/internal/netguard"
 )
 
+// egressListenAddr is where commands find the egress proxy: the sandbox's own loopback, the
+// only interface its network namespace has.
+const egressListenAddr = "127.0.0.1:3128"
+
 // Egress lets isolated commands reach listed hosts, and nothing else, through a proxy the
 // sandbox runs on the host (see the package doc). Commands find it in HTTP_PROXY,
 // HTTPS_PROXY and ALL_PROXY; their network namespace has no other way out.

@@ -10,10 +10,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// egressListenAddr is where commands find the egress proxy: the sandbox's own loopback, the
-// only interface its network namespace has.
-const egressListenAddr = "127.0.0.1:3128"
-
 // startEgress starts the host side of a command's egress: a Unix socket pair whose sandbox
 // end goes to the init stage, which sends over it each connection a command makes to
 // egressListenAddr (the descriptor itself, so that nothing copies in the sandbox), and a

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path"
@@ -26,7 +27,9 @@ import (
 //     in new user, mount, PID, IPC, UTS, cgroup and (by default) network namespaces, and in a
 //     session of its own without a controlling terminal. The user namespace maps the
 //     program's user to root inside, so the new process may set up mounts; capabilities
-//     inside a user namespace give no power over the host.
+//     inside a user namespace give no power over the host. Where the host allows one, Run
+//     puts it in a memory cgroup made for the run (cgroup_linux.go) before writing its
+//     configuration, which it waits for: everything of the command is born in the cgroup.
 //  2. That process, PID 1 of the new PID namespace, runs sandboxInit from this package's
 //     init function, before the program's main: it builds the sandbox's file tree (the
 //     workspace at /workspace, read-only system directories, a fresh /tmp and /dev, its own
@@ -160,6 +163,18 @@ func (l *Local) runIsolated(ctx context.Context, cmd Command, dir string, out io
 		extra = append(extra, sandboxEnd)
 	}
 
+	// The bound on the command's total memory: a cgroup PID 1 joins before it reads its
+	// configuration, so before anything of the command runs.
+	var group *runCgroup
+	if total := l.opts.Limits.withDefaults().TotalMemory; total > 0 {
+		if h := hostCgroup(); h.kind != boundNone {
+			if group, err = newRunCgroup(h, total); err != nil {
+				return -1, cgroupError("making the command's memory cgroup", err)
+			}
+			defer group.remove()
+		}
+	}
+
 	euid, egid := os.Geteuid(), os.Getegid()
 	flags := uintptr(unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWIPC | unix.CLONE_NEWUTS | unix.CLONE_NEWCGROUP)
 	if !l.opts.Network {
@@ -207,6 +222,16 @@ func (l *Local) runIsolated(ctx context.Context, cmd Command, dir string, out io
 		}
 		return -1, errors.New(l.scrub(err.Error()))
 	}
+	stopOOM := func() {}
+	if group != nil {
+		if err := group.join(c.Process.Pid); err != nil {
+			c.Process.Kill()
+			c.Wait()
+			return -1, cgroupError("entering the command's memory cgroup", err)
+		}
+		// v1 kills one process at the limit: the watch stops the rest with it.
+		stopOOM = group.onOOM(func() { c.Process.Kill() })
+	}
 	// The pipe holds the whole configuration (a script is at most what the tool allows, and
 	// a pipe takes 64 KiB before blocking): write it from a goroutine all the same, so that a
 	// child that never reads cannot hang Run; killing the child ends the write.
@@ -215,17 +240,20 @@ func (l *Local) runIsolated(ctx context.Context, cmd Command, dir string, out io
 		cfgW.Close()
 	}()
 	// Killing PID 1 kills the namespace: every process the command started.
+	output := &lastByteWriter{w: out}
 	stop := killOnDone(ctx, func() { c.Process.Kill() })
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)
-		l.copyScrubbed(out, r)
+		l.copyScrubbed(output, r)
 	}()
 	// The status pipe closes when the shell started, or says why the sandbox could not be set up.
 	var status strings.Builder
 	io.Copy(&status, io.LimitReader(statusR, 4096))
 	waitErr := c.Wait()
 	stop()
+	stopOOM()
+	outOfMemory := group != nil && group.oomKills() > 0
 	// PID 1 is gone, so is every process of the namespace, and with them every writer of the
 	// pipe: the copy ends. The deadline is a guard, not a wait.
 	r.SetReadDeadline(time.Now().Add(runGrace))
@@ -234,7 +262,36 @@ func (l *Local) runIsolated(ctx context.Context, cmd Command, dir string, out io
 	if err == nil && exit == initSetupFailed && status.Len() > 0 {
 		return -1, fmt.Errorf("%w: %s", ErrNoIsolation, l.scrub(status.String()))
 	}
+	if err == nil && outOfMemory {
+		// Stopped, whatever the shell made of a process killed before the rest: the status
+		// is that of the kill, and the output's last line says why.
+		io.WriteString(out, memoryStopped(group.limit, output.last == '\n' || output.last == 0))
+		exit = 128 + int(syscall.SIGKILL)
+	}
 	return exit, err
+}
+
+// lastByteWriter remembers the last byte written through it (0 before any).
+type lastByteWriter struct {
+	w    io.Writer
+	last byte
+}
+
+func (w *lastByteWriter) Write(p []byte) (int, error) {
+	if len(p) > 0 {
+		w.last = p[len(p)-1]
+	}
+	return w.w.Write(p)
+}
+
+// cgroupError is the error of a step of the memory cgroup that failed, without the cgroup's
+// host path: only the system's error.
+func cgroupError(step string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("sandbox: %s: %v", step, err)
 }
 
 // initSetupFailed is the init stage's exit status when it could not build the sandbox; the

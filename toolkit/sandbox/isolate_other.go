@@ -12,5 +12,3 @@ import (
 func (l *Local) runIsolated(context.Context, Command, string, io.Writer) (int, error) {
 	return -1, fmt.Errorf("%w: isolation needs Linux", ErrNoIsolation)
 }
-
-const egressListenAddr = "127.0.0.1:3128"

@@ -95,6 +95,14 @@ type Limits struct {
 	// Tmp is the size of /tmp, which is memory, in bytes (default 512 MiB; negative: the
 	// kernel's default of half the host's memory).
 	Tmp int64
+	// TotalMemory bounds the memory of the command's processes together, in bytes: what
+	// they hold resident, the files of /tmp (a tmpfs, charged to the process that writes
+	// them) and SysV shared memory included, swap counted or none. It holds where a cgroup
+	// can be made for the command (see Local.MemoryBound); a command that goes past it is
+	// stopped whole, and its output ends with a line that says so. The default is Memory +
+	// Tmp (4.5 GiB with their defaults, a negative one counting as its default): one
+	// process as large as its address space may be, beside a full /tmp. Negative: no cgroup.
+	TotalMemory int64
 }
 
 // The defaults of Limits.
@@ -122,7 +130,35 @@ func (l Limits) withDefaults() Limits {
 	if l.Tmp == 0 {
 		l.Tmp = DefaultTmp
 	}
+	if l.TotalMemory == 0 {
+		l.TotalMemory = l.Memory
+		if l.Memory < 0 {
+			l.TotalMemory = DefaultMemory
+		}
+		if l.Tmp < 0 {
+			l.TotalMemory += DefaultTmp
+		} else {
+			l.TotalMemory += l.Tmp
+		}
+	}
 	return l
+}
+
+// MemoryBound says what bounds the total memory of an isolated command (Limits.TotalMemory)
+// on this host: "cgroup v2" or "cgroup v1", a cgroup made for each command, or, where the
+// program can make none (or TotalMemory is negative), "none: the system call filter and the
+// IPC limits only", which bound memory outside the processes' address spaces (no memfd, SysV
+// IPC within Tmp) while the total is Processes × Memory plus /tmp. With
+// UnconfinedHostExecution it is "none: commands run on the host". The package doc says how
+// each is found; the first call logs the answer (log/slog's default logger).
+func (l *Local) MemoryBound() string {
+	switch {
+	case l.opts.UnconfinedHostExecution:
+		return "none: commands run on the host"
+	case l.opts.Limits.withDefaults().TotalMemory < 0:
+		return boundNone
+	}
+	return memoryBound()
 }
 
 // Local is a sandbox in a directory of the host. Its files go through an os.Root (see the

@@ -113,24 +113,55 @@
 //     (1 GiB) each file a process writes (RLIMIT_FSIZE; the writer gets SIGXFSZ); Tmp
 //     (512 MiB) the size of /tmp, and of each kind of SysV IPC in the command's IPC
 //     namespace: shared memory in all, message queues and semaphores (its shmall, shmmax,
-//     msgmni and sem settings, which outlive the processes that made them). Open files are
-//     bounded at 4096 a process and core dumps are off. A fork bomb stops at the process
-//     bound and a memory hog at its address space, and the call's timeout ends both.
+//     msgmni and sem settings, which outlive the processes that made them); TotalMemory
+//     (Memory + Tmp, 4.5 GiB) the memory of all its processes together, where a cgroup
+//     bounds it (below). Open files are bounded at 4096 a process and core dumps are off. A
+//     fork bomb stops at the process bound and a memory hog at its address space, and the
+//     call's timeout ends both.
+//   - A memory cgroup of its own, where the host lets the program make one below its own
+//     cgroup ([Local.MemoryBound] says which bound holds, and the first run logs it with
+//     log/slog): "cgroup v2" where the program's cgroup (/proc/self/cgroup) is a delegated
+//     subtree, writable by the program's user with the memory controller (a systemd unit
+//     with Delegate=yes, a container whose cgroup is mounted writable); "cgroup v1" where
+//     the v1 memory controller is mounted and the program's cgroup in it is writable (as
+//     root, on hosts that still mount v1); else "none: the system call filter and the IPC
+//     limits only".
+//     On v2 the children of a cgroup get the controller only through its subtree_control,
+//     which the kernel refuses while the cgroup holds processes: when it is not enabled and
+//     the program is the cgroup's only process, the program moves itself into a child,
+//     toolgen-program, and enables it, as a delegated unit's main process is expected to; a
+//     cgroup the program shares (a terminal's scope) is left as it is, and v1 or none is
+//     used. The cgroup's limit is TotalMemory: the memory its processes hold, the pages of
+//     /tmp's files (the kernel charges a tmpfs page to the writer's cgroup), SysV shared
+//     memory and the kernel memory the kernel charges to cgroups, with swap none (v2
+//     memory.swap.max 0) or counted (v1 memory.memsw.limit_in_bytes where the kernel
+//     accounts swap, else memory.swappiness 0). PID 1 is put in the cgroup before it reads
+//     its configuration, so every process of the command is born in it. At the limit the
+//     kernel kills: on v2 the whole command (memory.oom.group), on v1 one process, after
+//     which Run, which reads the cgroup's count of such kills every 50 ms, kills the rest.
+//     Run then returns 137 (as for SIGKILL) and the output ends with a line saying that the
+//     command was stopped because its processes used more than TotalMemory in all; no host
+//     path is shown (in its cgroup namespace the command sees its cgroup as
+//     /toolgen-sandbox-<random>). When the run ends, whatever is left in the cgroup is
+//     killed and the cgroup removed. Where the host allows a cgroup but one cannot be made
+//     for a command (the parent's bound on descendants, say), Run runs nothing and returns
+//     the error. A negative TotalMemory makes no cgroup.
 //
 // What it does not guarantee:
 //
-//   - Memory, CPU and file size are bounded per process: n processes may use n times the
-//     bound, so the whole command is bounded by about Processes × Memory of address space,
-//     plus /tmp and SysV IPC (each Tmp), wherever it runs. Memory held outside any address
-//     space is bounded there only where the filter runs (x86-64, arm64), which refuses
-//     memfds: elsewhere a memfd is bounded by FileSize alone, and a command may hold as many
-//     as it has descriptors. Kernel memory a process holds for pipe buffers, sockets and
-//     open files, and the workspace's disk use, are bounded only by the kernel's own limits
-//     and the disk. This package makes no cgroup (hosts where a program may make one, a
-//     delegated cgroup v2 subtree with the memory controller, are not the common case): for
-//     a bound on the total, kernel memory included, run the program in one (a systemd
-//     unit's MemoryMax, TasksMax, CPUQuota) or a container; the command's processes are
-//     then in it too.
+//   - Which bound holds on the command's memory in all depends on the host. With a cgroup
+//     (MemoryBound "cgroup v2" or "cgroup v1") it is TotalMemory. Without one ("none: ..."),
+//     memory is bounded per process: n processes may use n times the bound, so the whole
+//     command is bounded by about Processes × Memory of address space, plus /tmp and SysV
+//     IPC (each Tmp); memory held outside any address space is bounded there only where the
+//     filter runs (x86-64, arm64), which refuses memfds: elsewhere a memfd is bounded by
+//     FileSize alone, and a command may hold as many as it has descriptors; and kernel
+//     memory a process holds for pipe buffers, sockets and open files is bounded only by the
+//     kernel's own limits. CPU time and file size are bounded per process everywhere, and
+//     the workspace's disk use by the disk alone. For a bound on the program and its
+//     commands together where no cgroup can be made here, run the program in one (a systemd
+//     unit's MemoryMax, TasksMax, CPUQuota) or a container; the command's processes are then
+//     in it too, and with Delegate=yes the program can make its commands' own.
 //   - The process bound is RLIMIT_NPROC when the program does not run as root; the kernel
 //     does not apply RLIMIT_NPROC to the host's root, so as root it is the PID namespace's
 //     pid_max, which Linux keeps per namespace since 6.14, set to Processes + 300 (the
@@ -163,8 +194,9 @@
 // provide it, or choose [LocalOptions.UnconfinedHostExecution] and what its doc says it
 // gives away. Outside Linux isolation is never available.
 //
-// How: Run starts the program's own executable again (/proc/self/exe) in the new
-// namespaces, and this package's init function, seeing the marker it was started with, sets
+// How: Run makes the command's memory cgroup where it can, starts the program's own
+// executable again (/proc/self/exe) in the new namespaces, puts it in the cgroup, and
+// this package's init function, seeing the marker it was started with, sets
 // the sandbox up before main runs and never returns to the program. The program's other
 // init functions have run in that process by then, as root of an empty user namespace
 // with the host's file tree still mounted: keep them free of effects on the outside (no

@@ -179,3 +179,26 @@ func TestWriteQuota(t *testing.T) {
 	assert.Equal(t, int64(1<<30), newQuota(0).limit, "the default")
 	assert.Equal(t, int64(30000), l.quota.limit)
 }
+
+// TestTotalMemoryDefault: Limits.TotalMemory defaults to Memory + Tmp, each negative one
+// counting as its default, and MemoryBound says none where no cgroup is made for a command.
+func TestTotalMemoryDefault(t *testing.T) {
+	const mib = 1 << 20
+	for lim, want := range map[Limits]int64{
+		{}:                               DefaultMemory + DefaultTmp,
+		{Memory: 1 << 30, Tmp: 16 * mib}: 1<<30 + 16*mib,
+		{Memory: -1, Tmp: -1}:            DefaultMemory + DefaultTmp,
+		{TotalMemory: 96 * mib}:          96 * mib,
+		{TotalMemory: -1}:                -1,
+	} {
+		assert.Equal(t, want, lim.withDefaults().TotalMemory, "%+v", lim)
+	}
+	l, err := OpenLocal(t.TempDir(), LocalOptions{UnconfinedHostExecution: true})
+	require.NoError(t, err)
+	defer l.Close()
+	assert.Equal(t, "none: commands run on the host", l.MemoryBound())
+	l2, err := OpenLocal(t.TempDir(), LocalOptions{Limits: Limits{TotalMemory: -1}})
+	require.NoError(t, err)
+	defer l2.Close()
+	assert.Equal(t, boundNone, l2.MemoryBound())
+}
