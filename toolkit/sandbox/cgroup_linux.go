@@ -48,6 +48,14 @@ const (
 	cgroupLeaf   = "toolgen-program"  // v2: where the program moves itself to enable the controller
 )
 
+// processCgroupTag begins the names of this process's run cgroups, after cgroupPrefix, so
+// that the programs sharing a parent cgroup (test binaries run in parallel) tell theirs apart.
+var processCgroupTag = func() string {
+	var b [4]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}()
+
 // The values MemoryBound reports.
 const (
 	boundV2   = "cgroup v2"
@@ -262,7 +270,7 @@ type runCgroup struct {
 func newRunCgroup(h cgroupHost, limit int64) (*runCgroup, error) {
 	var b [8]byte
 	rand.Read(b[:])
-	g := &runCgroup{dir: filepath.Join(h.parent, cgroupPrefix+hex.EncodeToString(b[:])), v2: h.kind == boundV2, limit: limit}
+	g := &runCgroup{dir: filepath.Join(h.parent, cgroupPrefix+processCgroupTag+hex.EncodeToString(b[:])), v2: h.kind == boundV2, limit: limit}
 	if err := os.Mkdir(g.dir, 0o755); err != nil {
 		return nil, err
 	}

@@ -31,7 +31,7 @@ func leftoverCgroups(t *testing.T, h cgroupHost) []string {
 	require.NoError(t, err)
 	var left []string
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), cgroupPrefix) {
+		if strings.HasPrefix(e.Name(), cgroupPrefix+processCgroupTag) { // not another test binary's
 			left = append(left, e.Name())
 		}
 	}
@@ -92,7 +92,7 @@ func TestIsolatedCgroupJoined(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, 2, out)
 	for _, line := range lines {
-		assert.Regexp(t, `:/`+cgroupPrefix+`[0-9a-f]{16}$`, line)
+		assert.Regexp(t, `:/`+cgroupPrefix+processCgroupTag+`[0-9a-f]{16}$`, line)
 	}
 	assert.Equal(t, lines[0], lines[1], "a background process is in the same cgroup")
 	assert.Empty(t, leftoverCgroups(t, h), "a run's cgroup is left")
