@@ -39,7 +39,7 @@ const userModule = "example.com/agent"
 // uses: fragments show calls, and leave the import lines out.
 var imports = map[string]string{
 	"context": "context", "errors": "errors", "fmt": "fmt", "http": "net/http", "json": "encoding/json",
-	"log": "log", "os": "os", "time": "time",
+	"log": "log", "netip": "net/netip", "os": "os", "time": "time",
 	"runtime":    "github.com/toolgen-go/toolgen/runtime",
 	"toolmcp":    "github.com/toolgen-go/toolgen/runtime/mcp",
 	"mcp":        "github.com/modelcontextprotocol/go-sdk/mcp",

@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/netip"
+	"slices"
 	"sync"
 	"time"
 	"unique"
@@ -72,10 +72,24 @@ type SessionLimits struct {
 	MaxPerClient int
 	// ClientKey names the client of a request: by default its authenticated user
 	// (auth.TokenInfo.UserID, from WithBearerAuth) when it has one, else its remote address
-	// (an IPv6 address by its /64 network, which one host usually holds whole). Behind a
-	// reverse proxy every request has the proxy's address: authenticate the clients, or key
-	// them by what the proxy forwards.
+	// (an IPv6 address by its /64 network, which one host usually holds whole), or the
+	// address a trusted proxy forwarded (TrustedProxies). Behind a reverse proxy every
+	// request has the proxy's address, so without one of these every client shares one
+	// MaxPerClient. A ClientKey of the host's replaces the default, TrustedProxies included.
 	ClientKey func(*http.Request) string
+	// TrustedProxies are the addresses of the reverse proxies and load balancers in front of
+	// the server. A request whose remote address is in one of them is keyed, unless it has an
+	// authenticated user, by the address the proxies forwarded: the rightmost address of
+	// X-Forwarded-For that is not itself in TrustedProxies, or, without X-Forwarded-For, the
+	// same of the for= parameters of RFC 7239 Forwarded. A request from any other address is
+	// keyed by that address, whatever it sends, so a client cannot choose its key. A header
+	// that cannot be read (an entry that is not an IP address, "unknown", an obfuscated
+	// identifier) keys the request by the proxy's address; only its last 1 KiB and 16
+	// addresses are read, where the proxies wrote. The proxies must append the address they
+	// received from (as net/http/httputil.ReverseProxy, nginx's
+	// $proxy_add_x_forwarded_for and cloud balancers do), and one that writes only
+	// Forwarded must remove a client's X-Forwarded-For.
+	TrustedProxies []netip.Prefix
 	// MaxKeysPerConnection bounds the registry sessions one MCP connection (stdio, in-memory,
 	// a stateful HTTP session) holds at once besides its own (DefaultMaxKeysPerConnection,
 	// 64). A key from SessionFromHeader, SessionFromPrincipal or SessionFunc that differs from
@@ -129,31 +143,16 @@ func (l SessionLimits) resolved() SessionLimits {
 		l.Idle = 0
 	}
 	if l.ClientKey == nil {
-		l.ClientKey = defaultClientKey
+		trusted := slices.Clone(l.TrustedProxies)
+		for i, p := range trusted {
+			if p.Addr().Is4In6() && p.Bits() >= 96 { // addresses are compared unmapped
+				p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
+			}
+			trusted[i] = p.Masked()
+		}
+		l.ClientKey = func(r *http.Request) string { return clientKey(r, trusted) }
 	}
 	return l
-}
-
-// defaultClientKey is the authenticated user of r, else its remote address (an IPv6
-// address's /64 network).
-func defaultClientKey(r *http.Request) string {
-	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil && ti.UserID != "" {
-		return "user:" + ti.UserID
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	addr, err := netip.ParseAddr(host)
-	if err != nil {
-		return "addr:" + host
-	}
-	addr = addr.Unmap()
-	if addr.Is6() {
-		prefix, _ := addr.WithZone("").Prefix(64)
-		return "net:" + prefix.String()
-	}
-	return "addr:" + addr.String()
 }
 
 // guard is what HTTPHandler puts in front of the go-sdk's handler: it refuses requests whose
