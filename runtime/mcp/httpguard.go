@@ -179,6 +179,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("Bad Request: the Host header is %d bytes, more than %d", len(r.Host), maxHostLength), http.StatusBadRequest)
 		return
 	}
+	var single *message // the POST's message, when it holds one
 	if r.Method == http.MethodPost && r.Body != nil {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, mcp.DefaultMaxRequestBodyBytes))
 		if err != nil {
@@ -190,7 +191,8 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		refuse, single := checkMessages(body)
+		var refuse func(http.ResponseWriter)
+		refuse, single = checkMessages(body)
 		if refuse != nil {
 			refuse(w)
 			return
@@ -207,7 +209,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		g.next.ServeHTTP(w, r)
 		return
 	}
-	g.sessions.serve(g.next, w, r)
+	g.sessions.serve(g.next, w, r, single)
 }
 
 // message is what checkMessages reads of a JSON-RPC message.
@@ -320,8 +322,16 @@ func newSessionGate(l SessionLimits, server *mcp.Server, served *served) *sessio
 		open: map[string]*liveSession{}, perClient: map[string]int{}}
 }
 
-func (g *sessionGate) serve(next http.Handler, w http.ResponseWriter, r *http.Request) {
+func (g *sessionGate) serve(next http.Handler, w http.ResponseWriter, r *http.Request, m *message) {
 	id := r.Header.Get(sessionIDHeader)
+	if id != "" && !g.holds(id) {
+		var reqID json.RawMessage
+		if m != nil {
+			reqID = m.ID
+		}
+		rpcRefusal(http.StatusNotFound, reqID, codeSessionNotFound, g.notFound())(w)
+		return
+	}
 	switch {
 	case r.Method == http.MethodPost && id == "":
 		client := g.limits.ClientKey(r)
@@ -355,6 +365,43 @@ func (g *sessionGate) serve(next http.Handler, w http.ResponseWriter, r *http.Re
 		w = hw
 	}
 	next.ServeHTTP(w, r)
+}
+
+// codeSessionNotFound is the JSON-RPC error code of a request on a session the server does
+// not hold, as the TypeScript SDK answers it.
+const codeSessionNotFound = -32001
+
+// holds reports whether the server holds session id: the gate counts it, or the SDK has it.
+// Only an id the gate does not count is looked for among the SDK's sessions.
+func (g *sessionGate) holds(id string) bool {
+	g.mu.Lock()
+	_, ok := g.open[id]
+	g.mu.Unlock()
+	if ok {
+		return true
+	}
+	for ss := range g.server.Sessions() {
+		if ss.ID() == id {
+			return true
+		}
+	}
+	return false
+}
+
+// notFound is the text of the 404 that answers a request on a session the server does not
+// hold, which a developer reads in a client's log: behind a load balancer, most often a
+// session another replica opened.
+func (g *sessionGate) notFound() string {
+	ended := "it was closed, or the server restarted"
+	if g.limits.Idle > 0 {
+		ended = fmt.Sprintf("it was closed, idle for %v, or the server restarted", g.limits.Idle)
+	}
+	return "Session not found: this server holds no MCP session with this Mcp-Session-Id. " +
+		"Either the session ended (" + ended + "): start a new one with initialize. " +
+		"Or it was opened on another server: a stateful MCP server keeps its sessions in its own process, " +
+		"so behind a load balancer every request of a session must reach the replica that opened it. " +
+		"Route by the Mcp-Session-Id header (session affinity), or serve stateless " +
+		"(toolmcp.WithStateless() with toolmcp.WithSharedSessions() and a shared session store) so that any replica serves any request"
 }
 
 // refusal is the text of a refused session.
