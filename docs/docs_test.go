@@ -143,6 +143,11 @@ func compileBlocks(t *testing.T, root string, blocks []block) {
 			require.NoError(t, os.WriteFile(path, []byte(b.code), 0o644))
 			where[filepath.Dir(m[1])] = b
 			where[m[1]] = b // the file itself: a package's files are several blocks
+			for _, nested := range nestedModules {
+				if strings.Contains(b.code, `"github.com/toolgen-go/toolgen/`+nested+`"`) || strings.Contains(b.code, `"github.com/toolgen-go/toolgen/`+nested+`/`) {
+					usedModules[nested] = true
+				}
+			}
 			continue
 		}
 		pkg := fmt.Sprintf("fragment%d", i+1)
