@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -90,6 +91,9 @@ func TestStatefulReplicasSayTheSessionIsElsewhere(t *testing.T) {
 	for _, words := range sessionNotFoundWords {
 		assert.Contains(t, err.Error(), words)
 	}
+	var rpcErr *jsonrpc.Error
+	require.ErrorAs(t, err, &rpcErr, "a host tells it apart by its code")
+	assert.Equal(t, int64(toolmcp.CodeSessionNotFound), rpcErr.Code)
 	assert.NotContains(t, err.Error(), "/work", "no host path")
 }
 

@@ -329,7 +329,7 @@ func (g *sessionGate) serve(next http.Handler, w http.ResponseWriter, r *http.Re
 		if m != nil {
 			reqID = m.ID
 		}
-		rpcRefusal(http.StatusNotFound, reqID, codeSessionNotFound, g.notFound())(w)
+		rpcRefusal(http.StatusNotFound, reqID, CodeSessionNotFound, g.notFound())(w)
 		return
 	}
 	switch {
@@ -367,9 +367,11 @@ func (g *sessionGate) serve(next http.Handler, w http.ResponseWriter, r *http.Re
 	next.ServeHTTP(w, r)
 }
 
-// codeSessionNotFound is the JSON-RPC error code of a request on a session the server does
-// not hold, as the TypeScript SDK answers it.
-const codeSessionNotFound = -32001
+// CodeSessionNotFound is the JSON-RPC error code of the 404 a stateful HTTPHandler answers a
+// request on a session it does not hold with (the TypeScript SDK's code for it): the session
+// ended, or another replica opened it. A go-sdk client reads it as the request's error, a
+// *jsonrpc.Error, and its connection stays open: a client that gets it opens a new session.
+const CodeSessionNotFound = -32001
 
 // holds reports whether the server holds session id: the gate counts it, or the SDK has it.
 // Only an id the gate does not count is looked for among the SDK's sessions.
