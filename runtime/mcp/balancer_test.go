@@ -83,6 +83,7 @@ var sessionNotFoundWords = []string{
 // fails at once with an error that says the session is on another server and what to do.
 // Before, it read "failed to connect (session ID: …): session not found".
 func TestStatefulReplicasSayTheSessionIsElsewhere(t *testing.T) {
+	needLoopbackAddresses(t)
 	lb := balancer(t, func(n uint64) int { return int(max(n, 1)) - 1 }, statefulReplicas(t, 2, 0)...)
 	cs, err := connectVia(t, lb, "127.0.0.2")
 	require.NoError(t, err, "initialize and initialized both reach replica 0")
@@ -146,6 +147,7 @@ func TestAnUnknownSessionIsAnsweredInWords(t *testing.T) {
 // the session error, not 429. Before, the orphans of all clients filled the proxy's one cap
 // and every client got 429.
 func TestOrphanedSessionsOfOneClientDoNotBlockAnother(t *testing.T) {
+	needLoopbackAddresses(t)
 	const perClient = 2
 	lb := balancer(t, roundRobin, statefulReplicas(t, 2, perClient)...)
 	var tooMany bool

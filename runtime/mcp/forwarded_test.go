@@ -34,6 +34,18 @@ func forwardingProxy(t *testing.T, target string) string {
 	return proxy.URL
 }
 
+// needLoopbackAddresses skips a test on a system that does not serve 127.0.0.2 and 127.0.0.3
+// (macOS serves only 127.0.0.1 unless told).
+func needLoopbackAddresses(t *testing.T) {
+	for _, addr := range []string{"127.0.0.2:0", "127.0.0.3:0"} {
+		l, err := net.Listen("tcp", addr)
+		if err != nil {
+			t.Skipf("clients from several addresses need %s on loopback: %v", addr, err)
+		}
+		_ = l.Close()
+	}
+}
+
 // fromAddress returns an HTTP client whose connections come from local (a loopback address
 // of 127.0.0.0/8, all of which Linux serves), sending header with every request.
 func fromAddress(local string, header map[string]string) *http.Client {
@@ -69,6 +81,7 @@ func openFrom(t *testing.T, client *http.Client, url string) (int, string) {
 // and a client that forges X-Forwarded-For is still counted as itself. Before, every client
 // shared the proxy's MaxPerClient: a second client got 429.
 func TestThePerClientCapCountsEachClientBehindATrustedProxy(t *testing.T) {
+	needLoopbackAddresses(t)
 	limits := toolmcp.SessionLimits{MaxPerClient: 1, TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}
 	lb := forwardingProxy(t, handlerURL(t, toolmcp.WithSessionLimits(limits)))
 	ann, bob := fromAddress("127.0.0.2", nil), fromAddress("127.0.0.3", nil)
