@@ -39,7 +39,7 @@ const userModule = "example.com/agent"
 // uses: fragments show calls, and leave the import lines out.
 var imports = map[string]string{
 	"context": "context", "errors": "errors", "fmt": "fmt", "http": "net/http", "json": "encoding/json",
-	"log": "log", "os": "os", "time": "time",
+	"log": "log", "netip": "net/netip", "os": "os", "time": "time",
 	"runtime":    "github.com/toolgen-go/toolgen/runtime",
 	"toolmcp":    "github.com/toolgen-go/toolgen/runtime/mcp",
 	"mcp":        "github.com/modelcontextprotocol/go-sdk/mcp",
@@ -143,6 +143,11 @@ func compileBlocks(t *testing.T, root string, blocks []block) {
 			require.NoError(t, os.WriteFile(path, []byte(b.code), 0o644))
 			where[filepath.Dir(m[1])] = b
 			where[m[1]] = b // the file itself: a package's files are several blocks
+			for _, nested := range nestedModules {
+				if strings.Contains(b.code, `"github.com/toolgen-go/toolgen/`+nested+`"`) || strings.Contains(b.code, `"github.com/toolgen-go/toolgen/`+nested+`/`) {
+					usedModules[nested] = true
+				}
+			}
 			continue
 		}
 		pkg := fmt.Sprintf("fragment%d", i+1)

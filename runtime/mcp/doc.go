@@ -25,8 +25,12 @@
 //     client (its authenticated user, else its remote address, an IPv6 one by its /64);
 //     past them a new session is refused with 503 or 429 and a text that says why. A
 //     session the SDK closed (idle) frees its place within a second. WithSessionLimits
-//     changes each bound and how clients are told apart (behind a proxy: by user, or by what
-//     the proxy forwards);
+//     changes each bound and how clients are told apart (behind a proxy: by user, or by the
+//     address the proxies in SessionLimits.TrustedProxies forwarded). A request on a session
+//     the server does not hold (it ended, or another replica opened it) is answered with 404
+//     and a JSON-RPC error, CodeSessionNotFound, that says to route by Mcp-Session-Id or
+//     serve stateless; WithSharedSessions on a stateful handler is refused without
+//     WithSessionAffinity;
 //   - the go-sdk repeats a request's id, and an unknown method, tool, prompt or resource,
 //     whole in its answer: HTTPHandler answers requests whose id is over MaxRequestIDBytes
 //     (256), method over MaxMethodLength (128), tool or prompt name over MaxNameLength (128)

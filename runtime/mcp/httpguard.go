@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/netip"
+	"slices"
 	"sync"
 	"time"
 	"unique"
@@ -72,10 +72,24 @@ type SessionLimits struct {
 	MaxPerClient int
 	// ClientKey names the client of a request: by default its authenticated user
 	// (auth.TokenInfo.UserID, from WithBearerAuth) when it has one, else its remote address
-	// (an IPv6 address by its /64 network, which one host usually holds whole). Behind a
-	// reverse proxy every request has the proxy's address: authenticate the clients, or key
-	// them by what the proxy forwards.
+	// (an IPv6 address by its /64 network, which one host usually holds whole), or the
+	// address a trusted proxy forwarded (TrustedProxies). Behind a reverse proxy every
+	// request has the proxy's address, so without one of these every client shares one
+	// MaxPerClient. A ClientKey of the host's replaces the default, TrustedProxies included.
 	ClientKey func(*http.Request) string
+	// TrustedProxies are the addresses of the reverse proxies and load balancers in front of
+	// the server. A request whose remote address is in one of them is keyed, unless it has an
+	// authenticated user, by the address the proxies forwarded: the rightmost address of
+	// X-Forwarded-For that is not itself in TrustedProxies, or, without X-Forwarded-For, the
+	// same of the for= parameters of RFC 7239 Forwarded. A request from any other address is
+	// keyed by that address, whatever it sends, so a client cannot choose its key. A header
+	// that cannot be read (an entry that is not an IP address, "unknown", an obfuscated
+	// identifier) keys the request by the proxy's address; only its last 1 KiB and 16
+	// addresses are read, where the proxies wrote. The proxies must append the address they
+	// received from (as net/http/httputil.ReverseProxy, nginx's
+	// $proxy_add_x_forwarded_for and cloud balancers do), and one that writes only
+	// Forwarded must remove a client's X-Forwarded-For.
+	TrustedProxies []netip.Prefix
 	// MaxKeysPerConnection bounds the registry sessions one MCP connection (stdio, in-memory,
 	// a stateful HTTP session) holds at once besides its own (DefaultMaxKeysPerConnection,
 	// 64). A key from SessionFromHeader, SessionFromPrincipal or SessionFunc that differs from
@@ -129,31 +143,16 @@ func (l SessionLimits) resolved() SessionLimits {
 		l.Idle = 0
 	}
 	if l.ClientKey == nil {
-		l.ClientKey = defaultClientKey
+		trusted := slices.Clone(l.TrustedProxies)
+		for i, p := range trusted {
+			if p.Addr().Is4In6() && p.Bits() >= 96 { // addresses are compared unmapped
+				p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
+			}
+			trusted[i] = p.Masked()
+		}
+		l.ClientKey = func(r *http.Request) string { return clientKey(r, trusted) }
 	}
 	return l
-}
-
-// defaultClientKey is the authenticated user of r, else its remote address (an IPv6
-// address's /64 network).
-func defaultClientKey(r *http.Request) string {
-	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil && ti.UserID != "" {
-		return "user:" + ti.UserID
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	addr, err := netip.ParseAddr(host)
-	if err != nil {
-		return "addr:" + host
-	}
-	addr = addr.Unmap()
-	if addr.Is6() {
-		prefix, _ := addr.WithZone("").Prefix(64)
-		return "net:" + prefix.String()
-	}
-	return "addr:" + addr.String()
 }
 
 // guard is what HTTPHandler puts in front of the go-sdk's handler: it refuses requests whose
@@ -180,6 +179,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("Bad Request: the Host header is %d bytes, more than %d", len(r.Host), maxHostLength), http.StatusBadRequest)
 		return
 	}
+	var single *message // the POST's message, when it holds one
 	if r.Method == http.MethodPost && r.Body != nil {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, mcp.DefaultMaxRequestBodyBytes))
 		if err != nil {
@@ -191,7 +191,8 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		refuse, single := checkMessages(body)
+		var refuse func(http.ResponseWriter)
+		refuse, single = checkMessages(body)
 		if refuse != nil {
 			refuse(w)
 			return
@@ -208,7 +209,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		g.next.ServeHTTP(w, r)
 		return
 	}
-	g.sessions.serve(g.next, w, r)
+	g.sessions.serve(g.next, w, r, single)
 }
 
 // message is what checkMessages reads of a JSON-RPC message.
@@ -321,8 +322,16 @@ func newSessionGate(l SessionLimits, server *mcp.Server, served *served) *sessio
 		open: map[string]*liveSession{}, perClient: map[string]int{}}
 }
 
-func (g *sessionGate) serve(next http.Handler, w http.ResponseWriter, r *http.Request) {
+func (g *sessionGate) serve(next http.Handler, w http.ResponseWriter, r *http.Request, m *message) {
 	id := r.Header.Get(sessionIDHeader)
+	if id != "" && !g.holds(id) {
+		var reqID json.RawMessage
+		if m != nil {
+			reqID = m.ID
+		}
+		rpcRefusal(http.StatusNotFound, reqID, CodeSessionNotFound, g.notFound())(w)
+		return
+	}
 	switch {
 	case r.Method == http.MethodPost && id == "":
 		client := g.limits.ClientKey(r)
@@ -356,6 +365,45 @@ func (g *sessionGate) serve(next http.Handler, w http.ResponseWriter, r *http.Re
 		w = hw
 	}
 	next.ServeHTTP(w, r)
+}
+
+// CodeSessionNotFound is the JSON-RPC error code of the 404 a stateful HTTPHandler answers a
+// request on a session it does not hold with (the TypeScript SDK's code for it): the session
+// ended, or another replica opened it. A go-sdk client reads it as the request's error, a
+// *jsonrpc.Error, and its connection stays open: a client that gets it opens a new session.
+const CodeSessionNotFound = -32001
+
+// holds reports whether the server holds session id: the gate counts it, or the SDK has it.
+// Only an id the gate does not count is looked for among the SDK's sessions.
+func (g *sessionGate) holds(id string) bool {
+	g.mu.Lock()
+	_, ok := g.open[id]
+	g.mu.Unlock()
+	if ok {
+		return true
+	}
+	for ss := range g.server.Sessions() {
+		if ss.ID() == id {
+			return true
+		}
+	}
+	return false
+}
+
+// notFound is the text of the 404 that answers a request on a session the server does not
+// hold, which a developer reads in a client's log: behind a load balancer, most often a
+// session another replica opened.
+func (g *sessionGate) notFound() string {
+	ended := "it was closed, or the server restarted"
+	if g.limits.Idle > 0 {
+		ended = fmt.Sprintf("it was closed, idle for %v, or the server restarted", g.limits.Idle)
+	}
+	return "Session not found: this server holds no MCP session with this Mcp-Session-Id. " +
+		"Either the session ended (" + ended + "): start a new one with initialize. " +
+		"Or it was opened on another server: a stateful MCP server keeps its sessions in its own process, " +
+		"so behind a load balancer every request of a session must reach the replica that opened it. " +
+		"Route by the Mcp-Session-Id header (session affinity), or serve stateless " +
+		"(toolmcp.WithStateless() with toolmcp.WithSharedSessions() and a shared session store) so that any replica serves any request"
 }
 
 // refusal is the text of a refused session.

@@ -1134,8 +1134,24 @@ func TestSharedSessionsNeedAKeyThatOutlivesARequest(t *testing.T) {
 		func() { toolmcp.HTTPHandler(reg, toolmcp.WithStateless(), toolmcp.WithSharedSessions()) })
 	assert.NotPanics(t, func() {
 		toolmcp.HTTPHandler(reg, toolmcp.WithStateless(), toolmcp.WithSharedSessions(), toolmcp.WithSessionKey(toolmcp.SessionFromHeader("X-Conversation")))
-		toolmcp.HTTPHandler(reg, toolmcp.WithSharedSessions()) // stateful: the session id keys it
+		toolmcp.HTTPHandler(reg, toolmcp.WithSharedSessions(), toolmcp.WithSessionAffinity()) // stateful: the session id keys it
 	})
+}
+
+// Shared sessions on a stateful handler are replicas whose sessions live each in one process:
+// HTTPHandler refuses them unless the host says its balancer routes by session, naming both
+// fixes. Before, such replicas started and answered round robin's requests with 404.
+func TestStatefulReplicasNeedAffinityOrStatelessness(t *testing.T) {
+	reg := runtime.NewRegistry()
+	defer func() {
+		err, _ := recover().(error)
+		require.Error(t, err, "HTTPHandler started stateful replicas without affinity")
+		assert.Contains(t, err.Error(), "WithSharedSessions on a stateful handler")
+		assert.Contains(t, err.Error(), "add WithStateless()")
+		assert.Contains(t, err.Error(), "WithSessionAffinity()")
+		assert.Contains(t, err.Error(), "(session affinity)")
+	}()
+	toolmcp.HTTPHandler(reg, toolmcp.WithSharedSessions())
 }
 
 // Over stdio, a request the client cancelled gets no answer (MCP: the receiver should not

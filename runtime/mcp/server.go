@@ -34,6 +34,7 @@ type server struct {
 	name, version string
 	options       mcp.ServerOptions
 	stateless     bool
+	affinity      bool // WithSessionAffinity
 	verifier      auth.TokenVerifier
 	authOptions   *auth.RequireBearerTokenOptions
 	sessionLimits SessionLimits
@@ -68,6 +69,16 @@ func WithServerOptions(o mcp.ServerOptions) Option {
 // Every request is then its own registry session unless WithSessionKey says otherwise.
 func WithStateless() Option {
 	return func(c *config) { c.server.stateless = true }
+}
+
+// WithSessionAffinity says that every request of a stateful HTTPHandler's session reaches the
+// process that opened it: the server is one process, or its load balancer routes by the
+// Mcp-Session-Id header (session affinity). A stateful handler keeps its sessions in its own
+// process, so HTTPHandler refuses WithSharedSessions (a sign of replicas) on a stateful
+// handler without it: round robin would send a session's requests to replicas that do not
+// hold it. Stateless handlers need no affinity.
+func WithSessionAffinity() Option {
+	return func(c *config) { c.server.affinity = true }
 }
 
 // WithBearerAuth puts the go-sdk's auth.RequireBearerToken in front of HTTPHandler: requests
@@ -139,6 +150,12 @@ var errSharedPerRequest = errors.New("toolmcp.HTTPHandler: WithSharedSessions ov
 	"add WithSessionKey(SessionFromPrincipal()) (behind WithBearerAuth) or WithSessionKey(SessionFromHeader(\"X-Conversation\")) with clients that send it; " +
 	"with the default, SessionPerConnection, every stateless request is a session of its own and no state is shared")
 
+// errStatefulReplicas is HTTPHandler's refusal of stateful replicas that nothing routes.
+var errStatefulReplicas = errors.New("toolmcp.HTTPHandler: WithSharedSessions on a stateful handler: a stateful MCP server keeps its sessions in its own process, " +
+	"so replicas behind a load balancer that does not route by Mcp-Session-Id answer most requests with 404 Session not found; " +
+	"add WithStateless() (with WithSessionKey(SessionFromPrincipal()) or WithSessionKey(SessionFromHeader(\"X-Conversation\"))) so that any replica serves any request, " +
+	"or, when the balancer routes every request of a session to the replica that opened it (session affinity) or the server is one process, say so with WithSessionAffinity()")
+
 // HTTPHandler returns a streamable HTTP handler serving reg: stateful (sessions by
 // Mcp-Session-Id) unless WithStateless, behind WithBearerAuth when set. A stateful handler
 // closes idle sessions and bounds how many are open, in all and per client (SessionLimits,
@@ -149,6 +166,13 @@ var errSharedPerRequest = errors.New("toolmcp.HTTPHandler: WithSharedSessions ov
 // It panics, as a programming error, when asked for WithStateless and WithSharedSessions with
 // the default session key: every stateless request would be its own session, and state kept
 // in a shared store would never carry over (choose SessionFromPrincipal or SessionFromHeader).
+// It panics too when asked for WithSharedSessions on a stateful handler without
+// WithSessionAffinity: shared sessions are a sign of replicas, and a replica answers a
+// request on a session another opened with 404 (WithStateless, or session affinity).
+//
+// A stateful handler answers a request whose Mcp-Session-Id it does not hold with 404 and a
+// JSON-RPC error (code -32001) saying that the session ended or is on another server, and
+// what to do behind a load balancer.
 func HTTPHandler(reg *runtime.Registry, opts ...Option) http.Handler {
 	h, _ := httpHandler(reg, opts)
 	return h
@@ -160,6 +184,9 @@ func httpHandler(reg *runtime.Registry, opts []Option) (http.Handler, *served) {
 		// A programming error, found at start rather than as state that silently never
 		// carries over.
 		panic(errSharedPerRequest)
+	}
+	if !cfg.server.stateless && cfg.shared && !cfg.server.affinity {
+		panic(errStatefulReplicas)
 	}
 	server, served := newServer(reg, opts)
 	served.tasks.on.Store(true) // tasks/* reach the guard before the SDK (fastcall.go)

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -82,4 +83,32 @@ func TestHeadersStayWithTheEndpointsOrigin(t *testing.T) {
 		t.Cleanup(func() { m.Close() })
 		assert.Equal(t, "hello Ada", invoke(reg, "web_greet", `{"name":"Ada"}`).Text)
 	})
+}
+
+// A stateful runtime/mcp server closes a session idle past SessionLimits.Idle and answers
+// its next request with 404 Session not found (a JSON-RPC error, CodeSessionNotFound): the
+// mount takes the connection for gone and reconnects, so a call after the next succeeds.
+// Before, the mount read the answer as the server refusing the call, kept the dead session,
+// and every later call failed.
+func TestAMountReconnectsWhenTheServerEndedItsSession(t *testing.T) {
+	const idle = 50 * time.Millisecond
+	srv := httptest.NewServer(toolmcp.HTTPHandler(greetRegistry(t), toolmcp.WithSessionLimits(toolmcp.SessionLimits{Idle: idle})))
+	t.Cleanup(func() {
+		srv.CloseClientConnections()
+		srv.Close()
+	})
+	reg := runtime.NewRegistry()
+	m, err := mount.Mount(t.Context(), reg, mount.Server{Name: "web", URL: srv.URL}, mount.Options{Logger: quiet, ReconnectDelay: time.Millisecond})
+	require.NoError(t, err)
+	t.Cleanup(func() { m.Close() })
+	require.Equal(t, "hello Ada", invoke(reg, "web_greet", `{"name":"Ada"}`).Text)
+
+	time.Sleep(4 * idle) // the server closes the idle session (within an eighth of idle more)
+	res := invoke(reg, "web_greet", `{"name":"Ada"}`)
+	if res.IsError {
+		assert.Contains(t, res.Text, "dropped during the call; it is reconnecting", "the ended session is a dropped connection")
+	}
+	require.Eventually(t, func() bool {
+		return invoke(reg, "web_greet", `{"name":"Ada"}`).Text == "hello Ada"
+	}, 10*time.Second, 10*time.Millisecond, "the mount reconnected")
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
@@ -561,8 +562,13 @@ func (m *Mounted) watchProgress(fn func(*mcp.ProgressNotificationParams)) (strin
 	}
 }
 
-// brokenConnection reports whether a call's error means the connection is gone.
+// brokenConnection reports whether a call's error means the connection is gone: among them
+// the 404 a runtime/mcp server answers on a session it no longer holds, a JSON-RPC error the
+// go-sdk client does not read as mcp.ErrSessionMissing.
 func brokenConnection(err error) bool {
+	if rpc, ok := errors.AsType[*jsonrpc.Error](err); ok && rpc.Code == toolmcp.CodeSessionNotFound {
+		return true
+	}
 	return errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, mcp.ErrSessionMissing) || errors.Is(err, io.EOF)
 }
 
