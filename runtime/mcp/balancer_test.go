@@ -1,9 +1,9 @@
 package mcp_test
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -80,8 +79,9 @@ var sessionNotFoundWords = []string{
 
 // Stateful replicas behind a balancer that moves a session after its handshake (round robin
 // once the client's first two requests went to one replica): the go-sdk client's next call
-// fails at once with an error that says the session is on another server and what to do.
-// Before, it read "failed to connect (session ID: …): session not found".
+// fails at once with mcp.ErrSessionMissing, on which a host opens a new session, as it does
+// when a session idled out (a JSON-RPC error body would be the call's error instead, the
+// dead session kept).
 func TestStatefulReplicasSayTheSessionIsElsewhere(t *testing.T) {
 	needLoopbackAddresses(t)
 	lb := balancer(t, func(n uint64) int { return int(max(n, 1)) - 1 }, statefulReplicas(t, 2, 0)...)
@@ -89,26 +89,21 @@ func TestStatefulReplicasSayTheSessionIsElsewhere(t *testing.T) {
 	require.NoError(t, err, "initialize and initialized both reach replica 0")
 	_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "call_info", Arguments: map[string]any{}})
 	require.Error(t, err, "the call reaches replica 1")
-	for _, words := range sessionNotFoundWords {
-		assert.Contains(t, err.Error(), words)
-	}
-	var rpcErr *jsonrpc.Error
-	require.ErrorAs(t, err, &rpcErr, "a host tells it apart by its code")
-	assert.Equal(t, int64(toolmcp.CodeSessionNotFound), rpcErr.Code)
+	assert.ErrorIs(t, err, mcp.ErrSessionMissing, "the go-sdk's word for a session to open again")
 	assert.NotContains(t, err.Error(), "/work", "no host path")
 }
 
-// The 404 of a request on a session the server does not hold is a JSON-RPC error (code
-// -32001, the request's id; none for a notification or a batch) whatever the method: what a
-// client prints of it says what to do.
+// The 404 of a request on a session the server does not hold says, in plain text as the
+// go-sdk's own 404 (so that its client reports ErrSessionMissing), what to do, whatever the
+// method: what a TypeScript client, curl or a proxy's log shows of it.
 func TestAnUnknownSessionIsAnsweredInWords(t *testing.T) {
 	url := handlerURL(t)
-	for _, c := range []struct{ method, body, id string }{
-		{http.MethodPost, `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`, "7"},
-		{http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, "null"},
-		{http.MethodPost, `[{"jsonrpc":"2.0","id":7,"method":"tools/list"}]`, "null"},
-		{http.MethodGet, "", "null"},
-		{http.MethodDelete, "", "null"},
+	for _, c := range []struct{ method, body string }{
+		{http.MethodPost, `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`},
+		{http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`},
+		{http.MethodPost, `[{"jsonrpc":"2.0","id":7,"method":"tools/list"}]`},
+		{http.MethodGet, ""},
+		{http.MethodDelete, ""},
 	} {
 		t.Run(fmt.Sprint(c.method, " ", c.body), func(t *testing.T) {
 			req, err := http.NewRequestWithContext(t.Context(), c.method, url, strings.NewReader(c.body))
@@ -121,21 +116,14 @@ func TestAnUnknownSessionIsAnsweredInWords(t *testing.T) {
 			require.NoError(t, err)
 			defer res.Body.Close()
 			assert.Equal(t, http.StatusNotFound, res.StatusCode)
-			assert.Equal(t, "application/json", res.Header.Get("Content-Type"))
-			var answer struct {
-				ID    json.RawMessage `json:"id"`
-				Error struct {
-					Code    int    `json:"code"`
-					Message string `json:"message"`
-				} `json:"error"`
-			}
-			require.NoError(t, json.NewDecoder(res.Body).Decode(&answer))
-			assert.JSONEq(t, c.id, string(answer.ID))
-			assert.Equal(t, -32001, answer.Error.Code)
+			assert.True(t, strings.HasPrefix(res.Header.Get("Content-Type"), "text/plain"), res.Header.Get("Content-Type"))
+			body, err := io.ReadAll(res.Body)
+			require.NoError(t, err)
 			for _, words := range sessionNotFoundWords {
-				assert.Contains(t, answer.Error.Message, words)
+				assert.Contains(t, string(body), words)
 			}
-			assert.Contains(t, answer.Error.Message, "idle for 30m0s")
+			assert.Contains(t, string(body), "idle for 30m0s")
+			assert.NotContains(t, string(body), "ELSEWHERE", "the id is not echoed")
 		})
 	}
 }

@@ -28,8 +28,8 @@
 //     changes each bound and how clients are told apart (behind a proxy: by user, or by the
 //     address the proxies in SessionLimits.TrustedProxies forwarded). A request on a session
 //     the server does not hold (it ended, or another replica opened it) is answered with 404
-//     and a JSON-RPC error, CodeSessionNotFound, that says to route by Mcp-Session-Id or
-//     serve stateless; WithSharedSessions on a stateful handler is refused without
+//     and a plain text that says to route by Mcp-Session-Id or serve stateless (the
+//     go-sdk client reports it as mcp.ErrSessionMissing); WithSharedSessions on a stateful handler is refused without
 //     WithSessionAffinity;
 //   - the go-sdk repeats a request's id, and an unknown method, tool, prompt or resource,
 //     whole in its answer: HTTPHandler answers requests whose id is over MaxRequestIDBytes

@@ -318,14 +318,7 @@ func TestStatefulCallsAnswerAsTheSDK(t *testing.T) {
 	assert.NotEqual(t, "application/json", contentType, "a client that set a log level")
 
 	_, msg, _ = statefulPost(t, srv.URL, "not-a-session", call, nil)
-	assert.True(t, sessionNotFound(msg), "an unknown session is refused with 404 Session not found: %v", msg)
-}
-
-// sessionNotFound reports whether msg is the JSON-RPC error of a request on a session the
-// server does not hold.
-func sessionNotFound(msg map[string]any) bool {
-	e, _ := msg["error"].(map[string]any)
-	return e != nil && e["code"] == float64(-32001)
+	assert.Equal(t, http.StatusNotFound, msg["status"], "an unknown session is refused with the SDK's plain 404")
 }
 
 // A stateful session's call served beside the SDK sees its user, and another user's request
@@ -377,7 +370,7 @@ func TestFastCallsKeepTheSessionOpen(t *testing.T) {
 	}
 	require.Eventually(t, func() bool {
 		_, msg, _ := statefulPost(t, srv.URL, id, call, nil)
-		return sessionNotFound(msg)
+		return msg["status"] == http.StatusNotFound
 	}, 30*time.Second, 2*idle, "the session closes once idle (each look is a request: look less often than it idles)")
 }
 

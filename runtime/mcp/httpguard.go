@@ -325,11 +325,11 @@ func newSessionGate(l SessionLimits, server *mcp.Server, served *served) *sessio
 func (g *sessionGate) serve(next http.Handler, w http.ResponseWriter, r *http.Request, m *message) {
 	id := r.Header.Get(sessionIDHeader)
 	if id != "" && !g.holds(id) {
-		var reqID json.RawMessage
-		if m != nil {
-			reqID = m.ID
-		}
-		rpcRefusal(http.StatusNotFound, reqID, CodeSessionNotFound, g.notFound())(w)
+		// Plain text, as the go-sdk's own 404: its client then reports ErrSessionMissing, on
+		// which hosts open a new session; a JSON-RPC error body would make it the request's
+		// error instead, the connection kept as if the session lived. The words reach a
+		// TypeScript client's error, curl, and the logs of proxies.
+		http.Error(w, g.notFound(), http.StatusNotFound)
 		return
 	}
 	switch {
@@ -367,10 +367,12 @@ func (g *sessionGate) serve(next http.Handler, w http.ResponseWriter, r *http.Re
 	next.ServeHTTP(w, r)
 }
 
-// CodeSessionNotFound is the JSON-RPC error code of the 404 a stateful HTTPHandler answers a
-// request on a session it does not hold with (the TypeScript SDK's code for it): the session
-// ended, or another replica opened it. A go-sdk client reads it as the request's error, a
-// *jsonrpc.Error, and its connection stays open: a client that gets it opens a new session.
+// CodeSessionNotFound is the JSON-RPC error code of the 404 that the TypeScript SDK's servers
+// answer a request on a session they do not hold with: the session ended, or another replica
+// opened it. A go-sdk client reads such a 404 as the request's error, a *jsonrpc.Error, its
+// connection kept open; runtime/mcp/mount takes it, like the go-sdk's ErrSessionMissing, for a
+// session to open again. HTTPHandler's own 404 is plain text, which the go-sdk client reports
+// as ErrSessionMissing.
 const CodeSessionNotFound = -32001
 
 // holds reports whether the server holds session id: the gate counts it, or the SDK has it.

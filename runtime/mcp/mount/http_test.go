@@ -1,8 +1,10 @@
 package mount_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -90,6 +92,43 @@ func TestHeadersStayWithTheEndpointsOrigin(t *testing.T) {
 // mount takes the connection for gone and reconnects, so a call after the next succeeds.
 // Before, the mount read the answer as the server refusing the call, kept the dead session,
 // and every later call failed.
+// A server that ends a session as the TypeScript SDK's do, with 404 and a JSON-RPC error of
+// code -32001 (which the go-sdk client reports as the call's error, not ErrSessionMissing), is
+// reconnected to as well.
+func TestAMountReconnectsOnTheTypeScriptFormOfSessionNotFound(t *testing.T) {
+	var ended atomic.Bool
+	inner := toolmcp.HTTPHandler(greetRegistry(t))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Mcp-Session-Id") != "" && ended.Load() {
+			var req struct{ ID json.RawMessage }
+			_ = json.NewDecoder(r.Body).Decode(&req) // the error answers the request by its id
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32001,"message":"Session not found"}}`, cmp.Or(string(req.ID), "null"))
+			return
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() {
+		srv.CloseClientConnections()
+		srv.Close()
+	})
+	reg := runtime.NewRegistry()
+	m, err := mount.Mount(t.Context(), reg, mount.Server{Name: "web", URL: srv.URL}, mount.Options{Logger: quiet, ReconnectDelay: time.Millisecond})
+	require.NoError(t, err)
+	t.Cleanup(func() { m.Close() })
+	require.Equal(t, "hello Ada", invoke(reg, "web_greet", `{"name":"Ada"}`).Text)
+
+	ended.Store(true)
+	res := invoke(reg, "web_greet", `{"name":"Ada"}`)
+	require.True(t, res.IsError)
+	assert.Contains(t, res.Text, "dropped during the call; it is reconnecting", "the ended session is a dropped connection")
+	ended.Store(false) // the server now serves only new sessions: the mount's new one
+	require.Eventually(t, func() bool {
+		return invoke(reg, "web_greet", `{"name":"Ada"}`).Text == "hello Ada"
+	}, 10*time.Second, 10*time.Millisecond, "the mount reconnected")
+}
+
 func TestAMountReconnectsWhenTheServerEndedItsSession(t *testing.T) {
 	const idle = 50 * time.Millisecond
 	srv := httptest.NewServer(toolmcp.HTTPHandler(greetRegistry(t), toolmcp.WithSessionLimits(toolmcp.SessionLimits{Idle: idle})))

@@ -563,7 +563,8 @@ func (m *Mounted) watchProgress(fn func(*mcp.ProgressNotificationParams)) (strin
 }
 
 // brokenConnection reports whether a call's error means the connection is gone: among them
-// the 404 a runtime/mcp server answers on a session it no longer holds, a JSON-RPC error the
+// the 404 a server answers on a session it no longer holds: mcp.ErrSessionMissing, or the
+// JSON-RPC error of code CodeSessionNotFound the TypeScript SDK's servers answer, which the
 // go-sdk client does not read as mcp.ErrSessionMissing.
 func brokenConnection(err error) bool {
 	if rpc, ok := errors.AsType[*jsonrpc.Error](err); ok && rpc.Code == toolmcp.CodeSessionNotFound {
