@@ -3,6 +3,7 @@ package runtime
 import (
 	"container/list"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -156,6 +157,31 @@ func (r *Registry) Session(session string) SessionState {
 type SessionState struct {
 	store   SessionStore
 	session string
+}
+
+// StateValue returns a value read from a session store (SessionState.Get, Update's old) as
+// a T: as it is when the store kept the Go value (MemoryStore), else through its JSON, for a
+// store that keeps values as JSON and gives them back as JSON's Go types (runtime/redisstore:
+// a []Todo comes back as []any of map[string]any). A nil value is T's zero value.
+//
+//	v, _, err := info.State.Get(ctx, "todos")
+//	list, err := runtime.StateValue[[]Todo](v)
+func StateValue[T any](v any) (T, error) {
+	var out T
+	switch v := v.(type) {
+	case nil:
+		return out, nil
+	case T:
+		return v, nil
+	}
+	data, err := json.Marshal(v)
+	if err == nil {
+		err = json.Unmarshal(data, &out)
+	}
+	if err != nil {
+		return out, fmt.Errorf("session state: a %T cannot be read as a %T: %w", v, out, err)
+	}
+	return out, nil
 }
 
 // Get returns the value under key.

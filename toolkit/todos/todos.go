@@ -202,15 +202,18 @@ func Current(ctx context.Context) ([]Todo, error) {
 	if err != nil || !ok {
 		return nil, err
 	}
-	list, _ := v.([]Todo)
-	return slices.Clone(list), nil
+	list, err := runtime.StateValue[[]Todo](v)
+	return slices.Clone(list), err
 }
 
 // update replaces the session's list with what fn makes of it, after checking the result.
 func (k *Toolkit) update(ctx context.Context, fn func([]Todo) ([]Todo, error)) error {
 	info, _ := runtime.CallInfoFrom(ctx)
 	return info.State.Update(ctx, stateKey, func(old any, _ bool) (any, error) {
-		list, _ := old.([]Todo)
+		list, err := runtime.StateValue[[]Todo](old)
+		if err != nil {
+			return nil, err
+		}
 		next, err := fn(list)
 		if err != nil {
 			return nil, err

@@ -134,6 +134,54 @@ func TestAddUpdateList(t *testing.T) {
 	assert.Contains(t, res.Text, `no todo with id "9"; the ids are: "1", "ship", "2"`)
 }
 
+// jsonStore keeps values as JSON and gives back JSON's Go types, as runtime/redisstore does.
+type jsonStore struct{ *runtime.MemoryStore }
+
+func (s jsonStore) Get(ctx context.Context, session, key string) (any, bool, error) {
+	v, ok, err := s.MemoryStore.Get(ctx, session, key)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	var out any
+	return out, true, json.Unmarshal(v.([]byte), &out)
+}
+
+func (s jsonStore) Set(ctx context.Context, session, key string, value any) error {
+	data, err := json.Marshal(value)
+	if err != nil {
+		return err
+	}
+	return s.MemoryStore.Set(ctx, session, key, data)
+}
+
+func (s jsonStore) Update(ctx context.Context, session, key string, fn func(old any, ok bool) (any, error)) error {
+	return s.MemoryStore.Update(ctx, session, key, func(old any, ok bool) (any, error) {
+		var v any
+		if ok {
+			if err := json.Unmarshal(old.([]byte), &v); err != nil {
+				return nil, err
+			}
+		}
+		next, err := fn(v, ok)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(next)
+	})
+}
+
+// A store that keeps the list as JSON (Redis, shared by replicas) keeps it whole: the list read
+// back is the list written. Before, it read back empty, each call starting a new list.
+func TestTheListSurvivesAJSONStore(t *testing.T) {
+	reg := newRegistry(t, &todos.Toolkit{}, runtime.WithSessionStore(jsonStore{&runtime.MemoryStore{}}))
+	require.False(t, call(t, reg, "s", "todo_add", `{"content":"Write tests"}`).IsError)
+	res := call(t, reg, "s", "todo_add", `{"content":"Ship","id":"ship"}`)
+	assert.Equal(t, []todos.Todo{{ID: "1", Content: "Write tests", Status: todos.Pending}, {ID: "ship", Content: "Ship", Status: todos.Pending}}, changeOf(t, res).Todos)
+	res = call(t, reg, "s", "todo_update", `{"id":"1","status":"completed"}`)
+	require.False(t, res.IsError, res.Text)
+	assert.Contains(t, res.Text, "1 of 2 completed.")
+}
+
 // The effect flow end to end: a model's tool_use in Anthropic's wire format, dispatched by
 // the adapter, answered with an empty tool_result while the host gets the typed change.
 func TestEffectThroughAnthropicAdapter(t *testing.T) {
