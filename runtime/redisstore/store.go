@@ -235,7 +235,10 @@ func (s *Store) Set(ctx context.Context, session, key string, value any) error {
 // Update replaces the value under key with what fn returns, in an optimistic transaction
 // (WATCH/MULTI/EXEC): when another writer changes the session in between, fn runs again on
 // the new value. fn may run more than once and must have no other effect. When Redis lost the
-// session's state, fn does not run and the error is runtime.SessionStateLost.
+// session's state, fn does not run and the error is runtime.SessionStateLost. When the
+// transaction was sent and its answer lost, Redis may have applied it: the error is then a
+// permanent runtime.ModelError of KindInternal (not KindUnavailable, which says nothing was
+// done), so that a call made with an idempotency key keeps its record and is not run again.
 func (s *Store) Update(ctx context.Context, session, key string, fn func(old any, ok bool) (any, error)) error {
 	k, cleared := s.stateKey(session), s.clearedKey(session)
 	for range maxUpdateTries {
@@ -288,10 +291,16 @@ func (s *Store) Update(ctx context.Context, session, key string, fn func(old any
 				p.PExpire(ctx, k, s.ttl)
 				return nil
 			})
+			if err != nil && !errors.Is(err, redis.TxFailedErr) {
+				return &uncertainError{err}
+			}
 			return err
 		}, k, cleared)
 		var fe *fnError
+		var ue *uncertainError
 		switch {
+		case errors.As(err, &ue):
+			return writeUncertain(ue.err)
 		case err == nil:
 			s.seen.saw(k, generation, s.ttl, time.Now())
 			if lost {
@@ -305,6 +314,26 @@ func (s *Store) Update(ctx context.Context, session, key string, fn func(old any
 		}
 	}
 	return fmt.Errorf("redisstore: update %q: gave up after %d conflicting writes", key, maxUpdateTries)
+}
+
+// uncertainError is the failure of a transaction Redis may have applied: MULTI/EXEC was sent
+// and its answer never came (the connection broke, Redis shut down).
+type uncertainError struct{ err error }
+
+func (e *uncertainError) Error() string { return e.err.Error() }
+
+// writeUncertain is Update's error when Redis may have applied the write: not unavailable,
+// which promises that nothing was done (a call made with an idempotency key would then be run
+// again by its retry, and write twice), but internal and permanent, so that the registry
+// neither runs the handler again nor frees the call's key: a retry gets this answer again, and
+// the model checks the state before it does the work once more.
+func writeUncertain(err error) error {
+	return runtime.Permanent(&runtime.ModelError{
+		Kind: runtime.KindInternal,
+		Message: "the session's state may or may not have been saved: the connection to its store broke while it was being saved. " +
+			"Check the state before you do this again",
+		Err: fmt.Errorf("redisstore: update: the transaction's answer was lost, so Redis may have applied it: %w", err),
+	})
 }
 
 // fnError carries the error of Update's fn out of the transaction unchanged.

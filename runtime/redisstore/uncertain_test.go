@@ -1,0 +1,129 @@
+package redisstore_test
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"strconv"
+	"sync/atomic"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
+	"github.com/toolgen-go/toolgen/runtime/redisstore"
+)
+
+// cutAfterExec passes connections through to Redis; once armed, it passes the next EXEC on,
+// then drops Redis's answer and closes the connection: the transaction was applied, and the
+// client cannot know it (what a Redis shutting down, or a network cut, does).
+type cutAfterExec struct {
+	target string
+	armed  atomic.Bool
+	cuts   atomic.Int32
+}
+
+func (c *cutAfterExec) listen(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go c.pass(conn)
+		}
+	}()
+	return ln.Addr().String()
+}
+
+func (c *cutAfterExec) pass(client net.Conn) {
+	server, err := net.Dial("tcp", c.target)
+	if err != nil {
+		_ = client.Close()
+		return
+	}
+	var cut atomic.Bool
+	go func() {
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := server.Read(buf)
+			if n > 0 && cut.Load() {
+				err = net.ErrClosed // the answer to EXEC never arrives
+			} else if n > 0 {
+				_, _ = client.Write(buf[:n])
+			}
+			if err != nil {
+				_ = client.Close()
+				_ = server.Close()
+				return
+			}
+		}
+	}()
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := client.Read(buf)
+		if n > 0 {
+			if bytes.Contains(bytes.ToUpper(buf[:n]), []byte("\r\nEXEC\r\n")) && c.armed.CompareAndSwap(true, false) {
+				cut.Store(true)
+				c.cuts.Add(1)
+			}
+			_, _ = server.Write(buf[:n])
+		}
+		if err != nil {
+			_ = server.Close()
+			return
+		}
+	}
+}
+
+// A keyed call whose state write Redis applied but whose answer was lost is not run again by
+// its retry: the first attempt cannot tell the write failed, so its result is not the
+// "unavailable, nothing done" that frees the key for a retry.
+func TestAWriteWhoseAnswerWasLostIsNotRunAgain(t *testing.T) {
+	srv := startRedis(t)
+	cutter := &cutAfterExec{target: srv.Addr}
+	store := redisstore.New(redis.NewClient(&redis.Options{Addr: cutter.listen(t)}), redisstore.Options{})
+	appendTool := jsonTool("append", func(ctx context.Context, args map[string]any) runtime.Result {
+		info, _ := runtime.CallInfoFrom(ctx)
+		var n int
+		err := info.State.Update(ctx, "list", func(old any, _ bool) (any, error) {
+			list, _ := old.([]any)
+			list = append(list, args["item"])
+			n = len(list)
+			return list, nil
+		})
+		if err != nil {
+			return runtime.ErrorResult(err)
+		}
+		return runtime.TextResult(strconv.Itoa(n))
+	})
+	var runs atomic.Int64
+	reg := runtime.NewRegistry(runtime.WithSessionStore(store))
+	require.NoError(t, reg.Add(fixture.CountRuns(&runs, appendTool)...))
+	ctx := context.Background()
+	call := runtime.Call{ID: "1", Name: "append", Args: []byte(`{"item":"a"}`), Session: "alice", IdempotencyKey: "k1"}
+
+	cutter.armed.Store(true)
+	first := reg.Invoke(ctx, call)
+	require.Equal(t, int32(1), cutter.cuts.Load(), "the EXEC's answer was dropped: %s", first.Text)
+	require.True(t, first.IsError, first.Text)
+	list, _, err := store.Get(ctx, "alice", "list")
+	require.NoError(t, err)
+	require.Equal(t, []any{"a"}, list, "Redis applied the write once")
+	assert.NotEqual(t, runtime.KindUnavailable, first.Kind, "an unavailable failure promises nothing was done: %s", first.Text)
+
+	retry := reg.Invoke(ctx, call)
+	assert.True(t, retry.IsError, "the retry does not succeed by appending again: %s", retry.Text)
+	assert.True(t, retry.Replayed, "the retry gets the first answer")
+	assert.Contains(t, retry.Text, "may or may not have been saved")
+	assert.Equal(t, int64(1), runs.Load(), "the retry ran nothing")
+	list, _, err = store.Get(ctx, "alice", "list")
+	require.NoError(t, err)
+	assert.Equal(t, []any{"a"}, list, "the item is in the list once")
+}
