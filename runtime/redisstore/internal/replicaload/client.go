@@ -275,6 +275,7 @@ type problems struct {
 	UnknownPresent int // of which written
 	Acked          int
 	Notes          []string // the first few writes lost or duplicated, with their attempts
+	UnknownNotes   []string // the first few writes of unknown outcome, with their attempts
 }
 
 func (p *problems) note(format string, args ...any) {
@@ -306,6 +307,11 @@ func (p *problems) add(q problems) {
 	p.Acked += q.Acked
 	for _, n := range q.Notes {
 		p.note("%s", n)
+	}
+	for _, n := range q.UnknownNotes {
+		if len(p.UnknownNotes) < 8 {
+			p.UnknownNotes = append(p.UnknownNotes, n)
+		}
 	}
 }
 
@@ -348,6 +354,9 @@ func (s *session) check(list []string) problems {
 			}
 		case w.unknown:
 			p.Unknown++
+			if len(p.UnknownNotes) < 8 {
+				p.UnknownNotes = append(p.UnknownNotes, fmt.Sprintf("%s (in the list %d times): %s", w.item, c, strings.Join(w.history, "; ")))
+			}
 			if c > 0 {
 				p.UnknownPresent++
 			}

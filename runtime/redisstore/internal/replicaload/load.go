@@ -331,6 +331,9 @@ func (r *report) print(w io.Writer) {
 	for _, n := range f.Notes {
 		fmt.Fprintf(w, "  %s\n", n)
 	}
+	for _, n := range f.UnknownNotes {
+		fmt.Fprintf(w, "  outcome unknown: %s\n", n)
+	}
 	for _, o := range r.others {
 		fmt.Fprintf(w, "unexpected answer: %.200s\n", o)
 	}

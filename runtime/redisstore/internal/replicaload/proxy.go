@@ -38,9 +38,11 @@ func (rr *roundRobin) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	var lastErr error
-	for range rr.backends {
+	first := rr.next.Add(1)
+	for i := range uint64(len(rr.backends)) {
+		// Each try goes to another replica: the next in turn, then those after it.
 		out := req.Clone(req.Context())
-		out.URL.Host, out.Host = rr.backends[rr.next.Add(1)%uint64(len(rr.backends))], ""
+		out.URL.Host, out.Host = rr.backends[(first+i)%uint64(len(rr.backends))], ""
 		out.Body = io.NopCloser(bytes.NewReader(body))
 		// With GetBody the transport sends the request again on a new connection when a
 		// kept-alive one was found closed before anything was written (a replica that
