@@ -73,6 +73,7 @@ var readTool = func() runtime.Tool {
 		return runtime.TextResult(string(data))
 	})
 	t.Hints.ReadOnly = true
+	t.MaxResult = 64 << 20 // the whole list, not a preview cut at runtime.DefaultMaxResult (16 KiB)
 	return t
 }()
 
