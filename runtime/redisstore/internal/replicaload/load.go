@@ -18,22 +18,26 @@ import (
 
 // config is one run's settings (see the flags in main.go).
 type config struct {
-	Sessions     int
-	Duration     time.Duration
-	Persist      bool
-	Kill         bool          // SIGKILL a replica at a fifth of the run, restart it after Down
-	Down         time.Duration // how long the killed replica stays down
-	RestartRedis bool          // restart Redis at 45% of the run
-	Roll         bool          // a drained rolling restart (SIGTERM) of every replica at 70%
-	LoseAnswers  float64
-	Pass503      bool // the proxy passes a draining replica's 503 on instead of trying the next replica
-	RetryNewKey  bool // the deliberate break: retries under a new key
-	Lease        time.Duration
-	MaxCalls     int
-	ReadEvery    int
-	Grace        time.Duration // after an event's end, still inside its window
-	Logs         io.Writer     // the replicas' and Redis's stderr
+	Sessions      int
+	Duration      time.Duration
+	Persist       bool
+	Kill          bool          // SIGKILL a replica at a fifth of the run, restart it after Down
+	Down          time.Duration // how long the killed replica stays down
+	RestartRedis  bool          // restart Redis at 45% of the run
+	RedisRestarts int           // how many times, redisRestartGap apart
+	Roll          bool          // a drained rolling restart (SIGTERM) of every replica at 70%
+	LoseAnswers   float64
+	Pass503       bool // the proxy passes a draining replica's 503 on instead of trying the next replica
+	RetryNewKey   bool // the deliberate break: retries under a new key
+	Lease         time.Duration
+	MaxCalls      int
+	ReadEvery     int
+	Grace         time.Duration // after an event's end, still inside its window
+	Logs          io.Writer     // the replicas' and Redis's stderr
 }
+
+// redisRestartGap is the time between two restarts of Redis (config.RedisRestarts).
+const redisRestartGap = 200 * time.Millisecond
 
 // event is a disruption: SIGKILL of a replica, a Redis restart, a rolling restart.
 type event struct {
@@ -160,8 +164,18 @@ func run(cfg config) (*report, error) {
 	}
 	if cfg.RestartRedis && eventErr == nil && at(0.45) {
 		ev := event{name: "Redis restarted (SIGTERM, then started again on its port)", start: since()}
-		rds.stop(syscall.SIGTERM)
-		eventErr = rds.start()
+		if cfg.RedisRestarts > 1 {
+			ev.name = fmt.Sprintf("Redis restarted %d times, %s apart (SIGTERM, then started again on its port)", cfg.RedisRestarts, redisRestartGap)
+		}
+		for i := range max(cfg.RedisRestarts, 1) {
+			if i > 0 {
+				time.Sleep(redisRestartGap)
+			}
+			rds.stop(syscall.SIGTERM)
+			if eventErr = rds.start(); eventErr != nil {
+				break
+			}
+		}
 		ev.end = since()
 		events = append(events, ev)
 	}

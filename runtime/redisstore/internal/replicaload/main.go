@@ -52,6 +52,7 @@ func main() {
 	flag.BoolVar(&cfg.Kill, "kill", cfg.Kill, "SIGKILL a replica at a fifth of the run and start it again")
 	flag.DurationVar(&cfg.Down, "down", cfg.Down, "how long the killed replica stays down")
 	flag.BoolVar(&cfg.RestartRedis, "restart-redis", cfg.RestartRedis, "restart Redis at 45% of the run")
+	flag.IntVar(&cfg.RedisRestarts, "redis-restarts", cfg.RedisRestarts, "how many times Redis is restarted then, 200 ms apart")
 	flag.BoolVar(&cfg.Roll, "roll", cfg.Roll, "restart every replica in turn, drained (SIGTERM), at 70% of the run")
 	flag.Float64Var(&cfg.LoseAnswers, "lose-answers", cfg.LoseAnswers, "fraction of append answers the proxy throws away after the replica ran the call")
 	flag.BoolVar(&cfg.Pass503, "pass-503", cfg.Pass503, "the proxy passes a draining replica's 503 on to the client (which retries) instead of sending the request to the next replica")
@@ -78,16 +79,17 @@ func main() {
 
 func defaults() config {
 	return config{
-		Sessions:     16,
-		Duration:     20 * time.Second,
-		Persist:      true,
-		Kill:         true,
-		Down:         500 * time.Millisecond,
-		RestartRedis: true,
-		Roll:         true,
-		Lease:        5 * time.Second,
-		MaxCalls:     1 << 20,
-		ReadEvery:    50,
-		Grace:        time.Second,
+		Sessions:      16,
+		Duration:      20 * time.Second,
+		Persist:       true,
+		Kill:          true,
+		Down:          500 * time.Millisecond,
+		RestartRedis:  true,
+		RedisRestarts: 1,
+		Roll:          true,
+		Lease:         5 * time.Second,
+		MaxCalls:      1 << 20,
+		ReadEvery:     50,
+		Grace:         time.Second,
 	}
 }
