@@ -17,13 +17,14 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/redisstore"
 )
 
-// cutAfterExec passes connections through to Redis; once armed, it passes the next EXEC on,
-// then drops Redis's answer and closes the connection: the transaction was applied, and the
-// client cannot know it (what a Redis shutting down, or a network cut, does).
+// cutAfterExec passes connections through to Redis; once armed, it passes the next EXEC (or
+// command, when set) on, then drops Redis's answer and closes the connection: the command was
+// run, and the client cannot know it (what a Redis shutting down, or a network cut, does).
 type cutAfterExec struct {
-	target string
-	armed  atomic.Bool
-	cuts   atomic.Int32
+	target  string
+	command string // "EXEC" when empty
+	armed   atomic.Bool
+	cuts    atomic.Int32
 }
 
 func (c *cutAfterExec) listen(t *testing.T) string {
@@ -48,6 +49,10 @@ func (c *cutAfterExec) pass(client net.Conn) {
 		_ = client.Close()
 		return
 	}
+	command := []byte("\r\nEXEC\r\n")
+	if c.command != "" {
+		command = []byte("\r\n" + c.command + "\r\n")
+	}
 	var cut atomic.Bool
 	go func() {
 		buf := make([]byte, 32<<10)
@@ -69,7 +74,7 @@ func (c *cutAfterExec) pass(client net.Conn) {
 	for {
 		n, err := client.Read(buf)
 		if n > 0 {
-			if bytes.Contains(bytes.ToUpper(buf[:n]), []byte("\r\nEXEC\r\n")) && c.armed.CompareAndSwap(true, false) {
+			if bytes.Contains(bytes.ToUpper(buf[:n]), command) && c.armed.CompareAndSwap(true, false) {
 				cut.Store(true)
 				c.cuts.Add(1)
 			}
@@ -126,4 +131,38 @@ func TestAWriteWhoseAnswerWasLostIsNotRunAgain(t *testing.T) {
 	list, _, err = store.Get(ctx, "alice", "list")
 	require.NoError(t, err)
 	assert.Equal(t, []any{"a"}, list, "the item is in the list once")
+}
+
+// go-redis runs a command again when its answer was lost (MaxRetries): a script run twice
+// answers as its first run did. A call limit counts the call once, and a loss found by the
+// first run is reported, not answered away by the second.
+func TestAScriptRunTwiceAnswersAsItsFirstRun(t *testing.T) {
+	srv := startRedis(t)
+	cutter := &cutAfterExec{target: srv.Addr, command: "EVALSHA"}
+	store := redisstore.New(redis.NewClient(&redis.Options{Addr: cutter.listen(t)}), redisstore.Options{})
+	ctx := context.Background()
+	counters := []runtime.Counter{{Key: "calls", Limit: 2}}
+	_, err := store.Acquire(ctx, "warm", counters) // the first run loads the script: EVAL, not EVALSHA
+	require.NoError(t, err)
+
+	cutter.armed.Store(true)
+	refused, err := store.Acquire(ctx, "alice", counters)
+	require.NoError(t, err, "go-redis ran it again and got an answer")
+	require.Equal(t, int32(1), cutter.cuts.Load())
+	assert.Equal(t, -1, refused)
+	refused, err = store.Acquire(ctx, "alice", counters)
+	require.NoError(t, err)
+	assert.Equal(t, -1, refused, "the second call is within the limit of 2: the first counted once")
+	refused, err = store.Acquire(ctx, "alice", counters)
+	require.NoError(t, err)
+	assert.Equal(t, 0, refused, "the third is refused")
+
+	require.NoError(t, store.Set(ctx, "bob", "k", "v"))
+	_, _, err = store.Get(ctx, "bob", "k") // loads the script
+	require.NoError(t, err)
+	require.NoError(t, srv.client(t).FlushAll(ctx).Err()) // Redis lost bob's state
+	cutter.armed.Store(true)
+	_, _, err = store.Get(ctx, "bob", "k")
+	require.Equal(t, int32(2), cutter.cuts.Load())
+	assert.ErrorIs(t, err, runtime.ErrSessionStateLost, "the loss the first run found is reported")
 }
