@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/assert"
@@ -165,4 +166,42 @@ func TestAScriptRunTwiceAnswersAsItsFirstRun(t *testing.T) {
 	_, _, err = store.Get(ctx, "bob", "k")
 	require.Equal(t, int32(2), cutter.cuts.Load())
 	assert.ErrorIs(t, err, runtime.ErrSessionStateLost, "the loss the first run found is reported")
+}
+
+// An approval's transition that go-redis runs again after its answer was lost still says it
+// moved: the consuming replica runs the approved call, rather than take the second run's
+// "not pending any more" for another replica's claim, which would leave the call run by none.
+func TestATransitionRunTwiceStillMoved(t *testing.T) {
+	srv := startRedis(t)
+	cutter := &cutAfterExec{target: srv.Addr, command: "EVALSHA"}
+	approvals := redisstore.New(redis.NewClient(&redis.Options{Addr: cutter.listen(t)}), redisstore.Options{}).Approvals()
+	ctx := context.Background()
+	now := time.Now()
+	add := func(id string) {
+		_, err := approvals.Add(ctx, runtime.ApprovalRecord{
+			Request: runtime.ApprovalRequest{ID: id, Session: "alice", Tool: "deploy", RawArgs: []byte(`{}`)},
+			Created: now, Expires: now.Add(time.Hour), Forget: now.Add(2 * time.Hour),
+		}, runtime.ApprovalLimits{}, now)
+		require.NoError(t, err)
+	}
+	add("warm")
+	add("a1")
+	_, moved, err := approvals.Transition(ctx, "warm", runtime.ApprovalPending, runtime.ApprovalApproved,
+		runtime.Decision{By: "bob"}, now.Add(time.Hour), now.Add(2*time.Hour)) // loads the script
+	require.NoError(t, err)
+	require.True(t, moved)
+
+	_, moved, err = approvals.Transition(ctx, "a1", runtime.ApprovalPending, runtime.ApprovalApproved,
+		runtime.Decision{By: "bob"}, now.Add(time.Hour), now.Add(2*time.Hour))
+	require.NoError(t, err)
+	require.True(t, moved)
+	cutter.armed.Store(true)
+	rec, moved, err := approvals.Transition(ctx, "a1", runtime.ApprovalApproved, runtime.ApprovalConsumed, runtime.Decision{}, time.Time{}, time.Time{})
+	require.NoError(t, err)
+	require.Equal(t, int32(1), cutter.cuts.Load())
+	assert.Equal(t, runtime.ApprovalConsumed, rec.State)
+	assert.True(t, moved, "this replica consumed it, and runs the call")
+	_, moved, err = approvals.Transition(ctx, "a1", runtime.ApprovalApproved, runtime.ApprovalConsumed, runtime.Decision{}, time.Time{}, time.Time{})
+	require.NoError(t, err)
+	assert.False(t, moved, "another claim does not move it")
 }
