@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
+	toolmcp "github.com/toolgen-go/toolgen/runtime/mcp"
 	"github.com/toolgen-go/toolgen/runtime/redisstore"
 )
 
@@ -204,4 +205,25 @@ func TestATransitionRunTwiceStillMoved(t *testing.T) {
 	_, moved, err = approvals.Transition(ctx, "a1", runtime.ApprovalApproved, runtime.ApprovalConsumed, runtime.Decision{}, time.Time{}, time.Time{})
 	require.NoError(t, err)
 	assert.False(t, moved, "another claim does not move it")
+}
+
+// A task's creation that go-redis runs again after its answer was lost is not refused as an
+// id that exists: the task the first run created is the one asked for.
+func TestATaskCreationRunTwiceIsNoError(t *testing.T) {
+	srv := startRedis(t)
+	cutter := &cutAfterExec{target: srv.Addr, command: "EVALSHA"}
+	tasks := redisstore.New(redis.NewClient(&redis.Options{Addr: cutter.listen(t)}), redisstore.Options{}).Tasks()
+	ctx := context.Background()
+	now := time.Now()
+	task := func(id, owner string) toolmcp.Task {
+		return toolmcp.Task{ID: id, Owner: owner, Status: toolmcp.TaskWorking, Created: now, Updated: now, Beat: now, Expires: now.Add(time.Hour)}
+	}
+	require.NoError(t, tasks.Create(ctx, task("warm", "alice"), 0, 0)) // loads the script
+	cutter.armed.Store(true)
+	require.NoError(t, tasks.Create(ctx, task("t1", "alice"), 0, 0))
+	require.Equal(t, int32(1), cutter.cuts.Load())
+	got, err := tasks.Get(ctx, "alice", "t1")
+	require.NoError(t, err)
+	assert.Equal(t, "t1", got.ID)
+	assert.Error(t, tasks.Create(ctx, task("t1", "bob"), 0, 0), "another task under the id is refused")
 }
