@@ -77,11 +77,15 @@ return 0
 `)
 
 // transitionApproval: compare-and-set of the state. ARGV: id, from, to, the decision's JSON
-// ("" to keep it), expires, forget (ms).
+// ("" to keep it), expires, forget (ms), and the run's own id: go-redis runs the script again
+// when its answer was lost (MaxRetries), and the second run, finding the state moved by the
+// first, must still answer 1 (else the replica that consumed an approval would not run its
+// call, and no other would either).
 var transitionApproval = redis.NewScript(`
+if redis.call('HGET', KEYS[1], 'run') == ARGV[7] then return 1 end
 local state = redis.call('HGET', KEYS[1], 'state')
 if state ~= ARGV[2] then return 0 end
-redis.call('HSET', KEYS[1], 'state', ARGV[3])
+redis.call('HSET', KEYS[1], 'state', ARGV[3], 'run', ARGV[7])
 if ARGV[4] ~= '' then
   redis.call('HSET', KEYS[1], 'dec', ARGV[4], 'expires', ARGV[5])
   redis.call('PEXPIREAT', KEYS[1], ARGV[6])
@@ -173,7 +177,7 @@ func (s *Approvals) Transition(ctx context.Context, id string, from, to runtime.
 		}
 	}
 	moved, err := transitionApproval.Run(ctx, s.client, s.approvalKeys(id, rec.Request.Session),
-		id, string(from), string(to), string(decJSON), expires.UnixMilli(), forget.UnixMilli()).Int()
+		id, string(from), string(to), string(decJSON), expires.UnixMilli(), forget.UnixMilli(), newGeneration()).Int()
 	if err != nil {
 		return rec, false, fmt.Errorf("redisstore: approval transition: %w", err)
 	}

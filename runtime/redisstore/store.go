@@ -123,7 +123,7 @@ const (
 )
 
 // openState begins every script that reads or writes a session's state (KEYS[1] its hash,
-// KEYS[2] its tombstone; ARGV[1] the generation the caller expects, or ”, ARGV[2] a new
+// KEYS[2] its tombstone, KEYS[3] the run's own key: see once; ARGV[1] the generation the caller expects, or ”, ARGV[2] a new
 // one, ARGV[3] the TTL in ms). It returns the hash's generation, or, when the hash is gone
 // though the caller expected it and no Clear explains it, starts a new generation and
 // returns {'lost', generation} for the script to return as it is.
@@ -141,25 +141,50 @@ if not g then
 end
 `
 
+// A script's answer can be lost after Redis ran it (Redis shutting down, a broken
+// connection), and go-redis then runs the same command again on a new connection (its
+// MaxRetries, 3 by default). Run twice, acquire would count a call twice, and a script that
+// found the state lost would report it the first time only, to no one: the second run finds
+// the new generation and answers as if nothing had happened. So each run carries a key of its
+// own (KEYS[3], in the session's slot), under which the script keeps its answer for a few
+// seconds when running it again would answer otherwise, and which a second run answers from.
+// once wraps a script's body: always keeps every answer (acquire), else only a loss's.
+func once(body string, always bool) string {
+	keep := `if r[1] == 'lost' then redis.call('SET', KEYS[3], cjson.encode(r), 'PX', 10000) end`
+	if always {
+		keep = `redis.call('SET', KEYS[3], cjson.encode(r), 'PX', 10000)`
+	}
+	return `
+local kept = redis.call('GET', KEYS[3])
+if kept then return cjson.decode(kept) end
+local function run()
+` + body + `
+end
+local r = run()
+` + keep + `
+return r
+`
+}
+
 // getScript returns {generation or false, the value or false, the hash's TTL in ms}. A read
 // is a use: it renews the session's TTL.
-var getScript = redis.NewScript(openState + `
+var getScript = redis.NewScript(once(openState+`
 if not g then return {false, false, -2} end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return {g, redis.call('HGET', KEYS[1], ARGV[4]), redis.call('PTTL', KEYS[1])}
-`)
+`, false))
 
 // setScript writes ARGV[4] = ARGV[5] and returns {generation}.
-var setScript = redis.NewScript(openState + `
+var setScript = redis.NewScript(once(openState+`
 redis.call('HSETNX', KEYS[1], 'g', ARGV[2])
 redis.call('HSET', KEYS[1], ARGV[4], ARGV[5])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return {redis.call('HGET', KEYS[1], 'g')}
-`)
+`, false))
 
 // stateArgs are the keys and first arguments of a script run by openState.
 func (s *Store) stateArgs(session string, extra ...any) (keys []string, args []any) {
-	keys = []string{s.stateKey(session), s.clearedKey(session)}
+	keys = []string{s.stateKey(session), s.clearedKey(session), s.sessionTag(session) + ":run:" + newGeneration()}
 	args = append([]any{s.seen.expected(keys[0], time.Now()), newGeneration(), s.ttl.Milliseconds()}, extra...)
 	return keys, args
 }
@@ -235,7 +260,10 @@ func (s *Store) Set(ctx context.Context, session, key string, value any) error {
 // Update replaces the value under key with what fn returns, in an optimistic transaction
 // (WATCH/MULTI/EXEC): when another writer changes the session in between, fn runs again on
 // the new value. fn may run more than once and must have no other effect. When Redis lost the
-// session's state, fn does not run and the error is runtime.SessionStateLost.
+// session's state, fn does not run and the error is runtime.SessionStateLost. When the
+// transaction was sent and its answer lost, Redis may have applied it: the error is then a
+// permanent runtime.ModelError of KindInternal (not KindUnavailable, which says nothing was
+// done), so that a call made with an idempotency key keeps its record and is not run again.
 func (s *Store) Update(ctx context.Context, session, key string, fn func(old any, ok bool) (any, error)) error {
 	k, cleared := s.stateKey(session), s.clearedKey(session)
 	for range maxUpdateTries {
@@ -288,10 +316,16 @@ func (s *Store) Update(ctx context.Context, session, key string, fn func(old any
 				p.PExpire(ctx, k, s.ttl)
 				return nil
 			})
+			if err != nil && !errors.Is(err, redis.TxFailedErr) {
+				return &uncertainError{err}
+			}
 			return err
 		}, k, cleared)
 		var fe *fnError
+		var ue *uncertainError
 		switch {
+		case errors.As(err, &ue):
+			return writeUncertain(ue.err)
 		case err == nil:
 			s.seen.saw(k, generation, s.ttl, time.Now())
 			if lost {
@@ -305,6 +339,26 @@ func (s *Store) Update(ctx context.Context, session, key string, fn func(old any
 		}
 	}
 	return fmt.Errorf("redisstore: update %q: gave up after %d conflicting writes", key, maxUpdateTries)
+}
+
+// uncertainError is the failure of a transaction Redis may have applied: MULTI/EXEC was sent
+// and its answer never came (the connection broke, Redis shut down).
+type uncertainError struct{ err error }
+
+func (e *uncertainError) Error() string { return e.err.Error() }
+
+// writeUncertain is Update's error when Redis may have applied the write: not unavailable,
+// which promises that nothing was done (a call made with an idempotency key would then be run
+// again by its retry, and write twice), but internal and permanent, so that the registry
+// neither runs the handler again nor frees the call's key: a retry gets this answer again, and
+// the model checks the state before it does the work once more.
+func writeUncertain(err error) error {
+	return runtime.Permanent(&runtime.ModelError{
+		Kind: runtime.KindInternal,
+		Message: "the session's state may or may not have been saved: the connection to its store broke while it was being saved. " +
+			"Check the state before you do this again",
+		Err: fmt.Errorf("redisstore: update: the transaction's answer was lost, so Redis may have applied it: %w", err),
+	})
 }
 
 // fnError carries the error of Update's fn out of the transaction unchanged.
@@ -344,7 +398,7 @@ func (s *Store) Clear(ctx context.Context, session string) error {
 // acquire checks every counter against its limit, then increments them all, in one script:
 // atomic across every replica. ARGV after openState's: field/limit pairs. It returns
 // {generation, the index of the first counter at its limit or -1}.
-var acquire = redis.NewScript(openState + `
+var acquire = redis.NewScript(once(openState+`
 redis.call('HSETNX', KEYS[1], 'g', ARGV[2])
 g = redis.call('HGET', KEYS[1], 'g')
 for i = 4, #ARGV, 2 do
@@ -360,7 +414,7 @@ end
 for i = 4, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], 1) end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return {g, -1}
-`)
+`, true))
 
 // Acquire implements runtime.SharedCounters with a Lua script. Counters Redis lost with the
 // session's state are reported once, as runtime.SessionStateLost, and nothing is counted.

@@ -49,9 +49,14 @@ func (s *Store) taskKeys(id, owner string) (rec, live, active string) {
 
 // createTask: insert-if-absent under the bounds. KEYS: rec, live, active. ARGV: now (ms),
 // maxPerOwner, maxTotal, the task's JSON, expires (ms), id. Returns 1, or -1 (the owner's
-// bound), -2 (the store's), -3 (the id exists).
+// bound), -2 (the store's), -3 (the id exists). The same task again is created already: 1, as
+// go-redis runs the script again when its answer was lost (MaxRetries), and the task exists.
 var createTask = redis.NewScript(`
-if redis.call('EXISTS', KEYS[1]) == 1 then return -3 end
+local existing = redis.call('GET', KEYS[1])
+if existing then
+  if existing == ARGV[4] then return 1 end
+  return -3
+end
 local now = tonumber(ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
