@@ -19,16 +19,17 @@ import (
 type Option func(*config)
 
 type config struct {
-	userData   func(ctx context.Context, req *mcp.CallToolRequest) any
-	traceCtx   func(ctx context.Context, meta map[string]any) context.Context
-	observer   RequestObserver
-	sessionKey SessionKey
-	grant      func(ctx context.Context, req mcp.Request) runtime.Grant // WithScopes
-	linger     time.Duration
-	shared     bool
-	stateKey   []byte
-	taskStore  TaskStore
-	taskLimits TaskLimits
+	userData     func(ctx context.Context, req *mcp.CallToolRequest) any
+	traceCtx     func(ctx context.Context, meta map[string]any) context.Context
+	observer     RequestObserver
+	sessionKey   SessionKey
+	grant        func(ctx context.Context, req mcp.Request) runtime.Grant // WithScopes
+	linger       time.Duration
+	shared       bool
+	stateKey     []byte
+	taskStore    TaskStore
+	taskExecutor TaskExecutor
+	taskLimits   TaskLimits
 	// requestIDKeys: a call without an idempotency key is keyed by its request id.
 	requestIDKeys bool
 	server        server // NewServer, ServeStdio, HTTPHandler
@@ -159,7 +160,7 @@ func newServed(reg *runtime.Registry, opts []Option) *served {
 		names:         map[string]bool{},
 		routed:        map[string]bool{},
 		scopes:        scopeState{grant: cfg.grant},
-		tasks:         newTaskRunner(cfg.taskStore, cfg.taskLimits),
+		tasks:         newTaskRunner(cfg.taskStore, cfg.taskLimits, cfg.taskExecutor),
 		requestIDKeys: cfg.requestIDKeys,
 	}
 }

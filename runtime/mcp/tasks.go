@@ -56,6 +56,12 @@ type Task struct {
 	InputResponses map[string]json.RawMessage `json:"inputResponses,omitempty"`
 	// CancelRequested is set by tasks/cancel, for the run, wherever it is, to stop.
 	CancelRequested bool `json:"cancelRequested,omitempty"`
+	// Durable is set when a TaskExecutor runs the task (WithTaskExecutor): its run beats no
+	// Beat, so tasks/get never reports it lost; the executor ends it.
+	Durable bool `json:"durable,omitempty"`
+	// MaxResultBytes is the TaskLimits.MaxResultBytes of the server that made the task, which
+	// CompleteTask applies wherever the result is stored.
+	MaxResultBytes int `json:"maxResultBytes,omitempty"`
 }
 
 // Terminal reports whether the task ended: completed, failed or cancelled.

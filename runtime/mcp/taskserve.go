@@ -35,8 +35,9 @@ import (
 
 // taskRunner holds the tasks of one served registry.
 type taskRunner struct {
-	store  TaskStore
-	limits TaskLimits
+	store    TaskStore
+	limits   TaskLimits
+	executor TaskExecutor // nil: tasks run here
 	// on: the server reads the client's messages itself (HTTPHandler, ServeStdio), so that
 	// tasks/* reach it; the extension is offered only then.
 	on atomic.Bool
@@ -46,11 +47,11 @@ type taskRunner struct {
 	now   func() time.Time
 }
 
-func newTaskRunner(store TaskStore, limits TaskLimits) *taskRunner {
+func newTaskRunner(store TaskStore, limits TaskLimits, executor TaskExecutor) *taskRunner {
 	if store == nil {
 		store = NewMemoryTaskStore()
 	}
-	return &taskRunner{store: store, limits: limits.resolved(), local: map[string]*localTask{}, now: time.Now}
+	return &taskRunner{store: store, limits: limits.resolved(), executor: executor, local: map[string]*localTask{}, now: time.Now}
 }
 
 // localTask is a task running on this replica.
@@ -150,6 +151,11 @@ func (s *served) runTask(ctx context.Context, cc *callContext, call runtime.Call
 			lt.mu.Unlock()
 		}
 	}
+	if tr.executor != nil {
+		defer release()
+		defer cancel()
+		return s.handTask(ctx, runCtx, cc, call, hooks, owner)
+	}
 	hooks.Prepared = func(context.Context) error {
 		t, err := tr.create(runCtx, owner)
 		if err != nil {
@@ -191,6 +197,41 @@ func (s *served) runTask(ctx context.Context, cc *callContext, call runtime.Call
 	}
 }
 
+// errHandedOver ends the call here once a TaskExecutor took it over.
+var errHandedOver = errors.New("mcp: the task's run was handed to its executor")
+
+// handTask serves call as a task the TaskExecutor runs: once the call passed its checks, the
+// task is stored and handed over, and the call ends here, unrun.
+func (s *served) handTask(ctx, runCtx context.Context, cc *callContext, call runtime.Call, hooks *runtime.CallHooks, owner string) (*mcp.CallToolResult, *Task, error) {
+	tr := s.tasks
+	var started *Task
+	hooks.Prepared = func(context.Context) error {
+		t, err := tr.create(runCtx, owner)
+		if err != nil {
+			return taskRefusal(call.Name, err)
+		}
+		if err := tr.executor.Start(runCtx, t, call); err != nil {
+			failure, _ := json.Marshal(&jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be started"})
+			_, _ = tr.store.Update(context.WithoutCancel(runCtx), owner, t.ID, func(t *Task) bool {
+				if t.Terminal() {
+					return false
+				}
+				t.Status, t.StatusMessage, t.Error, t.Updated = TaskFailed, "The task could not be started.", failure, tr.now().UTC()
+				return true
+			})
+			return fmt.Errorf("%s was not run: its task could not be started (%v); call again later", call.Name, err)
+		}
+		started = &t
+		return errHandedOver
+	}
+	res := s.reg.Invoke(runtime.WithCallHooks(runCtx, hooks), call)
+	if started != nil {
+		return nil, started, nil
+	}
+	out, err := s.finish(ctx, cc, call, res)
+	return out, nil, err
+}
+
 func progressText(done, total float64, message string) string {
 	switch {
 	case total > 0 && message != "":
@@ -220,7 +261,8 @@ func newTaskID() string { return rand.Text() }
 // create stores a new working task of owner.
 func (tr *taskRunner) create(ctx context.Context, owner string) (Task, error) {
 	now := tr.now().UTC()
-	t := Task{ID: newTaskID(), Owner: owner, Status: TaskWorking, Created: now, Updated: now, Beat: now, Expires: now.Add(tr.limits.TTL)}
+	t := Task{ID: newTaskID(), Owner: owner, Status: TaskWorking, Created: now, Updated: now, Beat: now, Expires: now.Add(tr.limits.TTL),
+		Durable: tr.executor != nil, MaxResultBytes: tr.limits.MaxResultBytes}
 	return t, tr.store.Create(ctx, t, tr.limits.MaxPerOwner, tr.limits.MaxTotal)
 }
 
@@ -318,15 +360,7 @@ func (s *served) finishTask(ctx context.Context, cc *callContext, call runtime.C
 		errors.As(err, &wire)
 		failure, _ = json.Marshal(wire)
 	default:
-		out := s.result(ctx, cc, call, res)
-		data, err := json.Marshal(out)
-		if err != nil {
-			data, _ = json.Marshal(Result(internalError(call.Name)))
-		}
-		if len(data) > tr.limits.MaxResultBytes {
-			data, _ = json.Marshal(toolError("%s produced a result of %d bytes, over the %d bytes a task keeps; it was dropped.", call.Name, len(data), tr.limits.MaxResultBytes))
-		}
-		result = data
+		result = taskResultJSON(call.Name, s.result(ctx, cc, call, res), tr.limits.MaxResultBytes)
 	}
 	_, _ = tr.store.Update(ctx, lt.owner, lt.id, func(t *Task) bool {
 		if t.Terminal() {

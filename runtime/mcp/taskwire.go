@@ -139,7 +139,7 @@ func (s *served) serveTaskRequest(ctx context.Context, m *message, ss *mcp.Serve
 	switch m.Method {
 	case "tasks/get":
 		t, err = tr.store.Get(ctx, owner, p.TaskID)
-		if err == nil && !t.Terminal() && tr.now().Sub(t.Beat) > tr.limits.staleAfter() {
+		if err == nil && !t.Terminal() && !t.Durable && tr.now().Sub(t.Beat) > tr.limits.staleAfter() {
 			t, err = tr.markLost(ctx, owner, p.TaskID)
 		}
 	case "tasks/update":
@@ -183,6 +183,11 @@ func (s *served) serveTaskRequest(ctx context.Context, m *message, ss *mcp.Serve
 		if lt := tr.running(owner, p.TaskID); err == nil && lt != nil {
 			lt.cancelled.Store(true)
 			lt.cancel()
+		}
+		if err == nil && t.Durable && tr.executor != nil {
+			if cerr := tr.executor.Cancel(ctx, t); cerr != nil {
+				err = cerr // the store says cancelled; the run may go on: the client may ask again
+			}
 		}
 	}
 	switch {

@@ -38,6 +38,22 @@
 // activity whose input carries the decision; the activity's registry approves nothing else.
 // A denial is a result the model reads; Options.ApprovalTimeout denies calls nobody decided.
 //
+// # MCP tasks
+//
+// TaskExecutor runs the MCP tasks of a runtime/mcp server durably (toolmcp.WithTaskExecutor):
+// the server stores the task, then Start starts the Task workflow under TaskWorkflowID(task
+// id) (a second Start of the task starts nothing), which runs the call as Invoke does and
+// stores its result in the task store with the StoreTaskActivity, so that tasks/get on any
+// replica, or after the replica that made the task died, returns it:
+//
+//	srv := toolmcp.HTTPHandler(reg, toolmcp.WithTaskStore(store),
+//		toolmcp.WithTaskExecutor(tooltemporal.NewTaskExecutor(c, "tools")))
+//	// on the workers, besides acts.Register(w) and flows.Register(w):
+//	tooltemporal.NewTaskActivities(store).Register(w)
+//
+// A tool error is a completed task, as without Temporal; tasks/cancel cancels the workflow,
+// which stores the task cancelled. The workflow times out when the task expires.
+//
 // # Batches
 //
 // InvokeAll runs one turn's calls with Registry.InvokeAll's semantics: concurrently, a

@@ -85,11 +85,12 @@ func NewWorkflows(tools []runtime.Tool, opts Options) *Workflows {
 	return w
 }
 
-// Register registers Turn under TurnWorkflow on w.
+// Register registers Turn under TurnWorkflow and Task under TaskWorkflow on w.
 func (w *Workflows) Register(r interface {
 	RegisterWorkflowWithOptions(any, workflow.RegisterOptions)
 }) {
 	r.RegisterWorkflowWithOptions(w.Turn, workflow.RegisterOptions{Name: TurnWorkflow})
+	r.RegisterWorkflowWithOptions(w.Task, workflow.RegisterOptions{Name: TaskWorkflow})
 }
 
 // Turn is a workflow that runs one model turn's calls (InvokeAll) and returns their results
@@ -160,6 +161,12 @@ func RetryPolicy(p runtime.RetryPolicy) *sdktemporal.RetryPolicy {
 // //tool:confirm call waits for its Approval, then the call runs as an activity. Like
 // Registry.Invoke, every failure is a Result the model can read.
 func (w *Workflows) Invoke(ctx workflow.Context, call Call) Result {
+	call.Approval = nil // only a person's decision, through the signal, approves
+	return w.invoke(ctx, call)
+}
+
+// invoke is Invoke, a //tool:confirm call approved already when call.Approval approves it.
+func (w *Workflows) invoke(ctx workflow.Context, call Call) Result {
 	t, ok := w.tools[call.Name]
 	if !ok {
 		return resultOf(runtime.UnknownToolResult(call.Name, w.names))
@@ -167,7 +174,7 @@ func (w *Workflows) Invoke(ctx workflow.Context, call Call) Result {
 	if t.Client {
 		return Result{Text: fmt.Sprintf("%s cannot be run here: it is executed by the client.", t.Name), IsError: true, Kind: runtime.KindPermission}
 	}
-	if t.Permission == runtime.PermissionConfirm {
+	if t.Permission == runtime.PermissionConfirm && (call.Approval == nil || !call.Approval.Approved) {
 		// Binding decodes and validates, and runs nothing: deterministic, so it may run in
 		// workflow code. A person is only asked about a valid call.
 		if _, err := t.BindArgs(context.Background(), normalize(call.Args)); err != nil && !errors.Is(err, runtime.ErrNotBindable) {
