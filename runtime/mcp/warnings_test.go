@@ -1,4 +1,4 @@
-package runtime_test
+package mcp_test
 
 import (
 	"testing"
@@ -15,7 +15,8 @@ import (
 )
 
 // A tool's warnings (//tool:warning) reach the model in the description each provider sends,
-// not only in the level-2 detail that a model may never ask for.
+// not only in the level-2 detail that a model may never ask for. (Here rather than in runtime's
+// tests, which the nested modules' go mod tidy reads: they would need the go-sdk's sums.)
 func TestWarningsReachEveryProvidersDescription(t *testing.T) {
 	tool := runtime.Tool{Name: "delete_file", Description: "Deletes a file.  ",
 		Warnings:    []string{"It cannot be undone.", "It follows\nsymbolic links."},
