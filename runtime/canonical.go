@@ -70,8 +70,12 @@ func (c *canonicalizer) space() {
 	}
 }
 
+// maxCanonicalDepth bounds the nesting the canonicalizer follows, so hostile input cannot
+// exhaust the stack: the JSON reader's own limit, which the decoder has already held.
+const maxCanonicalDepth = 10000
+
 func (c *canonicalizer) value(d *argDefaults, depth int) error {
-	if depth > maxRestoreDepth {
+	if depth > maxCanonicalDepth {
 		return errors.New("the arguments are nested too deeply")
 	}
 	c.space()

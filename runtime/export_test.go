@@ -55,28 +55,6 @@ func SetResultClock(m *MemoryResultStore, now func() time.Time) { m.now = now }
 // FrameSize is the size of the registry state every call of a generated tool holds.
 const FrameSize = unsafe.Sizeof(callState{})
 
-// SetMaxDerivedSchemas changes how many schemas keep their derived variants, empties the
-// cache, and returns a function restoring both.
-func SetMaxDerivedSchemas(n int) (restore func()) {
-	c := &derivedSchemas
-	c.Lock()
-	old, oldMap := maxDerivedSchemas, c.m
-	maxDerivedSchemas, c.m = n, map[string]*derivedVariants{}
-	c.Unlock()
-	return func() {
-		c.Lock()
-		maxDerivedSchemas, c.m = old, oldMap
-		c.Unlock()
-	}
-}
-
-// DerivedSchemas is the number of schemas whose variants are kept.
-func DerivedSchemas() int {
-	derivedSchemas.RLock()
-	defer derivedSchemas.RUnlock()
-	return len(derivedSchemas.m)
-}
-
 // ResultStoreInvariants checks that a MemoryResultStore's accounting agrees with what it
 // holds: the total, each session's bytes and results, and the heap's order.
 func ResultStoreInvariants(m *MemoryResultStore) error {

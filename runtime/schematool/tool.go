@@ -7,6 +7,7 @@ import (
 	"regexp"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // Handler runs one call of a schema-defined tool. args is the canonical form of the
@@ -44,7 +45,7 @@ func (s *Schema) Tool(name, description string, handler Handler) runtime.Tool {
 		Description: description,
 		Permission:  runtime.PermissionAuto,
 		InputSchema: s.JSON(),
-		Dialects:    []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema},
+		Dialects:    []string{variant.OpenAI, variant.Anthropic, variant.AnthropicStrict, variant.GeminiParameters, variant.GeminiJSONSchema},
 		Bind: func(ctx context.Context, args []byte) (runtime.BoundCall, error) {
 			canonical, err := s.Validate(args)
 			if err != nil {
