@@ -38,12 +38,6 @@ func ParkedWorkers() int {
 	return len(workers.idle)
 }
 
-// CanonicalArgs is the canonical form of doc under the defaults of schema.
-func CanonicalArgs(doc, schema []byte) (string, error) {
-	out, err := canonicalJSON(doc, defaultsOf(schema))
-	return string(out), err
-}
-
 // WithTestNow replaces the registry's clock (approval expiry).
 func WithTestNow(now func() time.Time) Option {
 	return func(c *registryConfig) { c.clock = now }

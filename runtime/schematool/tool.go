@@ -11,8 +11,8 @@ import (
 )
 
 // Handler runs one call of a schema-defined tool. args is the canonical form of the
-// arguments the schema accepted (runtime.CanonicalForm): an object, keys sorted, the schema's
-// defaults added for absent properties; json.Unmarshal it into a struct or a map.
+// arguments the schema accepted, the form approvals are bound to: an object, keys sorted, the
+// schema's defaults added for absent properties; json.Unmarshal it into a struct or a map.
 type Handler func(ctx context.Context, args json.RawMessage) (runtime.Result, error)
 
 var namePattern = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$`)
