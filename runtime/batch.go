@@ -8,7 +8,7 @@ import (
 )
 
 // InvokeAll runs the calls of one model turn and returns their results in call order. Calls
-// run concurrently (at most WithBatchConcurrency at once), except that a call of a
+// run concurrently (at most Limits.BatchConcurrency at once), except that a call of a
 // //tool:sequential tool is a barrier: it starts after every call before it ended, and the
 // calls after it start after it ended. Each call goes through Invoke, with all its policies.
 func (r *Registry) InvokeAll(ctx context.Context, calls []Call) []Result {
