@@ -7,8 +7,8 @@ import "github.com/toolgen-go/toolgen/runtime/decode"
 // constant is renamed, and code generated for another release fails to build at its first
 // line with a name that says why, instead of misbehaving. The history:
 //
-//   - V7: the variant keys a generated file lists are toolimpl's (VariantOpenAI, …), not
-//     runtime's.
+//   - V7: the variant keys a generated file lists and a client tool's Run are toolimpl's
+//     (VariantOpenAI, …, ClientCallResult), not runtime's.
 //   - V6: generated code imports only runtime and runtime/toolimpl; toolimpl holds the names
 //     of runtime/decode and runtime/encode it uses (decode.go).
 //   - V5: every decoder is a table (decode.KindEmbedded; decode.WithinStruct is gone).
@@ -18,7 +18,7 @@ import "github.com/toolgen-go/toolgen/runtime/decode"
 const SupportsGeneratedV7 = true
 
 // SupportsGeneratedV6 and SupportsGeneratedV5 were the markers of the two releases before V7,
-// whose files name runtime.VariantOpenAI and the other keys runtime no longer declares. They
+// whose files name runtime.VariantOpenAI and other names runtime no longer declares. They
 // are variables, so that such a file fails to build at its first line with the reason in the
 // type's name: "toolimpl.SupportsGeneratedV6 (variable of struct type
 // decode.GeneratedCodeIsStaleRunGoGenerate) is not constant".
