@@ -157,7 +157,7 @@ var Directives = []*Directive{
 		Name: "maxargs", Targets: onHandler, Syntax: "SIZE",
 		Help: "The largest argument document, in bytes, the tool accepts (units as for maxresult); " +
 			"a larger call is refused before it is decoded. Without it the registry's limit applies " +
-			"(runtime.WithMaxArgsBytes, 1 MiB by default).",
+			"(runtime.Limits.MaxArgsBytes, 1 MiB by default).",
 		parse: parseSize,
 	},
 	{

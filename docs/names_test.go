@@ -27,6 +27,7 @@ var docNames = map[string]string{
 	"decode":   repoModule + "/runtime/decode",
 	"encode":   repoModule + "/runtime/encode",
 	"tooltest": repoModule + "/runtime/tooltest",
+	"variant":  repoModule + "/runtime/variant",
 }
 
 // otherPackages are qualified names whose package name is one of this repository's and whose

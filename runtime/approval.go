@@ -155,7 +155,7 @@ func (r *Registry) decided(ctx context.Context, cfg *registryConfig, tool *Tool,
 // An approver that ignores ctx does not hold the call past its deadline: when ctx can end, the
 // approver runs on its own goroutine, and the call stops waiting when ctx ends; its late
 // answer is dropped. Such abandoned approvers are bounded like abandoned handlers: past the
-// registry's WithMaxAbandoned in all, or WithMaxAbandonedPerSession for the call's session,
+// registry's Limits.MaxAbandoned in all, or Limits.MaxAbandonedPerSession for the call's session,
 // approval fails at once, so one session's abandoned approvers leave the others theirs.
 func (r *Registry) askApprover(ctx context.Context, cfg *registryConfig, a Approver, req ApprovalRequest) (Decision, error) {
 	if ctx.Done() == nil {

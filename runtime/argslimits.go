@@ -16,20 +16,6 @@ const (
 	DefaultMaxArgsDepth = 128
 )
 
-// WithMaxArgsBytes sets Limits.MaxArgsBytes.
-//
-// Deprecated: use WithLimits(Limits{MaxArgsBytes: n}).
-func WithMaxArgsBytes(n int64) Option {
-	return func(c *registryConfig) { c.maxArgsBytes = max(n, 0) }
-}
-
-// WithMaxArgsDepth sets Limits.MaxArgsDepth.
-//
-// Deprecated: use WithLimits(Limits{MaxArgsDepth: n}).
-func WithMaxArgsDepth(n int) Option {
-	return func(c *registryConfig) { c.maxArgsDepth = max(n, 0) }
-}
-
 func (c *registryConfig) maxArgsOf(t *Tool) int64 {
 	switch {
 	case t.MaxArgs > 0:

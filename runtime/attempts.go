@@ -396,7 +396,7 @@ func unwatchLocked(a *attemptRun) {
 // records as the watchdog's next wake (workers.watchAt). It reads the attempts under workers.mu, and an attempt
 // leaves the list (its worker parks) before it can return to the pool, so it never touches a
 // reused attempt. Its cost is linear in the attempts in flight, which the tools' slots bound
-// (WithMaxAbandoned), once per expiry.
+// (Limits.MaxAbandoned), once per expiry.
 func expireLocked(now time.Duration) (next time.Duration) {
 	for a := workers.inflight; a != nil; {
 		following := a.next

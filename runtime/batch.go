@@ -3,10 +3,12 @@ package runtime
 import (
 	"context"
 	"sync"
+
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // InvokeAll runs the calls of one model turn and returns their results in call order. Calls
-// run concurrently (at most WithBatchConcurrency at once), except that a call of a
+// run concurrently (at most Limits.BatchConcurrency at once), except that a call of a
 // //tool:sequential tool is a barrier: it starts after every call before it ended, and the
 // calls after it start after it ended. Each call goes through Invoke, with all its policies.
 func (r *Registry) InvokeAll(ctx context.Context, calls []Call) []Result {
@@ -87,11 +89,11 @@ type Outcome struct {
 // Dispatch runs the calls of one model turn with InvokeAll (concurrently, sequential tools
 // alone) and returns their outcomes in call order. Before validation it undoes the
 // conversion of the schema each call's tool was sent with: variantOf names that variant for a
-// tool (ok false: none, the arguments are taken as they are), and Variant.Restore turns its
+// tool (ok false: none, the arguments are taken as they are), and its Restore turns its
 // nulls and renamed properties back. Arguments that do not parse stay as they are, so the
 // decoder tells the model what is wrong. The provider adapters (runtime/openai, anthropic,
 // gemini) call it with the variant they declared each tool with.
-func (r *Registry) Dispatch(ctx context.Context, calls []Call, variantOf func(Tool) (Variant, bool)) []Outcome {
+func (r *Registry) Dispatch(ctx context.Context, calls []Call, variantOf func(Tool) (variant.Variant, bool)) []Outcome {
 	restored := calls
 	if variantOf != nil {
 		restored = make([]Call, len(calls))

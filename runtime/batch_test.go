@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 func TestInvokeAllRunsConcurrentlyInCallOrder(t *testing.T) {
@@ -100,13 +101,13 @@ func TestDispatchRestoresVariantArguments(t *testing.T) {
 		}
 		return runFunc(func(context.Context) runtime.Result { return runtime.TextResult(string(raw)) }), nil
 	})
-	tool.Variants = map[string]runtime.Variant{runtime.VariantOpenAI: {NullMeansAbsent: []string{"/note"}}}
+	tool.Variants = map[string]variant.Variant{variant.OpenAI: {NullMeansAbsent: []string{"/note"}}}
 	reg := runtime.NewRegistry()
 	if err := reg.Add(tool); err != nil {
 		t.Fatal(err)
 	}
 	calls := []runtime.Call{{ID: "a", Name: "echo", Args: []byte(`{"text":"hi","note":null}`)}, {ID: "b", Name: "nope"}}
-	openAI := func(t runtime.Tool) (runtime.Variant, bool) { return t.Variant(runtime.VariantOpenAI) }
+	openAI := func(t runtime.Tool) (variant.Variant, bool) { return t.Variant(variant.OpenAI) }
 
 	outs := reg.Dispatch(context.Background(), calls, openAI)
 	if len(outs) != 2 || outs[0].Call.ID != "a" || string(outs[0].Call.Args) != `{"text":"hi","note":null}` {

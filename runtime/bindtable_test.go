@@ -12,6 +12,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 type pageArgs struct {
@@ -96,7 +97,7 @@ func TestBindToolsCopiesAndBinds(t *testing.T) {
 		{Name: "page", Tags: []string{"search"}, InputSchema: []byte(`{"type":"object"}`), Metadata: map[string]string{"k": "v"}},
 		{Name: "client", Client: true},
 	}
-	tools := toolimpl.BindTools(static, []*toolimpl.Binding{b, nil}, [][2][]string{{}, {{`{"type":"object"}`}, {`{"type":`, `"string"}`}}}, []string{runtime.VariantOpenAI})
+	tools := toolimpl.BindTools(static, []*toolimpl.Binding{b, nil}, [][2][]string{{}, {{`{"type":"object"}`}, {`{"type":`, `"string"}`}}}, []string{variant.OpenAI})
 	require.Len(t, tools, 2)
 	require.Same(t, b, toolimpl.BindingOf(tools[0]))
 	assert.Nil(t, toolimpl.BindingOf(tools[1]), "no binding: left as is")
@@ -104,7 +105,7 @@ func TestBindToolsCopiesAndBinds(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "q", call.Run(context.Background()).Text)
 
-	assert.Equal(t, []string{runtime.VariantOpenAI}, tools[1].Dialects, "the package's variants, on every tool")
+	assert.Equal(t, []string{variant.OpenAI}, tools[1].Dialects, "the package's variants, on every tool")
 	assert.Equal(t, `{"type":"string"}`, string(tools[1].OutputSchema))
 	assert.Equal(t, `{"type":"object"}`, string(tools[0].InputSchema), "no schema given: the tool's own")
 	tools[0].Tags[0] = "changed"

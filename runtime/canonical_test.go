@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"sync"
 	"testing"
 
@@ -14,47 +13,6 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/deploy"
 )
-
-func TestCanonicalArgs(t *testing.T) {
-	for _, c := range []struct{ doc, want string }{
-		{` { "b" : 1 , "a" : [ 2 , { "d":null, "c":true } ] } `, `{"a":[2,{"c":true,"d":null}],"b":1}`},
-		{`{"s":"\u0041\/\"\\\n\u0007é\u00e9"}`, `{"s":"A/\"\\\n\u0007éé"}`},
-		{`{"pair":"\ud83d\ude00","lone":"\uD800x","lone2":"\udc00"}`, `{"lone":"\ud800x","lone2":"\udc00","pair":"😀"}`},
-		{`[1.0, 1e2, 1E+2, 0.10, -0, -0.0e5, 0, 100e-2, 12.5e-1, 1e21, 1e22, 0.000001, 0.0000001, 1234567890123456789, 9223372036854775807.0]`,
-			`[1,100,100,0.1,-0,-0,0,1,1.25,1e+21,1e+22,0.000001,1e-7,1234567890123456789,9223372036854775807]`},
-		{`[1e9999999999, 1e-0000000000000001]`, `[1e9999999999,0.1]`},
-		{`{"k":"a","k":"b"}`, `{"k":"a","k":"b"}`}, // a hand-written Bind may accept duplicates: both kept, in order
-	} {
-		got, err := runtime.CanonicalArgs([]byte(c.doc), nil)
-		require.NoError(t, err, c.doc)
-		assert.Equal(t, c.want, got, c.doc)
-	}
-	for _, bad := range []string{`{`, `{"a" 1}`, `[01]`, `"\x"`, "\"a\x01\"", `1.`, `tru`, `{} {}`} {
-		_, err := runtime.CanonicalArgs([]byte(bad), nil)
-		assert.Error(t, err, bad)
-	}
-
-	// The schema's defaults are added where a property is absent, in nested objects, items,
-	// map values and $defs too.
-	schema := `{"type":"object","$defs":{"P":{"type":"object","properties":{"x":{"type":"integer","default":1.0}}}},
-		"properties":{"unit":{"type":"string","default":"celsius"},"p":{"$ref":"#/$defs/P"},
-		"list":{"type":"array","items":{"$ref":"#/$defs/P"}},"m":{"type":"object","additionalProperties":{"$ref":"#/$defs/P"}},
-		"opt":{"anyOf":[{"type":"null"},{"$ref":"#/$defs/P"}]}}}`
-	got, err := runtime.CanonicalArgs([]byte(`{"p":{},"list":[{},{"x":2}],"m":{"a":{}},"opt":{}}`), []byte(schema))
-	require.NoError(t, err)
-	assert.Equal(t, `{"list":[{"x":1},{"x":2}],"m":{"a":{"x":1}},"opt":{"x":1},"p":{"x":1},"unit":"celsius"}`, got)
-	got, err = runtime.CanonicalArgs([]byte(`{"unit":"kelvin"}`), []byte(schema))
-	require.NoError(t, err)
-	assert.Equal(t, `{"unit":"kelvin"}`, got)
-}
-
-// Deep nesting of unsorted objects costs bounded work: past it the form is refused, not built.
-func TestCanonicalArgsBoundsSortingWork(t *testing.T) {
-	const depth = 5000
-	doc := strings.Repeat(`{"b":1,"a":`, depth) + `0` + strings.Repeat(`}`, depth)
-	_, err := runtime.CanonicalArgs([]byte(doc), nil)
-	assert.Error(t, err)
-}
 
 // An approval covers exactly the JSON the model sent, through a generated tool whose argument
 // types encoding/json marshals as {} (TextUnmarshalers without MarshalText, with unexported

@@ -3,9 +3,9 @@
 //
 // # Registering tools
 //
-// For every package with //tool: handlers, toolgen generates a Tools function (or
-// <Receiver>Tools(r) for methods) that returns the package's tools as [Tool] values. Add them
-// to a registry:
+// For every package with //tool: handlers, toolgen generates a Tools function (or a Tools
+// method on the handlers' receiver, w.Tools()) that returns the package's tools as [Tool]
+// values. Add them to a registry:
 //
 //	reg := runtime.NewRegistry()
 //	if err := reg.Add(weather.Tools()...); err != nil {
@@ -85,91 +85,6 @@
 // fs.ErrNotExist and fs.ErrPermission are recognised on their own. The kind decides retries:
 // unavailable, timeout and internal are retried, the others are not, and [Permanent] stops
 // retries for any error.
-//
-// # The order of a call
-//
-// Invoke takes each call through these steps; each may end the call with a result.
-//
-//  1. Resolve the tool by name (unknown tool); a tool outside the caller's [Grant] is
-//     refused here as an unknown one. A call with an [Call].IdempotencyKey (of a
-//     tool that is not read-only) then claims its key in the session ([WithIdempotency]): a
-//     key held by an earlier request of the same call returns that request's result (or
-//     waits for it), a key used for another call refuses this one, and the steps below run
-//     only for the request that claimed it.
-//  2. Middleware registered with [Registry.Use] or [WithMiddleware], first registered
-//     outermost; then the tool's //tool:filters, in the order the directive names them
-//     ([Registry.RegisterFilter]; Add refuses a tool naming an unregistered filter). A
-//     middleware sees the raw Call (and may rewrite its arguments before validation), may
-//     answer without going on, and sees the Result on the way back (and may redact it).
-//  3. Loop guards: the session's call limits ([WithLoopGuard], //tool:maxcalls). Refused
-//     calls still count against the limits they did not hit.
-//  4. Bind: decode and validate the arguments (invalid arguments). A document over the
-//     tool's size limit (//tool:maxargs, else [Limits].MaxArgsBytes, else
-//     [DefaultMaxArgsBytes], 1 MiB) or nested deeper than [Limits].MaxArgsDepth (else
-//     [DefaultMaxArgsDepth], 128) is refused before it is decoded, so that no document makes
-//     decoding cost more than these limits allow.
-//  5. Repeats: with LoopGuard.RefuseRepeats, a call identical (tool and canonical arguments)
-//     to one that already succeeded in the session is answered with a notice, not run.
-//  6. Approval, for //tool:confirm tools (below). Only validated calls are approved.
-//  7. Client tools (//tool:client) stop here: the Result carries a [ClientCall] with the
-//     typed arguments; the host executes it and sends the outcome to the model under the
-//     call's id. The registry never runs a client tool.
-//  8. Attempts: the handler runs under the tool's timeout, and failed attempts are retried
-//     under its retry policy.
-//  9. AskRetry budget and safe errors decide the failure's text.
-//  10. Back through the filters and middleware (step 2, in reverse).
-//  11. Result size: a text over the tool's cap is offloaded (below).
-//
-// # Timeouts and abandoned goroutines
-//
-// Each attempt has a timeout: //tool:timeout, else [WithDefaultTimeout], else
-// [DefaultTimeout] (30s); //tool:timeout none disables it. The handler's ctx carries the
-// deadline. So that a handler ignoring its ctx cannot hold the call, an attempt with a
-// timeout runs on its own goroutine and the call returns a timeout result (Kind timeout,
-// Err a [*TimeoutError]) when the deadline passes. The handler's goroutine cannot be killed:
-// it is abandoned and keeps running until the handler returns, its result discarded. So that
-// a hung dependency costs a bounded number of goroutines however many calls arrive at once,
-// the registry bounds the attempts of a tool on worker goroutines, counting both those
-// running for their call and those abandoned: [DefaultMaxAbandoned] (64, [Limits].MaxAbandoned)
-// per tool, and inside that [DefaultMaxAbandonedPerSession] (16,
-// [Limits].MaxAbandonedPerSession) per session, so one session's hung calls leave the tool to
-// the others. A call finding no free slot waits for one within its timeout, then fails as
-// unavailable ("busy", Err wraps [ErrToolBusy]); when abandoned attempts alone fill the
-// tool's or the session's bound, calls are refused at once as unavailable (Err wraps
-// [ErrTooManyAbandoned]) until some return. A handler that calls runtime.Goexit ends its
-// call with an internal error and frees its slot. Tools without a timeout run on the
-// caller's goroutine, are never abandoned and take no slot. When the caller's ctx is
-// cancelled, the call ends with Kind cancelled in the same way.
-//
-// An abandoned handler must not take effect later, when its caller has been told the call
-// failed: a handler with an effect (a file renamed into place) calls [Commit] just before
-// that last step. Commit fails when the attempt has already ended; once it succeeds the
-// attempt is no longer abandoned, and the call reports what the handler returns.
-//
-// The goroutines are workers, reused from call to call and ended after 30 to 60 seconds
-// without work, so a call starts none. Handing the handler to a worker and its result back is the
-// price of the guarantee: about the cost of the rest of a small call (see
-// docs/benchmarks.md). A tool whose handler cannot block, such as a pure computation, can say
-// //tool:timeout none and run on the caller's goroutine.
-//
-// # What a call allocates
-//
-// Nothing beyond what the generated decoder and handler allocate (the arguments' strings and
-// slices, the result's text). The registry allocates each call of a generated tool with its
-// own state of the call inside, in one allocation with the arguments: that state is the
-// handler's ctx and holds the call's bookkeeping, the first attempt's deadline included.
-// Attempts and workers are pooled, one watchdog timer serves every attempt in flight, and
-// middleware chains are built once per tool (see [Middleware]).
-//
-// # Tools written by hand
-//
-// A Tool whose Bind is set is bound by it instead: Bind decodes and validates the raw
-// arguments and returns a [BoundCall] (the arguments and a Run), or an *[ArgsError] listing
-// the problems. Generated tools carry a binding of their own (the generated-code support is
-// package runtime/toolimpl, which programs do not import); [Tool.BindArgs] binds a call of
-// either kind without running it. A tool described by a JSON Schema needs no Bind of your
-// own: runtime/schematool makes one from the schema, on the decoder tables generated code
-// uses, and runtime/mcp/mount registers other MCP servers' tools.
 //
 // # Retries
 //
@@ -302,6 +217,16 @@
 //   - canonical arguments (approvals, repeats): the work of sorting them is bounded, past
 //     which the call is refused.
 //
+// # Tools written by hand
+//
+// A Tool whose Bind is set is bound by it instead: Bind decodes and validates the raw
+// arguments and returns a [BoundCall] (the arguments and a Run), or an *[ArgsError] listing
+// the problems. Generated tools carry a binding of their own (the generated-code support is
+// package runtime/toolimpl, which programs do not import); [Tool.BindArgs] binds a call of
+// either kind without running it. A tool described by a JSON Schema needs no Bind of your
+// own: runtime/schematool makes one from the schema, on the decoder tables generated code
+// uses, and runtime/mcp/mount registers other MCP servers' tools.
+//
 // # Observability
 //
 // [WithObserver] receives an [Event] at the start and end of every resolved call, for every
@@ -309,6 +234,81 @@
 // attempts. An observer that panics loses that event; the panic never reaches the caller.
 // [SlogObserver] logs them with log/slog. Argument values are left out unless the registry is
 // built [WithArgsInEvents].
+//
+// # The order of a call
+//
+// Invoke takes each call through these steps; each may end the call with a result.
+//
+//  1. Resolve the tool by name (unknown tool); a tool outside the caller's [Grant] is
+//     refused here as an unknown one. A call with an [Call].IdempotencyKey (of a
+//     tool that is not read-only) then claims its key in the session ([WithIdempotency]): a
+//     key held by an earlier request of the same call returns that request's result (or
+//     waits for it), a key used for another call refuses this one, and the steps below run
+//     only for the request that claimed it.
+//  2. Middleware registered with [Registry.Use] or [WithMiddleware], first registered
+//     outermost; then the tool's //tool:filters, in the order the directive names them
+//     ([Registry.RegisterFilter]; Add refuses a tool naming an unregistered filter). A
+//     middleware sees the raw Call (and may rewrite its arguments before validation), may
+//     answer without going on, and sees the Result on the way back (and may redact it).
+//  3. Loop guards: the session's call limits ([WithLoopGuard], //tool:maxcalls). Refused
+//     calls still count against the limits they did not hit.
+//  4. Bind: decode and validate the arguments (invalid arguments). A document over the
+//     tool's size limit (//tool:maxargs, else [Limits].MaxArgsBytes, else
+//     [DefaultMaxArgsBytes], 1 MiB) or nested deeper than [Limits].MaxArgsDepth (else
+//     [DefaultMaxArgsDepth], 128) is refused before it is decoded, so that no document makes
+//     decoding cost more than these limits allow.
+//  5. Repeats: with LoopGuard.RefuseRepeats, a call identical (tool and canonical arguments)
+//     to one that already succeeded in the session is answered with a notice, not run.
+//  6. Approval, for //tool:confirm tools (see Approval). Only validated calls are approved.
+//  7. Client tools (//tool:client) stop here: the Result carries a [ClientCall] with the
+//     typed arguments; the host executes it and sends the outcome to the model under the
+//     call's id. The registry never runs a client tool.
+//  8. Attempts: the handler runs under the tool's timeout, and failed attempts are retried
+//     under its retry policy.
+//  9. AskRetry budget and safe errors decide the failure's text.
+//  10. Back through the filters and middleware (step 2, in reverse).
+//  11. Result size: a text over the tool's cap is offloaded (see Result size).
+//
+// # Timeouts and abandoned goroutines
+//
+// Each attempt has a timeout: //tool:timeout, else [WithDefaultTimeout], else
+// [DefaultTimeout] (30s); //tool:timeout none disables it. The handler's ctx carries the
+// deadline. So that a handler ignoring its ctx cannot hold the call, an attempt with a
+// timeout runs on its own goroutine and the call returns a timeout result (Kind timeout,
+// Err a [*TimeoutError]) when the deadline passes. The handler's goroutine cannot be killed:
+// it is abandoned and keeps running until the handler returns, its result discarded. So that
+// a hung dependency costs a bounded number of goroutines however many calls arrive at once,
+// the registry bounds the attempts of a tool on worker goroutines, counting both those
+// running for their call and those abandoned: [DefaultMaxAbandoned] (64, [Limits].MaxAbandoned)
+// per tool, and inside that [DefaultMaxAbandonedPerSession] (16,
+// [Limits].MaxAbandonedPerSession) per session, so one session's hung calls leave the tool to
+// the others. A call finding no free slot waits for one within its timeout, then fails as
+// unavailable ("busy", Err wraps [ErrToolBusy]); when abandoned attempts alone fill the
+// tool's or the session's bound, calls are refused at once as unavailable (Err wraps
+// [ErrTooManyAbandoned]) until some return. A handler that calls runtime.Goexit ends its
+// call with an internal error and frees its slot. Tools without a timeout run on the
+// caller's goroutine, are never abandoned and take no slot. When the caller's ctx is
+// cancelled, the call ends with Kind cancelled in the same way.
+//
+// An abandoned handler must not take effect later, when its caller has been told the call
+// failed: a handler with an effect (a file renamed into place) calls [Commit] just before
+// that last step. Commit fails when the attempt has already ended; once it succeeds the
+// attempt is no longer abandoned, and the call reports what the handler returns.
+//
+// The goroutines are workers, reused from call to call and ended after 30 to 60 seconds
+// without work, so a call starts none. Handing the handler to a worker and its result back is the
+// price of the guarantee: about the cost of the rest of a small call (see
+// docs/benchmarks.md). A tool whose handler cannot block, such as a pure computation, can say
+// //tool:timeout none and run on the caller's goroutine.
+//
+// # What a call allocates
+//
+// Nothing beyond what the generated decoder and handler allocate (the arguments' strings and
+// slices, the result's text). The registry allocates each call of a generated tool with its
+// own state of the call inside, in one allocation with the arguments: that state is the
+// handler's ctx and holds the call's bookkeeping, the first attempt's deadline included.
+// Attempts and workers are pooled, one watchdog timer serves every attempt in flight, and
+// middleware chains are built once per tool (see [Middleware]).
 //
 // # The name clash with the standard library
 //

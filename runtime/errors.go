@@ -167,7 +167,7 @@ var (
 	// calls of the tool are still running after their timeout.
 	ErrTooManyAbandoned = errors.New("too many timed-out calls still running")
 	// ErrToolBusy is wrapped by the Err of a result that found every slot of its tool taken
-	// (WithMaxAbandoned, WithMaxAbandonedPerSession) until its timeout.
+	// (Limits.MaxAbandoned, Limits.MaxAbandonedPerSession) until its timeout.
 	ErrToolBusy = errors.New("too many calls of the tool running")
 	// ErrNoSuchApproval is returned by Approve, ApproveWithArgs and Deny for an id that names
 	// no pending approval request.

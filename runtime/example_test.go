@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 func ExampleRegistry_Invoke() {
@@ -45,12 +46,12 @@ func ExampleTool_Variant() {
 	tool := runtime.Tool{
 		Name:        "get_weather",
 		InputSchema: []byte(`{"type":"object","properties":{"city":{"type":"string","minLength":1},"unit":{"type":"string"}},"required":["city"],"additionalProperties":false}`),
-		Dialects:    []string{runtime.VariantOpenAI},
+		Dialects:    []string{variant.OpenAI},
 	}
-	v, ok := tool.Variant(runtime.VariantOpenAI)
+	v, ok := tool.Variant(variant.OpenAI)
 	fmt.Println(ok, v.Strict, v.NullMeansAbsent)
 	fmt.Println(string(v.Schema))
-	_, ok = tool.Variant(runtime.VariantGeminiParameters)
+	_, ok = tool.Variant(variant.GeminiParameters)
 	fmt.Println(ok)
 	// Output:
 	// true true [/unit]

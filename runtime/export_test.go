@@ -38,12 +38,6 @@ func ParkedWorkers() int {
 	return len(workers.idle)
 }
 
-// CanonicalArgs is the canonical form of doc under the defaults of schema.
-func CanonicalArgs(doc, schema []byte) (string, error) {
-	out, err := canonicalJSON(doc, defaultsOf(schema))
-	return string(out), err
-}
-
 // WithTestNow replaces the registry's clock (approval expiry).
 func WithTestNow(now func() time.Time) Option {
 	return func(c *registryConfig) { c.clock = now }
@@ -54,28 +48,6 @@ func SetResultClock(m *MemoryResultStore, now func() time.Time) { m.now = now }
 
 // FrameSize is the size of the registry state every call of a generated tool holds.
 const FrameSize = unsafe.Sizeof(callState{})
-
-// SetMaxDerivedSchemas changes how many schemas keep their derived variants, empties the
-// cache, and returns a function restoring both.
-func SetMaxDerivedSchemas(n int) (restore func()) {
-	c := &derivedSchemas
-	c.Lock()
-	old, oldMap := maxDerivedSchemas, c.m
-	maxDerivedSchemas, c.m = n, map[string]*derivedVariants{}
-	c.Unlock()
-	return func() {
-		c.Lock()
-		maxDerivedSchemas, c.m = old, oldMap
-		c.Unlock()
-	}
-}
-
-// DerivedSchemas is the number of schemas whose variants are kept.
-func DerivedSchemas() int {
-	derivedSchemas.RLock()
-	defer derivedSchemas.RUnlock()
-	return len(derivedSchemas.m)
-}
 
 // ResultStoreInvariants checks that a MemoryResultStore's accounting agrees with what it
 // holds: the total, each session's bytes and results, and the heap's order.

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/toolgen-go/toolgen/internal/plural"
+	"github.com/toolgen-go/toolgen/runtime/internal/canonical"
 )
 
 // sessionCounters is what the loop guards and AskRetry budgets remember of one session.
@@ -193,12 +194,12 @@ func limitResult(text string, err error) Result {
 	return Result{Text: text, IsError: true, Err: err, Kind: KindLimit}
 }
 
-// canonicalArgs is the canonical form (see canonical.go) of the arguments the model sent,
+// canonicalArgs is the canonical form (runtime/internal/canonical) of the arguments the model sent,
 // which the tool's decoder has accepted: defaults applied, keys sorted, so that two calls
 // meaning the same thing compare equal and an approval covers exactly what runs.
 func (e *toolEntry) canonicalArgs(raw []byte) ([]byte, error) {
-	e.defaultsOnce.Do(func() { e.defaults = defaultsOf(e.tool.InputSchema) })
-	return canonicalJSON(normalizeArgs(raw), e.defaults)
+	e.defaultsOnce.Do(func() { e.defaults = canonical.DefaultsOf(e.tool.InputSchema) })
+	return canonical.JSON(canonical.Normalize(raw), e.defaults)
 }
 
 // callIdentity identifies a call by tool and canonical arguments.

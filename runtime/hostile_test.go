@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/deploy"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // A model error wrapped in words of the operator's (a key, a host name) shows the model only
@@ -81,7 +82,7 @@ func TestRestoreKeepsDuplicateKeysVisible(t *testing.T) {
 		return runtime.Decision{Approved: true}, nil
 	})))
 	require.NoError(t, reg.Add(deploy.Tools()...))
-	openAI := func(tool runtime.Tool) (runtime.Variant, bool) { return tool.Variant(runtime.VariantOpenAI) }
+	openAI := func(tool runtime.Tool) (variant.Variant, bool) { return tool.Variant(variant.OpenAI) }
 	for _, args := range []string{
 		`{"target":"a","version":"1.2","region":null,"region":"us-east"}`,
 		`{"target":"a","version":"1.2","region":"us-east","region":null}`,

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/toolgen-go/toolgen/runtime/internal/canonical"
 )
 
 // A call made with an idempotency key (Call.IdempotencyKey) runs at most once in its session
@@ -290,7 +292,7 @@ func onwardKeyOf(call Call) string {
 func (e *toolEntry) fingerprint(call Call) string {
 	args, err := e.canonicalArgs(call.Args)
 	if err != nil {
-		args = normalizeArgs(call.Args) // the call will be refused; any stable form will do
+		args = canonical.Normalize(call.Args) // the call will be refused; any stable form will do
 	}
 	h := sha256.New()
 	h.Write([]byte(e.tool.Name))

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/internal/plural"
 	"github.com/toolgen-go/toolgen/internal/suggest"
+	"github.com/toolgen-go/toolgen/runtime/internal/canonical"
 )
 
 // maxListedTools caps the names an unknown-tool result lists, so a large registry does not
@@ -208,7 +208,7 @@ func (r *Registry) prepare(ctx context.Context, st *callState, cfg *registryConf
 	if !tool.bindable() {
 		// Only a client tool can be registered without Bind: its arguments go to the host as
 		// they came.
-		return nil, "", failure(clientResult(*call, json.RawMessage(normalizeArgs(call.Args))))
+		return nil, "", failure(clientResult(*call, json.RawMessage(canonical.Normalize(call.Args))))
 	}
 	bound, failed := r.bindRepairing(ctx, st, cfg, tool, call)
 	if failed != nil {
@@ -341,9 +341,9 @@ func bind(ctx context.Context, tool *Tool, st *callState, args []byte) (bound Bo
 	}()
 	var err error
 	if u := st.takeUnbound(); u != nil {
-		bound, err = &u.callSlot, bindSlot(ctx, &u.callSlot, normalizeArgs(args))
+		bound, err = &u.callSlot, bindSlot(ctx, &u.callSlot, canonical.Normalize(args))
 	} else {
-		bound, err = tool.bindArgs(ctx, normalizeArgs(args))
+		bound, err = tool.bindArgs(ctx, canonical.Normalize(args))
 	}
 	switch {
 	case err != nil && generatedMismatch(tool, err):
@@ -386,19 +386,6 @@ func monotonic() time.Duration { return time.Since(epoch) }
 
 // wallTime turns a reading of monotonic back into a time.Time, for deadlines.
 func wallTime(t time.Duration) time.Time { return epoch.Add(t) }
-
-// normalizeArgs turns the ways models say "no arguments" (nothing, whitespace, null) into
-// {}, so a tool without required arguments accepts them.
-func normalizeArgs(args []byte) []byte {
-	if len(args) > 0 && args[0] == '{' {
-		return args // an object, as models nearly always send: neither empty nor null
-	}
-	trimmed := bytes.TrimSpace(args)
-	if len(trimmed) == 0 || string(trimmed) == "null" {
-		return []byte("{}")
-	}
-	return args
-}
 
 // bindErrorResult tells the model what is wrong with its arguments and that it should call
 // again. A context error is not the model's fault, so it is reported as such instead.

@@ -144,18 +144,6 @@ func WithDefaultRetry(p RetryPolicy) Option {
 	return func(c *registryConfig) { c.defaultRetry = p }
 }
 
-// WithMaxResult sets Limits.MaxResult, except that n <= 0 removes the cap.
-//
-// Deprecated: use WithLimits(Limits{MaxResult: n}), where a negative n removes the cap.
-func WithMaxResult(n int64) Option {
-	return func(c *registryConfig) {
-		if n <= 0 {
-			n = -1
-		}
-		c.maxResult = n
-	}
-}
-
 // WithResultStore sets where the full text of results over their size cap goes (a
 // MemoryResultStore with the default bounds otherwise). Use a DirResultStore to keep them out
 // of memory, or a shared store when replicas serve one conversation.
@@ -174,7 +162,7 @@ func WithApprover(a Approver) Option {
 // WithApprovalQueue makes calls of //tool:confirm tools wait for Approve or Deny: Invoke
 // returns a result with PendingApproval set, and invoking the same call again after the
 // decision runs it (once) or reports the denial. Requests expire (WithApprovalExpiry) and
-// are bounded per session and in all (WithMaxPendingApprovals); they are kept in a
+// are bounded per session and in all (Limits.MaxPendingApprovals); they are kept in a
 // MemoryApprovalStore unless WithApprovalStore says otherwise.
 func WithApprovalQueue() Option {
 	return func(c *registryConfig) { c.approvalQueue = true }
@@ -200,15 +188,6 @@ func WithApprovalKey(key []byte) Option {
 // with a notice that its request expired. A decision renews the request for as long again.
 func WithApprovalExpiry(d time.Duration) Option {
 	return func(c *registryConfig) { c.approvalTTL = max(d, time.Second) }
-}
-
-// WithMaxPendingApprovals sets Limits.MaxPendingApprovalsPerSession and Limits.MaxPendingApprovals.
-//
-// Deprecated: use WithLimits(Limits{MaxPendingApprovalsPerSession: perSession, MaxPendingApprovals: total}).
-func WithMaxPendingApprovals(perSession, total int) Option {
-	return func(c *registryConfig) {
-		c.approvalLimits.PerSession, c.approvalLimits.Total = max(perSession, 0), max(total, 0)
-	}
 }
 
 // WithSafeErrors limits what the model reads of plain Go errors returned by handlers to their
@@ -254,27 +233,6 @@ func WithObserver(o Observer) Option {
 // arguments may hold personal data or secrets that do not belong in logs.
 func WithArgsInEvents() Option {
 	return func(c *registryConfig) { c.argsInEvents = true }
-}
-
-// WithMaxAbandoned sets Limits.MaxAbandoned, at least 1.
-//
-// Deprecated: use WithLimits(Limits{MaxAbandoned: n}).
-func WithMaxAbandoned(n int) Option {
-	return func(c *registryConfig) { c.maxAbandoned = max(n, 1) }
-}
-
-// WithMaxAbandonedPerSession sets Limits.MaxAbandonedPerSession, at least 1.
-//
-// Deprecated: use WithLimits(Limits{MaxAbandonedPerSession: n}).
-func WithMaxAbandonedPerSession(n int) Option {
-	return func(c *registryConfig) { c.maxAbandonedSess = max(n, 1) }
-}
-
-// WithBatchConcurrency sets Limits.BatchConcurrency.
-//
-// Deprecated: use WithLimits(Limits{BatchConcurrency: n}).
-func WithBatchConcurrency(n int) Option {
-	return func(c *registryConfig) { c.batchConcurrency = max(n, 0) }
 }
 
 // WithMiddleware is Use as an Option.

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/toolgen-go/toolgen/internal/suggest"
+	"github.com/toolgen-go/toolgen/runtime/internal/canonical"
 )
 
 // ErrDuplicateTool is wrapped by the error of Registry.Add when a tool's name is already taken,
@@ -67,7 +68,7 @@ type toolEntry struct {
 	policies atomic.Pointer[toolPolicies]
 
 	defaultsOnce sync.Once
-	defaults     *argDefaults // of the input schema, for canonical arguments
+	defaults     *canonical.Defaults // of the input schema, for canonical arguments
 }
 
 // defaultConfig is the configuration of a zero Registry.

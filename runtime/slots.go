@@ -13,7 +13,7 @@ import (
 // ignores its ctx cannot be stopped). Counting the running ones too is what makes the bound
 // hold under concurrency: 400 calls arriving together at a hung tool would otherwise all
 // start before the first timeout, and all be left behind. The bound is per tool
-// (WithMaxAbandoned) and, inside it, per session (WithMaxAbandonedPerSession), so one
+// (Limits.MaxAbandoned) and, inside it, per session (Limits.MaxAbandonedPerSession), so one
 // session's hung calls cannot take every slot of a tool other sessions use.
 //
 // A call that finds no free slot waits for one, within its attempt's timeout; a tool or a

@@ -69,7 +69,7 @@ func testAbandonBoundUnderConcurrency(t *testing.T, calls int) {
 	eventuallyRuns(t, reg, "healthy")
 }
 
-// 400 calls arriving together at a hung tool leave at most WithMaxAbandoned handlers behind
+// 400 calls arriving together at a hung tool leave at most Limits.MaxAbandoned handlers behind
 // (all 400 started before the first timeout, and 399 were left running).
 func TestAbandonBoundHoldsUnderConcurrency(t *testing.T) {
 	testAbandonBoundUnderConcurrency(t, 400)

@@ -3,8 +3,11 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // Tool is one tool as the generated code declares it: what the model is told, the policies
@@ -131,14 +134,14 @@ type Tool struct {
 	// structured result, or nil.
 	InputSchema  json.RawMessage
 	OutputSchema json.RawMessage
-	// Variants holds the input schema converted for each provider, keyed by the Variant*
+	// Variants holds the input schema converted for each provider, keyed by runtime/variant's
 	// constants, for a hand-written tool that brings its own. Read variants with Tool.Variant,
 	// which prefers these and derives the Dialects from InputSchema otherwise.
-	Variants map[string]Variant
-	// Dialects lists the Variant* keys Tool.Variant derives from InputSchema, on first use,
-	// when Variants lacks them: generated code names those of the providers it was generated
-	// for (toolgen -providers) instead of carrying every variant as a literal. The derivation
-	// is the one toolgen checked the schema with when it generated the code.
+	Variants map[string]variant.Variant
+	// Dialects lists the runtime/variant keys Tool.Variant derives from InputSchema, on first
+	// use, when Variants lacks them: generated code names those of the providers it was
+	// generated for (toolgen -providers) instead of carrying every variant as a literal. The
+	// derivation is the one toolgen checked the schema with when it generated the code.
 	Dialects []string
 
 	// Bind, for a tool written by hand, decodes and validates raw JSON arguments. On success
@@ -270,6 +273,21 @@ func (t Tool) ModelDescription() string {
 		b.WriteString(strings.Join(strings.Fields(w), " "))
 	}
 	return b.String()
+}
+
+// Variant returns the input schema of t as the provider dialect key names (a runtime/variant
+// constant) must receive it: t.Variants[key] when present, else, when t.Dialects names key,
+// the variant derived from t.InputSchema (variant.Derive, kept after its first use). ok is
+// false when t has no such variant (an adapter then refuses the tool, naming the provider it
+// lacks). The variant's slices are shared: treat it as read-only, like the rest of a Tool.
+func (t Tool) Variant(key string) (v variant.Variant, ok bool) {
+	if v, ok := t.Variants[key]; ok {
+		return v, true
+	}
+	if !slices.Contains(t.Dialects, key) {
+		return variant.Variant{}, false
+	}
+	return variant.Derive(t.InputSchema, key)
 }
 
 // WorkflowStep is one step of a workflow: what it does, optionally the tool that does it and

@@ -46,7 +46,7 @@ func TestProvidersFlag(t *testing.T) {
 		}
 	}
 	all := string(must(os.ReadFile(gen)))
-	for _, want := range []string{"runtime.VariantOpenAI", "runtime.VariantAnthropic", "runtime.VariantGeminiParameters"} {
+	for _, want := range []string{"toolimpl.VariantOpenAI", "toolimpl.VariantAnthropic", "toolimpl.VariantGeminiParameters"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("default run: generated file lacks %s", want)
 		}
@@ -57,7 +57,7 @@ func TestProvidersFlag(t *testing.T) {
 		t.Fatalf("-providers anthropic,mcp: exit %d, stderr %q; want no provider warning", code, stderr)
 	}
 	some := string(must(os.ReadFile(gen)))
-	if !strings.Contains(some, "runtime.VariantAnthropic") || strings.Contains(some, "VariantOpenAI") || strings.Contains(some, "VariantGemini") {
+	if !strings.Contains(some, "toolimpl.VariantAnthropic") || strings.Contains(some, "VariantOpenAI") || strings.Contains(some, "VariantGemini") {
 		t.Errorf("-providers anthropic,mcp emitted other variants:\n%s", some)
 	}
 

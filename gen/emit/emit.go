@@ -132,7 +132,7 @@ type decl struct {
 
 func (g *generator) generate() error {
 	g.f.Comment("A compile error here means toolgen generated this file for another version of its runtime:").Line().Comment("run go generate with the toolgen go.mod requires (go tool toolgen).")
-	g.f.Const().Id("_").Op("=").Qual(toolimplPath, "SupportsGeneratedV6")
+	g.f.Const().Id("_").Op("=").Qual(toolimplPath, "SupportsGeneratedV7")
 	g.f.Line()
 	if err := g.staleGuard(); err != nil {
 		return err

@@ -161,7 +161,7 @@ func (g *generator) handlerCall(t *model.Tool, names closureParams, argsPtr jen.
 // runBody renders Run: call the handler once and turn its results into a runtime.Result.
 func (g *generator) runBody(t *model.Tool, names closureParams, argsPtr jen.Code) ([]jen.Code, error) {
 	if t.Client {
-		return []jen.Code{jen.Return(jen.Qual(runtimePath, "ClientCallResult").Call(jen.Lit(t.Name)))}, nil
+		return []jen.Code{jen.Return(jen.Qual(toolimplPath, "ClientCallResult").Call(jen.Lit(t.Name)))}, nil
 	}
 	errResult := jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePath, "ErrorResult").Call(jen.Err())))
 	call := g.handlerCall(t, names, argsPtr)

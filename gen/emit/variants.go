@@ -6,7 +6,7 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/toolgen-go/toolgen/gen/provider"
 	"github.com/toolgen-go/toolgen/internal/dialect"
-	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // Option adjusts what File emits.
@@ -31,14 +31,14 @@ func newOptions(opts []Option) options {
 	return o
 }
 
-// variantConstants names the runtime constant of each variant key, so the generated list
-// reads runtime.VariantOpenAI rather than "openai".
+// variantConstants names the toolimpl constant of each variant key, so the generated list
+// reads toolimpl.VariantOpenAI rather than "openai".
 var variantConstants = map[string]string{
-	runtime.VariantOpenAI:           "VariantOpenAI",
-	runtime.VariantAnthropic:        "VariantAnthropic",
-	runtime.VariantAnthropicStrict:  "VariantAnthropicStrict",
-	runtime.VariantGeminiParameters: "VariantGeminiParameters",
-	runtime.VariantGeminiJSONSchema: "VariantGeminiJSONSchema",
+	variant.OpenAI:           "VariantOpenAI",
+	variant.Anthropic:        "VariantAnthropic",
+	variant.AnthropicStrict:  "VariantAnthropicStrict",
+	variant.GeminiParameters: "VariantGeminiParameters",
+	variant.GeminiJSONSchema: "VariantGeminiJSONSchema",
 }
 
 // dialectsVar names the package-level list of the variant keys every generated tool derives
@@ -53,7 +53,7 @@ func (g *generator) dialects() bool {
 	var items []jen.Code
 	for _, p := range g.opts.providers {
 		for _, k := range dialect.KeysOf[p] {
-			items = append(items, jen.Qual(runtimePath, variantConstants[k]))
+			items = append(items, jen.Qual(toolimplPath, variantConstants[k]))
 		}
 	}
 	if len(items) == 0 {

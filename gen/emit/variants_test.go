@@ -28,9 +28,9 @@ func TestFileEmitsTheEnabledDialects(t *testing.T) {
 		opts      []emit.Option
 		want, not []string
 	}{
-		{"default: all", nil, []string{"toolgenBindings[:], toolgenToolsSchemas[:], toolgenDialects)", "var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, " +
-			"runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}"}, []string{"Variants:"}},
-		{"openai only", []emit.Option{emit.Providers("openai")}, []string{"var toolgenDialects = []string{runtime.VariantOpenAI}"}, []string{"VariantGemini", "VariantAnthropic"}},
+		{"default: all", nil, []string{"toolgenBindings[:], toolgenToolsSchemas[:], toolgenDialects)", "var toolgenDialects = []string{toolimpl.VariantOpenAI, toolimpl.VariantAnthropic, " +
+			"toolimpl.VariantAnthropicStrict, toolimpl.VariantGeminiParameters, toolimpl.VariantGeminiJSONSchema}"}, []string{"Variants:"}},
+		{"openai only", []emit.Option{emit.Providers("openai")}, []string{"var toolgenDialects = []string{toolimpl.VariantOpenAI}"}, []string{"VariantGemini", "VariantAnthropic"}},
 		{"mcp only", []emit.Option{emit.Providers("mcp")}, []string{"toolgenBindings[:], toolgenToolsSchemas[:], nil)"}, []string{"Variants:", "Dialects:", "toolgenDialects"}},
 	}
 	for _, c := range cases {

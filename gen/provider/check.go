@@ -9,7 +9,7 @@ import (
 	"github.com/toolgen-go/toolgen/gen/model"
 	"github.com/toolgen-go/toolgen/gen/schema"
 	"github.com/toolgen-go/toolgen/internal/dialect"
-	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // Per-request limits that span tools: OpenAI refuses more than 128 tools, Gemini more than 128
@@ -48,7 +48,7 @@ func checkCatalog(tools []*model.Tool, providers []string, diags *diag.List) {
 		for _, f := range findings {
 			record(diags, t, f)
 		}
-		if _, ok := variants[runtime.VariantAnthropicStrict]; ok {
+		if _, ok := variants[variant.AnthropicStrict]; ok {
 			strictAnthropic++
 		}
 		if slices.Contains(providers, MCP) {

@@ -3,7 +3,7 @@
 // the source position of the field concerned. The conversions themselves live in
 // internal/dialect, which the runtime shares: the generated code names the enabled variant
 // keys in runtime.Tool.Dialects, and runtime.Tool.Variant derives each variant from the
-// canonical schema on first use, exactly as Convert does here; runtime.Variant.Restore undoes
+// canonical schema on first use, exactly as Convert does here; variant.Variant.Restore undoes
 // the conversion on the arguments a provider sends back.
 //
 // # Providers and variants

@@ -8,7 +8,7 @@ import (
 	"github.com/toolgen-go/toolgen/gen/diag"
 	"github.com/toolgen-go/toolgen/internal/dialect"
 	"github.com/toolgen-go/toolgen/internal/suggest"
-	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // The providers toolgen targets, as -providers names them.
@@ -72,17 +72,17 @@ type Finding struct {
 }
 
 // Convert converts a canonical input schema (gen/schema.Input) into the variants of the
-// enabled providers, keyed by the runtime.Variant* constants, and returns what it found out
+// enabled providers, keyed by runtime/variant's constants, and returns what it found out
 // on the way. It is pure and deterministic: the generator reports its findings, and the
 // runtime derives the same variants on first use (runtime.Tool.Variant), from the same
 // conversion (internal/dialect). A provider that cannot take the schema at all gets no
 // variant and an error finding; a strict variant that is impossible is left out (Anthropic)
 // or sent as non-strict (OpenAI).
-func Convert(canonical []byte, providers []string) (map[string]runtime.Variant, []Finding) {
+func Convert(canonical []byte, providers []string) (map[string]variant.Variant, []Finding) {
 	vs, fs := dialect.Convert(canonical, providers)
-	var variants map[string]runtime.Variant
+	var variants map[string]variant.Variant
 	if vs != nil {
-		variants = make(map[string]runtime.Variant, len(vs))
+		variants = make(map[string]variant.Variant, len(vs))
 		for k, v := range vs {
 			variants[k] = runtimeVariant(v)
 		}
@@ -95,14 +95,14 @@ func Convert(canonical []byte, providers []string) (map[string]runtime.Variant, 
 	return variants, findings
 }
 
-// runtimeVariant is v as runtime.Variant, field for field, nil lists kept nil.
-func runtimeVariant(v dialect.Variant) runtime.Variant {
-	out := runtime.Variant{Schema: v.Schema, Strict: v.Strict, NullMeansAbsent: v.NullMeansAbsent, Moved: v.Moved}
+// runtimeVariant is v as variant.Variant, field for field, nil lists kept nil.
+func runtimeVariant(v dialect.Variant) variant.Variant {
+	out := variant.Variant{Schema: v.Schema, Strict: v.Strict, NullMeansAbsent: v.NullMeansAbsent, Moved: v.Moved}
 	for _, r := range v.Renames {
-		out.Renames = append(out.Renames, runtime.Rename(r))
+		out.Renames = append(out.Renames, variant.Rename(r))
 	}
 	for _, l := range v.Loops {
-		out.Loops = append(out.Loops, runtime.Loop(l))
+		out.Loops = append(out.Loops, variant.Loop(l))
 	}
 	return out
 }

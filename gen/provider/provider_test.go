@@ -19,6 +19,7 @@ import (
 	"github.com/toolgen-go/toolgen/gen/provider"
 	"github.com/toolgen-go/toolgen/gen/schema"
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 	"github.com/toolgen-go/toolgen/toolkit/artifacts"
 	"github.com/toolgen-go/toolgen/toolkit/ask"
 	"github.com/toolgen-go/toolgen/toolkit/compact"
@@ -61,12 +62,12 @@ func TestVariantsKeepToTheProviderSubsets(t *testing.T) {
 	for _, c := range allCases() {
 		t.Run(c.name, func(t *testing.T) {
 			variants, _ := provider.Convert(c.canonical, provider.All)
-			for _, key := range []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema} {
+			for _, key := range []string{variant.OpenAI, variant.Anthropic, variant.GeminiParameters, variant.GeminiJSONSchema} {
 				if _, ok := variants[key]; !ok {
 					t.Fatalf("no %s variant", key)
 				}
 			}
-			oa := variants[runtime.VariantOpenAI]
+			oa := variants[variant.OpenAI]
 			if want, listed := wantOpenAIStrict[c.name]; oa.Strict != (want || !listed) {
 				t.Errorf("openai Strict = %v", oa.Strict)
 			}
@@ -77,10 +78,10 @@ func TestVariantsKeepToTheProviderSubsets(t *testing.T) {
 			} else if !bytes.Contains(c.canonical, oa.Schema[1:]) || len(oa.NullMeansAbsent) > 0 {
 				t.Errorf("non-strict openai variant is not the canonical schema without $schema: %s", oa.Schema)
 			}
-			if got := variants[runtime.VariantAnthropic].Schema; !bytes.Equal(got, c.canonical) {
+			if got := variants[variant.Anthropic].Schema; !bytes.Equal(got, c.canonical) {
 				t.Errorf("anthropic variant differs from the canonical schema:\n%s", got)
 			}
-			as, ok := variants[runtime.VariantAnthropicStrict]
+			as, ok := variants[variant.AnthropicStrict]
 			if want, listed := wantAnthropicStrict[c.name]; ok != (want || !listed) {
 				t.Errorf("anthropic_strict present = %v", ok)
 			}
@@ -89,10 +90,10 @@ func TestVariantsKeepToTheProviderSubsets(t *testing.T) {
 					t.Errorf("anthropic strict: %s", p)
 				}
 			}
-			for _, p := range checkGeminiParameters(variants[runtime.VariantGeminiParameters].Schema) {
+			for _, p := range checkGeminiParameters(variants[variant.GeminiParameters].Schema) {
 				t.Errorf("gemini parameters: %s", p)
 			}
-			for _, p := range checkGeminiJSONSchema(variants[runtime.VariantGeminiJSONSchema].Schema) {
+			for _, p := range checkGeminiJSONSchema(variants[variant.GeminiJSONSchema].Schema) {
 				t.Errorf("gemini jsonschema: %s", p)
 			}
 			// Every variant is still a JSON Schema a 2020-12 validator compiles.
@@ -117,8 +118,8 @@ func TestDerivedVariantsEqualTheConversion(t *testing.T) {
 	tools = append(tools, new(web.Toolkit).Tools()...)
 	tools = append(tools, new(workspace.Workspace).Tools()...)
 	require.Greater(t, len(tools), 20)
-	allKeys := []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict,
-		runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+	allKeys := []string{variant.OpenAI, variant.Anthropic, variant.AnthropicStrict,
+		variant.GeminiParameters, variant.GeminiJSONSchema}
 	for _, tool := range tools {
 		require.Empty(t, tool.Variants, "%s: generated code carries no variant literals", tool.Name)
 		require.Equal(t, allKeys, tool.Dialects, "%s: every provider's variants, as -providers defaults", tool.Name)
@@ -154,7 +155,7 @@ func valid(s *jsonschema.Schema, doc []byte) bool {
 
 // strictForm writes doc as OpenAI strict mode would: every optional property the document
 // leaves out is present with null. explicitNull reports a null the document itself has there.
-func strictForm(t *testing.T, doc []byte, v runtime.Variant) (out []byte, explicitNull bool) {
+func strictForm(t *testing.T, doc []byte, v variant.Variant) (out []byte, explicitNull bool) {
 	var val any
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
@@ -211,7 +212,7 @@ func TestOpenAIStrictAgreement(t *testing.T) {
 	for _, c := range allCases() {
 		t.Run(c.name, func(t *testing.T) {
 			variants, _ := provider.Convert(c.canonical, provider.All)
-			v := variants[runtime.VariantOpenAI]
+			v := variants[variant.OpenAI]
 			if !v.Strict {
 				t.Skip("not strict: nothing to undo")
 			}
@@ -265,7 +266,7 @@ func TestOpenAIStrictAgreement(t *testing.T) {
 // canonical names, at every depth of a recursive type.
 func TestGeminiRenamesRoundTrip(t *testing.T) {
 	variants, _ := provider.Convert(schema.Input(recursiveTool()), provider.All)
-	for _, key := range []string{runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema} {
+	for _, key := range []string{variant.GeminiParameters, variant.GeminiJSONSchema} {
 		v := variants[key]
 		if len(v.Renames) == 0 {
 			t.Fatalf("%s: no renames for child-nodes", key)
@@ -281,14 +282,14 @@ func TestGeminiRenamesRoundTrip(t *testing.T) {
 		}
 	}
 	c, _ := provider.Convert(schema.Input(containersTool()), []string{provider.Gemini})
-	want := []runtime.Rename{{Path: "", From: "x-trace", To: "x_trace"}, {Path: "/inner", From: "deep-name", To: "deep_name"}, {Path: "/inner", From: "2nd", To: "_2nd"}}
-	got := c[runtime.VariantGeminiParameters].Renames
+	want := []variant.Rename{{Path: "", From: "x-trace", To: "x_trace"}, {Path: "/inner", From: "deep-name", To: "deep_name"}, {Path: "/inner", From: "2nd", To: "_2nd"}}
+	got := c[variant.GeminiParameters].Renames
 	if !reflect.DeepEqual(sortedRenames(got), sortedRenames(want)) {
 		t.Errorf("renames = %+v, want %+v", got, want)
 	}
 }
 
-func sortedRenames(r []runtime.Rename) string {
+func sortedRenames(r []variant.Rename) string {
 	var s []string
 	for _, x := range r {
 		s = append(s, x.Path+"|"+x.From+"|"+x.To)
@@ -300,12 +301,12 @@ func sortedRenames(r []runtime.Rename) string {
 func TestProvidersLimitTheVariants(t *testing.T) {
 	canonical := schema.Input(scalarsTool())
 	cases := map[string][]string{
-		"openai":         {runtime.VariantOpenAI},
-		"anthropic":      {runtime.VariantAnthropic, runtime.VariantAnthropicStrict},
-		"gemini":         {runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema},
+		"openai":         {variant.OpenAI},
+		"anthropic":      {variant.Anthropic, variant.AnthropicStrict},
+		"gemini":         {variant.GeminiParameters, variant.GeminiJSONSchema},
 		"mcp":            nil,
-		"openai,gemini":  {runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema, runtime.VariantOpenAI},
-		"mcp,anthropic ": {runtime.VariantAnthropic, runtime.VariantAnthropicStrict},
+		"openai,gemini":  {variant.GeminiParameters, variant.GeminiJSONSchema, variant.OpenAI},
+		"mcp,anthropic ": {variant.Anthropic, variant.AnthropicStrict},
 	}
 	for list, want := range cases {
 		providers, err := provider.Parse(list)

@@ -20,6 +20,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/anthropic"
 	"github.com/toolgen-go/toolgen/runtime/gemini"
 	"github.com/toolgen-go/toolgen/runtime/openai"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // BytesPerToken is the estimate of tokens used: about four bytes a token, the usual figure
@@ -104,7 +105,7 @@ func mcpDefinition(t runtime.Tool) ([]byte, error) {
 		OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 		Annotations  json.RawMessage `json:"annotations,omitempty"`
 	}{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema, Annotations: mcptool.JSON(t.Hints)}
-	if strings.HasPrefix(string(runtime.WithoutSchemaKeyword(t.OutputSchema)), `{"type":"object"`) {
+	if strings.HasPrefix(string(variant.WithoutSchemaKeyword(t.OutputSchema)), `{"type":"object"`) {
 		def.OutputSchema = t.OutputSchema
 	}
 	return json.Marshal(def)

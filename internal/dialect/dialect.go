@@ -3,7 +3,7 @@
 // 3.0 subset) and Gemini parametersJsonSchema. It is a pure function of the schema's JSON, so
 // the generator (gen/provider, which turns its findings into diagnostics) and the runtime
 // (runtime.Tool.Variant, which derives a variant on first use) get the same result. It
-// imports neither: runtime.Variant mirrors Variant.
+// imports neither: runtime/variant.Variant mirrors Variant.
 package dialect
 
 import (
@@ -22,7 +22,7 @@ const (
 	MCP       = "mcp"
 )
 
-// The variant keys, equal to runtime's Variant* constants.
+// The variant keys, equal to runtime/variant's constants.
 const (
 	VariantOpenAI           = "openai"
 	VariantAnthropic        = "anthropic"
@@ -44,7 +44,7 @@ var KeysOf = map[string][]string{
 	MCP:       nil,
 }
 
-// Variant mirrors runtime.Variant field for field (see there).
+// Variant mirrors runtime/variant.Variant field for field (see there).
 type Variant struct {
 	Schema          []byte
 	Strict          bool
@@ -54,10 +54,10 @@ type Variant struct {
 	Moved           []string
 }
 
-// Rename mirrors runtime.Rename.
+// Rename mirrors runtime/variant.Rename.
 type Rename struct{ Path, From, To string }
 
-// Loop mirrors runtime.Loop.
+// Loop mirrors runtime/variant.Loop.
 type Loop struct{ Path, Target string }
 
 // Severity grades a Finding; its values equal gen/diag's.
@@ -79,8 +79,8 @@ type Finding struct {
 }
 
 // Convert converts a canonical input schema into the variants of the enabled providers,
-// keyed by the Variant* constants, and returns what it found out on the way. It is pure and
-// deterministic. A provider that cannot take the schema at all gets no variant and an error
+// keyed by runtime/variant's constants, and returns what it found out on the way. It is pure
+// and deterministic. A provider that cannot take the schema at all gets no variant and an error
 // finding; a strict variant that is impossible is left out (Anthropic) or sent as non-strict
 // (OpenAI).
 func Convert(canonical []byte, providers []string) (map[string]Variant, []Finding) {

@@ -100,7 +100,7 @@ func (c *geminiConversion) parametersNode(n *object, ptr string, inlining []stri
 			}
 		}
 		if depth >= geminiRecursionDepth {
-			c.find(ptr, Warning, "runtime/gemini sends parametersJsonSchema (runtime.VariantGeminiJSONSchema), which keeps the recursion; this concerns hosts that send parameters",
+			c.find(ptr, Warning, "runtime/gemini sends parametersJsonSchema (variant.GeminiJSONSchema), which keeps the recursion; this concerns hosts that send parameters",
 				"Gemini parameters cannot refer to a type: %s is described %d levels deep and cut there", typeName(ref), geminiRecursionDepth)
 			if t := types(target); len(t) > 0 {
 				n.set("type", t[0])
@@ -167,7 +167,7 @@ func (c *geminiConversion) parametersNode(n *object, ptr string, inlining []stri
 	}
 	if ap, ok := n.get("additionalProperties"); ok {
 		if ap != false {
-			c.find(ptr, Warning, "runtime/gemini sends parametersJsonSchema (runtime.VariantGeminiJSONSchema), which keeps maps; this concerns hosts that send parameters",
+			c.find(ptr, Warning, "runtime/gemini sends parametersJsonSchema (variant.GeminiJSONSchema), which keeps maps; this concerns hosts that send parameters",
 				"Gemini parameters cannot describe a map: %s is sent as an object without properties", describePtr(ptr))
 			c.restate(n, ptr, "additionalProperties")
 		} else {

@@ -6,8 +6,8 @@
 // One turn of an agent loop has four steps:
 //
 //  1. Declare the tools: ToolsJSON (the request's "tools" array; anthropicsdk.Tools), each
-//     with the input_schema toolgen precomputed for Anthropic (runtime.VariantAnthropic). With
-//     the Strict option, tools that have a strict variant (runtime.VariantAnthropicStrict) are
+//     with the input_schema toolgen precomputed for Anthropic (variant.Anthropic). With
+//     the Strict option, tools that have a strict variant (variant.AnthropicStrict) are
 //     sent with "strict": true; the API accepts at most 20 strict tools in a request, so more
 //     is an error here rather than a 400 there. A tool generated without the variant it needs
 //     is refused with an error that says to regenerate; nothing is converted at run time.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // maxStrictTools is the API's limit on strict tools in one request.
@@ -28,7 +29,7 @@ const DefaultCodeExecution = "code_execution_20260521"
 // it must match the code-execution tool the request declares.
 func CodeExecution(version string) Option { return func(c *config) { c.codeExecution = version } }
 
-// Strict declares every tool that has a strict variant (runtime.VariantAnthropicStrict) with
+// Strict declares every tool that has a strict variant (variant.AnthropicStrict) with
 // "strict": true, so that the model's inputs are guaranteed to match the schema. Tools
 // without one are declared as usual.
 func Strict() Option { return func(c *config) { c.strict = true } }
@@ -64,9 +65,9 @@ func Declarations(tools []runtime.Tool, opts ...Option) ([]Declaration, error) {
 			d.Schema, d.Strict = v.Schema, true
 			strict++
 		} else {
-			v, ok := t.Variant(runtime.VariantAnthropic)
+			v, ok := t.Variant(variant.Anthropic)
 			if !ok || len(v.Schema) == 0 {
-				return nil, fmt.Errorf("anthropic: tool %q has no %q schema variant: regenerate it with toolgen -providers including anthropic", t.Name, runtime.VariantAnthropic)
+				return nil, fmt.Errorf("anthropic: tool %q has no %q schema variant: regenerate it with toolgen -providers including anthropic", t.Name, variant.Anthropic)
 			}
 			d.Schema = v.Schema
 		}
@@ -153,10 +154,10 @@ func ToolsJSON(tools []runtime.Tool, opts ...Option) ([]byte, error) {
 
 // strictVariant is t's strict variant when strict tool use is on and t has one; it is not
 // derived otherwise.
-func strictVariant(cfg config, t runtime.Tool) (runtime.Variant, bool) {
+func strictVariant(cfg config, t runtime.Tool) (variant.Variant, bool) {
 	if !cfg.strict {
-		return runtime.Variant{}, false
+		return variant.Variant{}, false
 	}
-	v, ok := t.Variant(runtime.VariantAnthropicStrict)
+	v, ok := t.Variant(variant.AnthropicStrict)
 	return v, ok && len(v.Schema) > 0
 }

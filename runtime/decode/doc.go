@@ -68,6 +68,6 @@
 //
 // The functions here are an implementation detail of generated code, which reaches them through
 // runtime/toolimpl's aliases (generated files import runtime and toolimpl only). Their behaviour is covered by toolgen's compatibility promise only
-// through the generated code that uses them; toolimpl.SupportsGeneratedV6 is renamed when older
+// through the generated code that uses them; toolimpl.SupportsGeneratedV7 is renamed when older
 // generated code can no longer follow.
 package decode

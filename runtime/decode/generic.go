@@ -9,7 +9,7 @@ import (
 )
 
 // SupportsGeneratedV3 was referenced, as a constant, by generated files up to the third
-// version of the generated code (toolimpl.SupportsGeneratedV6 is the current marker). It is
+// version of the generated code (toolimpl.SupportsGeneratedV7 is the current marker). It is
 // now a variable, so that such a file fails to build at its first line with the reason in
 // the type's name: "decode.SupportsGeneratedV3 (variable of struct type
 // decode.GeneratedCodeIsStaleRunGoGenerate) is not constant".

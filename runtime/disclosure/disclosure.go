@@ -13,6 +13,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
 	"github.com/toolgen-go/toolgen/runtime/internal/sessionlist"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // InfoToolName is the name of the level-2 tool.
@@ -62,8 +63,8 @@ func New(reg *runtime.Registry) (*Disclosure, error) {
 		}},
 		InputSchema: json.RawMessage(infoSchema),
 		// The adapters declare it like the generated tools, from variants derived on first use.
-		Dialects: []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict,
-			runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema},
+		Dialects: []string{variant.OpenAI, variant.Anthropic, variant.AnthropicStrict,
+			variant.GeminiParameters, variant.GeminiJSONSchema},
 		Bind: d.bindInfo,
 	}
 	d.own = runtime.NewRegistry()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/parttext"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // Outcome is one call after Dispatch, with what the model should read.
@@ -15,13 +16,13 @@ type Outcome = runtime.Outcome
 // Dispatch runs the calls of one model turn through reg.InvokeAll (concurrently, a
 // Sequential tool alone) and returns their outcomes in call order. Before validation it
 // restores each call's arguments from the variant the tool is declared with
-// (runtime.Variant.Restore): renamed properties get their names back. Set Session (and
+// (variant.Variant.Restore): renamed properties get their names back. Set Session (and
 // UserData) on the calls first to use the registry's per-session policies.
 //
 // A client tool's outcome has Result.ClientCall set: it is left out of ResponsesJSON, and the
 // host runs it and answers in the same content and in call order.
 func Dispatch(ctx context.Context, reg *runtime.Registry, calls []runtime.Call) []Outcome {
-	return reg.Dispatch(ctx, calls, func(t runtime.Tool) (runtime.Variant, bool) {
+	return reg.Dispatch(ctx, calls, func(t runtime.Tool) (variant.Variant, bool) {
 		v, _, ok := pick(t)
 		return v, ok
 	})

@@ -6,16 +6,16 @@
 //
 //  1. Declare the tools: ToolsJSON (the request's "tools" array; geminisdk.Tool, an SDK
 //     *genai.Tool) holds one function declaration per tool. A declaration uses the
-//     parametersJsonSchema variant toolgen precomputed (runtime.VariantGeminiJSONSchema) when
+//     parametersJsonSchema variant toolgen precomputed (variant.GeminiJSONSchema) when
 //     the tool has it, which keeps $ref, anyOf and null, and otherwise the OpenAPI-subset
-//     "parameters" variant (runtime.VariantGeminiParameters). A tool with neither is refused
+//     "parameters" variant (variant.GeminiParameters). A tool with neither is refused
 //     with an error that says to regenerate; nothing is converted at run time.
 //  2. Read the calls: ParseCalls from a response's or a content's wire JSON (geminisdk.Calls
 //     from the SDK's resp.FunctionCalls()). Gemini sends whole calls, so there is no fragment
 //     assembly; a streamed response's function calls are read chunk by chunk.
 //  3. Dispatch: Dispatch runs the calls through Registry.InvokeAll, concurrently except that
 //     a Sequential tool runs alone. Before validation it gives back their Go names to the
-//     properties toolgen renamed because Gemini rejects their names (runtime.Variant.Restore).
+//     properties toolgen renamed because Gemini rejects their names (variant.Variant.Restore).
 //     A client tool (//tool:client) is not run: its outcome's Result.ClientCall is set and
 //     the host runs it.
 //  4. Answer: ResponsesJSON (geminisdk.Responses) gives one functionResponse part per

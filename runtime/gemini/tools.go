@@ -5,28 +5,29 @@ import (
 	"fmt"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // pick returns the schema variant a tool is declared with, whether it is the
 // parametersJsonSchema one, and whether the tool has a Gemini variant at all. Dispatch
 // restores arguments with the same variant.
-func pick(t runtime.Tool) (v runtime.Variant, jsonSchema, ok bool) {
-	if v, ok := t.Variant(runtime.VariantGeminiJSONSchema); ok && len(v.Schema) > 0 {
+func pick(t runtime.Tool) (v variant.Variant, jsonSchema, ok bool) {
+	if v, ok := t.Variant(variant.GeminiJSONSchema); ok && len(v.Schema) > 0 {
 		return v, true, true
 	}
-	if v, ok := t.Variant(runtime.VariantGeminiParameters); ok && len(v.Schema) > 0 {
+	if v, ok := t.Variant(variant.GeminiParameters); ok && len(v.Schema) > 0 {
 		return v, false, true
 	}
-	return runtime.Variant{}, false, false
+	return variant.Variant{}, false, false
 }
 
-// variant is pick for declaring a tool: a tool without a Gemini variant is an error.
-func variant(t runtime.Tool) (runtime.Variant, bool, error) {
+// declared is pick for declaring a tool: a tool without a Gemini variant is an error.
+func declared(t runtime.Tool) (variant.Variant, bool, error) {
 	if v, jsonSchema, ok := pick(t); ok {
 		return v, jsonSchema, nil
 	}
-	return runtime.Variant{}, false, fmt.Errorf("gemini: tool %q has neither a %q nor a %q schema variant: regenerate it with toolgen -providers including gemini",
-		t.Name, runtime.VariantGeminiJSONSchema, runtime.VariantGeminiParameters)
+	return variant.Variant{}, false, fmt.Errorf("gemini: tool %q has neither a %q nor a %q schema variant: regenerate it with toolgen -providers including gemini",
+		t.Name, variant.GeminiJSONSchema, variant.GeminiParameters)
 }
 
 // Declaration is a function declaration on the wire: exactly one of the two schema fields,
@@ -44,7 +45,7 @@ type Declaration struct {
 func Declarations(tools []runtime.Tool) ([]Declaration, error) {
 	decls := make([]Declaration, 0, len(tools))
 	for _, t := range tools {
-		v, jsonSchema, err := variant(t)
+		v, jsonSchema, err := declared(t)
 		if err != nil {
 			return nil, err
 		}
@@ -87,7 +88,7 @@ func responseSchema(out json.RawMessage) json.RawMessage {
 	if len(out) == 0 {
 		return nil
 	}
-	bare := runtime.WithoutSchemaKeyword(out)
+	bare := variant.WithoutSchemaKeyword(out)
 	var root any
 	if json.Unmarshal(bare, &root) != nil || !onlyResponseKeywords(root, 0) {
 		return nil

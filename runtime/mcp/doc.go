@@ -179,9 +179,9 @@
 // back with other arguments is dropped and the call asks again about those.
 //
 // On every protocol the user is shown, and approves, the arguments in their canonical form
-// (runtime.CanonicalForm: keys sorted, the schema's defaults applied), the form the registry
-// checks the answer against and the handler runs with: a call that leaves an optional field
-// out, sends it as its zero value or as its default, in any key order, is one call. An
+// (keys sorted, the schema's defaults applied), the form the registry checks the answer
+// against and the handler runs with: a call that leaves an optional field out, sends it as
+// its zero value or as its default, in any key order, is one call. An
 // approval given for other arguments than those that would run (a middleware changed them)
 // asks again. Stateless HTTP on older protocols cannot reach the client: approval fails
 // closed there.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/internal/fifo"
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/canonical"
 )
 
 // ErrNotMCPCall is returned by Elicit outside a tools/call served by this package.
@@ -466,7 +467,7 @@ func (s *served) argsHash(cc *callContext, call runtime.Call) []byte {
 // argsHash keeps it per round rather than paying it on both the resume and the ask.
 func (s *served) canonicalHash(call runtime.Call) []byte {
 	if tool, ok := s.reg.Tool(call.Name); ok {
-		if canonical, err := runtime.CanonicalForm(tool.InputSchema)(call.Args); err == nil {
+		if canonical, err := canonical.Form(tool.InputSchema)(call.Args); err == nil {
 			return hashArgs(canonical)
 		}
 	}

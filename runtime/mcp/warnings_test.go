@@ -11,6 +11,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/gemini"
 	toolmcp "github.com/toolgen-go/toolgen/runtime/mcp"
 	"github.com/toolgen-go/toolgen/runtime/openai"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 	"github.com/toolgen-go/toolgen/runtime/xmlcall"
 )
 
@@ -26,8 +27,8 @@ func TestWarningsReachEveryProvidersDescription(t *testing.T) {
 	assert.Equal(t, "Warning: Alone.", runtime.Tool{Warnings: []string{"Alone."}}.ModelDescription())
 	assert.Equal(t, "Plain.", runtime.Tool{Description: "Plain."}.ModelDescription())
 
-	schema := runtime.Variant{Schema: tool.InputSchema}
-	tool.Variants = map[string]runtime.Variant{runtime.VariantOpenAI: schema, runtime.VariantAnthropic: schema, runtime.VariantGeminiParameters: schema, runtime.VariantGeminiJSONSchema: schema}
+	schema := variant.Variant{Schema: tool.InputSchema}
+	tool.Variants = map[string]variant.Variant{variant.OpenAI: schema, variant.Anthropic: schema, variant.GeminiParameters: schema, variant.GeminiJSONSchema: schema}
 	tools := []runtime.Tool{tool}
 	oa, err := openai.Declarations(tools)
 	require.NoError(t, err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/parttext"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // Outcome is one call after Dispatch, with what the model should read.
@@ -14,15 +15,15 @@ type Outcome = runtime.Outcome
 
 // Dispatch runs the calls of one model turn through reg.InvokeAll (concurrently, a
 // Sequential tool alone) and returns their outcomes in call order. Before validation it
-// restores each call's arguments from the tool's OpenAI variant (runtime.Variant.Restore):
+// restores each call's arguments from the tool's OpenAI variant (variant.Variant.Restore):
 // a null where strict mode made an optional property nullable becomes an absent property.
 // Set Session (and UserData) on the calls first to use the registry's per-session policies.
 //
 // A client tool's outcome has Result.ClientCall set: it is left out of ChatToolMessagesJSON
 // and ResponsesOutputsJSON, and the host runs it and answers under the same call id.
 func Dispatch(ctx context.Context, reg *runtime.Registry, calls []runtime.Call) []Outcome {
-	return reg.Dispatch(ctx, calls, func(t runtime.Tool) (runtime.Variant, bool) {
-		return t.Variant(runtime.VariantOpenAI)
+	return reg.Dispatch(ctx, calls, func(t runtime.Tool) (variant.Variant, bool) {
+		return t.Variant(variant.OpenAI)
 	})
 }
 

@@ -7,7 +7,7 @@
 //
 //  1. Declare the tools: ChatToolsJSON / ResponsesToolsJSON (the request's "tools" array;
 //     openaisdk.ChatTools / ResponsesTools for the SDK). Each tool is sent with the schema
-//     toolgen precomputed for OpenAI (runtime.VariantOpenAI) and with "strict" always set
+//     toolgen precomputed for OpenAI (variant.OpenAI) and with "strict" always set
 //     explicitly, because the Responses API otherwise guesses. A tool generated without that
 //     variant is refused with an error that says to regenerate; nothing is converted at run
 //     time.
@@ -18,7 +18,7 @@
 //  3. Dispatch: Dispatch runs the calls through Registry.InvokeAll, concurrently except that
 //     a Sequential tool runs alone. Before validation it undoes the strict-mode rewrite: a
 //     null at a property that was optional in the Go type means "absent", so it is removed
-//     and the field's default applies (runtime.Variant.Restore). A client tool (//tool:client)
+//     and the field's default applies (variant.Variant.Restore). A client tool (//tool:client)
 //     is not run: its outcome's Result.ClientCall is set and the host runs it. An
 //     effect-only result (runtime.Result.EffectOnly) is answered with empty content: the
 //     effects stay with the host, and the call id still gets the answer the API requires.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // Declaration is one tool as OpenAI receives it, whichever API carries it. The fields after
@@ -33,9 +34,9 @@ const maxNameLength = 64
 func Declarations(tools []runtime.Tool) ([]Declaration, error) {
 	out := make([]Declaration, 0, len(tools))
 	for _, t := range tools {
-		v, ok := t.Variant(runtime.VariantOpenAI)
+		v, ok := t.Variant(variant.OpenAI)
 		if !ok || len(v.Schema) == 0 {
-			return nil, fmt.Errorf("openai: tool %q has no %q schema variant: regenerate it with toolgen -providers including openai", t.Name, runtime.VariantOpenAI)
+			return nil, fmt.Errorf("openai: tool %q has no %q schema variant: regenerate it with toolgen -providers including openai", t.Name, variant.OpenAI)
 		}
 		if len(t.Name) > maxNameLength {
 			return nil, fmt.Errorf("openai: tool %q: OpenAI refuses function names over %d characters", t.Name, maxNameLength)
@@ -48,7 +49,7 @@ func Declarations(tools []runtime.Tool) ([]Declaration, error) {
 		if t.Callers.Code {
 			// Code the model writes needs the result's shape; a direct call shows the model
 			// the result itself, so the schema would only cost context in every request.
-			out[len(out)-1].OutputSchema = runtime.WithoutSchemaKeyword(t.OutputSchema)
+			out[len(out)-1].OutputSchema = variant.WithoutSchemaKeyword(t.OutputSchema)
 		}
 	}
 	return out, nil

@@ -11,6 +11,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
 	toolopenai "github.com/toolgen-go/toolgen/runtime/openai"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // firstMessage returns choices[0].message of a chat.completion.
@@ -48,7 +49,7 @@ func TestWireTurn(t *testing.T) {
 
 func TestNonStrictToolSaysStrictFalse(t *testing.T) {
 	tool := fixture.WeatherTool()
-	tool.Variants = map[string]runtime.Variant{runtime.VariantOpenAI: {Schema: json.RawMessage(fixture.WeatherSchema)}}
+	tool.Variants = map[string]variant.Variant{variant.OpenAI: {Schema: json.RawMessage(fixture.WeatherSchema)}}
 	wire, err := toolopenai.ResponsesToolsJSON([]runtime.Tool{tool})
 	require.NoError(t, err)
 	assert.Contains(t, string(wire), `"strict":false`, "strict must always be explicit on Responses")

@@ -14,6 +14,7 @@ import (
 	"github.com/toolgen-go/toolgen/examples/weather/weather"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/repair"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // recorder keeps the observer's repair events.
@@ -299,7 +300,7 @@ func FuzzRepair(f *testing.F) {
 // variant undone: OpenAI strict nulls are absent properties there, not repairs.
 func TestDispatchRestoresARepairedName(t *testing.T) {
 	reg := newRegistry(t, runtime.WithRepair(repair.New()))
-	openAI := func(tool runtime.Tool) (runtime.Variant, bool) { return tool.Variant(runtime.VariantOpenAI) }
+	openAI := func(tool runtime.Tool) (variant.Variant, bool) { return tool.Variant(variant.OpenAI) }
 	outs := reg.Dispatch(context.Background(), []runtime.Call{{ID: "1", Name: "getWeather", Args: []byte(`{"city":"Oslo","unit":null,"days":null}`)}}, openAI)
 	require.Len(t, outs, 1)
 	res := outs[0].Result

@@ -29,7 +29,7 @@ const (
 	kindArray
 )
 
-// maxDepth bounds the nesting parse follows, the registry's default (WithMaxArgsDepth): a
+// maxDepth bounds the nesting parse follows, the registry's default (Limits.MaxArgsDepth): a
 // hostile document ("[[[[…") then costs neither a deep stack nor a tree of every level, and
 // Annotate, which indents each level, never writes a quadratic amount of text. A deeper
 // document is left unrepaired, to the decoder.

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/canonical"
 	"github.com/toolgen-go/toolgen/runtime/schematool"
 	"github.com/toolgen-go/toolgen/runtime/schematool/internal/shapes"
 	"github.com/toolgen-go/toolgen/toolkit/artifacts"
@@ -106,7 +107,7 @@ func TestSameProblemsAsGenerated(t *testing.T) {
 				assert.Equal(t, genErr.Error(), rtErr.Error(), "%s %s", gen.Name, doc)
 			default:
 				require.NoError(t, rtErr, "%s %s", gen.Name, doc)
-				canonical := runtime.CanonicalForm(gen.InputSchema)
+				canonical := canonical.Form(gen.InputSchema)
 				want, err := canonical([]byte(doc))
 				require.NoError(t, err)
 				assert.JSONEq(t, string(want), string(bound.Args().(json.RawMessage)), "%s %s", gen.Name, doc)

@@ -22,6 +22,7 @@ import (
 	"github.com/toolgen-go/toolgen/internal/suggest"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/decode"
+	"github.com/toolgen-go/toolgen/runtime/internal/canonical"
 )
 
 // Bounds on a schema, whoever wrote it: a remote MCP server's inputSchema is compiled here
@@ -100,7 +101,7 @@ func Compile(schema []byte) (*Schema, error) {
 	if len(val.Struct.Members) > 0 || c.rootRefs || val.Struct.Open {
 		s.root, s.table = typ, val.Struct
 	}
-	s.canonical = runtime.CanonicalForm(s.raw)
+	s.canonical = canonical.Form(s.raw)
 	return s, nil
 }
 
@@ -108,11 +109,11 @@ func Compile(schema []byte) (*Schema, error) {
 func (s *Schema) JSON() json.RawMessage { return slices.Clone(s.raw) }
 
 // Validate decodes and validates args in one pass with the schema's tables, as a generated
-// tool's decoder does, and returns their canonical form (runtime.CanonicalForm: keys sorted,
-// the schema's defaults added). Invalid arguments give an *runtime.ArgsError listing every
-// problem with its JSON Pointer path, in the words generated tools use; malformed JSON, the
-// error decode.InvalidJSON describes. args is read as it is, like runtime.Tool.BindArgs reads
-// it: Registry.Invoke first turns empty arguments and null into {}.
+// tool's decoder does, and returns their canonical form (keys sorted, the schema's defaults
+// added). Invalid arguments give an *runtime.ArgsError listing every problem with its JSON
+// Pointer path, in the words generated tools use; malformed JSON, the error
+// decode.InvalidJSON describes. args is read as it is, like runtime.Tool.BindArgs reads it:
+// Registry.Invoke first turns empty arguments and null into {}.
 func (s *Schema) Validate(args []byte) (json.RawMessage, error) {
 	var err error
 	if s.table == nil {

@@ -11,9 +11,9 @@
 //	tool.Timeout = 10 * time.Second // any policy, as on a generated tool
 //	err = reg.Add(tool)
 //
-// The handler receives the canonical arguments (runtime.CanonicalForm): the document the
-// schema accepted, keys sorted, the schema's defaults added for absent properties. It is what
-// an approver saw, so what was approved is exactly what runs.
+// The handler receives the canonical arguments, the form approvals are bound to: the
+// document the schema accepted, keys sorted, the schema's defaults added for absent
+// properties. It is what an approver saw, so what was approved is exactly what runs.
 //
 // It is a package of its own, not part of package runtime, because it reads YAML and compiles
 // schemas, which programs of generated tools never need, and because its manual (the subset

@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/schematool"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 func TestOutsideTheSubsetIsAnError(t *testing.T) {
@@ -184,7 +185,7 @@ func TestProvidersGetTheSchema(t *testing.T) {
 	require.NoError(t, err)
 	tool, err := spec.Tool(func(context.Context, json.RawMessage) (runtime.Result, error) { return runtime.Result{}, nil })
 	require.NoError(t, err)
-	for _, key := range []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantGeminiParameters} {
+	for _, key := range []string{variant.OpenAI, variant.Anthropic, variant.GeminiParameters} {
 		v, ok := tool.Variant(key)
 		require.True(t, ok, key)
 		assert.Contains(t, string(v.Schema), "max_results", key)

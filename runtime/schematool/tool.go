@@ -7,11 +7,12 @@ import (
 	"regexp"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // Handler runs one call of a schema-defined tool. args is the canonical form of the
-// arguments the schema accepted (runtime.CanonicalForm): an object, keys sorted, the schema's
-// defaults added for absent properties; json.Unmarshal it into a struct or a map.
+// arguments the schema accepted, the form approvals are bound to: an object, keys sorted, the
+// schema's defaults added for absent properties; json.Unmarshal it into a struct or a map.
 type Handler func(ctx context.Context, args json.RawMessage) (runtime.Result, error)
 
 var namePattern = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$`)
@@ -44,7 +45,7 @@ func (s *Schema) Tool(name, description string, handler Handler) runtime.Tool {
 		Description: description,
 		Permission:  runtime.PermissionAuto,
 		InputSchema: s.JSON(),
-		Dialects:    []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema},
+		Dialects:    []string{variant.OpenAI, variant.Anthropic, variant.AnthropicStrict, variant.GeminiParameters, variant.GeminiJSONSchema},
 		Bind: func(ctx context.Context, args []byte) (runtime.BoundCall, error) {
 			canonical, err := s.Validate(args)
 			if err != nil {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/openai"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // Case is one user request and the call it should produce.
@@ -179,7 +180,7 @@ func judge(ctx context.Context, reg *runtime.Registry, c Case, model Model, decl
 		return out
 	}
 	args := []byte(call.Args)
-	if v, ok := tool.Variant(runtime.VariantOpenAI); ok {
+	if v, ok := tool.Variant(variant.OpenAI); ok {
 		if restored, err := v.Restore(args); err == nil {
 			args = restored
 		}

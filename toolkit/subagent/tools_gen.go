@@ -16,7 +16,7 @@ import (
 
 // A compile error here means toolgen generated this file for another version of its runtime:
 // run go generate with the toolgen go.mod requires (go tool toolgen).
-const _ = toolimpl.SupportsGeneratedV6
+const _ = toolimpl.SupportsGeneratedV7
 
 // A compile error in the next lines means a handler or an argument or result type changed
 // since toolgen ran (a field added, removed, moved, retyped or retagged): run go generate ./...
@@ -44,7 +44,7 @@ type toolgenSawTaskArgs interface {
 
 // toolgenDialects lists the provider variants of every tool here (toolgen -providers), which
 // runtime.Tool.Variant derives from the tool's InputSchema on first use.
-var toolgenDialects = []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema}
+var toolgenDialects = []string{toolimpl.VariantOpenAI, toolimpl.VariantAnthropic, toolimpl.VariantAnthropicStrict, toolimpl.VariantGeminiParameters, toolimpl.VariantGeminiJSONSchema}
 
 // toolgenSchemaTaskArgs is a schema several tools share.
 const toolgenSchemaTaskArgs = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +

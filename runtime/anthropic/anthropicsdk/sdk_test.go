@@ -16,6 +16,7 @@ import (
 	toolanthropic "github.com/toolgen-go/toolgen/runtime/anthropic"
 	"github.com/toolgen-go/toolgen/runtime/anthropic/anthropicsdk"
 	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // newClient returns an SDK client talking to api, which answers an unexpected request with an
@@ -111,7 +112,7 @@ func TestStrictTools(t *testing.T) {
 
 func TestMissingVariantIsRefused(t *testing.T) {
 	tool := fixture.WeatherTool()
-	delete(tool.Variants, runtime.VariantAnthropic)
+	delete(tool.Variants, variant.Anthropic)
 	if _, err := anthropicsdk.Tools([]runtime.Tool{tool}); err == nil || !strings.Contains(err.Error(), "regenerate") {
 		t.Errorf("Tools: err = %v", err)
 	}

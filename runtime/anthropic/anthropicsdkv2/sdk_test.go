@@ -18,6 +18,7 @@ import (
 	toolanthropic "github.com/toolgen-go/toolgen/runtime/anthropic"
 	anthropicsdk "github.com/toolgen-go/toolgen/runtime/anthropic/anthropicsdkv2"
 	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // newClient returns an SDK client talking to api, which answers an unexpected request with an
@@ -113,7 +114,7 @@ func TestStrictTools(t *testing.T) {
 
 func TestMissingVariantIsRefused(t *testing.T) {
 	tool := fixture.WeatherTool()
-	delete(tool.Variants, runtime.VariantAnthropic)
+	delete(tool.Variants, variant.Anthropic)
 	if _, err := anthropicsdk.Tools([]runtime.Tool{tool}); err == nil || !strings.Contains(err.Error(), "regenerate") {
 		t.Errorf("Tools: err = %v", err)
 	}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	toolgemini "github.com/toolgen-go/toolgen/runtime/gemini"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // Tool returns tools as one SDK tool holding their function declarations, for
@@ -41,7 +42,7 @@ func Tool(tools []runtime.Tool) (*genai.Tool, error) {
 		} else {
 			var s genai.Schema
 			if err := json.Unmarshal(d.Parameters, &s); err != nil {
-				return nil, fmt.Errorf("gemini: tool %q: the %q variant is not a Gemini schema: %w", d.Name, runtime.VariantGeminiParameters, err)
+				return nil, fmt.Errorf("gemini: tool %q: the %q variant is not a Gemini schema: %w", d.Name, variant.GeminiParameters, err)
 			}
 			fd.Parameters = &s
 		}

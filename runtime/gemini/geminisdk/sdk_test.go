@@ -13,6 +13,7 @@ import (
 	toolgemini "github.com/toolgen-go/toolgen/runtime/gemini"
 	"github.com/toolgen-go/toolgen/runtime/gemini/geminisdk"
 	"github.com/toolgen-go/toolgen/runtime/internal/fixture"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // newClient returns an SDK client talking to api, which answers an unexpected request with a
@@ -34,9 +35,9 @@ func zipTool() runtime.Tool {
 	renamed := `{"type":"object","properties":{"zip_code":{"type":"string"}},"required":["zip_code"]}`
 	return runtime.Tool{
 		Name: "lookup_zip", Description: "Finds the town of a zip code.", InputSchema: json.RawMessage(canonical),
-		Variants: map[string]runtime.Variant{runtime.VariantGeminiParameters: {
+		Variants: map[string]variant.Variant{variant.GeminiParameters: {
 			Schema:  json.RawMessage(renamed),
-			Renames: []runtime.Rename{{Path: "", From: "zip-code", To: "zip_code"}},
+			Renames: []variant.Rename{{Path: "", From: "zip-code", To: "zip_code"}},
 		}},
 		Bind: func(_ context.Context, data []byte) (runtime.BoundCall, error) {
 			var args map[string]string
@@ -167,7 +168,7 @@ func TestWireFormsMatchSDK(t *testing.T) {
 
 func TestMissingVariantIsRefused(t *testing.T) {
 	tool := fixture.WeatherTool()
-	tool.Variants = map[string]runtime.Variant{runtime.VariantOpenAI: tool.Variants[runtime.VariantOpenAI]}
+	tool.Variants = map[string]variant.Variant{variant.OpenAI: tool.Variants[variant.OpenAI]}
 	if _, err := geminisdk.Tool([]runtime.Tool{tool}); err == nil || !strings.Contains(err.Error(), "regenerate") {
 		t.Errorf("Tool: err = %v", err)
 	}
@@ -221,7 +222,7 @@ func TestEffectOnlyResultSendsEmptyOutput(t *testing.T) {
 // (OpenAPI subset) schema, in both forms: the one the fixture carries for that.
 func TestParametersVariantWhenNoJSONSchema(t *testing.T) {
 	tool := fixture.WeatherTool()
-	delete(tool.Variants, runtime.VariantGeminiJSONSchema)
+	delete(tool.Variants, variant.GeminiJSONSchema)
 	tools := []runtime.Tool{tool}
 	want := `[{"functionDeclarations":[{"name":"get_weather","description":"Gets the current weather for a city.","parameters":` + fixture.WeatherGeminiSchema + `}]}]`
 

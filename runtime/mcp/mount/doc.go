@@ -24,7 +24,7 @@
 // (santhosh-tekuri/jsonschema, which never loads a $ref from outside the document), unless
 // Options.Strict leaves such tools out. A draft-07 or 2019-09 $schema is read as 2020-12,
 // whose keywords agree within the subset. What is sent is the canonical form of the
-// arguments (runtime.CanonicalForm), the one an approver saw.
+// arguments (keys sorted, the schema's defaults added), the one an approver saw.
 //
 // A structured result is checked against the tool's outputSchema, and one that does not match,
 // or a missing one the schema promises, is an error result: the server's mistake is not passed

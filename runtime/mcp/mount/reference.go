@@ -15,6 +15,7 @@ import (
 	"github.com/toolgen-go/toolgen/internal/jsonpointer"
 	"github.com/toolgen-go/toolgen/internal/schemaformat"
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/canonical"
 )
 
 // The general validator (github.com/santhosh-tekuri/jsonschema, which toolgen's generator
@@ -65,7 +66,7 @@ func compileReference(doc []byte) (*referenceSchema, error) {
 	if err := checkExpansion(s, a); err != nil {
 		return nil, err
 	}
-	return &referenceSchema{schema: s, anchors: a, canonical: runtime.CanonicalForm(doc)}, nil
+	return &referenceSchema{schema: s, anchors: a, canonical: canonical.Form(doc)}, nil
 }
 
 // check validates doc and returns its problems as "/path: message", sorted.

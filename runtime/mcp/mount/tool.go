@@ -16,6 +16,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	toolmcp "github.com/toolgen-go/toolgen/runtime/mcp"
 	"github.com/toolgen-go/toolgen/runtime/schematool"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 var namePattern = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,127}$`)
@@ -92,7 +93,7 @@ func (m *Mounted) build(t *mcp.Tool, definition string, deferred bool) (*remoteT
 		Scopes:       scopesOf(m.opts, t.Name),
 		InputSchema:  input,
 		OutputSchema: outputJSON,
-		Dialects:     []string{runtime.VariantOpenAI, runtime.VariantAnthropic, runtime.VariantAnthropicStrict, runtime.VariantGeminiParameters, runtime.VariantGeminiJSONSchema},
+		Dialects:     []string{variant.OpenAI, variant.Anthropic, variant.AnthropicStrict, variant.GeminiParameters, variant.GeminiJSONSchema},
 		Metadata:     map[string]string{"mcp.server": m.server.Name, "mcp.tool": t.Name},
 		Bind: func(ctx context.Context, args []byte) (runtime.BoundCall, error) {
 			canonical, err := validator.Validate(dropNullOptionals(args, input))

@@ -28,6 +28,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	toolopenai "github.com/toolgen-go/toolgen/runtime/openai"
+	"github.com/toolgen-go/toolgen/runtime/variant"
 )
 
 // ChatTools returns tools as the SDK's Chat Completions tool params, for
@@ -111,7 +112,7 @@ func ResponsesTools(tools []runtime.Tool) ([]responses.ToolUnionParam, error) {
 func schemaParams(d toolopenai.Declaration) (map[string]any, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(d.Schema, &top); err != nil {
-		return nil, fmt.Errorf("openai: tool %q: the %q schema variant is not a JSON object: %w", d.Name, runtime.VariantOpenAI, err)
+		return nil, fmt.Errorf("openai: tool %q: the %q schema variant is not a JSON object: %w", d.Name, variant.OpenAI, err)
 	}
 	params := make(map[string]any, len(top))
 	for k, v := range top {

@@ -1,20 +1,8 @@
-package runtime
-
-import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"slices"
-	"strconv"
-	"strings"
-	"unicode/utf8"
-)
-
-// The canonical form of a call's arguments is what approvals, the approver's view and the
-// repeated-call guard are bound to. It is built from the JSON the model sent, after the
-// tool's decoder accepted it, never from the decoded Go value: encoding/json marshals a
-// TextUnmarshaler without MarshalText, or a type with only unexported fields, as {}, so two
-// different calls would look the same. The form:
+// Package canonical writes the canonical form of a call's arguments, the form approvals, the
+// approver's view and the repeated-call guard are bound to. It is built from the JSON the
+// model sent, after the tool's decoder accepted it, never from the decoded Go value:
+// encoding/json marshals a TextUnmarshaler without MarshalText, or a type with only
+// unexported fields, as {}, so two different calls would look the same. The form:
 //
 //   - object members sorted by their canonical key bytes (members with equal keys, which a
 //     hand-written Bind may accept, keep their order); no whitespace;
@@ -30,11 +18,22 @@ import (
 //
 // Two documents with the same canonical form decode to the same arguments; the converse is
 // not promised (1 and 1.0 are one form, 0.1 and 0.10000000000000000001 two).
+package canonical
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
 
 var errCanonicalSyntax = errors.New("the arguments are not valid JSON")
 
-// canonicalJSON returns the canonical form of doc, with defaults added where d says.
-func canonicalJSON(doc []byte, d *argDefaults) ([]byte, error) {
+// JSON returns the canonical form of doc, with defaults added where d says (nil: none).
+func JSON(doc []byte, d *Defaults) ([]byte, error) {
 	c := canonicalizer{src: doc, out: make([]byte, 0, len(doc)+16)}
 	if err := c.value(d, 0); err != nil {
 		return nil, err
@@ -70,8 +69,12 @@ func (c *canonicalizer) space() {
 	}
 }
 
-func (c *canonicalizer) value(d *argDefaults, depth int) error {
-	if depth > maxRestoreDepth {
+// maxCanonicalDepth bounds the nesting the canonicalizer follows, so hostile input cannot
+// exhaust the stack: the JSON reader's own limit, which the decoder has already held.
+const maxCanonicalDepth = 10000
+
+func (c *canonicalizer) value(d *Defaults, depth int) error {
+	if depth > maxCanonicalDepth {
 		return errors.New("the arguments are nested too deeply")
 	}
 	c.space()
@@ -101,7 +104,7 @@ func (c *canonicalizer) value(d *argDefaults, depth int) error {
 // member is one object member written to out: its key at out[start:colon], its value after.
 type member struct{ start, colon, end int }
 
-func (c *canonicalizer) object(d *argDefaults, depth int) error {
+func (c *canonicalizer) object(d *Defaults, depth int) error {
 	c.i++
 	c.out = append(c.out, '{')
 	base := len(c.out)
@@ -181,7 +184,7 @@ func (c *canonicalizer) object(d *argDefaults, depth int) error {
 	return nil
 }
 
-func (c *canonicalizer) array(d *argDefaults, depth int) error {
+func (c *canonicalizer) array(d *Defaults, depth int) error {
 	c.i++
 	c.out = append(c.out, '[')
 	c.space()
@@ -190,7 +193,7 @@ func (c *canonicalizer) array(d *argDefaults, depth int) error {
 		c.out = append(c.out, ']')
 		return nil
 	}
-	var items *argDefaults
+	var items *Defaults
 	if d != nil {
 		items = d.items
 	}
@@ -449,19 +452,19 @@ func appendCanonicalNumber(out, literal []byte, neg bool, intPart, frac, expText
 	return out
 }
 
-// argDefaults is what the canonical form needs of a tool's input schema: the defaults of the
+// Defaults is what the canonical form needs of a tool's input schema: the defaults of the
 // properties of each object, and where nested objects are.
-type argDefaults struct {
-	props      map[string]*argDefaults // by the canonical key literal ("\"name\"")
+type Defaults struct {
+	props      map[string]*Defaults // by the canonical key literal ("\"name\"")
 	defaults   []defaultMember
-	items      *argDefaults // of an array's items
-	additional *argDefaults // of a map's values
+	items      *Defaults // of an array's items
+	additional *Defaults // of a map's values
 }
 
 type defaultMember struct{ key, value string } // both canonical JSON
 
 // member returns the defaults below the property whose canonical key literal is key.
-func (d *argDefaults) member(key []byte) *argDefaults {
+func (d *Defaults) member(key []byte) *Defaults {
 	if d == nil {
 		return nil
 	}
@@ -483,9 +486,9 @@ type schemaNode struct {
 	Default              json.RawMessage        `json:"default"`
 }
 
-// defaultsOf reads the defaults of an input schema. A schema it cannot read has none: the
+// DefaultsOf reads the defaults of an input schema. A schema it cannot read has none: the
 // canonical form is then the document as the model sent it, canonicalized.
-func defaultsOf(schema []byte) *argDefaults {
+func DefaultsOf(schema []byte) *Defaults {
 	if len(schema) == 0 {
 		return nil
 	}
@@ -493,16 +496,16 @@ func defaultsOf(schema []byte) *argDefaults {
 	if json.Unmarshal(schema, &root) != nil {
 		return nil
 	}
-	b := defaultsBuilder{defs: root.Defs, done: map[*schemaNode]*argDefaults{}}
+	b := defaultsBuilder{defs: root.Defs, done: map[*schemaNode]*Defaults{}}
 	return b.build(&root, 0)
 }
 
 type defaultsBuilder struct {
 	defs map[string]*schemaNode
-	done map[*schemaNode]*argDefaults // built already, so recursive schemas end
+	done map[*schemaNode]*Defaults // built already, so recursive schemas end
 }
 
-func (b *defaultsBuilder) build(n *schemaNode, depth int) *argDefaults {
+func (b *defaultsBuilder) build(n *schemaNode, depth int) *Defaults {
 	if n == nil || depth > 64 {
 		return nil
 	}
@@ -518,7 +521,7 @@ func (b *defaultsBuilder) build(n *schemaNode, depth int) *argDefaults {
 	if d, ok := b.done[n]; ok {
 		return d
 	}
-	d := &argDefaults{props: map[string]*argDefaults{}}
+	d := &Defaults{props: map[string]*Defaults{}}
 	b.done[n] = d
 	names := make([]string, 0, len(n.Properties))
 	for name := range n.Properties {
@@ -527,13 +530,13 @@ func (b *defaultsBuilder) build(n *schemaNode, depth int) *argDefaults {
 	slices.Sort(names) // a stable order of defaults, whatever the map's
 	for _, name := range names {
 		p := n.Properties[name]
-		key, err := canonicalJSON(mustMarshal(name), nil)
+		key, err := JSON(mustMarshal(name), nil)
 		if err != nil {
 			continue
 		}
 		d.props[string(key)] = b.build(p, depth+1)
 		if len(p.Default) > 0 {
-			if v, err := canonicalJSON(p.Default, nil); err == nil {
+			if v, err := JSON(p.Default, nil); err == nil {
 				d.defaults = append(d.defaults, defaultMember{key: string(key), value: string(v)})
 			}
 		}
@@ -553,13 +556,24 @@ func mustMarshal(s string) []byte {
 	return b
 }
 
-// CanonicalForm returns the canonical form function of a tool whose input schema is
-// inputSchema: the form approvals and the repeated-call guard are bound to (keys sorted,
-// strings and numbers written one way, the schema's defaults added), for argument documents
-// the tool's decoder accepted. runtime/schematool hands its handlers what it returns, so a
-// handler sees exactly what an approver saw. Empty arguments and null are {}, as
-// Registry.Invoke reads them.
-func CanonicalForm(inputSchema []byte) func(args []byte) ([]byte, error) {
-	d := defaultsOf(inputSchema)
-	return func(args []byte) ([]byte, error) { return canonicalJSON(normalizeArgs(args), d) }
+// Form returns the canonical form function of a tool whose input schema is inputSchema, for
+// argument documents the tool's decoder accepted. runtime/schematool hands its handlers what
+// it returns, so a handler sees exactly what an approver saw. Empty arguments and null are
+// {}, as Registry.Invoke reads them.
+func Form(inputSchema []byte) func(args []byte) ([]byte, error) {
+	d := DefaultsOf(inputSchema)
+	return func(args []byte) ([]byte, error) { return JSON(Normalize(args), d) }
+}
+
+// Normalize turns the ways models say "no arguments" (nothing, whitespace, null) into {}, so
+// a tool without required arguments accepts them.
+func Normalize(args []byte) []byte {
+	if len(args) > 0 && args[0] == '{' {
+		return args // an object, as models nearly always send: neither empty nor null
+	}
+	trimmed := bytes.TrimSpace(args)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
+		return []byte("{}")
+	}
+	return args
 }

@@ -1,4 +1,10 @@
-package runtime
+// Package variant holds a tool's input schema as each provider must receive it: the keys of
+// runtime.Tool.Variants and runtime.Tool.Dialects, the Variant an adapter sends, and Restore,
+// which gives the arguments the provider sent back the shape the canonical schema (and so the
+// generated decoder) expects. The provider adapters (runtime/openai, runtime/anthropic,
+// runtime/gemini) use it; a program that only registers and calls tools does not, and one
+// that writes a tool by hand needs it only to bring variants of its own.
+package variant
 
 import (
 	"bytes"
@@ -10,17 +16,18 @@ import (
 	"github.com/toolgen-go/toolgen/internal/jsonpointer"
 )
 
-// Keys of Tool.Variants and Tool.Dialects: the provider dialects of a tool's input schema.
+// The keys of runtime.Tool.Variants and runtime.Tool.Dialects: the provider dialects of a
+// tool's input schema.
 const (
-	VariantOpenAI           = "openai"            // OpenAI Chat Completions and Responses parameters
-	VariantAnthropic        = "anthropic"         // Anthropic input_schema
-	VariantAnthropicStrict  = "anthropic_strict"  // Anthropic input_schema for strict tool use, when possible
-	VariantGeminiParameters = "gemini"            // Gemini parameters (OpenAPI 3.0 subset)
-	VariantGeminiJSONSchema = "gemini_jsonschema" // Gemini parametersJsonSchema
+	OpenAI           = "openai"            // OpenAI Chat Completions and Responses parameters
+	Anthropic        = "anthropic"         // Anthropic input_schema
+	AnthropicStrict  = "anthropic_strict"  // Anthropic input_schema for strict tool use, when possible
+	GeminiParameters = "gemini"            // Gemini parameters (OpenAPI 3.0 subset)
+	GeminiJSONSchema = "gemini_jsonschema" // Gemini parametersJsonSchema
 )
 
 // Variant is a tool's input schema as one provider must receive it, converted from the
-// canonical schema (on first use, by Tool.Variant, or by hand), with what the runtime needs to
+// canonical schema (on first use, by Derive through runtime.Tool.Variant, or by hand), with what the runtime needs to
 // undo the conversion on the arguments that come back.
 type Variant struct {
 	// Schema is the schema to send.
